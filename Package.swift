@@ -1,0 +1,49 @@
+// swift-tools-version:6.0
+// transvid: iOS view-controller transitions rendered by a software compositor
+// and encoded with the FFmpeg libraries. See README.md and DESIGN notes in each
+// module's first file.
+import PackageDescription
+
+/// The pure modules use `rounded()`, `sqrt` and friends, which Glibc puts in libm.
+let libm: [LinkerSetting] = [.linkedLibrary("m", .when(platforms: [.linux]))]
+
+let package = Package(
+  name: "transvid",
+  products: [
+    .executable(name: "transvid", targets: ["transvid"])
+  ],
+  targets: [
+    // MARK: - System libraries
+    .systemLibrary(
+      name: "CFFmpeg",
+      pkgConfig: "libavformat libavcodec libswscale libavutil",
+      providers: [.apt(["libavformat-dev", "libavcodec-dev", "libswscale-dev", "libavutil-dev"])]
+    ),
+    .systemLibrary(
+      name: "CYAML",
+      pkgConfig: "yaml-0.1",
+      providers: [.apt(["libyaml-dev"])]
+    ),
+
+    // MARK: - Pure modules (no I/O)
+    .target(name: "Geometry", linkerSettings: libm),
+    .target(name: "Motion", dependencies: ["Geometry"], linkerSettings: libm),
+    .target(name: "Raster", dependencies: ["Geometry"], linkerSettings: libm),
+    .target(name: "Transitions", dependencies: ["Geometry", "Motion", "Raster"], linkerSettings: libm),
+
+    // MARK: - Edges (I/O)
+    .target(name: "Media", dependencies: ["CFFmpeg", "Raster"]),
+    .target(name: "Jobs", dependencies: ["CYAML", "Geometry", "Motion", "Raster", "Transitions"]),
+    .target(name: "TransvidCLI", dependencies: ["Jobs", "Media", "Transitions", "Raster", "Motion", "Geometry"]),
+    .executableTarget(name: "transvid", dependencies: ["TransvidCLI"]),
+
+    // MARK: - Tests
+    .testTarget(name: "GeometryTests", dependencies: ["Geometry"]),
+    .testTarget(name: "MotionTests", dependencies: ["Motion"]),
+    .testTarget(name: "RasterTests", dependencies: ["Raster", "Geometry"]),
+    .testTarget(name: "TransitionsTests", dependencies: ["Transitions", "Raster", "Motion", "Geometry"]),
+    .testTarget(name: "MediaTests", dependencies: ["Media", "Raster"]),
+    .testTarget(name: "JobsTests", dependencies: ["Jobs"]),
+    .testTarget(name: "TransvidCLITests", dependencies: ["TransvidCLI", "Media", "Raster"]),
+  ]
+)

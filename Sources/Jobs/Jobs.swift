@@ -1,0 +1,2 @@
+// Jobs: job-file parsing and validation, scene building, the timeline.
+import CYAML

@@ -1,0 +1,3 @@
+// Media: the only module that touches FFmpeg.
+import CFFmpeg
+import Raster

@@ -1,0 +1,4 @@
+// Transitions: the catalog of view-controller transitions.
+import Geometry
+import Motion
+import Raster

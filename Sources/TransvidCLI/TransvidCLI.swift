@@ -1,0 +1,2 @@
+import Jobs
+import Media
