@@ -1,0 +1,189 @@
+// Jobs: from a job file to what the renderer needs.
+//
+//   job.cfg ─parse (libyaml, line:col kept)─▶ JobSpec (typed, validated)
+//   JobSpec ─scene builder─▶ screens as layer trees ─snapshot─▶ bitmaps
+//   JobSpec.timeline ─▶ Timeline: which segment and time every frame shows
+//
+// A job file is user input: every problem is a `Diagnostic` carrying the
+// file, line and column it comes from, never a crash.
+
+import Geometry
+import Motion
+import Raster
+import Transitions
+
+/// A place in a job file (1-based line and column, as editors show them).
+public struct SourceLocation: Hashable, Sendable, CustomStringConvertible {
+  public var file: String
+  public var line: Int
+  public var column: Int
+
+  public init(file: String, line: Int, column: Int) {
+    self.file = file
+    self.line = line
+    self.column = column
+  }
+
+  public var description: String { "\(file):\(line):\(column)" }
+}
+
+/// A validated job: everything needed to render its outputs.
+public struct JobSpec: Sendable {
+  /// The job's name (default: the file name without extension); names outputs.
+  public var name: String
+  /// The job file's path as given.
+  public var file: String
+  public var canvas: CanvasSpec
+  public var output: OutputSpec
+  /// Screens in file order.
+  public var screens: [ScreenSpec]
+  public var timeline: [TimelineStep]
+
+  public init(name: String, file: String, canvas: CanvasSpec, output: OutputSpec, screens: [ScreenSpec], timeline: [TimelineStep]) {
+    self.name = name
+    self.file = file
+    self.canvas = canvas
+    self.output = output
+    self.screens = screens
+    self.timeline = timeline
+  }
+
+  /// The screen named `name`.
+  public func screen(named name: String) -> ScreenSpec? { screens.first { $0.name == name } }
+}
+
+/// `canvas:` — size in points, scale, frame rate and background.
+public struct CanvasSpec: Hashable, Sendable {
+  public var size: Size
+  public var scale: Int
+  public var fps: Int
+  public var background: Color
+
+  public init(size: Size, scale: Int, fps: Int, background: Color) {
+    self.size = size
+    self.scale = scale
+    self.fps = fps
+    self.background = background
+  }
+
+  /// The frame size in pixels.
+  public var pixelWidth: Int { Int((size.width * Double(scale)).rounded()) }
+  public var pixelHeight: Int { Int((size.height * Double(scale)).rounded()) }
+}
+
+/// An output format.
+public enum OutputFormat: String, Hashable, Sendable, CaseIterable {
+  case mp4, gif, png, sheet
+}
+
+/// `output:` — where and what to write.
+public struct OutputSpec: Hashable, Sendable {
+  /// `dir:` relative to the job file, or nil (the command line decides).
+  public var directory: String?
+  public var formats: [OutputFormat]
+  public var mp4: MP4Settings
+
+  public init(directory: String? = nil, formats: [OutputFormat] = [.mp4], mp4: MP4Settings = MP4Settings()) {
+    self.directory = directory
+    self.formats = formats
+    self.mp4 = mp4
+  }
+}
+
+/// `output.mp4:` — libx264 settings.
+public struct MP4Settings: Hashable, Sendable {
+  /// Constant rate factor, 0…51.
+  public var crf: Int
+  /// One of x264's presets (`ultrafast` … `placebo`).
+  public var preset: String
+
+  public init(crf: Int = 18, preset: String = "medium") {
+    self.crf = crf
+    self.preset = preset
+  }
+
+  /// x264's preset names, fastest first.
+  public static let presets = [
+    "ultrafast", "superfast", "veryfast", "faster", "fast", "medium", "slow", "slower", "veryslow", "placebo",
+  ]
+}
+
+/// A screen: a background colour (and later a screenshot) with views on top.
+public struct ScreenSpec: Hashable, Sendable {
+  public var name: String
+  public var background: Color?
+  public var views: [ViewSpec]
+  public var location: SourceLocation
+
+  public init(name: String, background: Color?, views: [ViewSpec], location: SourceLocation) {
+    self.name = name
+    self.background = background
+    self.views = views
+    self.location = location
+  }
+}
+
+/// A view on a screen: for now a (rounded) rectangle of colour.
+public struct ViewSpec: Hashable, Sendable {
+  /// The id transitions refer to (`element: {from: photo3, to: hero}`).
+  public var id: String?
+  /// The frame in points.
+  public var frame: Rect
+  public var color: Color?
+  /// `corner:` radius in points.
+  public var cornerRadius: Double
+  public var location: SourceLocation
+
+  public init(id: String?, frame: Rect, color: Color?, cornerRadius: Double, location: SourceLocation) {
+    self.id = id
+    self.frame = frame
+    self.color = color
+    self.cornerRadius = cornerRadius
+    self.location = location
+  }
+}
+
+/// One step of the timeline.
+public enum TimelineStep: Hashable, Sendable {
+  /// `hold: SECONDS` — show the current screen still.
+  case hold(seconds: Double, location: SourceLocation)
+  /// `push:`, `pop:`, `present:`, `dismiss:`.
+  case transition(TransitionStep)
+}
+
+/// A push/pop/present/dismiss step, resolved: both screens are known, and a
+/// pop's parameters already include those of the push it undoes.
+public struct TransitionStep: Hashable, Sendable {
+  public var operation: TransitionOperation
+  /// The screen on display before the step.
+  public var from: String
+  /// The screen on display after it.
+  public var to: String
+  /// The catalog name (`circle-spread`).
+  public var transition: String
+  public var parameters: TransitionParameters
+  public var location: SourceLocation
+
+  public init(operation: TransitionOperation, from: String, to: String, transition: String, parameters: TransitionParameters, location: SourceLocation) {
+    self.operation = operation
+    self.from = from
+    self.to = to
+    self.transition = transition
+    self.parameters = parameters
+    self.location = location
+  }
+}
+
+/// A problem in a job file, at a place in it.
+public struct Diagnostic: Error, Hashable, Sendable, CustomStringConvertible {
+  public var location: SourceLocation
+  public var message: String
+
+  public init(_ location: SourceLocation, _ message: String) {
+    self.location = location
+    self.message = message
+  }
+
+  /// `FILE:LINE:COL: error: MESSAGE`, as compilers print them.
+  public var description: String { "\(location): error: \(message)" }
+}

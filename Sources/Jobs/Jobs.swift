@@ -1,2 +1,0 @@
-// Jobs: job-file parsing and validation, scene building, the timeline.
-import CYAML

@@ -1,0 +1,87 @@
+// Transitions: the catalog of view-controller transitions.
+//
+// Each transition is a pure function of (context, time) → layer tree: given
+// snapshots of the screen being left and the screen being shown, it builds the
+// container layer exactly as the seed's UIKit code would have it at that
+// moment of the animation. Nothing here keeps state between frames, so any
+// frame can be rendered alone, in any order, on any thread.
+//
+// A transition declares its parameters (name, kind, default) in a
+// `TransitionDescriptor`; the job parser validates a job's parameters against
+// that list, and `transvid list` prints it.
+
+import Geometry
+import Motion
+import Raster
+
+/// Which way a transition runs: `push`/`present` show the new screen,
+/// `pop`/`dismiss` return to the screen below.
+public enum TransitionOperation: String, Sendable, CaseIterable {
+  case push, pop, present, dismiss
+
+  /// True for `pop` and `dismiss`.
+  public var isReverse: Bool { self == .pop || self == .dismiss }
+}
+
+/// A screen rendered once at the start of a transition
+/// (`snapshotView(afterScreenUpdates:)`), with the frames of its views.
+public struct ScreenSnapshot: Sendable {
+  /// The screen's name in the job file.
+  public var name: String
+  /// The whole screen, `containerSize × scale` pixels.
+  public var image: Bitmap
+  /// Frames (in points) of the views that have an `id`.
+  public var viewFrames: [String: Rect]
+  /// Each identified view rendered alone (for shared-element transitions).
+  public var viewImages: [String: Bitmap]
+
+  public init(name: String, image: Bitmap, viewFrames: [String: Rect] = [:], viewImages: [String: Bitmap] = [:]) {
+    self.name = name
+    self.image = image
+    self.viewFrames = viewFrames
+    self.viewImages = viewImages
+  }
+}
+
+/// What a transition sees: UIViewControllerContextTransitioning's view of the
+/// world, as snapshots.
+public struct TransitionContext: Sendable {
+  /// The container view's size in points (the canvas).
+  public var containerSize: Size
+  /// Pixels per point.
+  public var scale: Double
+  /// The operation (push, pop, present, dismiss).
+  public var operation: TransitionOperation
+  /// The screen on display when the transition starts (`fromVC.view`).
+  public var fromScreen: ScreenSnapshot
+  /// The screen on display when it ends (`toVC.view`).
+  public var toScreen: ScreenSnapshot
+
+  public init(containerSize: Size, scale: Double, operation: TransitionOperation, fromScreen: ScreenSnapshot, toScreen: ScreenSnapshot) {
+    self.containerSize = containerSize
+    self.scale = scale
+    self.operation = operation
+    self.fromScreen = fromScreen
+    self.toScreen = toScreen
+  }
+
+  /// The container's bounds.
+  public var bounds: Rect { Rect(origin: .zero, size: containerSize) }
+
+  /// A full-screen layer showing `screen`'s snapshot.
+  public func snapshotLayer(_ screen: ScreenSnapshot) -> Layer {
+    var layer = Layer(frame: bounds)
+    layer.contents = screen.image
+    layer.contentsScale = scale
+    return layer
+  }
+}
+
+/// A configured transition: `layers(in:at:)` is the whole animation.
+public protocol Transition: Sendable {
+  /// The animation's length in seconds (its own clock, before any gesture).
+  var duration: Double { get }
+  /// The container layer at `time` seconds into the animation (0…duration).
+  /// At time 0 it shows the from-screen, at `duration` the to-screen.
+  func layers(in context: TransitionContext, at time: Double) -> Layer
+}
