@@ -1,1 +1,3 @@
 import TransvidCLI
+
+TransvidCommand.main()

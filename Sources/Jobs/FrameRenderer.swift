@@ -1,0 +1,68 @@
+import Geometry
+import Raster
+import Transitions
+
+/// Renders any frame of a job: a pure function of the frame number, so
+/// frames can be made in any order and on any thread.
+public struct FrameRenderer: Sendable {
+  public let spec: JobSpec
+  public let timeline: Timeline
+  let snapshots: [String: ScreenSnapshot]
+  /// One configured transition per timeline segment (nil for stills).
+  let transitions: [(any Transition)?]
+  let compositor: Compositor
+
+  /// Prepares a job: snapshots its screens and configures its transitions.
+  /// The spec must be valid (as `JobParser` returns it).
+  public init(spec: JobSpec) {
+    self.spec = spec
+    snapshots = SceneBuilder(spec: spec).snapshots()
+    func make(_ step: TransitionStep) -> any Transition {
+      // The parser has checked the name against the catalog.
+      Catalog.descriptor(named: step.transition)!.make(step.parameters)
+    }
+    timeline = Timeline(spec: spec) { make($0).duration }
+    transitions = timeline.segments.map { segment in
+      if case .transition(_, let step) = segment.content { return make(step) }
+      return nil
+    }
+    compositor = Compositor(scale: Double(spec.canvas.scale))
+  }
+
+  /// The number of frames in the video.
+  public var frameCount: Int { timeline.frameCount }
+
+  /// The snapshot of a screen.
+  public func snapshot(of screen: String) -> Bitmap? { snapshots[screen]?.image }
+
+  /// The layer tree frame `n` shows, or the still screen's name.
+  public func layers(ofFrame n: Int) -> Layer? {
+    guard case .transition(let index, let time) = timeline.content(ofFrame: n),
+      case .transition(_, let step) = timeline.segments[index].content,
+      let transition = transitions[index],
+      let from = snapshots[step.from], let to = snapshots[step.to]
+    else { return nil }
+    let context = TransitionContext(
+      containerSize: spec.canvas.size, scale: Double(spec.canvas.scale), operation: step.operation,
+      fromScreen: from, toScreen: to)
+    return transition.layers(in: context, at: time)
+  }
+
+  /// Frame `n`, `width × height` pixels (the canvas, possibly cropped to an
+  /// even size for video).
+  public func frame(_ n: Int, width: Int, height: Int) -> Bitmap {
+    var bitmap = Bitmap(width: width, height: height, fill: spec.canvas.background.premultipliedPixel)
+    render(n, into: &bitmap)
+    return bitmap
+  }
+
+  /// Draws frame `n` into `bitmap` (whose pixels are all overwritten).
+  public func render(_ n: Int, into bitmap: inout Bitmap) {
+    if let layer = layers(ofFrame: n) {
+      bitmap.fill(spec.canvas.background.premultipliedPixel)
+      compositor.render(layer, into: &bitmap)
+    } else if case .still(let screen) = timeline.content(ofFrame: n), let image = snapshots[screen]?.image {
+      bitmap.copy(from: image)
+    }
+  }
+}

@@ -1,0 +1,95 @@
+import Transitions
+
+/// A job's timeline laid out in time: consecutive segments, each either a
+/// still screen or one transition, and the rule that frame `n` shows the
+/// state at `n / fps` seconds.
+public struct Timeline: Sendable {
+  /// What one segment shows.
+  public enum Content: Sendable {
+    /// A still screen (a `hold`, or a screen with nothing happening).
+    case still(screen: String)
+    /// A transition between two screens; `step` indexes `JobSpec.timeline`.
+    case transition(step: Int, TransitionStep)
+  }
+
+  /// One stretch of the video.
+  public struct Segment: Sendable {
+    public var start: Double
+    public var duration: Double
+    public var content: Content
+  }
+
+  /// What a single frame shows.
+  public enum FrameContent: Sendable {
+    case still(screen: String)
+    /// `time` seconds into the transition of segment `segment`.
+    case transition(segment: Int, time: Double)
+  }
+
+  public let segments: [Segment]
+  public let fps: Int
+  /// The total length in seconds.
+  public let duration: Double
+
+  /// Lays out `spec.timeline`, asking `transitionDuration` how long each
+  /// transition step runs (its own clock, gestures included).
+  public init(spec: JobSpec, transitionDuration: (TransitionStep) -> Double) {
+    var segments: [Segment] = []
+    var time = 0.0
+    var current = spec.initialScreen
+    for (index, step) in spec.timeline.enumerated() {
+      switch step {
+      case .hold(let seconds, _):
+        segments.append(Segment(start: time, duration: seconds, content: .still(screen: current)))
+        time += seconds
+      case .transition(let t):
+        let d = transitionDuration(t)
+        segments.append(Segment(start: time, duration: d, content: .transition(step: index, t)))
+        time += d
+        current = t.to
+      }
+    }
+    self.segments = segments
+    self.fps = spec.canvas.fps
+    self.duration = time
+  }
+
+  /// The number of frames: the timeline's length × fps, rounded.
+  public var frameCount: Int { Int((duration * Double(fps)).rounded()) }
+
+  /// The screen on display at the end.
+  public var finalScreen: String? {
+    guard let last = segments.last else { return nil }
+    switch last.content {
+    case .still(let s): return s
+    case .transition(_, let t): return t.to
+    }
+  }
+
+  /// What frame `n` shows: the state at `n / fps` seconds.
+  public func content(ofFrame n: Int) -> FrameContent {
+    let t = Double(n) / Double(fps)
+    // Segments are few; a linear scan is cheaper than anything clever.
+    var index = segments.count - 1
+    for (i, s) in segments.enumerated() where t < s.start + s.duration {
+      index = i
+      break
+    }
+    let s = segments[index]
+    switch s.content {
+    case .still(let screen): return .still(screen: screen)
+    case .transition: return .transition(segment: index, time: Swift.min(t - s.start, s.duration))
+    }
+  }
+}
+
+extension JobSpec {
+  /// The screen on display when the video starts: the first push's `from`,
+  /// or the first screen declared.
+  public var initialScreen: String {
+    for step in timeline {
+      if case .transition(let t) = step { return t.from }
+    }
+    return screens.first?.name ?? ""
+  }
+}

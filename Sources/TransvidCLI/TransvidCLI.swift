@@ -1,2 +1,0 @@
-import Jobs
-import Media

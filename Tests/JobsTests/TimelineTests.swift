@@ -1,0 +1,70 @@
+import Geometry
+import Jobs
+import Raster
+import Testing
+import Transitions
+
+@Suite struct TimelineTests {
+  static let here = SourceLocation(file: "t.cfg", line: 1, column: 1)
+
+  static func spec(fps: Int = 60) -> JobSpec {
+    let push = TransitionStep(
+      operation: .push, from: "a", to: "b", transition: "circle-spread", parameters: TransitionParameters(),
+      location: here)
+    var pop = push
+    pop.operation = .pop
+    pop.from = "b"
+    pop.to = "a"
+    return JobSpec(
+      name: "t", file: "t.cfg",
+      canvas: CanvasSpec(size: Size(width: 20, height: 30), scale: 1, fps: fps, background: .black),
+      output: OutputSpec(),
+      screens: [
+        ScreenSpec(name: "a", background: .white, views: [], location: here),
+        ScreenSpec(name: "b", background: Color(red: 1, green: 0, blue: 0), views: [], location: here),
+      ],
+      timeline: [
+        .hold(seconds: 0.5, location: here), .transition(push), .hold(seconds: 0.25, location: here),
+        .transition(pop),
+      ])
+  }
+
+  @Test func framesCoverTheTimelineAtFPS() {
+    let timeline = Timeline(spec: Self.spec()) { _ in 0.7 }
+    // 0.5 + 0.7 + 0.25 + 0.7 = 2.15 s → 129 frames at 60 fps.
+    #expect(timeline.frameCount == 129)
+    #expect(abs(timeline.duration - 2.15) < 1e-12)
+    #expect(timeline.finalScreen == "a")
+  }
+
+  @Test func frameNShowsTimeNOverFPS() {
+    let timeline = Timeline(spec: Self.spec()) { _ in 0.7 }
+    guard case .still(let s0) = timeline.content(ofFrame: 0) else {
+      Issue.record("frame 0 should be still")
+      return
+    }
+    #expect(s0 == "a")
+    // Frame 30 is t = 0.5: the push's first frame, at its time 0.
+    guard case .transition(let segment, let time) = timeline.content(ofFrame: 30) else {
+      Issue.record("frame 30 should be in the push")
+      return
+    }
+    #expect(segment == 1 && abs(time) < 1e-12)
+    // Frame 51 is t = 0.85: 0.35 s into the push.
+    if case .transition(_, let t) = timeline.content(ofFrame: 51) {
+      #expect(abs(t - 0.35) < 1e-9)
+    } else {
+      Issue.record("frame 51 should be in the push")
+    }
+    // Frame 72 is t = 1.2: the hold after the push shows b.
+    if case .still(let s) = timeline.content(ofFrame: 72) {
+      #expect(s == "b")
+    } else {
+      Issue.record("frame 72 should be still")
+    }
+  }
+
+  @Test func initialScreenIsTheFirstPushSource() {
+    #expect(Self.spec().initialScreen == "a")
+  }
+}
