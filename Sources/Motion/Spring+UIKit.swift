@@ -20,7 +20,8 @@ extension Spring {
   /// oscillation envelope at t = duration is ε = 0.001, by exactly 12 Newton
   /// steps from ω = 5/duration; then stiffness = ω², damping = 2ζω. Here the
   /// steps use `exp` in double precision, which lands within 1e-7 relative of
-  /// UIKit's single-precision `expf`.
+  /// UIKit's single-precision `expf`. Where UIKit's iteration has no root to
+  /// find (ratios below ~0.01 without velocity) ω falls back to 5/duration.
   ///
   /// The envelope ignores the cosine term, so at t = duration the progress
   /// can still be ~3e-3 away from 1; the animation then snaps to 1
@@ -72,7 +73,10 @@ extension Spring {
         omega -= f / slope
       }
     }
-    return omega
+    // Very small ratios (ζ/√(1−ζ²) < ε with no velocity) have no root, and a
+    // flat f' can throw Newton out; UIKit would hand CA garbage. Fall back to
+    // the starting point, which keeps the spring finite and stiff.
+    return omega.isFinite && omega > 0 ? omega : 5 / time
   }
 
   /// The spring of `UISpringTimingParameters(dampingRatio:response:)`
