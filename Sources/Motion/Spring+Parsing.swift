@@ -1,0 +1,171 @@
+// The four labelled spring forms of `AnimationCurve+Parsing.swift`:
+// which labels pick which form, which labels each form accepts, and the
+// ranges of their values.
+
+extension Spring {
+  /// The spring a specification names: `spring` (the system spring) or one
+  /// of the labelled forms listed in `AnimationCurve+Parsing.swift`.
+  ///
+  /// - Throws: `MotionParseError`, also for a timing function.
+  public init(parsing text: String) throws(MotionParseError) {
+    switch try AnimationCurve.parse(CurveExpression(parsing: text), as: .spring) {
+    case .spring(let spring): self = spring
+    case .timing: preconditionFailure("timing functions are rejected while parsing")
+    }
+  }
+
+  /// The forms, each with its example, its labels and the label that selects it.
+  enum Form: CaseIterable {
+    case coreAnimation, response, bounce, uikit
+
+    var name: String {
+      switch self {
+      case .coreAnimation: "the CA form"
+      case .response: "the response form"
+      case .bounce: "the bounce form"
+      case .uikit: "the UIKit form"
+      }
+    }
+
+    var example: String {
+      switch self {
+      case .coreAnimation: "spring(mass: 1, stiffness: 100, damping: 10, velocity: 0)"
+      case .response: "spring(response: 0.5, dampingRatio: 0.8)"
+      case .bounce: "spring(duration: 0.5, bounce: 0.2)"
+      case .uikit: "spring(damping: 0.55, velocity: 1.818, duration: 0.75)"
+      }
+    }
+
+    var labels: Set<String> {
+      switch self {
+      case .coreAnimation: ["mass", "stiffness", "damping", "velocity", "allowsOverdamping"]
+      case .response: ["response", "dampingRatio", "velocity", "allowsOverdamping"]
+      case .bounce: ["duration", "bounce", "velocity"]
+      case .uikit: ["duration", "damping", "dampingRatio", "velocity"]
+      }
+    }
+  }
+
+  static let parameterLabels = [
+    "mass", "stiffness", "damping", "dampingRatio", "duration", "response", "bounce", "velocity",
+    "allowsOverdamping",
+  ]
+
+  static func parseArguments(
+    _ arguments: [CurveExpression.Argument]?
+  ) throws(MotionParseError) -> Spring {
+    guard let arguments, !arguments.isEmpty else { return .system }
+
+    // Labels: all present, known, once each (`initialVelocity` is `velocity`).
+    var values: [String: String] = [:]
+    var order: [String] = []
+    for argument in arguments {
+      guard var label = argument.label else {
+        throw MotionParseError(
+          .arguments,
+          "spring: every argument needs a label, as in \(Form.uikit.example)")
+      }
+      if label == "initialVelocity" { label = "velocity" }
+      guard parameterLabels.contains(label) else {
+        if let suggestion = CurveExpression.suggestion(
+          for: label, among: parameterLabels + ["initialVelocity"])
+        {
+          throw MotionParseError(
+            .unknownParameter, "spring: unknown parameter '\(label)'; did you mean '\(suggestion)'?")
+        }
+        throw MotionParseError(
+          .unknownParameter,
+          "spring: unknown parameter '\(label)'; expected \(parameterLabels.joined(separator: ", "))")
+      }
+      guard values[label] == nil else {
+        throw MotionParseError(.duplicateParameter, "spring: parameter '\(label)' is given twice")
+      }
+      values[label] = argument.value
+      order.append(label)
+    }
+
+    // The form: the first selecting label wins; the rest must belong to it.
+    let selector: (label: String, form: Form)? =
+      [("stiffness", .coreAnimation), ("mass", .coreAnimation), ("bounce", .bounce),
+       ("response", .response), ("duration", .uikit)]
+      .first { values[$0.0] != nil }
+    guard let (selectingLabel, form) = selector else {
+      throw MotionParseError(
+        .incompleteOrMixedForm,
+        "spring: give 'duration' (\(Form.uikit.name): \(Form.uikit.example)) or 'stiffness' (\(Form.coreAnimation.name): \(Form.coreAnimation.example))"
+      )
+    }
+    if let stray = order.first(where: { !form.labels.contains($0) }) {
+      throw MotionParseError(
+        .incompleteOrMixedForm,
+        "spring: '\(stray)' cannot be combined with '\(selectingLabel)'; \(form.name) is \(form.example)")
+    }
+
+    func number(_ label: String, default fallback: Double? = nil) throws(MotionParseError) -> Double {
+      guard let text = values[label] else {
+        if let fallback { return fallback }
+        throw MotionParseError(
+          .incompleteOrMixedForm,
+          "spring: '\(selectingLabel)' needs '\(label)', as in \(form.example)")
+      }
+      guard let value = CurveExpression.number(text) else {
+        throw MotionParseError(.notANumber, "spring: \(label) '\(text)' is not a number")
+      }
+      return value
+    }
+    func require(_ label: String, _ value: Double, _ isValid: Bool, _ requirement: String) throws(MotionParseError) {
+      guard isValid else {
+        throw MotionParseError(
+          .outOfRange, "spring: \(label) = \(values[label] ?? "\(value)") \(requirement)")
+      }
+    }
+    func flag(_ label: String) throws(MotionParseError) -> Bool {
+      switch values[label] {
+      case nil, "false": return false
+      case "true": return true
+      case let text?:
+        throw MotionParseError(.notANumber, "spring: \(label) must be true or false, not '\(text)'")
+      }
+    }
+
+    let velocity = try number("velocity", default: 0)
+    switch form {
+    case .coreAnimation:
+      let mass = try number("mass", default: 1)
+      let stiffness = try number("stiffness", default: 100)
+      let damping = try number("damping", default: 10)
+      try require("mass", mass, mass > 0, "must be positive")
+      try require("stiffness", stiffness, stiffness > 0, "must be positive")
+      try require("damping", damping, damping >= 0, "must not be negative")
+      return Spring(
+        mass: mass, stiffness: stiffness, damping: damping, initialVelocity: velocity,
+        allowsOverdamping: try flag("allowsOverdamping"))
+    case .response:
+      let response = try number("response")
+      let ratio = try number("dampingRatio")
+      try require("response", response, response > 0, "must be positive")
+      try require("dampingRatio", ratio, ratio >= 0, "must not be negative")
+      return Spring(
+        response: response, dampingRatio: ratio, initialVelocity: velocity,
+        allowsOverdamping: try flag("allowsOverdamping"))
+    case .bounce:
+      let duration = try number("duration")
+      let bounce = try number("bounce")
+      try require("duration", duration, duration > 0, "must be positive")
+      try require("bounce", bounce, bounce > -1 && bounce <= 1, "must be greater than -1 and at most 1")
+      return Spring(duration: duration, bounce: bounce, initialVelocity: velocity)
+    case .uikit:
+      if values["damping"] != nil, values["dampingRatio"] != nil {
+        throw MotionParseError(
+          .duplicateParameter,
+          "spring: 'damping' and 'dampingRatio' both give the damping ratio here; give one")
+      }
+      let ratioLabel = values["dampingRatio"] != nil ? "dampingRatio" : "damping"
+      let duration = try number("duration")
+      let ratio = try number(ratioLabel)
+      try require("duration", duration, duration > 0, "must be positive")
+      try require(ratioLabel, ratio, ratio > 0, "must be positive")
+      return Spring(duration: duration, dampingRatio: ratio, initialVelocity: velocity)
+    }
+  }
+}

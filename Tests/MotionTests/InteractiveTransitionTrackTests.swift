@@ -1,0 +1,76 @@
+import Testing
+
+@testable import Motion
+
+@Suite struct InteractiveTransitionTrackTests {
+  @Test(arguments: 0..<3)
+  func percentDrivenVectors(index: Int) throws {
+    let golden = try GoldenVectors.get().percentDriven[index]
+    let finish = InteractiveTransitionTrack(
+      duration: golden.duration, percentComplete: [0, golden.percentComplete],
+      release: .finish, completionSpeed: golden.completionSpeed)
+    let cancel = InteractiveTransitionTrack(
+      duration: golden.duration, percentComplete: [0, golden.percentComplete],
+      release: .cancel, completionSpeed: golden.completionSpeed)
+    // Exact arithmetic, as the reference computes it.
+    #expect(finish.remainingDuration == golden.finishRemainingS)
+    #expect(cancel.remainingDuration == golden.cancelRemainingS)
+    #expect(finish.timeOffset(atTime: finish.trackingDuration) == golden.timeOffsetDuringInteractionS)
+    #expect(finish.totalDuration == finish.trackingDuration + golden.finishRemainingS)
+    #expect(!finish.isCancelled && cancel.isCancelled)
+  }
+
+  @Test func releaseDecidesByHalfway() {
+    #expect(InteractiveTransitionTrack(duration: 0.5, percentComplete: [0, 0.3, 0.45]).release == .cancel)
+    #expect(InteractiveTransitionTrack(duration: 0.5, percentComplete: [0, 0.5]).release == .cancel)
+    #expect(InteractiveTransitionTrack(duration: 0.5, percentComplete: [0, 0.51]).release == .finish)
+    #expect(InteractiveTransitionTrack(duration: 0.5, percentComplete: [0, 0.9], release: .cancel).release == .cancel)
+    #expect(InteractiveTransitionTrack(duration: 0.5, percentComplete: []).percentCompleteSamples == [0])
+  }
+
+  @Test func trackingFollowsTheFinger() {
+    let track = InteractiveTransitionTrack(
+      duration: 0.75, percentComplete: [0, 0.3, 0.45], sampleInterval: 0.2, release: .cancel)
+    #expect(track.trackingDuration == 0.4)
+    #expect(track.percentComplete(atTime: -1) == 0)
+    #expect(abs(track.percentComplete(atTime: 0.1) - 0.15) < 1e-12)
+    #expect(abs(track.percentComplete(atTime: 0.3) - 0.375) < 1e-12)
+    #expect(track.percentComplete(atTime: 0.4) == 0.45)
+    #expect(abs(track.timeOffset(atTime: 0.1) - 0.15 * 0.75) < 1e-12)
+    // The animation's own curve applies on top of the scrubbed time.
+    let curve = AnimationCurve.easeInEaseOut
+    #expect(track.progress(atTime: 0.1, curve: curve) == curve.progress(atTime: 0.15 * 0.75, duration: 0.75))
+    #expect(track.fraction(atTime: 0.1) == track.percentComplete(atTime: 0.1))
+  }
+
+  @Test func cancelPlaysBackAlongTheCompletionCurve() {
+    let track = InteractiveTransitionTrack(
+      duration: 0.75, percentComplete: [0, 0.3, 0.45], sampleInterval: 0.2)
+    #expect(track.release == .cancel)
+    let remaining = 0.45 * 0.75
+    #expect(abs(track.remainingDuration - remaining) < 1e-15)
+    #expect(abs(track.totalDuration - (0.4 + remaining)) < 1e-15)
+    let curve = AnimationCurve.spring(Spring(duration: 0.75, dampingRatio: 0.55, initialVelocity: 1 / 0.55))
+    let now = curve.progress(atTime: 0.45 * 0.75, duration: 0.75)
+    let tau = remaining / 4
+    let c = TimingFunction.easeInEaseOut.value(at: 0.25)
+    #expect(abs(track.progress(atTime: 0.4 + tau, curve: curve) - (now - now * c)) < 1e-12)
+    #expect(abs(track.fraction(atTime: 0.4 + tau) - (0.45 - 0.45 * c)) < 1e-12)
+    #expect(track.progress(atTime: track.totalDuration, curve: curve) == 0)
+    #expect(track.fraction(atTime: track.totalDuration + 1) == 0)
+  }
+
+  @Test func finishWithSpeedAndSystemSpring() {
+    let track = InteractiveTransitionTrack(
+      duration: 0.5, percentComplete: [0.2, 0.8], sampleInterval: 0.25, completionSpeed: 2,
+      completionCurve: .systemSpring)
+    #expect(track.release == .finish)
+    #expect(abs(track.remainingDuration - 0.05) < 1e-15)
+    let tau = 0.02
+    let c = Spring.system.position(at: tau)
+    #expect(abs(track.completionProgress(atTime: 0.25 + tau) - c) < 1e-15)
+    #expect(abs(track.fraction(atTime: 0.25 + tau) - (0.8 + 0.2 * c)) < 1e-12)
+    #expect(track.fraction(atTime: 0.3) == 1)
+    #expect(track.progress(atTime: 0.3, curve: .easeIn) == 1)
+  }
+}
