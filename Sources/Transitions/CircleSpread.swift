@@ -33,7 +33,7 @@ public struct CircleSpread: Transition {
 
   public let duration: Double
   public let delay: Double
-  public let curve: TimingFunction
+  public let curve: AnimationCurve
   public let origin: Rect
 
   public init(parameters: TransitionParameters) {
@@ -72,7 +72,7 @@ public struct CircleSpread: Transition {
       container.sublayers = [context.snapshotLayer(context.toScreen)]
       return container
     }
-    let progress = curve.value(at: duration > 0 ? Swift.max(0, elapsed) / duration : 1)
+    let progress = curve.progress(atTime: Swift.max(0, elapsed), duration: duration)
     var mask = Layer(frame: context.bounds)
     mask.path = Path(ovalIn: maskOval(in: context, progress: progress))
     mask.fillColor = .black

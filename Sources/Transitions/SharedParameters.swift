@@ -5,7 +5,7 @@ public enum SharedParameters {
     [
       ParameterDescriptor("duration", .duration, default: "\(duration)", "the animation's length in seconds"),
       ParameterDescriptor("delay", .duration, default: "0", "seconds before the animation starts"),
-      ParameterDescriptor("curve", .curve, default: curve, "timing function: a name or cubic-bezier(x1, y1, x2, y2)"),
+      ParameterDescriptor("curve", .curve, default: curve, "timing: a curve name, cubic-bezier(x1, y1, x2, y2) or spring(…)"),
     ]
   }
 }

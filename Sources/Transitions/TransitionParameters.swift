@@ -12,7 +12,8 @@ public enum ParameterKind: String, Sendable {
   case rect
   /// `[x, y]` in points.
   case point
-  /// A timing-function name or `cubic-bezier(x1, y1, x2, y2)`.
+  /// A timing-function name, `cubic-bezier(x1, y1, x2, y2)` or a spring
+  /// (`AnimationCurve(parsing:)`).
   case curve
   /// `{from: ID, to: ID}`: a view on each screen.
   case element
@@ -41,7 +42,7 @@ public enum ParameterValue: Sendable, Hashable {
   case number(Double)
   case rect(Rect)
   case point(Point)
-  case curve(TimingFunction)
+  case curve(AnimationCurve)
   case element(from: String, to: String)
   case color(Color)
 }
@@ -75,7 +76,7 @@ public struct TransitionParameters: Sendable, Hashable {
     return value
   }
 
-  public func curve(_ name: String = "curve", default value: TimingFunction) -> TimingFunction {
+  public func curve(_ name: String = "curve", default value: AnimationCurve) -> AnimationCurve {
     if case .curve(let v)? = values[name] { return v }
     return value
   }
