@@ -4,13 +4,15 @@
 //     dir: demos                      # relative to the job file; default: the CLI's
 //     formats: [mp4, gif]             # mp4 (default), gif, png (poster), sheet
 //     mp4: { crf: 18, preset: medium }
+//     gif: { width: 360, fps: 30 }    # default: the writer's choice
 //
 // `formats` may also be one name (`formats: gif`). A format listed twice is
 // an error, as is an empty list.
 
 extension JobDecoder {
-  static let outputKeys = ["dir", "formats", "mp4"]
+  static let outputKeys = ["dir", "formats", "mp4", "gif"]
   static let mp4Keys = ["crf", "preset"]
+  static let gifKeys = ["width", "fps"]
 
   func output(_ node: YAMLNode?) throws(Diagnostic) -> OutputSpec {
     var output = OutputSpec()
@@ -23,6 +25,7 @@ extension JobDecoder {
     }
     if let value = fields["formats"] { output.formats = try formats(value, fields.path("formats")) }
     if let value = fields["mp4"] { output.mp4 = try mp4(value, fields.path("mp4")) }
+    if let value = fields["gif"] { output.gif = try gif(value, fields.path("gif")) }
     return output
   }
 
@@ -65,6 +68,16 @@ extension JobDecoder {
       }
       settings.preset = name
     }
+    return settings
+  }
+
+  private func gif(_ node: YAMLNode, _ path: KeyPath) throws(Diagnostic) -> GIFSettings {
+    let fields = try fields(node, path, keys: JobDecoder.gifKeys)
+    var settings = GIFSettings()
+    if let value = fields["width"] {
+      settings.width = try integer(value, fields.path("width"), in: 16...JobDecoder.maximumPixels)
+    }
+    if let value = fields["fps"] { settings.fps = try integer(value, fields.path("fps"), in: 1...50) }
     return settings
   }
 }

@@ -4,7 +4,8 @@
 // (insert, delete, substitute, swap two neighbours; each costs 1), compared
 // case-insensitively so `easeineaseout` finds `easeInEaseOut`. A candidate is
 // close when it is at most 2 edits away (1 for words of up to 4 characters,
-// so `to` does not suggest `id`); the closest wins, the earlier on a tie.
+// so `to` does not suggest `id`) and changes at most half of the longer
+// word; the closest wins, the earlier on a tie.
 
 enum Suggestion {
   /// The candidate closest to `word`, if any is close enough.
@@ -15,7 +16,8 @@ enum Suggestion {
       let other = Array(candidate.lowercased().unicodeScalars)
       let limit = min(target.count, other.count) <= 4 ? 1 : 2
       let d = distance(target, other)
-      if d <= limit, d < (best?.distance ?? .max) {
+      // Replacing half the word or more is no near miss (`x` is not `a`).
+      if d <= limit, 2 * d <= max(target.count, other.count), d < (best?.distance ?? .max) {
         best = (candidate, d)
       }
     }

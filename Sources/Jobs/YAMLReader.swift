@@ -19,6 +19,8 @@ enum YAMLReader {
 
   /// The document in `source`, or nil when it holds none (only blanks or comments).
   static func parse(_ source: SourceText) throws(Diagnostic) -> YAMLNode? {
+    // libyaml asserts on a null input pointer, which an empty array may have.
+    if source.bytes.isEmpty { return nil }
     let parser = UnsafeMutablePointer<yaml_parser_t>.allocate(capacity: 1)
     let event = UnsafeMutablePointer<yaml_event_t>.allocate(capacity: 1)
     defer {
