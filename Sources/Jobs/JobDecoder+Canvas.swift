@@ -34,7 +34,7 @@ extension JobDecoder {
       }
       device = preset
     }
-    var size = device?.size ?? (fields["size"] == nil ? standard.size : nil)
+    var size = device?.size ?? standard.size
     if let value = fields["size"] { size = try canvasSize(value, fields.path("size")) }
     var scale = device?.scale ?? (fields["size"] == nil ? standard.scale : 2)
     if let value = fields["scale"] { scale = try integer(value, fields.path("scale"), in: 1...3) }
@@ -43,17 +43,17 @@ extension JobDecoder {
     var background = Color.black
     if let value = fields["background"] { background = try color(value, fields.path("background")) }
 
-    let points = size!
-    let width = points.width * Double(scale), height = points.height * Double(scale)
-    if width > Double(JobDecoder.maximumPixels) || height > Double(JobDecoder.maximumPixels) {
-      let (key, value) = fields["size"].map { ("size", $0) } ?? ("device", fields["device"]!)
+    let width = size.width * Double(scale), height = size.height * Double(scale)
+    if max(width, height) > Double(JobDecoder.maximumPixels) {
+      // Blame the size when given, else the device (presets fit at their own scale).
+      let key = fields["size"] != nil ? "size" : "device"
       throw Diagnostic(
-        value.location,
-        "\(fields.path(key)): \(JobDecoder.format(points.width))x\(JobDecoder.format(points.height)) points at scale "
+        fields[key]?.location ?? node.location,
+        "\(fields.path(key)): \(JobDecoder.format(size.width))x\(JobDecoder.format(size.height)) points at scale "
           + "\(scale) is \(JobDecoder.format(width))x\(JobDecoder.format(height)) pixels; "
           + "at most \(JobDecoder.maximumPixels) per side")
     }
-    return CanvasSpec(size: points, scale: scale, fps: fps, background: background)
+    return CanvasSpec(size: size, scale: scale, fps: fps, background: background)
   }
 
   /// `WIDTHxHEIGHT` (text) or `[WIDTH, HEIGHT]`, each 1…8192 points.

@@ -23,7 +23,7 @@ struct SourceText: Sendable {
     self.file = file
     let start = SourceLocation(file: file, line: 1, column: 1)
     if bytes.count > SourceText.maximumSize {
-      throw Diagnostic(start, "the job file is larger than 1 MiB (\(bytes.count) bytes)")
+      throw Diagnostic(start, "the job file is larger than 1 MiB; is it a job file?")
     }
     self.bytes = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? Array(bytes.dropFirst(3)) : bytes
     try check()

@@ -97,3 +97,12 @@ import Testing
     #expect(YAMLNode(.mapping([]), at: here).summary == "a mapping")
   }
 }
+
+extension YAMLReaderTests {
+  @Test static func tooLarge() {
+    let bytes = [UInt8](repeating: UInt8(ascii: "#"), count: SourceText.maximumSize + 1)
+    #expect(throws: Diagnostic(at(1, 1), "the job file is larger than 1 MiB; is it a job file?")) {
+      try SourceText(bytes: bytes, file: "t.cfg")
+    }
+  }
+}
