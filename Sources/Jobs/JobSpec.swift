@@ -82,11 +82,29 @@ public struct OutputSpec: Hashable, Sendable {
   public var directory: String?
   public var formats: [OutputFormat]
   public var mp4: MP4Settings
+  public var gif: GIFSettings
 
-  public init(directory: String? = nil, formats: [OutputFormat] = [.mp4], mp4: MP4Settings = MP4Settings()) {
+  public init(
+    directory: String? = nil, formats: [OutputFormat] = [.mp4], mp4: MP4Settings = MP4Settings(),
+    gif: GIFSettings = GIFSettings()
+  ) {
     self.directory = directory
     self.formats = formats
     self.mp4 = mp4
+    self.gif = gif
+  }
+}
+
+/// `output.gif:` — size and frame rate of the GIF; nil leaves the choice to the writer.
+public struct GIFSettings: Hashable, Sendable {
+  /// Width in pixels (16…8192); the height keeps the canvas's aspect ratio.
+  public var width: Int?
+  /// Frames per second (1…50: GIF delays are whole centiseconds, at least 2).
+  public var fps: Int?
+
+  public init(width: Int? = nil, fps: Int? = nil) {
+    self.width = width
+    self.fps = fps
   }
 }
 
@@ -161,6 +179,9 @@ public struct TransitionStep: Hashable, Sendable {
   public var to: String
   /// The catalog name (`circle-spread`).
   public var transition: String
+  /// The values the job gives (defaults are the transition's). An `element`
+  /// always runs from a view of `from` to a view of `to`: a pop inheriting
+  /// its push's `{from: photo, to: hero}` gets `{from: hero, to: photo}`.
   public var parameters: TransitionParameters
   public var location: SourceLocation
 

@@ -1,0 +1,103 @@
+// ColorSyntax: colours as job files write them.
+//
+//   #RGB, #RRGGBB, #RRGGBBAA   hex sRGB, straight alpha (case-insensitive)
+//   systemBlue, label, …        UIKit's named colours, light-mode sRGB values
+//                               (iOS 15+ palette: systemTeal is #30B0C7)
+//
+// A hex colour must be quoted in YAML ("#FF0000"): unquoted, `#` starts a
+// comment and the value is empty; the decoder says so.
+
+import Raster
+
+enum ColorSyntax {
+  /// The colour `text` names, or nil.
+  static func color(_ text: String) -> Color? {
+    if text.hasPrefix("#") { return hex(text.dropFirst()) }
+    return named[text]
+  }
+
+  /// What a colour value may be, for messages.
+  static let expected = "a colour: \"#RRGGBB\", \"#RRGGBBAA\" or a name like systemBlue"
+
+  private static func hex(_ digits: Substring) -> Color? {
+    var values: [UInt8] = []
+    for c in digits.unicodeScalars {
+      guard let v = hexDigit(c) else { return nil }
+      values.append(v)
+    }
+    switch values.count {
+    case 3:
+      return Color(red8: values[0] * 17, green8: values[1] * 17, blue8: values[2] * 17)
+    case 6, 8:
+      let bytes = stride(from: 0, to: values.count, by: 2).map { values[$0] * 16 + values[$0 + 1] }
+      return Color(red8: bytes[0], green8: bytes[1], blue8: bytes[2], alpha8: bytes.count == 4 ? bytes[3] : 255)
+    default:
+      return nil
+    }
+  }
+
+  private static func hexDigit(_ c: Unicode.Scalar) -> UInt8? {
+    switch c {
+    case "0"..."9": return UInt8(c.value - 0x30)
+    case "a"..."f": return UInt8(c.value - 0x61 + 10)
+    case "A"..."F": return UInt8(c.value - 0x41 + 10)
+    default: return nil
+    }
+  }
+
+  private static func rgb(_ r: UInt8, _ g: UInt8, _ b: UInt8, alpha: Double = 1) -> Color {
+    Color(red: Double(r) / 255, green: Double(g) / 255, blue: Double(b) / 255, alpha: alpha)
+  }
+
+  /// UIKit's named colours (UIColor class properties), light appearance.
+  static let named: [String: Color] = [
+    "systemRed": rgb(255, 59, 48),
+    "systemOrange": rgb(255, 149, 0),
+    "systemYellow": rgb(255, 204, 0),
+    "systemGreen": rgb(52, 199, 89),
+    "systemMint": rgb(0, 199, 190),
+    "systemTeal": rgb(48, 176, 199),
+    "systemCyan": rgb(50, 173, 230),
+    "systemBlue": rgb(0, 122, 255),
+    "systemIndigo": rgb(88, 86, 214),
+    "systemPurple": rgb(175, 82, 222),
+    "systemPink": rgb(255, 45, 85),
+    "systemBrown": rgb(162, 132, 94),
+    "systemGray": rgb(142, 142, 147),
+    "systemGray2": rgb(174, 174, 178),
+    "systemGray3": rgb(199, 199, 204),
+    "systemGray4": rgb(209, 209, 214),
+    "systemGray5": rgb(229, 229, 234),
+    "systemGray6": rgb(242, 242, 247),
+    "systemBackground": rgb(255, 255, 255),
+    "secondarySystemBackground": rgb(242, 242, 247),
+    "tertiarySystemBackground": rgb(255, 255, 255),
+    "systemGroupedBackground": rgb(242, 242, 247),
+    "secondarySystemGroupedBackground": rgb(255, 255, 255),
+    "tertiarySystemGroupedBackground": rgb(242, 242, 247),
+    "systemFill": rgb(120, 120, 128, alpha: 0.2),
+    "secondarySystemFill": rgb(120, 120, 128, alpha: 0.16),
+    "tertiarySystemFill": rgb(118, 118, 128, alpha: 0.12),
+    "quaternarySystemFill": rgb(116, 116, 128, alpha: 0.08),
+    "label": rgb(0, 0, 0),
+    "secondaryLabel": rgb(60, 60, 67, alpha: 0.6),
+    "tertiaryLabel": rgb(60, 60, 67, alpha: 0.3),
+    "quaternaryLabel": rgb(60, 60, 67, alpha: 0.18),
+    "placeholderText": rgb(60, 60, 67, alpha: 0.3),
+    "separator": rgb(60, 60, 67, alpha: 0.29),
+    "opaqueSeparator": rgb(198, 198, 200),
+    "link": rgb(0, 122, 255),
+    "black": .black,
+    "white": .white,
+    "clear": .clear,
+    "darkGray": Color(red: 1.0 / 3, green: 1.0 / 3, blue: 1.0 / 3),
+    "lightGray": Color(red: 2.0 / 3, green: 2.0 / 3, blue: 2.0 / 3),
+    "gray": Color(red: 0.5, green: 0.5, blue: 0.5),
+    "red": rgb(255, 0, 0),
+    "green": rgb(0, 255, 0),
+    "blue": rgb(0, 0, 255),
+  ]
+
+  /// The names, sorted, for suggestions.
+  static let names: [String] = named.keys.sorted()
+}

@@ -1,0 +1,75 @@
+// `canvas:` — the device's screen: size in points, scale, frame rate, background.
+//
+//   canvas: { device: iphone-15, fps: 60, background: "#000000" }
+//   canvas: { size: 390x844, scale: 3 }          # or size: [390, 844]
+//
+// A `device` sets size and scale; `size` and `scale` given beside it
+// override the preset's. With neither device nor size the canvas is an
+// iphone-15 (393×852 pt @3x). Without a device the scale defaults to 2.
+// fps defaults to 60, the background to black. Each side must come to at
+// most 8192 pixels (points × scale).
+
+import Geometry
+import Raster
+
+extension JobDecoder {
+  static let canvasKeys = ["device", "size", "scale", "fps", "background"]
+  /// Largest frame side in pixels.
+  static let maximumPixels = 8192
+
+  func canvas(_ node: YAMLNode?) throws(Diagnostic) -> CanvasSpec {
+    let standard = DevicePreset.standard
+    guard let node else {
+      return CanvasSpec(size: standard.size, scale: standard.scale, fps: 60, background: .black)
+    }
+    let path = KeyPath.root.appending("canvas")
+    let fields = try fields(node, path, keys: JobDecoder.canvasKeys)
+
+    var device: DevicePreset?
+    if let value = fields["device"] {
+      let name = try string(value, fields.path("device"), expected: "a device name")
+      guard let preset = DevicePreset.named(name) else {
+        let hint = Suggestion.hint(for: name, in: DevicePreset.all.map(\.name))
+        throw Diagnostic(value.location, "\(fields.path("device")): unknown device \(YAMLNode.quoted(name))\(hint)")
+      }
+      device = preset
+    }
+    var size = device?.size ?? standard.size
+    if let value = fields["size"] { size = try canvasSize(value, fields.path("size")) }
+    var scale = device?.scale ?? (fields["size"] == nil ? standard.scale : 2)
+    if let value = fields["scale"] { scale = try integer(value, fields.path("scale"), in: 1...3) }
+    var fps = 60
+    if let value = fields["fps"] { fps = try integer(value, fields.path("fps"), in: 1...120) }
+    var background = Color.black
+    if let value = fields["background"] { background = try color(value, fields.path("background")) }
+
+    let width = size.width * Double(scale), height = size.height * Double(scale)
+    if max(width, height) > Double(JobDecoder.maximumPixels) {
+      // Blame the size when given, else the device (presets fit at their own scale).
+      let key = fields["size"] != nil ? "size" : "device"
+      throw Diagnostic(
+        fields[key]?.location ?? node.location,
+        "\(fields.path(key)): \(JobDecoder.format(size.width))x\(JobDecoder.format(size.height)) points at scale "
+          + "\(scale) is \(JobDecoder.format(width))x\(JobDecoder.format(height)) pixels; "
+          + "at most \(JobDecoder.maximumPixels) per side")
+    }
+    return CanvasSpec(size: size, scale: scale, fps: fps, background: background)
+  }
+
+  /// `WIDTHxHEIGHT` (text) or `[WIDTH, HEIGHT]`, each 1…8192 points.
+  private func canvasSize(_ node: YAMLNode, _ path: KeyPath) throws(Diagnostic) -> Size {
+    let expected = "a size in points: WIDTHxHEIGHT or [WIDTH, HEIGHT], each from 1 to 8192"
+    var sides: [Double?] = []
+    if let items = node.items {
+      sides = items.map { $0.number }
+    } else if let text = node.text {
+      sides = text.split(separator: "x", omittingEmptySubsequences: false)
+        .map { YAMLNode.number(fromPlain: String($0).trimmingSpaces) }
+    }
+    let limit = Double(JobDecoder.maximumPixels)
+    guard sides.count == 2, let width = sides[0], let height = sides[1],
+      (1...limit).contains(width), (1...limit).contains(height)
+    else { throw mismatch(node, path, expected: expected) }
+    return Size(width: width, height: height)
+  }
+}

@@ -1,0 +1,81 @@
+// Transition parameters: a step's keys beyond from/to/transition, checked
+// against the transition's `TransitionDescriptor`.
+//
+//   duration, delay  seconds, 0…60          rect   [x, y, width, height], w, h ≥ 0
+//   number           any finite number      point  [x, y]
+//   curve            see CurveSyntax        color  see ColorSyntax
+//   element          {from: ID, to: ID}: `from` a view of the screen being
+//                    left, `to` a view of the screen being shown
+//
+// Only what the step writes is stored; the transition applies its defaults.
+
+import Transitions
+
+extension JobDecoder {
+  /// Longest `duration`-kind value, in seconds.
+  static let maximumDuration = 60.0
+
+  func parameters(
+    _ fields: Fields, for descriptor: TransitionDescriptor, from: ScreenSpec, to: ScreenSpec
+  ) throws(Diagnostic) -> TransitionParameters {
+    var values: [String: ParameterValue] = [:]
+    for pair in fields.pairs where !JobDecoder.stepReservedKeys.contains(pair.key) {
+      guard let parameter = descriptor.parameters.first(where: { $0.name == pair.key }) else {
+        let names = descriptor.parameters.map(\.name)
+        var message = "unknown parameter '\(pair.key)' in \(fields.path)"
+        if let match = Suggestion.closest(to: pair.key, in: names + JobDecoder.stepReservedKeys) {
+          message += "; did you mean '\(match)'?"
+        } else {
+          message += "; '\(descriptor.name)' takes: \(names.joined(separator: ", "))"
+        }
+        throw Diagnostic(pair.keyLocation, message)
+      }
+      values[pair.key] = try value(pair.value, fields.path(pair.key), kind: parameter.kind, from: from, to: to)
+    }
+    return TransitionParameters(values)
+  }
+
+  private func value(
+    _ node: YAMLNode, _ path: KeyPath, kind: ParameterKind, from: ScreenSpec, to: ScreenSpec
+  ) throws(Diagnostic) -> ParameterValue {
+    switch kind {
+    case .duration:
+      return .number(
+        try number(node, path, in: 0...JobDecoder.maximumDuration, expected: "a number of seconds from 0 to 60"))
+    case .number:
+      return .number(
+        try number(
+          node, path, in: -JobDecoder.maximumCoordinate...JobDecoder.maximumCoordinate,
+          expected: "a number from -100000 to 100000"))
+    case .rect:
+      return .rect(try rect(node, path))
+    case .point:
+      return .point(try point(node, path))
+    case .color:
+      return .color(try color(node, path))
+    case .curve:
+      guard let text = node.text else { throw mismatch(node, path, expected: CurveSyntax.expected) }
+      switch CurveSyntax.parse(text) {
+      case .success(let curve): return .curve(curve)
+      case .failure(let failure):
+        throw mismatch(node, path, expected: CurveSyntax.expected, hint: failure.reason.map { "; \($0)" } ?? "")
+      }
+    case .element:
+      let fields = try fields(node, path, expected: "{ from: VIEW ID, to: VIEW ID }", keys: ["from", "to"])
+      let fromID = try viewID(try required("from", in: fields, "a view id on '\(from.name)'"), fields.path("from"), on: from)
+      let toID = try viewID(try required("to", in: fields, "a view id on '\(to.name)'"), fields.path("to"), on: to)
+      return .element(from: fromID, to: toID)
+    }
+  }
+
+  /// The id `node` names, which must be a view's on `screen`.
+  private func viewID(_ node: YAMLNode, _ path: KeyPath, on screen: ScreenSpec) throws(Diagnostic) -> String {
+    let id = try string(node, path, expected: "a view id")
+    let ids = screen.views.compactMap(\.id)
+    guard ids.contains(id) else {
+      let hint = ids.isEmpty ? "; it has no views with an id" : Suggestion.hint(for: id, in: ids)
+      throw Diagnostic(node.location, "\(path): screen '\(screen.name)' has no view '\(id)'\(hint)")
+    }
+    return id
+  }
+}

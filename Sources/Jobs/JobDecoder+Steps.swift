@@ -1,0 +1,211 @@
+// `timeline:` — the steps, in order, replayed on a navigation stack.
+//
+//   timeline:
+//     - hold: 0.4                                   # seconds, 0…600
+//     - push: { to: detail, transition: circle-spread, duration: 0.5 }
+//     - pop:                                        # back to the screen below
+//
+// The first screen in `screens` is on display when the timeline starts.
+// `push`/`present` need `to` and `transition`; `from`, when given, must name
+// the screen on display. They put `to` on the stack. `pop`/`dismiss` take it
+// off again and return to the screen below: a pop undoes a push, a dismiss a
+// present. Without `transition` a pop reuses its push's; with the same
+// transition (given or not) it also inherits the push's parameters, its own
+// values replacing them (`TransitionParameters.merging`). Parameters are
+// checked in `JobDecoder+Parameters.swift`.
+
+import Transitions
+
+extension JobDecoder {
+  static let stepKeys = ["hold", "push", "pop", "present", "dismiss"]
+  /// Keys of a transition step that are not transition parameters.
+  static let stepReservedKeys = ["from", "to", "transition"]
+  /// Longest hold, in seconds.
+  static let maximumHold = 600.0
+
+  /// A screen pushed or presented, waiting for its pop or dismiss.
+  private struct Shown {
+    var step: TransitionStep
+    /// The number of the step in the timeline, for messages.
+    var index: Int
+  }
+
+  func timeline(_ node: YAMLNode, screens: [ScreenSpec]) throws(Diagnostic) -> [TimelineStep] {
+    let path = KeyPath.root.appending("timeline")
+    guard let items = node.items else {
+      throw mismatch(node, path, expected: "a list of steps (hold, push, pop, present, dismiss)")
+    }
+    if items.isEmpty { throw mismatch(node, path, expected: "at least one step") }
+    var steps: [TimelineStep] = []
+    var stack: [Shown] = []
+    var current = screens[0].name
+    for (i, item) in items.enumerated() {
+      let itemPath = path.appending(index: i)
+      guard let pairs = item.pairs, let pair = pairs.first else {
+        throw mismatch(item, itemPath, expected: "a step: hold, push, pop, present or dismiss")
+      }
+      if pairs.count > 1 {
+        throw Diagnostic(
+          pairs[1].keyLocation,
+          "\(itemPath): a step has one key, found '\(pair.key)' and '\(pairs[1].key)' (start each step with '-')")
+      }
+      let stepPath = itemPath.appending(pair.key)
+      switch pair.key {
+      case "hold":
+        let seconds = try number(
+          pair.value, stepPath, in: 0...JobDecoder.maximumHold, expected: "a number of seconds from 0 to 600")
+        steps.append(.hold(seconds: seconds, location: pair.keyLocation))
+      case "push", "present":
+        let operation = TransitionOperation(rawValue: pair.key)!
+        let step = try forwardStep(operation, pair, stepPath, current: current, initial: stack.isEmpty, screens: screens)
+        stack.append(Shown(step: step, index: i))
+        steps.append(.transition(step))
+        current = step.to
+      case "pop", "dismiss":
+        let operation = TransitionOperation(rawValue: pair.key)!
+        let step = try reverseStep(operation, pair, stepPath, itemPath: itemPath, stack: stack, screens: screens)
+        stack.removeLast()
+        steps.append(.transition(step))
+        current = step.to
+      default:
+        throw unknownKey(pair, in: itemPath, keys: JobDecoder.stepKeys)
+      }
+    }
+    return steps
+  }
+
+  private func forwardStep(
+    _ operation: TransitionOperation, _ pair: YAMLNode.Pair, _ path: KeyPath, current: String, initial: Bool,
+    screens: [ScreenSpec]
+  ) throws(Diagnostic) -> TransitionStep {
+    guard let pairs = pair.value.pairs else {
+      throw mismatch(pair.value, path, expected: "a mapping: { to: SCREEN, transition: NAME, … }")
+    }
+    let fields = Fields(node: pair.value, path: path, pairs: pairs)
+    let transitionNode = try requiredStepKey("transition", in: fields, "a transition from the catalog")
+    let descriptor = try self.descriptor(transitionNode, fields.path("transition"), operation: operation)
+    let toNode = try requiredStepKey("to", in: fields, "the screen to show")
+    let to = try screen(toNode, fields.path("to"), in: screens)
+    if let fromNode = fields["from"] {
+      let from = try screen(fromNode, fields.path("from"), in: screens)
+      if from.name != current {
+        let why = initial ? ", the first screen in screens," : ""
+        throw Diagnostic(
+          fromNode.location, "\(fields.path("from")): '\(from.name)' is not on display; '\(current)'\(why) is")
+      }
+    }
+    if to.name == current {
+      throw Diagnostic(toNode.location, "\(fields.path("to")): '\(to.name)' is already on display")
+    }
+    let from = screens.first { $0.name == current }!
+    let parameters = try self.parameters(fields, for: descriptor, from: from, to: to)
+    return TransitionStep(
+      operation: operation, from: current, to: to.name, transition: descriptor.name, parameters: parameters,
+      location: pair.keyLocation)
+  }
+
+  private func reverseStep(
+    _ operation: TransitionOperation, _ pair: YAMLNode.Pair, _ path: KeyPath, itemPath: KeyPath, stack: [Shown],
+    screens: [ScreenSpec]
+  ) throws(Diagnostic) -> TransitionStep {
+    let forward: TransitionOperation = operation == .pop ? .push : .present
+    guard let shown = stack.last else {
+      let verb = forward == .push ? "pushed" : "presented"
+      throw Diagnostic(pair.keyLocation, "\(itemPath): \(operation.rawValue) with nothing \(verb)")
+    }
+    let push = shown.step
+    if push.operation != forward {
+      let verb = push.operation == .push ? "pushed" : "presented"
+      let fix = push.operation == .push ? "pop" : "dismiss"
+      throw Diagnostic(
+        pair.keyLocation,
+        "\(itemPath): \(operation.rawValue), but '\(push.to)' was \(verb) (timeline[\(shown.index)]); use \(fix)")
+    }
+    let fields: Fields
+    if pair.value.isNull {
+      fields = Fields(node: pair.value, path: path, pairs: [])
+    } else if let pairs = pair.value.pairs {
+      fields = Fields(node: pair.value, path: path, pairs: pairs)
+    } else {
+      throw mismatch(pair.value, path, expected: "a mapping of parameters, or nothing")
+    }
+    let descriptor: TransitionDescriptor
+    if let node = fields["transition"] {
+      descriptor = try self.descriptor(node, fields.path("transition"), operation: operation)
+    } else {
+      descriptor = transitions.first { $0.name == push.transition }!
+      if !descriptor.operations.contains(operation) {
+        throw Diagnostic(
+          pair.keyLocation,
+          "\(path): '\(descriptor.name)' (from timeline[\(shown.index)]) does not support \(operation.rawValue); "
+            + "name a transition that does")
+      }
+    }
+    // `from` and `to` are implied; when given they must agree.
+    for (key, expected) in [("from", push.to), ("to", push.from)] {
+      guard let node = fields[key] else { continue }
+      let screen = try screen(node, fields.path(key), in: screens)
+      if screen.name != expected {
+        let role = key == "from" ? "leaves '\(expected)', the screen on display" : "returns to '\(expected)', the screen below"
+        throw Diagnostic(node.location, "\(fields.path(key)): \(operation.rawValue) \(role), not '\(screen.name)'")
+      }
+    }
+    let from = screens.first { $0.name == push.to }!
+    let to = screens.first { $0.name == push.from }!
+    var parameters = try self.parameters(fields, for: descriptor, from: from, to: to)
+    if descriptor.name == push.transition {
+      parameters = push.parameters.reversedElements.merging(parameters)
+    }
+    return TransitionStep(
+      operation: operation, from: push.to, to: push.from, transition: descriptor.name, parameters: parameters,
+      location: pair.keyLocation)
+  }
+
+  /// `key`'s value; when it is missing but a key is a near miss of it, that
+  /// key is the problem (`tranistion:`), so say so.
+  private func requiredStepKey(_ key: String, in fields: Fields, _ what: String) throws(Diagnostic) -> YAMLNode {
+    if fields[key] == nil, let near = fields.pairs.first(where: { Suggestion.closest(to: $0.key, in: [key]) != nil }) {
+      throw unknownKey(near, in: fields.path, keys: [key])
+    }
+    return try required(key, in: fields, what)
+  }
+
+  /// The screen `node` names.
+  private func screen(_ node: YAMLNode, _ path: KeyPath, in screens: [ScreenSpec]) throws(Diagnostic) -> ScreenSpec {
+    let name = try string(node, path, expected: "a screen name")
+    guard let screen = screens.first(where: { $0.name == name }) else {
+      throw Diagnostic(
+        node.location, "\(path): unknown screen \(YAMLNode.quoted(name))\(Suggestion.hint(for: name, in: screens.map(\.name)))")
+    }
+    return screen
+  }
+
+  /// The catalog entry `node` names, which must support `operation`.
+  private func descriptor(
+    _ node: YAMLNode, _ path: KeyPath, operation: TransitionOperation
+  ) throws(Diagnostic) -> TransitionDescriptor {
+    let name = try string(node, path, expected: "a transition name")
+    guard let descriptor = transitions.first(where: { $0.name == name }) else {
+      let hint = Suggestion.hint(for: name, in: transitions.map(\.name))
+      throw Diagnostic(node.location, "\(path): unknown transition \(YAMLNode.quoted(name))\(hint)")
+    }
+    guard descriptor.operations.contains(operation) else {
+      let supported = descriptor.operations.map(\.rawValue).joined(separator: ", ")
+      throw Diagnostic(
+        node.location, "\(path): '\(name)' does not support \(operation.rawValue) (it supports \(supported))")
+    }
+    return descriptor
+  }
+}
+
+extension TransitionParameters {
+  /// The parameters with every `element`'s ends swapped: a pop inheriting its
+  /// push's `element: {from: photo, to: hero}` leaves `hero` for `photo`.
+  var reversedElements: TransitionParameters {
+    TransitionParameters(
+      values.mapValues { value in
+        if case .element(let from, let to) = value { return .element(from: to, to: from) }
+        return value
+      })
+  }
+}

@@ -1,0 +1,162 @@
+// JobDecoder: a `YAMLNode` tree → a validated `JobSpec`.
+//
+// The decoder is the job file's grammar. Each section lives in its own
+// extension (`JobDecoder+Canvas.swift`, `+Output`, `+Screens`, `+Steps`,
+// `+Parameters`); this file holds the shared vocabulary they speak:
+//
+// - `Fields`: a mapping whose keys were checked against the section's list,
+//   so an unknown key fails at once, with "did you mean" for a near miss or
+//   the list of valid keys otherwise.
+// - typed readers (`string`, `number`, `integer`, `color`, `numbers`), each
+//   failing with `PATH: expected WHAT, got VALUE` at the value's position.
+//
+// Errors stop decoding: the first problem is thrown as a `Diagnostic`.
+// Unknown keys of a mapping are reported before its values are read, then
+// values in the order the grammar needs them (screens before the timeline).
+
+import Geometry
+import Raster
+import Transitions
+
+struct JobDecoder {
+  let file: String
+  /// The transitions steps may name (the catalog; tests add their own).
+  var transitions: [TransitionDescriptor] = Catalog.all
+
+  /// A place in the file.
+  func location(line: Int, column: Int) -> SourceLocation {
+    SourceLocation(file: file, line: line, column: column)
+  }
+
+  /// `PATH: expected WHAT, got VALUE` at `node`.
+  func mismatch(_ node: YAMLNode, _ path: KeyPath, expected: String, hint: String = "") -> Diagnostic {
+    Diagnostic(node.location, "\(path.subject): expected \(expected), got \(node.summary)\(hint)")
+  }
+
+  // MARK: Mappings
+
+  /// A mapping's pairs, keys already checked.
+  struct Fields {
+    let node: YAMLNode
+    let path: KeyPath
+    let pairs: [YAMLNode.Pair]
+
+    /// The value of `key`, if present.
+    subscript(key: String) -> YAMLNode? { pairs.first { $0.key == key }?.value }
+
+    /// Where `key`'s value sits.
+    func path(_ key: String) -> KeyPath { path.appending(key) }
+  }
+
+  /// The mapping at `node`, failing on any key not in `keys`. Keys in
+  /// `notYetSupported` are part of the contract but not implemented yet.
+  /// A null `node` (a key with nothing after it) reads as an empty mapping
+  /// when `allowsNull`.
+  func fields(
+    _ node: YAMLNode, _ path: KeyPath, expected: String = "a mapping", keys: [String],
+    notYetSupported: [String] = [], allowsNull: Bool = false
+  ) throws(Diagnostic) -> Fields {
+    if allowsNull, node.isNull { return Fields(node: node, path: path, pairs: []) }
+    guard let pairs = node.pairs else { throw mismatch(node, path, expected: expected) }
+    for pair in pairs where !keys.contains(pair.key) {
+      if notYetSupported.contains(pair.key) {
+        throw Diagnostic(pair.keyLocation, "\(path.appending(pair.key)): not supported yet")
+      }
+      throw unknownKey(pair, in: path, keys: keys)
+    }
+    return Fields(node: node, path: path, pairs: pairs)
+  }
+
+  /// `unknown key 'x' in PATH; did you mean 'y'?`
+  func unknownKey(_ pair: YAMLNode.Pair, in path: KeyPath, keys: [String]) -> Diagnostic {
+    Diagnostic(
+      pair.keyLocation,
+      "unknown key '\(pair.key)' \(path.keyPlace)\(Suggestion.hint(for: pair.key, in: keys))")
+  }
+
+  /// The value of `key`, which must be there. `what` says what it is for.
+  func required(_ key: String, in fields: Fields, _ what: String) throws(Diagnostic) -> YAMLNode {
+    if let value = fields[key] { return value }
+    let prefix = fields.path.isRoot ? "" : "\(fields.path): "
+    throw Diagnostic(fields.node.location, "\(prefix)missing '\(key)' (\(what))")
+  }
+
+  // MARK: Scalars
+
+  /// Any non-null scalar, as text.
+  func string(_ node: YAMLNode, _ path: KeyPath, expected: String) throws(Diagnostic) -> String {
+    guard let text = node.text else { throw mismatch(node, path, expected: expected) }
+    return text
+  }
+
+  /// A finite plain number in `range`.
+  func number(
+    _ node: YAMLNode, _ path: KeyPath, in range: ClosedRange<Double>, expected: String
+  ) throws(Diagnostic) -> Double {
+    guard let value = node.number, value.isFinite, range.contains(value) else {
+      throw mismatch(node, path, expected: expected)
+    }
+    return value
+  }
+
+  /// A plain whole number in `range` (`60` or `60.0`), described as
+  /// "an integer from LOW to HIGH".
+  func integer(_ node: YAMLNode, _ path: KeyPath, in range: ClosedRange<Int>) throws(Diagnostic) -> Int {
+    let expected = "an integer from \(range.lowerBound) to \(range.upperBound)"
+    guard let value = node.number, value.isFinite, value.rounded() == value,
+      Double(range.lowerBound) <= value, value <= Double(range.upperBound)
+    else { throw mismatch(node, path, expected: expected) }
+    return Int(value)
+  }
+
+  /// A colour (see `ColorSyntax`).
+  func color(_ node: YAMLNode, _ path: KeyPath) throws(Diagnostic) -> Color {
+    if let text = node.text, let color = ColorSyntax.color(text) { return color }
+    var hint = ""
+    if case .scalar("", .plain) = node.content {
+      hint = " (quote hex colours: an unquoted # starts a comment)"
+    } else if let text = node.text, !text.hasPrefix("#"), let match = Suggestion.closest(to: text, in: ColorSyntax.names) {
+      hint = "; did you mean '\(match)'?"
+    }
+    throw mismatch(node, path, expected: ColorSyntax.expected, hint: hint)
+  }
+
+  /// A list of exactly `count` finite plain numbers.
+  func numbers(_ node: YAMLNode, _ path: KeyPath, count: Int, expected: String) throws(Diagnostic) -> [Double] {
+    guard let items = node.items, items.count == count else { throw mismatch(node, path, expected: expected) }
+    var values: [Double] = []
+    for (i, item) in items.enumerated() {
+      guard let value = item.number, value.isFinite, abs(value) <= JobDecoder.maximumCoordinate else {
+        throw mismatch(item, path.appending(index: i), expected: "a number from -100000 to 100000")
+      }
+      values.append(value)
+    }
+    return values
+  }
+
+  /// Largest coordinate or length accepted, in points.
+  static let maximumCoordinate = 100_000.0
+
+  /// `[x, y, width, height]` with width and height ≥ 0.
+  func rect(_ node: YAMLNode, _ path: KeyPath) throws(Diagnostic) -> Rect {
+    let expected = "[x, y, width, height] in points"
+    let v = try numbers(node, path, count: 4, expected: expected)
+    for i in 2...3 where v[i] < 0 {
+      let item = node.items![i]
+      throw mismatch(item, path.appending(index: i), expected: "a \(i == 2 ? "width" : "height") ≥ 0")
+    }
+    return Rect(x: v[0], y: v[1], width: v[2], height: v[3])
+  }
+
+  /// `[x, y]`.
+  func point(_ node: YAMLNode, _ path: KeyPath) throws(Diagnostic) -> Point {
+    let v = try numbers(node, path, count: 2, expected: "[x, y] in points")
+    return Point(x: v[0], y: v[1])
+  }
+
+  /// `value` as a job file would write it: `390`, `0.5`.
+  static func format(_ value: Double) -> String {
+    if value.rounded() == value, abs(value) < 1e15 { return String(Int(value)) }
+    return String(value)
+  }
+}

@@ -1,0 +1,66 @@
+// JobParser: the public way in — job file bytes (or a path) → `JobSpec`.
+//
+//   bytes ─SourceText (UTF-8, no NUL/control chars)─▶ YAMLReader (libyaml events)
+//         ─▶ YAMLNode tree ─JobDecoder─▶ JobSpec
+//
+// Parsing is pure: the same bytes and file name give the same spec or the
+// same diagnostic. Only `load(path:)` touches the file system. The first
+// problem found is thrown; a `Diagnostic` prints as `FILE:LINE:COL: error: …`.
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Transitions
+
+/// Parses and validates job files.
+public enum JobParser {
+  /// The job in `bytes`; `file` is the name diagnostics and `JobSpec.file` use
+  /// (its base name, without extension, is the default job name).
+  public static func parse(bytes: [UInt8], file: String) throws(Diagnostic) -> JobSpec {
+    try parse(bytes: bytes, file: file, transitions: Catalog.all)
+  }
+
+  /// `parse(bytes:file:)` against another list of transitions (for tests).
+  static func parse(bytes: [UInt8], file: String, transitions: [TransitionDescriptor]) throws(Diagnostic) -> JobSpec {
+    let source = try SourceText(bytes: bytes, file: file)
+    guard let root = try YAMLReader.parse(source), !root.isNull else {
+      throw Diagnostic(SourceLocation(file: file, line: 1, column: 1), "the job file is empty")
+    }
+    return try JobDecoder(file: file, transitions: transitions).job(root)
+  }
+
+  /// The job in `text` (UTF-8).
+  public static func parse(_ text: String, file: String) throws(Diagnostic) -> JobSpec {
+    try parse(bytes: Array(text.utf8), file: file)
+  }
+
+  /// Reads and parses the job file at `path`; an unreadable file is
+  /// `PATH:1:1: error: cannot read job file: REASON`.
+  public static func load(path: String) throws(Diagnostic) -> JobSpec {
+    try parse(bytes: try read(path), file: path)
+  }
+
+  private static func read(_ path: String) throws(Diagnostic) -> [UInt8] {
+    func failure(_ code: Int32) -> Diagnostic {
+      Diagnostic(
+        SourceLocation(file: path, line: 1, column: 1), "cannot read job file: \(String(cString: strerror(code)))")
+    }
+    guard let stream = fopen(path, "rb") else { throw failure(errno) }
+    defer { fclose(stream) }
+    var bytes: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 65536)
+    while true {
+      let count = chunk.withUnsafeMutableBytes { fread($0.baseAddress, 1, $0.count, stream) }
+      bytes += chunk.prefix(count)
+      if count < chunk.count {
+        if ferror(stream) != 0 { throw failure(errno) }
+        break
+      }
+      // Enough to know it is too big; `SourceText` says so.
+      if bytes.count > SourceText.maximumSize { break }
+    }
+    return bytes
+  }
+}

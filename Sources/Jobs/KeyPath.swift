@@ -1,0 +1,28 @@
+/// Where a value sits in a job file, as messages name it: `canvas.fps`,
+/// `screens.home.views[0].frame`, `timeline[2].push.duration` (indices from 0).
+struct KeyPath: Sendable, CustomStringConvertible {
+  /// The path as written; empty for the document itself.
+  var description: String
+
+  /// The whole document.
+  static let root = KeyPath(description: "")
+
+  var isRoot: Bool { description.isEmpty }
+
+  /// The value of `key` in the mapping at `self`.
+  func appending(_ key: String) -> KeyPath {
+    KeyPath(description: isRoot ? key : "\(description).\(key)")
+  }
+
+  /// Item `index` of the sequence at `self`.
+  func appending(index: Int) -> KeyPath {
+    KeyPath(description: "\(description)[\(index)]")
+  }
+
+  /// Where a key of the mapping at `self` is: `in canvas`, or `at the top level`.
+  var keyPlace: String { isRoot ? "at the top level" : "in \(description)" }
+
+  /// How a message starts when it is about the value at `self`: `canvas.fps`,
+  /// or `the job file` for the document itself.
+  var subject: String { isRoot ? "the job file" : description }
+}

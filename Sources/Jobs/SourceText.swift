@@ -1,0 +1,128 @@
+// SourceText: the raw bytes of a job file, checked before libyaml sees them.
+//
+// libyaml reports encoding problems by byte offset, without a line or
+// column, and accepts UTF-16 silently; job files are UTF-8 text, so this
+// check runs first and points at the exact character: invalid UTF-8, NUL
+// bytes and the control characters YAML forbids. It also turns a byte offset
+// into a line and column the way libyaml counts them (lines end at LF, CR or
+// CRLF; columns count Unicode scalars), for the rare libyaml error that only
+// has an offset.
+
+/// A job file's bytes with positions in them.
+struct SourceText: Sendable {
+  /// The bytes, a leading UTF-8 byte-order mark removed.
+  var bytes: [UInt8]
+  var file: String
+
+  /// Largest job file accepted: job files are short, so anything bigger is
+  /// almost surely the wrong file.
+  static let maximumSize = 1 << 20
+
+  /// Checks that `bytes` are UTF-8 text YAML allows and drops a leading BOM.
+  init(bytes: [UInt8], file: String) throws(Diagnostic) {
+    self.file = file
+    let start = SourceLocation(file: file, line: 1, column: 1)
+    if bytes.count > SourceText.maximumSize {
+      throw Diagnostic(start, "the job file is larger than 1 MiB; is it a job file?")
+    }
+    self.bytes = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? Array(bytes.dropFirst(3)) : bytes
+    try check()
+  }
+
+  /// Throws at the first byte that is not UTF-8, a NUL, or another control
+  /// character outside YAML's printable set.
+  private func check() throws(Diagnostic) {
+    var parser = Unicode.UTF8.ForwardParser()
+    var iterator = bytes.makeIterator()
+    var offset = 0
+    var line = 1
+    var column = 1
+    while true {
+      switch parser.parseScalar(from: &iterator) {
+      case .emptyInput:
+        return
+      case .error:
+        let byte = "0x" + String(bytes[offset], radix: 16, uppercase: true)
+        throw Diagnostic(
+          SourceLocation(file: file, line: line, column: column),
+          "the job file is not valid UTF-8 (byte \(byte)); save it as UTF-8")
+      case .valid(let encoded):
+        let scalar = Unicode.UTF8.decode(encoded)
+        let here = SourceLocation(file: file, line: line, column: column)
+        if scalar.value == 0 {
+          throw Diagnostic(here, "the job file contains a NUL byte; is it a text file?")
+        }
+        if !SourceText.isPrintable(scalar) {
+          let code = String(scalar.value, radix: 16, uppercase: true)
+          let padded = String(repeating: "0", count: max(0, 4 - code.count)) + code
+          throw Diagnostic(here, "the job file contains a control character (U+\(padded))")
+        }
+        offset += encoded.count
+        if scalar == "\n" || (scalar == "\r" && offset < bytes.count && bytes[offset] != UInt8(ascii: "\n")) {
+          line += 1
+          column = 1
+        } else if scalar != "\r" {
+          column += 1
+        }
+      }
+    }
+  }
+
+  /// YAML's printable characters (libyaml's reader accepts exactly these).
+  static func isPrintable(_ scalar: Unicode.Scalar) -> Bool {
+    switch scalar.value {
+    case 0x09, 0x0A, 0x0D, 0x20...0x7E, 0x85, 0xA0...0xD7FF, 0xE000...0xFFFD, 0x10000...0x10FFFF: return true
+    default: return false
+    }
+  }
+
+  /// The Unicode scalar at 1-based `line` and `column`, if there is one.
+  func character(atLine line: Int, column: Int) -> Unicode.Scalar? {
+    let text = String(decoding: bytes, as: UTF8.self).unicodeScalars
+    var l = 1
+    var c = 1
+    var previous: Unicode.Scalar?
+    for scalar in text {
+      if previous == "\r" && scalar != "\n" {
+        l += 1
+        c = 1
+      }
+      if l == line && c == column && scalar != "\n" && scalar != "\r" { return scalar }
+      if scalar == "\n" {
+        l += 1
+        c = 1
+      } else if scalar != "\r" {
+        c += 1
+      }
+      if l > line { return nil }
+      previous = scalar
+    }
+    return nil
+  }
+
+  /// The place of byte `offset` (clamped to the text).
+  func location(ofByte offset: Int) -> SourceLocation {
+    let prefix = String(decoding: bytes.prefix(max(0, offset)), as: UTF8.self).unicodeScalars
+    var line = 1
+    var column = 1
+    var previous: Unicode.Scalar?
+    for scalar in prefix {
+      if previous == "\r" && scalar != "\n" {
+        line += 1
+        column = 1
+      }
+      if scalar == "\n" {
+        line += 1
+        column = 1
+      } else if scalar != "\r" {
+        column += 1
+      }
+      previous = scalar
+    }
+    if previous == "\r" {
+      line += 1
+      column = 1
+    }
+    return SourceLocation(file: file, line: line, column: column)
+  }
+}

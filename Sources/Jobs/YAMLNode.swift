@@ -1,0 +1,155 @@
+// YAMLNode: the job file as a tree, before any meaning is given to it.
+//
+// `YAMLReader` builds it from libyaml's events; `JobDecoder` turns it into a
+// `JobSpec`. Every node keeps the place it starts at (1-based line and column,
+// as editors show them), so any later complaint can point at the exact value.
+//
+// Only what a job file needs survives: scalars keep their text and whether
+// they were written plain (a plain `60` is a number, a quoted `"60"` is text,
+// as YAML 1.2's core schema says), sequences keep their items and mappings
+// keep their pairs in file order. Anchors, aliases, tags and complex keys are
+// rejected by the reader, so none of them appears here.
+
+/// A node of a parsed YAML document.
+struct YAMLNode: Sendable {
+  /// How a scalar was written.
+  enum ScalarStyle: Sendable {
+    /// Unquoted: resolved by the core schema (`60` is a number, `~` is null).
+    case plain
+    /// Single- or double-quoted, literal (`|`) or folded (`>`): always text.
+    case quoted
+  }
+
+  /// A mapping key with its place, and its value.
+  struct Pair: Sendable {
+    var key: String
+    var keyLocation: SourceLocation
+    var value: YAMLNode
+  }
+
+  enum Content: Sendable {
+    case scalar(String, ScalarStyle)
+    case sequence([YAMLNode])
+    case mapping([Pair])
+  }
+
+  var content: Content
+  /// Where the node starts (for a block mapping: its first key).
+  var location: SourceLocation
+
+  init(_ content: Content, at location: SourceLocation) {
+    self.content = content
+    self.location = location
+  }
+
+  // MARK: Core-schema resolution of plain scalars
+
+  /// True for an empty plain scalar or a plain `~`/`null`: YAML's null.
+  var isNull: Bool {
+    guard case .scalar(let text, .plain) = content else { return false }
+    return text.isEmpty || text == "~" || text == "null" || text == "Null" || text == "NULL"
+  }
+
+  /// The text of a scalar that is not null, whatever its style.
+  var text: String? {
+    guard case .scalar(let text, _) = content, !isNull else { return nil }
+    return text
+  }
+
+  /// A plain scalar that the core schema reads as a number, including
+  /// `.inf`, `-.inf` and `.nan` (callers range-check, which rejects those).
+  var number: Double? {
+    guard case .scalar(let text, .plain) = content else { return nil }
+    return YAMLNode.number(fromPlain: text)
+  }
+
+  /// A plain `true`/`false` (any of the core schema's spellings).
+  var isBoolean: Bool {
+    guard case .scalar(let text, .plain) = content else { return false }
+    return ["true", "True", "TRUE", "false", "False", "FALSE"].contains(text)
+  }
+
+  /// The pairs of a mapping.
+  var pairs: [Pair]? {
+    guard case .mapping(let pairs) = content else { return nil }
+    return pairs
+  }
+
+  /// The items of a sequence.
+  var items: [YAMLNode]? {
+    guard case .sequence(let items) = content else { return nil }
+    return items
+  }
+
+  /// How an error message shows this value after "got": numbers, booleans
+  /// and nulls as written, text in double quotes, containers by kind.
+  var summary: String {
+    switch content {
+    case .sequence: return "a list"
+    case .mapping: return "a mapping"
+    case .scalar(let text, let style):
+      if style == .plain {
+        if text.isEmpty { return "nothing" }
+        if isNull || isBoolean || number != nil { return text }
+      }
+      return YAMLNode.quoted(text)
+    }
+  }
+
+  /// `text` in double quotes with quotes, backslashes and control
+  /// characters escaped, shortened to 40 characters.
+  static func quoted(_ text: String) -> String {
+    var out = "\""
+    for (i, c) in text.unicodeScalars.enumerated() {
+      if i == 40 {
+        out += "…"
+        break
+      }
+      switch c {
+      case "\"": out += "\\\""
+      case "\\": out += "\\\\"
+      case "\n": out += "\\n"
+      case "\t": out += "\\t"
+      default:
+        if c.value < 0x20 || c.value == 0x7F {
+          out += "\\u{\(String(c.value, radix: 16))}"
+        } else {
+          out.unicodeScalars.append(c)
+        }
+      }
+    }
+    return out + "\""
+  }
+
+  /// The core schema's number forms: `[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?`,
+  /// `[-+]?\.inf` and `.nan` in their three spellings.
+  static func number(fromPlain text: String) -> Double? {
+    switch text {
+    case ".inf", ".Inf", ".INF", "+.inf", "+.Inf", "+.INF": return .infinity
+    case "-.inf", "-.Inf", "-.INF": return -.infinity
+    case ".nan", ".NaN", ".NAN": return .nan
+    default: break
+    }
+    let bytes = Array(text.utf8)
+    var i = 0
+    func digits() -> Int {
+      let start = i
+      while i < bytes.count, bytes[i] >= UInt8(ascii: "0"), bytes[i] <= UInt8(ascii: "9") { i += 1 }
+      return i - start
+    }
+    if i < bytes.count, bytes[i] == UInt8(ascii: "-") || bytes[i] == UInt8(ascii: "+") { i += 1 }
+    var mantissa = digits()
+    if i < bytes.count, bytes[i] == UInt8(ascii: ".") {
+      i += 1
+      mantissa += digits()
+    }
+    guard mantissa > 0 else { return nil }
+    if i < bytes.count, bytes[i] == UInt8(ascii: "e") || bytes[i] == UInt8(ascii: "E") {
+      i += 1
+      if i < bytes.count, bytes[i] == UInt8(ascii: "-") || bytes[i] == UInt8(ascii: "+") { i += 1 }
+      guard digits() > 0 else { return nil }
+    }
+    guard i == bytes.count else { return nil }
+    return Double(text)
+  }
+}

@@ -1,0 +1,216 @@
+// YAMLReader: libyaml's event stream → one `YAMLNode` tree.
+//
+// libyaml does the YAML (scanner, parser, every syntax error with its
+// line and column); this file only stacks its events into nodes and enforces
+// what a job file may use. A job file is one document of plain mappings,
+// sequences and scalars, so the reader rejects, at the offending place:
+// a second document, anchors and aliases (no expansion bombs, no action at a
+// distance), explicit tags, non-scalar mapping keys, duplicate keys and
+// nesting deeper than `maximumDepth`. The node stack is explicit, so a hostile
+// `[[[[…` cannot overflow the call stack before the depth check.
+//
+// libyaml marks are 0-based and count characters; `SourceLocation` is 1-based.
+
+import CYAML
+
+enum YAMLReader {
+  /// Deepest nesting accepted; job files need 5.
+  static let maximumDepth = 32
+
+  /// The document in `source`, or nil when it holds none (only blanks or comments).
+  static func parse(_ source: SourceText) throws(Diagnostic) -> YAMLNode? {
+    // libyaml asserts on a null input pointer, which an empty array may have.
+    if source.bytes.isEmpty { return nil }
+    let parser = UnsafeMutablePointer<yaml_parser_t>.allocate(capacity: 1)
+    let event = UnsafeMutablePointer<yaml_event_t>.allocate(capacity: 1)
+    defer {
+      parser.deallocate()
+      event.deallocate()
+    }
+    guard yaml_parser_initialize(parser) != 0 else {
+      throw Diagnostic(SourceLocation(file: source.file, line: 1, column: 1), "cannot start the YAML parser")
+    }
+    defer { yaml_parser_delete(parser) }
+
+    let result: Result<YAMLNode?, Diagnostic> = source.bytes.withUnsafeBufferPointer { buffer in
+      yaml_parser_set_encoding(parser, YAML_UTF8_ENCODING)
+      yaml_parser_set_input_string(parser, buffer.baseAddress, buffer.count)
+      var builder = Builder(file: source.file)
+      while true {
+        guard yaml_parser_parse(parser, event) != 0 else {
+          return .failure(syntaxError(parser.pointee, in: source))
+        }
+        defer { yaml_event_delete(event) }
+        do throws(Diagnostic) {
+          if try builder.add(event.pointee) { return .success(builder.document) }
+        } catch {
+          return .failure(error)
+        }
+      }
+    }
+    return try result.get()
+  }
+
+  /// libyaml's own message, at the place it reports.
+  private static func syntaxError(_ parser: yaml_parser_t, in source: SourceText) -> Diagnostic {
+    let file = source.file
+    func place(_ mark: yaml_mark_t) -> SourceLocation {
+      SourceLocation(file: file, line: Int(mark.line) + 1, column: Int(mark.column) + 1)
+    }
+    let problem = parser.problem.map { String(cString: $0) } ?? "unknown error"
+    switch parser.error {
+    case YAML_MEMORY_ERROR:
+      return Diagnostic(SourceLocation(file: file, line: 1, column: 1), "out of memory while reading YAML")
+    case YAML_READER_ERROR:
+      return Diagnostic(source.location(ofByte: Int(parser.problem_offset)), "invalid YAML: \(problem)")
+    default:
+      let location = place(parser.problem_mark)
+      var message = "invalid YAML: \(problem)"
+      if let context = parser.context.map({ String(cString: $0) }) {
+        let at = place(parser.context_mark)
+        message += at == location ? " (\(context))" : " (\(context) at line \(at.line), column \(at.column))"
+      }
+      if source.character(atLine: location.line, column: location.column) == "\t", !problem.contains("tab") {
+        message += "; indent with spaces, not tabs"
+      }
+      return Diagnostic(location, message)
+    }
+  }
+
+  /// Stacks events into nodes.
+  private struct Builder {
+    /// A container being filled.
+    private enum Frame {
+      case sequence([YAMLNode], SourceLocation, KeyPath)
+      case mapping(MappingFrame)
+    }
+
+    private struct MappingFrame {
+      var pairs: [YAMLNode.Pair] = []
+      var location: SourceLocation
+      var path: KeyPath
+      /// The key read, waiting for its value.
+      var key: (text: String, location: SourceLocation)?
+      /// Keys seen so far, with where they were first seen.
+      var seen: [String: SourceLocation] = [:]
+    }
+
+    let file: String
+    private var stack: [Frame] = []
+    private var documents = 0
+    /// The finished document, once its root node is complete.
+    private(set) var document: YAMLNode?
+
+    init(file: String) {
+      self.file = file
+    }
+
+    private func place(_ mark: yaml_mark_t) -> SourceLocation {
+      SourceLocation(file: file, line: Int(mark.line) + 1, column: Int(mark.column) + 1)
+    }
+
+    /// The path of the node that starts now.
+    private var nextPath: KeyPath {
+      switch stack.last {
+      case nil: return .root
+      case .sequence(let items, _, let path)?: return path.appending(index: items.count)
+      case .mapping(let frame)?: return frame.key.map { frame.path.appending($0.text) } ?? frame.path
+      }
+    }
+
+    /// Takes one event; true at the end of the stream.
+    mutating func add(_ event: yaml_event_t) throws(Diagnostic) -> Bool {
+      let location = place(event.start_mark)
+      switch event.type {
+      case YAML_STREAM_END_EVENT:
+        return true
+      case YAML_DOCUMENT_START_EVENT:
+        documents += 1
+        if documents > 1 {
+          throw Diagnostic(location, "a job file holds one YAML document; a second one starts here")
+        }
+      case YAML_ALIAS_EVENT:
+        let name = event.data.alias.anchor.map { String(cString: $0) } ?? ""
+        throw Diagnostic(location, "aliases (*\(name)) are not supported; write the value out")
+      case YAML_SCALAR_EVENT:
+        let scalar = event.data.scalar
+        try checkProperties(anchor: scalar.anchor, tag: scalar.tag, at: location)
+        let text = String(decoding: UnsafeBufferPointer(start: scalar.value, count: scalar.length), as: UTF8.self)
+        let style: YAMLNode.ScalarStyle = scalar.style == YAML_PLAIN_SCALAR_STYLE ? .plain : .quoted
+        try attach(YAMLNode(.scalar(text, style), at: location))
+      case YAML_SEQUENCE_START_EVENT:
+        let start = event.data.sequence_start
+        try checkProperties(anchor: start.anchor, tag: start.tag, at: location)
+        try push(.sequence([], location, nextPath), at: location)
+      case YAML_MAPPING_START_EVENT:
+        let start = event.data.mapping_start
+        try checkProperties(anchor: start.anchor, tag: start.tag, at: location)
+        try push(.mapping(MappingFrame(location: location, path: nextPath)), at: location)
+      case YAML_SEQUENCE_END_EVENT, YAML_MAPPING_END_EVENT:
+        switch stack.removeLast() {
+        case .sequence(let items, let start, _):
+          try attach(YAMLNode(.sequence(items), at: start))
+        case .mapping(let frame):
+          try attach(YAMLNode(.mapping(frame.pairs), at: frame.location))
+        }
+      default:
+        break
+      }
+      return false
+    }
+
+    private func checkProperties(
+      anchor: UnsafeMutablePointer<yaml_char_t>?, tag: UnsafeMutablePointer<yaml_char_t>?, at location: SourceLocation
+    ) throws(Diagnostic) {
+      if let anchor {
+        let name = String(cString: anchor)
+        throw Diagnostic(location, "anchors (&\(name)) and aliases are not supported; write the value out")
+      }
+      if let tag {
+        var name = String(cString: tag)
+        let standard = "tag:yaml.org,2002:"
+        if name.hasPrefix(standard) { name = "!!" + name.dropFirst(standard.count) }
+        throw Diagnostic(location, "YAML tags (\(name)) are not supported; remove the tag")
+      }
+    }
+
+    private mutating func push(_ frame: Frame, at location: SourceLocation) throws(Diagnostic) {
+      if stack.count >= YAMLReader.maximumDepth {
+        throw Diagnostic(location, "values are nested more than \(YAMLReader.maximumDepth) levels deep")
+      }
+      if case .mapping(let parent)? = stack.last, parent.key == nil {
+        throw Diagnostic(location, "a mapping key must be a plain value, not a list or mapping")
+      }
+      stack.append(frame)
+    }
+
+    /// Adds a finished node to the container on top of the stack.
+    private mutating func attach(_ node: YAMLNode) throws(Diagnostic) {
+      guard let top = stack.popLast() else {
+        document = node
+        return
+      }
+      switch top {
+      case .sequence(var items, let location, let path):
+        items.append(node)
+        stack.append(.sequence(items, location, path))
+      case .mapping(var frame):
+        if let key = frame.key {
+          frame.pairs.append(YAMLNode.Pair(key: key.text, keyLocation: key.location, value: node))
+          frame.key = nil
+        } else {
+          // A key: always a scalar here (`push` rejects containers as keys).
+          let text = node.text ?? ""
+          if let first = frame.seen[text] {
+            throw Diagnostic(
+              node.location,
+              "duplicate key '\(text)' \(frame.path.keyPlace) (first at line \(first.line), column \(first.column))")
+          }
+          frame.seen[text] = node.location
+          frame.key = (text, node.location)
+        }
+        stack.append(.mapping(frame))
+      }
+    }
+  }
+}

@@ -1,0 +1,322 @@
+// Broken job files, each with the exact diagnostic it must produce:
+// `FILE:LINE:COL: error: MESSAGE`, columns counted by hand (1-based, in
+// characters). The test catalog adds two stand-in transitions so element,
+// point and colour parameters and operation checks can be exercised.
+
+import Testing
+import Transitions
+
+@testable import Jobs
+
+/// A broken job file and its diagnostic.
+struct BrokenJob: Sendable, CustomTestStringConvertible {
+  var name: String
+  var bytes: [UInt8]
+  var expected: String
+
+  init(_ name: String, _ text: String, _ expected: String) {
+    self.init(name, bytes: Array(text.utf8), expected)
+  }
+
+  init(_ name: String, bytes: [UInt8], _ expected: String) {
+    self.name = name
+    self.bytes = bytes
+    self.expected = expected
+  }
+
+  var testDescription: String { name }
+}
+
+enum TestCatalog {
+  static let magicMove = TransitionDescriptor(
+    name: "magic-move", origin: "test", summary: "stand-in with an element", operations: [.push, .pop],
+    parameters: SharedParameters.timed(duration: 0.75, curve: "easeInEaseOut") + [
+      ParameterDescriptor("element", .element, default: "none", "shared view"),
+      ParameterDescriptor("tap", .point, default: "[0, 0]", "tap point"),
+      ParameterDescriptor("tint", .color, default: "black", "tint"),
+      ParameterDescriptor("m34", .number, default: "-0.002", "perspective"),
+    ],
+    make: { CircleSpread(parameters: $0) })
+
+  static let sheetUp = TransitionDescriptor(
+    name: "sheet-up", origin: "test", summary: "stand-in for present/dismiss", operations: [.present, .dismiss],
+    parameters: SharedParameters.timed(duration: 0.5, curve: "easeOut"),
+    make: { CircleSpread(parameters: $0) })
+
+  static let all = [CircleSpread.descriptor, magicMove, sheetUp]
+}
+
+/// Two screens, 7 lines: `home` (view `button`) and `detail` (view `hero`).
+let screens = """
+  screens:
+    home:
+      views:
+        - { id: button, frame: [10, 20, 100, 44] }
+    detail:
+      views:
+        - { id: hero, frame: [0, 0, 393, 393] }
+
+  """
+
+/// `screens` and a timeline whose first step (line 9) is `step`.
+func job(_ step: String, then more: String = "") -> String {
+  screens + "timeline:\n  - \(step)\n" + more
+}
+
+let brokenJobs: [BrokenJob] = [
+  // MARK: YAML and bytes
+  BrokenJob(
+    "bad indentation", "canvas:\n  fps: 60\n background: \"#000000\"\n",
+    "job.cfg:3:2: error: invalid YAML: did not find expected key (while parsing a block mapping at line 1, column 1)"),
+  BrokenJob(
+    "tab indentation", "canvas:\n\tfps: 60\n",
+    "job.cfg:2:1: error: invalid YAML: found character that cannot start any token (while scanning for the next token); indent with spaces, not tabs"),
+  BrokenJob(
+    "unclosed flow sequence", "name: demo\ntimeline: [hold: 1\nscreens: {}\n",
+    "job.cfg:3:8: error: invalid YAML: did not find expected ',' or ']' (while parsing a flow sequence at line 2, column 11)"),
+  BrokenJob(
+    "duplicate key", "canvas: { fps: 30, fps: 60 }\n",
+    "job.cfg:1:20: error: duplicate key 'fps' in canvas (first at line 1, column 11)"),
+  BrokenJob(
+    "duplicate top-level key", "name: a\nname: b\n",
+    "job.cfg:2:1: error: duplicate key 'name' at the top level (first at line 1, column 1)"),
+  BrokenJob(
+    "two documents", job("hold: 1") + "---\nname: other\n",
+    "job.cfg:10:1: error: a job file holds one YAML document; a second one starts here"),
+  BrokenJob(
+    "anchor", "screens:\n  home: &base\n    background: white\n  detail: *base\n",
+    "job.cfg:2:9: error: anchors (&base) and aliases are not supported; write the value out"),
+  BrokenJob(
+    "alias", "name: *demo\n",
+    "job.cfg:1:7: error: aliases (*demo) are not supported; write the value out"),
+  BrokenJob(
+    "tag", "name: !!str demo\n",
+    "job.cfg:1:7: error: YAML tags (!!str) are not supported; remove the tag"),
+  BrokenJob(
+    "complex key", "? [a, b]\n: c\n",
+    "job.cfg:1:3: error: a mapping key must be a plain value, not a list or mapping"),
+  BrokenJob("empty file", "", "job.cfg:1:1: error: the job file is empty"),
+  BrokenJob("only comments", "# nothing yet\n\n", "job.cfg:1:1: error: the job file is empty"),
+  BrokenJob(
+    "NUL byte", bytes: Array("name: a".utf8) + [0] + Array("b\n".utf8),
+    "job.cfg:1:8: error: the job file contains a NUL byte; is it a text file?"),
+  BrokenJob(
+    "invalid UTF-8", bytes: Array("name: demo\n# caf".utf8) + [0xE9] + Array("\n".utf8),
+    "job.cfg:2:6: error: the job file is not valid UTF-8 (byte 0xE9); save it as UTF-8"),
+  BrokenJob(
+    "UTF-16", bytes: [0xFF, 0xFE, 0x6E, 0x00],
+    "job.cfg:1:1: error: the job file is not valid UTF-8 (byte 0xFF); save it as UTF-8"),
+  BrokenJob(
+    "control character", "name: démo\u{7}\n",
+    "job.cfg:1:11: error: the job file contains a control character (U+0007)"),
+
+  // MARK: Top level and name
+  BrokenJob(
+    "top level is a list", "- a\n- b\n",
+    "job.cfg:1:1: error: the job file: expected a mapping with name, canvas, output, screens and timeline, got a list"),
+  BrokenJob(
+    "unknown top-level key", "colour: red\n",
+    "job.cfg:1:1: error: unknown key 'colour' at the top level; expected one of: name, canvas, output, screens, timeline"),
+  BrokenJob(
+    "missing screens", "timeline: [hold: 1]\n",
+    "job.cfg:1:1: error: missing 'screens' (a mapping of screen names to screens)"),
+  BrokenJob(
+    "name is a list", "name: [a, b]\n",
+    "job.cfg:1:7: error: name: expected a file name of letters, digits, '-', '_' and '.', not starting with '.', got a list"),
+  BrokenJob(
+    "name with a slash", "name: demos/intro\n",
+    "job.cfg:1:7: error: name: expected a file name of letters, digits, '-', '_' and '.', not starting with '.', got \"demos/intro\""),
+
+  // MARK: canvas
+  BrokenJob(
+    "fps is a word", "canvas: { fps: sixty }\n",
+    "job.cfg:1:16: error: canvas.fps: expected an integer from 1 to 120, got \"sixty\""),
+  BrokenJob(
+    "fps 0", "canvas: { fps: 0 }\n",
+    "job.cfg:1:16: error: canvas.fps: expected an integer from 1 to 120, got 0"),
+  BrokenJob(
+    "fps 1000", "canvas:\n  fps: 1000\n",
+    "job.cfg:2:8: error: canvas.fps: expected an integer from 1 to 120, got 1000"),
+  BrokenJob(
+    "fps NaN", "canvas: { fps: .nan }\n",
+    "job.cfg:1:16: error: canvas.fps: expected an integer from 1 to 120, got .nan"),
+  BrokenJob(
+    "fps infinite", "canvas: { fps: .inf }\n",
+    "job.cfg:1:16: error: canvas.fps: expected an integer from 1 to 120, got .inf"),
+  BrokenJob(
+    "fps boolean", "canvas: { fps: true }\n",
+    "job.cfg:1:16: error: canvas.fps: expected an integer from 1 to 120, got true"),
+  BrokenJob(
+    "fps quoted", "canvas: { fps: \"60\" }\n",
+    "job.cfg:1:16: error: canvas.fps: expected an integer from 1 to 120, got \"60\""),
+  BrokenJob(
+    "fps fractional", "canvas: { fps: 29.97 }\n",
+    "job.cfg:1:16: error: canvas.fps: expected an integer from 1 to 120, got 29.97"),
+  BrokenJob(
+    "size with a word", "canvas: { size: 390by844 }\n",
+    "job.cfg:1:17: error: canvas.size: expected a size in points: WIDTHxHEIGHT or [WIDTH, HEIGHT], each from 1 to 8192, got \"390by844\""),
+  BrokenJob(
+    "size zero", "canvas: { size: 0x844 }\n",
+    "job.cfg:1:17: error: canvas.size: expected a size in points: WIDTHxHEIGHT or [WIDTH, HEIGHT], each from 1 to 8192, got \"0x844\""),
+  BrokenJob(
+    "too many pixels", "canvas: { size: 4000x3000, scale: 3 }\n",
+    "job.cfg:1:17: error: canvas.size: 4000x3000 points at scale 3 is 12000x9000 pixels; at most 8192 per side"),
+  BrokenJob(
+    "scale 4", "canvas: { device: iphone-se, scale: 4 }\n",
+    "job.cfg:1:37: error: canvas.scale: expected an integer from 1 to 3, got 4"),
+  BrokenJob(
+    "unknown device", "canvas: { device: iphone15 }\n",
+    "job.cfg:1:19: error: canvas.device: unknown device \"iphone15\"; did you mean 'iphone-15'?"),
+  BrokenJob(
+    "bad hex colour", "canvas: { background: \"#GGHHII\" }\n",
+    "job.cfg:1:23: error: canvas.background: expected a colour: \"#RRGGBB\", \"#RRGGBBAA\" or a name like systemBlue, got \"#GGHHII\""),
+  BrokenJob(
+    "short hex colour", "canvas: { background: \"#12345\" }\n",
+    "job.cfg:1:23: error: canvas.background: expected a colour: \"#RRGGBB\", \"#RRGGBBAA\" or a name like systemBlue, got \"#12345\""),
+  BrokenJob(
+    "unquoted hex colour", "canvas:\n  background: #FFFFFF\n",
+    "job.cfg:2:14: error: canvas.background: expected a colour: \"#RRGGBB\", \"#RRGGBBAA\" or a name like systemBlue, got nothing (quote hex colours: an unquoted # starts a comment)"),
+  BrokenJob(
+    "misspelt colour name", "canvas: { background: systemBlu }\n",
+    "job.cfg:1:23: error: canvas.background: expected a colour: \"#RRGGBB\", \"#RRGGBBAA\" or a name like systemBlue, got \"systemBlu\"; did you mean 'systemBlue'?"),
+
+  // MARK: output
+  BrokenJob(
+    "crf 60", "output: { mp4: { crf: 60 } }\n",
+    "job.cfg:1:23: error: output.mp4.crf: expected an integer from 0 to 51, got 60"),
+  BrokenJob(
+    "unknown preset", "output: { mp4: { preset: medum } }\n",
+    "job.cfg:1:26: error: output.mp4.preset: unknown x264 preset \"medum\"; did you mean 'medium'?"),
+  BrokenJob(
+    "unknown format", "output: { formats: [mp4, webm] }\n",
+    "job.cfg:1:26: error: output.formats[1]: unknown format \"webm\"; expected one of: mp4, gif, png, sheet"),
+  BrokenJob(
+    "format twice", "output: { formats: [gif, gif] }\n",
+    "job.cfg:1:26: error: output.formats[1]: 'gif' is listed twice"),
+
+  // MARK: screens
+  BrokenJob(
+    "unknown screen key", "screens:\n  home:\n    backgroud: white\n",
+    "job.cfg:3:5: error: unknown key 'backgroud' in screens.home; did you mean 'background'?"),
+  BrokenJob(
+    "view without frame", "screens:\n  home:\n    views:\n      - { id: button }\n",
+    "job.cfg:4:9: error: screens.home.views[0]: missing 'frame' ([x, y, width, height] in points)"),
+  BrokenJob(
+    "negative view width", "screens:\n  home:\n    views:\n      - { frame: [0, 0, -10, 20] }\n",
+    "job.cfg:4:25: error: screens.home.views[0].frame[2]: expected a width ≥ 0, got -10"),
+  BrokenJob(
+    "view id twice", "screens:\n  home:\n    views:\n      - { id: a, frame: [0, 0, 1, 1] }\n      - { id: a, frame: [0, 0, 1, 1] }\n",
+    "job.cfg:5:15: error: screens.home.views[1].id: screen 'home' already has a view 'a' (at line 4, column 15)"),
+  BrokenJob(
+    "screen image not yet", "screens:\n  home: { image: shot.png }\n",
+    "job.cfg:2:11: error: screens.home.image: not supported yet"),
+
+  // MARK: timeline
+  BrokenJob(
+    "empty timeline", screens + "timeline: []\n",
+    "job.cfg:8:11: error: timeline: expected at least one step, got a list"),
+  BrokenJob(
+    "unknown step", job("psuh: { to: detail, transition: circle-spread }"),
+    "job.cfg:9:5: error: unknown key 'psuh' in timeline[0]; did you mean 'push'?"),
+  BrokenJob(
+    "two keys in a step", job("hold: 1\n    pop:"),
+    "job.cfg:10:5: error: timeline[0]: a step has one key, found 'hold' and 'pop' (start each step with '-')"),
+  BrokenJob(
+    "hold too long", job("hold: 601"),
+    "job.cfg:9:11: error: timeline[0].hold: expected a number of seconds from 0 to 600, got 601"),
+  BrokenJob(
+    "unknown transition", job("push: { to: detail, transition: circle-spred }"),
+    "job.cfg:9:37: error: timeline[0].push.transition: unknown transition \"circle-spred\"; did you mean 'circle-spread'?"),
+  BrokenJob(
+    "misspelt transition key", job("push: { to: detail, tranistion: circle-spread }"),
+    "job.cfg:9:25: error: unknown key 'tranistion' in timeline[0].push; did you mean 'transition'?"),
+  BrokenJob(
+    "unknown parameter", job("push: { to: detail, transition: circle-spread, radius: 4 }"),
+    "job.cfg:9:52: error: unknown parameter 'radius' in timeline[0].push; 'circle-spread' takes: duration, delay, curve, origin"),
+  BrokenJob(
+    "misspelt parameter", job("push: { to: detail, transition: circle-spread, duraton: 1 }"),
+    "job.cfg:9:52: error: unknown parameter 'duraton' in timeline[0].push; did you mean 'duration'?"),
+  BrokenJob(
+    "gesture not yet", job("push: { to: detail, transition: circle-spread, gesture: { direction: right } }"),
+    "job.cfg:9:52: error: unknown parameter 'gesture' in timeline[0].push; 'circle-spread' takes: duration, delay, curve, origin"),
+  BrokenJob(
+    "missing to", job("push: { transition: circle-spread }"),
+    "job.cfg:9:11: error: timeline[0].push: missing 'to' (the screen to show)"),
+  BrokenJob(
+    "unknown to", job("push: { to: detial, transition: circle-spread }"),
+    "job.cfg:9:17: error: timeline[0].push.to: unknown screen \"detial\"; did you mean 'detail'?"),
+  BrokenJob(
+    "from not on display", job("push: { from: detail, to: home, transition: circle-spread }"),
+    "job.cfg:9:19: error: timeline[0].push.from: 'detail' is not on display; 'home', the first screen in screens, is"),
+  BrokenJob(
+    "push the screen on display", job("push: { to: home, transition: circle-spread }"),
+    "job.cfg:9:17: error: timeline[0].push.to: 'home' is already on display"),
+  BrokenJob(
+    "pop with nothing pushed", job("hold: 1", then: "  - pop:\n"),
+    "job.cfg:10:5: error: timeline[1]: pop with nothing pushed"),
+  BrokenJob(
+    "dismiss after push", job("push: { to: detail, transition: circle-spread }", then: "  - dismiss:\n"),
+    "job.cfg:10:5: error: timeline[1]: dismiss, but 'detail' was pushed (timeline[0]); use pop"),
+  BrokenJob(
+    "pop to the wrong screen", job("push: { to: detail, transition: circle-spread }", then: "  - pop: { to: detail }\n"),
+    "job.cfg:10:16: error: timeline[1].pop.to: pop returns to 'home', the screen below, not 'detail'"),
+  BrokenJob(
+    "operation not supported", job("present: { to: detail, transition: magic-move }"),
+    "job.cfg:9:40: error: timeline[0].present.transition: 'magic-move' does not support present (it supports push, pop)"),
+  BrokenJob(
+    "element id not on the screen", job("push: { to: detail, transition: magic-move, element: { from: button, to: hero2 } }"),
+    "job.cfg:9:78: error: timeline[0].push.element.to: screen 'detail' has no view 'hero2'; did you mean 'hero'?"),
+  BrokenJob(
+    "element missing from", job("push: { to: detail, transition: magic-move, element: { to: hero } }"),
+    "job.cfg:9:58: error: timeline[0].push.element: missing 'from' (a view id on 'home')"),
+  BrokenJob(
+    "negative duration", job("push: { to: detail, transition: circle-spread, duration: -1 }"),
+    "job.cfg:9:62: error: timeline[0].push.duration: expected a number of seconds from 0 to 60, got -1"),
+  BrokenJob(
+    "duration too long", job("push: { to: detail, transition: circle-spread, duration: 90 }"),
+    "job.cfg:9:62: error: timeline[0].push.duration: expected a number of seconds from 0 to 60, got 90"),
+  BrokenJob(
+    "negative rect width", job("push: { to: detail, transition: circle-spread, origin: [0, 0, -5, 10] }"),
+    "job.cfg:9:67: error: timeline[0].push.origin[2]: expected a width ≥ 0, got -5"),
+  BrokenJob(
+    "point with three numbers", job("push: { to: detail, transition: magic-move, tap: [1, 2, 3] }"),
+    "job.cfg:9:54: error: timeline[0].push.tap: expected [x, y] in points, got a list"),
+  BrokenJob(
+    "unknown curve", job("push: { to: detail, transition: circle-spread, curve: easeOutt }"),
+    "job.cfg:9:59: error: timeline[0].push.curve: expected a timing curve: linear, easeIn, easeOut, easeInEaseOut, default or cubic-bezier(x1, y1, x2, y2), got \"easeOutt\"; did you mean 'easeOut'?"),
+  BrokenJob(
+    "cubic-bezier x out of range", job("push: { to: detail, transition: circle-spread, curve: \"cubic-bezier(1.5, 0, 0.5, 1)\" }"),
+    "job.cfg:9:59: error: timeline[0].push.curve: expected a timing curve: linear, easeIn, easeOut, easeInEaseOut, default or cubic-bezier(x1, y1, x2, y2), got \"cubic-bezier(1.5, 0, 0.5, 1)\"; x1 and x2 must be from 0 to 1"),
+  BrokenJob(
+    "unquoted cubic-bezier in a flow mapping", job("push: { to: detail, transition: circle-spread, curve: cubic-bezier(0.4, 0, 0.2, 1) }"),
+    "job.cfg:9:59: error: timeline[0].push.curve: expected a timing curve: linear, easeIn, easeOut, easeInEaseOut, default or cubic-bezier(x1, y1, x2, y2), got \"cubic-bezier(0.4\"; missing ')'; inside { … } quote the whole value: \"cubic-bezier(…)\""),
+]
+
+@Suite enum JobDiagnosticTests {
+  @Test(arguments: brokenJobs)
+  static func diagnostic(_ broken: BrokenJob) {
+    do {
+      let job = try JobParser.parse(bytes: broken.bytes, file: "job.cfg", transitions: TestCatalog.all)
+      Issue.record("parsed, expected \(broken.expected); got \(job)")
+    } catch {
+      #expect(error.description == broken.expected)
+    }
+  }
+
+  @Test static func missingFile() {
+    #expect(throws: Diagnostic(
+      SourceLocation(file: "no/such/job.cfg", line: 1, column: 1),
+      "cannot read job file: No such file or directory")) {
+      try JobParser.load(path: "no/such/job.cfg")
+    }
+  }
+
+  @Test static func unsafeDefaultName() {
+    #expect(throws: Diagnostic(
+      SourceLocation(file: "jobs/my job.cfg", line: 1, column: 1),
+      "the job has no 'name' and its file name \"my job\" is not a safe output name; "
+        + "add name: using letters, digits, '-', '_' and '.', not starting with '.'")) {
+      try JobParser.parse(job("hold: 1"), file: "jobs/my job.cfg")
+    }
+  }
+}

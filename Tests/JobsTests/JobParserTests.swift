@@ -1,0 +1,94 @@
+// A valid job file decodes to exactly the spec it describes: canvas in
+// points and pixels, colours, views, and a timeline whose pop inherits its
+// push's transition and parameters.
+
+import Geometry
+import Motion
+import Raster
+import Testing
+import Transitions
+
+@testable import Jobs
+
+@Suite enum JobParserTests {
+  static let example = """
+    # A full job, in the style of DESIGN.md.
+    name: circle-demo
+    canvas: { device: iphone-15, fps: 30, background: "#102030" }
+    output:
+      dir: demos
+      formats: [mp4, gif, sheet]
+      mp4: { crf: 20, preset: slow }
+    screens:
+      gallery:
+        background: systemGroupedBackground
+        views:
+          - { id: nav, frame: [0, 0, 393, 100], color: "#FFFFFF" }
+          - { id: photo3, frame: [16, 120, 170, 170], color: systemBlue, corner: 8 }
+      detail:
+        background: "#00000080"
+        views:
+          - { id: hero, frame: [0, 0, 393, 393], color: systemRed }
+    timeline:
+      - hold: 0.4
+      - push: { from: gallery, to: detail, transition: circle-spread,
+                origin: [16, 120, 170, 170], duration: 0.5, curve: easeOut }
+      - hold: 1
+      - pop: { duration: 0.25 }
+      - hold: 0.5
+
+    """
+
+  @Test static func fullExample() throws {
+    let job = try JobParser.parse(example, file: "jobs/demo.cfg")
+    #expect(job.name == "circle-demo")
+    #expect(job.file == "jobs/demo.cfg")
+    #expect(job.canvas == CanvasSpec(
+      size: Size(width: 393, height: 852), scale: 3, fps: 30,
+      background: Color(red8: 0x10, green8: 0x20, blue8: 0x30)))
+    #expect(job.canvas.pixelWidth == 1179)
+    #expect(job.canvas.pixelHeight == 2556)
+    #expect(job.output == OutputSpec(directory: "demos", formats: [.mp4, .gif, .sheet], mp4: MP4Settings(crf: 20, preset: "slow")))
+
+    #expect(job.screens.map(\.name) == ["gallery", "detail"])
+    let gallery = job.screens[0]
+    #expect(gallery.background == Color(red8: 242, green8: 242, blue8: 247))
+    #expect(gallery.location == SourceLocation(file: "jobs/demo.cfg", line: 9, column: 3))
+    #expect(gallery.views.count == 2)
+    #expect(gallery.views[1] == ViewSpec(
+      id: "photo3", frame: Rect(x: 16, y: 120, width: 170, height: 170),
+      color: Color(red8: 0, green8: 122, blue8: 255), cornerRadius: 8,
+      location: SourceLocation(file: "jobs/demo.cfg", line: 13, column: 9)))
+    #expect(job.screens[1].background == Color(red8: 0, green8: 0, blue8: 0, alpha8: 0x80))
+
+    #expect(job.timeline.count == 5)
+    #expect(job.timeline[0] == .hold(seconds: 0.4, location: SourceLocation(file: "jobs/demo.cfg", line: 19, column: 5)))
+    let pushParameters = TransitionParameters([
+      "origin": .rect(Rect(x: 16, y: 120, width: 170, height: 170)),
+      "duration": .number(0.5),
+      "curve": .curve(.easeOut),
+    ])
+    #expect(job.timeline[1] == .transition(TransitionStep(
+      operation: .push, from: "gallery", to: "detail", transition: "circle-spread",
+      parameters: pushParameters, location: SourceLocation(file: "jobs/demo.cfg", line: 20, column: 5))))
+    // The pop reuses the push's transition and parameters; its duration wins.
+    var popParameters = pushParameters
+    popParameters.values["duration"] = .number(0.25)
+    #expect(job.timeline[3] == .transition(TransitionStep(
+      operation: .pop, from: "detail", to: "gallery", transition: "circle-spread",
+      parameters: popParameters, location: SourceLocation(file: "jobs/demo.cfg", line: 23, column: 5))))
+  }
+
+  @Test static func defaults() throws {
+    let job = try JobParser.parse(
+      """
+      screens: { home: }
+      timeline: [ hold: 1 ]
+      """, file: "dir.v2/My_job.v1.cfg")
+    #expect(job.name == "My_job.v1")
+    #expect(job.canvas == CanvasSpec(size: Size(width: 393, height: 852), scale: 3, fps: 60, background: .black))
+    #expect(job.output == OutputSpec())
+    #expect(job.screens == [ScreenSpec(
+      name: "home", background: nil, views: [], location: SourceLocation(file: "dir.v2/My_job.v1.cfg", line: 1, column: 12))])
+  }
+}

@@ -1,0 +1,108 @@
+// The YAML layer alone: node shapes, scalar styles and 1-based locations
+// (with a BOM, CRLF line ends and multi-byte characters).
+
+import Testing
+
+@testable import Jobs
+
+@Suite enum YAMLReaderTests {
+  static func read(_ text: String) throws -> YAMLNode? {
+    try YAMLReader.parse(try SourceText(bytes: Array(text.utf8), file: "t.cfg"))
+  }
+
+  static func at(_ line: Int, _ column: Int) -> Jobs.SourceLocation {
+    SourceLocation(file: "t.cfg", line: line, column: column)
+  }
+
+  @Test static func shapesAndLocations() throws {
+    let root = try #require(try read("a: 1\nb: [x, 'y']\nc:\n  - { d: \"\" }\n"))
+    let pairs = try #require(root.pairs)
+    #expect(pairs.map(\.key) == ["a", "b", "c"])
+    #expect(pairs.map(\.keyLocation) == [at(1, 1), at(2, 1), at(3, 1)])
+    #expect(root.location == at(1, 1))
+    #expect(pairs[0].value.number == 1)
+    let list = try #require(pairs[1].value.items)
+    #expect(pairs[1].value.location == at(2, 4))
+    #expect(list.map(\.location) == [at(2, 5), at(2, 8)])
+    guard case .scalar("y", .quoted) = list[1].content else {
+      Issue.record("expected a quoted scalar")
+      return
+    }
+    let item = try #require(pairs[2].value.items?.first)
+    #expect(pairs[2].value.location == at(4, 3))
+    #expect(item.location == at(4, 5))
+    let d = try #require(item.pairs?.first?.value)
+    #expect(d.text == "")
+    #expect(!d.isNull)
+  }
+
+  @Test static func byteOrderMarkAndCRLF() throws {
+    let text = "\u{FEFF}name: a\r\ncanvas:\r\n  fps: 30\r\n"
+    let root = try #require(try read(text))
+    #expect(root.pairs?.map(\.keyLocation) == [at(1, 1), at(2, 1)])
+    #expect(root.pairs?[1].value.pairs?[0].value.location == at(3, 8))
+  }
+
+  @Test static func columnsCountCharacters() throws {
+    let root = try #require(try read("é: [ü, x]\n"))
+    #expect(root.pairs?[0].value.items?.map(\.location) == [at(1, 5), at(1, 8)])
+  }
+
+  @Test static func nothingButComments() throws {
+    #expect(try read("# a\n\n# b\n") == nil)
+    #expect(try read("\u{FEFF}") == nil)
+  }
+
+  @Test static func nestingLimit() {
+    let deep = String(repeating: "[", count: 40) + String(repeating: "]", count: 40)
+    #expect(throws: Diagnostic(at(1, 33), "values are nested more than 32 levels deep")) {
+      try read(deep)
+    }
+  }
+
+  @Test static func byteOffsets() throws {
+    let source = try SourceText(bytes: Array("ab\r\ncé\rx\nz".utf8), file: "t.cfg")
+    #expect(source.location(ofByte: 0) == at(1, 1))
+    #expect(source.location(ofByte: 2) == at(1, 3))
+    #expect(source.location(ofByte: 4) == at(2, 1))
+    #expect(source.location(ofByte: 7) == at(2, 3))
+    #expect(source.location(ofByte: 8) == at(3, 1))
+    #expect(source.location(ofByte: 10) == at(4, 1))
+    #expect(source.character(atLine: 2, column: 2) == "é")
+    #expect(source.character(atLine: 3, column: 1) == "x")
+    #expect(source.character(atLine: 5, column: 1) == nil)
+  }
+
+  @Test static func coreSchemaNumbers() {
+    let numbers: [(String, Double?)] = [
+      ("60", 60), ("-1", -1), ("+2.5", 2.5), (".5", 0.5), ("1.", 1), ("1e3", 1000), ("2E-1", 0.2),
+      ("0x10", nil), ("1_000", nil), ("nan", nil), ("inf", nil), ("", nil), ("-", nil), ("1e", nil), ("six", nil),
+    ]
+    for (text, value) in numbers {
+      #expect(YAMLNode.number(fromPlain: text) == value, "\(text)")
+    }
+    #expect(YAMLNode.number(fromPlain: "-.inf") == -.infinity)
+    #expect(YAMLNode.number(fromPlain: ".NaN")?.isNaN == true)
+  }
+
+  @Test static func summaries() {
+    let here = at(1, 1)
+    #expect(YAMLNode(.scalar("60", .plain), at: here).summary == "60")
+    #expect(YAMLNode(.scalar("60", .quoted), at: here).summary == "\"60\"")
+    #expect(YAMLNode(.scalar("", .plain), at: here).summary == "nothing")
+    #expect(YAMLNode(.scalar("~", .plain), at: here).summary == "~")
+    #expect(YAMLNode(.scalar("say \"hi\"\n", .quoted), at: here).summary == "\"say \\\"hi\\\"\\n\"")
+    #expect(YAMLNode(.scalar(String(repeating: "a", count: 50), .plain), at: here).summary
+      == "\"" + String(repeating: "a", count: 40) + "…\"")
+    #expect(YAMLNode(.mapping([]), at: here).summary == "a mapping")
+  }
+}
+
+extension YAMLReaderTests {
+  @Test static func tooLarge() {
+    let bytes = [UInt8](repeating: UInt8(ascii: "#"), count: SourceText.maximumSize + 1)
+    #expect(throws: Diagnostic(at(1, 1), "the job file is larger than 1 MiB; is it a job file?")) {
+      try SourceText(bytes: bytes, file: "t.cfg")
+    }
+  }
+}
