@@ -3,12 +3,13 @@
 //
 //   duration, delay  seconds, 0…60          rect   [x, y, width, height], w, h ≥ 0
 //   number           any finite number      point  [x, y]
-//   curve            see CurveSyntax        color  see ColorSyntax
+//   curve            AnimationCurve(parsing:)        color  see ColorSyntax
 //   element          {from: ID, to: ID}: `from` a view of the screen being
 //                    left, `to` a view of the screen being shown
 //
 // Only what the step writes is stored; the transition applies its defaults.
 
+import Motion
 import Transitions
 
 extension JobDecoder {
@@ -54,11 +55,12 @@ extension JobDecoder {
     case .color:
       return .color(try color(node, path))
     case .curve:
-      guard let text = node.text else { throw mismatch(node, path, expected: CurveSyntax.expected) }
-      switch CurveSyntax.parse(text) {
-      case .success(let curve): return .curve(curve)
-      case .failure(let failure):
-        throw mismatch(node, path, expected: CurveSyntax.expected, hint: failure.reason.map { "; \($0)" } ?? "")
+      let expected = "a curve name, cubic-bezier(x1, y1, x2, y2) or spring(…)"
+      guard let text = node.text else { throw mismatch(node, path, expected: expected) }
+      do {
+        return .curve(try AnimationCurve(parsing: text))
+      } catch {
+        throw Diagnostic(node.location, "\(path.subject): \(error.message)")
       }
     case .element:
       let fields = try fields(node, path, expected: "{ from: VIEW ID, to: VIEW ID }", keys: ["from", "to"])

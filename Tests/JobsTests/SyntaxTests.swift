@@ -27,27 +27,6 @@ import Testing
     #expect(ColorSyntax.color("SystemBlue") == nil)
   }
 
-  @Test static func curves() throws {
-    #expect(try CurveSyntax.parse("easeInEaseOut").get() == .easeInEaseOut)
-    #expect(try CurveSyntax.parse("default").get() == .default)
-    #expect(try CurveSyntax.parse(" cubic-bezier(0.4,0, 0.2 ,1) ").get() == TimingFunction(controlPoints: 0.4, 0, 0.2, 1))
-    #expect(try CurveSyntax.parse("cubic-bezier(0, -0.5, 1, 1.5)").get() == TimingFunction(controlPoints: 0, -0.5, 1, 1.5))
-    for (text, reason) in [
-      ("cubic-bezier(0.4, 0, 0.2)", "cubic-bezier takes 4 numbers"),
-      ("cubic-bezier(0.4, 0, 0.2, .nan)", "cubic-bezier takes 4 numbers"),
-      ("cubic-bezier(-0.1, 0, 0.2, 1)", "x1 and x2 must be from 0 to 1"),
-      ("easeinout", "did you mean 'easeOut'?"),
-      ("bouncy", nil as String?),
-      ("EaseIn", "did you mean 'easeIn'?"),
-    ] {
-      guard case .failure(let failure) = CurveSyntax.parse(text) else {
-        Issue.record("\(text) parsed")
-        continue
-      }
-      #expect(failure.reason == reason, "\(text)")
-    }
-  }
-
   @Test static func editDistance() {
     func d(_ a: String, _ b: String) -> Int { Suggestion.distance(Array(a.unicodeScalars), Array(b.unicodeScalars)) }
     #expect(d("", "abc") == 3)
