@@ -1,0 +1,104 @@
+import CFFmpeg
+import Raster
+
+/// Decodes PNG, JPEG, WebP, GIF (first frame) and BMP into premultiplied
+/// `Bitmap`s, from memory or from a file.
+///
+/// The format comes from the file's signature, not its name. The size the
+/// header declares is checked against `Limits` before any pixel memory is
+/// allocated, and libavcodec is told the same limit (`max_pixels`). Truncated
+/// and corrupt files throw a `MediaError` saying what is wrong.
+///
+/// Colour: pixels are converted to RGBA with swscale (YUV JPEG/WebP with their
+/// BT.601 matrix, 16-bit PNG dithered to 8 bits) and then premultiplied. ICC
+/// profiles and gamma chunks are ignored: pixel values are taken as sRGB. EXIF
+/// orientation is not applied.
+public enum ImageDecoder {
+  /// The largest image the decoder accepts.
+  public struct Limits: Hashable, Sendable {
+    /// Largest width or height in pixels.
+    public var maxSide: Int
+    /// Largest `width × height`.
+    public var maxPixels: Int
+
+    /// 16384 pixels per side and 100 Mpx by default.
+    public init(maxSide: Int = 16384, maxPixels: Int = 100_000_000) {
+      self.maxSide = maxSide
+      self.maxPixels = maxPixels
+    }
+  }
+
+  /// What an image declares about itself, without decoding it.
+  public struct Info: Hashable, Sendable {
+    /// `"PNG"`, `"JPEG"`, `"WebP"`, `"GIF"` or `"BMP"`.
+    public var format: String
+    /// Declared size in pixels.
+    public var width: Int, height: Int
+  }
+
+  /// Reads the format and declared size of an encoded image (header only).
+  public static func info(data: [UInt8], name: String) throws -> Info {
+    let header = try ImageHeader(data, operation: "read image '\(name)'")
+    return Info(format: header.format.rawValue, width: header.width, height: header.height)
+  }
+
+  /// Decodes the file at `path`.
+  public static func decode(path: String, limits: Limits = Limits()) throws -> Bitmap {
+    try decode(data: try Platform.readFile(path), name: path, limits: limits)
+  }
+
+  /// Decodes an encoded image held in memory; `name` is used in error messages.
+  public static func decode(data: [UInt8], name: String, limits: Limits = Limits()) throws -> Bitmap {
+    MediaLog.setUp()
+    let operation = "decode image '\(name)'"
+    let header = try ImageHeader(data, operation: operation)
+    let kind = header.format.rawValue
+    guard header.width > 0, header.height > 0 else {
+      throw MediaError(operation, "\(kind) declares an empty size \(header.width)×\(header.height)")
+    }
+    guard header.width <= limits.maxSide, header.height <= limits.maxSide,
+      header.width * header.height <= limits.maxPixels
+    else {
+      throw MediaError(
+        operation,
+        "\(kind) declares \(header.width)×\(header.height) pixels, over the limit of \(limits.maxSide) per side and \(limits.maxPixels) in all"
+      )
+    }
+
+    guard let decoder = avcodec_find_decoder(header.format.codecID) else {
+      throw MediaError(operation, "this FFmpeg build has no \(kind) decoder")
+    }
+    let codec = try CodecContext(codec: decoder)
+    codec.pointer.pointee.max_pixels = Int64(limits.maxPixels)
+    codec.pointer.pointee.thread_count = 1
+    try check(avcodec_open2(codec.pointer, decoder, nil), "\(operation): open \(kind) decoder")
+
+    // The whole file is one packet; av_new_packet zeroes the padding.
+    let packet = try Packet()
+    try check(av_new_packet(packet.pointer, Int32(data.count)), operation)
+    data.withUnsafeBufferPointer { source in
+      packet.pointer.pointee.data.update(from: source.baseAddress!, count: source.count)
+    }
+    let frame = try Frame()
+    let sent = avcodec_send_packet(codec.pointer, packet.pointer)
+    if sent < 0 { throw MediaError(operation, "corrupt \(kind) data (\(MediaError.ffmpegMessage(sent)))", code: sent) }
+    _ = avcodec_send_packet(codec.pointer, nil)
+    let received = avcodec_receive_frame(codec.pointer, frame.pointer)
+    if received < 0 {
+      let reason =
+        received == cff_averror_eof() || received == cff_averror_eagain()
+        ? "no picture in the data" : MediaError.ffmpegMessage(received)
+      throw MediaError(operation, "corrupt \(kind) data (\(reason))", code: received)
+    }
+    let f = frame.pointer.pointee
+    guard Int(f.width) == header.width, Int(f.height) == header.height else {
+      throw MediaError(
+        operation,
+        "corrupt \(kind) data: decoded \(f.width)×\(f.height), header declared \(header.width)×\(header.height)"
+      )
+    }
+    var bitmap = try Scaler().rgba(from: frame, defaultMatrix: header.format.defaultMatrix)
+    Alpha.premultiply(&bitmap.bytes)
+    return bitmap
+  }
+}

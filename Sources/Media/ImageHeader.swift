@@ -1,0 +1,170 @@
+import CFFmpeg
+
+/// What an image file declares about itself, read from its header without
+/// decoding any pixels: the format and the size it claims.
+///
+/// The decoder checks this size against `ImageDecoder.Limits` before it
+/// allocates anything for the pixels (decompression-bomb safety), and the
+/// structural checks here turn truncated files into clear errors instead of
+/// silently half-decoded pictures.
+struct ImageHeader: Equatable {
+  enum Format: String, CaseIterable {
+    case png = "PNG", jpeg = "JPEG", webp = "WebP", gif = "GIF", bmp = "BMP"
+
+    var codecID: AVCodecID {
+      switch self {
+      case .png: AV_CODEC_ID_PNG
+      case .jpeg: AV_CODEC_ID_MJPEG
+      case .webp: AV_CODEC_ID_WEBP
+      case .gif: AV_CODEC_ID_GIF
+      case .bmp: AV_CODEC_ID_BMP
+      }
+    }
+
+    /// The still-image matrix for YUV data without tags (JFIF and WebP's VP8
+    /// are BT.601).
+    var defaultMatrix: Int32 { SWS_CS_ITU601 }
+  }
+
+  var format: Format
+  var width: Int
+  var height: Int
+
+  /// Reads the header of `data`; the error message says what is wrong.
+  /// `operation` names the file for the errors.
+  init(_ data: [UInt8], operation: String) throws(MediaError) {
+    func fail(_ message: String) -> MediaError { MediaError(operation, message) }
+    if data.isEmpty { throw fail("the file is empty") }
+    let d = data
+    func be16(_ i: Int) -> Int { Int(d[i]) << 8 | Int(d[i + 1]) }
+    func be32(_ i: Int) -> Int { be16(i) << 16 | be16(i + 2) }
+    func le16(_ i: Int) -> Int { Int(d[i]) | Int(d[i + 1]) << 8 }
+    func le24(_ i: Int) -> Int { le16(i) | Int(d[i + 2]) << 16 }
+    func le32(_ i: Int) -> Int { le24(i) | Int(d[i + 3]) << 24 }
+    func starts(_ bytes: [UInt8], at offset: Int = 0) -> Bool {
+      d.count >= offset + bytes.count && Array(d[offset..<offset + bytes.count]) == bytes
+    }
+    func tag(_ s: String) -> [UInt8] { Array(s.utf8) }
+
+    if starts([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) {
+      guard d.count >= 24 else { throw fail("truncated PNG: the file ends inside the header") }
+      guard starts(tag("IHDR"), at: 12) else { throw fail("corrupt PNG: the first chunk is not IHDR") }
+      self.init(format: .png, width: be32(16), height: be32(20))
+      try Self.checkPNGChunks(d, fail: fail)
+    } else if starts([0xFF, 0xD8, 0xFF]) {
+      let (width, height) = try Self.jpegSize(d, fail: fail)
+      self.init(format: .jpeg, width: width, height: height)
+    } else if starts(tag("RIFF")), starts(tag("WEBP"), at: 8) {
+      guard d.count >= 30 else { throw fail("truncated WebP: the file ends inside the header") }
+      let declared = le32(4) + 8
+      guard d.count >= declared else {
+        throw fail("truncated WebP: the header declares \(declared) bytes, the file has \(d.count)")
+      }
+      if starts(tag("VP8 "), at: 12) {
+        guard starts([0x9D, 0x01, 0x2A], at: 23) else { throw fail("corrupt WebP: bad VP8 start code") }
+        self.init(format: .webp, width: le16(26) & 0x3FFF, height: le16(28) & 0x3FFF)
+      } else if starts(tag("VP8L"), at: 12) {
+        guard d[20] == 0x2F else { throw fail("corrupt WebP: bad VP8L signature") }
+        let bits = le32(21)
+        self.init(format: .webp, width: (bits & 0x3FFF) + 1, height: ((bits >> 14) & 0x3FFF) + 1)
+      } else if starts(tag("VP8X"), at: 12) {
+        self.init(format: .webp, width: le24(24) + 1, height: le24(27) + 1)
+      } else {
+        throw fail("corrupt WebP: unknown first chunk")
+      }
+    } else if starts(tag("GIF87a")) || starts(tag("GIF89a")) {
+      guard d.count >= 13 else { throw fail("truncated GIF: the file ends inside the header") }
+      self.init(format: .gif, width: le16(6), height: le16(8))
+    } else if starts(tag("BM")) {
+      guard d.count >= 26 else { throw fail("truncated BMP: the file ends inside the header") }
+      let height = Int32(bitPattern: UInt32(le32(22)))
+      self.init(format: .bmp, width: Int(Int32(bitPattern: UInt32(le32(18)))), height: Int(height.magnitude))
+    } else {
+      throw fail(
+        "not a PNG, JPEG, WebP, GIF or BMP image (unrecognised signature \(Self.hex(d.prefix(8))))")
+    }
+  }
+
+  init(format: Format, width: Int, height: Int) {
+    self.format = format
+    self.width = width
+    self.height = height
+  }
+
+  /// Walks the chunk list up to IEND: every chunk must fit in the file and
+  /// there must be image data. Does not check CRCs (the decoder may).
+  private static func checkPNGChunks(
+    _ d: [UInt8], fail: (String) -> MediaError
+  ) throws(MediaError) {
+    var offset = 8
+    var sawData = false
+    while true {
+      guard offset + 8 <= d.count else {
+        throw fail("truncated PNG: the file ends at byte \(d.count) before the IEND chunk")
+      }
+      let length = Int(d[offset]) << 24 | Int(d[offset + 1]) << 16 | Int(d[offset + 2]) << 8
+        | Int(d[offset + 3])
+      let type = String(decoding: d[offset + 4..<offset + 8], as: UTF8.self)
+      let end = offset + 12 + length
+      guard end <= d.count else {
+        throw fail(
+          "truncated PNG: chunk '\(type)' at byte \(offset) needs \(12 + length) bytes, only \(d.count - offset) left"
+        )
+      }
+      if type == "IDAT" { sawData = true }
+      if type == "IEND" { break }
+      offset = end
+    }
+    if !sawData { throw fail("corrupt PNG: no image data (IDAT) before IEND") }
+  }
+
+  /// The size from the first SOF marker; also checks that the entropy-coded
+  /// data is followed by an EOI marker (a truncated JPEG has none).
+  private static func jpegSize(
+    _ d: [UInt8], fail: (String) -> MediaError
+  ) throws(MediaError) -> (Int, Int) {
+    var i = 2
+    var size: (Int, Int)?
+    while true {
+      // Markers: 0xFF, optional 0xFF fill bytes, the marker byte.
+      guard i + 1 < d.count else { throw fail("truncated JPEG: the file ends in the headers") }
+      guard d[i] == 0xFF else { throw fail("corrupt JPEG: expected a marker at byte \(i)") }
+      while i + 1 < d.count && d[i + 1] == 0xFF { i += 1 }
+      guard i + 1 < d.count else { throw fail("truncated JPEG: the file ends in the headers") }
+      let marker = d[i + 1]
+      if marker == 0x01 || (0xD0...0xD7).contains(marker) {
+        i += 2
+        continue
+      }
+      if marker == 0xD9 { throw fail("corrupt JPEG: end of image before any scan") }
+      guard i + 3 < d.count else { throw fail("truncated JPEG: the file ends in the headers") }
+      let length = Int(d[i + 2]) << 8 | Int(d[i + 3])
+      guard length >= 2, i + 2 + length <= d.count else {
+        throw fail("truncated JPEG: segment at byte \(i) runs past the end of the file")
+      }
+      if (0xC0...0xCF).contains(marker), marker != 0xC4, marker != 0xC8, marker != 0xCC {
+        guard length >= 7 else { throw fail("corrupt JPEG: short frame header") }
+        let height = Int(d[i + 5]) << 8 | Int(d[i + 6])
+        let width = Int(d[i + 7]) << 8 | Int(d[i + 8])
+        if size == nil { size = (width, height) }
+      }
+      if marker == 0xDA {
+        guard let size else { throw fail("corrupt JPEG: scan before the frame header") }
+        // Inside entropy-coded data 0xFF is always followed by 0x00 or a
+        // restart marker, so an FF D9 pair after the scan is the real EOI.
+        var j = i + 2 + length
+        while j + 1 < d.count {
+          if d[j] == 0xFF && d[j + 1] == 0xD9 { return size }
+          j += 1
+        }
+        throw fail("truncated JPEG: no end-of-image marker after the image data")
+      }
+      i += 2 + length
+    }
+  }
+
+  private static func hex(_ bytes: ArraySlice<UInt8>) -> String {
+    let digits = Array("0123456789ABCDEF")
+    return bytes.map { "\(digits[Int($0 >> 4)])\(digits[Int($0 & 15)])" }.joined(separator: " ")
+  }
+}

@@ -1,0 +1,322 @@
+import Foundation
+import Raster
+import Testing
+
+@testable import Media
+
+/// Opaque quadrants (red, green, blue, white) 64×48, for lossy formats.
+func quadrants() -> Bitmap {
+  var b = Bitmap(width: 64, height: 48)
+  let colours = [
+    Pixel(r: 255, g: 0, b: 0, a: 255), Pixel(r: 0, g: 255, b: 0, a: 255),
+    Pixel(r: 0, g: 0, b: 255, a: 255), Pixel(r: 255, g: 255, b: 255, a: 255),
+  ]
+  for y in 0..<48 {
+    for x in 0..<64 { b[x, y] = colours[(y / 24) * 2 + x / 32] }
+  }
+  return b
+}
+
+/// Premultiplied pixels of every kind: an opaque gradient on the left, then
+/// translucent colours with alpha varying down the rows, and a transparent column.
+func translucentSample() -> Bitmap {
+  var b = Bitmap(width: 40, height: 30)
+  for y in 0..<30 {
+    for x in 0..<40 {
+      let straight = Color(
+        red8: UInt8(x * 6), green8: UInt8(255 - y * 8), blue8: UInt8((x * y) % 256),
+        alpha8: x < 16 ? 255 : x == 39 ? 0 : UInt8(y * 8 + 7))
+      b[x, y] = straight.premultipliedPixel
+    }
+  }
+  return b
+}
+
+func maxChannelDifference(_ a: Pixel, _ b: Pixel) -> Int {
+  max(
+    abs(Int(a.r) - Int(b.r)), abs(Int(a.g) - Int(b.g)), abs(Int(a.b) - Int(b.b)),
+    abs(Int(a.a) - Int(b.a)))
+}
+
+@Suite struct AlphaTests {
+  @Test func premultiplyRoundsToNearest() {
+    for a in 0...255 {
+      var bytes: [UInt8] = []
+      for c in 0...255 { bytes += [UInt8(c), UInt8(c), UInt8(c), UInt8(a)] }
+      Alpha.premultiply(&bytes)
+      for c in 0...255 {
+        let expected = UInt8((Double(c * a) / 255).rounded())
+        #expect(bytes[c * 4] == expected, "c \(c) a \(a)")
+      }
+    }
+  }
+
+  /// Every valid premultiplied pixel survives un-premultiply → premultiply.
+  @Test func unpremultiplyRoundTripsExactly() {
+    var mismatches = 0
+    for a in 0...255 {
+      let source = (0...a).flatMap { [UInt8($0), UInt8($0), UInt8($0), UInt8(a)] }
+      var straight = [UInt8](repeating: 0, count: source.count)
+      source.withUnsafeBufferPointer { s in
+        straight.withUnsafeMutableBufferPointer { d in
+          Alpha.unpremultiply(s.baseAddress!, into: d.baseAddress!, pixels: a + 1)
+        }
+      }
+      Alpha.premultiply(&straight)
+      if a == 0 { #expect(straight == [0, 0, 0, 0]) }
+      mismatches += zip(source, straight).filter { $0 != $1 }.count
+    }
+    #expect(mismatches == 0)
+  }
+}
+
+@Suite struct PNGTests {
+  @Test func roundTripIsExact() throws {
+    let source = translucentSample()
+    let png = try PNGWriter.encode(source)
+    #expect(Array(png.prefix(8)) == [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
+    let decoded = try ImageDecoder.decode(data: png, name: "sample.png")
+    #expect(decoded.width == source.width && decoded.height == source.height)
+    var worst = 0
+    for y in 0..<source.height {
+      for x in 0..<source.width {
+        let d = maxChannelDifference(source[x, y], decoded[x, y])
+        if source[x, y].a == 255 { #expect(d == 0, "opaque pixel \(x),\(y)") }
+        worst = max(worst, d)
+      }
+    }
+    #expect(worst <= 1)
+  }
+
+  @Test func encodingIsDeterministicAndTaggedSRGB() throws {
+    let a = try PNGWriter.encode(translucentSample())
+    let b = try PNGWriter.encode(translucentSample())
+    #expect(a == b)
+    #expect(a.firstRange(of: Array("sRGB".utf8)) != nil)
+    #expect(a.firstRange(of: Array("tIME".utf8)) == nil)
+  }
+
+  @Test func ffmpegReadsOurPNG() throws {
+    let dir = try TempDirectory()
+    defer { dir.cleanUp() }
+    let path = dir.path("poster.png")
+    let source = translucentSample()
+    try PNGWriter.write(source, to: path)
+    #expect(try dir.entries() == ["poster.png"])
+    let raw = Array(
+      try runData("ffmpeg", ["-v", "error", "-i", path, "-f", "rawvideo", "-pix_fmt", "rgba", "-"]))
+    #expect(raw.count == source.width * source.height * 4)
+    guard raw.count == source.bytes.count else { return }
+    var straight = raw
+    Alpha.premultiply(&straight)
+    #expect(straight.elementsEqual(source.bytes))
+  }
+
+  @Test func writeReplacesAtomicallyAndFailsCleanly() throws {
+    let dir = try TempDirectory()
+    defer { dir.cleanUp() }
+    let path = dir.path("out.png")
+    try Data("old".utf8).write(to: URL(fileURLWithPath: path))
+    try PNGWriter.write(quadrants(), to: path)
+    #expect(try ImageDecoder.decode(path: path).bytes.elementsEqual(quadrants().bytes))
+    #expect(try dir.entries() == ["out.png"])
+    let error = #expect(throws: MediaError.self) {
+      try PNGWriter.write(quadrants(), to: dir.path("missing/out.png"))
+    }
+    #expect(error?.message == "No such file or directory")
+    #expect(try dir.entries() == ["out.png"])
+  }
+}
+
+@Suite struct ImageDecoderTests {
+  /// Converts a PNG of ours with the ffmpeg CLI and returns the new file's bytes.
+  func convert(_ bitmap: Bitmap, to name: String, _ options: [String]) throws -> [UInt8] {
+    let dir = try TempDirectory()
+    defer { dir.cleanUp() }
+    try PNGWriter.write(bitmap, to: dir.path("in.png"))
+    _ = try run("ffmpeg", ["-v", "error", "-i", dir.path("in.png")] + options + [dir.path(name)])
+    return Array(try Data(contentsOf: URL(fileURLWithPath: dir.path(name))))
+  }
+
+  func expectClose(_ decoded: Bitmap, _ source: Bitmap, within tolerance: Int, _ what: String) {
+    #expect(decoded.width == source.width && decoded.height == source.height, "\(what) size")
+    guard decoded.width == source.width && decoded.height == source.height else { return }
+    // Quadrant centres, away from the edges that lossy formats blur.
+    for (x, y) in [(16, 12), (48, 12), (16, 36), (48, 36)] {
+      let d = maxChannelDifference(decoded[x, y], source[x, y])
+      #expect(d <= tolerance, "\(what) at \(x),\(y): \(decoded[x, y]) vs \(source[x, y])")
+    }
+  }
+
+  @Test func decodesJPEG() throws {
+    let jpeg = try convert(quadrants(), to: "q.jpg", ["-q:v", "2"])
+    #expect(try ImageDecoder.info(data: jpeg, name: "q.jpg") == .init(format: "JPEG", width: 64, height: 48))
+    expectClose(try ImageDecoder.decode(data: jpeg, name: "q.jpg"), quadrants(), within: 6, "JPEG")
+  }
+
+  @Test func decodesLossyWebP() throws {
+    let webp = try convert(quadrants(), to: "q.webp", ["-quality", "95"])
+    #expect(try ImageDecoder.info(data: webp, name: "q.webp").format == "WebP")
+    expectClose(try ImageDecoder.decode(data: webp, name: "q.webp"), quadrants(), within: 8, "WebP")
+  }
+
+  /// Lossless WebP keeps straight alpha, so the premultiplied result must be exact.
+  @Test func decodesLosslessWebPWithAlphaExactly() throws {
+    let source = translucentSample()
+    let webp = try convert(source, to: "t.webp", ["-lossless", "1"])
+    let decoded = try ImageDecoder.decode(data: webp, name: "t.webp")
+    #expect(decoded.bytes.elementsEqual(source.bytes))
+  }
+
+  /// What the ffmpeg CLI decodes from `bytes`, premultiplied: the oracle for
+  /// formats whose conversion to RGBA has one right answer.
+  func ffmpegDecode(_ bytes: [UInt8], width: Int, height: Int) throws -> Bitmap? {
+    let dir = try TempDirectory()
+    defer { dir.cleanUp() }
+    try Data(bytes).write(to: URL(fileURLWithPath: dir.path("in")))
+    var raw = Array(
+      try runData(
+        "ffmpeg", ["-v", "error", "-i", dir.path("in"), "-f", "rawvideo", "-pix_fmt", "rgba", "-"]))
+    Alpha.premultiply(&raw)
+    return Bitmap(width: width, height: height, bytes: raw)
+  }
+
+  @Test func decodesBMPAndGIF() throws {
+    let bmp = try convert(quadrants(), to: "q.bmp", [])
+    #expect(try ImageDecoder.decode(data: bmp, name: "q.bmp").bytes.elementsEqual(quadrants().bytes))
+    // ffmpeg's GIF encoder quantises to a fixed 3-3-2 palette (255 → 252).
+    let gif = try convert(quadrants(), to: "q.gif", [])
+    #expect(try ImageDecoder.info(data: gif, name: "q.gif") == .init(format: "GIF", width: 64, height: 48))
+    let decoded = try ImageDecoder.decode(data: gif, name: "q.gif")
+    let oracle = try #require(try ffmpegDecode(gif, width: 64, height: 48))
+    #expect(decoded.bytes.elementsEqual(oracle.bytes))
+    expectClose(decoded, quadrants(), within: 3, "GIF")
+  }
+
+  @Test(arguments: ["pal8", "gray", "ya8", "rgb24", "rgb48be", "rgba64be", "gray16be"])
+  func decodesEveryPNGPixelFormat(format: String) throws {
+    let source = format.hasPrefix("ya") || format.hasPrefix("rgba") ? translucentSample() : quadrants()
+    let png = try convert(source, to: "q.png", ["-pix_fmt", format])
+    let decoded = try ImageDecoder.decode(data: png, name: "q-\(format).png")
+    let oracle = try #require(try ffmpegDecode(png, width: source.width, height: source.height))
+    #expect(decoded.width == source.width && decoded.height == source.height)
+    let worst = zip(0..<source.width * source.height, 0...).map { i, _ in
+      maxChannelDifference(
+        decoded[i % source.width, i / source.width], oracle[i % source.width, i / source.width])
+    }.max() ?? 0
+    #expect(worst <= (format.hasSuffix("be") ? 1 : 0), "\(format): differs from ffmpeg by \(worst)")
+    // 8-bit sources decode exactly; 16-bit ones go through swscale's dither.
+    if format == "rgb24" { #expect(decoded.bytes.elementsEqual(source.bytes)) }
+  }
+
+  // MARK: - Errors
+
+  @Test func emptyFile() {
+    let error = #expect(throws: MediaError.self) { try ImageDecoder.decode(data: [], name: "empty.png") }
+    #expect(error?.description == "decode image 'empty.png': the file is empty")
+  }
+
+  @Test func randomBytes() {
+    var generator = SplitMix64(seed: 7)
+    let bytes = (0..<4096).map { _ in UInt8.random(in: 0...255, using: &generator) }
+    let error = #expect(throws: MediaError.self) { try ImageDecoder.decode(data: bytes, name: "noise.png") }
+    #expect(error?.message.hasPrefix("not a PNG, JPEG, WebP, GIF or BMP image (unrecognised signature ") == true)
+  }
+
+  @Test func truncatedPNG() throws {
+    let png = try PNGWriter.encode(translucentSample())
+    for length in [10, 30, png.count / 2, png.count - 5] {
+      let error = #expect(throws: MediaError.self) {
+        try ImageDecoder.decode(data: Array(png.prefix(length)), name: "cut.png")
+      }
+      #expect(error?.message.hasPrefix("truncated PNG: ") == true, "\(length): \(String(describing: error))")
+    }
+    let error = try #require(throws: MediaError.self) {
+      try ImageDecoder.decode(data: Array(png.prefix(png.count / 2)), name: "cut.png")
+    }
+    #expect(error.message.contains("chunk 'IDAT'"))
+    #expect(error.message.contains("left"))
+  }
+
+  @Test func corruptPNGData() throws {
+    var png = try PNGWriter.encode(quadrants())
+    // Scramble the compressed pixels (IDAT starts after the 33-byte header and
+    // the sRGB chunk); the chunk structure stays intact.
+    let idat = try #require(png.firstRange(of: Array("IDAT".utf8)))
+    for i in idat.upperBound + 2..<min(idat.upperBound + 40, png.count - 16) { png[i] ^= 0x5A }
+    let error = #expect(throws: MediaError.self) { try ImageDecoder.decode(data: png, name: "bad.png") }
+    #expect(error?.message.hasPrefix("corrupt PNG data (") == true, "\(String(describing: error))")
+  }
+
+  @Test func truncatedJPEG() throws {
+    let jpeg = try convert(quadrants(), to: "q.jpg", [])
+    let error = #expect(throws: MediaError.self) {
+      try ImageDecoder.decode(data: Array(jpeg.prefix(jpeg.count * 2 / 3)), name: "cut.jpg")
+    }
+    #expect(error?.message == "truncated JPEG: no end-of-image marker after the image data")
+    let header = #expect(throws: MediaError.self) {
+      try ImageDecoder.decode(data: Array(jpeg.prefix(40)), name: "cut.jpg")
+    }
+    #expect(header?.message.hasPrefix("truncated JPEG: ") == true)
+  }
+
+  @Test func truncatedWebP() throws {
+    let webp = try convert(quadrants(), to: "q.webp", [])
+    let error = #expect(throws: MediaError.self) {
+      try ImageDecoder.decode(data: Array(webp.prefix(webp.count - 10)), name: "cut.webp")
+    }
+    #expect(error?.message.hasPrefix("truncated WebP: the header declares ") == true)
+  }
+
+  /// A PNG header that declares a huge or empty size is refused before decoding.
+  @Test func declaredSizeIsCheckedFirst() throws {
+    let png = try PNGWriter.encode(quadrants())
+    func withSize(_ width: UInt32, _ height: UInt32) -> [UInt8] {
+      var p = png
+      for (k, v) in [(16, width), (20, height)] {
+        p[k] = UInt8(v >> 24)
+        p[k + 1] = UInt8(truncatingIfNeeded: v >> 16)
+        p[k + 2] = UInt8(truncatingIfNeeded: v >> 8)
+        p[k + 3] = UInt8(truncatingIfNeeded: v)
+      }
+      return p
+    }
+    let bomb = #expect(throws: MediaError.self) {
+      try ImageDecoder.decode(data: withSize(50_000, 50_000), name: "bomb.png")
+    }
+    #expect(
+      bomb?.message
+        == "PNG declares 50000×50000 pixels, over the limit of 16384 per side and 100000000 in all")
+    let wide = #expect(throws: MediaError.self) {
+      try ImageDecoder.decode(data: withSize(12_000, 10_000), name: "wide.png")
+    }
+    #expect(wide?.message.hasPrefix("PNG declares 12000×10000 pixels, over the limit") == true)
+    let empty = #expect(throws: MediaError.self) {
+      try ImageDecoder.decode(data: withSize(0, 0), name: "zero.png")
+    }
+    #expect(empty?.message == "PNG declares an empty size 0×0")
+    let small = #expect(throws: MediaError.self) {
+      try ImageDecoder.decode(data: png, name: "q.png", limits: .init(maxSide: 32))
+    }
+    #expect(small?.message.hasPrefix("PNG declares 64×48 pixels, over the limit of 32 per side") == true)
+    #expect(try ImageDecoder.info(data: withSize(50_000, 50_000), name: "bomb.png").width == 50_000)
+  }
+
+  @Test func missingFile() {
+    let error = #expect(throws: MediaError.self) { try ImageDecoder.decode(path: "/nonexistent/x.png") }
+    #expect(error?.description == "read '/nonexistent/x.png': No such file or directory")
+  }
+}
+
+/// A small seeded generator, so "random" test data is the same on every run.
+struct SplitMix64: RandomNumberGenerator {
+  var state: UInt64
+  init(seed: UInt64) { state = seed }
+  mutating func next() -> UInt64 {
+    state &+= 0x9E37_79B9_7F4A_7C15
+    var z = state
+    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+    return z ^ (z >> 31)
+  }
+}
