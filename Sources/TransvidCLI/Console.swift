@@ -12,13 +12,19 @@ public struct Console: Sendable {
     self.error = error
   }
 
-  /// The process's standard output and standard error.
+  /// The process's standard output and standard error, one unbuffered
+  /// `write` per line so lines from several threads never interleave.
   public static let standard = Console(
-    print: { line in
-      fputs(line + "\n", stdout)
-      fflush(stdout)
-    },
-    error: { line in
-      fputs(line + "\n", stderr)
-    })
+    print: { line in writeLine(line, to: 1) },
+    error: { line in writeLine(line, to: 2) })
+
+  private static func writeLine(_ line: String, to fd: Int32) {
+    var bytes = Array((line + "\n").utf8)
+    var offset = 0
+    while offset < bytes.count {
+      let n = bytes.withUnsafeMutableBytes { write(fd, $0.baseAddress! + offset, $0.count - offset) }
+      if n <= 0 { return }
+      offset += n
+    }
+  }
 }

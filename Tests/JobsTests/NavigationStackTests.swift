@@ -3,6 +3,7 @@
 // output forms not covered by the full example, and load(path:).
 
 import Geometry
+import Motion
 import Testing
 import Transitions
 
@@ -74,7 +75,7 @@ import Glibc
         """)
     let s = steps(job)
     #expect(s[1].parameters.rect("origin", default: .zero) == Rect(x: 1, y: 2, width: 3, height: 4))
-    #expect(s[1].parameters.curve(default: .linear) == .init(controlPoints: 0.2, 0, 0, 1))
+    #expect(s[1].parameters.curve(default: .linear) == .timing(TimingFunction(controlPoints: 0.2, 0, 0, 1)))
   }
 
   @Test static func popElementIsOrientedToItsOwnStep() throws {
