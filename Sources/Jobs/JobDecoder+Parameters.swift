@@ -60,7 +60,9 @@ extension JobDecoder {
       do {
         return .curve(try AnimationCurve(parsing: text))
       } catch {
-        throw Diagnostic(node.location, "\(path.subject): \(error.message)")
+        // In a flow mapping an unquoted `cubic-bezier(0.4, 0, …)` is cut at the first comma.
+        let hint = text.contains("(") && !text.contains(")") ? "; inside { … } quote the whole value: \"cubic-bezier(…)\"" : ""
+        throw Diagnostic(node.location, "\(path.subject): \(error.message)\(hint)")
       }
     case .element:
       let fields = try fields(node, path, expected: "{ from: VIEW ID, to: VIEW ID }", keys: ["from", "to"])

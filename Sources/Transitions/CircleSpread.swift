@@ -56,11 +56,11 @@ public struct CircleSpread: Transition {
     }
     let circle = Rect(x: center.x - big, y: center.y - big, width: 2 * big, height: 2 * big)
     let (start, end) = context.operation.isReverse ? (circle, origin) : (origin, circle)
+    // a·(1−p) + b·p is exact at both ends (p = 0 and p = 1).
+    func mix(_ a: Double, _ b: Double) -> Double { a * (1 - progress) + b * progress }
     return Rect(
-      x: start.minX + (end.minX - start.minX) * progress,
-      y: start.minY + (end.minY - start.minY) * progress,
-      width: start.width + (end.width - start.width) * progress,
-      height: start.height + (end.height - start.height) * progress)
+      x: mix(start.minX, end.minX), y: mix(start.minY, end.minY),
+      width: mix(start.width, end.width), height: mix(start.height, end.height))
   }
 
   public func layers(in context: TransitionContext, at time: Double) -> Layer {

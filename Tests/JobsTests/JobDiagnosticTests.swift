@@ -283,13 +283,13 @@ let brokenJobs: [BrokenJob] = [
     "job.cfg:9:54: error: timeline[0].push.tap: expected [x, y] in points, got a list"),
   BrokenJob(
     "unknown curve", job("push: { to: detail, transition: circle-spread, curve: easeOutt }"),
-    "job.cfg:9:59: error: timeline[0].push.curve: expected a timing curve: linear, easeIn, easeOut, easeInEaseOut, default or cubic-bezier(x1, y1, x2, y2), got \"easeOutt\"; did you mean 'easeOut'?"),
+    "job.cfg:9:59: error: timeline[0].push.curve: unknown curve 'easeOutt'; did you mean 'easeOut'?"),
   BrokenJob(
     "cubic-bezier x out of range", job("push: { to: detail, transition: circle-spread, curve: \"cubic-bezier(1.5, 0, 0.5, 1)\" }"),
-    "job.cfg:9:59: error: timeline[0].push.curve: expected a timing curve: linear, easeIn, easeOut, easeInEaseOut, default or cubic-bezier(x1, y1, x2, y2), got \"cubic-bezier(1.5, 0, 0.5, 1)\"; x1 and x2 must be from 0 to 1"),
+    "job.cfg:9:59: error: timeline[0].push.curve: cubic-bezier: x1 = 1.5 must be in 0…1"),
   BrokenJob(
     "unquoted cubic-bezier in a flow mapping", job("push: { to: detail, transition: circle-spread, curve: cubic-bezier(0.4, 0, 0.2, 1) }"),
-    "job.cfg:9:59: error: timeline[0].push.curve: expected a timing curve: linear, easeIn, easeOut, easeInEaseOut, default or cubic-bezier(x1, y1, x2, y2), got \"cubic-bezier(0.4\"; missing ')'; inside { … } quote the whole value: \"cubic-bezier(…)\""),
+    "job.cfg:9:59: error: timeline[0].push.curve: malformed curve 'cubic-bezier(0.4': expected ',' or ')' at column 17; inside { … } quote the whole value: \"cubic-bezier(…)\""),
 ]
 
 @Suite enum JobDiagnosticTests {
