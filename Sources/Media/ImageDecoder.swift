@@ -81,13 +81,17 @@ public enum ImageDecoder {
     }
     let frame = try Frame()
     let sent = avcodec_send_packet(codec.pointer, packet.pointer)
-    if sent < 0 { throw MediaError(operation, "corrupt \(kind) data (\(MediaError.ffmpegMessage(sent)))", code: sent) }
+    if sent < 0 {
+      let reason = MediaLog.takeLastError() ?? MediaError.ffmpegMessage(sent)
+      throw MediaError(operation, "corrupt \(kind) data (\(reason))", code: sent)
+    }
     _ = avcodec_send_packet(codec.pointer, nil)
     let received = avcodec_receive_frame(codec.pointer, frame.pointer)
     if received < 0 {
       let reason =
         received == cff_averror_eof() || received == cff_averror_eagain()
-        ? "no picture in the data" : MediaError.ffmpegMessage(received)
+        ? "no picture in the data"
+        : MediaLog.takeLastError() ?? MediaError.ffmpegMessage(received)
       throw MediaError(operation, "corrupt \(kind) data (\(reason))", code: received)
     }
     let f = frame.pointer.pointee

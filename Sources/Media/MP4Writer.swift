@@ -161,6 +161,7 @@ public final class MP4Writer {
 
   /// Encodes one frame. It must be `width × height`.
   public func append(_ bitmap: Bitmap) throws {
+    MediaLog.setUp()
     try guardOpen("append frame")
     do {
       guard bitmap.width == width, bitmap.height == height else {
@@ -183,6 +184,7 @@ public final class MP4Writer {
   /// renames the temp file onto `path`. At least one frame must have been appended.
   @discardableResult
   public func finish() throws -> MP4Summary {
+    MediaLog.setUp()
     try guardOpen("finish")
     do {
       guard frameCount > 0 else { throw MediaError("finish MP4 '\(path)'", "no frames were appended") }
@@ -195,6 +197,8 @@ public final class MP4Writer {
       try Platform.move(tempPath, to: path)
     } catch {
       close(removingTemp: true)
+      // `close` does nothing once closed; the rename may have failed after it.
+      Platform.remove(tempPath)
       throw error
     }
     return MP4Summary(
