@@ -137,7 +137,8 @@ public final class MP4Writer {
 
       // Output file and header.
       format.pointee.flags |= AVFMT_FLAG_BITEXACT
-      try check(avio_open(&format.pointee.pb, tempPath, AVIO_FLAG_WRITE), "create '\(tempPath)'")
+      try check(
+        avio_open(&format.pointee.pb, tempPath, AVIO_FLAG_WRITE), "create temp file for \(what)")
       opened = true
       var options: OpaquePointer?
       defer { av_dict_free(&options) }

@@ -204,6 +204,15 @@ import Testing
     try expectUntouched(dir, path)
   }
 
+  @Test func errorWithoutPreviousOutputLeavesNoFile() throws {
+    let dir = try TempDirectory()
+    defer { dir.cleanUp() }
+    let writer = try MP4Writer(path: dir.path("new.mp4"), width: 64, height: 48, fps: 30)
+    try writer.append(syntheticFrame(0, width: 64, height: 48))
+    #expect(throws: MediaError.self) { try writer.append(Bitmap(width: 64, height: 50)) }
+    #expect(try dir.entries() == [])
+  }
+
   @Test func cancelLeavesNothing() throws {
     let (dir, path) = try prepared()
     defer { dir.cleanUp() }
