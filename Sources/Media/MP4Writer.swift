@@ -62,8 +62,11 @@ public final class MP4Writer {
   ///   - crf: x264 constant rate factor, 1 … 51 (lower is better); 18 is visually
   ///     lossless. 0 (lossless) is rejected: High profile cannot carry it.
   ///   - preset: one of `MP4Writer.presets`.
-  ///   - threads: encoder threads; 0 lets x264 choose. Output is byte-identical
-  ///     for the same thread count.
+  ///   - threads: encoder threads; 0 lets x264 choose from the CPU count.
+  ///     Output is byte-identical for the same frames, settings and thread
+  ///     count, but differs between thread counts (x264 writes its settings
+  ///     into the stream and frame threads change its decisions; measured at
+  ///     640×480). For the same bytes on every machine, pass a fixed count.
   public init(
     path: String, width: Int, height: Int, fps: Int, crf: Int = 18, preset: String = "medium",
     threads: Int = 0
