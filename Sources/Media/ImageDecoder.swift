@@ -11,8 +11,9 @@ import Raster
 ///
 /// Colour: pixels are converted to RGBA with swscale (YUV JPEG/WebP with their
 /// BT.601 matrix, 16-bit PNG dithered to 8 bits) and then premultiplied. ICC
-/// profiles and gamma chunks are ignored: pixel values are taken as sRGB. EXIF
-/// orientation is not applied.
+/// profiles and gamma chunks are ignored: pixel values are taken as sRGB. A
+/// JPEG's EXIF orientation is applied (phone photos rely on it); the returned
+/// size is the upright size.
 public enum ImageDecoder {
   /// The largest image the decoder accepts.
   public struct Limits: Hashable, Sendable {
@@ -28,7 +29,8 @@ public enum ImageDecoder {
     }
   }
 
-  /// What an image declares about itself, without decoding it.
+  /// What an image declares about itself, without decoding it. The size is
+  /// the stored one: a JPEG with EXIF orientation 5…8 decodes transposed.
   public struct Info: Hashable, Sendable {
     /// `"PNG"`, `"JPEG"`, `"WebP"`, `"GIF"` or `"BMP"`.
     public var format: String
@@ -81,13 +83,17 @@ public enum ImageDecoder {
     }
     let frame = try Frame()
     let sent = avcodec_send_packet(codec.pointer, packet.pointer)
-    if sent < 0 { throw MediaError(operation, "corrupt \(kind) data (\(MediaError.ffmpegMessage(sent)))", code: sent) }
+    if sent < 0 {
+      let reason = MediaLog.takeLastError() ?? MediaError.ffmpegMessage(sent)
+      throw MediaError(operation, "corrupt \(kind) data (\(reason))", code: sent)
+    }
     _ = avcodec_send_packet(codec.pointer, nil)
     let received = avcodec_receive_frame(codec.pointer, frame.pointer)
     if received < 0 {
       let reason =
         received == cff_averror_eof() || received == cff_averror_eagain()
-        ? "no picture in the data" : MediaError.ffmpegMessage(received)
+        ? "no picture in the data"
+        : MediaLog.takeLastError() ?? MediaError.ffmpegMessage(received)
       throw MediaError(operation, "corrupt \(kind) data (\(reason))", code: received)
     }
     let f = frame.pointer.pointee
@@ -99,6 +105,51 @@ public enum ImageDecoder {
     }
     var bitmap = try Scaler().rgba(from: frame, defaultMatrix: header.format.defaultMatrix)
     Alpha.premultiply(&bitmap.bytes)
-    return bitmap
+    return oriented(bitmap, exifOrientation(frame))
+  }
+
+  /// The EXIF orientation (1…8) the decoder exported, 1 when there is none.
+  private static func exifOrientation(_ frame: Frame) -> Int {
+    guard let entry = av_dict_get(frame.pointer.pointee.metadata, "Orientation", nil, 0),
+      let value = entry.pointee.value,
+      // FFmpeg pads the value ("    6").
+      let number = Int(String(cString: value).filter { $0 != " " }),
+      (1...8).contains(number)
+    else { return 1 }
+    return number
+  }
+
+  /// `bitmap` turned upright for EXIF `orientation`, as browsers and Photos
+  /// show it: 2 mirror, 3 rotate 180°, 4 flip, 5 transpose, 6 rotate 90° CW,
+  /// 7 transverse, 8 rotate 90° CCW.
+  static func oriented(_ bitmap: Bitmap, _ orientation: Int) -> Bitmap {
+    guard orientation != 1 else { return bitmap }
+    let w = bitmap.width, h = bitmap.height
+    let swaps = orientation >= 5
+    let dw = swaps ? h : w, dh = swaps ? w : h
+    var bytes = [UInt8](repeating: 0, count: bitmap.bytes.count)
+    bitmap.bytes.withUnsafeBytes { raw in
+      bytes.withUnsafeMutableBytes { outRaw in
+        let source = raw.bindMemory(to: UInt32.self)
+        let out = outRaw.bindMemory(to: UInt32.self)
+        for dy in 0..<dh {
+          for dx in 0..<dw {
+            let (sx, sy): (Int, Int)
+            switch orientation {
+            case 2: (sx, sy) = (w - 1 - dx, dy)
+            case 3: (sx, sy) = (w - 1 - dx, h - 1 - dy)
+            case 4: (sx, sy) = (dx, h - 1 - dy)
+            case 5: (sx, sy) = (dy, dx)
+            case 6: (sx, sy) = (dy, h - 1 - dx)
+            case 7: (sx, sy) = (w - 1 - dy, h - 1 - dx)
+            default: (sx, sy) = (w - 1 - dy, dx)
+            }
+            out[dy * dw + dx] = source[sy * w + sx]
+          }
+        }
+      }
+    }
+    // Same pixel count, so this cannot fail.
+    return Bitmap(width: dw, height: dh, bytes: bytes)!
   }
 }

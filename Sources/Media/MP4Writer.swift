@@ -62,8 +62,11 @@ public final class MP4Writer {
   ///   - crf: x264 constant rate factor, 1 … 51 (lower is better); 18 is visually
   ///     lossless. 0 (lossless) is rejected: High profile cannot carry it.
   ///   - preset: one of `MP4Writer.presets`.
-  ///   - threads: encoder threads; 0 lets x264 choose. Output is byte-identical
-  ///     for the same thread count.
+  ///   - threads: encoder threads; 0 lets x264 choose from the CPU count.
+  ///     Output is byte-identical for the same frames, settings and thread
+  ///     count, but differs between thread counts (x264 writes its settings
+  ///     into the stream and frame threads change its decisions; measured at
+  ///     640×480). For the same bytes on every machine, pass a fixed count.
   public init(
     path: String, width: Int, height: Int, fps: Int, crf: Int = 18, preset: String = "medium",
     threads: Int = 0
@@ -137,7 +140,8 @@ public final class MP4Writer {
 
       // Output file and header.
       format.pointee.flags |= AVFMT_FLAG_BITEXACT
-      try check(avio_open(&format.pointee.pb, tempPath, AVIO_FLAG_WRITE), "create '\(tempPath)'")
+      try check(
+        avio_open(&format.pointee.pb, tempPath, AVIO_FLAG_WRITE), "create temp file for \(what)")
       opened = true
       var options: OpaquePointer?
       defer { av_dict_free(&options) }
@@ -161,6 +165,7 @@ public final class MP4Writer {
 
   /// Encodes one frame. It must be `width × height`.
   public func append(_ bitmap: Bitmap) throws {
+    MediaLog.setUp()
     try guardOpen("append frame")
     do {
       guard bitmap.width == width, bitmap.height == height else {
@@ -183,6 +188,7 @@ public final class MP4Writer {
   /// renames the temp file onto `path`. At least one frame must have been appended.
   @discardableResult
   public func finish() throws -> MP4Summary {
+    MediaLog.setUp()
     try guardOpen("finish")
     do {
       guard frameCount > 0 else { throw MediaError("finish MP4 '\(path)'", "no frames were appended") }
@@ -195,6 +201,8 @@ public final class MP4Writer {
       try Platform.move(tempPath, to: path)
     } catch {
       close(removingTemp: true)
+      // `close` does nothing once closed; the rename may have failed after it.
+      Platform.remove(tempPath)
       throw error
     }
     return MP4Summary(

@@ -34,11 +34,21 @@
 // same frames give the same bytes on every run and machine.
 
 import CFFmpeg
+import Synchronization
 
-/// How much FFmpeg's own logging prints to stderr.
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#endif
+
+/// FFmpeg's own log, routed through transvid.
 ///
-/// Media sets `.error` on first use, so that x264's banners and statistics stay
-/// quiet; the reasons for failures are in the thrown `MediaError` either way.
+/// Media installs a log callback on first use. It prints what is at or above
+/// the level (`.error` by default, so that x264's banners and statistics stay
+/// quiet) to stderr, and it remembers the last error line per thread so that
+/// a `MediaError` can say *why* FFmpeg failed ("inflate returned error -3")
+/// where the return code alone only says "Generic error in an external library".
 public enum MediaLog {
   /// FFmpeg log levels, quietest first.
   public enum Level: Sendable {
@@ -55,14 +65,64 @@ public enum MediaLog {
     }
   }
 
-  /// Sets FFmpeg's log level (process-wide).
+  /// Sets what FFmpeg prints to stderr (process-wide).
   public static func setLevel(_ level: Level) {
     setUp()
     av_log_set_level(level.ffmpegLevel)
   }
 
-  /// Applies the default level once, before the first FFmpeg call.
-  static func setUp() { _ = defaultLevel }
+  /// Installs the callback once and forgets this thread's last error: call at
+  /// the start of every public operation.
+  static func setUp() {
+    _ = installed
+    let thread = UInt(pthread_self())
+    _ = lastErrors.withLock { $0.removeValue(forKey: thread) }
+  }
 
-  private static let defaultLevel: Void = av_log_set_level(AV_LOG_ERROR)
+  /// The last error FFmpeg logged on this thread since `setUp()`, without the
+  /// `[codec @ 0x…]` prefix; clears it.
+  static func takeLastError() -> String? {
+    let thread = UInt(pthread_self())
+    return lastErrors.withLock { $0.removeValue(forKey: thread) }
+  }
+
+  private static let lastErrors = Mutex<[UInt: String]>([:])
+
+  private static let installed: Void = {
+    av_log_set_level(AV_LOG_ERROR)
+    av_log_set_callback { context, level, format, arguments in
+      let printed = av_log_get_level()
+      guard level <= max(printed, AV_LOG_ERROR), let arguments else { return }
+      var buffer = [CChar](repeating: 0, count: 1024)
+      var printPrefix: Int32 = 1
+      av_log_format_line2(context, level, format, arguments, &buffer, 1024, &printPrefix)
+      MediaLog.record(buffer, level: level, printed: printed)
+    }
+  }()
+
+  /// Prints a formatted FFmpeg log line if its level is shown, and keeps it
+  /// as this thread's last error if it is one.
+  private static func record(_ buffer: [CChar], level: Int32, printed: Int32) {
+    let line = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    if level <= printed {
+      var bytes = Array(line.utf8)
+      _ = bytes.withUnsafeMutableBytes { write(STDERR_FILENO, $0.baseAddress, $0.count) }
+    }
+    guard level <= AV_LOG_ERROR else { return }
+    var text = Substring(line)
+    if text.hasPrefix("["), let end = text.firstRange(of: "] ") { text = text[end.upperBound...] }
+    let message = text.trimmingCharacters(in: " \n")
+    guard !message.isEmpty else { return }
+    let thread = UInt(pthread_self())
+    lastErrors.withLock { $0[thread] = message }
+  }
+}
+
+extension Substring {
+  fileprivate func trimmingCharacters(in characters: String) -> String {
+    var s = self
+    while let c = s.first, characters.contains(c) { s.removeFirst() }
+    while let c = s.last, characters.contains(c) { s.removeLast() }
+    return String(s)
+  }
 }

@@ -21,9 +21,12 @@ public struct MediaError: Error, CustomStringConvertible, Hashable, Sendable {
     self.code = code
   }
 
-  /// An error for an FFmpeg return code; the message comes from `av_strerror`.
+  /// An error for an FFmpeg return code; the message comes from `av_strerror`,
+  /// followed by the last error FFmpeg logged on this thread, if any.
   public init(_ operation: String, code: Int32) {
-    self.init(operation, Self.ffmpegMessage(code), code: code)
+    var message = Self.ffmpegMessage(code)
+    if let detail = MediaLog.takeLastError(), detail != message { message += " (\(detail))" }
+    self.init(operation, message, code: code)
   }
 
   /// `"operation: message"`.

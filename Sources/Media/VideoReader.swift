@@ -75,6 +75,7 @@ public final class VideoReader {
 
   /// The next decoded frame, or `nil` after the last one.
   public func nextFrame() throws -> Bitmap? {
+    MediaLog.setUp()
     let c = codec.pointer
     while !isFinished {
       let r = avcodec_receive_frame(c, frame.pointer)

@@ -153,7 +153,9 @@ import Testing
   func sameFramesGiveIdenticalBytes(threads: Int) throws {
     let dir = try TempDirectory()
     defer { dir.cleanUp() }
-    let frames = (0..<20).map { syntheticFrame($0, width: 128, height: 96, edge: 2) }
+    // 640×480: big enough that x264 really runs the threads it is given
+    // (it clamps the count for tiny frames).
+    let frames = (0..<16).map { syntheticFrame($0, width: 640, height: 480, edge: 2) }
     try writeClip(frames, to: dir.path("a.mp4"), threads: threads)
     try writeClip(frames, to: dir.path("b.mp4"), threads: threads)
     let a = try Data(contentsOf: URL(fileURLWithPath: dir.path("a.mp4")))
@@ -202,6 +204,15 @@ import Testing
     let error = #expect(throws: MediaError.self) { try fresh.append(Bitmap(width: 32, height: 48)) }
     #expect(error?.message == "frame is 32×48, expected 64×48")
     try expectUntouched(dir, path)
+  }
+
+  @Test func errorWithoutPreviousOutputLeavesNoFile() throws {
+    let dir = try TempDirectory()
+    defer { dir.cleanUp() }
+    let writer = try MP4Writer(path: dir.path("new.mp4"), width: 64, height: 48, fps: 30)
+    try writer.append(syntheticFrame(0, width: 64, height: 48))
+    #expect(throws: MediaError.self) { try writer.append(Bitmap(width: 64, height: 50)) }
+    #expect(try dir.entries() == [])
   }
 
   @Test func cancelLeavesNothing() throws {
