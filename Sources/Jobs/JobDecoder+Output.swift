@@ -57,7 +57,7 @@ extension JobDecoder {
   private func mp4(_ node: YAMLNode, _ path: KeyPath) throws(Diagnostic) -> MP4Settings {
     let fields = try fields(node, path, keys: JobDecoder.mp4Keys)
     var settings = MP4Settings()
-    if let value = fields["crf"] { settings.crf = try integer(value, fields.path("crf"), in: 0...51) }
+    if let value = fields["crf"] { settings.crf = try integer(value, fields.path("crf"), in: 1...51) }
     if let value = fields["preset"] {
       let name = try string(value, fields.path("preset"), expected: "an x264 preset name")
       guard MP4Settings.presets.contains(name) else {

@@ -110,7 +110,7 @@ public struct GIFSettings: Hashable, Sendable {
 
 /// `output.mp4:` — libx264 settings.
 public struct MP4Settings: Hashable, Sendable {
-  /// Constant rate factor, 0…51.
+  /// Constant rate factor, 1…51 (0, lossless, needs High 4:4:4, which the writer does not produce).
   public var crf: Int
   /// One of x264's presets (`ultrafast` … `placebo`).
   public var preset: String

@@ -5,6 +5,8 @@ struct Options: Sendable {
   enum Command: Sendable, Equatable {
     case render(inputs: [String])
     case list
+    /// `frame JOB --time T -o FILE.png`: one frame as PNG.
+    case frame(job: String, time: Double, output: String)
     case help
     case version
   }
@@ -27,6 +29,10 @@ struct Options: Sendable {
     if rest.first == "list" {
       rest.removeFirst()
       options.command = .list
+    }
+    if rest.first == "frame" {
+      rest.removeFirst()
+      return try parseFrame(rest)
     }
     func value(for flag: String) throws -> String {
       guard let v = rest.popFirst(), !v.hasPrefix("-") || v == "-" else {
@@ -67,5 +73,31 @@ struct Options: Sendable {
     guard !inputs.isEmpty else { throw UsageError(description: "no job files given") }
     options.command = .render(inputs: inputs)
     return options
+  }
+
+  /// `frame JOB.cfg --time T -o FILE.png`.
+  private static func parseFrame(_ arguments: ArraySlice<String>) throws -> Options {
+    var rest = arguments
+    var job: String?, time: Double?, output: String?
+    while let arg = rest.popFirst() {
+      switch arg {
+      case "-h", "--help": return Options(command: .help)
+      case "--time", "-t":
+        guard let v = rest.popFirst(), let t = Double(v), t.isFinite, t >= 0 else {
+          throw UsageError(description: "--time needs a number of seconds ≥ 0")
+        }
+        time = t
+      case "-o", "--output":
+        guard let v = rest.popFirst() else { throw UsageError(description: "option \(arg) needs a value") }
+        output = v
+      default:
+        guard !arg.hasPrefix("-"), job == nil else { throw UsageError(description: "unexpected argument '\(arg)' for 'frame'") }
+        job = arg
+      }
+    }
+    guard let job else { throw UsageError(description: "'frame' needs a job file") }
+    guard let time else { throw UsageError(description: "'frame' needs --time SECONDS") }
+    guard let output else { throw UsageError(description: "'frame' needs -o FILE.png") }
+    return Options(command: .frame(job: job, time: time, output: output))
   }
 }

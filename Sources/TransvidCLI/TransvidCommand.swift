@@ -13,6 +13,7 @@ public enum TransvidCommand {
   static let usage = """
     USAGE: transvid [options] JOB.cfg|DIR ...
            transvid list
+           transvid frame JOB.cfg --time T -o FRAME.png
 
     Renders job files (YAML) into demo videos of iOS screen transitions.
     A directory stands for every *.cfg file below it.
@@ -51,6 +52,8 @@ public enum TransvidCommand {
     case .list:
       console.print(ListCommand.text())
       return 0
+    case .frame(let job, let time, let output):
+      return FrameCommand.run(job: job, time: time, output: output, console: console)
     case .render(let inputs):
       return BatchRunner(options: options, console: console).run(inputs: inputs)
     }

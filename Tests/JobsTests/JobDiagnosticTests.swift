@@ -183,7 +183,7 @@ let brokenJobs: [BrokenJob] = [
   // MARK: output
   BrokenJob(
     "crf 60", "output: { mp4: { crf: 60 } }\n",
-    "job.cfg:1:23: error: output.mp4.crf: expected an integer from 0 to 51, got 60"),
+    "job.cfg:1:23: error: output.mp4.crf: expected an integer from 1 to 51, got 60"),
   BrokenJob(
     "unknown preset", "output: { mp4: { preset: medum } }\n",
     "job.cfg:1:26: error: output.mp4.preset: unknown x264 preset \"medum\"; did you mean 'medium'?"),

@@ -1,0 +1,67 @@
+import Foundation
+import Jobs
+import Media
+import Raster
+import Testing
+import TransvidCLI
+
+/// The whole pipeline: job file → frames → MP4 → decoded frames.
+@Suite struct EndToEndTests {
+  @Test func rendersAJobAndTheVideoMatchesTheCompositor() throws {
+    let dir = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    let job = try write(smallJob(), to: "small.cfg", in: dir)
+    let out = (dir as NSString).appendingPathComponent("out")
+    let capture = Capture()
+    let status = TransvidCommand.run([job, "-o", out], console: capture.console)
+    #expect(status == 0, "\(capture.err)")
+    let mp4 = (out as NSString).appendingPathComponent("small.mp4")
+    // 0.2 + 0.7 + 0.2 + 0.7 + 0.1 = 1.9 s at 30 fps = 57 frames.
+    let bytes = (try FileManager.default.attributesOfItem(atPath: mp4)[.size] as? Int) ?? 0
+    #expect(capture.out == ["\(mp4)  57 frames  1.90 s  \(bytes) bytes"])
+
+    let reader = try VideoReader(path: mp4)
+    #expect(reader.width == 240 && reader.height == 400)
+    #expect(reader.fps == 30)
+    let decoded = try reader.readAll()
+    #expect(decoded.count == 57)
+
+    let renderer = FrameRenderer(spec: try JobParser.load(path: job))
+    // t = 0, mid-push (t = 0.55), mid-pop (t = 1.45) and the last frame.
+    for n in [0, 16, 43, 56] {
+      let expected = renderer.frame(n, width: 240, height: 400)
+      let quality = psnr(decoded[n], expected)
+      #expect(quality >= 38, "frame \(n): PSNR \(quality) dB")
+    }
+    // The mid-push frame really is mid-transition: it differs from both screens.
+    let first = renderer.frame(0, width: 240, height: 400)
+    let pushed = renderer.frame(33, width: 240, height: 400)
+    let mid = renderer.frame(16, width: 240, height: 400)
+    #expect(mid != first && mid != pushed)
+    #expect(decoded[56] == decoded[56] && psnr(decoded[56], first) >= 38)
+  }
+
+  @Test func oddCanvasSizesAreCroppedToEvenForH264() throws {
+    let dir = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    let job = try write(
+      smallJob(name: "odd").replacingOccurrences(of: "size: 120x200", with: "size: 61x41").replacingOccurrences(of: "scale: 2", with: "scale: 1"), to: "odd.cfg", in: dir)
+    let capture = Capture()
+    #expect(TransvidCommand.run([job, "-o", dir, "-q"], console: capture.console) == 0)
+    #expect(capture.out.isEmpty)
+    let reader = try VideoReader(path: (dir as NSString).appendingPathComponent("odd.mp4"))
+    #expect(reader.width == 60 && reader.height == 40)
+  }
+
+  @Test func sameJobGivesByteIdenticalVideos() throws {
+    let dir = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    let job = try write(smallJob(), to: "small.cfg", in: dir)
+    let a = (dir as NSString).appendingPathComponent("a"), b = (dir as NSString).appendingPathComponent("b")
+    #expect(TransvidCommand.run([job, "-o", a, "-q"], console: Capture().console) == 0)
+    #expect(TransvidCommand.run([job, "-o", b, "-q"], console: Capture().console) == 0)
+    let da = FileManager.default.contents(atPath: (a as NSString).appendingPathComponent("small.mp4"))
+    let db = FileManager.default.contents(atPath: (b as NSString).appendingPathComponent("small.mp4"))
+    #expect(da != nil && da == db)
+  }
+}

@@ -1,0 +1,123 @@
+import Foundation
+import Testing
+import TransvidCLI
+
+/// Broken job files: exact messages, exit status 1, no output, the other
+/// jobs of the batch still rendered.
+@Suite struct ErrorTests {
+  struct Broken: Sendable, CustomTestStringConvertible {
+    var label: String
+    var text: String
+    var message: String
+    var testDescription: String { label }
+  }
+
+  static let cases: [Broken] = [
+    Broken(
+      label: "bad indentation",
+      text: "name: x\ncanvas:\n  fps: 30\n size: 100x100\nscreens: { a: {} }\ntimeline: [ {hold: 1} ]\n",
+      message: "JOB:4:2: error: invalid YAML: did not find expected key (while parsing a block mapping at line 1, column 1)"),
+    Broken(
+      label: "unknown key",
+      text: "name: x\ncanvas: { size: 100x100, fsp: 30 }\nscreens: { a: {} }\ntimeline: [ {hold: 1} ]\n",
+      message: "JOB:2:26: error: unknown key 'fsp' in canvas; did you mean 'fps'?"),
+    Broken(
+      label: "wrong type",
+      text: "name: x\ncanvas: { size: 100x100, fps: sixty }\nscreens: { a: {} }\ntimeline: [ {hold: 1} ]\n",
+      message: "JOB:2:31: error: canvas.fps: expected an integer from 1 to 120, got \"sixty\""),
+    Broken(
+      label: "missing screen",
+      text: """
+        name: x
+        canvas: { size: 100x100, fps: 30 }
+        screens: { a: {}, b: {} }
+        timeline:
+          - push: { from: a, to: c, transition: circle-spread }
+
+        """,
+      message: "JOB:5:26: error: timeline[0].push.to: unknown screen \"c\"; expected one of: a, b"),
+  ]
+
+  @Test(arguments: cases)
+  func brokenJobFailsWithItsPlace(_ broken: Broken) throws {
+    let dir = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    let job = try write(broken.text, to: "broken.cfg", in: dir)
+    let capture = Capture()
+    let status = TransvidCommand.run([job, "-o", dir], console: capture.console)
+    #expect(status == 1)
+    #expect(capture.err == [broken.message.replacingOccurrences(of: "JOB", with: job)])
+    #expect(!FileManager.default.fileExists(atPath: (dir as NSString).appendingPathComponent("x.mp4")))
+  }
+
+  @Test func aBrokenJobDoesNotStopTheBatch() throws {
+    let dir = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    let jobs = (dir as NSString).appendingPathComponent("jobs")
+    try FileManager.default.createDirectory(atPath: jobs, withIntermediateDirectories: true)
+    try write(Self.cases[1].text, to: "a-broken.cfg", in: jobs)
+    try write(smallJob(name: "b-good"), to: "b-good.cfg", in: jobs)
+    let out = (dir as NSString).appendingPathComponent("out")
+    let capture = Capture()
+    #expect(TransvidCommand.run([jobs, "-o", out], console: capture.console) == 1)
+    #expect(capture.err.count == 1 && capture.err[0].contains("a-broken.cfg:2:26: error: unknown key 'fsp'"))
+    #expect(FileManager.default.fileExists(atPath: (out as NSString).appendingPathComponent("b-good.mp4")))
+    #expect(try FileManager.default.contentsOfDirectory(atPath: out) == ["b-good.mp4"])
+  }
+
+  @Test func missingJobFile() {
+    let capture = Capture()
+    #expect(TransvidCommand.run(["/nonexistent/job.cfg"], console: capture.console) == 2)
+    #expect(capture.err == ["transvid: no such file or directory: /nonexistent/job.cfg"])
+  }
+}
+
+@Suite struct UsageTests {
+  @Test func usageErrorsExitWith2() {
+    for (args, message) in [
+      ([String](), "transvid: no job files given"),
+      (["--frobnicate", "x.cfg"], "transvid: unknown option '--frobnicate'"),
+      (["-o"], "transvid: option -o needs a value"),
+      (["--format", "avi", "x.cfg"], "transvid: unknown format 'avi' (expected mp4, gif, png or sheet)"),
+    ] {
+      let capture = Capture()
+      #expect(TransvidCommand.run(args, console: capture.console) == 2)
+      #expect(capture.err == [message + "\nRun 'transvid --help' for usage."])
+    }
+  }
+
+  @Test func helpShowsAnExampleAndVersionPrints() {
+    let capture = Capture()
+    #expect(TransvidCommand.run(["--help"], console: capture.console) == 0)
+    #expect(capture.out.count == 1)
+    #expect(capture.out[0].hasPrefix("USAGE: transvid [options] JOB.cfg|DIR ..."))
+    #expect(capture.out[0].contains("transvid jobs/circle-spread.cfg        writes out/circle-spread.mp4"))
+    let version = Capture()
+    #expect(TransvidCommand.run(["--version"], console: version.console) == 0)
+    #expect(version.out == ["transvid \(TransvidCommand.version)"])
+  }
+
+  @Test func listShowsTheCatalog() {
+    let capture = Capture()
+    #expect(TransvidCommand.run(["list"], console: capture.console) == 0)
+    #expect(capture.out[0].contains("circle-spread — "))
+    #expect(capture.out[0].contains("  origin (rect, default [0, 0, 0, 0])"))
+  }
+
+  /// The executable itself returns the statuses (not just the library).
+  @Test func executableExitStatus() throws {
+    let binary = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+      .deletingLastPathComponent().appendingPathComponent(".build/debug/transvid")
+    guard FileManager.default.fileExists(atPath: binary.path) else {
+      Issue.record("build the executable first (swift build --build-tests): \(binary.path)")
+      return
+    }
+    let process = Process()
+    process.executableURL = binary
+    process.arguments = ["--no-such-flag"]
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    process.waitUntilExit()
+    #expect(process.terminationStatus == 2)
+  }
+}
