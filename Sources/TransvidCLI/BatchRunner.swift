@@ -71,38 +71,9 @@ struct BatchRunner {
     let renderer = FrameRenderer(spec: spec)
     for format in formats {
       let output = (directory as NSString).appendingPathComponent("\(spec.name).\(format)")
-      switch format {
-      case "mp4":
-        let summary = try writeMP4(renderer, to: output)
-        if !options.quiet {
-          console.print(
-            "\(output)  \(summary.frames) frames  \(String(format: "%.2f", summary.duration)) s  \(summary.bytes) bytes")
-        }
-      default:
-        throw JobError(job: path, message: "output format '\(format)' is not supported yet")
-      }
+      let summary = try OutputWriter.write(format: format, renderer: renderer, to: output)
+      if !options.quiet { console.print(summary.line) }
     }
-  }
-
-  /// x264's thread count changes its decisions (and so the bytes), so it is
-  /// fixed rather than taken from the machine: the same job gives the same
-  /// file on a laptop and on a 64-core runner.
-  static let encoderThreads = 4
-
-  /// Renders every frame and encodes it. H.264 4:2:0 needs even sizes, so an
-  /// odd canvas (393 pt @3x = 1179 px) loses its last pixel column or row.
-  func writeMP4(_ renderer: FrameRenderer, to path: String) throws -> MP4Summary {
-    let spec = renderer.spec
-    let width = spec.canvas.pixelWidth & ~1, height = spec.canvas.pixelHeight & ~1
-    let writer = try MP4Writer(
-      path: path, width: width, height: height, fps: spec.canvas.fps,
-      crf: spec.output.mp4.crf, preset: spec.output.mp4.preset, threads: Self.encoderThreads)
-    var frame = Bitmap(width: width, height: height)
-    for n in 0..<renderer.frameCount {
-      renderer.render(n, into: &frame)
-      try writer.append(frame)
-    }
-    return try writer.finish()
   }
 }
 
