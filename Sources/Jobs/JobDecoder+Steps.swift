@@ -19,7 +19,7 @@ import Transitions
 extension JobDecoder {
   static let stepKeys = ["hold", "push", "pop", "present", "dismiss"]
   /// Keys of a transition step that are not transition parameters.
-  static let stepReservedKeys = ["from", "to", "transition"]
+  static let stepReservedKeys = ["from", "to", "transition", "gesture"]
   /// Longest hold, in seconds.
   static let maximumHold = 600.0
 
@@ -30,7 +30,7 @@ extension JobDecoder {
     var index: Int
   }
 
-  func timeline(_ node: YAMLNode, screens: [ScreenSpec]) throws(Diagnostic) -> [TimelineStep] {
+  func timeline(_ node: YAMLNode, screens: [ScreenSpec], canvas: CanvasSpec) throws(Diagnostic) -> [TimelineStep] {
     let path = KeyPath.root.appending("timeline")
     guard let items = node.items else {
       throw mismatch(node, path, expected: "a list of steps (hold, push, pop, present, dismiss)")
@@ -57,16 +57,17 @@ extension JobDecoder {
         steps.append(.hold(seconds: seconds, location: pair.keyLocation))
       case "push", "present":
         let operation = TransitionOperation(rawValue: pair.key)!
-        let step = try forwardStep(operation, pair, stepPath, current: current, initial: stack.isEmpty, screens: screens)
-        stack.append(Shown(step: step, index: i))
+        let step = try forwardStep(operation, pair, stepPath, current: current, initial: stack.isEmpty, screens: screens, canvas: canvas)
+        // A cancelled push never happened, as far as the stack is concerned.
+        if !step.isCancelled { stack.append(Shown(step: step, index: i)) }
         steps.append(.transition(step))
-        current = step.to
+        current = step.finalScreen
       case "pop", "dismiss":
         let operation = TransitionOperation(rawValue: pair.key)!
-        let step = try reverseStep(operation, pair, stepPath, itemPath: itemPath, stack: stack, screens: screens)
-        stack.removeLast()
+        let step = try reverseStep(operation, pair, stepPath, itemPath: itemPath, stack: stack, screens: screens, canvas: canvas)
+        if !step.isCancelled { stack.removeLast() }
         steps.append(.transition(step))
-        current = step.to
+        current = step.finalScreen
       default:
         throw unknownKey(pair, in: itemPath, keys: JobDecoder.stepKeys)
       }
@@ -76,7 +77,7 @@ extension JobDecoder {
 
   private func forwardStep(
     _ operation: TransitionOperation, _ pair: YAMLNode.Pair, _ path: KeyPath, current: String, initial: Bool,
-    screens: [ScreenSpec]
+    screens: [ScreenSpec], canvas: CanvasSpec
   ) throws(Diagnostic) -> TransitionStep {
     guard let pairs = pair.value.pairs else {
       throw mismatch(pair.value, path, expected: "a mapping: { to: SCREEN, transition: NAME, … }")
@@ -101,12 +102,13 @@ extension JobDecoder {
     let parameters = try self.parameters(fields, for: descriptor, from: from, to: to)
     return TransitionStep(
       operation: operation, from: current, to: to.name, transition: descriptor.name, parameters: parameters,
+      gesture: try fields["gesture"].map { node throws(Diagnostic) in try gesture(node, fields.path("gesture"), canvas: canvas) },
       location: pair.keyLocation)
   }
 
   private func reverseStep(
     _ operation: TransitionOperation, _ pair: YAMLNode.Pair, _ path: KeyPath, itemPath: KeyPath, stack: [Shown],
-    screens: [ScreenSpec]
+    screens: [ScreenSpec], canvas: CanvasSpec
   ) throws(Diagnostic) -> TransitionStep {
     let forward: TransitionOperation = operation == .pop ? .push : .present
     guard let shown = stack.last else {
@@ -158,6 +160,7 @@ extension JobDecoder {
     }
     return TransitionStep(
       operation: operation, from: push.to, to: push.from, transition: descriptor.name, parameters: parameters,
+      gesture: try fields["gesture"].map { node throws(Diagnostic) in try gesture(node, fields.path("gesture"), canvas: canvas) },
       location: pair.keyLocation)
   }
 

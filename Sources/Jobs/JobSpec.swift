@@ -183,15 +183,54 @@ public struct TransitionStep: Hashable, Sendable {
   /// always runs from a view of `from` to a view of `to`: a pop inheriting
   /// its push's `{from: photo, to: hero}` gets `{from: hero, to: photo}`.
   public var parameters: TransitionParameters
+  /// A finger driving the step, or nil for a plain animation.
+  public var gesture: GestureSpec?
   public var location: SourceLocation
 
-  public init(operation: TransitionOperation, from: String, to: String, transition: String, parameters: TransitionParameters, location: SourceLocation) {
+  public init(
+    operation: TransitionOperation, from: String, to: String, transition: String, parameters: TransitionParameters,
+    gesture: GestureSpec? = nil, location: SourceLocation
+  ) {
     self.operation = operation
     self.from = from
     self.to = to
     self.transition = transition
     self.parameters = parameters
+    self.gesture = gesture
     self.location = location
+  }
+
+  /// Whether the step ends back on `from` (a gesture that lets go early).
+  public var isCancelled: Bool { gesture?.isCancelled ?? false }
+
+  /// The screen on display when the step is over.
+  public var finalScreen: String { isCancelled ? from : to }
+}
+
+/// `gesture:` on a step: percentComplete samples and how the finger lets go.
+public struct GestureSpec: Hashable, Sendable {
+  /// percentComplete samples, `interval` seconds apart.
+  public var progress: [Double]
+  public var interval: Double = InteractiveTransitionTrack.defaultSampleInterval
+  /// Given, or nil to decide by the last sample (> 0.5 finishes).
+  public var release: InteractiveTransitionTrack.Release?
+  public var completionSpeed: Double = 1
+  public var completionCurve: AnimationCurve = .easeInEaseOut
+
+  public init(progress: [Double]) {
+    self.progress = progress
+  }
+
+  /// Whether the transition plays back to its start.
+  public var isCancelled: Bool {
+    (release ?? ((progress.last ?? 0) > 0.5 ? .finish : .cancel)) == .cancel
+  }
+
+  /// The gesture over a transition of `duration` seconds.
+  public func track(duration: Double) -> InteractiveTransitionTrack {
+    InteractiveTransitionTrack(
+      duration: duration, percentComplete: progress, sampleInterval: interval, release: release,
+      completionSpeed: completionSpeed, completionCurve: completionCurve)
   }
 }
 

@@ -1,3 +1,4 @@
+import Motion
 import Transitions
 
 /// A job's timeline laid out in time: consecutive segments, each either a
@@ -15,14 +16,19 @@ public struct Timeline: Sendable {
   /// One stretch of the video.
   public struct Segment: Sendable {
     public var start: Double
+    /// Wall-clock length: the animation's, or the gesture's tracking plus
+    /// its completion.
     public var duration: Double
     public var content: Content
+    /// The finger driving a transition segment, if any.
+    public var track: InteractiveTransitionTrack?
   }
 
   /// What a single frame shows.
   public enum FrameContent: Sendable {
     case still(screen: String)
-    /// `time` seconds into the transition of segment `segment`.
+    /// `time` seconds into the transition's animation (its own clock, after
+    /// any gesture has moved it) in segment `segment`.
     case transition(segment: Int, time: Double)
   }
 
@@ -32,7 +38,8 @@ public struct Timeline: Sendable {
   public let duration: Double
 
   /// Lays out `spec.timeline`, asking `transitionDuration` how long each
-  /// transition step runs (its own clock, gestures included).
+  /// transition's animation runs (its own clock); a gesture then sets the
+  /// segment's wall-clock length.
   public init(spec: JobSpec, transitionDuration: (TransitionStep) -> Double) {
     var segments: [Segment] = []
     var time = 0.0
@@ -44,9 +51,11 @@ public struct Timeline: Sendable {
         time += seconds
       case .transition(let t):
         let d = transitionDuration(t)
-        segments.append(Segment(start: time, duration: d, content: .transition(step: index, t)))
-        time += d
-        current = t.to
+        let track = t.gesture?.track(duration: d)
+        let wall = track?.totalDuration ?? d
+        segments.append(Segment(start: time, duration: wall, content: .transition(step: index, t), track: track))
+        time += wall
+        current = t.finalScreen
       }
     }
     self.segments = segments
@@ -62,7 +71,7 @@ public struct Timeline: Sendable {
     guard let last = segments.last else { return nil }
     switch last.content {
     case .still(let s): return s
-    case .transition(_, let t): return t.to
+    case .transition(_, let t): return t.finalScreen
     }
   }
 
@@ -78,7 +87,10 @@ public struct Timeline: Sendable {
     let s = segments[index]
     switch s.content {
     case .still(let screen): return .still(screen: screen)
-    case .transition: return .transition(segment: index, time: Swift.min(t - s.start, s.duration))
+    case .transition:
+      let wall = Swift.min(t - s.start, s.duration)
+      guard let track = s.track else { return .transition(segment: index, time: wall) }
+      return .transition(segment: index, time: track.fraction(atTime: wall) * track.duration)
     }
   }
 }

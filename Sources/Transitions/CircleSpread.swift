@@ -31,17 +31,21 @@ public struct CircleSpread: Transition {
     ],
     make: { CircleSpread(parameters: $0) })
 
-  public let duration: Double
+  /// The mask animation's length (`transitionDuration:`).
+  public let animationDuration: Double
   public let delay: Double
   public let curve: AnimationCurve
   public let origin: Rect
 
   public init(parameters: TransitionParameters) {
-    duration = parameters.number("duration", default: 0.7)
+    animationDuration = parameters.number("duration", default: 0.7)
     delay = parameters.number("delay", default: 0)
     curve = parameters.curve(default: .easeInEaseOut)
     origin = parameters.rect("origin", default: .zero)
   }
+
+  /// The delay and the animation.
+  public var duration: Double { delay + animationDuration }
 
   /// The mask's oval at timing value `progress` (0 = start of the animation).
   public func maskOval(in context: TransitionContext, progress: Double) -> Rect {
@@ -67,12 +71,12 @@ public struct CircleSpread: Transition {
     var container = Layer(frame: context.bounds)
     let reverse = context.operation.isReverse
     let elapsed = time - delay
-    if elapsed >= duration {
+    if elapsed >= animationDuration {
       // completeTransition: the mask is removed; only the destination remains.
       container.sublayers = [context.snapshotLayer(context.toScreen)]
       return container
     }
-    let progress = curve.progress(atTime: Swift.max(0, elapsed), duration: duration)
+    let progress = curve.progress(atTime: Swift.max(0, elapsed), duration: animationDuration)
     var mask = Layer(frame: context.bounds)
     mask.path = Path(ovalIn: maskOval(in: context, progress: progress))
     mask.fillColor = .black

@@ -79,9 +79,11 @@ public struct TransitionContext: Sendable {
 
 /// A configured transition: `layers(in:at:)` is the whole animation.
 public protocol Transition: Sendable {
-  /// The animation's length in seconds (its own clock, before any gesture).
+  /// The animation's length in seconds, its `delay` included (its own
+  /// clock, before any gesture).
   var duration: Double { get }
   /// The container layer at `time` seconds into the animation (0…duration).
-  /// At time 0 it shows the from-screen, at `duration` the to-screen.
+  /// At time 0 it shows the from-screen, at `duration` the to-screen; a
+  /// gesture may move `time` back and forth.
   func layers(in context: TransitionContext, at time: Double) -> Layer
 }

@@ -237,8 +237,8 @@ let brokenJobs: [BrokenJob] = [
     "misspelt parameter", job("push: { to: detail, transition: circle-spread, duraton: 1 }"),
     "job.cfg:9:52: error: unknown parameter 'duraton' in timeline[0].push; did you mean 'duration'?"),
   BrokenJob(
-    "gesture not yet", job("push: { to: detail, transition: circle-spread, gesture: { direction: right } }"),
-    "job.cfg:9:52: error: unknown parameter 'gesture' in timeline[0].push; 'circle-spread' takes: duration, delay, curve, origin"),
+    "gesture without samples", job("push: { to: detail, transition: circle-spread, gesture: { direction: right } }"),
+    "job.cfg:9:61: error: timeline[0].push.gesture: missing 'progress' (percentComplete samples, 0…1) or 'direction' and 'distance'"),
   BrokenJob(
     "missing to", job("push: { transition: circle-spread }"),
     "job.cfg:9:11: error: timeline[0].push: missing 'to' (the screen to show)"),

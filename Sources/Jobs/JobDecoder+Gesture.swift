@@ -1,0 +1,81 @@
+// `gesture:` — a finger driving a transition step, as
+// UIPercentDrivenInteractiveTransition does (TIMING.md §5).
+//
+//   pop: { gesture: { progress: [0, 0.2, 0.35], release: cancel } }
+//   pop: { gesture: { direction: right, distance: [0, 80, 160, 240] } }
+//
+//   progress         percentComplete samples, 0…1 (or `direction` + `distance`)
+//   direction        left | right | up | down: the finger's travel
+//   distance         points travelled, one per sample; progress = distance /
+//                    the container's width (left, right) or height (up, down)
+//   interval         seconds between samples (default 1/6)
+//   release          finish | cancel (default: finish when the last sample > 0.5)
+//   completionSpeed  UIKit's completionSpeed (default 1)
+//   completionCurve  the curve of the rest (default easeInEaseOut)
+
+import Motion
+
+extension JobDecoder {
+  static let gestureKeys = ["progress", "direction", "distance", "interval", "release", "completionSpeed", "completionCurve"]
+
+  func gesture(_ node: YAMLNode, _ path: KeyPath, canvas: CanvasSpec) throws(Diagnostic) -> GestureSpec {
+    let fields = try self.fields(node, path, keys: JobDecoder.gestureKeys)
+    var gesture = GestureSpec(progress: [])
+    if let progress = fields["progress"] {
+      if fields["distance"] != nil || fields["direction"] != nil {
+        throw Diagnostic(progress.location, "\(fields.path("progress")): give either progress or direction and distance, not both")
+      }
+      gesture.progress = try samples(progress, fields.path("progress"), in: 0...1, expected: "a number from 0 to 1")
+    } else if let distance = fields["distance"] {
+      let directionNode = try required("direction", in: fields, "left, right, up or down")
+      let direction = try string(directionNode, fields.path("direction"), expected: "left, right, up or down")
+      let extent: Double
+      switch direction {
+      case "left", "right": extent = canvas.size.width
+      case "up", "down": extent = canvas.size.height
+      default:
+        throw mismatch(directionNode, fields.path("direction"), expected: "left, right, up or down")
+      }
+      let points = try samples(distance, fields.path("distance"), in: 0...extent, expected: "a distance in points from 0 to \(Int(extent))")
+      gesture.progress = points.map { $0 / extent }
+    } else {
+      throw Diagnostic(fields.node.location, "\(path): missing 'progress' (percentComplete samples, 0…1) or 'direction' and 'distance'")
+    }
+    if let node = fields["interval"] {
+      gesture.interval = try number(node, fields.path("interval"), in: 0.001...10, expected: "a number of seconds from 0.001 to 10")
+    }
+    if let node = fields["release"] {
+      switch try string(node, fields.path("release"), expected: "finish or cancel") {
+      case "finish": gesture.release = .finish
+      case "cancel": gesture.release = .cancel
+      default: throw mismatch(node, fields.path("release"), expected: "finish or cancel")
+      }
+    }
+    if let node = fields["completionSpeed"] {
+      gesture.completionSpeed = try number(node, fields.path("completionSpeed"), in: 0.01...100, expected: "a number from 0.01 to 100")
+    }
+    if let node = fields["completionCurve"] {
+      let text = try string(node, fields.path("completionCurve"), expected: "a curve")
+      do {
+        gesture.completionCurve = try AnimationCurve(parsing: text)
+      } catch {
+        throw Diagnostic(node.location, "\(fields.path("completionCurve")): \(error.message)")
+      }
+    }
+    return gesture
+  }
+
+  /// A non-empty list of numbers in `range`.
+  private func samples(
+    _ node: YAMLNode, _ path: KeyPath, in range: ClosedRange<Double>, expected: String
+  ) throws(Diagnostic) -> [Double] {
+    guard let items = node.items, !items.isEmpty, items.count <= 10_000 else {
+      throw mismatch(node, path, expected: "a list of 1 to 10000 samples")
+    }
+    var values: [Double] = []
+    for (i, item) in items.enumerated() {
+      values.append(try number(item, path.appending(index: i), in: range, expected: expected))
+    }
+    return values
+  }
+}

@@ -1,0 +1,101 @@
+import Geometry
+import Jobs
+import Motion
+import Raster
+import Testing
+
+/// Gesture-driven steps (UIPercentDrivenInteractiveTransition): parsing,
+/// the timeline's wall-clock lengths, and which screen a cancelled or
+/// finished gesture ends on.
+@Suite struct GestureTests {
+  static func job(pop: String) -> String {
+    """
+    name: g
+    canvas: { size: 40x60, scale: 1, fps: 30 }
+    screens:
+      list: { background: "#FFFFFF" }
+      detail: { background: "#FF0000" }
+    timeline:
+      - push: { to: detail, transition: circle-spread }
+      - pop: \(pop)
+      - hold: 0.2
+    """
+  }
+
+  @Test func cancelledPopEndsOnTheScreenItStartedFrom() throws {
+    let spec = try JobParser.parse(
+      Self.job(pop: "{ gesture: { progress: [0, 0.2, 0.35] } }"), file: "g.cfg")
+    let renderer = FrameRenderer(spec: spec)
+    // Tracking 2 × 1/6 s, then cancelling 0.35 × 0.7 s: 0.7 + 0.5783… + 0.2 s.
+    #expect(abs(renderer.timeline.duration - (0.7 + 2.0 / 6 + 0.35 * 0.7 + 0.2)) < 1e-12)
+    #expect(renderer.timeline.finalScreen == "detail")
+    let last = renderer.frame(renderer.frameCount - 1, width: 40, height: 60)
+    #expect(last == renderer.snapshot(of: "detail"))
+    // Mid-gesture the pop is under way: neither screen alone.
+    let tracking = renderer.frame(Int((0.7 + 2.0 / 6) * 30) - 1, width: 40, height: 60)
+    #expect(tracking != renderer.snapshot(of: "detail") && tracking != renderer.snapshot(of: "list"))
+  }
+
+  @Test func finishedPopEndsOnTheScreenBelow() throws {
+    let spec = try JobParser.parse(
+      Self.job(pop: "{ gesture: { progress: [0, 0.3, 0.6] } }"), file: "g.cfg")
+    let renderer = FrameRenderer(spec: spec)
+    #expect(renderer.timeline.finalScreen == "list")
+    #expect(abs(renderer.timeline.duration - (0.7 + 2.0 / 6 + 0.4 * 0.7 + 0.2)) < 1e-12)
+    let last = renderer.frame(renderer.frameCount - 1, width: 40, height: 60)
+    #expect(last == renderer.snapshot(of: "list"))
+  }
+
+  @Test func explicitReleaseAndCompletionSpeed() throws {
+    let spec = try JobParser.parse(
+      Self.job(pop: "{ gesture: { progress: [0, 0.8], release: cancel, completionSpeed: 2, interval: 0.1 } }"),
+      file: "g.cfg")
+    let renderer = FrameRenderer(spec: spec)
+    #expect(renderer.timeline.finalScreen == "detail")
+    // 0.1 s tracking, then 0.8 × 0.7 / 2 s back.
+    #expect(abs(renderer.timeline.duration - (0.7 + 0.1 + 0.28 + 0.2)) < 1e-12)
+  }
+
+  @Test func directionAndDistanceGiveProgressOverTheWidth() throws {
+    let spec = try JobParser.parse(
+      Self.job(pop: "{ gesture: { direction: right, distance: [0, 10, 30] } }"), file: "g.cfg")
+    guard case .transition(let pop) = spec.timeline[1] else {
+      Issue.record("step 1 should be the pop")
+      return
+    }
+    #expect(pop.gesture?.progress == [0, 0.25, 0.75])
+    #expect(pop.finalScreen == "list")
+  }
+
+  @Test func cancelledPushLeavesNothingToPop() {
+    let text = """
+      name: g
+      canvas: { size: 40x60, scale: 1, fps: 30 }
+      screens:
+        list: {}
+        detail: {}
+      timeline:
+        - push: { to: detail, transition: circle-spread, gesture: { progress: [0, 0.3] } }
+        - pop: {}
+      """
+    #expect(throws: Diagnostic(SourceLocation(file: "g.cfg", line: 8, column: 5), "timeline[1]: pop with nothing pushed")) {
+      try JobParser.parse(text, file: "g.cfg")
+    }
+  }
+
+  @Test(arguments: [
+    ("{ gesture: { progress: [0, 1.5] } }", "g.cfg:8:37: error: timeline[1].pop.gesture.progress[1]: expected a number from 0 to 1, got 1.5"),
+    ("{ gesture: { direction: sideways, distance: [1] } }", "g.cfg:8:34: error: timeline[1].pop.gesture.direction: expected left, right, up or down, got \"sideways\""),
+    ("{ gesture: { progress: [0.2], release: maybe } }", "g.cfg:8:49: error: timeline[1].pop.gesture.release: expected finish or cancel, got \"maybe\""),
+    ("{ gesture: { progres: [0.2] } }", "g.cfg:8:23: error: unknown key 'progres' in timeline[1].pop.gesture; did you mean 'progress'?"),
+    ("{ gesture: {} }", "g.cfg:8:21: error: timeline[1].pop.gesture: missing 'progress' (percentComplete samples, 0…1) or 'direction' and 'distance'"),
+  ])
+  func badGestures(pop: String, message: String) {
+    do {
+      _ = try JobParser.parse(Self.job(pop: pop), file: "g.cfg")
+      Issue.record("parsed: \(pop)")
+    } catch {
+      #expect(error.description == message)
+    }
+  }
+}
