@@ -38,4 +38,18 @@ import Testing
       dumpPAM(bmp, "/tmp/transvid-raster-sampler@\(Int(s))x.pam")
     }
   }
+
+  @Test func dumpPageFlip() {
+    guard VisualDump.enabled else { return }
+    let snap = Compositor(scale: 1).snapshot(VisualDump.sampler())
+    var (c, p) = PerspectiveTests.scene(theta: -50, m34: -0.002)
+    c.backgroundColor = .black
+    p.bounds = Rect(x: 0, y: 0, width: 390, height: 844)
+    p.contents = snap
+    p.contentsGravity = .resizeAspect
+    p.backgroundColor = Color(red: 0.8, green: 0.8, blue: 0.8)
+    c.sublayers = [p]
+    let bmp = Compositor(scale: 1).snapshot(c)
+    dumpPAM(bmp, "/tmp/transvid-raster-pageflip.pam")
+  }
 }
