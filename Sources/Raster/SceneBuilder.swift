@@ -87,10 +87,14 @@ struct SceneBuilder {
       let maskCommands = commands(mask, map: Homography(flattening: m).concatenating(map))
       cmds = applyMask(cmds, maskCommands)
     }
-    if layer.opacity < 1 { cmds = applyOpacity(cmds, layer.opacity) }
-    if layer.shadowOpacity > 0, !cmds.isEmpty || layer.shadowPath != nil {
-      cmds = shadow(layer, map: map, over: cmds) + cmds
+    // The shadow comes from the content at full opacity and sits beneath
+    // it; the layer's opacity then applies to both as one group.
+    if layer.shadowOpacity > 0, !cmds.isEmpty || layer.shadowPath != nil,
+      let s = shadow(layer, map: map, content: cmds)
+    {
+      cmds.insert(s, at: 0)
     }
+    if layer.opacity < 1 { cmds = applyOpacity(cmds, layer.opacity) }
     return cmds
   }
 
