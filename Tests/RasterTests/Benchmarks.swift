@@ -72,4 +72,44 @@ import Testing
     }
     _ = c
   }
+
+  @Test func otherFrames() {
+    guard Benchmarks.enabled else { return }
+    let a = Bitmap(width: 1170, height: 2532, fill: Pixel(r: 10, g: 20, b: 30, a: 255))
+    let b = Bitmap(width: 1170, height: 2532, fill: Pixel(r: 200, g: 100, b: 50, a: 255))
+    var out = Bitmap(width: 1170, height: 2532)
+    // Page flip: the new screen flat, the old one rotated −45° about its left edge under m34.
+    var root = Layer(frame: Rect(x: 0, y: 0, width: 390, height: 844))
+    var t = Transform3D.identity
+    t.m34 = -0.002
+    root.sublayerTransform = t
+    var under = Layer(frame: root.bounds)
+    under.contents = b
+    under.contentsScale = 3
+    var page = Layer(frame: root.bounds)
+    page.contents = a
+    page.contentsScale = 3
+    page.anchorPoint = Point(x: 0, y: 0.5)
+    page.position = Point(x: 0, y: 422)
+    page.transform = .rotation(y: -.pi / 4)
+    root.sublayers = [under, page]
+    let comp = Compositor(scale: 3)
+    print("page-flip frame: \(Benchmarks.time(10) { comp.render(root, into: &out) }) ms")
+    // Crossfade: two snapshots, the top at opacity 0.5.
+    var top = under
+    top.contents = a
+    top.opacity = 0.5
+    root.sublayerTransform = .identity
+    root.sublayers = [under, top]
+    if getenv("TRANSVID_BENCH_PAGE") != nil { return }
+    print("crossfade frame: \(Benchmarks.time(10) { comp.render(root, into: &out) }) ms")
+    // A sheet: 390×600 pt card, corner radius 10, shadow radius 2 opacity 0.5, over a snapshot.
+    var card = Layer(frame: Rect(x: 0, y: 244, width: 390, height: 600))
+    card.backgroundColor = .white
+    card.cornerRadius = 10
+    card.shadowOpacity = 0.5
+    card.shadowRadius = 2
+    root.sublayers = [under, card]
+    print("sheet frame (shadowed card): \(Benchmarks.time(5) { comp.render(root, into: &out) }) ms")
+  }
 }
