@@ -88,3 +88,86 @@ extension Path {
     return r
   }
 }
+
+extension Path {
+  /// The subpaths, each starting with its `move` (elements before the first
+  /// move start at the origin, as CGPath does).
+  public var subpaths: [Path] {
+    var out: [Path] = []
+    var current: [Element] = []
+    for e in elements {
+      if case .move = e, !current.isEmpty {
+        out.append(Path(elements: current))
+        current = []
+      }
+      if current.isEmpty, !isMove(e) { current.append(.move(to: .zero)) }
+      current.append(e)
+    }
+    if !current.isEmpty { out.append(Path(elements: current)) }
+    return out
+  }
+
+  private func isMove(_ e: Element) -> Bool {
+    if case .move = e { return true }
+    return false
+  }
+
+  /// The circle a single subpath traces when it is made of four quarter-circle
+  /// cubics (as `init(ovalIn:)` with a square rect or a full arc writes them),
+  /// in either direction; nil otherwise. Checked geometrically, so it also
+  /// finds circles inside composite paths and after a path interpolation.
+  public var tracedCircle: (center: Point, radius: Double)? {
+    if let c = circle { return c }
+    var els = elements
+    if case .close = els.last { els.removeLast() }
+    guard els.count == 5, case .move(let p0) = els[0] else { return nil }
+    var ends: [Point] = [p0]
+    var controls: [Point] = []
+    for e in els.dropFirst() {
+      guard case .curve(let to, let c1, let c2) = e else { return nil }
+      ends.append(to)
+      controls += [c1, c2]
+    }
+    let center = Point(x: (ends[0].x + ends[2].x) / 2, y: (ends[0].y + ends[2].y) / 2)
+    func dist(_ p: Point) -> Double { ((p.x - center.x) * (p.x - center.x) + (p.y - center.y) * (p.y - center.y)).squareRoot() }
+    let r = dist(ends[0])
+    let tol = 1e-9 * Swift.max(1, r + abs(center.x) + abs(center.y))
+    guard abs(dist(ends[4]) - r) <= tol, ends[4] == ends[0] || abs(ends[4].x - ends[0].x) <= tol && abs(ends[4].y - ends[0].y) <= tol
+    else { return nil }
+    if r <= tol {
+      return ends.allSatisfy({ dist($0) <= tol }) && controls.allSatisfy({ dist($0) <= tol }) ? (center, 0) : nil
+    }
+    let k = 0.5522847498307936
+    let rc = r * (1 + k * k).squareRoot()
+    for i in 0..<4 {
+      guard abs(dist(ends[i]) - r) <= tol * 10 else { return nil }
+      // Consecutive ends a quarter turn apart.
+      let a = ends[i], b = ends[i + 1]
+      let dot = (a.x - center.x) * (b.x - center.x) + (a.y - center.y) * (b.y - center.y)
+      guard abs(dot) <= tol * 10 * r else { return nil }
+    }
+    guard controls.allSatisfy({ abs(dist($0) - rc) <= 1e-6 * rc }) else { return nil }
+    return (center, r)
+  }
+
+  /// Twice the signed area of the control polygon (positive = clockwise on a
+  /// y-down screen); its sign gives a closed subpath's direction.
+  public var signedArea2: Double {
+    var pts: [Point] = []
+    for e in elements {
+      switch e {
+      case .move(let p), .line(let p): pts.append(p)
+      case .quadCurve(let p, let c): pts += [c, p]
+      case .curve(let p, let c1, let c2): pts += [c1, c2, p]
+      case .close: break
+      }
+    }
+    guard pts.count >= 3 else { return 0 }
+    var a = 0.0
+    for i in 0..<pts.count {
+      let p = pts[i], q = pts[(i + 1) % pts.count]
+      a += p.x * q.y - q.x * p.y
+    }
+    return a
+  }
+}

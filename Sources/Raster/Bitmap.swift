@@ -12,7 +12,17 @@ public struct Bitmap: Hashable, Sendable {
   /// Height in pixels.
   public let height: Int
   /// `width × height × 4` bytes: premultiplied R, G, B, A per pixel, row-major.
-  public var bytes: [UInt8]
+  /// Writing through it clears `isKnownOpaque`.
+  public var bytes: [UInt8] {
+    didSet { isKnownOpaque = false }
+  }
+
+  /// True when every pixel is known to have alpha 255 (a hint the compositor
+  /// uses to copy rows and to skip what an opaque layer hides). False means
+  /// "not known": set by the initialisers that check or know it, kept by the
+  /// subscript setter for opaque pixels, cleared by any write to `bytes`.
+  /// Not part of equality.
+  public private(set) var isKnownOpaque: Bool = false
 
   /// A bitmap filled with `fill` (transparent by default). Sizes must be
   /// positive; callers validate user input before getting here.
@@ -20,6 +30,7 @@ public struct Bitmap: Hashable, Sendable {
     precondition(width > 0 && height > 0, "Bitmap size must be positive")
     self.width = width
     self.height = height
+    isKnownOpaque = fill.a == 255
     if fill == .clear {
       bytes = [UInt8](repeating: 0, count: width * height * 4)
     } else {
@@ -38,18 +49,41 @@ public struct Bitmap: Hashable, Sendable {
     self.width = width
     self.height = height
     self.bytes = bytes
+    isKnownOpaque = Bitmap.allOpaque(bytes)
+  }
+
+  /// Rescans the pixels and sets `isKnownOpaque` (O(n)); call after writing
+  /// through `bytes` when the result is likely opaque.
+  public mutating func updateOpacityHint() {
+    isKnownOpaque = Bitmap.allOpaque(bytes)
+  }
+
+  static func allOpaque(_ bytes: [UInt8]) -> Bool {
+    bytes.withUnsafeBufferPointer { Kernels.isOpaque($0.baseAddress!, $0.count / 4, .simd) }
+  }
+
+  public static func == (a: Bitmap, b: Bitmap) -> Bool {
+    a.width == b.width && a.height == b.height && a.bytes == b.bytes
+  }
+
+  public func hash(into h: inout Hasher) {
+    h.combine(width)
+    h.combine(height)
+    h.combine(bytes)
   }
 
   /// Bytes per row.
   @inlinable public var stride: Int { width * 4 }
 
   /// The pixel at column `x`, row `y` (0-based, top-left origin).
-  @inlinable public subscript(x: Int, y: Int) -> Pixel {
+  public subscript(x: Int, y: Int) -> Pixel {
     get {
       let i = (y * width + x) * 4
       return Pixel(r: bytes[i], g: bytes[i + 1], b: bytes[i + 2], a: bytes[i + 3])
     }
     set {
+      let known = isKnownOpaque && newValue.a == 255
+      defer { isKnownOpaque = known }
       let i = (y * width + x) * 4
       bytes[i] = newValue.r
       bytes[i + 1] = newValue.g

@@ -58,6 +58,7 @@ public struct Compositor: Sendable {
     let map = Homography.translation(x: -layer.bounds.minX, y: -layer.bounds.minY)
       .concatenating(.scale(x: scale, y: scale))
     draw(layer, map: map, into: &bitmap)
+    bitmap.updateOpacityHint()
     return bitmap
   }
 

@@ -20,11 +20,43 @@ struct Run: Sendable {
 
 /// Up to `capacity` runs, sorted and disjoint, without allocation.
 struct Runs {
-  static let capacity = 32
-  var items = InlineArray<32, Run>(repeating: Run(start: 0, end: 0, full: false))
+  static let capacity = 16
+  var items = InlineArray<16, Run>(repeating: Run(start: 0, end: 0, full: false))
   var count = 0
 
   var isEmpty: Bool { count == 0 }
+
+  /// The runs minus the pixels [x0, x1) (which a later opaque draw covers).
+  func subtracting(_ x0: Int, _ x1: Int) -> Runs {
+    guard x0 < x1, count > 0, count < Runs.capacity, x0 < end, x1 > start else { return self }
+    var out = Runs()
+    for k in 0..<count {
+      let r = items[k]
+      if r.end <= x0 || r.start >= x1 {
+        out.items[out.count] = r
+        out.count += 1
+        continue
+      }
+      if r.start < x0 && out.count < Runs.capacity {
+        out.items[out.count] = Run(start: r.start, end: x0, full: r.full)
+        out.count += 1
+      }
+      if r.end > x1 && out.count < Runs.capacity {
+        out.items[out.count] = Run(start: x1, end: r.end, full: r.full)
+        out.count += 1
+      }
+    }
+    return out
+  }
+
+  /// The longest full run, or nil.
+  var longestFull: Run? {
+    var best: Run? = nil
+    for k in 0..<count where items[k].full {
+      if best == nil || items[k].end - items[k].start > best!.end - best!.start { best = items[k] }
+    }
+    return best
+  }
   var start: Int { items[0].start }
   var end: Int { items[count - 1].end }
 

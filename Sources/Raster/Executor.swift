@@ -45,12 +45,80 @@ struct Executor {
   let kernels: KernelSet
 
   func run(_ commands: [Command], target: Target, rows: Range<Int>, scratch: Scratch) {
-    for c in commands {
-      switch c {
-      case .draw(let d): draw(d, target: target, rows: rows, scratch: scratch)
-      case .group(let g): group(g, target: target, rows: rows, scratch: scratch)
+    // Occlusion: walking back from the top, the columns that later draws
+    // cover opaquely on every row of the band need not be drawn beneath
+    // (the result is identical: an opaque copy replaces what was there).
+    var hidden = [(Int, Int)](repeating: (0, 0), count: commands.count)
+    if commands.count > 1 {
+      var cover = (0, 0)
+      for i in commands.indices.reversed() {
+        hidden[i] = cover
+        if case .draw(let d) = commands[i], let c = opaqueColumns(d, target: target, rows: rows, scratch: scratch) {
+          if cover.0 >= cover.1 {
+            cover = c
+          } else if c.0 <= cover.1 && c.1 >= cover.0 {
+            cover = (min(c.0, cover.0), max(c.1, cover.1))
+          } else if c.1 - c.0 > cover.1 - cover.0 {
+            cover = c
+          }
+        }
       }
     }
+    for (i, c) in commands.enumerated() {
+      switch c {
+      case .draw(let d): draw(d, target: target, rows: rows, scratch: scratch, hidden: hidden[i])
+      case .group(let g): group(g, target: target, rows: rows, scratch: scratch, hidden: hidden[i])
+      }
+    }
+  }
+
+  /// The columns [x0, x1) that `op` covers opaquely with coverage 1 on every
+  /// row of the band (inside the target), or nil.
+  func opaqueColumns(_ op: DrawOp, target: Target, rows: Range<Int>, scratch: Scratch) -> (Int, Int)? {
+    let region = clip(op.bounds, target, rows)
+    guard !region.isEmpty, region.y0 == max(rows.lowerBound, target.box.y0),
+      region.y1 == min(rows.upperBound, target.box.y1), op.opacity >= 1
+    else { return nil }
+    let rc = RowCoverage(lo: region.x0, hi: region.x1, stack: scratch.cov, stride: scratch.width)
+    var x0 = region.x0, x1 = region.x1
+    for y in region.y0..<region.y1 {
+      guard let r = rc.evaluate(op.shapes, y: y).longestFull else { return nil }
+      x0 = max(x0, r.start)
+      x1 = min(x1, r.end)
+      if x1 - x0 < 64 { return nil }
+    }
+    switch op.paint {
+    case .solid(let p):
+      return p.a == 255 ? (x0, x1) : nil
+    case .image(let bitmap, let m):
+      guard let (dx, dy) = Executor.directOffset(m) else { return nil }
+      let w = bitmap.width
+      guard x0 + dx >= 0, x1 + dx <= w, region.y0 + dy >= 0, region.y1 + dy <= bitmap.height else {
+        return nil
+      }
+      if bitmap.isKnownOpaque { return (x0, x1) }
+      let opaque = bitmap.bytes.withUnsafeBufferPointer { buf in
+        for y in region.y0..<region.y1 {
+          if !Kernels.isOpaque(buf.baseAddress! + ((y + dy) * w + x0 + dx) * 4, x1 - x0, kernels) {
+            return false
+          }
+        }
+        return true
+      }
+      return opaque ? (x0, x1) : nil
+    case .gradient:
+      return nil
+    }
+  }
+
+  /// (dx, dy) when `m` is a translation by whole pixels at scale 1: the image
+  /// is read in place.
+  static func directOffset(_ m: Homography) -> (Int, Int)? {
+    guard m.m11 == 1 && m.m22 == 1 && m.m12 == 0 && m.m21 == 0 && m.m13 == 0 && m.m23 == 0
+      && m.m33 == 1 && m.m31 == m.m31.rounded() && m.m32 == m.m32.rounded()
+      && abs(m.m31) < 1e9 && abs(m.m32) < 1e9
+    else { return nil }
+    return (Int(m.m31), Int(m.m32))
   }
 
   /// The part of `box` inside the target and the band.
@@ -96,7 +164,7 @@ struct Executor {
     }
   }
 
-  func draw(_ op: DrawOp, target: Target, rows: Range<Int>, scratch: Scratch) {
+  func draw(_ op: DrawOp, target: Target, rows: Range<Int>, scratch: Scratch, hidden: (Int, Int)) {
     let region = clip(op.bounds, target, rows)
     guard !region.isEmpty else { return }
     let opacity = Float(clamp01(op.opacity))
@@ -108,7 +176,7 @@ struct Executor {
     case .solid(let p):
       guard p.a > 0 else { return }
       for y in region.y0..<region.y1 {
-        let runs = rc.evaluate(op.shapes, y: y)
+        let runs = rc.evaluate(op.shapes, y: y).subtracting(hidden.0, hidden.1)
         for k in 0..<runs.count {
           let run = runs.items[k]
           let n = run.end - run.start
@@ -129,37 +197,34 @@ struct Executor {
     case .image(let bitmap, let m):
       let w = bitmap.width, h = bitmap.height
       // An integer translation at scale 1 reads the image in place.
-      var direct: (dx: Int, dy: Int)? = nil
-      if m.m11 == 1 && m.m22 == 1 && m.m12 == 0 && m.m21 == 0 && m.m13 == 0 && m.m23 == 0
-        && m.m33 == 1 && m.m31 == m.m31.rounded() && m.m32 == m.m32.rounded()
-        && abs(m.m31) < 1e9 && abs(m.m32) < 1e9
-      {
-        direct = (Int(m.m31), Int(m.m32))
-      }
+      let direct = Executor.directOffset(m)
       bitmap.bytes.withUnsafeBufferPointer { buf in
         let img = buf.baseAddress!
         for y in region.y0..<region.y1 {
-          let runs = rc.evaluate(op.shapes, y: y)
+          let runs = rc.evaluate(op.shapes, y: y).subtracting(hidden.0, hidden.1)
           if runs.isEmpty { continue }
           let s0 = runs.start, s1 = runs.end
           var src = UnsafePointer(scratch.src)
           if let (dx, dy) = direct, y + dy >= 0, y + dy < h, s0 + dx >= 0, s1 + dx <= w {
             src = img + ((y + dy) * w + s0 + dx) * 4
           } else {
-            Sampler.sampleRow(
-              img, width: w, height: h, toImage: m, y: y, x0: s0, count: s1 - s0, into: scratch.src,
-              kernels)
+            for k in 0..<runs.count {
+              let r = runs.items[k]
+              Sampler.sampleRow(
+                img, width: w, height: h, toImage: m, y: y, x0: r.start, count: r.end - r.start,
+                into: scratch.src + (r.start - s0) * 4, kernels)
+            }
           }
           blendRuns(
             runs, cov: cov, lo: rc.lo, src: src, x0: s0, y: y, opacity: opacity, opacity8: opacity8,
-            target: target, scratch: scratch, sourceOpaque: nil)
+            target: target, scratch: scratch, sourceOpaque: bitmap.isKnownOpaque && src != UnsafePointer(scratch.src) ? true : nil)
         }
       }
 
     case .gradient(let g):
       g.lut.withUnsafeBufferPointer { lut in
         for y in region.y0..<region.y1 {
-          let runs = rc.evaluate(op.shapes, y: y)
+          let runs = rc.evaluate(op.shapes, y: y).subtracting(hidden.0, hidden.1)
           if runs.isEmpty { continue }
           let s0 = runs.start, s1 = runs.end
           Gradients.shadeRow(g, lut: lut.baseAddress!, y: y, x0: s0, count: s1 - s0, into: scratch.src)
@@ -171,7 +236,7 @@ struct Executor {
     }
   }
 
-  func group(_ g: GroupOp, target: Target, rows: Range<Int>, scratch: Scratch) {
+  func group(_ g: GroupOp, target: Target, rows: Range<Int>, scratch: Scratch, hidden: (Int, Int)) {
     let region = clip(g.bounds, target, rows)
     guard !region.isEmpty else { return }
     let opacity = Float(clamp01(g.opacity))
@@ -200,6 +265,7 @@ struct Executor {
       } else {
         runs = rc.evaluate(g.shapes, y: y)
       }
+      runs = runs.subtracting(hidden.0, hidden.1)
       if let m = maskLayer, !runs.isEmpty {
         var mr = Runs()
         rc.alphaRuns(m + (y - region.y0) * w * 4 + 3, step: 4, x0: region.x0, y: y, level: 1, into: &mr)

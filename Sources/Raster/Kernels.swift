@@ -1,8 +1,10 @@
 // Kernels: the per-span pixel loops of the compositor, in two versions.
 //
-// `Kernels.simd` processes four pixels at a time as `SIMD16<UInt16>` (one
-// lane per byte; every product of two bytes, 255 · 255 = 65025, fits in 16
-// bits, and SSE2's `pmullw` multiplies eight lanes at once). `Kernels.reference`
+// `KernelSet.simd` processes four pixels at a time as one `SIMD4<UInt32>`
+// (128 bits, one pixel per lane). Channels are split into two 16-bit pairs
+// per pixel, (R, B) = p & 0x00FF00FF and (G, A) = (p >> 8) & 0x00FF00FF, and
+// multiplied as `SIMD8<UInt16>` — every product of two bytes (≤ 65025) fits
+// in 16 bits, and SSE2's `pmullw` does eight at once. `KernelSet.reference`
 // is the same arithmetic written one channel at a time with `UInt32`; tests
 // hold the two equal. Both work on raw pointers hoisted out of the loops by
 // the caller: no classes, closures, existentials or allocation inside.
@@ -15,73 +17,113 @@
 //   coverage   c = round(coverage · opacity · 255) ∈ 0…255 per pixel;
 //   source     s′ = mul(s, c) per channel, alpha included;
 //   source-over d′ = s′ + mul(d, 255 − s′.a).
-// With valid premultiplied input (each colour ≤ alpha) no result exceeds 255.
+// Inputs must be valid premultiplied pixels (each colour ≤ alpha); then no
+// result exceeds 255 and the SIMD and reference paths agree exactly.
 
 /// Which implementation of the span kernels to run.
 public enum KernelSet: Sendable, Hashable {
-  /// Four pixels per step in `SIMD16<UInt16>` lanes (the default).
+  /// Four pixels per step in SIMD lanes (the default).
   case simd
   /// Scalar code, one channel at a time: the reference the SIMD path is tested against.
   case reference
 }
 
 /// `x·a/255` rounded to nearest, as the reference kernels compute it.
-@inlinable func mul255(_ x: UInt32, _ a: UInt32) -> UInt32 { (x * a + 127) / 255 }
+@inline(__always) func mul255(_ x: UInt32, _ a: UInt32) -> UInt32 { (x * a + 127) / 255 }
 
-/// The SIMD form of `mul255` on a product `v = x·a`.
-@inlinable func div255(_ v: SIMD16<UInt16>) -> SIMD16<UInt16> {
+/// The SIMD form of `mul255` on products `v = x·a` in 16-bit lanes.
+@inline(__always) func div255(_ v: SIMD8<UInt16>) -> SIMD8<UInt16> {
   let t = v &+ 128
   return (t &+ (t &>> 8)) &>> 8
 }
 
-@inlinable func load16(_ p: UnsafePointer<UInt8>) -> SIMD16<UInt16> {
-  SIMD16<UInt16>(truncatingIfNeeded: UnsafeRawPointer(p).loadUnaligned(as: SIMD16<UInt8>.self))
+// The helpers below keep every multiply in `SIMD8<UInt16>` and use 32-bit
+// lanes only for and/or/shift: written this way LLVM emits straight SSE2
+// (pand/pmullw/paddw/psrlw, ~50 instructions per four pixels of
+// source-over); 32-bit subtractions or `truncatingIfNeeded` conversions
+// made it scalarise lanes or call out of line (checked with -emit-assembly).
+// These helpers are `@inline(__always)`: left to the inliner, `over` and
+// `div255` stayed calls and the coverage blend ran 4× slower (measured).
+
+@inline(__always) func u16(_ v: SIMD4<UInt32>) -> SIMD8<UInt16> { unsafeBitCast(v, to: SIMD8<UInt16>.self) }
+@inline(__always) func u32(_ v: SIMD8<UInt16>) -> SIMD4<UInt32> { unsafeBitCast(v, to: SIMD4<UInt32>.self) }
+
+@inline(__always) func load4(_ p: UnsafePointer<UInt8>) -> SIMD4<UInt32> {
+  UnsafeRawPointer(p).loadUnaligned(as: SIMD4<UInt32>.self)
 }
 
-@inlinable func store16(_ v: SIMD16<UInt16>, _ p: UnsafeMutablePointer<UInt8>) {
-  UnsafeMutableRawPointer(p).storeBytes(of: SIMD16<UInt8>(truncatingIfNeeded: v), as: SIMD16<UInt8>.self)
+@inline(__always) func store4(_ v: SIMD4<UInt32>, _ p: UnsafeMutablePointer<UInt8>) {
+  UnsafeMutableRawPointer(p).storeBytes(of: v, as: SIMD4<UInt32>.self)
 }
 
-/// Lanes 3, 7, 11, 15 (the four alphas) each repeated over their pixel.
-@inlinable func broadcastAlpha(_ s: SIMD16<UInt16>) -> SIMD16<UInt16> {
-  SIMD16(s[3], s[3], s[3], s[3], s[7], s[7], s[7], s[7],
-         s[11], s[11], s[11], s[11], s[15], s[15], s[15], s[15])
+/// Four pixels split into (R, B) and (G, A) pairs of 16-bit lanes.
+@inline(__always) func split(_ p: SIMD4<UInt32>) -> (rb: SIMD8<UInt16>, ga: SIMD8<UInt16>) {
+  (u16(p & 0x00FF_00FF), u16((p &>> 8) & 0x00FF_00FF))
 }
 
-/// Four coverage bytes, each repeated over its pixel's four lanes.
-@inlinable func broadcastMask(_ m: UnsafePointer<UInt8>) -> SIMD16<UInt16> {
-  let a = UInt16(m[0]), b = UInt16(m[1]), c = UInt16(m[2]), d = UInt16(m[3])
-  return SIMD16(a, a, a, a, b, b, b, b, c, c, c, c, d, d, d, d)
+/// The inverse of `split`.
+@inline(__always) func join(_ rb: SIMD8<UInt16>, _ ga: SIMD8<UInt16>) -> SIMD4<UInt32> {
+  u32(rb) | (u32(ga) &<< 8)
+}
+
+/// Each pixel's alpha in both of its 16-bit lanes, from the (G, A) pairs.
+@inline(__always) func alphaPairs(_ ga: SIMD8<UInt16>) -> SIMD8<UInt16> {
+  let x = u32(ga)
+  return u16((x & 0xFFFF_0000) | (x &>> 16))
+}
+
+/// Four coverage bytes, each in both 16-bit lanes of its pixel.
+@inline(__always) func maskPairs(_ m: UnsafePointer<UInt8>) -> SIMD8<UInt16> {
+  let w = UnsafeRawPointer(m).loadUnaligned(as: UInt32.self)
+  let v = SIMD4<UInt32>(w & 0xFF, (w >> 8) & 0xFF, (w >> 16) & 0xFF, w >> 24)
+  return u16(v | (v &<< 16))
+}
+
+/// A pixel's channels scaled by pairs of coverage lanes.
+@inline(__always) func scaled(
+  _ s: (rb: SIMD8<UInt16>, ga: SIMD8<UInt16>), _ m: SIMD8<UInt16>
+) -> (rb: SIMD8<UInt16>, ga: SIMD8<UInt16>) {
+  (div255(s.rb &* m), div255(s.ga &* m))
+}
+
+/// Source-over of split source pixels onto four destination pixels.
+@inline(__always) func over(_ s: (rb: SIMD8<UInt16>, ga: SIMD8<UInt16>), _ d: SIMD4<UInt32>) -> SIMD4<UInt32> {
+  let ia = 255 &- alphaPairs(s.ga)
+  let dd = split(d)
+  return join(s.rb &+ div255(dd.rb &* ia), s.ga &+ div255(dd.ga &* ia))
 }
 
 /// The span kernels. Pointers address RGBA8 pixels; `count` is in pixels.
-@usableFromInline enum Kernels {
+enum Kernels {
   // MARK: - Copy and fill (shared: no arithmetic)
 
   /// `dst[i] = src[i]`.
-  @inlinable static func copy(_ dst: UnsafeMutablePointer<UInt8>, _ src: UnsafePointer<UInt8>, _ count: Int) {
+  @inline(__always) static func copy(_ dst: UnsafeMutablePointer<UInt8>, _ src: UnsafePointer<UInt8>, _ count: Int) {
     dst.update(from: src, count: count * 4)
   }
 
   /// `dst[i] = pixel`.
-  @inlinable static func fill(_ dst: UnsafeMutablePointer<UInt8>, _ pixel: Pixel, _ count: Int) {
+  @inline(__always) static func fill(_ dst: UnsafeMutablePointer<UInt8>, _ pixel: Pixel, _ count: Int) {
     UnsafeMutableRawPointer(dst).bindMemory(to: Pixel.self, capacity: count)
       .update(repeating: pixel, count: count)
   }
 
   /// True when every alpha in the span is 255.
-  @inlinable static func isOpaque(_ src: UnsafePointer<UInt8>, _ count: Int, _ set: KernelSet) -> Bool {
+  @inline(__always) static func isOpaque(_ src: UnsafePointer<UInt8>, _ count: Int, _ set: KernelSet) -> Bool {
     var i = 0
     if set == .simd {
-      let full = SIMD16<UInt8>(repeating: 255)
-      let alphaLanes = SIMD16<UInt8>(0, 0, 0, 255, 0, 0, 0, 255, 0, 0, 0, 255, 0, 0, 0, 255)
-      var acc = SIMD16<UInt8>(repeating: 255)
-      while i + 4 <= count {
-        let v = UnsafeRawPointer(src + i * 4).loadUnaligned(as: SIMD16<UInt8>.self)
-        acc &= v | ~alphaLanes
-        i += 4
+      // Eight pixels per step as four UInt64 words ANDed together.
+      let raw = UnsafeRawPointer(src)
+      var acc0: UInt64 = ~0, acc1: UInt64 = ~0
+      while i + 8 <= count {
+        let p = raw + i * 4
+        acc0 &= p.loadUnaligned(as: UInt64.self) & p.loadUnaligned(fromByteOffset: 8, as: UInt64.self)
+        acc1 &= p.loadUnaligned(fromByteOffset: 16, as: UInt64.self)
+          & p.loadUnaligned(fromByteOffset: 24, as: UInt64.self)
+        i += 8
       }
-      if acc != full { return false }
+      let alphas: UInt64 = 0xFF00_0000_FF00_0000
+      if (acc0 & acc1 & alphas) != alphas { return false }
     }
     while i < count {
       if src[i * 4 + 3] != 255 { return false }
@@ -93,21 +135,21 @@ public enum KernelSet: Sendable, Hashable {
   // MARK: - Source-over
 
   /// `dst = src + dst·(1 − src.a)`.
-  @inlinable static func blend(
+  @inline(__always) static func blend(
     _ dst: UnsafeMutablePointer<UInt8>, _ src: UnsafePointer<UInt8>, _ count: Int, _ set: KernelSet
   ) {
     var i = 0
     if set == .simd {
-      while i + 4 <= count {
-        let s = load16(src + i * 4)
-        let sa = broadcastAlpha(s)
-        if sa == SIMD16(repeating: 255) {
-          store16(s, dst + i * 4)
-        } else if sa != SIMD16(repeating: 0) {
-          let d = load16(dst + i * 4)
-          store16(s &+ div255(d &* (255 &- sa)), dst + i * 4)
+      let opaque = SIMD4<UInt32>(repeating: 0xFF00_0000)
+      while i &+ 4 <= count {
+        let s = load4(src + i &* 4)
+        let sa = s & opaque
+        if sa == opaque {
+          store4(s, dst + i &* 4)
+        } else if sa != .zero {
+          store4(over(split(s), load4(dst + i &* 4)), dst + i &* 4)
         }
-        i += 4
+        i &+= 4
       }
     }
     while i < count {
@@ -119,7 +161,7 @@ public enum KernelSet: Sendable, Hashable {
   }
 
   /// `dst = src·c + dst·(1 − src.a·c)` with one coverage `c` for the span.
-  @inlinable static func blend(
+  @inline(__always) static func blend(
     _ dst: UnsafeMutablePointer<UInt8>, _ src: UnsafePointer<UInt8>, _ count: Int, coverage c: UInt8,
     _ set: KernelSet
   ) {
@@ -127,12 +169,11 @@ public enum KernelSet: Sendable, Hashable {
     if c == 0 { return }
     var i = 0
     if set == .simd {
-      let cv = SIMD16<UInt16>(repeating: UInt16(c))
-      while i + 4 <= count {
-        let s = div255(load16(src + i * 4) &* cv)
-        let d = load16(dst + i * 4)
-        store16(s &+ div255(d &* (255 &- broadcastAlpha(s))), dst + i * 4)
-        i += 4
+      let cv = SIMD8<UInt16>(repeating: UInt16(c))
+      while i &+ 4 <= count {
+        let s = scaled(split(load4(src + i &* 4)), cv)
+        store4(over(s, load4(dst + i &* 4)), dst + i &* 4)
+        i &+= 4
       }
     }
     let cc = UInt32(c)
@@ -147,20 +188,18 @@ public enum KernelSet: Sendable, Hashable {
   }
 
   /// `dst = src·m[i] + dst·(1 − src.a·m[i])` with a coverage byte per pixel.
-  @inlinable static func blend(
+  @inline(__always) static func blend(
     _ dst: UnsafeMutablePointer<UInt8>, _ src: UnsafePointer<UInt8>, _ count: Int,
     mask m: UnsafePointer<UInt8>, _ set: KernelSet
   ) {
     var i = 0
     if set == .simd {
-      while i + 4 <= count {
-        let mv = broadcastMask(m + i)
-        if mv != SIMD16(repeating: 0) {
-          let s = div255(load16(src + i * 4) &* mv)
-          let d = load16(dst + i * 4)
-          store16(s &+ div255(d &* (255 &- broadcastAlpha(s))), dst + i * 4)
+      while i &+ 4 <= count {
+        if UnsafeRawPointer(m + i).loadUnaligned(as: UInt32.self) != 0 {
+          let s = scaled(split(load4(src + i &* 4)), maskPairs(m + i))
+          store4(over(s, load4(dst + i &* 4)), dst + i &* 4)
         }
-        i += 4
+        i &+= 4
       }
     }
     while i < count {
@@ -175,24 +214,18 @@ public enum KernelSet: Sendable, Hashable {
   }
 
   /// `dst = p·m[i] + dst·(1 − p.a·m[i])` for one colour `p` and a coverage byte per pixel.
-  @inlinable static func blend(
+  @inline(__always) static func blend(
     _ dst: UnsafeMutablePointer<UInt8>, solid p: Pixel, _ count: Int, mask m: UnsafePointer<UInt8>,
     _ set: KernelSet
   ) {
     var i = 0
     if set == .simd {
-      let pv = SIMD16<UInt16>(
-        UInt16(p.r), UInt16(p.g), UInt16(p.b), UInt16(p.a), UInt16(p.r), UInt16(p.g), UInt16(p.b),
-        UInt16(p.a), UInt16(p.r), UInt16(p.g), UInt16(p.b), UInt16(p.a), UInt16(p.r), UInt16(p.g),
-        UInt16(p.b), UInt16(p.a))
-      while i + 4 <= count {
-        let mv = broadcastMask(m + i)
-        if mv != SIMD16(repeating: 0) {
-          let s = div255(pv &* mv)
-          let d = load16(dst + i * 4)
-          store16(s &+ div255(d &* (255 &- broadcastAlpha(s))), dst + i * 4)
+      let pv = split(SIMD4<UInt32>(repeating: unsafeBitCast(p, to: UInt32.self)))
+      while i &+ 4 <= count {
+        if UnsafeRawPointer(m + i).loadUnaligned(as: UInt32.self) != 0 {
+          store4(over(scaled(pv, maskPairs(m + i)), load4(dst + i &* 4)), dst + i &* 4)
         }
-        i += 4
+        i &+= 4
       }
     }
     let pc = (UInt32(p.r), UInt32(p.g), UInt32(p.b), UInt32(p.a))
@@ -209,7 +242,7 @@ public enum KernelSet: Sendable, Hashable {
   }
 
   /// `dst = p·c + dst·(1 − p.a·c)` for one colour and one coverage.
-  @inlinable static func blend(
+  @inline(__always) static func blend(
     _ dst: UnsafeMutablePointer<UInt8>, solid p: Pixel, _ count: Int, coverage c: UInt8, _ set: KernelSet
   ) {
     if c == 0 { return }
@@ -220,15 +253,10 @@ public enum KernelSet: Sendable, Hashable {
     if s.a == 255 { return fill(dst, s, count) }
     var i = 0
     if set == .simd {
-      let sv = SIMD16<UInt16>(
-        UInt16(s.r), UInt16(s.g), UInt16(s.b), UInt16(s.a), UInt16(s.r), UInt16(s.g), UInt16(s.b),
-        UInt16(s.a), UInt16(s.r), UInt16(s.g), UInt16(s.b), UInt16(s.a), UInt16(s.r), UInt16(s.g),
-        UInt16(s.b), UInt16(s.a))
-      let ia = SIMD16<UInt16>(repeating: 255 - UInt16(s.a))
-      while i + 4 <= count {
-        let d = load16(dst + i * 4)
-        store16(sv &+ div255(d &* ia), dst + i * 4)
-        i += 4
+      let sv = split(SIMD4<UInt32>(repeating: unsafeBitCast(s, to: UInt32.self)))
+      while i &+ 4 <= count {
+        store4(over(sv, load4(dst + i &* 4)), dst + i &* 4)
+        i &+= 4
       }
     }
     let ia = 255 - UInt32(s.a)

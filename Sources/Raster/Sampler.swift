@@ -40,11 +40,14 @@ enum Sampler {
           u /= bw
           v /= bw
         }
-        u -= 0.5
-        v -= 0.5
-        let fu = u.rounded(.down), fv = v.rounded(.down)
-        let tx = Float(u - fu), ty = Float(v - fv)
-        let ix = clampedInt(fu, -1, w), iy = clampedInt(fv, -1, h)
+        // Clamp, then floor by truncation (baseline x86-64 has no roundsd:
+        // `rounded(.down)` is a libm call).
+        u = min(max(u - 0.5, -1), Double(w))
+        v = min(max(v - 0.5, -1), Double(h))
+        var ix = Int(u), iy = Int(v)
+        if u < Double(ix) { ix -= 1 }
+        if v < Double(iy) { iy -= 1 }
+        let tx = Float(u - Double(ix)), ty = Float(v - Double(iy))
         let xa = min(max(ix, 0), wm), xb = min(max(ix + 1, 0), wm)
         let ya = min(max(iy, 0), hm), yb = min(max(iy + 1, 0), hm)
         let p00 = texel(pixels, ya * w + xa), p10 = texel(pixels, ya * w + xb)
@@ -84,7 +87,12 @@ enum Sampler {
     }
   }
 
+  /// One pixel as four floats. (Written per channel: the generic
+  /// `SIMD4<Float>(SIMD4<UInt8>)` conversion compiles to an out-of-line call.)
   @inline(__always) static func texel(_ p: UnsafeRawPointer, _ index: Int) -> SIMD4<Float> {
-    SIMD4<Float>(p.loadUnaligned(fromByteOffset: index * 4, as: SIMD4<UInt8>.self))
+    let v = p.loadUnaligned(fromByteOffset: index &* 4, as: UInt32.self)
+    return SIMD4<Float>(
+      Float(Int32(truncatingIfNeeded: v & 0xFF)), Float(Int32(truncatingIfNeeded: (v >> 8) & 0xFF)),
+      Float(Int32(truncatingIfNeeded: (v >> 16) & 0xFF)), Float(Int32(truncatingIfNeeded: v >> 24)))
   }
 }

@@ -49,10 +49,9 @@ struct SceneBuilder {
     {
       append(&body, [s], .image(image, toImage: toImage))
     }
-    if let path = layer.path, let fill = layer.fillColor, fill.alpha > 0,
-      let s = pathShape(path, rule: layer.fillRule, map)
-    {
-      append(&body, [s], .solid(fill.premultipliedPixel))
+    if let path = layer.path, let fill = layer.fillColor, fill.alpha > 0 {
+      let shapes = pathShapes(path, rule: layer.fillRule, map)
+      if !shapes.isEmpty { append(&body, shapes, .solid(fill.premultipliedPixel)) }
     }
     let anchor = Point(
       x: b.minX + layer.anchorPoint.x * b.width, y: b.minY + layer.anchorPoint.y * b.height)
@@ -88,10 +87,14 @@ struct SceneBuilder {
       let maskCommands = commands(mask, map: Homography(flattening: m).concatenating(map))
       cmds = applyMask(cmds, maskCommands)
     }
-    if layer.opacity < 1 { cmds = applyOpacity(cmds, layer.opacity) }
-    if layer.shadowOpacity > 0, !cmds.isEmpty || layer.shadowPath != nil {
-      cmds = shadow(layer, map: map, over: cmds) + cmds
+    // The shadow comes from the content at full opacity and sits beneath
+    // it; the layer's opacity then applies to both as one group.
+    if layer.shadowOpacity > 0, !cmds.isEmpty || layer.shadowPath != nil,
+      let s = shadow(layer, map: map, content: cmds)
+    {
+      cmds.insert(s, at: 0)
     }
+    if layer.opacity < 1 { cmds = applyOpacity(cmds, layer.opacity) }
     return cmds
   }
 
@@ -283,32 +286,57 @@ struct SceneBuilder {
     return edges.count >= 3 ? edges : nil
   }
 
-  /// A path's fill in device pixels: circles and rectangles analytically,
-  /// anything else through the path rasterizer.
-  func pathShape(_ path: Path, rule: FillRule, _ map: Homography) -> Shape? {
-    if let c = path.circle {
-      guard c.radius > 0 else { return nil }
-      if map.isAffine {
-        let n = map.normalized
-        let similar =
-          (abs(n.m11 - n.m22) <= 1e-9 * (abs(n.m11) + abs(n.m12)) && abs(n.m12 + n.m21) <= 1e-9 * (abs(n.m11) + abs(n.m12)))
-          || (abs(n.m11 + n.m22) <= 1e-9 * (abs(n.m11) + abs(n.m12)) && abs(n.m12 - n.m21) <= 1e-9 * (abs(n.m11) + abs(n.m12)))
-        if similar {
-          let center = n.apply(c.center)
-          let s = (n.m11 * n.m11 + n.m12 * n.m12).squareRoot()
-          return .circle(cx: center.x, cy: center.y, radius: c.radius * s)
-        }
+  /// A path's fill in device pixels: circles, rectangles and a rectangle
+  /// with a circular hole analytically, anything else through the path
+  /// rasterizer. Returns the shapes whose coverages multiply to the fill
+  /// ([] when nothing is filled).
+  func pathShapes(_ path: Path, rule: FillRule, _ map: Homography) -> [Shape] {
+    let subpaths = path.subpaths
+    if subpaths.count == 1 {
+      if let c = path.tracedCircle ?? subpaths[0].tracedCircle {
+        return circleShape(c.center, c.radius, map).map { [$0] } ?? []
       }
-      let r = Rect(x: c.center.x - c.radius, y: c.center.y - c.radius, width: 2 * c.radius, height: 2 * c.radius)
-      let corners = [
-        Point(x: r.minX, y: r.minY), Point(x: r.maxX, y: r.minY), Point(x: r.maxX, y: r.maxY),
-        Point(x: r.minX, y: r.maxY),
-      ]
-      guard let edges = projectedEdges(corners, map), let inverse = map.inverted() else { return nil }
-      return .local(LocalShape(rect: r, radius: nil, toLocal: inverse, outline: grown(edges)))
+      if let r = path.axisAlignedRect { return rectShape(r, radius: 0, map).map { [$0] } ?? [] }
     }
-    if let r = path.axisAlignedRect { return rectShape(r, radius: 0, map) }
-    return PathRasterizer.coverage(path, rule: rule, map: map, clip: canvas).map { .mask($0) }
+    if subpaths.count == 2 {
+      // A rectangle with a circle inside it (seed 003's even-odd hole).
+      for (a, b) in [(subpaths[0], subpaths[1]), (subpaths[1], subpaths[0])] {
+        guard let r = a.axisAlignedRect, let c = b.tracedCircle else { continue }
+        guard c.center.x - c.radius >= r.minX, c.center.x + c.radius <= r.maxX,
+          c.center.y - c.radius >= r.minY, c.center.y + c.radius <= r.maxY
+        else { continue }
+        guard let box = rectShape(r, radius: 0, map) else { return [] }
+        let opposite = (a.signedArea2 > 0) != (b.signedArea2 > 0)
+        if rule == .nonZero && !opposite { return [box] }
+        guard let hole = circleShape(c.center, c.radius, map) else { return [box] }
+        return [box, .inverted(hole)]
+      }
+    }
+    return PathRasterizer.coverage(path, rule: rule, map: map, clip: canvas).map { [.mask($0)] } ?? []
+  }
+
+  /// A disc of local centre and radius in device pixels (an ellipse through
+  /// the local-shape path when the map is not a similarity).
+  func circleShape(_ center: Point, _ radius: Double, _ map: Homography) -> Shape? {
+    guard radius > 0 else { return nil }
+    if map.isAffine {
+      let n = map.normalized
+      let size = abs(n.m11) + abs(n.m12)
+      let rotation = abs(n.m11 - n.m22) <= 1e-9 * size && abs(n.m12 + n.m21) <= 1e-9 * size
+      let reflection = abs(n.m11 + n.m22) <= 1e-9 * size && abs(n.m12 - n.m21) <= 1e-9 * size
+      if rotation || reflection {
+        let c = n.apply(center)
+        let s = (n.m11 * n.m11 + n.m12 * n.m12).squareRoot()
+        return .circle(cx: c.x, cy: c.y, radius: radius * s)
+      }
+    }
+    let r = Rect(x: center.x - radius, y: center.y - radius, width: 2 * radius, height: 2 * radius)
+    let corners = [
+      Point(x: r.minX, y: r.minY), Point(x: r.maxX, y: r.minY), Point(x: r.maxX, y: r.maxY),
+      Point(x: r.minX, y: r.maxY),
+    ]
+    guard let edges = projectedEdges(corners, map), let inverse = map.inverted() else { return nil }
+    return .local(LocalShape(rect: r, radius: nil, toLocal: inverse, outline: grown(edges)))
   }
 
   /// Conservative device bounds of a shape (the canvas for inverted shapes).
