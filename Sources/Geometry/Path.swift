@@ -61,3 +61,30 @@ public struct Path: Hashable, Sendable {
   public static func == (a: Path, b: Path) -> Bool { a.elements == b.elements }
   public func hash(into h: inout Hasher) { h.combine(elements) }
 }
+
+extension Path {
+  /// The rectangle this path outlines when it is one closed axis-aligned
+  /// quadrilateral (`init(rect:)` or the same four corners in any order of
+  /// traversal); nil otherwise.
+  public var axisAlignedRect: Rect? {
+    var pts: [Point] = []
+    for (i, e) in elements.enumerated() {
+      switch e {
+      case .move(let p) where i == 0: pts.append(p)
+      case .line(let p) where i > 0: pts.append(p)
+      case .close where i == elements.count - 1: break
+      default: return nil
+      }
+    }
+    if pts.count == 5, pts[4] == pts[0] { pts.removeLast() }
+    guard pts.count == 4 else { return nil }
+    for i in 0..<4 {
+      let p = pts[i], q = pts[(i + 1) % 4]
+      guard p.x == q.x || p.y == q.y else { return nil }
+    }
+    let xs = pts.map(\.x), ys = pts.map(\.y)
+    let r = Rect(x: xs.min()!, y: ys.min()!, width: xs.max()! - xs.min()!, height: ys.max()! - ys.min()!)
+    guard Set(xs).count == 2, Set(ys).count == 2 else { return nil }
+    return r
+  }
+}

@@ -34,6 +34,11 @@ public struct Layer: Sendable {
   /// The pixels per point of `contents` (`contentsScale`).
   public var contentsScale: Double = 1
 
+  // MARK: Gradient (CAGradientLayer)
+  /// An axial gradient filling the bounds (with `cornerRadius`), drawn above
+  /// the background colour and below `contents`.
+  public var gradient: Gradient? = nil
+
   // MARK: Shape (CAShapeLayer)
   public var path: Path? = nil
   public var fillColor: Color? = nil

@@ -1,0 +1,394 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Geometry
+
+// Coverage: for one pixel row, each shape yields sorted, disjoint runs of
+// pixels — full (coverage exactly 1: the draw's interior, where the kernels
+// copy or blend without a mask) or partial (a coverage value per pixel,
+// written into a Float row). Pixels in no run have coverage 0. Shapes of one
+// draw are intersected run by run, multiplying the partial values, so a
+// full-screen layer under a circle mask costs one square root per edge
+// pixel, not per pixel.
+
+/// One run of pixels [start, end).
+struct Run: Sendable {
+  var start: Int
+  var end: Int
+  var full: Bool
+}
+
+/// Up to `capacity` runs, sorted and disjoint, without allocation.
+struct Runs {
+  static let capacity = 32
+  var items = InlineArray<32, Run>(repeating: Run(start: 0, end: 0, full: false))
+  var count = 0
+
+  var isEmpty: Bool { count == 0 }
+  var start: Int { items[0].start }
+  var end: Int { items[count - 1].end }
+
+  /// Appends a run after the last one; merges it with a contiguous run of the
+  /// same kind. When full, folds the new run into the last as a partial run,
+  /// writing the 1s and 0s it then needs into `cov` (indexed from `lo`).
+  mutating func append(_ start: Int, _ end: Int, full: Bool, cov: UnsafeMutablePointer<Float>, lo: Int) {
+    guard end > start else { return }
+    if count > 0 {
+      var last = items[count - 1]
+      if last.end == start && last.full == full {
+        last.end = end
+        items[count - 1] = last
+        return
+      }
+      if count == Runs.capacity {
+        if last.full { (cov + (last.start - lo)).update(repeating: 1, count: last.end - last.start) }
+        (cov + (last.end - lo)).update(repeating: 0, count: start - last.end)
+        if full { (cov + (start - lo)).update(repeating: 1, count: end - start) }
+        items[count - 1] = Run(start: last.start, end: end, full: false)
+        return
+      }
+    }
+    items[count] = Run(start: start, end: end, full: full)
+    count += 1
+  }
+}
+
+@inline(__always) func clamp01(_ v: Float) -> Float { v < 0 ? 0 : (v > 1 ? 1 : v) }
+@inline(__always) func clamp01(_ v: Double) -> Double { v < 0 ? 0 : (v > 1 ? 1 : v) }
+
+/// A real coordinate clamped into [lo, hi] and converted to Int.
+@inline(__always) func clampedInt(_ v: Double, _ lo: Int, _ hi: Int) -> Int {
+  if !(v > Double(lo)) { return lo }
+  if v >= Double(hi) { return hi }
+  return Int(v)
+}
+
+/// Evaluates shapes on one row over the pixel span [lo, hi).
+struct RowCoverage {
+  let lo: Int
+  let hi: Int
+  /// `levels × stride` floats: level k holds the partial values of the
+  /// shape being evaluated at nesting depth k, indexed by `x − lo`.
+  let stack: UnsafeMutablePointer<Float>
+  let stride: Int
+  static let levels = 6
+
+  @inline(__always) func cov(_ level: Int) -> UnsafeMutablePointer<Float> { stack + level * stride }
+
+  /// The runs of the product of `shapes` on row `y`, partial values in level 0.
+  func evaluate(_ shapes: [Shape], y: Int) -> Runs {
+    var runs = Runs()
+    guard lo < hi, let first = shapes.first else { return runs }
+    evaluate(first, y: y, level: 0, into: &runs)
+    var k = 1
+    while k < shapes.count && !runs.isEmpty {
+      var other = Runs()
+      evaluate(shapes[k], y: y, level: 1, into: &other)
+      runs = intersect(runs, level: 0, other, level: 1)
+      k += 1
+    }
+    return runs
+  }
+
+  /// The runs of `a ∩ b`; partial values end up in `a`'s level.
+  func intersect(_ a: Runs, level la: Int, _ b: Runs, level lb: Int) -> Runs {
+    var out = Runs()
+    let ca = cov(la), cb = cov(lb)
+    var i = 0, j = 0
+    while i < a.count && j < b.count {
+      let ra = a.items[i], rb = b.items[j]
+      let s = max(ra.start, rb.start), e = min(ra.end, rb.end)
+      if s < e {
+        if !ra.full && !rb.full {
+          for x in s..<e { ca[x - lo] *= cb[x - lo] }
+        } else if ra.full && !rb.full {
+          (ca + (s - lo)).update(from: cb + (s - lo), count: e - s)
+        }
+        out.append(s, e, full: ra.full && rb.full, cov: ca, lo: lo)
+      }
+      if ra.end < rb.end { i += 1 } else { j += 1 }
+    }
+    return out
+  }
+
+  /// Runs and partial values (at `level`) of one shape on row `y`.
+  func evaluate(_ shape: Shape, y: Int, level: Int, into runs: inout Runs) {
+    let c = cov(level)
+    switch shape {
+    case .box(let x0, let y0, let x1, let y1):
+      box(x0, y0, x1, y1, y: y, c, &runs)
+    case .roundedBox(let x0, let y0, let x1, let y1, let r):
+      roundedBox(x0, y0, x1, y1, r, y: y, c, &runs)
+    case .circle(let cx, let cy, let r):
+      circle(cx, cy, r, y: y, c, &runs)
+    case .polygon(let edges):
+      polygon(edges, y: y, c, &runs)
+    case .local(let s):
+      local(s, y: y, c, &runs)
+    case .mask(let m):
+      mask(m, y: y, c, &runs)
+    case .inverted(let inner):
+      var r = Runs()
+      evaluate(inner, y: y, level: level + 1, into: &r)
+      let ci = cov(level + 1)
+      var x = lo
+      for k in 0..<r.count {
+        let run = r.items[k]
+        runs.append(x, run.start, full: true, cov: c, lo: lo)
+        if !run.full {
+          for p in run.start..<run.end { c[p - lo] = 1 - ci[p - lo] }
+          runs.append(run.start, run.end, full: false, cov: c, lo: lo)
+        }
+        x = run.end
+      }
+      runs.append(x, hi, full: true, cov: c, lo: lo)
+    }
+  }
+
+  // MARK: - Shapes
+
+  /// Appends partial [a, f), full [f, g), partial [g, b) (all clamped to
+  /// [a, b]), computing partial values with `value(x)`.
+  @inline(__always) func emit(
+    _ a: Int, _ f: Int, _ g: Int, _ b: Int, _ c: UnsafeMutablePointer<Float>, _ runs: inout Runs,
+    _ value: (Int) -> Float
+  ) {
+    guard a < b else { return }
+    let f = min(max(f, a), b)
+    let g = min(max(g, f), b)
+    for x in a..<f { c[x - lo] = value(x) }
+    runs.append(a, f, full: false, cov: c, lo: lo)
+    runs.append(f, g, full: true, cov: c, lo: lo)
+    for x in g..<b { c[x - lo] = value(x) }
+    runs.append(g, b, full: false, cov: c, lo: lo)
+  }
+
+  func box(
+    _ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double, y: Int, _ c: UnsafeMutablePointer<Float>,
+    _ runs: inout Runs
+  ) {
+    let fy = Double(y)
+    let cy = min(fy + 1, y1) - max(fy, y0)
+    guard cy > 0 else { return }
+    let a = clampedInt(x0.rounded(.down), lo, hi), b = clampedInt(x1.rounded(.up), lo, hi)
+    let cyf = Float(min(cy, 1))
+    var f = a, g = a
+    if cy >= 1 {
+      f = clampedInt(x0.rounded(.up), lo, hi)
+      g = clampedInt(x1.rounded(.down), lo, hi)
+    }
+    emit(a, f, g, b, c, &runs) { x in
+      let fx = Double(x)
+      return Float(clamp01(min(fx + 1, x1) - max(fx, x0))) * cyf
+    }
+  }
+
+  func circle(
+    _ cx: Double, _ cy: Double, _ r: Double, y: Int, _ c: UnsafeMutablePointer<Float>, _ runs: inout Runs
+  ) {
+    guard r > 0 else { return }
+    let dy = Double(y) + 0.5 - cy
+    if r < 0.5 {
+      // Below half a pixel: a tent of the disc's area, π r².
+      guard abs(dy) < 1 else { return }
+      let area = Double.pi * r * r
+      let a = clampedInt((cx - 1.5).rounded(.up), lo, hi), b = clampedInt((cx + 0.5).rounded(.down) + 1, lo, hi)
+      emit(a, a, a, b, c, &runs) { x in
+        let dx = Double(x) + 0.5 - cx
+        return Float(clamp01(1 - (dx * dx + dy * dy).squareRoot()) * area)
+      }
+      return
+    }
+    let ro = r + 0.5
+    guard abs(dy) < ro else { return }
+    let eo = (ro * ro - dy * dy).squareRoot()
+    let a = clampedInt((cx - eo - 0.5).rounded(.up), lo, hi)
+    let b = clampedInt((cx + eo - 0.5).rounded(.down) + 1, lo, hi)
+    var f = a, g = a
+    let ri = r - 0.5
+    if ri > 0 && abs(dy) <= ri {
+      let ei = (ri * ri - dy * dy).squareRoot()
+      f = clampedInt((cx - ei - 0.5).rounded(.up), lo, hi)
+      g = clampedInt((cx + ei - 0.5).rounded(.down) + 1, lo, hi)
+    }
+    let dy2 = dy * dy
+    emit(a, f, g, b, c, &runs) { x in
+      let dx = Double(x) + 0.5 - cx
+      return Float(clamp01(ro - (dx * dx + dy2).squareRoot()))
+    }
+  }
+
+  /// Half the width at height `dy` from the centre of a rounded box
+  /// (half-size hw × hh, corner radius r ≤ min(hw, hh)); nil outside.
+  @inline(__always) static func halfExtent(_ hw: Double, _ hh: Double, _ r: Double, _ dy: Double) -> Double? {
+    let ady = abs(dy)
+    guard hw >= 0, hh >= 0, ady <= hh else { return nil }
+    let t = ady - (hh - r)
+    if t <= 0 { return hw }
+    return hw - r + max(r * r - t * t, 0).squareRoot()
+  }
+
+  /// Signed distance from a point (relative to the centre) to a rounded box.
+  @inline(__always) static func roundedBoxDistance(
+    _ px: Double, _ py: Double, _ hw: Double, _ hh: Double, _ r: Double
+  ) -> Double {
+    let qx = abs(px) - (hw - r), qy = abs(py) - (hh - r)
+    let mx = max(qx, 0), my = max(qy, 0)
+    return (mx * mx + my * my).squareRoot() + min(max(qx, qy), 0) - r
+  }
+
+  func roundedBox(
+    _ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double, _ radius: Double, y: Int,
+    _ c: UnsafeMutablePointer<Float>, _ runs: inout Runs
+  ) {
+    let cx = (x0 + x1) / 2, cy = (y0 + y1) / 2
+    let hw = (x1 - x0) / 2, hh = (y1 - y0) / 2
+    let r = min(radius, hw, hh)
+    let dy = Double(y) + 0.5 - cy
+    guard let eo = RowCoverage.halfExtent(hw + 0.5, hh + 0.5, r + 0.5, dy) else { return }
+    let a = clampedInt((cx - eo - 0.5).rounded(.down), lo, hi)
+    let b = clampedInt((cx + eo - 0.5).rounded(.up) + 1, lo, hi)
+    var f = a, g = a
+    if let ei = RowCoverage.halfExtent(hw - 0.5, hh - 0.5, max(r - 0.5, 0), dy) {
+      f = clampedInt((cx - ei - 0.5).rounded(.up), lo, hi)
+      g = clampedInt((cx + ei - 0.5).rounded(.down) + 1, lo, hi)
+    }
+    emit(a, f, g, b, c, &runs) { x in
+      let d = RowCoverage.roundedBoxDistance(Double(x) + 0.5 - cx, dy, hw, hh, r)
+      return Float(clamp01(0.5 - d))
+    }
+  }
+
+  /// The open interval of pixel-centre x where every edge distance > `t`
+  /// on the row centre `yc`; nil when empty.
+  static func interval(_ edges: [EdgeLine], yc: Double, above t: Double) -> (Double, Double)? {
+    var l = -Double.infinity, h = Double.infinity
+    for e in edges {
+      let k = e.b * yc + e.c
+      if abs(e.a) < 1e-12 {
+        if k <= t { return nil }
+      } else if e.a > 0 {
+        l = max(l, (t - k) / e.a)
+      } else {
+        h = min(h, (t - k) / e.a)
+      }
+    }
+    return l < h ? (l, h) : nil
+  }
+
+  func polygon(_ edges: [EdgeLine], y: Int, _ c: UnsafeMutablePointer<Float>, _ runs: inout Runs) {
+    let yc = Double(y) + 0.5
+    guard let (ol, oh) = RowCoverage.interval(edges, yc: yc, above: -0.5) else { return }
+    let a = clampedInt((ol - 0.5).rounded(.down), lo, hi)
+    let b = clampedInt((oh - 0.5).rounded(.up) + 1, lo, hi)
+    var f = a, g = a
+    if let (il, ih) = RowCoverage.interval(edges, yc: yc, above: 0.5) {
+      f = clampedInt((il - 0.5).rounded(.up) + 1, lo, hi)
+      g = clampedInt((ih - 0.5).rounded(.down), lo, hi)
+    }
+    emit(a, f, g, b, c, &runs) { x in
+      let xc = Double(x) + 0.5
+      var v = 1.0
+      for e in edges { v *= clamp01(0.5 + e.a * xc + e.b * yc + e.c) }
+      return Float(v)
+    }
+  }
+
+  func local(_ s: LocalShape, y: Int, _ c: UnsafeMutablePointer<Float>, _ runs: inout Runs) {
+    let yc = Double(y) + 0.5
+    guard let (ol, oh) = RowCoverage.interval(s.outline, yc: yc, above: -0.5) else { return }
+    let a = clampedInt((ol - 0.5).rounded(.down), lo, hi)
+    let b = clampedInt((oh - 0.5).rounded(.up) + 1, lo, hi)
+    let m = s.toLocal
+    let rect = s.rect
+    let hw = rect.width / 2, hh = rect.height / 2
+    let ccx = rect.midX, ccy = rect.midY
+    emit(a, a, a, b, c, &runs) { x in
+      let xc = Double(x) + 0.5
+      let X = xc * m.m11 + yc * m.m21 + m.m31
+      let Y = xc * m.m12 + yc * m.m22 + m.m32
+      let W = xc * m.m13 + yc * m.m23 + m.m33
+      guard W > 1e-12 else { return 0 }
+      let iw = 1 / W
+      let lx = X * iw, ly = Y * iw
+      // Jacobian of (X/W, Y/W) with respect to device (x, y).
+      let j11 = (m.m11 - lx * m.m13) * iw, j12 = (m.m21 - lx * m.m23) * iw
+      let j21 = (m.m12 - ly * m.m13) * iw, j22 = (m.m22 - ly * m.m23) * iw
+      let pixel = abs(j11 * j22 - j12 * j21).squareRoot()
+      guard pixel > 0 else { return 0 }
+      let px = lx - ccx, py = ly - ccy
+      let d: Double
+      if let r = s.radius {
+        d = RowCoverage.roundedBoxDistance(px, py, hw, hh, min(r, hw, hh))
+      } else {
+        d = RowCoverage.ellipseDistance(px, py, hw, hh)
+      }
+      return Float(clamp01(0.5 - d / pixel))
+    }
+  }
+
+  /// Approximate signed distance to an ellipse with semi-axes (a, b) (Quílez).
+  static func ellipseDistance(_ px: Double, _ py: Double, _ a: Double, _ b: Double) -> Double {
+    guard a > 0, b > 0 else { return .infinity }
+    let k0 = ((px / a) * (px / a) + (py / b) * (py / b)).squareRoot()
+    let k1 = ((px / (a * a)) * (px / (a * a)) + (py / (b * b)) * (py / (b * b))).squareRoot()
+    guard k1 > 0 else { return -min(a, b) }
+    return k0 * (k0 - 1) / k1
+  }
+
+  func mask(_ m: CoverageMask, y: Int, _ c: UnsafeMutablePointer<Float>, _ runs: inout Runs) {
+    let my = y - m.y0
+    guard my >= 0, my < m.height else { return }
+    m.alpha.withUnsafeBufferPointer { buf in
+      scan(buf.baseAddress! + my * m.width, step: 1, x0: m.x0, x1: m.x0 + m.width, c, &runs)
+    }
+  }
+
+  /// Runs of the alpha bytes `row[(x − x0)·step]` of a band buffer whose
+  /// first pixel is at device column `x0` and which spans the whole [lo, hi).
+  func alphaRuns(
+    _ row: UnsafePointer<UInt8>, step: Int, x0: Int, y: Int, level: Int, into runs: inout Runs
+  ) {
+    scan(row, step: step, x0: x0, x1: hi, cov(level), &runs)
+  }
+
+  /// Runs of coverage bytes: 0 is a gap, runs of ≥ 8 bytes of 255 are full,
+  /// everything else partial.
+  func scan(
+    _ row: UnsafePointer<UInt8>, step: Int, x0: Int, x1: Int, _ c: UnsafeMutablePointer<Float>,
+    _ runs: inout Runs
+  ) {
+    let a = max(lo, x0), b = min(hi, x1)
+    guard a < b else { return }
+    let base = row - x0 * step
+    var x = a
+    while x < b {
+      let v = base[x * step]
+      if v == 0 {
+        x += 1
+        continue
+      }
+      if v == 255 {
+        var e = x + 1
+        while e < b && base[e * step] == 255 { e += 1 }
+        if e - x >= 8 {
+          runs.append(x, e, full: true, cov: c, lo: lo)
+        } else {
+          for p in x..<e { c[p - lo] = 1 }
+          runs.append(x, e, full: false, cov: c, lo: lo)
+        }
+        x = e
+        continue
+      }
+      var e = x
+      while e < b {
+        let u = base[e * step]
+        if u == 0 || u == 255 { break }
+        c[e - lo] = Float(u) * (1 / 255)
+        e += 1
+      }
+      runs.append(x, e, full: false, cov: c, lo: lo)
+      x = e
+    }
+  }
+}

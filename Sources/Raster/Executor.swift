@@ -1,0 +1,214 @@
+import Geometry
+
+// Executor: runs a display list over a band of rows of a target.
+//
+// Each row of each draw is: shape runs (Coverage.swift) → source row (a
+// solid colour, a pointer straight into a 1:1 image, or a sampled row) →
+// one kernel call per run (copy / blend / blend with one coverage / blend
+// with a coverage byte per pixel). Every result depends only on the row, so
+// the band split and the thread count never change the output.
+
+/// Pixels a command draws into: device box `box`, row `y` at `base + (y − box.y0)·stride`.
+struct Target {
+  let base: UnsafeMutablePointer<UInt8>
+  /// Bytes per row.
+  let stride: Int
+  let box: PixelBox
+
+  @inline(__always) func pixel(_ x: Int, _ y: Int) -> UnsafeMutablePointer<UInt8> {
+    base + (y - box.y0) * stride + (x - box.x0) * 4
+  }
+}
+
+/// Per-thread scratch rows, `width` pixels wide.
+struct Scratch {
+  let width: Int
+  let cov: UnsafeMutablePointer<Float>
+  let mask8: UnsafeMutablePointer<UInt8>
+  let src: UnsafeMutablePointer<UInt8>
+
+  init(width: Int) {
+    self.width = width + 8
+    cov = .allocate(capacity: self.width * RowCoverage.levels)
+    mask8 = .allocate(capacity: self.width)
+    src = .allocate(capacity: self.width * 4)
+  }
+
+  func deallocate() {
+    cov.deallocate()
+    mask8.deallocate()
+    src.deallocate()
+  }
+}
+
+struct Executor {
+  let kernels: KernelSet
+
+  func run(_ commands: [Command], target: Target, rows: Range<Int>, scratch: Scratch) {
+    for c in commands {
+      switch c {
+      case .draw(let d): draw(d, target: target, rows: rows, scratch: scratch)
+      case .group(let g): group(g, target: target, rows: rows, scratch: scratch)
+      }
+    }
+  }
+
+  /// The part of `box` inside the target and the band.
+  @inline(__always) func clip(_ box: PixelBox, _ target: Target, _ rows: Range<Int>) -> PixelBox {
+    var r = box.intersection(target.box)
+    r.y0 = max(r.y0, rows.lowerBound)
+    r.y1 = min(r.y1, rows.upperBound)
+    return r.isEmpty ? .empty : r
+  }
+
+  /// Coverage values × opacity → bytes, for a partial run.
+  @inline(__always) func quantize(
+    _ cov: UnsafeMutablePointer<Float>, _ count: Int, _ opacity: Float, into m: UnsafeMutablePointer<UInt8>
+  ) {
+    let k = opacity * 255
+    for i in 0..<count { m[i] = UInt8(clamp01(cov[i]) * k + 0.5) }
+  }
+
+  /// Blends a source row (`src` addresses pixel `x0`) through `runs`.
+  @inline(__always) func blendRuns(
+    _ runs: Runs, cov: UnsafeMutablePointer<Float>, lo: Int, src: UnsafePointer<UInt8>, x0: Int,
+    y: Int, opacity: Float, opacity8: UInt8, target: Target, scratch: Scratch, sourceOpaque: Bool?
+  ) {
+    for k in 0..<runs.count {
+      let run = runs.items[k]
+      let n = run.end - run.start
+      let d = target.pixel(run.start, y)
+      let s = src + (run.start - x0) * 4
+      if run.full {
+        if opacity8 == 255 {
+          if sourceOpaque ?? Kernels.isOpaque(s, n, kernels) {
+            Kernels.copy(d, s, n)
+          } else {
+            Kernels.blend(d, s, n, kernels)
+          }
+        } else {
+          Kernels.blend(d, s, n, coverage: opacity8, kernels)
+        }
+      } else {
+        quantize(cov + (run.start - lo), n, opacity, into: scratch.mask8)
+        Kernels.blend(d, s, n, mask: scratch.mask8, kernels)
+      }
+    }
+  }
+
+  func draw(_ op: DrawOp, target: Target, rows: Range<Int>, scratch: Scratch) {
+    let region = clip(op.bounds, target, rows)
+    guard !region.isEmpty else { return }
+    let opacity = Float(clamp01(op.opacity))
+    let opacity8 = UInt8(opacity * 255 + 0.5)
+    guard opacity8 > 0 else { return }
+    let rc = RowCoverage(lo: region.x0, hi: region.x1, stack: scratch.cov, stride: scratch.width)
+    let cov = scratch.cov
+    switch op.paint {
+    case .solid(let p):
+      guard p.a > 0 else { return }
+      for y in region.y0..<region.y1 {
+        let runs = rc.evaluate(op.shapes, y: y)
+        for k in 0..<runs.count {
+          let run = runs.items[k]
+          let n = run.end - run.start
+          let d = target.pixel(run.start, y)
+          if run.full {
+            if opacity8 == 255 && p.a == 255 {
+              Kernels.fill(d, p, n)
+            } else {
+              Kernels.blend(d, solid: p, n, coverage: opacity8, kernels)
+            }
+          } else {
+            quantize(cov + (run.start - rc.lo), n, opacity, into: scratch.mask8)
+            Kernels.blend(d, solid: p, n, mask: scratch.mask8, kernels)
+          }
+        }
+      }
+
+    case .image(let bitmap, let m):
+      let w = bitmap.width, h = bitmap.height
+      // An integer translation at scale 1 reads the image in place.
+      var direct: (dx: Int, dy: Int)? = nil
+      if m.m11 == 1 && m.m22 == 1 && m.m12 == 0 && m.m21 == 0 && m.m13 == 0 && m.m23 == 0
+        && m.m33 == 1 && m.m31 == m.m31.rounded() && m.m32 == m.m32.rounded()
+        && abs(m.m31) < 1e9 && abs(m.m32) < 1e9
+      {
+        direct = (Int(m.m31), Int(m.m32))
+      }
+      bitmap.bytes.withUnsafeBufferPointer { buf in
+        let img = buf.baseAddress!
+        for y in region.y0..<region.y1 {
+          let runs = rc.evaluate(op.shapes, y: y)
+          if runs.isEmpty { continue }
+          let s0 = runs.start, s1 = runs.end
+          var src = UnsafePointer(scratch.src)
+          if let (dx, dy) = direct, y + dy >= 0, y + dy < h, s0 + dx >= 0, s1 + dx <= w {
+            src = img + ((y + dy) * w + s0 + dx) * 4
+          } else {
+            Sampler.sampleRow(
+              img, width: w, height: h, toImage: m, y: y, x0: s0, count: s1 - s0, into: scratch.src,
+              kernels)
+          }
+          blendRuns(
+            runs, cov: cov, lo: rc.lo, src: src, x0: s0, y: y, opacity: opacity, opacity8: opacity8,
+            target: target, scratch: scratch, sourceOpaque: nil)
+        }
+      }
+
+    case .gradient(let g):
+      g.lut.withUnsafeBufferPointer { lut in
+        for y in region.y0..<region.y1 {
+          let runs = rc.evaluate(op.shapes, y: y)
+          if runs.isEmpty { continue }
+          let s0 = runs.start, s1 = runs.end
+          Gradients.shadeRow(g, lut: lut.baseAddress!, y: y, x0: s0, count: s1 - s0, into: scratch.src)
+          blendRuns(
+            runs, cov: cov, lo: rc.lo, src: scratch.src, x0: s0, y: y, opacity: opacity,
+            opacity8: opacity8, target: target, scratch: scratch, sourceOpaque: nil)
+        }
+      }
+    }
+  }
+
+  func group(_ g: GroupOp, target: Target, rows: Range<Int>, scratch: Scratch) {
+    let region = clip(g.bounds, target, rows)
+    guard !region.isEmpty else { return }
+    let opacity = Float(clamp01(g.opacity))
+    let opacity8 = UInt8(opacity * 255 + 0.5)
+    guard opacity8 > 0 else { return }
+    let w = region.width, h = region.height
+    let layer = UnsafeMutablePointer<UInt8>.allocate(capacity: w * h * 4)
+    layer.initialize(repeating: 0, count: w * h * 4)
+    defer { layer.deallocate() }
+    let sub = Target(base: layer, stride: w * 4, box: region)
+    let bandRows = region.y0..<region.y1
+    run(g.children, target: sub, rows: bandRows, scratch: scratch)
+    var maskLayer: UnsafeMutablePointer<UInt8>? = nil
+    if let mask = g.mask {
+      let m = UnsafeMutablePointer<UInt8>.allocate(capacity: w * h * 4)
+      m.initialize(repeating: 0, count: w * h * 4)
+      run(mask, target: Target(base: m, stride: w * 4, box: region), rows: bandRows, scratch: scratch)
+      maskLayer = m
+    }
+    defer { maskLayer?.deallocate() }
+    let rc = RowCoverage(lo: region.x0, hi: region.x1, stack: scratch.cov, stride: scratch.width)
+    for y in bandRows {
+      var runs = Runs()
+      if g.shapes.isEmpty {
+        runs.append(region.x0, region.x1, full: true, cov: scratch.cov, lo: rc.lo)
+      } else {
+        runs = rc.evaluate(g.shapes, y: y)
+      }
+      if let m = maskLayer, !runs.isEmpty {
+        var mr = Runs()
+        rc.alphaRuns(m + (y - region.y0) * w * 4 + 3, step: 4, x0: region.x0, y: y, level: 1, into: &mr)
+        runs = rc.intersect(runs, level: 0, mr, level: 1)
+      }
+      if runs.isEmpty { continue }
+      blendRuns(
+        runs, cov: scratch.cov, lo: rc.lo, src: sub.pixel(region.x0, y), x0: region.x0, y: y,
+        opacity: opacity, opacity8: opacity8, target: target, scratch: scratch, sourceOpaque: nil)
+    }
+  }
+}

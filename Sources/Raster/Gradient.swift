@@ -1,0 +1,81 @@
+import Geometry
+
+/// An axial gradient, as `CAGradientLayer` (type `.axial`) draws it over a
+/// layer's bounds.
+///
+/// Colours interpolate in straight (unpremultiplied) sRGB between stops, then
+/// premultiply, as Core Graphics does: a fade from white to `.clear` passes
+/// through translucent grey, as on iOS. Before the first stop and after the
+/// last, the end colours extend.
+public struct Gradient: Hashable, Sendable {
+  /// The colours, at least one.
+  public var colors: [Color]
+  /// Stop positions 0…1, ascending, one per colour; `nil` spaces them evenly.
+  public var locations: [Double]?
+  /// Start of the axis in the unit coordinate space of the bounds (default top centre).
+  public var startPoint: Point
+  /// End of the axis in the unit coordinate space of the bounds (default bottom centre).
+  public var endPoint: Point
+
+  public init(
+    colors: [Color], locations: [Double]? = nil, startPoint: Point = Point(x: 0.5, y: 0),
+    endPoint: Point = Point(x: 0.5, y: 1)
+  ) {
+    self.colors = colors
+    self.locations = locations
+    self.startPoint = startPoint
+    self.endPoint = endPoint
+  }
+
+  /// The gradient's colour at `t` (straight alpha).
+  public func color(at t: Double) -> Color {
+    guard let first = colors.first else { return .clear }
+    let n = colors.count
+    if n == 1 { return first }
+    let stops: [Double] =
+      (locations?.count == n) ? locations! : (0..<n).map { Double($0) / Double(n - 1) }
+    if t <= stops[0] { return first }
+    for i in 1..<n where t <= stops[i] {
+      let a = stops[i - 1], b = stops[i]
+      let f = b > a ? (t - a) / (b - a) : 1
+      let c0 = colors[i - 1], c1 = colors[i]
+      return Color(
+        red: c0.red + (c1.red - c0.red) * f, green: c0.green + (c1.green - c0.green) * f,
+        blue: c0.blue + (c1.blue - c0.blue) * f, alpha: c0.alpha + (c1.alpha - c0.alpha) * f)
+    }
+    return colors[n - 1]
+  }
+
+  /// 256 premultiplied pixels: the colour at t = i / 255.
+  func lookupTable() -> [Pixel] {
+    (0..<256).map { color(at: Double($0) / 255).premultipliedPixel }
+  }
+}
+
+enum Gradients {
+  /// Shades `count` pixels of row `y` from column `x0` into `dst`.
+  static func shadeRow(
+    _ g: GradientPaint, lut: UnsafePointer<Pixel>, y: Int, x0: Int, count: Int,
+    into dst: UnsafeMutablePointer<UInt8>
+  ) {
+    let m = g.toLocal
+    let yc = Double(y) + 0.5
+    let out = UnsafeMutableRawPointer(dst).bindMemory(to: Pixel.self, capacity: count)
+    for i in 0..<count {
+      let xc = Double(x0 + i) + 0.5
+      var X = xc * m.m11 + yc * m.m21 + m.m31
+      var Y = xc * m.m12 + yc * m.m22 + m.m32
+      let W = xc * m.m13 + yc * m.m23 + m.m33
+      if W != 1 {
+        guard W > 1e-12 else {
+          out[i] = .clear
+          continue
+        }
+        X /= W
+        Y /= W
+      }
+      let t = (X - g.start.x) * g.axis.x + (Y - g.start.y) * g.axis.y
+      out[i] = lut[clampedInt(t * 255 + 0.5, 0, 255)]
+    }
+  }
+}

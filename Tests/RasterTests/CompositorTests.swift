@@ -1,0 +1,175 @@
+import Geometry
+import Testing
+@testable import Raster
+
+@Suite struct CompositorTests {
+  let red = Color(red: 1, green: 0, blue: 0)
+
+  @Test func solidFillIsExact() {
+    var bmp = Bitmap(width: 20, height: 10)
+    Compositor(scale: 1).render(solidLayer(Rect(x: 2, y: 3, width: 10, height: 4), red), into: &bmp)
+    #expect(bmp[2, 3] == Pixel(r: 255, g: 0, b: 0, a: 255))
+    #expect(bmp[11, 6] == Pixel(r: 255, g: 0, b: 0, a: 255))
+    #expect(bmp[1, 3] == .clear)
+    #expect(bmp[12, 3] == .clear)
+    #expect(bmp[2, 7] == .clear)
+    #expect(bmp[2, 2] == .clear)
+  }
+
+  @Test func halfPixelEdgeIsHalfCovered() {
+    var bmp = Bitmap(width: 20, height: 4)
+    // Right edge at x = 10.5: pixel 10 is half covered.
+    Compositor(scale: 1).render(solidLayer(Rect(x: 0, y: 0, width: 10.5, height: 4), .white), into: &bmp)
+    #expect(bmp[9, 1] == Pixel(r: 255, g: 255, b: 255, a: 255))
+    #expect(bmp[10, 1] == Pixel(r: 128, g: 128, b: 128, a: 128))
+    #expect(bmp[11, 1] == .clear)
+    // Both a left and a top edge at .25: coverage 0.75 × 0.75.
+    var b2 = Bitmap(width: 4, height: 4)
+    Compositor(scale: 1).render(solidLayer(Rect(x: 1.25, y: 1.25, width: 2, height: 2), .white), into: &b2)
+    #expect(b2[1, 1].a == UInt8((0.5625 * 255).rounded()))
+  }
+
+  @Test func scaleMultipliesGeometry() {
+    var bmp = Bitmap(width: 30, height: 30)
+    Compositor(scale: 3).render(solidLayer(Rect(x: 1, y: 1, width: 2, height: 2), red), into: &bmp)
+    #expect(bmp[3, 3].a == 255)
+    #expect(bmp[8, 8].a == 255)
+    #expect(bmp[9, 9].a == 0)
+    #expect(bmp[2, 2].a == 0)
+  }
+
+  @Test func roundedCorners() {
+    var l = solidLayer(Rect(x: 0, y: 0, width: 40, height: 40), .white)
+    l.cornerRadius = 10
+    var bmp = Bitmap(width: 40, height: 40)
+    Compositor(scale: 1).render(l, into: &bmp)
+    #expect(bmp[0, 0].a == 0)
+    #expect(bmp[20, 0].a == 255)
+    #expect(bmp[0, 20].a == 255)
+    #expect(bmp[39, 39].a == 0)
+    // Pixel (2, 2): centre (2.5, 2.5), distance to the corner centre (10, 10)
+    // is 7.5·√2 = 10.607, so coverage = 0.5 − 0.607 → 0.
+    #expect(bmp[2, 2].a == 0)
+    // Pixel (3, 3): distance 6.5·√2 = 9.192 → coverage 0.5 + 0.808 → 1.
+    #expect(bmp[3, 3].a == 255)
+    // Pixel (1, 6): centre (1.5, 6.5): distance √(8.5² + 3.5²) = 9.192 → 1; (0, 6): √(9.5²+3.5²) = 10.124 → 0.376.
+    let d06: Double = (9.5 * 9.5 + 3.5 * 3.5).squareRoot()
+    let c06: Double = (0.5 - d06 + 10) * 255
+    #expect(bmp[0, 6].a == UInt8(c06.rounded()))
+    // Symmetry.
+    for y in 0..<40 {
+      for x in 0..<40 { #expect(bmp[x, y] == bmp[39 - x, y] && bmp[x, y] == bmp[y, x]) }
+    }
+  }
+
+  @Test func circleMaskCoverage() {
+    var top = solidLayer(Rect(x: 0, y: 0, width: 40, height: 40), .white)
+    var mask = Layer(frame: Rect(x: 0, y: 0, width: 40, height: 40))
+    mask.path = Path(circleCenter: Point(x: 20, y: 20), radius: 10)
+    mask.fillColor = .black
+    top.mask = mask
+    var bmp = Bitmap(width: 40, height: 40)
+    Compositor(scale: 1).render(top, into: &bmp)
+    // coverage = r + 0.5 − d at the pixel centre.
+    for (x, y) in [(20, 20), (29, 19), (30, 19), (27, 27), (15, 28), (0, 0)] {
+      let dx = Double(x) + 0.5 - 20, dy = Double(y) + 0.5 - 20
+      let c = min(max(10.5 - (dx * dx + dy * dy).squareRoot(), 0), 1)
+      #expect(Int(bmp[x, y].a) == Int((c * 255).rounded()), "pixel \(x),\(y)")
+    }
+  }
+
+  @Test func circleShapeLayerFill() {
+    var s = Layer(frame: Rect(x: 0, y: 0, width: 20, height: 20))
+    s.path = Path(ovalIn: Rect(x: 5, y: 5, width: 10, height: 10))
+    s.fillColor = red
+    var bmp = Bitmap(width: 20, height: 20)
+    Compositor(scale: 1).render(s, into: &bmp)
+    #expect(bmp[10, 10] == Pixel(r: 255, g: 0, b: 0, a: 255))
+    #expect(bmp[1, 1] == .clear)
+    #expect(bmp[14, 10].a > 100 && bmp[14, 10].a <= 255)
+  }
+
+  @Test func groupOpacity() {
+    // Two overlapping opaque sublayers at opacity 0.5: as a group, the overlap is not darker.
+    var parent = Layer(frame: Rect(x: 0, y: 0, width: 10, height: 10))
+    parent.sublayers = [
+      solidLayer(Rect(x: 0, y: 0, width: 6, height: 10), red),
+      solidLayer(Rect(x: 4, y: 0, width: 6, height: 10), red),
+    ]
+    parent.opacity = 0.5
+    var bmp = Bitmap(width: 10, height: 10, fill: Pixel(r: 0, g: 0, b: 255, a: 255))
+    Compositor(scale: 1).render(parent, into: &bmp)
+    #expect(bmp[1, 1] == bmp[5, 1])
+    #expect(bmp[1, 1] == Pixel(r: 128, g: 0, b: 127, a: 255))
+    // Single layer at opacity 0.25 over white.
+    var w = Bitmap(width: 4, height: 4, fill: Pixel(r: 255, g: 255, b: 255, a: 255))
+    var l = solidLayer(Rect(x: 0, y: 0, width: 4, height: 4), .black)
+    l.opacity = 0.25
+    Compositor(scale: 1).render(l, into: &w)
+    #expect(w[0, 0] == Pixel(r: 191, g: 191, b: 191, a: 255))
+  }
+
+  @Test func contentsExactCopyAndScaling() {
+    let img = noiseBitmap(width: 30, height: 24, seed: 7)
+    var l = Layer(frame: Rect(x: 0, y: 0, width: 10, height: 8))
+    l.contents = img
+    l.contentsScale = 3
+    var bmp = Bitmap(width: 30, height: 24)
+    Compositor(scale: 3).render(l, into: &bmp)
+    #expect(bmp == img)
+    // Offset by whole pixels.
+    l.position = Point(x: 5 + 1, y: 4 + 2)
+    var b2 = Bitmap(width: 40, height: 40)
+    Compositor(scale: 1).render(l, into: &b2)
+    // At scale 1 a 30×24 image in 10×8 pt: downscaled 3×; pixel (1..10, 2..9).
+    #expect(b2[0, 0] == .clear)
+    #expect(b2[1, 2].a == 255)
+    #expect(b2[11, 2] == .clear)
+    // Upscaling a 2×1 image to 4×1 with bilinear filtering.
+    var two = Bitmap(width: 2, height: 1)
+    two[0, 0] = Pixel(r: 0, g: 0, b: 0, a: 255)
+    two[1, 0] = Pixel(r: 255, g: 255, b: 255, a: 255)
+    var up = Layer(frame: Rect(x: 0, y: 0, width: 4, height: 1))
+    up.contents = two
+    var b3 = Bitmap(width: 4, height: 1)
+    Compositor(scale: 1).render(up, into: &b3)
+    // Device centres 0.5,1.5,2.5,3.5 → image u = 0.25,0.75,1.25,1.75 → u−0.5 = −0.25 (clamped 0), .25, .75, 1.25 (clamped 1).
+    #expect(b3[0, 0].r == 0)
+    #expect(b3[1, 0].r == 64)
+    #expect(b3[2, 0].r == 191)
+    #expect(b3[3, 0].r == 255)
+  }
+
+  @Test func circleSpreadFrame() {
+    let w = 39, h = 84
+    let a = noiseBitmap(width: w * 3, height: h * 3, seed: 1)
+    let b = noiseBitmap(width: w * 3, height: h * 3, seed: 2)
+    for (cx, cy, r) in [(0.0, 0.0, 0.0), (-50.0, -50.0, 30.0), (20.0, 40.0, 15.3), (20.0, 40.0, 1e5)] {
+      var root = Layer(frame: Rect(x: 0, y: 0, width: Double(w), height: Double(h)))
+      var from = Layer(frame: root.bounds)
+      from.contents = a
+      from.contentsScale = 3
+      var to = from
+      to.contents = b
+      var mask = Layer(frame: root.bounds)
+      mask.path = Path(ovalIn: Rect(x: cx - r, y: cy - r, width: 2 * r, height: 2 * r))
+      mask.fillColor = .white
+      to.mask = mask
+      root.sublayers = [from, to]
+      var out = Bitmap(width: w * 3, height: h * 3)
+      Compositor(scale: 3).render(root, into: &out)
+      var ref = Bitmap(width: w * 3, height: h * 3)
+      Compositor(scale: 3, threadCount: 1, kernels: .reference).render(root, into: &ref)
+      #expect(out == ref)
+      let r3 = r * 3, cx3 = cx * 3, cy3 = cy * 3
+      for y in Swift.stride(from: 0, to: h * 3, by: 7) {
+        for x in Swift.stride(from: 0, to: w * 3, by: 5) {
+          let dx = Double(x) + 0.5 - cx3, dy = Double(y) + 0.5 - cy3
+          let d = (dx * dx + dy * dy).squareRoot()
+          if d < r3 - 0.5 { #expect(out[x, y] == b[x, y]) }
+          if d > r3 + 0.5 { #expect(out[x, y] == a[x, y]) }
+        }
+      }
+    }
+  }
+}

@@ -1,0 +1,56 @@
+import Testing
+@testable import Raster
+
+@Suite struct KernelTests {
+  @Test func div255MatchesReferenceRounding() {
+    for v in 0...(255 * 255) {
+      let s = div255(SIMD16<UInt16>(repeating: UInt16(v)))[0]
+      #expect(UInt32(s) == (UInt32(v) + 127) / 255)
+      if UInt32(s) != (UInt32(v) + 127) / 255 { break }
+    }
+  }
+
+  @Test func simdKernelsEqualReference() {
+    var rng = SplitMix(seed: 42)
+    for n in [0, 1, 3, 4, 5, 17, 64, 101] {
+      let src = noiseBitmap(width: max(n, 1), height: 1, seed: rng.next(), opaque: false).bytes
+      var mask = (0..<max(n, 1)).map { _ in UInt8(truncatingIfNeeded: rng.next()) }
+      if n > 8 { for i in 0..<4 { mask[i] = 0; mask[i + 4] = 255 } }
+      let dst0 = noiseBitmap(width: max(n, 1), height: 1, seed: rng.next(), opaque: false).bytes
+      let p = Pixel(r: 40, g: 80, b: 120, a: 200)
+      for op in 0..<5 {
+        var outs: [[UInt8]] = []
+        for set in [KernelSet.simd, .reference] {
+          var d = dst0
+          d.withUnsafeMutableBufferPointer { dp in
+            src.withUnsafeBufferPointer { sp in
+              mask.withUnsafeBufferPointer { mp in
+                let dd = dp.baseAddress!, ss = sp.baseAddress!, mm = mp.baseAddress!
+                switch op {
+                case 0: Kernels.blend(dd, ss, n, set)
+                case 1: Kernels.blend(dd, ss, n, coverage: 77, set)
+                case 2: Kernels.blend(dd, ss, n, mask: mm, set)
+                case 3: Kernels.blend(dd, solid: p, n, mask: mm, set)
+                default: Kernels.blend(dd, solid: p, n, coverage: 200, set)
+                }
+              }
+            }
+          }
+          outs.append(d)
+        }
+        #expect(outs[0] == outs[1], "op \(op) n \(n)")
+      }
+    }
+  }
+
+  @Test func opaqueScan() {
+    var b = noiseBitmap(width: 37, height: 1, seed: 3).bytes
+    b.withUnsafeBufferPointer { #expect(Kernels.isOpaque($0.baseAddress!, 37, .simd)) }
+    b[36 * 4 + 3] = 254
+    b.withUnsafeBufferPointer { #expect(!Kernels.isOpaque($0.baseAddress!, 37, .simd)) }
+    b.withUnsafeBufferPointer { #expect(!Kernels.isOpaque($0.baseAddress!, 37, .reference)) }
+    b[36 * 4 + 3] = 255
+    b[5 * 4 + 3] = 0
+    b.withUnsafeBufferPointer { #expect(!Kernels.isOpaque($0.baseAddress!, 37, .simd)) }
+  }
+}
