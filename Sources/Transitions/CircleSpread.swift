@@ -56,31 +56,22 @@ public struct CircleSpread: Transition {
     }
     let circle = Rect(x: center.x - big, y: center.y - big, width: 2 * big, height: 2 * big)
     let (start, end) = context.operation.isReverse ? (circle, origin) : (origin, circle)
-    return Rect(
-      x: start.minX + (end.minX - start.minX) * progress,
-      y: start.minY + (end.minY - start.minY) * progress,
-      width: start.width + (end.width - start.width) * progress,
-      height: start.height + (end.height - start.height) * progress)
+    return start.interpolated(to: end, progress)
   }
 
   public func layers(in context: TransitionContext, at time: Double) -> Layer {
-    var container = Layer(frame: context.bounds)
-    let reverse = context.operation.isReverse
-    let elapsed = time - delay
-    if elapsed >= duration {
+    switch TransitionPhase(time: time, duration: duration, delay: delay) {
+    case .start:
+      // Before the animation: the old screen alone (a pop's half-diagonal
+      // circle would otherwise nick the corner pixels).
+      return context.startContainer()
+    case .end:
       // completeTransition: the mask is removed; only the destination remains.
-      container.sublayers = [context.snapshotLayer(context.toScreen)]
-      return container
+      return context.endContainer()
+    case .running(let elapsed):
+      let progress = curve.progress(atTime: elapsed, duration: duration)
+      // Push: to-view on top, masked. Pop: to-view inserted at index 0, from-view masked.
+      return MaskSpread.layers(in: context, oval: maskOval(in: context, progress: progress))
     }
-    let progress = curve.progress(atTime: Swift.max(0, elapsed), duration: duration)
-    var mask = Layer(frame: context.bounds)
-    mask.path = Path(ovalIn: maskOval(in: context, progress: progress))
-    mask.fillColor = .black
-    // Push: to-view on top, masked. Pop: to-view inserted at index 0, from-view masked.
-    var top = context.snapshotLayer(reverse ? context.fromScreen : context.toScreen)
-    top.mask = mask
-    let bottom = context.snapshotLayer(reverse ? context.toScreen : context.fromScreen)
-    container.sublayers = [bottom, top]
-    return container
   }
 }
