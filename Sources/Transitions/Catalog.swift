@@ -11,6 +11,13 @@ public enum Catalog {
     CirclePresent.descriptor,
     ZoomExpand.descriptor,
     CornerReveal.descriptor,
+    NavigationParallax.descriptor,
+    NavigationParallax.popDescriptor,
+    CoverVertical.descriptor,
+    CrossDissolve.descriptor,
+    FlipHorizontal.descriptor,
+    PartialCurl.descriptor,
+    PageSheet.descriptor,
   ]
 
   /// The descriptor named `name`, if any.
