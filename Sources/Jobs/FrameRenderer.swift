@@ -10,6 +10,10 @@ public struct FrameRenderer: Sendable {
   let snapshots: [String: ScreenSnapshot]
   /// One configured transition per timeline segment (nil for stills).
   let transitions: [(any Transition)?]
+  /// For still segments after a transition that leaves a composite on
+  /// display (a sheet over the shrunken old screen), that composite; nil
+  /// where the plain screen snapshot is what shows.
+  let restingImages: [Bitmap?]
   let compositor: Compositor
 
   /// Prepares a job: snapshots its screens and configures its transitions.
@@ -21,12 +25,44 @@ public struct FrameRenderer: Sendable {
       // The parser has checked the name against the catalog.
       Catalog.descriptor(named: step.transition)!.make(step.parameters)
     }
-    timeline = Timeline(spec: spec) { make($0).duration }
+    timeline = Timeline(spec: spec) { make($0).totalDuration }
     transitions = timeline.segments.map { segment in
       if case .transition(_, let step) = segment.content { return make(step) }
       return nil
     }
     compositor = Compositor(scale: Double(spec.canvas.scale))
+    restingImages = Self.restingImages(
+      timeline: timeline, transitions: transitions, snapshots: snapshots, spec: spec, compositor: compositor)
+  }
+
+  /// What each still segment shows when it is not a plain screen: the
+  /// `restingLayers` of the last transition that completed before it.
+  private static func restingImages(
+    timeline: Timeline, transitions: [(any Transition)?], snapshots: [String: ScreenSnapshot], spec: JobSpec,
+    compositor: Compositor
+  ) -> [Bitmap?] {
+    var display: Bitmap? = nil
+    var images: [Bitmap?] = []
+    for (index, segment) in timeline.segments.enumerated() {
+      switch segment.content {
+      case .still:
+        images.append(display)
+      case .transition(_, let step):
+        images.append(nil)
+        // A cancelled step leaves the display as it was.
+        guard !step.isCancelled, let transition = transitions[index],
+          let from = snapshots[step.from], let to = snapshots[step.to]
+        else { continue }
+        let context = TransitionContext(
+          containerSize: spec.canvas.size, scale: Double(spec.canvas.scale), operation: step.operation,
+          fromScreen: from, toScreen: to)
+        var image = Bitmap(
+          width: spec.canvas.pixelWidth, height: spec.canvas.pixelHeight, fill: spec.canvas.background.premultipliedPixel)
+        compositor.render(transition.restingLayers(in: context), into: &image)
+        display = image == to.image ? nil : image
+      }
+    }
+    return images
   }
 
   /// The number of frames in the video.
@@ -48,6 +84,13 @@ public struct FrameRenderer: Sendable {
     return transition.layers(in: context, at: time)
   }
 
+  /// The still segment frame `n` falls in, and its screen.
+  private func stillSegment(ofFrame n: Int) -> (Int, String)? {
+    let index = timeline.segmentIndex(ofFrame: n)
+    if case .still(let screen) = timeline.segments[index].content { return (index, screen) }
+    return nil
+  }
+
   /// Frame `n`, `width × height` pixels (the canvas, possibly cropped to an
   /// even size for video).
   public func frame(_ n: Int, width: Int, height: Int) -> Bitmap {
@@ -61,8 +104,8 @@ public struct FrameRenderer: Sendable {
     if let layer = layers(ofFrame: n) {
       bitmap.fill(spec.canvas.background.premultipliedPixel)
       compositor.render(layer, into: &bitmap)
-    } else if case .still(let screen) = timeline.content(ofFrame: n), let image = snapshots[screen]?.image {
-      bitmap.copy(from: image)
+    } else if let (segment, screen) = stillSegment(ofFrame: n) {
+      if let image = restingImages[segment] ?? snapshots[screen]?.image { bitmap.copy(from: image) }
     }
   }
 }

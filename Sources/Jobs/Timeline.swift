@@ -75,15 +75,18 @@ public struct Timeline: Sendable {
     }
   }
 
+  /// The segment frame `n` falls in (the last one for frames past the end).
+  public func segmentIndex(ofFrame n: Int) -> Int {
+    let t = Double(n) / Double(fps)
+    // Segments are few; a linear scan is cheaper than anything clever.
+    for (i, s) in segments.enumerated() where t < s.start + s.duration { return i }
+    return segments.count - 1
+  }
+
   /// What frame `n` shows: the state at `n / fps` seconds.
   public func content(ofFrame n: Int) -> FrameContent {
     let t = Double(n) / Double(fps)
-    // Segments are few; a linear scan is cheaper than anything clever.
-    var index = segments.count - 1
-    for (i, s) in segments.enumerated() where t < s.start + s.duration {
-      index = i
-      break
-    }
+    let index = segmentIndex(ofFrame: n)
     let s = segments[index]
     switch s.content {
     case .still(let screen): return .still(screen: screen)

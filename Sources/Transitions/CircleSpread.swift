@@ -31,21 +31,17 @@ public struct CircleSpread: Transition {
     ],
     make: { CircleSpread(parameters: $0) })
 
-  /// The mask animation's length (`transitionDuration:`).
-  public let animationDuration: Double
+  public let duration: Double
   public let delay: Double
   public let curve: AnimationCurve
   public let origin: Rect
 
   public init(parameters: TransitionParameters) {
-    animationDuration = parameters.number("duration", default: 0.7)
+    duration = parameters.number("duration", default: 0.7)
     delay = parameters.number("delay", default: 0)
     curve = parameters.curve(default: .easeInEaseOut)
     origin = parameters.rect("origin", default: .zero)
   }
-
-  /// The delay and the animation.
-  public var duration: Double { delay + animationDuration }
 
   /// The mask's oval at timing value `progress` (0 = start of the animation).
   public func maskOval(in context: TransitionContext, progress: Double) -> Rect {
@@ -60,31 +56,22 @@ public struct CircleSpread: Transition {
     }
     let circle = Rect(x: center.x - big, y: center.y - big, width: 2 * big, height: 2 * big)
     let (start, end) = context.operation.isReverse ? (circle, origin) : (origin, circle)
-    // a·(1−p) + b·p is exact at both ends (p = 0 and p = 1).
-    func mix(_ a: Double, _ b: Double) -> Double { a * (1 - progress) + b * progress }
-    return Rect(
-      x: mix(start.minX, end.minX), y: mix(start.minY, end.minY),
-      width: mix(start.width, end.width), height: mix(start.height, end.height))
+    return start.interpolated(to: end, progress)
   }
 
   public func layers(in context: TransitionContext, at time: Double) -> Layer {
-    var container = Layer(frame: context.bounds)
-    let reverse = context.operation.isReverse
-    let elapsed = time - delay
-    if elapsed >= animationDuration {
+    switch TransitionPhase(time: time, duration: duration, delay: delay) {
+    case .start:
+      // Before the animation: the old screen alone (a pop's half-diagonal
+      // circle would otherwise nick the corner pixels).
+      return context.startContainer()
+    case .end:
       // completeTransition: the mask is removed; only the destination remains.
-      container.sublayers = [context.snapshotLayer(context.toScreen)]
-      return container
+      return context.endContainer()
+    case .running(let elapsed):
+      let progress = curve.progress(atTime: elapsed, duration: duration)
+      // Push: to-view on top, masked. Pop: to-view inserted at index 0, from-view masked.
+      return MaskSpread.layers(in: context, oval: maskOval(in: context, progress: progress))
     }
-    let progress = curve.progress(atTime: Swift.max(0, elapsed), duration: animationDuration)
-    var mask = Layer(frame: context.bounds)
-    mask.path = Path(ovalIn: maskOval(in: context, progress: progress))
-    mask.fillColor = .black
-    // Push: to-view on top, masked. Pop: to-view inserted at index 0, from-view masked.
-    var top = context.snapshotLayer(reverse ? context.fromScreen : context.toScreen)
-    top.mask = mask
-    let bottom = context.snapshotLayer(reverse ? context.toScreen : context.fromScreen)
-    container.sublayers = [bottom, top]
-    return container
   }
 }

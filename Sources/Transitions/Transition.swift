@@ -34,12 +34,21 @@ public struct ScreenSnapshot: Sendable {
   public var viewFrames: [String: Rect]
   /// Each identified view rendered alone (for shared-element transitions).
   public var viewImages: [String: Bitmap]
+  /// The whole screen rendered with one identified view hidden
+  /// (`view.isHidden = true`), by view id. Optional: shared-element
+  /// transitions (magic-move) use it to hide the element that flies, as the
+  /// seeds do; without it they draw the plain snapshot.
+  public var imagesWithViewHidden: [String: Bitmap]
 
-  public init(name: String, image: Bitmap, viewFrames: [String: Rect] = [:], viewImages: [String: Bitmap] = [:]) {
+  public init(
+    name: String, image: Bitmap, viewFrames: [String: Rect] = [:], viewImages: [String: Bitmap] = [:],
+    imagesWithViewHidden: [String: Bitmap] = [:]
+  ) {
     self.name = name
     self.image = image
     self.viewFrames = viewFrames
     self.viewImages = viewImages
+    self.imagesWithViewHidden = imagesWithViewHidden
   }
 }
 
@@ -75,15 +84,65 @@ public struct TransitionContext: Sendable {
     layer.contentsScale = scale
     return layer
   }
+
+  /// A full-screen layer showing `screen` with the view `id` hidden, when
+  /// the snapshot carries that image; otherwise the plain snapshot.
+  public func snapshotLayer(_ screen: ScreenSnapshot, hidingView id: String?) -> Layer {
+    var layer = snapshotLayer(screen)
+    if let id, let image = screen.imagesWithViewHidden[id] { layer.contents = image }
+    return layer
+  }
+
+  /// The same transition seen from the other side: from and to swapped and
+  /// the operation turned around (push ↔ pop, present ↔ dismiss).
+  public var reversed: TransitionContext {
+    TransitionContext(
+      containerSize: containerSize, scale: scale, operation: operation.reversed,
+      fromScreen: toScreen, toScreen: fromScreen)
+  }
+}
+
+extension TransitionOperation {
+  /// The operation that undoes this one (push ↔ pop, present ↔ dismiss).
+  public var reversed: TransitionOperation {
+    switch self {
+    case .push: .pop
+    case .pop: .push
+    case .present: .dismiss
+    case .dismiss: .present
+    }
+  }
 }
 
 /// A configured transition: `layers(in:at:)` is the whole animation.
 public protocol Transition: Sendable {
-  /// The animation's length in seconds, its `delay` included (its own
-  /// clock, before any gesture).
+  /// The animation's length in seconds (`transitionDuration:`), its delay
+  /// not included.
   var duration: Double { get }
-  /// The container layer at `time` seconds into the animation (0…duration).
-  /// At time 0 it shows the from-screen, at `duration` the to-screen; a
-  /// gesture may move `time` back and forth.
+  /// Seconds before the animation starts (`animateWithDuration:delay:`).
+  var delay: Double { get }
+  /// The container layer at `time` seconds into the step (0…delay+duration,
+  /// its own clock before any gesture). At time 0 it shows the from-screen,
+  /// at the end the to-screen; a gesture may move `time` back and forth.
   func layers(in context: TransitionContext, at time: Double) -> Layer
+  /// What stays on screen once a forward transition (push/present) has
+  /// finished, for as long as the screen it showed is up.
+  ///
+  /// For most transitions this is just the to-screen (the default). A few
+  /// present over the old screen without covering it — `elastic-present`
+  /// (a 500 pt sheet over the shrunken old screen), `sheet` and
+  /// `partial-curl` — and then it is the whole composite: holds after such a
+  /// present should show it, and the matching dismiss starts from it
+  /// (`restingLayers(in: context.reversed)` = the dismiss's frame at time 0).
+  func restingLayers(in context: TransitionContext) -> Layer
+}
+
+extension Transition {
+  /// The whole step: delay plus animation.
+  public var totalDuration: Double { delay + duration }
+
+  /// The to-screen alone, filling the container.
+  public func restingLayers(in context: TransitionContext) -> Layer {
+    context.container(showing: context.toScreen)
+  }
 }

@@ -70,7 +70,10 @@ import Transitions
 
   @Test func delayHoldsTheStart() {
     let t = CircleSpread(parameters: TransitionParameters(["delay": .number(0.2)]))
-    let layer = t.layers(in: Self.context(.push), at: 0.1)
-    #expect(layer.sublayers[1].mask?.path?.circle?.radius == 0)
+    // During the delay: the old screen alone; just after it, a tiny circle.
+    let held = t.layers(in: Self.context(.push), at: 0.1)
+    #expect(held.sublayers.count == 1 && held.sublayers[0].contents?[0, 0] == Pixel(r: 255, g: 0, b: 0, a: 255))
+    let started = t.layers(in: Self.context(.push), at: 0.2 + 1e-6)
+    #expect((started.sublayers[1].mask?.path?.circle?.radius ?? 1) < 1e-3)
   }
 }

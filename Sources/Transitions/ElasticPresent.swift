@@ -1,0 +1,102 @@
+import Geometry
+import Motion
+import Raster
+
+/// `elastic-present` — seed 002 demo 2 (PEElasticTransition).
+///
+/// Present: a snapshot of the old screen replaces it (the real view is
+/// hidden) and the new view is added above it with its frame set to
+/// (0, H, W, 500) — just below the bottom edge, 500 pt tall rather than the
+/// full-screen final frame, because "it is presented at the bottom, not full
+/// screen". One UIKit spring (damping 0.55, velocity 1/0.55) translates the
+/// new view by −500 (so it rests at y = H − 500) and scales the snapshot to
+/// 0.85 about its centre. Black (the window) shows around the snapshot.
+///
+/// Dismiss: the same spring takes both transforms back to identity; the
+/// snapshot is removed at the end, leaving the screen below.
+///
+/// The presented screen is laid out full-screen here (a snapshot cannot be
+/// re-laid out at 500 pt), so the sheet shows its top `height` points.
+/// The article does not show `transitionDuration`; transvid uses 0.5 s.
+///
+/// The present ends on a composite, not a full-screen snapshot: the shrunken
+/// old screen with the sheet over it. `layers(at: duration)` and
+/// `restingLayers(in:)` return that composite, and a dismiss starts from it.
+public struct ElasticPresent: Transition {
+  public static let descriptor = TransitionDescriptor(
+    name: "elastic-present", origin: "seed 002 demo 2 (PEElasticTransition)",
+    summary: "a sheet springs up from the bottom while the old screen shrinks behind it; dismiss reverses",
+    operations: [.present, .dismiss, .push, .pop],
+    parameters: SharedParameters.timed(duration: 0.5, curve: "spring(damping: 0.55, velocity: 1/0.55, duration: <duration>)") + [
+      ParameterDescriptor("height", .number, default: "500", "the sheet's height in points"),
+      ParameterDescriptor("scale", .number, default: "0.85", "the old screen's final scale"),
+    ],
+    make: { ElasticPresent(parameters: $0) })
+
+  public let duration: Double
+  public let delay: Double
+  public let curve: AnimationCurve
+  public let height: Double
+  public let scale: Double
+
+  public init(parameters: TransitionParameters) {
+    let duration = parameters.number("duration", default: 0.5)
+    self.duration = duration
+    delay = parameters.number("delay", default: 0)
+    curve = parameters.curve(
+      default: .spring(Spring(duration: duration, dampingRatio: 0.55, initialVelocity: 1 / 0.55)))
+    height = parameters.number("height", default: 500)
+    scale = parameters.number("scale", default: 0.85)
+  }
+
+  /// How far presented the sheet is (0 = hidden below, 1 = up) at spring value `progress`.
+  func presented(_ context: TransitionContext, progress: Double) -> Double {
+    context.operation.isReverse ? 1 - progress : progress
+  }
+
+  /// The sheet's top edge (y, in points) at spring value `progress`.
+  public func sheetTop(in context: TransitionContext, progress: Double) -> Double {
+    context.height - height * presented(context, progress: progress)
+  }
+
+  /// The old screen's scale at spring value `progress`.
+  public func backgroundScale(in context: TransitionContext, progress: Double) -> Double {
+    lerp(1, scale, presented(context, progress: progress))
+  }
+
+  /// The tree for a sheet `amount` presented (1 = at rest), in the
+  /// present's terms: `below` is the old screen, `sheet` the new one.
+  func composite(in context: TransitionContext, amount: Double, below: ScreenSnapshot, sheet: ScreenSnapshot) -> Layer {
+    var background = context.snapshotLayer(below)
+    let s = lerp(1, scale, amount)
+    background.transform = .scale(x: s, y: s)
+    // toVC.view.frame = (0, H, W, height); transform = translation(0, −height·amount).
+    var sheetLayer = Layer(frame: Rect(x: 0, y: context.height, width: context.width, height: height))
+    sheetLayer.masksToBounds = true
+    sheetLayer.sublayers = [context.snapshotLayer(sheet)]
+    sheetLayer.transform = .translation(x: 0, y: -height * amount)
+    var container = context.emptyContainer()
+    container.sublayers = [background, sheetLayer]
+    return container
+  }
+
+  public func restingLayers(in context: TransitionContext) -> Layer {
+    let c = context.operation.isReverse ? context.reversed : context
+    return composite(in: c, amount: 1, below: c.fromScreen, sheet: c.toScreen)
+  }
+
+  public func layers(in context: TransitionContext, at time: Double) -> Layer {
+    let reverse = context.operation.isReverse
+    let below = reverse ? context.toScreen : context.fromScreen
+    let sheet = reverse ? context.fromScreen : context.toScreen
+    switch TransitionPhase(time: time, duration: duration, delay: delay) {
+    case .start:
+      return reverse ? composite(in: context, amount: 1, below: below, sheet: sheet) : context.startContainer()
+    case .end:
+      return reverse ? context.endContainer() : composite(in: context, amount: 1, below: below, sheet: sheet)
+    case .running(let elapsed):
+      let progress = curve.progress(atTime: elapsed, duration: duration)
+      return composite(in: context, amount: presented(context, progress: progress), below: below, sheet: sheet)
+    }
+  }
+}

@@ -1,0 +1,104 @@
+import Geometry
+import Motion
+import Raster
+
+/// `sheet` — the iOS 13–18 page sheet (`.pageSheet`, `.automatic`;
+/// UIKIT.md §2).
+///
+/// Present: the sheet rises from below to 10 pt under the safe-area top,
+/// with corner radius 10, on UIKit's sheet spring (damping ratio 1,
+/// response 0.344144233 s — the same ω0 as curve 7, critically damped).
+/// Alongside, the presenting screen recedes: it scales by s = 1 − 20/W
+/// about its centre and moves up so its top edge sits at the safe-area top
+/// (ty = top − 10·H/W), its corners round to 10, black shows behind it, and
+/// a black α 0.2 dimming view fades in over it. Dismiss reverses everything.
+///
+/// The presented screen is drawn full-size inside the sheet (its top part
+/// shows); the sheet is 20 pt taller than the space below its top so its
+/// lower rounded corners stay off-screen, including during overshoot-free
+/// settling. The present ends on the composite (old screen receded, sheet
+/// up): `restingLayers(in:)`; a dismiss starts from it. The safe-area top
+/// comes from the `safeAreaTop` parameter (59 pt: iPhone 15/16 class).
+/// Dark mode's 0.48 dimming: set `dimming`. The iOS 26 look is not modelled.
+public struct PageSheet: Transition {
+  public static let descriptor = TransitionDescriptor(
+    name: "sheet", origin: "UIKit (UIModalPresentationStyle.pageSheet, iOS 13–18)",
+    summary: "a card sheet rises from the bottom while the old screen recedes behind it; dismiss reverses",
+    operations: [.present, .dismiss, .push, .pop],
+    parameters: SharedParameters.timed(duration: 0.5, curve: "spring(response: 0.344144233, dampingRatio: 1)") + [
+      ParameterDescriptor("safeAreaTop", .number, default: "59", "the safe-area top inset in points (status bar / Dynamic Island)"),
+      ParameterDescriptor("dimming", .number, default: "0.2", "the black dimming over the old screen (0.48 in dark mode)"),
+    ],
+    make: { PageSheet(parameters: $0) })
+
+  /// The sheet's gap below the safe-area top, and its corner radius.
+  public static let topOffset = 10.0
+  public static let cornerRadius = 10.0
+  /// UIKit's sheet spring.
+  public static let spring = Spring(response: 0.344144233, dampingRatio: 1)
+
+  public let duration: Double
+  public let delay: Double
+  public let curve: AnimationCurve
+  public let safeAreaTop: Double
+  public let dimming: Double
+
+  public init(parameters: TransitionParameters) {
+    duration = parameters.number("duration", default: 0.5)
+    delay = parameters.number("delay", default: 0)
+    curve = parameters.curve(default: .spring(Self.spring))
+    safeAreaTop = parameters.number("safeAreaTop", default: 59)
+    dimming = parameters.number("dimming", default: 0.2)
+  }
+
+  /// The sheet's top edge when `amount` presented (1 = at rest).
+  public func sheetTop(in context: TransitionContext, amount: Double) -> Double {
+    lerp(context.height, safeAreaTop + Self.topOffset, amount)
+  }
+
+  /// The presenting screen's transform when `amount` presented: scale about
+  /// its centre, then the move that puts its top edge at the safe-area top.
+  public func recedingTransform(in context: TransitionContext, amount: Double) -> Transform3D {
+    let w = context.width, h = context.height
+    let s = lerp(1, 1 - 20 / w, amount)
+    let ty = lerp(0, safeAreaTop - 10 * h / w, amount)
+    return Transform3D.scale(x: s, y: s).concatenating(.translation(x: 0, y: ty))
+  }
+
+  func composite(in context: TransitionContext, amount: Double, below: ScreenSnapshot, sheet: ScreenSnapshot) -> Layer {
+    var receding = context.snapshotLayer(below)
+    receding.transform = recedingTransform(in: context, amount: amount)
+    receding.cornerRadius = Self.cornerRadius * clampedUnit(amount)
+    receding.masksToBounds = true
+    let dim = Layer.solid(Color(red: 0, green: 0, blue: 0, alpha: dimming), frame: context.bounds, opacity: amount)
+    let restingTop = safeAreaTop + Self.topOffset
+    var card = Layer(frame: Rect(x: 0, y: restingTop, width: context.width, height: context.height - restingTop + 2 * Self.cornerRadius))
+    card.cornerRadius = Self.cornerRadius
+    card.masksToBounds = true
+    card.sublayers = [context.snapshotLayer(sheet)]
+    card.transform = .translation(x: 0, y: sheetTop(in: context, amount: amount) - restingTop)
+    var container = context.emptyContainer()
+    container.sublayers = [.solid(.black, frame: context.bounds), receding, dim, card]
+    return container
+  }
+
+  public func restingLayers(in context: TransitionContext) -> Layer {
+    let c = context.operation.isReverse ? context.reversed : context
+    return composite(in: c, amount: 1, below: c.fromScreen, sheet: c.toScreen)
+  }
+
+  public func layers(in context: TransitionContext, at time: Double) -> Layer {
+    let reverse = context.operation.isReverse
+    let below = reverse ? context.toScreen : context.fromScreen
+    let sheet = reverse ? context.fromScreen : context.toScreen
+    switch TransitionPhase(time: time, duration: duration, delay: delay) {
+    case .start:
+      return reverse ? composite(in: context, amount: 1, below: below, sheet: sheet) : context.startContainer()
+    case .end:
+      return reverse ? context.endContainer() : composite(in: context, amount: 1, below: below, sheet: sheet)
+    case .running(let elapsed):
+      let progress = curve.progress(atTime: elapsed, duration: duration)
+      return composite(in: context, amount: reverse ? 1 - progress : progress, below: below, sheet: sheet)
+    }
+  }
+}

@@ -1,0 +1,132 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Geometry
+import Motion
+import Raster
+
+/// `partial-curl` — UIModalTransitionStyle.partialCurl (UIKIT.md §2).
+///
+/// UIKit inserts the presented screen *below* and runs Core Image's page
+/// curl on the presenting screen (`inputAngle` 260°, `inputRadius` 200,
+/// `inputTime` 0 → T(h)), curling its bottom up until a height h of the
+/// presented screen shows: h = H − max(40, top of its topmost subview).
+/// The page stays curled while the presented screen is up; dismiss uncurls.
+///
+/// Honest approximation (the filter is private and is not rebuilt here):
+/// - the curl is a straight fold line, tilted 10° off horizontal (260° is
+///   10° from straight down) so the bottom-right corner lifts first, that
+///   sweeps up from the corner until it crosses the centre line h above the
+///   bottom;
+/// - below the fold the presenting screen is cut away (a polygon mask) and
+///   the presented screen shows;
+/// - above the fold the rolled paper is a band of height R·sin(min(L/R, π/2))
+///   (L: how far the fold has travelled, R = `radius`, 100 pt by default:
+///   CI's 200 px on a @2x layer — INF), filled with a grey-white shading of
+///   a cylinder's back; the page's mirrored content on the roll is not drawn;
+/// - a 14 pt soft shadow falls from the fold onto the presented screen.
+/// Timing: easeInEaseOut over 0.5 s (INF). h defaults from the presented
+/// screen's identified views (their topmost minY), else half the screen.
+/// The present ends on the curled composite (`restingLayers(in:)`).
+public struct PartialCurl: Transition {
+  public static let descriptor = TransitionDescriptor(
+    name: "partial-curl", origin: "UIKit (UIModalTransitionStyle.partialCurl)",
+    summary: "the bottom of the old screen curls up to uncover the new one beneath; dismiss uncurls (approximation)",
+    operations: [.present, .dismiss, .push, .pop],
+    parameters: SharedParameters.timed(duration: 0.5, curve: "easeInEaseOut") + [
+      ParameterDescriptor("reveal", .number, default: "H − max(40, top of the new screen's topmost view)", "how much of the new screen the curl uncovers, in points up from the bottom"),
+      ParameterDescriptor("radius", .number, default: "100", "the curl's radius in points"),
+    ],
+    make: { PartialCurl(parameters: $0) })
+
+  /// The fold's tilt: 260° − 270°, as a downward normal leaning right.
+  public static let normal = Point(x: sin(10 * Double.pi / 180), y: cos(10 * Double.pi / 180))
+  /// The shadow's depth below the fold.
+  public static let shadowDepth = 14.0
+
+  public let duration: Double
+  public let delay: Double
+  public let curve: AnimationCurve
+  public let reveal: Double?
+  public let radius: Double
+
+  public init(parameters: TransitionParameters) {
+    duration = parameters.number("duration", default: 0.5)
+    delay = parameters.number("delay", default: 0)
+    curve = parameters.curve(default: .easeInEaseOut)
+    if case .number(let h)? = parameters.values["reveal"] { reveal = h } else { reveal = nil }
+    radius = parameters.number("radius", default: 100)
+  }
+
+  /// h: the height uncovered at rest, for the presented screen `presented`.
+  public func revealHeight(in context: TransitionContext, presented: ScreenSnapshot) -> Double {
+    if let reveal { return Swift.min(Swift.max(reveal, 0), context.height) }
+    guard let top = presented.viewFrames.values.map(\.minY).min() else { return context.height / 2 }
+    return context.height - Swift.max(40, top)
+  }
+
+  /// The fold's offset along `normal` (points p with p·n > offset are
+  /// curled away) when `amount` curled (0 = flat, 1 = at rest).
+  public func foldOffset(in context: TransitionContext, presented: ScreenSnapshot, amount: Double) -> Double {
+    let n = Self.normal
+    let flat = context.width * n.x + context.height * n.y  // the bottom-right corner
+    let h = revealHeight(in: context, presented: presented)
+    let rest = context.width / 2 * n.x + (context.height - h) * n.y
+    return lerp(flat, rest, amount)
+  }
+
+  func composite(in context: TransitionContext, amount: Double, below: ScreenSnapshot, page: ScreenSnapshot) -> Layer {
+    let n = Self.normal
+    let f = foldOffset(in: context, presented: below, amount: amount)
+    let travelled = foldOffset(in: context, presented: below, amount: 0) - f
+    // The page, cut along the fold.
+    var pageLayer = context.snapshotLayer(page)
+    pageLayer.mask = .shapeMask(
+      TransitionPaths.polygon(TransitionPaths.clip(context.bounds, normal: n, offset: f)), in: context.bounds)
+    // The point of the fold nearest the centre, and the fold's direction.
+    let c = context.bounds.center
+    let d = f - (c.x * n.x + c.y * n.y)
+    let foldPoint = Point(x: c.x + d * n.x, y: c.y + d * n.y)
+    let length = 2 * (context.width + context.height)
+    let band = radius * sin(Swift.min(Swift.max(travelled, 0) / radius, Double.pi / 2))
+    func strip(height: Double, centreOffset: Double) -> Layer {
+      // A long strip along the fold; local +y points along the normal.
+      var layer = Layer(frame: Rect(x: 0, y: 0, width: length, height: height))
+      layer.position = Point(x: foldPoint.x + centreOffset * n.x, y: foldPoint.y + centreOffset * n.y)
+      layer.transform = .rotation(z: -atan2(n.x, n.y))
+      return layer
+    }
+    var shadow = strip(height: Self.shadowDepth, centreOffset: Self.shadowDepth / 2)
+    shadow.gradient = Gradient(colors: [Color(red: 0, green: 0, blue: 0, alpha: 0.3), .clear])
+    shadow.opacity = clampedUnit(travelled / Self.shadowDepth)
+    var roll = strip(height: band, centreOffset: -band / 2)
+    roll.gradient = Gradient(
+      colors: [Color(red: 0.86, green: 0.86, blue: 0.86), Color(red: 0.98, green: 0.98, blue: 0.98),
+               Color(red: 0.93, green: 0.93, blue: 0.93), Color(red: 0.72, green: 0.72, blue: 0.72)],
+      locations: [0, 0.35, 0.7, 1])
+    var container = context.emptyContainer()
+    container.sublayers = [context.snapshotLayer(below), shadow, pageLayer]
+    if band > 0 { container.sublayers.append(roll) }
+    return container
+  }
+
+  public func restingLayers(in context: TransitionContext) -> Layer {
+    let c = context.operation.isReverse ? context.reversed : context
+    return composite(in: c, amount: 1, below: c.toScreen, page: c.fromScreen)
+  }
+
+  public func layers(in context: TransitionContext, at time: Double) -> Layer {
+    let reverse = context.operation.isReverse
+    let below = reverse ? context.fromScreen : context.toScreen
+    let page = reverse ? context.toScreen : context.fromScreen
+    switch TransitionPhase(time: time, duration: duration, delay: delay) {
+    case .start:
+      return reverse ? composite(in: context, amount: 1, below: below, page: page) : context.startContainer()
+    case .end:
+      return reverse ? context.endContainer() : composite(in: context, amount: 1, below: below, page: page)
+    case .running(let elapsed):
+      let progress = curve.progress(atTime: elapsed, duration: duration)
+      return composite(in: context, amount: reverse ? 1 - progress : progress, below: below, page: page)
+    }
+  }
+}

@@ -1,0 +1,146 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Geometry
+import Motion
+import Raster
+import Testing
+import Transitions
+
+/// Geometry of the UIKit built-ins against UIKIT.md (393×852).
+@Suite struct UIKitTransitionsTests {
+  static let fractions = [0.1, 0.2, 0.5, 0.8]
+
+  @Test func parallaxOffsetsMatchTheReference() {
+    // UIKIT.md lists 113 @375, but in double 0.7 × 375 is exactly 262.5, which
+    // C round takes to 263: W − round(0.7·W) = 112 (113 needs Float or 0.3·W).
+    #expect(NavigationParallax.parallaxOffset(width: 375) == 112)
+    #expect(NavigationParallax.parallaxOffset(width: 393) == 118)
+    #expect(NavigationParallax.parallaxOffset(width: 402) == 121)
+    #expect(NavigationParallax.parallaxOffset(width: 430) == 129)
+  }
+
+  @Test func edgeShadowProfileMatchesTheReference() {
+    let expected: [(Double, Double)] = [(0, 0.32), (1, 0.27), (2, 0.22), (3, 0.17), (4.5, 0.11), (6, 0.06), (9, 0.015)]
+    for (d, alpha) in expected {
+      #expect(abs(NavigationParallax.shadowAlpha(atDistance: d) - alpha) < 0.006, "d = \(d)")
+    }
+  }
+
+  @Test(arguments: fractions)
+  func pushAndPopFollowCurve7(fraction: Double) {
+    let t = NavigationParallax(parameters: TransitionParameters())
+    let time = fraction * 0.5
+    let c = Spring.system.position(at: time)
+    for op in [TransitionOperation.push, .pop] {
+      let amount = op.isReverse ? 1 - c : c
+      let layer = t.layers(in: Fixture.context(op), at: time)
+      #expect(layer.sublayers.count == 3)
+      let (under, dim, top) = (layer.sublayers[0], layer.sublayers[1], layer.sublayers[2])
+      #expect(close(under.transform.m41, -118 * amount, 1e-9))
+      #expect(close(top.transform.m41, 393 * (1 - amount), 1e-9))
+      #expect(close(dim.opacity, amount) && dim.backgroundColor == Color(red: 0, green: 0, blue: 0, alpha: 0.1))
+      #expect(dim.frame == Rect(x: 0, y: 0, width: 393, height: 852))
+      // The edge shadow rides on the top screen's left edge and fades out both ways.
+      let shadow = top.sublayers[0]
+      #expect(shadow.frame == Rect(x: -9, y: 0, width: 9, height: 852) && shadow.gradient != nil)
+      #expect(close(shadow.opacity, 1 - c))
+      // Push: the list under, the detail on top; pop: the list under again.
+      #expect(under.contents == Fixture.a.image && top.contents == Fixture.b.image)
+    }
+  }
+
+  @Test func pushAndPopAreTheSameTransitionUnderTwoNames() {
+    #expect(Catalog.descriptor(named: "push")?.parameters.map(\.name) == Catalog.descriptor(named: "pop")?.parameters.map(\.name))
+    let push = Catalog.descriptor(named: "pop")!.make(TransitionParameters())
+    #expect(push.duration == 0.5)
+  }
+
+  @Test(arguments: fractions)
+  func coverVerticalSlidesOnCurve7(fraction: Double) {
+    let t = CoverVertical(parameters: TransitionParameters())
+    let c = Spring.system.position(at: fraction * 0.5)
+    let present = t.layers(in: Fixture.context(.present), at: fraction * 0.5)
+    #expect(close(present.sublayers[1].transform.m42, 852 * (1 - c), 1e-9))
+    #expect(present.sublayers[1].contents == Fixture.b.image && present.sublayers[0].transform.isIdentity)
+    let dismiss = t.layers(in: Fixture.context(.dismiss), at: fraction * 0.5)
+    #expect(close(dismiss.sublayers[1].transform.m42, 852 * c, 1e-9))
+    #expect(dismiss.sublayers[1].contents == Fixture.b.image)
+  }
+
+  @Test(arguments: fractions)
+  func crossDissolveFadesBoth(fraction: Double) {
+    let t = CrossDissolve(parameters: TransitionParameters(["curve": .curve(.linear)]))
+    let layer = t.layers(in: Fixture.context(.present), at: fraction * 0.5)
+    #expect(close(layer.sublayers[0].opacity, 1 - fraction, 1e-9) && close(layer.sublayers[1].opacity, fraction, 1e-9))
+    #expect(layer.sublayers[1].contents == Fixture.b.image)
+  }
+
+  @Test(arguments: fractions)
+  func flipTurnsHalfAroundWithTheCameraBack(fraction: Double) {
+    let t = FlipHorizontal(parameters: TransitionParameters())
+    let p = TimingFunction.easeInEaseOut.value(at: fraction)
+    for op in [TransitionOperation.present, .dismiss] {
+      let ctx = Fixture.context(op)
+      let theta = t.angle(in: ctx, progress: p)
+      #expect(close(abs(theta), Double.pi * p))
+      #expect((theta <= 0) == !op.isReverse)  // present turns the right edge toward the viewer
+      let layer = t.layers(in: ctx, at: fraction * 0.5)
+      #expect(close(layer.sublayerTransform.m34, -1 / (2 * 852)))
+      let card = layer.sublayers[0]
+      #expect(card.contents == (p < 0.5 ? ctx.fromScreen.image : ctx.toScreen.image))
+      let s = 1 - 393 / (4 * 852) * abs(sin(theta))
+      #expect(close(t.cardScale(in: ctx, angle: theta), s))
+      #expect(close(card.sublayers[0].opacity, 0.3 * abs(sin(theta)), 1e-12))
+    }
+  }
+
+  @Test func sheetRestsBelowTheSafeAreaWithThePresenterReceded() throws {
+    let t = PageSheet(parameters: TransitionParameters())
+    let ctx = Fixture.context(.present)
+    let rest = t.restingLayers(in: ctx)
+    let (black, receding, dim, card) = (rest.sublayers[0], rest.sublayers[1], rest.sublayers[2], rest.sublayers[3])
+    #expect(black.backgroundColor == .black)
+    // The receded screen: scale 1 − 20/W about its centre, top edge at the safe-area top.
+    let s = 1 - 20 / 393.0
+    #expect(close(receding.transform.m11, s) && close(receding.transform.m22, s))
+    let top = 426 - s * 426 + receding.transform.m42
+    #expect(close(top, 59, 1e-9))
+    #expect(receding.cornerRadius == 10 && receding.masksToBounds)
+    #expect(close(dim.opacity, 1) && dim.backgroundColor == Color(red: 0, green: 0, blue: 0, alpha: 0.2))
+    // The card: 10 pt under the safe-area top, radius 10.
+    #expect(card.frame.minY == 69 && card.transform.m42 == 0 && card.cornerRadius == 10)
+    #expect(card.sublayers[0].contents == Fixture.b.image)
+  }
+
+  @Test(arguments: fractions)
+  func sheetRisesOnTheCriticallyDampedSpring(fraction: Double) {
+    let t = PageSheet(parameters: TransitionParameters())
+    let spring = Spring(response: 0.344144233, dampingRatio: 1)
+    let time = fraction * 0.5
+    let c = spring.position(at: time)
+    let layer = t.layers(in: Fixture.context(.present), at: time)
+    let card = layer.sublayers[3]
+    #expect(close(card.frame.minY + card.transform.m42, lerp(852, 69, c), 1e-9))
+    #expect(close(layer.sublayers[2].opacity, c, 1e-12))
+    let back = t.layers(in: Fixture.context(.dismiss), at: time).sublayers[3]
+    #expect(close(back.frame.minY + back.transform.m42, lerp(69, 852, c), 1e-9))
+  }
+
+  @Test func partialCurlRevealsTheRequestedHeight() {
+    let t = PartialCurl(parameters: TransitionParameters(["reveal": .number(300)]))
+    let ctx = Fixture.context(.present)
+    let n = PartialCurl.normal
+    #expect(close(n.x * n.x + n.y * n.y, 1))
+    // Flat: the fold touches the bottom-right corner; at rest it crosses the centre line 300 pt up.
+    #expect(close(t.foldOffset(in: ctx, presented: ctx.toScreen, amount: 0), 393 * n.x + 852 * n.y))
+    #expect(close(t.foldOffset(in: ctx, presented: ctx.toScreen, amount: 1), 196.5 * n.x + 552 * n.y))
+    // Default h: H − max(40, the topmost view's minY) — the hero at y = 100.
+    let d = PartialCurl(parameters: TransitionParameters())
+    #expect(d.revealHeight(in: ctx, presented: Fixture.b) == 752)
+    // The presented screen is below, the curled page above, masked.
+    let layer = t.layers(in: ctx, at: 0.25)
+    #expect(layer.sublayers[0].contents == Fixture.b.image && layer.sublayers[2].contents == Fixture.a.image)
+    #expect(layer.sublayers[2].mask?.path != nil)
+  }
+}
