@@ -35,8 +35,8 @@ public struct FrameRenderer: Sendable {
       timeline: timeline, transitions: transitions, snapshots: snapshots, spec: spec, compositor: compositor)
   }
 
-  /// What each still segment shows when it is not a plain screen: the
-  /// `restingLayers` of the last transition that completed before it.
+  /// What each still segment shows when it is not a plain screen: the end
+  /// state of the last transition that completed before it.
   private static func restingImages(
     timeline: Timeline, transitions: [(any Transition)?], snapshots: [String: ScreenSnapshot], spec: JobSpec,
     compositor: Compositor
@@ -58,7 +58,8 @@ public struct FrameRenderer: Sendable {
           fromScreen: from, toScreen: to)
         var image = Bitmap(
           width: spec.canvas.pixelWidth, height: spec.canvas.pixelHeight, fill: spec.canvas.background.premultipliedPixel)
-        compositor.render(transition.restingLayers(in: context), into: &image)
+        // What the step leaves on display: its own last frame.
+        compositor.render(transition.layers(in: context, at: transition.totalDuration), into: &image)
         display = image == to.image ? nil : image
       }
     }
