@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import Dispatch
 import Foundation
 import Synchronization
@@ -230,22 +233,33 @@ final class ProgressReporter: Sendable {
         estimatedUnits += max(0, guess)
         let total = r.frames * r.outputs
         lines.append(
-          "  \(Self.padded(r.name, 22)) \(Self.bar(done, total))  ~\(done)/\(total) frames  output \(min(r.outputsDone + 1, r.outputs))/\(r.outputs)"
+          "  \(Self.padded(r.name, 18)) \(Self.bar(done, total))  ~\(done)/\(total) frames"
+            + (r.outputs > 1 ? "  output \(min(r.outputsDone + 1, r.outputs))/\(r.outputs)" : "")
             + String(format: "  %.1f s", Self.seconds(r.started, now)))
       }
       let fps = elapsed > 0 ? Double(estimatedUnits) / elapsed : 0
       let remaining = max(0, s.unitsTotal - estimatedUnits)
       let eta = fps > 0 ? Self.clock(Double(remaining) / fps) : "--:--"
       lines.append(
-        "  \(Self.padded("\(s.jobsDone)/\(jobCount) jobs" + (s.failed > 0 ? ", \(s.failed) failed" : ""), 22)) "
+        "  \(Self.padded("\(s.jobsDone)/\(jobCount) jobs" + (s.failed > 0 ? ", \(s.failed) failed" : ""), 18)) "
           + "\(Self.bar(estimatedUnits, s.unitsTotal))  \(estimatedUnits)/\(s.unitsTotal) frames"
           + String(format: "  %.0f fps", fps) + "  ETA \(eta)")
-      terminal(Self.clearSequence(s.drawnLines) + lines.joined(separator: "\n"))
+      // A line wider than the terminal would wrap and break the redraw.
+      let width = Self.terminalWidth() - 1
+      let fitted = lines.map { $0.count > width ? String($0.prefix(width)) : $0 }
+      terminal(Self.clearSequence(s.drawnLines) + fitted.joined(separator: "\n"))
       s.drawnLines = lines.count
     }
   }
 
-  private static func bar(_ done: Int, _ total: Int, width: Int = 20) -> String {
+  /// Columns of the terminal on standard error (80 when unknown).
+  private static func terminalWidth() -> Int {
+    var size = winsize()
+    if ioctl(2, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 10 { return Int(size.ws_col) }
+    return 80
+  }
+
+  private static func bar(_ done: Int, _ total: Int, width: Int = 16) -> String {
     let filled = total > 0 ? min(width, done * width / total) : 0
     return "[" + String(repeating: "█", count: filled) + String(repeating: "░", count: width - filled) + "]"
   }
