@@ -6,23 +6,39 @@ import Glibc
 public struct Console: Sendable {
   public var print: @Sendable (String) -> Void
   public var error: @Sendable (String) -> Void
+  /// Writes raw text (no newline added) to a terminal for live progress;
+  /// nil when standard error is not a terminal.
+  public var terminal: (@Sendable (String) -> Void)?
 
-  public init(print: @escaping @Sendable (String) -> Void, error: @escaping @Sendable (String) -> Void) {
+  public init(
+    print: @escaping @Sendable (String) -> Void, error: @escaping @Sendable (String) -> Void,
+    terminal: (@Sendable (String) -> Void)? = nil
+  ) {
     self.print = print
     self.error = error
+    self.terminal = terminal
   }
 
   /// The process's standard output and standard error, one unbuffered
   /// `write` per line so lines from several threads never interleave.
-  public static let standard = Console(
-    print: { line in writeLine(line, to: 1) },
-    error: { line in writeLine(line, to: 2) })
+  public static let standard: Console = {
+    let terminal: (@Sendable (String) -> Void)?
+    if isatty(2) == 1 {
+      terminal = { text in Console.writeText(text, to: 2) }
+    } else {
+      terminal = nil
+    }
+    return Console(
+      print: { line in Console.writeText(line + "\n", to: 1) },
+      error: { line in Console.writeText(line + "\n", to: 2) },
+      terminal: terminal)
+  }()
 
-  private static func writeLine(_ line: String, to fd: Int32) {
-    var bytes = Array((line + "\n").utf8)
+  private static func writeText(_ text: String, to fd: Int32) {
+    var bytes = Array(text.utf8)
     var offset = 0
     while offset < bytes.count {
-      let n = bytes.withUnsafeMutableBytes { write(fd, $0.baseAddress! + offset, $0.count - offset) }
+      let n = bytes.withUnsafeMutableBytes { Glibc.write(fd, $0.baseAddress! + offset, $0.count - offset) }
       if n <= 0 { return }
       offset += n
     }

@@ -4,6 +4,8 @@
 struct Options: Sendable {
   enum Command: Sendable, Equatable {
     case render(inputs: [String])
+    /// `plan DIR|FILE... [--json]`: the jobs, their cache keys, costs and shards.
+    case plan(inputs: [String], json: Bool)
     case list
     /// `frame JOB --time T -o FILE.png`: one frame as PNG.
     case frame(job: String, time: Double, output: String)
@@ -11,59 +13,123 @@ struct Options: Sendable {
     case version
   }
 
+  /// How progress is shown (`--progress`).
+  enum ProgressMode: String, Sendable, CaseIterable {
+    /// `tty` when standard error is a terminal, else `plain`.
+    case auto
+    /// A line per written output and a summary; no live display.
+    case plain
+    /// One JSON object per line on standard output.
+    case ndjson
+    /// No progress or summary lines (results and errors only).
+    case none
+    /// Live bars on standard error (what `auto` picks on a terminal).
+    case tty
+  }
+
   var command: Command = .help
   var outputDirectory: String?
   var formats: [String]?
   var force = false
   var quiet = false
+  /// `-j N`: jobs rendered at once; nil is the core count.
+  var jobs: Int?
+  /// `--shard K/N`; nil takes it from the environment (or renders everything).
+  var shard: Shard?
+  /// `--shard-count N`: N for `JOB_COMPLETION_INDEX` (and for `plan`).
+  var shardCount: Int?
+  var report: String?
+  var junit: String?
+  var gallery: String?
+  var progress: ProgressMode = .auto
 
   /// A usage error: printed with a hint to `--help`, exit status 2.
   struct UsageError: Error, CustomStringConvertible {
     var description: String
   }
 
+  static let knownFormats = ["mp4", "gif", "png", "sheet"]
+
   static func parse(_ arguments: [String]) throws -> Options {
     var options = Options()
     var inputs: [String] = []
     var rest = arguments[...]
+    var json = false
+    var isPlan = false
     if rest.first == "list" {
       rest.removeFirst()
       options.command = .list
-    }
-    if rest.first == "frame" {
+    } else if rest.first == "plan" {
+      rest.removeFirst()
+      isPlan = true
+    } else if rest.first == "frame" {
       rest.removeFirst()
       return try parseFrame(rest)
     }
-    func value(for flag: String) throws -> String {
-      guard let v = rest.popFirst(), !v.hasPrefix("-") || v == "-" else {
-        throw UsageError(description: "option \(flag) needs a value")
+    while let raw = rest.popFirst() {
+      // `--name=value` is `--name value`.
+      var arg = raw
+      var attached: String?
+      if raw.hasPrefix("--"), let eq = raw.firstIndex(of: "=") {
+        arg = String(raw[..<eq])
+        attached = String(raw[raw.index(after: eq)...])
+      } else if raw.hasPrefix("-j"), raw.count > 2, !raw.hasPrefix("--") {
+        arg = "-j"
+        attached = String(raw.dropFirst(2))
       }
-      return v
-    }
-    while let arg = rest.popFirst() {
+      func value() throws -> String {
+        if let attached { return attached }
+        guard let v = rest.popFirst(), !v.hasPrefix("-") || v == "-" else {
+          throw UsageError(description: "option \(arg) needs a value")
+        }
+        return v
+      }
+      func positiveInteger() throws -> Int {
+        let text = try value()
+        guard let n = Int(text), n >= 1 else {
+          throw UsageError(description: "option \(arg) needs a whole number ≥ 1, got '\(text)'")
+        }
+        return n
+      }
       switch arg {
       case "-h", "--help": return Options(command: .help)
       case "--version": return Options(command: .version)
-      case "-o", "--output-dir": options.outputDirectory = try value(for: arg)
+      case "-o", "--output-dir": options.outputDirectory = try value()
       case "--format":
-        let list = try value(for: arg).split(separator: ",").map(String.init)
-        for f in list where !["mp4", "gif", "png", "sheet"].contains(f) {
+        let list = try value().split(separator: ",").map(String.init)
+        for f in list where !knownFormats.contains(f) {
           throw UsageError(description: "unknown format '\(f)' (expected mp4, gif, png or sheet)")
         }
+        guard !list.isEmpty else { throw UsageError(description: "option --format needs a value") }
         options.formats = list
       case "--force": options.force = true
       case "-q", "--quiet": options.quiet = true
+      case "-j", "--jobs": options.jobs = try positiveInteger()
+      case "--shard":
+        let text = try value()
+        guard let shard = Shard(parsing: text) else {
+          throw UsageError(description: "--shard needs K/N with 1 ≤ K ≤ N (K is 1-based), got '\(text)'")
+        }
+        options.shard = shard
+      case "--shard-count": options.shardCount = try positiveInteger()
+      case "--report": options.report = try value()
+      case "--junit": options.junit = try value()
+      case "--gallery": options.gallery = try value()
+      case "--progress":
+        let text = try value()
+        guard let mode = ProgressMode(rawValue: text), mode != .tty else {
+          throw UsageError(description: "--progress needs auto, plain, ndjson or none, got '\(text)'")
+        }
+        options.progress = mode
+      case "--json" where isPlan: json = true
       case "--":
         inputs.append(contentsOf: rest)
         rest = []
       default:
-        if arg.hasPrefix("--output-dir=") {
-          options.outputDirectory = String(arg.dropFirst("--output-dir=".count))
-        } else if arg.hasPrefix("-") && arg != "-" {
-          throw UsageError(description: "unknown option '\(arg)'")
-        } else {
-          inputs.append(arg)
+        if arg.hasPrefix("-") && arg != "-" {
+          throw UsageError(description: "unknown option '\(raw)'")
         }
+        inputs.append(arg)
       }
     }
     if options.command == .list {
@@ -71,7 +137,7 @@ struct Options: Sendable {
       return options
     }
     guard !inputs.isEmpty else { throw UsageError(description: "no job files given") }
-    options.command = .render(inputs: inputs)
+    options.command = isPlan ? .plan(inputs: inputs, json: json) : .render(inputs: inputs)
     return options
   }
 

@@ -4,6 +4,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Foundation
 import Transitions
 
 /// transvid's entry point.
@@ -12,29 +13,45 @@ public enum TransvidCommand {
 
   static let usage = """
     USAGE: transvid [options] JOB.cfg|DIR ...
+           transvid plan [options] JOB.cfg|DIR ... [--json]
            transvid list
            transvid frame JOB.cfg --time T -o FRAME.png
 
     Renders job files (YAML) into demo videos of iOS screen transitions.
-    A directory stands for every *.cfg file below it.
+    A directory stands for every *.cfg file below it. Jobs whose outputs are
+    up to date (same job, assets, formats and transvid version) are skipped.
 
     OPTIONS:
       -o, --output-dir DIR   where outputs go (default: the job's output.dir, else ./out)
       --format LIST          override the job's formats: mp4,gif,png,sheet
+      -j, --jobs N           jobs rendered at once (default: the number of cores)
       --force                render even when outputs are up to date
+      --shard K/N            render only part K of N (K from 1); default from
+                             JOB_COMPLETION_INDEX (0-based) with --shard-count N or
+                             TRANSVID_SHARD_COUNT, or SLURM_ARRAY_TASK_ID/_COUNT
+      --shard-count N        N for JOB_COMPLETION_INDEX
+      --report FILE.json     per job: status, outputs, bytes, frames, time, errors
+      --junit FILE.xml       one JUnit test case per job, for CI
+      --gallery DIR          write DIR/index.html showing every demo
+      --progress MODE        auto (bars on a terminal, else plain), plain, ndjson, none
       -q, --quiet            print errors only
       --version              print the version
       -h, --help             show this help
 
     EXAMPLE:
       transvid jobs/circle-spread.cfg        writes out/circle-spread.mp4
+      transvid jobs -j 4 --report out/report.json --gallery out
 
-    EXIT STATUS: 0 all jobs fine, 1 a job failed (the others still ran), 2 usage error.
+    EXIT STATUS: 0 all jobs fine, 1 a job failed (the others still ran), 2 usage error,
+    130/143 stopped by SIGINT/SIGTERM (nothing partial is left).
     """
 
   /// Runs the command line `arguments` (without the program name) and
   /// returns the exit status.
-  public static func run(_ arguments: [String], console: Console = .standard) -> Int32 {
+  public static func run(
+    _ arguments: [String], console: Console = .standard,
+    environment: [String: String] = ProcessInfo.processInfo.environment
+  ) -> Int32 {
     let options: Options
     do {
       options = try Options.parse(arguments)
@@ -55,12 +72,15 @@ public enum TransvidCommand {
     case .frame(let job, let time, let output):
       return FrameCommand.run(job: job, time: time, output: output, console: console)
     case .render(let inputs):
-      return BatchRunner(options: options, console: console).run(inputs: inputs)
+      return BatchRunner(options: options, console: console, environment: environment).run(inputs: inputs)
+    case .plan(let inputs, let json):
+      return PlanCommand.run(inputs: inputs, json: json, options: options, environment: environment, console: console)
     }
   }
 
   /// The executable's `main`.
   public static func main() -> Never {
+    Cancellation.installSignalHandlers(console: .standard)
     exit(run(Array(CommandLine.arguments.dropFirst())))
   }
 }

@@ -1,0 +1,168 @@
+import Foundation
+import Jobs
+import Transitions
+
+/// Why a job did not render: the text printed (`FILE:LINE:COL: error: …`) and,
+/// when the problem is inside the job file, where.
+struct JobFailure: Error, Sendable, CustomStringConvertible {
+  var description: String
+  var location: SourceLocation?
+
+  init(_ diagnostic: Diagnostic) {
+    description = diagnostic.description
+    location = diagnostic.location
+  }
+
+  init(file: String, message: String) {
+    description = "\(file): error: \(message)"
+    location = nil
+  }
+
+  init(file: String, error: any Error) {
+    if let diagnostic = error as? Diagnostic {
+      self.init(diagnostic)
+    } else if let failure = error as? JobFailure {
+      self = failure
+    } else if let jobError = error as? JobError {
+      self.init(file: file, message: jobError.message)
+    } else {
+      self.init(file: file, message: "\(error)")
+    }
+  }
+}
+
+/// One job file of a batch, parsed and placed: where its outputs go, what it
+/// costs, which shard renders it.
+struct PlannedJob: Sendable {
+  /// The job file's path as found.
+  var file: String
+  /// The parsed job, or nil when the file is broken.
+  var spec: JobSpec?
+  /// Set when the job cannot render (broken file, an output another job claims).
+  var failure: JobFailure?
+  /// The job's name (the file name when the file does not parse).
+  var name: String
+  var formats: [String] = []
+  var directory: String = ""
+  /// One path per format, `<dir>/<name>.<ext>`.
+  var outputs: [String] = []
+  /// Frames per output.
+  var frames = 0
+  var pixelWidth = 0, pixelHeight = 0
+  /// Seconds of video.
+  var duration = 0.0
+  /// Transition names in timeline order, without repeats.
+  var transitions: [String] = []
+  /// Estimated work: frames × pixels × formats; 0 for a broken job.
+  var cost = 0
+  /// 1-based shard of `BatchPlan.shardCount`.
+  var shard = 1
+
+  /// The cache record beside the outputs.
+  var recordPath: String { (directory as NSString).appendingPathComponent(".transvid-cache/\(name).json") }
+}
+
+/// Every job of a batch, in a stable order, before anything renders.
+struct BatchPlan: Sendable {
+  var jobs: [PlannedJob]
+  var shardCount: Int
+
+  /// Every job file named by `inputs`: files as given, directories searched
+  /// recursively for `*.cfg`, each directory's files sorted by path (bytewise,
+  /// so every machine agrees), the same file never twice.
+  static func findJobs(_ inputs: [String]) throws -> [String] {
+    var jobs: [String] = []
+    var seen = Set<String>()
+    let fm = FileManager.default
+    for input in inputs {
+      var isDirectory: ObjCBool = false
+      guard fm.fileExists(atPath: input, isDirectory: &isDirectory) else {
+        throw Options.UsageError(description: "no such file or directory: \(input)")
+      }
+      var found: [String]
+      if isDirectory.boolValue {
+        found = (fm.enumerator(atPath: input)?.allObjects as? [String] ?? [])
+          .filter { $0.hasSuffix(".cfg") && !$0.split(separator: "/").contains { $0.hasPrefix(".") } }
+          .sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }
+          .map { (input as NSString).appendingPathComponent($0) }
+      } else {
+        found = [input]
+      }
+      for path in found where seen.insert((path as NSString).standardizingPath).inserted {
+        jobs.append(path)
+      }
+    }
+    return jobs
+  }
+
+  /// Parses every job and places its outputs. A later job whose output path
+  /// an earlier job already claims fails (it is never silently overwritten).
+  init(files: [String], options: Options, shardCount: Int) {
+    self.shardCount = shardCount
+    var claimed: [String: String] = [:]
+    jobs = files.map { file in
+      var job = PlannedJob(file: file, name: ((file as NSString).lastPathComponent as NSString).deletingPathExtension)
+      do throws(Diagnostic) {
+        let spec = try JobParser.load(path: file)
+        job.spec = spec
+        job.name = spec.name
+        job.formats = options.formats ?? spec.output.formats.map(\.rawValue)
+        job.directory = Self.outputDirectory(for: spec, options: options)
+        job.outputs = job.formats.map {
+          (job.directory as NSString).appendingPathComponent("\(spec.name).\(Self.fileExtension(of: $0))")
+        }
+        let timeline = Timeline(spec: spec) { step in
+          Catalog.descriptor(named: step.transition)!.make(step.parameters).duration
+        }
+        job.frames = timeline.frameCount
+        job.duration = timeline.duration
+        job.pixelWidth = spec.canvas.pixelWidth
+        job.pixelHeight = spec.canvas.pixelHeight
+        job.cost = job.frames * job.pixelWidth * job.pixelHeight * max(1, job.formats.count)
+        for step in spec.timeline {
+          if case .transition(let t) = step, !job.transitions.contains(t.transition) {
+            job.transitions.append(t.transition)
+          }
+        }
+      } catch {
+        job.failure = JobFailure(error)
+      }
+      for output in job.outputs {
+        let key = Self.absolute(output)
+        if let other = claimed[key] {
+          job.failure = JobFailure(
+            file: file,
+            message: "output '\(output)' is also written by \(other) (listed first); give one of the two jobs another name")
+          break
+        }
+      }
+      if job.failure == nil {
+        for output in job.outputs { claimed[Self.absolute(output)] = file }
+      }
+      return job
+    }
+    let shards = Shard.assign(costs: jobs.map(\.cost), keys: jobs.map(\.file), count: shardCount)
+    for i in jobs.indices { jobs[i].shard = shards[i] }
+  }
+
+  /// The file name extension of a format's output: the contact sheet is a
+  /// PNG beside the poster (`name.png`), so it is `name.sheet.png`.
+  static func fileExtension(of format: String) -> String { format == "sheet" ? "sheet.png" : format }
+
+  /// The folder a job's outputs go to: `-o`, else the job's `output.dir`
+  /// (relative to the job file), else `out`.
+  static func outputDirectory(for spec: JobSpec, options: Options) -> String {
+    if let dir = options.outputDirectory { return dir }
+    if let dir = spec.output.directory {
+      if dir.hasPrefix("/") { return dir }
+      return ((spec.file as NSString).deletingLastPathComponent as NSString).appendingPathComponent(dir)
+    }
+    return "out"
+  }
+
+  /// `path` made absolute against the working directory, `.`/`..` resolved.
+  static func absolute(_ path: String) -> String {
+    let full = path.hasPrefix("/") ? path : (FileManager.default.currentDirectoryPath as NSString).appendingPathComponent(path)
+    return (full as NSString).standardizingPath
+  }
+}

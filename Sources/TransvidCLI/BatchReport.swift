@@ -1,0 +1,98 @@
+import Foundation
+
+/// `--report FILE.json` and `--junit FILE.xml`: what each job of the run did.
+enum BatchReport {
+  /// The JSON report: per job its status, outputs, bytes, frames, time, and
+  /// for a failure the message with file, line and column.
+  static func json(_ results: [JobResult], shard: Shard) -> String {
+    var lines: [String] = ["{"]
+    lines.append("  \"version\": \(JSONText.string(TransvidCommand.version)),")
+    lines.append("  \"shard\": \(shard == .all ? "null" : JSONText.string(shard.description)),")
+    let counts = Dictionary(grouping: results, by: \.status).mapValues(\.count)
+    lines.append(
+      "  \"totals\": " + JSONText.object([
+        ("jobs", results.count), ("rendered", counts[.rendered] ?? 0), ("cached", counts[.cached] ?? 0),
+        ("failed", counts[.failed] ?? 0), ("bytes", results.reduce(0) { $0 + $1.bytes }),
+      ]) + ",")
+    lines.append("  \"jobs\": [")
+    for (i, r) in results.enumerated() {
+      var fields: [(String, Any?)] = [
+        ("job", r.job.name), ("file", r.job.file), ("status", r.status.rawValue), ("cached", r.status == .cached),
+        ("frames", r.job.frames), ("duration", r.job.duration), ("bytes", r.bytes), ("seconds", r.seconds),
+        ("key", r.key.isEmpty ? nil : r.key),
+      ]
+      let outputs = r.outputs.map {
+        JSONText.object([("path", $0.path), ("bytes", $0.bytes), ("frames", $0.frames), ("duration", $0.duration)])
+      }
+      fields.append(("outputs", RawJSON("[" + outputs.joined(separator: ",") + "]")))
+      if let failure = r.failure {
+        fields.append(
+          ("error",
+            RawJSON(
+              JSONText.object([
+                ("message", failure.description), ("file", failure.location?.file ?? r.job.file),
+                ("line", failure.location?.line), ("column", failure.location?.column),
+              ]))))
+      }
+      lines.append("    " + JSONText.object(fields) + (i + 1 < results.count ? "," : ""))
+    }
+    lines.append("  ]")
+    lines.append("}")
+    return lines.joined(separator: "\n") + "\n"
+  }
+
+  /// JUnit XML, one `testcase` per job (classname: the job file's folder);
+  /// a failed job carries a `failure` with the message, an up-to-date one a
+  /// `system-out` saying so.
+  static func junit(_ results: [JobResult]) -> String {
+    let failures = results.filter { $0.status == .failed }.count
+    let time = results.reduce(0) { $0 + $1.seconds }
+    var xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+    xml += "<testsuites name=\"transvid\" tests=\"\(results.count)\" failures=\"\(failures)\" errors=\"0\" time=\"\(seconds(time))\">\n"
+    xml += "  <testsuite name=\"transvid\" tests=\"\(results.count)\" failures=\"\(failures)\" errors=\"0\" skipped=\"0\" time=\"\(seconds(time))\">\n"
+    for r in results {
+      let folder = (r.job.file as NSString).deletingLastPathComponent
+      let classname = "transvid." + (folder.isEmpty ? "." : folder)
+      xml += "    <testcase classname=\"\(escape(classname))\" name=\"\(escape(r.job.name))\" file=\"\(escape(r.job.file))\""
+      if let line = r.failure?.location?.line { xml += " line=\"\(line)\"" }
+      xml += " time=\"\(seconds(r.seconds))\""
+      switch r.status {
+      case .failed:
+        let message = r.failure?.description ?? "failed"
+        xml += ">\n      <failure message=\"\(escape(message))\" type=\"error\">\(escape(message))</failure>\n    </testcase>\n"
+      case .cached:
+        xml += ">\n      <system-out>up to date: \(escape(r.outputs.map(\.path).joined(separator: ", ")))</system-out>\n    </testcase>\n"
+      case .rendered:
+        xml += ">\n      <system-out>\(escape(r.outputs.map(\.line).joined(separator: "\n")))</system-out>\n    </testcase>\n"
+      }
+    }
+    xml += "  </testsuite>\n</testsuites>\n"
+    return xml
+  }
+
+  private static func seconds(_ s: Double) -> String { String(format: "%.3f", s) }
+
+  /// Text escaped for XML attributes and content.
+  static func escape(_ text: String) -> String {
+    var out = ""
+    for scalar in text.unicodeScalars {
+      switch scalar {
+      case "&": out += "&amp;"
+      case "<": out += "&lt;"
+      case ">": out += "&gt;"
+      case "\"": out += "&quot;"
+      case "'": out += "&apos;"
+      case "\n", "\t": out.unicodeScalars.append(scalar)
+      case _ where scalar.value < 0x20: out += "?"
+      default: out.unicodeScalars.append(scalar)
+      }
+    }
+    return out
+  }
+}
+
+/// JSON text that `JSONText.value` inserts as it is.
+struct RawJSON: CustomStringConvertible {
+  var description: String
+  init(_ text: String) { description = text }
+}

@@ -1,0 +1,91 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Dispatch
+import Foundation
+import Synchronization
+
+/// Stops the process cleanly on Ctrl-C (SIGINT) and SIGTERM.
+///
+/// Outputs are written into a staging folder beside their destination
+/// (`<output dir>/.transvid-partial-<pid>/`; the writers' own temp files land
+/// there too) and renamed into place one by one under this object's lock. On a
+/// signal, under the same lock, the handler marks the batch cancelled, moves
+/// each staging folder aside (so no writer can create a file in it any more)
+/// and deletes it, then ends the process with 128 + the signal number (130,
+/// 143). So after a signal every output path holds either nothing new or a
+/// complete file, and no temp file is left behind.
+///
+/// The writers' frame loops live in `OutputWriter`, which has no cancellation
+/// hook yet, so a running encoder is not asked to stop: the process exits
+/// under it and its file, already unlinked with its folder, goes with it.
+final class Cancellation: Sendable {
+  static let shared = Cancellation()
+
+  private struct State {
+    var isCancelled = false
+    /// Staging folders and temp files to delete on a signal.
+    var unfinished: Set<String> = []
+  }
+
+  private let state = Mutex(State())
+  /// Kept alive for the life of the process; set once, by `main`, before any work.
+  nonisolated(unsafe) private static var sources: [any DispatchSourceSignal] = []
+
+  var isCancelled: Bool { state.withLock { $0.isCancelled } }
+
+  /// Remembers a path (file or folder) to delete if the process is stopped.
+  func register(_ path: String) { state.withLock { _ = $0.unfinished.insert(path) } }
+
+  /// Forgets a path registered earlier (it was finished or cleaned up normally).
+  func unregister(_ path: String) { state.withLock { _ = $0.unfinished.remove(path) } }
+
+  /// Runs `body` (moving finished files into place) unless the batch was
+  /// cancelled; a signal arriving meanwhile waits until it is done.
+  func commit<T>(_ body: () throws -> T) throws -> T {
+    try state.withLock { state in
+      if state.isCancelled { throw CancellationError() }
+      return try body()
+    }
+  }
+
+  /// Marks the batch cancelled and deletes every unfinished path. Returns
+  /// with the lock held no longer; later `commit`s throw.
+  func cancelAndCleanUp() {
+    state.withLock { state in
+      state.isCancelled = true
+      for path in state.unfinished.sorted() {
+        let aside = "\(path).cancelled"
+        // Moving the folder first makes every later create inside it fail.
+        let target = rename(path, aside) == 0 ? aside : path
+        for _ in 0..<5 {
+          try? FileManager.default.removeItem(atPath: target)
+          if !FileManager.default.fileExists(atPath: target) { break }
+        }
+      }
+      state.unfinished.removeAll()
+    }
+  }
+
+  /// Installs the SIGINT/SIGTERM handlers of the `transvid` executable: clean
+  /// up, say so on standard error and exit with 128 + the signal.
+  static func installSignalHandlers(console: Console) {
+    for signo in [SIGINT, SIGTERM] {
+      signal(signo, SIG_IGN)
+      let source = DispatchSource.makeSignalSource(signal: signo, queue: .global())
+      source.setEventHandler {
+        shared.cancelAndCleanUp()
+        let name = signo == SIGINT ? "SIGINT" : "SIGTERM"
+        console.error("\ntransvid: stopped by \(name); unfinished outputs removed")
+        _exit(128 + signo)
+      }
+      source.resume()
+      sources.append(source)
+    }
+  }
+}
+
+/// The batch was stopped by a signal.
+struct CancellationError: Error, CustomStringConvertible {
+  var description: String { "cancelled" }
+}

@@ -1,0 +1,47 @@
+import Jobs
+
+/// A canonical text rendering of a parsed job: every stored property of the
+/// spec, recursively, in declaration order, with dictionary and set entries
+/// sorted and source locations left out (moving a key to another line, or
+/// adding a comment, changes no pixel).
+///
+/// It walks `Mirror`s rather than listing fields by hand, so a field the job
+/// format gains later is part of the cache key without anyone remembering to
+/// add it: the failure mode of forgetting is a stale video, which is worse
+/// than a needless re-render. Numbers print as Swift's shortest round-trip
+/// text, the same on every machine.
+enum CanonicalText {
+  /// The canonical text of `spec` (without its file path: the same job at
+  /// another path renders the same frames).
+  static func of(_ spec: JobSpec) -> String {
+    var copy = spec
+    copy.file = ""
+    return render(copy)
+  }
+
+  static func render(_ value: Any) -> String {
+    let mirror = Mirror(reflecting: value)
+    let type = String(reflecting: Swift.type(of: value))
+    switch mirror.displayStyle {
+    case .optional:
+      guard let wrapped = mirror.children.first else { return "nil" }
+      return render(wrapped.value)
+    case .enum:
+      guard let payload = mirror.children.first else { return "\(type).\(value)" }
+      return "\(type).\(payload.label ?? "?")(\(render(payload.value)))"
+    case .struct, .class, .tuple:
+      let fields = mirror.children.compactMap { child -> String? in
+        if child.value is SourceLocation { return nil }
+        return "\(child.label ?? "_"): \(render(child.value))"
+      }
+      return "\(mirror.displayStyle == .tuple ? "" : type)(\(fields.joined(separator: ", ")))"
+    case .collection:
+      return "[" + mirror.children.map { render($0.value) }.joined(separator: ", ") + "]"
+    case .dictionary, .set:
+      return "{" + mirror.children.map { render($0.value) }.sorted().joined(separator: ", ") + "}"
+    default:
+      if let text = value as? String { return String(reflecting: text) }
+      return "\(value)"
+    }
+  }
+}

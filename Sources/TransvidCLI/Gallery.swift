@@ -1,0 +1,119 @@
+import Foundation
+
+/// `--gallery DIR`: `DIR/index.html`, one static page showing every demo of
+/// the run — the video (or GIF), its poster, the job name, transitions,
+/// duration and size — with paths relative to `DIR`, so it works opened
+/// from disk, copied together with the outputs, or served as it is.
+///
+/// A small inline script marks `<body>` when the page is settled:
+/// `data-media-ready="true"` once every `<video>` has its first frame
+/// (`readyState >= 2`) and every `<img>` has decoded; `data-media-count`,
+/// `data-media-loaded` and `data-console-errors` (script errors, failed
+/// loads, `console.error` calls) let a headless browser check the page.
+enum Gallery {
+  static func html(_ results: [JobResult], in directory: String) -> String {
+    let base = BatchPlan.absolute(directory)
+    var cards: [String] = []
+    for r in results {
+      func link(_ path: String) -> String { escape(relativePath(BatchPlan.absolute(path), from: base)) }
+      let byExtension = Dictionary(r.outputs.map { (($0.path as NSString).pathExtension, $0.path) }) { a, _ in a }
+      let poster = r.outputs.first { $0.path.hasSuffix(".png") && !$0.path.hasSuffix(".sheet.png") }?.path
+      var media = ""
+      if let mp4 = byExtension["mp4"] {
+        let posterAttribute = poster.map { " poster=\"\(link($0))\"" } ?? ""
+        media = "<video src=\"\(link(mp4))\"\(posterAttribute) controls muted loop playsinline preload=\"auto\"></video>"
+      } else if let gif = byExtension["gif"] {
+        media = "<img src=\"\(link(gif))\" alt=\"\(escape(r.job.name))\">"
+      } else if let poster {
+        media = "<img src=\"\(link(poster))\" alt=\"\(escape(r.job.name))\">"
+      } else if let failure = r.failure {
+        media = "<pre class=\"error\">\(escape(failure.description))</pre>"
+      }
+      var facts: [String] = []
+      if !r.job.transitions.isEmpty { facts.append(r.job.transitions.joined(separator: ", ")) }
+      if r.job.frames > 0 {
+        facts.append(String(format: "%.2f s", r.job.duration))
+        facts.append("\(r.job.pixelWidth)×\(r.job.pixelHeight) px")
+      }
+      if r.bytes > 0 { facts.append(byteText(r.bytes)) }
+      facts.append(r.status == .cached ? "up to date" : r.status.rawValue)
+      let files = r.outputs.map { "<a href=\"\(link($0.path))\">\(escape(($0.path as NSString).lastPathComponent))</a>" }
+      cards.append(
+        """
+            <figure class="job \(r.status.rawValue)">
+              \(media)
+              <figcaption><strong>\(escape(r.job.name))</strong>
+                <span>\(escape(facts.joined(separator: " · ")))</span>
+                <span>\(files.joined(separator: " "))</span></figcaption>
+            </figure>
+        """)
+    }
+    return """
+      <!DOCTYPE html>
+      <html lang="en">
+      <head>
+      <meta charset="utf-8">
+      <meta name="viewport" content="width=device-width, initial-scale=1">
+      <title>transvid demos</title>
+      <style>
+        body { font: 14px -apple-system, system-ui, sans-serif; margin: 24px; background: #f2f2f7; color: #1c1c1e; }
+        main { display: flex; flex-wrap: wrap; gap: 20px; }
+        figure { margin: 0; padding: 12px; background: #fff; border-radius: 12px; max-width: 320px; }
+        figure.failed { border: 2px solid #ff3b30; }
+        video, img { display: block; max-width: 296px; max-height: 520px; border-radius: 8px; background: #000; }
+        figcaption { display: flex; flex-direction: column; gap: 4px; margin-top: 8px; }
+        figcaption span { color: #6e6e73; }
+        pre.error { white-space: pre-wrap; color: #ff3b30; max-width: 296px; }
+      </style>
+      <script>
+        (function () {
+          var errors = 0;
+          window.addEventListener('error', function () { errors += 1; }, true);
+          var consoleError = console.error;
+          console.error = function () { errors += 1; consoleError.apply(console, arguments); };
+          function loaded(m) { return m.tagName === 'VIDEO' ? m.readyState >= 2 : m.complete && m.naturalWidth > 0; }
+          function check() {
+            var media = Array.prototype.slice.call(document.querySelectorAll('video, img'));
+            var done = media.filter(loaded).length;
+            var body = document.body;
+            body.setAttribute('data-media-count', String(media.length));
+            body.setAttribute('data-media-loaded', String(done));
+            body.setAttribute('data-console-errors', String(errors));
+            if (done === media.length) { body.setAttribute('data-media-ready', 'true'); } else { setTimeout(check, 50); }
+          }
+          window.addEventListener('load', check);
+        })();
+      </script>
+      </head>
+      <body>
+      <h1>transvid demos</h1>
+      <main>
+      \(cards.joined(separator: "\n"))
+      </main>
+      </body>
+      </html>
+
+      """
+  }
+
+  /// `path` relative to the folder `base` (both absolute and standardized).
+  static func relativePath(_ path: String, from base: String) -> String {
+    let target = path.split(separator: "/").map(String.init)
+    let origin = base.split(separator: "/").map(String.init)
+    var common = 0
+    while common < min(target.count, origin.count) && target[common] == origin[common] { common += 1 }
+    let ups = [String](repeating: "..", count: origin.count - common)
+    return (ups + target[common...]).map(percentEncoded).joined(separator: "/")
+  }
+
+  private static func percentEncoded(_ component: String) -> String {
+    component.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(CharacterSet(charactersIn: "/?#"))) ?? component
+  }
+
+  private static func byteText(_ bytes: Int) -> String {
+    bytes >= 1 << 20 ? String(format: "%.1f MB", Double(bytes) / 1_048_576)
+      : bytes >= 1 << 10 ? String(format: "%.0f kB", Double(bytes) / 1024) : "\(bytes) bytes"
+  }
+
+  private static func escape(_ text: String) -> String { BatchReport.escape(text) }
+}

@@ -1,0 +1,112 @@
+import Foundation
+import Jobs
+import Synchronization
+
+/// Skips jobs whose outputs are up to date.
+///
+/// A job's key is the SHA-256 of everything its output bytes depend on:
+/// - the transvid version (the renderer and encoders it was built with),
+/// - the encoder settings the job file does not hold (x264's thread count),
+/// - the formats asked for, in order,
+/// - the job as parsed (`CanonicalText`: comments, layout and key order of the
+///   file do not matter; every value does),
+/// - the bytes of every asset the job uses (`assetPaths(of:)`).
+///
+/// The key and each output's size are recorded in
+/// `<output dir>/.transvid-cache/<job name>.json` after the job's outputs are
+/// all in place. A later run trusts the record only when the key matches and
+/// every output still exists with the recorded size; `--force` ignores it.
+/// Editing an asset changes the key of exactly the jobs that use it.
+final class OutputCache: Sendable {
+  /// Asset digests by path and modification, so an asset several jobs share is read once.
+  private let assetDigests = Mutex<[String: String]>([:])
+
+  /// The cache key of a parsed job.
+  func key(for job: PlannedJob) -> String {
+    guard let spec = job.spec else { return "" }
+    var text = "transvid \(TransvidCommand.version)\n"
+    text += "encoder mp4 libx264 threads=\(OutputWriter.encoderThreads)\n"
+    text += "formats \(job.formats.joined(separator: ","))\n"
+    text += "job \(CanonicalText.of(spec))\n"
+    for path in Self.assetPaths(of: spec) {
+      text += "asset \(assetDigest(path))\n"  // paths are in the job text; order is by path
+    }
+    var hash = SHA256()
+    hash.update(text)
+    return hash.hexDigest()
+  }
+
+  /// The files a job reads besides itself (images, fonts), resolved against
+  /// the job file's folder, sorted.
+  ///
+  /// The hook for assets: job files have none yet. When `Jobs` gains image
+  /// views, every string stored under a property named `image`, `asset` or
+  /// `font` anywhere in the spec is taken as an asset path; a `JobSpec.assets`
+  /// list, once Jobs has one, should replace this walk.
+  static func assetPaths(of spec: JobSpec) -> [String] {
+    var found = Set<String>()
+    func walk(_ value: Any, label: String?) {
+      if let text = value as? String {
+        if let label, ["image", "asset", "font"].contains(label) { found.insert(text) }
+        return
+      }
+      let mirror = Mirror(reflecting: value)
+      for child in mirror.children {
+        // An optional's or a collection's element keeps its owner's label.
+        let inherits = mirror.displayStyle == .optional || mirror.displayStyle == .collection
+        walk(child.value, label: inherits ? label : child.label)
+      }
+    }
+    walk(spec, label: nil)
+    let folder = (spec.file as NSString).deletingLastPathComponent
+    return found.map { $0.hasPrefix("/") ? $0 : (folder as NSString).appendingPathComponent($0) }.sorted()
+  }
+
+  /// The SHA-256 of a file's bytes, or `missing` (the parser reports missing assets).
+  func assetDigest(_ path: String) -> String {
+    let attributes = try? FileManager.default.attributesOfItem(atPath: path)
+    let stamp = "\(path)|\(attributes?[.size] ?? "")|\(attributes?[.modificationDate] ?? "")"
+    if let known = assetDigests.withLock({ $0[stamp] }) { return known }
+    let digest = FileManager.default.contents(atPath: path).map { SHA256.hex(Array($0)) } ?? "missing"
+    assetDigests.withLock { $0[stamp] = digest }
+    return digest
+  }
+
+  /// The record of a job's last successful render, when it is still valid:
+  /// same key, and every output present with its recorded size.
+  static func validRecord(for job: PlannedJob, key: String) -> CacheRecord? {
+    guard let data = FileManager.default.contents(atPath: job.recordPath),
+      let record = try? JSONDecoder().decode(CacheRecord.self, from: data),
+      record.key == key, record.outputs.map(\.file) == job.outputs.map({ ($0 as NSString).lastPathComponent })
+    else { return nil }
+    for output in record.outputs {
+      let path = (job.directory as NSString).appendingPathComponent(output.file)
+      guard let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int,
+        size == output.bytes
+      else { return nil }
+    }
+    return record
+  }
+}
+
+/// What `.transvid-cache/<job>.json` holds.
+struct CacheRecord: Codable, Sendable {
+  struct Output: Codable, Sendable {
+    /// The file name, in the record's output folder.
+    var file: String
+    var bytes: Int
+    var frames: Int
+    var duration: Double
+  }
+
+  var key: String
+  var job: String
+  var version: String
+  var outputs: [Output]
+
+  func encoded() -> Data {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+    return (try? encoder.encode(self)) ?? Data()
+  }
+}

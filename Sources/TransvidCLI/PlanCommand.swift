@@ -1,0 +1,44 @@
+/// `transvid plan DIR|FILE... [--json]`: what a batch would do, without
+/// rendering — every job with its cache key, estimated cost, shard (of
+/// `--shard`'s N, `--shard-count`, or the environment's; 1 by default) and
+/// whether its outputs are up to date.
+enum PlanCommand {
+  static func run(inputs: [String], json: Bool, options: Options, environment: [String: String], console: Console) -> Int32 {
+    let files: [String]
+    let shardCount: Int
+    do {
+      files = try BatchPlan.findJobs(inputs)
+      shardCount = try options.shard?.count ?? options.shardCount ?? Shard.fromEnvironment(environment, count: nil)?.count ?? 1
+    } catch {
+      console.error("transvid: \(error)\nRun 'transvid --help' for usage.")
+      return 2
+    }
+    let plan = BatchPlan(files: files, options: options, shardCount: shardCount)
+    let cache = OutputCache()
+    var rows: [String] = []
+    for job in plan.jobs {
+      let key = job.failure == nil ? cache.key(for: job) : ""
+      let upToDate = job.failure == nil && !options.force && OutputCache.validRecord(for: job, key: key) != nil
+      if json {
+        var fields: [(String, Any?)] = [
+          ("job", job.name), ("file", job.file), ("shard", job.shard), ("cost", job.cost), ("frames", job.frames),
+          ("width", job.pixelWidth), ("height", job.pixelHeight), ("key", key.isEmpty ? nil : key),
+          ("outputs", job.outputs), ("up_to_date", upToDate),
+        ]
+        if let failure = job.failure { fields.append(("error", failure.description)) }
+        rows.append("    " + JSONText.object(fields))
+      } else {
+        let state = job.failure.map { "error: \($0.description)" } ?? (upToDate ? "up to date" : "to render")
+        rows.append(
+          "\(job.shard)/\(shardCount)  \(job.file)  \(job.frames) frames \(job.pixelWidth)x\(job.pixelHeight)"
+            + "  cost \(job.cost)  \(key.prefix(12))  \(state)")
+      }
+    }
+    if json {
+      console.print("{\n  \"shards\": \(shardCount),\n  \"jobs\": [\n" + rows.joined(separator: ",\n") + "\n  ]\n}")
+    } else {
+      console.print(rows.joined(separator: "\n"))
+    }
+    return 0
+  }
+}

@@ -1,0 +1,319 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Dispatch
+import Foundation
+import Synchronization
+
+/// Tells the user (or a machine) how the batch goes, in one of four forms:
+/// - `tty`: a bar per running job and one for the batch (frames, fps, ETA),
+///   redrawn on standard error four times a second; result lines scroll above;
+/// - `plain`: a line per written output (`PATH  N frames  D s  B bytes`), per
+///   up-to-date output (`PATH  up to date`), and a summary for a batch of
+///   more than one job;
+/// - `ndjson`: one JSON object per line on standard output — `start`,
+///   `progress` (after each output), `done`, `cached`, `failed`, `summary`;
+/// - `none`: the result lines only.
+/// Errors always go to standard error as `FILE:LINE:COL: error: …`; `-q`
+/// leaves only them.
+///
+/// Frame counts inside a running output are estimated (from the throughput of
+/// finished outputs) and shown with `~`: `OutputWriter` renders an output's
+/// frames in one call with no per-frame callback yet.
+final class ProgressReporter: Sendable {
+  enum Mode: Sendable { case tty, plain, ndjson, none, quiet }
+
+  private struct Running {
+    var name: String
+    var frames: Int
+    var pixels: Int
+    var outputs: Int
+    var outputsDone = 0
+    var unitsDone = 0
+    var started: ContinuousClock.Instant
+    var outputStarted: ContinuousClock.Instant
+  }
+
+  private struct State {
+    var running: [String: Running] = [:]
+    /// Running jobs in start order (for a steady display).
+    var order: [String] = []
+    /// Output frames to make in all (cached and failed jobs drop out).
+    var unitsTotal = 0
+    var unitsDone = 0
+    /// Pixel-frames rendered and the seconds they took, for estimates.
+    var pixelFramesDone = 0.0
+    var outputSeconds = 0.0
+    var jobsDone = 0
+    var failed = 0
+    var drawnLines = 0
+  }
+
+  let mode: Mode
+  private let console: Console
+  private let jobCount: Int
+  private let started = ContinuousClock.now
+  private let state: Mutex<State>
+  /// The redraw timer (`tty` only); started by `begin` and stopped by `finish`, both on the runner's thread.
+  nonisolated(unsafe) private var timer: (any DispatchSourceTimer)?
+
+  init(mode: Mode, console: Console, jobs: [PlannedJob]) {
+    self.mode = mode
+    self.console = console
+    jobCount = jobs.count
+    state = Mutex(State(unitsTotal: jobs.reduce(0) { $0 + ($1.failure == nil ? $1.frames * $1.formats.count : 0) }))
+  }
+
+  /// Picks the mode from `--progress`, `-q` and whether stderr is a terminal.
+  static func mode(_ option: Options.ProgressMode, quiet: Bool, console: Console) -> Mode {
+    if quiet { return .quiet }
+    switch option {
+    case .auto: return console.terminal == nil ? .plain : .tty
+    case .tty: return .tty
+    case .plain: return .plain
+    case .ndjson: return .ndjson
+    case .none: return .none
+    }
+  }
+
+  // MARK: - Events
+
+  func begin() {
+    guard mode == .tty else { return }
+    let source = DispatchSource.makeTimerSource(queue: .global())
+    source.schedule(deadline: .now(), repeating: .milliseconds(250))
+    source.setEventHandler { [weak self] in self?.redraw() }
+    source.resume()
+    timer = source
+  }
+
+  func jobStarted(_ job: PlannedJob) {
+    let now = ContinuousClock.now
+    state.withLock {
+      $0.running[job.file] = Running(
+        name: job.name, frames: job.frames, pixels: job.pixelWidth * job.pixelHeight, outputs: job.formats.count,
+        started: now, outputStarted: now)
+      $0.order.append(job.file)
+    }
+    if mode == .ndjson {
+      emit([
+        ("event", "start"), ("job", job.name), ("file", job.file), ("frames", job.frames),
+        ("outputs", job.outputs),
+      ])
+    }
+  }
+
+  func outputWritten(_ job: PlannedJob, _ summary: OutputSummary) {
+    let now = ContinuousClock.now
+    let units = state.withLock { s -> Int in
+      guard var r = s.running[job.file] else { return 0 }
+      s.pixelFramesDone += Double(summary.frames * r.pixels)
+      s.outputSeconds += Self.seconds(r.outputStarted, now)
+      s.unitsDone += summary.frames
+      r.unitsDone += summary.frames
+      r.outputsDone += 1
+      r.outputStarted = now
+      s.running[job.file] = r
+      return r.unitsDone
+    }
+    switch mode {
+    case .ndjson:
+      emit([
+        ("event", "progress"), ("job", job.name), ("frames", units), ("total", job.frames * job.formats.count),
+        ("output", summary.path), ("bytes", summary.bytes),
+      ])
+    case .plain, .none, .tty: line(summary.line)
+    case .quiet: break
+    }
+  }
+
+  func jobCached(_ job: PlannedJob, _ record: CacheRecord) {
+    state.withLock {
+      $0.unitsTotal -= job.frames * job.formats.count
+      $0.jobsDone += 1
+    }
+    switch mode {
+    case .ndjson:
+      emit([("event", "cached"), ("job", job.name), ("file", job.file), ("outputs", job.outputs)])
+    case .plain, .none, .tty:
+      for output in job.outputs { line("\(output)  up to date") }
+    case .quiet: break
+    }
+  }
+
+  func jobFinished(_ job: PlannedJob, seconds: Double, bytes: Int) {
+    state.withLock {
+      $0.running[job.file] = nil
+      $0.order.removeAll { $0 == job.file }
+      $0.jobsDone += 1
+    }
+    if mode == .ndjson {
+      emit([
+        ("event", "done"), ("job", job.name), ("file", job.file), ("frames", job.frames), ("bytes", bytes),
+        ("seconds", seconds),
+      ])
+    }
+  }
+
+  func jobFailed(_ job: PlannedJob, _ failure: JobFailure) {
+    state.withLock {
+      if let r = $0.running[job.file] {
+        $0.unitsTotal -= r.frames * r.outputs - r.unitsDone
+      } else if job.failure == nil {
+        $0.unitsTotal -= job.frames * job.formats.count
+      }
+      $0.running[job.file] = nil
+      $0.order.removeAll { $0 == job.file }
+      $0.jobsDone += 1
+      $0.failed += 1
+    }
+    if mode == .ndjson {
+      var fields: [(String, Any?)] = [("event", "failed"), ("job", job.name), ("file", job.file), ("error", failure.description)]
+      if let l = failure.location { fields += [("line", l.line), ("column", l.column)] }
+      emit(fields)
+    }
+    clearing { console.error(failure.description) }
+  }
+
+  /// Stops the live display and prints the summary.
+  func finish(rendered: Int, cached: Int, failed: Int, shard: Shard) {
+    timer?.cancel()
+    timer = nil
+    let seconds = Self.seconds(started, .now)
+    clearing {}
+    let shardText = shard == .all ? "" : " (shard \(shard))"
+    switch mode {
+    case .ndjson:
+      emit([
+        ("event", "summary"), ("jobs", jobCount), ("rendered", rendered), ("cached", cached), ("failed", failed),
+        ("seconds", seconds), ("shard", shard == .all ? nil : shard.description),
+      ])
+    case .plain, .tty:
+      if jobCount > 1 || shard != .all {
+        console.print(
+          "transvid: \(jobCount) jobs\(shardText): \(rendered) rendered, \(cached) up to date, \(failed) failed"
+            + String(format: " in %.1f s", seconds))
+      }
+    case .none, .quiet: break
+    }
+  }
+
+  // MARK: - Output
+
+  private func line(_ text: String) { clearing { console.print(text) } }
+
+  /// Runs `body` with the live display cleared, then redraws it.
+  private func clearing(_ body: () -> Void) {
+    guard mode == .tty, let terminal = console.terminal else { return body() }
+    state.withLock { s in
+      terminal(Self.clearSequence(s.drawnLines))
+      s.drawnLines = 0
+      body()
+    }
+  }
+
+  private static func clearSequence(_ lines: Int) -> String {
+    guard lines > 0 else { return "" }
+    return "\r\u{1B}[2K" + String(repeating: "\u{1B}[1A\u{1B}[2K", count: lines - 1)
+  }
+
+  private func redraw() {
+    guard let terminal = console.terminal else { return }
+    let now = ContinuousClock.now
+    let elapsed = Self.seconds(started, now)
+    state.withLock { s in
+      let rate = s.outputSeconds > 0 ? s.pixelFramesDone / s.outputSeconds : 0  // pixel-frames per second per job
+      var lines: [String] = []
+      var estimatedUnits = s.unitsDone
+      for file in s.order {
+        guard let r = s.running[file] else { continue }
+        let guess = r.outputsDone < r.outputs
+          ? min(r.frames - 1, Int(Self.seconds(r.outputStarted, now) * rate / Double(max(r.pixels, 1)))) : 0
+        let done = r.unitsDone + max(0, guess)
+        estimatedUnits += max(0, guess)
+        let total = r.frames * r.outputs
+        lines.append(
+          "  \(Self.padded(r.name, 18)) \(Self.bar(done, total))  ~\(done)/\(total) frames"
+            + (r.outputs > 1 ? "  output \(min(r.outputsDone + 1, r.outputs))/\(r.outputs)" : "")
+            + String(format: "  %.1f s", Self.seconds(r.started, now)))
+      }
+      let fps = elapsed > 0 ? Double(estimatedUnits) / elapsed : 0
+      let remaining = max(0, s.unitsTotal - estimatedUnits)
+      let eta = fps > 0 ? Self.clock(Double(remaining) / fps) : "--:--"
+      lines.append(
+        "  \(Self.padded("\(s.jobsDone)/\(jobCount) jobs" + (s.failed > 0 ? ", \(s.failed) failed" : ""), 18)) "
+          + "\(Self.bar(estimatedUnits, s.unitsTotal))  \(estimatedUnits)/\(s.unitsTotal) frames"
+          + String(format: "  %.0f fps", fps) + "  ETA \(eta)")
+      // A line wider than the terminal would wrap and break the redraw.
+      let width = Self.terminalWidth() - 1
+      let fitted = lines.map { $0.count > width ? String($0.prefix(width)) : $0 }
+      terminal(Self.clearSequence(s.drawnLines) + fitted.joined(separator: "\n"))
+      s.drawnLines = lines.count
+    }
+  }
+
+  /// Columns of the terminal on standard error (80 when unknown).
+  private static func terminalWidth() -> Int {
+    var size = winsize()
+    if ioctl(2, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 10 { return Int(size.ws_col) }
+    return 80
+  }
+
+  private static func bar(_ done: Int, _ total: Int, width: Int = 16) -> String {
+    let filled = total > 0 ? min(width, done * width / total) : 0
+    return "[" + String(repeating: "█", count: filled) + String(repeating: "░", count: width - filled) + "]"
+  }
+
+  private static func padded(_ text: String, _ width: Int) -> String {
+    text.count > width ? String(text.prefix(width - 1)) + "…" : text + String(repeating: " ", count: width - text.count)
+  }
+
+  private static func clock(_ seconds: Double) -> String {
+    let s = Int(seconds.rounded(.up))
+    return String(format: "%d:%02d", s / 60, s % 60)
+  }
+
+  static func seconds(_ from: ContinuousClock.Instant, _ to: ContinuousClock.Instant) -> Double {
+    let d = to - from
+    return Double(d.components.seconds) + Double(d.components.attoseconds) * 1e-18
+  }
+
+  private func emit(_ fields: [(String, Any?)]) {
+    console.print(JSONText.object(fields))
+  }
+}
+
+/// Small JSON writing for event lines (keys in the given order).
+enum JSONText {
+  static func object(_ fields: [(String, Any?)]) -> String {
+    "{" + fields.compactMap { key, value in value.map { "\(string(key)):\(self.value($0))" } }.joined(separator: ",") + "}"
+  }
+
+  static func value(_ value: Any) -> String {
+    switch value {
+    case let raw as RawJSON: return raw.description
+    case let s as String: return string(s)
+    case let b as Bool: return b ? "true" : "false"
+    case let i as Int: return String(i)
+    case let d as Double: return d.isFinite ? String(format: "%.3f", d) : "null"
+    case let a as [String]: return "[" + a.map(string).joined(separator: ",") + "]"
+    default: return string("\(value)")
+    }
+  }
+
+  static func string(_ s: String) -> String {
+    var out = "\""
+    for scalar in s.unicodeScalars {
+      switch scalar {
+      case "\"": out += "\\\""
+      case "\\": out += "\\\\"
+      case "\n": out += "\\n"
+      case "\r": out += "\\r"
+      case "\t": out += "\\t"
+      case _ where scalar.value < 0x20: out += String(format: "\\u%04x", scalar.value)
+      default: out.unicodeScalars.append(scalar)
+      }
+    }
+    return out + "\""
+  }
+}

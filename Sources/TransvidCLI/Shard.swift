@@ -1,0 +1,87 @@
+/// One of `count` parts of a batch, so that `count` machines can share it.
+/// `index` is 1-based, as `--shard K/N` writes it.
+struct Shard: Hashable, Sendable, CustomStringConvertible {
+  var index: Int
+  var count: Int
+
+  var description: String { "\(index)/\(count)" }
+
+  /// The whole batch.
+  static let all = Shard(index: 1, count: 1)
+
+  /// `K/N` with 1 ≤ K ≤ N.
+  init?(parsing text: String) {
+    let parts = text.split(separator: "/", omittingEmptySubsequences: false)
+    guard parts.count == 2, let k = Int(parts[0]), let n = Int(parts[1]), n >= 1, (1...n).contains(k) else {
+      return nil
+    }
+    self.init(index: k, count: n)
+  }
+
+  init(index: Int, count: Int) {
+    self.index = index
+    self.count = count
+  }
+
+  /// The shard a cluster scheduler gives this process, when `--shard` is not
+  /// on the command line:
+  /// - Kubernetes Indexed Job: `JOB_COMPLETION_INDEX` (0-based) and the shard
+  ///   count from `--shard-count N` or `TRANSVID_SHARD_COUNT`;
+  /// - Slurm job array: `SLURM_ARRAY_TASK_ID` − `SLURM_ARRAY_TASK_MIN` (0 when
+  ///   unset) of `SLURM_ARRAY_TASK_COUNT` (the array must be contiguous,
+  ///   `--array=0-3` or `--array=1-4`).
+  /// Returns nil when neither is present.
+  static func fromEnvironment(_ environment: [String: String], count explicitCount: Int?) throws -> Shard? {
+    func number(_ name: String) throws -> Int? {
+      guard let text = environment[name] else { return nil }
+      guard let n = Int(text.trimmingWhitespace()) else {
+        throw Options.UsageError(description: "\(name)='\(text)' is not a number")
+      }
+      return n
+    }
+    if let index = try number("JOB_COMPLETION_INDEX") {
+      guard let count = try explicitCount ?? number("TRANSVID_SHARD_COUNT") else {
+        throw Options.UsageError(
+          description: "JOB_COMPLETION_INDEX is set but the shard count is not: pass --shard-count N or set TRANSVID_SHARD_COUNT")
+      }
+      return try make(zeroBased: index, count: count, source: "JOB_COMPLETION_INDEX")
+    }
+    if let id = try number("SLURM_ARRAY_TASK_ID"), let count = try explicitCount ?? number("SLURM_ARRAY_TASK_COUNT") {
+      return try make(zeroBased: id - (try number("SLURM_ARRAY_TASK_MIN") ?? 0), count: count, source: "SLURM_ARRAY_TASK_ID")
+    }
+    return nil
+  }
+
+  private static func make(zeroBased index: Int, count: Int, source: String) throws -> Shard {
+    guard count >= 1, (0..<count).contains(index) else {
+      throw Options.UsageError(description: "\(source) gives shard index \(index) (0-based), not in 0..<\(count)")
+    }
+    return Shard(index: index + 1, count: count)
+  }
+
+  /// Splits items into `count` shards of about equal total cost: greedy
+  /// longest-processing-time, over the items sorted by (cost descending,
+  /// key ascending), each to the least loaded shard (the lowest index on a
+  /// tie). It depends only on the costs and keys, so every machine computes
+  /// the same partition. Returns each item's 1-based shard.
+  static func assign(costs: [Int], keys: [String], count: Int) -> [Int] {
+    precondition(costs.count == keys.count && count >= 1)
+    let order = costs.indices.sorted { a, b in
+      costs[a] != costs[b] ? costs[a] > costs[b] : keys[a] < keys[b]
+    }
+    var load = [Int](repeating: 0, count: count)
+    var shard = [Int](repeating: 1, count: costs.count)
+    for i in order {
+      let least = load.indices.min { load[$0] != load[$1] ? load[$0] < load[$1] : $0 < $1 }!
+      shard[i] = least + 1
+      load[least] += costs[i]
+    }
+    return shard
+  }
+}
+
+extension String {
+  func trimmingWhitespace() -> String {
+    String(drop { $0.isWhitespace }.reversed().drop { $0.isWhitespace }.reversed())
+  }
+}

@@ -1,0 +1,235 @@
+import Foundation
+import Testing
+import TransvidCLI
+
+/// A tiny job (60×100 px, 10 fps) whose length depends on `hold`.
+func tinyJob(name: String, hold: Double = 0.2, color: String = "#FFFFFF") -> String {
+  """
+  name: \(name)
+  canvas: { size: 60x100, scale: 1, fps: 10, background: "#000000" }
+  output: { formats: [mp4], mp4: { crf: 23, preset: ultrafast } }
+  screens:
+    list:
+      background: "#F2F2F7"
+      views:
+        - { id: row, frame: [5, 10, 50, 20], color: "\(color)", corner: 4 }
+    detail:
+      background: "#FFFFFF"
+  timeline:
+    - hold: \(hold)
+    - push: { from: list, to: detail, transition: circle-spread, origin: [40, 70, 10, 10], duration: 0.3 }
+    - hold: 0.1
+
+  """
+}
+
+/// The broken job of the batch: `fsp` at line 2, column 35.
+let brokenJob = "name: broken\ncanvas: { size: 60x100, scale: 1, fsp: 10 }\nscreens: { a: {} }\ntimeline: [ {hold: 1} ]\n"
+
+/// A folder `jobs/` of `count` tiny jobs (in two subfolders), plus the broken one if asked.
+func makeBatch(in dir: String, count: Int, broken: Bool = false) throws -> String {
+  let jobs = (dir as NSString).appendingPathComponent("jobs")
+  for sub in ["a", "b"] {
+    try FileManager.default.createDirectory(
+      atPath: (jobs as NSString).appendingPathComponent(sub), withIntermediateDirectories: true)
+  }
+  for i in 0..<count {
+    let name = String(format: "job-%02d", i)
+    try write(
+      tinyJob(name: name, hold: 0.1 * Double(i % 4 + 1), color: i % 2 == 0 ? "#FF9500" : "#34C759"),
+      to: "\(i % 2 == 0 ? "a" : "b")/\(name).cfg", in: jobs)
+  }
+  if broken { try write(brokenJob, to: "a/broken.cfg", in: jobs) }
+  return jobs
+}
+
+/// Every visible file below `dir` (relative path → bytes).
+func files(in dir: String) -> [String: Data] {
+  var result: [String: Data] = [:]
+  let names = FileManager.default.enumerator(atPath: dir)?.allObjects as? [String] ?? []
+  for name in names where !name.split(separator: "/").contains(where: { $0.hasPrefix(".") }) {
+    let path = (dir as NSString).appendingPathComponent(name)
+    var isDirectory: ObjCBool = false
+    if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue {
+      result[name] = FileManager.default.contents(atPath: path)
+    }
+  }
+  return result
+}
+
+func path(_ dir: String, _ name: String) -> String { (dir as NSString).appendingPathComponent(name) }
+
+/// The report's jobs, decoded loosely.
+func reportJobs(_ file: String) throws -> [[String: Any]] {
+  let data = try #require(FileManager.default.contents(atPath: file))
+  let object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+  return try #require(object["jobs"] as? [[String: Any]])
+}
+
+/// Runs transvid with no scheduler environment (no accidental shard).
+@discardableResult
+func transvid(_ arguments: [String], _ capture: Capture = Capture(), environment: [String: String] = [:]) -> Int32 {
+  TransvidCommand.run(arguments, console: capture.console, environment: environment)
+}
+
+@Suite struct BatchTests {
+  /// 12 jobs, one broken: 11 outputs, exit 1, reports name the broken one;
+  /// a second run renders nothing; editing one job re-renders only it.
+  @Test func batchCacheAndReports() throws {
+    let dir = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    let jobs = try makeBatch(in: dir, count: 11, broken: true)
+    let out = path(dir, "out"), report = path(dir, "report.json"), junit = path(dir, "junit.xml")
+    let arguments = [jobs, "-o", out, "-j", "2", "--report", report, "--junit", junit]
+
+    let first = Capture()
+    #expect(transvid(arguments, first) == 1)
+    let brokenFile = path(jobs, "a/broken.cfg")
+    #expect(first.err == ["\(brokenFile):2:35: error: unknown key 'fsp' in canvas; did you mean 'fps'?"])
+    let outputs = files(in: out)
+    #expect(outputs.keys.sorted() == (0..<11).map { String(format: "job-%02d.mp4", $0) })
+    #expect(first.out.last?.hasPrefix("transvid: 12 jobs: 11 rendered, 0 up to date, 1 failed in ") == true)
+
+    var entries = try reportJobs(report)
+    #expect(entries.count == 12)
+    #expect(entries.filter { $0["status"] as? String == "rendered" }.count == 11)
+    let broken = try #require(entries.first { $0["status"] as? String == "failed" })
+    #expect(broken["file"] as? String == brokenFile)
+    let error = try #require(broken["error"] as? [String: Any])
+    #expect(error["file"] as? String == brokenFile)
+    #expect(error["line"] as? Int == 2 && error["column"] as? Int == 35)
+    #expect((error["message"] as? String)?.contains("unknown key 'fsp'") == true)
+    let rendered = try #require(entries.first { $0["job"] as? String == "job-00" })
+    #expect(rendered["frames"] as? Int == 5 && rendered["cached"] as? Bool == false)
+    let xml = try String(contentsOfFile: junit, encoding: .utf8)
+    #expect(xml.contains("tests=\"12\" failures=\"1\""))
+    #expect(xml.contains("<testcase classname=\"transvid.\(jobs)/a\" name=\"broken\" file=\"\(brokenFile)\" line=\"2\""))
+    #expect(xml.contains("<failure message=\"\(brokenFile):2:35: error: unknown key &apos;fsp&apos; in canvas; did you mean &apos;fps&apos;?\""))
+    #expect(xml.components(separatedBy: "<testcase ").count - 1 == 12)
+
+    // Second run: everything up to date, nothing rewritten.
+    let second = Capture()
+    #expect(transvid(arguments, second) == 1)
+    entries = try reportJobs(report)
+    #expect(entries.filter { $0["status"] as? String == "cached" && $0["cached"] as? Bool == true }.count == 11)
+    #expect(second.out.filter { $0.hasSuffix("  up to date") }.count == 11)
+    #expect(second.out.last?.hasPrefix("transvid: 12 jobs: 0 rendered, 11 up to date, 1 failed") == true)
+    #expect(files(in: out) == outputs)
+
+    // A comment changes no pixel: still up to date. A real edit re-renders that job only.
+    let edited = path(jobs, "b/job-03.cfg")
+    try write(tinyJob(name: "job-03", hold: 0.4, color: "#34C759") + "# a comment\n", to: "b/job-03.cfg", in: jobs)
+    #expect(transvid(arguments) == 1)
+    #expect(try reportJobs(report).filter { $0["status"] as? String == "cached" }.count == 11)
+    try write(tinyJob(name: "job-03", hold: 0.5, color: "#34C759"), to: "b/job-03.cfg", in: jobs)
+    #expect(transvid(arguments) == 1)
+    entries = try reportJobs(report)
+    #expect(entries.filter { $0["status"] as? String == "rendered" }.map { $0["file"] as? String } == [edited])
+    #expect(entries.filter { $0["status"] as? String == "cached" }.count == 10)
+    let after = files(in: out)
+    #expect(after["job-03.mp4"] != outputs["job-03.mp4"])
+    #expect(after.filter { $0.key != "job-03.mp4" } == outputs.filter { $0.key != "job-03.mp4" })
+
+    // A deleted or damaged output is noticed; --force renders everything.
+    try FileManager.default.removeItem(atPath: path(out, "job-07.mp4"))
+    #expect(transvid(arguments) == 1)
+    #expect(try reportJobs(report).filter { $0["status"] as? String == "rendered" }.count == 1)
+    #expect(files(in: out)["job-07.mp4"] == outputs["job-07.mp4"])
+    #expect(transvid(arguments + ["--force"]) == 1)
+    #expect(try reportJobs(report).filter { $0["status"] as? String == "rendered" }.count == 11)
+    #expect(files(in: out) == after)
+  }
+
+  /// Three shard runs write exactly what one unsharded run writes; -j 1 and
+  /// -j 3 give the same bytes.
+  @Test func shardsAndWorkerCountsGiveTheSameFiles() throws {
+    let dir = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    let jobs = try makeBatch(in: dir, count: 7)
+    let whole = path(dir, "whole"), sharded = path(dir, "sharded"), parallel = path(dir, "parallel")
+    #expect(transvid([jobs, "-o", whole, "-j", "1", "-q"]) == 0)
+    var perShard: [Int] = []
+    for k in 1...3 {
+      let capture = Capture()
+      #expect(transvid([jobs, "-o", sharded, "--shard", "\(k)/3", "-j", "2"], capture) == 0)
+      perShard.append(capture.out.filter { $0.hasSuffix(" bytes") }.count)
+    }
+    #expect(perShard.reduce(0, +) == 7 && perShard.allSatisfy { $0 >= 2 })
+    #expect(transvid([jobs, "-o", parallel, "-j", "3", "-q"]) == 0)
+    let expected = files(in: whole)
+    #expect(expected.count == 7)
+    #expect(files(in: sharded) == expected)
+    #expect(files(in: parallel) == expected)
+
+    // The scheduler's variables pick the same shards (0-based index).
+    let viaKubernetes = path(dir, "k8s")
+    for index in 0..<3 {
+      #expect(
+        transvid(
+          [jobs, "-o", viaKubernetes, "-q", "--shard-count", "3"],
+          environment: ["JOB_COMPLETION_INDEX": "\(index)"]) == 0)
+    }
+    #expect(files(in: viaKubernetes) == expected)
+  }
+
+  @Test func twoJobsWritingOneOutputIsAnError() throws {
+    let dir = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    let first = try write(tinyJob(name: "same"), to: "a.cfg", in: dir)
+    let second = try write(tinyJob(name: "same", color: "#000000"), to: "b.cfg", in: dir)
+    let out = path(dir, "out")
+    let capture = Capture()
+    #expect(transvid([dir, "-o", out], capture) == 1)
+    #expect(
+      capture.err == [
+        "\(second): error: output '\(out)/same.mp4' is also written by \(first) (listed first); give one of the two jobs another name"
+      ])
+    #expect(Array(files(in: out).keys) == ["same.mp4"])
+    // The surviving file is the first job's.
+    #expect(transvid([first, "-o", path(dir, "alone"), "-q"]) == 0)
+    #expect(files(in: out)["same.mp4"] == files(in: path(dir, "alone"))["same.mp4"])
+  }
+
+  @Test func ndjsonEvents() throws {
+    let dir = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    let jobs = try makeBatch(in: dir, count: 2, broken: true)
+    let out = path(dir, "out")
+    let capture = Capture()
+    #expect(transvid([jobs, "-o", out, "--progress=ndjson", "-j1"], capture) == 1)
+    let events = try capture.out.map { line in
+      try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+    }
+    #expect(
+      events.map { "\($0["event"]!) \($0["job"] ?? "-")" } == [
+        "failed broken", "start job-00", "progress job-00", "done job-00", "start job-01", "progress job-01",
+        "done job-01", "summary -",
+      ])
+    #expect(events[0]["line"] as? Int == 2 && events[0]["column"] as? Int == 35)
+    #expect(events[2]["frames"] as? Int == 5 && events[2]["total"] as? Int == 5)
+    #expect(events.last?["rendered"] as? Int == 2 && events.last?["failed"] as? Int == 1)
+    let again = Capture()
+    #expect(transvid([jobs, "-o", out, "--progress", "ndjson"], again) == 1)
+    #expect(again.out.filter { $0.contains("\"event\":\"cached\"") }.count == 2)
+  }
+
+  @Test func planListsJobsKeysCostsAndShards() throws {
+    let dir = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    let jobs = try makeBatch(in: dir, count: 5, broken: true)
+    let capture = Capture()
+    #expect(transvid(["plan", jobs, "--json", "--shard-count", "2", "-o", path(dir, "out")], capture) == 0)
+    let object = try #require(
+      try JSONSerialization.jsonObject(with: Data(capture.out.joined(separator: "\n").utf8)) as? [String: Any])
+    #expect(object["shards"] as? Int == 2)
+    let list = try #require(object["jobs"] as? [[String: Any]])
+    #expect(list.map { $0["file"] as? String ?? "" } == [
+      "a/broken.cfg", "a/job-00.cfg", "a/job-02.cfg", "a/job-04.cfg", "b/job-01.cfg", "b/job-03.cfg",
+    ].map { path(jobs, $0) })
+    #expect(list[0]["error"] != nil && list[0]["cost"] as? Int == 0 && list[0]["key"] == nil)
+    // job-00: 0.1 + 0.3 + 0.1 s at 10 fps = 5 frames of 60×100 px.
+    #expect(list[1]["cost"] as? Int == 5 * 60 * 100 && (list[1]["key"] as? String)?.count == 64)
+    #expect(Set(list.map { $0["shard"] as? Int ?? 0 }) == [1, 2])
+    #expect(list[1]["up_to_date"] as? Bool == false)
+  }
+}

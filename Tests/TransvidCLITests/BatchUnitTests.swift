@@ -1,0 +1,148 @@
+import Foundation
+import Jobs
+import Testing
+
+@testable import TransvidCLI
+
+@Suite struct SHA256Tests {
+  /// FIPS 180-4 / NIST CSRC example vectors, and block-boundary lengths
+  /// checked against coreutils' sha256sum.
+  @Test func knownVectors() {
+    #expect(SHA256.hex([]) == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
+    #expect(SHA256.hex(Array("abc".utf8)) == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+    #expect(
+      SHA256.hex(Array("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq".utf8))
+        == "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1")
+    #expect(
+      SHA256.hex(
+        Array(
+          "abcdefghbcdefghicdefghijdefghijkefghijklfghijklmghijklmnhijklmnoijklmnopjklmnopqklmnopqrlmnopqrsmnopqrstnopqrstu"
+            .utf8)) == "cf5b16a778af8380036ce59e7b0492370b249b11e8f07a51afac45037afee9d1")
+    #expect(
+      SHA256.hex([UInt8](repeating: 0x61, count: 64))
+        == "ffe054fe7ae0cb6dc65c3af9b61d5209f439851db43d0ba5997337df154668eb")
+  }
+
+  /// Feeding bytes in pieces gives the same digest as all at once.
+  @Test func incrementalUpdates() {
+    let bytes = (0..<1000).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) }
+    for split in [1, 55, 56, 63, 64, 65, 500] {
+      var hash = SHA256()
+      hash.update(Array(bytes[..<split]))
+      hash.update(Array(bytes[split...]))
+      #expect(hash.hexDigest() == SHA256.hex(bytes), "split at \(split)")
+    }
+  }
+}
+
+@Suite struct ShardTests {
+  @Test func parsing() {
+    #expect(Shard(parsing: "2/3") == Shard(index: 2, count: 3))
+    for bad in ["0/3", "4/3", "1/0", "a/b", "1", "1/2/3", ""] { #expect(Shard(parsing: bad) == nil, "\(bad)") }
+  }
+
+  @Test func environment() throws {
+    #expect(try Shard.fromEnvironment([:], count: nil) == nil)
+    #expect(try Shard.fromEnvironment(["JOB_COMPLETION_INDEX": "0"], count: 4) == Shard(index: 1, count: 4))
+    #expect(
+      try Shard.fromEnvironment(["JOB_COMPLETION_INDEX": "3", "TRANSVID_SHARD_COUNT": "4"], count: nil)
+        == Shard(index: 4, count: 4))
+    #expect(throws: Options.UsageError.self) { try Shard.fromEnvironment(["JOB_COMPLETION_INDEX": "0"], count: nil) }
+    #expect(throws: Options.UsageError.self) { try Shard.fromEnvironment(["JOB_COMPLETION_INDEX": "4"], count: 4) }
+    // Slurm: --array=1-4 gives ids 1…4 and MIN 1; --array=0-3 gives 0…3.
+    #expect(
+      try Shard.fromEnvironment(
+        ["SLURM_ARRAY_TASK_ID": "1", "SLURM_ARRAY_TASK_MIN": "1", "SLURM_ARRAY_TASK_COUNT": "4"], count: nil)
+        == Shard(index: 1, count: 4))
+    #expect(
+      try Shard.fromEnvironment(["SLURM_ARRAY_TASK_ID": "3", "SLURM_ARRAY_TASK_COUNT": "4"], count: nil)
+        == Shard(index: 4, count: 4))
+  }
+
+  /// Longest-processing-time: balanced, and independent of the input order.
+  @Test func assignmentIsBalancedAndStable() {
+    let costs = [8, 7, 7, 6, 6, 5, 5, 1]
+    let keys = costs.indices.map { "job-\($0).cfg" }
+    let shards = Shard.assign(costs: costs, keys: keys, count: 3)
+    var load = [0, 0, 0]
+    for (cost, shard) in zip(costs, shards) { load[shard - 1] += cost }
+    // LPT's bound: the busiest shard gets at most 4/3 of a perfect split (here 18 of 15).
+    #expect(load == [18, 14, 13])
+    let reversed = Shard.assign(costs: costs.reversed(), keys: keys.reversed(), count: 3)
+    #expect(Array(reversed.reversed()) == shards)
+    #expect(Shard.assign(costs: [3, 3], keys: ["b", "a"], count: 2) == [2, 1])
+  }
+}
+
+@Suite struct OptionsTests {
+  @Test func batchOptions() throws {
+    let o = try Options.parse([
+      "jobs", "-j", "3", "--shard=2/5", "--report", "r.json", "--junit=j.xml", "--gallery", "g", "--progress", "ndjson",
+      "--force", "--format", "mp4,gif",
+    ])
+    #expect(o.command == .render(inputs: ["jobs"]))
+    #expect(o.jobs == 3 && o.shard == Shard(index: 2, count: 5) && o.report == "r.json" && o.junit == "j.xml")
+    #expect(o.gallery == "g" && o.progress == .ndjson && o.force && o.formats == ["mp4", "gif"])
+    #expect(try Options.parse(["-j4", "x.cfg"]).jobs == 4)
+    #expect(try Options.parse(["plan", "jobs", "--json"]).command == .plan(inputs: ["jobs"], json: true))
+  }
+
+  @Test func batchUsageErrors() {
+    for (args, message) in [
+      (["-j", "0", "x.cfg"], "transvid: option -j needs a whole number ≥ 1, got '0'"),
+      (["--shard", "4/3", "x.cfg"], "transvid: --shard needs K/N with 1 ≤ K ≤ N (K is 1-based), got '4/3'"),
+      (["--progress", "loud", "x.cfg"], "transvid: --progress needs auto, plain, ndjson or none, got 'loud'"),
+      (["x.cfg", "--json"], "transvid: unknown option '--json'"),
+    ] {
+      let capture = Capture()
+      #expect(TransvidCommand.run(args, console: capture.console, environment: [:]) == 2)
+      #expect(capture.err == [message + "\nRun 'transvid --help' for usage."])
+    }
+    let capture = Capture()
+    #expect(TransvidCommand.run(["x.cfg"], console: capture.console, environment: ["JOB_COMPLETION_INDEX": "1"]) == 2)
+  }
+}
+
+@Suite struct CacheKeyTests {
+  func spec(_ text: String, file: String = "/jobs/a.cfg") throws -> JobSpec {
+    try JobParser.parse(text, file: file)
+  }
+
+  /// Layout, comments and the file's place do not change the key; values do.
+  @Test func canonicalTextIgnoresLayoutButNotValues() throws {
+    let base = try spec(tinyJob(name: "x"))
+    let moved = try spec("# comment\n\n" + tinyJob(name: "x"), file: "/elsewhere/b.cfg")
+    #expect(CanonicalText.of(base) == CanonicalText.of(moved))
+    #expect(!CanonicalText.of(base).contains("column:"))
+    let changed = try spec(tinyJob(name: "x", hold: 0.3))
+    #expect(CanonicalText.of(base) != CanonicalText.of(changed))
+    let recoloured = try spec(tinyJob(name: "x", color: "#000001"))
+    #expect(CanonicalText.of(base) != CanonicalText.of(recoloured))
+  }
+
+  /// Dictionaries (transition parameters) render in a fixed order.
+  @Test func dictionariesAreSorted() {
+    let a = CanonicalText.render(["b": 1, "a": 2, "c": 3])
+    #expect(a == "{(key: \"a\", value: 2), (key: \"b\", value: 1), (key: \"c\", value: 3)}")
+  }
+
+  @Test func keyCoversFormatsAndAssets() throws {
+    let dir = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    let file = try write(tinyJob(name: "x"), to: "x.cfg", in: dir)
+    let options = try Options.parse([file])
+    var job = BatchPlan(files: [file], options: options, shardCount: 1).jobs[0]
+    let cache = OutputCache()
+    let key = cache.key(for: job)
+    #expect(key.count == 64 && key == OutputCache().key(for: job))
+    job.formats = ["mp4", "gif"]
+    #expect(cache.key(for: job) != key)
+    // Assets: the digest of each file a job names; a changed file changes it.
+    let asset = try write("one", to: "cat.png", in: dir)
+    let digest = cache.assetDigest(asset)
+    #expect(digest == SHA256.hex(Array("one".utf8)))
+    try write("two!", to: "cat.png", in: dir)
+    #expect(cache.assetDigest(asset) != digest)
+    #expect(cache.assetDigest(path(dir, "missing.png")) == "missing")
+  }
+}

@@ -1,0 +1,106 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+import Testing
+import TransvidCLI
+
+/// The built `transvid` executable (`swift build --build-tests` makes it).
+func transvidBinary() -> URL? {
+  let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent().appendingPathComponent(".build/debug/transvid")
+  return FileManager.default.fileExists(atPath: url.path) ? url : nil
+}
+
+/// Every entry below `dir`, dot files included.
+func allEntries(in dir: String) -> [String] {
+  (FileManager.default.enumerator(atPath: dir)?.allObjects as? [String] ?? []).sorted()
+}
+
+/// Waits until `condition` holds or `seconds` pass; returns whether it held.
+func wait(seconds: Double, until condition: () -> Bool) -> Bool {
+  let deadline = Date().addingTimeInterval(seconds)
+  while Date() < deadline {
+    if condition() { return true }
+    usleep(20_000)
+  }
+  return condition()
+}
+
+@Suite struct ProcessTests {
+  /// SIGTERM and SIGINT stop a render cleanly: exit 143 / 130, no output,
+  /// no temp file, no staging folder.
+  @Test(arguments: [SIGTERM, SIGINT])
+  func signalStopsCleanly(_ signo: Int32) throws {
+    let binary = try #require(transvidBinary(), "build the executable first (swift build --build-tests)")
+    let dir = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    // A slow job: 780×1688 px, 60 fps, 20 s.
+    let job = try write(
+      tinyJob(name: "slow").replacingOccurrences(of: "size: 60x100, scale: 1, fps: 10", with: "size: 390x844, scale: 2, fps: 60")
+        .replacingOccurrences(of: "hold: 0.2", with: "hold: 10").replacingOccurrences(of: "duration: 0.3", with: "duration: 10"),
+      to: "slow.cfg", in: dir)
+    let out = path(dir, "out")
+    let process = Process()
+    process.executableURL = binary
+    process.arguments = [job, "-o", out]
+    let stderr = Pipe()
+    process.standardError = stderr
+    process.standardOutput = FileHandle.nullDevice
+    try process.run()
+    defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
+
+    // Started: the encoder's temp file exists in the staging folder.
+    let staging = path(out, ".transvid-partial-\(process.processIdentifier)")
+    let started = wait(seconds: 120) {
+      (try? FileManager.default.contentsOfDirectory(atPath: staging))?.contains { $0.contains(".tmp-") } == true
+    }
+    #expect(started, "the render did not start: \(allEntries(in: out))")
+    usleep(300_000)
+    kill(process.processIdentifier, signo)
+    #expect(wait(seconds: 60) { !process.isRunning })
+    process.waitUntilExit()
+    #expect(process.terminationReason == .exit)
+    #expect(process.terminationStatus == 128 + signo)
+    #expect(allEntries(in: out) == [])
+    let message = String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    #expect(message.contains("transvid: stopped by \(signo == SIGTERM ? "SIGTERM" : "SIGINT"); unfinished outputs removed"))
+  }
+
+  /// The gallery page, opened from disk in headless Chromium: it loads, every
+  /// video has its first frame, and nothing was logged as an error.
+  @Test func galleryLoadsInHeadlessChromium() throws {
+    let chromium = try #require(
+      ["/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome"].first {
+        FileManager.default.isExecutableFile(atPath: $0)
+      }, "the gallery test needs Chromium: run scripts/bootstrap (apt-get install chromium)")
+    let dir = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    let jobs = try makeBatch(in: dir, count: 3, broken: true)
+    let out = path(dir, "out with space"), gallery = path(dir, "gallery")
+    #expect(transvid([jobs, "-o", out, "--gallery", gallery, "-q"]) == 1)
+    let index = path(gallery, "index.html")
+    let html = try String(contentsOfFile: index, encoding: .utf8)
+    #expect(html.contains("<video src=\"../out%20with%20space/job-00.mp4\""))
+    #expect(html.contains("unknown key &apos;fsp&apos;"))
+
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: chromium)
+    process.arguments = [
+      "--headless", "--disable-gpu", "--no-sandbox", "--no-first-run", "--mute-audio",
+      "--user-data-dir=\(path(dir, "chromium-profile"))", "--virtual-time-budget=15000", "--dump-dom",
+      URL(fileURLWithPath: index).absoluteString,
+    ]
+    let stdout = Pipe()
+    process.standardOutput = stdout
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    let dom = String(decoding: stdout.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    process.waitUntilExit()
+    #expect(process.terminationStatus == 0)
+    #expect(dom.contains("data-media-count=\"3\""), "\(dom.prefix(600))")
+    #expect(dom.contains("data-media-loaded=\"3\""))
+    #expect(dom.contains("data-console-errors=\"0\""))
+    #expect(dom.contains("data-media-ready=\"true\""))
+  }
+}
