@@ -10,8 +10,8 @@
 //       fps: 30                       # 1…50
 //       max_colors: 256               # 4…256
 //       max_bytes: 2000000            # lower colours, fps, width until the file fits
-//       dither: bayer                 # bayer, sierra2_4a, floyd_steinberg, none
-//       bayer_scale: 5                # 0…5
+//       dither: sierra2_4a            # sierra2_4a, bayer, floyd_steinberg, none
+//       bayer_scale: 5                # 0…5, with dither: bayer
 //       palette: global               # global or per-frame
 //       loop: forever                 # forever, or repeats after the first play (0: once)
 //     png: { time: 1.2 }              # poster frame; default: mid first transition

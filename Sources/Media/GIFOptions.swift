@@ -1,10 +1,13 @@
 /// How `GIFWriter` quantises, times and loops a GIF.
 ///
-/// The defaults are the ones that won on transvid's demos (see
-/// `scripts/gif-quality`): one global palette built from the pixels that
-/// change between frames, Bayer dithering at scale 5 (ordered, so static areas
-/// never crawl and unchanged pixels stay unchanged from frame to frame, which
-/// keeps the changed rectangles small), 256 colours, looping forever.
+/// The defaults are the ones that won on transvid's demos (`scripts/gif-quality`,
+/// circle-spread at 390 px, 30 fps, against the same frames): one global
+/// palette from every distinct frame's pixels (`stats_mode=full`), Sierra-2-4A
+/// error diffusion, 256 colours, looping forever. On flat UI colours, error
+/// diffusion leaves a colour that is in the palette exactly as it is, where
+/// Bayer dithering patterns it: Bayer at scale 5 scored SSIM 0.9955 at
+/// 97 KB, Sierra-2-4A 0.99999 at 85 KB. `diff_mode=rectangle` keeps static
+/// areas from crawling whatever the dither.
 public struct GIFOptions: Hashable, Sendable {
   /// How the quantised colours are spread (libavfilter `paletteuse` `dither`).
   public enum Dither: String, Hashable, Sendable, CaseIterable {
@@ -64,8 +67,8 @@ public struct GIFOptions: Hashable, Sendable {
   public var loop: Loop
 
   public init(
-    width: Int? = nil, height: Int? = nil, maxColors: Int = 256, dither: Dither = .bayer,
-    bayerScale: Int = 5, palette: Palette = .global, statistics: PaletteStatistics = .diff,
+    width: Int? = nil, height: Int? = nil, maxColors: Int = 256, dither: Dither = .sierra2_4a,
+    bayerScale: Int = 5, palette: Palette = .global, statistics: PaletteStatistics = .full,
     loop: Loop = .forever
   ) {
     self.width = width
