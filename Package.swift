@@ -16,7 +16,7 @@ let package = Package(
     // MARK: - System libraries
     .systemLibrary(
       name: "CFFmpeg",
-      pkgConfig: "libavformat libavcodec libswscale libavutil",
+      pkgConfig: "libavformat libavcodec libavfilter libswscale libavutil",
       providers: [.apt(["libavformat-dev", "libavcodec-dev", "libswscale-dev", "libavutil-dev"])]
     ),
     .systemLibrary(

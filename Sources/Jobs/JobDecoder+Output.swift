@@ -5,14 +5,27 @@
 //     formats: [mp4, gif]             # mp4 (default), gif, png (poster), sheet
 //     mp4: { crf: 18, preset: medium }
 //     gif: { width: 360, fps: 30 }    # default: the writer's choice
+//     gif:                            # every key optional
+//       width: 360                    # pixels (16…8192); height keeps the aspect ratio
+//       fps: 30                       # 1…50
+//       max_colors: 256               # 4…256
+//       max_bytes: 2000000            # lower colours, fps, width until the file fits
+//       dither: sierra2_4a            # sierra2_4a, bayer, floyd_steinberg, none
+//       bayer_scale: 5                # 0…5, with dither: bayer
+//       palette: global               # global or per-frame
+//       loop: forever                 # forever, or repeats after the first play (0: once)
+//     png: { time: 1.2 }              # poster frame; default: mid first transition
+//     sheet: { frames: 12, columns: 4, width: 1200 }   # contact sheet
 //
 // `formats` may also be one name (`formats: gif`). A format listed twice is
 // an error, as is an empty list.
 
 extension JobDecoder {
-  static let outputKeys = ["dir", "formats", "mp4", "gif"]
+  static let outputKeys = ["dir", "formats", "mp4", "gif", "png", "sheet"]
   static let mp4Keys = ["crf", "preset"]
-  static let gifKeys = ["width", "fps"]
+  static let gifKeys = ["width", "fps", "max_colors", "max_bytes", "dither", "bayer_scale", "palette", "loop"]
+  static let pngKeys = ["time"]
+  static let sheetKeys = ["frames", "columns", "width"]
 
   func output(_ node: YAMLNode?) throws(Diagnostic) -> OutputSpec {
     var output = OutputSpec()
@@ -26,6 +39,8 @@ extension JobDecoder {
     if let value = fields["formats"] { output.formats = try formats(value, fields.path("formats")) }
     if let value = fields["mp4"] { output.mp4 = try mp4(value, fields.path("mp4")) }
     if let value = fields["gif"] { output.gif = try gif(value, fields.path("gif")) }
+    if let value = fields["png"] { output.png = try png(value, fields.path("png")) }
+    if let value = fields["sheet"] { output.sheet = try sheet(value, fields.path("sheet")) }
     return output
   }
 
@@ -78,6 +93,66 @@ extension JobDecoder {
       settings.width = try integer(value, fields.path("width"), in: 16...JobDecoder.maximumPixels)
     }
     if let value = fields["fps"] { settings.fps = try integer(value, fields.path("fps"), in: 1...50) }
+    if let value = fields["max_colors"] {
+      settings.maxColors = try integer(value, fields.path("max_colors"), in: 4...256)
+    }
+    if let value = fields["max_bytes"] {
+      settings.maxBytes = try integer(value, fields.path("max_bytes"), in: 1024...(1 << 40))
+    }
+    if let value = fields["dither"] {
+      settings.dither = try choice(value, fields.path("dither"), GIFSettings.Dither.self, what: "dither mode")
+    }
+    if let value = fields["bayer_scale"] {
+      settings.bayerScale = try integer(value, fields.path("bayer_scale"), in: 0...5)
+    }
+    if let value = fields["palette"] {
+      settings.palette = try choice(value, fields.path("palette"), GIFSettings.Palette.self, what: "palette mode")
+    }
+    if let value = fields["loop"] {
+      let path = fields.path("loop")
+      if value.text == "forever" {
+        settings.loop = .forever
+      } else if value.number != nil {
+        settings.loop = .repeat(try integer(value, path, in: 0...65535))
+      } else {
+        throw mismatch(value, path, expected: "'forever' or a repeat count from 0 to 65535")
+      }
+    }
     return settings
+  }
+
+  private func png(_ node: YAMLNode, _ path: KeyPath) throws(Diagnostic) -> PNGSettings {
+    let fields = try fields(node, path, keys: JobDecoder.pngKeys)
+    var settings = PNGSettings()
+    if let value = fields["time"] {
+      settings.time = try number(value, fields.path("time"), in: 0...86_400, expected: "a time in seconds (0 or more)")
+    }
+    return settings
+  }
+
+  private func sheet(_ node: YAMLNode, _ path: KeyPath) throws(Diagnostic) -> SheetSettings {
+    let fields = try fields(node, path, keys: JobDecoder.sheetKeys)
+    var settings = SheetSettings()
+    if let value = fields["frames"] { settings.frames = try integer(value, fields.path("frames"), in: 1...100) }
+    if let value = fields["columns"] { settings.columns = try integer(value, fields.path("columns"), in: 1...20) }
+    if let value = fields["width"] {
+      settings.width = try integer(value, fields.path("width"), in: 64...JobDecoder.maximumPixels)
+    }
+    return settings
+  }
+
+  /// One of an enum's raw values, with a suggestion for a near miss.
+  private func choice<T: RawRepresentable & CaseIterable>(
+    _ node: YAMLNode, _ path: KeyPath, _ type: T.Type, what: String
+  ) throws(Diagnostic) -> T where T.RawValue == String {
+    let names = T.allCases.map(\.rawValue)
+    let name = try string(node, path, expected: "a \(what) (\(names.joined(separator: ", ")))")
+    guard let value = T(rawValue: name) else {
+      throw Diagnostic(
+        node.location,
+        "\(path): unknown \(what) \(YAMLNode.quoted(name))"
+          + Suggestion.hint(for: name, in: names))
+    }
+    return value
   }
 }

@@ -83,28 +83,95 @@ public struct OutputSpec: Hashable, Sendable {
   public var formats: [OutputFormat]
   public var mp4: MP4Settings
   public var gif: GIFSettings
+  public var png: PNGSettings
+  public var sheet: SheetSettings
 
   public init(
     directory: String? = nil, formats: [OutputFormat] = [.mp4], mp4: MP4Settings = MP4Settings(),
-    gif: GIFSettings = GIFSettings()
+    gif: GIFSettings = GIFSettings(), png: PNGSettings = PNGSettings(), sheet: SheetSettings = SheetSettings()
   ) {
     self.directory = directory
     self.formats = formats
     self.mp4 = mp4
     self.gif = gif
+    self.png = png
+    self.sheet = sheet
   }
 }
 
-/// `output.gif:` — size and frame rate of the GIF; nil leaves the choice to the writer.
+/// `output.gif:` — size, frame rate, palette and looping of the GIF; nil
+/// leaves the choice to the writer.
 public struct GIFSettings: Hashable, Sendable {
+  /// How quantised colours are spread (`dither:`).
+  public enum Dither: String, Hashable, Sendable, CaseIterable {
+    case bayer, sierra2_4a, floydSteinberg = "floyd_steinberg", none
+  }
+
+  /// `palette:` — one palette for the file, or one per frame.
+  public enum Palette: String, Hashable, Sendable, CaseIterable {
+    case global, perFrame = "per-frame"
+  }
+
+  /// `loop:` — `forever`, or how many times to repeat after the first play
+  /// (0: play once).
+  public enum Loop: Hashable, Sendable {
+    case forever
+    case `repeat`(Int)
+  }
+
   /// Width in pixels (16…8192); the height keeps the canvas's aspect ratio.
   public var width: Int?
   /// Frames per second (1…50: GIF delays are whole centiseconds, at least 2).
   public var fps: Int?
+  /// Most colours in the palette (4…256).
+  public var maxColors: Int?
+  /// The largest acceptable file; the writer lowers colours, fps and width until it fits.
+  public var maxBytes: Int?
+  public var dither: Dither?
+  /// Bayer pattern scale 0…5 (only with `dither: bayer`).
+  public var bayerScale: Int?
+  public var palette: Palette?
+  public var loop: Loop?
 
-  public init(width: Int? = nil, fps: Int? = nil) {
+  public init(
+    width: Int? = nil, fps: Int? = nil, maxColors: Int? = nil, maxBytes: Int? = nil, dither: Dither? = nil,
+    bayerScale: Int? = nil, palette: Palette? = nil, loop: Loop? = nil
+  ) {
     self.width = width
     self.fps = fps
+    self.maxColors = maxColors
+    self.maxBytes = maxBytes
+    self.dither = dither
+    self.bayerScale = bayerScale
+    self.palette = palette
+    self.loop = loop
+  }
+}
+
+/// `output.png:` — the poster frame.
+public struct PNGSettings: Hashable, Sendable {
+  /// Seconds from the start; nil: the middle of the first transition (or of
+  /// the whole timeline when it has none). Clamped to the last frame.
+  public var time: Double?
+
+  public init(time: Double? = nil) {
+    self.time = time
+  }
+}
+
+/// `output.sheet:` — the contact sheet: `frames` frames spread evenly over
+/// the timeline (first and last included), `columns` to a row, time labels.
+public struct SheetSettings: Hashable, Sendable {
+  public var frames: Int
+  public var columns: Int
+  /// Width of the whole sheet in pixels; nil: each thumbnail half the canvas
+  /// width in points.
+  public var width: Int?
+
+  public init(frames: Int = 12, columns: Int = 4, width: Int? = nil) {
+    self.frames = frames
+    self.columns = columns
+    self.width = width
   }
 }
 

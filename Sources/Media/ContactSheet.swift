@@ -1,0 +1,122 @@
+import Raster
+
+/// A contact sheet: frames of a clip in a grid, each with its time underneath,
+/// for release notes and code review.
+///
+/// Layout, in pixels: the sheet is `width` wide; `columns` thumbnails of equal
+/// width sit between gaps of `gap` pixels (also around the edges); each
+/// thumbnail keeps the frames' aspect ratio and has a label strip below it
+/// with its label centred, drawn with `DigitFont` (5×7 pixel digits, scaled
+/// by whole pixels to suit the thumbnail). Rows fill left to right, top to
+/// bottom; the last row may be short. Thumbnails are resized with Lanczos
+/// (`Resampler`) from premultiplied pixels and drawn over the background.
+public struct ContactSheet: Sendable {
+  /// Width of the whole sheet in pixels.
+  public var width: Int
+  public var columns: Int
+  /// Space between and around thumbnails, in pixels.
+  public var gap: Int
+  /// Sheet background (opaque).
+  public var background: Pixel
+  /// Label colour (opaque).
+  public var labelColor: Pixel
+
+  public init(
+    width: Int, columns: Int, gap: Int = 8,
+    background: Pixel = Pixel(r: 242, g: 242, b: 247, a: 255),
+    labelColor: Pixel = Pixel(r: 60, g: 60, b: 67, a: 255)
+  ) {
+    self.width = width
+    self.columns = columns
+    self.gap = gap
+    self.background = background
+    self.labelColor = labelColor
+  }
+
+  /// Where things go for `count` frames of `frameWidth × frameHeight`.
+  public struct Layout: Hashable, Sendable {
+    public var thumbnailWidth: Int, thumbnailHeight: Int
+    public var labelScale: Int, labelHeight: Int
+    public var rows: Int
+    public var sheetWidth: Int, sheetHeight: Int
+    public var gap: Int, columns: Int
+
+    /// Top-left corner of thumbnail `index`.
+    public func origin(of index: Int) -> (x: Int, y: Int) {
+      let column = index % columns, row = index / columns
+      return (gap + column * (thumbnailWidth + gap), gap + row * (thumbnailHeight + labelHeight + gap))
+    }
+  }
+
+  /// The layout for `count` frames of the given size; throws when the sheet
+  /// is too narrow for its columns.
+  public func layout(count: Int, frameWidth: Int, frameHeight: Int) throws -> Layout {
+    let thumbnailWidth = (width - gap * (columns + 1)) / max(columns, 1)
+    guard count > 0, columns > 0, thumbnailWidth >= 8, frameWidth > 0, frameHeight > 0 else {
+      throw MediaError(
+        "lay out contact sheet",
+        "\(columns) columns of \(count) frames do not fit in \(width) px (each needs 8 px and \(gap) px gaps)")
+    }
+    let thumbnailHeight = max(1, Int((Double(thumbnailWidth) * Double(frameHeight) / Double(frameWidth)).rounded()))
+    let labelScale = min(max(thumbnailWidth / 100, 1), 4)
+    let labelHeight = DigitFont.height(scale: labelScale) + 2 * max(3, labelScale * 2)
+    let rows = (count + columns - 1) / columns
+    return Layout(
+      thumbnailWidth: thumbnailWidth, thumbnailHeight: thumbnailHeight, labelScale: labelScale,
+      labelHeight: labelHeight, rows: rows, sheetWidth: width,
+      sheetHeight: gap + rows * (thumbnailHeight + labelHeight + gap), gap: gap, columns: columns)
+  }
+
+  /// Draws the sheet. `frames` must all be the same size; `frame(i)` is asked
+  /// once for each of the `count` frames, with `label(i)` drawn below it.
+  public func render(
+    count: Int, frameWidth: Int, frameHeight: Int, frame: (Int) throws -> Bitmap,
+    label: (Int) -> String
+  ) throws -> Bitmap {
+    let layout = try layout(count: count, frameWidth: frameWidth, frameHeight: frameHeight)
+    var sheet = Bitmap(width: layout.sheetWidth, height: layout.sheetHeight, fill: background)
+    let resampler = try Resampler(
+      from: frameWidth, frameHeight, to: layout.thumbnailWidth, layout.thumbnailHeight)
+    for i in 0..<count {
+      let thumbnail = try resampler.resized(try frame(i))
+      let (x, y) = layout.origin(of: i)
+      draw(thumbnail, at: x, y, into: &sheet)
+      let text = label(i)
+      let textWidth = DigitFont.width(of: text, scale: layout.labelScale)
+      DigitFont.draw(
+        text, at: x + (layout.thumbnailWidth - textWidth) / 2,
+        y + layout.thumbnailHeight + (layout.labelHeight - DigitFont.height(scale: layout.labelScale)) / 2,
+        scale: layout.labelScale, color: labelColor, into: &sheet)
+    }
+    return sheet
+  }
+
+  /// Source-over of premultiplied `image` onto `sheet` at (`x`, `y`).
+  private func draw(_ image: Bitmap, at x: Int, _ y: Int, into sheet: inout Bitmap) {
+    let sheetWidth = sheet.width
+    image.bytes.withUnsafeBufferPointer { src in
+      sheet.bytes.withUnsafeMutableBufferPointer { dst in
+        for row in 0..<image.height {
+          for column in 0..<image.width {
+            let s = (row * image.width + column) * 4
+            let d = ((y + row) * sheetWidth + x + column) * 4
+            let inverse = 255 - UInt32(src[s + 3])
+            for k in 0..<4 {
+              dst[d + k] = UInt8(
+                truncatingIfNeeded: UInt32(src[s + k]) + Alpha.divideBy255(UInt32(dst[d + k]) * inverse))
+            }
+          }
+        }
+      }
+    }
+  }
+}
+
+extension ContactSheet {
+  /// The label for a time in seconds: two decimals and an `s` ("1.25s").
+  public static func label(seconds: Double) -> String {
+    let centiseconds = Int((seconds * 100).rounded())
+    let fraction = centiseconds % 100
+    return "\(centiseconds / 100).\(fraction < 10 ? "0" : "")\(fraction)s"
+  }
+}

@@ -1,0 +1,101 @@
+// `output.gif`, `output.png` and `output.sheet`: what they decode to, and the
+// exact diagnostic for each kind of mistake (columns counted by hand).
+
+import Testing
+
+@testable import Jobs
+
+let brokenOutputJobs: [BrokenJob] = [
+  BrokenJob(
+    "unknown gif key", "output: { gif: { colours: 64 } }\n",
+    "job.cfg:1:18: error: unknown key 'colours' in output.gif; expected one of: width, fps, max_colors, max_bytes, dither, bayer_scale, palette, loop"),
+  BrokenJob(
+    "misspelt gif key", "output: { gif: { max_colour: 64 } }\n",
+    "job.cfg:1:18: error: unknown key 'max_colour' in output.gif; did you mean 'max_colors'?"),
+  BrokenJob(
+    "max_colors 300", "output: { gif: { max_colors: 300 } }\n",
+    "job.cfg:1:30: error: output.gif.max_colors: expected an integer from 4 to 256, got 300"),
+  BrokenJob(
+    "gif fps 60", "output: { gif: { fps: 60 } }\n",
+    "job.cfg:1:23: error: output.gif.fps: expected an integer from 1 to 50, got 60"),
+  BrokenJob(
+    "max_bytes too small", "output: { gif: { max_bytes: 100 } }\n",
+    "job.cfg:1:29: error: output.gif.max_bytes: expected an integer from 1024 to 1099511627776, got 100"),
+  BrokenJob(
+    "misspelt dither", "output: { gif: { dither: sierra } }\n",
+    "job.cfg:1:26: error: output.gif.dither: unknown dither mode \"sierra\"; expected one of: bayer, sierra2_4a, floyd_steinberg, none"),
+  BrokenJob(
+    "near-miss dither", "output: { gif: { dither: bayr } }\n",
+    "job.cfg:1:26: error: output.gif.dither: unknown dither mode \"bayr\"; did you mean 'bayer'?"),
+  BrokenJob(
+    "dither is a list", "output: { gif: { dither: [bayer] } }\n",
+    "job.cfg:1:26: error: output.gif.dither: expected a dither mode (bayer, sierra2_4a, floyd_steinberg, none), got a list"),
+  BrokenJob(
+    "bayer_scale 9", "output: { gif: { bayer_scale: 9 } }\n",
+    "job.cfg:1:31: error: output.gif.bayer_scale: expected an integer from 0 to 5, got 9"),
+  BrokenJob(
+    "palette local", "output: { gif: { palette: local } }\n",
+    "job.cfg:1:27: error: output.gif.palette: unknown palette mode \"local\"; did you mean 'global'?"),
+  BrokenJob(
+    "loop always", "output: { gif: { loop: always } }\n",
+    "job.cfg:1:24: error: output.gif.loop: expected 'forever' or a repeat count from 0 to 65535, got \"always\""),
+  BrokenJob(
+    "loop -1", "output: { gif: { loop: -1 } }\n",
+    "job.cfg:1:24: error: output.gif.loop: expected an integer from 0 to 65535, got -1"),
+  BrokenJob(
+    "png time negative", "output: { png: { time: -1 } }\n",
+    "job.cfg:1:24: error: output.png.time: expected a time in seconds (0 or more), got -1"),
+  BrokenJob(
+    "png unknown key", "output: { png: { frame: 3 } }\n",
+    "job.cfg:1:18: error: unknown key 'frame' in output.png; expected one of: time"),
+  BrokenJob(
+    "sheet columns 0", "output: { sheet: { columns: 0 } }\n",
+    "job.cfg:1:29: error: output.sheet.columns: expected an integer from 1 to 20, got 0"),
+  BrokenJob(
+    "sheet frames word", "output: { sheet: { frames: many } }\n",
+    "job.cfg:1:28: error: output.sheet.frames: expected an integer from 1 to 100, got \"many\""),
+  BrokenJob(
+    "sheet width 10", "output: { sheet: { width: 10 } }\n",
+    "job.cfg:1:27: error: output.sheet.width: expected an integer from 64 to 8192, got 10"),
+]
+
+@Suite enum OutputSettingsTests {
+  @Test(arguments: brokenOutputJobs)
+  static func diagnostic(_ broken: BrokenJob) {
+    do {
+      let job = try JobParser.parse(bytes: broken.bytes, file: "job.cfg", transitions: TestCatalog.all)
+      Issue.record("parsed, expected \(broken.expected); got \(job)")
+    } catch {
+      #expect(error.description == broken.expected)
+    }
+  }
+
+  @Test static func decodesEverySetting() throws {
+    let text = """
+      output:
+        formats: [gif, png, sheet]
+        gif: { width: 390, fps: 30, max_colors: 128, max_bytes: 500000, dither: sierra2_4a,
+               bayer_scale: 3, palette: per-frame, loop: 2 }
+        png: { time: 1.2 }
+        sheet: { frames: 8, columns: 2, width: 600 }
+
+      """ + job("hold: 1")
+    let spec = try JobParser.parse(text, file: "job.cfg")
+    #expect(spec.output.formats == [.gif, .png, .sheet])
+    #expect(
+      spec.output.gif
+        == GIFSettings(
+          width: 390, fps: 30, maxColors: 128, maxBytes: 500_000, dither: .sierra2_4a, bayerScale: 3,
+          palette: .perFrame, loop: .repeat(2)))
+    #expect(spec.output.png == PNGSettings(time: 1.2))
+    #expect(spec.output.sheet == SheetSettings(frames: 8, columns: 2, width: 600))
+  }
+
+  @Test static func defaultsAndForever() throws {
+    let spec = try JobParser.parse(
+      "output: { gif: { loop: forever, dither: floyd_steinberg } }\n" + job("hold: 1"), file: "job.cfg")
+    #expect(spec.output.gif == GIFSettings(dither: .floydSteinberg, loop: .forever))
+    #expect(spec.output.png == PNGSettings())
+    #expect(spec.output.sheet == SheetSettings(frames: 12, columns: 4, width: nil))
+  }
+}

@@ -1,0 +1,211 @@
+import Foundation
+import Raster
+import Testing
+
+@testable import Media
+
+/// The NETSCAPE2.0 application extension's loop count, read from the bytes:
+/// `21 FF 0B "NETSCAPE2.0" 03 01 <count LE16> 00`; nil when absent.
+func netscapeLoopCount(_ bytes: [UInt8]) -> Int? {
+  let marker = Array("NETSCAPE2.0".utf8)
+  guard bytes.count > marker.count + 8 else { return nil }
+  for i in 3..<(bytes.count - marker.count - 5)
+  where bytes[i - 3] == 0x21 && bytes[i - 2] == 0xFF && bytes[i - 1] == 0x0B
+    && Array(bytes[i..<(i + marker.count)]) == marker
+  {
+    let j = i + marker.count
+    #expect(bytes[j] == 3 && bytes[j + 1] == 1 && bytes[j + 4] == 0)
+    return Int(bytes[j + 2]) | Int(bytes[j + 3]) << 8
+  }
+  return nil
+}
+
+/// The delays (cs) of every graphic control extension, read from the bytes.
+func graphicControlDelays(_ bytes: [UInt8]) -> [Int] {
+  var delays: [Int] = []
+  var i = 0
+  while i + 7 < bytes.count {
+    if bytes[i] == 0x21, bytes[i + 1] == 0xF9, bytes[i + 2] == 4, bytes[i + 7] == 0 {
+      delays.append(Int(bytes[i + 4]) | Int(bytes[i + 5]) << 8)
+      i += 8
+    } else {
+      i += 1
+    }
+  }
+  return delays
+}
+
+@Suite enum GIFWriterTests {
+  static let width = 96, height = 64
+
+  /// A clip: 5 still frames, 10 moving, 6 still, at `fps`.
+  static func clip(_ i: Int) -> Bitmap {
+    syntheticFrame(min(max(i - 4, 0), 10), width: width, height: height, edge: 1.5)
+  }
+
+  @Test static func timingCarriesRounding() {
+    for fps in [1, 7, 24, 25, 29, 30, 33, 45, 50] {
+      var total = 0
+      for i in 0..<97 {
+        let d = GIFTiming.delay(of: i..<(i + 1), fps: fps)
+        #expect(d >= 2, "fps \(fps) frame \(i): \(d) cs")
+        total += d
+      }
+      #expect(abs(Double(total) - 9700 / Double(fps)) <= 0.5, "fps \(fps): \(total) cs")
+    }
+  }
+
+  @Test static func delaysAddUpAndIdenticalFramesMerge() throws {
+    let dir = try TempDirectory()
+    defer { dir.cleanUp() }
+    let path = dir.path("clip.gif")
+    let fps = 30, count = 21
+    let summary = try GIFWriter.write(to: path, frameCount: count, fps: fps, frame: clip)
+    // Frames 0…4 are identical, 5…13 each differ, 14…20 are identical.
+    var expected = 1
+    for i in 1..<count where clip(i) != clip(i - 1) { expected += 1 }
+    #expect(expected == 11)
+    #expect(summary.frames == expected)
+    #expect(summary.sourceFrames == count)
+
+    let gif = try GIFReader(path: path)
+    #expect(gif.frames.count == expected)
+    #expect(gif.delays == summary.delays)
+    #expect(try graphicControlDelays(Platform.readFile(path)) == summary.delays)
+    #expect(gif.delays.allSatisfy { $0 >= 2 })
+    let length = 100.0 * Double(count) / Double(fps)
+    #expect(abs(Double(gif.delays.reduce(0, +)) - length) <= 1)
+    // The first run is 5 frames of 1/30 s: 16.67 cs → 17.
+    #expect(gif.delays[0] == 17)
+    #expect(netscapeLoopCount(try Platform.readFile(path)) == 0)
+  }
+
+  @Test static func decodedFramesLookLikeTheSource() throws {
+    let dir = try TempDirectory()
+    defer { dir.cleanUp() }
+    let path = dir.path("clip.gif")
+    try GIFWriter.write(to: path, frameCount: 21, fps: 30, frame: clip)
+    let gif = try GIFReader(path: path)
+    var runStart = 0
+    for (k, frame) in gif.frames.enumerated() {
+      if k > 0 { runStart += 1; while clip(runStart) == clip(runStart - 1) { runStart += 1 } }
+      let quality = psnr(frame, clip(runStart))
+      // A full-gamut gradient in ≤ 255 colours: dithering costs a few dB.
+      #expect(quality > 24, "image \(k): \(quality) dB")
+    }
+  }
+
+  @Test(arguments: [
+    (GIFOptions.Loop.forever, 0 as Int?), (.repeat(3), 3), (.repeat(0), nil),
+  ])
+  static func loopFlag(_ loop: GIFOptions.Loop, _ expected: Int?) throws {
+    let dir = try TempDirectory()
+    defer { dir.cleanUp() }
+    let path = dir.path("loop.gif")
+    try GIFWriter.write(to: path, frameCount: 3, fps: 10, options: GIFOptions(loop: loop), frame: clip)
+    #expect(netscapeLoopCount(try Platform.readFile(path)) == expected)
+  }
+
+  @Test static func perFramePalettes() throws {
+    let dir = try TempDirectory()
+    defer { dir.cleanUp() }
+    let global = dir.path("global.gif"), local = dir.path("local.gif")
+    try GIFWriter.write(to: global, frameCount: 21, fps: 30, frame: clip)
+    let summary = try GIFWriter.write(
+      to: local, frameCount: 21, fps: 30, options: GIFOptions(dither: .sierra2_4a, palette: .perFrame),
+      frame: clip)
+    let bytes = try Platform.readFile(local)
+    // Every image after the first carries a local colour table: the image
+    // descriptor (2C, x, y, w, h as LE16) has the flag 0x80 set.
+    var localTables = 0
+    var i = 0
+    while i + 9 < bytes.count {
+      if bytes[i] == 0x21, bytes[i + 1] == 0xF9, bytes[i + 7] == 0, bytes[i + 8] == 0x2C {
+        if bytes[i + 17] & 0x80 != 0 { localTables += 1 }
+        i += 18
+      } else {
+        i += 1
+      }
+    }
+    #expect(localTables >= summary.frames - 1)
+    let decoded = try GIFReader(path: local)
+    #expect(decoded.frames.count == summary.frames)
+    #expect(psnr(decoded.frames[5], clip(5 + 4)) > 30)
+    #expect(try Platform.readFile(global).count < bytes.count)
+  }
+
+  @Test static func scalesKeepingTheRequestedSize() throws {
+    let dir = try TempDirectory()
+    defer { dir.cleanUp() }
+    let path = dir.path("small.gif")
+    let summary = try GIFWriter.write(
+      to: path, frameCount: 4, fps: 20, options: GIFOptions(width: 48, height: 33), frame: clip)
+    let gif = try GIFReader(path: path)
+    #expect(summary.width == 48 && summary.height == 33)
+    #expect(gif.frames.allSatisfy { $0.width == 48 && $0.height == 33 })
+  }
+
+  @Test static func fewerColoursMakeSmallerFiles() throws {
+    let dir = try TempDirectory()
+    defer { dir.cleanUp() }
+    let full = try GIFWriter.write(to: dir.path("a.gif"), frameCount: 21, fps: 30, frame: clip)
+    let few = try GIFWriter.write(
+      to: dir.path("b.gif"), frameCount: 21, fps: 30, options: GIFOptions(maxColors: 16), frame: clip)
+    #expect(few.bytes < full.bytes)
+  }
+
+  @Test static func rejectsBadSettingsWithoutWriting() throws {
+    let dir = try TempDirectory()
+    defer { dir.cleanUp() }
+    #expect(throws: MediaError.self) {
+      try GIFWriter.write(to: dir.path("x.gif"), frameCount: 3, fps: 60, frame: clip)
+    }
+    #expect(throws: MediaError.self) {
+      try GIFWriter.write(
+        to: dir.path("x.gif"), frameCount: 3, fps: 30, options: GIFOptions(maxColors: 2), frame: clip)
+    }
+    #expect(try dir.entries().isEmpty)
+  }
+
+  @Test static func sameFramesSameBytes() throws {
+    let dir = try TempDirectory()
+    defer { dir.cleanUp() }
+    try GIFWriter.write(to: dir.path("a.gif"), frameCount: 12, fps: 25, frame: clip)
+    try GIFWriter.write(to: dir.path("b.gif"), frameCount: 12, fps: 25, frame: clip)
+    #expect(try Platform.readFile(dir.path("a.gif")) == Platform.readFile(dir.path("b.gif")))
+  }
+}
+
+@Suite enum ContactSheetTests {
+  @Test static func gridDimensions() throws {
+    let sheet = ContactSheet(width: 4 * 100 + 5 * 8, columns: 4)
+    let layout = try sheet.layout(count: 10, frameWidth: 200, frameHeight: 300)
+    #expect(layout.thumbnailWidth == 100 && layout.thumbnailHeight == 150)
+    #expect(layout.rows == 3)
+    #expect(layout.sheetHeight == 8 + 3 * (150 + layout.labelHeight + 8))
+    let image = try sheet.render(
+      count: 10, frameWidth: 200, frameHeight: 300,
+      frame: { Bitmap(width: 200, height: 300, fill: Pixel(r: UInt8($0 * 20), g: 0, b: 0, a: 255)) },
+      label: { ContactSheet.label(seconds: Double($0) / 4) })
+    #expect(image.width == 440 && image.height == layout.sheetHeight)
+    // Each thumbnail's centre shows its own frame's colour.
+    for i in 0..<10 {
+      let (x, y) = layout.origin(of: i)
+      #expect(image[x + 50, y + 75] == Pixel(r: UInt8(i * 20), g: 0, b: 0, a: 255))
+    }
+    // Labels are drawn (label colour in the strip under the first thumbnail).
+    let (x, y) = layout.origin(of: 0)
+    var inked = 0
+    for py in (y + 150)..<(y + 150 + layout.labelHeight) {
+      for px in x..<(x + 100) where image[px, py] == sheet.labelColor { inked += 1 }
+    }
+    #expect(inked > 10)
+  }
+
+  @Test static func labels() {
+    #expect(ContactSheet.label(seconds: 0) == "0.00s")
+    #expect(ContactSheet.label(seconds: 1.2) == "1.20s")
+    #expect(ContactSheet.label(seconds: 2.055) == "2.06s" || ContactSheet.label(seconds: 2.055) == "2.05s")
+    #expect(DigitFont.width(of: "1.20s", scale: 2) == (5 * 6 - 1) * 2)
+  }
+}

@@ -1,0 +1,114 @@
+import Foundation
+import Jobs
+import Media
+import Raster
+import Testing
+
+@testable import TransvidCLI
+
+/// `smallJob` with its `output:` line replaced.
+func smallJob(output: String) -> String {
+  smallJob().replacingOccurrences(
+    of: "output: { formats: [mp4], mp4: { crf: 18, preset: veryfast } }", with: "output: \(output)")
+}
+
+/// GIF, poster PNG and contact sheet outputs, through the per-format seam.
+@Suite struct StillAndGIFOutputTests {
+  func renderer(_ output: String, in dir: String) throws -> FrameRenderer {
+    let job = try write(smallJob(output: output), to: "small.cfg", in: dir)
+    return FrameRenderer(spec: try JobParser.load(path: job))
+  }
+
+  @Test func gifTimingSizeAndLoop() throws {
+    let dir = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    let renderer = try renderer("{ formats: [gif], gif: { width: 60, loop: 2 } }", in: dir)
+    let path = (dir as NSString).appendingPathComponent("small.gif")
+    let summary = try OutputWriter.write(format: "gif", renderer: renderer, to: path)
+    #expect(summary.notes.isEmpty)
+    let gif = try GIFReader(path: path)
+    // 120×200 pt canvas → 60×100 px; 1.9 s at 30 fps.
+    #expect(gif.frames.allSatisfy { $0.width == 60 && $0.height == 100 })
+    #expect(abs(gif.delays.reduce(0, +) - 190) <= 1)
+    #expect(gif.delays.allSatisfy { $0 >= 2 })
+    // Holds are merged: far fewer images than the 57 frames.
+    #expect(gif.frames.count == summary.frames && summary.frames < 50)
+    #expect(summary.duration == 1.9)
+    let bytes = try Array(Data(contentsOf: URL(fileURLWithPath: path)))
+    let netscape = Array("NETSCAPE2.0".utf8)
+    let at = try #require((0..<(bytes.count - 16)).first { Array(bytes[$0..<($0 + 11)]) == netscape })
+    #expect(bytes[at + 13] == 2 && bytes[at + 14] == 0)
+  }
+
+  @Test func canvasRatesAbove50AreReducedWithANote() throws {
+    let dir = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    let job = smallJob(output: "{ formats: [gif], gif: { width: 30 } }")
+      .replacingOccurrences(of: "fps: 30", with: "fps: 60")
+    let renderer = FrameRenderer(spec: try JobParser.parse(job, file: "\(dir)/small.cfg"))
+    let path = (dir as NSString).appendingPathComponent("small.gif")
+    let summary = try OutputWriter.write(format: "gif", renderer: renderer, to: path)
+    #expect(summary.notes == ["gif: 60 fps reduced to 30 fps (GIF delays are whole centiseconds, at least 2)"])
+    #expect(summary.line.hasSuffix("(gif: 60 fps reduced to 30 fps (GIF delays are whole centiseconds, at least 2))"))
+    let gif = try GIFReader(path: path)
+    #expect(gif.delays.allSatisfy { $0 >= 3 })
+    #expect(OutputWriter.reducedGIFRate(120) == 40 && OutputWriter.reducedGIFRate(59) == 50)
+  }
+
+  @Test func maxBytesShrinksTheGIFAndSaysWhat() throws {
+    let dir = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    let path = (dir as NSString).appendingPathComponent("small.gif")
+    let free = try OutputWriter.write(
+      format: "gif", renderer: try renderer("{ formats: [gif], gif: { width: 120 } }", in: dir), to: path)
+    let limit = free.bytes / 3
+    let summary = try OutputWriter.write(
+      format: "gif",
+      renderer: try renderer("{ formats: [gif], gif: { width: 120, max_bytes: \(limit) } }", in: dir), to: path)
+    #expect(summary.bytes <= limit)
+    let size = (try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+    #expect(size == summary.bytes)
+    let note = try #require(summary.notes.first)
+    #expect(note.hasPrefix("gif: \(free.bytes) bytes > max_bytes \(limit): colours 256 → "))
+    #expect(abs(summary.duration - 1.9) <= 0.01)
+  }
+
+  @Test func posterIsTheRenderedFrame() throws {
+    let dir = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    for (output, n) in [("{ formats: [png] }", 17), ("{ formats: [png], png: { time: 1.2 } }", 36)] {
+      let renderer = try renderer(output, in: dir)
+      let path = (dir as NSString).appendingPathComponent("small.png")
+      let summary = try OutputWriter.write(format: "png", renderer: renderer, to: path)
+      #expect(summary.frames == 1)
+      // Default: the middle of the push (0.2 + 0.35 s = frame 16.5 → 17).
+      let image = try ImageDecoder.decode(path: path)
+      #expect(image == renderer.frame(n, width: 240, height: 400), "\(output)")
+    }
+  }
+
+  @Test func sheetGridAndFrames() throws {
+    let dir = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    let renderer = try renderer("{ formats: [sheet], sheet: { frames: 6, columns: 3, width: 200 } }", in: dir)
+    let path = (dir as NSString).appendingPathComponent("small.sheet.png")
+    let summary = try OutputWriter.write(format: "sheet", renderer: renderer, to: path)
+    #expect(summary.frames == 6)
+    #expect(OutputWriter.sheetFrames(count: 6, of: 57) == [0, 11, 22, 34, 45, 56])
+    let image = try ImageDecoder.decode(path: path)
+    let layout = try ContactSheet(width: 200, columns: 3).layout(count: 6, frameWidth: 240, frameHeight: 400)
+    #expect(image.width == 200 && image.height == layout.sheetHeight)
+    #expect(layout.rows == 2 && layout.thumbnailWidth == 56)
+    #expect(OutputWriter.fileExtension(for: "sheet") == "sheet.png")
+  }
+
+  @Test func gifThroughTheCommandLine() throws {
+    let dir = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    let job = try write(smallJob(), to: "small.cfg", in: dir)
+    let capture = Capture()
+    #expect(TransvidCommand.run([job, "-o", dir, "--format", "gif"], console: capture.console) == 0, "\(capture.err)")
+    let gif = try GIFReader(path: (dir as NSString).appendingPathComponent("small.gif"))
+    #expect(gif.frames.first?.width == 120)
+  }
+}
