@@ -147,7 +147,7 @@ struct BatchPlan: Sendable {
 
   /// The file name extension of a format's output: the contact sheet is a
   /// PNG beside the poster (`name.png`), so it is `name.sheet.png`.
-  static func fileExtension(of format: String) -> String { format == "sheet" ? "sheet.png" : format }
+  static func fileExtension(of format: String) -> String { OutputWriter.fileExtension(for: format) }
 
   /// The folder a job's outputs go to: `-o`, else the job's `output.dir`
   /// (relative to the job file), else `out`.

@@ -121,7 +121,10 @@ struct BatchRunner: Sendable {
       for (format, output) in zip(job.formats, job.outputs) {
         if Cancellation.shared.isCancelled { throw CancellationError() }
         let staged = (folder as NSString).appendingPathComponent((output as NSString).lastPathComponent)
-        var summary = try OutputWriter.write(format: format, renderer: renderer, to: staged)
+        var summary = try OutputWriter.write(format: format, renderer: renderer, to: staged) { _ in
+          // Stop between frames: the writer closes its encoder and removes its temporary file.
+          if Cancellation.shared.isCancelled { throw CancellationError() }
+        }
         try Cancellation.shared.commit { try Self.move(staged, to: output) }
         summary.path = output
         outputs.append(summary)

@@ -23,13 +23,19 @@ struct OutputSummary: Sendable {
 /// Writes one output format of a job. Every writer writes to a temporary file
 /// and renames it into place, so a failure leaves nothing at `path`.
 enum OutputWriter {
-  static func write(format: String, renderer: FrameRenderer, to path: String) throws -> OutputSummary {
+  ///
+  /// `onFrame` runs after every rendered frame with its number; it may throw
+  /// (a cancelled batch) to stop the writer, which then removes its
+  /// temporary file.
+  static func write(
+    format: String, renderer: FrameRenderer, to path: String, onFrame: (Int) throws -> Void = { _ in }
+  ) throws -> OutputSummary {
     switch format {
     case "mp4":
-      let s = try writeMP4(renderer, to: path)
+      let s = try writeMP4(renderer, to: path, onFrame: onFrame)
       return OutputSummary(path: path, frames: s.frames, duration: s.duration, bytes: s.bytes)
     case "gif":
-      return try writeGIF(renderer, to: path)
+      return try writeGIF(renderer, to: path, onFrame: onFrame)
     case "png":
       return try writePoster(renderer, to: path)
     case "sheet":
@@ -52,7 +58,9 @@ enum OutputWriter {
 
   /// Renders every frame and encodes it. H.264 4:2:0 needs even sizes, so an
   /// odd canvas (393 pt @3x = 1179 px) loses its last pixel column or row.
-  static func writeMP4(_ renderer: FrameRenderer, to path: String) throws -> MP4Summary {
+  static func writeMP4(
+    _ renderer: FrameRenderer, to path: String, onFrame: (Int) throws -> Void = { _ in }
+  ) throws -> MP4Summary {
     let spec = renderer.spec
     let width = spec.canvas.pixelWidth & ~1, height = spec.canvas.pixelHeight & ~1
     let writer = try MP4Writer(
@@ -62,6 +70,7 @@ enum OutputWriter {
     for n in 0..<renderer.frameCount {
       renderer.render(n, into: &frame)
       try writer.append(frame)
+      try onFrame(n)
     }
     return try writer.finish()
   }
@@ -82,7 +91,9 @@ enum OutputWriter {
   /// is too big is written again with fewer colours (128), a lower frame rate
   /// (20), fewer colours (64), then narrower, until it fits; the summary
   /// says what changed.
-  static func writeGIF(_ renderer: FrameRenderer, to path: String) throws -> OutputSummary {
+  static func writeGIF(
+    _ renderer: FrameRenderer, to path: String, onFrame: (Int) throws -> Void = { _ in }
+  ) throws -> OutputSummary {
     let spec = renderer.spec
     let settings = spec.output.gif
     let canvasWidth = spec.canvas.pixelWidth, canvasHeight = spec.canvas.pixelHeight
@@ -121,6 +132,7 @@ enum OutputWriter {
       var frame = Bitmap(width: canvasWidth, height: canvasHeight, fill: spec.canvas.background.premultipliedPixel)
       return try GIFWriter.write(to: path, frameCount: max(clip.frameCount, 1), fps: fps, options: options) { i in
         clip.render(i, into: &frame)
+        try onFrame(i)
         return frame
       }
     }
