@@ -9,6 +9,8 @@ struct Options: Sendable {
     case list
     /// `frame JOB --time T -o FILE.png`: one frame as PNG.
     case frame(job: String, time: Double, output: String)
+    /// `curve NAME|SPEC [--samples N] [--duration S]`: a sampled curve as CSV.
+    case curve(spec: String, samples: Int, duration: Double?)
     case help
     case version
   }
@@ -65,6 +67,9 @@ struct Options: Sendable {
     } else if rest.first == "frame" {
       rest.removeFirst()
       return try parseFrame(rest)
+    } else if rest.first == "curve" {
+      rest.removeFirst()
+      return try parseCurve(rest)
     }
     while let raw = rest.popFirst() {
       // `--name=value` is `--name value`.
@@ -139,6 +144,32 @@ struct Options: Sendable {
     guard !inputs.isEmpty else { throw UsageError(description: "no job files given") }
     options.command = isPlan ? .plan(inputs: inputs, json: json) : .render(inputs: inputs)
     return options
+  }
+
+  /// `curve NAME|SPEC [--samples N] [--duration S]`.
+  private static func parseCurve(_ arguments: ArraySlice<String>) throws -> Options {
+    var rest = arguments
+    var spec: String?, samples = 101, duration: Double?
+    while let arg = rest.popFirst() {
+      switch arg {
+      case "-h", "--help": return Options(command: .help)
+      case "--samples", "-n":
+        guard let v = rest.popFirst(), let n = Int(v), (2...100_000).contains(n) else {
+          throw UsageError(description: "--samples needs a whole number from 2 to 100000")
+        }
+        samples = n
+      case "--duration":
+        guard let v = rest.popFirst(), let d = Double(v), d.isFinite, d > 0, d <= 600 else {
+          throw UsageError(description: "--duration needs a number of seconds from 0 to 600")
+        }
+        duration = d
+      default:
+        guard spec == nil, !arg.hasPrefix("--") else { throw UsageError(description: "unexpected argument '\(arg)' for 'curve'") }
+        spec = arg
+      }
+    }
+    guard let spec else { throw UsageError(description: "'curve' needs a curve name or spec, e.g. easeInEaseOut") }
+    return Options(command: .curve(spec: spec, samples: samples, duration: duration))
   }
 
   /// `frame JOB.cfg --time T -o FILE.png`.

@@ -5,6 +5,7 @@
 import Glibc
 #endif
 import Foundation
+import Motion
 import Transitions
 
 /// transvid's entry point.
@@ -16,6 +17,7 @@ public enum TransvidCommand {
            transvid plan [options] JOB.cfg|DIR ... [--json]
            transvid list
            transvid frame JOB.cfg --time T -o FRAME.png
+           transvid curve NAME|SPEC [--samples N] [--duration S]
 
     Renders job files (YAML) into demo videos of iOS screen transitions.
     A directory stands for every *.cfg file below it. Jobs whose outputs are
@@ -69,6 +71,16 @@ public enum TransvidCommand {
     case .list:
       console.print(ListCommand.text())
       return 0
+    case .curve(let spec, let samples, let duration):
+      do {
+        let curve = try AnimationCurve(parsing: spec)
+        let csv = CurveSample.csv(for: curve.samples(count: samples, duration: duration))
+        console.print(String(csv.dropLast()))  // print adds the last newline
+        return 0
+      } catch {
+        console.error("transvid: \(error.message)\nRun 'transvid --help' for usage.")
+        return 2
+      }
     case .frame(let job, let time, let output):
       return FrameCommand.run(job: job, time: time, output: output, console: console)
     case .render(let inputs):

@@ -1,0 +1,35 @@
+import Motion
+import Testing
+import TransvidCLI
+
+/// `transvid curve NAME|SPEC`: the sampled curve as CSV.
+@Suite struct CurveCommandTests {
+  @Test func timingFunctionAsCSV() {
+    let capture = Capture()
+    #expect(TransvidCommand.run(["curve", "easeInEaseOut", "--samples", "5"], console: capture.console) == 0)
+    let lines = capture.out.joined(separator: "\n").split(separator: "\n").map(String.init)
+    #expect(lines.count == 6)
+    #expect(lines[0] == "t,value,velocity")
+    #expect(lines[3].hasPrefix("0.5,0.5,"))
+    let quarter = lines[2].split(separator: ",")
+    #expect(Double(quarter[1]) == TimingFunction.easeInEaseOut.value(at: 0.25))
+  }
+
+  @Test func uikitSpringSnapsAtItsDuration() {
+    let capture = Capture()
+    #expect(
+      TransvidCommand.run(
+        ["curve", "spring(damping: 0.55, velocity: 1/0.55, duration: 0.75)", "-n", "4"], console: capture.console) == 0)
+    let rows = capture.out[0].split(separator: "\n").dropFirst().map { $0.split(separator: ",").compactMap { Double($0) } }
+    #expect(rows.first == [0, 0, 1 / 0.55])
+    #expect(rows.last == [0.75, 1, 0])
+    // Damping 0.55 overshoots the target on the way.
+    #expect(rows.contains { $0[1] > 1.05 })
+  }
+
+  @Test func badSpecIsAUsageError() {
+    let capture = Capture()
+    #expect(TransvidCommand.run(["curve", "easeInOt"], console: capture.console) == 2)
+    #expect(capture.err == ["transvid: unknown curve 'easeInOt'; did you mean 'easeInOut'?\nRun 'transvid --help' for usage."])
+  }
+}
