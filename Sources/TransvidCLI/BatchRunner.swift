@@ -121,9 +121,10 @@ struct BatchRunner: Sendable {
       for (format, output) in zip(job.formats, job.outputs) {
         if Cancellation.shared.isCancelled { throw CancellationError() }
         let staged = (folder as NSString).appendingPathComponent((output as NSString).lastPathComponent)
-        var summary = try OutputWriter.write(format: format, renderer: renderer, to: staged) { _ in
+        var summary = try OutputWriter.write(format: format, renderer: renderer, to: staged) { n in
           // Stop between frames: the writer closes its encoder and removes its temporary file.
           if Cancellation.shared.isCancelled { throw CancellationError() }
+          reporter.frameRendered(job, n)
         }
         try Cancellation.shared.commit { try Self.move(staged, to: output) }
         summary.path = output

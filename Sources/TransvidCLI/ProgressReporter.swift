@@ -12,14 +12,14 @@ import Synchronization
 ///   up-to-date output (`PATH  up to date`), and a summary for a batch of
 ///   more than one job;
 /// - `ndjson`: one JSON object per line on standard output — `start`,
-///   `progress` (after each output), `done`, `cached`, `failed`, `summary`;
+///   `frame` (every 30 frames), `progress` (after each output), `done`,
+///   `cached`, `failed`, `summary`;
 /// - `none`: the result lines only.
 /// Errors always go to standard error as `FILE:LINE:COL: error: …`; `-q`
 /// leaves only them.
 ///
-/// Frame counts inside a running output are estimated (from the throughput of
-/// finished outputs) and shown with `~`: `OutputWriter` renders an output's
-/// frames in one call with no per-frame callback yet.
+/// Frame counts inside a running output come from the writers' per-frame
+/// callback (`frameRendered`); ndjson adds a `frame` event every 30 frames.
 final class ProgressReporter: Sendable {
   enum Mode: Sendable { case tty, plain, ndjson, none, quiet }
 
@@ -30,6 +30,8 @@ final class ProgressReporter: Sendable {
     var outputs: Int
     var outputsDone = 0
     var unitsDone = 0
+    /// Frames rendered of the output being written (`frameRendered`).
+    var framesInOutput = 0
     var started: ContinuousClock.Instant
     var outputStarted: ContinuousClock.Instant
   }
@@ -112,6 +114,7 @@ final class ProgressReporter: Sendable {
       s.unitsDone += summary.frames
       r.unitsDone += summary.frames
       r.outputsDone += 1
+      r.framesInOutput = 0
       r.outputStarted = now
       s.running[job.file] = r
       return r.unitsDone
@@ -126,6 +129,18 @@ final class ProgressReporter: Sendable {
     case .quiet: break
     }
   }
+
+  /// Frame `n` of the output being written is done: exact counts for the
+  /// live bars, and an ndjson `frame` event every `ndjsonFrameInterval`.
+  func frameRendered(_ job: PlannedJob, _ n: Int) {
+    state.withLock { s in s.running[job.file]?.framesInOutput = n + 1 }
+    if mode == .ndjson, (n + 1) % Self.ndjsonFrameInterval == 0 {
+      emit([("event", "frame"), ("job", job.name), ("frame", n + 1), ("frames", job.frames)])
+    }
+  }
+
+  /// How often `--progress ndjson` reports frames within an output.
+  static let ndjsonFrameInterval = 30
 
   func jobCached(_ job: PlannedJob, _ record: CacheRecord) {
     state.withLock {
@@ -227,13 +242,14 @@ final class ProgressReporter: Sendable {
       var estimatedUnits = s.unitsDone
       for file in s.order {
         guard let r = s.running[file] else { continue }
-        let guess = r.outputsDone < r.outputs
-          ? min(r.frames - 1, Int(Self.seconds(r.outputStarted, now) * rate / Double(max(r.pixels, 1)))) : 0
+        // Exact when the writer reports frames; else estimated from throughput.
+        let estimate = Int(Self.seconds(r.outputStarted, now) * rate / Double(max(r.pixels, 1)))
+        let guess = r.outputsDone < r.outputs ? min(r.frames, r.framesInOutput > 0 ? r.framesInOutput : estimate) : 0
         let done = r.unitsDone + max(0, guess)
         estimatedUnits += max(0, guess)
         let total = r.frames * r.outputs
         lines.append(
-          "  \(Self.padded(r.name, 18)) \(Self.bar(done, total))  ~\(done)/\(total) frames"
+          "  \(Self.padded(r.name, 18)) \(Self.bar(done, total))  \(done)/\(total) frames"
             + (r.outputs > 1 ? "  output \(min(r.outputsDone + 1, r.outputs))/\(r.outputs)" : "")
             + String(format: "  %.1f s", Self.seconds(r.started, now)))
       }
