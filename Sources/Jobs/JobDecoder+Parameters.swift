@@ -20,11 +20,19 @@ extension JobDecoder {
     _ fields: Fields, for descriptor: TransitionDescriptor, from: ScreenSpec, to: ScreenSpec
   ) throws(Diagnostic) -> TransitionParameters {
     var values: [String: ParameterValue] = [:]
+    let takesCurve = descriptor.parameters.contains { $0.name == "curve" }
     for pair in fields.pairs where !JobDecoder.stepReservedKeys.contains(pair.key) {
+      if pair.key == "spring", takesCurve {
+        if fields["curve"] != nil {
+          throw Diagnostic(pair.keyLocation, "\(fields.path("spring")): give either curve or spring, not both")
+        }
+        values["curve"] = .curve(try spring(pair.value, fields.path("spring")))
+        continue
+      }
       guard let parameter = descriptor.parameters.first(where: { $0.name == pair.key }) else {
         let names = descriptor.parameters.map(\.name)
         var message = "unknown parameter '\(pair.key)' in \(fields.path)"
-        if let match = Suggestion.closest(to: pair.key, in: names + JobDecoder.stepReservedKeys) {
+        if let match = Suggestion.closest(to: pair.key, in: names + (takesCurve ? ["spring"] : []) + JobDecoder.stepReservedKeys) {
           message += "; did you mean '\(match)'?"
         } else {
           message += "; '\(descriptor.name)' takes: \(names.joined(separator: ", "))"
@@ -81,5 +89,29 @@ extension JobDecoder {
       throw Diagnostic(node.location, "\(path): screen '\(screen.name)' has no view '\(id)'\(hint)")
     }
     return id
+  }
+}
+
+extension JobDecoder {
+  /// `spring: { damping: 0.55, velocity: 1.8, duration: 0.75 }` — any of the
+  /// spring forms `AnimationCurve(parsing:)` takes, written as a mapping:
+  /// UIKit's `{damping, velocity, duration}`, CA's `{mass, stiffness,
+  /// damping, velocity}`, `{response, dampingRatio}` or `{duration, bounce}`.
+  func spring(_ node: YAMLNode, _ path: KeyPath) throws(Diagnostic) -> AnimationCurve {
+    guard let pairs = node.pairs, !pairs.isEmpty else {
+      throw mismatch(node, path, expected: "a mapping such as { damping: 0.55, velocity: 1.8, duration: 0.75 }")
+    }
+    var arguments: [String] = []
+    for pair in pairs {
+      guard let text = pair.value.text, pair.value.number != nil || text == "true" || text == "false" else {
+        throw mismatch(pair.value, path.appending(pair.key), expected: "a number")
+      }
+      arguments.append("\(pair.key): \(text)")
+    }
+    do {
+      return try AnimationCurve(parsing: "spring(\(arguments.joined(separator: ", ")))")
+    } catch {
+      throw Diagnostic(node.location, "\(path.subject): \(error.message)")
+    }
   }
 }

@@ -1,0 +1,52 @@
+import Jobs
+import Motion
+import Testing
+import Transitions
+
+/// `spring:` as a mapping: the same forms as `curve: "spring(…)"`.
+@Suite struct SpringParameterTests {
+  static func job(_ push: String) -> String {
+    """
+    name: sp
+    canvas: { size: 40x60, scale: 1, fps: 30 }
+    screens: { a: {}, b: {} }
+    timeline:
+      - push: { to: b, transition: circle-spread, \(push) }
+    """
+  }
+
+  static func curve(_ push: String) throws -> AnimationCurve? {
+    let spec = try JobParser.parse(job(push), file: "sp.cfg")
+    guard case .transition(let step) = spec.timeline[0], case .curve(let c)? = step.parameters.values["curve"] else {
+      return nil
+    }
+    return c
+  }
+
+  @Test func uikitAndCAForms() throws {
+    #expect(
+      try Self.curve("spring: { damping: 0.55, velocity: 1.8, duration: 0.75 }")
+        == .spring(Spring(duration: 0.75, dampingRatio: 0.55, initialVelocity: 1.8)))
+    #expect(
+      try Self.curve("spring: { mass: 1, stiffness: 100, damping: 10 }")
+        == .spring(Spring(mass: 1, stiffness: 100, damping: 10)))
+    #expect(
+      try Self.curve("spring: { response: 0.5, dampingRatio: 0.8 }")
+        == .spring(Spring(response: 0.5, dampingRatio: 0.8)))
+  }
+
+  @Test(arguments: [
+    ("spring: { damping: 0.5 }, curve: linear", "sp.cfg:5:47: error: timeline[0].push.spring: give either curve or spring, not both"),
+    ("spring: { dampingg: 1 }", "sp.cfg:5:55: error: timeline[0].push.spring: spring: unknown parameter 'dampingg'; did you mean 'damping'?"),
+    ("spring: { damping: fast }", "sp.cfg:5:66: error: timeline[0].push.spring.damping: expected a number, got \"fast\""),
+    ("sprung: { damping: 1 }", "sp.cfg:5:47: error: unknown parameter 'sprung' in timeline[0].push; did you mean 'spring'?"),
+  ])
+  func badSprings(push: String, message: String) {
+    do {
+      _ = try JobParser.parse(Self.job(push), file: "sp.cfg")
+      Issue.record("parsed: \(push)")
+    } catch {
+      #expect(error.description == message)
+    }
+  }
+}
