@@ -82,7 +82,24 @@ public struct FrameRenderer: Sendable {
     let context = TransitionContext(
       containerSize: spec.canvas.size, scale: Double(spec.canvas.scale), operation: step.operation,
       fromScreen: from, toScreen: to)
-    return transition.layers(in: context, at: time)
+    var layers = transition.layers(in: context, at: time)
+    if let touch = timeline.touchLocation(segment: index, clock: timeline.clock(ofFrame: n, segment: index)) {
+      layers.sublayers.append(Self.touchIndicator(at: touch))
+    }
+    return layers
+  }
+
+  /// The touch a screen recording shows: a translucent grey disc, 44 pt
+  /// across (UIKit's minimum tap target), with a lighter rim.
+  static func touchIndicator(at point: Point) -> Layer {
+    let radius = 22.0
+    var disc = Layer(frame: Rect(x: point.x - radius, y: point.y - radius, width: 2 * radius, height: 2 * radius))
+    disc.path = Path(ovalIn: Rect(x: 0, y: 0, width: 2 * radius, height: 2 * radius))
+    disc.fillColor = Color(red: 0.35, green: 0.35, blue: 0.35, alpha: 0.45)
+    disc.borderColor = Color(red: 1, green: 1, blue: 1, alpha: 0.6)
+    disc.borderWidth = 1.5
+    disc.cornerRadius = radius
+    return disc
   }
 
   /// The still segment frame `n` falls in, and its screen.

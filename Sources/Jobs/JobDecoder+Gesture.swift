@@ -13,6 +13,7 @@
 //   completionSpeed  UIKit's completionSpeed (default 1)
 //   completionCurve  the curve of the rest (default easeInEaseOut)
 
+import Geometry
 import Motion
 
 extension JobDecoder {
@@ -38,6 +39,12 @@ extension JobDecoder {
       }
       let points = try samples(distance, fields.path("distance"), in: 0...extent, expected: "a distance in points from 0 to \(Int(extent))")
       gesture.progress = points.map { $0 / extent }
+      switch direction {
+      case "left": gesture.travel = Size(width: -extent, height: 0)
+      case "right": gesture.travel = Size(width: extent, height: 0)
+      case "up": gesture.travel = Size(width: 0, height: -extent)
+      default: gesture.travel = Size(width: 0, height: extent)
+      }
     } else {
       throw Diagnostic(fields.node.location, "\(path): missing 'progress' (percentComplete samples, 0…1) or 'direction' and 'distance'")
     }

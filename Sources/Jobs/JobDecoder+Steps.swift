@@ -19,7 +19,7 @@ import Transitions
 extension JobDecoder {
   static let stepKeys = ["hold", "push", "pop", "present", "dismiss"]
   /// Keys of a transition step that are not transition parameters.
-  static let stepReservedKeys = ["from", "to", "transition", "gesture"]
+  static let stepReservedKeys = ["from", "to", "transition", "gesture", "slowmo", "touch"]
   /// Longest hold, in seconds.
   static let maximumHold = 600.0
 
@@ -100,10 +100,10 @@ extension JobDecoder {
     }
     let from = screens.first { $0.name == current }!
     let parameters = try self.parameters(fields, for: descriptor, from: from, to: to)
-    return TransitionStep(
+    let step = TransitionStep(
       operation: operation, from: current, to: to.name, transition: descriptor.name, parameters: parameters,
-      gesture: try fields["gesture"].map { node throws(Diagnostic) in try gesture(node, fields.path("gesture"), canvas: canvas) },
       location: pair.keyLocation)
+    return try withStepOptions(step, fields, canvas: canvas, from: from)
   }
 
   private func reverseStep(
@@ -158,10 +158,10 @@ extension JobDecoder {
     if descriptor.name == push.transition {
       parameters = push.parameters.reversedElements.merging(parameters)
     }
-    return TransitionStep(
+    let step = TransitionStep(
       operation: operation, from: push.to, to: push.from, transition: descriptor.name, parameters: parameters,
-      gesture: try fields["gesture"].map { node throws(Diagnostic) in try gesture(node, fields.path("gesture"), canvas: canvas) },
       location: pair.keyLocation)
+    return try withStepOptions(step, fields, canvas: canvas, from: from)
   }
 
   /// `key`'s value; when it is missing but a key is a near miss of it, that

@@ -252,6 +252,10 @@ public struct TransitionStep: Hashable, Sendable {
   public var parameters: TransitionParameters
   /// A finger driving the step, or nil for a plain animation.
   public var gesture: GestureSpec?
+  /// How many times slower than real time the step plays (`slowmo:`).
+  public var slowmo: Double = 1
+  /// Where a touch indicator shows (`touch:`), in points; nil for none.
+  public var touch: Point?
   public var location: SourceLocation
 
   public init(
@@ -283,6 +287,10 @@ public struct GestureSpec: Hashable, Sendable {
   public var release: InteractiveTransitionTrack.Release?
   public var completionSpeed: Double = 1
   public var completionCurve: AnimationCurve = .easeInEaseOut
+  /// How far the finger travels at percentComplete 1, in points (from
+  /// `direction`: right is (+width, 0), up is (0, −height)); nil when only
+  /// `progress` was given.
+  public var travel: Size?
 
   public init(progress: [Double]) {
     self.progress = progress

@@ -1,3 +1,4 @@
+import Geometry
 import Motion
 import Transitions
 
@@ -52,7 +53,7 @@ public struct Timeline: Sendable {
       case .transition(let t):
         let d = transitionDuration(t)
         let track = t.gesture?.track(duration: d)
-        let wall = track?.totalDuration ?? d
+        let wall = (track?.totalDuration ?? d) * t.slowmo
         segments.append(Segment(start: time, duration: wall, content: .transition(step: index, t), track: track))
         time += wall
         current = t.finalScreen
@@ -65,6 +66,32 @@ public struct Timeline: Sendable {
 
   /// The number of frames: the timeline's length × fps, rounded.
   public var frameCount: Int { Int((duration * Double(fps)).rounded()) }
+
+  /// Where the touch indicator of a segment's step shows at `clock` seconds
+  /// of the step's own time (after slow motion), or nil when it does not.
+  /// A tap shows for `tapDuration`; a gesture's finger follows it while it
+  /// tracks and lifts at release.
+  public func touchLocation(segment index: Int, clock: Double) -> Point? {
+    guard case .transition(_, let step) = segments[index].content, let point = step.touch else { return nil }
+    if let track = segments[index].track {
+      guard clock <= track.trackingDuration else { return nil }
+      let p = track.percentComplete(atTime: clock)
+      let travel = step.gesture?.travel ?? .zero
+      return Point(x: point.x + travel.width * p, y: point.y + travel.height * p)
+    }
+    return clock < Self.tapDuration ? point : nil
+  }
+
+  /// How long a tap's touch indicator shows, in the step's own seconds.
+  public static let tapDuration = 0.2
+
+  /// The step's own clock at frame `n` (wall time in its segment ÷ slowmo).
+  public func clock(ofFrame n: Int, segment index: Int) -> Double {
+    let s = segments[index]
+    let slowmo: Double
+    if case .transition(_, let step) = s.content { slowmo = step.slowmo } else { slowmo = 1 }
+    return Swift.min(Double(n) / Double(fps) - s.start, s.duration) / slowmo
+  }
 
   /// The screen on display at the end.
   public var finalScreen: String? {
@@ -90,10 +117,11 @@ public struct Timeline: Sendable {
     let s = segments[index]
     switch s.content {
     case .still(let screen): return .still(screen: screen)
-    case .transition:
-      let wall = Swift.min(t - s.start, s.duration)
-      guard let track = s.track else { return .transition(segment: index, time: wall) }
-      return .transition(segment: index, time: track.fraction(atTime: wall) * track.duration)
+    case .transition(_, let step):
+      // The step's own clock: wall time, slowed down, through any gesture.
+      let clock = Swift.min(t - s.start, s.duration) / step.slowmo
+      guard let track = s.track else { return .transition(segment: index, time: clock) }
+      return .transition(segment: index, time: track.fraction(atTime: clock) * track.duration)
     }
   }
 }

@@ -1,0 +1,50 @@
+// What a transition step may add besides its transition's parameters:
+//
+//   gesture: { … }       a finger drives the step (JobDecoder+Gesture.swift)
+//   slowmo: 4            the step runs 4× slower, as the Simulator's slow
+//                        animations show it (1…20)
+//   touch: [x, y]        a touch indicator (a translucent circle, as screen
+//   touch: true          recordings show touches) at a point, or where the
+//                        transition's own `tap`, `origin` or `element` says
+
+import Geometry
+import Transitions
+
+extension JobDecoder {
+  /// `step` with its `gesture`, `slowmo` and `touch` from `fields`.
+  func withStepOptions(
+    _ step: TransitionStep, _ fields: Fields, canvas: CanvasSpec, from: ScreenSpec
+  ) throws(Diagnostic) -> TransitionStep {
+    var step = step
+    if let node = fields["gesture"] {
+      step.gesture = try gesture(node, fields.path("gesture"), canvas: canvas)
+    }
+    if let node = fields["slowmo"] {
+      step.slowmo = try number(node, fields.path("slowmo"), in: 1...20, expected: "a slow-down factor from 1 to 20")
+    }
+    if let node = fields["touch"] {
+      step.touch = try touch(node, fields.path("touch"), step: step, from: from)
+    }
+    return step
+  }
+
+  /// `touch: [x, y]`, or `true` for the point the transition starts from.
+  private func touch(
+    _ node: YAMLNode, _ path: KeyPath, step: TransitionStep, from: ScreenSpec
+  ) throws(Diagnostic) -> Point? {
+    if node.text == "false" { return nil }
+    if node.text == "true" {
+      let p = step.parameters
+      if case .point(let tap)? = p.values["tap"] { return tap }
+      if case .rect(let origin)? = p.values["origin"] { return origin.center }
+      if let element = p.element(), let view = from.views.first(where: { $0.id == element.from }) {
+        return view.frame.center
+      }
+      throw Diagnostic(
+        node.location,
+        "\(path): '\(step.transition)' has no tap, origin or element here to put the touch on; give touch: [x, y]")
+    }
+    let xy = try numbers(node, path, count: 2, expected: "[x, y] in points, or true")
+    return Point(x: xy[0], y: xy[1])
+  }
+}

@@ -1,0 +1,77 @@
+import Geometry
+import Jobs
+import Raster
+import Testing
+
+/// `slowmo:` and `touch:` on a step.
+@Suite struct StepOptionsTests {
+  static func job(_ push: String, pop: String = "{}") -> String {
+    """
+    name: s
+    canvas: { size: 40x60, scale: 1, fps: 30 }
+    screens:
+      a: { background: "#FFFFFF", views: [ { id: b1, frame: [5, 5, 10, 10], color: "#FF0000" } ] }
+      b: { background: "#0000FF" }
+    timeline:
+      - push: { to: b, transition: circle-spread, \(push) }
+      - pop: \(pop)
+    """
+  }
+
+  @Test func slowmoStretchesTheStepAndItsClock() throws {
+    let spec = try JobParser.parse(Self.job("slowmo: 4"), file: "s.cfg")
+    let renderer = FrameRenderer(spec: spec)
+    #expect(abs(renderer.timeline.segments[0].duration - 2.8) < 1e-12)
+    // Frame 42 (1.4 s of wall time) is 0.35 s into the push's own clock.
+    guard case .transition(_, let time) = renderer.timeline.content(ofFrame: 42) else {
+      Issue.record("frame 42 should be in the push")
+      return
+    }
+    #expect(abs(time - 0.35) < 1e-9)
+    // The pop is not slowed.
+    #expect(abs(renderer.timeline.segments[1].duration - 0.7) < 1e-12)
+  }
+
+  @Test func touchOnAnOriginShowsForATap() throws {
+    let spec = try JobParser.parse(Self.job("origin: [5, 5, 10, 10], touch: true"), file: "s.cfg")
+    let timeline = FrameRenderer(spec: spec).timeline
+    #expect(timeline.touchLocation(segment: 0, clock: 0.1) == Point(x: 10, y: 10))
+    #expect(timeline.touchLocation(segment: 0, clock: 0.3) == nil)
+    #expect(timeline.touchLocation(segment: 1, clock: 0.1) == nil)
+  }
+
+  @Test func touchIsDrawnOverTheFrame() throws {
+    let plain = FrameRenderer(spec: try JobParser.parse(Self.job("touch: [20, 40]"), file: "s.cfg"))
+    let without = FrameRenderer(spec: try JobParser.parse(Self.job("origin: [0, 0, 0, 0]"), file: "s.cfg"))
+    let a = plain.frame(1, width: 40, height: 60), b = without.frame(1, width: 40, height: 60)
+    // Inside the disc the frame is darker; far from it, unchanged.
+    #expect(a[20, 40].r < b[20, 40].r)
+    #expect(a[2, 58] == b[2, 58])
+  }
+
+  @Test func gestureFingerFollowsTheProgress() throws {
+    let spec = try JobParser.parse(
+      Self.job("origin: [0, 0, 0, 0]", pop: "{ touch: [5, 30], gesture: { direction: right, distance: [0, 20, 30] } }"),
+      file: "s.cfg")
+    let timeline = FrameRenderer(spec: spec).timeline
+    // Samples 1/6 s apart: at 1/6 s the finger has moved 20 pt right.
+    let p = timeline.touchLocation(segment: 1, clock: 1.0 / 6)
+    #expect(p.map { abs($0.x - 25) < 1e-9 && $0.y == 30 } == true)
+    // After release the finger is gone.
+    #expect(timeline.touchLocation(segment: 1, clock: 0.5) == nil)
+  }
+
+  @Test(arguments: [
+    ("slowmo: 0", "s.cfg:7:55: error: timeline[0].push.slowmo: expected a slow-down factor from 1 to 20, got 0"),
+    ("touch: true", "s.cfg:7:54: error: timeline[0].push.touch: 'circle-spread' has no tap, origin or element here to put the touch on; give touch: [x, y]"),
+    ("touch: [1]", "s.cfg:7:54: error: timeline[0].push.touch: expected [x, y] in points, or true, got a list"),
+  ])
+  func badOptions(push: String, message: String) {
+    do {
+      _ = try JobParser.parse(Self.job(push), file: "s.cfg")
+      Issue.record("parsed: \(push)")
+    } catch {
+      #expect(error.description == message)
+    }
+  }
+}
