@@ -6,7 +6,9 @@ import Transitions
 /// while it is shown, so every frame reuses the same bitmaps.
 ///
 /// Images come decoded (`assets`, keyed by `AssetReference.resolvedPath`);
-/// an image that is not there draws as a grey placeholder. Labels are
+/// an image that is not there draws as a grey placeholder. An image much
+/// larger than its on-screen size is area-averaged down to it first
+/// (`ImageDownsampling`), so big photos do not alias. Labels are
 /// rendered with `fonts` at the canvas scale and become their layer's
 /// `contents`, so the compositor draws them like any bitmap.
 public struct SceneBuilder: Sendable {
@@ -33,7 +35,8 @@ public struct SceneBuilder: Sendable {
     if let image = screen.image {
       // Drawn into a canvas-sized bitmap, so a filling screenshot is cropped there.
       if let bitmap = assets[image.asset.resolvedPath] {
-        root.contents = bitmap
+        root.contents = ImageDownsampling.fitted(
+          bitmap, gravity: image.contentMode.gravity, in: spec.canvas.size, scale: scale)
         root.contentsGravity = image.contentMode.gravity
         root.contentsScale = scale
       } else {
@@ -53,7 +56,8 @@ public struct SceneBuilder: Sendable {
     layer.gradient = view.gradient
     if let image = view.image {
       if let bitmap = assets[image.asset.resolvedPath] {
-        layer.contents = bitmap
+        layer.contents = ImageDownsampling.fitted(
+          bitmap, gravity: image.contentMode.gravity, in: view.frame.size, scale: scale)
         layer.contentsGravity = image.contentMode.gravity
         layer.contentsScale = scale
         // UIImageView with clipsToBounds, as image views in app screens are.
