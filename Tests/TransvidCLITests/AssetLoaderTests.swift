@@ -67,6 +67,18 @@ import TransvidCLI
     }
   }
 
+  @Test func imagesOverTheLimitAreRefusedBeforeDecoding() throws {
+    let dir = try makeTemporaryDirectory()
+    let path = try write(Self.job(image: "\(Self.assets)/cover.png"), to: "job.cfg", in: dir)
+    let spec = try JobParser.load(path: path)
+    #expect(throws: Diagnostic(
+      SourceLocation(file: path, line: 5, column: 41),
+      "screens.home.views[0].image: cannot decode '\(Self.assets)/cover.png': "
+        + "PNG declares 512×512 pixels, over the limit of 256 per side and 65536 in all")) {
+      try AssetLoader.images(for: spec, limits: ImageDecoder.Limits(maxSide: 256, maxPixels: 65536))
+    }
+  }
+
   @Test func projectImagesDecode() throws {
     let dir = try makeTemporaryDirectory()
     let path = try write(
