@@ -24,11 +24,16 @@ let package = Package(
       pkgConfig: "yaml-0.1",
       providers: [.apt(["libyaml-dev"])]
     ),
+    .systemLibrary(
+      name: "CFreeType",
+      pkgConfig: "freetype2",
+      providers: [.apt(["libfreetype-dev"])]
+    ),
 
     // MARK: - Pure modules (no I/O)
     .target(name: "Geometry", linkerSettings: libm),
     .target(name: "Motion", dependencies: ["Geometry"], linkerSettings: libm),
-    .target(name: "Raster", dependencies: ["Geometry"], linkerSettings: libm),
+    .target(name: "Raster", dependencies: ["CFreeType", "Geometry"], linkerSettings: libm),
     .target(name: "Transitions", dependencies: ["Geometry", "Motion", "Raster"], linkerSettings: libm),
 
     // MARK: - Edges (I/O)

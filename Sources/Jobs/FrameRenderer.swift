@@ -17,10 +17,15 @@ public struct FrameRenderer: Sendable {
   let compositor: Compositor
 
   /// Prepares a job: snapshots its screens and configures its transitions.
-  /// The spec must be valid (as `JobParser` returns it).
-  public init(spec: JobSpec) {
+  /// The spec must be valid (as `JobParser` returns it). `assets` holds the
+  /// decoded images keyed by `AssetReference.resolvedPath` (the runner's
+  /// `AssetLoader` makes it; a missing one draws as a grey placeholder).
+  /// `fonts` draws the labels; nil uses `FontLibrary.system` when the job
+  /// has text (and draws no text if those fonts cannot be loaded).
+  public init(spec: JobSpec, assets: [String: Bitmap] = [:], fonts: FontSet? = nil) {
     self.spec = spec
-    snapshots = SceneBuilder(spec: spec).snapshots()
+    let fonts = fonts ?? (spec.hasText ? (try? FontLibrary.system.get()) ?? .empty : .empty)
+    snapshots = SceneBuilder(spec: spec, assets: assets, fonts: fonts).snapshots()
     func make(_ step: TransitionStep) -> any Transition {
       // The parser has checked the name against the catalog.
       Catalog.descriptor(named: step.transition)!.make(step.parameters)

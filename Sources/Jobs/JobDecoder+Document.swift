@@ -15,7 +15,7 @@ extension JobDecoder {
     let name = try jobName(fields["name"], root: root)
     let canvas = try canvas(fields["canvas"])
     let output = try output(fields["output"])
-    let screens = try screens(try required("screens", in: fields, "a mapping of screen names to screens"))
+    let screens = try screens(try required("screens", in: fields, "a mapping of screen names to screens"), canvas: canvas)
     let timeline = try timeline(try required("timeline", in: fields, "a list of steps"), screens: screens, canvas: canvas)
     return JobSpec(name: name, file: file, canvas: canvas, output: output, screens: screens, timeline: timeline)
   }

@@ -4,17 +4,22 @@
 //     gallery:
 //       background: systemGroupedBackground
 //       views:
-//         - { id: photo3, frame: [16, 120, 170, 170], color: systemBlue, corner: 8 }
+//         - { kind: navbar, text: "Photos" }
+//         - { id: photo3, frame: [16, 120, 170, 170], image: assets/cat.png, corner: 8 }
+//     detail:
+//       image: assets/detail.png      # a screenshot filling the screen
+//       contentMode: fit              # fill (default) or fit
 //
-// A screen with nothing after its name is blank. Views are drawn in list
-// order; an `id` (unique on its screen) lets transitions refer to the view.
-// `image:` and `text:` are in the contract but not implemented yet.
+// A screen with nothing after its name is blank. A screenshot sits over the
+// background and under the views. Views are drawn in list order (see
+// `JobDecoder+Views.swift`); an `id` (unique on its screen) lets transitions
+// refer to the view. Image paths are relative to the job file; `JobParser.load`
+// checks the files can be read, and the runner decodes them.
 
 extension JobDecoder {
-  static let screenKeys = ["background", "views"]
-  static let viewKeys = ["id", "frame", "color", "corner"]
+  static let screenKeys = ["background", "image", "contentMode", "views"]
 
-  func screens(_ node: YAMLNode) throws(Diagnostic) -> [ScreenSpec] {
+  func screens(_ node: YAMLNode, canvas: CanvasSpec) throws(Diagnostic) -> [ScreenSpec] {
     let path = KeyPath.root.appending("screens")
     let expected = "a mapping of screen names to screens"
     guard let pairs = node.pairs else { throw mismatch(node, path, expected: expected) }
@@ -24,47 +29,61 @@ extension JobDecoder {
       let location = pair.keyLocation
       guard !pair.key.isEmpty else { throw Diagnostic(location, "\(path): a screen needs a name") }
       let screenPath = path.appending(pair.key)
-      let fields = try fields(
-        pair.value, screenPath, keys: JobDecoder.screenKeys, notYetSupported: ["image"], allowsNull: true)
+      let fields = try fields(pair.value, screenPath, keys: JobDecoder.screenKeys, allowsNull: true)
       var screen = ScreenSpec(name: pair.key, background: nil, views: [], location: location)
       if let value = fields["background"] { screen.background = try color(value, fields.path("background")) }
-      if let value = fields["views"] { screen.views = try views(value, fields.path("views"), screen: pair.key) }
+      screen.image = try image(in: fields, modes: [.fill, .fit])
+      if let value = fields["views"] { screen.views = try views(value, fields.path("views"), screen: pair.key, canvas: canvas) }
       screens.append(screen)
     }
     return screens
   }
 
-  private func views(_ node: YAMLNode, _ path: KeyPath, screen: String) throws(Diagnostic) -> [ViewSpec] {
-    guard let items = node.items else { throw mismatch(node, path, expected: "a list of views") }
-    var views: [ViewSpec] = []
-    var ids: [String: SourceLocation] = [:]
-    for (i, item) in items.enumerated() {
-      let itemPath = path.appending(index: i)
-      let fields = try fields(
-        item, itemPath, expected: "a view: { id, frame, color, corner }", keys: JobDecoder.viewKeys,
-        notYetSupported: ["image", "text"])
-      var id: String?
-      if let value = fields["id"] {
-        let text = try string(value, fields.path("id"), expected: "a view id")
-        if let first = ids[text] {
-          throw Diagnostic(
-            value.location,
-            "\(fields.path("id")): screen '\(screen)' already has a view '\(text)' "
-              + "(at line \(first.line), column \(first.column))")
-        }
-        ids[text] = value.location
-        id = text
+  /// `image:` and `contentMode:` of a screen or view (fill by default); a
+  /// `contentMode` without an image is an error.
+  func image(in fields: Fields, modes: [ContentMode]) throws(Diagnostic) -> ImageSpec? {
+    guard let pair = fields.pairs.first(where: { $0.key == "image" }) else {
+      if let mode = fields.pairs.first(where: { $0.key == "contentMode" }) {
+        throw Diagnostic(mode.keyLocation, "\(fields.path("contentMode")): there is no 'image' to apply it to")
       }
-      let frame = try rect(try required("frame", in: fields, "[x, y, width, height] in points"), fields.path("frame"))
-      var view = ViewSpec(id: id, frame: frame, color: nil, cornerRadius: 0, location: item.location)
-      if let value = fields["color"] { view.color = try color(value, fields.path("color")) }
-      if let value = fields["corner"] {
-        view.cornerRadius = try number(
-          value, fields.path("corner"), in: 0...JobDecoder.maximumCoordinate,
-          expected: "a corner radius in points from 0 to 100000")
-      }
-      views.append(view)
+      return nil
     }
-    return views
+    let key = fields.path("image")
+    guard let path = pair.value.text, !path.isEmpty else {
+      throw mismatch(pair.value, key, expected: "the path of an image file (PNG, JPEG, WebP, GIF or BMP)")
+    }
+    let asset = AssetReference(
+      path: path, resolvedPath: JobDecoder.resolve(path, relativeTo: file), key: key.description,
+      location: pair.keyLocation)
+    var spec = ImageSpec(asset: asset)
+    if let value = fields["contentMode"] {
+      let name = try choice(
+        value, fields.path("contentMode"), among: modes.map(\.rawValue), what: "content mode",
+        expected: "a content mode")
+      spec.contentMode = ContentMode(rawValue: name)!
+    }
+    return spec
+  }
+
+  /// One of `names`, or `PATH: unknown WHAT "x"; did you mean 'y'?` (or the list).
+  func choice(
+    _ node: YAMLNode, _ path: KeyPath, among names: [String], what: String, expected: String
+  ) throws(Diagnostic) -> String {
+    guard let text = node.text, node.pairs == nil, node.items == nil else {
+      throw mismatch(node, path, expected: "\(expected): \(names.joined(separator: ", "))")
+    }
+    guard names.contains(text) else {
+      throw Diagnostic(
+        node.location, "\(path): unknown \(what) \(YAMLNode.quoted(text))\(Suggestion.hint(for: text, in: names))")
+    }
+    return text
+  }
+
+  /// `path` relative to the folder of the job file `file` (absolute paths as they are).
+  static func resolve(_ path: String, relativeTo file: String) -> String {
+    if path.hasPrefix("/") { return path }
+    guard let slash = file.lastIndex(of: "/") else { return path }
+    let folder = file[...slash]
+    return folder + path
   }
 }

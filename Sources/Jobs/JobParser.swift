@@ -37,9 +37,12 @@ public enum JobParser {
   }
 
   /// Reads and parses the job file at `path`; an unreadable file is
-  /// `PATH:1:1: error: cannot read job file: REASON`.
+  /// `PATH:1:1: error: cannot read job file: REASON`, an unreadable image
+  /// is reported at its `image:` key (see `checkAssets(of:)`).
   public static func load(path: String) throws(Diagnostic) -> JobSpec {
-    try parse(bytes: try read(path), file: path)
+    let spec = try parse(bytes: try read(path), file: path)
+    try checkAssets(of: spec)
+    return spec
   }
 
   private static func read(_ path: String) throws(Diagnostic) -> [UInt8] {

@@ -38,15 +38,34 @@ public struct JobSpec: Sendable {
   /// Screens in file order.
   public var screens: [ScreenSpec]
   public var timeline: [TimelineStep]
+  /// Every image the screens refer to, in file order (a file named twice
+  /// appears twice, each with its own key). Loaders decode these and key
+  /// the bitmaps by `AssetReference.resolvedPath`.
+  public var assets: [AssetReference]
 
-  public init(name: String, file: String, canvas: CanvasSpec, output: OutputSpec, screens: [ScreenSpec], timeline: [TimelineStep]) {
+  public init(
+    name: String, file: String, canvas: CanvasSpec, output: OutputSpec, screens: [ScreenSpec], timeline: [TimelineStep],
+    assets: [AssetReference]? = nil
+  ) {
     self.name = name
     self.file = file
     self.canvas = canvas
     self.output = output
     self.screens = screens
     self.timeline = timeline
+    self.assets = assets ?? JobSpec.assets(of: screens)
   }
+
+  /// The images `screens` refer to, in file order: each screen's screenshot,
+  /// then its views' images.
+  public static func assets(of screens: [ScreenSpec]) -> [AssetReference] {
+    screens.flatMap { screen in
+      [screen.image?.asset].compactMap { $0 } + screen.views.compactMap { $0.image?.asset }
+    }
+  }
+
+  /// Whether any view has a label (so fonts are needed).
+  public var hasText: Bool { screens.contains { $0.views.contains { $0.text != nil } } }
 
   /// The screen named `name`.
   public func screen(named name: String) -> ScreenSpec? { screens.first { $0.name == name } }
@@ -193,38 +212,141 @@ public struct MP4Settings: Hashable, Sendable {
   ]
 }
 
-/// A screen: a background colour (and later a screenshot) with views on top.
+/// A screen: a background colour, optionally a screenshot filling it, and
+/// views on top.
 public struct ScreenSpec: Hashable, Sendable {
   public var name: String
   public var background: Color?
+  /// `image:` — a screenshot over the background and under the views,
+  /// filling the canvas (`contentMode: fill`, the default, or `fit`).
+  public var image: ImageSpec?
   public var views: [ViewSpec]
   public var location: SourceLocation
 
-  public init(name: String, background: Color?, views: [ViewSpec], location: SourceLocation) {
+  public init(name: String, background: Color?, image: ImageSpec? = nil, views: [ViewSpec], location: SourceLocation) {
     self.name = name
     self.background = background
+    self.image = image
     self.views = views
     self.location = location
   }
 }
 
-/// A view on a screen: for now a (rounded) rectangle of colour.
+/// An image file a job refers to, and where.
+public struct AssetReference: Hashable, Sendable {
+  /// The path as the job file writes it (relative to the job file, or absolute).
+  public var path: String
+  /// The path to open: `path` joined to the job file's folder.
+  public var resolvedPath: String
+  /// The key that names it: `screens.home.image`, `screens.home.views[2].image`.
+  public var key: String
+  /// Where that key is.
+  public var location: SourceLocation
+
+  public init(path: String, resolvedPath: String, key: String, location: SourceLocation) {
+    self.path = path
+    self.resolvedPath = resolvedPath
+    self.key = key
+    self.location = location
+  }
+}
+
+/// How an image fills its frame (`UIView.ContentMode`).
+public enum ContentMode: String, Hashable, Sendable, CaseIterable {
+  /// `scaleAspectFill`: covers the frame, cropped (clipped to the frame).
+  case fill
+  /// `scaleAspectFit`: fits inside the frame, letterboxed.
+  case fit
+  /// `scaleToFill`: stretched to the frame.
+  case stretch
+  /// `center`: at its own size (pixels ÷ the canvas scale), centred.
+  case center
+
+  /// The layer's `contentsGravity` for this mode.
+  public var gravity: ContentsGravity {
+    switch self {
+    case .fill: return .resizeAspectFill
+    case .fit: return .resizeAspect
+    case .stretch: return .resize
+    case .center: return .center
+    }
+  }
+}
+
+/// `image:` with its `contentMode:`.
+public struct ImageSpec: Hashable, Sendable {
+  public var asset: AssetReference
+  public var contentMode: ContentMode
+
+  public init(asset: AssetReference, contentMode: ContentMode = .fill) {
+    self.asset = asset
+    self.contentMode = contentMode
+  }
+}
+
+/// `kind:` — a UIKit-looking building block whose defaults the decoder fills in.
+public enum ViewKind: String, Hashable, Sendable, CaseIterable {
+  /// A plain view: colour, gradient, image and/or label, as given.
+  case view
+  /// A navigation bar: full width under the status bar, translucent white,
+  /// hairline below, `text` as the centred semibold title.
+  case navbar
+  /// A table cell (inset grouped): white rounded rectangle, `text` left-aligned 16 pt in.
+  case cell
+  /// A filled button: tinted rounded rectangle, `text` centred in white semibold.
+  case button
+}
+
+/// A view on a screen: a (rounded) rectangle of colour or gradient, an
+/// image, a single-line label, or several of these stacked in that order.
 public struct ViewSpec: Hashable, Sendable {
   /// The id transitions refer to (`element: {from: photo3, to: hero}`).
   public var id: String?
+  public var kind: ViewKind
   /// The frame in points.
   public var frame: Rect
   public var color: Color?
   /// `corner:` radius in points.
   public var cornerRadius: Double
+  /// `gradient:` over the colour (CAGradientLayer, unit start and end points).
+  public var gradient: Gradient?
+  /// `image:` over the colour and gradient, clipped to the (rounded) frame.
+  public var image: ImageSpec?
+  /// `text:` — one line of text on top.
+  public var text: String?
+  /// `font`, `textColor` and `align`.
+  public var textStyle: TextStyle
   public var location: SourceLocation
 
-  public init(id: String?, frame: Rect, color: Color?, cornerRadius: Double, location: SourceLocation) {
+  public init(
+    id: String?, kind: ViewKind = .view, frame: Rect, color: Color?, cornerRadius: Double,
+    gradient: Gradient? = nil, image: ImageSpec? = nil, text: String? = nil,
+    textStyle: TextStyle = TextStyle(color: .black), location: SourceLocation
+  ) {
     self.id = id
+    self.kind = kind
     self.frame = frame
     self.color = color
     self.cornerRadius = cornerRadius
+    self.gradient = gradient
+    self.image = image
+    self.text = text
+    self.textStyle = textStyle
     self.location = location
+  }
+
+  /// Where the label goes, in the view's own coordinates: cells inset it
+  /// 16 pt on each side, a navigation bar puts its title in its bottom 44 pt.
+  public var textFrame: Rect {
+    let bounds = Rect(x: 0, y: 0, width: frame.width, height: frame.height)
+    switch kind {
+    case .view, .button: return bounds
+    case .cell:
+      return Rect(x: 16, y: 0, width: Swift.max(0, frame.width - 32), height: frame.height)
+    case .navbar:
+      let h = Swift.min(44, frame.height)
+      return Rect(x: 16, y: frame.height - h, width: Swift.max(0, frame.width - 32), height: h)
+    }
   }
 }
 

@@ -4,27 +4,81 @@ import Transitions
 
 /// Builds screens as layer trees and snapshots them once: a screen is static
 /// while it is shown, so every frame reuses the same bitmaps.
+///
+/// Images come decoded (`assets`, keyed by `AssetReference.resolvedPath`);
+/// an image that is not there draws as a grey placeholder. An image much
+/// larger than its on-screen size is area-averaged down to it first
+/// (`ImageDownsampling`), so big photos do not alias. Labels are
+/// rendered with `fonts` at the canvas scale and become their layer's
+/// `contents`, so the compositor draws them like any bitmap.
 public struct SceneBuilder: Sendable {
   public let spec: JobSpec
+  public let assets: [String: Bitmap]
+  public let fonts: FontSet
 
-  public init(spec: JobSpec) {
+  public init(spec: JobSpec, assets: [String: Bitmap] = [:], fonts: FontSet = .empty) {
     self.spec = spec
+    self.assets = assets
+    self.fonts = fonts
   }
 
-  /// The layer tree of a screen: its background filling the canvas and its
-  /// views on top, in points.
+  var scale: Double { Double(spec.canvas.scale) }
+
+  /// What a missing image shows (systemGray4).
+  static let placeholder = Color(red8: 209, green8: 209, blue8: 214)
+
+  /// The layer tree of a screen: its background filling the canvas, the
+  /// screenshot over it, and its views on top, in points.
   public func layer(for screen: ScreenSpec) -> Layer {
     var root = Layer(frame: Rect(origin: .zero, size: spec.canvas.size))
     root.backgroundColor = screen.background ?? spec.canvas.background
+    if let image = screen.image {
+      // Drawn into a canvas-sized bitmap, so a filling screenshot is cropped there.
+      if let bitmap = assets[image.asset.resolvedPath] {
+        root.contents = ImageDownsampling.fitted(
+          bitmap, gravity: image.contentMode.gravity, in: spec.canvas.size, scale: scale)
+        root.contentsGravity = image.contentMode.gravity
+        root.contentsScale = scale
+      } else {
+        root.backgroundColor = SceneBuilder.placeholder
+      }
+    }
     root.sublayers = screen.views.map(layer(for:))
     return root
   }
 
-  /// One view's layer.
+  /// One view's layer: colour, gradient, image (clipped to the rounded
+  /// frame), then the navigation bar's hairline and the label.
   public func layer(for view: ViewSpec) -> Layer {
     var layer = Layer(frame: view.frame)
     layer.backgroundColor = view.color
     layer.cornerRadius = view.cornerRadius
+    layer.gradient = view.gradient
+    if let image = view.image {
+      if let bitmap = assets[image.asset.resolvedPath] {
+        layer.contents = ImageDownsampling.fitted(
+          bitmap, gravity: image.contentMode.gravity, in: view.frame.size, scale: scale)
+        layer.contentsGravity = image.contentMode.gravity
+        layer.contentsScale = scale
+        // UIImageView with clipsToBounds, as image views in app screens are.
+        layer.masksToBounds = true
+      } else if view.color == nil {
+        layer.backgroundColor = SceneBuilder.placeholder
+      }
+    }
+    if view.kind == .navbar {
+      // The bar's shadow image: one device pixel of separator colour below it.
+      let hairline = 1 / scale
+      var line = Layer(frame: Rect(x: 0, y: view.frame.height - hairline, width: view.frame.width, height: hairline))
+      line.backgroundColor = Color(red: 0, green: 0, blue: 0, alpha: 0.3)
+      layer.sublayers.append(line)
+    }
+    if let text = view.text, !text.isEmpty {
+      let frame = view.textFrame
+      if frame.width > 0, frame.height > 0 {
+        layer.sublayers.append(Label(text, style: view.textStyle).layer(frame: frame, scale: scale, fonts: fonts))
+      }
+    }
     return layer
   }
 

@@ -207,9 +207,6 @@ let brokenJobs: [BrokenJob] = [
   BrokenJob(
     "view id twice", "screens:\n  home:\n    views:\n      - { id: a, frame: [0, 0, 1, 1] }\n      - { id: a, frame: [0, 0, 1, 1] }\n",
     "job.cfg:5:15: error: screens.home.views[1].id: screen 'home' already has a view 'a' (at line 4, column 15)"),
-  BrokenJob(
-    "screen image not yet", "screens:\n  home: { image: shot.png }\n",
-    "job.cfg:2:11: error: screens.home.image: not supported yet"),
 
   // MARK: timeline
   BrokenJob(

@@ -1,0 +1,65 @@
+// FontLibrary: the fonts labels draw with, read from where Debian's packages
+// put them (scripts/bootstrap installs both):
+//
+//   fonts-dejavu-core  /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf, DejaVuSans-Bold.ttf
+//   fonts-noto-cjk     /usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc, NotoSansCJK-Bold.ttc
+//
+// DejaVu Sans stands in for San Francisco (a neutral sans with wide Latin,
+// Greek and Cyrillic coverage and kerning); characters it lacks fall back to
+// Noto Sans CJK SC (face 2 of the collections), as iOS falls back to PingFang
+// SC. Raster never opens files: this is where the bytes come from.
+
+import Raster
+
+/// The system fonts for labels, loaded once per process.
+public enum FontLibrary {
+  /// One face of a font file, and the package that installs it.
+  public struct FontFile: Hashable, Sendable {
+    public var path: String
+    public var faceIndex: Int
+    public var package: String
+  }
+
+  public static let latinRegular = FontFile(
+    path: "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf", faceIndex: 0, package: "fonts-dejavu-core")
+  public static let latinBold = FontFile(
+    path: "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf", faceIndex: 0, package: "fonts-dejavu-core")
+  /// Noto Sans CJK SC: face 2 of the collection (JP, KR, SC, TC, HK, then the Mono faces).
+  public static let cjkRegular = FontFile(
+    path: "/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc", faceIndex: 2, package: "fonts-noto-cjk")
+  public static let cjkBold = FontFile(
+    path: "/usr/share/fonts/opentype/noto/NotoSansCJK-Bold.ttc", faceIndex: 2, package: "fonts-noto-cjk")
+
+  /// A font that could not be loaded: which file, why, and what installs it.
+  public struct LoadError: Error, Hashable, Sendable, CustomStringConvertible {
+    public var file: FontFile
+    public var reason: String
+    public var description: String {
+      "cannot load font '\(file.path)': \(reason) (install \(file.package): scripts/bootstrap)"
+    }
+  }
+
+  /// Opens one face.
+  public static func font(_ file: FontFile) throws(LoadError) -> Font {
+    let bytes: [UInt8]
+    switch FileBytes.contents(of: file.path) {
+    case .success(let b): bytes = b
+    case .failure(let e): throw LoadError(file: file, reason: e.description)
+    }
+    do {
+      return try Font(data: bytes, faceIndex: file.faceIndex)
+    } catch {
+      throw LoadError(file: file, reason: error.description)
+    }
+  }
+
+  /// Reads the four faces: DejaVu Sans then Noto Sans CJK SC, regular and bold.
+  public static func load() throws(LoadError) -> FontSet {
+    let regular = try font(latinRegular), bold = try font(latinBold)
+    let cjk = try font(cjkRegular), cjkHeavy = try font(cjkBold)
+    return FontSet(regular: [regular, cjk], bold: [bold, cjkHeavy])
+  }
+
+  /// `load()`, done once for the whole process on first use.
+  public static let system: Result<FontSet, LoadError> = Result { () throws(LoadError) in try load() }
+}

@@ -1,0 +1,135 @@
+// ImageDownsampling: images shrunk once, when a screen is built, to the
+// pixels they will cover.
+//
+// The compositor samples bilinearly, which is right for enlarging and for
+// small reductions, but a 4032 px phone photo drawn into a 170 pt (510 px)
+// image view would skip most of its pixels and shimmer. So a view's image
+// that is more than slightly larger than its on-screen size is first reduced
+// with an area-average (box) filter in premultiplied space — every source
+// pixel counts in proportion to the area it covers — and the compositor then
+// maps the result nearly 1:1. This runs once per screen snapshot.
+
+import Geometry
+import Raster
+
+enum ImageDownsampling {
+  /// The pixel size `image` shows at when drawn with `gravity` into `size`
+  /// points at `scale` (nil for `.center`, which never rescales).
+  static func displayedSize(of image: Bitmap, gravity: ContentsGravity, in size: Size, scale: Double) -> (Double, Double)? {
+    let w = size.width * scale, h = size.height * scale
+    let iw = Double(image.width), ih = Double(image.height)
+    switch gravity {
+    case .center: return nil
+    case .resize: return (w, h)
+    case .resizeAspect:
+      let s = Swift.min(w / iw, h / ih)
+      return (iw * s, ih * s)
+    case .resizeAspectFill:
+      let s = Swift.max(w / iw, h / ih)
+      return (iw * s, ih * s)
+    }
+  }
+
+  /// `image` reduced to about the pixels it covers when it would otherwise
+  /// be shrunk by more than a quarter along either side; else `image` itself.
+  static func fitted(_ image: Bitmap, gravity: ContentsGravity, in size: Size, scale: Double) -> Bitmap {
+    guard let (w, h) = displayedSize(of: image, gravity: gravity, in: size, scale: scale), w >= 1, h >= 1 else {
+      return image
+    }
+    let tw = Swift.max(1, Int(w.rounded())), th = Swift.max(1, Int(h.rounded()))
+    guard Double(image.width) > 1.25 * Double(tw) || Double(image.height) > 1.25 * Double(th) else { return image }
+    return downsampled(image, width: Swift.min(tw, image.width), height: Swift.min(th, image.height))
+  }
+
+  /// Area-average reduction of `image` to `width × height` (each ≤ the source's).
+  static func downsampled(_ image: Bitmap, width: Int, height: Int) -> Bitmap {
+    let sw = image.width, sh = image.height
+    // Horizontal pass: sw × sh → width × sh, in floats.
+    let across = Taps(from: sw, to: width)
+    var rows = [Float](repeating: 0, count: width * sh * 4)
+    image.bytes.withUnsafeBufferPointer { srcBuffer in
+      rows.withUnsafeMutableBufferPointer { dstBuffer in
+        across.weights.withUnsafeBufferPointer { weightBuffer in
+          let src = srcBuffer.baseAddress!, dst = dstBuffer.baseAddress!, weight = weightBuffer.baseAddress!
+          for y in 0..<sh {
+            let srow = src + y * sw * 4
+            var d = dst + y * width * 4
+            for x in 0..<width {
+              var r: Float = 0, g: Float = 0, b: Float = 0, a: Float = 0
+              var p = srow + across.first[x] * 4
+              var w = weight + across.offset[x]
+              for _ in 0..<across.count[x] {
+                r += Float(p[0]) * w.pointee
+                g += Float(p[1]) * w.pointee
+                b += Float(p[2]) * w.pointee
+                a += Float(p[3]) * w.pointee
+                p += 4
+                w += 1
+              }
+              d[0] = r
+              d[1] = g
+              d[2] = b
+              d[3] = a
+              d += 4
+            }
+          }
+        }
+      }
+    }
+    // Vertical pass: width × sh → width × height, rounded back to bytes.
+    let down = Taps(from: sh, to: height)
+    let stride = width * 4
+    var out = [UInt8](repeating: 0, count: width * height * 4)
+    var line = [Float](repeating: 0, count: stride)
+    rows.withUnsafeBufferPointer { srcBuffer in
+      out.withUnsafeMutableBufferPointer { dstBuffer in
+        line.withUnsafeMutableBufferPointer { lineBuffer in
+          let src = srcBuffer.baseAddress!, acc = lineBuffer.baseAddress!
+          for y in 0..<height {
+            acc.update(repeating: 0, count: stride)
+            for k in 0..<down.count[y] {
+              let wt = down.weights[down.offset[y] + k]
+              let row = src + (down.first[y] + k) * stride
+              for i in 0..<stride { acc[i] += row[i] * wt }
+            }
+            let d = dstBuffer.baseAddress! + y * stride
+            for i in 0..<stride { d[i] = UInt8(Swift.min(255, Swift.max(0, acc[i] + 0.5))) }
+          }
+        }
+      }
+    }
+    // The sizes are positive and the count matches.
+    return Bitmap(width: width, height: height, bytes: out)!
+  }
+
+  /// For each of `count` output pixels along one axis, the run of source
+  /// pixels it covers (`first`, `count`) and their weights (each pixel's
+  /// covered fraction, normalised to sum to 1) at `offset` in `weights`.
+  struct Taps {
+    var first: [Int] = [], count: [Int] = [], offset: [Int] = []
+    var weights: [Float] = []
+
+    init(from source: Int, to outputs: Int) {
+      let ratio = Double(source) / Double(outputs)
+      for i in 0..<outputs {
+        let start = Double(i) * ratio, end = Swift.min(Double(source), Double(i + 1) * ratio)
+        var j = Swift.min(Int(start), source - 1)
+        first.append(j)
+        offset.append(weights.count)
+        var n = 0
+        while Double(j) < end, j < source {
+          let covered = Swift.min(end, Double(j + 1)) - Swift.max(start, Double(j))
+          weights.append(Float(Swift.max(0, covered) / (end - start)))
+          n += 1
+          j += 1
+        }
+        count.append(n)
+      }
+    }
+
+    /// Output pixel `i`'s (source index, weight) pairs.
+    func taps(_ i: Int) -> [(Int, Float)] {
+      (0..<count[i]).map { (first[i] + $0, weights[offset[i] + $0]) }
+    }
+  }
+}

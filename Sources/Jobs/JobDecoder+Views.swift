@@ -1,0 +1,172 @@
+// A screen's `views:` — drawn in list order, each a stack of (bottom to top)
+// colour, gradient, image and one line of text in its frame.
+//
+//   - { id: hero, frame: [0, 100, 393, 300], image: assets/photo.png, contentMode: fill, corner: 12 }
+//   - { frame: [0, 0, 393, 200], gradient: { colors: [systemBlue, "#00000000"], start: [0, 0], end: [0, 1] } }
+//   - { frame: [16, 420, 361, 30], text: "照片", font: { size: 22, weight: bold }, textColor: label, align: center }
+//   - { kind: navbar, text: "Settings" }                       # frame defaults to the bar under the status bar
+//   - { kind: cell, frame: [16, 120, 361, 44], text: "Wi-Fi" }
+//   - { kind: button, frame: [16, 700, 361, 50], text: "Continue" }
+//
+// `kind` only sets defaults (frame for a navbar, colour, corner, font,
+// text colour, alignment, where the text sits); every key still overrides.
+// `font`, `textColor` and `align` need a `text`; `contentMode` needs an `image`.
+
+import Geometry
+import Raster
+
+extension JobDecoder {
+  static let viewKeys = [
+    "id", "kind", "frame", "color", "corner", "gradient", "image", "contentMode", "text", "font", "textColor", "align",
+  ]
+  static let fontKeys = ["size", "weight"]
+  static let gradientKeys = ["colors", "locations", "start", "end"]
+  /// Longest label text, in Unicode scalars.
+  static let maximumTextLength = 1000
+  /// Largest font size in points.
+  static let maximumFontSize = 500.0
+
+  func views(_ node: YAMLNode, _ path: KeyPath, screen: String, canvas: CanvasSpec) throws(Diagnostic) -> [ViewSpec] {
+    guard let items = node.items else { throw mismatch(node, path, expected: "a list of views") }
+    var views: [ViewSpec] = []
+    var ids: [String: SourceLocation] = [:]
+    for (i, item) in items.enumerated() {
+      let itemPath = path.appending(index: i)
+      let fields = try fields(
+        item, itemPath, expected: "a view: { id, frame, color, corner, image, text, … }", keys: JobDecoder.viewKeys)
+      var id: String?
+      if let value = fields["id"] {
+        let text = try string(value, fields.path("id"), expected: "a view id")
+        if let first = ids[text] {
+          throw Diagnostic(
+            value.location,
+            "\(fields.path("id")): screen '\(screen)' already has a view '\(text)' "
+              + "(at line \(first.line), column \(first.column))")
+        }
+        ids[text] = value.location
+        id = text
+      }
+      views.append(try view(fields, id: id, canvas: canvas, location: item.location))
+    }
+    return views
+  }
+
+  private func view(_ fields: Fields, id: String?, canvas: CanvasSpec, location: SourceLocation) throws(Diagnostic) -> ViewSpec {
+    var kind = ViewKind.view
+    if let value = fields["kind"] {
+      let name = try choice(
+        value, fields.path("kind"), among: ViewKind.allCases.map(\.rawValue), what: "view kind", expected: "a view kind")
+      kind = ViewKind(rawValue: name)!
+    }
+    let frame: Rect
+    if kind == .navbar, fields["frame"] == nil {
+      frame = Rect(x: 0, y: 0, width: canvas.size.width, height: SafeArea.top(for: canvas.size) + 44)
+    } else {
+      frame = try rect(try required("frame", in: fields, "[x, y, width, height] in points"), fields.path("frame"))
+    }
+    var view = ViewSpec(id: id, kind: kind, frame: frame, color: nil, cornerRadius: 0, location: location)
+    switch kind {
+    case .view: break
+    case .navbar:
+      view.color = Color(red8: 249, green8: 249, blue8: 249, alpha8: 240)
+      view.textStyle = TextStyle(size: 17, weight: .semibold, color: .black, alignment: .center)
+    case .cell:
+      view.color = .white
+      view.cornerRadius = 10
+    case .button:
+      view.color = ColorSyntax.named["systemBlue"]
+      view.cornerRadius = 12
+      view.textStyle = TextStyle(size: 17, weight: .semibold, color: .white, alignment: .center)
+    }
+    if let value = fields["color"] { view.color = try color(value, fields.path("color")) }
+    if let value = fields["corner"] {
+      view.cornerRadius = try number(
+        value, fields.path("corner"), in: 0...JobDecoder.maximumCoordinate,
+        expected: "a corner radius in points from 0 to 100000")
+    }
+    if let value = fields["gradient"] { view.gradient = try gradient(value, fields.path("gradient")) }
+    view.image = try image(in: fields, modes: ContentMode.allCases)
+    try text(in: fields, into: &view)
+    return view
+  }
+
+  /// `text`, and the keys that style it.
+  private func text(in fields: Fields, into view: inout ViewSpec) throws(Diagnostic) {
+    guard let value = fields["text"] else {
+      for key in ["font", "textColor", "align"] {
+        if let pair = fields.pairs.first(where: { $0.key == key }) {
+          throw Diagnostic(pair.keyLocation, "\(fields.path(key)): there is no 'text' to apply it to")
+        }
+      }
+      return
+    }
+    let expected = "one line of text (at most \(JobDecoder.maximumTextLength) characters)"
+    guard let text = value.text, text.unicodeScalars.count <= JobDecoder.maximumTextLength else {
+      throw mismatch(value, fields.path("text"), expected: expected)
+    }
+    view.text = text
+    if let value = fields["font"] { try font(value, fields.path("font"), into: &view.textStyle) }
+    if let value = fields["textColor"] { view.textStyle.color = try color(value, fields.path("textColor")) }
+    if let value = fields["align"] {
+      let name = try choice(
+        value, fields.path("align"), among: TextAlignment.allCases.map(\.rawValue), what: "alignment",
+        expected: "an alignment")
+      view.textStyle.alignment = TextAlignment(rawValue: name)!
+    }
+  }
+
+  /// `font: { size: 17, weight: semibold }`, or just `font: 17`.
+  private func font(_ node: YAMLNode, _ path: KeyPath, into style: inout TextStyle) throws(Diagnostic) {
+    let sizeExpected = "a font size in points from 1 to \(JobDecoder.format(JobDecoder.maximumFontSize))"
+    if node.number != nil {
+      style.size = try number(node, path, in: 1...JobDecoder.maximumFontSize, expected: sizeExpected)
+      return
+    }
+    let fields = try fields(node, path, expected: "{ size: POINTS, weight: regular|medium|semibold|bold }", keys: JobDecoder.fontKeys)
+    if let value = fields["size"] {
+      style.size = try number(value, fields.path("size"), in: 1...JobDecoder.maximumFontSize, expected: sizeExpected)
+    }
+    if let value = fields["weight"] {
+      let name = try choice(
+        value, fields.path("weight"), among: FontWeight.allCases.map(\.rawValue), what: "font weight",
+        expected: "a font weight")
+      style.weight = FontWeight(rawValue: name)!
+    }
+  }
+
+  /// `gradient: { colors: [a, b, …], locations: [0, …, 1], start: [x, y], end: [x, y] }`
+  /// in the view's unit coordinates, top to bottom by default (CAGradientLayer).
+  private func gradient(_ node: YAMLNode, _ path: KeyPath) throws(Diagnostic) -> Gradient {
+    let fields = try fields(node, path, expected: "{ colors: [...], start: [x, y], end: [x, y] }", keys: JobDecoder.gradientKeys)
+    let list = try required("colors", in: fields, "a list of 2 to 16 colours")
+    guard let items = list.items, (2...16).contains(items.count) else {
+      throw mismatch(list, fields.path("colors"), expected: "a list of 2 to 16 colours")
+    }
+    var colors: [Color] = []
+    for (i, item) in items.enumerated() { colors.append(try color(item, fields.path("colors").appending(index: i))) }
+    var gradient = Gradient(colors: colors)
+    if let value = fields["locations"] {
+      let expected = "\(colors.count) ascending numbers from 0 to 1, one per colour"
+      guard let stops = value.items, stops.count == colors.count else {
+        throw mismatch(value, fields.path("locations"), expected: expected)
+      }
+      var locations: [Double] = []
+      for (i, stop) in stops.enumerated() {
+        let v = try number(stop, fields.path("locations").appending(index: i), in: 0...1, expected: "a number from 0 to 1")
+        if let last = locations.last, v < last {
+          throw mismatch(stop, fields.path("locations").appending(index: i), expected: "a number ≥ \(JobDecoder.format(last)) (locations ascend)")
+        }
+        locations.append(v)
+      }
+      gradient.locations = locations
+    }
+    if let value = fields["start"] { gradient.startPoint = try unitPoint(value, fields.path("start")) }
+    if let value = fields["end"] { gradient.endPoint = try unitPoint(value, fields.path("end")) }
+    return gradient
+  }
+
+  private func unitPoint(_ node: YAMLNode, _ path: KeyPath) throws(Diagnostic) -> Point {
+    let v = try numbers(node, path, count: 2, expected: "[x, y] in unit coordinates of the view (0 to 1)")
+    return Point(x: v[0], y: v[1])
+  }
+}

@@ -1,0 +1,171 @@
+// Text: UILabel-style single-line labels rendered with FreeType.
+//
+//   font bytes ─Font (FT_New_Memory_Face)─▶ FontSet (cascade per weight)
+//   Label (text + TextStyle) ─TextLayout (per scalar, kerning, "…")─▶ glyph runs
+//   glyph runs ─FreeType grayscale rasterizer─▶ coverage ─× colour─▶ Bitmap
+//
+// Raster does no I/O: callers read font files and hand over their bytes.
+// Shaping is one glyph per Unicode scalar with the face's `kern` pairs, which
+// is what Latin and CJK labels need (no ligatures, no complex scripts). Each
+// scalar takes the first font of the cascade that has a glyph for it, so
+// DejaVu Sans draws Latin and Noto Sans CJK fills in Chinese and Japanese.
+//
+// Determinism: outlines are loaded unhinted, without embedded bitmaps and
+// without the auto-hinter, at fractional positions; FreeType's rasterizer
+// computes exact area coverage. The same text, style and scale give the
+// same bytes on every run and every machine with the same fonts.
+
+import CFreeType
+import Synchronization
+
+/// Why a font could not be opened.
+public struct FontError: Error, Hashable, Sendable, CustomStringConvertible {
+  /// FreeType's error code (`FT_Error`).
+  public var code: Int32
+  /// What was being done.
+  public var message: String
+
+  public var description: String { "\(message) (FreeType error \(code))" }
+}
+
+/// One face of a font file (TrueType, OpenType or a collection), opened from
+/// its bytes. Thread-safe: FreeType calls are serialised by a lock.
+public final class Font: Sendable {
+  /// The family name the face declares (`DejaVu Sans`, `Noto Sans CJK SC`).
+  public let familyName: String
+  /// The style name (`Book`, `Bold`, `Regular`).
+  public let styleName: String
+  /// Design units per em.
+  let unitsPerEm: Double
+  /// Typographic ascender and descender (positive below the baseline), in ems.
+  let ascender: Double, descender: Double
+  let hasKerning: Bool
+  private let state: Mutex<FaceState>
+
+  /// FreeType's objects and the bytes the face reads from, which must stay put.
+  struct FaceState {
+    var library: FT_Library
+    var face: FT_Face
+    var data: UnsafeMutableRawBufferPointer
+    /// The size last set on the face, in pixels per em.
+    var pixelSize: Double = 0
+  }
+
+  /// Opens face `faceIndex` (0 for a single font; 2 is Simplified Chinese in
+  /// Noto Sans CJK's collections) from the bytes of a font file.
+  public init(data: [UInt8], faceIndex: Int = 0) throws(FontError) {
+    guard !data.isEmpty else { throw FontError(code: 0, message: "empty font data") }
+    var library: FT_Library?
+    var error = FT_Init_FreeType(&library)
+    guard error == 0, let library else { throw FontError(code: error, message: "cannot start FreeType") }
+    let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: data.count, alignment: 16)
+    data.withUnsafeBytes { buffer.copyMemory(from: $0) }
+    var face: FT_Face?
+    error = FT_New_Memory_Face(
+      library, buffer.baseAddress!.assumingMemoryBound(to: FT_Byte.self), FT_Long(data.count), FT_Long(faceIndex),
+      &face)
+    guard error == 0, let face else {
+      FT_Done_FreeType(library)
+      buffer.deallocate()
+      throw FontError(code: error, message: "cannot open face \(faceIndex) of the font data")
+    }
+    let rec = face.pointee
+    guard rec.units_per_EM > 0 else {
+      FT_Done_Face(face)
+      FT_Done_FreeType(library)
+      buffer.deallocate()
+      throw FontError(code: 0, message: "face \(faceIndex) is not a scalable font")
+    }
+    familyName = rec.family_name.map { String(cString: $0) } ?? ""
+    styleName = rec.style_name.map { String(cString: $0) } ?? ""
+    unitsPerEm = Double(rec.units_per_EM)
+    ascender = Double(rec.ascender) / unitsPerEm
+    descender = -Double(rec.descender) / unitsPerEm
+    hasKerning = cft_has_kerning(face) != 0
+    state = Mutex(FaceState(library: library, face: face, data: buffer))
+  }
+
+  deinit {
+    state.withLock { s in
+      FT_Done_Face(s.face)
+      FT_Done_FreeType(s.library)
+      s.data.deallocate()
+    }
+  }
+
+  /// The glyph for `scalar`, or nil when the face has none.
+  func glyph(for scalar: Unicode.Scalar) -> UInt32? {
+    state.withLock { s in
+      let index = FT_Get_Char_Index(s.face, FT_ULong(scalar.value))
+      return index == 0 ? nil : UInt32(index)
+    }
+  }
+
+  /// The advance of `glyph` at `pixelSize` pixels per em, unhinted, in pixels.
+  func advance(of glyph: UInt32, pixelSize: Double) -> Double {
+    state.withLock { s in
+      Font.setSize(&s, pixelSize)
+      var value: FT_Fixed = 0
+      guard FT_Get_Advance(s.face, FT_UInt(glyph), cft_load_flags(), &value) == 0 else { return 0 }
+      return Double(value) / 65536
+    }
+  }
+
+  /// The kerning between two glyphs of this face, in pixels (0 without a `kern` table).
+  func kerning(_ left: UInt32, _ right: UInt32, pixelSize: Double) -> Double {
+    guard hasKerning else { return 0 }
+    return state.withLock { s in
+      Font.setSize(&s, pixelSize)
+      var v = FT_Vector()
+      guard FT_Get_Kerning(s.face, FT_UInt(left), FT_UInt(right), FT_UInt(FT_KERNING_UNFITTED.rawValue), &v) == 0
+      else { return 0 }
+      return Double(v.x) / 64
+    }
+  }
+
+  /// Rasterizes `glyph` with its origin at (`x`, `y`) pixels (y down) and adds
+  /// its coverage, saturating, into `mask` (`width × height`, one byte per pixel).
+  func draw(
+    _ glyph: UInt32, pixelSize: Double, x: Double, y: Double, into mask: inout [UInt8], width: Int, height: Int
+  ) {
+    state.withLock { s in
+      Font.setSize(&s, pixelSize)
+      guard FT_Load_Glyph(s.face, FT_UInt(glyph), cft_load_flags()) == 0 else { return }
+      let slot = s.face.pointee.glyph!
+      guard cft_is_outline(slot) != 0 else { return }
+      // The fractional part of the origin moves the outline (1/64 px steps);
+      // the whole part places the bitmap. FreeType's y axis points up.
+      let ix = x.rounded(.down), iy = y.rounded(.down)
+      let dx = FT_Pos(((x - ix) * 64).rounded()), dy = FT_Pos(((y - iy) * 64).rounded())
+      FT_Outline_Translate(&slot.pointee.outline, dx, -dy)
+      guard FT_Render_Glyph(slot, FT_RENDER_MODE_NORMAL) == 0 else { return }
+      let bitmap = slot.pointee.bitmap
+      guard let buffer = bitmap.buffer, bitmap.rows > 0, bitmap.width > 0 else { return }
+      let left = Int(ix) + Int(slot.pointee.bitmap_left)
+      let top = Int(iy) - Int(slot.pointee.bitmap_top)
+      let pitch = Int(bitmap.pitch)
+      mask.withUnsafeMutableBufferPointer { out in
+        for row in 0..<Int(bitmap.rows) {
+          let my = top + row
+          guard my >= 0, my < height else { continue }
+          let source = pitch >= 0 ? buffer + row * pitch : buffer + (Int(bitmap.rows) - 1 - row) * -pitch
+          for column in 0..<Int(bitmap.width) {
+            let mx = left + column
+            guard mx >= 0, mx < width else { continue }
+            let c = Int(source[column])
+            if c == 0 { continue }
+            let i = my * width + mx
+            out[i] = UInt8(Swift.min(255, Int(out[i]) + c))
+          }
+        }
+      }
+    }
+  }
+
+  private static func setSize(_ s: inout FaceState, _ pixelSize: Double) {
+    guard s.pixelSize != pixelSize else { return }
+    // 26.6 pixels per em at 72 dpi: one point is one pixel.
+    let size = FT_F26Dot6(Swift.max(1, (pixelSize * 64).rounded()))
+    if FT_Set_Char_Size(s.face, 0, size, 72, 72) == 0 { s.pixelSize = pixelSize }
+  }
+}

@@ -1,0 +1,179 @@
+// Screens with images and labels through SceneBuilder: where an image lands
+// for each content mode, screenshots under views, placeholders, labels and
+// the navigation bar, sampled pixel by pixel. Images are synthetic (Jobs
+// does not decode files; the runner's AssetLoader does).
+
+import Geometry
+import Raster
+import Testing
+import Transitions
+
+@testable import Jobs
+
+@Suite enum SceneImageTests {
+  static let red = Pixel(r: 255, g: 0, b: 0, a: 255)
+  static let green = Pixel(r: 0, g: 255, b: 0, a: 255)
+  static let white = Pixel(r: 255, g: 255, b: 255, a: 255)
+
+  /// A `size`×`size` image: top half red, bottom half green.
+  static func halves(_ size: Int) -> Bitmap {
+    var b = Bitmap(width: size, height: size, fill: red)
+    for y in size / 2..<size {
+      for x in 0..<size { b[x, y] = green }
+    }
+    return b
+  }
+
+  static func snapshot(_ yaml: String, assets: [String: Bitmap], fonts: FontSet = .empty) throws -> ScreenSnapshot {
+    let spec = try JobParser.parse(yaml, file: "jobs/t.cfg")
+    return SceneBuilder(spec: spec, assets: assets, fonts: fonts).snapshots()["home"]!
+  }
+
+  static func view(_ extra: String, canvas: String = "{ size: 100x100, scale: 1 }") -> String {
+    """
+    canvas: \(canvas)
+    screens:
+      home:
+        background: white
+        views:
+          - { id: photo, frame: [10, 20, 80, 40], image: a.png\(extra) }
+    timeline: [hold: 1]
+    """
+  }
+
+  @Test static func fitLetterboxesInsideTheFrame() throws {
+    let shot = try snapshot(view(", contentMode: fit"), assets: ["jobs/a.png": halves(40)])
+    // 40×40 at x 30…70, y 20…60.
+    #expect(shot.image[15, 40] == white)
+    #expect(shot.image[85, 40] == white)
+    #expect(shot.image[50, 25] == red)
+    #expect(shot.image[50, 55] == green)
+    #expect(shot.image[31, 25] == red && shot.image[28, 25] == white)
+  }
+
+  @Test static func fillCoversTheFrameAndIsClipped() throws {
+    let shot = try snapshot(view(", contentMode: fill"), assets: ["jobs/a.png": halves(40)])
+    // Scaled to 80×80 centred on the frame: rows 0…80, cut to 20…60, split at y = 40.
+    #expect(shot.image[12, 25] == red)
+    #expect(shot.image[88, 35] == red)
+    #expect(shot.image[12, 45] == green)
+    #expect(shot.image[50, 58] == green)
+    // Nothing outside the frame.
+    #expect(shot.image[50, 15] == white)
+    #expect(shot.image[50, 65] == white)
+    // The default mode is fill.
+    #expect(try snapshot(view(""), assets: ["jobs/a.png": halves(40)]).image == shot.image)
+  }
+
+  @Test static func stretchAndCenter() throws {
+    let stretched = try snapshot(view(", contentMode: stretch"), assets: ["jobs/a.png": halves(40)])
+    #expect(stretched.image[11, 21] == red && stretched.image[88, 38] == red)
+    #expect(stretched.image[11, 58] == green && stretched.image[88, 42] == green)
+    // Centre: a 20 px image at scale 1 is 20 pt, at x 40…60, y 30…50.
+    let centred = try snapshot(view(", contentMode: center"), assets: ["jobs/a.png": halves(20)])
+    #expect(centred.image[50, 35] == red && centred.image[50, 45] == green)
+    #expect(centred.image[35, 35] == white && centred.image[50, 25] == white)
+  }
+
+  @Test static func cornerRoundsTheImage() throws {
+    let shot = try snapshot(view(", corner: 12"), assets: ["jobs/a.png": halves(40)])
+    #expect(shot.image[10, 20] == white)
+    #expect(shot.image[14, 30] == red)
+    #expect(shot.image[89, 59] == white)
+  }
+
+  @Test static func viewImageIsTheViewAlone() throws {
+    let shot = try snapshot(view(", contentMode: stretch", canvas: "{ size: 100x100, scale: 2 }"), assets: ["jobs/a.png": halves(40)])
+    let photo = shot.viewImages["photo"]!
+    #expect(photo.width == 160 && photo.height == 80)
+    #expect(photo[5, 5] == red && photo[150, 75] == green)
+    #expect(shot.viewFrames["photo"] == Rect(x: 10, y: 20, width: 80, height: 40))
+  }
+
+  @Test static func screenshotFillsOrFitsTheScreenUnderTheViews() throws {
+    func screen(_ mode: String) throws -> Bitmap {
+      try snapshot(
+        """
+        canvas: { size: 100x200, scale: 1 }
+        screens:
+          home:
+            background: white
+            image: shot.png
+            contentMode: \(mode)
+            views: [ { frame: [0, 190, 10, 10], color: "#0000FF" } ]
+        timeline: [hold: 1]
+        """, assets: ["jobs/shot.png": halves(100)]
+      ).image
+    }
+    let fit = try screen("fit")
+    #expect(fit[50, 20] == white && fit[50, 180] == white)
+    #expect(fit[50, 60] == red && fit[50, 140] == green)
+    let fill = try screen("fill")
+    #expect(fill[50, 20] == red && fill[50, 180] == green)
+    #expect(fill[0, 0] == red)
+    // Views draw over the screenshot.
+    #expect(fill[5, 195] == Pixel(r: 0, g: 0, b: 255, a: 255))
+  }
+
+  @Test static func missingImageShowsAPlaceholder() throws {
+    let shot = try snapshot(view(""), assets: [:])
+    let grey = SceneBuilder.placeholder.premultipliedPixel
+    #expect(shot.image[50, 40] == grey)
+    #expect(shot.image[50, 10] == white)
+  }
+
+  // MARK: Labels
+
+  static var fonts: FontSet { (try? FontLibrary.system.get()) ?? .empty }
+
+  /// Opaque pixels darker than mid-grey.
+  static func darkPixels(_ b: Bitmap, in rect: (x: Range<Int>, y: Range<Int>)? = nil) -> Int {
+    var n = 0
+    for y in 0..<b.height {
+      for x in 0..<b.width where b[x, y].a > 127 && Int(b[x, y].r) + Int(b[x, y].g) + Int(b[x, y].b) < 3 * 128 {
+        if let rect, !(rect.x.contains(x) && rect.y.contains(y)) { continue }
+        n += 1
+      }
+    }
+    return n
+  }
+
+  @Test static func labelsDrawInsideTheirFrame() throws {
+    let yaml = """
+      canvas: { size: 200x100, scale: 2 }
+      screens:
+        home:
+          background: white
+          views:
+            - { id: title, frame: [20, 30, 160, 40], text: "照片 Photos", align: center }
+      timeline: [hold: 1]
+      """
+    let shot = try snapshot(yaml, assets: [:], fonts: fonts)
+    let inside = darkPixels(shot.image, in: (40..<360, 60..<140))
+    #expect(inside > 300)
+    #expect(darkPixels(shot.image) == inside)
+    // The label is part of the view's snapshot; without fonts it is not drawn.
+    #expect(darkPixels(shot.viewImages["title"]!) == inside)
+    #expect(darkPixels(try snapshot(yaml, assets: [:]).image) == 0)
+  }
+
+  @Test static func navbarHasAHairlineAndACentredTitle() throws {
+    let shot = try snapshot(
+      """
+      canvas: { device: iphone-15, scale: 1 }
+      screens:
+        home:
+          background: white
+          views: [ { id: bar, kind: navbar, text: "设置" } ]
+      timeline: [hold: 1]
+      """, assets: [:], fonts: fonts)
+    // 103 pt tall: translucent #F9F9F9 over white, a dark 1 px line at the bottom.
+    #expect(shot.image[10, 50].r >= 249 && shot.image[10, 50].r < 255)
+    #expect(shot.image[10, 102].r < 200)
+    #expect(shot.image[10, 103] == white)
+    // The title sits in the bottom 44 pt, centred.
+    let ink = darkPixels(shot.image, in: (176..<217, 59..<102))
+    #expect(ink > 50)
+    #expect(darkPixels(shot.image, in: (0..<393, 0..<59)) == 0)
+  }
+}

@@ -1,0 +1,227 @@
+// Screens built from screenshots and views: what the new keys decode to,
+// their exact diagnostics, and the file checks `JobParser.load` makes.
+
+#if canImport(Glibc)
+import Glibc
+#endif
+import Geometry
+import Raster
+import Testing
+
+@testable import Jobs
+
+@Suite enum ScreenDecodingTests {
+  static let example = """
+    canvas: { device: iphone-15 }
+    screens:
+      home:
+        image: assets/home.png
+        contentMode: fit
+        views:
+          - { kind: navbar, text: "设置" }
+          - { id: wifi, kind: cell, frame: [16, 120, 361, 44], text: "Wi-Fi" }
+          - { id: go, kind: button, frame: [16, 700, 361, 50], text: "Continue", corner: 25 }
+          - { id: hero, frame: [0, 200, 393, 300], image: ../shared/photo.jpg, contentMode: center, corner: 8 }
+          - frame: [16, 520, 361, 30]
+            text: Photos
+            font: { size: 22, weight: bold }
+            textColor: systemBlue
+            align: right
+          - { frame: [0, 0, 100, 100], gradient: { colors: [white, "#00000000"], locations: [0.2, 1], start: [0, 0], end: [1, 1] } }
+          - { frame: [0, 0, 10, 10], text: "x", font: 12 }
+      detail:
+        views:
+          - { frame: [0, 0, 10, 10], image: /abs/photo.jpg }
+    timeline: [hold: 1]
+    """
+
+  static func at(_ line: Int, _ column: Int, file: String = "jobs/demo.cfg") -> Jobs.SourceLocation {
+    SourceLocation(file: file, line: line, column: column)
+  }
+
+  @Test static func keysDecode() throws {
+    let job = try JobParser.parse(example, file: "jobs/demo.cfg")
+    let home = job.screens[0]
+    #expect(home.image == ImageSpec(
+      asset: AssetReference(path: "assets/home.png", resolvedPath: "jobs/assets/home.png", key: "screens.home.image", location: at(4, 5)),
+      contentMode: .fit))
+    let v = home.views
+    // A navbar: full width under the Dynamic Island, translucent, semibold centred title.
+    #expect(v[0].kind == .navbar)
+    #expect(v[0].frame == Rect(x: 0, y: 0, width: 393, height: 59 + 44))
+    #expect(v[0].color == Color(red8: 249, green8: 249, blue8: 249, alpha8: 240))
+    #expect(v[0].text == "设置")
+    #expect(v[0].textStyle == TextStyle(size: 17, weight: .semibold, color: .black, alignment: .center))
+    #expect(v[0].textFrame == Rect(x: 16, y: 59, width: 361, height: 44))
+    // A cell: white, corner 10, left-aligned body text inset 16.
+    #expect(v[1].color == .white && v[1].cornerRadius == 10)
+    #expect(v[1].textStyle == TextStyle(size: 17, weight: .regular, color: .black, alignment: .left))
+    #expect(v[1].textFrame == Rect(x: 16, y: 0, width: 329, height: 44))
+    // A button: systemBlue, white semibold centred; `corner` overrides the default.
+    #expect(v[2].color == Color(red8: 0, green8: 122, blue8: 255) && v[2].cornerRadius == 25)
+    #expect(v[2].textStyle == TextStyle(size: 17, weight: .semibold, color: .white, alignment: .center))
+    // Image views resolve against the job file's folder.
+    #expect(v[3].image == ImageSpec(
+      asset: AssetReference(
+        path: "../shared/photo.jpg", resolvedPath: "jobs/../shared/photo.jpg", key: "screens.home.views[3].image",
+        location: at(10, 48)),
+      contentMode: .center))
+    #expect(v[4].text == "Photos")
+    #expect(v[4].textStyle == TextStyle(size: 22, weight: .bold, color: Color(red8: 0, green8: 122, blue8: 255), alignment: .right))
+    #expect(v[5].gradient == Gradient(
+      colors: [.white, Color(red: 0, green: 0, blue: 0, alpha: 0)], locations: [0.2, 1],
+      startPoint: Point(x: 0, y: 0), endPoint: Point(x: 1, y: 1)))
+    #expect(v[6].textStyle.size == 12)
+    #expect(job.screens[1].views[0].image?.asset.resolvedPath == "/abs/photo.jpg")
+    #expect(job.screens[1].views[0].image?.contentMode == .fill)
+    // Every reference, in file order.
+    #expect(job.assets.map(\.key) == ["screens.home.image", "screens.home.views[3].image", "screens.detail.views[0].image"])
+    #expect(job.hasText)
+  }
+
+  @Test static func navbarFrameFollowsTheDevice() throws {
+    let se = try JobParser.parse(
+      "canvas: { device: iphone-se }\nscreens: { a: { views: [ { kind: navbar } ] } }\ntimeline: [hold: 1]\n", file: "j.cfg")
+    #expect(se.screens[0].views[0].frame == Rect(x: 0, y: 0, width: 375, height: 64))
+    #expect(!se.hasText)
+  }
+
+  static let broken: [BrokenJob] = [
+    BrokenJob(
+      "screen contentMode stretch", "screens:\n  home: { image: a.png, contentMode: stretch }\n",
+      "job.cfg:2:38: error: screens.home.contentMode: unknown content mode \"stretch\"; expected one of: fill, fit"),
+    BrokenJob(
+      "view contentMode typo", "screens:\n  home:\n    views:\n      - { frame: [0, 0, 1, 1], image: a.png, contentMode: fil }\n",
+      "job.cfg:4:59: error: screens.home.views[0].contentMode: unknown content mode \"fil\"; did you mean 'fill'?"),
+    BrokenJob(
+      "contentMode without image", "screens:\n  home: { contentMode: fit }\n",
+      "job.cfg:2:11: error: screens.home.contentMode: there is no 'image' to apply it to"),
+    BrokenJob(
+      "image is a list", "screens:\n  home: { image: [a.png] }\n",
+      "job.cfg:2:18: error: screens.home.image: expected the path of an image file (PNG, JPEG, WebP, GIF or BMP), got a list"),
+    BrokenJob(
+      "image is empty", "screens:\n  home: { image: \"\" }\n",
+      "job.cfg:2:18: error: screens.home.image: expected the path of an image file (PNG, JPEG, WebP, GIF or BMP), got \"\""),
+    BrokenJob(
+      "unknown font weight", "screens:\n  home:\n    views:\n      - { frame: [0, 0, 1, 1], text: Hi, font: { weight: heavy } }\n",
+      "job.cfg:4:58: error: screens.home.views[0].font.weight: unknown font weight \"heavy\"; expected one of: regular, medium, semibold, bold"),
+    BrokenJob(
+      "misspelt font weight", "screens:\n  home:\n    views:\n      - { frame: [0, 0, 1, 1], text: Hi, font: { weight: semibod } }\n",
+      "job.cfg:4:58: error: screens.home.views[0].font.weight: unknown font weight \"semibod\"; did you mean 'semibold'?"),
+    BrokenJob(
+      "font size 0", "screens:\n  home:\n    views:\n      - { frame: [0, 0, 1, 1], text: Hi, font: { size: 0 } }\n",
+      "job.cfg:4:56: error: screens.home.views[0].font.size: expected a font size in points from 1 to 500, got 0"),
+    BrokenJob(
+      "unknown font key", "screens:\n  home:\n    views:\n      - { frame: [0, 0, 1, 1], text: Hi, font: { sise: 12 } }\n",
+      "job.cfg:4:50: error: unknown key 'sise' in screens.home.views[0].font; did you mean 'size'?"),
+    BrokenJob(
+      "font without text", "screens:\n  home:\n    views:\n      - { frame: [0, 0, 1, 1], font: 12 }\n",
+      "job.cfg:4:32: error: screens.home.views[0].font: there is no 'text' to apply it to"),
+    BrokenJob(
+      "british alignment", "screens:\n  home:\n    views:\n      - { frame: [0, 0, 1, 1], text: Hi, align: centre }\n",
+      "job.cfg:4:49: error: screens.home.views[0].align: unknown alignment \"centre\"; did you mean 'center'?"),
+    BrokenJob(
+      "unknown kind", "screens:\n  home:\n    views:\n      - { kind: tabbar, frame: [0, 0, 1, 1] }\n",
+      "job.cfg:4:17: error: screens.home.views[0].kind: unknown view kind \"tabbar\"; did you mean 'navbar'?"),
+    BrokenJob(
+      "text is a mapping", "screens:\n  home:\n    views:\n      - { frame: [0, 0, 1, 1], text: { a: b } }\n",
+      "job.cfg:4:38: error: screens.home.views[0].text: expected one line of text (at most 1000 characters), got a mapping"),
+    BrokenJob(
+      "textColor misspelt", "screens:\n  home:\n    views:\n      - { frame: [0, 0, 1, 1], text: a, textColor: lable }\n",
+      "job.cfg:4:52: error: screens.home.views[0].textColor: expected a colour: \"#RRGGBB\", \"#RRGGBBAA\" or a name like systemBlue, got \"lable\"; did you mean 'label'?"),
+    BrokenJob(
+      "gradient with one colour", "screens:\n  home:\n    views:\n      - { frame: [0, 0, 1, 1], gradient: { colors: [red] } }\n",
+      "job.cfg:4:52: error: screens.home.views[0].gradient.colors: expected a list of 2 to 16 colours, got a list"),
+    BrokenJob(
+      "gradient without colours", "screens:\n  home:\n    views:\n      - { frame: [0, 0, 1, 1], gradient: { start: [0, 0] } }\n",
+      "job.cfg:4:42: error: screens.home.views[0].gradient: missing 'colors' (a list of 2 to 16 colours)"),
+    BrokenJob(
+      "gradient locations descend", "screens:\n  home:\n    views:\n      - { frame: [0, 0, 1, 1], gradient: { colors: [red, blue], locations: [0.5, 0.2] } }\n",
+      "job.cfg:4:82: error: screens.home.views[0].gradient.locations[1]: expected a number ≥ 0.5 (locations ascend), got 0.2"),
+    BrokenJob(
+      "gradient start of three", "screens:\n  home:\n    views:\n      - { frame: [0, 0, 1, 1], gradient: { colors: [red, blue], start: [0, 0, 1] } }\n",
+      "job.cfg:4:72: error: screens.home.views[0].gradient.start: expected [x, y] in unit coordinates of the view (0 to 1), got a list"),
+    BrokenJob(
+      "unknown view key", "screens:\n  home:\n    views:\n      - { frame: [0, 0, 1, 1], imgae: a.png }\n",
+      "job.cfg:4:32: error: unknown key 'imgae' in screens.home.views[0]; did you mean 'image'?"),
+    BrokenJob(
+      "view without frame", "screens:\n  home:\n    views:\n      - { kind: cell, text: Hi }\n",
+      "job.cfg:4:9: error: screens.home.views[0]: missing 'frame' ([x, y, width, height] in points)"),
+  ]
+
+  @Test(arguments: broken)
+  static func diagnostic(_ broken: BrokenJob) {
+    do {
+      let job = try JobParser.parse(bytes: broken.bytes + Array("timeline: [hold: 1]\n".utf8), file: "job.cfg")
+      Issue.record("parsed, expected \(broken.expected); got \(job)")
+    } catch {
+      #expect(error.description == broken.expected)
+    }
+  }
+
+  // MARK: Files
+
+  /// A fresh folder under /tmp with `files` (name → bytes) and a job file.
+  static func folder(_ job: String, files: [String: [UInt8]] = [:]) -> String {
+    var template = Array("/tmp/transvid-screens-XXXXXX".utf8CString)
+    let dir = template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)!) }
+    mkdir(dir + "/assets", 0o755)
+    for (name, bytes) in files { write(bytes, to: dir + "/" + name) }
+    write(Array(job.utf8), to: dir + "/job.cfg")
+    return dir
+  }
+
+  static func write(_ bytes: [UInt8], to path: String) {
+    let f = fopen(path, "wb")!
+    _ = bytes.withUnsafeBytes { fwrite($0.baseAddress, 1, $0.count, f) }
+    fclose(f)
+  }
+
+  static let imageJob = """
+    screens:
+      home:
+        image: assets/shot.png
+        views:
+          - { id: a, frame: [0, 0, 10, 10], image: assets/photo.jpg }
+    timeline: [hold: 1]
+
+    """
+
+  @Test static func missingImageIsReportedAtItsKey() {
+    let dir = folder(imageJob, files: ["assets/shot.png": [1, 2, 3]])
+    #expect(throws: Diagnostic(
+      Jobs.SourceLocation(file: dir + "/job.cfg", line: 5, column: 41),
+      "screens.home.views[0].image: cannot read 'assets/photo.jpg': No such file or directory")) {
+      try JobParser.load(path: dir + "/job.cfg")
+    }
+  }
+
+  @Test static func directoryIsNoImage() {
+    let dir = folder(imageJob, files: ["assets/photo.jpg": [1]])
+    mkdir(dir + "/assets/shot.png", 0o755)
+    #expect(throws: Diagnostic(
+      Jobs.SourceLocation(file: dir + "/job.cfg", line: 3, column: 5),
+      "screens.home.image: cannot read 'assets/shot.png': Is a directory")) {
+      try JobParser.load(path: dir + "/job.cfg")
+    }
+  }
+
+  @Test static func readableImagesLoad() throws {
+    let dir = folder(imageJob, files: ["assets/shot.png": [1], "assets/photo.jpg": [2]])
+    let job = try JobParser.load(path: dir + "/job.cfg")
+    #expect(job.assets.map(\.resolvedPath) == [dir + "/assets/shot.png", dir + "/assets/photo.jpg"])
+  }
+
+  @Test static func fontLibraryLoadsTheBootstrapFonts() throws {
+    let fonts = try FontLibrary.system.get()
+    #expect(fonts.regular.map(\.familyName) == ["DejaVu Sans", "Noto Sans CJK SC"])
+    #expect(fonts.bold.map(\.styleName) == ["Bold", "Bold"])
+    let missing = FontLibrary.FontFile(path: "/no/such/font.ttf", faceIndex: 0, package: "fonts-none")
+    #expect(throws: FontLibrary.LoadError(file: missing, reason: "No such file or directory")) {
+      try FontLibrary.font(missing)
+    }
+    #expect(
+      FontLibrary.LoadError(file: missing, reason: "No such file or directory").description
+        == "cannot load font '/no/such/font.ttf': No such file or directory (install fonts-none: scripts/bootstrap)")
+  }
+}

@@ -1,0 +1,232 @@
+// Labels through FreeType: ink where the glyphs are, alignment, truncation,
+// CJK fallback, weight and determinism. Uses the fonts scripts/bootstrap
+// installs (fonts-dejavu-core, fonts-noto-cjk).
+
+#if canImport(Glibc)
+import Glibc
+#endif
+import Geometry
+import Testing
+
+@testable import Raster
+
+enum TestFonts {
+  static func read(_ path: String) -> [UInt8] {
+    guard let f = fopen(path, "rb") else { return [] }
+    defer { fclose(f) }
+    var bytes: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 1 << 20)
+    while true {
+      let n = chunk.withUnsafeMutableBytes { fread($0.baseAddress, 1, $0.count, f) }
+      bytes += chunk.prefix(n)
+      if n < chunk.count { break }
+    }
+    return bytes
+  }
+
+  static let dejaVu = try! Font(data: read("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"))
+  static let dejaVuBold = try! Font(data: read("/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf"))
+  static let cjk = try! Font(data: read("/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc"), faceIndex: 2)
+  static let set = FontSet(regular: [dejaVu, cjk], bold: [dejaVuBold, cjk])
+  static let latinOnly = FontSet(regular: [dejaVu], bold: [dejaVuBold])
+}
+
+/// Ink statistics of a label bitmap: total alpha and the inked box.
+struct Ink {
+  var total = 0
+  var minX = Int.max, maxX = Int.min, minY = Int.max, maxY = Int.min
+
+  init(_ b: Bitmap, threshold: UInt8 = 0) {
+    for y in 0..<b.height {
+      for x in 0..<b.width {
+        let a = b[x, y].a
+        total += Int(a)
+        if a > threshold {
+          minX = min(minX, x)
+          maxX = max(maxX, x)
+          minY = min(minY, y)
+          maxY = max(maxY, y)
+        }
+      }
+    }
+  }
+
+  var isEmpty: Bool { total == 0 }
+  var centerX: Double { Double(minX + maxX) / 2 }
+  var centerY: Double { Double(minY + maxY) / 2 }
+}
+
+@Suite enum TextTests {
+  static let size = Size(width: 200, height: 44)
+
+  @Test static func fontsOpen() {
+    #expect(TestFonts.dejaVu.familyName == "DejaVu Sans")
+    #expect(TestFonts.dejaVuBold.styleName == "Bold")
+    #expect(TestFonts.cjk.familyName == "Noto Sans CJK SC")
+    #expect(TestFonts.dejaVu.hasKerning)
+  }
+
+  @Test static func badFontDataThrows() {
+    #expect(throws: FontError.self) { try Font(data: [1, 2, 3, 4]) }
+    #expect(throws: FontError.self) { try Font(data: []) }
+  }
+
+  @Test static func inkIsColouredAndCentredVertically() {
+    let red = Color(red: 1, green: 0, blue: 0)
+    let b = Label("Photos", style: TextStyle(size: 17, color: red)).render(size: size, scale: 2, fonts: TestFonts.set)
+    #expect(b.width == 400 && b.height == 88)
+    let ink = Ink(b)
+    #expect(!ink.isEmpty)
+    // Left-aligned: ink starts at the left edge (P's stem, a pixel or two in).
+    #expect(ink.minX <= 6)
+    // Cap height and descender-free word sit around the middle.
+    #expect(abs(ink.centerY - 44) < 8)
+    // Premultiplied red: green and blue stay 0, red equals alpha.
+    for y in 0..<b.height {
+      for x in 0..<b.width {
+        let p = b[x, y]
+        #expect(p.g == 0 && p.b == 0 && p.r == p.a)
+      }
+    }
+    // A fully covered pixel exists (the P's stem at 34 px per em).
+    #expect(b.bytes.enumerated().contains { $0.offset % 4 == 3 && $0.element == 255 })
+  }
+
+  @Test static func alignmentMovesTheInk() {
+    func ink(_ a: TextAlignment) -> Ink {
+      Ink(Label("Edit", style: TextStyle(alignment: a)).render(size: size, scale: 1, fonts: TestFonts.set))
+    }
+    let left = ink(.left), center = ink(.center), right = ink(.right)
+    #expect(left.minX <= 3)
+    #expect(right.maxX >= 196 && right.maxX <= 199)
+    #expect(abs(center.centerX - 100) <= 2)
+    // Same glyphs, same widths.
+    #expect(left.maxX - left.minX == right.maxX - right.minX)
+    #expect(left.total == right.total)
+  }
+
+  @Test static func truncationEndsInEllipsisWithinTheFrame() {
+    let text = "A rather long title that cannot fit in the frame"
+    let style = TextStyle(size: 17)
+    let line = TextLayout(text, fonts: TestFonts.latinOnly.regular, pixelSize: 17, maxWidth: 120)
+    #expect(line.isTruncated)
+    #expect(line.width <= 120)
+    #expect(line.glyphs.last?.glyph == TestFonts.dejaVu.glyph(for: "\u{2026}"))
+    // Cut between characters, as UILabel's tail truncation does: "A rather lon…".
+    #expect(line.glyphs.count == 13)
+    #expect(line.glyphs.dropLast().last?.isWhitespace == false)
+    // A space just before the cut is dropped: "A…", not "A …".
+    let a = TextLayout("A rather", fonts: TestFonts.latinOnly.regular, pixelSize: 17, maxWidth: 40)
+    #expect(a.glyphs.count == 2)
+    let fits = TextLayout("Short", fonts: TestFonts.latinOnly.regular, pixelSize: 17, maxWidth: 120)
+    #expect(!fits.isTruncated)
+
+    let b = Label(text, style: style).render(size: Size(width: 120, height: 30), scale: 1, fonts: TestFonts.set)
+    let ink = Ink(b)
+    #expect(ink.maxX < 120)
+    #expect(ink.maxX > 100)
+    // The ellipsis dots sit on the baseline: ink in the last columns is low.
+    let dots = Ink(crop(b, x: Int(line.glyphs.last!.x), width: 120 - Int(line.glyphs.last!.x)))
+    #expect(!dots.isEmpty)
+    #expect(dots.minY > 15)
+  }
+
+  @Test static func chineseDrawsWithTheCJKFont() {
+    let style = TextStyle(size: 17)
+    let line = TextLayout("设置 Photos 照片", fonts: TestFonts.set.regular, pixelSize: 17, maxWidth: 1000)
+    #expect(line.glyphs.map(\.font) == [1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1])
+    // A CJK character is one em wide in Noto Sans CJK.
+    #expect(abs(line.glyphs[0].advance - 17) < 0.01)
+    let cjk = Ink(Label("设置", style: style).render(size: size, scale: 2, fonts: TestFonts.set))
+    #expect(cjk.total > 255 * 100)
+    // Without a CJK font the characters are missing-glyph boxes from DejaVu, not nothing,
+    // and differ from the real glyphs.
+    let boxes = Label("设置", style: style).render(size: size, scale: 2, fonts: TestFonts.latinOnly)
+    #expect(boxes != Label("设置", style: style).render(size: size, scale: 2, fonts: TestFonts.set))
+  }
+
+  @Test static func boldHasMoreInk() {
+    let regular = Ink(Label("Settings", style: TextStyle(weight: .regular)).render(size: size, scale: 2, fonts: TestFonts.set))
+    let medium = Ink(Label("Settings", style: TextStyle(weight: .medium)).render(size: size, scale: 2, fonts: TestFonts.set))
+    let semibold = Ink(Label("Settings", style: TextStyle(weight: .semibold)).render(size: size, scale: 2, fonts: TestFonts.set))
+    let bold = Ink(Label("Settings", style: TextStyle(weight: .bold)).render(size: size, scale: 2, fonts: TestFonts.set))
+    #expect(Double(bold.total) > Double(regular.total) * 1.2)
+    #expect(medium.total == regular.total)
+    #expect(semibold.total == bold.total)
+    let cjkRegular = Ink(Label("照片", style: TextStyle(weight: .regular)).render(size: size, scale: 2, fonts: TestFonts.set))
+    let cjkBold = Ink(
+      Label("照片", style: TextStyle(weight: .bold)).render(
+        size: size, scale: 2,
+        fonts: FontSet(regular: TestFonts.set.regular, bold: [TestFonts.dejaVuBold, CJKBold.font])))
+    #expect(cjkBold.total > cjkRegular.total)
+  }
+
+  enum CJKBold {
+    static let font = try! Font(data: TestFonts.read("/usr/share/fonts/opentype/noto/NotoSansCJK-Bold.ttc"), faceIndex: 2)
+  }
+
+  @Test static func renderingIsDeterministic() {
+    let label = Label("Hello, 世界 — Wave", style: TextStyle(size: 15.5, weight: .semibold, color: Color(red: 0, green: 0.48, blue: 1), alignment: .center))
+    let a = label.render(size: Size(width: 150, height: 31), scale: 3, fonts: TestFonts.set)
+    let b = label.render(size: Size(width: 150, height: 31), scale: 3, fonts: TestFonts.set)
+    #expect(a == b)
+    // A fresh set of faces gives the same bytes.
+    let fresh = FontSet(
+      regular: [try! Font(data: TestFonts.read("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf")), TestFonts.cjk],
+      bold: [try! Font(data: TestFonts.read("/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf")), TestFonts.cjk])
+    #expect(label.render(size: Size(width: 150, height: 31), scale: 3, fonts: fresh) == a)
+  }
+
+  @Test static func kerningTightensPairs() {
+    // "AV" is kerned in DejaVu Sans: narrower than A's and V's advances.
+    let av = TextLayout("AV", fonts: [TestFonts.dejaVu], pixelSize: 100, maxWidth: 1000)
+    let a = TextLayout("A", fonts: [TestFonts.dejaVu], pixelSize: 100, maxWidth: 1000)
+    let v = TextLayout("V", fonts: [TestFonts.dejaVu], pixelSize: 100, maxWidth: 1000)
+    #expect(av.width < a.width + v.width - 1)
+  }
+
+  @Test static func labelLayerCompositesWhereItsFrameIs() {
+    var root = solidLayer(Rect(x: 0, y: 0, width: 100, height: 60), .white)
+    root.sublayers = [Label("Hi", style: TextStyle(size: 20)).layer(frame: Rect(x: 50, y: 20, width: 50, height: 30), scale: 2, fonts: TestFonts.set)]
+    let b = Compositor(scale: 2).snapshot(root)
+    var dark = 0
+    for y in 0..<b.height {
+      for x in 0..<b.width where b[x, y].r < 128 {
+        dark += 1
+        #expect(x >= 100 && y >= 40)
+      }
+    }
+    #expect(dark > 50)
+  }
+
+  @Test static func dump() {
+    guard VisualDump.enabled else { return }
+    var root = solidLayer(Rect(x: 0, y: 0, width: 240, height: 200), Color(red: 0.95, green: 0.95, blue: 0.97))
+    let rows: [(String, TextStyle)] = [
+      ("Photos", TextStyle(size: 17, weight: .semibold, alignment: .center)),
+      ("Settings  设置  照片", TextStyle(size: 17)),
+      ("AVATAR Wave Typography", TextStyle(size: 15, color: Color(red: 0, green: 0.48, blue: 1))),
+      ("Bold headline 标题", TextStyle(size: 22, weight: .bold)),
+      ("A rather long title that cannot fit", TextStyle(size: 17, alignment: .right)),
+      ("secondary text · 12:30", TextStyle(size: 13, color: Color(red: 0.24, green: 0.24, blue: 0.26, alpha: 0.6))),
+    ]
+    for (i, (text, style)) in rows.enumerated() {
+      root.sublayers.append(Label(text, style: style).layer(frame: Rect(x: 10, y: 8 + Double(i) * 31, width: 220, height: 30), scale: 3, fonts: TestFonts.set))
+    }
+    dumpPAM(Compositor(scale: 3).snapshot(root), "/tmp/transvid-raster-text@3x.pam")
+    dumpPAM(Compositor(scale: 1).snapshot(root), "/tmp/transvid-raster-text@1x.pam")
+  }
+
+  @Test static func noFontsDrawNothing() {
+    let b = Label("Photos").render(size: size, scale: 1, fonts: .empty)
+    #expect(Ink(b).isEmpty)
+  }
+
+  static func crop(_ b: Bitmap, x: Int, width: Int) -> Bitmap {
+    var out = Bitmap(width: width, height: b.height)
+    for y in 0..<b.height {
+      for i in 0..<width { out[i, y] = b[x + i, y] }
+    }
+    return out
+  }
+}

@@ -1,0 +1,163 @@
+// AssetLoader: a job's images decoded through Media, failures as
+// `FILE:LINE:COL: error:` at the `image:` key; and the showcase screens
+// (navigation bar, cells in English and Chinese, an image view, a
+// screenshot) rendered end to end.
+
+import Foundation
+import Jobs
+import Media
+import Raster
+import Testing
+import TransvidCLI
+
+@Suite struct AssetLoaderTests {
+  /// The repository's `jobs/assets` folder.
+  static let assets = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("jobs/assets").path
+
+  static func job(image: String) -> String {
+    """
+    canvas: { size: 60x80, scale: 1 }
+    screens:
+      home:
+        views:
+          - { id: a, frame: [0, 0, 60, 40], image: \(image) }
+    timeline: [hold: 0.1]
+    """
+  }
+
+  @Test func corruptPNGIsReportedAtItsKey() throws {
+    let dir = try makeTemporaryDirectory()
+    // A PNG signature and IHDR, then nonsense instead of image data.
+    let good = try Data(contentsOf: URL(fileURLWithPath: Self.assets + "/cover.png"))
+    var bytes = Array(good.prefix(33))
+    bytes += [0, 0, 0, 16] + Array("IDAT".utf8) + [UInt8](repeating: 0xA5, count: 20) + Array(good.suffix(12))
+    FileManager.default.createFile(atPath: dir + "/bad.png", contents: Data(bytes))
+    let path = try write(Self.job(image: "bad.png"), to: "job.cfg", in: dir)
+    let spec = try JobParser.load(path: path)
+    #expect(throws: Diagnostic.self) { try AssetLoader.images(for: spec) }
+    do {
+      _ = try AssetLoader.images(for: spec)
+    } catch {
+      #expect(error.location == SourceLocation(file: path, line: 5, column: 41))
+      #expect(
+        error.description
+          == "\(path):5:41: error: screens.home.views[0].image: cannot decode 'bad.png': corrupt PNG data (inflate returned error -3)")
+    }
+  }
+
+  @Test func truncatedAndEmptyImages() throws {
+    let dir = try makeTemporaryDirectory()
+    let good = try Data(contentsOf: URL(fileURLWithPath: Self.assets + "/cover.png"))
+    FileManager.default.createFile(atPath: dir + "/cut.png", contents: good.prefix(good.count / 2))
+    FileManager.default.createFile(atPath: dir + "/empty.png", contents: Data())
+    let cases = [
+      ("cut.png", "cannot decode 'cut.png': truncated PNG: chunk 'IDAT' at byte 4162 needs 4108 bytes, only 794 left"),
+      ("empty.png", "cannot decode 'empty.png': the file is empty"),
+    ]
+    for (name, reason) in cases {
+      let path = try write(Self.job(image: name), to: "job-\(name).cfg", in: dir)
+      let spec = try JobParser.load(path: path)
+      do {
+        _ = try AssetLoader.images(for: spec)
+        Issue.record("\(name) decoded")
+      } catch {
+        #expect(error.description == "\(path):5:41: error: screens.home.views[0].image: \(reason)")
+      }
+    }
+  }
+
+  @Test func imagesOverTheLimitAreRefusedBeforeDecoding() throws {
+    let dir = try makeTemporaryDirectory()
+    let path = try write(Self.job(image: "\(Self.assets)/cover.png"), to: "job.cfg", in: dir)
+    let spec = try JobParser.load(path: path)
+    #expect(throws: Diagnostic(
+      SourceLocation(file: path, line: 5, column: 41),
+      "screens.home.views[0].image: cannot decode '\(Self.assets)/cover.png': "
+        + "PNG declares 512×512 pixels, over the limit of 256 per side and 65536 in all")) {
+      try AssetLoader.images(for: spec, limits: ImageDecoder.Limits(maxSide: 256, maxPixels: 65536))
+    }
+  }
+
+  @Test func projectImagesDecode() throws {
+    let dir = try makeTemporaryDirectory()
+    let path = try write(
+      """
+      canvas: { size: 60x80, scale: 1 }
+      screens:
+        home:
+          image: \(Self.assets)/settings.png
+          views:
+            - { frame: [0, 0, 60, 40], image: \(Self.assets)/photo.jpg }
+            - { frame: [0, 40, 60, 40], image: \(Self.assets)/cover.png }
+            - { frame: [0, 40, 60, 40], image: \(Self.assets)/cover.png }
+      timeline: [hold: 0.1]
+      """, to: "job.cfg", in: dir)
+    let images = try AssetLoader.images(for: try JobParser.load(path: path))
+    #expect(images.count == 3)
+    #expect(images[Self.assets + "/settings.png"].map { [$0.width, $0.height] } == [786, 1704])
+    #expect(images[Self.assets + "/photo.jpg"].map { [$0.width, $0.height] } == [1024, 768])
+    #expect(images[Self.assets + "/cover.png"].map { [$0.width, $0.height] } == [512, 512])
+  }
+
+  /// A list with a navigation bar, cells in English and Chinese and a photo,
+  /// pushing to a photo detail over the settings screenshot.
+  static func showcase(scale: Int = 3) -> String {
+    """
+    name: showcase
+    canvas: { device: iphone-15, fps: 30, scale: \(scale) }
+    screens:
+      list:
+        background: systemGroupedBackground
+        views:
+          - { kind: navbar, text: "照片 Photos" }
+          - { id: hero, frame: [16, 119, 361, 200], image: \(assets)/photo.jpg, corner: 12 }
+          - { frame: [16, 119, 361, 200], gradient: { colors: ["#00000000", "#00000099"], locations: [0.5, 1] }, corner: 12 }
+          - { frame: [32, 279, 300, 30], text: "Sunset 日落", font: { size: 22, weight: bold }, textColor: white }
+          - { kind: cell, frame: [16, 335, 361, 44], text: "Recents 最近项目" }
+          - { kind: cell, frame: [16, 387, 361, 44], text: "Favourites 个人收藏" }
+          - { kind: cell, frame: [16, 439, 361, 44], text: "设置", corner: 10 }
+          - { id: cover, frame: [16, 499, 120, 120], image: \(assets)/cover.png, contentMode: fit, color: white, corner: 16 }
+          - { frame: [148, 519, 229, 24], text: "Album with a title far too long to fit", font: { size: 17, weight: semibold } }
+          - { frame: [148, 547, 229, 20], text: "Artist · 2024", font: 15, textColor: secondaryLabel }
+          - { kind: button, frame: [16, 760, 361, 50], text: "Open Settings 打开设置" }
+      settings:
+        image: \(assets)/settings.png
+    timeline:
+      - hold: 0.2
+      - push: { from: list, to: settings, transition: push }
+      - hold: 0.2
+    """
+  }
+
+  @Test func showcaseRenders() throws {
+    // @3x when dumping to look at; @1x otherwise (debug builds are slow).
+    let dump = ProcessInfo.processInfo.environment["TRANSVID_DUMP"] != nil
+    let scale = dump ? 3 : 1
+    let dir = try makeTemporaryDirectory()
+    let path = try write(Self.showcase(scale: scale), to: "showcase.cfg", in: dir)
+    let renderer = try AssetLoader.makeRenderer(for: try JobParser.load(path: path))
+    let spec = renderer.spec
+    let first = renderer.frame(0, width: spec.canvas.pixelWidth, height: spec.canvas.pixelHeight)
+    // The photo's sun is in the hero image (warm pixels near its middle right).
+    let sun = first[270 * scale, 219 * scale]
+    #expect(sun.r > 200 && sun.g > 180 && sun.b < 200)
+    // The settings screenshot fills the second screen (a 2× asset at the canvas scale).
+    let settings = renderer.snapshot(of: "settings")!
+    #expect(settings[200 * scale, 800 * scale] == Pixel(r: 242, g: 242, b: 247, a: 255))
+    if dump {
+      try PNGWriter.write(first, to: "/tmp/transvid-showcase-list.png")
+      let mid = renderer.frame(Int(0.45 * 30), width: spec.canvas.pixelWidth, height: spec.canvas.pixelHeight)
+      try PNGWriter.write(mid, to: "/tmp/transvid-showcase-push.png")
+    }
+  }
+
+  @Test func missingFontsAreADiagnostic() throws {
+    // With fonts installed, a job with text loads them; without text, none are needed.
+    let dir = try makeTemporaryDirectory()
+    let path = try write(
+      "canvas: { size: 60x80, scale: 1 }\nscreens:\n  home:\n    views: [ { frame: [0, 0, 60, 40] } ]\ntimeline: [hold: 0.1]\n",
+      to: "job.cfg", in: dir)
+    #expect(try AssetLoader.fonts(for: try JobParser.load(path: path)).regular.isEmpty)
+  }
+}
