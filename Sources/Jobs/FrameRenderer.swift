@@ -15,6 +15,9 @@ public struct FrameRenderer: Sendable {
   /// where the plain screen snapshot is what shows.
   let restingImages: [Bitmap?]
   let compositor: Compositor
+  /// What the screens were built from, kept for `retimed(fps:)`.
+  let assets: [String: Bitmap]
+  let fonts: FontSet
 
   /// Prepares a job: snapshots its screens and configures its transitions.
   /// The spec must be valid (as `JobParser` returns it). `assets` holds the
@@ -25,6 +28,8 @@ public struct FrameRenderer: Sendable {
   public init(spec: JobSpec, assets: [String: Bitmap] = [:], fonts: FontSet? = nil) {
     self.spec = spec
     let fonts = fonts ?? (spec.hasText ? (try? FontLibrary.system.get()) ?? .empty : .empty)
+    self.assets = assets
+    self.fonts = fonts
     snapshots = SceneBuilder(spec: spec, assets: assets, fonts: fonts).snapshots()
     func make(_ step: TransitionStep) -> any Transition {
       // The parser has checked the name against the catalog.
@@ -69,6 +74,13 @@ public struct FrameRenderer: Sendable {
       }
     }
     return images
+  }
+
+  /// The same job at another frame rate (a GIF's), from the same assets and fonts.
+  public func retimed(fps: Int) -> FrameRenderer {
+    var retimed = spec
+    retimed.canvas.fps = fps
+    return FrameRenderer(spec: retimed, assets: assets, fonts: fonts)
   }
 
   /// The number of frames in the video.

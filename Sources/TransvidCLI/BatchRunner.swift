@@ -117,7 +117,7 @@ struct BatchRunner: Sendable {
       let folder = try staging.folder(in: job.directory)
       // The old record goes first: if this render fails halfway, the next run renders again.
       try? FileManager.default.removeItem(atPath: job.recordPath)
-      let renderer = FrameRenderer(spec: spec)
+      let renderer = try AssetLoader.makeRenderer(for: spec)
       for (format, output) in zip(job.formats, job.outputs) {
         if Cancellation.shared.isCancelled { throw CancellationError() }
         let staged = (folder as NSString).appendingPathComponent((output as NSString).lastPathComponent)

@@ -6,7 +6,7 @@ import Media
 enum FrameCommand {
   static func run(job: String, time: Double, output: String, console: Console) -> Int32 {
     do {
-      let renderer = FrameRenderer(spec: try JobParser.load(path: job))
+      let renderer = try AssetLoader.makeRenderer(for: try JobParser.load(path: job))
       let spec = renderer.spec
       let n = Swift.min(Int((time * Double(spec.canvas.fps)).rounded()), Swift.max(renderer.frameCount - 1, 0))
       let frame = renderer.frame(n, width: spec.canvas.pixelWidth, height: spec.canvas.pixelHeight)

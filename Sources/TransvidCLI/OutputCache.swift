@@ -36,30 +36,14 @@ final class OutputCache: Sendable {
     return hash.hexDigest()
   }
 
-  /// The files a job reads besides itself (images, fonts), resolved against
-  /// the job file's folder, sorted.
-  ///
-  /// The hook for assets: job files have none yet. When `Jobs` gains image
-  /// views, every string stored under a property named `image`, `asset` or
-  /// `font` anywhere in the spec is taken as an asset path; a `JobSpec.assets`
-  /// list, once Jobs has one, should replace this walk.
+  /// The files a job reads besides itself, sorted: its images
+  /// (`JobSpec.assets`) and, when it has text, the system fonts.
   static func assetPaths(of spec: JobSpec) -> [String] {
-    var found = Set<String>()
-    func walk(_ value: Any, label: String?) {
-      if let text = value as? String {
-        if let label, ["image", "asset", "font"].contains(label) { found.insert(text) }
-        return
-      }
-      let mirror = Mirror(reflecting: value)
-      for child in mirror.children {
-        // An optional's or a collection's element keeps its owner's label.
-        let inherits = mirror.displayStyle == .optional || mirror.displayStyle == .collection
-        walk(child.value, label: inherits ? label : child.label)
-      }
+    var paths = Set(spec.assets.map(\.resolvedPath))
+    if spec.hasText {
+      for font in [FontLibrary.latinRegular, FontLibrary.latinBold, FontLibrary.cjkRegular, FontLibrary.cjkBold] { paths.insert(font.path) }
     }
-    walk(spec, label: nil)
-    let folder = (spec.file as NSString).deletingLastPathComponent
-    return found.map { $0.hasPrefix("/") ? $0 : (folder as NSString).appendingPathComponent($0) }.sorted()
+    return paths.sorted()
   }
 
   /// The SHA-256 of a file's bytes, or `missing` (the parser reports missing assets).

@@ -121,9 +121,7 @@ enum OutputWriter {
       if let cached = renderers[fps] {
         clip = cached
       } else {
-        var retimed = spec
-        retimed.canvas.fps = fps
-        clip = FrameRenderer(spec: retimed)
+        clip = renderer.retimed(fps: fps)
         renderers[fps] = clip
       }
       options.width = width
