@@ -1,6 +1,7 @@
 // The golden vectors of shared/reference/timing_vectors.json (TIMING.md),
 // decoded once. The file is found relative to this source file: the
-// repository sits beside `shared/` (CI) or in /work/wt/<name> (worktrees).
+// repository sits beside `shared/` (CI); elsewhere set TRANSVID_SHARED to
+// the folder.
 import Foundation
 
 struct GoldenVectors: Decodable, Sendable {
@@ -71,7 +72,7 @@ struct GoldenVectors: Decodable, Sendable {
     }
   }
 
-  /// `<repo>/../shared/reference/timing_vectors.json`, else `/work/shared`.
+  /// `<repo>/../shared/reference/timing_vectors.json`, else `$TRANSVID_SHARED/reference/…`.
   static func locate(from sourceFile: String = #filePath) throws -> URL {
     let repository = URL(fileURLWithPath: sourceFile)
       .deletingLastPathComponent()  // MotionTests
@@ -79,8 +80,8 @@ struct GoldenVectors: Decodable, Sendable {
       .deletingLastPathComponent()  // the repository
     let candidates = [
       repository.deletingLastPathComponent().appendingPathComponent("shared"),
-      URL(fileURLWithPath: "/work/shared"),
-    ].map { $0.appendingPathComponent("reference/timing_vectors.json") }
+      ProcessInfo.processInfo.environment["TRANSVID_SHARED"].map { URL(fileURLWithPath: $0) },
+    ].compactMap { $0 }.map { $0.appendingPathComponent("reference/timing_vectors.json") }
     if let found = candidates.first(where: { FileManager.default.fileExists(atPath: $0.path) }) {
       return found
     }

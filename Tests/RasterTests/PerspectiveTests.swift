@@ -16,7 +16,8 @@ import Testing
   /// directory holding this worktree.
   static func sharedDirectory() -> String? {
     let root = repositoryRoot()
-    for candidate in [root + "/../shared", root + "/../../shared"] {
+    let given = ProcessInfo.processInfo.environment["TRANSVID_SHARED"].map { [$0] } ?? []
+    for candidate in [root + "/../shared", root + "/../../shared"] + given {
       if FileManager.default.fileExists(atPath: candidate + "/reference/timing_vectors.json") {
         return candidate
       }
