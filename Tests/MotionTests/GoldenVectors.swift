@@ -80,6 +80,8 @@ struct GoldenVectors: Decodable, Sendable {
       .deletingLastPathComponent()  // the repository
     let candidates = [
       repository.deletingLastPathComponent().appendingPathComponent("shared"),
+      // A git worktree one level further down (`<work>/wt/<name>`).
+      repository.deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("shared"),
       ProcessInfo.processInfo.environment["TRANSVID_SHARED"].map { URL(fileURLWithPath: $0) },
     ].compactMap { $0 }.map { $0.appendingPathComponent("reference/timing_vectors.json") }
     if let found = candidates.first(where: { FileManager.default.fileExists(atPath: $0.path) }) {
