@@ -14,7 +14,7 @@
 // frames under `out/bench/` so the Python peers (`Benchmarks/peers/`) draw
 // exactly the same frames, and its timings to `out/bench/swift.json`.
 //
-// Usage: transvid-bench [--runs N] [--out DIR] [--dump]
+// Usage: transvid-bench [--runs N] [--out DIR] [--dump] [--only circle|pageflip|magic]
 
 #if canImport(Glibc)
 import Glibc
@@ -30,15 +30,17 @@ import Transitions
 var runs = 21
 var outDir = "out/bench"
 var dump = false
+var only: String? = nil
 var arguments = CommandLine.arguments.dropFirst()
 while let a = arguments.popFirst() {
   switch a {
   case "--runs": runs = Int(arguments.popFirst() ?? "") ?? runs
   case "--out": outDir = arguments.popFirst() ?? outDir
   case "--dump": dump = true
+  case "--only": only = arguments.popFirst()
   case "compositor": break
   default:
-    print("usage: transvid-bench [compositor] [--runs N] [--out DIR] [--dump]")
+    print("usage: transvid-bench [compositor] [--runs N] [--out DIR] [--dump] [--only circle|pageflip|magic]")
     exit(2)
   }
 }
@@ -51,15 +53,24 @@ func now() -> Double {
   return Double(ts.tv_sec) + Double(ts.tv_nsec) * 1e-9
 }
 
-/// Median of `n` timed runs after two warm-ups, in milliseconds.
-func median(_ n: Int, _ body: () -> Void) -> Double {
+/// CPU time of the calling thread (not counting time other processes had the core).
+func threadTime() -> Double {
+  var ts = timespec()
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts)
+  return Double(ts.tv_sec) + Double(ts.tv_nsec) * 1e-9
+}
+
+/// Median of `n` timed runs after two warm-ups, in milliseconds (wall
+/// clock, or the thread's CPU time with `cpu`).
+func median(_ n: Int, cpu: Bool = false, _ body: () -> Void) -> Double {
   body()
   body()
+  let clock = cpu ? threadTime : now
   var times: [Double] = []
   for _ in 0..<n {
-    let t = now()
+    let t = clock()
     body()
-    times.append((now() - t) * 1000)
+    times.append((clock() - t) * 1000)
   }
   times.sort()
   return times[times.count / 2]
@@ -223,17 +234,21 @@ var results: [(String, Double)] = []
 var out = Bitmap(width: W, height: H)
 let frames: [(String, Layer)] = [("circle", circleTree), ("pageflip", flipTree), ("magic", magicTree)]
 let processors = Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))
-for (name, tree) in frames {
+for (name, tree) in frames where only == nil || only == name {
   let all = median(runs) { Compositor(scale: scale).render(tree, into: &out) }
   let one = median(runs) { Compositor(scale: scale, threadCount: 1).render(tree, into: &out) }
+  let cpu = median(runs, cpu: true) { Compositor(scale: scale, threadCount: 1).render(tree, into: &out) }
   results.append(("ms.\(name)", all))
   results.append(("ms.\(name)_1t", one))
+  results.append(("ms.\(name)_1t_cpu", cpu))
   out = Bitmap(width: W, height: H)
   Compositor(scale: scale).render(tree, into: &out)
   write(out.bytes, "\(outDir)/swift_\(name).rgba")
   if dump { writePAM(out, "\(outDir)/swift_\(name).pam") }
-  print("swift \(name): \(all) ms (\(processors) threads), \(one) ms (1 thread)")
+  print("swift \(name): \(all) ms (\(processors) threads), \(one) ms (1 thread), \(cpu) ms CPU (1 thread)")
 }
+
+if only != nil { exit(0) }
 
 // The memory floor: out = a | b, 8 bytes at a time, on 1 and on every thread.
 func floorPass(threads: Int, runs: Int, into out: inout Bitmap) -> Double {
