@@ -352,6 +352,8 @@ struct SceneBuilder {
       return polygonBounds(s.outline)
     case .mask(let m):
       return m.box
+    case .separable(let m):
+      return m.box
     case .inverted:
       return canvas
     }
