@@ -27,6 +27,10 @@ public struct Compositor: Sendable {
   /// The span kernels (SIMD or the scalar reference).
   public var kernels: KernelSet
 
+  /// Folds solid overlays into the image draw beneath them (`DrawOp.tint`);
+  /// off only in tests, which check both ways give the same pixels.
+  var foldsOverlays = true
+
   /// Rows per band of work.
   static let bandHeight = 16
 
@@ -65,7 +69,7 @@ public struct Compositor: Sendable {
   /// Draws `layer` whose bounds map to device pixels by `map`.
   func draw(_ layer: Layer, map: Homography, into bitmap: inout Bitmap) {
     let canvas = PixelBox(x0: 0, y0: 0, x1: bitmap.width, y1: bitmap.height)
-    let builder = SceneBuilder(canvas: canvas, scale: scale, kernels: kernels)
+    let builder = SceneBuilder(canvas: canvas, scale: scale, kernels: kernels, foldsOverlays: foldsOverlays)
     let commands = builder.commands(layer, map: map)
     guard !commands.isEmpty else { return }
     execute(commands, canvas: canvas, into: &bitmap)

@@ -11,11 +11,27 @@ import Geometry
 // full-screen layer under a circle mask costs one square root per edge
 // pixel, not per pixel.
 
-/// One run of pixels [start, end).
+/// One run of pixels [start, end). (Stored in 32 bits: `Runs` is copied
+/// by value several times per row, and halving it measurably cut memmove.)
 struct Run: Sendable {
-  var start: Int
-  var end: Int
+  private var s: Int32
+  private var e: Int32
   var full: Bool
+
+  init(start: Int, end: Int, full: Bool) {
+    s = Int32(truncatingIfNeeded: start)
+    e = Int32(truncatingIfNeeded: end)
+    self.full = full
+  }
+
+  var start: Int {
+    get { Int(s) }
+    set { s = Int32(truncatingIfNeeded: newValue) }
+  }
+  var end: Int {
+    get { Int(e) }
+    set { e = Int32(truncatingIfNeeded: newValue) }
+  }
 }
 
 /// Up to `capacity` runs, sorted and disjoint, without allocation.

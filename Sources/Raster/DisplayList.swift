@@ -160,6 +160,17 @@ struct DrawOp: Sendable {
   var opacity: Double
   /// Device pixels the draw may touch (already clipped to the canvas).
   var bounds: PixelBox
+  /// A solid colour drawn right after, through the same shapes (a dimming
+  /// overlay on a snapshot, folded in by the scene builder): the result is
+  /// that of the two draws in turn; full runs of an opaque image apply it
+  /// in the sampler's registers instead of in a second pass.
+  var tint: Tint? = nil
+}
+
+/// A solid overlay folded into the image draw beneath it.
+struct Tint: Sendable {
+  var color: Pixel
+  var opacity: Double
 }
 
 /// An offscreen group.

@@ -33,7 +33,8 @@ enum Sampler {
   /// Samples `count` pixels of row `y` starting at column `x0` into `dst`.
   static func sampleRow(
     _ img: UnsafePointer<UInt8>, width w: Int, height h: Int, toImage m: Homography, y: Int, x0: Int,
-    count: Int, into dst: UnsafeMutablePointer<UInt8>, _ set: KernelSet
+    count: Int, into dst: UnsafeMutablePointer<UInt8>, _ set: KernelSet,
+    tint: (color: Pixel, coverage: UInt8)? = nil
   ) {
     guard count > 0 else { return }
     if set == .simd && w >= 2 && h >= 2 && w < 1 << 20 && h < 1 << 20 {
@@ -43,11 +44,25 @@ enum Sampler {
       let wEnd = wStart + Double(count - 1) * m.m13
       // W is linear along the row: positive at both ends ⇒ positive throughout.
       if wStart > 1e-9 && wEnd > 1e-9 {
-        sampleRowSIMD(img, width: w, height: h, toImage: m, y: y, x0: x0, count: count, into: dst)
+        if let tint, tint.coverage > 0 {
+          // The tint, premultiplied by its coverage, blended in registers:
+          // what `Kernels.blend(_:solid:_:coverage:_:)` does to the row.
+          let c = UInt32(tint.coverage), p = tint.color
+          let s = Pixel(
+            r: UInt8(mul255(UInt32(p.r), c)), g: UInt8(mul255(UInt32(p.g), c)),
+            b: UInt8(mul255(UInt32(p.b), c)), a: UInt8(mul255(UInt32(p.a), c)))
+          sampleRowSIMD(
+            img, width: w, height: h, toImage: m, y: y, x0: x0, count: count, into: dst, tint: s, tinted: true)
+        } else {
+          sampleRowSIMD(
+            img, width: w, height: h, toImage: m, y: y, x0: x0, count: count, into: dst, tint: .clear,
+            tinted: false)
+        }
         return
       }
     }
     sampleRowReference(img, width: w, height: h, toImage: m, y: y, x0: x0, count: count, into: dst)
+    if let tint { Kernels.blend(dst, solid: tint.color, count, coverage: tint.coverage, set) }
   }
 
   // MARK: - SIMD
@@ -78,8 +93,9 @@ enum Sampler {
 
   static func sampleRowSIMD(
     _ img: UnsafePointer<UInt8>, width w: Int, height h: Int, toImage m: Homography, y: Int, x0: Int,
-    count: Int, into dst: UnsafeMutablePointer<UInt8>
+    count: Int, into dst: UnsafeMutablePointer<UInt8>, tint: Pixel, tinted: Bool
   ) {
+    let tintPairs = split(SIMD4<UInt32>(repeating: unsafeBitCast(tint, to: UInt32.self)))
     let yc = Double(y) + 0.5
     let xs = Double(x0) + 0.5
     let bu = xs * m.m11 + yc * m.m21 + m.m31
@@ -142,7 +158,8 @@ enum Sampler {
       let a = split(p00), b = split(p10), c = split(p01), d = split(p11)
       let topRB = lerp8(a.rb, b.rb, wxp, iwxp), topGA = lerp8(a.ga, b.ga, wxp, iwxp)
       let botRB = lerp8(c.rb, d.rb, wxp, iwxp), botGA = lerp8(c.ga, d.ga, wxp, iwxp)
-      let px = join(lerp8(topRB, botRB, wyp, iwyp), lerp8(topGA, botGA, wyp, iwyp))
+      var px = join(lerp8(topRB, botRB, wyp, iwyp), lerp8(topGA, botGA, wyp, iwyp))
+      if tinted { px = over(tintPairs, px) }
       if i &+ 4 <= count {
         out.storeBytes(of: px, toByteOffset: i &* 4, as: SIMD4<UInt32>.self)
       } else {

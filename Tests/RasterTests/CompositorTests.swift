@@ -173,3 +173,35 @@ import Testing
     }
   }
 }
+
+@Suite struct OverlayFoldingTests {
+  /// A snapshot with a black overlay sublayer (page flip, navigation
+  /// dimming): folding the overlay into the image draw changes no pixel.
+  @Test(arguments: [0.0, -30.0, -60.0, -85.0])
+  func foldedOverlayEqualsSeparateDraws(theta: Double) {
+    for (opacity, scale, rotateZ) in [(1.0, 2.0, false), (0.7, 1.0, false), (1.0, 1.0, true)] {
+      var root = solidLayer(Rect(x: 0, y: 0, width: 90, height: 70), Color(red: 0.3, green: 0.6, blue: 0.2))
+      var t = Transform3D.identity
+      t.m34 = -0.004
+      root.sublayerTransform = t
+      var page = Layer(frame: Rect(x: 5, y: 4, width: 80, height: 60))
+      page.contents = noiseBitmap(width: 40, height: 30, seed: 5)
+      page.anchorPoint = Point(x: 0, y: 0.5)
+      page.position = Point(x: 5, y: 34)
+      page.transform = rotateZ ? .rotation(z: 0.3) : .rotation(y: theta * .pi / 180)
+      page.opacity = opacity
+      var overlay = solidLayer(page.bounds, .black)
+      overlay.opacity = 0.45
+      page.sublayers = [overlay]
+      root.sublayers = [page]
+      for set in [KernelSet.simd, .reference] {
+        var folded = Compositor(scale: scale, threadCount: 1, kernels: set)
+        var separate = folded
+        separate.foldsOverlays = false
+        folded.foldsOverlays = true
+        let a = folded.snapshot(root), b = separate.snapshot(root)
+        #expect(maxDifference(a, b) == 0, "θ \(theta) opacity \(opacity) scale \(scale) rotZ \(rotateZ) \(set): max diff \(maxDifference(a, b))")
+      }
+    }
+  }
+}
