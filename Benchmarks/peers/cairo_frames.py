@@ -106,7 +106,8 @@ results = {}
 for name, body in [("circle", circle), ("magic", magic)]:
     ms = median_ms(runs, body)
     results[f"ms.cairo_{name}"] = ms
+    results[f"ms.cairo_{name}_cpu"] = median_ms(runs, body, cpu=True)
     body()
     rgba_of(target).tofile(os.path.join(out_dir, f"cairo_{name}.rgba"))
-    print(f"cairo {name}: {ms} ms")
+    print(f"cairo {name}: {ms} ms, {results[f'ms.cairo_{name}_cpu']} ms CPU")
 write_json(os.path.join(out_dir, "cairo.json"), results)

@@ -25,15 +25,18 @@ def load(out_dir):
     return params, images
 
 
-def median_ms(runs, body):
-    """Median wall time of `runs` calls after two warm-ups, in ms."""
+def median_ms(runs, body, cpu=False):
+    """Median time of `runs` calls after two warm-ups, in ms: wall clock,
+    or with `cpu` this thread's CPU time (what a loaded machine's other
+    processes do not inflate; the peers are single-threaded)."""
+    clock = time.thread_time if cpu else time.perf_counter
     body()
     body()
     times = []
     for _ in range(runs):
-        t = time.perf_counter()
+        t = clock()
         body()
-        times.append((time.perf_counter() - t) * 1000)
+        times.append((clock() - t) * 1000)
     times.sort()
     return times[len(times) // 2]
 

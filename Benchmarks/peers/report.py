@@ -36,6 +36,15 @@ ratios = {
 for k, (v, _) in ratios.items():
     if v is not None:
         values[k] = v
+# On a loaded machine: single-thread CPU time against the peers' (informational).
+cpu_ratios = {
+    "ratio.cpu_1t.circle_vs_cairo": ratio("ms.circle_1t_cpu", "ms.cairo_circle_cpu"),
+    "ratio.cpu_1t.magic_vs_cairo": ratio("ms.magic_1t_cpu", "ms.cairo_magic_cpu"),
+    "ratio.cpu_1t.pageflip_vs_skia": ratio("ms.pageflip_1t_cpu", "ms.skia_pageflip_cpu"),
+}
+for k, v in cpu_ratios.items():
+    if v is not None:
+        values[k] = v
 
 
 def psnr(a, b):
@@ -56,6 +65,9 @@ for k in sorted(values):
 for k, (v, goal) in ratios.items():
     if v is not None:
         print(f"  {k:24s} {v:9.3f}   goal ≤ {goal}  {'ok' if v <= goal else 'MISSED'}")
+for k, v in cpu_ratios.items():
+    if v is not None:
+        print(f"  {k:32s} {v:9.3f}   (one thread each, CPU time)")
 for frame, peer in [("circle", "cairo_circle"), ("magic", "cairo_magic"), ("pageflip", "skia_pageflip")]:
     p = psnr(os.path.join(out_dir, f"swift_{frame}.rgba"), os.path.join(out_dir, f"{peer}.rgba"))
     if p is not None:

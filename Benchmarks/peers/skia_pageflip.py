@@ -52,9 +52,10 @@ def pageflip():
 
 
 ms = median_ms(runs, pageflip)
+cpu = median_ms(runs, pageflip, cpu=True)
 pageflip()
 out = np.zeros((H, W, 4), dtype=np.uint8)
 surface.readPixels(info, out)
 out.tofile(os.path.join(out_dir, "skia_pageflip.rgba"))
-print(f"skia pageflip: {ms} ms")
-write_json(os.path.join(out_dir, "skia.json"), {"ms.skia_pageflip": ms})
+print(f"skia pageflip: {ms} ms, {cpu} ms CPU")
+write_json(os.path.join(out_dir, "skia.json"), {"ms.skia_pageflip": ms, "ms.skia_pageflip_cpu": cpu})

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Dispatch
 import Geometry
 
 // Shadows (UIKIT.md §3): the layer's composited alpha — or its `shadowPath`
@@ -249,41 +250,47 @@ enum Shadows {
   }
 
   /// Separable Gaussian blur (zero outside), horizontal then vertical. The
-  /// inner loops run over contiguous x for each tap, which LLVM vectorises.
+  /// inner loops run over contiguous x for each tap, which LLVM vectorises;
+  /// rows are spread over the cores in both passes (each output row is
+  /// computed the same way whichever thread takes it).
   static func blur(_ input: [Float], width w: Int, height h: Int, sigma: Double, reach r: Int) -> [Float] {
     let k = kernel(sigma: sigma, reach: r)
     let taps = 2 * r + 1
+    let threads = max(1, min(Compositor.processorCount, h / 32))
     var horizontal = [Float](repeating: 0, count: w * h)
-    let padded = UnsafeMutablePointer<Float>.allocate(capacity: w + 2 * r)
-    defer { padded.deallocate() }
-    input.withUnsafeBufferPointer { src in
-      horizontal.withUnsafeMutableBufferPointer { dst in
-        k.withUnsafeBufferPointer { kw in
-          for y in 0..<h {
-            padded.initialize(repeating: 0, count: w + 2 * r)
-            (padded + r).update(from: src.baseAddress! + y * w, count: w)
-            let o = dst.baseAddress! + y * w
-            for t in 0..<taps {
-              let wt = kw[t]
-              let s = padded + t
-              for x in 0..<w { o[x] += wt * s[x] }
-            }
-          }
-        }
-      }
-    }
     var out = [Float](repeating: 0, count: w * h)
-    horizontal.withUnsafeBufferPointer { src in
-      out.withUnsafeMutableBufferPointer { dst in
-        k.withUnsafeBufferPointer { kw in
-          for y in 0..<h {
-            let o = dst.baseAddress! + y * w
-            for t in 0..<taps {
-              let sy = y + t - r
-              if sy < 0 || sy >= h { continue }
-              let wt = kw[t]
-              let s = src.baseAddress! + sy * w
-              for x in 0..<w { o[x] += wt * s[x] }
+    input.withUnsafeBufferPointer { src in
+      horizontal.withUnsafeMutableBufferPointer { mid in
+        out.withUnsafeMutableBufferPointer { dst in
+          k.withUnsafeBufferPointer { kw in
+            let job = UncheckedSendable(value: (src.baseAddress!, mid.baseAddress!, dst.baseAddress!, kw.baseAddress!))
+            DispatchQueue.concurrentPerform(iterations: threads) { t in
+              let (src, mid, _, kw) = job.value
+              let padded = UnsafeMutablePointer<Float>.allocate(capacity: w + 2 * r)
+              defer { padded.deallocate() }
+              for y in stride(from: t, to: h, by: threads) {
+                padded.initialize(repeating: 0, count: w + 2 * r)
+                (padded + r).update(from: src + y * w, count: w)
+                let o = mid + y * w
+                for tap in 0..<taps {
+                  let wt = kw[tap]
+                  let s = padded + tap
+                  for x in 0..<w { o[x] += wt * s[x] }
+                }
+              }
+            }
+            DispatchQueue.concurrentPerform(iterations: threads) { t in
+              let (_, mid, dst, kw) = job.value
+              for y in stride(from: t, to: h, by: threads) {
+                let o = dst + y * w
+                for tap in 0..<taps {
+                  let sy = y + tap - r
+                  if sy < 0 || sy >= h { continue }
+                  let wt = kw[tap]
+                  let s = mid + sy * w
+                  for x in 0..<w { o[x] += wt * s[x] }
+                }
+              }
             }
           }
         }
