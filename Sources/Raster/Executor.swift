@@ -64,12 +64,65 @@ struct Executor {
         }
       }
     }
-    for (i, c) in commands.enumerated() {
-      switch c {
+    var i = 0
+    while i < commands.count {
+      if i + 1 < commands.count, hidden[i] == hidden[i + 1],
+        crossfade(commands[i], commands[i + 1], target: target, rows: rows, hidden: hidden[i])
+      {
+        i += 2
+        continue
+      }
+      switch commands[i] {
       case .draw(let d): draw(d, target: target, rows: rows, scratch: scratch, hidden: hidden[i])
       case .group(let g): group(g, target: target, rows: rows, scratch: scratch, hidden: hidden[i])
       }
+      i += 1
     }
+  }
+
+  /// A cross-fade in one pass: an opaque image copied 1:1 over a whole-pixel
+  /// box, then another 1:1 image over the same box at some opacity — two
+  /// full-screen snapshots fading — becomes one kernel reading both images
+  /// and writing the target once (the memory floor's pass) instead of a
+  /// copy and a read-modify-write blend. Same arithmetic, same pixels.
+  /// Returns false (nothing drawn) when the pair is not of that shape.
+  func crossfade(_ first: Command, _ second: Command, target: Target, rows: Range<Int>, hidden: (Int, Int)) -> Bool {
+    guard case .draw(let a) = first, case .draw(let b) = second, a.tint == nil, b.tint == nil,
+      case .image(let under, let ma) = a.paint, case .image(let over, let mb) = b.paint, under.isKnownOpaque,
+      a.opacity >= 1, a.shapes.count == 1, b.shapes.count == 1,
+      case .box(let x0, let y0, let x1, let y1) = a.shapes[0],
+      case .box(let bx0, let by0, let bx1, let by1) = b.shapes[0],
+      x0 == bx0, y0 == by0, x1 == bx1, y1 == by1,
+      x0 == x0.rounded(), y0 == y0.rounded(), x1 == x1.rounded(), y1 == y1.rounded(), a.bounds == b.bounds,
+      let (dxa, dya) = Executor.directOffset(ma), let (dxb, dyb) = Executor.directOffset(mb)
+    else { return false }
+    let region = clip(a.bounds, target, rows)
+    if region.isEmpty { return true }
+    let wa = under.width, wb = over.width
+    guard region.x0 + dxa >= 0, region.x1 + dxa <= wa, region.y0 + dya >= 0, region.y1 + dya <= under.height,
+      region.x0 + dxb >= 0, region.x1 + dxb <= wb, region.y0 + dyb >= 0, region.y1 + dyb <= over.height
+    else { return false }
+    let opacity8 = UInt8(Float(clamp01(b.opacity)) * 255 + 0.5)
+    // The columns not hidden by later opaque draws: up to two segments.
+    var segments: [(Int, Int)] = []
+    if hidden.0 < hidden.1 && hidden.0 < region.x1 && hidden.1 > region.x0 {
+      if region.x0 < hidden.0 { segments.append((region.x0, hidden.0)) }
+      if hidden.1 < region.x1 { segments.append((hidden.1, region.x1)) }
+    } else {
+      segments.append((region.x0, region.x1))
+    }
+    under.bytes.withUnsafeBufferPointer { pa in
+      over.bytes.withUnsafeBufferPointer { pb in
+        for y in region.y0..<region.y1 {
+          for (s, e) in segments {
+            Kernels.blend(
+              target.pixel(s, y), under: pa.baseAddress! + ((y + dya) * wa + s + dxa) * 4,
+              pb.baseAddress! + ((y + dyb) * wb + s + dxb) * 4, e - s, coverage: opacity8, kernels)
+          }
+        }
+      }
+    }
+    return true
   }
 
   /// The columns [x0, x1) that `op` covers opaquely with coverage 1 on every

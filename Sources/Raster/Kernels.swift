@@ -187,6 +187,37 @@ enum Kernels {
     }
   }
 
+  /// `dst = src·c + under·(1 − src.a·c)`: `under` copied to `dst`, then
+  /// `src` blended at coverage `c` — in one pass (a cross-fade).
+  @inline(__always) static func blend(
+    _ dst: UnsafeMutablePointer<UInt8>, under: UnsafePointer<UInt8>, _ src: UnsafePointer<UInt8>, _ count: Int,
+    coverage c: UInt8, _ set: KernelSet
+  ) {
+    if c == 0 || c == 255 {
+      copy(dst, under, count)
+      if c == 255 { blend(dst, src, count, set) }
+      return
+    }
+    var i = 0
+    if set == .simd {
+      let cv = SIMD8<UInt16>(repeating: UInt16(c))
+      while i &+ 4 <= count {
+        let s = scaled(split(load4(src + i &* 4)), cv)
+        store4(over(s, load4(under + i &* 4)), dst + i &* 4)
+        i &+= 4
+      }
+    }
+    let cc = UInt32(c)
+    while i < count {
+      let sp = src + i * 4, u = under + i * 4, d = dst + i * 4
+      let sa = mul255(UInt32(sp[3]), cc)
+      for k in 0..<4 {
+        d[k] = UInt8(mul255(UInt32(sp[k]), cc) + mul255(UInt32(u[k]), 255 - sa))
+      }
+      i += 1
+    }
+  }
+
   /// `dst = src·m[i] + dst·(1 − src.a·m[i])` with a coverage byte per pixel.
   @inline(__always) static func blend(
     _ dst: UnsafeMutablePointer<UInt8>, _ src: UnsafePointer<UInt8>, _ count: Int,

@@ -205,3 +205,33 @@ import Testing
     }
   }
 }
+
+@Suite struct CrossfadeTests {
+  /// Two full-screen snapshots fading (drawn by the one-pass cross-fade):
+  /// every pixel is the copy-then-blend result, on any thread count.
+  @Test func crossfadeOfSnapshots() {
+    let from = noiseBitmap(width: 60, height: 45, seed: 1)
+    let to = noiseBitmap(width: 60, height: 45, seed: 2, opaque: false)
+    var root = Layer(frame: Rect(x: 0, y: 0, width: 20, height: 15))
+    var a = Layer(frame: root.bounds)
+    a.contents = from
+    a.contentsScale = 3
+    var b = a
+    b.contents = to
+    b.opacity = 0.37
+    root.sublayers = [a, b]
+    let c = UInt32(UInt8(Float(0.37) * 255 + 0.5))
+    for (threads, set) in [(1, KernelSet.simd), (3, .simd), (1, .reference)] {
+      let out = Compositor(scale: 3, threadCount: threads, kernels: set).snapshot(root)
+      var worst = 0
+      for i in 0..<(60 * 45) {
+        let sa = mul255(UInt32(to.bytes[i * 4 + 3]), c)
+        for k in 0..<4 {
+          let e = mul255(UInt32(to.bytes[i * 4 + k]), c) + mul255(UInt32(from.bytes[i * 4 + k]), 255 - sa)
+          worst = max(worst, abs(Int(e) - Int(out.bytes[i * 4 + k])))
+        }
+      }
+      #expect(worst == 0, "threads \(threads) \(set): \(worst)")
+    }
+  }
+}
