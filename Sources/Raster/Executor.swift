@@ -259,6 +259,13 @@ struct Executor {
       // the −60° page-flip frame — its rows hit L2 anyway.)
       let straight = opacity8 == 255 && bitmap.isKnownOpaque
       let tint8 = op.tint.map { (color: $0.color, coverage: UInt8(Float(clamp01($0.opacity)) * 255 + 0.5)) }
+      // The tint premultiplied by its coverage, as `Kernels.blend(_:solid:_:coverage:_:)` makes it.
+      let tintPixel = tint8.map { t -> Pixel in
+        let c = UInt32(t.coverage), p = t.color
+        return Pixel(
+          r: UInt8(mul255(UInt32(p.r), c)), g: UInt8(mul255(UInt32(p.g), c)), b: UInt8(mul255(UInt32(p.b), c)),
+          a: UInt8(mul255(UInt32(p.a), c)))
+      }
       bitmap.bytes.withUnsafeBufferPointer { buf in
         let img = buf.baseAddress!
         for y in region.y0..<region.y1 {
@@ -266,11 +273,32 @@ struct Executor {
           if runs.isEmpty { continue }
           let s0 = runs.start, s1 = runs.end
           if let (dx, dy) = direct, y + dy >= 0, y + dy < h, s0 + dx >= 0, s1 + dx <= w {
+            let row = img + ((y + dy) * w + s0 + dx) * 4
+            var rest = runs
+            if let tint = op.tint, let tintPixel, straight {
+              // Full runs: the copy and the tint in one pass.
+              rest = Runs()
+              for k in 0..<runs.count {
+                let r = runs.items[k]
+                if r.full {
+                  Kernels.copy(target.pixel(r.start, y), row + (r.start - s0) * 4, r.end - r.start, tint: tintPixel, kernels)
+                } else {
+                  rest.items[rest.count] = r
+                  rest.count += 1
+                }
+              }
+              if rest.isEmpty { continue }
+              blendRuns(
+                rest, cov: cov, lo: rc.lo, src: row, x0: s0, y: y, opacity: opacity, opacity8: opacity8,
+                target: target, scratch: scratch, sourceOpaque: true)
+              applyTint(tint, rest, cov: cov, lo: rc.lo, y: y, target: target, scratch: scratch)
+              continue
+            }
             blendRuns(
-              runs, cov: cov, lo: rc.lo, src: img + ((y + dy) * w + s0 + dx) * 4, x0: s0, y: y,
+              rest, cov: cov, lo: rc.lo, src: row, x0: s0, y: y,
               opacity: opacity, opacity8: opacity8, target: target, scratch: scratch,
               sourceOpaque: bitmap.isKnownOpaque ? true : nil)
-            if let tint = op.tint { applyTint(tint, runs, cov: cov, lo: rc.lo, y: y, target: target, scratch: scratch) }
+            if let tint = op.tint { applyTint(tint, rest, cov: cov, lo: rc.lo, y: y, target: target, scratch: scratch) }
             continue
           }
           var rest = Runs()

@@ -179,13 +179,19 @@ import Testing
   /// dimming): folding the overlay into the image draw changes no pixel.
   @Test(arguments: [0.0, -30.0, -60.0, -85.0])
   func foldedOverlayEqualsSeparateDraws(theta: Double) {
-    for (opacity, scale, rotateZ) in [(1.0, 2.0, false), (0.7, 1.0, false), (1.0, 1.0, true)] {
+    for (opacity, scale, rotateZ, direct) in [
+      (1.0, 2.0, false, false), (0.7, 1.0, false, false), (1.0, 1.0, true, false), (1.0, 2.0, false, true),
+      (1.0, 1.0, false, true),
+    ] {
       var root = solidLayer(Rect(x: 0, y: 0, width: 90, height: 70), Color(red: 0.3, green: 0.6, blue: 0.2))
       var t = Transform3D.identity
       t.m34 = -0.004
       root.sublayerTransform = t
       var page = Layer(frame: Rect(x: 5, y: 4, width: 80, height: 60))
-      page.contents = noiseBitmap(width: 40, height: 30, seed: 5)
+      // `direct`: the image at the layer's pixel size (read in place when θ = 0).
+      page.contents = direct
+        ? noiseBitmap(width: Int(80 * scale), height: Int(60 * scale), seed: 5) : noiseBitmap(width: 40, height: 30, seed: 5)
+      page.contentsScale = direct ? scale : 1
       page.anchorPoint = Point(x: 0, y: 0.5)
       page.position = Point(x: 5, y: 34)
       page.transform = rotateZ ? .rotation(z: 0.3) : .rotation(y: theta * .pi / 180)
@@ -200,7 +206,7 @@ import Testing
         separate.foldsOverlays = false
         folded.foldsOverlays = true
         let a = folded.snapshot(root), b = separate.snapshot(root)
-        #expect(maxDifference(a, b) == 0, "θ \(theta) opacity \(opacity) scale \(scale) rotZ \(rotateZ) \(set): max diff \(maxDifference(a, b))")
+        #expect(maxDifference(a, b) == 0, "θ \(theta) opacity \(opacity) scale \(scale) rotZ \(rotateZ) direct \(direct) \(set): max diff \(maxDifference(a, b))")
       }
     }
   }
