@@ -41,6 +41,9 @@ let package = Package(
     .target(name: "Jobs", dependencies: ["CYAML", "Geometry", "Motion", "Raster", "Transitions"]),
     .target(name: "TransvidCLI", dependencies: ["Jobs", "Media", "Transitions", "Raster", "Motion", "Geometry"]),
     .executableTarget(name: "transvid", dependencies: ["TransvidCLI"]),
+    .executableTarget(
+      name: "transvid-bench", dependencies: ["Raster", "Geometry", "Motion", "Transitions"],
+      path: "Benchmarks/transvid-bench", linkerSettings: libm),
 
     // MARK: - Tests
     .testTarget(name: "GeometryTests", dependencies: ["Geometry"]),

@@ -11,11 +11,27 @@ import Geometry
 // full-screen layer under a circle mask costs one square root per edge
 // pixel, not per pixel.
 
-/// One run of pixels [start, end).
+/// One run of pixels [start, end). (Stored in 32 bits: `Runs` is copied
+/// by value several times per row, and halving it measurably cut memmove.)
 struct Run: Sendable {
-  var start: Int
-  var end: Int
+  private var s: Int32
+  private var e: Int32
   var full: Bool
+
+  init(start: Int, end: Int, full: Bool) {
+    s = Int32(truncatingIfNeeded: start)
+    e = Int32(truncatingIfNeeded: end)
+    self.full = full
+  }
+
+  var start: Int {
+    get { Int(s) }
+    set { s = Int32(truncatingIfNeeded: newValue) }
+  }
+  var end: Int {
+    get { Int(e) }
+    set { e = Int32(truncatingIfNeeded: newValue) }
+  }
 }
 
 /// Up to `capacity` runs, sorted and disjoint, without allocation.
@@ -159,6 +175,8 @@ struct RowCoverage {
       local(s, y: y, c, &runs)
     case .mask(let m):
       mask(m, y: y, c, &runs)
+    case .separable(let m):
+      separable(m, y: y, c, &runs)
     case .inverted(let inner):
       var r = Runs()
       evaluate(inner, y: y, level: level + 1, into: &r)
@@ -374,6 +392,42 @@ struct RowCoverage {
     m.alpha.withUnsafeBufferPointer { buf in
       scan(buf.baseAddress! + my * m.width, step: 1, x0: m.x0, x1: m.x0 + m.width, c, &runs)
     }
+  }
+
+  func separable(_ m: SeparableMask, y: Int, _ c: UnsafeMutablePointer<Float>, _ runs: inout Runs) {
+    let j = y - m.y0
+    guard j >= 0, j < m.ys.count else { return }
+    let fy = m.ys[j]
+    guard fy > 0 else { return }
+    let a = max(lo, m.x0), b = min(hi, m.x0 + m.xs.count)
+    guard a < b else { return }
+    var f = a, g = a
+    if fy == 1 && m.fullX0 < m.fullX1 {
+      f = min(max(m.fullX0, a), b)
+      g = min(max(m.fullX1, f), b)
+    }
+    // Corner patches on this row are partial.
+    for p in m.patches where y >= p.y0 && y < p.y0 + p.height && p.x0 < g && p.x0 + p.width > f {
+      if p.x0 - f < g - (p.x0 + p.width) { f = min(max(f, p.x0 + p.width), g) } else { g = max(min(g, p.x0), f) }
+    }
+    m.xs.withUnsafeBufferPointer { xs in
+      let px = xs.baseAddress! - m.x0
+      for x in a..<f { c[x - lo] = px[x] * fy }
+      for x in g..<b { c[x - lo] = px[x] * fy }
+    }
+    for p in m.patches where y >= p.y0 && y < p.y0 + p.height {
+      let pa = max(p.x0, a), pb = min(p.x0 + p.width, b)
+      guard pa < pb else { continue }
+      p.values.withUnsafeBufferPointer { v in
+        let row = v.baseAddress! + (y - p.y0) * p.width - p.x0
+        for x in pa..<pb where x < f || x >= g {
+          c[x - lo] = max(c[x - lo] - row[x], 0)
+        }
+      }
+    }
+    runs.append(a, f, full: false, cov: c, lo: lo)
+    runs.append(f, g, full: true, cov: c, lo: lo)
+    runs.append(g, b, full: false, cov: c, lo: lo)
   }
 
   /// Runs of the alpha bytes `row[(x − x0)·step]` of a band buffer whose

@@ -72,6 +72,28 @@ struct CoverageMask: Sendable {
   var box: PixelBox { PixelBox(x0: x0, y0: y0, x1: x0 + width, y1: y0 + height) }
 }
 
+/// Coverage `xs[x − x0] · ys[y − y0] − Σ patches` (clamped at 0): a box
+/// blurred by a Gaussian is exactly the product of two erf profiles; a
+/// rounded box is that box minus its four corner spandrels, each blurred
+/// on its own (the blur is linear), stored as small patches.
+struct SeparableMask: Sendable {
+  var x0: Int, y0: Int
+  var xs: [Float], ys: [Float]
+  /// Device columns [fullX0, fullX1) where xs is exactly 1 (empty if none).
+  var fullX0: Int, fullX1: Int
+  /// Blurred corner spandrels, subtracted.
+  var patches: [FloatPatch]
+
+  var box: PixelBox { PixelBox(x0: x0, y0: y0, x1: x0 + xs.count, y1: y0 + ys.count) }
+}
+
+/// Float values over a device pixel rectangle.
+struct FloatPatch: Sendable {
+  var x0: Int, y0: Int
+  var width: Int, height: Int
+  var values: [Float]
+}
+
 /// A shape in device pixels whose coverage multiplies a draw.
 indirect enum Shape: Sendable {
   /// An axis-aligned rectangle; coverage is the exact area of each pixel inside it.
@@ -89,6 +111,9 @@ indirect enum Shape: Sendable {
   case local(LocalShape)
   /// Coverage read from a mask.
   case mask(CoverageMask)
+  /// A product of a column profile and a row profile, minus corner patches
+  /// (an analytically blurred box or rounded box: a shadow).
+  case separable(SeparableMask)
   /// One minus the coverage of the shape (inside the draw's bounds).
   case inverted(Shape)
 }
@@ -135,6 +160,17 @@ struct DrawOp: Sendable {
   var opacity: Double
   /// Device pixels the draw may touch (already clipped to the canvas).
   var bounds: PixelBox
+  /// A solid colour drawn right after, through the same shapes (a dimming
+  /// overlay on a snapshot, folded in by the scene builder): the result is
+  /// that of the two draws in turn; full runs of an opaque image apply it
+  /// in the sampler's registers instead of in a second pass.
+  var tint: Tint? = nil
+}
+
+/// A solid overlay folded into the image draw beneath it.
+struct Tint: Sendable {
+  var color: Pixel
+  var opacity: Double
 }
 
 /// An offscreen group.

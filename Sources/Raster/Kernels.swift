@@ -102,6 +102,33 @@ enum Kernels {
     dst.update(from: src, count: count * 4)
   }
 
+  /// `dst = t + src·(1 − t.a)`: a copy with a solid tint `t` (premultiplied,
+  /// coverage already applied) blended over it — a copy followed by
+  /// `blend(_:solid:_:coverage:_:)`, in one pass.
+  @inline(__always) static func copy(
+    _ dst: UnsafeMutablePointer<UInt8>, _ src: UnsafePointer<UInt8>, _ count: Int, tint t: Pixel, _ set: KernelSet
+  ) {
+    if t.a == 0 && t.r == 0 && t.g == 0 && t.b == 0 { return copy(dst, src, count) }
+    var i = 0
+    if set == .simd {
+      let tv = split(SIMD4<UInt32>(repeating: unsafeBitCast(t, to: UInt32.self)))
+      while i &+ 4 <= count {
+        store4(over(tv, load4(src + i &* 4)), dst + i &* 4)
+        i &+= 4
+      }
+    }
+    let ia = 255 - UInt32(t.a)
+    let tc = (UInt32(t.r), UInt32(t.g), UInt32(t.b), UInt32(t.a))
+    while i < count {
+      let sp = src + i * 4, d = dst + i * 4
+      d[0] = UInt8(tc.0 + mul255(UInt32(sp[0]), ia))
+      d[1] = UInt8(tc.1 + mul255(UInt32(sp[1]), ia))
+      d[2] = UInt8(tc.2 + mul255(UInt32(sp[2]), ia))
+      d[3] = UInt8(tc.3 + mul255(UInt32(sp[3]), ia))
+      i += 1
+    }
+  }
+
   /// `dst[i] = pixel`.
   @inline(__always) static func fill(_ dst: UnsafeMutablePointer<UInt8>, _ pixel: Pixel, _ count: Int) {
     UnsafeMutableRawPointer(dst).bindMemory(to: Pixel.self, capacity: count)
@@ -182,6 +209,37 @@ enum Kernels {
       let sa = mul255(UInt32(sp[3]), cc)
       for k in 0..<4 {
         d[k] = UInt8(mul255(UInt32(sp[k]), cc) + mul255(UInt32(d[k]), 255 - sa))
+      }
+      i += 1
+    }
+  }
+
+  /// `dst = src·c + under·(1 − src.a·c)`: `under` copied to `dst`, then
+  /// `src` blended at coverage `c` — in one pass (a cross-fade).
+  @inline(__always) static func blend(
+    _ dst: UnsafeMutablePointer<UInt8>, under: UnsafePointer<UInt8>, _ src: UnsafePointer<UInt8>, _ count: Int,
+    coverage c: UInt8, _ set: KernelSet
+  ) {
+    if c == 0 || c == 255 {
+      copy(dst, under, count)
+      if c == 255 { blend(dst, src, count, set) }
+      return
+    }
+    var i = 0
+    if set == .simd {
+      let cv = SIMD8<UInt16>(repeating: UInt16(c))
+      while i &+ 4 <= count {
+        let s = scaled(split(load4(src + i &* 4)), cv)
+        store4(over(s, load4(under + i &* 4)), dst + i &* 4)
+        i &+= 4
+      }
+    }
+    let cc = UInt32(c)
+    while i < count {
+      let sp = src + i * 4, u = under + i * 4, d = dst + i * 4
+      let sa = mul255(UInt32(sp[3]), cc)
+      for k in 0..<4 {
+        d[k] = UInt8(mul255(UInt32(sp[k]), cc) + mul255(UInt32(u[k]), 255 - sa))
       }
       i += 1
     }

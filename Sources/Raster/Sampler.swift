@@ -3,96 +3,204 @@ import Geometry
 // Sampler: fills a row of source pixels from a bitmap seen through a
 // homography (device pixel coordinates → image pixel coordinates). Pixel
 // centres sit at +0.5 on both sides, so an integer translation at scale 1
-// reproduces the image exactly; bilinear weights are `u − 0.5 − ⌊u − 0.5⌋`
-// (as tiny-skia and pixman); coordinates outside the image clamp to its
+// reproduces the image exactly; coordinates outside the image clamp to its
 // edge (the draw's shape, not the sampler, decides where the image ends);
 // pixels behind the eye (W ≤ 0) are transparent.
+//
+// Bilinear arithmetic (both paths): u = X/W − 0.5 clamped to [0, width − 1]
+// (sampling clamped to the edge), g = round(256·u), i = min(g >> 8, width −
+// 2) and weight wx = g − 256·i ∈ 0…256, so the pair (i, i + 1) is always
+// inside the image (likewise v, wy); then per channel, in integers,
+//   top = (p00·(256 − wx) + p10·wx + 128) >> 8,  bottom likewise (p01, p11),
+//   out = (top·(256 − wy) + bottom·wy + 128) >> 8.
+// Every intermediate fits in 16 bits (255·256 = 65280), so the SIMD path
+// runs the products as `SIMD8<UInt16>` on the (R, B)/(G, A) pairs of four
+// pixels, like the blend kernels. Premultiplied input stays valid (each
+// step is monotone). Weights quantised to 1/256 put the result within ±1
+// of exact Double bilinear filtering.
+//
+// The SIMD path (`KernelSet.simd`) walks the projective map incrementally:
+// per row, (X, Y, W) at the span's start and its per-pixel steps (m11, m12,
+// m13); per four pixels, the start in Double then lanes in Float, one SIMD
+// divide, 24.8 fixed point by the 1.5·2²³ magic number (baseline x86-64
+// has no roundps or cvtps2dq with a chosen rounding), and each pixel's two
+// texel pairs (p00 p10, p01 p11) read as two 8-byte loads. `KernelSet.reference` computes the
+// same arithmetic per pixel and per channel, in Double coordinates; tests
+// hold the two within ±1. Images narrower or shorter than 2 pixels, and
+// spans that cross W ≤ 0, take the reference path.
 
 enum Sampler {
   /// Samples `count` pixels of row `y` starting at column `x0` into `dst`.
   static func sampleRow(
     _ img: UnsafePointer<UInt8>, width w: Int, height h: Int, toImage m: Homography, y: Int, x0: Int,
-    count: Int, into dst: UnsafeMutablePointer<UInt8>, _ set: KernelSet
+    count: Int, into dst: UnsafeMutablePointer<UInt8>, _ set: KernelSet,
+    tint: (color: Pixel, coverage: UInt8)? = nil
   ) {
+    guard count > 0 else { return }
+    if set == .simd && w >= 2 && h >= 2 && w < 1 << 20 && h < 1 << 20 {
+      let yc = Double(y) + 0.5
+      let xs = Double(x0) + 0.5
+      let wStart = xs * m.m13 + yc * m.m23 + m.m33
+      let wEnd = wStart + Double(count - 1) * m.m13
+      // W is linear along the row: positive at both ends ⇒ positive throughout.
+      if wStart > 1e-9 && wEnd > 1e-9 {
+        if let tint, tint.coverage > 0 {
+          // The tint, premultiplied by its coverage, blended in registers:
+          // what `Kernels.blend(_:solid:_:coverage:_:)` does to the row.
+          let c = UInt32(tint.coverage), p = tint.color
+          let s = Pixel(
+            r: UInt8(mul255(UInt32(p.r), c)), g: UInt8(mul255(UInt32(p.g), c)),
+            b: UInt8(mul255(UInt32(p.b), c)), a: UInt8(mul255(UInt32(p.a), c)))
+          sampleRowSIMD(
+            img, width: w, height: h, toImage: m, y: y, x0: x0, count: count, into: dst, tint: s, tinted: true)
+        } else {
+          sampleRowSIMD(
+            img, width: w, height: h, toImage: m, y: y, x0: x0, count: count, into: dst, tint: .clear,
+            tinted: false)
+        }
+        return
+      }
+    }
+    sampleRowReference(img, width: w, height: h, toImage: m, y: y, x0: x0, count: count, into: dst)
+    if let tint { Kernels.blend(dst, solid: tint.color, count, coverage: tint.coverage, set) }
+  }
+
+  // MARK: - SIMD
+
+  /// round(x) for 0 ≤ x < 2²² (nearest, ties to even).
+  @inline(__always) static func roundedInt(_ x: SIMD4<Float>) -> SIMD4<Int32> {
+    unsafeBitCast(x + 12_582_912, to: SIMD4<Int32>.self) &- 0x4B40_0000
+  }
+
+  /// Index and 8-bit weight of coordinates clamped to [0, n − 1]: g =
+  /// round(256·u), i = min(g >> 8, n − 2), w = g − 256·i.
+  @inline(__always) static func indexAndWeight(_ u: SIMD4<Float>, _ n: Int32) -> (SIMD4<Int32>, SIMD4<Int32>) {
+    let g = roundedInt(u * 256)
+    var i = g &>> 8
+    i.replace(with: n &- 2, where: i .> n &- 2)
+    return (i, g &- (i &<< 8))
+  }
+
+  @inline(__always) static func pairs(_ v: SIMD4<Int32>) -> SIMD8<UInt16> {
+    let u = unsafeBitCast(v, to: SIMD4<UInt32>.self)
+    return u16(u | (u &<< 16))
+  }
+
+  /// (a·(256 − w) + b·w + 128) >> 8 on 16-bit lanes.
+  @inline(__always) static func lerp8(_ a: SIMD8<UInt16>, _ b: SIMD8<UInt16>, _ w: SIMD8<UInt16>, _ iw: SIMD8<UInt16>) -> SIMD8<UInt16> {
+    (a &* iw &+ b &* w &+ 128) &>> 8
+  }
+
+  static func sampleRowSIMD(
+    _ img: UnsafePointer<UInt8>, width w: Int, height h: Int, toImage m: Homography, y: Int, x0: Int,
+    count: Int, into dst: UnsafeMutablePointer<UInt8>, tint: Pixel, tinted: Bool
+  ) {
+    let tintPairs = split(SIMD4<UInt32>(repeating: unsafeBitCast(tint, to: UInt32.self)))
     let yc = Double(y) + 0.5
     let xs = Double(x0) + 0.5
     let bu = xs * m.m11 + yc * m.m21 + m.m31
     let bv = xs * m.m12 + yc * m.m22 + m.m32
     let bw = xs * m.m13 + yc * m.m23 + m.m33
-    let wm = w - 1, hm = h - 1
-    let affine = m.m13 == 0
-    switch set {
-    case .simd:
-      let pixels = UnsafeRawPointer(img)
-      for i in 0..<count {
-        let fi = Double(i)
-        var u = bu + fi * m.m11, v = bv + fi * m.m12
-        if !affine {
-          let W = bw + fi * m.m13
-          if !(W > 1e-12) {
-            UnsafeMutableRawPointer(dst + i * 4).storeBytes(of: 0, as: UInt32.self)
-            continue
-          }
-          let r = 1 / W
-          u *= r
-          v *= r
-        } else if bw != 1 {
-          u /= bw
-          v /= bw
-        }
-        // Clamp, then floor by truncation (baseline x86-64 has no roundsd:
-        // `rounded(.down)` is a libm call).
-        u = min(max(u - 0.5, -1), Double(w))
-        v = min(max(v - 0.5, -1), Double(h))
-        var ix = Int(u), iy = Int(v)
-        if u < Double(ix) { ix -= 1 }
-        if v < Double(iy) { iy -= 1 }
-        let tx = Float(u - Double(ix)), ty = Float(v - Double(iy))
-        let xa = min(max(ix, 0), wm), xb = min(max(ix + 1, 0), wm)
-        let ya = min(max(iy, 0), hm), yb = min(max(iy + 1, 0), hm)
-        let p00 = texel(pixels, ya * w + xa), p10 = texel(pixels, ya * w + xb)
-        let p01 = texel(pixels, yb * w + xa), p11 = texel(pixels, yb * w + xb)
-        let top = p00 + (p10 - p00) * tx
-        let bottom = p01 + (p11 - p01) * tx
-        let c = top + (bottom - top) * ty
-        // Round to nearest (even) by the magic-number trick: 1.5·2²³.
-        let bits = unsafeBitCast(c + 12582912.0, to: SIMD4<UInt32>.self) & 0xFF
-        let packed = bits[0] | bits[1] << 8 | bits[2] << 16 | bits[3] << 24
-        UnsafeMutableRawPointer(dst + i * 4).storeBytes(of: packed, as: UInt32.self)
+    let lanes = SIMD4<Float>(0, 1, 2, 3)
+    let su = lanes * Float(m.m11), sv = lanes * Float(m.m12), sw = lanes * Float(m.m13)
+    let projective = m.m13 != 0 || m.m23 != 0
+    let wInv = 1 / bw  // affine: W is the same for the whole row
+    let maxU = SIMD4<Float>(repeating: Float(w - 1)), maxV = SIMD4<Float>(repeating: Float(h - 1))
+    let zero = SIMD4<Float>()
+    let stride = w * 4
+    let raw = UnsafeRawPointer(img)
+    let out = UnsafeMutableRawPointer(dst)
+    let nw = Int32(w), nh = Int32(h)
+    var tail = SIMD4<UInt32>()
+    var i = 0
+    while i < count {
+      let fi = Double(i)
+      var u: SIMD4<Float>, v: SIMD4<Float>
+      if projective {
+        let X = SIMD4<Float>(repeating: Float(bu + fi * m.m11)) + su
+        let Y = SIMD4<Float>(repeating: Float(bv + fi * m.m12)) + sv
+        let W = SIMD4<Float>(repeating: Float(bw + fi * m.m13)) + sw
+        let r = 1 / W
+        u = X * r
+        v = Y * r
+      } else {
+        u = (SIMD4<Float>(repeating: Float((bu + fi * m.m11) * wInv)) + su * Float(wInv))
+        v = (SIMD4<Float>(repeating: Float((bv + fi * m.m12) * wInv)) + sv * Float(wInv))
       }
-    case .reference:
-      for i in 0..<count {
-        let xc = Double(x0 + i) + 0.5
-        let X = xc * m.m11 + yc * m.m21 + m.m31
-        let Y = xc * m.m12 + yc * m.m22 + m.m32
-        let W = xc * m.m13 + yc * m.m23 + m.m33
-        let d = dst + i * 4
-        guard W > 1e-12 else {
-          for k in 0..<4 { d[k] = 0 }
-          continue
-        }
-        let u = X / W - 0.5, v = Y / W - 0.5
-        let fu = u.rounded(.down), fv = v.rounded(.down)
-        let tx = u - fu, ty = v - fv
-        let ix = clampedInt(fu, -1, w), iy = clampedInt(fv, -1, h)
-        let xa = min(max(ix, 0), wm), xb = min(max(ix + 1, 0), wm)
-        let ya = min(max(iy, 0), hm), yb = min(max(iy + 1, 0), hm)
-        for k in 0..<4 {
-          let p00 = Double(img[(ya * w + xa) * 4 + k]), p10 = Double(img[(ya * w + xb) * 4 + k])
-          let p01 = Double(img[(yb * w + xa) * 4 + k]), p11 = Double(img[(yb * w + xb) * 4 + k])
-          let top = p00 + (p10 - p00) * tx, bottom = p01 + (p11 - p01) * tx
-          d[k] = UInt8(min(max((top + (bottom - top) * ty).rounded(), 0), 255))
-        }
+      u -= 0.5
+      v -= 0.5
+      u.replace(with: zero, where: .!(u .>= zero))  // also catches NaN
+      u.replace(with: maxU, where: .!(u .<= maxU))
+      v.replace(with: zero, where: .!(v .>= zero))
+      v.replace(with: maxV, where: .!(v .<= maxV))
+      let (ix, wx) = indexAndWeight(u, nw)
+      let (iy, wy) = indexAndWeight(v, nh)
+      // Two 8-byte loads per pixel: (p00, p10) on row iy, (p01, p11) on row iy + 1.
+      let o0 = Int(iy[0]) &* stride &+ Int(ix[0]) &* 4, o1 = Int(iy[1]) &* stride &+ Int(ix[1]) &* 4
+      let o2 = Int(iy[2]) &* stride &+ Int(ix[2]) &* 4, o3 = Int(iy[3]) &* stride &+ Int(ix[3]) &* 4
+      let t0 = raw.loadUnaligned(fromByteOffset: o0, as: UInt64.self)
+      let t1 = raw.loadUnaligned(fromByteOffset: o1, as: UInt64.self)
+      let t2 = raw.loadUnaligned(fromByteOffset: o2, as: UInt64.self)
+      let t3 = raw.loadUnaligned(fromByteOffset: o3, as: UInt64.self)
+      let b0 = raw.loadUnaligned(fromByteOffset: o0 &+ stride, as: UInt64.self)
+      let b1 = raw.loadUnaligned(fromByteOffset: o1 &+ stride, as: UInt64.self)
+      let b2 = raw.loadUnaligned(fromByteOffset: o2 &+ stride, as: UInt64.self)
+      let b3 = raw.loadUnaligned(fromByteOffset: o3 &+ stride, as: UInt64.self)
+      let tl = unsafeBitCast(SIMD2<UInt64>(t0, t1), to: SIMD4<UInt32>.self)
+      let tr = unsafeBitCast(SIMD2<UInt64>(t2, t3), to: SIMD4<UInt32>.self)
+      let bl = unsafeBitCast(SIMD2<UInt64>(b0, b1), to: SIMD4<UInt32>.self)
+      let br = unsafeBitCast(SIMD2<UInt64>(b2, b3), to: SIMD4<UInt32>.self)
+      // Left texels (p00, p01) in the even lanes, right (p10, p11) in the odd ones.
+      let p00 = SIMD4<UInt32>(tl[0], tl[2], tr[0], tr[2]), p10 = SIMD4<UInt32>(tl[1], tl[3], tr[1], tr[3])
+      let p01 = SIMD4<UInt32>(bl[0], bl[2], br[0], br[2]), p11 = SIMD4<UInt32>(bl[1], bl[3], br[1], br[3])
+      let wxp = pairs(wx), iwxp = 256 &- wxp
+      let wyp = pairs(wy), iwyp = 256 &- wyp
+      let a = split(p00), b = split(p10), c = split(p01), d = split(p11)
+      let topRB = lerp8(a.rb, b.rb, wxp, iwxp), topGA = lerp8(a.ga, b.ga, wxp, iwxp)
+      let botRB = lerp8(c.rb, d.rb, wxp, iwxp), botGA = lerp8(c.ga, d.ga, wxp, iwxp)
+      var px = join(lerp8(topRB, botRB, wyp, iwyp), lerp8(topGA, botGA, wyp, iwyp))
+      if tinted { px = over(tintPairs, px) }
+      if i &+ 4 <= count {
+        out.storeBytes(of: px, toByteOffset: i &* 4, as: SIMD4<UInt32>.self)
+      } else {
+        tail = px
+        for k in 0..<(count &- i) { out.storeBytes(of: tail[k], toByteOffset: (i &+ k) &* 4, as: UInt32.self) }
       }
+      i &+= 4
     }
   }
 
-  /// One pixel as four floats. (Written per channel: the generic
-  /// `SIMD4<Float>(SIMD4<UInt8>)` conversion compiles to an out-of-line call.)
-  @inline(__always) static func texel(_ p: UnsafeRawPointer, _ index: Int) -> SIMD4<Float> {
-    let v = p.loadUnaligned(fromByteOffset: index &* 4, as: UInt32.self)
-    return SIMD4<Float>(
-      Float(Int32(truncatingIfNeeded: v & 0xFF)), Float(Int32(truncatingIfNeeded: (v >> 8) & 0xFF)),
-      Float(Int32(truncatingIfNeeded: (v >> 16) & 0xFF)), Float(Int32(truncatingIfNeeded: v >> 24)))
+  // MARK: - Reference
+
+  /// The reference: the same arithmetic per pixel and channel, coordinates in Double.
+  static func sampleRowReference(
+    _ img: UnsafePointer<UInt8>, width w: Int, height h: Int, toImage m: Homography, y: Int, x0: Int,
+    count: Int, into dst: UnsafeMutablePointer<UInt8>
+  ) {
+    let yc = Double(y) + 0.5
+    let wm = w - 1, hm = h - 1
+    for i in 0..<count {
+      let xc = Double(x0 + i) + 0.5
+      let X = xc * m.m11 + yc * m.m21 + m.m31
+      let Y = xc * m.m12 + yc * m.m22 + m.m32
+      let W = xc * m.m13 + yc * m.m23 + m.m33
+      let d = dst + i * 4
+      guard W > 1e-9 else {
+        for k in 0..<4 { d[k] = 0 }
+        continue
+      }
+      let u = min(max(X / W - 0.5, 0), Double(w - 1)), v = min(max(Y / W - 0.5, 0), Double(h - 1))
+      let gx = Int((u * 256).rounded(.toNearestOrEven)), gy = Int((v * 256).rounded(.toNearestOrEven))
+      let xa = min(gx >> 8, max(w - 2, 0)), ya = min(gy >> 8, max(h - 2, 0))
+      let wx = gx - xa * 256, wy = gy - ya * 256
+      let xb = min(xa + 1, wm), yb = min(ya + 1, hm)
+      for k in 0..<4 {
+        let p00 = Int(img[(ya * w + xa) * 4 + k]), p10 = Int(img[(ya * w + xb) * 4 + k])
+        let p01 = Int(img[(yb * w + xa) * 4 + k]), p11 = Int(img[(yb * w + xb) * 4 + k])
+        let top = (p00 * (256 - wx) + p10 * wx + 128) >> 8
+        let bottom = (p01 * (256 - wx) + p11 * wx + 128) >> 8
+        d[k] = UInt8((top * (256 - wy) + bottom * wy + 128) >> 8)
+      }
+    }
   }
 }

@@ -22,6 +22,8 @@ struct SceneBuilder {
   let scale: Double
   /// Kernels for offscreen work (shadows).
   let kernels: KernelSet
+  /// Whether to fold solid overlays into image draws (`foldingOverlays`).
+  var foldsOverlays = true
 
   // MARK: - Layers
 
@@ -69,6 +71,7 @@ struct SceneBuilder {
       }
     }
     cmds += body
+    if foldsOverlays { cmds = foldingOverlays(cmds) }
 
     if layer.borderWidth > 0, layer.borderColor.alpha > 0,
       let outer = rectShape(b, radius: layer.cornerRadius, map)
@@ -98,6 +101,54 @@ struct SceneBuilder {
     return cmds
   }
 
+  /// Folds a solid draw through the same shapes as the image draw just
+  /// before it into that draw's `tint`.
+  func foldingOverlays(_ cmds: [Command]) -> [Command] {
+    guard cmds.count >= 2 else { return cmds }
+    var out: [Command] = []
+    out.reserveCapacity(cmds.count)
+    for c in cmds {
+      if case .draw(let top) = c, case .solid(let p) = top.paint, let last = out.last,
+        case .draw(var image) = last, case .image = image.paint, image.tint == nil,
+        SceneBuilder.sameShapes(image.shapes, top.shapes)
+      {
+        image.tint = Tint(color: p, opacity: top.opacity)
+        out[out.count - 1] = .draw(image)
+      } else {
+        out.append(c)
+      }
+    }
+    return out
+  }
+
+  /// True for a draw carrying a folded overlay.
+  static func isTinted(_ c: Command) -> Bool {
+    if case .draw(let d) = c { return d.tint != nil }
+    return false
+  }
+
+  /// True when two shape lists are the same boxes, circles or polygons (to 1e-9 px).
+  static func sameShapes(_ a: [Shape], _ b: [Shape]) -> Bool {
+    guard a.count == b.count else { return false }
+    func near(_ x: Double, _ y: Double) -> Bool { abs(x - y) <= 1e-9 * max(1, abs(x), abs(y)) }
+    for (s, t) in zip(a, b) {
+      switch (s, t) {
+      case (.box(let a0, let a1, let a2, let a3), .box(let b0, let b1, let b2, let b3)):
+        guard near(a0, b0) && near(a1, b1) && near(a2, b2) && near(a3, b3) else { return false }
+      case (.roundedBox(let a0, let a1, let a2, let a3, let ar), .roundedBox(let b0, let b1, let b2, let b3, let br)):
+        guard near(a0, b0) && near(a1, b1) && near(a2, b2) && near(a3, b3) && near(ar, br) else { return false }
+      case (.circle(let ax, let ay, let ar), .circle(let bx, let by, let br)):
+        guard near(ax, bx) && near(ay, by) && near(ar, br) else { return false }
+      case (.polygon(let ea), .polygon(let eb)):
+        guard ea.count == eb.count else { return false }
+        for (e, f) in zip(ea, eb) where !(near(e.a, f.a) && near(e.b, f.b) && near(e.c, f.c)) { return false }
+      default:
+        return false
+      }
+    }
+    return true
+  }
+
   /// Appends a draw when it touches the canvas.
   func append(_ cmds: inout [Command], _ shapes: [Shape], _ paint: Paint, opacity: Double = 1) {
     var box = canvas
@@ -115,7 +166,8 @@ struct SceneBuilder {
   func clip(_ cmds: [Command], _ shapes: [Shape]) -> [Command] {
     var box = canvas
     for s in shapes { box = box.intersection(bounds(of: s)) }
-    if cmds.count == 1 {
+    // (A tinted draw is two draws in one: clipping it stays a group, as it would unfolded.)
+    if cmds.count == 1, !SceneBuilder.isTinted(cmds[0]) {
       switch cmds[0] {
       case .draw(var d):
         d.shapes += shapes
@@ -148,7 +200,7 @@ struct SceneBuilder {
 
   /// Group opacity: folded into a single command, else an offscreen group.
   func applyOpacity(_ cmds: [Command], _ opacity: Double) -> [Command] {
-    if cmds.count == 1 {
+    if cmds.count == 1, !SceneBuilder.isTinted(cmds[0]) {
       switch cmds[0] {
       case .draw(var d):
         d.opacity *= opacity
@@ -351,6 +403,8 @@ struct SceneBuilder {
     case .local(let s):
       return polygonBounds(s.outline)
     case .mask(let m):
+      return m.box
+    case .separable(let m):
       return m.box
     case .inverted:
       return canvas

@@ -1,15 +1,28 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Dispatch
 import Geometry
 
 // Shadows (UIKIT.md §3): the layer's composited alpha — or its `shadowPath`
 // filled — blurred by a Gaussian of σ = shadowRadius · scale device pixels
-// (separable, truncated at ±⌈3σ⌉, weights normalised), moved by
-// `shadowOffset` (a local vector mapped through the layer's transform,
-// rounded to whole device pixels), tinted with shadowColor × shadowOpacity,
-// and drawn beneath the layer. The mask is built once per frame in the scene
-// builder; the executor then draws it like any coverage mask.
+// (truncated at ±3σ, normalised), moved by `shadowOffset` (a local vector
+// mapped through the layer's transform), tinted with shadowColor ×
+// shadowOpacity, and drawn beneath the layer.
+//
+// Two ways, chosen per layer in the scene builder:
+// - Analytic, when the alpha is one axis-aligned box or rounded box (an
+//   opaque snapshot, a background colour, a rect or rounded-rect
+//   `shadowPath`): a blurred box is exactly xs(x)·ys(y), each factor a
+//   difference of two truncated erf profiles, ½(F(x1 − x) − F(x0 − x)) with
+//   F(d) = erf(d/σ√2)/erf(3/√2) clamped to ±1 (so exactly 0 and 1 beyond
+//   3σ, like the truncated kernel); a rounded box is that minus its four
+//   corner spandrels (box − rounded box inside each r×r corner), each
+//   blurred on its own with the discrete kernel (linearity). Cost O(w + h +
+//   corners), offsets exact to the sub-pixel; the executor evaluates it per
+//   row like any shape (`SeparableMask`), interior runs full.
+// - General: the content's alpha rendered offscreen, blurred by separable
+//   passes, moved by whole device pixels, drawn as a coverage mask.
 
 extension SceneBuilder {
   /// The shadow draw of `layer`, whose content (without opacity) is `cmds`.
@@ -28,6 +41,17 @@ extension SceneBuilder {
     guard p0.x.isFinite, p1.x.isFinite, p0.y.isFinite, p1.y.isFinite else { return nil }
     let dx = Int(max(-1e6, min(1e6, p1.x - p0.x)).rounded())
     let dy = Int(max(-1e6, min(1e6, p1.y - p0.y)).rounded())
+
+    if reach > 0, let (x0, y0, x1, y1, radius) = analyticShadowSource(layer, map: map, content: cmds) {
+      let ox = p1.x - p0.x, oy = p1.y - p0.y
+      guard abs(ox) < 1e6, abs(oy) < 1e6,
+        let mask = Shadows.blurredBox(
+          x0: x0 + ox, y0: y0 + oy, x1: x1 + ox, y1: y1 + oy, radius: radius, sigma: sigma, reach: reach,
+          clip: canvas)
+      else { return nil }
+      return .draw(
+        DrawOp(shapes: [.separable(mask)], paint: .solid(color.premultipliedPixel), opacity: 1, bounds: mask.box))
+    }
 
     var source = cmds
     if let path = layer.shadowPath {
@@ -58,7 +82,149 @@ extension SceneBuilder {
   }
 }
 
+extension SceneBuilder {
+  /// The device box (and corner radius) whose coverage is exactly the
+  /// shadow's source alpha, when it is one: a rect or rounded-rect
+  /// `shadowPath`, or content whose draws all fill the same box or rounded
+  /// box, at least one of them opaque at full opacity.
+  func analyticShadowSource(_ layer: Layer, map: Homography, content cmds: [Command])
+    -> (Double, Double, Double, Double, Double)?
+  {
+    func geometry(_ s: Shape) -> (Double, Double, Double, Double, Double)? {
+      switch s {
+      case .box(let x0, let y0, let x1, let y1): return (x0, y0, x1, y1, 0)
+      case .roundedBox(let x0, let y0, let x1, let y1, let r): return (x0, y0, x1, y1, r)
+      default: return nil
+      }
+    }
+    if let path = layer.shadowPath {
+      let shapes = pathShapes(path, rule: .nonZero, map)
+      guard shapes.count == 1 else { return nil }
+      return geometry(shapes[0])
+    }
+    var found: (Double, Double, Double, Double, Double)? = nil
+    var opaque = false
+    for c in cmds {
+      guard case .draw(let d) = c, d.shapes.count == 1, let g = geometry(d.shapes[0]) else { return nil }
+      if let f = found, f != g { return nil }
+      found = g
+      guard d.opacity >= 1 else { continue }
+      switch d.paint {
+      case .solid(let p): opaque = opaque || p.a == 255
+      case .image(let b, _): opaque = opaque || b.isKnownOpaque
+      case .gradient: break
+      }
+    }
+    return opaque ? found : nil
+  }
+}
+
 enum Shadows {
+  /// ½(F(b − x) − F(a − x)) at the pixel centres x = start + i + 0.5, with
+  /// F(d) = erf(d / σ√2) / erf(3/√2) clamped to ±1.
+  static func profile(_ a: Double, _ b: Double, sigma: Double, start: Int, count: Int) -> [Float] {
+    let k = 1 / (sigma * 2.0.squareRoot())
+    let norm = 1 / erf(3 / 2.0.squareRoot())
+    let limit = 3 * sigma
+    func F(_ d: Double) -> Double { d >= limit ? 1 : (d <= -limit ? -1 : erf(d * k) * norm) }
+    var out = [Float](repeating: 0, count: count)
+    for i in 0..<count {
+      let x = Double(start + i) + 0.5
+      out[i] = Float(min(max(0.5 * (F(b - x) - F(a - x)), 0), 1))
+    }
+    return out
+  }
+
+  /// The shadow of a device box (rounded by `radius`) blurred by σ, over
+  /// the pixels it reaches inside `clip`.
+  static func blurredBox(
+    x0: Double, y0: Double, x1: Double, y1: Double, radius: Double, sigma: Double, reach: Int, clip: PixelBox
+  ) -> SeparableMask? {
+    guard x1 > x0, y1 > y0 else { return nil }
+    let full = PixelBox(covering: x0 - Double(reach), y0 - Double(reach), x1 + Double(reach), y1 + Double(reach))
+    let box = full.intersection(clip)
+    guard !box.isEmpty else { return nil }
+    let xs = profile(x0, x1, sigma: sigma, start: box.x0, count: box.width)
+    let ys = profile(y0, y1, sigma: sigma, start: box.y0, count: box.height)
+    var fullX0 = box.x1, fullX1 = box.x1
+    if let f = xs.firstIndex(of: 1), let l = xs.lastIndex(of: 1) {
+      fullX0 = box.x0 + f
+      fullX1 = box.x0 + l + 1
+    }
+    var patches: [FloatPatch] = []
+    let r = min(radius, (x1 - x0) / 2, (y1 - y0) / 2)
+    if r > 0 {
+      let kernel = kernel(sigma: sigma, reach: reach)
+      for (cx, cy) in [(x0, y0), (x1 - r, y0), (x0, y1 - r), (x1 - r, y1 - r)] {
+        if let p = spandrel(
+          corner: (cx, cy), r: r, box: (x0, y0, x1, y1), kernel: kernel, reach: reach, clip: box)
+        {
+          patches.append(p)
+        }
+      }
+    }
+    return SeparableMask(
+      x0: box.x0, y0: box.y0, xs: xs, ys: ys, fullX0: fullX0, fullX1: fullX1, patches: patches)
+  }
+
+  /// Box coverage minus rounded-box coverage inside the r×r corner square
+  /// at (cx, cy), blurred by the discrete kernel, clipped to `clip`.
+  static func spandrel(
+    corner c: (Double, Double), r: Double, box b: (Double, Double, Double, Double), kernel: [Float],
+    reach: Int, clip: PixelBox
+  ) -> FloatPatch? {
+    let support = PixelBox(covering: c.0, c.1, c.0 + r, c.1 + r)
+    let sw = support.width, sh = support.height
+    let hw = (b.2 - b.0) / 2, hh = (b.3 - b.1) / 2
+    let mx = (b.0 + b.2) / 2, my = (b.1 + b.3) / 2
+    // Unblurred spandrel over the support.
+    var src = [Float](repeating: 0, count: sw * sh)
+    var any = false
+    for j in 0..<sh {
+      let py = Double(support.y0 + j)
+      let cy = clamp01(min(py + 1, b.3) - max(py, b.1))
+      for i in 0..<sw {
+        let px = Double(support.x0 + i)
+        let boxCov = clamp01(min(px + 1, b.2) - max(px, b.0)) * cy
+        let d = RowCoverage.roundedBoxDistance(px + 0.5 - mx, py + 0.5 - my, hw, hh, r)
+        let v = Float(max(boxCov - clamp01(0.5 - d), 0))
+        src[j * sw + i] = v
+        any = any || v > 0
+      }
+    }
+    guard any else { return nil }
+    let box = PixelBox(
+      x0: support.x0 - reach, y0: support.y0 - reach, x1: support.x1 + reach, y1: support.y1 + reach)
+    let pw = box.width, ph = box.height
+    // Horizontal pass into a (sh × pw) buffer, then vertical into (ph × pw).
+    var horizontal = [Float](repeating: 0, count: sh * pw)
+    for j in 0..<sh {
+      for i in 0..<sw {
+        let v = src[j * sw + i]
+        if v == 0 { continue }
+        for t in 0..<kernel.count { horizontal[j * pw + i + t] += v * kernel[t] }
+      }
+    }
+    var out = [Float](repeating: 0, count: ph * pw)
+    for j in 0..<sh {
+      for t in 0..<kernel.count {
+        let k = kernel[t]
+        let o = (j + t) * pw
+        for i in 0..<pw { out[o + i] += horizontal[j * pw + i] * k }
+      }
+    }
+    // Clip to `clip`.
+    let kept = box.intersection(clip)
+    guard !kept.isEmpty else { return nil }
+    var values = [Float](repeating: 0, count: kept.width * kept.height)
+    for j in 0..<kept.height {
+      for i in 0..<kept.width {
+        values[j * kept.width + i] = out[(j + kept.y0 - box.y0) * pw + (i + kept.x0 - box.x0)]
+      }
+    }
+    return FloatPatch(x0: kept.x0, y0: kept.y0, width: kept.width, height: kept.height, values: values)
+  }
+
   /// The alpha (0…1) that `cmds` composite to over `region`.
   static func alpha(of cmds: [Command], region: PixelBox, kernels: KernelSet) -> [Float] {
     let w = region.width, h = region.height
@@ -84,41 +250,47 @@ enum Shadows {
   }
 
   /// Separable Gaussian blur (zero outside), horizontal then vertical. The
-  /// inner loops run over contiguous x for each tap, which LLVM vectorises.
+  /// inner loops run over contiguous x for each tap, which LLVM vectorises;
+  /// rows are spread over the cores in both passes (each output row is
+  /// computed the same way whichever thread takes it).
   static func blur(_ input: [Float], width w: Int, height h: Int, sigma: Double, reach r: Int) -> [Float] {
     let k = kernel(sigma: sigma, reach: r)
     let taps = 2 * r + 1
+    let threads = max(1, min(Compositor.processorCount, h / 32))
     var horizontal = [Float](repeating: 0, count: w * h)
-    let padded = UnsafeMutablePointer<Float>.allocate(capacity: w + 2 * r)
-    defer { padded.deallocate() }
-    input.withUnsafeBufferPointer { src in
-      horizontal.withUnsafeMutableBufferPointer { dst in
-        k.withUnsafeBufferPointer { kw in
-          for y in 0..<h {
-            padded.initialize(repeating: 0, count: w + 2 * r)
-            (padded + r).update(from: src.baseAddress! + y * w, count: w)
-            let o = dst.baseAddress! + y * w
-            for t in 0..<taps {
-              let wt = kw[t]
-              let s = padded + t
-              for x in 0..<w { o[x] += wt * s[x] }
-            }
-          }
-        }
-      }
-    }
     var out = [Float](repeating: 0, count: w * h)
-    horizontal.withUnsafeBufferPointer { src in
-      out.withUnsafeMutableBufferPointer { dst in
-        k.withUnsafeBufferPointer { kw in
-          for y in 0..<h {
-            let o = dst.baseAddress! + y * w
-            for t in 0..<taps {
-              let sy = y + t - r
-              if sy < 0 || sy >= h { continue }
-              let wt = kw[t]
-              let s = src.baseAddress! + sy * w
-              for x in 0..<w { o[x] += wt * s[x] }
+    input.withUnsafeBufferPointer { src in
+      horizontal.withUnsafeMutableBufferPointer { mid in
+        out.withUnsafeMutableBufferPointer { dst in
+          k.withUnsafeBufferPointer { kw in
+            let job = UncheckedSendable(value: (src.baseAddress!, mid.baseAddress!, dst.baseAddress!, kw.baseAddress!))
+            DispatchQueue.concurrentPerform(iterations: threads) { t in
+              let (src, mid, _, kw) = job.value
+              let padded = UnsafeMutablePointer<Float>.allocate(capacity: w + 2 * r)
+              defer { padded.deallocate() }
+              for y in stride(from: t, to: h, by: threads) {
+                padded.initialize(repeating: 0, count: w + 2 * r)
+                (padded + r).update(from: src + y * w, count: w)
+                let o = mid + y * w
+                for tap in 0..<taps {
+                  let wt = kw[tap]
+                  let s = padded + tap
+                  for x in 0..<w { o[x] += wt * s[x] }
+                }
+              }
+            }
+            DispatchQueue.concurrentPerform(iterations: threads) { t in
+              let (_, mid, dst, kw) = job.value
+              for y in stride(from: t, to: h, by: threads) {
+                let o = dst + y * w
+                for tap in 0..<taps {
+                  let sy = y + tap - r
+                  if sy < 0 || sy >= h { continue }
+                  let wt = kw[tap]
+                  let s = mid + sy * w
+                  for x in 0..<w { o[x] += wt * s[x] }
+                }
+              }
             }
           }
         }

@@ -173,3 +173,71 @@ import Testing
     }
   }
 }
+
+@Suite struct OverlayFoldingTests {
+  /// A snapshot with a black overlay sublayer (page flip, navigation
+  /// dimming): folding the overlay into the image draw changes no pixel.
+  @Test(arguments: [0.0, -30.0, -60.0, -85.0])
+  func foldedOverlayEqualsSeparateDraws(theta: Double) {
+    for (opacity, scale, rotateZ, direct) in [
+      (1.0, 2.0, false, false), (0.7, 1.0, false, false), (1.0, 1.0, true, false), (1.0, 2.0, false, true),
+      (1.0, 1.0, false, true),
+    ] {
+      var root = solidLayer(Rect(x: 0, y: 0, width: 90, height: 70), Color(red: 0.3, green: 0.6, blue: 0.2))
+      var t = Transform3D.identity
+      t.m34 = -0.004
+      root.sublayerTransform = t
+      var page = Layer(frame: Rect(x: 5, y: 4, width: 80, height: 60))
+      // `direct`: the image at the layer's pixel size (read in place when θ = 0).
+      page.contents = direct
+        ? noiseBitmap(width: Int(80 * scale), height: Int(60 * scale), seed: 5) : noiseBitmap(width: 40, height: 30, seed: 5)
+      page.contentsScale = direct ? scale : 1
+      page.anchorPoint = Point(x: 0, y: 0.5)
+      page.position = Point(x: 5, y: 34)
+      page.transform = rotateZ ? .rotation(z: 0.3) : .rotation(y: theta * .pi / 180)
+      page.opacity = opacity
+      var overlay = solidLayer(page.bounds, .black)
+      overlay.opacity = 0.45
+      page.sublayers = [overlay]
+      root.sublayers = [page]
+      for set in [KernelSet.simd, .reference] {
+        var folded = Compositor(scale: scale, threadCount: 1, kernels: set)
+        var separate = folded
+        separate.foldsOverlays = false
+        folded.foldsOverlays = true
+        let a = folded.snapshot(root), b = separate.snapshot(root)
+        #expect(maxDifference(a, b) == 0, "θ \(theta) opacity \(opacity) scale \(scale) rotZ \(rotateZ) direct \(direct) \(set): max diff \(maxDifference(a, b))")
+      }
+    }
+  }
+}
+
+@Suite struct CrossfadeTests {
+  /// Two full-screen snapshots fading (drawn by the one-pass cross-fade):
+  /// every pixel is the copy-then-blend result, on any thread count.
+  @Test func crossfadeOfSnapshots() {
+    let from = noiseBitmap(width: 60, height: 45, seed: 1)
+    let to = noiseBitmap(width: 60, height: 45, seed: 2, opaque: false)
+    var root = Layer(frame: Rect(x: 0, y: 0, width: 20, height: 15))
+    var a = Layer(frame: root.bounds)
+    a.contents = from
+    a.contentsScale = 3
+    var b = a
+    b.contents = to
+    b.opacity = 0.37
+    root.sublayers = [a, b]
+    let c = UInt32(UInt8(Float(0.37) * 255 + 0.5))
+    for (threads, set) in [(1, KernelSet.simd), (3, .simd), (1, .reference)] {
+      let out = Compositor(scale: 3, threadCount: threads, kernels: set).snapshot(root)
+      var worst = 0
+      for i in 0..<(60 * 45) {
+        let sa = mul255(UInt32(to.bytes[i * 4 + 3]), c)
+        for k in 0..<4 {
+          let e = mul255(UInt32(to.bytes[i * 4 + k]), c) + mul255(UInt32(from.bytes[i * 4 + k]), 255 - sa)
+          worst = max(worst, abs(Int(e) - Int(out.bytes[i * 4 + k])))
+        }
+      }
+      #expect(worst == 0, "threads \(threads) \(set): \(worst)")
+    }
+  }
+}

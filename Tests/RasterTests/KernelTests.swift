@@ -43,6 +43,31 @@ import Testing
     }
   }
 
+  /// The cross-fade kernel equals a copy followed by the coverage blend, SIMD and reference.
+  @Test func crossfadeKernelEqualsCopyThenBlend() {
+    var rng = SplitMix(seed: 9)
+    for n in [1, 4, 7, 64, 101] {
+      let under = noiseBitmap(width: n, height: 1, seed: rng.next()).bytes
+      let src = noiseBitmap(width: n, height: 1, seed: rng.next(), opaque: n % 2 == 0).bytes
+      for c: UInt8 in [0, 1, 77, 128, 254, 255] {
+        for set in [KernelSet.simd, .reference] {
+          var one = [UInt8](repeating: 9, count: n * 4), two = under
+          one.withUnsafeMutableBufferPointer { d in
+            under.withUnsafeBufferPointer { u in
+              src.withUnsafeBufferPointer { s in
+                Kernels.blend(d.baseAddress!, under: u.baseAddress!, s.baseAddress!, n, coverage: c, set)
+              }
+            }
+          }
+          two.withUnsafeMutableBufferPointer { d in
+            src.withUnsafeBufferPointer { s in Kernels.blend(d.baseAddress!, s.baseAddress!, n, coverage: c, .reference) }
+          }
+          #expect(one == two, "n \(n) c \(c) \(set)")
+        }
+      }
+    }
+  }
+
   @Test func opaqueScan() {
     var b = noiseBitmap(width: 37, height: 1, seed: 3).bytes
     b.withUnsafeBufferPointer { #expect(Kernels.isOpaque($0.baseAddress!, 37, .simd)) }
