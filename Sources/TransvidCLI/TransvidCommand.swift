@@ -36,6 +36,9 @@ public enum TransvidCommand {
       --junit FILE.xml       one JUnit test case per job, for CI
       --gallery DIR          write DIR/index.html showing every demo
       --progress MODE        auto (bars on a terminal, else plain), plain, ndjson, none
+      --max-side N           refuse canvases over N pixels wide or high (default 8192)
+      --max-frames N         refuse jobs over N frames (default 20000)
+      --max-pixels N         refuse jobs over N pixels in all frames (default 20000000000)
       -q, --quiet            print errors only
       --version              print the version
       -h, --help             show this help
