@@ -5,6 +5,7 @@
 import Glibc
 #endif
 import Foundation
+import Media
 import Motion
 import Transitions
 
@@ -57,6 +58,10 @@ public enum TransvidCommand {
     _ arguments: [String], console: Console = .standard,
     environment: [String: String] = ProcessInfo.processInfo.environment
   ) -> Int32 {
+    // FFmpeg's own log lines ("[png @ 0x…] inflate returned error -3") would
+    // only repeat, without the job's name, what the job's error already says:
+    // `MediaError` keeps FFmpeg's last error either way.
+    MediaLog.setLevel(.quiet)
     let options: Options
     do {
       options = try Options.parse(arguments)

@@ -75,6 +75,8 @@ func goodJob(name: String = "good", color: String = "#FF9500", formats: String =
     defer { try? FileManager.default.removeItem(atPath: dir) }
     let jobs = path(dir, "jobs"), out = path(dir, "out"), report = path(dir, "report.json")
     try FileManager.default.copyItem(atPath: path(corpusDirectory, "jobs"), toPath: jobs)
+    // The image-* jobs name `../images/…`.
+    try FileManager.default.copyItem(atPath: path(corpusDirectory, "images"), toPath: path(dir, "images"))
     let good = try write(goodJob(), to: "good.cfg", in: dir)
 
     // Expected lines: the corpus's, then a few that cannot live in git.
