@@ -55,13 +55,32 @@ struct CorpusImage: Sendable, CustomTestStringConvertible {
   }
 
   /// Inputs the image fuzzer once stumbled on (`Tests/Corpus/fuzz/images`):
-  /// each must decode or throw.
+  /// each must decode or throw, quickly, under the fuzzer's 4 Mpx limit.
   @Test func fuzzRegressions() throws {
     let dir = URL(fileURLWithPath: CorpusImage.directory).deletingLastPathComponent().appendingPathComponent("fuzz/images").path
     let names = (try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? []
+    #expect(!names.isEmpty)
     for name in names.sorted() {
       let data = Array(try #require(FileManager.default.contents(atPath: (dir as NSString).appendingPathComponent(name))))
-      _ = try? ImageDecoder.decode(data: data, name: name)
+      let elapsed = ContinuousClock().measure {
+        _ = try? ImageDecoder.decode(data: data, name: name, limits: .init(maxSide: 4096, maxPixels: 1 << 22))
+      }
+      #expect(elapsed < .seconds(2), "\(name) took \(elapsed)")
     }
+  }
+
+  /// Found by the fuzzer: 349 bytes of lossy WebP that declare 8530×10094
+  /// pixels, under the default 100 Mpx cap, so they decode (slowly, to about
+  /// 350 MB of pixels). A lower limit refuses them from the header.
+  @Test func tinyFileDeclaringAHugeImage() throws {
+    let dir = URL(fileURLWithPath: CorpusImage.directory).deletingLastPathComponent().appendingPathComponent("fuzz/images").path
+    let data = Array(try #require(FileManager.default.contents(atPath: dir + "/webp-86mpx-from-349-bytes.webp")))
+    #expect(data.count == 349)
+    let info = try ImageDecoder.info(data: data, name: "w.webp")
+    #expect(info.format == "WebP" && info.width == 8530 && info.height == 10094)
+    let error = #expect(throws: MediaError.self) {
+      try ImageDecoder.decode(data: data, name: "w.webp", limits: .init(maxSide: 4096, maxPixels: 1 << 22))
+    }
+    #expect(error?.message == "WebP declares 8530×10094 pixels, over the limit of 4096 per side and 4194304 in all")
   }
 }
