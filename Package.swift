@@ -45,6 +45,12 @@ let package = Package(
       name: "transvid-bench", dependencies: ["Raster", "Geometry", "Motion", "Transitions"],
       path: "Benchmarks/transvid-bench", linkerSettings: libm),
 
+    // MARK: - Fuzz targets (plain executables that replay inputs; scripts/fuzz
+    // builds them with -sanitize=fuzzer,address -DFUZZING to run libFuzzer)
+    .target(name: "FuzzSupport", path: "Fuzz/FuzzSupport"),
+    .executableTarget(name: "FuzzJobParser", dependencies: ["FuzzSupport", "Jobs"], path: "Fuzz/FuzzJobParser"),
+    .executableTarget(name: "FuzzImageDecoder", dependencies: ["FuzzSupport", "Media"], path: "Fuzz/FuzzImageDecoder"),
+
     // MARK: - Tests
     .testTarget(name: "GeometryTests", dependencies: ["Geometry"]),
     .testTarget(name: "MotionTests", dependencies: ["Motion"]),

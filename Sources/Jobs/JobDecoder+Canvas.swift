@@ -7,15 +7,15 @@
 // override the preset's. With neither device nor size the canvas is an
 // iphone-15 (393×852 pt @3x). Without a device the scale defaults to 2.
 // fps defaults to 60, the background to black. Each side must come to at
-// most 8192 pixels (points × scale).
+// most `limits.maxSide` pixels (points × scale; 8192 unless raised).
 
 import Geometry
 import Raster
 
 extension JobDecoder {
   static let canvasKeys = ["device", "size", "scale", "fps", "background"]
-  /// Largest frame side in pixels.
-  static let maximumPixels = 8192
+  /// Largest frame side in pixels by default (`JobLimits.maxSide`).
+  static let maximumPixels = JobLimits().maxSide
 
   func canvas(_ node: YAMLNode?) throws(Diagnostic) -> CanvasSpec {
     let standard = DevicePreset.standard
@@ -44,21 +44,23 @@ extension JobDecoder {
     if let value = fields["background"] { background = try color(value, fields.path("background")) }
 
     let width = size.width * Double(scale), height = size.height * Double(scale)
-    if max(width, height) > Double(JobDecoder.maximumPixels) {
+    if max(width, height) > Double(limits.maxSide) {
       // Blame the size when given, else the device (presets fit at their own scale).
       let key = fields["size"] != nil ? "size" : "device"
       throw Diagnostic(
         fields[key]?.location ?? node.location,
         "\(fields.path(key)): \(JobDecoder.format(size.width))x\(JobDecoder.format(size.height)) points at scale "
           + "\(scale) is \(JobDecoder.format(width))x\(JobDecoder.format(height)) pixels; "
-          + "at most \(JobDecoder.maximumPixels) per side")
+          + "at most \(limits.maxSide) per side (raise the limit with --max-side)")
     }
     return CanvasSpec(size: size, scale: scale, fps: fps, background: background)
   }
 
-  /// `WIDTHxHEIGHT` (text) or `[WIDTH, HEIGHT]`, each 1…8192 points.
+  /// `WIDTHxHEIGHT` (text) or `[WIDTH, HEIGHT]`, each from 1 to 8192 points
+  /// (or a raised `limits.maxSide`; a lowered one is checked in pixels, naming the cap).
   private func canvasSize(_ node: YAMLNode, _ path: KeyPath) throws(Diagnostic) -> Size {
-    let expected = "a size in points: WIDTHxHEIGHT or [WIDTH, HEIGHT], each from 1 to 8192"
+    let largest = max(limits.maxSide, JobDecoder.maximumPixels)
+    let expected = "a size in points: WIDTHxHEIGHT or [WIDTH, HEIGHT], each from 1 to \(largest)"
     var sides: [Double?] = []
     if let items = node.items {
       sides = items.map { $0.number }
@@ -66,7 +68,7 @@ extension JobDecoder {
       sides = text.split(separator: "x", omittingEmptySubsequences: false)
         .map { YAMLNode.number(fromPlain: String($0).trimmingSpaces) }
     }
-    let limit = Double(JobDecoder.maximumPixels)
+    let limit = Double(largest)
     guard sides.count == 2, let width = sides[0], let height = sides[1],
       (1...limit).contains(width), (1...limit).contains(height)
     else { throw mismatch(node, path, expected: expected) }

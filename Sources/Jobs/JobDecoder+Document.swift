@@ -17,7 +17,9 @@ extension JobDecoder {
     let output = try output(fields["output"])
     let screens = try screens(try required("screens", in: fields, "a mapping of screen names to screens"), canvas: canvas)
     let timeline = try timeline(try required("timeline", in: fields, "a list of steps"), screens: screens, canvas: canvas)
-    return JobSpec(name: name, file: file, canvas: canvas, output: output, screens: screens, timeline: timeline)
+    let spec = JobSpec(name: name, file: file, canvas: canvas, output: output, screens: screens, timeline: timeline)
+    try checkLength(of: spec, at: fields.pairs.first { $0.key == "timeline" }?.keyLocation ?? root.location)
+    return spec
   }
 
   static let nameRule = "letters, digits, '-', '_' and '.', not starting with '.'"

@@ -22,6 +22,8 @@ struct JobDecoder {
   let file: String
   /// The transitions steps may name (the catalog; tests add their own).
   var transitions: [TransitionDescriptor] = Catalog.all
+  /// The caps on canvas size, frame count and pixels (`JobDecoder+Limits.swift`).
+  var limits = JobLimits()
 
   /// A place in the file.
   func location(line: Int, column: Int) -> SourceLocation {

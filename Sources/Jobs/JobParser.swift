@@ -17,30 +17,33 @@ import Transitions
 /// Parses and validates job files.
 public enum JobParser {
   /// The job in `bytes`; `file` is the name diagnostics and `JobSpec.file` use
-  /// (its base name, without extension, is the default job name).
-  public static func parse(bytes: [UInt8], file: String) throws(Diagnostic) -> JobSpec {
-    try parse(bytes: bytes, file: file, transitions: Catalog.all)
+  /// (its base name, without extension, is the default job name). A job
+  /// bigger than `limits` allow is an error naming the cap.
+  public static func parse(bytes: [UInt8], file: String, limits: JobLimits = JobLimits()) throws(Diagnostic) -> JobSpec {
+    try parse(bytes: bytes, file: file, transitions: Catalog.all, limits: limits)
   }
 
   /// `parse(bytes:file:)` against another list of transitions (for tests).
-  static func parse(bytes: [UInt8], file: String, transitions: [TransitionDescriptor]) throws(Diagnostic) -> JobSpec {
+  static func parse(
+    bytes: [UInt8], file: String, transitions: [TransitionDescriptor], limits: JobLimits = JobLimits()
+  ) throws(Diagnostic) -> JobSpec {
     let source = try SourceText(bytes: bytes, file: file)
     guard let root = try YAMLReader.parse(source), !root.isNull else {
       throw Diagnostic(SourceLocation(file: file, line: 1, column: 1), "the job file is empty")
     }
-    return try JobDecoder(file: file, transitions: transitions).job(root)
+    return try JobDecoder(file: file, transitions: transitions, limits: limits).job(root)
   }
 
   /// The job in `text` (UTF-8).
-  public static func parse(_ text: String, file: String) throws(Diagnostic) -> JobSpec {
-    try parse(bytes: Array(text.utf8), file: file)
+  public static func parse(_ text: String, file: String, limits: JobLimits = JobLimits()) throws(Diagnostic) -> JobSpec {
+    try parse(bytes: Array(text.utf8), file: file, limits: limits)
   }
 
   /// Reads and parses the job file at `path`; an unreadable file is
   /// `PATH:1:1: error: cannot read job file: REASON`, an unreadable image
   /// is reported at its `image:` key (see `checkAssets(of:)`).
-  public static func load(path: String) throws(Diagnostic) -> JobSpec {
-    let spec = try parse(bytes: try read(path), file: path)
+  public static func load(path: String, limits: JobLimits = JobLimits()) throws(Diagnostic) -> JobSpec {
+    let spec = try parse(bytes: try read(path), file: path, limits: limits)
     try checkAssets(of: spec)
     return spec
   }

@@ -103,7 +103,7 @@ struct BatchPlan: Sendable {
     jobs = files.map { file in
       var job = PlannedJob(file: file, name: ((file as NSString).lastPathComponent as NSString).deletingPathExtension)
       do throws(Diagnostic) {
-        let spec = try JobParser.load(path: file)
+        let spec = try JobParser.load(path: file, limits: options.limits)
         job.spec = spec
         job.name = spec.name
         job.formats = options.formats ?? spec.output.formats.map(\.rawValue)

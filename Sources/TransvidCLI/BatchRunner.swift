@@ -52,6 +52,7 @@ struct BatchRunner: Sendable {
     let jobs = plan.jobs.filter { $0.shard == shard.index }
     let mode = ProgressReporter.mode(options.progress, quiet: options.quiet, console: console)
     let reporter = ProgressReporter(mode: mode, console: console, jobs: jobs)
+    StaleStaging.removeAll(in: plan.jobs.filter { $0.failure == nil }.map(\.directory))
     let staging = StagingArea()
     let cache = OutputCache()
 

@@ -1,3 +1,5 @@
+import Jobs
+
 /// The command line, parsed. transvid's grammar is small enough that a
 /// hand-written parser states it more plainly than a framework would (and
 /// SwiftPM cannot fetch swift-argument-parser here).
@@ -44,6 +46,8 @@ struct Options: Sendable {
   var junit: String?
   var gallery: String?
   var progress: ProgressMode = .auto
+  /// `--max-side`, `--max-frames`, `--max-pixels`: caps on one job's size.
+  var limits = JobLimits()
 
   /// A usage error: printed with a hint to `--help`, exit status 2.
   struct UsageError: Error, CustomStringConvertible {
@@ -126,6 +130,14 @@ struct Options: Sendable {
           throw UsageError(description: "--progress needs auto, plain, ndjson or none, got '\(text)'")
         }
         options.progress = mode
+      case "--max-side":
+        let n = try positiveInteger()
+        guard n <= JobLimits.largestSide else {
+          throw UsageError(description: "option --max-side allows at most \(JobLimits.largestSide) pixels, got '\(n)'")
+        }
+        options.limits.maxSide = n
+      case "--max-frames": options.limits.maxFrames = try positiveInteger()
+      case "--max-pixels": options.limits.maxPixels = try positiveInteger()
       case "--json" where isPlan: json = true
       case "--":
         inputs.append(contentsOf: rest)

@@ -5,6 +5,7 @@
 import Glibc
 #endif
 import Foundation
+import Media
 import Motion
 import Transitions
 
@@ -36,6 +37,9 @@ public enum TransvidCommand {
       --junit FILE.xml       one JUnit test case per job, for CI
       --gallery DIR          write DIR/index.html showing every demo
       --progress MODE        auto (bars on a terminal, else plain), plain, ndjson, none
+      --max-side N           refuse canvases over N pixels wide or high (default 8192)
+      --max-frames N         refuse jobs over N frames (default 20000)
+      --max-pixels N         refuse jobs over N pixels in all frames (default 20000000000)
       -q, --quiet            print errors only
       --version              print the version
       -h, --help             show this help
@@ -54,6 +58,10 @@ public enum TransvidCommand {
     _ arguments: [String], console: Console = .standard,
     environment: [String: String] = ProcessInfo.processInfo.environment
   ) -> Int32 {
+    // FFmpeg's own log lines ("[png @ 0x…] inflate returned error -3") would
+    // only repeat, without the job's name, what the job's error already says:
+    // `MediaError` keeps FFmpeg's last error either way.
+    MediaLog.setLevel(.quiet)
     let options: Options
     do {
       options = try Options.parse(arguments)

@@ -1,0 +1,30 @@
+// How long a job runs: its frame count and the pixels it renders, checked
+// against `limits` once the timeline is known (the canvas side is checked in
+// `JobDecoder+Canvas.swift`). Both are blamed on the `timeline` key: its
+// length (with fps and the canvas) is what makes the job big.
+
+extension JobDecoder {
+  /// Throws when `spec` has more frames or pixels than `limits` allow.
+  func checkLength(of spec: JobSpec, at location: SourceLocation) throws(Diagnostic) {
+    let timeline = Timeline(spec: spec) { step in
+      transitions.first { $0.name == step.transition }?.make(step.parameters).duration ?? 0
+    }
+    let frames = timeline.frameCount
+    let fps = spec.canvas.fps
+    if frames > limits.maxFrames {
+      throw Diagnostic(
+        location,
+        "timeline: \(frames) frames (\(JobDecoder.format(timeline.duration)) s at \(fps) fps); "
+          + "at most \(limits.maxFrames) frames per job (raise the limit with --max-frames)")
+    }
+    let width = spec.canvas.pixelWidth, height = spec.canvas.pixelHeight
+    let (perFrame, o1) = width.multipliedReportingOverflow(by: height)
+    let (pixels, o2) = perFrame.multipliedReportingOverflow(by: frames)
+    if o1 || o2 || pixels > limits.maxPixels {
+      throw Diagnostic(
+        location,
+        "timeline: \(frames) frames of \(width)x\(height) pixels is \(o1 || o2 ? "too many" : String(pixels)) pixels; "
+          + "at most \(limits.maxPixels) per job (raise the limit with --max-pixels)")
+    }
+  }
+}

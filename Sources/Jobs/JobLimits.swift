@@ -1,0 +1,30 @@
+// JobLimits: how big one job may get before it is refused.
+//
+// A job file is edited by many people and rendered unattended, so a slip such
+// as `hold: 600` at 120 fps, or a 2732-point canvas at scale 3, must fail at
+// once, naming the cap, instead of tying up the nightly machine for hours.
+// The caps are checked while parsing (`JobParser.parse(bytes:file:limits:)`),
+// before any pixel is drawn; the command line can raise or lower each one
+// (`--max-side`, `--max-frames`, `--max-pixels`).
+
+/// The caps on one job's size.
+public struct JobLimits: Hashable, Sendable {
+  /// Largest frame width or height in pixels (points × scale); H.264 and GIF
+  /// both top out at 16384.
+  public var maxSide: Int
+  /// Most frames in one output (the timeline's length × fps).
+  public var maxFrames: Int
+  /// Most pixels rendered for one output: frames × width × height.
+  public var maxPixels: Int
+
+  /// Largest value `maxSide` may be raised to.
+  public static let largestSide = 16384
+
+  /// Defaults: 8192 pixels per side, 20 000 frames (5½ minutes at 60 fps) and
+  /// 20 Gpx (about 110 s of iPhone 15 frames at 3×, 60 fps).
+  public init(maxSide: Int = 8192, maxFrames: Int = 20_000, maxPixels: Int = 20_000_000_000) {
+    self.maxSide = maxSide
+    self.maxFrames = maxFrames
+    self.maxPixels = maxPixels
+  }
+}

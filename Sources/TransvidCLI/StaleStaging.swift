@@ -1,0 +1,51 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+
+/// Staging folders left behind by a transvid that could not clean up: one
+/// killed with SIGKILL, by the OOM killer or a power cut leaves
+/// `<output dir>/.transvid-partial-<pid>/` (or `….cancelled`, if it died while
+/// deleting it) with half-written files inside. They never reach an output
+/// path, but they pile up; a run removes those of processes that are gone
+/// before it starts.
+///
+/// "Gone" means no process with that pid runs on this machine. The folders
+/// name only a pid, so an output folder shared between machines (network
+/// storage) could hold a live folder of another host's transvid with a pid
+/// that is free here; running batches on several hosts into one shared folder
+/// at the same time is not supported.
+enum StaleStaging {
+  static let prefix = ".transvid-partial-"
+
+  /// Removes the stale staging folders directly inside each of `directories`
+  /// and returns their paths. Folders of live processes (this one included)
+  /// are left alone; missing or unreadable directories are skipped.
+  @discardableResult
+  static func removeAll(in directories: some Sequence<String>) -> [String] {
+    var removed: [String] = []
+    for directory in Set(directories) {
+      guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { continue }
+      for name in names.sorted() {
+        guard let pid = owner(ofFolderNamed: name), pid != getpid(), !isRunning(pid) else { continue }
+        let path = (directory as NSString).appendingPathComponent(name)
+        if (try? FileManager.default.removeItem(atPath: path)) != nil { removed.append(path) }
+      }
+    }
+    return removed
+  }
+
+  /// The pid in `.transvid-partial-<pid>` or `.transvid-partial-<pid>.cancelled`.
+  static func owner(ofFolderNamed name: String) -> pid_t? {
+    guard name.hasPrefix(prefix) else { return nil }
+    var rest = name.dropFirst(prefix.count)
+    if rest.hasSuffix(".cancelled") { rest = rest.dropLast(".cancelled".count) }
+    guard let pid = pid_t(rest), pid > 0 else { return nil }
+    return pid
+  }
+
+  /// Whether a process `pid` exists here (EPERM: it does, owned by someone else).
+  static func isRunning(_ pid: pid_t) -> Bool {
+    kill(pid, 0) == 0 || errno == EPERM
+  }
+}

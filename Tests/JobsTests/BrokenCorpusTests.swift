@@ -1,0 +1,167 @@
+// The broken-job corpus (`Tests/Corpus/jobs/*.cfg`), parsed directly: each
+// file's diagnostic is exactly its `.expected` line, with `{file}` standing for
+// the path. The same files run through the real command line in
+// `TransvidCLITests/ReliabilityTests.swift`. Also: limits are named and can
+// be raised or lowered, and alias bombs are refused at once.
+
+import Foundation
+import Testing
+
+@testable import Jobs
+
+/// One corpus file and the line it must print.
+struct CorpusJob: Sendable, CustomTestStringConvertible {
+  var path: String
+  var expected: String
+  var testDescription: String { (path as NSString).lastPathComponent }
+
+  /// `Tests/Corpus/jobs`.
+  static let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .appendingPathComponent("Corpus/jobs").path
+
+  static let all: [CorpusJob] = {
+    let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+    return names.filter { $0.hasSuffix(".cfg") }.sorted().map { name in
+      let path = (directory as NSString).appendingPathComponent(name)
+      let expectedPath = (path as NSString).deletingPathExtension + ".expected"
+      let expected = (try? String(contentsOfFile: expectedPath, encoding: .utf8)) ?? "(no .expected file)"
+      return CorpusJob(path: path, expected: expected.trimmingCharacters(in: .newlines))
+    }
+  }()
+
+  /// Whether the problem is only visible in a batch (two jobs, one output).
+  var isBatchLevel: Bool { expected.contains("{out}") }
+  /// Whether the problem is in an image the job names, found when the
+  /// runner decodes it (`AssetLoader`), not by the parser.
+  var isDecodeLevel: Bool { expected.contains(": cannot decode '") }
+}
+
+@Suite enum BrokenCorpusTests {
+  @Test static func corpusIsBigEnough() {
+    #expect(CorpusJob.all.count >= 40)
+    #expect(CorpusJob.all.allSatisfy { !$0.expected.hasPrefix("(no") })
+  }
+
+  @Test(arguments: CorpusJob.all)
+  static func diagnostic(_ job: CorpusJob) throws {
+    let bytes = Array(try #require(FileManager.default.contents(atPath: job.path)))
+    do {
+      let spec = try JobParser.parse(bytes: bytes, file: job.path)
+      // `load` also checks that the images it names can be read.
+      _ = try JobParser.load(path: job.path)
+      #expect(job.isBatchLevel || job.isDecodeLevel, "parsed, expected \(job.expected); got a job named \(spec.name)")
+    } catch {
+      #expect(!job.isBatchLevel && !job.isDecodeLevel)
+      #expect(error.description == job.expected.replacingOccurrences(of: "{file}", with: job.path))
+    }
+  }
+
+  // MARK: Limits
+
+  static func corpus(_ name: String) throws -> (bytes: [UInt8], path: String) {
+    let path = (CorpusJob.directory as NSString).appendingPathComponent(name)
+    return (Array(try #require(FileManager.default.contents(atPath: path))), path)
+  }
+
+  @Test static func limitsCanBeRaised() throws {
+    let frames = try corpus("limit-frames.cfg")
+    #expect(try JobParser.parse(bytes: frames.bytes, file: "f.cfg", limits: JobLimits(maxFrames: 24014)).name == "limit-frames")
+    let pixels = try corpus("limit-pixels.cfg")
+    let spec = try JobParser.parse(bytes: pixels.bytes, file: "p.cfg", limits: JobLimits(maxPixels: 118_098_000_000))
+    #expect(spec.canvas.pixelWidth == 8100)
+    let side = try corpus("num-canvas-over-cap.cfg")
+    #expect(try JobParser.parse(bytes: side.bytes, file: "s.cfg", limits: JobLimits(maxSide: 9000)).canvas.pixelWidth == 9000)
+  }
+
+  @Test static func limitsCanBeLowered() throws {
+    let job = """
+      canvas: { size: 60x100, scale: 2, fps: 10 }
+      screens: { a: {} }
+      timeline:
+        - hold: 1.5
+      """
+    #expect(throws: Diagnostic(
+      SourceLocation(file: "j.cfg", line: 3, column: 1),
+      "timeline: 15 frames (1.5 s at 10 fps); at most 14 frames per job (raise the limit with --max-frames)")) {
+      try JobParser.parse(job, file: "j.cfg", limits: JobLimits(maxFrames: 14))
+    }
+    #expect(throws: Diagnostic(
+      SourceLocation(file: "j.cfg", line: 3, column: 1),
+      "timeline: 15 frames of 120x200 pixels is 360000 pixels; at most 359999 per job (raise the limit with --max-pixels)")) {
+      try JobParser.parse(job, file: "j.cfg", limits: JobLimits(maxPixels: 359_999))
+    }
+    #expect(throws: Diagnostic(
+      SourceLocation(file: "j.cfg", line: 1, column: 9),
+      "canvas.device: 393x852 points at scale 3 is 1179x2556 pixels; at most 2000 per side (raise the limit with --max-side)")) {
+      try JobParser.parse("canvas: {}\nscreens: { a: {} }\ntimeline: [hold: 1]\n", file: "j.cfg", limits: JobLimits(maxSide: 2000))
+    }
+    #expect(try JobParser.parse(job, file: "j.cfg", limits: JobLimits(maxSide: 200, maxFrames: 15, maxPixels: 360_000)).name == "j")
+  }
+
+  /// The largest job a 1 MiB file can describe is counted exactly (no overflow).
+  @Test static func hugeJobsAreCountedExactly() {
+    var steps = ""
+    for _ in 0..<2000 { steps += "  - hold: 600\n" }
+    let job = "canvas: { size: 2730x2730, scale: 3, fps: 120 }\nscreens: { a: {} }\ntimeline:\n" + steps
+    let limits = JobLimits(maxFrames: .max, maxPixels: 1 << 50)
+    do {
+      _ = try JobParser.parse(job, file: "j.cfg", limits: limits)
+      Issue.record("parsed")
+    } catch {
+      #expect(
+        error.description == "j.cfg:3:1: error: timeline: 144000000 frames of 8190x8190 pixels is 9658958400000000 "
+          + "pixels; at most 1125899906842624 per job (raise the limit with --max-pixels)")
+    }
+  }
+
+  // MARK: Alias bombs
+
+  /// A billion-laughs file is refused at its first anchor, without
+  /// expanding anything: no slower than a plain file of the same size.
+  @Test static func aliasBombIsRefusedQuickly() {
+    var text = "a: &a [\"lol\", \"lol\", \"lol\", \"lol\", \"lol\", \"lol\", \"lol\", \"lol\", \"lol\", \"lol\"]\n"
+    var level = 0
+    while text.utf8.count < 128 << 10 {
+      level += 1
+      let refs = Array(repeating: "*\(level == 1 ? "a" : "l\(level - 1)")", count: 10).joined(separator: ", ")
+      text += "l\(level): &l\(level) [\(refs)]\n"
+    }
+    let bomb = Array(text.utf8)
+    let plain = Array(repeating: UInt8(ascii: "#"), count: bomb.count - 1) + [UInt8(ascii: "\n")]
+    let clock = ContinuousClock()
+    var refusal: Diagnostic?
+    // Best of three, alternating, so other tests running meanwhile do not skew it.
+    var bombTime = Duration.seconds(1000), plainTime = Duration.seconds(1000)
+    for _ in 0..<3 {
+      bombTime = min(bombTime, clock.measure {
+        do throws(Diagnostic) { _ = try JobParser.parse(bytes: bomb, file: "bomb.cfg") } catch { refusal = error }
+      })
+      plainTime = min(plainTime, clock.measure { _ = try? JobParser.parse(bytes: plain, file: "plain.cfg") })
+    }
+    #expect(refusal?.description == "bomb.cfg:1:4: error: anchors (&a) and aliases are not supported; write the value out")
+    #expect(bombTime < plainTime * 2 + .milliseconds(100), "bomb \(bombTime), plain \(plainTime)")
+    #expect(bombTime < .seconds(5))
+  }
+
+  /// Aliases without anchors (an undefined alias) are refused the same way.
+  @Test static func aliasWithoutAnchor() {
+    #expect(throws: Diagnostic(
+      SourceLocation(file: "j.cfg", line: 1, column: 10),
+      "aliases (*nowhere) are not supported; write the value out")) {
+      try JobParser.parse("screens: *nowhere\n", file: "j.cfg")
+    }
+  }
+
+  // MARK: Fuzz regressions
+
+  /// Inputs the fuzzers once stumbled on (`Tests/Corpus/fuzz/jobs`): each must
+  /// parse or fail with a diagnostic, quickly.
+  @Test static func fuzzRegressions() throws {
+    let dir = URL(fileURLWithPath: CorpusJob.directory).deletingLastPathComponent().appendingPathComponent("fuzz/jobs").path
+    let names = (try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? []
+    for name in names.sorted() {
+      let bytes = Array(try #require(FileManager.default.contents(atPath: (dir as NSString).appendingPathComponent(name))))
+      _ = try? JobParser.parse(bytes: bytes, file: name)
+    }
+  }
+}
