@@ -39,8 +39,14 @@ while let a = arguments.popFirst() {
   case "--dump": dump = true
   case "--only": only = arguments.popFirst()
   case "compositor": break
+  case "motion":
+    // `transvid-bench motion`: the spring solver's cost at early and late t.
+    let (early, late) = springCostPerSample(runs: 5)
+    print(String(format: "spring: %.2f ns/sample at t = 0.1 s, %.2f ns/sample at t = 10 s (ratio %.3f)", early, late, late / early))
+    print("BENCH {\"ns.spring_t0_1\": \(early), \"ns.spring_t10\": \(late), \"ratio.spring_t10_vs_t0_1\": \(late / early)}")
+    exit(0)
   default:
-    print("usage: transvid-bench [compositor] [--runs N] [--out DIR] [--dump] [--only circle|pageflip|magic]")
+    print("usage: transvid-bench [compositor|motion] [--runs N] [--out DIR] [--dump] [--only circle|pageflip|magic]")
     exit(2)
   }
 }
