@@ -92,6 +92,36 @@ public struct FrameRenderer: Sendable {
     return nil
   }
 
+  /// True when frame `n` is known to show exactly the pixels of frame
+  /// `n − 1`, so an encoder can send the previous picture again without
+  /// rendering or converting anything: both frames in the same still segment
+  /// (or in still segments showing the same image), or both at the same time
+  /// of the same transition (a transition is a pure function of its time;
+  /// a paused gesture holds it). False means "not known", not "different".
+  public func repeatsPreviousFrame(_ n: Int) -> Bool {
+    guard n > 0, n < frameCount else { return false }
+    switch (timeline.content(ofFrame: n - 1), timeline.content(ofFrame: n)) {
+    case (.transition(let a, let t), .transition(let b, let u)):
+      return a == b && t == u
+    case (.still, .still):
+      let a = timeline.segmentIndex(ofFrame: n - 1), b = timeline.segmentIndex(ofFrame: n)
+      if a == b { return true }
+      guard let first = stillImage(segment: a), let second = stillImage(segment: b) else { return false }
+      // The same stored pixels (snapshots are shared, not copied).
+      return first.bytes.withUnsafeBufferPointer { p in
+        second.bytes.withUnsafeBufferPointer { q in p.baseAddress == q.baseAddress }
+      }
+    default:
+      return false
+    }
+  }
+
+  /// The image a still segment shows.
+  private func stillImage(segment: Int) -> Bitmap? {
+    guard case .still(let screen) = timeline.segments[segment].content else { return nil }
+    return restingImages[segment] ?? snapshots[screen]?.image
+  }
+
   /// Frame `n`, `width × height` pixels (the canvas, possibly cropped to an
   /// even size for video).
   public func frame(_ n: Int, width: Int, height: Int) -> Bitmap {
