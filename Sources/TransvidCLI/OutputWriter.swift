@@ -66,8 +66,9 @@ enum OutputWriter {
   ///
   /// Bench only: with `TRANSVID_NO_ENCODE=1` in the environment the frames
   /// are rendered but not converted or encoded, an empty file is written, and
-  /// a line on stderr gives the frames rendered and the seconds it took
-  /// (`scripts/bench-e2e` uses it for the compositor's share).
+  /// a line on stderr gives the frames rendered, the seconds it took and the
+  /// seconds preparing the job (snapshots) takes (`scripts/bench-e2e` uses it
+  /// for the compositor's share).
   static func writeMP4(
     _ renderer: FrameRenderer, to path: String, pipeline: FramePipeline = .standard(),
     onFrame: (Int) throws -> Void = { _ in }
@@ -94,14 +95,23 @@ enum OutputWriter {
     onFrame: (Int) throws -> Void
   ) throws -> MP4Summary {
     let clock = ContinuousClock()
+    func seconds(_ d: Duration) -> Double {
+      Double(d.components.seconds) + Double(d.components.attoseconds) * 1e-18
+    }
+    // What preparing the job costs (screen snapshots, resting composites):
+    // compositor work done once per job, timed on a second renderer.
+    let prepareStart = clock.now
+    _ = FrameRenderer(spec: renderer.spec)
+    let prepare = seconds(clock.now - prepareStart)
     let start = clock.now
     let statistics = try pipeline.run(renderer, width: width, height: height, convert: false) { n, _ in
       try onFrame(n)
     }
-    let elapsed = clock.now - start
-    let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
+    let loop = seconds(clock.now - start)
     FileHandle.standardError.write(
-      Data("TRANSVID_NO_ENCODE: rendered \(statistics.rendered) of \(statistics.frames) frames in \(String(format: "%.4f", seconds)) s\n".utf8))
+      Data(
+        ("TRANSVID_NO_ENCODE: rendered \(statistics.rendered) of \(statistics.frames) frames in "
+          + "\(String(format: "%.4f", loop)) s; preparing the job took \(String(format: "%.4f", prepare)) s\n").utf8))
     try writeAtomically([], to: path)
     let fps = renderer.spec.canvas.fps
     return MP4Summary(frames: statistics.frames, duration: Double(statistics.frames) / Double(fps), bytes: 0)
