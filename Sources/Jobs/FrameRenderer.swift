@@ -70,6 +70,7 @@ public struct FrameRenderer: Sendable {
           width: spec.canvas.pixelWidth, height: spec.canvas.pixelHeight, fill: spec.canvas.background.premultipliedPixel)
         // What the step leaves on display: its own last frame.
         compositor.render(transition.layers(in: context, at: transition.totalDuration), into: &image)
+        image.updateOpacityHint()
         display = image == to.image ? nil : image
       }
     }
@@ -126,6 +127,49 @@ public struct FrameRenderer: Sendable {
     return nil
   }
 
+  /// True when frame `n` is known to show exactly the pixels of frame
+  /// `n − 1`, so an encoder can send the previous picture again without
+  /// rendering or converting anything: both frames in the same still segment
+  /// (or in still segments showing the same image), or both at the same time
+  /// of the same transition (a transition is a pure function of its time;
+  /// a paused gesture holds it). False means "not known", not "different".
+  public func repeatsPreviousFrame(_ n: Int) -> Bool {
+    guard n > 0, n < frameCount else { return false }
+    switch (timeline.content(ofFrame: n - 1), timeline.content(ofFrame: n)) {
+    case (.transition(let a, let t), .transition(let b, let u)):
+      return a == b && t == u
+    case (.still, .still):
+      let a = timeline.segmentIndex(ofFrame: n - 1), b = timeline.segmentIndex(ofFrame: n)
+      if a == b { return true }
+      guard let first = stillImage(segment: a), let second = stillImage(segment: b) else { return false }
+      // The same stored pixels (snapshots are shared, not copied).
+      return first.bytes.withUnsafeBufferPointer { p in
+        second.bytes.withUnsafeBufferPointer { q in p.baseAddress == q.baseAddress }
+      }
+    default:
+      return false
+    }
+  }
+
+  /// The image a still segment shows.
+  private func stillImage(segment: Int) -> Bitmap? {
+    guard case .still(let screen) = timeline.segments[segment].content else { return nil }
+    return restingImages[segment] ?? snapshots[screen]?.image
+  }
+
+  /// `layer` as the only sublayer of a canvas-sized root whose first sublayer
+  /// is an opaque `background` reaching a point past every edge of `bitmap`
+  /// (so it covers every pixel fully, whatever the rounding).
+  static func overBackground(_ layer: Layer, _ background: Color, canvas: Size, bitmap: Bitmap) -> Layer {
+    var root = Layer(frame: Rect(origin: .zero, size: canvas))
+    let pixels = Double(max(bitmap.width, bitmap.height))
+    var fill = Layer(
+      frame: Rect(x: -1, y: -1, width: max(canvas.width, pixels) + 2, height: max(canvas.height, pixels) + 2))
+    fill.backgroundColor = background
+    root.sublayers = [fill, layer]
+    return root
+  }
+
   /// Frame `n`, `width × height` pixels (the canvas, possibly cropped to an
   /// even size for video).
   public func frame(_ n: Int, width: Int, height: Int) -> Bitmap {
@@ -135,10 +179,22 @@ public struct FrameRenderer: Sendable {
   }
 
   /// Draws frame `n` into `bitmap` (whose pixels are all overwritten).
+  ///
+  /// An opaque canvas background is drawn as the bottom layer of the tree
+  /// rather than filled first: the compositor then skips it wherever an
+  /// opaque layer covers it (a full-screen snapshot, in most transitions),
+  /// instead of writing every pixel twice. Same pixels as fill-then-render:
+  /// the wrapper's map is exactly the root's, and occlusion never changes
+  /// the result.
   public func render(_ n: Int, into bitmap: inout Bitmap) {
     if let layer = layers(ofFrame: n) {
-      bitmap.fill(spec.canvas.background.premultipliedPixel)
-      compositor.render(layer, into: &bitmap)
+      let background = spec.canvas.background
+      if background.alpha >= 1 {
+        compositor.render(Self.overBackground(layer, background, canvas: spec.canvas.size, bitmap: bitmap), into: &bitmap)
+      } else {
+        bitmap.fill(background.premultipliedPixel)
+        compositor.render(layer, into: &bitmap)
+      }
     } else if let (segment, screen) = stillSegment(ofFrame: n) {
       if let image = restingImages[segment] ?? snapshots[screen]?.image { bitmap.copy(from: image) }
     }

@@ -9,6 +9,12 @@ public struct MP4Summary: Hashable, Sendable {
   public var duration: Double
   /// Size of the file in bytes.
   public var bytes: Int
+
+  public init(frames: Int, duration: Double, bytes: Int) {
+    self.frames = frames
+    self.duration = duration
+    self.bytes = bytes
+  }
 }
 
 /// Encodes frames into an H.264 (High, yuv420p, BT.709 limited range) MP4 at a
@@ -177,6 +183,29 @@ public final class MP4Writer {
       try scaler.yuv(from: bitmap, into: frame)
       frame.pointer.pointee.pts = Int64(frameCount)
       try encode(frame)
+      frameCount += 1
+    } catch {
+      close(removingTemp: true)
+      throw error
+    }
+  }
+
+  /// Encodes a frame converted elsewhere (by a `YUVConverter`, typically on
+  /// a worker thread). It must be `width × height`. The same frame may be
+  /// appended again for a frame that shows the same picture (a hold): x264
+  /// copies the pixels in, so nothing holds on to the frame after this returns,
+  /// and the caller may convert the next picture into it.
+  public func append(_ yuv: YUVFrame) throws {
+    MediaLog.setUp()
+    try guardOpen("append frame")
+    do {
+      guard yuv.width == width, yuv.height == height else {
+        throw MediaError(
+          "append frame \(frameCount) to MP4 '\(path)'",
+          "frame is \(yuv.width)×\(yuv.height), expected \(width)×\(height)")
+      }
+      yuv.frame.pointer.pointee.pts = Int64(frameCount)
+      try encode(yuv.frame)
       frameCount += 1
     } catch {
       close(removingTemp: true)

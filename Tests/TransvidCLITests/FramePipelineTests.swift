@@ -1,0 +1,140 @@
+import Foundation
+import Jobs
+import Media
+import Raster
+import Testing
+
+@testable import TransvidCLI
+
+/// The MP4 path renders on worker threads ahead of the encoder, converts in
+/// parallel and reuses held frames; none of that may change a byte.
+@Suite struct FramePipelineTests {
+  /// `smallJob` (holds, a circle-spread push and pop) at 240×400.
+  func renderer(_ dir: String, extra: String = "") throws -> FrameRenderer {
+    FrameRenderer(spec: try JobParser.parse(smallJob(extra: extra), file: "\(dir)/small.cfg"))
+  }
+
+  /// The file the writer made before the pipeline: each frame rendered on the
+  /// calling thread and appended as a bitmap (single-threaded conversion).
+  func referenceMP4(_ renderer: FrameRenderer, to path: String) throws -> [UInt8] {
+    let spec = renderer.spec
+    let width = spec.canvas.pixelWidth & ~1, height = spec.canvas.pixelHeight & ~1
+    let writer = try MP4Writer(
+      path: path, width: width, height: height, fps: spec.canvas.fps, crf: spec.output.mp4.crf,
+      preset: spec.output.mp4.preset, threads: OutputWriter.encoderThreads)
+    for n in 0..<renderer.frameCount {
+      try writer.append(renderer.frame(n, width: width, height: height))
+    }
+    try writer.finish()
+    return Array(try Data(contentsOf: URL(fileURLWithPath: path)))
+  }
+
+  func pipelineMP4(_ renderer: FrameRenderer, _ pipeline: FramePipeline, to path: String) throws -> [UInt8] {
+    _ = try OutputWriter.writeMP4(renderer, to: path, pipeline: pipeline)
+    return Array(try Data(contentsOf: URL(fileURLWithPath: path)))
+  }
+
+  static let settings: [FramePipeline] = [
+    FramePipeline(workers: 0, depth: 1, conversionThreads: 1),
+    FramePipeline(workers: 1, depth: 1, conversionThreads: 1),
+    FramePipeline(workers: 1, depth: 3, conversionThreads: 2),
+    FramePipeline(workers: 2, depth: 4, conversionThreads: 3),
+    FramePipeline(workers: 4, depth: 2, conversionThreads: 4),
+    .standard(),
+  ]
+
+  @Test func everyPipelineSettingGivesTheReferenceBytes() throws {
+    let dir = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    let renderer = try renderer(dir)
+    let reference = try referenceMP4(renderer, to: "\(dir)/reference.mp4")
+    #expect(reference.count > 1000)
+    for (i, pipeline) in Self.settings.enumerated() {
+      let bytes = try pipelineMP4(renderer, pipeline, to: "\(dir)/p\(i).mp4")
+      #expect(bytes == reference, "pipeline \(pipeline) differs from the single-threaded reference")
+    }
+  }
+
+  @Test func twoRunsGiveIdenticalBytes() throws {
+    let dir = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    let pipeline = FramePipeline(workers: 2, depth: 3, conversionThreads: 2)
+    let a = try pipelineMP4(try renderer(dir), pipeline, to: "\(dir)/a.mp4")
+    let b = try pipelineMP4(try renderer(dir), pipeline, to: "\(dir)/b.mp4")
+    #expect(a == b)
+  }
+
+  /// Pooled frames are reused round the pool while consecutive frames differ
+  /// (the transitions) and are handed on unchanged for holds: every decoded
+  /// frame must still be its own compositor frame.
+  @Test(arguments: [FramePipeline(workers: 1, depth: 1, conversionThreads: 2), FramePipeline(workers: 3, depth: 2, conversionThreads: 1)])
+  func pooledFramesDoNotLeakIntoLaterFrames(pipeline: FramePipeline) throws {
+    let dir = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    let renderer = try renderer(dir)
+    let path = "\(dir)/pooled.mp4"
+    _ = try OutputWriter.writeMP4(renderer, to: path, pipeline: pipeline)
+    let decoded = try VideoReader(path: path).readAll()
+    #expect(decoded.count == renderer.frameCount)
+    var repeats = 0, changes = 0
+    for (n, frame) in decoded.enumerated() {
+      let expected = renderer.frame(n, width: frame.width, height: frame.height)
+      let value = psnr(expected, frame)
+      #expect(value >= 38, "frame \(n): PSNR \(value) dB")
+      if renderer.repeatsPreviousFrame(n) {
+        repeats += 1
+        #expect(expected == renderer.frame(n - 1, width: frame.width, height: frame.height), "frame \(n) is not a repeat")
+      } else if n > 0 {
+        changes += 1
+      }
+    }
+    // The job has both, so both paths of the pool were exercised.
+    #expect(repeats > 5 && changes > 10, "\(repeats) repeats, \(changes) changes")
+  }
+
+  @Test func cancellingThroughOnFrameRemovesTheTempFile() throws {
+    let dir = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    let renderer = try renderer(dir)
+    for pipeline in [FramePipeline(workers: 0, depth: 1, conversionThreads: 1), FramePipeline(workers: 2, depth: 3, conversionThreads: 2)] {
+      let path = "\(dir)/cancelled.mp4"
+      var seen: [Int] = []
+      #expect(throws: CancellationError.self) {
+        try OutputWriter.writeMP4(renderer, to: path, pipeline: pipeline) { n in
+          seen.append(n)
+          if n == 7 { throw CancellationError() }
+        }
+      }
+      #expect(seen == Array(0...7), "onFrame runs once per frame, in order, and stops at the throw")
+      #expect(try FileManager.default.contentsOfDirectory(atPath: dir).isEmpty)
+    }
+  }
+
+  @Test func aWorkerErrorStopsTheRunAndIsRethrown() throws {
+    let dir = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    let renderer = try renderer(dir)
+    struct Boom: Error {}
+    for pipeline in [FramePipeline(workers: 0, depth: 1, conversionThreads: 1), FramePipeline(workers: 2, depth: 3, conversionThreads: 1)] {
+      var count = 0
+      #expect(throws: Boom.self) {
+        try pipeline.run(renderer, width: 240, height: 400) { n, _ in
+          count += 1
+          if n == 3 { throw Boom() }
+        }
+      }
+      #expect(count == 4)
+    }
+  }
+
+  @Test func holdsAreNotRendered() throws {
+    let dir = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    let renderer = try renderer(dir)
+    let stats = try FramePipeline(workers: 1, depth: 2, conversionThreads: 1).run(renderer, width: 240, height: 400) { _, _ in }
+    let repeats = (0..<renderer.frameCount).filter { renderer.repeatsPreviousFrame($0) }.count
+    #expect(stats.frames == renderer.frameCount)
+    #expect(stats.rendered == renderer.frameCount - repeats)
+    #expect(repeats >= 10)
+  }
+}
