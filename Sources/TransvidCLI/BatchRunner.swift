@@ -28,9 +28,11 @@ struct JobResult: Sendable {
 /// failed.
 ///
 /// Parallelism: jobs run on `-j` threads (default: one per core, at most one
-/// per job). Inside a job the compositor spreads each frame's row bands over
-/// the cores and x264 uses a fixed 4 threads, so a single big job still keeps
-/// the machine busy; many small jobs gain most from running side by side.
+/// per job). Inside a job an MP4 goes through `FramePipeline`: a worker
+/// renders frames ahead of the encoder (the compositor spreading each frame's
+/// row bands over the cores), swscale converts in slices, repeated frames are
+/// not rendered again, and x264 uses a fixed 4 threads — so a single big job
+/// still keeps the machine busy; many small jobs gain most side by side.
 /// Output bytes do not depend on `-j`: each job's pixels and encoder settings
 /// are fixed, and every output is written alone.
 struct BatchRunner: Sendable {
