@@ -54,10 +54,10 @@ let package = Package(
     // MARK: - Tests
     .testTarget(name: "GeometryTests", dependencies: ["Geometry"]),
     .testTarget(name: "MotionTests", dependencies: ["Motion"]),
-    .testTarget(name: "RasterTests", dependencies: ["Raster", "Geometry"]),
+    .testTarget(name: "RasterTests", dependencies: ["Raster", "Geometry"], exclude: ["Goldens"]),
     .testTarget(name: "TransitionsTests", dependencies: ["Transitions", "Raster", "Motion", "Geometry"]),
     .testTarget(name: "MediaTests", dependencies: ["Media", "Raster"]),
     .testTarget(name: "JobsTests", dependencies: ["Jobs"]),
-    .testTarget(name: "TransvidCLITests", dependencies: ["TransvidCLI", "Media", "Raster"]),
+    .testTarget(name: "TransvidCLITests", dependencies: ["TransvidCLI", "Media", "Raster"], exclude: ["Goldens"]),
   ]
 )
