@@ -22,7 +22,7 @@ import Raster
 /// The present ends on a composite, not a full-screen snapshot: the shrunken
 /// old screen with the sheet over it. `layers(at: duration)` and
 /// `restingLayers(in:)` return that composite, and a dismiss starts from it.
-public struct ElasticPresent: Transition {
+public struct ElasticPresent: PartialPresentation {
   public static let descriptor = TransitionDescriptor(
     name: "elastic-present", origin: "seed 002 demo 2 (PEElasticTransition)",
     summary: "a sheet springs up from the bottom while the old screen shrinks behind it; dismiss reverses",
@@ -51,7 +51,7 @@ public struct ElasticPresent: Transition {
 
   /// How far presented the sheet is (0 = hidden below, 1 = up) at spring value `progress`.
   func presented(_ context: TransitionContext, progress: Double) -> Double {
-    context.operation.isReverse ? 1 - progress : progress
+    presentedAmount(in: context, progress: progress)
   }
 
   /// The sheet's top edge (y, in points) at spring value `progress`.
@@ -66,7 +66,7 @@ public struct ElasticPresent: Transition {
 
   /// The tree for a sheet `amount` presented (1 = at rest), in the
   /// present's terms: `below` is the old screen, `sheet` the new one.
-  func composite(in context: TransitionContext, amount: Double, below: ScreenSnapshot, sheet: ScreenSnapshot) -> Layer {
+  func composite(in context: TransitionContext, amount: Double, presenting below: ScreenSnapshot, presented sheet: ScreenSnapshot) -> Layer {
     var background = context.snapshotLayer(below)
     let s = lerp(1, scale, amount)
     background.transform = .scale(x: s, y: s)
@@ -78,25 +78,5 @@ public struct ElasticPresent: Transition {
     var container = context.emptyContainer()
     container.sublayers = [background, sheetLayer]
     return container
-  }
-
-  public func restingLayers(in context: TransitionContext) -> Layer {
-    let c = context.operation.isReverse ? context.reversed : context
-    return composite(in: c, amount: 1, below: c.fromScreen, sheet: c.toScreen)
-  }
-
-  public func layers(in context: TransitionContext, at time: Double) -> Layer {
-    let reverse = context.operation.isReverse
-    let below = reverse ? context.toScreen : context.fromScreen
-    let sheet = reverse ? context.fromScreen : context.toScreen
-    switch TransitionPhase(time: time, duration: duration, delay: delay) {
-    case .start:
-      return reverse ? composite(in: context, amount: 1, below: below, sheet: sheet) : context.startContainer()
-    case .end:
-      return reverse ? context.endContainer() : composite(in: context, amount: 1, below: below, sheet: sheet)
-    case .running(let elapsed):
-      let progress = curve.progress(atTime: elapsed, duration: duration)
-      return composite(in: context, amount: presented(context, progress: progress), below: below, sheet: sheet)
-    }
   }
 }

@@ -20,7 +20,7 @@ import Raster
 /// up): `restingLayers(in:)`; a dismiss starts from it. The safe-area top
 /// comes from the `safeAreaTop` parameter (59 pt: iPhone 15/16 class).
 /// Dark mode's 0.48 dimming: set `dimming`. The iOS 26 look is not modelled.
-public struct PageSheet: Transition {
+public struct PageSheet: PartialPresentation {
   public static let descriptor = TransitionDescriptor(
     name: "sheet", origin: "UIKit (UIModalPresentationStyle.pageSheet, iOS 13–18)",
     summary: "a card sheet rises from the bottom while the old screen recedes behind it; dismiss reverses",
@@ -65,7 +65,7 @@ public struct PageSheet: Transition {
     return Transform3D.scale(x: s, y: s).concatenating(.translation(x: 0, y: ty))
   }
 
-  func composite(in context: TransitionContext, amount: Double, below: ScreenSnapshot, sheet: ScreenSnapshot) -> Layer {
+  func composite(in context: TransitionContext, amount: Double, presenting below: ScreenSnapshot, presented sheet: ScreenSnapshot) -> Layer {
     var receding = context.snapshotLayer(below)
     receding.transform = recedingTransform(in: context, amount: amount)
     receding.cornerRadius = Self.cornerRadius * clampedUnit(amount)
@@ -80,25 +80,5 @@ public struct PageSheet: Transition {
     var container = context.emptyContainer()
     container.sublayers = [.solid(.black, frame: context.bounds), receding, dim, card]
     return container
-  }
-
-  public func restingLayers(in context: TransitionContext) -> Layer {
-    let c = context.operation.isReverse ? context.reversed : context
-    return composite(in: c, amount: 1, below: c.fromScreen, sheet: c.toScreen)
-  }
-
-  public func layers(in context: TransitionContext, at time: Double) -> Layer {
-    let reverse = context.operation.isReverse
-    let below = reverse ? context.toScreen : context.fromScreen
-    let sheet = reverse ? context.fromScreen : context.toScreen
-    switch TransitionPhase(time: time, duration: duration, delay: delay) {
-    case .start:
-      return reverse ? composite(in: context, amount: 1, below: below, sheet: sheet) : context.startContainer()
-    case .end:
-      return reverse ? context.endContainer() : composite(in: context, amount: 1, below: below, sheet: sheet)
-    case .running(let elapsed):
-      let progress = curve.progress(atTime: elapsed, duration: duration)
-      return composite(in: context, amount: reverse ? 1 - progress : progress, below: below, sheet: sheet)
-    }
   }
 }

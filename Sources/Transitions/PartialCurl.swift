@@ -28,7 +28,7 @@ import Raster
 /// Timing: easeInEaseOut over 0.5 s (INF). h defaults from the presented
 /// screen's identified views (their topmost minY), else half the screen.
 /// The present ends on the curled composite (`restingLayers(in:)`).
-public struct PartialCurl: Transition {
+public struct PartialCurl: PartialPresentation {
   public static let descriptor = TransitionDescriptor(
     name: "partial-curl", origin: "UIKit (UIModalTransitionStyle.partialCurl)",
     summary: "the bottom of the old screen curls up to uncover the new one beneath; dismiss uncurls (approximation)",
@@ -75,7 +75,7 @@ public struct PartialCurl: Transition {
     return lerp(flat, rest, amount)
   }
 
-  func composite(in context: TransitionContext, amount: Double, below: ScreenSnapshot, page: ScreenSnapshot) -> Layer {
+  func composite(in context: TransitionContext, amount: Double, presenting page: ScreenSnapshot, presented below: ScreenSnapshot) -> Layer {
     let n = Self.normal
     let f = foldOffset(in: context, presented: below, amount: amount)
     let travelled = foldOffset(in: context, presented: below, amount: 0) - f
@@ -108,25 +108,5 @@ public struct PartialCurl: Transition {
     container.sublayers = [context.snapshotLayer(below), shadow, pageLayer]
     if band > 0 { container.sublayers.append(roll) }
     return container
-  }
-
-  public func restingLayers(in context: TransitionContext) -> Layer {
-    let c = context.operation.isReverse ? context.reversed : context
-    return composite(in: c, amount: 1, below: c.toScreen, page: c.fromScreen)
-  }
-
-  public func layers(in context: TransitionContext, at time: Double) -> Layer {
-    let reverse = context.operation.isReverse
-    let below = reverse ? context.fromScreen : context.toScreen
-    let page = reverse ? context.toScreen : context.fromScreen
-    switch TransitionPhase(time: time, duration: duration, delay: delay) {
-    case .start:
-      return reverse ? composite(in: context, amount: 1, below: below, page: page) : context.startContainer()
-    case .end:
-      return reverse ? context.endContainer() : composite(in: context, amount: 1, below: below, page: page)
-    case .running(let elapsed):
-      let progress = curve.progress(atTime: elapsed, duration: duration)
-      return composite(in: context, amount: reverse ? 1 - progress : progress, below: below, page: page)
-    }
   }
 }

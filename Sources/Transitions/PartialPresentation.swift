@@ -1,0 +1,49 @@
+import Motion
+import Raster
+
+/// A presentation that leaves the presenting screen visible with the new one
+/// over it — a sheet, a card, a curl — instead of replacing it.
+///
+/// Its frames are one composite drawn at a presented amount (0 = not yet
+/// presented, 1 = fully): the present runs the amount 0 → 1 along `curve`,
+/// the dismiss 1 → 0. The present ends on the composite, not on the bare new
+/// screen (`restingLayers`), and the dismiss starts from it.
+protocol PartialPresentation: Transition {
+  var curve: AnimationCurve { get }
+  /// The frame with the presented screen `amount` of the way in.
+  func composite(
+    in context: TransitionContext, amount: Double, presenting: ScreenSnapshot, presented: ScreenSnapshot
+  ) -> Layer
+}
+
+extension PartialPresentation {
+  /// The presented amount at timing value `progress`: `progress` on the way
+  /// in, `1 − progress` on the way out.
+  func presentedAmount(in context: TransitionContext, progress: Double) -> Double {
+    context.operation.isReverse ? 1 - progress : progress
+  }
+
+  public func restingLayers(in context: TransitionContext) -> Layer {
+    let c = context.operation.isReverse ? context.reversed : context
+    return composite(in: c, amount: 1, presenting: c.fromScreen, presented: c.toScreen)
+  }
+
+  public func layers(in context: TransitionContext, at time: Double) -> Layer {
+    let reverse = context.operation.isReverse
+    let presenting = reverse ? context.toScreen : context.fromScreen
+    let presented = reverse ? context.fromScreen : context.toScreen
+    switch TransitionPhase(time: time, duration: duration, delay: delay) {
+    case .start:
+      return reverse
+        ? composite(in: context, amount: 1, presenting: presenting, presented: presented) : context.startContainer()
+    case .end:
+      return reverse
+        ? context.endContainer() : composite(in: context, amount: 1, presenting: presenting, presented: presented)
+    case .running(let elapsed):
+      let progress = curve.progress(atTime: elapsed, duration: duration)
+      return composite(
+        in: context, amount: presentedAmount(in: context, progress: progress), presenting: presenting,
+        presented: presented)
+    }
+  }
+}
