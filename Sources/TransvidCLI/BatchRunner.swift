@@ -207,7 +207,7 @@ struct BatchRunner: Sendable {
 }
 
 /// The staging folders of this process, one per output folder:
-/// `<dir>/.transvid-partial-<pid>/`. Outputs are written there and renamed
+/// `<dir>/.transvid-partial-<host>-<pid>/`. Outputs are written there and renamed
 /// into place when complete; a signal deletes the folders (`Cancellation`).
 final class StagingArea: Sendable {
   private let folders = Mutex<[String: String]>([:])
@@ -216,7 +216,7 @@ final class StagingArea: Sendable {
   func folder(in directory: String) throws -> String {
     try folders.withLock { folders in
       if let folder = folders[directory] { return folder }
-      let folder = (directory as NSString).appendingPathComponent(".transvid-partial-\(getpid())")
+      let folder = (directory as NSString).appendingPathComponent(StaleStaging.folderName)
       Cancellation.shared.register(folder)
       try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
       folders[directory] = folder

@@ -5,18 +5,28 @@ import Foundation
 
 /// Staging folders left behind by a transvid that could not clean up: one
 /// killed with SIGKILL, by the OOM killer or a power cut leaves
-/// `<output dir>/.transvid-partial-<pid>/` (or `….cancelled`, if it died while
-/// deleting it) with half-written files inside. They never reach an output
-/// path, but they pile up; a run removes those of processes that are gone
-/// before it starts.
+/// `<output dir>/.transvid-partial-<host>-<pid>/` (or `….cancelled`, if it
+/// died while deleting it) with half-written files inside. They never reach
+/// an output path, but they pile up; a run removes those of processes that
+/// are gone before it starts.
 ///
-/// "Gone" means no process with that pid runs on this machine. The folders
-/// name only a pid, so an output folder shared between machines (network
-/// storage) could hold a live folder of another host's transvid with a pid
-/// that is free here; running batches on several hosts into one shared folder
-/// at the same time is not supported.
-enum StaleStaging {
+/// "Gone" means the folder names this host and no process with that pid runs
+/// here. Folders of other hosts (an output folder on network storage shared
+/// by several machines, e.g. shards) are left alone: their pids mean nothing
+/// here.
+public enum StaleStaging {
   static let prefix = ".transvid-partial-"
+
+  /// This machine's name, as it appears in staging folder names.
+  public static let host: String = {
+    var buffer = [CChar](repeating: 0, count: 256)
+    guard gethostname(&buffer, buffer.count - 1) == 0 else { return "localhost" }
+    let name = String(cString: buffer).replacingOccurrences(of: "/", with: "_")
+    return name.isEmpty ? "localhost" : name
+  }()
+
+  /// The staging folder name of this process.
+  static var folderName: String { "\(prefix)\(host)-\(getpid())" }
 
   /// Removes the stale staging folders directly inside each of `directories`
   /// and returns their paths. Folders of live processes (this one included)
@@ -35,12 +45,15 @@ enum StaleStaging {
     return removed
   }
 
-  /// The pid in `.transvid-partial-<pid>` or `.transvid-partial-<pid>.cancelled`.
+  /// The pid in `.transvid-partial-<host>-<pid>` (or `….cancelled`) when
+  /// `<host>` is this machine; nil for anything else.
   static func owner(ofFolderNamed name: String) -> pid_t? {
     guard name.hasPrefix(prefix) else { return nil }
     var rest = name.dropFirst(prefix.count)
     if rest.hasSuffix(".cancelled") { rest = rest.dropLast(".cancelled".count) }
-    guard let pid = pid_t(rest), pid > 0 else { return nil }
+    guard let dash = rest.lastIndex(of: "-"), rest[..<dash] == host[...],
+      let pid = pid_t(rest[rest.index(after: dash)...]), pid > 0
+    else { return nil }
     return pid
   }
 

@@ -257,14 +257,19 @@ func goodJob(name: String = "good", color: String = "#FF9500", formats: String =
     try child.run()
     child.waitUntilExit()
     let dead = child.processIdentifier
-    for name in [".transvid-partial-\(dead)", ".transvid-partial-\(dead).cancelled", ".transvid-partial-1", ".transvid-partial-x"] {
+    let host = StaleStaging.host
+    let otherHost = ".transvid-partial-\(host)x-\(dead)"  // another machine's: its pid means nothing here
+    for name in [
+      ".transvid-partial-\(host)-\(dead)", ".transvid-partial-\(host)-\(dead).cancelled", ".transvid-partial-\(host)-1",
+      ".transvid-partial-x", otherHost,
+    ] {
       try FileManager.default.createDirectory(atPath: path(out, name), withIntermediateDirectories: true)
       try Data("half a file".utf8).write(to: URL(fileURLWithPath: path(path(out, name), "victim.mp4.tmp-1")))
     }
     #expect(transvid([job, "-o", out, "-q"]) == 0)
-    #expect(allEntries(in: out).filter { !$0.contains("/") && $0.hasPrefix(".transvid-partial") } == [
-      ".transvid-partial-1", ".transvid-partial-x",
-    ])
+    #expect(
+      allEntries(in: out).filter { !$0.contains("/") && $0.hasPrefix(".transvid-partial") }.sorted()
+        == [".transvid-partial-\(host)-1", otherHost, ".transvid-partial-x"].sorted())
   }
 
   /// A full disk fails the job with the system's words for it and leaves
