@@ -19,11 +19,14 @@ import Raster
 /// origin and size are blended, so a non-square button gives ellipses that
 /// round out.
 public struct CirclePresent: Transition {
+  /// `duration` and `curve` defaults (descriptor and init alike).
+  static let timing = TimingDefaults(duration: 0.5, curve: .easeInEaseOut, curveText: "easeInEaseOut")
+
   public static let descriptor = TransitionDescriptor(
     name: "circle-present", origin: "seed 002 demo 4 (PECircleSpreadTransition)",
     summary: "the presented screen spreads out of a button in a circle; dismiss shrinks it into the button",
     operations: [.present, .dismiss, .push, .pop],
-    parameters: SharedParameters.timed(duration: 0.5, curve: "easeInEaseOut") + [
+    parameters: Self.timing.parameters + [
       ParameterDescriptor("origin", .rect, default: "[0, 0, 0, 0]", "the button's frame the circle grows from (present) or shrinks into (dismiss), in points")
     ],
     make: { CirclePresent(parameters: $0) })
@@ -35,9 +38,7 @@ public struct CirclePresent: Transition {
   public let origin: Rect
 
   public init(parameters: TransitionParameters) {
-    duration = parameters.number("duration", default: 0.5)
-    delay = parameters.number("delay", default: 0)
-    curve = parameters.curve(default: .easeInEaseOut)
+    (duration, delay, curve) = Self.timing.resolve(parameters)
     origin = parameters.rect("origin", default: .zero)
   }
 

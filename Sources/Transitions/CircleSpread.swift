@@ -22,11 +22,14 @@ import Raster
 /// animation completes the seed removes the mask, so the last frame is the
 /// plain destination screen.
 public struct CircleSpread: Transition {
+  /// `duration` and `curve` defaults (descriptor and init alike).
+  static let timing = TimingDefaults(duration: 0.7, curve: .easeInEaseOut, curveText: "easeInEaseOut")
+
   public static let descriptor = TransitionDescriptor(
     name: "circle-spread", origin: "seed 000 (XWCircleSpreadTransition)",
     summary: "the new screen appears inside a circle growing from a rect; pop shrinks it back",
     operations: [.push, .pop, .present, .dismiss],
-    parameters: SharedParameters.timed(duration: 0.7, curve: "easeInEaseOut") + [
+    parameters: Self.timing.parameters + [
       ParameterDescriptor("origin", .rect, default: "[0, 0, 0, 0]", "the rect the circle grows from (push) or shrinks into (pop), in points")
     ],
     make: { CircleSpread(parameters: $0) })
@@ -37,9 +40,7 @@ public struct CircleSpread: Transition {
   public let origin: Rect
 
   public init(parameters: TransitionParameters) {
-    duration = parameters.number("duration", default: 0.7)
-    delay = parameters.number("delay", default: 0)
-    curve = parameters.curve(default: .easeInEaseOut)
+    (duration, delay, curve) = Self.timing.resolve(parameters)
     origin = parameters.rect("origin", default: .zero)
   }
 

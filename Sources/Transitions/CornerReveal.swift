@@ -20,11 +20,14 @@ import Raster
 /// the corner, on top of the leaving screen. The `origin` parameter moves
 /// the starting rect.
 public struct CornerReveal: Transition {
+  /// `duration` and `curve` defaults (descriptor and init alike).
+  static let timing = TimingDefaults(duration: 0.5, curve: .linear, curveText: "linear")
+
   public static let descriptor = TransitionDescriptor(
     name: "corner-reveal", origin: "seed 004 (WYTransitionAnimator)",
     summary: "the new screen appears inside a circle growing from the top-left corner (pop too)",
     operations: [.push, .pop, .present, .dismiss],
-    parameters: SharedParameters.timed(duration: 0.5, curve: "linear") + [
+    parameters: Self.timing.parameters + [
       ParameterDescriptor("origin", .rect, default: "[0, 0, 100, 100]", "the rect whose oval the circle grows from, in points")
     ],
     make: { CornerReveal(parameters: $0) })
@@ -35,9 +38,7 @@ public struct CornerReveal: Transition {
   public let origin: Rect
 
   public init(parameters: TransitionParameters) {
-    duration = parameters.number("duration", default: 0.5)
-    delay = parameters.number("delay", default: 0)
-    curve = parameters.curve(default: .linear)
+    (duration, delay, curve) = Self.timing.resolve(parameters)
     origin = parameters.rect("origin", default: Rect(x: 0, y: 0, width: 100, height: 100))
   }
 

@@ -11,11 +11,14 @@ import Raster
 /// per-transition durations are private, and 0.5 s is the reference's
 /// choice (curve 7 is 99.4 % settled by 0.4 s, so 0.4–0.5 s barely differ).
 public struct CoverVertical: Transition {
+  /// `duration` and `curve` defaults (descriptor and init alike).
+  static let timing = TimingDefaults(duration: 0.5, curve: .systemSpring, curveText: "spring")
+
   public static let descriptor = TransitionDescriptor(
     name: "cover-vertical", origin: "UIKit (UIModalTransitionStyle.coverVertical)",
     summary: "the new screen slides up over the old one; dismiss slides it back down",
     operations: [.present, .dismiss, .push, .pop],
-    parameters: SharedParameters.timed(duration: 0.5, curve: "spring"),
+    parameters: Self.timing.parameters,
     make: { CoverVertical(parameters: $0) })
 
   public let duration: Double
@@ -23,9 +26,7 @@ public struct CoverVertical: Transition {
   public let curve: AnimationCurve
 
   public init(parameters: TransitionParameters) {
-    duration = parameters.number("duration", default: 0.5)
-    delay = parameters.number("delay", default: 0)
-    curve = parameters.curve(default: .systemSpring)
+    (duration, delay, curve) = Self.timing.resolve(parameters)
   }
 
   /// The moving screen's y offset at curve value `progress`.

@@ -11,11 +11,14 @@ import Raster
 /// spring) over 0.5 s by default; devices were observed at ≈ 0.4 s, which
 /// curve 7 makes all but identical.
 public struct CrossDissolve: Transition {
+  /// `duration` and `curve` defaults (descriptor and init alike).
+  static let timing = TimingDefaults(duration: 0.5, curve: .systemSpring, curveText: "spring")
+
   public static let descriptor = TransitionDescriptor(
     name: "cross-dissolve", origin: "UIKit (UIModalTransitionStyle.crossDissolve)",
     summary: "the old screen fades out while the new one fades in",
     operations: [.present, .dismiss, .push, .pop],
-    parameters: SharedParameters.timed(duration: 0.5, curve: "spring"),
+    parameters: Self.timing.parameters,
     make: { CrossDissolve(parameters: $0) })
 
   public let duration: Double
@@ -23,9 +26,7 @@ public struct CrossDissolve: Transition {
   public let curve: AnimationCurve
 
   public init(parameters: TransitionParameters) {
-    duration = parameters.number("duration", default: 0.5)
-    delay = parameters.number("delay", default: 0)
-    curve = parameters.curve(default: .systemSpring)
+    (duration, delay, curve) = Self.timing.resolve(parameters)
   }
 
   public func layers(in context: TransitionContext, at time: Double) -> Layer {

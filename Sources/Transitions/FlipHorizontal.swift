@@ -22,11 +22,14 @@ import Raster
 /// Black (the window) shows around the card. Timing: easeInEaseOut over
 /// 0.5 s (INF: `transitionFromView:` without a curve option).
 public struct FlipHorizontal: Transition {
+  /// `duration` and `curve` defaults (descriptor and init alike).
+  static let timing = TimingDefaults(duration: 0.5, curve: .easeInEaseOut, curveText: "easeInEaseOut")
+
   public static let descriptor = TransitionDescriptor(
     name: "flip-horizontal", origin: "UIKit (UIModalTransitionStyle.flipHorizontal)",
     summary: "the screen turns over about its vertical axis to show the new one on its back",
     operations: [.present, .dismiss, .push, .pop],
-    parameters: SharedParameters.timed(duration: 0.5, curve: "easeInEaseOut") + [
+    parameters: Self.timing.parameters + [
       ParameterDescriptor("distance", .number, default: "2 × screen height", "the eye's distance from the screen in points (m34 = −1/distance)"),
       ParameterDescriptor("dim", .number, default: "0.3", "how dark the turning face gets edge-on (black alpha × |sin θ|)"),
     ],
@@ -40,9 +43,7 @@ public struct FlipHorizontal: Transition {
   public let dim: Double
 
   public init(parameters: TransitionParameters) {
-    duration = parameters.number("duration", default: 0.5)
-    delay = parameters.number("delay", default: 0)
-    curve = parameters.curve(default: .easeInEaseOut)
+    (duration, delay, curve) = Self.timing.resolve(parameters)
     if case .number(let d)? = parameters.values["distance"], d > 0 { distance = d } else { distance = nil }
     dim = parameters.number("dim", default: 0.3)
   }

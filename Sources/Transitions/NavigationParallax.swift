@@ -34,13 +34,16 @@ public struct NavigationParallax: Transition {
       name: name, origin: "UIKit (UINavigationController, _UINavigationParallaxTransition)",
       summary: "the standard navigation slide: the new screen from the right over the old one's parallax; pop mirrors it",
       operations: [.push, .pop, .present, .dismiss],
-      parameters: SharedParameters.timed(duration: 0.5, curve: "spring") + [
+      parameters: Self.timing.parameters + [
         ParameterDescriptor("dimming", .number, default: "0.1", "the black dimming over the screen underneath, at its darkest")
       ],
       make: { NavigationParallax(parameters: $0) })
   }
 
   /// The catalog entry for push steps.
+  /// `duration` and `curve` defaults (descriptor and init alike).
+  static let timing = TimingDefaults(duration: 0.5, curve: .systemSpring, curveText: "spring")
+
   public static let descriptor = descriptor(named: "push")
   /// The same transition under the name pop steps use.
   public static let popDescriptor = descriptor(named: "pop")
@@ -54,9 +57,7 @@ public struct NavigationParallax: Transition {
   public let dimming: Double
 
   public init(parameters: TransitionParameters) {
-    duration = parameters.number("duration", default: 0.5)
-    delay = parameters.number("delay", default: 0)
-    curve = parameters.curve(default: .systemSpring)
+    (duration, delay, curve) = Self.timing.resolve(parameters)
     dimming = parameters.number("dimming", default: 0.1)
   }
 

@@ -21,11 +21,14 @@ import Raster
 ///
 /// The article does not show `transitionDuration`; transvid uses 0.5 s.
 public struct PageFlip: Transition {
+  /// `duration` and `curve` defaults (descriptor and init alike).
+  static let timing = TimingDefaults(duration: 0.5, curve: .easeInEaseOut, curveText: "easeInEaseOut")
+
   public static let descriptor = TransitionDescriptor(
     name: "page-flip", origin: "seed 002 demo 3 (PEPageTransition)",
     summary: "the old screen turns away like a page hinged on its left edge, in perspective; pop turns it back",
     operations: [.push, .pop, .present, .dismiss],
-    parameters: SharedParameters.timed(duration: 0.5, curve: "easeInEaseOut") + [
+    parameters: Self.timing.parameters + [
       ParameterDescriptor("m34", .number, default: "-0.002", "the container's sublayerTransform.m34 (−1/eye distance)")
     ],
     make: { PageFlip(parameters: $0) })
@@ -39,9 +42,7 @@ public struct PageFlip: Transition {
   public let m34: Double
 
   public init(parameters: TransitionParameters) {
-    duration = parameters.number("duration", default: 0.5)
-    delay = parameters.number("delay", default: 0)
-    curve = parameters.curve(default: .easeInEaseOut)
+    (duration, delay, curve) = Self.timing.resolve(parameters)
     m34 = parameters.number("m34", default: -0.002)
   }
 

@@ -21,11 +21,14 @@ import Raster
 /// comes from the `safeAreaTop` parameter (59 pt: iPhone 15/16 class).
 /// Dark mode's 0.48 dimming: set `dimming`. The iOS 26 look is not modelled.
 public struct PageSheet: PartialPresentation {
+  /// `duration` and `curve` defaults (descriptor and init alike).
+  static let timing = TimingDefaults(duration: 0.5, curve: .spring(Self.spring), curveText: "spring(response: 0.344144233, dampingRatio: 1)")
+
   public static let descriptor = TransitionDescriptor(
     name: "sheet", origin: "UIKit (UIModalPresentationStyle.pageSheet, iOS 13–18)",
     summary: "a card sheet rises from the bottom while the old screen recedes behind it; dismiss reverses",
     operations: [.present, .dismiss, .push, .pop],
-    parameters: SharedParameters.timed(duration: 0.5, curve: "spring(response: 0.344144233, dampingRatio: 1)") + [
+    parameters: Self.timing.parameters + [
       ParameterDescriptor("safeAreaTop", .number, default: "59", "the safe-area top inset in points (status bar / Dynamic Island)"),
       ParameterDescriptor("dimming", .number, default: "0.2", "the black dimming over the old screen (0.48 in dark mode)"),
     ],
@@ -44,9 +47,7 @@ public struct PageSheet: PartialPresentation {
   public let dimming: Double
 
   public init(parameters: TransitionParameters) {
-    duration = parameters.number("duration", default: 0.5)
-    delay = parameters.number("delay", default: 0)
-    curve = parameters.curve(default: .spring(Self.spring))
+    (duration, delay, curve) = Self.timing.resolve(parameters)
     safeAreaTop = parameters.number("safeAreaTop", default: 59)
     dimming = parameters.number("dimming", default: 0.2)
   }

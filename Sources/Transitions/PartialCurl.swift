@@ -29,11 +29,14 @@ import Raster
 /// screen's identified views (their topmost minY), else half the screen.
 /// The present ends on the curled composite (`restingLayers(in:)`).
 public struct PartialCurl: PartialPresentation {
+  /// `duration` and `curve` defaults (descriptor and init alike).
+  static let timing = TimingDefaults(duration: 0.5, curve: .easeInEaseOut, curveText: "easeInEaseOut")
+
   public static let descriptor = TransitionDescriptor(
     name: "partial-curl", origin: "UIKit (UIModalTransitionStyle.partialCurl)",
     summary: "the bottom of the old screen curls up to uncover the new one beneath; dismiss uncurls (approximation)",
     operations: [.present, .dismiss, .push, .pop],
-    parameters: SharedParameters.timed(duration: 0.5, curve: "easeInEaseOut") + [
+    parameters: Self.timing.parameters + [
       ParameterDescriptor("reveal", .number, default: "H − max(40, top of the new screen's topmost view)", "how much of the new screen the curl uncovers, in points up from the bottom"),
       ParameterDescriptor("radius", .number, default: "100", "the curl's radius in points"),
     ],
@@ -51,9 +54,7 @@ public struct PartialCurl: PartialPresentation {
   public let radius: Double
 
   public init(parameters: TransitionParameters) {
-    duration = parameters.number("duration", default: 0.5)
-    delay = parameters.number("delay", default: 0)
-    curve = parameters.curve(default: .easeInEaseOut)
+    (duration, delay, curve) = Self.timing.resolve(parameters)
     if case .number(let h)? = parameters.values["reveal"] { reveal = h } else { reveal = nil }
     radius = parameters.number("radius", default: 100)
   }

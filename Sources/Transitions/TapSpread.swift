@@ -21,11 +21,14 @@ import Raster
 /// mirrors circle-spread's pop — the screen below is inserted underneath and
 /// the leaving screen's mask shrinks from the big circle back onto the tap.
 public struct TapSpread: Transition {
+  /// `duration` and `curve` defaults (descriptor and init alike).
+  static let timing = TimingDefaults(duration: 0.7, curve: .easeInEaseOut, curveText: "easeInEaseOut")
+
   public static let descriptor = TransitionDescriptor(
     name: "tap-spread", origin: "seed 001 (OvalTransition)",
     summary: "the new screen appears inside a circle spreading from the tap point; pop shrinks it back",
     operations: [.push, .pop, .present, .dismiss],
-    parameters: SharedParameters.timed(duration: 0.7, curve: "easeInEaseOut") + [
+    parameters: Self.timing.parameters + [
       ParameterDescriptor("tap", .point, default: "the screen's centre", "the tap point the circle spreads from, in points")
     ],
     make: { TapSpread(parameters: $0) })
@@ -40,9 +43,7 @@ public struct TapSpread: Transition {
   public let tap: Point?
 
   public init(parameters: TransitionParameters) {
-    duration = parameters.number("duration", default: 0.7)
-    delay = parameters.number("delay", default: 0)
-    curve = parameters.curve(default: .easeInEaseOut)
+    (duration, delay, curve) = Self.timing.resolve(parameters)
     if case .point(let p)? = parameters.values["tap"] { tap = p } else { tap = nil }
   }
 

@@ -33,11 +33,14 @@ import Raster
 /// uses 0.9 s (0.3 s per step). `curve` times the three snapshot steps;
 /// the hole is always easeOut, as in the seed.
 public struct ZoomExpand: Transition {
+  /// `duration` and `curve` defaults (descriptor and init alike).
+  static let timing = TimingDefaults(duration: 0.9, curve: .easeInEaseOut, curveText: "easeInEaseOut")
+
   public static let descriptor = TransitionDescriptor(
     name: "zoom-expand", origin: "seed 003 (SFTrainsitionAnimate)",
     summary: "the tapped control flies to its place and swells, then the new screen opens in a circle around it",
     operations: [.push, .pop, .present, .dismiss],
-    parameters: SharedParameters.timed(duration: 0.9, curve: "easeInEaseOut") + [
+    parameters: Self.timing.parameters + [
       ParameterDescriptor("element", .element, default: "none", "{from: ID, to: ID}: the tapped control and its counterpart on the new screen"),
       ParameterDescriptor("backdrop", .color, default: "lightGray", "the backdrop above the split (UIColor.lightGrayColor)"),
       ParameterDescriptor("backdropBottom", .color, default: "white", "the backdrop below the split (the target's centre line)"),
@@ -59,9 +62,7 @@ public struct ZoomExpand: Transition {
   public let backdropBottom: Color
 
   public init(parameters: TransitionParameters) {
-    duration = parameters.number("duration", default: 0.9)
-    delay = parameters.number("delay", default: 0)
-    curve = parameters.curve(default: .easeInEaseOut)
+    (duration, delay, curve) = Self.timing.resolve(parameters)
     element = parameters.element()
     backdrop = parameters.color("backdrop", default: Self.lightGray)
     backdropBottom = parameters.color("backdropBottom", default: .white)
