@@ -14,7 +14,8 @@
 // frames under `out/bench/` so the Python peers (`Benchmarks/peers/`) draw
 // exactly the same frames, and its timings to `out/bench/swift.json`.
 //
-// Usage: transvid-bench [--runs N] [--out DIR] [--dump] [--only circle|pageflip|magic]
+// Usage: transvid-bench [--runs N] [--out DIR] [--dump] [--only circle|pageflip|magic] [--profile]
+// (`--profile`: just the all-core renders, to run under `perf record`.)
 
 #if canImport(Glibc)
 import Glibc
@@ -31,6 +32,7 @@ var runs = 21
 var outDir = "out/bench"
 var dump = false
 var only: String? = nil
+var profile = false
 var arguments = CommandLine.arguments.dropFirst()
 while let a = arguments.popFirst() {
   switch a {
@@ -38,6 +40,7 @@ while let a = arguments.popFirst() {
   case "--out": outDir = arguments.popFirst() ?? outDir
   case "--dump": dump = true
   case "--only": only = arguments.popFirst()
+  case "--profile": profile = true
   case "compositor": break
   case "motion":
     // `transvid-bench motion`: the spring solver's cost at early and late t.
@@ -241,6 +244,11 @@ var out = Bitmap(width: W, height: H)
 let frames: [(String, Layer)] = [("circle", circleTree), ("pageflip", flipTree), ("magic", magicTree)]
 let processors = Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))
 for (name, tree) in frames where only == nil || only == name {
+  if profile {
+    // `--profile`: only the all-core renders, for `perf record`.
+    print("swift \(name): \(median(runs) { Compositor(scale: scale).render(tree, into: &out) }) ms")
+    continue
+  }
   let all = median(runs) { Compositor(scale: scale).render(tree, into: &out) }
   let one = median(runs) { Compositor(scale: scale, threadCount: 1).render(tree, into: &out) }
   let cpu = median(runs, cpu: true) { Compositor(scale: scale, threadCount: 1).render(tree, into: &out) }
@@ -254,7 +262,7 @@ for (name, tree) in frames where only == nil || only == name {
   print("swift \(name): \(all) ms (\(processors) threads), \(one) ms (1 thread), \(cpu) ms CPU (1 thread)")
 }
 
-if only != nil { exit(0) }
+if only != nil || profile { exit(0) }
 
 // The memory floor: out = a | b, 8 bytes at a time, on 1 and on every thread.
 func floorPass(threads: Int, runs: Int, into out: inout Bitmap) -> Double {
