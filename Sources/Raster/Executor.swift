@@ -26,17 +26,26 @@ struct Scratch {
   let cov: UnsafeMutablePointer<Float>
   let mask8: UnsafeMutablePointer<UInt8>
   let src: UnsafeMutablePointer<UInt8>
+  /// Full runs of a band waiting to be sampled by columns (`Sampler.sampleColumns`).
+  let spans: UnsafeMutablePointer<Sampler.Span>
+  static let spanCapacity = 512
+  /// Two image rows after the horizontal filter step (`Sampler.sampleScaled`).
+  let rows: UnsafeMutablePointer<UInt8>
   init(width: Int) {
     self.width = width + 8
     cov = .allocate(capacity: self.width * RowCoverage.levels)
     mask8 = .allocate(capacity: self.width)
     src = .allocate(capacity: self.width * 4)
+    spans = .allocate(capacity: Scratch.spanCapacity)
+    rows = .allocate(capacity: self.width * 8)
   }
 
   func deallocate() {
     cov.deallocate()
     mask8.deallocate()
     src.deallocate()
+    spans.deallocate()
+    rows.deallocate()
   }
 }
 
@@ -266,8 +275,28 @@ struct Executor {
           r: UInt8(mul255(UInt32(p.r), c)), g: UInt8(mul255(UInt32(p.g), c)), b: UInt8(mul255(UInt32(p.b), c)),
           a: UInt8(mul255(UInt32(p.a), c)))
       }
+      // Full runs of a straight draw whose map keeps columns (a page turning
+      // about a vertical axis, a scaled snapshot) are collected for the band
+      // and sampled four columns at a time down the rows.
+      let byColumns = straight && kernels == .simd && direct == nil
+        && Sampler.samplesByColumns(m, width: w, height: h, x0: region.x0, x1: region.x1)
+      let scaled = byColumns && Sampler.samplesScaled(m, width: w, height: h)
       bitmap.bytes.withUnsafeBufferPointer { buf in
         let img = buf.baseAddress!
+        var pending = 0
+        func sampleByColumns() {
+          if scaled {
+            Sampler.sampleScaled(
+              img, width: w, height: h, toImage: m, spans: scratch.spans, count: pending, rows: scratch.rows,
+              rowCapacity: scratch.width, target: target, tint: tintPixel ?? .clear, tinted: tintPixel != nil)
+          } else {
+            Sampler.sampleColumns(
+              img, width: w, height: h, toImage: m, spans: scratch.spans, count: pending, x0: region.x0,
+              x1: region.x1, target: target, tint: tintPixel ?? .clear, tinted: tintPixel != nil)
+          }
+          pending = 0
+        }
+        defer { if pending > 0 { sampleByColumns() } }
         for y in region.y0..<region.y1 {
           let runs = rc.evaluate(op.shapes, y: y).subtracting(hidden.0, hidden.1)
           if runs.isEmpty { continue }
@@ -304,7 +333,11 @@ struct Executor {
           var rest = Runs()
           for k in 0..<runs.count {
             let r = runs.items[k]
-            if r.full && straight {
+            if r.full && byColumns {
+              if pending == Scratch.spanCapacity { sampleByColumns() }
+              scratch.spans[pending] = Sampler.Span(Int32(y), Int32(r.start), Int32(r.end))
+              pending += 1
+            } else if r.full && straight {
               Sampler.sampleRow(
                 img, width: w, height: h, toImage: m, y: y, x0: r.start, count: r.end - r.start,
                 into: target.pixel(r.start, y), kernels, tint: tint8)

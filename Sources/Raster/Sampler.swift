@@ -204,3 +204,213 @@ enum Sampler {
     }
   }
 }
+
+// MARK: - Columns
+
+// Pages turning about a vertical axis and axis-aligned scaled snapshots have
+// maps whose u and W depend on x alone (m21 = m23 = 0): each device column
+// reads one image column pair (ix, ix + 1) with one weight wx, and v is
+// linear down the column. Walking such a draw row by row reads the image
+// diagonally when v also depends on x (a turning page: ~1.5 image rows per
+// device pixel near the hinge), so every texel load misses L1; walking it
+// four columns at a time down the band's rows reads neighbouring texels in
+// turn and does the u arithmetic once per column instead of per pixel. Same
+// bilinear arithmetic as `sampleRowSIMD` (coordinates in Double per column,
+// Float per pixel), so the reference bound is the same ±1.
+
+extension Sampler {
+  /// A full run of one row to sample: `y`, columns [x0, x1).
+  typealias Span = SIMD3<Int32>
+
+  /// True when `m` maps device columns to image columns (u and W depend on
+  /// x only) and the columns [x0, x1) are all in front of the eye, so
+  /// `sampleColumns` applies.
+  static func samplesByColumns(_ m: Homography, width w: Int, height h: Int, x0: Int, x1: Int) -> Bool {
+    guard m.m21 == 0, m.m23 == 0, w >= 2, h >= 2, w < 1 << 20, h < 1 << 20, x0 < x1 else { return false }
+    let wa = (Double(x0) + 0.5) * m.m13 + m.m33, wb = (Double(x1) - 0.5) * m.m13 + m.m33
+    return wa > 1e-9 && wb > 1e-9
+  }
+
+  /// Samples the spans (rows of one band, columns within [x0, x1)) straight
+  /// into `target`, four columns at a time down the rows, with an optional
+  /// tint (premultiplied, coverage applied) blended over in registers.
+  /// Requires `samplesByColumns(m, …, x0, x1)`.
+  static func sampleColumns(
+    _ img: UnsafePointer<UInt8>, width w: Int, height h: Int, toImage m: Homography,
+    spans: UnsafePointer<Span>, count: Int, x0: Int, x1: Int, target: Target, tint: Pixel, tinted: Bool
+  ) {
+    guard count > 0 else { return }
+    let tintPairs = split(SIMD4<UInt32>(repeating: unsafeBitCast(tint, to: UInt32.self)))
+    let stride = w * 4
+    let raw = UnsafeRawPointer(img)
+    let maxU = SIMD4<Float>(repeating: Float(w - 1)), maxV = SIMD4<Float>(repeating: Float(h - 1))
+    let zero = SIMD4<Float>()
+    let nw = Int32(w), nh = Int32(h)
+    let lanes = SIMD4<Double>(0.5, 1.5, 2.5, 3.5)
+    var gx = x0
+    while gx < x1 {
+      // Per column: u, W, and v = a + b·yc.
+      let xc = SIMD4<Double>(repeating: Double(gx)) + lanes
+      let W = xc * m.m13 + SIMD4(repeating: m.m33)
+      let iW = 1 / W
+      var u = SIMD4<Float>((xc * m.m11 + SIMD4(repeating: m.m31)) * iW - 0.5)
+      let a = SIMD4<Float>((xc * m.m12 + SIMD4(repeating: m.m32)) * iW - 0.5)
+      let b = SIMD4<Float>(m.m22 * iW)
+      u.replace(with: zero, where: .!(u .>= zero))
+      u.replace(with: maxU, where: .!(u .<= maxU))
+      let (ix, wx) = indexAndWeight(u, nw)
+      let wxp = pairs(wx), iwxp = 256 &- wxp
+      let cx = ix &* 4
+      let c0 = Int(cx[0]), c1 = Int(cx[1]), c2 = Int(cx[2]), c3 = Int(cx[3])
+      let gEnd = gx + 4
+      for k in 0..<count {
+        let span = spans[k]
+        let s = Int(span.y), e = Int(span.z)
+        if e <= gx || s >= gEnd { continue }
+        let y = Int(span.x)
+        var v = a + b * Float(Double(y) + 0.5)
+        v.replace(with: zero, where: .!(v .>= zero))
+        v.replace(with: maxV, where: .!(v .<= maxV))
+        let (iy, wy) = indexAndWeight(v, nh)
+        let o0 = Int(iy[0]) &* stride &+ c0, o1 = Int(iy[1]) &* stride &+ c1
+        let o2 = Int(iy[2]) &* stride &+ c2, o3 = Int(iy[3]) &* stride &+ c3
+        let t0 = raw.loadUnaligned(fromByteOffset: o0, as: UInt64.self)
+        let t1 = raw.loadUnaligned(fromByteOffset: o1, as: UInt64.self)
+        let t2 = raw.loadUnaligned(fromByteOffset: o2, as: UInt64.self)
+        let t3 = raw.loadUnaligned(fromByteOffset: o3, as: UInt64.self)
+        let b0 = raw.loadUnaligned(fromByteOffset: o0 &+ stride, as: UInt64.self)
+        let b1 = raw.loadUnaligned(fromByteOffset: o1 &+ stride, as: UInt64.self)
+        let b2 = raw.loadUnaligned(fromByteOffset: o2 &+ stride, as: UInt64.self)
+        let b3 = raw.loadUnaligned(fromByteOffset: o3 &+ stride, as: UInt64.self)
+        let tl = unsafeBitCast(SIMD2<UInt64>(t0, t1), to: SIMD4<UInt32>.self)
+        let tr = unsafeBitCast(SIMD2<UInt64>(t2, t3), to: SIMD4<UInt32>.self)
+        let bl = unsafeBitCast(SIMD2<UInt64>(b0, b1), to: SIMD4<UInt32>.self)
+        let br = unsafeBitCast(SIMD2<UInt64>(b2, b3), to: SIMD4<UInt32>.self)
+        let p00 = SIMD4<UInt32>(tl[0], tl[2], tr[0], tr[2]), p10 = SIMD4<UInt32>(tl[1], tl[3], tr[1], tr[3])
+        let p01 = SIMD4<UInt32>(bl[0], bl[2], br[0], br[2]), p11 = SIMD4<UInt32>(bl[1], bl[3], br[1], br[3])
+        let wyp = pairs(wy), iwyp = 256 &- wyp
+        let pa = split(p00), pb = split(p10), pc = split(p01), pd = split(p11)
+        let topRB = lerp8(pa.rb, pb.rb, wxp, iwxp), topGA = lerp8(pa.ga, pb.ga, wxp, iwxp)
+        let botRB = lerp8(pc.rb, pd.rb, wxp, iwxp), botGA = lerp8(pc.ga, pd.ga, wxp, iwxp)
+        var px = join(lerp8(topRB, botRB, wyp, iwyp), lerp8(topGA, botGA, wyp, iwyp))
+        if tinted { px = over(tintPairs, px) }
+        let out = UnsafeMutableRawPointer(target.pixel(gx, y))
+        if s <= gx && e >= gEnd {
+          out.storeBytes(of: px, as: SIMD4<UInt32>.self)
+        } else {
+          for l in max(s - gx, 0)..<min(e - gx, 4) {
+            out.storeBytes(of: px[l], toByteOffset: l &* 4, as: UInt32.self)
+          }
+        }
+      }
+      gx = gEnd
+    }
+  }
+}
+
+// MARK: - Scaled rows
+
+// An axis-aligned scale (and translation) — a snapshot flying between two
+// frames — maps every device row to one image row pair (iy, iy + 1) with
+// one weight wy, and every column to one (ix, wx). The horizontal step of
+// the bilinear filter, top = lerp(p00, p10, wx) and bottom = lerp(p01,
+// p11, wx), then depends on the image row only: it is computed once per
+// image row into a row cache and shared by every device row that reads it
+// (three of them at a 3× enlargement), and each device row is one vertical
+// lerp of two cached rows. The same arithmetic, in the same order, as
+// `sampleRowSIMD`.
+
+extension Sampler {
+  /// True when `m` is an axis-aligned scale and translation (`sampleScaled` applies).
+  static func samplesScaled(_ m: Homography, width w: Int, height h: Int) -> Bool {
+    m.m12 == 0 && m.m13 == 0 && m.m21 == 0 && m.m23 == 0 && m.m33 > 1e-9 && w >= 2 && h >= 2
+      && w < 1 << 20 && h < 1 << 20
+  }
+
+  /// Samples the spans (in increasing `y`) straight into `target`, with an
+  /// optional tint blended over in registers. `rows` holds two cached image
+  /// rows of at least `width + 4` pixels each (the target's width).
+  /// Requires `samplesScaled(m, …)`.
+  static func sampleScaled(
+    _ img: UnsafePointer<UInt8>, width w: Int, height h: Int, toImage m: Homography,
+    spans: UnsafePointer<Span>, count: Int, rows: UnsafeMutablePointer<UInt8>, rowCapacity: Int,
+    target: Target, tint: Pixel, tinted: Bool
+  ) {
+    guard count > 0 else { return }
+    var ux0 = Int(spans[0].y), ux1 = Int(spans[0].z)
+    for k in 1..<count {
+      ux0 = min(ux0, Int(spans[k].y))
+      ux1 = max(ux1, Int(spans[k].z))
+    }
+    precondition(ux1 - ux0 + 4 <= rowCapacity, "row cache too small")
+    let tintPairs = split(SIMD4<UInt32>(repeating: unsafeBitCast(tint, to: UInt32.self)))
+    let raw = UnsafeRawPointer(img)
+    let stride = w * 4
+    let nw = Int32(w), nh = Int32(h)
+    let zero = SIMD4<Float>()
+    let maxU = SIMD4<Float>(repeating: Float(w - 1)), maxV = SIMD4<Float>(repeating: Float(h - 1))
+    let iW = 1 / m.m33
+    var top = UnsafeMutableRawPointer(rows), bottom = UnsafeMutableRawPointer(rows + rowCapacity * 4)
+    var cached = -2  // the image row held in `top`; `bottom` holds the next one
+
+    /// The horizontal lerps of image row `r` over the columns [ux0, ux1), into `row`.
+    func fill(_ row: UnsafeMutableRawPointer, imageRow r: Int) {
+      let line = r * stride
+      let lanes = SIMD4<Double>(0.5, 1.5, 2.5, 3.5)
+      var x = ux0
+      while x < ux1 {
+        let xc = SIMD4<Double>(repeating: Double(x)) + lanes
+        var u = SIMD4<Float>((xc * m.m11 + SIMD4(repeating: m.m31)) * iW - 0.5)
+        u.replace(with: zero, where: .!(u .>= zero))
+        u.replace(with: maxU, where: .!(u .<= maxU))
+        let (ix, wx) = indexAndWeight(u, nw)
+        let t0 = raw.loadUnaligned(fromByteOffset: line &+ Int(ix[0]) &* 4, as: UInt64.self)
+        let t1 = raw.loadUnaligned(fromByteOffset: line &+ Int(ix[1]) &* 4, as: UInt64.self)
+        let t2 = raw.loadUnaligned(fromByteOffset: line &+ Int(ix[2]) &* 4, as: UInt64.self)
+        let t3 = raw.loadUnaligned(fromByteOffset: line &+ Int(ix[3]) &* 4, as: UInt64.self)
+        let tl = unsafeBitCast(SIMD2<UInt64>(t0, t1), to: SIMD4<UInt32>.self)
+        let tr = unsafeBitCast(SIMD2<UInt64>(t2, t3), to: SIMD4<UInt32>.self)
+        let a = split(SIMD4<UInt32>(tl[0], tl[2], tr[0], tr[2])), b = split(SIMD4<UInt32>(tl[1], tl[3], tr[1], tr[3]))
+        let wxp = pairs(wx), iwxp = 256 &- wxp
+        let px = join(lerp8(a.rb, b.rb, wxp, iwxp), lerp8(a.ga, b.ga, wxp, iwxp))
+        row.storeBytes(of: px, toByteOffset: (x &- ux0) &* 4, as: SIMD4<UInt32>.self)
+        x &+= 4
+      }
+    }
+
+    for k in 0..<count {
+      let span = spans[k]
+      let y = Int(span.x), s = Int(span.y), e = Int(span.z)
+      guard s < e else { continue }
+      var v = SIMD4<Float>(repeating: Float((Double(y) + 0.5) * m.m22 * iW + m.m32 * iW - 0.5))
+      v.replace(with: zero, where: .!(v .>= zero))
+      v.replace(with: maxV, where: .!(v .<= maxV))
+      let (iyv, wyv) = indexAndWeight(v, nh)
+      let iy = Int(iyv[0])
+      if iy != cached {
+        if iy == cached + 1 {
+          swap(&top, &bottom)
+        } else {
+          fill(top, imageRow: iy)
+        }
+        fill(bottom, imageRow: iy + 1)
+        cached = iy
+      }
+      let wyp = pairs(wyv), iwyp = 256 &- wyp
+      let out = UnsafeMutableRawPointer(target.pixel(s, y))
+      var x = s
+      while x < e {
+        let t = split(top.loadUnaligned(fromByteOffset: (x &- ux0) &* 4, as: SIMD4<UInt32>.self))
+        let b = split(bottom.loadUnaligned(fromByteOffset: (x &- ux0) &* 4, as: SIMD4<UInt32>.self))
+        var px = join(lerp8(t.rb, b.rb, wyp, iwyp), lerp8(t.ga, b.ga, wyp, iwyp))
+        if tinted { px = over(tintPairs, px) }
+        if x &+ 4 <= e {
+          out.storeBytes(of: px, toByteOffset: (x &- s) &* 4, as: SIMD4<UInt32>.self)
+        } else {
+          for l in 0..<(e &- x) { out.storeBytes(of: px[l], toByteOffset: (x &- s &+ l) &* 4, as: UInt32.self) }
+        }
+        x &+= 4
+      }
+    }
+  }
+}

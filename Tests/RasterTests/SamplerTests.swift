@@ -81,4 +81,86 @@ import Testing
       }
     }
   }
+
+  /// Maps that keep device columns (pages turning about a vertical axis,
+  /// scales), as `Sampler.samplesByColumns` takes them: device → image.
+  static func columnMaps(_ rng: inout SplitMix) -> [Homography] {
+    var out: [Homography] = [.scale(x: 0.31, y: 0.29), .translation(x: -3.75, y: 2.5).concatenating(.scale(x: 3.2, y: 3.1))]
+    for _ in 0..<12 {
+      var t = Transform3D.rotation(y: (rng.unit() - 0.5) * 2.6)
+      t.m34 = -0.004 * rng.unit()
+      let page = Homography(flattening: t).concatenating(.translation(x: rng.unit() * 20, y: rng.unit() * 20 - 10))
+      out.append(page.inverted()!)
+    }
+    return out
+  }
+
+  /// The column walk and the scaled-row cache write exactly the pixels of
+  /// their spans, each within ±1 of the reference (tint included).
+  @Test func columnsAndScaledRowsMatchReference() {
+    var rng = SplitMix(seed: 11)
+    let (tw, th) = (53, 21)
+    for (iw, ih) in [(37, 29), (2, 2), (64, 3)] {
+      let img = noiseBitmap(width: iw, height: ih, seed: rng.next(), opaque: true)
+      for m in SamplerTests.columnMaps(&rng) {
+        // Spans: a run per row with ragged ends, some rows skipped, one row with two runs.
+        var spans: [Sampler.Span] = []
+        for y in 2..<19 where y % 5 != 3 {
+          let s = 1 + (y * 7) % 9, e = tw - 1 - (y * 5) % 11
+          if y == 8 {
+            spans.append(Sampler.Span(Int32(y), Int32(s), Int32(20)))
+            spans.append(Sampler.Span(Int32(y), Int32(23), Int32(e)))
+          } else {
+            spans.append(Sampler.Span(Int32(y), Int32(s), Int32(e)))
+          }
+        }
+        guard Sampler.samplesByColumns(m, width: iw, height: ih, x0: 0, x1: tw) else { continue }
+        for tint in [nil, Pixel(r: 20, g: 0, b: 40, a: 90)] {
+          let scaled = Sampler.samplesScaled(m, width: iw, height: ih)
+          var out = [UInt8](repeating: 7, count: tw * th * 4)
+          let scratch = Scratch(width: tw)
+          defer { scratch.deallocate() }
+          img.bytes.withUnsafeBufferPointer { buf in
+            out.withUnsafeMutableBufferPointer { o in
+              let target = Target(base: o.baseAddress!, stride: tw * 4, box: PixelBox(x0: 0, y0: 0, x1: tw, y1: th))
+              spans.withUnsafeBufferPointer { sp in
+                if scaled {
+                  Sampler.sampleScaled(
+                    buf.baseAddress!, width: iw, height: ih, toImage: m, spans: sp.baseAddress!, count: sp.count,
+                    rows: scratch.rows, rowCapacity: scratch.width, target: target, tint: tint ?? .clear, tinted: tint != nil)
+                } else {
+                  Sampler.sampleColumns(
+                    buf.baseAddress!, width: iw, height: ih, toImage: m, spans: sp.baseAddress!, count: sp.count,
+                    x0: 0, x1: tw, target: target, tint: tint ?? .clear, tinted: tint != nil)
+                }
+              }
+            }
+          }
+          var worst = 0, untouched = true
+          for y in 0..<th {
+            var row = [UInt8](repeating: 0, count: tw * 4)
+            img.bytes.withUnsafeBufferPointer { buf in
+              row.withUnsafeMutableBufferPointer {
+                Sampler.sampleRowReference(buf.baseAddress!, width: iw, height: ih, toImage: m, y: y, x0: 0, count: tw, into: $0.baseAddress!)
+                if let tint { Kernels.blend($0.baseAddress!, solid: tint, tw, coverage: 255, .reference) }
+              }
+            }
+            for x in 0..<tw {
+              let inSpan = spans.contains { Int($0.x) == y && Int($0.y) <= x && x < Int($0.z) }
+              for k in 0..<4 {
+                let got = Int(out[(y * tw + x) * 4 + k])
+                if inSpan {
+                  worst = max(worst, abs(got - Int(row[x * 4 + k])))
+                } else if got != 7 {
+                  untouched = false
+                }
+              }
+            }
+          }
+          #expect(worst <= 1, "\(scaled ? "scaled" : "columns") vs reference: \(worst) (image \(iw)×\(ih), map \(m))")
+          #expect(untouched, "wrote outside its spans (map \(m))")
+        }
+      }
+    }
+  }
 }
