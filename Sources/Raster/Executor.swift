@@ -126,7 +126,8 @@ struct Executor {
           for (s, e) in segments {
             Kernels.blend(
               target.pixel(s, y), under: pa.baseAddress! + ((y + dya) * wa + s + dxa) * 4,
-              pb.baseAddress! + ((y + dyb) * wb + s + dxb) * 4, e - s, coverage: opacity8, kernels)
+              pb.baseAddress! + ((y + dyb) * wb + s + dxb) * 4, e - s, coverage: opacity8,
+              sourceOpaque: over.isKnownOpaque, kernels)
           }
         }
       }

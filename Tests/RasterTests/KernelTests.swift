@@ -48,14 +48,16 @@ import Testing
     var rng = SplitMix(seed: 9)
     for n in [1, 4, 7, 64, 101] {
       let under = noiseBitmap(width: n, height: 1, seed: rng.next()).bytes
-      let src = noiseBitmap(width: n, height: 1, seed: rng.next(), opaque: n % 2 == 0).bytes
+      let opaque = n % 2 == 0
+      let src = noiseBitmap(width: n, height: 1, seed: rng.next(), opaque: opaque).bytes
       for c: UInt8 in [0, 1, 77, 128, 254, 255] {
         for set in [KernelSet.simd, .reference] {
           var one = [UInt8](repeating: 9, count: n * 4), two = under
           one.withUnsafeMutableBufferPointer { d in
             under.withUnsafeBufferPointer { u in
               src.withUnsafeBufferPointer { s in
-                Kernels.blend(d.baseAddress!, under: u.baseAddress!, s.baseAddress!, n, coverage: c, set)
+                Kernels.blend(
+                  d.baseAddress!, under: u.baseAddress!, s.baseAddress!, n, coverage: c, sourceOpaque: opaque, set)
               }
             }
           }
