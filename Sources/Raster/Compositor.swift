@@ -26,12 +26,15 @@ import Geometry
 /// overlay through the same shapes as the image beneath folds into it
 /// (`DrawOp.tint`, applied in the sampler's registers); two 1:1 snapshots
 /// cross-fading are one pass (`Executor.crossfade`); box and rounded-box
-/// shadows are analytic (`Shadow.swift`). Measured and not kept: sampling
-/// in 128-column tiles (10% slower on the page-flip frame: its rows already
-/// hit L2; what remains there is DRAM latency of the minified part of the
-/// page, where each texel pair sits on its own cache line), a per-column
-/// table of u and 1/W for pages turning about a vertical axis (≤ 5%),
-/// smaller bands (noise).
+/// shadows are analytic (`Shadow.swift`). Maps that keep columns (a page
+/// turning about a vertical axis) are sampled four columns at a time down
+/// the band (`Sampler.sampleColumns`: row by row, the sheared page was read
+/// diagonally, a new cache line per texel; 1.5× faster per page pixel),
+/// and axis-aligned scales share each image row's horizontal lerps between
+/// the device rows that read it (`Sampler.sampleScaled`). Measured and not
+/// kept: sampling in 8- to 128-column tiles through the row sampler (10–30%
+/// slower: the per-call set-up outweighs the locality), huge pages for
+/// snapshots (no change), smaller bands (noise).
 public struct Compositor: Sendable {
   /// Pixels per point.
   public var scale: Double
