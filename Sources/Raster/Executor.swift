@@ -29,8 +29,10 @@ struct Scratch {
   /// Full runs of a band waiting to be sampled by columns (`Sampler.sampleColumns`).
   let spans: UnsafeMutablePointer<Sampler.Span>
   static let spanCapacity = 512
-  /// Two image rows after the horizontal filter step (`Sampler.sampleScaled`).
+  /// Two image rows after the horizontal filter step, and a table of
+  /// 8 bytes per column (`Sampler.sampleScaled`).
   let rows: UnsafeMutablePointer<UInt8>
+  let columns: UnsafeMutableRawPointer
   init(width: Int) {
     self.width = width + 8
     cov = .allocate(capacity: self.width * RowCoverage.levels)
@@ -38,6 +40,7 @@ struct Scratch {
     src = .allocate(capacity: self.width * 4)
     spans = .allocate(capacity: Scratch.spanCapacity)
     rows = .allocate(capacity: self.width * 8)
+    columns = .allocate(byteCount: self.width * 8, alignment: 16)
   }
 
   func deallocate() {
@@ -46,6 +49,7 @@ struct Scratch {
     src.deallocate()
     spans.deallocate()
     rows.deallocate()
+    columns.deallocate()
   }
 }
 
@@ -289,7 +293,7 @@ struct Executor {
           if scaled {
             Sampler.sampleScaled(
               img, width: w, height: h, toImage: m, spans: scratch.spans, count: pending, rows: scratch.rows,
-              rowCapacity: scratch.width, target: target, tint: tintPixel ?? .clear, tinted: tintPixel != nil)
+              rowCapacity: scratch.width, columns: scratch.columns, target: target, tint: tintPixel ?? .clear, tinted: tintPixel != nil)
           } else {
             Sampler.sampleColumns(
               img, width: w, height: h, toImage: m, spans: scratch.spans, count: pending, x0: region.x0,

@@ -329,12 +329,13 @@ extension Sampler {
 
   /// Samples the spans (in increasing `y`) straight into `target`, with an
   /// optional tint blended over in registers. `rows` holds two cached image
-  /// rows of at least `width + 4` pixels each (the target's width).
+  /// rows of `rowCapacity` ≥ span width + 4 pixels each; `columns` holds
+  /// 8 bytes per pixel of `rowCapacity` (each column's texel offset and weight).
   /// Requires `samplesScaled(m, …)`.
   static func sampleScaled(
     _ img: UnsafePointer<UInt8>, width w: Int, height h: Int, toImage m: Homography,
     spans: UnsafePointer<Span>, count: Int, rows: UnsafeMutablePointer<UInt8>, rowCapacity: Int,
-    target: Target, tint: Pixel, tinted: Bool
+    columns: UnsafeMutableRawPointer, target: Target, tint: Pixel, tinted: Bool
   ) {
     guard count > 0 else { return }
     var ux0 = Int(spans[0].y), ux1 = Int(spans[0].z)
@@ -343,6 +344,7 @@ extension Sampler {
       ux1 = max(ux1, Int(spans[k].z))
     }
     precondition(ux1 - ux0 + 4 <= rowCapacity, "row cache too small")
+    precondition(Int(bitPattern: columns) % 16 == 0, "column table must be 16-byte aligned")
     let tintPairs = split(SIMD4<UInt32>(repeating: unsafeBitCast(tint, to: UInt32.self)))
     let raw = UnsafeRawPointer(img)
     let stride = w * 4
@@ -353,27 +355,38 @@ extension Sampler {
     var top = UnsafeMutableRawPointer(rows), bottom = UnsafeMutableRawPointer(rows + rowCapacity * 4)
     var cached = -2  // the image row held in `top`; `bottom` holds the next one
 
+    // Each group of four columns: texel byte offsets in the row (SIMD4<Int32>), then weights (SIMD8<UInt16>).
+    let lanes = SIMD4<Double>(0.5, 1.5, 2.5, 3.5)
+    var x = ux0
+    while x < ux1 {
+      let xc = SIMD4<Double>(repeating: Double(x)) + lanes
+      var u = SIMD4<Float>((xc * m.m11 + SIMD4(repeating: m.m31)) * iW - 0.5)
+      u.replace(with: zero, where: .!(u .>= zero))
+      u.replace(with: maxU, where: .!(u .<= maxU))
+      let (ix, wx) = indexAndWeight(u, nw)
+      let entry = (x &- ux0) &* 8
+      columns.storeBytes(of: ix &* 4, toByteOffset: entry, as: SIMD4<Int32>.self)
+      columns.storeBytes(of: pairs(wx), toByteOffset: entry &+ 16, as: SIMD8<UInt16>.self)
+      x &+= 4
+    }
+
     /// The horizontal lerps of image row `r` over the columns [ux0, ux1), into `row`.
     func fill(_ row: UnsafeMutableRawPointer, imageRow r: Int) {
-      let line = r * stride
-      let lanes = SIMD4<Double>(0.5, 1.5, 2.5, 3.5)
-      var x = ux0
-      while x < ux1 {
-        let xc = SIMD4<Double>(repeating: Double(x)) + lanes
-        var u = SIMD4<Float>((xc * m.m11 + SIMD4(repeating: m.m31)) * iW - 0.5)
-        u.replace(with: zero, where: .!(u .>= zero))
-        u.replace(with: maxU, where: .!(u .<= maxU))
-        let (ix, wx) = indexAndWeight(u, nw)
-        let t0 = raw.loadUnaligned(fromByteOffset: line &+ Int(ix[0]) &* 4, as: UInt64.self)
-        let t1 = raw.loadUnaligned(fromByteOffset: line &+ Int(ix[1]) &* 4, as: UInt64.self)
-        let t2 = raw.loadUnaligned(fromByteOffset: line &+ Int(ix[2]) &* 4, as: UInt64.self)
-        let t3 = raw.loadUnaligned(fromByteOffset: line &+ Int(ix[3]) &* 4, as: UInt64.self)
+      let line = raw + r * stride
+      var x = 0
+      let n = ux1 - ux0
+      while x < n {
+        let cx = columns.load(fromByteOffset: x &* 8, as: SIMD4<Int32>.self)
+        let wxp = columns.load(fromByteOffset: x &* 8 &+ 16, as: SIMD8<UInt16>.self), iwxp = 256 &- wxp
+        let t0 = line.loadUnaligned(fromByteOffset: Int(cx[0]), as: UInt64.self)
+        let t1 = line.loadUnaligned(fromByteOffset: Int(cx[1]), as: UInt64.self)
+        let t2 = line.loadUnaligned(fromByteOffset: Int(cx[2]), as: UInt64.self)
+        let t3 = line.loadUnaligned(fromByteOffset: Int(cx[3]), as: UInt64.self)
         let tl = unsafeBitCast(SIMD2<UInt64>(t0, t1), to: SIMD4<UInt32>.self)
         let tr = unsafeBitCast(SIMD2<UInt64>(t2, t3), to: SIMD4<UInt32>.self)
         let a = split(SIMD4<UInt32>(tl[0], tl[2], tr[0], tr[2])), b = split(SIMD4<UInt32>(tl[1], tl[3], tr[1], tr[3]))
-        let wxp = pairs(wx), iwxp = 256 &- wxp
         let px = join(lerp8(a.rb, b.rb, wxp, iwxp), lerp8(a.ga, b.ga, wxp, iwxp))
-        row.storeBytes(of: px, toByteOffset: (x &- ux0) &* 4, as: SIMD4<UInt32>.self)
+        row.storeBytes(of: px, toByteOffset: x &* 4, as: SIMD4<UInt32>.self)
         x &+= 4
       }
     }

@@ -127,7 +127,7 @@ import Testing
                 if scaled {
                   Sampler.sampleScaled(
                     buf.baseAddress!, width: iw, height: ih, toImage: m, spans: sp.baseAddress!, count: sp.count,
-                    rows: scratch.rows, rowCapacity: scratch.width, target: target, tint: tint ?? .clear, tinted: tint != nil)
+                    rows: scratch.rows, rowCapacity: scratch.width, columns: scratch.columns, target: target, tint: tint ?? .clear, tinted: tint != nil)
                 } else {
                   Sampler.sampleColumns(
                     buf.baseAddress!, width: iw, height: ih, toImage: m, spans: sp.baseAddress!, count: sp.count,
