@@ -33,6 +33,8 @@ struct Scratch {
   /// 8 bytes per column (`Sampler.sampleScaled`).
   let rows: UnsafeMutablePointer<UInt8>
   let columns: UnsafeMutableRawPointer
+  /// Cached horizontal lerps of one group of four columns (`Sampler.sampleColumns`).
+  let columnCache: UnsafeMutableRawPointer
   init(width: Int) {
     self.width = width + 8
     cov = .allocate(capacity: self.width * RowCoverage.levels)
@@ -41,6 +43,7 @@ struct Scratch {
     spans = .allocate(capacity: Scratch.spanCapacity)
     rows = .allocate(capacity: self.width * 8)
     columns = .allocate(byteCount: self.width * 8, alignment: 16)
+    columnCache = .allocate(byteCount: (Sampler.columnCacheRows + 1) * 16, alignment: 16)
   }
 
   func deallocate() {
@@ -50,6 +53,7 @@ struct Scratch {
     spans.deallocate()
     rows.deallocate()
     columns.deallocate()
+    columnCache.deallocate()
   }
 }
 
@@ -297,7 +301,7 @@ struct Executor {
           } else {
             Sampler.sampleColumns(
               img, width: w, height: h, toImage: m, spans: scratch.spans, count: pending, x0: region.x0,
-              x1: region.x1, target: target, tint: tintPixel ?? .clear, tinted: tintPixel != nil)
+              x1: region.x1, cache: scratch.columnCache, target: target, tint: tintPixel ?? .clear, tinted: tintPixel != nil)
           }
           pending = 0
         }

@@ -231,13 +231,21 @@ extension Sampler {
     return wa > 1e-9 && wb > 1e-9
   }
 
-  /// Samples the spans (rows of one band, columns within [x0, x1)) straight
-  /// into `target`, four columns at a time down the rows, with an optional
-  /// tint (premultiplied, coverage applied) blended over in registers.
-  /// Requires `samplesByColumns(m, …, x0, x1)`.
+  /// Rows of horizontal lerps `sampleColumns` caches per group of four columns.
+  static let columnCacheRows = 64
+
+  /// Samples the spans (rows of one band, in increasing `y`, columns within
+  /// [x0, x1)) straight into `target`, four columns at a time down the rows,
+  /// with an optional tint (premultiplied, coverage applied) blended over in
+  /// registers. Each column's horizontal lerps of the image rows it needs
+  /// are computed once into `cache` (`columnCacheRows` × 16 bytes) and
+  /// shared by the device rows that read them — every row pair is read
+  /// once, not twice (the bottom row of one device row is the top row of
+  /// the next). Requires `samplesByColumns(m, …, x0, x1)`.
   static func sampleColumns(
     _ img: UnsafePointer<UInt8>, width w: Int, height h: Int, toImage m: Homography,
-    spans: UnsafePointer<Span>, count: Int, x0: Int, x1: Int, target: Target, tint: Pixel, tinted: Bool
+    spans: UnsafePointer<Span>, count: Int, x0: Int, x1: Int, cache: UnsafeMutableRawPointer,
+    target: Target, tint: Pixel, tinted: Bool
   ) {
     guard count > 0 else { return }
     let tintPairs = split(SIMD4<UInt32>(repeating: unsafeBitCast(tint, to: UInt32.self)))
@@ -263,36 +271,75 @@ extension Sampler {
       let cx = ix &* 4
       let c0 = Int(cx[0]), c1 = Int(cx[1]), c2 = Int(cx[2]), c3 = Int(cx[3])
       let gEnd = gx + 4
-      for k in 0..<count {
+
+      /// Row index and weight of each column on device row `y`.
+      @inline(__always) func rowAndWeight(_ y: Int) -> (SIMD4<Int32>, SIMD4<Int32>) {
+        var v = a + b * (Float(y) + 0.5)
+        v.replace(with: zero, where: .!(v .>= zero))
+        v.replace(with: maxV, where: .!(v .<= maxV))
+        return indexAndWeight(v, nh)
+      }
+
+      // The spans that reach this group, and the image rows each column needs.
+      var first = -1, last = -1
+      for k in 0..<count where Int(spans[k].z) > gx && Int(spans[k].y) < gEnd {
+        if first < 0 { first = k }
+        last = k
+      }
+      if first < 0 {
+        gx = gEnd
+        continue
+      }
+      let (r0, _) = rowAndWeight(Int(spans[first].x)), (r1, _) = rowAndWeight(Int(spans[last].x))
+      let lo = r0.replacing(with: r1, where: r1 .< r0)
+      let hi = r0.replacing(with: r1, where: r1 .> r0) &+ 1  // iy + 1 ≤ h − 1
+      let rows = Int((hi &- lo).max()) + 1
+      guard rows <= columnCacheRows else {
+        // Shrunk vertically: few rows are shared; fall back to the row sampler.
+        for k in first...last {
+          let span = spans[k]
+          let s = max(Int(span.y), gx), e = min(Int(span.z), gEnd)
+          guard s < e else { continue }
+          sampleRow(img, width: w, height: h, toImage: m, y: Int(span.x), x0: s, count: e - s,
+            into: target.pixel(s, Int(span.x)), .simd, tint: tinted ? (tint, 255) : nil)
+        }
+        gx = gEnd
+        continue
+      }
+      // The cache: row j holds, in lane l, column l's horizontal lerp of image row lo[l] + j.
+      let l0 = Int(lo[0]) &* stride &+ c0, l1 = Int(lo[1]) &* stride &+ c1
+      let l2 = Int(lo[2]) &* stride &+ c2, l3 = Int(lo[3]) &* stride &+ c3
+      let lastRow = (h - 1) &* stride
+      for j in 0..<rows {
+        let d = j &* stride
+        // Rows past a column's own range are clamped to the image (computed, never read).
+        let t0 = raw.loadUnaligned(fromByteOffset: min(l0 &+ d, lastRow &+ c0), as: UInt64.self)
+        let t1 = raw.loadUnaligned(fromByteOffset: min(l1 &+ d, lastRow &+ c1), as: UInt64.self)
+        let t2 = raw.loadUnaligned(fromByteOffset: min(l2 &+ d, lastRow &+ c2), as: UInt64.self)
+        let t3 = raw.loadUnaligned(fromByteOffset: min(l3 &+ d, lastRow &+ c3), as: UInt64.self)
+        let tl = unsafeBitCast(SIMD2<UInt64>(t0, t1), to: SIMD4<UInt32>.self)
+        let tr = unsafeBitCast(SIMD2<UInt64>(t2, t3), to: SIMD4<UInt32>.self)
+        let pa = split(SIMD4<UInt32>(tl[0], tl[2], tr[0], tr[2])), pb = split(SIMD4<UInt32>(tl[1], tl[3], tr[1], tr[3]))
+        let px = join(lerp8(pa.rb, pb.rb, wxp, iwxp), lerp8(pa.ga, pb.ga, wxp, iwxp))
+        cache.storeBytes(of: px, toByteOffset: j &* 16, as: SIMD4<UInt32>.self)
+      }
+      for k in first...last {
         let span = spans[k]
         let s = Int(span.y), e = Int(span.z)
         if e <= gx || s >= gEnd { continue }
         let y = Int(span.x)
-        var v = a + b * Float(Double(y) + 0.5)
-        v.replace(with: zero, where: .!(v .>= zero))
-        v.replace(with: maxV, where: .!(v .<= maxV))
-        let (iy, wy) = indexAndWeight(v, nh)
-        let o0 = Int(iy[0]) &* stride &+ c0, o1 = Int(iy[1]) &* stride &+ c1
-        let o2 = Int(iy[2]) &* stride &+ c2, o3 = Int(iy[3]) &* stride &+ c3
-        let t0 = raw.loadUnaligned(fromByteOffset: o0, as: UInt64.self)
-        let t1 = raw.loadUnaligned(fromByteOffset: o1, as: UInt64.self)
-        let t2 = raw.loadUnaligned(fromByteOffset: o2, as: UInt64.self)
-        let t3 = raw.loadUnaligned(fromByteOffset: o3, as: UInt64.self)
-        let b0 = raw.loadUnaligned(fromByteOffset: o0 &+ stride, as: UInt64.self)
-        let b1 = raw.loadUnaligned(fromByteOffset: o1 &+ stride, as: UInt64.self)
-        let b2 = raw.loadUnaligned(fromByteOffset: o2 &+ stride, as: UInt64.self)
-        let b3 = raw.loadUnaligned(fromByteOffset: o3 &+ stride, as: UInt64.self)
-        let tl = unsafeBitCast(SIMD2<UInt64>(t0, t1), to: SIMD4<UInt32>.self)
-        let tr = unsafeBitCast(SIMD2<UInt64>(t2, t3), to: SIMD4<UInt32>.self)
-        let bl = unsafeBitCast(SIMD2<UInt64>(b0, b1), to: SIMD4<UInt32>.self)
-        let br = unsafeBitCast(SIMD2<UInt64>(b2, b3), to: SIMD4<UInt32>.self)
-        let p00 = SIMD4<UInt32>(tl[0], tl[2], tr[0], tr[2]), p10 = SIMD4<UInt32>(tl[1], tl[3], tr[1], tr[3])
-        let p01 = SIMD4<UInt32>(bl[0], bl[2], br[0], br[2]), p11 = SIMD4<UInt32>(bl[1], bl[3], br[1], br[3])
+        let (iy, wy) = rowAndWeight(y)
+        let j = (iy &- lo) &* 16 &+ SIMD4<Int32>(0, 4, 8, 12)
+        let j0 = Int(j[0]), j1 = Int(j[1]), j2 = Int(j[2]), j3 = Int(j[3])
+        let top = SIMD4<UInt32>(
+          cache.load(fromByteOffset: j0, as: UInt32.self), cache.load(fromByteOffset: j1, as: UInt32.self),
+          cache.load(fromByteOffset: j2, as: UInt32.self), cache.load(fromByteOffset: j3, as: UInt32.self))
+        let bottom = SIMD4<UInt32>(
+          cache.load(fromByteOffset: j0 &+ 16, as: UInt32.self), cache.load(fromByteOffset: j1 &+ 16, as: UInt32.self),
+          cache.load(fromByteOffset: j2 &+ 16, as: UInt32.self), cache.load(fromByteOffset: j3 &+ 16, as: UInt32.self))
         let wyp = pairs(wy), iwyp = 256 &- wyp
-        let pa = split(p00), pb = split(p10), pc = split(p01), pd = split(p11)
-        let topRB = lerp8(pa.rb, pb.rb, wxp, iwxp), topGA = lerp8(pa.ga, pb.ga, wxp, iwxp)
-        let botRB = lerp8(pc.rb, pd.rb, wxp, iwxp), botGA = lerp8(pc.ga, pd.ga, wxp, iwxp)
-        var px = join(lerp8(topRB, botRB, wyp, iwyp), lerp8(topGA, botGA, wyp, iwyp))
+        let t = split(top), bt = split(bottom)
+        var px = join(lerp8(t.rb, bt.rb, wyp, iwyp), lerp8(t.ga, bt.ga, wyp, iwyp))
         if tinted { px = over(tintPairs, px) }
         let out = UnsafeMutableRawPointer(target.pixel(gx, y))
         if s <= gx && e >= gEnd {

@@ -92,6 +92,8 @@ import Testing
       let page = Homography(flattening: t).concatenating(.translation(x: rng.unit() * 20, y: rng.unit() * 20 - 10))
       out.append(page.inverted()!)
     }
+    // Shrunk 17× vertically: more rows per column than `sampleColumns` caches (its fallback).
+    out.append(out[3].concatenating(.scale(x: 1, y: 17)))
     return out
   }
 
@@ -100,7 +102,7 @@ import Testing
   @Test func columnsAndScaledRowsMatchReference() {
     var rng = SplitMix(seed: 11)
     let (tw, th) = (53, 21)
-    for (iw, ih) in [(37, 29), (2, 2), (64, 3)] {
+    for (iw, ih) in [(37, 29), (2, 2), (64, 3), (20, 300)] {
       let img = noiseBitmap(width: iw, height: ih, seed: rng.next(), opaque: true)
       for m in SamplerTests.columnMaps(&rng) {
         // Spans: a run per row with ragged ends, some rows skipped, one row with two runs.
@@ -131,7 +133,7 @@ import Testing
                 } else {
                   Sampler.sampleColumns(
                     buf.baseAddress!, width: iw, height: ih, toImage: m, spans: sp.baseAddress!, count: sp.count,
-                    x0: 0, x1: tw, target: target, tint: tint ?? .clear, tinted: tint != nil)
+                    x0: 0, x1: tw, cache: scratch.columnCache, target: target, tint: tint ?? .clear, tinted: tint != nil)
                 }
               }
             }
