@@ -44,6 +44,10 @@ public struct Compositor: Sendable {
   /// off only in tests, which check both ways give the same pixels.
   var foldsOverlays = true
 
+  /// Skips what later opaque draws hide (`Executor.occludes`); off only in
+  /// tests, which check both ways give the same pixels.
+  var occludes = true
+
   /// Rows per band of work.
   static let bandHeight = 16
 
@@ -91,7 +95,7 @@ public struct Compositor: Sendable {
   /// Runs a display list over the whole bitmap, band by band.
   func execute(_ commands: [Command], canvas: PixelBox, into bitmap: inout Bitmap) {
     let width = bitmap.width, height = bitmap.height
-    let executor = Executor(kernels: kernels)
+    let executor = Executor(kernels: kernels, occludes: occludes)
     let bands = (height + Self.bandHeight - 1) / Self.bandHeight
     let threads = max(1, min(threadCount ?? Compositor.processorCount, bands))
     bitmap.bytes.withUnsafeMutableBufferPointer { buf in

@@ -124,18 +124,73 @@ struct RowCoverage {
   @inline(__always) func cov(_ level: Int) -> UnsafeMutablePointer<Float> { stack + level * stride }
 
   /// The runs of the product of `shapes` on row `y`, partial values in level 0.
+  ///
+  /// A box covering the whole row [lo, hi) (a full-screen layer's own
+  /// outline) is one full run, which leaves any product unchanged: it is
+  /// skipped rather than evaluated and intersected (same runs, same values).
   func evaluate(_ shapes: [Shape], y: Int) -> Runs {
     var runs = Runs()
-    guard lo < hi, let first = shapes.first else { return runs }
-    evaluate(first, y: y, level: 0, into: &runs)
-    var k = 1
-    while k < shapes.count && !runs.isEmpty {
-      var other = Runs()
-      evaluate(shapes[k], y: y, level: 1, into: &other)
-      runs = intersect(runs, level: 0, other, level: 1)
-      k += 1
+    guard lo < hi, !shapes.isEmpty else { return runs }
+    var first = true
+    for k in shapes.indices {
+      let shape = shapes[k]
+      if case .box(let x0, let y0, let x1, let y1) = shape, coversRow(x0, y0, x1, y1, y: y) { continue }
+      if first {
+        evaluate(shape, y: y, level: 0, into: &runs)
+        first = false
+      } else {
+        var other = Runs()
+        evaluate(shape, y: y, level: 1, into: &other)
+        runs = intersect(runs, level: 0, other, level: 1)
+      }
+      if runs.isEmpty { return runs }
     }
+    if first { runs.append(lo, hi, full: true, cov: cov(0), lo: lo) }
     return runs
+  }
+
+  /// Whether the box has coverage 1 on all of [lo, hi) on row `y` (then
+  /// `box` yields exactly the one full run [lo, hi)).
+  @inline(__always) func coversRow(_ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double, y: Int) -> Bool {
+    x0 <= Double(lo) && x1 >= Double(hi) && y0 <= Double(y) && y1 >= Double(y + 1)
+  }
+
+  /// The columns [x0, x1) where every one of `shapes` has coverage exactly 1
+  /// on every row of `rows` (x0 ≥ x1: none), or nil when a shape has no such
+  /// closed form (then evaluate the rows one by one).
+  ///
+  /// Boxes, rounded boxes, circles and polygons are convex, and each row's
+  /// full run is the row's slice of the shape shrunk by half a pixel (again
+  /// convex), so the columns full on every row of a band are those full on
+  /// its first and its last row. That holds exactly for boxes (the run does
+  /// not depend on the row) and circles (the chord half-width is a monotone
+  /// function of |dy|, and so is its rounding); rounded boxes and polygons
+  /// keep a one-pixel margin on each side against rounding between rows.
+  /// Two row evaluations per band instead of one per row.
+  func fullColumns(_ shapes: [Shape], rows: Range<Int>) -> (Int, Int)? {
+    guard lo < hi, !rows.isEmpty, !shapes.isEmpty else { return nil }
+    var x0 = lo, x1 = hi
+    for k in shapes.indices {
+      let shape = shapes[k]
+      let margin: Int
+      switch shape {
+      case .box, .circle: margin = 0
+      case .roundedBox, .polygon: margin = 1
+      case .local, .mask, .separable, .inverted: return nil
+      }
+      var y = rows.lowerBound
+      while true {
+        var runs = Runs()
+        evaluate(shape, y: y, level: 0, into: &runs)
+        guard let r = runs.longestFull else { return (lo, lo) }
+        x0 = max(x0, r.start + margin)
+        x1 = min(x1, r.end - margin)
+        if y == rows.upperBound - 1 { break }
+        y = rows.upperBound - 1
+      }
+      if x0 >= x1 { return (lo, lo) }
+    }
+    return (x0, x1)
   }
 
   /// The runs of `a ∩ b`; partial values end up in `a`'s level.
