@@ -298,3 +298,41 @@ import Testing
     OcclusionTests.expectSame(RandomSceneTests.scene(seed: seed), scale: 3, "seed \(seed)")
   }
 }
+
+@Suite struct RunsTests {
+  /// `Runs.subtract` (in place) against a pixel-by-pixel reference.
+  @Test func subtractMatchesPixelwise() {
+    var rng = SplitMix(seed: 42)
+    let cov = UnsafeMutablePointer<Float>.allocate(capacity: 256)
+    defer { cov.deallocate() }
+    for _ in 0..<2000 {
+      var runs = Runs()
+      var x = Int(rng.next() % 8)
+      let n = Int(rng.next() % 17)
+      for _ in 0..<n {
+        let s = x + Int(rng.next() % 4), e = s + 1 + Int(rng.next() % 10)
+        runs.append(s, e, full: rng.next() % 2 == 0, cov: cov, lo: 0)
+        x = e
+      }
+      let x0 = Int(rng.next() % 140) - 5, x1 = x0 + Int(rng.next() % 60) - 10
+      var expected = [Int8](repeating: -1, count: 200)  // -1: none, 0: partial, 1: full
+      for k in 0..<runs.count {
+        let r = runs.items[k]
+        for p in r.start..<r.end { expected[p] = r.full ? 1 : 0 }
+      }
+      if x0 < x1 && runs.count > 0 && runs.count < Runs.capacity {
+        for p in max(x0, 0)..<max(min(x1, 200), 0) { expected[p] = -1 }
+      }
+      let out = runs.subtracting(x0, x1)
+      var got = [Int8](repeating: -1, count: 200)
+      var last = Int.min
+      for k in 0..<out.count {
+        let r = out.items[k]
+        #expect(r.start < r.end && r.start >= last, "runs sorted and non-empty")
+        last = r.end
+        for p in r.start..<r.end { got[p] = r.full ? 1 : 0 }
+      }
+      #expect(got == expected, "subtract \(x0)..<\(x1)")
+    }
+  }
+}
