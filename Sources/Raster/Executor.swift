@@ -49,7 +49,17 @@ struct Executor {
     // Occlusion: walking back from the top, the columns that later draws
     // cover opaquely on every row of the band need not be drawn beneath
     // (the result is identical: an opaque copy replaces what was there).
-    var hidden = [(Int, Int)](repeating: (0, 0), count: commands.count)
+    // (On the stack: this runs once per band.)
+    withUnsafeTemporaryAllocation(of: (Int, Int).self, capacity: commands.count) { hidden in
+      hidden.initialize(repeating: (0, 0))
+      run(commands, target: target, rows: rows, scratch: scratch, hidden: hidden)
+    }
+  }
+
+  func run(
+    _ commands: [Command], target: Target, rows: Range<Int>, scratch: Scratch,
+    hidden: UnsafeMutableBufferPointer<(Int, Int)>
+  ) {
     if commands.count > 1 && occludes {
       var cover = (0, 0)
       for i in commands.indices.reversed() {
