@@ -9,7 +9,9 @@ import Geometry
 // written into a Float row). Pixels in no run have coverage 0. Shapes of one
 // draw are intersected run by run, multiplying the partial values, so a
 // full-screen layer under a circle mask costs one square root per edge
-// pixel, not per pixel.
+// pixel, not per pixel; a box covering the whole row (the layer's own
+// outline) is skipped. For occlusion, `fullColumns` gives the columns a
+// convex shape covers on every row of a band from its two end rows.
 
 /// One run of pixels [start, end). (Stored in 64 bits, the flag in the low
 /// bit of the start, so that `Runs` is 136 bytes with no padding: it is
