@@ -9,29 +9,34 @@ import Geometry
 // written into a Float row). Pixels in no run have coverage 0. Shapes of one
 // draw are intersected run by run, multiplying the partial values, so a
 // full-screen layer under a circle mask costs one square root per edge
-// pixel, not per pixel.
+// pixel, not per pixel; a box covering the whole row (the layer's own
+// outline) is skipped. For occlusion, `fullColumns` gives the columns a
+// convex shape covers on every row of a band from its two end rows.
 
-/// One run of pixels [start, end). (Stored in 32 bits: `Runs` is copied
-/// by value several times per row, and halving it measurably cut memmove.)
+/// One run of pixels [start, end). (Stored in 64 bits, the flag in the low
+/// bit of the start, so that `Runs` is 136 bytes with no padding: it is
+/// created and copied by value several times per row, and its zeroing and
+/// copies showed in profiles. Coordinates are device pixels, well within
+/// ±2³⁰.)
 struct Run: Sendable {
+  /// start << 1 | full.
   private var s: Int32
   private var e: Int32
-  var full: Bool
 
   init(start: Int, end: Int, full: Bool) {
-    s = Int32(truncatingIfNeeded: start)
+    s = Int32(truncatingIfNeeded: start << 1 | (full ? 1 : 0))
     e = Int32(truncatingIfNeeded: end)
-    self.full = full
   }
 
   var start: Int {
-    get { Int(s) }
-    set { s = Int32(truncatingIfNeeded: newValue) }
+    get { Int(s >> 1) }
+    set { s = Int32(truncatingIfNeeded: newValue << 1) | (s & 1) }
   }
   var end: Int {
     get { Int(e) }
     set { e = Int32(truncatingIfNeeded: newValue) }
   }
+  var full: Bool { s & 1 != 0 }
 }
 
 /// Up to `capacity` runs, sorted and disjoint, without allocation.
@@ -43,26 +48,50 @@ struct Runs {
   var isEmpty: Bool { count == 0 }
 
   /// The runs minus the pixels [x0, x1) (which a later opaque draw covers).
-  func subtracting(_ x0: Int, _ x1: Int) -> Runs {
-    guard x0 < x1, count > 0, count < Runs.capacity, x0 < end, x1 > start else { return self }
-    var out = Runs()
-    for k in 0..<count {
-      let r = items[k]
-      if r.end <= x0 || r.start >= x1 {
-        out.items[out.count] = r
-        out.count += 1
-        continue
-      }
-      if r.start < x0 && out.count < Runs.capacity {
-        out.items[out.count] = Run(start: r.start, end: x0, full: r.full)
-        out.count += 1
-      }
-      if r.end > x1 && out.count < Runs.capacity {
-        out.items[out.count] = Run(start: x1, end: r.end, full: r.full)
-        out.count += 1
-      }
-    }
+  @inline(__always) func subtracting(_ x0: Int, _ x1: Int) -> Runs {
+    var out = self
+    out.subtract(x0, x1)
     return out
+  }
+
+  /// Removes the pixels [x0, x1) from the runs, in place: runs inside go,
+  /// runs across an end are cut, a run across both is split in two (left
+  /// unchanged when that would overflow the capacity).
+  mutating func subtract(_ x0: Int, _ x1: Int) {
+    guard x0 < x1, count > 0, count < Runs.capacity, x0 < end, x1 > start else { return }
+    // First run ending after x0, and first run starting at or after x1.
+    var i = 0
+    while items[i].end <= x0 { i += 1 }
+    var j = i
+    while j < count && items[j].start < x1 { j += 1 }
+    if i == j { return }
+    // Runs i..<j meet [x0, x1): keep the part of run i before x0 and the
+    // part of run j − 1 after x1.
+    let first = items[i], last = items[j - 1]
+    var keep = InlineArray<2, Run>(repeating: Run(start: 0, end: 0, full: false))
+    var n = 0
+    if first.start < x0 {
+      keep[n] = Run(start: first.start, end: x0, full: first.full)
+      n += 1
+    }
+    if last.end > x1 {
+      keep[n] = Run(start: x1, end: last.end, full: last.full)
+      n += 1
+    }
+    let removed = j - i, shift = n - removed
+    if shift != 0 {
+      if shift > 0 {
+        var k = count - 1
+        while k >= j {
+          items[k + shift] = items[k]
+          k -= 1
+        }
+      } else {
+        for k in j..<count { items[k + shift] = items[k] }
+      }
+      count += shift
+    }
+    for k in 0..<n { items[i + k] = keep[k] }
   }
 
   /// The longest full run, or nil.
@@ -124,18 +153,78 @@ struct RowCoverage {
   @inline(__always) func cov(_ level: Int) -> UnsafeMutablePointer<Float> { stack + level * stride }
 
   /// The runs of the product of `shapes` on row `y`, partial values in level 0.
-  func evaluate(_ shapes: [Shape], y: Int) -> Runs {
+  ///
+  /// A box covering the whole row [lo, hi) (a full-screen layer's own
+  /// outline) is one full run, which leaves any product unchanged: it is
+  /// skipped rather than evaluated and intersected (same runs, same values).
+  @inline(__always) func evaluate(_ shapes: [Shape], y: Int) -> Runs {
     var runs = Runs()
-    guard lo < hi, let first = shapes.first else { return runs }
-    evaluate(first, y: y, level: 0, into: &runs)
-    var k = 1
-    while k < shapes.count && !runs.isEmpty {
-      var other = Runs()
-      evaluate(shapes[k], y: y, level: 1, into: &other)
-      runs = intersect(runs, level: 0, other, level: 1)
-      k += 1
-    }
+    evaluate(shapes, y: y, into: &runs)
     return runs
+  }
+
+  /// `evaluate(_:y:)` into `runs` (empty on entry).
+  func evaluate(_ shapes: [Shape], y: Int, into runs: inout Runs) {
+    guard lo < hi, !shapes.isEmpty else { return }
+    var first = true
+    for k in shapes.indices {
+      let shape = shapes[k]
+      if case .box(let x0, let y0, let x1, let y1) = shape, coversRow(x0, y0, x1, y1, y: y) { continue }
+      if first {
+        evaluate(shape, y: y, level: 0, into: &runs)
+        first = false
+      } else {
+        var other = Runs()
+        evaluate(shape, y: y, level: 1, into: &other)
+        runs = intersect(runs, level: 0, other, level: 1)
+      }
+      if runs.isEmpty { return }
+    }
+    if first { runs.append(lo, hi, full: true, cov: cov(0), lo: lo) }
+  }
+
+  /// Whether the box has coverage 1 on all of [lo, hi) on row `y` (then
+  /// `box` yields exactly the one full run [lo, hi)).
+  @inline(__always) func coversRow(_ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double, y: Int) -> Bool {
+    x0 <= Double(lo) && x1 >= Double(hi) && y0 <= Double(y) && y1 >= Double(y + 1)
+  }
+
+  /// The columns [x0, x1) where every one of `shapes` has coverage exactly 1
+  /// on every row of `rows` (x0 ≥ x1: none), or nil when a shape has no such
+  /// closed form (then evaluate the rows one by one).
+  ///
+  /// Boxes, rounded boxes, circles and polygons are convex, and each row's
+  /// full run is the row's slice of the shape shrunk by half a pixel (again
+  /// convex), so the columns full on every row of a band are those full on
+  /// its first and its last row. That holds exactly for boxes (the run does
+  /// not depend on the row) and circles (the chord half-width is a monotone
+  /// function of |dy|, and so is its rounding); rounded boxes and polygons
+  /// keep a one-pixel margin on each side against rounding between rows.
+  /// Two row evaluations per band instead of one per row.
+  func fullColumns(_ shapes: [Shape], rows: Range<Int>) -> (Int, Int)? {
+    guard lo < hi, !rows.isEmpty, !shapes.isEmpty else { return nil }
+    var x0 = lo, x1 = hi
+    for k in shapes.indices {
+      let shape = shapes[k]
+      let margin: Int
+      switch shape {
+      case .box, .circle: margin = 0
+      case .roundedBox, .polygon: margin = 1
+      case .local, .mask, .separable, .inverted: return nil
+      }
+      var y = rows.lowerBound
+      while true {
+        var runs = Runs()
+        evaluate(shape, y: y, level: 0, into: &runs)
+        guard let r = runs.longestFull else { return (lo, lo) }
+        x0 = max(x0, r.start + margin)
+        x1 = min(x1, r.end - margin)
+        if y == rows.upperBound - 1 { break }
+        y = rows.upperBound - 1
+      }
+      if x0 >= x1 { return (lo, lo) }
+    }
+    return (x0, x1)
   }
 
   /// The runs of `a ∩ b`; partial values end up in `a`'s level.

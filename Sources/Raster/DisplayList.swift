@@ -95,7 +95,13 @@ struct FloatPatch: Sendable {
 }
 
 /// A shape in device pixels whose coverage multiplies a draw.
-indirect enum Shape: Sendable {
+///
+/// Only the large or recursive cases are `indirect`: a box, rounded box,
+/// circle or polygon sits inline (at most five doubles), so the per-row
+/// `switch` in `RowCoverage` reads it without retaining a heap box (an
+/// `indirect enum` boxed every case: ~10% of the circle frame was
+/// swift_retain/release).
+enum Shape: Sendable {
   /// An axis-aligned rectangle; coverage is the exact area of each pixel inside it.
   case box(x0: Double, y0: Double, x1: Double, y1: Double)
   /// An axis-aligned rectangle with circular corners of `radius` > 0;
@@ -108,14 +114,14 @@ indirect enum Shape: Sendable {
   case polygon([EdgeLine])
   /// A shape defined in a layer's own coordinates seen through a general
   /// (rotating, skewing or projective) map: see `LocalShape`.
-  case local(LocalShape)
+  indirect case local(LocalShape)
   /// Coverage read from a mask.
-  case mask(CoverageMask)
+  indirect case mask(CoverageMask)
   /// A product of a column profile and a row profile, minus corner patches
   /// (an analytically blurred box or rounded box: a shadow).
-  case separable(SeparableMask)
+  indirect case separable(SeparableMask)
   /// One minus the coverage of the shape (inside the draw's bounds).
-  case inverted(Shape)
+  indirect case inverted(Shape)
 }
 
 /// A rounded rectangle or ellipse in a layer's local coordinates, drawn

@@ -59,18 +59,30 @@ struct Scratch {
 
 struct Executor {
   let kernels: KernelSet
-
+  /// Whether to skip the columns later opaque draws cover (same pixels either way).
+  var occludes = true
 
   func run(_ commands: [Command], target: Target, rows: Range<Int>, scratch: Scratch) {
     // Occlusion: walking back from the top, the columns that later draws
     // cover opaquely on every row of the band need not be drawn beneath
     // (the result is identical: an opaque copy replaces what was there).
-    var hidden = [(Int, Int)](repeating: (0, 0), count: commands.count)
-    if commands.count > 1 {
+    // (On the stack: this runs once per band.)
+    withUnsafeTemporaryAllocation(of: (Int, Int).self, capacity: commands.count) { hidden in
+      hidden.initialize(repeating: (0, 0))
+      run(commands, target: target, rows: rows, scratch: scratch, hidden: hidden)
+    }
+  }
+
+  func run(
+    _ commands: [Command], target: Target, rows: Range<Int>, scratch: Scratch,
+    hidden: UnsafeMutableBufferPointer<(Int, Int)>
+  ) {
+    if commands.count > 1 && occludes {
       var cover = (0, 0)
       for i in commands.indices.reversed() {
         hidden[i] = cover
-        if case .draw(let d) = commands[i], let c = opaqueColumns(d, target: target, rows: rows, scratch: scratch) {
+        // (The first command hides nothing: nothing is drawn beneath it.)
+        if i > 0, case .draw(let d) = commands[i], let c = opaqueColumns(d, target: target, rows: rows, scratch: scratch) {
           if cover.0 >= cover.1 {
             cover = c
           } else if c.0 <= cover.1 && c.1 >= cover.0 {
@@ -152,11 +164,17 @@ struct Executor {
     else { return nil }
     let rc = RowCoverage(lo: region.x0, hi: region.x1, stack: scratch.cov, stride: scratch.width)
     var x0 = region.x0, x1 = region.x1
-    for y in region.y0..<region.y1 {
-      guard let r = rc.evaluate(op.shapes, y: y).longestFull else { return nil }
-      x0 = max(x0, r.start)
-      x1 = min(x1, r.end)
+    if let (a, b) = rc.fullColumns(op.shapes, rows: region.y0..<region.y1) {
+      x0 = max(x0, a)
+      x1 = min(x1, b)
       if x1 - x0 < 64 { return nil }
+    } else {
+      for y in region.y0..<region.y1 {
+        guard let r = rc.evaluate(op.shapes, y: y).longestFull else { return nil }
+        x0 = max(x0, r.start)
+        x1 = min(x1, r.end)
+        if x1 - x0 < 64 { return nil }
+      }
     }
     switch op.paint {
     case .solid(let p):

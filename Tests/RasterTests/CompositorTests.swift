@@ -243,3 +243,98 @@ import Testing
     }
   }
 }
+
+@Suite struct OcclusionTests {
+  /// Renders `root` with and without skipping what opaque draws hide: the
+  /// pixels must be identical (an opaque draw's band columns must never
+  /// include a pixel it does not cover fully on every row).
+  static func expectSame(_ root: Layer, scale: Double, _ what: String) {
+    for threads in [1, 3] {
+      var on = Compositor(scale: scale, threadCount: threads)
+      var off = on
+      on.occludes = true
+      off.occludes = false
+      let a = on.snapshot(root), b = off.snapshot(root)
+      let same = a == b
+      #expect(same, "\(what) threads \(threads): max diff \(maxDifference(a, b))")
+    }
+  }
+
+  /// Opaque boxes, rounded boxes, rotated and perspective quads and circle
+  /// masks at fractional positions over an image and beneath one another.
+  @Test func opaqueShapesHideExactly() {
+    let noise = noiseBitmap(width: 60, height: 80, seed: 9)
+    for (k, (dx, dy)) in [(0.0, 0.0), (0.37, 0.61), (0.5, 0.5), (0.83, 0.12)].enumerated() {
+      var root = Layer(frame: Rect(x: 0, y: 0, width: 60, height: 80))
+      var under = Layer(frame: root.bounds)
+      under.contents = noise
+      root.sublayers.append(under)
+      let box = solidLayer(Rect(x: 3 + dx, y: 5 + dy, width: 41.3, height: 30.7), Color(red: 0.9, green: 0.2, blue: 0.1))
+      root.sublayers.append(box)
+      var rounded = solidLayer(Rect(x: 10 + dx, y: 20 + dy, width: 38.6, height: 44.2), Color(red: 0.1, green: 0.4, blue: 0.8))
+      rounded.cornerRadius = 6 + Double(k) * 3.7
+      root.sublayers.append(rounded)
+      var turned = solidLayer(Rect(x: 8 + dx, y: 40 + dy, width: 40, height: 30), Color(red: 0.2, green: 0.7, blue: 0.3))
+      turned.transform = .rotation(z: 0.05 + Double(k) * 0.2)
+      root.sublayers.append(turned)
+      var page = solidLayer(Rect(x: 5 + dx, y: 2 + dy, width: 50, height: 36), Color(red: 0.5, green: 0.5, blue: 0.1))
+      var t = Transform3D.rotation(y: 0.3 + Double(k) * 0.2)
+      t.m34 = -0.004
+      page.transform = t
+      root.sublayers.append(page)
+      root.sublayers.append(solidLayer(Rect(x: 20 + dx, y: 52 + dy, width: 39, height: 27.5), .white))
+      var top = Layer(frame: root.bounds)
+      top.contents = noiseBitmap(width: 60, height: 80, seed: 10 + UInt64(k))
+      var mask = Layer(frame: root.bounds)
+      let r = 18 + Double(k) * 9.3, cx = 20 + dx * 7, cy = 33 + dy * 11
+      mask.path = Path(ovalIn: Rect(x: cx - r, y: cy - r, width: 2 * r, height: 2 * r))
+      mask.fillColor = .white
+      top.mask = mask
+      root.sublayers.append(top)
+      for scale in [1.0, 2.0, 3.0] { OcclusionTests.expectSame(root, scale: scale, "case \(k) scale \(scale)") }
+    }
+  }
+
+  @Test(arguments: Array(UInt64(1)...UInt64(8)))
+  func randomScenes(seed: UInt64) {
+    OcclusionTests.expectSame(RandomSceneTests.scene(seed: seed), scale: 3, "seed \(seed)")
+  }
+}
+
+@Suite struct RunsTests {
+  /// `Runs.subtract` (in place) against a pixel-by-pixel reference.
+  @Test func subtractMatchesPixelwise() {
+    var rng = SplitMix(seed: 42)
+    let cov = UnsafeMutablePointer<Float>.allocate(capacity: 256)
+    defer { cov.deallocate() }
+    for _ in 0..<2000 {
+      var runs = Runs()
+      var x = Int(rng.next() % 8)
+      let n = Int(rng.next() % 17)
+      for _ in 0..<n {
+        let s = x + Int(rng.next() % 4), e = s + 1 + Int(rng.next() % 10)
+        runs.append(s, e, full: rng.next() % 2 == 0, cov: cov, lo: 0)
+        x = e
+      }
+      let x0 = Int(rng.next() % 140) - 5, x1 = x0 + Int(rng.next() % 60) - 10
+      var expected = [Int8](repeating: -1, count: 200)  // -1: none, 0: partial, 1: full
+      for k in 0..<runs.count {
+        let r = runs.items[k]
+        for p in r.start..<r.end { expected[p] = r.full ? 1 : 0 }
+      }
+      if x0 < x1 && runs.count > 0 && runs.count < Runs.capacity {
+        for p in max(x0, 0)..<max(min(x1, 200), 0) { expected[p] = -1 }
+      }
+      let out = runs.subtracting(x0, x1)
+      var got = [Int8](repeating: -1, count: 200)
+      var last = Int.min
+      for k in 0..<out.count {
+        let r = out.items[k]
+        #expect(r.start < r.end && r.start >= last, "runs sorted and non-empty")
+        last = r.end
+        for p in r.start..<r.end { got[p] = r.full ? 1 : 0 }
+      }
+      #expect(got == expected, "subtract \(x0)..<\(x1)")
+    }
+  }
+}
