@@ -113,7 +113,8 @@ struct Executor {
   /// box, then another 1:1 image over the same box at some opacity — two
   /// full-screen snapshots fading — becomes one kernel reading both images
   /// and writing the target once (the memory floor's pass) instead of a
-  /// copy and a read-modify-write blend. Same arithmetic, same pixels.
+  /// copy and a read-modify-write blend: the same arithmetic and pixels, or,
+  /// when the top image is opaque too, the lerp rounded once (`Kernels.lerp`).
   /// Returns false (nothing drawn) when the pair is not of that shape.
   func crossfade(_ first: Command, _ second: Command, target: Target, rows: Range<Int>, hidden: (Int, Int)) -> Bool {
     guard case .draw(let a) = first, case .draw(let b) = second, a.tint == nil, b.tint == nil,
@@ -132,23 +133,28 @@ struct Executor {
       region.x0 + dxb >= 0, region.x1 + dxb <= wb, region.y0 + dyb >= 0, region.y1 + dyb <= over.height
     else { return false }
     let opacity8 = UInt8(Float(clamp01(b.opacity)) * 255 + 0.5)
+    // Two opaque snapshots: one rounding, weights in 256ths (`Kernels.lerp`).
+    let weight = over.isKnownOpaque ? UInt16((clamp01(b.opacity) * 256).rounded()) : nil
     // The columns not hidden by later opaque draws: up to two segments.
-    var segments: [(Int, Int)] = []
+    var segments = ((region.x0, region.x1), (0, 0))
     if hidden.0 < hidden.1 && hidden.0 < region.x1 && hidden.1 > region.x0 {
-      if region.x0 < hidden.0 { segments.append((region.x0, hidden.0)) }
-      if hidden.1 < region.x1 { segments.append((hidden.1, region.x1)) }
-    } else {
-      segments.append((region.x0, region.x1))
+      segments = ((region.x0, max(region.x0, hidden.0)), (min(hidden.1, region.x1), region.x1))
     }
     under.bytes.withUnsafeBufferPointer { pa in
       over.bytes.withUnsafeBufferPointer { pb in
-        for y in region.y0..<region.y1 {
-          for (s, e) in segments {
-            Kernels.blend(
-              target.pixel(s, y), under: pa.baseAddress! + ((y + dya) * wa + s + dxa) * 4,
-              pb.baseAddress! + ((y + dyb) * wb + s + dxb) * 4, e - s, coverage: opacity8,
-              sourceOpaque: over.isKnownOpaque, kernels)
+        @inline(__always) func fade(_ y: Int, _ s: Int, _ e: Int) {
+          guard s < e else { return }
+          let d = target.pixel(s, y), u = pa.baseAddress! + ((y + dya) * wa + s + dxa) * 4
+          let o = pb.baseAddress! + ((y + dyb) * wb + s + dxb) * 4
+          if let weight {
+            Kernels.lerp(d, under: u, o, e - s, weight: weight, kernels)
+          } else {
+            Kernels.blend(d, under: u, o, e - s, coverage: opacity8, kernels)
           }
+        }
+        for y in region.y0..<region.y1 {
+          fade(y, segments.0.0, segments.0.1)
+          fade(y, segments.1.0, segments.1.1)
         }
       }
     }

@@ -215,13 +215,10 @@ enum Kernels {
   }
 
   /// `dst = src·c + under·(1 − src.a·c)`: `under` copied to `dst`, then
-  /// `src` blended at coverage `c` — in one pass (a cross-fade). With
-  /// `sourceOpaque` (every `src` alpha is 255) the scaled source alpha is
-  /// `mul(255, c) = c` exactly, so the SIMD path uses the constant `255 − c`
-  /// instead of each pixel's alpha: the same result, a fifth fewer instructions.
+  /// `src` blended at coverage `c` — in one pass (a cross-fade).
   @inline(__always) static func blend(
     _ dst: UnsafeMutablePointer<UInt8>, under: UnsafePointer<UInt8>, _ src: UnsafePointer<UInt8>, _ count: Int,
-    coverage c: UInt8, sourceOpaque: Bool = false, _ set: KernelSet
+    coverage c: UInt8, _ set: KernelSet
   ) {
     if c == 0 || c == 255 {
       copy(dst, under, count)
@@ -229,15 +226,7 @@ enum Kernels {
       return
     }
     var i = 0
-    if set == .simd && sourceOpaque {
-      let cv = SIMD8<UInt16>(repeating: UInt16(c)), iv = SIMD8<UInt16>(repeating: 255 - UInt16(c))
-      while i &+ 4 <= count {
-        let s = split(load4(src + i &* 4)), u = split(load4(under + i &* 4))
-        let rb = div255(s.rb &* cv) &+ div255(u.rb &* iv), ga = div255(s.ga &* cv) &+ div255(u.ga &* iv)
-        store4(join(rb, ga), dst + i &* 4)
-        i &+= 4
-      }
-    } else if set == .simd {
+    if set == .simd {
       let cv = SIMD8<UInt16>(repeating: UInt16(c))
       while i &+ 4 <= count {
         let s = scaled(split(load4(src + i &* 4)), cv)
@@ -252,6 +241,34 @@ enum Kernels {
       for k in 0..<4 {
         d[k] = UInt8(mul255(UInt32(sp[k]), cc) + mul255(UInt32(u[k]), 255 - sa))
       }
+      i += 1
+    }
+  }
+
+  /// `dst = (src·w + under·(256 − w) + 128) >> 8` per channel, `w` in
+  /// 0…256: the cross-fade of two opaque images, rounded once. (Copy then
+  /// coverage blend rounds twice and weighs by c/255: within 1.3 of the
+  /// exact lerp; this is within 0.86 — measured over every byte pair at
+  /// nine opacities — and a third fewer instructions, which is what a
+  /// full-screen cross-fade on two threads of one core is bound by.)
+  @inline(__always) static func lerp(
+    _ dst: UnsafeMutablePointer<UInt8>, under: UnsafePointer<UInt8>, _ src: UnsafePointer<UInt8>, _ count: Int,
+    weight w: UInt16, _ set: KernelSet
+  ) {
+    var i = 0
+    if set == .simd {
+      let wv = SIMD8<UInt16>(repeating: w), iv = SIMD8<UInt16>(repeating: 256 - w)
+      while i &+ 4 <= count {
+        let s = split(load4(src + i &* 4)), u = split(load4(under + i &* 4))
+        let rb = (s.rb &* wv &+ u.rb &* iv &+ 128) &>> 8, ga = (s.ga &* wv &+ u.ga &* iv &+ 128) &>> 8
+        store4(join(rb, ga), dst + i &* 4)
+        i &+= 4
+      }
+    }
+    let ws = UInt32(w), wu = 256 - UInt32(w)
+    while i < count {
+      let sp = src + i * 4, u = under + i * 4, d = dst + i * 4
+      for k in 0..<4 { d[k] = UInt8((UInt32(sp[k]) * ws + UInt32(u[k]) * wu + 128) >> 8) }
       i += 1
     }
   }

@@ -214,12 +214,15 @@ import Testing
 
 @Suite struct CrossfadeTests {
   /// Two full-screen snapshots fading (drawn by the one-pass cross-fade):
-  /// every pixel is the copy-then-blend result, on any thread count.
+  /// every pixel is the copy-then-blend result (the rounded lerp when both
+  /// are opaque), on any thread count.
   @Test(arguments: [false, true]) func crossfadeOfSnapshots(opaqueTop: Bool) {
-    let from = noiseBitmap(width: 60, height: 45, seed: 1)
+    var from = noiseBitmap(width: 60, height: 45, seed: 1)
     var to = noiseBitmap(width: 60, height: 45, seed: 2, opaque: opaqueTop)
-    to.updateOpacityHint()  // an opaque top takes the kernel's constant-alpha path
-    #expect(to.isKnownOpaque == opaqueTop)
+    // Known opaque: the one-pass cross-fade applies (an opaque top takes `Kernels.lerp`).
+    from.updateOpacityHint()
+    to.updateOpacityHint()
+    #expect(from.isKnownOpaque && to.isKnownOpaque == opaqueTop)
     var root = Layer(frame: Rect(x: 0, y: 0, width: 20, height: 15))
     var a = Layer(frame: root.bounds)
     a.contents = from
@@ -228,14 +231,16 @@ import Testing
     b.contents = to
     b.opacity = 0.37
     root.sublayers = [a, b]
-    let c = UInt32(UInt8(Float(0.37) * 255 + 0.5))
+    let c = UInt32(UInt8(Float(0.37) * 255 + 0.5)), w = UInt32((0.37 * 256).rounded())
     for (threads, set) in [(1, KernelSet.simd), (3, .simd), (1, .reference)] {
       let out = Compositor(scale: 3, threadCount: threads, kernels: set).snapshot(root)
       var worst = 0
       for i in 0..<(60 * 45) {
         let sa = mul255(UInt32(to.bytes[i * 4 + 3]), c)
         for k in 0..<4 {
-          let e = mul255(UInt32(to.bytes[i * 4 + k]), c) + mul255(UInt32(from.bytes[i * 4 + k]), 255 - sa)
+          let s = UInt32(to.bytes[i * 4 + k]), u = UInt32(from.bytes[i * 4 + k])
+          // Copy then coverage blend; two opaque images: the lerp rounded once.
+          let e = opaqueTop ? (s * w + u * (256 - w) + 128) >> 8 : mul255(s, c) + mul255(u, 255 - sa)
           worst = max(worst, abs(Int(e) - Int(out.bytes[i * 4 + k])))
         }
       }

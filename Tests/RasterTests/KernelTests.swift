@@ -48,16 +48,14 @@ import Testing
     var rng = SplitMix(seed: 9)
     for n in [1, 4, 7, 64, 101] {
       let under = noiseBitmap(width: n, height: 1, seed: rng.next()).bytes
-      let opaque = n % 2 == 0
-      let src = noiseBitmap(width: n, height: 1, seed: rng.next(), opaque: opaque).bytes
+      let src = noiseBitmap(width: n, height: 1, seed: rng.next(), opaque: n % 2 == 0).bytes
       for c: UInt8 in [0, 1, 77, 128, 254, 255] {
         for set in [KernelSet.simd, .reference] {
           var one = [UInt8](repeating: 9, count: n * 4), two = under
           one.withUnsafeMutableBufferPointer { d in
             under.withUnsafeBufferPointer { u in
               src.withUnsafeBufferPointer { s in
-                Kernels.blend(
-                  d.baseAddress!, under: u.baseAddress!, s.baseAddress!, n, coverage: c, sourceOpaque: opaque, set)
+                Kernels.blend(d.baseAddress!, under: u.baseAddress!, s.baseAddress!, n, coverage: c, set)
               }
             }
           }
@@ -66,6 +64,39 @@ import Testing
           }
           #expect(one == two, "n \(n) c \(c) \(set)")
         }
+      }
+    }
+  }
+
+  /// The opaque cross-fade: SIMD equals the reference, both within 0.86 of
+  /// the exact lerp and 0…256 weights reproduce either image at the ends.
+  @Test func lerpKernelIsTheRoundedLerp() {
+    var rng = SplitMix(seed: 21)
+    for n in [1, 5, 64, 103] {
+      let under = noiseBitmap(width: n, height: 1, seed: rng.next()).bytes
+      let src = noiseBitmap(width: n, height: 1, seed: rng.next()).bytes
+      for w: UInt16 in [0, 1, 95, 128, 200, 255, 256] {
+        var outs: [[UInt8]] = []
+        for set in [KernelSet.simd, .reference] {
+          var d = [UInt8](repeating: 9, count: n * 4)
+          d.withUnsafeMutableBufferPointer { d in
+            under.withUnsafeBufferPointer { u in
+              src.withUnsafeBufferPointer { s in
+                Kernels.lerp(d.baseAddress!, under: u.baseAddress!, s.baseAddress!, n, weight: w, set)
+              }
+            }
+          }
+          outs.append(d)
+        }
+        #expect(outs[0] == outs[1], "n \(n) w \(w)")
+        var worst = 0.0
+        for i in 0..<(n * 4) {
+          let exact = (Double(src[i]) * Double(w) + Double(under[i]) * Double(256 - w)) / 256
+          worst = max(worst, abs(Double(outs[0][i]) - exact))
+        }
+        #expect(worst <= 0.5, "n \(n) w \(w): \(worst) from the exact lerp")
+        if w == 0 { #expect(outs[0] == under) }
+        if w == 256 { #expect(outs[0] == src) }
       }
     }
   }
