@@ -112,3 +112,26 @@ import Testing
     b.withUnsafeBufferPointer { #expect(!Kernels.isOpaque($0.baseAddress!, 37, .simd)) }
   }
 }
+
+/// Coverage → bytes: the SIMD quantizer equals the scalar one, ties and
+/// out-of-range values included.
+@Suite struct QuantizeTests {
+  @Test func simdEqualsScalar() {
+    var rng = SplitMix(seed: 5)
+    var cov: [Float] = [0, 1, -0.25, 1.5, .nan, .infinity, -.infinity, 0.5 / 255, 1.5 / 255, 254.5 / 255, 0.999, 1e-9]
+    for k in 0...255 { cov.append(Float(k) / 255) }
+    for _ in 0..<997 { cov.append(Float(rng.unit())) }
+    for opacity: Float in [1, 0.5, 0.37, 1 / 255] {
+      var outs: [[UInt8]] = []
+      for set in [KernelSet.simd, .reference] {
+        var m = [UInt8](repeating: 7, count: cov.count)
+        cov.withUnsafeMutableBufferPointer { c in
+          m.withUnsafeMutableBufferPointer { Executor(kernels: set).quantize(c.baseAddress!, c.count, opacity, into: $0.baseAddress!) }
+        }
+        outs.append(m)
+      }
+      #expect(outs[0] == outs[1], "opacity \(opacity)")
+      #expect(outs[1][0] == 0 && outs[1][4] == 0 && outs[1][6] == 0 && outs[1][5] == UInt8(255 * opacity + 0.5))
+    }
+  }
+}
