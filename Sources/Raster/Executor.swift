@@ -16,7 +16,9 @@ struct Target {
   let box: PixelBox
 
   @inline(__always) func pixel(_ x: Int, _ y: Int) -> UnsafeMutablePointer<UInt8> {
-    base + (y - box.y0) * stride + (x - box.x0) * 4
+    let row: Int = (y &- box.y0) &* stride
+    let column: Int = (x &- box.x0) &* 4
+    return base + (row &+ column)
   }
 }
 

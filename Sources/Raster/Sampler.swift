@@ -272,11 +272,14 @@ extension Sampler {
       let c0 = Int(cx[0]), c1 = Int(cx[1]), c2 = Int(cx[2]), c3 = Int(cx[3])
       let gEnd = gx + 4
 
-      /// Row index and weight of each column on device row `y`.
-      @inline(__always) func rowAndWeight(_ y: Int) -> (SIMD4<Int32>, SIMD4<Int32>) {
+      /// Row index and weight of each column on device row `y` (v clamped to
+      /// the image unless the group's rows are known to stay inside it).
+      @inline(__always) func rowAndWeight(_ y: Int, clamped: Bool = true) -> (SIMD4<Int32>, SIMD4<Int32>) {
         var v = a + b * (Float(y) + 0.5)
-        v.replace(with: zero, where: .!(v .>= zero))
-        v.replace(with: maxV, where: .!(v .<= maxV))
+        if clamped {
+          v.replace(with: zero, where: .!(v .>= zero))
+          v.replace(with: maxV, where: .!(v .<= maxV))
+        }
         return indexAndWeight(v, nh)
       }
 
@@ -290,10 +293,14 @@ extension Sampler {
         gx = gEnd
         continue
       }
-      let (r0, _) = rowAndWeight(Int(spans[first].x)), (r1, _) = rowAndWeight(Int(spans[last].x))
-      let lo = r0.replacing(with: r1, where: r1 .< r0)
+      let yFirst = Int(spans[first].x), yLast = Int(spans[last].x)
+      let (r0, _) = rowAndWeight(yFirst), (r1, _) = rowAndWeight(yLast)
+      var lo = r0.replacing(with: r1, where: r1 .< r0)
       let hi = r0.replacing(with: r1, where: r1 .> r0) &+ 1  // iy + 1 ≤ h − 1
       let rows = Int((hi &- lo).max()) + 1
+      // v is linear down each column: inside the image at both ends, inside throughout.
+      let vFirst = a + b * (Float(yFirst) + 0.5), vLast = a + b * (Float(yLast) + 0.5)
+      let inside = all(vFirst .>= zero) && all(vLast .>= zero) && all(vFirst .<= maxV) && all(vLast .<= maxV)
       guard rows <= columnCacheRows else {
         // Shrunk vertically: few rows are shared; fall back to the row sampler.
         for k in first...last {
@@ -306,17 +313,20 @@ extension Sampler {
         gx = gEnd
         continue
       }
-      // The cache: row j holds, in lane l, column l's horizontal lerp of image row lo[l] + j.
-      let l0 = Int(lo[0]) &* stride &+ c0, l1 = Int(lo[1]) &* stride &+ c1
-      let l2 = Int(lo[2]) &* stride &+ c2, l3 = Int(lo[3]) &* stride &+ c3
-      let lastRow = (h - 1) &* stride
+      // The cache: row j holds, in lane l, column l's horizontal lerp of image
+      // row lo[l] + j. A column needing fewer rows starts lower when its
+      // `rows` would pass the image's last row (hi ≤ h − 1, so it still
+      // covers [lo, hi]); every row read is inside the image.
+      lo.replace(with: Int32(h - rows), where: lo .> Int32(h - rows))
+      var p0 = raw + (Int(lo[0]) &* stride &+ c0), p1 = raw + (Int(lo[1]) &* stride &+ c1)
+      var p2 = raw + (Int(lo[2]) &* stride &+ c2), p3 = raw + (Int(lo[3]) &* stride &+ c3)
       for j in 0..<rows {
-        let d = j &* stride
-        // Rows past a column's own range are clamped to the image (computed, never read).
-        let t0 = raw.loadUnaligned(fromByteOffset: min(l0 &+ d, lastRow &+ c0), as: UInt64.self)
-        let t1 = raw.loadUnaligned(fromByteOffset: min(l1 &+ d, lastRow &+ c1), as: UInt64.self)
-        let t2 = raw.loadUnaligned(fromByteOffset: min(l2 &+ d, lastRow &+ c2), as: UInt64.self)
-        let t3 = raw.loadUnaligned(fromByteOffset: min(l3 &+ d, lastRow &+ c3), as: UInt64.self)
+        let t0 = p0.loadUnaligned(as: UInt64.self), t1 = p1.loadUnaligned(as: UInt64.self)
+        let t2 = p2.loadUnaligned(as: UInt64.self), t3 = p3.loadUnaligned(as: UInt64.self)
+        p0 += stride
+        p1 += stride
+        p2 += stride
+        p3 += stride
         let tl = unsafeBitCast(SIMD2<UInt64>(t0, t1), to: SIMD4<UInt32>.self)
         let tr = unsafeBitCast(SIMD2<UInt64>(t2, t3), to: SIMD4<UInt32>.self)
         let pa = split(SIMD4<UInt32>(tl[0], tl[2], tr[0], tr[2])), pb = split(SIMD4<UInt32>(tl[1], tl[3], tr[1], tr[3]))
@@ -328,7 +338,7 @@ extension Sampler {
         let s = Int(span.y), e = Int(span.z)
         if e <= gx || s >= gEnd { continue }
         let y = Int(span.x)
-        let (iy, wy) = rowAndWeight(y)
+        let (iy, wy) = rowAndWeight(y, clamped: !inside)
         let j = (iy &- lo) &* 16 &+ SIMD4<Int32>(0, 4, 8, 12)
         let j0 = Int(j[0]), j1 = Int(j[1]), j2 = Int(j[2]), j3 = Int(j[3])
         let top = SIMD4<UInt32>(
