@@ -301,21 +301,34 @@ struct Executor {
     switch op.paint {
     case .solid(let p):
       guard p.a > 0 else { return }
-      for y in region.y0..<region.y1 {
-        let runs = rc.evaluate(op.shapes, y: y).subtracting(hidden.0, hidden.1)
-        for k in 0..<runs.count {
-          let run = runs.items[k]
-          let n = run.end - run.start
-          let d = target.pixel(run.start, y)
-          if run.full {
-            if opacity8 == 255 && p.a == 255 {
-              Kernels.fill(d, p, n)
+      // The coverage is evaluated only on the columns that show, left and
+      // right of what later opaque draws hide: a shadow's soft edge under
+      // its opaque layer is not computed to be thrown away.
+      var left = (region.x0, region.x1), right = (0, 0)
+      if hidden.0 < hidden.1 && hidden.0 < region.x1 && hidden.1 > region.x0 {
+        left = (region.x0, max(region.x0, hidden.0))
+        right = (min(hidden.1, region.x1), region.x1)
+      }
+      for side in 0..<2 {
+        let (x0, x1) = side == 0 ? left : right
+        guard x0 < x1 else { continue }
+        let rc = RowCoverage(lo: x0, hi: x1, stack: scratch.cov, stride: scratch.width)
+        for y in region.y0..<region.y1 {
+          let runs = rc.evaluate(op.shapes, y: y)
+          for k in 0..<runs.count {
+            let run = runs.items[k]
+            let n = run.end - run.start
+            let d = target.pixel(run.start, y)
+            if run.full {
+              if opacity8 == 255 && p.a == 255 {
+                Kernels.fill(d, p, n)
+              } else {
+                Kernels.blend(d, solid: p, n, coverage: opacity8, kernels)
+              }
             } else {
-              Kernels.blend(d, solid: p, n, coverage: opacity8, kernels)
+              quantize(cov + (run.start - rc.lo), n, opacity, into: scratch.mask8)
+              Kernels.blend(d, solid: p, n, mask: scratch.mask8, kernels)
             }
-          } else {
-            quantize(cov + (run.start - rc.lo), n, opacity, into: scratch.mask8)
-            Kernels.blend(d, solid: p, n, mask: scratch.mask8, kernels)
           }
         }
       }
