@@ -260,13 +260,16 @@ enum Kernels {
     var i = 0
     if set == .simd {
       let wv = SIMD8<UInt16>(repeating: w), iv = SIMD8<UInt16>(repeating: 256 - w)
+      // (G, A) sums masked with 0xFF00 are the results already shifted into
+      // place: `join` without its two shifts.
+      let high = SIMD8<UInt16>(repeating: 0xFF00)
       while i &+ 8 <= count {
         let s0 = split(load4(src + i &* 4)), u0 = split(load4(under + i &* 4))
         let s1 = split(load4(src + (i &* 4 &+ 16))), u1 = split(load4(under + (i &* 4 &+ 16)))
-        let rb0 = (s0.rb &* wv &+ u0.rb &* iv &+ 128) &>> 8, ga0 = (s0.ga &* wv &+ u0.ga &* iv &+ 128) &>> 8
-        let rb1 = (s1.rb &* wv &+ u1.rb &* iv &+ 128) &>> 8, ga1 = (s1.ga &* wv &+ u1.ga &* iv &+ 128) &>> 8
-        store4(join(rb0, ga0), dst + i &* 4)
-        store4(join(rb1, ga1), dst + (i &* 4 &+ 16))
+        let rb0 = (s0.rb &* wv &+ u0.rb &* iv &+ 128) &>> 8, ga0 = (s0.ga &* wv &+ u0.ga &* iv &+ 128) & high
+        let rb1 = (s1.rb &* wv &+ u1.rb &* iv &+ 128) &>> 8, ga1 = (s1.ga &* wv &+ u1.ga &* iv &+ 128) & high
+        store4(u32(rb0) | u32(ga0), dst + i &* 4)
+        store4(u32(rb1) | u32(ga1), dst + (i &* 4 &+ 16))
         i &+= 8
       }
       while i &+ 4 <= count {
