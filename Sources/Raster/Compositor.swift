@@ -34,7 +34,7 @@ import Geometry
 /// the circle-spread frame: Raster work outside memmove 0.54× → ~0.25× of
 /// memmove time, 1-thread CPU ~4.5 → ~3.0 ms, the 1-thread copy floor being
 /// ~2.8 ms). Maps that keep columns (a page turning about a vertical axis)
-/// are sampled four columns at a time down the band, each column's
+/// are sampled eight columns at a time down the band, each column's
 /// horizontal lerps cached and shared by the rows that read them
 /// (`Sampler.sampleColumns`: row by row, the sheared page was read
 /// diagonally, a new cache line per texel), and axis-aligned scales share

@@ -35,7 +35,7 @@ struct Scratch {
   /// 8 bytes per column (`Sampler.sampleScaled`).
   let rows: UnsafeMutablePointer<UInt8>
   let columns: UnsafeMutableRawPointer
-  /// Cached horizontal lerps of one group of four columns (`Sampler.sampleColumns`).
+  /// Cached horizontal lerps of one group of eight columns (`Sampler.sampleColumns`).
   let columnCache: UnsafeMutableRawPointer
   init(width: Int) {
     self.width = width + 8
@@ -45,7 +45,7 @@ struct Scratch {
     spans = .allocate(capacity: Scratch.spanCapacity)
     rows = .allocate(capacity: self.width * 8)
     columns = .allocate(byteCount: self.width * 8, alignment: 16)
-    columnCache = .allocate(byteCount: (Sampler.columnCacheRows + 1) * 16, alignment: 16)
+    columnCache = .allocate(byteCount: (Sampler.columnCacheRows + 1) * 32, alignment: 16)
   }
 
   func deallocate() {
@@ -352,7 +352,7 @@ struct Executor {
       }
       // Full runs of a straight draw whose map keeps columns (a page turning
       // about a vertical axis, a scaled snapshot) are collected for the band
-      // and sampled four columns at a time down the rows.
+      // and sampled eight columns at a time down the rows.
       let byColumns = straight && kernels == .simd && direct == nil
         && Sampler.samplesByColumns(m, width: w, height: h, x0: region.x0, x1: region.x1)
       let scaled = byColumns && Sampler.samplesScaled(m, width: w, height: h)
