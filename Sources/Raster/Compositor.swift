@@ -13,7 +13,7 @@ import Geometry
 ///   3-D (m34 perspective) layers take the same path; draws carry shapes
 ///   (exact analytic coverage for boxes, rounded boxes, circles, projected
 ///   quads; a rasterized mask for other paths), a paint and an opacity.
-/// - `Executor` runs the list over bands of 16 rows, bands spread over cores
+/// - `Executor` runs the list over bands of 32 rows, bands spread over cores
 ///   with `DispatchQueue.concurrentPerform`; every pixel depends only on its
 ///   row, so output is identical for any thread count.
 /// - `Kernels` blend spans (SIMD, with a scalar reference beside them);
@@ -59,8 +59,11 @@ public struct Compositor: Sendable {
   /// tests, which check both ways give the same pixels.
   var occludes = true
 
-  /// Rows per band of work.
-  static let bandHeight = 16
+  /// Rows per band of work. (32 rather than 16: each band's set-up — what
+  /// later draws hide, each column group's cached rows in `sampleColumns` —
+  /// is shared by twice the rows: 6% fewer instructions on the page-flip
+  /// frame, 0.5% on magic move and circle spread, callgrind.)
+  static let bandHeight = 32
 
   /// A compositor for a canvas of `scale` pixels per point.
   public init(scale: Double, threadCount: Int? = nil, kernels: KernelSet = .simd) {

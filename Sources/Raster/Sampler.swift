@@ -235,7 +235,7 @@ extension Sampler {
   }
 
   /// Rows of horizontal lerps `sampleColumns` caches per group of columns.
-  static let columnCacheRows = 64
+  static let columnCacheRows = 128
 
   /// Four adjacent device columns of a map that keeps columns: each one's
   /// texel pair offset and weight in the image row, and v = a + b·yc.
