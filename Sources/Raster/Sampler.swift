@@ -91,6 +91,18 @@ enum Sampler {
     (a &* iw &+ b &* w &+ 128) &>> 8
   }
 
+  /// Four pixels lerped channel by channel (`lerp8` on both pairs, joined):
+  /// the (G, A) sums masked with 0xFF00 are already the results shifted
+  /// into place, so `join`'s shift and `lerp8`'s cancel out.
+  @inline(__always) static func lerp(
+    _ a: (rb: SIMD8<UInt16>, ga: SIMD8<UInt16>), _ b: (rb: SIMD8<UInt16>, ga: SIMD8<UInt16>),
+    _ w: SIMD8<UInt16>, _ iw: SIMD8<UInt16>
+  ) -> SIMD4<UInt32> {
+    let rb = (a.rb &* iw &+ b.rb &* w &+ 128) &>> 8
+    let ga = (a.ga &* iw &+ b.ga &* w &+ 128) & 0xFF00
+    return u32(rb) | u32(ga)
+  }
+
   static func sampleRowSIMD(
     _ img: UnsafePointer<UInt8>, width w: Int, height h: Int, toImage m: Homography, y: Int, x0: Int,
     count: Int, into dst: UnsafeMutablePointer<UInt8>, tint: Pixel, tinted: Bool
@@ -158,7 +170,7 @@ enum Sampler {
       let a = split(p00), b = split(p10), c = split(p01), d = split(p11)
       let topRB = lerp8(a.rb, b.rb, wxp, iwxp), topGA = lerp8(a.ga, b.ga, wxp, iwxp)
       let botRB = lerp8(c.rb, d.rb, wxp, iwxp), botGA = lerp8(c.ga, d.ga, wxp, iwxp)
-      var px = join(lerp8(topRB, botRB, wyp, iwyp), lerp8(topGA, botGA, wyp, iwyp))
+      var px = lerp((topRB, topGA), (botRB, botGA), wyp, iwyp)
       if tinted { px = over(tintPairs, px) }
       if i &+ 4 <= count {
         out.storeBytes(of: px, toByteOffset: i &* 4, as: SIMD4<UInt32>.self)
@@ -299,7 +311,7 @@ extension Sampler {
         let tl = unsafeBitCast(SIMD2<UInt64>(t0, t1), to: SIMD4<UInt32>.self)
         let tr = unsafeBitCast(SIMD2<UInt64>(t2, t3), to: SIMD4<UInt32>.self)
         let pa = split(SIMD4<UInt32>(tl[0], tl[2], tr[0], tr[2])), pb = split(SIMD4<UInt32>(tl[1], tl[3], tr[1], tr[3]))
-        out.storeBytes(of: join(lerp8(pa.rb, pb.rb, wxp, iwxp), lerp8(pa.ga, pb.ga, wxp, iwxp)), as: SIMD4<UInt32>.self)
+        out.storeBytes(of: lerp(pa, pb, wxp, iwxp), as: SIMD4<UInt32>.self)
         out += pitch
       }
     }
@@ -319,7 +331,7 @@ extension Sampler {
         cache.load(fromByteOffset: j2 &+ pitch, as: UInt32.self), cache.load(fromByteOffset: j3 &+ pitch, as: UInt32.self))
       let wyp = pairs(wy), iwyp = 256 &- wyp
       let t = split(top), bt = split(bottom)
-      return join(lerp8(t.rb, bt.rb, wyp, iwyp), lerp8(t.ga, bt.ga, wyp, iwyp))
+      return lerp(t, bt, wyp, iwyp)
     }
   }
 
@@ -495,7 +507,7 @@ extension Sampler {
         let tl = unsafeBitCast(SIMD2<UInt64>(t0, t1), to: SIMD4<UInt32>.self)
         let tr = unsafeBitCast(SIMD2<UInt64>(t2, t3), to: SIMD4<UInt32>.self)
         let a = split(SIMD4<UInt32>(tl[0], tl[2], tr[0], tr[2])), b = split(SIMD4<UInt32>(tl[1], tl[3], tr[1], tr[3]))
-        let px = join(lerp8(a.rb, b.rb, wxp, iwxp), lerp8(a.ga, b.ga, wxp, iwxp))
+        let px = lerp(a, b, wxp, iwxp)
         row.storeBytes(of: px, toByteOffset: x &* 4, as: SIMD4<UInt32>.self)
         x &+= 4
       }
@@ -525,7 +537,7 @@ extension Sampler {
       while x < e {
         let t = split(top.loadUnaligned(fromByteOffset: (x &- ux0) &* 4, as: SIMD4<UInt32>.self))
         let b = split(bottom.loadUnaligned(fromByteOffset: (x &- ux0) &* 4, as: SIMD4<UInt32>.self))
-        var px = join(lerp8(t.rb, b.rb, wyp, iwyp), lerp8(t.ga, b.ga, wyp, iwyp))
+        var px = lerp(t, b, wyp, iwyp)
         if tinted { px = over(tintPairs, px) }
         if x &+ 4 <= e {
           out.storeBytes(of: px, toByteOffset: (x &- s) &* 4, as: SIMD4<UInt32>.self)
