@@ -240,16 +240,9 @@ struct Executor {
     let k = opacity * 255
     var i = 0
     if kernels == .simd {
-      let zero = SIMD4<Float>(), one = SIMD4<Float>(repeating: 1)
       let raw = UnsafeRawPointer(cov), out = UnsafeMutableRawPointer(m)
       while i &+ 4 <= count {
-        var c = raw.loadUnaligned(fromByteOffset: i &* 4, as: SIMD4<Float>.self)
-        c.replace(with: zero, where: .!(c .>= zero))
-        c.replace(with: one, where: c .> one)
-        let y = c * k + 0.5
-        let r = y + 12_582_912
-        var q = unsafeBitCast(r, to: SIMD4<Int32>.self) &- 0x4B40_0000
-        q.replace(with: q &- 1, where: r - 12_582_912 .> y)
+        let q = Executor.quantized(raw.loadUnaligned(fromByteOffset: i &* 4, as: SIMD4<Float>.self), k)
         let b = UInt32(truncatingIfNeeded: q[0]) | UInt32(truncatingIfNeeded: q[1]) &<< 8
           | UInt32(truncatingIfNeeded: q[2]) &<< 16 | UInt32(truncatingIfNeeded: q[3]) &<< 24
         out.storeBytes(of: b, toByteOffset: i, as: UInt32.self)
@@ -257,9 +250,56 @@ struct Executor {
       }
     }
     while i < count {
-      let c = cov[i]
-      m[i] = UInt8((c >= 0 ? min(c, 1) : 0) * k + 0.5)
+      m[i] = Executor.quantized(cov[i], k)
       i += 1
+    }
+  }
+
+  /// ⌊clamp01(c)·k + ½⌋ for four coverage values (see `quantize`).
+  @inline(__always) static func quantized(_ cov: SIMD4<Float>, _ k: Float) -> SIMD4<Int32> {
+    var c = cov
+    c.replace(with: SIMD4<Float>(), where: .!(c .>= SIMD4<Float>()))
+    c.replace(with: SIMD4<Float>(repeating: 1), where: c .> SIMD4<Float>(repeating: 1))
+    let y = c * k + 0.5
+    let r = y + 12_582_912
+    var q = unsafeBitCast(r, to: SIMD4<Int32>.self) &- 0x4B40_0000
+    q.replace(with: q &- 1, where: r - 12_582_912 .> y)
+    return q
+  }
+
+  /// ⌊clamp01(c)·k + ½⌋ for one coverage value, NaN as 0.
+  @inline(__always) static func quantized(_ c: Float, _ k: Float) -> UInt8 {
+    UInt8((c >= 0 ? min(c, 1) : 0) * k + 0.5)
+  }
+
+  /// A solid colour through a partial run's coverage values × opacity: what
+  /// `quantize` then `Kernels.blend(_:solid:_:mask:_:)` do, in one pass (the
+  /// coverage bytes go straight from the quantizer's lanes into the blend's
+  /// 16-bit pairs, never through memory) — for shadows' and anti-aliased
+  /// edges' soft pixels.
+  @inline(__always) func blend(
+    _ dst: UnsafeMutablePointer<UInt8>, solid p: Pixel, _ count: Int, coverage cov: UnsafeMutablePointer<Float>,
+    opacity: Float, scratch: Scratch
+  ) {
+    guard kernels == .simd else {
+      quantize(cov, count, opacity, into: scratch.mask8)
+      return Kernels.blend(dst, solid: p, count, mask: scratch.mask8, kernels)
+    }
+    let k = opacity * 255
+    let pv = split(SIMD4<UInt32>(repeating: unsafeBitCast(p, to: UInt32.self)))
+    let raw = UnsafeRawPointer(cov)
+    var i = 0
+    while i &+ 4 <= count {
+      let q = Executor.quantized(raw.loadUnaligned(fromByteOffset: i &* 4, as: SIMD4<Float>.self), k)
+      if q != .zero {
+        let u = unsafeBitCast(q, to: SIMD4<UInt32>.self)
+        store4(over(scaled(pv, u16(u | (u &<< 16))), load4(dst + i &* 4)), dst + i &* 4)
+      }
+      i &+= 4
+    }
+    if i < count {
+      quantize(cov + i, count - i, opacity, into: scratch.mask8)
+      Kernels.blend(dst + i &* 4, solid: p, count - i, mask: scratch.mask8, kernels)
     }
   }
 
@@ -326,8 +366,7 @@ struct Executor {
                 Kernels.blend(d, solid: p, n, coverage: opacity8, kernels)
               }
             } else {
-              quantize(cov + (run.start - rc.lo), n, opacity, into: scratch.mask8)
-              Kernels.blend(d, solid: p, n, mask: scratch.mask8, kernels)
+              blend(d, solid: p, n, coverage: cov + (run.start - rc.lo), opacity: opacity, scratch: scratch)
             }
           }
         }
@@ -464,8 +503,7 @@ struct Executor {
           Kernels.blend(d, solid: tint.color, n, coverage: opacity8, kernels)
         }
       } else {
-        quantize(cov + (run.start - lo), n, opacity, into: scratch.mask8)
-        Kernels.blend(d, solid: tint.color, n, mask: scratch.mask8, kernels)
+        blend(d, solid: tint.color, n, coverage: cov + (run.start - lo), opacity: opacity, scratch: scratch)
       }
     }
   }

@@ -134,4 +134,32 @@ import Testing
       #expect(outs[1][0] == 0 && outs[1][4] == 0 && outs[1][6] == 0 && outs[1][5] == UInt8(255 * opacity + 0.5))
     }
   }
+
+  /// The fused coverage blend equals quantize + the mask blend (the reference), zero runs and tails included.
+  @Test func fusedCoverageBlendEqualsQuantizeThenMaskBlend() {
+    var rng = SplitMix(seed: 8)
+    let scratch = Scratch(width: 128)
+    defer { scratch.deallocate() }
+    for n in [1, 3, 4, 9, 64, 101] {
+      var cov = (0..<n).map { _ in Float(rng.unit() * 1.4 - 0.2) }
+      for i in stride(from: 0, to: n, by: 7) { cov[i] = 0 }
+      if n >= 8 { for i in 4..<8 { cov[i] = 0 } }  // a whole zero quad is skipped
+      let dst = noiseBitmap(width: n, height: 1, seed: rng.next(), opaque: false).bytes
+      for p in [Pixel(r: 0, g: 0, b: 0, a: 102), Pixel(r: 200, g: 40, b: 90, a: 255)] {
+        for opacity: Float in [1, 0.4] {
+          var outs: [[UInt8]] = []
+          for set in [KernelSet.simd, .reference] {
+            var d = dst
+            cov.withUnsafeMutableBufferPointer { c in
+              d.withUnsafeMutableBufferPointer {
+                Executor(kernels: set).blend($0.baseAddress!, solid: p, n, coverage: c.baseAddress!, opacity: opacity, scratch: scratch)
+              }
+            }
+            outs.append(d)
+          }
+          #expect(outs[0] == outs[1], "n \(n) \(p) opacity \(opacity)")
+        }
+      }
+    }
+  }
 }
