@@ -21,7 +21,8 @@ public enum StaleStaging {
   public static let host: String = {
     var buffer = [CChar](repeating: 0, count: 256)
     guard gethostname(&buffer, buffer.count - 1) == 0 else { return "localhost" }
-    let name = String(cString: buffer).replacingOccurrences(of: "/", with: "_")
+    let bytes = buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }
+    let name = String(decoding: bytes, as: UTF8.self).replacingOccurrences(of: "/", with: "_")
     return name.isEmpty ? "localhost" : name
   }()
 
