@@ -377,9 +377,7 @@ struct Executor {
       // An integer translation at scale 1 reads the image in place.
       let direct = Executor.directOffset(m)
       // Full runs of an opaque image at full opacity are sampled straight
-      // into the target. (Row order: sampling 128-column tiles of 16 rows,
-      // to keep the image pixels a tile reads in L1, measured 10% slower on
-      // the −60° page-flip frame — its rows hit L2 anyway.)
+      // into the target (by columns or scaled rows below when the map allows).
       let straight = opacity8 == 255 && bitmap.isKnownOpaque
       let tint8 = op.tint.map { (color: $0.color, coverage: UInt8(Float(clamp01($0.opacity)) * 255 + 0.5)) }
       // The tint premultiplied by its coverage, as `Kernels.blend(_:solid:_:coverage:_:)` makes it.
