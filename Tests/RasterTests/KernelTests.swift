@@ -101,6 +101,25 @@ import Testing
     }
   }
 
+  /// The tinted copy equals a copy then the tint's blend, SIMD and reference, every tail length.
+  @Test func tintedCopyEqualsCopyThenBlend() {
+    var rng = SplitMix(seed: 31)
+    for n in [1, 5, 8, 13, 64, 101] {
+      let src = noiseBitmap(width: n, height: 1, seed: rng.next(), opaque: n % 2 == 1).bytes
+      for t in [Pixel(r: 0, g: 0, b: 0, a: 85), Pixel(r: 30, g: 60, b: 90, a: 200), Pixel.clear] {
+        var expected = src
+        expected.withUnsafeMutableBufferPointer { Kernels.blend($0.baseAddress!, solid: t, n, coverage: 255, .reference) }
+        for set in [KernelSet.simd, .reference] {
+          var out = [UInt8](repeating: 3, count: n * 4)
+          out.withUnsafeMutableBufferPointer { d in
+            src.withUnsafeBufferPointer { Kernels.copy(d.baseAddress!, $0.baseAddress!, n, tint: t, set) }
+          }
+          #expect(out == expected, "n \(n) tint \(t) \(set)")
+        }
+      }
+    }
+  }
+
   @Test func opaqueScan() {
     var b = noiseBitmap(width: 37, height: 1, seed: 3).bytes
     b.withUnsafeBufferPointer { #expect(Kernels.isOpaque($0.baseAddress!, 37, .simd)) }
