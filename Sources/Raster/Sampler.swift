@@ -533,18 +533,23 @@ extension Sampler {
       }
       let wyp = pairs(wyv), iwyp = 256 &- wyp
       let out = UnsafeMutableRawPointer(target.pixel(s, y))
-      var x = s
-      while x < e {
-        let t = split(top.loadUnaligned(fromByteOffset: (x &- ux0) &* 4, as: SIMD4<UInt32>.self))
-        let b = split(bottom.loadUnaligned(fromByteOffset: (x &- ux0) &* 4, as: SIMD4<UInt32>.self))
-        var px = lerp(t, b, wyp, iwyp)
-        if tinted { px = over(tintPairs, px) }
-        if x &+ 4 <= e {
-          out.storeBytes(of: px, toByteOffset: (x &- s) &* 4, as: SIMD4<UInt32>.self)
-        } else {
-          for l in 0..<(e &- x) { out.storeBytes(of: px[l], toByteOffset: (x &- s &+ l) &* 4, as: UInt32.self) }
-        }
+      let t = top + (s &- ux0) &* 4, b = bottom + (s &- ux0) &* 4
+      /// Pixels [x, x + 4) of the span (the cached rows have room past its end).
+      @inline(__always) func pixels(_ x: Int) -> SIMD4<UInt32> {
+        let px = lerp(
+          split(t.loadUnaligned(fromByteOffset: x &* 4, as: SIMD4<UInt32>.self)),
+          split(b.loadUnaligned(fromByteOffset: x &* 4, as: SIMD4<UInt32>.self)), wyp, iwyp)
+        return tinted ? over(tintPairs, px) : px
+      }
+      let n = e &- s
+      var x = 0
+      while x &+ 4 <= n {
+        out.storeBytes(of: pixels(x), toByteOffset: x &* 4, as: SIMD4<UInt32>.self)
         x &+= 4
+      }
+      if x < n {
+        let px = pixels(x)
+        for l in 0..<(n &- x) { out.storeBytes(of: px[l], toByteOffset: (x &+ l) &* 4, as: UInt32.self) }
       }
     }
   }
