@@ -230,8 +230,8 @@ enum Sampler {
 // column, and caches each column's horizontal lerps for the rows that
 // share them. Same bilinear arithmetic as `sampleRowSIMD` (coordinates in
 // Double per column, Float per pixel), so the reference bound is the same
-// ±1. Page-flip frame, 1170×2532: 1-thread CPU 32 → ~19 ms; sampler
-// instructions 88M → 65M per frame (callgrind) across the three steps.
+// ±1. Page-flip frame, 1170×2532: 1-thread CPU 32 → ~18 ms; sampler
+// instructions 88M → 59M per frame (callgrind) across the steps.
 
 extension Sampler {
   /// A full run of one row to sample: `y`, columns [x0, x1).
