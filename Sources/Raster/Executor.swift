@@ -137,11 +137,7 @@ struct Executor {
     let opacity8 = UInt8(Float(clamp01(b.opacity)) * 255 + 0.5)
     // Two opaque snapshots: one rounding, weights in 256ths (`Kernels.lerp`).
     let weight = over.isKnownOpaque ? UInt16((clamp01(b.opacity) * 256).rounded()) : nil
-    // The columns not hidden by later opaque draws: up to two segments.
-    var segments = ((region.x0, region.x1), (0, 0))
-    if hidden.0 < hidden.1 && hidden.0 < region.x1 && hidden.1 > region.x0 {
-      segments = ((region.x0, max(region.x0, hidden.0)), (min(hidden.1, region.x1), region.x1))
-    }
+    let segments = Executor.visible(region, hidden: hidden)
     under.bytes.withUnsafeBufferPointer { pa in
       over.bytes.withUnsafeBufferPointer { pb in
         @inline(__always) func fade(_ y: Int, _ s: Int, _ e: Int) {
@@ -218,6 +214,15 @@ struct Executor {
       && abs(m.m31) < 1e9 && abs(m.m32) < 1e9
     else { return nil }
     return (Int(m.m31), Int(m.m32))
+  }
+
+  /// The columns of `region` that later opaque draws do not hide: up to two
+  /// segments [x0, x1), left and right of `hidden` (empty ones have x0 ≥ x1).
+  @inline(__always) static func visible(_ region: PixelBox, hidden: (Int, Int)) -> ((Int, Int), (Int, Int)) {
+    guard hidden.0 < hidden.1 && hidden.0 < region.x1 && hidden.1 > region.x0 else {
+      return ((region.x0, region.x1), (0, 0))
+    }
+    return ((region.x0, max(region.x0, hidden.0)), (min(hidden.1, region.x1), region.x1))
   }
 
   /// The part of `box` inside the target and the band.
@@ -344,11 +349,7 @@ struct Executor {
       // The coverage is evaluated only on the columns that show, left and
       // right of what later opaque draws hide: a shadow's soft edge under
       // its opaque layer is not computed to be thrown away.
-      var left = (region.x0, region.x1), right = (0, 0)
-      if hidden.0 < hidden.1 && hidden.0 < region.x1 && hidden.1 > region.x0 {
-        left = (region.x0, max(region.x0, hidden.0))
-        right = (min(hidden.1, region.x1), region.x1)
-      }
+      let (left, right) = Executor.visible(region, hidden: hidden)
       for side in 0..<2 {
         let (x0, x1) = side == 0 ? left : right
         guard x0 < x1 else { continue }

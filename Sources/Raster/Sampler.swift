@@ -91,6 +91,16 @@ enum Sampler {
     (a &* iw &+ b &* w &+ 128) &>> 8
   }
 
+  /// Four texel pairs, each read as one 8-byte load (left texel in the low
+  /// half), split into the four left texels and the four right ones.
+  @inline(__always) static func texelPairs(
+    _ t0: UInt64, _ t1: UInt64, _ t2: UInt64, _ t3: UInt64
+  ) -> (left: SIMD4<UInt32>, right: SIMD4<UInt32>) {
+    let a = unsafeBitCast(SIMD2<UInt64>(t0, t1), to: SIMD4<UInt32>.self)
+    let b = unsafeBitCast(SIMD2<UInt64>(t2, t3), to: SIMD4<UInt32>.self)
+    return (SIMD4<UInt32>(a[0], a[2], b[0], b[2]), SIMD4<UInt32>(a[1], a[3], b[1], b[3]))
+  }
+
   /// Four pixels lerped channel by channel (`lerp8` on both pairs, joined):
   /// the (G, A) sums masked with 0xFF00 are already the results shifted
   /// into place, so `join`'s shift and `lerp8`'s cancel out.
@@ -158,13 +168,7 @@ enum Sampler {
       let b1 = raw.loadUnaligned(fromByteOffset: o1 &+ stride, as: UInt64.self)
       let b2 = raw.loadUnaligned(fromByteOffset: o2 &+ stride, as: UInt64.self)
       let b3 = raw.loadUnaligned(fromByteOffset: o3 &+ stride, as: UInt64.self)
-      let tl = unsafeBitCast(SIMD2<UInt64>(t0, t1), to: SIMD4<UInt32>.self)
-      let tr = unsafeBitCast(SIMD2<UInt64>(t2, t3), to: SIMD4<UInt32>.self)
-      let bl = unsafeBitCast(SIMD2<UInt64>(b0, b1), to: SIMD4<UInt32>.self)
-      let br = unsafeBitCast(SIMD2<UInt64>(b2, b3), to: SIMD4<UInt32>.self)
-      // Left texels (p00, p01) in the even lanes, right (p10, p11) in the odd ones.
-      let p00 = SIMD4<UInt32>(tl[0], tl[2], tr[0], tr[2]), p10 = SIMD4<UInt32>(tl[1], tl[3], tr[1], tr[3])
-      let p01 = SIMD4<UInt32>(bl[0], bl[2], br[0], br[2]), p11 = SIMD4<UInt32>(bl[1], bl[3], br[1], br[3])
+      let (p00, p10) = texelPairs(t0, t1, t2, t3), (p01, p11) = texelPairs(b0, b1, b2, b3)
       let wxp = pairs(wx), iwxp = 256 &- wxp
       let wyp = pairs(wy), iwyp = 256 &- wyp
       let a = split(p00), b = split(p10), c = split(p01), d = split(p11)
@@ -308,10 +312,8 @@ extension Sampler {
         let t2 = row.loadUnaligned(fromByteOffset: o2, as: UInt64.self)
         let t3 = row.loadUnaligned(fromByteOffset: o3, as: UInt64.self)
         row += stride
-        let tl = unsafeBitCast(SIMD2<UInt64>(t0, t1), to: SIMD4<UInt32>.self)
-        let tr = unsafeBitCast(SIMD2<UInt64>(t2, t3), to: SIMD4<UInt32>.self)
-        let pa = split(SIMD4<UInt32>(tl[0], tl[2], tr[0], tr[2])), pb = split(SIMD4<UInt32>(tl[1], tl[3], tr[1], tr[3]))
-        out.storeBytes(of: lerp(pa, pb, wxp, iwxp), as: SIMD4<UInt32>.self)
+        let (left, right) = texelPairs(t0, t1, t2, t3)
+        out.storeBytes(of: lerp(split(left), split(right), wxp, iwxp), as: SIMD4<UInt32>.self)
         out += pitch
       }
     }
@@ -504,11 +506,8 @@ extension Sampler {
         let t1 = line.loadUnaligned(fromByteOffset: Int(cx[1]), as: UInt64.self)
         let t2 = line.loadUnaligned(fromByteOffset: Int(cx[2]), as: UInt64.self)
         let t3 = line.loadUnaligned(fromByteOffset: Int(cx[3]), as: UInt64.self)
-        let tl = unsafeBitCast(SIMD2<UInt64>(t0, t1), to: SIMD4<UInt32>.self)
-        let tr = unsafeBitCast(SIMD2<UInt64>(t2, t3), to: SIMD4<UInt32>.self)
-        let a = split(SIMD4<UInt32>(tl[0], tl[2], tr[0], tr[2])), b = split(SIMD4<UInt32>(tl[1], tl[3], tr[1], tr[3]))
-        let px = lerp(a, b, wxp, iwxp)
-        row.storeBytes(of: px, toByteOffset: x &* 4, as: SIMD4<UInt32>.self)
+        let (left, right) = texelPairs(t0, t1, t2, t3)
+        row.storeBytes(of: lerp(split(left), split(right), wxp, iwxp), toByteOffset: x &* 4, as: SIMD4<UInt32>.self)
         x &+= 4
       }
     }
