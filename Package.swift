@@ -24,6 +24,8 @@ let package = Package(
       pkgConfig: "yaml-0.1",
       providers: [.apt(["libyaml-dev"])]
     ),
+    // A header-only prefetch hint for the compositor's column walk.
+    .systemLibrary(name: "CPrefetch"),
     .systemLibrary(
       name: "CFreeType",
       pkgConfig: "freetype2",
@@ -33,7 +35,7 @@ let package = Package(
     // MARK: - Pure modules (no I/O)
     .target(name: "Geometry", linkerSettings: libm),
     .target(name: "Motion", dependencies: ["Geometry"], linkerSettings: libm),
-    .target(name: "Raster", dependencies: ["CFreeType", "Geometry"], linkerSettings: libm),
+    .target(name: "Raster", dependencies: ["CFreeType", "CPrefetch", "Geometry"], linkerSettings: libm),
     .target(name: "Transitions", dependencies: ["Geometry", "Motion", "Raster"], linkerSettings: libm),
 
     // MARK: - Edges (I/O)

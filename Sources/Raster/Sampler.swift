@@ -1,3 +1,4 @@
+import CPrefetch
 import Geometry
 
 // Sampler: fills a row of source pixels from a bitmap seen through a
@@ -234,8 +235,12 @@ enum Sampler {
 // column, and caches each column's horizontal lerps for the rows that
 // share them. Same bilinear arithmetic as `sampleRowSIMD` (coordinates in
 // Double per column, Float per pixel), so the reference bound is the same
-// ±1. Page-flip frame, 1170×2532: 1-thread CPU 32 → ~18 ms; sampler
-// instructions 88M → 59M per frame (callgrind) across the steps.
+// ±1. A column walk reads every image row in a different 4 KiB page, a
+// pattern the hardware prefetchers do not follow, so the fill prefetches
+// its lanes' texels `prefetchRows` rows ahead (a header-only C shim:
+// Swift has no spelling for the hint). Page-flip frame, 1170×2532:
+// 1-thread CPU 32 → ~18 ms by the walk (sampler instructions 88M → 59M
+// per frame, callgrind), then → ~12 ms by the prefetch.
 
 extension Sampler {
   /// A full run of one row to sample: `y`, columns [x0, x1).
@@ -297,28 +302,7 @@ extension Sampler {
       return indexAndWeight(v, Int32(h))
     }
 
-    /// The horizontal lerps of image rows lo + j for j in 0..<rows, four
-    /// columns' worth (16 bytes) every `pitch` bytes of `cache`.
-    @inline(__always) func fill(
-      _ raw: UnsafeRawPointer, stride: Int, rows: Int, cache: UnsafeMutableRawPointer, pitch: Int
-    ) {
-      let o0 = Int(lo[0]) &* stride &+ c0, o1 = Int(lo[1]) &* stride &+ c1
-      let o2 = Int(lo[2]) &* stride &+ c2, o3 = Int(lo[3]) &* stride &+ c3
-      var row = raw
-      var out = cache
-      for _ in 0..<rows {
-        let t0 = row.loadUnaligned(fromByteOffset: o0, as: UInt64.self)
-        let t1 = row.loadUnaligned(fromByteOffset: o1, as: UInt64.self)
-        let t2 = row.loadUnaligned(fromByteOffset: o2, as: UInt64.self)
-        let t3 = row.loadUnaligned(fromByteOffset: o3, as: UInt64.self)
-        row += stride
-        let (left, right) = texelPairs(t0, t1, t2, t3)
-        out.storeBytes(of: lerp(split(left), split(right), wxp, iwxp), as: SIMD4<UInt32>.self)
-        out += pitch
-      }
-    }
-
-    /// The four pixels of device row `y` from the cache (`fill`'s layout).
+    /// The four pixels of device row `y` from the cache (`Sampler.fill`'s layout: row j of the quad's lanes every 32 bytes).
     @inline(__always) func sample(
       _ y: Int, clamped: Bool, height h: Int, cache: UnsafeRawPointer, pitch: Int
     ) -> SIMD4<UInt32> {
@@ -334,6 +318,50 @@ extension Sampler {
       let wyp = pairs(wy), iwyp = 256 &- wyp
       let t = split(top), bt = split(bottom)
       return lerp(t, bt, wyp, iwyp)
+    }
+  }
+
+  /// Rows ahead of the one being read that `fill` asks the CPU to prefetch.
+  static let prefetchRows = 16
+
+  /// Both quads' horizontal lerps of their image rows into `cache` (32
+  /// bytes a row), prefetching the rows `prefetchRows` ahead: a column
+  /// walk reads every row in a different 4 KiB page, which the hardware
+  /// prefetchers do not follow.
+  @inline(__always) static func fill(
+    _ q: (ColumnQuad, ColumnQuad), _ raw: UnsafeRawPointer, stride: Int, rows: Int, cache: UnsafeMutableRawPointer
+  ) {
+    let a = q.0, b = q.1
+    let o0 = Int(a.lo[0]) &* stride &+ a.c0, o1 = Int(a.lo[1]) &* stride &+ a.c1
+    let o2 = Int(a.lo[2]) &* stride &+ a.c2, o3 = Int(a.lo[3]) &* stride &+ a.c3
+    let o4 = Int(b.lo[0]) &* stride &+ b.c0, o5 = Int(b.lo[1]) &* stride &+ b.c1
+    let o6 = Int(b.lo[2]) &* stride &+ b.c2, o7 = Int(b.lo[3]) &* stride &+ b.c3
+    let ahead = prefetchRows &* stride
+    var row = raw
+    var out = cache
+    for _ in 0..<rows {
+      let next = row + ahead
+      tv_prefetch(next + o0)
+      tv_prefetch(next + o1)
+      tv_prefetch(next + o2)
+      tv_prefetch(next + o3)
+      tv_prefetch(next + o4)
+      tv_prefetch(next + o5)
+      tv_prefetch(next + o6)
+      tv_prefetch(next + (o7 &+ 4))
+      let t0 = row.loadUnaligned(fromByteOffset: o0, as: UInt64.self)
+      let t1 = row.loadUnaligned(fromByteOffset: o1, as: UInt64.self)
+      let t2 = row.loadUnaligned(fromByteOffset: o2, as: UInt64.self)
+      let t3 = row.loadUnaligned(fromByteOffset: o3, as: UInt64.self)
+      let t4 = row.loadUnaligned(fromByteOffset: o4, as: UInt64.self)
+      let t5 = row.loadUnaligned(fromByteOffset: o5, as: UInt64.self)
+      let t6 = row.loadUnaligned(fromByteOffset: o6, as: UInt64.self)
+      let t7 = row.loadUnaligned(fromByteOffset: o7, as: UInt64.self)
+      row += stride
+      let (l0, r0) = texelPairs(t0, t1, t2, t3), (l1, r1) = texelPairs(t4, t5, t6, t7)
+      out.storeBytes(of: lerp(split(l0), split(r0), a.wxp, a.iwxp), as: SIMD4<UInt32>.self)
+      out.storeBytes(of: lerp(split(l1), split(r1), b.wxp, b.iwxp), toByteOffset: 16, as: SIMD4<UInt32>.self)
+      out += 32
     }
   }
 
@@ -403,8 +431,7 @@ extension Sampler {
       let top = Int32(h - rows)
       q.0.lo.replace(with: top, where: q.0.lo .> top)
       q.1.lo.replace(with: top, where: q.1.lo .> top)
-      q.0.fill(raw, stride: stride, rows: rows, cache: cache, pitch: pitch)
-      q.1.fill(raw, stride: stride, rows: rows, cache: cache + 16, pitch: pitch)
+      fill(q, raw, stride: stride, rows: rows, cache: cache)
       let clamped = !inside
       for k in first...last {
         let span = spans[k]

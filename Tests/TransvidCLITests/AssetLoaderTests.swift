@@ -32,7 +32,7 @@ import TransvidCLI
     let good = try Data(contentsOf: URL(fileURLWithPath: Self.assets + "/cover.png"))
     var bytes = Array(good.prefix(33))
     bytes += [0, 0, 0, 16] + Array("IDAT".utf8) + [UInt8](repeating: 0xA5, count: 20) + Array(good.suffix(12))
-    FileManager.default.createFile(atPath: dir + "/bad.png", contents: Data(bytes))
+    try Data(bytes).write(to: URL(fileURLWithPath: dir + "/bad.png"))
     let path = try write(Self.job(image: "bad.png"), to: "job.cfg", in: dir)
     let spec = try JobParser.load(path: path)
     #expect(throws: Diagnostic.self) { try AssetLoader.images(for: spec) }
@@ -49,8 +49,8 @@ import TransvidCLI
   @Test func truncatedAndEmptyImages() throws {
     let dir = try makeTemporaryDirectory()
     let good = try Data(contentsOf: URL(fileURLWithPath: Self.assets + "/cover.png"))
-    FileManager.default.createFile(atPath: dir + "/cut.png", contents: good.prefix(good.count / 2))
-    FileManager.default.createFile(atPath: dir + "/empty.png", contents: Data())
+    try good.prefix(good.count / 2).write(to: URL(fileURLWithPath: dir + "/cut.png"))
+    try Data().write(to: URL(fileURLWithPath: dir + "/empty.png"))
     let cases = [
       ("cut.png", "cannot decode 'cut.png': truncated PNG: chunk 'IDAT' at byte 4162 needs 4108 bytes, only 794 left"),
       ("empty.png", "cannot decode 'empty.png': the file is empty"),
