@@ -3,6 +3,7 @@ import Glibc
 #endif
 import Dispatch
 import Geometry
+import Synchronization
 
 /// The software compositor: renders `Layer` trees into `Bitmap`s as Core
 /// Animation would, in premultiplied 8-bit sRGB.
@@ -115,15 +116,18 @@ public struct Compositor: Sendable {
     bitmap.bytes.withUnsafeMutableBufferPointer { buf in
       let target = Target(base: buf.baseAddress!, stride: width * 4, box: canvas)
       let job = UncheckedSendable(value: (target, commands, executor))
-      let work: @Sendable (Int) -> Void = { t in
+      // Bands are handed out in order to whichever worker is free: a worker
+      // slowed by a busy core (or a heavier band) takes fewer of them.
+      let next = BandCounter()
+      let work: @Sendable (Int) -> Void = { _ in
         let (target, commands, executor) = job.value
         let scratch = Scratch(width: width)
         defer { scratch.deallocate() }
-        var band = t
-        while band < bands {
+        while true {
+          let band = next.take()
+          guard band < bands else { break }
           let y0 = band * Self.bandHeight
           executor.run(commands, target: target, rows: y0..<min(height, y0 + Self.bandHeight), scratch: scratch)
-          band += threads
         }
       }
       if threads == 1 {
@@ -142,6 +146,14 @@ public struct Compositor: Sendable {
     return 1
     #endif
   }()
+}
+
+/// The next band to render, shared by the workers of one `execute`.
+final class BandCounter: Sendable {
+  private let value = Atomic<Int>(0)
+
+  /// Claims the next band.
+  func take() -> Int { value.wrappingAdd(1, ordering: .relaxed).oldValue }
 }
 
 /// Carries pointers into `concurrentPerform`: each worker writes only its own rows.

@@ -1,3 +1,4 @@
+import CPrefetch
 // Kernels: the per-span pixel loops of the compositor, in two versions.
 //
 // `KernelSet.simd` processes four pixels at a time as one `SIMD4<UInt32>`
@@ -271,6 +272,8 @@ enum Kernels {
       // place: `join` without its two shifts.
       let high = SIMD8<UInt16>(repeating: 0xFF00)
       while i &+ 8 <= count {
+        tv_prefetch(src + (i &* 4 &+ prefetchBytes))
+        tv_prefetch(under + (i &* 4 &+ prefetchBytes))
         let s0 = split(load4(src + i &* 4)), u0 = split(load4(under + i &* 4))
         let s1 = split(load4(src + (i &* 4 &+ 16))), u1 = split(load4(under + (i &* 4 &+ 16)))
         let rb0 = (s0.rb &* wv &+ u0.rb &* iv &+ 128) &>> 8, ga0 = (s0.ga &* wv &+ u0.ga &* iv &+ 128) & high
@@ -293,6 +296,10 @@ enum Kernels {
       i += 1
     }
   }
+
+  /// How far ahead (bytes) `lerp` prefetches its two sources: the
+  /// hardware's stream detection restarts at every row of a band.
+  static let prefetchBytes = 1024
 
   /// `dst = src·m[i] + dst·(1 − src.a·m[i])` with a coverage byte per pixel.
   @inline(__always) static func blend(
