@@ -144,6 +144,10 @@ struct Executor {
           guard s < e else { return }
           let d = target.pixel(s, y), u = pa.baseAddress! + ((y + dya) * wa + s + dxa) * 4
           let o = pb.baseAddress! + ((y + dyb) * wb + s + dxb) * 4
+          if y + 1 < region.y1 {
+            Kernels.prefetch(u + wa * 4)
+            Kernels.prefetch(o + wb * 4)
+          }
           if let weight {
             Kernels.lerp(d, under: u, o, e - s, weight: weight, kernels)
           } else {
@@ -423,6 +427,7 @@ struct Executor {
               for k in 0..<runs.count {
                 let r = runs.items[k]
                 if r.full {
+                  if y + 1 < region.y1 { Kernels.prefetch(row + (r.start - s0 + w) * 4) }
                   Kernels.copy(target.pixel(r.start, y), row + (r.start - s0) * 4, r.end - r.start, tint: tintPixel, kernels)
                 } else {
                   rest.items[rest.count] = r

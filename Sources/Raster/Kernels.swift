@@ -116,6 +116,7 @@ enum Kernels {
     if set == .simd {
       let tv = split(SIMD4<UInt32>(repeating: unsafeBitCast(t, to: UInt32.self)))
       while i &+ 8 <= count {
+        tv_prefetch(src + (i &* 4 &+ prefetchBytes))
         store4(over(tv, load4(src + i &* 4)), dst + i &* 4)
         store4(over(tv, load4(src + (i &* 4 &+ 16))), dst + (i &* 4 &+ 16))
         i &+= 8
@@ -297,9 +298,23 @@ enum Kernels {
     }
   }
 
-  /// How far ahead (bytes) `lerp` prefetches its two sources: the
-  /// hardware's stream detection restarts at every row of a band.
+  // MARK: - Prefetch
+
+  /// How far ahead (bytes) the streaming kernels (`lerp`, tinted `copy`)
+  /// prefetch their sources.
   static let prefetchBytes = 1024
+
+  /// Asks for the first `bytes` of a span the next call will read (the
+  /// next row's source): the hardware's stream detection restarts at every
+  /// row, and a row of half a screen is over before it ramps up (tinted
+  /// half-row copies, measured in isolation: 10–20% faster).
+  @inline(__always) static func prefetch(_ p: UnsafeRawPointer, bytes: Int = 512) {
+    var o = 0
+    while o < bytes {
+      tv_prefetch(p + o)
+      o &+= 64
+    }
+  }
 
   /// `dst = src·m[i] + dst·(1 − src.a·m[i])` with a coverage byte per pixel.
   @inline(__always) static func blend(
