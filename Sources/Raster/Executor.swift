@@ -144,10 +144,6 @@ struct Executor {
           guard s < e else { return }
           let d = target.pixel(s, y), u = pa.baseAddress! + ((y + dya) * wa + s + dxa) * 4
           let o = pb.baseAddress! + ((y + dyb) * wb + s + dxb) * 4
-          if y + 1 < region.y1 {
-            Kernels.prefetch(u + wa * 4)
-            Kernels.prefetch(o + wb * 4)
-          }
           if let weight {
             Kernels.lerp(d, under: u, o, e - s, weight: weight, kernels)
           } else {
