@@ -63,9 +63,10 @@ struct SceneBuilder {
         transform: sub.transform, sublayerTransform: layer.sublayerTransform, superAnchor: anchor)
       body += commands(sub, map: Homography(flattening: m).concatenating(map))
     }
+    let bounds = rectShape(b, radius: layer.cornerRadius, map)
     if layer.masksToBounds && !body.isEmpty {
-      if let s = rectShape(b, radius: layer.cornerRadius, map) {
-        body = clip(body, [s])
+      if let bounds {
+        body = clip(body, [bounds])
       } else {
         body = []
       }
@@ -83,19 +84,25 @@ struct SceneBuilder {
       append(&cmds, inner.map { [outer, .inverted($0)] } ?? [outer], .solid(layer.borderColor.premultipliedPixel))
     }
 
+    // The shadow comes from the content at full opacity and sits beneath
+    // it. It is part of the layer's rendering: masksToBounds clips it (what
+    // lies outside the bounds is gone), the mask masks it, and the layer's
+    // opacity applies to both as one group.
+    if layer.shadowOpacity > 0, !cmds.isEmpty || layer.shadowPath != nil,
+      let s = shadow(layer, map: map, content: cmds)
+    {
+      if !layer.masksToBounds {
+        cmds.insert(s, at: 0)
+      } else if let bounds {
+        cmds.insert(contentsOf: clip([s], [bounds]), at: 0)
+      }
+    }
     if let mask = layer.mask {
       let m = Transform3D.layerToSuperlayer(
         bounds: mask.bounds, anchorPoint: mask.anchorPoint, position: mask.position,
         transform: mask.transform, sublayerTransform: .identity, superAnchor: .zero)
       let maskCommands = commands(mask, map: Homography(flattening: m).concatenating(map))
       cmds = applyMask(cmds, maskCommands)
-    }
-    // The shadow comes from the content at full opacity and sits beneath
-    // it; the layer's opacity then applies to both as one group.
-    if layer.shadowOpacity > 0, !cmds.isEmpty || layer.shadowPath != nil,
-      let s = shadow(layer, map: map, content: cmds)
-    {
-      cmds.insert(s, at: 0)
     }
     if layer.opacity < 1 { cmds = applyOpacity(cmds, layer.opacity) }
     return cmds

@@ -8,7 +8,8 @@ import Geometry
 // filled — blurred by a Gaussian of σ = shadowRadius · scale device pixels
 // (truncated at ±3σ, normalised), moved by `shadowOffset` (a local vector
 // mapped through the layer's transform), tinted with shadowColor ×
-// shadowOpacity, and drawn beneath the layer.
+// shadowOpacity, and drawn beneath the layer — as part of the layer: its
+// masksToBounds clips the shadow and its mask masks it, as on iOS.
 //
 // Two ways, chosen per layer in the scene builder:
 // - Analytic, when the alpha is one axis-aligned box or rounded box (an

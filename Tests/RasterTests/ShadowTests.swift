@@ -55,6 +55,36 @@ import Testing
     Compositor(scale: 1).render(l, into: &bmp)
     #expect(bmp[20, 20] == Pixel(r: 128, g: 128, b: 255, a: 255))
   }
+
+  /// Core Animation masks a layer's whole rendering, shadow included: a
+  /// masked layer keeps its shadow only inside the mask, and masksToBounds
+  /// clips the shadow to the bounds (why UIKit code puts a shadow on a
+  /// container view). A translucent layer lets the shadow beneath show.
+  @Test(arguments: [false, true]) func maskAndMasksToBoundsClipTheShadow(masksToBounds: Bool) {
+    var l = solidLayer(Rect(x: 20, y: 20, width: 40, height: 40), Color(red: 1, green: 1, blue: 1, alpha: 0.5))
+    l.shadowOpacity = 1
+    l.shadowRadius = 1
+    l.shadowOffset = Size(width: 10, height: 0)
+    if masksToBounds {
+      l.masksToBounds = true
+    } else {
+      // The mask: the left 30 points of the layer.
+      l.mask = solidLayer(Rect(x: 0, y: 0, width: 30, height: 40), .black)
+    }
+    var bmp = Bitmap(width: 80, height: 80)
+    Compositor(scale: 1).render(l, into: &bmp)
+    // Inside the mask, beneath the half-transparent white: the shadow (alpha
+    // 0.5, the content's) shows through, 0.5 + 0.5 · 0.5 = 0.75.
+    let inside = bmp[35, 40]
+    #expect(abs(Int(inside.a) - 191) <= 1 && abs(Int(inside.r) - 128) <= 1, "\(inside)")
+    // The shadow's right part (x 60…70) lies outside the bounds and the mask: gone.
+    #expect(bmp[65, 40] == .clear)
+    #expect(bmp[62, 40] == .clear)
+    if !masksToBounds {
+      // Right of the mask's edge (x = 50), inside the bounds: neither layer nor shadow.
+      #expect(bmp[55, 40] == .clear)
+    }
+  }
 }
 
 @Suite struct AnalyticShadowTests {
