@@ -23,7 +23,8 @@ import Geometry
 //   corners), offsets exact to the sub-pixel; the executor evaluates it per
 //   row like any shape (`SeparableMask`), interior runs full.
 // - General: the content's alpha rendered offscreen, blurred by separable
-//   passes, moved by whole device pixels, drawn as a coverage mask.
+//   passes whose kernels also move it by the offset's fraction of a pixel
+//   (exact), moved by whole device pixels, drawn as a coverage mask.
 
 extension SceneBuilder {
   /// The shadow draw of `layer`, whose content (without opacity) is `cmds`.
@@ -40,8 +41,11 @@ extension SceneBuilder {
     let p0 = map.apply(c)
     let p1 = map.apply(Point(x: c.x + layer.shadowOffset.width, y: c.y + layer.shadowOffset.height))
     guard p0.x.isFinite, p1.x.isFinite, p0.y.isFinite, p1.y.isFinite else { return nil }
-    let dx = Int(max(-1e6, min(1e6, p1.x - p0.x)).rounded())
-    let dy = Int(max(-1e6, min(1e6, p1.y - p0.y)).rounded())
+    // The offset in device pixels: whole pixels move the mask, the fraction
+    // goes into the blur's kernels (without a blur, it rounds).
+    let ox = max(-1e6, min(1e6, p1.x - p0.x)), oy = max(-1e6, min(1e6, p1.y - p0.y))
+    let dx = Int(reach > 0 ? ox.rounded(.down) : ox.rounded())
+    let dy = Int(reach > 0 ? oy.rounded(.down) : oy.rounded())
 
     if reach > 0, let (x0, y0, x1, y1, radius) = analyticShadowSource(layer, map: map, content: cmds) {
       let ox = p1.x - p0.x, oy = p1.y - p0.y
@@ -62,17 +66,24 @@ extension SceneBuilder {
     }
     let sourceBox = bounds(of: source)
     guard !sourceBox.isEmpty else { return nil }
-    // Only what can reach the canvas: the canvas moved back by the offset, grown by the blur reach.
+    // Only what can reach the canvas: the canvas moved back by the offset,
+    // grown by the blur's reach and the pixel its sub-pixel shift may add.
+    let margin = reach > 0 ? reach + 1 : 0
     let limit = PixelBox(
-      x0: canvas.x0 - dx - reach, y0: canvas.y0 - dy - reach, x1: canvas.x1 - dx + reach,
-      y1: canvas.y1 - dy + reach)
+      x0: canvas.x0 - dx - margin, y0: canvas.y0 - dy - margin, x1: canvas.x1 - dx + margin,
+      y1: canvas.y1 - dy + margin)
     let region = PixelBox(
-      x0: sourceBox.x0 - reach, y0: sourceBox.y0 - reach, x1: sourceBox.x1 + reach, y1: sourceBox.y1 + reach
+      x0: sourceBox.x0 - margin, y0: sourceBox.y0 - margin, x1: sourceBox.x1 + margin, y1: sourceBox.y1 + margin
     ).intersection(limit)
     guard !region.isEmpty else { return nil }
 
     let alpha = Shadows.alpha(of: source, region: region, kernels: kernels)
-    let blurred = reach > 0 ? Shadows.blur(alpha, width: region.width, height: region.height, sigma: sigma, reach: reach) : alpha
+    let blurred =
+      reach > 0
+      ? Shadows.blur(
+        alpha, width: region.width, height: region.height, sigma: sigma, reach: reach,
+        shift: (ox - Double(dx), oy - Double(dy)))
+      : alpha
     var bytes = [UInt8](repeating: 0, count: blurred.count)
     for i in 0..<blurred.count { bytes[i] = UInt8(clamp01(blurred[i]) * 255 + 0.5) }
     let mask = CoverageMask(
@@ -250,23 +261,48 @@ enum Shadows {
     return k.map(Float.init)
   }
 
+  /// The kernel that also moves its input by `shift` ∈ [0, 1) pixels:
+  /// 2·reach + 2 taps, tap t reading the input at offset t − reach − 1 with
+  /// weight G(t − reach − 1 + shift), taps beyond ±reach dropped, normalised.
+  /// At shift 0 it is `kernel` with a zero tap in front.
+  static func kernel(sigma: Double, reach: Int, shift f: Double) -> [Float] {
+    var k = (0...(2 * reach + 1)).map { t -> Double in
+      let d = Double(t - reach - 1) + f
+      return abs(d) <= Double(reach) ? exp(-d * d / (2 * sigma * sigma)) : 0
+    }
+    let sum = k.reduce(0, +)
+    k = k.map { $0 / sum }
+    return k.map(Float.init)
+  }
+
   /// Separable Gaussian blur (zero outside), horizontal then vertical. The
   /// inner loops run over contiguous x for each tap, which LLVM vectorises;
   /// rows are spread over the cores in both passes (each output row is
   /// computed the same way whichever thread takes it).
-  static func blur(_ input: [Float], width w: Int, height h: Int, sigma: Double, reach r: Int) -> [Float] {
-    let k = kernel(sigma: sigma, reach: r)
-    let taps = 2 * r + 1
+  ///
+  /// `shift` moves the result right and down by fractions of a pixel (each
+  /// in [0, 1)): the shadow's offset below a whole pixel, exact, folded
+  /// into the kernels. The result is as large as the input; what moves past
+  /// its edge is lost, so callers leave a pixel of margin.
+  static func blur(
+    _ input: [Float], width w: Int, height h: Int, sigma: Double, reach: Int, shift: (x: Double, y: Double) = (0, 0)
+  ) -> [Float] {
+    let kx = kernel(sigma: sigma, reach: reach, shift: shift.x)
+    let ky = kernel(sigma: sigma, reach: reach, shift: shift.y)
+    // Tap t reads offset t − r: the kernels' taps run from −reach − 1.
+    let r = reach + 1
+    let taps = kx.count
     let threads = max(1, min(Compositor.processorCount, h / 32))
     var horizontal = [Float](repeating: 0, count: w * h)
     var out = [Float](repeating: 0, count: w * h)
     input.withUnsafeBufferPointer { src in
       horizontal.withUnsafeMutableBufferPointer { mid in
         out.withUnsafeMutableBufferPointer { dst in
-          k.withUnsafeBufferPointer { kw in
-            let job = UncheckedSendable(value: (src.baseAddress!, mid.baseAddress!, dst.baseAddress!, kw.baseAddress!))
+          kx.withUnsafeBufferPointer { kxw in ky.withUnsafeBufferPointer { kyw in
+            let job = UncheckedSendable(
+              value: (src.baseAddress!, mid.baseAddress!, dst.baseAddress!, kxw.baseAddress!, kyw.baseAddress!))
             DispatchQueue.concurrentPerform(iterations: threads) { t in
-              let (src, mid, _, kw) = job.value
+              let (src, mid, _, kw, _) = job.value
               let padded = UnsafeMutablePointer<Float>.allocate(capacity: w + 2 * r)
               defer { padded.deallocate() }
               for y in stride(from: t, to: h, by: threads) {
@@ -281,7 +317,7 @@ enum Shadows {
               }
             }
             DispatchQueue.concurrentPerform(iterations: threads) { t in
-              let (_, mid, dst, kw) = job.value
+              let (_, mid, dst, _, kw) = job.value
               for y in stride(from: t, to: h, by: threads) {
                 let o = dst + y * w
                 for tap in 0..<taps {
@@ -293,7 +329,7 @@ enum Shadows {
                 }
               }
             }
-          }
+          } }
         }
       }
     }

@@ -31,6 +31,31 @@ import Testing
     #expect(bmp[50, 50] == Pixel(r: 255, g: 255, b: 255, a: 255))
   }
 
+  @Test func generalShadowMovesBySubpixelOffsets() {
+    // Two boxes (not one box: the general, offscreen path) at [40, 60) and
+    // [70, 80) × [40, 60), σ = 3, offset (2.5, 1.5): the shadow is the sum
+    // of two blurred boxes moved by exactly that, not by whole pixels
+    // (rounding would move it half a pixel off: up to 0.06 at these edges).
+    var l = Layer(frame: Rect(x: 0, y: 0, width: 100, height: 100))
+    l.sublayers = [
+      solidLayer(Rect(x: 40, y: 40, width: 20, height: 20), .white),
+      solidLayer(Rect(x: 70, y: 40, width: 10, height: 20), .white),
+    ]
+    l.shadowOpacity = 1
+    l.shadowOffset = Size(width: 2.5, height: 1.5)
+    var bmp = Bitmap(width: 100, height: 100)
+    Compositor(scale: 1).render(l, into: &bmp)
+    func blurredBox(_ x0: Double, _ x1: Double, _ y0: Double, _ y1: Double, _ xc: Double, _ yc: Double) -> Double {
+      (phi((x1 + 2.5 - xc) / 3) - phi((x0 + 2.5 - xc) / 3)) * (phi((y1 + 1.5 - yc) / 3) - phi((y0 + 1.5 - yc) / 3))
+    }
+    for (x, y) in [(60, 50), (61, 50), (62, 50), (63, 50), (65, 50), (80, 50), (82, 50), (50, 60), (50, 62), (75, 61), (38, 50)] {
+      let xc = Double(x) + 0.5, yc = Double(y) + 0.5
+      let expected = blurredBox(40, 60, 40, 60, xc, yc) + blurredBox(70, 80, 40, 60, xc, yc)
+      let got = Double(bmp[x, y].a) / 255
+      #expect(abs(got - expected) < 0.02, "(\(x), \(y)): \(got) vs \(expected)")
+    }
+  }
+
   @Test func shadowPathAndScale() {
     var l = Layer(frame: Rect(x: 10, y: 10, width: 20, height: 20))
     l.shadowOpacity = 0.5
