@@ -46,6 +46,8 @@ def load_round(directory):
         "ratio.magic_vs_cairo": ratio("ms.magic", "ms.cairo_magic"),
         "ratio.pageflip_vs_skia": ratio("ms.pageflip", "ms.skia_pageflip"),
         # On a loaded machine: single-thread CPU time against the peers' (informational).
+        "ratio.unindexed.magic_vs_cairo": ratio("ms.magic_unindexed", "ms.cairo_magic"),
+        "ratio.unindexed.pageflip_vs_skia": ratio("ms.pageflip_unindexed", "ms.skia_pageflip"),
         "ratio.cpu_1t.circle_vs_cairo": ratio("ms.circle_1t_cpu", "ms.cairo_circle_cpu"),
         "ratio.cpu_1t.magic_vs_cairo": ratio("ms.magic_1t_cpu", "ms.cairo_magic_cpu"),
         "ratio.cpu_1t.pageflip_vs_skia": ratio("ms.pageflip_1t_cpu", "ms.skia_pageflip_cpu"),
@@ -88,6 +90,8 @@ for k, goal in GOALS.items():
 for k in sorted(values):
     if k.startswith("ratio.cpu_1t."):
         print(f"  {k:32s} {values[k]:9.3f}   (one thread each, CPU time)")
+    if k.startswith("ratio.unindexed."):
+        print(f"  {k:32s} {values[k]:9.3f}   (no flat-stretch index: screens without flat colour)")
 for frame, peer in [("circle", "cairo_circle"), ("magic", "cairo_magic"), ("pageflip", "skia_pageflip")]:
     p = psnr(os.path.join(out_dir, f"swift_{frame}.rgba"), os.path.join(out_dir, f"{peer}.rgba"))
     if p is not None:

@@ -262,6 +262,24 @@ for (name, tree) in frames where only == nil || only == name {
   print("swift \(name): \(all) ms (\(processors) threads), \(one) ms (1 thread), \(cpu) ms CPU (1 thread)")
 }
 
+// The same frames without the snapshots' flat-stretch index (`SolidRuns`):
+// the compositor's speed on screens with no flat colour at all, the worst
+// case for it, where the bench's synthetic screens are 86% flat. (The peers
+// do not depend on content.)
+func unindexed(_ layer: Layer) -> Layer {
+  var l = layer
+  l.contents = l.contents?.withoutSolidRuns()
+  l.sublayers = l.sublayers.map(unindexed)
+  l.mask = l.mask.map(unindexed)
+  return l
+}
+for (name, tree) in frames where only == nil && !profile && name != "circle" {
+  let plain = unindexed(tree)
+  let all = median(runs) { Compositor(scale: scale).render(plain, into: &out) }
+  results.append(("ms.\(name)_unindexed", all))
+  print("swift \(name), unindexed: \(all) ms (\(processors) threads)")
+}
+
 if only != nil || profile { exit(0) }
 
 // The memory floor: out = a | b, 8 bytes at a time, on 1 and on every thread.

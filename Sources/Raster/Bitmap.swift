@@ -14,7 +14,10 @@ public struct Bitmap: Hashable, Sendable {
   /// `width × height × 4` bytes: premultiplied R, G, B, A per pixel, row-major.
   /// Writing through it clears `isKnownOpaque`.
   public var bytes: [UInt8] {
-    didSet { isKnownOpaque = false }
+    didSet {
+      isKnownOpaque = false
+      solidRuns = nil
+    }
   }
 
   /// True when every pixel is known to have alpha 255 (a hint the compositor
@@ -23,6 +26,11 @@ public struct Bitmap: Hashable, Sendable {
   /// subscript setter for opaque pixels, cleared by any write to `bytes`.
   /// Not part of equality.
   public private(set) var isKnownOpaque: Bool = false
+
+  /// The rows' runs of one flat colour, indexed with the opacity hint when
+  /// the bitmap is opaque (`SolidRuns.swift`); cleared by any write to
+  /// `bytes`. Not part of equality.
+  public private(set) var solidRuns: SolidRuns?
 
   /// A bitmap filled with `fill` (transparent by default). Sizes must be
   /// positive; callers validate user input before getting here.
@@ -49,13 +57,25 @@ public struct Bitmap: Hashable, Sendable {
     self.width = width
     self.height = height
     self.bytes = bytes
-    isKnownOpaque = Bitmap.allOpaque(bytes)
+    updateOpacityHint()
   }
 
-  /// Rescans the pixels and sets `isKnownOpaque` (O(n)); call after writing
-  /// through `bytes` when the result is likely opaque.
+  /// Rescans the pixels and sets `isKnownOpaque` — and, when opaque,
+  /// `solidRuns` — (O(n)); call after writing through `bytes` when the
+  /// result is likely opaque, as for a snapshot drawn in many frames.
   public mutating func updateOpacityHint() {
     isKnownOpaque = Bitmap.allOpaque(bytes)
+    solidRuns =
+      isKnownOpaque ? bytes.withUnsafeBufferPointer { SolidRuns($0.baseAddress!, width: width, height: height) } : nil
+  }
+
+  /// The same bitmap without its `solidRuns` index: what the compositor
+  /// does with content that has no flat stretches (tests hold the two
+  /// paths equal; the bench times both).
+  public func withoutSolidRuns() -> Bitmap {
+    var b = self
+    b.solidRuns = nil
+    return b
   }
 
   static func allOpaque(_ bytes: [UInt8]) -> Bool {

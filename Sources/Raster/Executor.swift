@@ -138,10 +138,12 @@ struct Executor {
     // Two opaque snapshots: one rounding, weights in 256ths (`Kernels.lerp`).
     let weight = over.isKnownOpaque ? UInt16((clamp01(b.opacity) * 256).rounded()) : nil
     let segments = Executor.visible(region, hidden: hidden)
+    // Flat stretches of both snapshots are filled with the lerp of their
+    // colours, nothing read (`SolidRuns`).
+    let runs = weight == nil || kernels != .simd ? nil : under.solidRuns.flatMap { a in over.solidRuns.map { (a, $0) } }
     under.bytes.withUnsafeBufferPointer { pa in
       over.bytes.withUnsafeBufferPointer { pb in
-        @inline(__always) func fade(_ y: Int, _ s: Int, _ e: Int) {
-          guard s < e else { return }
+        @inline(__always) func mix(_ y: Int, _ s: Int, _ e: Int) {
           let d = target.pixel(s, y), u = pa.baseAddress! + ((y + dya) * wa + s + dxa) * 4
           let o = pb.baseAddress! + ((y + dyb) * wb + s + dxb) * 4
           if let weight {
@@ -150,9 +152,36 @@ struct Executor {
             Kernels.blend(d, under: u, o, e - s, coverage: opacity8, kernels)
           }
         }
-        for y in region.y0..<region.y1 {
-          fade(y, segments.0.0, segments.0.1)
-          fade(y, segments.1.0, segments.1.1)
+        guard let (ra, rb) = runs, let weight else {
+          for y in region.y0..<region.y1 {
+            if segments.0.0 < segments.0.1 { mix(y, segments.0.0, segments.0.1) }
+            if segments.1.0 < segments.1.1 { mix(y, segments.1.0, segments.1.1) }
+          }
+          return
+        }
+        let va = ra.view, vb = rb.view
+        withExtendedLifetime((ra, rb)) {
+          @inline(__always) func fade(_ y: Int, _ s: Int, _ e: Int) {
+            guard s < e else { return }
+            va.pieces(
+              row: y + dya, shift: dxa, vb, row: y + dyb, shift: dxb, from: s, to: e,
+              solid: { x0, x1, pu, po in
+                Kernels.fill(target.pixel(x0, y), Kernels.lerp(under: pu, po, weight: weight), x1 - x0)
+              },
+              mixed: { x0, x1 in
+                // What is read here is scattered: ask for the next row's now.
+                if y + 1 < region.y1 {
+                  let n = min(x1 - x0, 256) * 4
+                  Kernels.prefetch(pa.baseAddress! + ((y + 1 + dya) * wa + x0 + dxa) * 4, bytes: n)
+                  Kernels.prefetch(pb.baseAddress! + ((y + 1 + dyb) * wb + x0 + dxb) * 4, bytes: n)
+                }
+                mix(y, x0, x1)
+              })
+          }
+          for y in region.y0..<region.y1 {
+            fade(y, segments.0.0, segments.0.1)
+            fade(y, segments.1.0, segments.1.1)
+          }
         }
       }
     }
@@ -309,9 +338,13 @@ struct Executor {
   }
 
   /// Blends a source row (`src` addresses pixel `x0`) through `runs`.
+  /// A full run of an opaque source at full opacity is a copy; with
+  /// `solid` (the source's flat-stretch index, its image row and the
+  /// device-to-image column shift), its flat stretches are fills.
   @inline(__always) func blendRuns(
     _ runs: Runs, cov: UnsafeMutablePointer<Float>, lo: Int, src: UnsafePointer<UInt8>, x0: Int,
-    y: Int, opacity: Float, opacity8: UInt8, target: Target, scratch: Scratch, sourceOpaque: Bool?
+    y: Int, opacity: Float, opacity8: UInt8, target: Target, scratch: Scratch, sourceOpaque: Bool?,
+    solid: (view: SolidRunsView, row: Int, shift: Int)? = nil
   ) {
     for k in 0..<runs.count {
       let run = runs.items[k]
@@ -320,7 +353,13 @@ struct Executor {
       let s = src + (run.start - x0) * 4
       if run.full {
         if opacity8 == 255 {
-          if sourceOpaque ?? Kernels.isOpaque(s, n, kernels) {
+          if let solid, sourceOpaque == true {
+            solid.view.pieces(
+              row: solid.row, shift: solid.shift, solid.view, row: solid.row, shift: solid.shift,
+              from: run.start, to: run.end,
+              solid: { a, b, p, _ in Kernels.fill(target.pixel(a, y), p, b - a) },
+              mixed: { a, b in Kernels.copy(target.pixel(a, y), src + (a - x0) * 4, b - a) })
+          } else if sourceOpaque ?? Kernels.isOpaque(s, n, kernels) {
             Kernels.copy(d, s, n)
           } else {
             Kernels.blend(d, s, n, kernels)
@@ -394,6 +433,10 @@ struct Executor {
       let byColumns = straight && kernels == .simd && direct == nil
         && Sampler.samplesByColumns(m, width: w, height: h, x0: region.x0, x1: region.x1)
       let scaled = byColumns && Sampler.samplesScaled(m, width: w, height: h)
+      // A snapshot's flat stretches, for the tinted copy (`SolidRuns`).
+      let solid = kernels == .simd ? bitmap.solidRuns : nil
+      let solidView = solid?.view
+      defer { withExtendedLifetime(solid) {} }
       bitmap.bytes.withUnsafeBufferPointer { buf in
         let img = buf.baseAddress!
         var pending = 0
@@ -423,8 +466,19 @@ struct Executor {
               for k in 0..<runs.count {
                 let r = runs.items[k]
                 if r.full {
-                  if y + 1 < region.y1 { Kernels.prefetch(row + (r.start - s0 + w) * 4) }
-                  Kernels.copy(target.pixel(r.start, y), row + (r.start - s0) * 4, r.end - r.start, tint: tintPixel, kernels)
+                  @inline(__always) func copy(_ x0: Int, _ x1: Int) {
+                    if y + 1 < region.y1 { Kernels.prefetch(row + (x0 - s0 + w) * 4) }
+                    Kernels.copy(target.pixel(x0, y), row + (x0 - s0) * 4, x1 - x0, tint: tintPixel, kernels)
+                  }
+                  guard let sv = solidView else {
+                    copy(r.start, r.end)
+                    continue
+                  }
+                  // Flat stretches: the tinted colour, filled, nothing read.
+                  sv.pieces(
+                    row: y + dy, shift: dx, sv, row: y + dy, shift: dx, from: r.start, to: r.end,
+                    solid: { x0, x1, p, _ in Kernels.fill(target.pixel(x0, y), Kernels.tinted(p, tintPixel), x1 - x0) },
+                    mixed: copy)
                 } else {
                   rest.items[rest.count] = r
                   rest.count += 1
@@ -440,7 +494,7 @@ struct Executor {
             blendRuns(
               rest, cov: cov, lo: rc.lo, src: row, x0: s0, y: y,
               opacity: opacity, opacity8: opacity8, target: target, scratch: scratch,
-              sourceOpaque: bitmap.isKnownOpaque ? true : nil)
+              sourceOpaque: bitmap.isKnownOpaque ? true : nil, solid: solidView.map { ($0, y + dy, dx) })
             if let tint = op.tint { applyTint(tint, rest, cov: cov, lo: rc.lo, y: y, target: target, scratch: scratch) }
             continue
           }

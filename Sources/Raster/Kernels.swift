@@ -138,10 +138,31 @@ enum Kernels {
     }
   }
 
+  /// What `copy(_:_:_:tint:_:)` writes for the pixel `p`.
+  @inline(__always) static func tinted(_ p: Pixel, _ t: Pixel) -> Pixel {
+    let ia = 255 - UInt32(t.a)
+    return Pixel(
+      r: UInt8(UInt32(t.r) + mul255(UInt32(p.r), ia)), g: UInt8(UInt32(t.g) + mul255(UInt32(p.g), ia)),
+      b: UInt8(UInt32(t.b) + mul255(UInt32(p.b), ia)), a: UInt8(UInt32(t.a) + mul255(UInt32(p.a), ia)))
+  }
+
   /// `dst[i] = pixel`.
+  /// Sixteen bytes per store (`update(repeating:)` on `Pixel`s stores a
+  /// byte at a time).
   @inline(__always) static func fill(_ dst: UnsafeMutablePointer<UInt8>, _ pixel: Pixel, _ count: Int) {
-    UnsafeMutableRawPointer(dst).bindMemory(to: Pixel.self, capacity: count)
-      .update(repeating: pixel, count: count)
+    let word = unsafeBitCast(pixel, to: UInt32.self)
+    let four = SIMD4<UInt32>(repeating: word)
+    let out = UnsafeMutableRawPointer(dst)
+    var i = 0
+    while i &+ 8 <= count {
+      out.storeBytes(of: four, toByteOffset: i &* 4, as: SIMD4<UInt32>.self)
+      out.storeBytes(of: four, toByteOffset: i &* 4 &+ 16, as: SIMD4<UInt32>.self)
+      i &+= 8
+    }
+    while i < count {
+      out.storeBytes(of: word, toByteOffset: i &* 4, as: UInt32.self)
+      i &+= 1
+    }
   }
 
   /// True when every alpha in the span is 255.
@@ -303,6 +324,13 @@ enum Kernels {
       for k in 0..<4 { d[k] = UInt8((UInt32(sp[k]) * ws + UInt32(u[k]) * wu + 128) >> 8) }
       i += 1
     }
+  }
+
+  /// `lerp` of one pixel pair: what it writes over a run of each.
+  @inline(__always) static func lerp(under u: Pixel, _ s: Pixel, weight w: UInt16) -> Pixel {
+    let ws = UInt32(w), wu = 256 - UInt32(w)
+    @inline(__always) func c(_ a: UInt8, _ b: UInt8) -> UInt8 { UInt8((UInt32(a) * ws + UInt32(b) * wu + 128) >> 8) }
+    return Pixel(r: c(s.r, u.r), g: c(s.g, u.g), b: c(s.b, u.b), a: c(s.a, u.a))
   }
 
   // MARK: - Prefetch
