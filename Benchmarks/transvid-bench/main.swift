@@ -139,7 +139,11 @@ func screen(width w: Int, height h: Int, hue: Int) -> Bitmap {
       }
     }
   }
-  return Bitmap(width: w, height: h, bytes: bytes)!
+  // Snapshotted as the product's screens are (`Scene`): opacity hint and
+  // flat-stretch index, once.
+  var image = Bitmap(width: w, height: h, bytes: bytes)!
+  image.updateOpacityHint()
+  return image
 }
 
 // MARK: - Scenes

@@ -27,9 +27,10 @@ public struct Bitmap: Hashable, Sendable {
   /// Not part of equality.
   public private(set) var isKnownOpaque: Bool = false
 
-  /// The rows' runs of one flat colour, indexed with the opacity hint when
-  /// the bitmap is opaque (`SolidRuns.swift`); cleared by any write to
-  /// `bytes`. Not part of equality.
+  /// The rows' runs of one flat colour, indexed by `updateOpacityHint()`
+  /// when the bitmap is opaque (`SolidRuns.swift`) — what a snapshot gets,
+  /// being drawn in many frames; cleared by any write to `bytes`. Not part
+  /// of equality.
   public private(set) var solidRuns: SolidRuns?
 
   /// A bitmap filled with `fill` (transparent by default). Sizes must be
@@ -57,7 +58,7 @@ public struct Bitmap: Hashable, Sendable {
     self.width = width
     self.height = height
     self.bytes = bytes
-    updateOpacityHint()
+    isKnownOpaque = Bitmap.allOpaque(bytes)
   }
 
   /// Rescans the pixels and sets `isKnownOpaque` — and, when opaque,

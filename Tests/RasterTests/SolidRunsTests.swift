@@ -7,7 +7,6 @@ import Testing
   /// patches (thumbnails, text) at seeded places, so rows have flat runs of
   /// many lengths, some shorter than `SolidRuns.minimumLength`.
   static func screen(width: Int, height: Int, seed: UInt64) -> Bitmap {
-    var rng = SplitMix(seed: seed)
     let noise = noiseBitmap(width: width, height: height, seed: seed &+ 1)
     var bytes = [UInt8](repeating: 0, count: width * height * 4)
     let colours: [Pixel] = [
@@ -29,8 +28,10 @@ import Testing
         bytes[i + 3] = p.a
       }
     }
-    _ = rng.next()
-    return Bitmap(width: width, height: height, bytes: bytes)!
+    var b = Bitmap(width: width, height: height, bytes: bytes)!
+    #expect(b.isKnownOpaque && b.solidRuns == nil)
+    b.updateOpacityHint()
+    return b
   }
 
   /// Bytes that differ between two bitmaps of one size.
