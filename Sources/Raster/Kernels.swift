@@ -57,6 +57,18 @@ public enum KernelSet: Sendable, Hashable {
   UnsafeMutableRawPointer(p).storeBytes(of: v, as: SIMD4<UInt32>.self)
 }
 
+/// (a·(256 − w) + b·w + 128) >> 8 on every byte of four pixels (`w` and
+/// `iw` = 256 − w in every lane): bytes widened to 16-bit lanes by
+/// unpacking two pixels at a time, narrowed back by one saturating pack
+/// (the lanes are ≤ 255 after the shift).
+@inline(__always) func lerpBytes(
+  _ a: SIMD16<UInt8>, _ b: SIMD16<UInt8>, _ w: SIMD8<UInt16>, _ iw: SIMD8<UInt16>
+) -> SIMD16<UInt8> {
+  let lo = (SIMD8<UInt16>(truncatingIfNeeded: a.lowHalf) &* iw &+ SIMD8<UInt16>(truncatingIfNeeded: b.lowHalf) &* w &+ 128) &>> 8
+  let hi = (SIMD8<UInt16>(truncatingIfNeeded: a.highHalf) &* iw &+ SIMD8<UInt16>(truncatingIfNeeded: b.highHalf) &* w &+ 128) &>> 8
+  return SIMD16<UInt8>(truncatingIfNeeded: SIMD16<UInt16>(lowHalf: lo, highHalf: hi))
+}
+
 /// Four pixels split into (R, B) and (G, A) pairs of 16-bit lanes.
 @inline(__always) func split(_ p: SIMD4<UInt32>) -> (rb: SIMD8<UInt16>, ga: SIMD8<UInt16>) {
   (u16(p & 0x00FF_00FF), u16((p &>> 8) & 0x00FF_00FF))
@@ -290,17 +302,11 @@ enum Kernels {
     var i = 0
     if set == .simd {
       let wv = SIMD8<UInt16>(repeating: w), iv = SIMD8<UInt16>(repeating: 256 - w)
-      // Sixteen pixels (a cache line of each source) per step, bytes
-      // widened to 16-bit lanes two pixels at a time and narrowed back
-      // with one saturating pack (the lanes are ≤ 255 after the shift).
+      // Sixteen pixels (a cache line of each source) per step (`lerpBytes`).
       @inline(__always) func four(_ o: Int) -> SIMD16<UInt8> {
-        let s = UnsafeRawPointer(src).loadUnaligned(fromByteOffset: o, as: SIMD16<UInt8>.self)
-        let u = UnsafeRawPointer(under).loadUnaligned(fromByteOffset: o, as: SIMD16<UInt8>.self)
-        let lo = (SIMD8<UInt16>(truncatingIfNeeded: s.lowHalf) &* wv
-          &+ SIMD8<UInt16>(truncatingIfNeeded: u.lowHalf) &* iv &+ 128) &>> 8
-        let hi = (SIMD8<UInt16>(truncatingIfNeeded: s.highHalf) &* wv
-          &+ SIMD8<UInt16>(truncatingIfNeeded: u.highHalf) &* iv &+ 128) &>> 8
-        return SIMD16<UInt8>(truncatingIfNeeded: SIMD16<UInt16>(lowHalf: lo, highHalf: hi))
+        lerpBytes(
+          UnsafeRawPointer(under).loadUnaligned(fromByteOffset: o, as: SIMD16<UInt8>.self),
+          UnsafeRawPointer(src).loadUnaligned(fromByteOffset: o, as: SIMD16<UInt8>.self), wv, iv)
       }
       let out = UnsafeMutableRawPointer(dst)
       while i &+ 16 <= count {
