@@ -224,13 +224,9 @@ import Testing
     to.updateOpacityHint()
     #expect(from.isKnownOpaque && to.isKnownOpaque == opaqueTop)
     var root = Layer(frame: Rect(x: 0, y: 0, width: 20, height: 15))
-    var a = Layer(frame: root.bounds)
-    a.contents = from
-    a.contentsScale = 3
-    var b = a
-    b.contents = to
+    var b = snapshotLayer(to, root.bounds)
     b.opacity = 0.37
-    root.sublayers = [a, b]
+    root.sublayers = [snapshotLayer(from, root.bounds), b]
     let c = UInt32(UInt8(Float(0.37) * 255 + 0.5)), w = UInt32((0.37 * 256).rounded())
     for (threads, set) in [(1, KernelSet.simd), (3, .simd), (1, .reference)] {
       let out = Compositor(scale: 3, threadCount: threads, kernels: set).snapshot(root)

@@ -94,43 +94,34 @@ import Testing
   @Test func indexedPathsWriteWhatThePlainKernelsWrite() {
     let from = Self.screen(width: 240, height: 150, seed: 1), to = Self.screen(width: 240, height: 150, seed: 2)
     #expect(from.solidRuns != nil && to.solidRuns != nil)
+    let bounds = Rect(x: 0, y: 0, width: 80, height: 50)
     func crossfade(_ from: Bitmap, _ to: Bitmap) -> Layer {
-      var root = Layer(frame: Rect(x: 0, y: 0, width: 80, height: 50))
-      var a = Layer(frame: root.bounds)
-      a.contents = from
-      a.contentsScale = 3
-      var b = a
-      b.contents = to
+      var root = Layer(frame: bounds)
+      var b = snapshotLayer(to, bounds)
       b.opacity = 0.37
       // A snapshot flying over them, so rows have hidden columns too.
       var c = Layer(frame: Rect(x: 10, y: 12, width: 30, height: 20))
       c.contents = from
-      root.sublayers = [a, b, c]
+      root.sublayers = [snapshotLayer(from, bounds), b, c]
       return root
     }
     func dimmed(_ under: Bitmap) -> Layer {
-      var root = Layer(frame: Rect(x: 0, y: 0, width: 80, height: 50))
-      var a = Layer(frame: root.bounds)
-      a.contents = under
-      a.contentsScale = 3
+      var root = Layer(frame: bounds)
+      var a = snapshotLayer(under, bounds)
       // PageFlip's under-screen: a black overlay through the same shape (folded into a tint).
-      a.sublayers = [solidLayer(root.bounds, Color(red: 0, green: 0, blue: 0, alpha: 0.4))]
+      a.sublayers = [solidLayer(bounds, Color(red: 0, green: 0, blue: 0, alpha: 0.4))]
       root.sublayers = [a]
       return root
     }
     func circle(_ from: Bitmap, _ to: Bitmap) -> Layer {
       // CircleSpread's frame: the old screen copied, the new one through a circle.
-      var root = Layer(frame: Rect(x: 0, y: 0, width: 80, height: 50))
-      var a = Layer(frame: root.bounds)
-      a.contents = from
-      a.contentsScale = 3
-      var b = a
-      b.contents = to
-      var mask = Layer(frame: root.bounds)
+      var root = Layer(frame: bounds)
+      var b = snapshotLayer(to, bounds)
+      var mask = Layer(frame: bounds)
       mask.path = Path(ovalIn: Rect(x: 20, y: 5, width: 40, height: 40))
       mask.fillColor = .black
       b.mask = mask
-      root.sublayers = [a, b]
+      root.sublayers = [snapshotLayer(from, bounds), b]
       return root
     }
     for threads in [1, 3] {

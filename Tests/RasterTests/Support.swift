@@ -11,6 +11,14 @@ func solidLayer(_ frame: Rect, _ color: Color) -> Layer {
   return l
 }
 
+/// A layer showing `image` at 3× over `frame` (a @3x screen snapshot).
+func snapshotLayer(_ image: Bitmap, _ frame: Rect) -> Layer {
+  var l = Layer(frame: frame)
+  l.contents = image
+  l.contentsScale = 3
+  return l
+}
+
 /// A bitmap with a deterministic pseudo-random opaque pattern.
 func noiseBitmap(width: Int, height: Int, seed: UInt64 = 1, opaque: Bool = true) -> Bitmap {
   var rng = SplitMix(seed: seed)
