@@ -1,7 +1,7 @@
 /// A path as CGPath records it: a list of elements in points.
 ///
 /// The constructors mirror UIBezierPath's, element for element (see
-/// shared/reference/UIKIT.md §4), so path animations between them interpolate
+/// UIKit's `UIBezierPath(roundedRect:cornerRadius:)`), so path animations between them interpolate
 /// as Core Animation does.
 public struct Path: Hashable, Sendable {
   /// One CGPath element.

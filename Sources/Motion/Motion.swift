@@ -19,7 +19,7 @@
 // - Everything is a pure function of time. Nothing steps, nothing allocates
 //   while evaluating: springs precompute their coefficients at construction,
 //   Bézier curves their polynomial coefficients.
-// - Precision is set by the golden vectors in `shared/reference/TIMING.md`:
+// - Precision is set by the golden vectors in `Tests/Fixtures` (TIMING.md, timing_vectors.json):
 //   timing functions to ~1e-14 (spec: 1e-6), springs to ~1e-15 (spec: 1e-9),
 //   UIKit's spring mapping to the converged root (spec: 1e-6 relative).
 // - Apple's names and units: `dampingRatio`, `initialVelocity` in from→to

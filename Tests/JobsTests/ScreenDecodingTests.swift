@@ -21,7 +21,7 @@ import Testing
           - { kind: navbar, text: "设置" }
           - { id: wifi, kind: cell, frame: [16, 120, 361, 44], text: "Wi-Fi" }
           - { id: go, kind: button, frame: [16, 700, 361, 50], text: "Continue", corner: 25 }
-          - { id: hero, frame: [0, 200, 393, 300], image: ../shared/photo.jpg, contentMode: center, corner: 8 }
+          - { id: hero, frame: [0, 200, 393, 300], image: ../common/photo.jpg, contentMode: center, corner: 8 }
           - frame: [16, 520, 361, 30]
             text: Photos
             font: { size: 22, weight: bold }
@@ -63,7 +63,7 @@ import Testing
     // Image views resolve against the job file's folder.
     #expect(v[3].image == ImageSpec(
       asset: AssetReference(
-        path: "../shared/photo.jpg", resolvedPath: "jobs/../shared/photo.jpg", key: "screens.home.views[3].image",
+        path: "../common/photo.jpg", resolvedPath: "jobs/../common/photo.jpg", key: "screens.home.views[3].image",
         location: at(10, 48)),
       contentMode: .center))
     #expect(v[4].text == "Photos")

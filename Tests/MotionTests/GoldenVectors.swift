@@ -1,7 +1,6 @@
-// The golden vectors of shared/reference/timing_vectors.json (TIMING.md),
-// decoded once. The file is found relative to this source file: the
-// repository sits beside `shared/` (CI); elsewhere set TRANSVID_SHARED to
-// the folder.
+// The golden vectors of Tests/Fixtures/timing_vectors.json (see the README
+// there and TIMING.md beside it), decoded once. The fixture is part of the
+// repository, found relative to this source file.
 import Foundation
 
 struct GoldenVectors: Decodable, Sendable {
@@ -63,31 +62,12 @@ struct GoldenVectors: Decodable, Sendable {
   let responseMapping: ResponseMapping
   let percentDriven: [PercentDriven]
 
-  enum LoadError: Error, CustomStringConvertible {
-    case notFound([String])
-    var description: String {
-      switch self {
-      case .notFound(let paths): "timing_vectors.json not found at \(paths.joined(separator: ", "))"
-      }
-    }
-  }
-
-  /// `<repo>/../shared/reference/timing_vectors.json`, else `$TRANSVID_SHARED/reference/…`.
-  static func locate(from sourceFile: String = #filePath) throws -> URL {
-    let repository = URL(fileURLWithPath: sourceFile)
+  /// `Tests/Fixtures/timing_vectors.json` of this repository.
+  static func locate(from sourceFile: String = #filePath) -> URL {
+    URL(fileURLWithPath: sourceFile)
       .deletingLastPathComponent()  // MotionTests
       .deletingLastPathComponent()  // Tests
-      .deletingLastPathComponent()  // the repository
-    let candidates = [
-      repository.deletingLastPathComponent().appendingPathComponent("shared"),
-      // A git worktree one level further down (`<work>/wt/<name>`).
-      repository.deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("shared"),
-      ProcessInfo.processInfo.environment["TRANSVID_SHARED"].map { URL(fileURLWithPath: $0) },
-    ].compactMap { $0 }.map { $0.appendingPathComponent("reference/timing_vectors.json") }
-    if let found = candidates.first(where: { FileManager.default.fileExists(atPath: $0.path) }) {
-      return found
-    }
-    throw LoadError.notFound(candidates.map(\.path))
+      .appendingPathComponent("Fixtures/timing_vectors.json")
   }
 
   static func load() throws -> GoldenVectors {

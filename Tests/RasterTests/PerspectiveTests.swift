@@ -3,7 +3,7 @@ import Geometry
 import Testing
 @testable import Raster
 
-/// The `perspective` goldens of shared/reference/timing_vectors.json
+/// The `perspective` goldens of Tests/Fixtures/timing_vectors.json
 /// (TIMING.md §4): a 390×844 page hinged at its left edge, rotated about y
 /// under a container whose sublayerTransform has m34 = −0.002.
 @Suite struct PerspectiveTests {
@@ -12,22 +12,8 @@ import Testing
     var corners: [String: (x: Double, y: Double)]
   }
 
-  /// `shared/` sits beside the repository (the main checkout) or beside the
-  /// directory holding this worktree.
-  static func sharedDirectory() -> String? {
-    let root = repositoryRoot()
-    let given = ProcessInfo.processInfo.environment["TRANSVID_SHARED"].map { [$0] } ?? []
-    for candidate in [root + "/../shared", root + "/../../shared"] + given {
-      if FileManager.default.fileExists(atPath: candidate + "/reference/timing_vectors.json") {
-        return candidate
-      }
-    }
-    return nil
-  }
-
   static func goldens() throws -> (setup: [String: Any], rows: [Row]) {
-    let dir = try #require(sharedDirectory(), "shared/reference/timing_vectors.json not found")
-    let data = try Data(contentsOf: URL(fileURLWithPath: dir + "/reference/timing_vectors.json"))
+    let data = try Data(contentsOf: URL(fileURLWithPath: repositoryRoot() + "/Tests/Fixtures/timing_vectors.json"))
     let json = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
     let p = try #require(json["perspective"] as? [String: Any])
     let setup = try #require(p["setup"] as? [String: Any])
