@@ -374,170 +374,19 @@ struct Executor {
     }
   }
 
+  /// One draw over the band: its shape's runs row by row, through the paint's
+  /// own path (`Executor+Draw.swift`).
   func draw(_ op: DrawOp, target: Target, rows: Range<Int>, scratch: Scratch, hidden: (Int, Int)) {
     let region = clip(op.bounds, target, rows)
     guard !region.isEmpty else { return }
     let opacity = Float(clamp01(op.opacity))
     let opacity8 = UInt8(opacity * 255 + 0.5)
     guard opacity8 > 0 else { return }
-    let rc = RowCoverage(lo: region.x0, hi: region.x1, stack: scratch.cov, stride: scratch.width)
-    let cov = scratch.cov
+    let band = DrawBand(region: region, opacity: opacity, opacity8: opacity8, target: target, scratch: scratch, hidden: hidden)
     switch op.paint {
-    case .solid(let p):
-      guard p.a > 0 else { return }
-      // The coverage is evaluated only on the columns that show, left and
-      // right of what later opaque draws hide: a shadow's soft edge under
-      // its opaque layer is not computed to be thrown away.
-      let (left, right) = Executor.visible(region, hidden: hidden)
-      for side in 0..<2 {
-        let (x0, x1) = side == 0 ? left : right
-        guard x0 < x1 else { continue }
-        let rc = RowCoverage(lo: x0, hi: x1, stack: scratch.cov, stride: scratch.width)
-        for y in region.y0..<region.y1 {
-          let runs = rc.evaluate(op.shapes, y: y)
-          for k in 0..<runs.count {
-            let run = runs.items[k]
-            let n = run.end - run.start
-            let d = target.pixel(run.start, y)
-            if run.full {
-              if opacity8 == 255 && p.a == 255 {
-                Kernels.fill(d, p, n)
-              } else {
-                Kernels.blend(d, solid: p, n, coverage: opacity8, kernels)
-              }
-            } else {
-              blend(d, solid: p, n, coverage: cov + (run.start - rc.lo), opacity: opacity, scratch: scratch)
-            }
-          }
-        }
-      }
-
-    case .image(let bitmap, let m):
-      let w = bitmap.width, h = bitmap.height
-      // An integer translation at scale 1 reads the image in place.
-      let direct = Executor.directOffset(m)
-      // Full runs of an opaque image at full opacity are sampled straight
-      // into the target (by columns or scaled rows below when the map allows).
-      let straight = opacity8 == 255 && bitmap.isKnownOpaque
-      let tint8 = op.tint.map { (color: $0.color, coverage: UInt8(Float(clamp01($0.opacity)) * 255 + 0.5)) }
-      // The tint premultiplied by its coverage, as `Kernels.blend(_:solid:_:coverage:_:)` makes it.
-      let tintPixel = tint8.map { t -> Pixel in
-        let c = UInt32(t.coverage), p = t.color
-        return Pixel(
-          r: UInt8(mul255(UInt32(p.r), c)), g: UInt8(mul255(UInt32(p.g), c)), b: UInt8(mul255(UInt32(p.b), c)),
-          a: UInt8(mul255(UInt32(p.a), c)))
-      }
-      // Full runs of a straight draw whose map keeps columns (a page turning
-      // about a vertical axis, a scaled snapshot) are collected for the band
-      // and sampled eight columns at a time down the rows.
-      let byColumns = straight && kernels == .simd && direct == nil
-        && Sampler.samplesByColumns(m, width: w, height: h, x0: region.x0, x1: region.x1)
-      let scaled = byColumns && Sampler.samplesScaled(m, width: w, height: h)
-      // A snapshot's flat stretches, for the tinted copy (`SolidRuns`).
-      let solid = kernels == .simd ? bitmap.solidRuns : nil
-      let solidView = solid?.view
-      defer { withExtendedLifetime(solid) {} }
-      bitmap.bytes.withUnsafeBufferPointer { buf in
-        let img = buf.baseAddress!
-        var pending = 0
-        func sampleByColumns() {
-          if scaled {
-            Sampler.sampleScaled(
-              img, width: w, height: h, toImage: m, spans: scratch.spans, count: pending, rows: scratch.rows,
-              rowCapacity: scratch.width, columns: scratch.columns, target: target, tint: tintPixel ?? .clear, tinted: tintPixel != nil)
-          } else {
-            Sampler.sampleColumns(
-              img, width: w, height: h, toImage: m, spans: scratch.spans, count: pending, x0: region.x0,
-              x1: region.x1, cache: scratch.columnCache, target: target, tint: tintPixel ?? .clear, tinted: tintPixel != nil)
-          }
-          pending = 0
-        }
-        defer { if pending > 0 { sampleByColumns() } }
-        for y in region.y0..<region.y1 {
-          let runs = rc.evaluate(op.shapes, y: y).subtracting(hidden.0, hidden.1)
-          if runs.isEmpty { continue }
-          let s0 = runs.start, s1 = runs.end
-          if let (dx, dy) = direct, y + dy >= 0, y + dy < h, s0 + dx >= 0, s1 + dx <= w {
-            let row = img + ((y + dy) * w + s0 + dx) * 4
-            var rest = runs
-            if let tint = op.tint, let tintPixel, straight {
-              // Full runs: the copy and the tint in one pass.
-              rest = Runs()
-              for k in 0..<runs.count {
-                let r = runs.items[k]
-                if r.full {
-                  @inline(__always) func copy(_ x0: Int, _ x1: Int) {
-                    if y + 1 < region.y1 { Kernels.prefetch(row + (x0 - s0 + w) * 4) }
-                    Kernels.copy(target.pixel(x0, y), row + (x0 - s0) * 4, x1 - x0, tint: tintPixel, kernels)
-                  }
-                  guard let sv = solidView else {
-                    copy(r.start, r.end)
-                    continue
-                  }
-                  // Flat stretches: the tinted colour, filled, nothing read.
-                  sv.pieces(
-                    row: y + dy, shift: dx, sv, row: y + dy, shift: dx, from: r.start, to: r.end,
-                    solid: { x0, x1, p, _ in Kernels.fill(target.pixel(x0, y), Kernels.tinted(p, tintPixel), x1 - x0) },
-                    mixed: copy)
-                } else {
-                  rest.items[rest.count] = r
-                  rest.count += 1
-                }
-              }
-              if rest.isEmpty { continue }
-              blendRuns(
-                rest, cov: cov, lo: rc.lo, src: row, x0: s0, y: y, opacity: opacity, opacity8: opacity8,
-                target: target, scratch: scratch, sourceOpaque: true)
-              applyTint(tint, rest, cov: cov, lo: rc.lo, y: y, target: target, scratch: scratch)
-              continue
-            }
-            blendRuns(
-              rest, cov: cov, lo: rc.lo, src: row, x0: s0, y: y,
-              opacity: opacity, opacity8: opacity8, target: target, scratch: scratch,
-              sourceOpaque: bitmap.isKnownOpaque ? true : nil, solid: solidView.map { ($0, y + dy, dx) })
-            if let tint = op.tint { applyTint(tint, rest, cov: cov, lo: rc.lo, y: y, target: target, scratch: scratch) }
-            continue
-          }
-          var rest = Runs()
-          for k in 0..<runs.count {
-            let r = runs.items[k]
-            if r.full && byColumns {
-              if pending == Scratch.spanCapacity { sampleByColumns() }
-              scratch.spans[pending] = Sampler.Span(Int32(y), Int32(r.start), Int32(r.end))
-              pending += 1
-            } else if r.full && straight {
-              Sampler.sampleRow(
-                img, width: w, height: h, toImage: m, y: y, x0: r.start, count: r.end - r.start,
-                into: target.pixel(r.start, y), kernels, tint: tint8)
-            } else {
-              Sampler.sampleRow(
-                img, width: w, height: h, toImage: m, y: y, x0: r.start, count: r.end - r.start,
-                into: scratch.src + (r.start - s0) * 4, kernels)
-              rest.items[rest.count] = r
-              rest.count += 1
-            }
-          }
-          if !rest.isEmpty {
-            blendRuns(
-              rest, cov: cov, lo: rc.lo, src: scratch.src, x0: s0, y: y, opacity: opacity,
-              opacity8: opacity8, target: target, scratch: scratch, sourceOpaque: nil)
-            if let tint = op.tint { applyTint(tint, rest, cov: cov, lo: rc.lo, y: y, target: target, scratch: scratch) }
-          }
-        }
-      }
-
-    case .gradient(let g):
-      g.lut.withUnsafeBufferPointer { lut in
-        for y in region.y0..<region.y1 {
-          let runs = rc.evaluate(op.shapes, y: y).subtracting(hidden.0, hidden.1)
-          if runs.isEmpty { continue }
-          let s0 = runs.start, s1 = runs.end
-          Gradients.shadeRow(g, lut: lut.baseAddress!, y: y, x0: s0, count: s1 - s0, into: scratch.src)
-          blendRuns(
-            runs, cov: cov, lo: rc.lo, src: scratch.src, x0: s0, y: y, opacity: opacity,
-            opacity8: opacity8, target: target, scratch: scratch, sourceOpaque: nil)
-        }
-      }
+    case .solid(let p): drawSolid(op, p, band)
+    case .image(let bitmap, let m): drawImage(op, bitmap, m, band)
+    case .gradient(let g): drawGradient(op, g, band)
     }
   }
 
