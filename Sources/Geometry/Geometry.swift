@@ -61,8 +61,8 @@
   /// The centre point.
   @inlinable public var center: Point { Point(x: midX, y: midY) }
 
-  /// The rectangle grown by `dx` on the left and right and `dy` on the top
-  /// and bottom (negative values shrink it), as `CGRect.insetBy(dx: -dx, dy: -dy)`.
+  /// The rectangle shrunk by `dx` on the left and right and `dy` on the top
+  /// and bottom (negative values grow it), as `CGRect.insetBy(dx:dy:)`.
   @inlinable public func insetBy(dx: Double, dy: Double) -> Rect {
     Rect(x: minX + dx, y: minY + dy, width: width - 2 * dx, height: height - 2 * dy)
   }

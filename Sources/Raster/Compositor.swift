@@ -21,34 +21,32 @@ import Synchronization
 ///   `Sampler` maps device pixels back into images (bilinear, per-pixel
 ///   divide); `Coverage` turns shapes into full and partial runs per row.
 ///
-/// Speed (see `scripts/bench compositor`, 1170×2532): what an opaque draw
-/// hides is skipped per band (sampled opaque images included); opaque
-/// images are sampled straight into the target (no scratch row); a solid
-/// overlay through the same shapes as the image beneath folds into it
-/// (`DrawOp.tint`, applied in the sampler's registers); two 1:1 snapshots
-/// cross-fading are one pass (`Executor.crossfade`); box and rounded-box
-/// shadows are analytic (`Shadow.swift`); the per-row coverage work is kept
-/// small — the columns an opaque box, rounded box, circle or polygon hides
-/// over a band come from its first and last rows (`RowCoverage.fullColumns`),
-/// a box covering the whole row is skipped, `Shape` keeps its common cases
-/// inline (no retain per switch), `Runs` are 8-byte runs cut in place (on
-/// the circle-spread frame: Raster work outside memmove 0.54× → ~0.25× of
-/// memmove time, 1-thread CPU ~4.5 → ~3.0 ms, the 1-thread copy floor being
-/// ~2.8 ms). Maps that keep columns (a page turning about a vertical axis)
-/// are sampled eight columns at a time down the band, each column's
-/// horizontal lerps cached and shared by the rows that read them
-/// (`Sampler.sampleColumns`: row by row, the sheared page was read
-/// diagonally, a new cache line per texel), and axis-aligned scales share
-/// each image row's horizontal lerps between the device rows that read it
-/// (`Sampler.sampleScaled`). An opaque snapshot's flat stretches are
-/// indexed once (`SolidRuns`): copies, tinted copies and cross-fades over
-/// them are fills of the kernel's own result, nothing read — on the bench's
-/// synthetic screens (86% flat) the magic-move frame drops from ~2.8 to
-/// ~2.2 ms; without the index (`ms.*_unindexed`) it is the old speed.
-/// Bands go to whichever worker is free. Measured and not kept: sampling in 8- to
-/// 128-column tiles through the row sampler (10–30% slower: the per-call
-/// set-up outweighs the locality), huge pages for snapshots (no change),
-/// smaller bands (noise), a consuming `Runs.subtracting` (no change).
+/// Speed (measured by `scripts/bench compositor`; the figures live in the
+/// commit history and `Benchmarks/`) comes from doing less, not from
+/// cleverer arithmetic:
+/// - what a later opaque draw hides is skipped per band, sampled opaque
+///   images included; the hidden columns of an opaque box, rounded box,
+///   circle or polygon over a band come from its first and last rows
+///   (`RowCoverage.fullColumns`), and a box covering the whole row is skipped;
+/// - opaque images are sampled straight into the target (no scratch row);
+///   a solid overlay through the same shapes as the image beneath folds into
+///   it (`DrawOp.tint`, applied in the sampler's registers); two 1:1
+///   snapshots cross-fading are one pass (`Executor.crossfade`);
+/// - box and rounded-box shadows are analytic (`Shadow.swift`);
+/// - maps that keep columns (a page turning about a vertical axis) are
+///   sampled eight columns at a time down the band, each column's horizontal
+///   lerps cached and shared by the rows that read them
+///   (`Sampler.sampleColumns`), since row by row a sheared page is read
+///   diagonally, a new cache line per texel; axis-aligned scales share each
+///   image row's horizontal lerps between the device rows that read it
+///   (`Sampler.sampleScaled`);
+/// - an opaque snapshot's flat stretches are indexed once (`SolidRuns`), so
+///   copies, tinted copies and cross-fades over them are fills of the
+///   kernel's own result, nothing read;
+/// - bands go to whichever worker is free, so a worker slowed by a busy core
+///   takes fewer.
+/// Tried and not kept (slower or no change): sampling in 8- to 128-column
+/// tiles through the row sampler, huge pages for snapshots, smaller bands.
 public struct Compositor: Sendable {
   /// Pixels per point.
   public var scale: Double
@@ -65,10 +63,9 @@ public struct Compositor: Sendable {
   /// tests, which check both ways give the same pixels.
   var occludes = true
 
-  /// Rows per band of work. (32 rather than 16: each band's set-up — what
-  /// later draws hide, each column group's cached rows in `sampleColumns` —
-  /// is shared by twice the rows: 6% fewer instructions on the page-flip
-  /// frame, 0.5% on magic move and circle spread, callgrind.)
+  /// Rows per band of work: each band's set-up (what later draws hide, each
+  /// column group's cached rows in `sampleColumns`) is shared by this many
+  /// rows, and 32 rows of a full-width snapshot still fit in L2.
   static let bandHeight = 32
 
   /// A compositor for a canvas of `scale` pixels per point.

@@ -238,9 +238,7 @@ enum Sampler {
 // ±1. A column walk reads every image row in a different 4 KiB page, a
 // pattern the hardware prefetchers do not follow, so the fill prefetches
 // its lanes' texels `prefetchRows` rows ahead (a header-only C shim:
-// Swift has no spelling for the hint). Page-flip frame, 1170×2532:
-// 1-thread CPU 32 → ~18 ms by the walk (sampler instructions 88M → 59M
-// per frame, callgrind), then → ~12 ms by the prefetch.
+// Swift has no spelling for the hint).
 
 extension Sampler {
   /// A full run of one row to sample: `y`, columns [x0, x1).

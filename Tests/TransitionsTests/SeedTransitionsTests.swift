@@ -35,9 +35,10 @@ import Transitions
       let expected = op.isReverse ? lerp(15 + big, 15, p) : lerp(15, 15 + big, p)
       #expect(close(circle.radius, expected, 1e-9))
       #expect(close(circle.center.x, tap.x) && close(circle.center.y, tap.y))
-      // Push masks the arriving screen (on top); pop masks the leaving one.
-      let top = layer.sublayers[1].contents
-      #expect(top == (op.isReverse ? Fixture.b.image : Fixture.b.image))
+      // Push masks the arriving screen, pop the leaving one: with a → b
+      // pushed and b → a popped, that is "b" on top over "a" both ways.
+      #expect(layer.sublayers[1].contents == Fixture.b.image)
+      #expect(layer.sublayers[0].contents == Fixture.a.image)
     }
   }
 
