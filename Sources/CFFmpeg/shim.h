@@ -4,6 +4,7 @@
 #define TRANSVID_CFFMPEG_SHIM_H
 
 #include <errno.h>
+#include <malloc.h>
 #include <libavcodec/avcodec.h>
 #include <libavfilter/avfilter.h>
 #include <libavfilter/buffersink.h>
@@ -31,5 +32,9 @@ CFF_SHIM const char *cff_err2str(int code, char *buffer, size_t size) {
   av_strerror(code, buffer, size);
   return buffer;
 }
+
+/// Makes glibc fill every block it hands out with `~byte` (and freed blocks
+/// with `byte`): `mallopt(M_PERTURB, byte)`. See `MediaLog.installed`.
+CFF_SHIM int cff_fill_allocations(int byte) { return mallopt(M_PERTURB, byte); }
 
 #endif

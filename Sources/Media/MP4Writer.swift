@@ -136,6 +136,12 @@ public final class MP4Writer {
       try check(av_opt_set(c.pointee.priv_data, "profile", "high", 0), "set x264 profile high")
       try check(av_opt_set(c.pointee.priv_data, "preset", preset, 0), "set x264 preset \(preset)")
       try check(av_opt_set_double(c.pointee.priv_data, "crf", Double(crf), 0), "set x264 crf \(crf)")
+      // x264's lookahead thread decides frame types from however many frames
+      // are queued when it runs, so with frame threads the bytes depended on
+      // timing. Without it the lookahead runs inside each encode call, on
+      // exactly the frames submitted so far.
+      try check(
+        av_opt_set(c.pointee.priv_data, "x264-params", "sync-lookahead=0", 0), "set x264 sync-lookahead 0")
       try check(avcodec_open2(c, encoder, nil), "open encoder libx264")
 
       // Stream.

@@ -30,8 +30,10 @@
 // still images as JPEG/WebP define). Images: decode → swscale to straight RGBA
 // → premultiply. PNG out: un-premultiply → straight RGBA → png encoder.
 // swscale always runs with `SWS_BITEXACT | SWS_ACCURATE_RND`, the encoder with
-// `AV_CODEC_FLAG_BITEXACT` and the muxer with `fflags +bitexact`, so that the
-// same frames give the same bytes on every run and machine.
+// `AV_CODEC_FLAG_BITEXACT` and the muxer with `fflags +bitexact`, and the
+// heap hands out blocks filled with one fixed byte (`MediaLog.installed`:
+// x264 reads memory it has not written), so that the same frames give the
+// same bytes on every run and machine, whatever else the process is doing.
 
 import CFFmpeg
 import Synchronization
@@ -89,6 +91,15 @@ public enum MediaLog {
   private static let lastErrors = Mutex<[UInt: String]>([:])
 
   private static let installed: Void = {
+    // libx264 (Debian's 0.164) reads heap memory it has not written: the
+    // same frames gave other files depending on what the allocator had last
+    // held there — in a batch, on the other jobs and on thread timing; with
+    // MB-tree off, or with every new block filled with one byte, the files
+    // are identical run after run. So every block malloc hands out in this
+    // process is filled with one fixed byte: what x264 finds there is the
+    // same on every run. (It costs a memset per allocation; frames and
+    // encoder buffers are allocated once per job.)
+    _ = cff_fill_allocations(0x5A)
     av_log_set_level(AV_LOG_ERROR)
     av_log_set_callback { context, level, format, arguments in
       let printed = av_log_get_level()

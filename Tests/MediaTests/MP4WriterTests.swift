@@ -273,3 +273,35 @@ import Testing
     try expectUntouched(dir, path)
   }
 }
+
+/// The file is a function of the frames alone, not of when they arrive (a
+/// renderer busy with a heavy frame, another job on the cores): x264 reads
+/// heap memory it has not written, and what it found there depended on the
+/// timing (`MediaLog.installed`). Before the fix this gave other bytes.
+@Suite struct MP4ReproducibilityTests {
+  static let (width, height) = (480, 360)
+  /// Motion with two cuts, so frame-type decisions have something to decide.
+  static let frames = (0..<48).map { i in
+    syntheticFrame(i < 16 ? i : i < 32 ? 40 + 3 * i : 7 * i, width: width, height: height, edge: 2.5)
+  }
+
+  func encode(_ path: String, threads: Int = 4, pause: (Int) -> UInt32 = { _ in 0 }) throws -> Data {
+    let writer = try MP4Writer(path: path, width: Self.width, height: Self.height, fps: 30, threads: threads)
+    for (i, frame) in Self.frames.enumerated() {
+      try writer.append(frame)
+      usleep(pause(i))
+    }
+    try writer.finish()
+    return try Data(contentsOf: URL(fileURLWithPath: path))
+  }
+
+  @Test func arrivalTimingDoesNotChangeTheBytes() throws {
+    let dir = try TempDirectory()
+    defer { dir.cleanUp() }
+    let fast = try encode(dir.path("fast.mp4"))
+    let slow = try encode(dir.path("slow.mp4")) { _ in 20_000 }
+    let uneven = try encode(dir.path("uneven.mp4")) { i in i % 5 == 0 ? 40_000 : 0 }
+    #expect(fast == slow)
+    #expect(fast == uneven)
+  }
+}
