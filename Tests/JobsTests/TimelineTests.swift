@@ -68,3 +68,11 @@ import Transitions
     #expect(Self.spec().initialScreen == "a")
   }
 }
+
+extension Timeline {
+  /// The timeline a job renders with: each transition for its delay and its
+  /// animation, from the catalog.
+  init(rendering spec: JobSpec) {
+    self.init(spec: spec) { Catalog.descriptor(named: $0.transition)!.make($0.parameters).totalDuration }
+  }
+}
