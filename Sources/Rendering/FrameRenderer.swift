@@ -13,9 +13,10 @@
 //   (`ScreenBuilder.snapshots()`); a still frame copies its snapshot, or the
 //   composite the last transition left on display, and a transition frame
 //   composes snapshots.
-// - The schedule is `Timeline`, which lives in Jobs: the parser checks a
-//   job's length against the limits with it, so what is checked is what is
-//   rendered.
+// - The schedule is `Timeline(spec:)`, which lives in Jobs: the parser checks
+//   a job's length against the limits with it and `transvid plan` counts
+//   frames with it, and this module draws the transitions it configured, so
+//   what is checked and planned is what is rendered.
 // - The only files this module opens are the fonts (`FontLibrary`). Images
 //   come decoded (the CLI's `AssetLoader`, through Media); encoding is Media's.
 //   Pixel work (compositing, downsampling, text) is Raster's.
@@ -54,15 +55,8 @@ public struct FrameRenderer: Sendable {
     self.assets = assets
     self.fonts = fonts
     snapshots = ScreenBuilder(spec: spec, assets: assets, fonts: fonts).snapshots()
-    func make(_ step: TransitionStep) -> any Transition {
-      // The parser has checked the name against the catalog.
-      Catalog.descriptor(named: step.transition)!.make(step.parameters)
-    }
-    timeline = Timeline(spec: spec) { make($0).totalDuration }
-    transitions = timeline.segments.map { segment in
-      if case .transition(_, let step) = segment.content { return make(step) }
-      return nil
-    }
+    timeline = Timeline(spec: spec)
+    transitions = timeline.segments.map(\.transition)
     compositor = Compositor(scale: Double(spec.canvas.scale))
     restingImages = Self.restingImages(
       timeline: timeline, transitions: transitions, snapshots: snapshots, spec: spec, compositor: compositor)

@@ -26,7 +26,7 @@ import Testing
   @Test func cancelledPopEndsOnTheScreenItStartedFrom() throws {
     let spec = try JobParser.parse(
       Self.job(pop: "{ gesture: { progress: [0, 0.2, 0.35] } }"), file: "g.cfg")
-    let timeline = Timeline(rendering: spec)
+    let timeline = Timeline(spec: spec)
     // Tracking 2 × 1/6 s, then cancelling 0.35 × 0.7 s: 0.7 + 0.5783… + 0.2 s.
     #expect(abs(timeline.duration - (0.7 + 2.0 / 6 + 0.35 * 0.7 + 0.2)) < 1e-12)
     #expect(timeline.finalScreen == "detail")
@@ -35,7 +35,7 @@ import Testing
   @Test func finishedPopEndsOnTheScreenBelow() throws {
     let spec = try JobParser.parse(
       Self.job(pop: "{ gesture: { progress: [0, 0.3, 0.6] } }"), file: "g.cfg")
-    let timeline = Timeline(rendering: spec)
+    let timeline = Timeline(spec: spec)
     #expect(timeline.finalScreen == "list")
     #expect(abs(timeline.duration - (0.7 + 2.0 / 6 + 0.4 * 0.7 + 0.2)) < 1e-12)
   }
@@ -44,7 +44,7 @@ import Testing
     let spec = try JobParser.parse(
       Self.job(pop: "{ gesture: { progress: [0, 0.8], release: cancel, completionSpeed: 2, interval: 0.1 } }"),
       file: "g.cfg")
-    let timeline = Timeline(rendering: spec)
+    let timeline = Timeline(spec: spec)
     #expect(timeline.finalScreen == "detail")
     // 0.1 s tracking, then 0.8 × 0.7 / 2 s back.
     #expect(abs(timeline.duration - (0.7 + 0.1 + 0.28 + 0.2)) < 1e-12)

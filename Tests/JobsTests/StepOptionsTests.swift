@@ -21,7 +21,7 @@ import Testing
 
   @Test func slowmoStretchesTheStepAndItsClock() throws {
     let spec = try JobParser.parse(Self.job("slowmo: 4"), file: "s.cfg")
-    let timeline = Timeline(rendering: spec)
+    let timeline = Timeline(spec: spec)
     #expect(abs(timeline.segments[0].duration - 2.8) < 1e-12)
     // Frame 42 (1.4 s of wall time) is 0.35 s into the push's own clock.
     guard case .transition(_, let time) = timeline.content(ofFrame: 42) else {
@@ -35,7 +35,7 @@ import Testing
 
   @Test func touchOnAnOriginShowsForATap() throws {
     let spec = try JobParser.parse(Self.job("origin: [5, 5, 10, 10], touch: true"), file: "s.cfg")
-    let timeline = Timeline(rendering: spec)
+    let timeline = Timeline(spec: spec)
     #expect(timeline.touchLocation(segment: 0, clock: 0.1) == Point(x: 10, y: 10))
     #expect(timeline.touchLocation(segment: 0, clock: 0.3) == nil)
     #expect(timeline.touchLocation(segment: 1, clock: 0.1) == nil)
@@ -45,7 +45,7 @@ import Testing
     let spec = try JobParser.parse(
       Self.job("origin: [0, 0, 0, 0]", pop: "{ touch: [5, 30], gesture: { direction: right, distance: [0, 20, 30] } }"),
       file: "s.cfg")
-    let timeline = Timeline(rendering: spec)
+    let timeline = Timeline(spec: spec)
     // Samples 1/6 s apart: at 1/6 s the finger has moved 20 pt right.
     let p = timeline.touchLocation(segment: 1, clock: 1.0 / 6)
     #expect(p.map { abs($0.x - 25) < 1e-9 && $0.y == 30 } == true)
