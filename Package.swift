@@ -41,7 +41,9 @@ let package = Package(
     // MARK: - Edges (I/O)
     .target(name: "Media", dependencies: ["CFFmpeg", "Raster"]),
     .target(name: "Jobs", dependencies: ["CYAML", "Geometry", "Motion", "Raster", "Transitions"]),
-    .target(name: "TransvidCLI", dependencies: ["Jobs", "Media", "Transitions", "Raster", "Motion", "Geometry"]),
+    .target(name: "Rendering", dependencies: ["Jobs", "Raster", "Transitions", "Geometry"]),
+    .target(
+      name: "TransvidCLI", dependencies: ["Jobs", "Rendering", "Media", "Transitions", "Raster", "Motion", "Geometry"]),
     .executableTarget(name: "transvid", dependencies: ["TransvidCLI"]),
     .executableTarget(
       name: "transvid-bench", dependencies: ["Raster", "Geometry", "Motion", "Transitions"],
@@ -60,6 +62,8 @@ let package = Package(
     .testTarget(name: "TransitionsTests", dependencies: ["Transitions", "Raster", "Motion", "Geometry"]),
     .testTarget(name: "MediaTests", dependencies: ["Media", "Raster"]),
     .testTarget(name: "JobsTests", dependencies: ["Jobs"]),
-    .testTarget(name: "TransvidCLITests", dependencies: ["TransvidCLI", "Media", "Raster"], exclude: ["Goldens"]),
+    .testTarget(name: "RenderingTests", dependencies: ["Rendering", "Jobs", "Raster", "Transitions", "Geometry"]),
+    .testTarget(
+      name: "TransvidCLITests", dependencies: ["TransvidCLI", "Rendering", "Media", "Raster"], exclude: ["Goldens"]),
   ]
 )

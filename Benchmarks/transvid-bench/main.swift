@@ -139,7 +139,7 @@ func screen(width w: Int, height h: Int, hue: Int) -> Bitmap {
       }
     }
   }
-  // Snapshotted as the product's screens are (`Scene`): opacity hint and
+  // Snapshotted as the product's screens are (`ScreenBuilder`): opacity hint and
   // flat-stretch index, once.
   var image = Bitmap(width: w, height: h, bytes: bytes)!
   image.updateOpacityHint()

@@ -6,9 +6,7 @@
 extension JobDecoder {
   /// Throws when `spec` has more frames or pixels than `limits` allow.
   func checkLength(of spec: JobSpec, at location: SourceLocation) throws(Diagnostic) {
-    let timeline = Timeline(spec: spec) { step in
-      transitions.first { $0.name == step.transition }?.make(step.parameters).duration ?? 0
-    }
+    let timeline = Timeline(spec: spec, transitions: transitions)
     let frames = timeline.frameCount
     let fps = spec.canvas.fps
     if frames > limits.maxFrames {

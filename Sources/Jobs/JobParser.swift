@@ -6,6 +6,13 @@
 // Parsing is pure: the same bytes and file name give the same spec or the
 // same diagnostic. Only `load(path:)` touches the file system. The first
 // problem found is thrown; a `Diagnostic` prints as `FILE:LINE:COL: error: …`.
+//
+// The Jobs module is parsing only: job file → validated `JobSpec`, plus the
+// spec's schedule (`Timeline`), since checking a job's length against the
+// limits needs it. Drawing a job is the Rendering module's. Jobs imports
+// Raster only for the values a spec holds (`Color`, `Gradient`, `TextStyle`,
+// `ContentsGravity`), Transitions for the catalog's parameter lists, and
+// Motion for curves, springs and gesture tracks.
 
 #if canImport(Glibc)
 import Glibc

@@ -5,6 +5,13 @@ import Transitions
 /// A job's timeline laid out in time: consecutive segments, each either a
 /// still screen or one transition, and the rule that frame `n` shows the
 /// state at `n / fps` seconds.
+///
+/// There is one schedule per job, `Timeline(spec:)`: the parser checks the
+/// job's length against the limits with it, `transvid plan` and the batch
+/// count its frames with it, and the renderer draws the transitions it
+/// configured. So the frames checked, planned and written are the same. It
+/// lives here, beside the parser, because the length check needs it before
+/// anything is rendered; it is a pure function of the spec and the catalog.
 public struct Timeline: Sendable {
   /// What one segment shows.
   public enum Content: Sendable {
@@ -23,6 +30,8 @@ public struct Timeline: Sendable {
     public var content: Content
     /// The finger driving a transition segment, if any.
     public var track: InteractiveTransitionTrack?
+    /// The configured transition a transition segment plays (nil for stills).
+    public var transition: (any Transition)?
   }
 
   /// What a single frame shows.
@@ -38,10 +47,11 @@ public struct Timeline: Sendable {
   /// The total length in seconds.
   public let duration: Double
 
-  /// Lays out `spec.timeline`, asking `transitionDuration` how long each
-  /// transition's animation runs (its own clock); a gesture then sets the
-  /// segment's wall-clock length.
-  public init(spec: JobSpec, transitionDuration: (TransitionStep) -> Double) {
+  /// Lays out `spec.timeline` with each step's transition configured from
+  /// `transitions` (the catalog; the parser passes its own list): a step runs
+  /// for the transition's delay plus its animation (its own clock), a gesture
+  /// then sets the segment's wall-clock length, and `slowmo` stretches it.
+  public init(spec: JobSpec, transitions: [TransitionDescriptor] = Catalog.all) {
     var segments: [Segment] = []
     var time = 0.0
     var current = spec.initialScreen
@@ -51,10 +61,14 @@ public struct Timeline: Sendable {
         segments.append(Segment(start: time, duration: seconds, content: .still(screen: current)))
         time += seconds
       case .transition(let t):
-        let d = transitionDuration(t)
+        // The parser has checked the name against `transitions`.
+        let transition = transitions.first { $0.name == t.transition }?.make(t.parameters)
+        let d = transition?.totalDuration ?? 0
         let track = t.gesture?.track(duration: d)
         let wall = (track?.totalDuration ?? d) * t.slowmo
-        segments.append(Segment(start: time, duration: wall, content: .transition(step: index, t), track: track))
+        segments.append(
+          Segment(
+            start: time, duration: wall, content: .transition(step: index, t), track: track, transition: transition))
         time += wall
         current = t.finalScreen
       }

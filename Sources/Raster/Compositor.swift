@@ -9,7 +9,7 @@ import Synchronization
 /// Animation would, in premultiplied 8-bit sRGB.
 ///
 /// Design (one stage per file):
-/// - `SceneBuilder` turns the tree into a display list (`DisplayList.swift`):
+/// - `DisplayListBuilder` turns the tree into a display list (`DisplayList.swift`):
 ///   each layer's bounds map to device pixels by one homography, so 2-D and
 ///   3-D (m34 perspective) layers take the same path; draws carry shapes
 ///   (exact analytic coverage for boxes, rounded boxes, circles, projected
@@ -103,7 +103,7 @@ public struct Compositor: Sendable {
   /// Draws `layer` whose bounds map to device pixels by `map`.
   func draw(_ layer: Layer, map: Homography, into bitmap: inout Bitmap) {
     let canvas = PixelBox(x0: 0, y0: 0, x1: bitmap.width, y1: bitmap.height)
-    let builder = SceneBuilder(canvas: canvas, scale: scale, kernels: kernels, foldsOverlays: foldsOverlays)
+    let builder = DisplayListBuilder(canvas: canvas, scale: scale, kernels: kernels, foldsOverlays: foldsOverlays)
     let commands = builder.commands(layer, map: map)
     guard !commands.isEmpty else { return }
     execute(commands, canvas: canvas, into: &bitmap)

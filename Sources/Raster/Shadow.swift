@@ -26,7 +26,7 @@ import Geometry
 //   passes whose kernels also move it by the offset's fraction of a pixel
 //   (exact), moved by whole device pixels, drawn as a coverage mask.
 
-extension SceneBuilder {
+extension DisplayListBuilder {
   /// The shadow draw of `layer`, whose content (without opacity) is `cmds`.
   func shadow(_ layer: Layer, map: Homography, content cmds: [Command]) -> Command? {
     let opacity = min(max(layer.shadowOpacity, 0), 1)
@@ -94,7 +94,7 @@ extension SceneBuilder {
   }
 }
 
-extension SceneBuilder {
+extension DisplayListBuilder {
   /// The device box (and corner radius) whose coverage is exactly the
   /// shadow's source alpha, when it is one: a rect or rounded-rect
   /// `shadowPath`, or content whose draws all fill the same box or rounded

@@ -1,6 +1,7 @@
 import Jobs
 import Media
 import Raster
+import Rendering
 
 /// Decodes what a job's screens need besides the job file: its images
 /// (through `ImageDecoder`, so FFmpeg stays in Media) and, when it has

@@ -1,6 +1,5 @@
 import Foundation
 import Jobs
-import Transitions
 
 /// Why a job did not render: the text printed (`FILE:LINE:COL: error: …`) and,
 /// when the problem is inside the job file, where.
@@ -111,9 +110,7 @@ struct BatchPlan: Sendable {
         job.outputs = job.formats.map {
           (job.directory as NSString).appendingPathComponent("\(spec.name).\(Self.fileExtension(of: $0))")
         }
-        let timeline = Timeline(spec: spec) { step in
-          Catalog.descriptor(named: step.transition)!.make(step.parameters).duration
-        }
+        let timeline = Timeline(spec: spec)
         job.frames = timeline.frameCount
         job.duration = timeline.duration
         job.pixelWidth = spec.canvas.pixelWidth

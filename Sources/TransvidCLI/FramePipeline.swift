@@ -3,6 +3,7 @@ import Foundation
 import Jobs
 import Media
 import Raster
+import Rendering
 
 /// Renders and converts a job's frames on worker threads ahead of the
 /// encoder, which takes them in order on the calling thread.

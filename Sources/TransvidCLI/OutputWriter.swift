@@ -2,6 +2,7 @@ import Foundation
 import Jobs
 import Media
 import Raster
+import Rendering
 
 /// What one written output was: the path, frames, duration and size — the
 /// line the runner prints and the report records — plus notes on anything

@@ -6,7 +6,8 @@ import Testing
 
 /// Gesture-driven steps (UIPercentDrivenInteractiveTransition): parsing,
 /// the timeline's wall-clock lengths, and which screen a cancelled or
-/// finished gesture ends on.
+/// finished gesture ends on (the frames drawn: RenderingTests'
+/// `StepRenderingTests`).
 @Suite struct GestureTests {
   static func job(pop: String) -> String {
     """
@@ -25,35 +26,28 @@ import Testing
   @Test func cancelledPopEndsOnTheScreenItStartedFrom() throws {
     let spec = try JobParser.parse(
       Self.job(pop: "{ gesture: { progress: [0, 0.2, 0.35] } }"), file: "g.cfg")
-    let renderer = FrameRenderer(spec: spec)
+    let timeline = Timeline(spec: spec)
     // Tracking 2 × 1/6 s, then cancelling 0.35 × 0.7 s: 0.7 + 0.5783… + 0.2 s.
-    #expect(abs(renderer.timeline.duration - (0.7 + 2.0 / 6 + 0.35 * 0.7 + 0.2)) < 1e-12)
-    #expect(renderer.timeline.finalScreen == "detail")
-    let last = renderer.frame(renderer.frameCount - 1, width: 40, height: 60)
-    #expect(last == renderer.snapshot(of: "detail"))
-    // Mid-gesture the pop is under way: neither screen alone.
-    let tracking = renderer.frame(Int((0.7 + 2.0 / 6) * 30) - 1, width: 40, height: 60)
-    #expect(tracking != renderer.snapshot(of: "detail") && tracking != renderer.snapshot(of: "list"))
+    #expect(abs(timeline.duration - (0.7 + 2.0 / 6 + 0.35 * 0.7 + 0.2)) < 1e-12)
+    #expect(timeline.finalScreen == "detail")
   }
 
   @Test func finishedPopEndsOnTheScreenBelow() throws {
     let spec = try JobParser.parse(
       Self.job(pop: "{ gesture: { progress: [0, 0.3, 0.6] } }"), file: "g.cfg")
-    let renderer = FrameRenderer(spec: spec)
-    #expect(renderer.timeline.finalScreen == "list")
-    #expect(abs(renderer.timeline.duration - (0.7 + 2.0 / 6 + 0.4 * 0.7 + 0.2)) < 1e-12)
-    let last = renderer.frame(renderer.frameCount - 1, width: 40, height: 60)
-    #expect(last == renderer.snapshot(of: "list"))
+    let timeline = Timeline(spec: spec)
+    #expect(timeline.finalScreen == "list")
+    #expect(abs(timeline.duration - (0.7 + 2.0 / 6 + 0.4 * 0.7 + 0.2)) < 1e-12)
   }
 
   @Test func explicitReleaseAndCompletionSpeed() throws {
     let spec = try JobParser.parse(
       Self.job(pop: "{ gesture: { progress: [0, 0.8], release: cancel, completionSpeed: 2, interval: 0.1 } }"),
       file: "g.cfg")
-    let renderer = FrameRenderer(spec: spec)
-    #expect(renderer.timeline.finalScreen == "detail")
+    let timeline = Timeline(spec: spec)
+    #expect(timeline.finalScreen == "detail")
     // 0.1 s tracking, then 0.8 × 0.7 / 2 s back.
-    #expect(abs(renderer.timeline.duration - (0.7 + 0.1 + 0.28 + 0.2)) < 1e-12)
+    #expect(abs(timeline.duration - (0.7 + 0.1 + 0.28 + 0.2)) < 1e-12)
   }
 
   @Test func directionAndDistanceGiveProgressOverTheWidth() throws {

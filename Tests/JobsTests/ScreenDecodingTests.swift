@@ -211,17 +211,4 @@ import Testing
     let job = try JobParser.load(path: dir + "/job.cfg")
     #expect(job.assets.map(\.resolvedPath) == [dir + "/assets/shot.png", dir + "/assets/photo.jpg"])
   }
-
-  @Test static func fontLibraryLoadsTheBootstrapFonts() throws {
-    let fonts = try FontLibrary.system.get()
-    #expect(fonts.regular.map(\.familyName) == ["DejaVu Sans", "Noto Sans CJK SC"])
-    #expect(fonts.bold.map(\.styleName) == ["Bold", "Bold"])
-    let missing = FontLibrary.FontFile(path: "/no/such/font.ttf", faceIndex: 0, package: "fonts-none")
-    #expect(throws: FontLibrary.LoadError(file: missing, reason: "No such file or directory")) {
-      try FontLibrary.font(missing)
-    }
-    #expect(
-      FontLibrary.LoadError(file: missing, reason: "No such file or directory").description
-        == "cannot load font '/no/such/font.ttf': No such file or directory (install fonts-none: scripts/bootstrap)")
-  }
 }

@@ -3,7 +3,8 @@ import Jobs
 import Raster
 import Testing
 
-/// `slowmo:` and `touch:` on a step.
+/// `slowmo:` and `touch:` on a step (the touch as drawn: RenderingTests'
+/// `StepRenderingTests`).
 @Suite struct StepOptionsTests {
   static func job(_ push: String, pop: String = "{}") -> String {
     """
@@ -20,40 +21,31 @@ import Testing
 
   @Test func slowmoStretchesTheStepAndItsClock() throws {
     let spec = try JobParser.parse(Self.job("slowmo: 4"), file: "s.cfg")
-    let renderer = FrameRenderer(spec: spec)
-    #expect(abs(renderer.timeline.segments[0].duration - 2.8) < 1e-12)
+    let timeline = Timeline(spec: spec)
+    #expect(abs(timeline.segments[0].duration - 2.8) < 1e-12)
     // Frame 42 (1.4 s of wall time) is 0.35 s into the push's own clock.
-    guard case .transition(_, let time) = renderer.timeline.content(ofFrame: 42) else {
+    guard case .transition(_, let time) = timeline.content(ofFrame: 42) else {
       Issue.record("frame 42 should be in the push")
       return
     }
     #expect(abs(time - 0.35) < 1e-9)
     // The pop is not slowed.
-    #expect(abs(renderer.timeline.segments[1].duration - 0.7) < 1e-12)
+    #expect(abs(timeline.segments[1].duration - 0.7) < 1e-12)
   }
 
   @Test func touchOnAnOriginShowsForATap() throws {
     let spec = try JobParser.parse(Self.job("origin: [5, 5, 10, 10], touch: true"), file: "s.cfg")
-    let timeline = FrameRenderer(spec: spec).timeline
+    let timeline = Timeline(spec: spec)
     #expect(timeline.touchLocation(segment: 0, clock: 0.1) == Point(x: 10, y: 10))
     #expect(timeline.touchLocation(segment: 0, clock: 0.3) == nil)
     #expect(timeline.touchLocation(segment: 1, clock: 0.1) == nil)
-  }
-
-  @Test func touchIsDrawnOverTheFrame() throws {
-    let plain = FrameRenderer(spec: try JobParser.parse(Self.job("touch: [20, 40]"), file: "s.cfg"))
-    let without = FrameRenderer(spec: try JobParser.parse(Self.job("origin: [0, 0, 0, 0]"), file: "s.cfg"))
-    let a = plain.frame(1, width: 40, height: 60), b = without.frame(1, width: 40, height: 60)
-    // Inside the disc the frame is darker; far from it, unchanged.
-    #expect(a[20, 40].r < b[20, 40].r)
-    #expect(a[2, 58] == b[2, 58])
   }
 
   @Test func gestureFingerFollowsTheProgress() throws {
     let spec = try JobParser.parse(
       Self.job("origin: [0, 0, 0, 0]", pop: "{ touch: [5, 30], gesture: { direction: right, distance: [0, 20, 30] } }"),
       file: "s.cfg")
-    let timeline = FrameRenderer(spec: spec).timeline
+    let timeline = Timeline(spec: spec)
     // Samples 1/6 s apart: at 1/6 s the finger has moved 20 pt right.
     let p = timeline.touchLocation(segment: 1, clock: 1.0 / 6)
     #expect(p.map { abs($0.x - 25) < 1e-9 && $0.y == 30 } == true)

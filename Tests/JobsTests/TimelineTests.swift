@@ -30,15 +30,15 @@ import Transitions
   }
 
   @Test func framesCoverTheTimelineAtFPS() {
-    let timeline = Timeline(spec: Self.spec()) { _ in 0.7 }
-    // 0.5 + 0.7 + 0.25 + 0.7 = 2.15 s → 129 frames at 60 fps.
+    let timeline = Timeline(spec: Self.spec())
+    // circle-spread runs 0.7 s: 0.5 + 0.7 + 0.25 + 0.7 = 2.15 s → 129 frames at 60 fps.
     #expect(timeline.frameCount == 129)
     #expect(abs(timeline.duration - 2.15) < 1e-12)
     #expect(timeline.finalScreen == "a")
   }
 
   @Test func frameNShowsTimeNOverFPS() {
-    let timeline = Timeline(spec: Self.spec()) { _ in 0.7 }
+    let timeline = Timeline(spec: Self.spec())
     guard case .still(let s0) = timeline.content(ofFrame: 0) else {
       Issue.record("frame 0 should be still")
       return
@@ -66,5 +66,39 @@ import Transitions
 
   @Test func initialScreenIsTheFirstPushSource() {
     #expect(Self.spec().initialScreen == "a")
+  }
+
+  /// Two steps that each wait 0.3 s before 0.5 s of animation: 2.0 s in all.
+  static let delayed = """
+    name: d
+    canvas: { size: 40x60, scale: 1, fps: 30 }
+    screens:
+      a: { background: "#FFFFFF" }
+      b: { background: "#FF0000" }
+    timeline:
+      - hold: 0.2
+      - push: { from: a, to: b, transition: circle-spread, duration: 0.5, delay: 0.3 }
+      - hold: 0.2
+      - pop: { duration: 0.5, delay: 0.3 }
+    """
+
+  /// A step's delay is part of its segment: 0.2 + 0.8 + 0.2 + 0.8 s.
+  @Test func delaysAreInTheTimeline() throws {
+    let timeline = Timeline(spec: try JobParser.parse(Self.delayed, file: "d.cfg"))
+    #expect(abs(timeline.duration - 2.0) < 1e-12)
+    #expect(timeline.frameCount == 60)
+    #expect(abs(timeline.segments[1].duration - 0.8) < 1e-12)
+    #expect(timeline.segments[1].transition?.delay == 0.3)
+  }
+
+  /// The parser's length check counts the frames the renderer draws, delays
+  /// included.
+  @Test func theFrameLimitCountsDelays() throws {
+    #expect(throws: Diagnostic(
+      SourceLocation(file: "d.cfg", line: 6, column: 1),
+      "timeline: 60 frames (2 s at 30 fps); at most 59 frames per job (raise the limit with --max-frames)")) {
+      try JobParser.parse(Self.delayed, file: "d.cfg", limits: JobLimits(maxFrames: 59))
+    }
+    #expect(try JobParser.parse(Self.delayed, file: "d.cfg", limits: JobLimits(maxFrames: 60)).name == "d")
   }
 }

@@ -2,6 +2,7 @@ import Foundation
 import Jobs
 import Media
 import Raster
+import Rendering
 import Testing
 import TransvidCLI
 

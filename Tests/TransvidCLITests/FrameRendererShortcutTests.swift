@@ -1,6 +1,7 @@
 import Foundation
 import Jobs
 import Raster
+import Rendering
 import Testing
 
 /// `FrameRenderer.render` draws the background as a layer under the tree (so

@@ -15,6 +15,7 @@ import Foundation
 import Jobs
 import Media
 import Raster
+import Rendering
 import Testing
 import TransvidCLI
 

@@ -2,6 +2,7 @@ import Foundation
 import Jobs
 import Media
 import Raster
+import Rendering
 import Testing
 
 /// Mid-transition frames of every example job against committed goldens

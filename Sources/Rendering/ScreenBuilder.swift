@@ -1,4 +1,5 @@
 import Geometry
+import Jobs
 import Raster
 import Transitions
 
@@ -11,7 +12,7 @@ import Transitions
 /// (`ImageDownsampling`), so big photos do not alias. Labels are
 /// rendered with `fonts` at the canvas scale and become their layer's
 /// `contents`, so the compositor draws them like any bitmap.
-public struct SceneBuilder: Sendable {
+public struct ScreenBuilder: Sendable {
   public let spec: JobSpec
   public let assets: [String: Bitmap]
   public let fonts: FontSet
@@ -40,7 +41,7 @@ public struct SceneBuilder: Sendable {
         root.contentsGravity = image.contentMode.gravity
         root.contentsScale = scale
       } else {
-        root.backgroundColor = SceneBuilder.placeholder
+        root.backgroundColor = ScreenBuilder.placeholder
       }
     }
     root.sublayers = screen.views.map(layer(for:))
@@ -63,7 +64,7 @@ public struct SceneBuilder: Sendable {
         // UIImageView with clipsToBounds, as image views in app screens are.
         layer.masksToBounds = true
       } else if view.color == nil {
-        layer.backgroundColor = SceneBuilder.placeholder
+        layer.backgroundColor = ScreenBuilder.placeholder
       }
     }
     if view.kind == .navbar {

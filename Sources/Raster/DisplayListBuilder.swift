@@ -1,6 +1,6 @@
 import Geometry
 
-// SceneBuilder: a layer tree → a display list in device pixels.
+// DisplayListBuilder: a layer tree → a display list in device pixels.
 //
 // Each layer gets one homography from its bounds coordinates to device
 // pixels: its own 4×4 (anchor, transform, position, the superlayer's
@@ -15,7 +15,7 @@ import Geometry
 // circle-spread frame (a snapshot under a circle mask) is one draw with two
 // shapes, and no offscreen buffer.
 
-struct SceneBuilder {
+struct DisplayListBuilder {
   /// The device pixels of the destination.
   let canvas: PixelBox
   /// Pixels per point (for shadow radii).
@@ -117,7 +117,7 @@ struct SceneBuilder {
     for c in cmds {
       if case .draw(let top) = c, case .solid(let p) = top.paint, let last = out.last,
         case .draw(var image) = last, case .image = image.paint, image.tint == nil,
-        SceneBuilder.sameShapes(image.shapes, top.shapes)
+        DisplayListBuilder.sameShapes(image.shapes, top.shapes)
       {
         image.tint = Tint(color: p, opacity: top.opacity)
         out[out.count - 1] = .draw(image)
@@ -174,7 +174,7 @@ struct SceneBuilder {
     var box = canvas
     for s in shapes { box = box.intersection(bounds(of: s)) }
     // (A tinted draw is two draws in one: clipping it stays a group, as it would unfolded.)
-    if cmds.count == 1, !SceneBuilder.isTinted(cmds[0]) {
+    if cmds.count == 1, !DisplayListBuilder.isTinted(cmds[0]) {
       switch cmds[0] {
       case .draw(var d):
         d.shapes += shapes
@@ -207,7 +207,7 @@ struct SceneBuilder {
 
   /// Group opacity: folded into a single command, else an offscreen group.
   func applyOpacity(_ cmds: [Command], _ opacity: Double) -> [Command] {
-    if cmds.count == 1, !SceneBuilder.isTinted(cmds[0]) {
+    if cmds.count == 1, !DisplayListBuilder.isTinted(cmds[0]) {
       switch cmds[0] {
       case .draw(var d):
         d.opacity *= opacity

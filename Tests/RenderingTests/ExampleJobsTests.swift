@@ -1,6 +1,7 @@
 import Foundation
 import Jobs
 import Raster
+import Rendering
 import Testing
 import Transitions
 

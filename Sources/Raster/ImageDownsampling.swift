@@ -12,7 +12,7 @@
 import Geometry
 import Raster
 
-enum ImageDownsampling {
+public enum ImageDownsampling {
   /// The pixel size `image` shows at when drawn with `gravity` into `size`
   /// points at `scale` (nil for `.center`, which never rescales).
   static func displayedSize(of image: Bitmap, gravity: ContentsGravity, in size: Size, scale: Double) -> (Double, Double)? {
@@ -32,7 +32,7 @@ enum ImageDownsampling {
 
   /// `image` reduced to about the pixels it covers when it would otherwise
   /// be shrunk by more than a quarter along either side; else `image` itself.
-  static func fitted(_ image: Bitmap, gravity: ContentsGravity, in size: Size, scale: Double) -> Bitmap {
+  public static func fitted(_ image: Bitmap, gravity: ContentsGravity, in size: Size, scale: Double) -> Bitmap {
     guard let (w, h) = displayedSize(of: image, gravity: gravity, in: size, scale: scale), w >= 1, h >= 1 else {
       return image
     }

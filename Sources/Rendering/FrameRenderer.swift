@@ -1,4 +1,28 @@
+// Rendering: a validated `JobSpec`, its decoded images and the fonts → frames.
+//
+//   JobSpec + images + fonts ─ScreenBuilder─▶ screens as layer trees
+//                            ─Compositor─▶ one ScreenSnapshot per screen
+//   JobSpec ─Timeline (Jobs)─▶ what frame n shows: a still, or a transition at its time
+//   Transition(context, time) + touch indicator ─Compositor─▶ frame n
+//
+// What is true, and why:
+// - Frame n is a pure function of n and the job: nothing carries over from
+//   one frame to the next, so frames render in any order, on any thread, and
+//   the same job, images and fonts give the same pixels on any machine.
+// - A screen is static while it is shown, so each is composited once
+//   (`ScreenBuilder.snapshots()`); a still frame copies its snapshot, or the
+//   composite the last transition left on display, and a transition frame
+//   composes snapshots.
+// - The schedule is `Timeline(spec:)`, which lives in Jobs: the parser checks
+//   a job's length against the limits with it and `transvid plan` counts
+//   frames with it, and this module draws the transitions it configured, so
+//   what is checked and planned is what is rendered.
+// - The only files this module opens are the fonts (`FontLibrary`). Images
+//   come decoded (the CLI's `AssetLoader`, through Media); encoding is Media's.
+//   Pixel work (compositing, downsampling, text) is Raster's.
+
 import Geometry
+import Jobs
 import Raster
 import Transitions
 
@@ -30,16 +54,9 @@ public struct FrameRenderer: Sendable {
     let fonts = fonts ?? (spec.hasText ? (try? FontLibrary.system.get()) ?? .empty : .empty)
     self.assets = assets
     self.fonts = fonts
-    snapshots = SceneBuilder(spec: spec, assets: assets, fonts: fonts).snapshots()
-    func make(_ step: TransitionStep) -> any Transition {
-      // The parser has checked the name against the catalog.
-      Catalog.descriptor(named: step.transition)!.make(step.parameters)
-    }
-    timeline = Timeline(spec: spec) { make($0).totalDuration }
-    transitions = timeline.segments.map { segment in
-      if case .transition(_, let step) = segment.content { return make(step) }
-      return nil
-    }
+    snapshots = ScreenBuilder(spec: spec, assets: assets, fonts: fonts).snapshots()
+    timeline = Timeline(spec: spec)
+    transitions = timeline.segments.map(\.transition)
     compositor = Compositor(scale: Double(spec.canvas.scale))
     restingImages = Self.restingImages(
       timeline: timeline, transitions: transitions, snapshots: snapshots, spec: spec, compositor: compositor)

@@ -2,11 +2,9 @@
 // compositor samples them, so fine detail turns to its average, not noise.
 
 import Geometry
-import Raster
 import Testing
-import Transitions
 
-@testable import Jobs
+@testable import Raster
 
 @Suite enum ImageDownsamplingTests {
   /// `width × height` pixels of 1 px black and white columns.
@@ -47,19 +45,5 @@ import Transitions
     #expect(fill.width == 40 && fill.height == 40)
     let fit = ImageDownsampling.fitted(image, gravity: .resizeAspect, in: Size(width: 40, height: 20), scale: 1)
     #expect(fit.width == 20 && fit.height == 20)
-  }
-
-  @Test static func aPhotoViewShowsTheAverageNotAliasing() throws {
-    let spec = try JobParser.parse(
-      """
-      canvas: { size: 60x60, scale: 1 }
-      screens:
-        home: { views: [ { frame: [10, 10, 40, 40], image: s.png } ] }
-      timeline: [hold: 1]
-      """, file: "t.cfg")
-    let shot = SceneBuilder(spec: spec, assets: ["s.png": stripes(400, 400)]).snapshots()["home"]!
-    for y in 11..<49 {
-      for x in 11..<49 { #expect(abs(Int(shot.image[x, y].r) - 128) <= 2) }
-    }
   }
 }

@@ -1,14 +1,15 @@
-// Screens with images and labels through SceneBuilder: where an image lands
+// Screens with images and labels through ScreenBuilder: where an image lands
 // for each content mode, screenshots under views, placeholders, labels and
 // the navigation bar, sampled pixel by pixel. Images are synthetic (Jobs
 // does not decode files; the runner's AssetLoader does).
 
 import Geometry
+import Jobs
 import Raster
 import Testing
 import Transitions
 
-@testable import Jobs
+@testable import Rendering
 
 @Suite enum SceneImageTests {
   static let red = Pixel(r: 255, g: 0, b: 0, a: 255)
@@ -26,7 +27,7 @@ import Transitions
 
   static func snapshot(_ yaml: String, assets: [String: Bitmap], fonts: FontSet = .empty) throws -> ScreenSnapshot {
     let spec = try JobParser.parse(yaml, file: "jobs/t.cfg")
-    return SceneBuilder(spec: spec, assets: assets, fonts: fonts).snapshots()["home"]!
+    return ScreenBuilder(spec: spec, assets: assets, fonts: fonts).snapshots()["home"]!
   }
 
   static func view(_ extra: String, canvas: String = "{ size: 100x100, scale: 1 }") -> String {
@@ -117,9 +118,28 @@ import Transitions
 
   @Test static func missingImageShowsAPlaceholder() throws {
     let shot = try snapshot(view(""), assets: [:])
-    let grey = SceneBuilder.placeholder.premultipliedPixel
+    let grey = ScreenBuilder.placeholder.premultipliedPixel
     #expect(shot.image[50, 40] == grey)
     #expect(shot.image[50, 10] == white)
+  }
+
+  /// A photo much larger than its view is area-averaged before it is drawn
+  /// (`ImageDownsampling`): 1 px black and white columns show as even grey.
+  @Test static func aPhotoViewShowsTheAverageNotAliasing() throws {
+    var stripes = Bitmap(width: 400, height: 400, fill: Pixel(r: 0, g: 0, b: 0, a: 255))
+    for y in 0..<400 {
+      for x in stride(from: 1, to: 400, by: 2) { stripes[x, y] = white }
+    }
+    let shot = try snapshot(
+      """
+      canvas: { size: 60x60, scale: 1 }
+      screens:
+        home: { views: [ { frame: [10, 10, 40, 40], image: s.png } ] }
+      timeline: [hold: 1]
+      """, assets: ["jobs/s.png": stripes])
+    for y in 11..<49 {
+      for x in 11..<49 { #expect(abs(Int(shot.image[x, y].r) - 128) <= 2) }
+    }
   }
 
   // MARK: Labels

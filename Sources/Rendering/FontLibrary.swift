@@ -9,6 +9,11 @@
 // Noto Sans CJK SC (face 2 of the collections), as iOS falls back to PingFang
 // SC. Raster never opens files: this is where the bytes come from.
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import Raster
 
 /// The system fonts for labels, loaded once per process.
@@ -42,7 +47,7 @@ public enum FontLibrary {
   /// Opens one face.
   public static func font(_ file: FontFile) throws(LoadError) -> Font {
     let bytes: [UInt8]
-    switch FileBytes.contents(of: file.path) {
+    switch contents(of: file.path) {
     case .success(let b): bytes = b
     case .failure(let e): throw LoadError(file: file, reason: e.description)
     }
@@ -62,4 +67,33 @@ public enum FontLibrary {
 
   /// `load()`, done once for the whole process on first use.
   public static let system: Result<FontSet, LoadError> = Result { () throws(LoadError) in try load() }
+
+  /// The whole file at `path`, or strerror's text for why not.
+  static func contents(of path: String) -> Result<[UInt8], ReadError> {
+    let fd = open(path, O_RDONLY)
+    guard fd >= 0 else { return .failure(ReadError(errno)) }
+    defer { close(fd) }
+    var info = stat()
+    guard fstat(fd, &info) == 0 else { return .failure(ReadError(errno)) }
+    if (info.st_mode & S_IFMT) == S_IFDIR { return .failure(ReadError(EISDIR)) }
+    var bytes: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: Swift.max(65536, Int(info.st_size) + 1))
+    bytes.reserveCapacity(Int(info.st_size))
+    while true {
+      let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+      if n < 0 {
+        if errno == EINTR { continue }
+        return .failure(ReadError(errno))
+      }
+      if n == 0 { break }
+      bytes += chunk.prefix(n)
+    }
+    return .success(bytes)
+  }
+
+  struct ReadError: Error, CustomStringConvertible {
+    var code: Int32
+    init(_ code: Int32) { self.code = code }
+    var description: String { String(cString: strerror(code)) }
+  }
 }

@@ -1,0 +1,49 @@
+import Jobs
+import Raster
+import Rendering
+import Testing
+
+/// Gesture and touch steps as drawn: a cancelled pop ends on the screen it
+/// started from and a finished one on the screen below, neither screen shows
+/// alone mid-gesture, and a touch draws its disc over the frame.
+@Suite struct StepRenderingTests {
+  static func job(push: String = "", pop: String = "{}") -> String {
+    """
+    name: g
+    canvas: { size: 40x60, scale: 1, fps: 30 }
+    screens:
+      list: { background: "#FFFFFF" }
+      detail: { background: "#FF0000" }
+    timeline:
+      - push: { to: detail, transition: circle-spread\(push) }
+      - pop: \(pop)
+      - hold: 0.2
+    """
+  }
+
+  @Test func cancelledPopEndsOnTheScreenItStartedFrom() throws {
+    let renderer = FrameRenderer(
+      spec: try JobParser.parse(Self.job(pop: "{ gesture: { progress: [0, 0.2, 0.35] } }"), file: "g.cfg"))
+    let last = renderer.frame(renderer.frameCount - 1, width: 40, height: 60)
+    #expect(last == renderer.snapshot(of: "detail"))
+    // Mid-gesture (tracking 2 × 1/6 s after the 0.7 s push) the pop is under way.
+    let tracking = renderer.frame(Int((0.7 + 2.0 / 6) * 30) - 1, width: 40, height: 60)
+    #expect(tracking != renderer.snapshot(of: "detail") && tracking != renderer.snapshot(of: "list"))
+  }
+
+  @Test func finishedPopEndsOnTheScreenBelow() throws {
+    let renderer = FrameRenderer(
+      spec: try JobParser.parse(Self.job(pop: "{ gesture: { progress: [0, 0.3, 0.6] } }"), file: "g.cfg"))
+    let last = renderer.frame(renderer.frameCount - 1, width: 40, height: 60)
+    #expect(last == renderer.snapshot(of: "list"))
+  }
+
+  @Test func touchIsDrawnOverTheFrame() throws {
+    let plain = FrameRenderer(spec: try JobParser.parse(Self.job(push: ", touch: [20, 40]"), file: "g.cfg"))
+    let without = FrameRenderer(spec: try JobParser.parse(Self.job(push: ", origin: [0, 0, 0, 0]"), file: "g.cfg"))
+    let a = plain.frame(1, width: 40, height: 60), b = without.frame(1, width: 40, height: 60)
+    // Inside the disc the frame is darker; far from it, unchanged.
+    #expect(a[20, 40].r < b[20, 40].r)
+    #expect(a[2, 58] == b[2, 58])
+  }
+}
