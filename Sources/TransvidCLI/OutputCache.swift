@@ -1,5 +1,6 @@
 import Foundation
 import Jobs
+import Media
 import Synchronization
 
 /// Skips jobs whose outputs are up to date.
