@@ -45,7 +45,7 @@ extension JobDecoder {
   }
 
   private func formats(_ node: YAMLNode, _ path: KeyPath) throws(Diagnostic) -> [OutputFormat] {
-    let names = OutputFormat.allCases.map(\.rawValue)
+    let names = OutputFormat.names
     let expected = "a list of formats (\(names.joined(separator: ", ")))"
     let items: [(YAMLNode, KeyPath)]
     if let list = node.items {
@@ -61,7 +61,7 @@ extension JobDecoder {
       let name = try string(item, itemPath, expected: "a format name")
       guard let format = OutputFormat(rawValue: name) else {
         throw Diagnostic(
-          item.location, "\(itemPath): unknown format \(YAMLNode.quoted(name))\(Suggestion.hint(for: name, in: names))")
+          item.location, "\(itemPath): unknown format \(YAMLNode.quoted(name))\(OutputFormat.hint(forUnknown: name))")
       }
       if formats.contains(format) { throw Diagnostic(item.location, "\(itemPath): '\(name)' is listed twice") }
       formats.append(format)

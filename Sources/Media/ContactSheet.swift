@@ -11,6 +11,10 @@ import Raster
 /// bottom; the last row may be short. Thumbnails are resized with Lanczos
 /// (`Resampler`) from premultiplied pixels and drawn over the background.
 public struct ContactSheet: Sendable {
+  /// A sheet is a PNG beside the poster (`<job>.sheet.png`) that a page links to.
+  public static let fileType = OutputFileType(
+    fileExtension: "sheet.png", mimeType: "image/png", presentation: .attachment)
+
   /// Width of the whole sheet in pixels.
   public var width: Int
   public var columns: Int

@@ -55,6 +55,9 @@ public struct GIFSummary: Hashable, Sendable {
 /// complete; on any error `path` is left as it was. Output is deterministic:
 /// `fflags +bitexact`, `AV_CODEC_FLAG_BITEXACT`, a single-threaded graph.
 public enum GIFWriter {
+  /// A GIF on a page is an animated `<img>`.
+  public static let fileType = OutputFileType(fileExtension: "gif", mimeType: "image/gif", presentation: .animation)
+
   /// Distinct resized frames kept between the passes (bytes).
   public static let cacheBytes = 256 << 20
 

@@ -40,6 +40,9 @@ public struct MP4Summary: Hashable, Sendable {
 /// `AV_CODEC_FLAG_BITEXACT`, swscale with `SWS_BITEXACT`, so the same frames,
 /// settings and `threads` give byte-identical files.
 public final class MP4Writer {
+  /// An MP4 on a page is a `<video>`.
+  public static let fileType = OutputFileType(fileExtension: "mp4", mimeType: "video/mp4", presentation: .video)
+
   /// Where the finished file goes.
   public let path: String
   /// Frame size in pixels.

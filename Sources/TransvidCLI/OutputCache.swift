@@ -7,8 +7,9 @@ import Synchronization
 ///
 /// A job's key is the SHA-256 of everything its output bytes depend on:
 /// - the transvid version (the renderer and encoders it was built with),
-/// - the encoder settings the job file does not hold (x264's thread count),
-/// - the formats asked for, in order,
+/// - the formats asked for, in order, and each one's writer key
+///   (`FormatWriter.cacheKey`: the encoder and the settings transvid fixes,
+///   such as x264's thread count),
 /// - the job as parsed (`CanonicalText`: comments, layout and key order of the
 ///   file do not matter; every value does),
 /// - the bytes of every asset the job uses (`assetPaths(of:)`).
@@ -26,8 +27,8 @@ final class OutputCache: Sendable {
   func key(for job: PlannedJob) -> String {
     guard let spec = job.spec else { return "" }
     var text = "transvid \(TransvidCommand.version)\n"
-    text += "encoder mp4 libx264 threads=\(OutputWriter.encoderThreads)\n"
-    text += "formats \(job.formats.joined(separator: ","))\n"
+    text += "formats \(job.formats.map(\.rawValue).joined(separator: ","))\n"
+    for format in job.formats { text += "writer \(format.rawValue) \(format.writer.cacheKey)\n" }
     text += "job \(CanonicalText.of(spec))\n"
     for path in Self.assetPaths(of: spec) {
       text += "asset \(assetDigest(path))\n"  // paths are in the job text; order is by path

@@ -52,7 +52,7 @@ import Testing
     ])
     #expect(o.command == .render(inputs: ["jobs"]))
     #expect(o.jobs == 3 && o.shard == Shard(index: 2, count: 5) && o.report == "r.json" && o.junit == "j.xml")
-    #expect(o.gallery == "g" && o.progress == .ndjson && o.force && o.formats == ["mp4", "gif"])
+    #expect(o.gallery == "g" && o.progress == .ndjson && o.force && o.formats == [.mp4, .gif])
     #expect(try Options.parse(["-j4", "x.cfg"]).jobs == 4)
     #expect(try Options.parse(["plan", "jobs", "--json"]).command == .plan(inputs: ["jobs"], json: true))
   }
@@ -105,7 +105,7 @@ import Testing
     let cache = OutputCache()
     let key = cache.key(for: job)
     #expect(key.count == 64 && key == OutputCache().key(for: job))
-    job.formats = ["mp4", "gif"]
+    job.formats = [.mp4, .gif]
     #expect(cache.key(for: job) != key)
     // Assets: the digest of each file a job names; a changed file changes it.
     let asset = try write("one", to: "cat.png", in: dir)
