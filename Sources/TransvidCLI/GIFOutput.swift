@@ -18,7 +18,7 @@ struct GIFOutput: FormatWriter {
   /// Renders the job at the GIF's frame rate (its own `FrameRenderer`, so
   /// frame `i` shows `i / fps` s) and writes it with `GIFWriter`. Frames are
   /// rendered at the canvas's full pixel size and resized to `width`
-  /// (default: the canvas width in points). With `max_bytes`, a file that
+  /// (default: the canvas width in points). With `maxBytes`, a file that
   /// is too big is written again with fewer colours (128), a lower frame rate
   /// (20), fewer colours (64), then narrower, until it fits; the summary
   /// says what changed.
@@ -81,7 +81,7 @@ struct GIFOutput: FormatWriter {
         } else {
           throw JobError(
             job: spec.file,
-            message: "output.gif.max_bytes \(maxBytes): even at 32 px, 20 fps and 64 colours the GIF is \(summary.bytes) bytes")
+            message: "output.gif.maxBytes \(maxBytes): even at 32 px, 20 fps and 64 colours the GIF is \(summary.bytes) bytes")
         }
         summary = try attempt()
       }
@@ -89,7 +89,7 @@ struct GIFOutput: FormatWriter {
       if colors != firstColors { changes.append("colours \(firstColors) → \(colors)") }
       if fps != firstFPS { changes.append("fps \(firstFPS) → \(fps)") }
       if width != firstWidth { changes.append("width \(firstWidth) → \(width)") }
-      notes.append("gif: \(firstBytes) bytes > max_bytes \(maxBytes): \(changes.joined(separator: ", "))")
+      notes.append("gif: \(firstBytes) bytes > maxBytes \(maxBytes): \(changes.joined(separator: ", "))")
     }
     return OutputSummary(
       path: path, frames: summary.frames, duration: summary.duration, bytes: summary.bytes, notes: notes)

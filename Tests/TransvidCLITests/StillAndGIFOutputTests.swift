@@ -64,12 +64,12 @@ func smallJob(output: String) -> String {
     let limit = free.bytes / 3
     let summary = try OutputWriter.write(
       format: .gif,
-      renderer: try renderer("{ formats: [gif], gif: { width: 120, max_bytes: \(limit) } }", in: dir), to: path)
+      renderer: try renderer("{ formats: [gif], gif: { width: 120, maxBytes: \(limit) } }", in: dir), to: path)
     #expect(summary.bytes <= limit)
     let size = (try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
     #expect(size == summary.bytes)
     let note = try #require(summary.notes.first)
-    #expect(note.hasPrefix("gif: \(free.bytes) bytes > max_bytes \(limit): colours 256 → "))
+    #expect(note.hasPrefix("gif: \(free.bytes) bytes > maxBytes \(limit): colours 256 → "))
     #expect(abs(summary.duration - 1.9) <= 0.01)
   }
 
