@@ -20,9 +20,16 @@ protocol FormatWriter: Sendable {
   /// version (the encoder and the settings transvid fixes); part of the
   /// job's cache key.
   var cacheKey: String { get }
+  /// Files besides the job's assets whose bytes the output depends on (a
+  /// font the writer draws with); their digests are part of the cache key.
+  var inputFiles: [String] { get }
   /// Renders the job and writes the file at `path` (a temp file renamed
   /// into place). `onFrame` runs after each rendered frame and may throw to stop.
   func write(_ renderer: FrameRenderer, to path: String, onFrame: (Int) throws -> Void) throws -> OutputSummary
+}
+
+extension FormatWriter {
+  var inputFiles: [String] { [] }
 }
 
 extension OutputFormat {

@@ -12,7 +12,8 @@ import Synchronization
 ///   such as x264's thread count),
 /// - the job as parsed (`CanonicalText`: comments, layout and key order of the
 ///   file do not matter; every value does),
-/// - the bytes of every asset the job uses (`assetPaths(of:)`).
+/// - the bytes of every asset the job uses (`assetPaths(of:)`) and of every
+///   file a writer reads (`FormatWriter.inputFiles`, the contact sheet's font).
 ///
 /// The key and each output's size are recorded in
 /// `<output dir>/.transvid-cache/<job name>.json` after the job's outputs are
@@ -28,7 +29,10 @@ final class OutputCache: Sendable {
     guard let spec = job.spec else { return "" }
     var text = "transvid \(TransvidCommand.version)\n"
     text += "formats \(job.formats.map(\.rawValue).joined(separator: ","))\n"
-    for format in job.formats { text += "writer \(format.rawValue) \(format.writer.cacheKey)\n" }
+    for format in job.formats {
+      text += "writer \(format.rawValue) \(format.writer.cacheKey)\n"
+      for path in format.writer.inputFiles { text += "writer input \(path) \(assetDigest(path))\n" }
+    }
     text += "job \(CanonicalText.of(spec))\n"
     for path in Self.assetPaths(of: spec) {
       text += "asset \(assetDigest(path))\n"  // paths are in the job text; order is by path

@@ -5,6 +5,8 @@ import Media
 struct SheetOutput: FormatWriter {
   var fileType: OutputFileType { ContactSheet.fileType }
   var cacheKey: String { "sheet png" }
+  /// The labels' font.
+  var inputFiles: [String] { [FontLibrary.latinRegular.path] }
 
   /// The frames a contact sheet shows: `count` spread evenly from the first
   /// frame to the last.
@@ -28,7 +30,7 @@ struct SheetOutput: FormatWriter {
       width: settings.width ?? columns * thumbnail + (columns + 1) * gap, columns: columns, gap: gap)
     let width = spec.canvas.pixelWidth, height = spec.canvas.pixelHeight
     let image = try sheet.render(
-      count: indices.count, frameWidth: width, frameHeight: height,
+      count: indices.count, frameWidth: width, frameHeight: height, font: try FontLibrary.font(FontLibrary.latinRegular),
       frame: { renderer.frame(indices[$0], width: width, height: height) },
       label: { ContactSheet.label(seconds: Double(indices[$0]) / Double(spec.canvas.fps)) })
     let bytes = try PNGWriter.encode(image)
