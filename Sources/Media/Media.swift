@@ -16,7 +16,9 @@
 //
 // Encoding. One encode-and-mux loop (`MuxedEncoder`, FFmpeg's mux.c) serves
 // every encoded format; a format is an `Encoding` (container, codec, pixel
-// format, time base, options) plus what it does with its frames.
+// format, time base, options) plus what it does with its frames. A
+// constant-rate video format is a `VideoWriter` that only picks its Encoding
+// (`MP4Writer`); GIF adds its palette passes in front of the same loop.
 //
 // Atomic writes. Sinks (`MuxedEncoder`, `PNGWriter`) write to a temp file beside
 // the target (`dir/.<name>.tmp-<pid>-<n>`, same file system) and `rename()` it

@@ -34,7 +34,7 @@ struct MP4Output: FormatWriter {
   static func encode(
     _ renderer: FrameRenderer, to path: String, pipeline: FramePipeline = .standard(),
     onFrame: (Int) throws -> Void = { _ in }
-  ) throws -> MP4Summary {
+  ) throws -> VideoSummary {
     let spec = renderer.spec
     let width = spec.canvas.pixelWidth & ~1, height = spec.canvas.pixelHeight & ~1
     if ProcessInfo.processInfo.environment["TRANSVID_NO_ENCODE"] == "1" {
@@ -55,7 +55,7 @@ struct MP4Output: FormatWriter {
   private static func composeOnly(
     _ renderer: FrameRenderer, to path: String, width: Int, height: Int, pipeline: FramePipeline,
     onFrame: (Int) throws -> Void
-  ) throws -> MP4Summary {
+  ) throws -> VideoSummary {
     let clock = ContinuousClock()
     func seconds(_ d: Duration) -> Double {
       Double(d.components.seconds) + Double(d.components.attoseconds) * 1e-18
@@ -76,6 +76,6 @@ struct MP4Output: FormatWriter {
           + "\(String(format: "%.4f", loop)) s; preparing the job took \(String(format: "%.4f", prepare)) s\n").utf8))
     try OutputWriter.writeAtomically([], to: path)
     let fps = renderer.spec.canvas.fps
-    return MP4Summary(frames: statistics.frames, duration: Double(statistics.frames) / Double(fps), bytes: 0)
+    return VideoSummary(frames: statistics.frames, duration: Double(statistics.frames) / Double(fps), bytes: 0)
   }
 }
