@@ -15,6 +15,7 @@
 #include <libavutil/imgutils.h>
 #include <libavutil/opt.h>
 #include <libavutil/pixdesc.h>
+#include <libavutil/sha.h>
 #include <libswscale/swscale.h>
 
 #define CFF_SHIM static inline __attribute__((__always_inline__))

@@ -8,10 +8,10 @@
 //     gif:                            # every key optional
 //       width: 360                    # pixels (16…8192); height keeps the aspect ratio
 //       fps: 30                       # 1…50
-//       max_colors: 256               # 4…256
-//       max_bytes: 2000000            # lower colours, fps, width until the file fits
+//       maxColors: 256                # 4…256
+//       maxBytes: 2000000             # lower colours, fps, width until the file fits
 //       dither: sierra2_4a            # sierra2_4a, bayer, floyd_steinberg, none
-//       bayer_scale: 5                # 0…5, with dither: bayer
+//       bayerScale: 5                 # 0…5, with dither: bayer
 //       palette: global               # global or per-frame
 //       loop: forever                 # forever, or repeats after the first play (0: once)
 //     png: { time: 1.2 }              # poster frame; default: mid first transition
@@ -23,7 +23,7 @@
 extension JobDecoder {
   static let outputKeys = ["dir", "formats", "mp4", "gif", "png", "sheet"]
   static let mp4Keys = ["crf", "preset"]
-  static let gifKeys = ["width", "fps", "max_colors", "max_bytes", "dither", "bayer_scale", "palette", "loop"]
+  static let gifKeys = ["width", "fps", "maxColors", "maxBytes", "dither", "bayerScale", "palette", "loop"]
   static let pngKeys = ["time"]
   static let sheetKeys = ["frames", "columns", "width"]
 
@@ -45,7 +45,7 @@ extension JobDecoder {
   }
 
   private func formats(_ node: YAMLNode, _ path: KeyPath) throws(Diagnostic) -> [OutputFormat] {
-    let names = OutputFormat.allCases.map(\.rawValue)
+    let names = OutputFormat.names
     let expected = "a list of formats (\(names.joined(separator: ", ")))"
     let items: [(YAMLNode, KeyPath)]
     if let list = node.items {
@@ -61,7 +61,7 @@ extension JobDecoder {
       let name = try string(item, itemPath, expected: "a format name")
       guard let format = OutputFormat(rawValue: name) else {
         throw Diagnostic(
-          item.location, "\(itemPath): unknown format \(YAMLNode.quoted(name))\(Suggestion.hint(for: name, in: names))")
+          item.location, "\(itemPath): unknown format \(YAMLNode.quoted(name))\(OutputFormat.hint(forUnknown: name))")
       }
       if formats.contains(format) { throw Diagnostic(item.location, "\(itemPath): '\(name)' is listed twice") }
       formats.append(format)
@@ -93,17 +93,17 @@ extension JobDecoder {
       settings.width = try integer(value, fields.path("width"), in: 16...JobDecoder.maximumPixels)
     }
     if let value = fields["fps"] { settings.fps = try integer(value, fields.path("fps"), in: 1...50) }
-    if let value = fields["max_colors"] {
-      settings.maxColors = try integer(value, fields.path("max_colors"), in: 4...256)
+    if let value = fields["maxColors"] {
+      settings.maxColors = try integer(value, fields.path("maxColors"), in: 4...256)
     }
-    if let value = fields["max_bytes"] {
-      settings.maxBytes = try integer(value, fields.path("max_bytes"), in: 1024...(1 << 40))
+    if let value = fields["maxBytes"] {
+      settings.maxBytes = try integer(value, fields.path("maxBytes"), in: 1024...(1 << 40))
     }
     if let value = fields["dither"] {
       settings.dither = try choice(value, fields.path("dither"), GIFSettings.Dither.self, what: "dither mode")
     }
-    if let value = fields["bayer_scale"] {
-      settings.bayerScale = try integer(value, fields.path("bayer_scale"), in: 0...5)
+    if let value = fields["bayerScale"] {
+      settings.bayerScale = try integer(value, fields.path("bayerScale"), in: 0...5)
     }
     if let value = fields["palette"] {
       settings.palette = try choice(value, fields.path("palette"), GIFSettings.Palette.self, what: "palette mode")

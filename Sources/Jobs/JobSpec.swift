@@ -90,9 +90,18 @@ public struct CanvasSpec: Hashable, Sendable {
   public var pixelHeight: Int { Int((size.height * Double(scale)).rounded()) }
 }
 
-/// An output format.
+/// An output format, by the name `formats:` and `--format` take. The job
+/// file names it and holds its settings; the writer behind it (in Media) is
+/// registered where both are visible, in the command line's registry.
 public enum OutputFormat: String, Hashable, Sendable, CaseIterable {
   case mp4, gif, png, sheet
+
+  /// Every format's name, in the order they are listed.
+  public static var names: [String] { allCases.map(\.rawValue) }
+
+  /// `; did you mean 'mp4'?` for a near miss of a format's name, else
+  /// `; expected one of: mp4, gif, …`.
+  public static func hint(forUnknown name: String) -> String { Suggestion.hint(for: name, in: names) }
 }
 
 /// `output:` — where and what to write.

@@ -6,11 +6,17 @@ import Raster
 /// Layout, in pixels: the sheet is `width` wide; `columns` thumbnails of equal
 /// width sit between gaps of `gap` pixels (also around the edges); each
 /// thumbnail keeps the frames' aspect ratio and has a label strip below it
-/// with its label centred, drawn with `DigitFont` (5×7 pixel digits, scaled
-/// by whole pixels to suit the thumbnail). Rows fill left to right, top to
-/// bottom; the last row may be short. Thumbnails are resized with Lanczos
-/// (`Resampler`) from premultiplied pixels and drawn over the background.
+/// with its label centred, drawn by the compositor's own text (`Label`,
+/// FreeType, anti-aliased) in the font the caller passes, at a size that
+/// grows with the thumbnail (a twelfth of its width, 10…40 px). Rows fill
+/// left to right, top to bottom; the last row may be short. Thumbnails are
+/// resized with Lanczos (`Resampler`) from premultiplied pixels and drawn
+/// over the background.
 public struct ContactSheet: Sendable {
+  /// A sheet is a PNG beside the poster (`<job>.sheet.png`) that a page links to.
+  public static let fileType = OutputFileType(
+    fileExtension: "sheet.png", mimeType: "image/png", presentation: .attachment)
+
   /// Width of the whole sheet in pixels.
   public var width: Int
   public var columns: Int
@@ -36,7 +42,8 @@ public struct ContactSheet: Sendable {
   /// Where things go for `count` frames of `frameWidth × frameHeight`.
   public struct Layout: Hashable, Sendable {
     public var thumbnailWidth: Int, thumbnailHeight: Int
-    public var labelScale: Int, labelHeight: Int
+    /// The label's font size (em) in pixels, and the strip's height.
+    public var labelSize: Double, labelHeight: Int
     public var rows: Int
     public var sheetWidth: Int, sheetHeight: Int
     public var gap: Int, columns: Int
@@ -58,35 +65,40 @@ public struct ContactSheet: Sendable {
         "\(columns) columns of \(count) frames do not fit in \(width) px (each needs 8 px and \(gap) px gaps)")
     }
     let thumbnailHeight = max(1, Int((Double(thumbnailWidth) * Double(frameHeight) / Double(frameWidth)).rounded()))
-    let labelScale = min(max(thumbnailWidth / 100, 1), 4)
-    let labelHeight = DigitFont.height(scale: labelScale) + 2 * max(3, labelScale * 2)
+    let labelSize = Double(min(max(thumbnailWidth / 12, 10), 40))
+    // A line of text needs about 1.2 em (DejaVu Sans: ascender 0.93 +
+    // descender 0.24); the strip adds a margin above and below.
+    let labelHeight = Int((labelSize * 1.25).rounded(.up)) + 2 * max(3, Int(labelSize / 5))
     let rows = (count + columns - 1) / columns
     return Layout(
-      thumbnailWidth: thumbnailWidth, thumbnailHeight: thumbnailHeight, labelScale: labelScale,
+      thumbnailWidth: thumbnailWidth, thumbnailHeight: thumbnailHeight, labelSize: labelSize,
       labelHeight: labelHeight, rows: rows, sheetWidth: width,
       sheetHeight: gap + rows * (thumbnailHeight + labelHeight + gap), gap: gap, columns: columns)
   }
 
   /// Draws the sheet. `frames` must all be the same size; `frame(i)` is asked
-  /// once for each of the `count` frames, with `label(i)` drawn below it.
+  /// once for each of the `count` frames, with `label(i)` drawn below it in `font`.
   public func render(
-    count: Int, frameWidth: Int, frameHeight: Int, frame: (Int) throws -> Bitmap,
+    count: Int, frameWidth: Int, frameHeight: Int, font: Font, frame: (Int) throws -> Bitmap,
     label: (Int) -> String
   ) throws -> Bitmap {
     let layout = try layout(count: count, frameWidth: frameWidth, frameHeight: frameHeight)
     var sheet = Bitmap(width: layout.sheetWidth, height: layout.sheetHeight, fill: background)
     let resampler = try Resampler(
       from: frameWidth, frameHeight, to: layout.thumbnailWidth, layout.thumbnailHeight)
+    let fonts = FontSet(regular: [font])
+    let style = TextStyle(
+      size: layout.labelSize,
+      color: Color(red8: labelColor.r, green8: labelColor.g, blue8: labelColor.b, alpha8: labelColor.a),
+      alignment: .center)
     for i in 0..<count {
       let thumbnail = try resampler.resized(try frame(i))
       let (x, y) = layout.origin(of: i)
       draw(thumbnail, at: x, y, into: &sheet)
-      let text = label(i)
-      let textWidth = DigitFont.width(of: text, scale: layout.labelScale)
-      DigitFont.draw(
-        text, at: x + (layout.thumbnailWidth - textWidth) / 2,
-        y + layout.thumbnailHeight + (layout.labelHeight - DigitFont.height(scale: layout.labelScale)) / 2,
-        scale: layout.labelScale, color: labelColor, into: &sheet)
+      let strip = Label(label(i), style: style).render(
+        size: .init(width: Double(layout.thumbnailWidth), height: Double(layout.labelHeight)), scale: 1,
+        fonts: fonts)
+      draw(strip, at: x, y + layout.thumbnailHeight, into: &sheet)
     }
     return sheet
   }

@@ -55,6 +55,9 @@ public struct GIFSummary: Hashable, Sendable {
 /// complete; on any error `path` is left as it was. Output is deterministic:
 /// `fflags +bitexact`, `AV_CODEC_FLAG_BITEXACT`, a single-threaded graph.
 public enum GIFWriter {
+  /// A GIF on a page is an animated `<img>`.
+  public static let fileType = OutputFileType(fileExtension: "gif", mimeType: "image/gif", presentation: .animation)
+
   /// Distinct resized frames kept between the passes (bytes).
   public static let cacheBytes = 256 << 20
 
@@ -145,9 +148,8 @@ public enum GIFWriter {
         inputs: [frames.input])
     }
     let delays = runs.map { GIFTiming.delay(of: $0, fps: fps) }
-    let muxer = try GIFMuxer(
-      path: path, width: width, height: height, loop: options.muxerLoop,
-      finalDelay: delays[delays.count - 1])
+    let muxer = try gifEncoder(
+      path: path, width: width, height: height, loop: options.muxerLoop, finalDelay: delays[delays.count - 1])
     let mapped = try Frame()
     for (k, run) in runs.enumerated() {
       let pixels = k < cache.count ? cache[k] : try frames.resize(try frame(run.lowerBound))
@@ -214,114 +216,16 @@ private final class GIFFrames {
   }
 }
 
-/// The `gif` encoder and muxer writing to a temp file; `finish()` renames it
-/// into place, anything else (an error, dropping the muxer) removes it.
-private final class GIFMuxer {
-  let path: String
-  private let tempPath: String
-  private var format: UnsafeMutablePointer<AVFormatContext>?
-  private let codec: CodecContext
-  private let stream: UnsafeMutablePointer<AVStream>
-  private let packet: Packet
-  private var isOpen = false
-  private var images = 0
-
-  init(path: String, width: Int, height: Int, loop: Int, finalDelay: Int) throws(MediaError) {
-    self.path = path
-    tempPath = Platform.temporaryPath(besides: path)
-    let what = "GIF '\(path)'"
-    var oc: UnsafeMutablePointer<AVFormatContext>?
-    try check(avformat_alloc_output_context2(&oc, nil, "gif", tempPath), "create gif muxer")
-    let format = try allocated(oc, "create gif muxer")
-    self.format = format
-    guard let encoder = avcodec_find_encoder(AV_CODEC_ID_GIF) else {
-      avformat_free_context(format)
-      throw MediaError("open \(what)", "this FFmpeg build has no gif encoder")
-    }
-    var opened = false
-    do {
-      let codec = try CodecContext(codec: encoder)
-      let c = codec.pointer
-      c.pointee.width = Int32(width)
-      c.pointee.height = Int32(height)
-      c.pointee.pix_fmt = AV_PIX_FMT_PAL8
-      c.pointee.time_base = AVRational(num: 1, den: 100)
-      c.pointee.sample_aspect_ratio = AVRational(num: 1, den: 1)
-      c.pointee.flags |= Int32(AV_CODEC_FLAG_BITEXACT)
-      // Store only the changed rectangle; unchanged pixels transparent.
-      try check(av_opt_set(c.pointee.priv_data, "gifflags", "offsetting+transdiff", 0), "set gifflags")
-      try check(avcodec_open2(c, encoder, nil), "open gif encoder for \(what)")
-      let stream = try allocated(avformat_new_stream(format, nil), "add gif stream")
-      stream.pointee.time_base = c.pointee.time_base
-      try check(avcodec_parameters_from_context(stream.pointee.codecpar, c), "copy encoder parameters")
-      format.pointee.flags |= AVFMT_FLAG_BITEXACT
-      try check(avio_open(&format.pointee.pb, tempPath, AVIO_FLAG_WRITE), "create temp file for \(what)")
-      opened = true
-      var options: OpaquePointer?
-      defer { av_dict_free(&options) }
-      av_dict_set(&options, "loop", "\(loop)", 0)
-      av_dict_set(&options, "final_delay", "\(finalDelay)", 0)
-      try check(avformat_write_header(format, &options), "write gif header")
-      self.codec = codec
-      self.stream = stream
-      packet = try Packet()
-      isOpen = true
-    } catch {
-      if opened { avio_closep(&format.pointee.pb) }
-      avformat_free_context(format)
-      if opened { Platform.remove(tempPath) }
-      throw error
-    }
-  }
-
-  deinit { close() }
-
-  /// Encodes one PAL8 frame (`pts` in centiseconds) and writes its packet.
-  func encode(_ frame: Frame) throws(MediaError) {
-    try send(frame)
-  }
-
-  /// Flushes, writes the trailer, renames onto `path`; returns the file size.
-  func finish() throws(MediaError) -> Int {
-    try send(nil)
-    guard images > 0 else { throw MediaError("finish GIF '\(path)'", "no images were encoded") }
-    try check(av_write_trailer(format), "write gif trailer")
-    if let format { try check(avio_closep(&format.pointee.pb), "close '\(tempPath)'") }
-    avformat_free_context(format)
-    format = nil
-    isOpen = false
-    do {
-      try Platform.move(tempPath, to: path)
-    } catch {
-      Platform.remove(tempPath)
-      throw error
-    }
-    return Platform.fileSize(path) ?? 0
-  }
-
-  private func send(_ frame: Frame?) throws(MediaError) {
-    let c = codec.pointer
-    try check(avcodec_send_frame(c, frame?.pointer), "encode GIF image \(images)")
-    while true {
-      let r = avcodec_receive_packet(c, packet.pointer)
-      if r == cff_averror_eagain() || r == cff_averror_eof() { return }
-      try check(r, "encode GIF image \(images)")
-      av_packet_rescale_ts(packet.pointer, c.pointee.time_base, stream.pointee.time_base)
-      packet.pointer.pointee.stream_index = stream.pointee.index
-      try check(av_interleaved_write_frame(format, packet.pointer), "write packet to '\(tempPath)'")
-      images += 1
-    }
-  }
-
-  private func close() {
-    if let format {
-      if format.pointee.pb != nil { avio_closep(&format.pointee.pb) }
-      avformat_free_context(format)
-      self.format = nil
-    }
-    if isOpen {
-      isOpen = false
-      Platform.remove(tempPath)
-    }
-  }
+/// The `gif` encoder and muxer (`MuxedEncoder`) writing PAL8 images timed
+/// in centiseconds: each image stores only the rectangle that changed, with
+/// unchanged pixels transparent (`gifflags offsetting+transdiff`).
+private func gifEncoder(path: String, width: Int, height: Int, loop: Int, finalDelay: Int) throws(MediaError)
+  -> MuxedEncoder
+{
+  try MuxedEncoder(
+    path: path,
+    encoding: Encoding(
+      container: "gif", codec: "gif", pixelFormat: .pal8, width: width, height: height, timeBase: (1, 100),
+      frameRate: nil, codecOptions: [("gifflags", "offsetting+transdiff")],
+      muxerOptions: [("loop", "\(loop)"), ("final_delay", "\(finalDelay)")], what: "GIF '\(path)'"))
 }

@@ -5,7 +5,7 @@
 //
 // Ownership. Every FFmpeg object has exactly one Swift owner, a final class
 // (`Frame`, `Packet`, `CodecContext`, `Scaler`, and the format context held by
-// `MP4Writer`/`VideoReader`) that frees it in `deinit` (`av_frame_free`,
+// `MuxedEncoder`/`VideoReader`) that frees it in `deinit` (`av_frame_free`,
 // `av_packet_free`, `avcodec_free_context`, `sws_freeContext`,
 // `avformat_free_context`/`avformat_close_input`). Pointers never escape the
 // owner's lifetime: C calls go through `withUnsafe…` or the owner's `pointer`
@@ -14,7 +14,13 @@
 // Errors are `MediaError` (operation + `av_strerror` text), thrown, never
 // trapped: a corrupt file or a bad frame size is an error, not a crash.
 //
-// Atomic writes. Sinks (`MP4Writer`, `PNGWriter`) write to a temp file beside
+// Encoding. One encode-and-mux loop (`MuxedEncoder`, FFmpeg's mux.c) serves
+// every encoded format; a format is an `Encoding` (container, codec, pixel
+// format, time base, options) plus what it does with its frames. A
+// constant-rate video format is a `VideoWriter` that only picks its Encoding
+// (`MP4Writer`); GIF adds its palette passes in front of the same loop.
+//
+// Atomic writes. Sinks (`MuxedEncoder`, `PNGWriter`) write to a temp file beside
 // the target (`dir/.<name>.tmp-<pid>-<n>`, same file system) and `rename()` it
 // onto the target only when everything succeeded. On any error, on
 // `cancel()`, or when a writer is dropped unfinished, the temp file is removed;

@@ -8,6 +8,9 @@ import Raster
 /// sRGB. Output is deterministic: the encoder runs with
 /// `AV_CODEC_FLAG_BITEXACT` and writes no time or software chunks.
 public enum PNGWriter {
+  /// A PNG of one frame stands for the clip: the video's poster.
+  public static let fileType = OutputFileType(fileExtension: "png", mimeType: "image/png", presentation: .still)
+
   /// The PNG file's bytes.
   public static func encode(_ bitmap: Bitmap) throws -> [UInt8] {
     MediaLog.setUp()

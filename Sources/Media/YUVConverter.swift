@@ -2,13 +2,13 @@ import CFFmpeg
 import Raster
 
 // Colour conversion off the encoder's thread: a converted frame (`YUVFrame`)
-// is what `MP4Writer.append(_: YUVFrame)` encodes, and `YUVConverter` fills it
+// is what `VideoWriter.append(_: YUVFrame)` encodes, and `YUVConverter` fills it
 // from a `Bitmap`, with swscale's own slice threads. A renderer pipeline keeps
 // a few of each (one converter per worker, a small pool of frames) and reuses
 // them for every frame of a video.
 
 /// A yuv420p frame (BT.709, limited range) of a fixed size, for
-/// `MP4Writer.append(_: YUVFrame)`. Its buffers are allocated once.
+/// `VideoWriter.append(_: YUVFrame)`. Its buffers are allocated once.
 ///
 /// Not thread-safe: one thread at a time (a pipeline hands it from the worker
 /// that converts into it to the thread that encodes it).
@@ -30,7 +30,7 @@ public final class YUVFrame: @unchecked Sendable {
 
 /// Converts premultiplied RGBA bitmaps (colour bytes as they are, i.e. over
 /// black; alpha dropped) to limited-range BT.709 yuv420p, exactly as
-/// `MP4Writer.append(_: Bitmap)` does, with the rows split over `threads`
+/// `VideoWriter.append(_: Bitmap)` does, with the rows split over `threads`
 /// (swscale's slice threads, `sws_scale_frame`).
 ///
 /// The output does not depend on `threads`: each slice context computes its

@@ -41,7 +41,7 @@ struct PlannedJob: Sendable {
   var failure: JobFailure?
   /// The job's name (the file name when the file does not parse).
   var name: String
-  var formats: [String] = []
+  var formats: [OutputFormat] = []
   var directory: String = ""
   /// One path per format, `<dir>/<name>.<ext>`.
   var outputs: [String] = []
@@ -105,10 +105,10 @@ struct BatchPlan: Sendable {
         let spec = try JobParser.load(path: file, limits: options.limits)
         job.spec = spec
         job.name = spec.name
-        job.formats = options.formats ?? spec.output.formats.map(\.rawValue)
+        job.formats = options.formats ?? spec.output.formats
         job.directory = Self.outputDirectory(for: spec, options: options)
         job.outputs = job.formats.map {
-          (job.directory as NSString).appendingPathComponent("\(spec.name).\(Self.fileExtension(of: $0))")
+          (job.directory as NSString).appendingPathComponent("\(spec.name).\($0.writer.fileType.fileExtension)")
         }
         let timeline = Timeline(spec: spec)
         job.frames = timeline.frameCount
@@ -141,10 +141,6 @@ struct BatchPlan: Sendable {
     let shards = Shard.assign(costs: jobs.map(\.cost), keys: jobs.map(\.file), count: shardCount)
     for i in jobs.indices { jobs[i].shard = shards[i] }
   }
-
-  /// The file name extension of a format's output: the contact sheet is a
-  /// PNG beside the poster (`name.png`), so it is `name.sheet.png`.
-  static func fileExtension(of format: String) -> String { OutputWriter.fileExtension(for: format) }
 
   /// The folder a job's outputs go to: `-o`, else the job's `output.dir`
   /// (relative to the job file), else `out`.

@@ -1,9 +1,16 @@
 import Foundation
+import Jobs
+import Media
 
 /// `--gallery DIR`: `DIR/index.html`, one static page showing every demo of
 /// the run — the video (or GIF), its poster, the job name, transitions,
 /// duration and size — with paths relative to `DIR`, so it works opened
 /// from disk, copied together with the outputs, or served as it is.
+///
+/// How an output is shown comes from its writer (`OutputFileType`): every
+/// video of a job is a `<source>` of one `<video>` (in the job's format
+/// order, so a browser takes the first it plays), with the first still as
+/// its poster; a job without video shows its first animation, else its still.
 ///
 /// A small inline script marks `<body>` when the page is settled:
 /// `data-media-ready="true"` once every `<video>` has its first frame
@@ -16,16 +23,20 @@ enum Gallery {
     var cards: [String] = []
     for r in results {
       func link(_ path: String) -> String { escape(relativePath(BatchPlan.absolute(path), from: base)) }
-      let byExtension = Dictionary(r.outputs.map { (($0.path as NSString).pathExtension, $0.path) }) { a, _ in a }
-      let poster = r.outputs.first { $0.path.hasSuffix(".png") && !$0.path.hasSuffix(".sheet.png") }?.path
+      // A job's outputs are its formats' files, in order (the written ones, when it failed part way).
+      let files = zip(r.job.formats, r.outputs).map { (type: $0.writer.fileType, path: $1.path) }
+      func first(_ presentation: OutputFileType.Presentation) -> String? {
+        files.first { $0.type.presentation == presentation }?.path
+      }
+      let videos = files.filter { $0.type.presentation == .video }
       var media = ""
-      if let mp4 = byExtension["mp4"] {
-        let posterAttribute = poster.map { " poster=\"\(link($0))\"" } ?? ""
-        media = "<video src=\"\(link(mp4))\"\(posterAttribute) controls muted loop playsinline preload=\"auto\"></video>"
-      } else if let gif = byExtension["gif"] {
-        media = "<img src=\"\(link(gif))\" alt=\"\(escape(r.job.name))\">"
-      } else if let poster {
-        media = "<img src=\"\(link(poster))\" alt=\"\(escape(r.job.name))\">"
+      if !videos.isEmpty {
+        let posterAttribute = first(.still).map { " poster=\"\(link($0))\"" } ?? ""
+        let sources = videos.map { "<source src=\"\(link($0.path))\" type=\"\($0.type.mimeType)\">" }
+        media =
+          "<video\(posterAttribute) controls muted loop playsinline preload=\"auto\">\(sources.joined())</video>"
+      } else if let image = first(.animation) ?? first(.still) {
+        media = "<img src=\"\(link(image))\" alt=\"\(escape(r.job.name))\">"
       } else if let failure = r.failure {
         media = "<pre class=\"error\">\(escape(failure.description))</pre>"
       }
@@ -37,14 +48,14 @@ enum Gallery {
       }
       if r.bytes > 0 { facts.append(byteText(r.bytes)) }
       facts.append(r.status == .cached ? "up to date" : r.status.rawValue)
-      let files = r.outputs.map { "<a href=\"\(link($0.path))\">\(escape(($0.path as NSString).lastPathComponent))</a>" }
+      let links = r.outputs.map { "<a href=\"\(link($0.path))\">\(escape(($0.path as NSString).lastPathComponent))</a>" }
       cards.append(
         """
             <figure class="job \(r.status.rawValue)">
               \(media)
               <figcaption><strong>\(escape(r.job.name))</strong>
                 <span>\(escape(facts.joined(separator: " · ")))</span>
-                <span>\(files.joined(separator: " "))</span></figcaption>
+                <span>\(links.joined(separator: " "))</span></figcaption>
             </figure>
         """)
     }

@@ -33,7 +33,7 @@ struct Options: Sendable {
 
   var command: Command = .help
   var outputDirectory: String?
-  var formats: [String]?
+  var formats: [OutputFormat]?
   var force = false
   var quiet = false
   /// `-j N`: jobs rendered at once; nil is the core count.
@@ -53,8 +53,6 @@ struct Options: Sendable {
   struct UsageError: Error, CustomStringConvertible {
     var description: String
   }
-
-  static let knownFormats = ["mp4", "gif", "png", "sheet"]
 
   static func parse(_ arguments: [String]) throws -> Options {
     var options = Options()
@@ -106,11 +104,16 @@ struct Options: Sendable {
       case "-o", "--output-dir": options.outputDirectory = try value()
       case "--format":
         let list = try value().split(separator: ",").map(String.init)
-        for f in list where !knownFormats.contains(f) {
-          throw UsageError(description: "unknown format '\(f)' (expected mp4, gif, png or sheet)")
-        }
         guard !list.isEmpty else { throw UsageError(description: "option --format needs a value") }
-        options.formats = list
+        var formats: [OutputFormat] = []
+        for name in list {
+          guard let format = OutputFormat(rawValue: name) else {
+            throw UsageError(description: "unknown format '\(name)'\(OutputFormat.hint(forUnknown: name))")
+          }
+          guard !formats.contains(format) else { throw UsageError(description: "format '\(name)' is listed twice") }
+          formats.append(format)
+        }
+        options.formats = formats
       case "--force": options.force = true
       case "-q", "--quiet": options.quiet = true
       case "-j", "--jobs": options.jobs = try positiveInteger()

@@ -1,5 +1,6 @@
 import Foundation
 import Jobs
+import Media
 import Rendering
 import Synchronization
 
@@ -7,11 +8,13 @@ import Synchronization
 ///
 /// A job's key is the SHA-256 of everything its output bytes depend on:
 /// - the transvid version (the renderer and encoders it was built with),
-/// - the encoder settings the job file does not hold (x264's thread count),
-/// - the formats asked for, in order,
+/// - the formats asked for, in order, and each one's writer key
+///   (`FormatWriter.cacheKey`: the encoder and the settings transvid fixes,
+///   such as x264's thread count),
 /// - the job as parsed (`CanonicalText`: comments, layout and key order of the
 ///   file do not matter; every value does),
-/// - the bytes of every asset the job uses (`assetPaths(of:)`).
+/// - the bytes of every asset the job uses (`assetPaths(of:)`) and of every
+///   file a writer reads (`FormatWriter.inputFiles`, the contact sheet's font).
 ///
 /// The key and each output's size are recorded in
 /// `<output dir>/.transvid-cache/<job name>.json` after the job's outputs are
@@ -26,8 +29,11 @@ final class OutputCache: Sendable {
   func key(for job: PlannedJob) -> String {
     guard let spec = job.spec else { return "" }
     var text = "transvid \(TransvidCommand.version)\n"
-    text += "encoder mp4 libx264 threads=\(OutputWriter.encoderThreads)\n"
-    text += "formats \(job.formats.joined(separator: ","))\n"
+    text += "formats \(job.formats.map(\.rawValue).joined(separator: ","))\n"
+    for format in job.formats {
+      text += "writer \(format.rawValue) \(format.writer.cacheKey)\n"
+      for path in format.writer.inputFiles { text += "writer input \(path) \(assetDigest(path))\n" }
+    }
     text += "job \(CanonicalText.of(spec))\n"
     for path in Self.assetPaths(of: spec) {
       text += "asset \(assetDigest(path))\n"  // paths are in the job text; order is by path

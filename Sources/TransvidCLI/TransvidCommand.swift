@@ -5,6 +5,7 @@
 import Glibc
 #endif
 import Foundation
+import Jobs
 import Media
 import Motion
 import Transitions
@@ -26,7 +27,7 @@ public enum TransvidCommand {
 
     OPTIONS:
       -o, --output-dir DIR   where outputs go (default: the job's output.dir, else ./out)
-      --format LIST          override the job's formats: mp4,gif,png,sheet
+      --format LIST          override the job's formats: \(OutputFormat.names.joined(separator: ","))
       -j, --jobs N           jobs rendered at once (default: the number of cores)
       --force                render even when outputs are up to date
       --shard K/N            render only part K of N (K from 1); default from

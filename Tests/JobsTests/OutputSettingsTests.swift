@@ -8,19 +8,29 @@ import Testing
 let brokenOutputJobs: [BrokenJob] = [
   BrokenJob(
     "unknown gif key", "output: { gif: { colours: 64 } }\n",
-    "job.cfg:1:18: error: unknown key 'colours' in output.gif; expected one of: width, fps, max_colors, max_bytes, dither, bayer_scale, palette, loop"),
+    "job.cfg:1:18: error: unknown key 'colours' in output.gif; expected one of: width, fps, maxColors, maxBytes, dither, bayerScale, palette, loop"),
   BrokenJob(
-    "misspelt gif key", "output: { gif: { max_colour: 64 } }\n",
-    "job.cfg:1:18: error: unknown key 'max_colour' in output.gif; did you mean 'max_colors'?"),
+    "misspelt gif key", "output: { gif: { maxColours: 64 } }\n",
+    "job.cfg:1:18: error: unknown key 'maxColours' in output.gif; did you mean 'maxColors'?"),
+  // The snake_case spellings of earlier versions, like any near miss.
   BrokenJob(
-    "max_colors 300", "output: { gif: { max_colors: 300 } }\n",
-    "job.cfg:1:30: error: output.gif.max_colors: expected an integer from 4 to 256, got 300"),
+    "max_colors", "output: { gif: { max_colors: 64 } }\n",
+    "job.cfg:1:18: error: unknown key 'max_colors' in output.gif; did you mean 'maxColors'?"),
+  BrokenJob(
+    "max_bytes", "output: { gif: { max_bytes: 2000000 } }\n",
+    "job.cfg:1:18: error: unknown key 'max_bytes' in output.gif; did you mean 'maxBytes'?"),
+  BrokenJob(
+    "bayer_scale", "output: { gif: { dither: bayer, bayer_scale: 3 } }\n",
+    "job.cfg:1:33: error: unknown key 'bayer_scale' in output.gif; did you mean 'bayerScale'?"),
+  BrokenJob(
+    "maxColors 300", "output: { gif: { maxColors: 300 } }\n",
+    "job.cfg:1:29: error: output.gif.maxColors: expected an integer from 4 to 256, got 300"),
   BrokenJob(
     "gif fps 60", "output: { gif: { fps: 60 } }\n",
     "job.cfg:1:23: error: output.gif.fps: expected an integer from 1 to 50, got 60"),
   BrokenJob(
-    "max_bytes too small", "output: { gif: { max_bytes: 100 } }\n",
-    "job.cfg:1:29: error: output.gif.max_bytes: expected an integer from 1024 to 1099511627776, got 100"),
+    "maxBytes too small", "output: { gif: { maxBytes: 100 } }\n",
+    "job.cfg:1:28: error: output.gif.maxBytes: expected an integer from 1024 to 1099511627776, got 100"),
   BrokenJob(
     "misspelt dither", "output: { gif: { dither: sierra } }\n",
     "job.cfg:1:26: error: output.gif.dither: unknown dither mode \"sierra\"; expected one of: bayer, sierra2_4a, floyd_steinberg, none"),
@@ -31,8 +41,8 @@ let brokenOutputJobs: [BrokenJob] = [
     "dither is a list", "output: { gif: { dither: [bayer] } }\n",
     "job.cfg:1:26: error: output.gif.dither: expected a dither mode (bayer, sierra2_4a, floyd_steinberg, none), got a list"),
   BrokenJob(
-    "bayer_scale 9", "output: { gif: { bayer_scale: 9 } }\n",
-    "job.cfg:1:31: error: output.gif.bayer_scale: expected an integer from 0 to 5, got 9"),
+    "bayerScale 9", "output: { gif: { bayerScale: 9 } }\n",
+    "job.cfg:1:30: error: output.gif.bayerScale: expected an integer from 0 to 5, got 9"),
   BrokenJob(
     "palette local", "output: { gif: { palette: local } }\n",
     "job.cfg:1:27: error: output.gif.palette: unknown palette mode \"local\"; did you mean 'global'?"),
@@ -74,8 +84,8 @@ let brokenOutputJobs: [BrokenJob] = [
     let text = """
       output:
         formats: [gif, png, sheet]
-        gif: { width: 390, fps: 30, max_colors: 128, max_bytes: 500000, dither: sierra2_4a,
-               bayer_scale: 3, palette: per-frame, loop: 2 }
+        gif: { width: 390, fps: 30, maxColors: 128, maxBytes: 500000, dither: sierra2_4a,
+               bayerScale: 3, palette: per-frame, loop: 2 }
         png: { time: 1.2 }
         sheet: { frames: 8, columns: 2, width: 600 }
 

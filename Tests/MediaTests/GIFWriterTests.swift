@@ -177,6 +177,9 @@ func graphicControlDelays(_ bytes: [UInt8]) -> [Int] {
 }
 
 @Suite enum ContactSheetTests {
+  /// The labels' font, as the command line passes it (scripts/bootstrap installs it).
+  static let font = try! Font(data: Platform.readFile("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"))
+
   @Test static func gridDimensions() throws {
     let sheet = ContactSheet(width: 4 * 100 + 5 * 8, columns: 4)
     let layout = try sheet.layout(count: 10, frameWidth: 200, frameHeight: 300)
@@ -184,7 +187,7 @@ func graphicControlDelays(_ bytes: [UInt8]) -> [Int] {
     #expect(layout.rows == 3)
     #expect(layout.sheetHeight == 8 + 3 * (150 + layout.labelHeight + 8))
     let image = try sheet.render(
-      count: 10, frameWidth: 200, frameHeight: 300,
+      count: 10, frameWidth: 200, frameHeight: 300, font: font,
       frame: { Bitmap(width: 200, height: 300, fill: Pixel(r: UInt8($0 * 20), g: 0, b: 0, a: 255)) },
       label: { ContactSheet.label(seconds: Double($0) / 4) })
     #expect(image.width == 440 && image.height == layout.sheetHeight)
@@ -193,19 +196,41 @@ func graphicControlDelays(_ bytes: [UInt8]) -> [Int] {
       let (x, y) = layout.origin(of: i)
       #expect(image[x + 50, y + 75] == Pixel(r: UInt8(i * 20), g: 0, b: 0, a: 255))
     }
-    // Labels are drawn (label colour in the strip under the first thumbnail).
-    let (x, y) = layout.origin(of: 0)
-    var inked = 0
-    for py in (y + 150)..<(y + 150 + layout.labelHeight) {
-      for px in x..<(x + 100) where image[px, py] == sheet.labelColor { inked += 1 }
+    // Each label is drawn in the strip under its thumbnail, centred, as wide
+    // as the text set in the font, inked dark (10 px glyph stems are about
+    // one pixel wide, so few pixels reach the full label colour).
+    for i in [0, 9] {
+      let (x, y) = layout.origin(of: i)
+      var columns: [Int] = [], darkest = 255
+      for py in (y + 150)..<(y + 150 + layout.labelHeight) {
+        for px in x..<(x + 100) where image[px, py] != sheet.background {
+          columns.append(px - x)
+          darkest = min(darkest, Int(image[px, py].r))
+        }
+      }
+      let text = Label(ContactSheet.label(seconds: Double(i) / 4), style: TextStyle(size: layout.labelSize))
+      let width = text.width(scale: 1, fonts: FontSet(regular: [font]))
+      let (left, right) = (columns.min() ?? 0, columns.max() ?? 0)
+      #expect(abs(Double(right - left + 1) - width) <= 2, "label \(i): ink \(left)…\(right), text \(width) px")
+      #expect(abs((left + right + 1) - 100) <= 2, "label \(i) is not centred: ink \(left)…\(right)")
+      #expect(darkest < 120, "label \(i): darkest ink \(darkest)")
     }
-    #expect(inked > 10)
   }
 
   @Test static func labels() {
     #expect(ContactSheet.label(seconds: 0) == "0.00s")
     #expect(ContactSheet.label(seconds: 1.2) == "1.20s")
     #expect(ContactSheet.label(seconds: 2.055) == "2.06s" || ContactSheet.label(seconds: 2.055) == "2.05s")
-    #expect(DigitFont.width(of: "1.20s", scale: 2) == (5 * 6 - 1) * 2)
+  }
+
+  /// Labels grow with the thumbnails: a twelfth of the width, 10…40 px.
+  @Test static func labelSizeFollowsTheThumbnail() throws {
+    func layout(_ thumbnail: Int) throws -> ContactSheet.Layout {
+      try ContactSheet(width: thumbnail + 16, columns: 1).layout(count: 1, frameWidth: 100, frameHeight: 100)
+    }
+    #expect(try layout(60).labelSize == 10)
+    #expect(try layout(240).labelSize == 20)
+    #expect(try layout(1000).labelSize == 40)
+    #expect(try layout(240).labelHeight == 25 + 2 * 4)
   }
 }

@@ -94,7 +94,7 @@ func psnr(_ a: Bitmap, _ b: Bitmap, including: (Int, Int) -> Bool = { _, _ in tr
 @discardableResult
 func writeClip(
   _ frames: [Bitmap], to path: String, fps: Int = 30, crf: Int = 18, threads: Int = 0
-) throws -> MP4Summary {
+) throws -> VideoSummary {
   let writer = try MP4Writer(
     path: path, width: frames[0].width, height: frames[0].height, fps: fps, crf: crf,
     threads: threads)

@@ -22,7 +22,7 @@ import Testing
     let width = spec.canvas.pixelWidth & ~1, height = spec.canvas.pixelHeight & ~1
     let writer = try MP4Writer(
       path: path, width: width, height: height, fps: spec.canvas.fps, crf: spec.output.mp4.crf,
-      preset: spec.output.mp4.preset, threads: OutputWriter.encoderThreads)
+      preset: spec.output.mp4.preset, threads: MP4Output.encoderThreads)
     for n in 0..<renderer.frameCount {
       try writer.append(renderer.frame(n, width: width, height: height))
     }
@@ -31,7 +31,7 @@ import Testing
   }
 
   func pipelineMP4(_ renderer: FrameRenderer, _ pipeline: FramePipeline, to path: String) throws -> [UInt8] {
-    _ = try OutputWriter.writeMP4(renderer, to: path, pipeline: pipeline)
+    _ = try MP4Output.encode(renderer, to: path, pipeline: pipeline)
     return Array(try Data(contentsOf: URL(fileURLWithPath: path)))
   }
 
@@ -74,7 +74,7 @@ import Testing
     defer { try? FileManager.default.removeItem(atPath: dir) }
     let renderer = try renderer(dir)
     let path = "\(dir)/pooled.mp4"
-    _ = try OutputWriter.writeMP4(renderer, to: path, pipeline: pipeline)
+    _ = try MP4Output.encode(renderer, to: path, pipeline: pipeline)
     let decoded = try VideoReader(path: path).readAll()
     #expect(decoded.count == renderer.frameCount)
     var repeats = 0, changes = 0
@@ -101,7 +101,7 @@ import Testing
       let path = "\(dir)/cancelled.mp4"
       var seen: [Int] = []
       #expect(throws: CancellationError.self) {
-        try OutputWriter.writeMP4(renderer, to: path, pipeline: pipeline) { n in
+        try MP4Output.encode(renderer, to: path, pipeline: pipeline) { n in
           seen.append(n)
           if n == 7 { throw CancellationError() }
         }

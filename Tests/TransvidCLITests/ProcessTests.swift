@@ -81,7 +81,7 @@ func wait(seconds: Double, until condition: () -> Bool) -> Bool {
     #expect(transvid([jobs, "-o", out, "--gallery", gallery, "-q"]) == 1)
     let index = path(gallery, "index.html")
     let html = try String(contentsOfFile: index, encoding: .utf8)
-    #expect(html.contains("<video src=\"../out%20with%20space/job-00.mp4\""))
+    #expect(html.contains("<source src=\"../out%20with%20space/job-00.mp4\" type=\"video/mp4\">"))
     #expect(html.contains("unknown key &apos;fsp&apos;"))
 
     let process = Process()

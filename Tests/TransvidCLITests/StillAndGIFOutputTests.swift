@@ -25,7 +25,7 @@ func smallJob(output: String) -> String {
     defer { try? FileManager.default.removeItem(atPath: dir) }
     let renderer = try renderer("{ formats: [gif], gif: { width: 60, loop: 2 } }", in: dir)
     let path = (dir as NSString).appendingPathComponent("small.gif")
-    let summary = try OutputWriter.write(format: "gif", renderer: renderer, to: path)
+    let summary = try OutputWriter.write(format: .gif, renderer: renderer, to: path)
     #expect(summary.notes.isEmpty)
     let gif = try GIFReader(path: path)
     // 120×200 pt canvas → 60×100 px; 1.9 s at 30 fps.
@@ -48,12 +48,12 @@ func smallJob(output: String) -> String {
       .replacingOccurrences(of: "fps: 30", with: "fps: 60")
     let renderer = FrameRenderer(spec: try JobParser.parse(job, file: "\(dir)/small.cfg"))
     let path = (dir as NSString).appendingPathComponent("small.gif")
-    let summary = try OutputWriter.write(format: "gif", renderer: renderer, to: path)
+    let summary = try OutputWriter.write(format: .gif, renderer: renderer, to: path)
     #expect(summary.notes == ["gif: 60 fps reduced to 30 fps (GIF delays are whole centiseconds, at least 2)"])
     #expect(summary.line.hasSuffix("(gif: 60 fps reduced to 30 fps (GIF delays are whole centiseconds, at least 2))"))
     let gif = try GIFReader(path: path)
     #expect(gif.delays.allSatisfy { $0 >= 3 })
-    #expect(OutputWriter.reducedGIFRate(120) == 40 && OutputWriter.reducedGIFRate(59) == 50)
+    #expect(GIFOutput.reducedRate(120) == 40 && GIFOutput.reducedRate(59) == 50)
   }
 
   @Test func maxBytesShrinksTheGIFAndSaysWhat() throws {
@@ -61,16 +61,16 @@ func smallJob(output: String) -> String {
     defer { try? FileManager.default.removeItem(atPath: dir) }
     let path = (dir as NSString).appendingPathComponent("small.gif")
     let free = try OutputWriter.write(
-      format: "gif", renderer: try renderer("{ formats: [gif], gif: { width: 120 } }", in: dir), to: path)
+      format: .gif, renderer: try renderer("{ formats: [gif], gif: { width: 120 } }", in: dir), to: path)
     let limit = free.bytes / 3
     let summary = try OutputWriter.write(
-      format: "gif",
-      renderer: try renderer("{ formats: [gif], gif: { width: 120, max_bytes: \(limit) } }", in: dir), to: path)
+      format: .gif,
+      renderer: try renderer("{ formats: [gif], gif: { width: 120, maxBytes: \(limit) } }", in: dir), to: path)
     #expect(summary.bytes <= limit)
     let size = (try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
     #expect(size == summary.bytes)
     let note = try #require(summary.notes.first)
-    #expect(note.hasPrefix("gif: \(free.bytes) bytes > max_bytes \(limit): colours 256 → "))
+    #expect(note.hasPrefix("gif: \(free.bytes) bytes > maxBytes \(limit): colours 256 → "))
     #expect(abs(summary.duration - 1.9) <= 0.01)
   }
 
@@ -80,7 +80,7 @@ func smallJob(output: String) -> String {
     for (output, n) in [("{ formats: [png] }", 17), ("{ formats: [png], png: { time: 1.2 } }", 36)] {
       let renderer = try renderer(output, in: dir)
       let path = (dir as NSString).appendingPathComponent("small.png")
-      let summary = try OutputWriter.write(format: "png", renderer: renderer, to: path)
+      let summary = try OutputWriter.write(format: .png, renderer: renderer, to: path)
       #expect(summary.frames == 1)
       // Default: the middle of the push (0.2 + 0.35 s = frame 16.5 → 17).
       let image = try ImageDecoder.decode(path: path)
@@ -93,14 +93,14 @@ func smallJob(output: String) -> String {
     defer { try? FileManager.default.removeItem(atPath: dir) }
     let renderer = try renderer("{ formats: [sheet], sheet: { frames: 6, columns: 3, width: 200 } }", in: dir)
     let path = (dir as NSString).appendingPathComponent("small.sheet.png")
-    let summary = try OutputWriter.write(format: "sheet", renderer: renderer, to: path)
+    let summary = try OutputWriter.write(format: .sheet, renderer: renderer, to: path)
     #expect(summary.frames == 6)
-    #expect(OutputWriter.sheetFrames(count: 6, of: 57) == [0, 11, 22, 34, 45, 56])
+    #expect(SheetOutput.frames(count: 6, of: 57) == [0, 11, 22, 34, 45, 56])
     let image = try ImageDecoder.decode(path: path)
     let layout = try ContactSheet(width: 200, columns: 3).layout(count: 6, frameWidth: 240, frameHeight: 400)
     #expect(image.width == 200 && image.height == layout.sheetHeight)
     #expect(layout.rows == 2 && layout.thumbnailWidth == 56)
-    #expect(OutputWriter.fileExtension(for: "sheet") == "sheet.png")
+    #expect(OutputFormat.sheet.writer.fileType.fileExtension == "sheet.png")
   }
 
   @Test func gifThroughTheCommandLine() throws {

@@ -1,0 +1,129 @@
+import CFFmpeg
+import Raster
+
+/// What `VideoWriter.finish()` produced.
+public struct VideoSummary: Hashable, Sendable {
+  /// Frames written.
+  public var frames: Int
+  /// Duration in seconds: `frames / fps`.
+  public var duration: Double
+  /// Size of the file in bytes.
+  public var bytes: Int
+
+  public init(frames: Int, duration: Double, bytes: Int) {
+    self.frames = frames
+    self.duration = duration
+    self.bytes = bytes
+  }
+}
+
+/// A constant-frame-rate video: frames in, one file out, through
+/// `MuxedEncoder`. A format is a subclass that only chooses the `Encoding`
+/// (`MP4Writer`: libx264 yuv420p in mp4); everything else is here.
+///
+/// Frame `n` gets pts `n` in a time base of `1/fps`. The file is written to a
+/// temp file beside `path` and renamed onto `path` by `finish()`; an error,
+/// `cancel()` or dropping the writer unfinished removes the temp file and
+/// leaves whatever was at `path` untouched. After an error the writer is
+/// closed and every later call throws.
+///
+/// Frames are premultiplied RGBA converted by swscale to the encoding's pixel
+/// format with the BT.709 matrix, limited range (`Scaler.yuv`), or converted
+/// elsewhere (`YUVFrame`, by a `YUVConverter` on a worker thread).
+public class VideoWriter {
+  /// Where the finished file goes.
+  public let path: String
+  /// Frame size in pixels.
+  public let width: Int, height: Int
+  /// Frames per second.
+  public let fps: Int
+
+  private let encoder: MuxedEncoder
+  private let frame: Frame
+  private let scaler = Scaler()
+  private var frameCount = 0
+
+  /// Opens the encoder and the temp file. `encoding` sets the size; its
+  /// time base must be `1/fps`.
+  init(path: String, fps: Int, encoding: Encoding) throws(MediaError) {
+    MediaLog.setUp()
+    self.path = path
+    self.width = encoding.width
+    self.height = encoding.height
+    self.fps = fps
+    encoder = try MuxedEncoder(path: path, encoding: encoding)
+    frame = try Frame(width: width, height: height, format: encoding.pixelFormat.ffmpeg)
+  }
+
+  /// Encodes one frame. It must be `width × height`.
+  public func append(_ bitmap: Bitmap) throws {
+    MediaLog.setUp()
+    try guardOpen("append frame")
+    do {
+      try checkSize(bitmap.width, bitmap.height)
+      try check(av_frame_make_writable(frame.pointer), "make frame writable")
+      try scaler.yuv(from: bitmap, into: frame)
+      try encode(frame)
+    } catch {
+      encoder.cancel()
+      throw error
+    }
+  }
+
+  /// Encodes a frame converted elsewhere (by a `YUVConverter`, typically on
+  /// a worker thread). It must be `width × height`. The same frame may be
+  /// appended again for a frame that shows the same picture (a hold): the
+  /// encoder copies the pixels in, so nothing holds on to the frame after
+  /// this returns, and the caller may convert the next picture into it.
+  public func append(_ yuv: YUVFrame) throws {
+    MediaLog.setUp()
+    try guardOpen("append frame")
+    do {
+      try checkSize(yuv.width, yuv.height)
+      try encode(yuv.frame)
+    } catch {
+      encoder.cancel()
+      throw error
+    }
+  }
+
+  /// Flushes the encoder, writes the trailer and renames the temp file onto
+  /// `path`. At least one frame must have been appended.
+  @discardableResult
+  public func finish() throws -> VideoSummary {
+    MediaLog.setUp()
+    try guardOpen("finish")
+    guard frameCount > 0 else {
+      encoder.cancel()
+      throw MediaError("finish \(encoder.encoding.what)", "no frames were appended")
+    }
+    let bytes = try encoder.finish()
+    return VideoSummary(frames: frameCount, duration: Double(frameCount) / Double(fps), bytes: bytes)
+  }
+
+  /// Stops writing and removes the temp file; `path` is left as it was.
+  /// Safe to call more than once, and after `finish()` (then it does nothing).
+  public func cancel() {
+    encoder.cancel()
+  }
+
+  /// Stamps `frame` with the next pts and encodes it.
+  private func encode(_ frame: Frame) throws(MediaError) {
+    frame.pointer.pointee.pts = Int64(frameCount)
+    try encoder.encode(frame)
+    frameCount += 1
+  }
+
+  private func checkSize(_ w: Int, _ h: Int) throws(MediaError) {
+    guard w == width, h == height else {
+      throw MediaError(
+        "append frame \(frameCount) to \(encoder.encoding.what)", "frame is \(w)×\(h), expected \(width)×\(height)")
+    }
+  }
+
+  private func guardOpen(_ operation: String) throws(MediaError) {
+    guard encoder.isOpen else {
+      throw MediaError("\(operation) \(encoder.encoding.what)", "the writer is already closed")
+    }
+  }
+}

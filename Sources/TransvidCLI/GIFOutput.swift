@@ -1,0 +1,98 @@
+import Jobs
+import Media
+import Raster
+import Rendering
+
+/// `gif`: an animated GIF by `GIFWriter`, at a GIF frame rate and width, made
+/// to fit `maxBytes` when asked.
+struct GIFOutput: FormatWriter {
+  var fileType: OutputFileType { GIFWriter.fileType }
+  var cacheKey: String { "gif palettegen paletteuse" }
+
+  /// The GIF frame rate for a canvas rate above 50 (GIF delays are whole
+  /// centiseconds, at least 2): the largest whole divisor of `fps` from 24
+  /// to 50 (60 → 30, 120 → 40), so GIF frames are video frames; else 50.
+  static func reducedRate(_ fps: Int) -> Int {
+    (24...GIFTiming.maximumFPS).reversed().first { fps % $0 == 0 } ?? GIFTiming.maximumFPS
+  }
+
+  /// Renders the job at the GIF's frame rate (its own `FrameRenderer`, so
+  /// frame `i` shows `i / fps` s) and writes it with `GIFWriter`. Frames are
+  /// rendered at the canvas's full pixel size and resized to `width`
+  /// (default: the canvas width in points). With `maxBytes`, a file that
+  /// is too big is written again with fewer colours (128), a lower frame rate
+  /// (20), fewer colours (64), then narrower, until it fits; the summary
+  /// says what changed.
+  func write(_ renderer: FrameRenderer, to path: String, onFrame: (Int) throws -> Void) throws -> OutputSummary {
+    let spec = renderer.spec
+    let settings = spec.output.gif
+    let canvasWidth = spec.canvas.pixelWidth, canvasHeight = spec.canvas.pixelHeight
+    var notes: [String] = []
+    var width = settings.width ?? max(16, Int(spec.canvas.size.width.rounded()))
+    var fps = settings.fps ?? spec.canvas.fps
+    if fps > GIFTiming.maximumFPS {
+      let reduced = Self.reducedRate(fps)
+      notes.append("gif: \(fps) fps reduced to \(reduced) fps (GIF delays are whole centiseconds, at least 2)")
+      fps = reduced
+    }
+    var colors = settings.maxColors ?? 256
+    var renderers: [Int: FrameRenderer] = [spec.canvas.fps: renderer]
+    var options = GIFOptions()
+    if let dither = settings.dither { options.dither = GIFOptions.Dither(rawValue: dither.rawValue)! }
+    if let scale = settings.bayerScale { options.bayerScale = scale }
+    if settings.palette == .perFrame { options.palette = .perFrame }
+    switch settings.loop {
+    case .repeat(let n): options.loop = .repeat(n)
+    case .forever, nil: options.loop = .forever
+    }
+
+    func attempt() throws -> GIFSummary {
+      let clip: FrameRenderer
+      if let cached = renderers[fps] {
+        clip = cached
+      } else {
+        clip = renderer.retimed(fps: fps)
+        renderers[fps] = clip
+      }
+      options.width = width
+      options.height = max(1, Int((Double(canvasHeight) * Double(width) / Double(canvasWidth)).rounded()))
+      options.maxColors = colors
+      var frame = Bitmap(width: canvasWidth, height: canvasHeight, fill: spec.canvas.background.premultipliedPixel)
+      return try GIFWriter.write(to: path, frameCount: max(clip.frameCount, 1), fps: fps, options: options) { i in
+        clip.render(i, into: &frame)
+        try onFrame(i)
+        return frame
+      }
+    }
+
+    var summary = try attempt()
+    if let maxBytes = settings.maxBytes, summary.bytes > maxBytes {
+      let (firstBytes, firstColors, firstFPS, firstWidth) = (summary.bytes, colors, fps, width)
+      while summary.bytes > maxBytes {
+        if colors > 128 {
+          colors = 128
+        } else if fps > 20 {
+          fps = 20
+        } else if colors > 64 {
+          colors = 64
+        } else if width > 32 {
+          // File size goes roughly with the area: aim a little under.
+          let ratio = (Double(maxBytes) / Double(summary.bytes)).squareRoot() * 0.97
+          width = max(32, min(width - 1, Int(Double(width) * ratio)))
+        } else {
+          throw JobError(
+            job: spec.file,
+            message: "output.gif.maxBytes \(maxBytes): even at 32 px, 20 fps and 64 colours the GIF is \(summary.bytes) bytes")
+        }
+        summary = try attempt()
+      }
+      var changes: [String] = []
+      if colors != firstColors { changes.append("colours \(firstColors) → \(colors)") }
+      if fps != firstFPS { changes.append("fps \(firstFPS) → \(fps)") }
+      if width != firstWidth { changes.append("width \(firstWidth) → \(width)") }
+      notes.append("gif: \(firstBytes) bytes > maxBytes \(maxBytes): \(changes.joined(separator: ", "))")
+    }
+    return OutputSummary(
+      path: path, frames: summary.frames, duration: summary.duration, bytes: summary.bytes, notes: notes)
+  }
+}

@@ -1,0 +1,82 @@
+import Foundation
+import Jobs
+import Media
+import Rendering
+
+/// `mp4`: H.264 by `MP4Writer`, its frames rendered and converted ahead of
+/// the encoder by a `FramePipeline`.
+struct MP4Output: FormatWriter {
+  var fileType: OutputFileType { MP4Writer.fileType }
+  var cacheKey: String { "libx264 threads=\(Self.encoderThreads)" }
+
+  func write(_ renderer: FrameRenderer, to path: String, onFrame: (Int) throws -> Void) throws -> OutputSummary {
+    let s = try Self.encode(renderer, to: path, onFrame: onFrame)
+    return OutputSummary(path: path, frames: s.frames, duration: s.duration, bytes: s.bytes)
+  }
+
+  /// x264's thread count changes its decisions (and so the bytes), so it is
+  /// fixed rather than taken from the machine: the same job gives the same
+  /// file on a laptop and on a 64-core runner.
+  static let encoderThreads = 4
+
+  /// Renders every frame and encodes it. H.264 4:2:0 needs even sizes, so an
+  /// odd canvas (393 pt @3x = 1179 px) loses its last pixel column or row.
+  ///
+  /// Frames are rendered and converted ahead of the encoder by a
+  /// `FramePipeline` (`pipeline`, default `FramePipeline.standard()`); held
+  /// frames reuse the previous converted frame. The bytes do not depend on the
+  /// pipeline's settings.
+  ///
+  /// Bench only: with `TRANSVID_NO_ENCODE=1` in the environment the frames
+  /// are rendered but not converted or encoded, an empty file is written, and
+  /// a line on stderr gives the frames rendered, the seconds it took and the
+  /// seconds preparing the job (snapshots) takes (`scripts/bench-e2e` uses it
+  /// for the compositor's share).
+  static func encode(
+    _ renderer: FrameRenderer, to path: String, pipeline: FramePipeline = .standard(),
+    onFrame: (Int) throws -> Void = { _ in }
+  ) throws -> VideoSummary {
+    let spec = renderer.spec
+    let width = spec.canvas.pixelWidth & ~1, height = spec.canvas.pixelHeight & ~1
+    if ProcessInfo.processInfo.environment["TRANSVID_NO_ENCODE"] == "1" {
+      return try composeOnly(renderer, to: path, width: width, height: height, pipeline: pipeline, onFrame: onFrame)
+    }
+    let writer = try MP4Writer(
+      path: path, width: width, height: height, fps: spec.canvas.fps,
+      crf: spec.output.mp4.crf, preset: spec.output.mp4.preset, threads: encoderThreads)
+    try pipeline.run(renderer, width: width, height: height) { n, yuv in
+      try writer.append(yuv)
+      try onFrame(n)
+    }
+    return try writer.finish()
+  }
+
+  /// `TRANSVID_NO_ENCODE=1`: render every frame the MP4 path would render,
+  /// time it, write an empty file.
+  private static func composeOnly(
+    _ renderer: FrameRenderer, to path: String, width: Int, height: Int, pipeline: FramePipeline,
+    onFrame: (Int) throws -> Void
+  ) throws -> VideoSummary {
+    let clock = ContinuousClock()
+    func seconds(_ d: Duration) -> Double {
+      Double(d.components.seconds) + Double(d.components.attoseconds) * 1e-18
+    }
+    // What preparing the job costs (screen snapshots, resting composites):
+    // compositor work done once per job, timed on a second renderer.
+    let prepareStart = clock.now
+    _ = FrameRenderer(spec: renderer.spec)
+    let prepare = seconds(clock.now - prepareStart)
+    let start = clock.now
+    let statistics = try pipeline.run(renderer, width: width, height: height, convert: false) { n, _ in
+      try onFrame(n)
+    }
+    let loop = seconds(clock.now - start)
+    FileHandle.standardError.write(
+      Data(
+        ("TRANSVID_NO_ENCODE: rendered \(statistics.rendered) of \(statistics.frames) frames in "
+          + "\(String(format: "%.4f", loop)) s; preparing the job took \(String(format: "%.4f", prepare)) s\n").utf8))
+    try OutputWriter.writeAtomically([], to: path)
+    let fps = renderer.spec.canvas.fps
+    return VideoSummary(frames: statistics.frames, duration: Double(statistics.frames) / Double(fps), bytes: 0)
+  }
+}

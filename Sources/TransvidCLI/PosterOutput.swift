@@ -1,0 +1,38 @@
+import Jobs
+import Media
+import Rendering
+
+/// `png`: the poster, one frame at full canvas size.
+struct PosterOutput: FormatWriter {
+  var fileType: OutputFileType { PNGWriter.fileType }
+  var cacheKey: String { "png" }
+
+  /// The poster frame's time: `png.time`, else the middle of the first
+  /// transition, else the middle of the timeline.
+  static func posterTime(_ renderer: FrameRenderer) -> Double {
+    if let time = renderer.spec.output.png.time { return time }
+    for segment in renderer.timeline.segments {
+      if case .transition = segment.content { return segment.start + segment.duration / 2 }
+    }
+    return renderer.timeline.duration / 2
+  }
+
+  /// The frame shown at `time` (frame ⌊time·fps⌉, clamped to the last).
+  static func frameIndex(at time: Double, _ renderer: FrameRenderer) -> Int {
+    let n = Int((time * Double(renderer.spec.canvas.fps)).rounded())
+    return min(max(n, 0), max(renderer.frameCount - 1, 0))
+  }
+
+  /// One frame at full canvas size as a PNG.
+  func write(_ renderer: FrameRenderer, to path: String, onFrame: (Int) throws -> Void) throws -> OutputSummary {
+    let spec = renderer.spec
+    let n = Self.frameIndex(at: Self.posterTime(renderer), renderer)
+    let frame = renderer.frame(n, width: spec.canvas.pixelWidth, height: spec.canvas.pixelHeight)
+    let bytes = try PNGWriter.encode(frame)
+    try OutputWriter.writeAtomically(bytes, to: path)
+    let time = Double(n) / Double(spec.canvas.fps)
+    return OutputSummary(
+      path: path, frames: 1, duration: 0, bytes: bytes.count,
+      notes: ["poster at \(String(format: "%.2f", time)) s (frame \(n))"])
+  }
+}

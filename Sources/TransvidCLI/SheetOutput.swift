@@ -1,0 +1,44 @@
+import Jobs
+import Media
+import Rendering
+
+/// `sheet`: a contact sheet, a grid of frames with their times, as a PNG.
+struct SheetOutput: FormatWriter {
+  var fileType: OutputFileType { ContactSheet.fileType }
+  var cacheKey: String { "sheet png" }
+  /// The labels' font.
+  var inputFiles: [String] { [FontLibrary.latinRegular.path] }
+
+  /// The frames a contact sheet shows: `count` spread evenly from the first
+  /// frame to the last.
+  static func frames(count: Int, of frameCount: Int) -> [Int] {
+    let count = max(1, min(count, frameCount))
+    if count == 1 { return [0] }
+    return (0..<count).map { k in
+      Int((Double(k) * Double(frameCount - 1) / Double(count - 1)).rounded())
+    }
+  }
+
+  /// A grid of frames with time labels, as a PNG.
+  func write(_ renderer: FrameRenderer, to path: String, onFrame: (Int) throws -> Void) throws -> OutputSummary {
+    let spec = renderer.spec
+    let settings = spec.output.sheet
+    let indices = Self.frames(count: settings.frames, of: max(renderer.frameCount, 1))
+    let columns = min(settings.columns, indices.count)
+    let gap = 8
+    let thumbnail = max(16, Int((spec.canvas.size.width / 2).rounded(.up)))
+    let sheet = ContactSheet(
+      width: settings.width ?? columns * thumbnail + (columns + 1) * gap, columns: columns, gap: gap)
+    let width = spec.canvas.pixelWidth, height = spec.canvas.pixelHeight
+    let image = try sheet.render(
+      count: indices.count, frameWidth: width, frameHeight: height, font: try FontLibrary.font(FontLibrary.latinRegular),
+      frame: { renderer.frame(indices[$0], width: width, height: height) },
+      label: { ContactSheet.label(seconds: Double(indices[$0]) / Double(spec.canvas.fps)) })
+    let bytes = try PNGWriter.encode(image)
+    try OutputWriter.writeAtomically(bytes, to: path)
+    let last = Double(indices[indices.count - 1]) / Double(spec.canvas.fps)
+    return OutputSummary(
+      path: path, frames: indices.count, duration: last, bytes: bytes.count,
+      notes: ["contact sheet \(image.width)×\(image.height), \(columns) columns"])
+  }
+}

@@ -1,0 +1,44 @@
+import Jobs
+import Testing
+
+@testable import TransvidCLI
+
+/// The gallery shows each job by what its writers say their files are, not
+/// by their names.
+@Suite struct GalleryTests {
+  /// A rendered job with `formats`, its files named `<name>.<anything>` so
+  /// that only the formats can tell the page what they are.
+  func result(_ name: String, _ formats: [OutputFormat]) -> JobResult {
+    var job = PlannedJob(file: "\(name).cfg", name: name)
+    job.formats = formats
+    let outputs = formats.enumerated().map { i, _ in
+      OutputSummary(path: "/demos/\(name).file\(i)", frames: 1, duration: 1, bytes: 10)
+    }
+    return JobResult(job: job, status: .rendered, outputs: outputs)
+  }
+
+  func card(_ formats: [OutputFormat]) -> String {
+    let html = Gallery.html([result("j", formats)], in: "/demos")
+    let start = html.range(of: "<figure")!.lowerBound, end = html.range(of: "</figure>")!.upperBound
+    return String(html[start..<end])
+  }
+
+  @Test func aVideoIsShownWithTheStillAsItsPoster() {
+    let html = card([.gif, .sheet, .png, .mp4])
+    #expect(
+      html.contains(
+        "<video poster=\"j.file2\" controls muted loop playsinline preload=\"auto\"><source src=\"j.file3\" type=\"video/mp4\"></video>"))
+    #expect(!html.contains("<img"))
+  }
+
+  @Test func withoutVideoTheAnimationThenTheStillIsShown() {
+    #expect(card([.png, .gif]).contains("<img src=\"j.file1\" alt=\"j\">"))
+    #expect(card([.sheet, .png]).contains("<img src=\"j.file1\" alt=\"j\">"))
+  }
+
+  @Test func aContactSheetIsOnlyLinked() {
+    let html = card([.sheet])
+    #expect(!html.contains("<img") && !html.contains("<video"))
+    #expect(html.contains("<a href=\"j.file0\">j.file0</a>"))
+  }
+}
