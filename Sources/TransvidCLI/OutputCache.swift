@@ -1,5 +1,6 @@
 import Foundation
 import Jobs
+import Media
 import Synchronization
 
 /// Skips jobs whose outputs are up to date.
@@ -13,7 +14,7 @@ import Synchronization
 /// - the bytes of every asset the job uses (`assetPaths(of:)`).
 ///
 /// The key and each output's size are recorded in
-/// `<output dir>/.transvid-cache/<job name>.json` after the job's outputs are
+/// `<output dir>/.transvid-cache/<job name>.<formats>.json` after the job's outputs are
 /// all in place. A later run trusts the record only when the key matches and
 /// every output still exists with the recorded size; `--force` ignores it.
 /// Editing an asset changes the key of exactly the jobs that use it.
@@ -59,8 +60,9 @@ final class OutputCache: Sendable {
   /// The record of a job's last successful render, when it is still valid:
   /// same key, and every output present with its recorded size.
   static func validRecord(for job: PlannedJob, key: String) -> CacheRecord? {
-    guard let data = FileManager.default.contents(atPath: job.recordPath),
-      let record = try? JSONDecoder().decode(CacheRecord.self, from: data),
+    // A record is a few hundred bytes; anything but a small regular file is no record.
+    guard let bytes = try? Platform.readRegularFile(job.recordPath, maxBytes: 1 << 20),
+      let record = try? JSONDecoder().decode(CacheRecord.self, from: Data(bytes)),
       record.key == key, record.outputs.map(\.file) == job.outputs.map({ ($0 as NSString).lastPathComponent })
     else { return nil }
     for output in record.outputs {
@@ -73,7 +75,7 @@ final class OutputCache: Sendable {
   }
 }
 
-/// What `.transvid-cache/<job>.json` holds.
+/// What `.transvid-cache/<job>.<formats>.json` holds.
 struct CacheRecord: Codable, Sendable {
   struct Output: Codable, Sendable {
     /// The file name, in the record's output folder.

@@ -41,7 +41,7 @@ enum OutputWriter {
     case "sheet":
       return try writeSheet(renderer, to: path)
     default:
-      throw JobError(job: renderer.spec.file, message: "output format '\(format)' is not supported yet")
+      throw JobFailure(file: renderer.spec.file, message: "output format '\(format)' is not supported yet")
     }
   }
 
@@ -112,7 +112,7 @@ enum OutputWriter {
       Data(
         ("TRANSVID_NO_ENCODE: rendered \(statistics.rendered) of \(statistics.frames) frames in "
           + "\(String(format: "%.4f", loop)) s; preparing the job took \(String(format: "%.4f", prepare)) s\n").utf8))
-    try writeAtomically([], to: path)
+    try Platform.writeAtomically([], to: path)
     let fps = renderer.spec.canvas.fps
     return MP4Summary(frames: statistics.frames, duration: Double(statistics.frames) / Double(fps), bytes: 0)
   }
@@ -192,8 +192,8 @@ enum OutputWriter {
           let ratio = (Double(maxBytes) / Double(summary.bytes)).squareRoot() * 0.97
           width = max(32, min(width - 1, Int(Double(width) * ratio)))
         } else {
-          throw JobError(
-            job: spec.file,
+          throw JobFailure(
+            file: spec.file,
             message: "output.gif.max_bytes \(maxBytes): even at 32 px, 20 fps and 64 colours the GIF is \(summary.bytes) bytes")
         }
         summary = try attempt()
@@ -232,7 +232,7 @@ enum OutputWriter {
     let n = frameIndex(at: posterTime(renderer), renderer)
     let frame = renderer.frame(n, width: spec.canvas.pixelWidth, height: spec.canvas.pixelHeight)
     let bytes = try PNGWriter.encode(frame)
-    try writeAtomically(bytes, to: path)
+    try Platform.writeAtomically(bytes, to: path)
     let time = Double(n) / Double(spec.canvas.fps)
     return OutputSummary(
       path: path, frames: 1, duration: 0, bytes: bytes.count,
@@ -265,15 +265,10 @@ enum OutputWriter {
       frame: { renderer.frame(indices[$0], width: width, height: height) },
       label: { ContactSheet.label(seconds: Double(indices[$0]) / Double(spec.canvas.fps)) })
     let bytes = try PNGWriter.encode(image)
-    try writeAtomically(bytes, to: path)
+    try Platform.writeAtomically(bytes, to: path)
     let last = Double(indices[indices.count - 1]) / Double(spec.canvas.fps)
     return OutputSummary(
       path: path, frames: indices.count, duration: last, bytes: bytes.count,
       notes: ["contact sheet \(image.width)×\(image.height), \(columns) columns"])
-  }
-
-  /// Writes `bytes` to a temp file beside `path`, then renames it into place.
-  static func writeAtomically(_ bytes: [UInt8], to path: String) throws {
-    try Data(bytes).write(to: URL(fileURLWithPath: path), options: .atomic)
   }
 }
