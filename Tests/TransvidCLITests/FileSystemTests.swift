@@ -151,6 +151,30 @@ let outsideHint = "jobs may reach only their own folder; allow another with --al
     #expect(fileType(path(dir, "fresh/ci/junit.xml")) == S_IFREG)
   }
 
+  /// A link inside the job's folder that leads out counts as outside;
+  /// `--allow-outside DIR` lets a job write its `output.dir` and read an
+  /// image in DIR (even a folder not made yet).
+  @Test func allowOutsideNamesTheFoldersAJobMayReach() throws {
+    let dir = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    let jobs = path(dir, "jobs"), shared = path(dir, "shared")
+    try FileManager.default.createDirectory(atPath: jobs, withIntermediateDirectories: true)
+    try FileManager.default.createDirectory(atPath: shared, withIntermediateDirectories: true)
+    try FileManager.default.copyItem(atPath: path(AssetLoaderTests.assets, "cover.png"), toPath: path(shared, "cover.png"))
+    try FileManager.default.createSymbolicLink(atPath: path(jobs, "link"), withDestinationPath: "../shared")
+    try write(
+      imageJob(name: "linked", image: "link/cover.png").replacingOccurrences(
+        of: "output: {", with: "output: { dir: ../published/demos,"),
+      to: "linked.cfg", in: jobs)
+    let refused = try runBinary(["jobs/linked.cfg", "-q"], in: dir)
+    #expect(refused.status == 1)
+    #expect(refused.lines == ["jobs/linked.cfg:6:5: error: screens.list.image: 'link/cover.png' is outside the job's folder (\(outsideHint))"])
+    let allowed = try runBinary(
+      ["jobs/linked.cfg", "-q", "--allow-outside", "shared", "--allow-outside", path(dir, "published")], in: dir)
+    #expect(allowed.status == 0, "\(allowed.stderr)")
+    #expect(try VideoReader(path: path(dir, "published/demos/linked.mp4")).readAll().count == 5)
+  }
+
   // MARK: - Image reads
 
   /// A FIFO, /dev/zero, a link to /dev/urandom and a file over the byte cap
