@@ -47,12 +47,14 @@ final class OutputCache: Sendable {
     return paths.sorted()
   }
 
-  /// The SHA-256 of a file's bytes, or `missing` (the parser reports missing assets).
+  /// The SHA-256 of a file's bytes, or `missing` (`AssetLoader.checkFiles` reports unreadable assets).
   func assetDigest(_ path: String) -> String {
     let attributes = try? FileManager.default.attributesOfItem(atPath: path)
     let stamp = "\(path)|\(attributes?[.size] ?? "")|\(attributes?[.modificationDate] ?? "")"
     if let known = assetDigests.withLock({ $0[stamp] }) { return known }
-    let digest = FileManager.default.contents(atPath: path).map { SHA256.hex(Array($0)) } ?? "missing"
+    // Read by the same rule as the decoder (a regular file, capped), so a file swapped for a FIFO cannot hang the key.
+    let bytes = try? Platform.readRegularFile(path, maxBytes: ImageDecoder.Limits().maxBytes)
+    let digest = bytes.map { SHA256.hex($0) } ?? "missing"
     assetDigests.withLock { $0[stamp] = digest }
     return digest
   }
