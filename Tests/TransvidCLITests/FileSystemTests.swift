@@ -121,8 +121,13 @@ let outsideHint = "jobs may reach only their own folder; allow another with --al
       to: "e-absolute.cfg", in: jobs)
     try write(goodJob(name: "f-good", color: "#34C759"), to: "f-good.cfg", in: jobs)
     try write("do not overwrite", to: "victim.txt", in: dir)
+    try FileManager.default.createDirectory(atPath: path(dir, "out"), withIntermediateDirectories: true)
+    try FileManager.default.createDirectory(atPath: path(dir, "victim-folder"), withIntermediateDirectories: true)
+    try write("keep", to: "victim-folder/keep.txt", in: dir)
 
-    let plant = #"ln -s victim.txt "report.json.tmp-$$" && ln -s victim.txt report.json && exec "$0" "$@""#
+    // Links where the old report temp name, the report and this process's staging folder go.
+    let plant = #"ln -s victim.txt "report.json.tmp-$$" && ln -s victim.txt report.json && "#
+      + #"ln -s ../victim-folder "out/.transvid-partial-\#(StaleStaging.host)-$$" && exec "$0" "$@""#
     let run = try runInShell(
       plant, ["jobs", "-q", "-j", "2", "--report", "report.json", "--junit", "fresh/ci/junit.xml"], in: dir)
     #expect(run.reason == .exit && run.status == 1, "\(run.stderr)")
@@ -143,6 +148,8 @@ let outsideHint = "jobs may reach only their own folder; allow another with --al
     // The report replaced the link (not its target); the planted temp link was not used.
     #expect(try String(contentsOfFile: path(dir, "victim.txt"), encoding: .utf8) == "do not overwrite")
     #expect(fileType(path(dir, "report.json")) == S_IFREG)
+    #expect(try FileManager.default.contentsOfDirectory(atPath: path(dir, "victim-folder")) == ["keep.txt"])
+    #expect(allEntries(in: path(dir, "out")).filter { $0.contains("partial") } == [])
     #expect(allEntries(in: dir).filter { $0.contains(".tmp") }.allSatisfy { fileType(path(dir, $0)) == S_IFLNK })
     let entries = try reportJobs(path(dir, "report.json"))
     #expect(entries.map { $0["status"] as? String } == ["rendered", "failed", "failed", "failed", "failed", "rendered"])
