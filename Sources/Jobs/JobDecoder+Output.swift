@@ -35,6 +35,7 @@ extension JobDecoder {
       let dir = try string(value, fields.path("dir"), expected: "a directory path")
       if dir.isEmpty { throw mismatch(value, fields.path("dir"), expected: "a directory path") }
       output.directory = dir
+      output.directoryLocation = value.location
     }
     if let value = fields["formats"] { output.formats = try formats(value, fields.path("formats")) }
     if let value = fields["mp4"] { output.mp4 = try mp4(value, fields.path("mp4")) }

@@ -13,8 +13,8 @@
 // A screen with nothing after its name is blank. A screenshot sits over the
 // background and under the views. Views are drawn in list order (see
 // `JobDecoder+Views.swift`); an `id` (unique on its screen) lets transitions
-// refer to the view. Image paths are relative to the job file; `JobParser.load`
-// checks the files can be read, and the runner decodes them.
+// refer to the view. Image paths are relative to the job file; the runner
+// decides which paths a job may reach, checks the files and decodes them.
 
 extension JobDecoder {
   static let screenKeys = ["background", "image", "contentMode", "views"]

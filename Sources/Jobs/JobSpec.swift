@@ -108,6 +108,8 @@ public enum OutputFormat: String, Hashable, Sendable, CaseIterable {
 public struct OutputSpec: Hashable, Sendable {
   /// `dir:` relative to the job file, or nil (the command line decides).
   public var directory: String?
+  /// Where `dir:` is written (line 1, column 1 when it is not).
+  public var directoryLocation = SourceLocation(file: "", line: 1, column: 1)
   public var formats: [OutputFormat]
   public var mp4: MP4Settings
   public var gif: GIFSettings

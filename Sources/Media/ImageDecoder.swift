@@ -21,11 +21,15 @@ public enum ImageDecoder {
     public var maxSide: Int
     /// Largest `width × height`.
     public var maxPixels: Int
+    /// Largest file, in bytes: the decoder holds the whole file in memory.
+    public var maxBytes: Int
 
-    /// 16384 pixels per side and 100 Mpx by default.
-    public init(maxSide: Int = 16384, maxPixels: Int = 100_000_000) {
+    /// 16384 pixels per side, 100 Mpx and 256 MiB by default (an uncompressed
+    /// 32-bit BMP of 64 Mpx; compressed images of 100 Mpx are far smaller).
+    public init(maxSide: Int = 16384, maxPixels: Int = 100_000_000, maxBytes: Int = 256 << 20) {
       self.maxSide = maxSide
       self.maxPixels = maxPixels
+      self.maxBytes = maxBytes
     }
   }
 
@@ -44,9 +48,17 @@ public enum ImageDecoder {
     return Info(format: header.format.rawValue, width: header.width, height: header.height)
   }
 
-  /// Decodes the file at `path`.
+  /// Decodes the file at `path`: a regular file of at most `limits.maxBytes`
+  /// (`Platform.readRegularFile`).
   public static func decode(path: String, limits: Limits = Limits()) throws -> Bitmap {
-    try decode(data: try Platform.readFile(path), name: path, limits: limits)
+    try decode(data: try Platform.readRegularFile(path, maxBytes: limits.maxBytes), name: path, limits: limits)
+  }
+
+  /// Checks, without reading it, that `path` is a file `decode(path:)` would
+  /// read: regular, openable, at most `limits.maxBytes`. Throws a `MediaError`
+  /// whose operation is `read '…'`.
+  public static func checkFile(path: String, limits: Limits = Limits()) throws(MediaError) {
+    try Platform.checkRegularFile(path, maxBytes: limits.maxBytes)
   }
 
   /// Decodes an encoded image held in memory; `name` is used in error messages.

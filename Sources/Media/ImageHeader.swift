@@ -81,8 +81,8 @@ struct ImageHeader: Equatable {
       let height = Int32(bitPattern: UInt32(le32(22)))
       self.init(format: .bmp, width: Int(Int32(bitPattern: UInt32(le32(18)))), height: Int(height.magnitude))
     } else {
-      throw fail(
-        "not a PNG, JPEG, WebP, GIF or BMP image (unrecognised signature \(Self.hex(d.prefix(8))))")
+      // The file's bytes are never echoed: the path may name a file the reader of the log should not see.
+      throw fail("not a PNG, JPEG, WebP, GIF or BMP image (unrecognised signature)")
     }
   }
 
@@ -162,10 +162,5 @@ struct ImageHeader: Equatable {
       }
       i += 2 + length
     }
-  }
-
-  private static func hex(_ bytes: ArraySlice<UInt8>) -> String {
-    let digits = Array("0123456789ABCDEF")
-    return bytes.map { "\(digits[Int($0 >> 4)])\(digits[Int($0 & 15)])" }.joined(separator: " ")
   }
 }

@@ -20,11 +20,17 @@
 // constant-rate video format is a `VideoWriter` that only picks its Encoding
 // (`MP4Writer`); GIF adds its palette passes in front of the same loop.
 //
-// Atomic writes. Sinks (`MuxedEncoder`, `PNGWriter`) write to a temp file beside
-// the target (`dir/.<name>.tmp-<pid>-<n>`, same file system) and `rename()` it
-// onto the target only when everything succeeded. On any error, on
+// Atomic writes. Whole-buffer files (`PNGWriter`, and every report the CLI
+// writes) go through `Platform.writeAtomically`: a new file made with
+// `O_EXCL | O_NOFOLLOW` in a private `mkdtemp` folder beside the target, then
+// `rename()`d onto it; a target that is not a regular file or link is refused.
+// The streaming encoders (`MuxedEncoder`) write to a temp file
+// beside the target (`dir/.<name>.tmp-<pid>-<n>`, in the runner's own staging
+// folder) and rename it the same way (`Platform.move`). On any error, on
 // `cancel()`, or when a writer is dropped unfinished, the temp file is removed;
 // the target is either the complete new file or whatever was there before.
+// Reading follows one rule too: only regular files, up to a byte cap
+// (`Platform.readRegularFile`).
 //
 // Colour pipeline. Frames are premultiplied sRGB RGBA8 (`Raster.Bitmap`).
 // MP4: the colour bytes go to swscale as they are (= composited over black;

@@ -12,8 +12,28 @@ import Rendering
 /// Wiring (the runner and `transvid frame`):
 ///
 ///     let spec = try JobParser.load(path: path)
+///     try policy.check(spec, …)           // PathPolicy: may the job reach these files?
+///     try AssetLoader.checkFiles(of: spec)
 ///     let renderer = try AssetLoader.makeRenderer(for: spec)
+///
+/// Files are opened only through Media's `Platform` (via `ImageDecoder`):
+/// regular files only, capped at `ImageDecoder.Limits.maxBytes`.
 public enum AssetLoader {
+  /// Checks, without reading them, that every image `spec` refers to is a
+  /// regular file that can be opened and is not too big: otherwise
+  /// `FILE:LINE:COL: error: KEY: cannot read 'PATH': REASON` at the `image` key.
+  public static func checkFiles(
+    of spec: JobSpec, limits: ImageDecoder.Limits = ImageDecoder.Limits()
+  ) throws(Diagnostic) {
+    for asset in spec.assets {
+      do {
+        try ImageDecoder.checkFile(path: asset.resolvedPath, limits: limits)
+      } catch {
+        throw Diagnostic(asset.location, "\(asset.key): cannot read '\(asset.path)': \(error.message)")
+      }
+    }
+  }
+
   /// Every image `spec` refers to, decoded (premultiplied, sRGB) and keyed by
   /// `AssetReference.resolvedPath`; a file named twice is decoded once.
   public static func images(

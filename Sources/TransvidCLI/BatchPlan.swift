@@ -2,7 +2,8 @@ import Foundation
 import Jobs
 
 /// Why a job did not render: the text printed (`FILE:LINE:COL: error: …`) and,
-/// when the problem is inside the job file, where.
+/// when the problem is inside the job file, where. The one error type for a
+/// failed job: parsing, planning, writing and the runner all throw or wrap it.
 struct JobFailure: Error, Sendable, CustomStringConvertible {
   var description: String
   var location: SourceLocation?
@@ -22,8 +23,6 @@ struct JobFailure: Error, Sendable, CustomStringConvertible {
       self.init(diagnostic)
     } else if let failure = error as? JobFailure {
       self = failure
-    } else if let jobError = error as? JobError {
-      self.init(file: file, message: jobError.message)
     } else {
       self.init(file: file, message: "\(error)")
     }
@@ -57,8 +56,12 @@ struct PlannedJob: Sendable {
   /// 1-based shard of `BatchPlan.shardCount`.
   var shard = 1
 
-  /// The cache record beside the outputs.
-  var recordPath: String { (directory as NSString).appendingPathComponent(".transvid-cache/\(name).json") }
+  /// The cache record beside the outputs, named by the job and its formats:
+  /// two jobs of one name writing different formats into one folder keep
+  /// one record each (`.transvid-cache/<name>.<format>+<format>.json`).
+  var recordPath: String {
+    (directory as NSString).appendingPathComponent(".transvid-cache/\(name).\(formats.map(\.rawValue).joined(separator: "+")).json")
+  }
 }
 
 /// Every job of a batch, in a stable order, before anything renders.
@@ -103,6 +106,8 @@ struct BatchPlan: Sendable {
       var job = PlannedJob(file: file, name: ((file as NSString).lastPathComponent as NSString).deletingPathExtension)
       do throws(Diagnostic) {
         let spec = try JobParser.load(path: file, limits: options.limits)
+        try options.paths.check(spec, outputDirectoryGiven: options.outputDirectory != nil)
+        try AssetLoader.checkFiles(of: spec)
         job.spec = spec
         job.name = spec.name
         job.formats = options.formats ?? spec.output.formats

@@ -72,7 +72,10 @@ enum BatchReport {
 
   private static func seconds(_ s: Double) -> String { String(format: "%.3f", s) }
 
-  /// Text escaped for XML attributes and content.
+  /// Text escaped for XML attributes and content. Characters XML 1.0 does
+  /// not allow at all (controls other than tab and newline, U+FFFE, U+FFFF)
+  /// become `?`: a job name or message may echo them, and a JUnit file a CI
+  /// server cannot parse reports nothing.
   static func escape(_ text: String) -> String {
     var out = ""
     for scalar in text.unicodeScalars {
@@ -83,7 +86,7 @@ enum BatchReport {
       case "\"": out += "&quot;"
       case "'": out += "&apos;"
       case "\n", "\t": out.unicodeScalars.append(scalar)
-      case _ where scalar.value < 0x20: out += "?"
+      case _ where scalar.value < 0x20 || scalar.value == 0xFFFE || scalar.value == 0xFFFF: out += "?"
       default: out.unicodeScalars.append(scalar)
       }
     }

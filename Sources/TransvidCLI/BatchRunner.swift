@@ -51,6 +51,10 @@ struct BatchRunner: Sendable {
       return 2
     }
     let plan = BatchPlan(files: files, options: options, shardCount: shard.count)
+    if let clash = reportClash(plan) {
+      console.error("transvid: \(clash)")
+      return 2
+    }
     let jobs = plan.jobs.filter { $0.shard == shard.index }
     let mode = ProgressReporter.mode(options.progress, quiet: options.quiet, console: console)
     let reporter = ProgressReporter(mode: mode, console: console, jobs: jobs)
@@ -116,7 +120,9 @@ struct BatchRunner: Sendable {
     var outputs: [OutputSummary] = []
     do {
       guard let spec = job.spec else { throw JobFailure(file: job.file, message: "not parsed") }
-      try FileManager.default.createDirectory(atPath: job.directory, withIntermediateDirectories: true)
+      try Platform.createDirectories(job.directory)
+      // A file where the cache folder goes fails the job before any work (the folder is made at commit).
+      try Platform.checkDirectories((job.recordPath as NSString).deletingLastPathComponent)
       let folder = try staging.folder(in: job.directory)
       // The old record goes first: if this render fails halfway, the next run renders again.
       try? FileManager.default.removeItem(atPath: job.recordPath)
@@ -124,12 +130,19 @@ struct BatchRunner: Sendable {
       for (format, output) in zip(job.formats, job.outputs) {
         if Cancellation.shared.isCancelled { throw CancellationError() }
         let staged = (folder as NSString).appendingPathComponent((output as NSString).lastPathComponent)
-        var summary = try OutputWriter.write(format: format, renderer: renderer, to: staged) { n in
-          // Stop between frames: the writer closes its encoder and removes its temporary file.
-          if Cancellation.shared.isCancelled { throw CancellationError() }
-          reporter.frameRendered(job, n)
+        var summary: OutputSummary
+        do {
+          summary = try OutputWriter.write(format: format, renderer: renderer, to: staged) { n in
+            // Stop between frames: the writer closes its encoder and removes its temporary file.
+            if Cancellation.shared.isCancelled { throw CancellationError() }
+            reporter.frameRendered(job, n)
+          }
+        } catch var error as MediaError {
+          // The user knows the output path, not the staging folder.
+          error.operation = error.operation.replacingOccurrences(of: staged, with: output)
+          throw error
         }
-        try Cancellation.shared.commit { try Self.move(staged, to: output) }
+        try Cancellation.shared.commit { try Platform.move(staged, to: output) }
         summary.path = output
         outputs.append(summary)
         reporter.outputWritten(job, summary)
@@ -140,11 +153,10 @@ struct BatchRunner: Sendable {
           .init(file: ($0.path as NSString).lastPathComponent, bytes: $0.bytes, frames: $0.frames, duration: $0.duration)
         })
       let stagedRecord = (folder as NSString).appendingPathComponent("\(job.name).record.json")
-      try record.encoded().write(to: URL(fileURLWithPath: stagedRecord))
+      try Platform.writeAtomically(Array(record.encoded()), to: stagedRecord)
       try Cancellation.shared.commit {
-        try FileManager.default.createDirectory(
-          atPath: (job.recordPath as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-        try Self.move(stagedRecord, to: job.recordPath)
+        try Platform.createDirectories((job.recordPath as NSString).deletingLastPathComponent)
+        try Platform.move(stagedRecord, to: job.recordPath)
       }
       let seconds = ProgressReporter.seconds(start, .now)
       reporter.jobFinished(job, seconds: seconds, bytes: outputs.reduce(0) { $0 + $1.bytes })
@@ -158,14 +170,6 @@ struct BatchRunner: Sendable {
     }
   }
 
-  /// Renames `source` onto `destination`, replacing it atomically.
-  static func move(_ source: String, to destination: String) throws {
-    guard rename(source, destination) == 0 else {
-      throw JobFailure(
-        file: destination, message: "cannot move the finished file into place: \(String(cString: strerror(errno)))")
-    }
-  }
-
   /// Writes `--report`, `--junit` and `--gallery`; false when one could not be written.
   func writeReports(_ results: [JobResult], shard: Shard) -> Bool {
     var ok = true
@@ -173,36 +177,59 @@ struct BatchRunner: Sendable {
       do {
         try Self.writeAtomically(text, to: path)
       } catch {
-        console.error("transvid: cannot write the \(what) '\(path)': \(error)")
+        let reason = (error as? MediaError)?.message ?? "\(error)"
+        console.error("transvid: cannot write the \(what) '\(path)': \(reason)")
         ok = false
       }
     }
     if let path = options.report { save(BatchReport.json(results, shard: shard), to: path, what: "report") }
     if let path = options.junit { save(BatchReport.junit(results), to: path, what: "JUnit report") }
     if let dir = options.gallery {
-      do {
-        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-        save(Gallery.html(results, in: dir), to: (dir as NSString).appendingPathComponent("index.html"), what: "gallery")
-      } catch {
-        console.error("transvid: cannot create the gallery folder '\(dir)': \(error)")
-        ok = false
-      }
+      save(Gallery.html(results, in: dir), to: Self.galleryPage(dir), what: "gallery")
     }
     return ok
   }
 
-  /// Writes through a temp file beside `path`, removed if a signal comes first.
+  static func galleryPage(_ dir: String) -> String { (dir as NSString).appendingPathComponent("index.html") }
+
+  /// Writes `text` through `AtomicFile` (missing folders created), its
+  /// private temp folder removed if a signal comes first.
   static func writeAtomically(_ text: String, to path: String) throws {
-    let temp = "\(path).tmp-\(getpid())"
-    Cancellation.shared.register(temp)
-    defer { Cancellation.shared.unregister(temp) }
-    try Data(text.utf8).write(to: URL(fileURLWithPath: temp))
+    let file = try AtomicFile(replacing: path)
+    Cancellation.shared.register(file.folder)
+    defer { Cancellation.shared.unregister(file.folder) }
     do {
-      try Cancellation.shared.commit { try move(temp, to: path) }
+      try file.write(Array(text.utf8))
+      try Cancellation.shared.commit { try file.commit() }
     } catch {
-      try? FileManager.default.removeItem(atPath: temp)
+      file.discard()
       throw error
     }
+  }
+
+  /// Why `--report`, `--junit` or `--gallery` would overwrite a file the run
+  /// reads or writes (a job file, an image, an output, a cache record, another
+  /// report), or nil. Paths are compared resolved (`PathPolicy.resolve`).
+  func reportClash(_ plan: BatchPlan) -> String? {
+    var taken: [String: String] = [:]
+    func take(_ path: String, _ what: String) {
+      if let resolved = PathPolicy.resolve(path), taken[resolved] == nil { taken[resolved] = what }
+    }
+    for job in plan.jobs {
+      take(job.file, "the job file \(job.file)")
+      for output in job.outputs { take(output, "the output '\(output)' of \(job.file)") }
+      if job.spec != nil { take(job.recordPath, "the cache record of \(job.file)") }
+      for asset in job.spec?.assets ?? [] { take(asset.resolvedPath, "the image '\(asset.path)' of \(job.file)") }
+    }
+    let reports = [
+      ("--report", options.report), ("--junit", options.junit), ("--gallery", options.gallery.map(Self.galleryPage)),
+    ]
+    for case (let flag, let path?) in reports {
+      guard let resolved = PathPolicy.resolve(path) else { continue }
+      if let what = taken[resolved] { return "\(flag) '\(path)' would overwrite \(what)" }
+      taken[resolved] = "the \(flag) file"
+    }
+    return nil
   }
 }
 
@@ -218,7 +245,15 @@ final class StagingArea: Sendable {
       if let folder = folders[directory] { return folder }
       let folder = (directory as NSString).appendingPathComponent(StaleStaging.folderName)
       Cancellation.shared.register(folder)
-      try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+      // Made here, exclusively (mode 0700). Something already at this name is not
+      // this process's (it has not made it yet): a leftover of an earlier process
+      // with the same pid, or something planted; it goes (a link, not its target).
+      do {
+        try Platform.createPrivateDirectory(folder)
+      } catch {
+        try? FileManager.default.removeItem(atPath: folder)
+        try Platform.createPrivateDirectory(folder)
+      }
       folders[directory] = folder
       return folder
     }
@@ -234,11 +269,4 @@ final class StagingArea: Sendable {
       folders.removeAll()
     }
   }
-}
-
-/// A job that failed for a reason outside its file's contents.
-struct JobError: Error, CustomStringConvertible {
-  var job: String
-  var message: String
-  var description: String { "\(job): error: \(message)" }
 }

@@ -80,8 +80,8 @@ struct GIFOutput: FormatWriter {
           let ratio = (Double(maxBytes) / Double(summary.bytes)).squareRoot() * 0.97
           width = max(32, min(width - 1, Int(Double(width) * ratio)))
         } else {
-          throw JobError(
-            job: spec.file,
+          throw JobFailure(
+            file: spec.file,
             message: "output.gif.maxBytes \(maxBytes): even at 32 px, 20 fps and 64 colours the GIF is \(summary.bytes) bytes")
         }
         summary = try attempt()

@@ -75,7 +75,7 @@ struct MP4Output: FormatWriter {
       Data(
         ("TRANSVID_NO_ENCODE: rendered \(statistics.rendered) of \(statistics.frames) frames in "
           + "\(String(format: "%.4f", loop)) s; preparing the job took \(String(format: "%.4f", prepare)) s\n").utf8))
-    try OutputWriter.writeAtomically([], to: path)
+    try Platform.writeAtomically([], to: path)
     let fps = renderer.spec.canvas.fps
     return VideoSummary(frames: statistics.frames, duration: Double(statistics.frames) / Double(fps), bytes: 0)
   }

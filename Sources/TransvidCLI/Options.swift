@@ -10,7 +10,7 @@ struct Options: Sendable {
     case plan(inputs: [String], json: Bool)
     case list
     /// `frame JOB --time T -o FILE.png`: one frame as PNG.
-    case frame(job: String, time: Double, output: String)
+    case frame(job: String, time: Double, output: String, paths: PathPolicy)
     /// `curve NAME|SPEC [--samples N] [--duration S]`: a sampled curve as CSV.
     case curve(spec: String, samples: Int, duration: Double?)
     case help
@@ -48,6 +48,8 @@ struct Options: Sendable {
   var progress: ProgressMode = .auto
   /// `--max-side`, `--max-frames`, `--max-pixels`: caps on one job's size.
   var limits = JobLimits()
+  /// `--allow-outside DIR`: folders besides its own a job may read and write.
+  var paths = PathPolicy()
 
   /// A usage error: printed with a hint to `--help`, exit status 2.
   struct UsageError: Error, CustomStringConvertible {
@@ -101,7 +103,8 @@ struct Options: Sendable {
       switch arg {
       case "-h", "--help": return Options(command: .help)
       case "--version": return Options(command: .version)
-      case "-o", "--output-dir": options.outputDirectory = try value()
+      case "-o", "--output-dir": options.outputDirectory = try nonEmpty(try value(), arg)
+      case "--allow-outside": options.paths.allowed.append(try nonEmpty(try value(), arg))
       case "--format":
         let list = try value().split(separator: ",").map(String.init)
         guard !list.isEmpty else { throw UsageError(description: "option --format needs a value") }
@@ -124,9 +127,9 @@ struct Options: Sendable {
         }
         options.shard = shard
       case "--shard-count": options.shardCount = try positiveInteger()
-      case "--report": options.report = try value()
-      case "--junit": options.junit = try value()
-      case "--gallery": options.gallery = try value()
+      case "--report": options.report = try nonEmpty(try value(), arg)
+      case "--junit": options.junit = try nonEmpty(try value(), arg)
+      case "--gallery": options.gallery = try nonEmpty(try value(), arg)
       case "--progress":
         let text = try value()
         guard let mode = ProgressMode(rawValue: text), mode != .tty else {
@@ -161,6 +164,12 @@ struct Options: Sendable {
     return options
   }
 
+  /// `path`, unless it is empty (`-o ""`): a usage error naming the option.
+  private static func nonEmpty(_ path: String, _ option: String) throws -> String {
+    guard !path.isEmpty else { throw UsageError(description: "option \(option) needs a path, got an empty one") }
+    return path
+  }
+
   /// `curve NAME|SPEC [--samples N] [--duration S]`.
   private static func parseCurve(_ arguments: ArraySlice<String>) throws -> Options {
     var rest = arguments
@@ -191,6 +200,7 @@ struct Options: Sendable {
   private static func parseFrame(_ arguments: ArraySlice<String>) throws -> Options {
     var rest = arguments
     var job: String?, time: Double?, output: String?
+    var paths = PathPolicy()
     while let arg = rest.popFirst() {
       switch arg {
       case "-h", "--help": return Options(command: .help)
@@ -201,7 +211,10 @@ struct Options: Sendable {
         time = t
       case "-o", "--output":
         guard let v = rest.popFirst() else { throw UsageError(description: "option \(arg) needs a value") }
-        output = v
+        output = try nonEmpty(v, arg)
+      case "--allow-outside":
+        guard let v = rest.popFirst() else { throw UsageError(description: "option \(arg) needs a value") }
+        paths.allowed.append(try nonEmpty(v, arg))
       default:
         guard !arg.hasPrefix("-"), job == nil else { throw UsageError(description: "unexpected argument '\(arg)' for 'frame'") }
         job = arg
@@ -210,6 +223,6 @@ struct Options: Sendable {
     guard let job else { throw UsageError(description: "'frame' needs a job file") }
     guard let time else { throw UsageError(description: "'frame' needs --time SECONDS") }
     guard let output else { throw UsageError(description: "'frame' needs -o FILE.png") }
-    return Options(command: .frame(job: job, time: time, output: output))
+    return Options(command: .frame(job: job, time: time, output: output, paths: paths))
   }
 }

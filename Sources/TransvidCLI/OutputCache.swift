@@ -17,7 +17,7 @@ import Synchronization
 ///   file a writer reads (`FormatWriter.inputFiles`, the contact sheet's font).
 ///
 /// The key and each output's size are recorded in
-/// `<output dir>/.transvid-cache/<job name>.json` after the job's outputs are
+/// `<output dir>/.transvid-cache/<job name>.<formats>.json` after the job's outputs are
 /// all in place. A later run trusts the record only when the key matches and
 /// every output still exists with the recorded size; `--force` ignores it.
 /// Editing an asset changes the key of exactly the jobs that use it.
@@ -53,12 +53,14 @@ final class OutputCache: Sendable {
     return paths.sorted()
   }
 
-  /// The SHA-256 of a file's bytes, or `missing` (the parser reports missing assets).
+  /// The SHA-256 of a file's bytes, or `missing` (`AssetLoader.checkFiles` reports unreadable assets).
   func assetDigest(_ path: String) -> String {
     let attributes = try? FileManager.default.attributesOfItem(atPath: path)
     let stamp = "\(path)|\(attributes?[.size] ?? "")|\(attributes?[.modificationDate] ?? "")"
     if let known = assetDigests.withLock({ $0[stamp] }) { return known }
-    let digest = FileManager.default.contents(atPath: path).map { SHA256.hex(Array($0)) } ?? "missing"
+    // Read by the same rule as the decoder (a regular file, capped), so a file swapped for a FIFO cannot hang the key.
+    let bytes = try? Platform.readRegularFile(path, maxBytes: ImageDecoder.Limits().maxBytes)
+    let digest = bytes.map { SHA256.hex($0) } ?? "missing"
     assetDigests.withLock { $0[stamp] = digest }
     return digest
   }
@@ -66,8 +68,9 @@ final class OutputCache: Sendable {
   /// The record of a job's last successful render, when it is still valid:
   /// same key, and every output present with its recorded size.
   static func validRecord(for job: PlannedJob, key: String) -> CacheRecord? {
-    guard let data = FileManager.default.contents(atPath: job.recordPath),
-      let record = try? JSONDecoder().decode(CacheRecord.self, from: data),
+    // A record is a few hundred bytes; anything but a small regular file is no record.
+    guard let bytes = try? Platform.readRegularFile(job.recordPath, maxBytes: 1 << 20),
+      let record = try? JSONDecoder().decode(CacheRecord.self, from: Data(bytes)),
       record.key == key, record.outputs.map(\.file) == job.outputs.map({ ($0 as NSString).lastPathComponent })
     else { return nil }
     for output in record.outputs {
@@ -80,7 +83,7 @@ final class OutputCache: Sendable {
   }
 }
 
-/// What `.transvid-cache/<job>.json` holds.
+/// What `.transvid-cache/<job>.<formats>.json` holds.
 struct CacheRecord: Codable, Sendable {
   struct Output: Codable, Sendable {
     /// The file name, in the record's output folder.

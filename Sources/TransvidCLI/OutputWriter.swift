@@ -33,9 +33,4 @@ enum OutputWriter {
   ) throws -> OutputSummary {
     try format.writer.write(renderer, to: path, onFrame: onFrame)
   }
-
-  /// Writes `bytes` to a temp file beside `path`, then renames it into place.
-  static func writeAtomically(_ bytes: [UInt8], to path: String) throws {
-    try Data(bytes).write(to: URL(fileURLWithPath: path), options: .atomic)
-  }
 }

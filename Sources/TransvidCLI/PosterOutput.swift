@@ -29,7 +29,7 @@ struct PosterOutput: FormatWriter {
     let n = Self.frameIndex(at: Self.posterTime(renderer), renderer)
     let frame = renderer.frame(n, width: spec.canvas.pixelWidth, height: spec.canvas.pixelHeight)
     let bytes = try PNGWriter.encode(frame)
-    try OutputWriter.writeAtomically(bytes, to: path)
+    try Platform.writeAtomically(bytes, to: path)
     let time = Double(n) / Double(spec.canvas.fps)
     return OutputSummary(
       path: path, frames: 1, duration: 0, bytes: bytes.count,

@@ -35,7 +35,7 @@ struct SheetOutput: FormatWriter {
       frame: { renderer.frame(indices[$0], width: width, height: height) },
       label: { ContactSheet.label(seconds: Double(indices[$0]) / Double(spec.canvas.fps)) })
     let bytes = try PNGWriter.encode(image)
-    try OutputWriter.writeAtomically(bytes, to: path)
+    try Platform.writeAtomically(bytes, to: path)
     let last = Double(indices[indices.count - 1]) / Double(spec.canvas.fps)
     return OutputSummary(
       path: path, frames: indices.count, duration: last, bytes: bytes.count,

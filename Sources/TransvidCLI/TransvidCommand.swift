@@ -18,7 +18,7 @@ public enum TransvidCommand {
     USAGE: transvid [options] JOB.cfg|DIR ...
            transvid plan [options] JOB.cfg|DIR ... [--json]
            transvid list
-           transvid frame JOB.cfg --time T -o FRAME.png
+           transvid frame JOB.cfg --time T -o FRAME.png [--allow-outside DIR]
            transvid curve NAME|SPEC [--samples N] [--duration S]
 
     Renders job files (YAML) into demo videos of iOS screen transitions.
@@ -37,6 +37,9 @@ public enum TransvidCommand {
       --report FILE.json     per job: status, outputs, bytes, frames, time, errors
       --junit FILE.xml       one JUnit test case per job, for CI
       --gallery DIR          write DIR/index.html showing every demo
+      --allow-outside DIR    let jobs read images and write output.dir in DIR too
+                             (by default only inside the job file's own folder;
+                             repeatable; --allow-outside / allows any path)
       --progress MODE        auto (bars on a terminal, else plain), plain, ndjson, none
       --max-side N           refuse canvases over N pixels wide or high (default 8192)
       --max-frames N         refuse jobs over N frames (default 20000)
@@ -90,8 +93,8 @@ public enum TransvidCommand {
         console.error("transvid: \(error.message)\nRun 'transvid --help' for usage.")
         return 2
       }
-    case .frame(let job, let time, let output):
-      return FrameCommand.run(job: job, time: time, output: output, console: console)
+    case .frame(let job, let time, let output, let paths):
+      return FrameCommand.run(job: job, time: time, output: output, paths: paths, console: console)
     case .render(let inputs):
       return BatchRunner(options: options, console: console, environment: environment).run(inputs: inputs)
     case .plan(let inputs, let json):

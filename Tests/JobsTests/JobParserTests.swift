@@ -48,7 +48,9 @@ import Transitions
       background: Color(red8: 0x10, green8: 0x20, blue8: 0x30)))
     #expect(job.canvas.pixelWidth == 1179)
     #expect(job.canvas.pixelHeight == 2556)
-    #expect(job.output == OutputSpec(directory: "demos", formats: [.mp4, .gif, .sheet], mp4: MP4Settings(crf: 20, preset: "slow")))
+    var output = OutputSpec(directory: "demos", formats: [.mp4, .gif, .sheet], mp4: MP4Settings(crf: 20, preset: "slow"))
+    output.directoryLocation = SourceLocation(file: "jobs/demo.cfg", line: 5, column: 8)
+    #expect(job.output == output)
 
     #expect(job.screens.map(\.name) == ["gallery", "detail"])
     let gallery = job.screens[0]

@@ -156,3 +156,10 @@ func topLevelBoxes(_ bytes: [UInt8]) -> [String] {
   }
   return boxes
 }
+
+extension Platform {
+  /// A file the test wrote itself, read whole (no size cap).
+  static func readFile(_ path: String) throws -> [UInt8] {
+    try readRegularFile(path, maxBytes: .max)
+  }
+}

@@ -26,6 +26,22 @@ import TransvidCLI
     """
   }
 
+  /// The file checks before rendering: a missing file and a folder are
+  /// reported at their `image:` key without decoding anything.
+  @Test func missingImageAndFolderAreReportedAtTheirKey() throws {
+    let dir = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    try FileManager.default.createDirectory(atPath: dir + "/shot.png", withIntermediateDirectories: true)
+    for (image, reason) in [("photo.jpg", "No such file or directory"), ("shot.png", "Is a directory")] {
+      let path = try write(Self.job(image: image), to: "job.cfg", in: dir)
+      let spec = try JobParser.load(path: path)
+      #expect(throws: Diagnostic(
+        SourceLocation(file: path, line: 5, column: 41), "screens.home.views[0].image: cannot read '\(image)': \(reason)")) {
+        try AssetLoader.checkFiles(of: spec)
+      }
+    }
+  }
+
   @Test func corruptPNGIsReportedAtItsKey() throws {
     let dir = try makeTemporaryDirectory()
     // A PNG signature and IHDR, then nonsense instead of image data.

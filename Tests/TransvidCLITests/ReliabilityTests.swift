@@ -101,9 +101,25 @@ func goodJob(name: String = "good", color: String = "#FF9500", formats: String =
     let dangling = path(jobs, "read-dangling-symlink.cfg")
     try FileManager.default.createSymbolicLink(atPath: dangling, withDestinationPath: "nowhere/job.cfg")
     expected[dangling] = "\(dangling):1:1: error: cannot read job file: No such file or directory"
-    #expect(expected.count >= 44)
+    // Images that are not regular files: a FIFO (would block a plain read
+    // forever) and a link to /dev/zero (would never end), beside the others.
+    let template = try String(contentsOfFile: path(corpusDirectory, "jobs/image-folder.cfg"), encoding: .utf8)
+    #expect(mkfifo(path(dir, "images/fifo.png"), 0o644) == 0)
+    try FileManager.default.createSymbolicLink(atPath: path(dir, "images/zero.png"), withDestinationPath: "/dev/zero")
+    for (name, image, kind) in [("fifo", "fifo.png", "a FIFO"), ("symlink-dev-zero", "zero.png", "a character device")] {
+      let file = try write(
+        template.replacingOccurrences(of: "image: ../images", with: "image: ../images/\(image)"), to: "image-\(name).cfg",
+        in: jobs)
+      expected[file] = "\(file):7:5: error: screens.list.image: cannot read '../images/\(image)': not a regular file (\(kind))"
+    }
+    #expect(expected.count >= 50)
 
-    let run = try runBinary([good, jobs, "-o", out, "-j", "2", "-q", "--report", report])
+    // The image-* jobs reach `../images`, and /dev for the device cases:
+    // outside their folder, so allowed by name (the path-* jobs stay refused).
+    let run = try runBinary([
+      good, jobs, "-o", out, "-j", "2", "-q", "--report", report, "--allow-outside", path(dir, "images"),
+      "--allow-outside", "/dev",
+    ])
     #expect(run.reason == .exit && run.status == 1, "\(run.reason) \(run.status): \(run.stderr.suffix(2000))")
     var printed: [String: String] = [:]
     for line in run.lines {

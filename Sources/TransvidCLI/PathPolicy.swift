@@ -1,0 +1,66 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+import Jobs
+
+/// Which files a job file may make transvid read or write: a nightly runner
+/// renders job files it did not write, so a job must not read `/etc/passwd`
+/// as an image or write its outputs into `../../..`.
+///
+/// A job's images and its `output.dir` must lie inside the job file's own
+/// folder, or inside a folder given with `--allow-outside DIR` (repeatable;
+/// `--allow-outside /` allows everything). Paths are compared physically:
+/// every part that exists is resolved with `realpath` (symbolic links and
+/// `..` as the kernel follows them), so a link inside the job's folder that
+/// points out of it counts as outside. A part that does not exist yet (an
+/// output folder to create) may not contain `..`.
+///
+/// `-o DIR` on the command line is the user's own choice and is not checked.
+struct PathPolicy: Sendable, Equatable {
+  /// `--allow-outside` folders, as given.
+  var allowed: [String] = []
+
+  /// Throws at the first image, or the `output.dir` when the command line
+  /// gives no `-o`, that lies outside the job's folder and every allowed one.
+  func check(_ spec: JobSpec, outputDirectoryGiven: Bool) throws(Diagnostic) {
+    let jobFolder = (spec.file as NSString).deletingLastPathComponent
+    let roots = ([jobFolder.isEmpty ? "." : jobFolder] + allowed).compactMap(Self.resolve)
+    func isAllowed(_ path: String) -> Bool {
+      guard let resolved = Self.resolve(path) else { return false }
+      return roots.contains { $0 == "/" || resolved == $0 || resolved.hasPrefix($0 + "/") }
+    }
+    for asset in spec.assets where !isAllowed(asset.resolvedPath) {
+      throw Diagnostic(asset.location, "\(asset.key): '\(asset.path)' is outside the job's folder (\(Self.hint))")
+    }
+    if !outputDirectoryGiven, let dir = spec.output.directory {
+      let path = dir.hasPrefix("/") ? dir : (jobFolder as NSString).appendingPathComponent(dir)
+      if !isAllowed(path) {
+        throw Diagnostic(spec.output.directoryLocation, "output.dir: '\(dir)' is outside the job's folder (\(Self.hint))")
+      }
+    }
+  }
+
+  static let hint = "jobs may reach only their own folder; allow another with --allow-outside DIR"
+
+  /// `path` made absolute and resolved physically (see the type's note), or
+  /// nil when it cannot be (a dangling link, `..` below a missing folder).
+  static func resolve(_ path: String) -> String? {
+    let absolute = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
+    let parts = absolute.split(separator: "/").map(String.init)
+    var current = "/"
+    for (i, part) in parts.enumerated() where part != "." {
+      let candidate = current == "/" ? "/" + part : current + "/" + part
+      var info = stat()
+      guard lstat(candidate, &info) == 0 else {
+        let rest = parts[i...].filter { $0 != "." }
+        if rest.contains("..") { return nil }
+        return (current == "/" ? "" : current) + "/" + rest.joined(separator: "/")
+      }
+      guard let real = realpath(candidate, nil) else { return nil }
+      current = String(cString: real)
+      free(real)
+    }
+    return current
+  }
+}

@@ -1,0 +1,386 @@
+// Issue 20, the file-system half: what a job or a flag can make transvid read
+// or write, through the built executable.
+//
+// - Images are regular files of at most 256 MiB: a FIFO, /dev/zero, a link to
+//   /dev/urandom are refused at once (no hang, no unbounded read).
+// - Files are written through a private temp folder and renamed; a planted
+//   symlink redirects nothing, a device node or FIFO at the target is refused.
+// - Reports go into folders that do not exist yet; JUnit stays valid XML.
+// - Errors name the path and the reason, never a raw NSCocoaErrorDomain dump;
+//   a full disk leaves no temp file.
+// - Jobs reach only their own folder (or `--allow-outside DIR`); no file
+//   content is echoed.
+// - Same-name jobs keep separate cache records; reports never overwrite an
+//   input or output of the run.
+
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+import Media
+import Synchronization
+import Testing
+import TransvidCLI
+
+/// Runs `/bin/sh -c script transvid ARGS…` in `directory` (the script ends
+/// with `exec "$0" "$@"` to become transvid, keeping its pid), killing it
+/// after `timeout` seconds.
+func runInShell(_ script: String, _ arguments: [String], in directory: String, timeout: Double = 120) throws -> BinaryRun {
+  let binary = try #require(transvidBinary(), "build the executable first (swift build --build-tests)")
+  let process = Process()
+  process.executableURL = URL(fileURLWithPath: "/bin/sh")
+  process.arguments = ["-c", script, binary.path] + arguments
+  process.currentDirectoryURL = URL(fileURLWithPath: directory)
+  let stderr = Pipe()
+  process.standardError = stderr
+  process.standardOutput = FileHandle.nullDevice
+  try process.run()
+  let finished = DispatchSemaphore(value: 0)
+  let text = Mutex("")
+  Thread.detachNewThread {
+    let data = stderr.fileHandleForReading.readDataToEndOfFile()
+    text.withLock { $0 = String(decoding: data, as: UTF8.self) }
+    finished.signal()
+  }
+  if finished.wait(timeout: .now() + timeout) == .timedOut {
+    kill(process.processIdentifier, SIGKILL)
+    Issue.record("transvid \(arguments) still running after \(timeout) s: killed")
+    finished.wait()
+  }
+  process.waitUntilExit()
+  return BinaryRun(status: process.terminationStatus, reason: process.terminationReason, stderr: text.withLock { $0 })
+}
+
+/// `transvid ARGS…` in `directory`.
+func runBinary(_ arguments: [String], in directory: String, timeout: Double = 120) throws -> BinaryRun {
+  try runInShell(#"exec "$0" "$@""#, arguments, in: directory, timeout: timeout)
+}
+
+/// Whether this process may mount a tmpfs (root in a mount namespace).
+let canMountTmpfs: Bool = {
+  guard let dir = try? makeTemporaryDirectory() else { return false }
+  defer { try? FileManager.default.removeItem(atPath: dir) }
+  guard mountTmpfs(at: dir, options: "size=64k") else { return false }
+  unmount(dir)
+  return true
+}()
+
+@discardableResult
+func mountTmpfs(at dir: String, options: String) -> Bool {
+  let mount = Process()
+  mount.executableURL = URL(fileURLWithPath: "/bin/mount")
+  mount.arguments = ["-t", "tmpfs", "-o", options, "tmpfs", dir]
+  mount.standardError = FileHandle.nullDevice
+  guard (try? mount.run()) != nil else { return false }
+  mount.waitUntilExit()
+  return mount.terminationStatus == 0
+}
+
+func unmount(_ dir: String) {
+  let umount = Process()
+  umount.executableURL = URL(fileURLWithPath: "/bin/umount")
+  umount.arguments = [dir]
+  try? umount.run()
+  umount.waitUntilExit()
+}
+
+/// `goodJob` with its list screen showing `image`.
+func imageJob(name: String, image: String) -> String {
+  goodJob(name: name).replacingOccurrences(of: "background: \"#F2F2F7\"", with: "image: \(image)")
+}
+
+/// The file type of `path` itself (a link is a link).
+func fileType(_ path: String) -> mode_t? {
+  var info = stat()
+  return lstat(path, &info) == 0 ? info.st_mode & S_IFMT : nil
+}
+
+let outsideHint = "jobs may reach only their own folder; allow another with --allow-outside DIR"
+
+@Suite(.serialized) struct FileSystemTests {
+  // MARK: - One hostile job in a batch
+
+  /// Jobs that point at a FIFO, at /etc/passwd and outside their folder, a
+  /// symlink planted at the old report temp name and at the report itself:
+  /// the good jobs render, the report is written (a regular file, the link
+  /// target untouched), exit 1, nothing written outside.
+  @Test func hostileJobsDoNotStopTheBatch() throws {
+    let dir = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    let jobs = path(dir, "jobs")
+    try FileManager.default.createDirectory(atPath: jobs, withIntermediateDirectories: true)
+    try write(goodJob(name: "a-good"), to: "a-good.cfg", in: jobs)
+    #expect(mkfifo(path(jobs, "fifo.png"), 0o644) == 0)
+    try write(imageJob(name: "b-fifo", image: "fifo.png"), to: "b-fifo.cfg", in: jobs)
+    try write(imageJob(name: "c-passwd", image: "/etc/passwd"), to: "c-passwd.cfg", in: jobs)
+    try write(
+      goodJob(name: "d-outside").replacingOccurrences(of: "output: {", with: "output: { dir: ../../elsewhere,"),
+      to: "d-outside.cfg", in: jobs)
+    try write(
+      goodJob(name: "e-absolute").replacingOccurrences(of: "output: {", with: "output: { dir: \(path(dir, "abs")),"),
+      to: "e-absolute.cfg", in: jobs)
+    try write(goodJob(name: "f-good", color: "#34C759"), to: "f-good.cfg", in: jobs)
+    try write("do not overwrite", to: "victim.txt", in: dir)
+    try FileManager.default.createDirectory(atPath: path(dir, "out"), withIntermediateDirectories: true)
+    try FileManager.default.createDirectory(atPath: path(dir, "victim-folder"), withIntermediateDirectories: true)
+    try write("keep", to: "victim-folder/keep.txt", in: dir)
+
+    // Links where the old report temp name, the report and this process's staging folder go.
+    let plant = #"ln -s victim.txt "report.json.tmp-$$" && ln -s victim.txt report.json && "#
+      + #"ln -s ../victim-folder "out/.transvid-partial-\#(StaleStaging.host)-$$" && exec "$0" "$@""#
+    let run = try runInShell(
+      plant, ["jobs", "-q", "-j", "2", "--report", "report.json", "--junit", "fresh/ci/junit.xml"], in: dir)
+    #expect(run.reason == .exit && run.status == 1, "\(run.stderr)")
+    #expect(
+      run.lines.sorted() == [
+        "jobs/b-fifo.cfg:6:5: error: screens.list.image: cannot read 'fifo.png': not a regular file (a FIFO)",
+        "jobs/c-passwd.cfg:6:5: error: screens.list.image: '/etc/passwd' is outside the job's folder (\(outsideHint))",
+        "jobs/d-outside.cfg:3:16: error: output.dir: '../../elsewhere' is outside the job's folder (\(outsideHint))",
+        "jobs/e-absolute.cfg:3:16: error: output.dir: '\(path(dir, "abs"))' is outside the job's folder (\(outsideHint))",
+      ])
+    // The good jobs rendered whole.
+    for name in ["a-good", "f-good"] {
+      #expect(try VideoReader(path: path(dir, "out/\(name).mp4")).readAll().count == 5)
+    }
+    #expect(files(in: path(dir, "out")).keys.sorted() == ["a-good.mp4", "f-good.mp4"])
+    #expect(!FileManager.default.fileExists(atPath: path((dir as NSString).deletingLastPathComponent, "elsewhere")))
+    #expect(!FileManager.default.fileExists(atPath: path(dir, "abs")))
+    // The report replaced the link (not its target); the planted temp link was not used.
+    #expect(try String(contentsOfFile: path(dir, "victim.txt"), encoding: .utf8) == "do not overwrite")
+    #expect(fileType(path(dir, "report.json")) == S_IFREG)
+    #expect(try FileManager.default.contentsOfDirectory(atPath: path(dir, "victim-folder")) == ["keep.txt"])
+    #expect(allEntries(in: path(dir, "out")).filter { $0.contains("partial") } == [])
+    #expect(allEntries(in: dir).filter { $0.contains(".tmp") }.allSatisfy { fileType(path(dir, $0)) == S_IFLNK })
+    let entries = try reportJobs(path(dir, "report.json"))
+    #expect(entries.map { $0["status"] as? String } == ["rendered", "failed", "failed", "failed", "failed", "rendered"])
+    let report = try String(contentsOfFile: path(dir, "report.json"), encoding: .utf8)
+    #expect(!report.contains("root:"))
+    #expect(fileType(path(dir, "fresh/ci/junit.xml")) == S_IFREG)
+  }
+
+  /// A link inside the job's folder that leads out counts as outside;
+  /// `--allow-outside DIR` lets a job write its `output.dir` and read an
+  /// image in DIR (even a folder not made yet).
+  @Test func allowOutsideNamesTheFoldersAJobMayReach() throws {
+    let dir = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    let jobs = path(dir, "jobs"), shared = path(dir, "shared")
+    try FileManager.default.createDirectory(atPath: jobs, withIntermediateDirectories: true)
+    try FileManager.default.createDirectory(atPath: shared, withIntermediateDirectories: true)
+    try FileManager.default.copyItem(atPath: path(AssetLoaderTests.assets, "cover.png"), toPath: path(shared, "cover.png"))
+    try FileManager.default.createSymbolicLink(atPath: path(jobs, "link"), withDestinationPath: "../shared")
+    try write(
+      imageJob(name: "linked", image: "link/cover.png").replacingOccurrences(
+        of: "output: {", with: "output: { dir: ../published/demos,"),
+      to: "linked.cfg", in: jobs)
+    let refused = try runBinary(["jobs/linked.cfg", "-q"], in: dir)
+    #expect(refused.status == 1)
+    #expect(refused.lines == ["jobs/linked.cfg:6:5: error: screens.list.image: 'link/cover.png' is outside the job's folder (\(outsideHint))"])
+    let allowed = try runBinary(
+      ["jobs/linked.cfg", "-q", "--allow-outside", "shared", "--allow-outside", path(dir, "published")], in: dir)
+    #expect(allowed.status == 0, "\(allowed.stderr)")
+    #expect(try VideoReader(path: path(dir, "published/demos/linked.mp4")).readAll().count == 5)
+  }
+
+  // MARK: - Image reads
+
+  /// A FIFO, /dev/zero, a link to /dev/urandom and a file over the byte cap
+  /// are refused before anything is read; each run ends within seconds.
+  @Test func imagesAreRegularFilesOfBoundedSize() throws {
+    let dir = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    #expect(mkfifo(path(dir, "fifo.png"), 0o644) == 0)
+    try FileManager.default.createSymbolicLink(atPath: path(dir, "noise.png"), withDestinationPath: "/dev/urandom")
+    let big = FileHandle(forWritingAtPath: try write("", to: "big.png", in: dir))!
+    try big.truncate(atOffset: UInt64(256 << 20) + 1)  // sparse: no disk used
+    try big.close()
+    for (image, reason) in [
+      ("fifo.png", "not a regular file (a FIFO)"),
+      ("/dev/zero", "not a regular file (a character device)"),
+      ("noise.png", "not a regular file (a character device)"),
+      ("big.png", "the file is 268435457 bytes, over the limit of 268435456"),
+    ] {
+      try write(imageJob(name: "job", image: image), to: "job.cfg", in: dir)
+      let start = Date()
+      let run = try runBinary(["frame", "job.cfg", "--time", "0", "-o", "f.png", "--allow-outside", "/dev"], in: dir, timeout: 30)
+      #expect(run.status == 1)
+      #expect(run.lines == ["job.cfg:6:5: error: screens.list.image: cannot read '\(image)': \(reason)"])
+      #expect(Date().timeIntervalSince(start) < 20)
+    }
+    #expect(!FileManager.default.fileExists(atPath: path(dir, "f.png")))
+  }
+
+  // MARK: - Output targets
+
+  /// `frame -o` onto /dev/null, a device node made here or a FIFO, and a
+  /// batch output path that is a FIFO: refused, the node left as it was.
+  @Test func outputsThatAreNotRegularFilesAreRefused() throws {
+    let dir = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    try write(goodJob(), to: "good.cfg", in: dir)
+    #expect(mkfifo(path(dir, "pipe.png"), 0o644) == 0)
+    var targets = [("/dev/null", "a character device"), ("pipe.png", "a FIFO")]
+    if mknod(path(dir, "null.png"), S_IFCHR | 0o666, dev_t(0x103)) == 0 {  // 1:3, what /dev/null is; root only
+      targets.append(("null.png", "a character device"))
+    }
+    for (target, kind) in targets {
+      let run = try runBinary(["frame", "good.cfg", "--time", "0.1", "-o", target], in: dir)
+      #expect(run.status == 1)
+      #expect(
+        run.lines == ["transvid: write '\(target)': it is \(kind), not a regular file; transvid writes only regular files"])
+    }
+    #expect(fileType("/dev/null") == S_IFCHR)
+    #expect(fileType(path(dir, "pipe.png")) == S_IFIFO)
+
+    try FileManager.default.createDirectory(atPath: path(dir, "out"), withIntermediateDirectories: true)
+    #expect(mkfifo(path(dir, "out/good.mp4"), 0o644) == 0)
+    let run = try runBinary(["good.cfg", "-o", "out", "-q"], in: dir)
+    #expect(run.status == 1)
+    #expect(
+      run.lines == [
+        "good.cfg: error: write 'out/good.mp4': it is a FIFO, not a regular file; transvid writes only regular files"
+      ])
+    #expect(fileType(path(dir, "out/good.mp4")) == S_IFIFO)
+    #expect(allEntries(in: path(dir, "out")).filter { $0.contains("tmp") || $0.contains("partial") } == [])
+  }
+
+  // MARK: - Reports
+
+  /// Reports into folders that do not exist yet (also when this shard got no
+  /// job), and a JUnit file that stays valid XML when a job's file name holds
+  /// U+FFFE and a control character (python3's XML parser is the oracle).
+  @Test func reportsCreateFoldersAndJUnitIsValidXML() throws {
+    let dir = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    let jobs = path(dir, "jobs")
+    try FileManager.default.createDirectory(atPath: jobs, withIntermediateDirectories: true)
+    try write(goodJob(), to: "good.cfg", in: jobs)
+    try write("name: [", to: "bad\u{FFFE}\u{1}.cfg", in: jobs)
+    let empty = try runBinary(["jobs/good.cfg", "-q", "--shard", "2/2", "--junit", "fresh/junit-2.xml"], in: dir)
+    #expect(empty.status == 0, "\(empty.stderr)")
+    let run = try runBinary(
+      ["jobs", "-q", "--junit", "a/b/junit.xml", "--report", "c/report.json", "--gallery", "d/e"], in: dir)
+    #expect(run.status == 1)
+    #expect(run.lines.count == 1 && run.lines[0].hasPrefix("jobs/bad\u{FFFE}\u{1}.cfg:"), "\(run.lines)")
+    #expect(try reportJobs(path(dir, "c/report.json")).count == 2)
+    #expect(fileType(path(dir, "d/e/index.html")) == S_IFREG)
+    for junit in ["fresh/junit-2.xml", "a/b/junit.xml"] {
+      let python = Process()
+      python.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+      python.arguments = [
+        "-c", "import sys, xml.etree.ElementTree as E; print(len(E.parse(sys.argv[1]).getroot().findall('.//testcase')))",
+        path(dir, junit),
+      ]
+      let out = Pipe()
+      python.standardOutput = out
+      python.standardError = FileHandle.nullDevice
+      try python.run()
+      let printed = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+      python.waitUntilExit()
+      #expect(python.terminationStatus == 0, "\(junit) is not well-formed XML")
+      #expect(printed == (junit.hasPrefix("fresh") ? "0\n" : "2\n"), "\(junit)")
+    }
+  }
+
+  /// `--report`/`--junit`/`--gallery` naming an output, a job file, an
+  /// image or each other: a usage error, nothing touched.
+  @Test func reportsNeverOverwriteTheRun() throws {
+    let dir = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    try write(goodJob(name: "base"), to: "job.cfg", in: dir)
+    let job = try String(contentsOfFile: path(dir, "job.cfg"), encoding: .utf8)
+    #expect(try runBinary(["job.cfg", "-o", "out", "-q"], in: dir).status == 0)
+    let video = try #require(FileManager.default.contents(atPath: path(dir, "out/base.mp4")))
+    for (flags, message) in [
+      (["--report", "out/base.mp4"], "--report 'out/base.mp4' would overwrite the output 'out/base.mp4' of job.cfg"),
+      (["--report", "job.cfg"], "--report 'job.cfg' would overwrite the job file job.cfg"),
+      (["--junit", "./out/../job.cfg"], "--junit './out/../job.cfg' would overwrite the job file job.cfg"),
+      (["--report", "r.json", "--junit", "r.json"], "--junit 'r.json' would overwrite the --report file"),
+    ] {
+      let run = try runBinary(["job.cfg", "-o", "out", "-q", "--force"] + flags, in: dir)
+      #expect(run.status == 2, "\(flags)")
+      #expect(run.lines == ["transvid: \(message)"])
+    }
+    #expect(FileManager.default.contents(atPath: path(dir, "out/base.mp4")) == video)
+    #expect(try String(contentsOfFile: path(dir, "job.cfg"), encoding: .utf8) == job)
+    #expect(!FileManager.default.fileExists(atPath: path(dir, "r.json")))
+  }
+
+  // MARK: - Clear errors
+
+  /// `-o` naming a file, below a file, empty; `.transvid-cache` a file;
+  /// a read-only `-o` (a read-only tmpfs when mounting works): the system's
+  /// words, no NSCocoaErrorDomain.
+  @Test func folderProblemsAreSaidPlainly() throws {
+    let dir = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    try write(goodJob(), to: "good.cfg", in: dir)
+    try write("x", to: "afile", in: dir)
+    try FileManager.default.createDirectory(atPath: path(dir, "cached"), withIntermediateDirectories: true)
+    try write("x", to: "cached/.transvid-cache", in: dir)
+    var cases = [
+      (["-o", "afile"], 1, "good.cfg: error: create folder 'afile': 'afile' is a regular file"),
+      (["-o", "afile/sub"], 1, "good.cfg: error: create folder 'afile/sub': 'afile' is a regular file"),
+      (["-o", "cached"], 1, "good.cfg: error: create folder 'cached/.transvid-cache': 'cached/.transvid-cache' is a regular file"),
+      (["-o", ""], 2, "transvid: option -o needs a path, got an empty one"),
+      (["--report", ""], 2, "transvid: option --report needs a path, got an empty one"),
+    ]
+    let readOnly = path(dir, "ro")
+    try FileManager.default.createDirectory(atPath: readOnly, withIntermediateDirectories: true)
+    let mounted = canMountTmpfs && mountTmpfs(at: readOnly, options: "ro,size=64k")
+    defer { if mounted { unmount(readOnly) } }
+    if mounted { cases.append((["-o", "ro/out"], 1, "good.cfg: error: create folder 'ro/out': Read-only file system")) }
+    for (flags, status, message) in cases {
+      let run = try runBinary(["good.cfg", "-q"] + flags, in: dir)
+      #expect(run.status == Int32(status), "\(flags)")
+      #expect(run.lines.first == message, "\(flags)")
+      #expect(!run.stderr.contains("NSCocoaErrorDomain"))
+    }
+    #expect(files(in: dir).keys.sorted() == ["afile", "good.cfg"])
+  }
+
+  /// A full disk (a 64 KiB tmpfs, filled) under the report, the JUnit file
+  /// and a poster: "No space left on device", exit 1, no temp file left.
+  @Test(.enabled(if: canMountTmpfs, "needs to mount a tmpfs (root)"))
+  func fullDiskUnderReportsAndPosters() throws {
+    let dir = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    let disk = path(dir, "disk")
+    try FileManager.default.createDirectory(atPath: disk, withIntermediateDirectories: true)
+    #expect(mountTmpfs(at: disk, options: "size=64k"))
+    defer { unmount(disk) }
+    try Data(count: 63_000).write(to: URL(fileURLWithPath: path(disk, "filler")))
+    try write(goodJob(), to: "good.cfg", in: dir)
+    let reports = try runBinary(
+      ["good.cfg", "-q", "-o", "out", "--format", "png", "--report", "disk/r.json", "--junit", "disk/j.xml"], in: dir)
+    #expect(reports.status == 1)
+    #expect(
+      reports.lines == [
+        "transvid: cannot write the report 'disk/r.json': No space left on device",
+        "transvid: cannot write the JUnit report 'disk/j.xml': No space left on device",
+      ])
+    let poster = try runBinary(["good.cfg", "-q", "-o", "disk/out", "--format", "png,sheet"], in: dir)
+    #expect(poster.status == 1)
+    #expect(poster.lines == ["good.cfg: error: write 'disk/out/good.png': No space left on device"])
+    #expect(allEntries(in: disk).filter { $0 != "filler" && $0 != "out" && $0 != "out/.transvid-cache" } == [])
+  }
+
+  // MARK: - Cache records
+
+  /// Two jobs named alike with different formats in one folder: each keeps
+  /// its own record, so the second and third runs render nothing.
+  @Test func sameNameDifferentFormatsKeepTheirOwnRecords() throws {
+    let dir = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    try write(goodJob(name: "twin", formats: "[mp4]"), to: "a.cfg", in: dir)
+    try write(goodJob(name: "twin", formats: "[png]"), to: "b.cfg", in: dir)
+    var statuses: [[String?]] = []
+    for _ in 0..<3 {
+      #expect(try runBinary(["a.cfg", "b.cfg", "-o", "out", "-q", "--report", "r.json"], in: dir).status == 0)
+      statuses.append(try reportJobs(path(dir, "r.json")).map { $0["status"] as? String })
+    }
+    #expect(statuses == [["rendered", "rendered"], ["cached", "cached"], ["cached", "cached"]])
+    #expect(
+      allEntries(in: path(dir, "out/.transvid-cache")) == ["twin.mp4.json", "twin.png.json"])
+  }
+}
