@@ -157,7 +157,7 @@ enum PathRasterizer {
   static func segmentCount(_ m: Double, tolerance: Double) -> Int {
     let n = (m / (8 * tolerance)).squareRoot().rounded(.up)
     guard n.isFinite else { return 1 }
-    return max(1, min(1000, Int(max(n, 0))))
+    return max(1, Int(min(max(n, 0), 1000)))
   }
 
   /// Closed polygons in device pixels. Affine maps transform the control
