@@ -56,6 +56,37 @@ struct Options: Sendable {
 
   static let knownFormats = ["mp4", "gif", "png", "sheet"]
 
+  /// The options of a render or `plan`, for "did you mean".
+  static let renderOptions = [
+    "--help", "--version", "--output-dir", "--format", "--force", "--quiet", "--jobs", "--shard", "--shard-count",
+    "--report", "--junit", "--gallery", "--progress", "--json",
+  ] + limitOptions
+  /// The options that set `JobLimits` (`JobLimits.set`), for renders, `plan` and `frame`.
+  static let limitOptions = ["--max-side", "--max-frames", "--max-pixels"]
+
+  /// `; did you mean '--format'?` for a near miss among `options`, else
+  /// nothing (also for an exact match: `--json` outside `plan`).
+  static func hint(for option: String, among options: [String]) -> String {
+    guard let match = Suggestion.closest(to: option, in: options), match != option else { return "" }
+    return "; did you mean '\(match)'?"
+  }
+
+  /// Whether `text`, after an option that takes a value, is that value: not
+  /// another option, though it may be `-` or a negative number (`-1/3`), so
+  /// that the number's own error names it.
+  static func isValue(_ text: String) -> Bool {
+    guard text.hasPrefix("-"), text != "-" else { return true }
+    return text.dropFirst().first.map { $0.isASCII && ($0.isNumber || $0 == ".") } ?? false
+  }
+
+  /// A whole number from 1 to `Int.max` for `option`.
+  static func positiveInteger(_ text: String, for option: String) throws -> Int {
+    guard let n = Int(text), n >= 1 else {
+      throw UsageError(description: "option \(option) needs a whole number ≥ 1, got '\(text)'")
+    }
+    return n
+  }
+
   static func parse(_ arguments: [String]) throws -> Options {
     var options = Options()
     var inputs: [String] = []
@@ -88,18 +119,12 @@ struct Options: Sendable {
       }
       func value() throws -> String {
         if let attached { return attached }
-        guard let v = rest.popFirst(), !v.hasPrefix("-") || v == "-" else {
+        guard let v = rest.popFirst(), Options.isValue(v) else {
           throw UsageError(description: "option \(arg) needs a value")
         }
         return v
       }
-      func positiveInteger() throws -> Int {
-        let text = try value()
-        guard let n = Int(text), n >= 1 else {
-          throw UsageError(description: "option \(arg) needs a whole number ≥ 1, got '\(text)'")
-        }
-        return n
-      }
+      func positiveInteger() throws -> Int { try Options.positiveInteger(value(), for: arg) }
       switch arg {
       case "-h", "--help": return Options(command: .help)
       case "--version": return Options(command: .version)
@@ -107,7 +132,8 @@ struct Options: Sendable {
       case "--format":
         let list = try value().split(separator: ",").map(String.init)
         for f in list where !knownFormats.contains(f) {
-          throw UsageError(description: "unknown format '\(f)' (expected mp4, gif, png or sheet)")
+          let hint = Suggestion.closest(to: f, in: knownFormats).map { "; did you mean '\($0)'?" } ?? ""
+          throw UsageError(description: "unknown format '\(f)' (expected mp4, gif, png or sheet)\(hint)")
         }
         guard !list.isEmpty else { throw UsageError(description: "option --format needs a value") }
         options.formats = list
@@ -130,21 +156,14 @@ struct Options: Sendable {
           throw UsageError(description: "--progress needs auto, plain, ndjson or none, got '\(text)'")
         }
         options.progress = mode
-      case "--max-side":
-        let n = try positiveInteger()
-        guard n <= JobLimits.largestSide else {
-          throw UsageError(description: "option --max-side allows at most \(JobLimits.largestSide) pixels, got '\(n)'")
-        }
-        options.limits.maxSide = n
-      case "--max-frames": options.limits.maxFrames = try positiveInteger()
-      case "--max-pixels": options.limits.maxPixels = try positiveInteger()
+      case _ where limitOptions.contains(arg): try options.limits.set(arg, try value())
       case "--json" where isPlan: json = true
       case "--":
         inputs.append(contentsOf: rest)
         rest = []
       default:
         if arg.hasPrefix("-") && arg != "-" {
-          throw UsageError(description: "unknown option '\(raw)'")
+          throw UsageError(description: "unknown option '\(raw)'\(Options.hint(for: arg, among: renderOptions))")
         }
         inputs.append(arg)
       }
@@ -184,29 +203,66 @@ struct Options: Sendable {
     return Options(command: .curve(spec: spec, samples: samples, duration: duration))
   }
 
-  /// `frame JOB.cfg --time T -o FILE.png`.
+  /// `frame JOB.cfg --time T -o FILE.png [--max-side N] [--max-frames N] [--max-pixels N]`.
   private static func parseFrame(_ arguments: ArraySlice<String>) throws -> Options {
     var rest = arguments
+    var options = Options()
     var job: String?, time: Double?, output: String?
-    while let arg = rest.popFirst() {
+    while let raw = rest.popFirst() {
+      var arg = raw
+      var attached: String?
+      if raw.hasPrefix("--"), let eq = raw.firstIndex(of: "=") {
+        arg = String(raw[..<eq])
+        attached = String(raw[raw.index(after: eq)...])
+      }
+      func value() throws -> String {
+        if let attached { return attached }
+        guard let v = rest.popFirst(), Options.isValue(v) else {
+          throw UsageError(description: "option \(arg) needs a value")
+        }
+        return v
+      }
       switch arg {
       case "-h", "--help": return Options(command: .help)
       case "--time", "-t":
-        guard let v = rest.popFirst(), let t = Double(v), t.isFinite, t >= 0 else {
-          throw UsageError(description: "--time needs a number of seconds ≥ 0")
+        let text = try value()
+        guard let t = Double(text), t.isFinite, t >= 0 else {
+          throw UsageError(description: "--time needs a number of seconds ≥ 0, got '\(text)'")
         }
         time = t
-      case "-o", "--output":
-        guard let v = rest.popFirst() else { throw UsageError(description: "option \(arg) needs a value") }
-        output = v
+      case "-o", "--output": output = try value()
+      case _ where limitOptions.contains(arg): try options.limits.set(arg, try value())
       default:
-        guard !arg.hasPrefix("-"), job == nil else { throw UsageError(description: "unexpected argument '\(arg)' for 'frame'") }
+        guard !arg.hasPrefix("-"), job == nil else {
+          let hint = arg.hasPrefix("-") ? Options.hint(for: arg, among: ["--help", "--time", "--output"] + limitOptions) : ""
+          throw UsageError(description: "unexpected argument '\(raw)' for 'frame'\(hint)")
+        }
         job = arg
       }
     }
     guard let job else { throw UsageError(description: "'frame' needs a job file") }
     guard let time else { throw UsageError(description: "'frame' needs --time SECONDS") }
     guard let output else { throw UsageError(description: "'frame' needs -o FILE.png") }
-    return Options(command: .frame(job: job, time: time, output: output))
+    options.command = .frame(job: job, time: time, output: output)
+    return options
+  }
+}
+
+extension JobLimits {
+  /// Sets the cap an option names (`--max-side`, `--max-frames`,
+  /// `--max-pixels`) from its text: a whole number ≥ 1, the side at most
+  /// `largestSide`.
+  mutating func set(_ option: String, _ text: String) throws {
+    let n = try Options.positiveInteger(text, for: option)
+    switch option {
+    case "--max-side":
+      guard n <= JobLimits.largestSide else {
+        throw Options.UsageError(
+          description: "option --max-side allows at most \(JobLimits.largestSide) pixels, got '\(n)'")
+      }
+      maxSide = n
+    case "--max-frames": maxFrames = n
+    default: maxPixels = n
+    }
   }
 }
