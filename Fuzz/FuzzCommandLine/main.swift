@@ -72,8 +72,8 @@ public func fuzzCommandLine(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt 
   }
   // In the folder for the run only: libFuzzer's own paths are relative to where it started.
   let previous = FileManager.default.currentDirectoryPath
-  FileManager.default.changeCurrentDirectoryPath(folder)
-  defer { FileManager.default.changeCurrentDirectoryPath(previous) }
+  _ = FileManager.default.changeCurrentDirectoryPath(folder)
+  defer { _ = FileManager.default.changeCurrentDirectoryPath(previous) }
   let quiet = Console(print: { _ in }, error: { _ in })
   let status = TransvidCommand.run(arguments, console: quiet, environment: environment)
   if ![0, 1, 2].contains(status) { fatalError("exit status \(status) for \(arguments) \(environment)") }

@@ -106,24 +106,10 @@ struct Options: Sendable {
       rest.removeFirst()
       return try parseCurve(rest)
     }
-    while let raw = rest.popFirst() {
-      // `--name=value` is `--name value`.
-      var arg = raw
-      var attached: String?
-      if raw.hasPrefix("--"), let eq = raw.firstIndex(of: "=") {
-        arg = String(raw[..<eq])
-        attached = String(raw[raw.index(after: eq)...])
-      } else if raw.hasPrefix("-j"), raw.count > 2, !raw.hasPrefix("--") {
-        arg = "-j"
-        attached = String(raw.dropFirst(2))
-      }
-      func value() throws -> String {
-        if let attached { return attached }
-        guard let v = rest.popFirst(), Options.isValue(v) else {
-          throw UsageError(description: "option \(arg) needs a value")
-        }
-        return v
-      }
+    var stream = ArgumentStream(rest, splitsJobs: true)
+    while let arg = stream.next() {
+      let raw = stream.raw
+      func value() throws -> String { try stream.value() }
       func positiveInteger() throws -> Int { try Options.positiveInteger(value(), for: arg) }
       switch arg {
       case "-h", "--help": return Options(command: .help)
@@ -159,8 +145,7 @@ struct Options: Sendable {
       case _ where limitOptions.contains(arg): try options.limits.set(arg, try value())
       case "--json" where isPlan: json = true
       case "--":
-        inputs.append(contentsOf: rest)
-        rest = []
+        inputs.append(contentsOf: stream.remaining())
       default:
         if arg.hasPrefix("-") && arg != "-" {
           throw UsageError(description: "unknown option '\(raw)'\(Options.hint(for: arg, among: renderOptions))")
@@ -205,23 +190,12 @@ struct Options: Sendable {
 
   /// `frame JOB.cfg --time T -o FILE.png [--max-side N] [--max-frames N] [--max-pixels N]`.
   private static func parseFrame(_ arguments: ArraySlice<String>) throws -> Options {
-    var rest = arguments
     var options = Options()
     var job: String?, time: Double?, output: String?
-    while let raw = rest.popFirst() {
-      var arg = raw
-      var attached: String?
-      if raw.hasPrefix("--"), let eq = raw.firstIndex(of: "=") {
-        arg = String(raw[..<eq])
-        attached = String(raw[raw.index(after: eq)...])
-      }
-      func value() throws -> String {
-        if let attached { return attached }
-        guard let v = rest.popFirst(), Options.isValue(v) else {
-          throw UsageError(description: "option \(arg) needs a value")
-        }
-        return v
-      }
+    var stream = ArgumentStream(arguments, splitsJobs: false)
+    while let arg = stream.next() {
+      let raw = stream.raw
+      func value() throws -> String { try stream.value() }
       switch arg {
       case "-h", "--help": return Options(command: .help)
       case "--time", "-t":
@@ -264,5 +238,54 @@ extension JobLimits {
     case "--max-frames": maxFrames = n
     default: maxPixels = n
     }
+  }
+}
+
+/// Command-line arguments one at a time: `--name=value` is read as `--name`
+/// with its value attached (and `-jN` as `-j N` when `splitsJobs`); `value()`
+/// takes the attached value or the next argument.
+struct ArgumentStream {
+  private var rest: ArraySlice<String>
+  private let splitsJobs: Bool
+  private var attached: String?
+  /// The last argument as written.
+  private(set) var raw = ""
+  /// The last argument's option name (`--shard` for `--shard=1/2`).
+  private(set) var name = ""
+
+  init(_ arguments: ArraySlice<String>, splitsJobs: Bool) {
+    rest = arguments
+    self.splitsJobs = splitsJobs
+  }
+
+  /// The next argument's name, or nil at the end.
+  mutating func next() -> String? {
+    guard let raw = rest.popFirst() else { return nil }
+    self.raw = raw
+    name = raw
+    attached = nil
+    if raw.hasPrefix("--"), let eq = raw.firstIndex(of: "=") {
+      name = String(raw[..<eq])
+      attached = String(raw[raw.index(after: eq)...])
+    } else if splitsJobs, raw.hasPrefix("-j"), raw.count > 2, !raw.hasPrefix("--") {
+      name = "-j"
+      attached = String(raw.dropFirst(2))
+    }
+    return name
+  }
+
+  /// The value of the option just read (`Options.isValue`).
+  mutating func value() throws -> String {
+    if let attached { return attached }
+    guard let v = rest.popFirst(), Options.isValue(v) else {
+      throw Options.UsageError(description: "option \(name) needs a value")
+    }
+    return v
+  }
+
+  /// Every argument not read yet (after `--`).
+  mutating func remaining() -> [String] {
+    defer { rest = [] }
+    return Array(rest)
   }
 }
