@@ -171,6 +171,23 @@ func runTransvid(_ arguments: [String], in directory: String, environment: [Stri
       ])
   }
 
+  /// A canvas `--max-side 16384` allows but FFmpeg cannot encode fails when
+  /// parsed (it rendered for 19 s, then failed in the encoder).
+  @Test func encoderPictureLimitIsKnownUpFront() throws {
+    let dir = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    try write(goodJob(name: "huge").replacingOccurrences(of: "size: 60x100", with: "size: 16384x16384"), to: "huge.cfg", in: dir)
+    let start = ContinuousClock.now
+    let run = try runTransvid(["huge.cfg", "-o", "out", "--max-side", "16384"], in: dir)
+    #expect(run.status == 1)
+    #expect(
+      run.errorLines == [
+        "huge.cfg:2:17: error: canvas.size: the canvas would be 16384x16384 pixels; "
+          + "FFmpeg encodes at most (width + 128)·(height + 128) < 268435455"
+      ])
+    #expect(ContinuousClock.now - start < .seconds(10))
+  }
+
   /// `frame` writes the last frame for a time past the end.
   @Test func framePastTheEndIsTheLastFrame() throws {
     let dir = try makeTemporaryDirectory()
