@@ -81,10 +81,4 @@ public func fuzzCommandLine(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt 
   return 0
 }
 
-#if FUZZING
-exit(runLibFuzzer { data, size in fuzzCommandLine(data, size) })
-#else
-exit(replay(CommandLine.arguments.dropFirst()) { bytes in
-  bytes.withUnsafeBufferPointer { _ = fuzzCommandLine($0.baseAddress, $0.count) }
-})
-#endif
+exit(fuzzMain(fuzzCommandLine))

@@ -69,10 +69,4 @@ public func fuzzTransitions(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt 
   return 0
 }
 
-#if FUZZING
-exit(runLibFuzzer { data, size in fuzzTransitions(data, size) })
-#else
-exit(replay(CommandLine.arguments.dropFirst()) { bytes in
-  bytes.withUnsafeBufferPointer { _ = fuzzTransitions($0.baseAddress, $0.count) }
-})
-#endif
+exit(fuzzMain(fuzzTransitions))
