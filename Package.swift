@@ -54,6 +54,9 @@ let package = Package(
     .target(name: "FuzzSupport", path: "Fuzz/FuzzSupport"),
     .executableTarget(name: "FuzzJobParser", dependencies: ["FuzzSupport", "Jobs"], path: "Fuzz/FuzzJobParser"),
     .executableTarget(name: "FuzzImageDecoder", dependencies: ["FuzzSupport", "Media"], path: "Fuzz/FuzzImageDecoder"),
+    .executableTarget(
+      name: "FuzzTransitions", dependencies: ["FuzzSupport", "Jobs", "Raster", "Rendering", "Transitions"], path: "Fuzz/FuzzTransitions"),
+    .executableTarget(name: "FuzzCommandLine", dependencies: ["FuzzSupport", "TransvidCLI"], path: "Fuzz/FuzzCommandLine"),
 
     // MARK: - Tests
     .testTarget(name: "GeometryTests", dependencies: ["Geometry"]),

@@ -27,10 +27,4 @@ public func fuzzImageDecoder(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt
   return 0
 }
 
-#if FUZZING
-exit(runLibFuzzer { data, size in fuzzImageDecoder(data, size) })
-#else
-exit(replay(CommandLine.arguments.dropFirst()) { bytes in
-  bytes.withUnsafeBufferPointer { _ = fuzzImageDecoder($0.baseAddress, $0.count) }
-})
-#endif
+exit(fuzzMain(fuzzImageDecoder))

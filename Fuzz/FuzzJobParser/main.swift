@@ -18,10 +18,4 @@ public func fuzzJobParser(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
   return 0
 }
 
-#if FUZZING
-exit(runLibFuzzer { data, size in fuzzJobParser(data, size) })
-#else
-exit(replay(CommandLine.arguments.dropFirst()) { bytes in
-  bytes.withUnsafeBufferPointer { _ = fuzzJobParser($0.baseAddress, $0.count) }
-})
-#endif
+exit(fuzzMain(fuzzJobParser))

@@ -23,6 +23,19 @@ public func runLibFuzzer(_ callback: @convention(c) (UnsafePointer<UInt8>?, Int)
 }
 #endif
 
+/// A fuzz executable's `main`: libFuzzer's driver calling `target` in a
+/// `-sanitize=fuzzer` build (`-DFUZZING`), else a replay of the files and
+/// folders on the command line through `target`. Returns the exit status.
+public func fuzzMain(_ target: @convention(c) (UnsafePointer<UInt8>?, Int) -> CInt) -> CInt {
+  #if FUZZING
+  return runLibFuzzer(target)
+  #else
+  return replay(CommandLine.arguments.dropFirst()) { bytes in
+    bytes.withUnsafeBufferPointer { _ = target($0.baseAddress, $0.count) }
+  }
+  #endif
+}
+
 /// Feeds every file named in `paths` (folders: every file inside, sorted) to
 /// `body`; prints how many ran. Returns 0, or 2 for a path that cannot be read.
 public func replay(_ paths: some Collection<String>, _ body: ([UInt8]) -> Void) -> CInt {

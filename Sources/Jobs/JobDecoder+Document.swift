@@ -17,9 +17,27 @@ extension JobDecoder {
     let output = try output(fields["output"])
     let screens = try screens(try required("screens", in: fields, "a mapping of screen names to screens"), canvas: canvas)
     let timeline = try timeline(try required("timeline", in: fields, "a list of steps"), screens: screens, canvas: canvas)
-    let spec = JobSpec(name: name, file: file, canvas: canvas, output: output, screens: screens, timeline: timeline)
+    var spec = JobSpec(name: name, file: file, canvas: canvas, output: output, screens: screens, timeline: timeline)
+    spec.sizeSources = JobDecoder.locations(of: JobSpec.sizeKeys, in: root)
+    try spec.checkOutputSizes(formats: spec.output.formats, limits: limits)
+    spec.notes = notes(on: spec)
     try checkLength(of: spec, at: fields.pairs.first { $0.key == "timeline" }?.keyLocation ?? root.location)
     return spec
+  }
+
+  /// Where each key path of `paths` and its enclosing keys are written in
+  /// `root` (where its value starts), by dotted path: `output`, `output.gif`, ….
+  static func locations(of paths: [[String]], in root: YAMLNode) -> [String: SourceLocation] {
+    var result: [String: SourceLocation] = [:]
+    for path in paths {
+      var node = root
+      for depth in path.indices {
+        guard let pair = node.pairs?.first(where: { $0.key == path[depth] }) else { break }
+        result[path[...depth].joined(separator: ".")] = pair.value.location
+        node = pair.value
+      }
+    }
+    return result
   }
 
   static let nameRule = "letters, digits, '-', '_' and '.', not starting with '.'"
@@ -36,6 +54,14 @@ extension JobDecoder {
       return name
     }
     let path = KeyPath.root.appending("name")
+    if let name = node.text, name.utf8.count > JobDecoder.maximumNameLength,
+      JobDecoder.isSafeName(String(name.prefix(JobDecoder.maximumNameLength)))
+    {
+      throw Diagnostic(
+        node.location,
+        "\(path): a name of \(name.utf8.count) characters; at most \(JobDecoder.maximumNameLength) "
+          + "(output files add an extension and a temporary suffix to it)")
+    }
     guard let name = node.text, JobDecoder.isSafeName(name) else {
       throw mismatch(node, path, expected: "a file name of \(JobDecoder.nameRule)")
     }
@@ -49,9 +75,14 @@ extension JobDecoder {
     return String(base[..<dot])
   }
 
-  /// ASCII letters, digits, `-`, `_`, `.`; 1…255 of them; no leading `.`.
+  /// Longest name: outputs are `<name>.<ext>` (up to 5 more characters)
+  /// written through `<name>.<ext>.tmp-<pid>` (up to 12 more), and file
+  /// names end at 255 bytes.
+  static let maximumNameLength = 200
+
+  /// ASCII letters, digits, `-`, `_`, `.`; 1…`maximumNameLength` of them; no leading `.`.
   static func isSafeName(_ name: String) -> Bool {
-    guard !name.isEmpty, name.utf8.count <= 255, !name.hasPrefix(".") else { return false }
+    guard !name.isEmpty, name.utf8.count <= maximumNameLength, !name.hasPrefix(".") else { return false }
     return name.unicodeScalars.allSatisfy { c in
       ("a"..."z").contains(c) || ("A"..."Z").contains(c) || ("0"..."9").contains(c) || c == "-" || c == "_" || c == "."
     }

@@ -9,6 +9,12 @@ extension JobDecoder {
     let timeline = Timeline(spec: spec, transitions: transitions)
     let frames = timeline.frameCount
     let fps = spec.canvas.fps
+    if frames < 1 {
+      throw Diagnostic(
+        location,
+        "timeline: \(JobDecoder.format(timeline.duration)) s at \(fps) fps is less than one frame; "
+          + "a job needs at least half a frame (1/\(2 * fps) s)")
+    }
     if frames > limits.maxFrames {
       throw Diagnostic(
         location,

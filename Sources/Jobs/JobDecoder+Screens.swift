@@ -57,6 +57,14 @@ extension JobDecoder {
       location: pair.keyLocation)
     var spec = ImageSpec(asset: asset)
     if let value = fields["contentMode"] {
+      if let text = value.text, ContentMode(rawValue: text) == nil, let mode = ContentMode(uikitName: text),
+        modes.contains(mode)
+      {
+        throw Diagnostic(
+          value.location,
+          "\(fields.path("contentMode")): unknown content mode \(YAMLNode.quoted(text)); "
+            + "did you mean '\(mode.rawValue)' (UIKit's \(mode.uikitName))?")
+      }
       let name = try choice(
         value, fields.path("contentMode"), among: modes.map(\.rawValue), what: "content mode",
         expected: "a content mode")

@@ -5,7 +5,8 @@
 //                        animations show it (1…20)
 //   touch: [x, y]        a touch indicator (a translucent circle, as screen
 //   touch: true          recordings show touches) at a point, or where the
-//                        transition's own `tap`, `origin` or `element` says
+//                        transition's own `tap`, `origin` or `element` says;
+//                        either way on the screen (0…width, 0…height)
 
 import Geometry
 import Transitions
@@ -24,6 +25,13 @@ extension JobDecoder {
     }
     if let node = fields["touch"] {
       step.touch = try touch(node, fields.path("touch"), step: step, from: from)
+      if let point = step.touch, !(0...canvas.size.width).contains(point.x) || !(0...canvas.size.height).contains(point.y) {
+        let size = "\(JobDecoder.format(canvas.size.width))x\(JobDecoder.format(canvas.size.height))"
+        throw Diagnostic(
+          node.location,
+          "\(fields.path("touch")): the touch at [\(JobDecoder.format(point.x)), \(JobDecoder.format(point.y))] "
+            + "is outside the \(size)-point screen")
+      }
     }
     return step
   }

@@ -62,7 +62,17 @@ extension JobDecoder {
     if kind == .navbar, fields["frame"] == nil {
       frame = Rect(x: 0, y: 0, width: canvas.size.width, height: SafeArea.top(for: canvas.size) + 44)
     } else {
-      frame = try rect(try required("frame", in: fields, "[x, y, width, height] in points"), fields.path("frame"))
+      let node = try required("frame", in: fields, "[x, y, width, height] in points")
+      frame = try rect(node, fields.path("frame"))
+      // A view's snapshot, label and fitted image are bitmaps of its frame's pixel size.
+      let width = frame.width * Double(canvas.scale), height = frame.height * Double(canvas.scale)
+      if max(width, height) > Double(limits.maxSide) {
+        throw Diagnostic(
+          node.location,
+          "\(fields.path("frame")): \(JobDecoder.format(frame.width))x\(JobDecoder.format(frame.height)) points "
+            + "at scale \(canvas.scale) is \(JobDecoder.format(width))x\(JobDecoder.format(height)) pixels; "
+            + "a view is drawn at most \(limits.maxSide) pixels per side (raise the limit with --max-side)")
+      }
     }
     var view = ViewSpec(id: id, kind: kind, frame: frame, color: nil, cornerRadius: 0, location: location)
     switch kind {

@@ -42,6 +42,12 @@ public struct JobSpec: Sendable {
   /// appears twice, each with its own key). Loaders decode these and key
   /// the bitmaps by `AssetReference.resolvedPath`.
   public var assets: [AssetReference]
+  /// Where the keys that size the outputs were written (`canvas`,
+  /// `canvas.size`, `output.gif.width`, `output.sheet`, `output.sheet.width`),
+  /// for errors found when `--format` picks other outputs (`OutputSizes.swift`).
+  public var sizeSources: [String: SourceLocation] = [:]
+  /// What the job will do that its author may not expect (`JobNote.swift`).
+  public var notes: [JobNote] = []
 
   public init(
     name: String, file: String, canvas: CanvasSpec, output: OutputSpec, screens: [ScreenSpec], timeline: [TimelineStep],
@@ -272,6 +278,27 @@ public enum ContentMode: String, Hashable, Sendable, CaseIterable {
   case stretch
   /// `center`: at its own size (pixels ÷ the canvas scale), centred.
   case center
+
+  /// UIKit's `UIView.ContentMode` case for this mode.
+  public var uikitName: String {
+    switch self {
+    case .fill: return "scaleAspectFill"
+    case .fit: return "scaleAspectFit"
+    case .stretch: return "scaleToFill"
+    case .center: return "center"
+    }
+  }
+
+  /// The mode UIKit calls `name` (`scaleAspectFit`, or `aspectFit` without
+  /// the prefix), in any case; nil for other text.
+  public init?(uikitName name: String) {
+    let lowered = name.lowercased()
+    guard let mode = ContentMode.allCases.first(where: {
+      let uikit = $0.uikitName.lowercased()
+      return lowered == uikit || "scale" + lowered == uikit
+    }) else { return nil }
+    self = mode
+  }
 
   /// The layer's `contentsGravity` for this mode.
   public var gravity: ContentsGravity {

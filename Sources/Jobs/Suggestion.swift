@@ -7,9 +7,9 @@
 // so `to` does not suggest `id`) and changes at most half of the longer
 // word; the closest wins, the earlier on a tie.
 
-enum Suggestion {
+public enum Suggestion {
   /// The candidate closest to `word`, if any is close enough.
-  static func closest(to word: String, in candidates: [String]) -> String? {
+  public static func closest(to word: String, in candidates: [String]) -> String? {
     let target = Array(word.lowercased().unicodeScalars)
     var best: (name: String, distance: Int)?
     for candidate in candidates {

@@ -82,7 +82,8 @@ struct YAMLNode: Sendable {
   }
 
   /// How an error message shows this value after "got": numbers, booleans
-  /// and nulls as written, text in double quotes, containers by kind.
+  /// and nulls as written (up to 40 characters), text in double quotes
+  /// (`quoted`), containers by kind.
   var summary: String {
     switch content {
     case .sequence: return "a list"
@@ -90,7 +91,9 @@ struct YAMLNode: Sendable {
     case .scalar(let text, let style):
       if style == .plain {
         if text.isEmpty { return "nothing" }
-        if isNull || isBoolean || number != nil { return text }
+        if isNull || isBoolean || number != nil {
+          return text.unicodeScalars.count <= 40 ? text : String(text.unicodeScalars.prefix(40)) + "…"
+        }
       }
       return YAMLNode.quoted(text)
     }

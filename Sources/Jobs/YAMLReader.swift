@@ -79,19 +79,21 @@ enum YAMLReader {
 
   /// Stacks events into nodes.
   private struct Builder {
-    /// A container being filled.
-    private enum Frame {
-      case sequence([YAMLNode], SourceLocation, KeyPath)
-      case mapping(MappingFrame)
-    }
-
-    private struct MappingFrame {
+    /// A container being filled. Nodes are appended to the frame in place
+    /// (`stack[last].items.append`), never to a copy taken out of it, so
+    /// reading a list of n items costs O(n), not O(n²).
+    private struct Frame {
+      enum Kind { case sequence, mapping }
+      let kind: Kind
+      let location: SourceLocation
+      let path: KeyPath
+      /// A sequence's items.
+      var items: [YAMLNode] = []
+      /// A mapping's pairs.
       var pairs: [YAMLNode.Pair] = []
-      var location: SourceLocation
-      var path: KeyPath
-      /// The key read, waiting for its value.
+      /// A mapping's key read, waiting for its value.
       var key: (text: String, location: SourceLocation)?
-      /// Keys seen so far, with where they were first seen.
+      /// A mapping's keys seen so far, with where they were first seen.
       var seen: [String: SourceLocation] = [:]
     }
 
@@ -111,10 +113,10 @@ enum YAMLReader {
 
     /// The path of the node that starts now.
     private var nextPath: KeyPath {
-      switch stack.last {
-      case nil: return .root
-      case .sequence(let items, _, let path)?: return path.appending(index: items.count)
-      case .mapping(let frame)?: return frame.key.map { frame.path.appending($0.text) } ?? frame.path
+      guard let frame = stack.last else { return .root }
+      switch frame.kind {
+      case .sequence: return frame.path.appending(index: frame.items.count)
+      case .mapping: return frame.key.map { frame.path.appending($0.text) } ?? frame.path
       }
     }
 
@@ -141,17 +143,16 @@ enum YAMLReader {
       case YAML_SEQUENCE_START_EVENT:
         let start = event.data.sequence_start
         try checkProperties(anchor: start.anchor, tag: start.tag, at: location)
-        try push(.sequence([], location, nextPath), at: location)
+        try push(Frame(kind: .sequence, location: location, path: nextPath), at: location)
       case YAML_MAPPING_START_EVENT:
         let start = event.data.mapping_start
         try checkProperties(anchor: start.anchor, tag: start.tag, at: location)
-        try push(.mapping(MappingFrame(location: location, path: nextPath)), at: location)
+        try push(Frame(kind: .mapping, location: location, path: nextPath), at: location)
       case YAML_SEQUENCE_END_EVENT, YAML_MAPPING_END_EVENT:
-        switch stack.removeLast() {
-        case .sequence(let items, let start, _):
-          try attach(YAMLNode(.sequence(items), at: start))
-        case .mapping(let frame):
-          try attach(YAMLNode(.mapping(frame.pairs), at: frame.location))
+        let frame = stack.removeLast()
+        switch frame.kind {
+        case .sequence: try attach(YAMLNode(.sequence(frame.items), at: frame.location))
+        case .mapping: try attach(YAMLNode(.mapping(frame.pairs), at: frame.location))
         }
       default:
         break
@@ -178,7 +179,7 @@ enum YAMLReader {
       if stack.count >= YAMLReader.maximumDepth {
         throw Diagnostic(location, "values are nested more than \(YAMLReader.maximumDepth) levels deep")
       }
-      if case .mapping(let parent)? = stack.last, parent.key == nil {
+      if let parent = stack.last, parent.kind == .mapping, parent.key == nil {
         throw Diagnostic(location, "a mapping key must be a plain value, not a list or mapping")
       }
       stack.append(frame)
@@ -186,30 +187,29 @@ enum YAMLReader {
 
     /// Adds a finished node to the container on top of the stack.
     private mutating func attach(_ node: YAMLNode) throws(Diagnostic) {
-      guard let top = stack.popLast() else {
+      let top = stack.count - 1
+      guard top >= 0 else {
         document = node
         return
       }
-      switch top {
-      case .sequence(var items, let location, let path):
-        items.append(node)
-        stack.append(.sequence(items, location, path))
-      case .mapping(var frame):
-        if let key = frame.key {
-          frame.pairs.append(YAMLNode.Pair(key: key.text, keyLocation: key.location, value: node))
-          frame.key = nil
+      switch stack[top].kind {
+      case .sequence:
+        stack[top].items.append(node)
+      case .mapping:
+        if let key = stack[top].key {
+          stack[top].pairs.append(YAMLNode.Pair(key: key.text, keyLocation: key.location, value: node))
+          stack[top].key = nil
         } else {
           // A key: always a scalar here (`push` rejects containers as keys).
           let text = node.text ?? ""
-          if let first = frame.seen[text] {
+          if let first = stack[top].seen[text] {
             throw Diagnostic(
               node.location,
-              "duplicate key '\(text)' \(frame.path.keyPlace) (first at line \(first.line), column \(first.column))")
+              "duplicate key '\(text)' \(stack[top].path.keyPlace) (first at line \(first.line), column \(first.column))")
           }
-          frame.seen[text] = node.location
-          frame.key = (text, node.location)
+          stack[top].seen[text] = node.location
+          stack[top].key = (text, node.location)
         }
-        stack.append(.mapping(frame))
       }
     }
   }

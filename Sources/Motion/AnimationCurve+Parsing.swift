@@ -3,7 +3,7 @@
 //
 //   linear | easeIn | easeOut | easeInEaseOut | default
 //     (aliases: ease-in, ease-out, ease-in-out, easeInOut)
-//   cubic-bezier(x1, y1, x2, y2)            x1 and x2 in 0…1
+//   cubic-bezier(x1, y1, x2, y2)            x1 and x2 in 0…1, y1 and y2 in -100…100
 //   spring | spring()                       UIKit's system spring, "curve 7"
 //   spring(damping: 0.55, velocity: 1.818, duration: 0.75)
 //       UIView.animate(withDuration:usingSpringWithDamping:initialSpringVelocity:);
@@ -18,7 +18,8 @@
 // Spring labels may come in any order. `velocity` (or `initialVelocity`) is
 // optional everywhere and is in from→to distances per second;
 // `allowsOverdamping: true|false` is accepted by the CA and response forms.
-// Numbers are decimals or a quotient such as `1/0.55`.
+// Numbers are decimals or a quotient such as `1/0.55`; each must lie in its
+// range (`ParameterRange.swift`).
 
 extension AnimationCurve {
   /// The curve a specification names; see the file's comment for the forms.
@@ -125,8 +126,9 @@ extension TimingFunction {
       guard let value = CurveExpression.number(argument.value) else {
         throw MotionParseError(.notANumber, "cubic-bezier: \(name) '\(argument.value)' is not a number")
       }
-      if name.hasPrefix("x"), !(0...1).contains(value) {
-        throw MotionParseError(.outOfRange, "cubic-bezier: \(name) = \(argument.value) must be in 0…1")
+      let range: ParameterRange = name.hasPrefix("x") ? .bezierX : .bezierY
+      guard range.contains(value) else {
+        throw MotionParseError(.outOfRange, "cubic-bezier: \(name) = \(argument.value) \(range.requirement)")
       }
       values.append(value)
     }

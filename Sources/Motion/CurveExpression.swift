@@ -17,6 +17,11 @@ struct CurveExpression: Hashable, Sendable {
   /// nil without parentheses; empty for `name()`.
   var arguments: [Argument]?
 
+  /// Longest specification accepted, in characters (the longest real one,
+  /// a CA spring with every label, is under 100); longer text is refused
+  /// before any of it is echoed in a message.
+  static let maximumLength = 200
+
   init(parsing input: String) throws(MotionParseError) {
     let characters = Array(input.drop { $0.isWhitespace }.reversed().drop { $0.isWhitespace }.reversed())
     let text = String(characters)
@@ -24,6 +29,11 @@ struct CurveExpression: Hashable, Sendable {
       throw MotionParseError(
         .empty,
         "empty curve; expected a name such as easeInEaseOut, cubic-bezier(x1, y1, x2, y2) or spring(...)")
+    }
+    guard characters.count <= CurveExpression.maximumLength else {
+      throw MotionParseError(
+        .syntax,
+        "a curve of \(characters.count) characters; a curve is at most \(CurveExpression.maximumLength), as in spring(damping: 0.55, velocity: 1.818, duration: 0.75)")
     }
     var index = 0
     func fail(_ expected: String) -> MotionParseError {

@@ -113,11 +113,15 @@ extension Spring {
       }
       return value
     }
-    func require(_ label: String, _ value: Double, _ isValid: Bool, _ requirement: String) throws(MotionParseError) {
-      guard isValid else {
-        throw MotionParseError(
-          .outOfRange, "spring: \(label) = \(values[label] ?? "\(value)") \(requirement)")
+    /// The number for `label`, which must lie in `range` (`ParameterRange`).
+    func number(
+      _ label: String, in range: ParameterRange, default fallback: Double? = nil
+    ) throws(MotionParseError) -> Double {
+      let value = try number(label, default: fallback)
+      guard range.contains(value) else {
+        throw MotionParseError(.outOfRange, "spring: \(label) = \(values[label] ?? "\(value)") \(range.requirement)")
       }
+      return value
     }
     func flag(_ label: String) throws(MotionParseError) -> Bool {
       switch values[label] {
@@ -128,31 +132,24 @@ extension Spring {
       }
     }
 
-    let velocity = try number("velocity", default: 0)
+    let velocity = try number("velocity", in: .velocity, default: 0)
     switch form {
     case .coreAnimation:
-      let mass = try number("mass", default: 1)
-      let stiffness = try number("stiffness", default: 100)
-      let damping = try number("damping", default: 10)
-      try require("mass", mass, mass > 0, "must be positive")
-      try require("stiffness", stiffness, stiffness > 0, "must be positive")
-      try require("damping", damping, damping >= 0, "must not be negative")
+      let mass = try number("mass", in: .mass, default: 1)
+      let stiffness = try number("stiffness", in: .stiffness, default: 100)
+      let damping = try number("damping", in: .dampingCoefficient, default: 10)
       return Spring(
         mass: mass, stiffness: stiffness, damping: damping, initialVelocity: velocity,
         allowsOverdamping: try flag("allowsOverdamping"))
     case .response:
-      let response = try number("response")
-      let ratio = try number("dampingRatio")
-      try require("response", response, response > 0, "must be positive")
-      try require("dampingRatio", ratio, ratio >= 0, "must not be negative")
+      let response = try number("response", in: .seconds)
+      let ratio = try number("dampingRatio", in: .dampingRatio)
       return Spring(
         response: response, dampingRatio: ratio, initialVelocity: velocity,
         allowsOverdamping: try flag("allowsOverdamping"))
     case .bounce:
-      let duration = try number("duration")
-      let bounce = try number("bounce")
-      try require("duration", duration, duration > 0, "must be positive")
-      try require("bounce", bounce, bounce > -1 && bounce <= 1, "must be greater than -1 and at most 1")
+      let duration = try number("duration", in: .seconds)
+      let bounce = try number("bounce", in: .bounce)
       return Spring(duration: duration, bounce: bounce, initialVelocity: velocity)
     case .uikit:
       if values["damping"] != nil, values["dampingRatio"] != nil {
@@ -161,10 +158,8 @@ extension Spring {
           "spring: 'damping' and 'dampingRatio' both give the damping ratio here; give one")
       }
       let ratioLabel = values["dampingRatio"] != nil ? "dampingRatio" : "damping"
-      let duration = try number("duration")
-      let ratio = try number(ratioLabel)
-      try require("duration", duration, duration > 0, "must be positive")
-      try require(ratioLabel, ratio, ratio > 0, "must be positive")
+      let duration = try number("duration", in: .seconds)
+      let ratio = try number(ratioLabel, in: .uikitDampingRatio)
       return Spring(duration: duration, dampingRatio: ratio, initialVelocity: velocity)
     }
   }

@@ -11,11 +11,20 @@ import Geometry
 // 1/16) into the row — so coverage is exact across x and 1/16-exact along y.
 // Interior pixels of a span go through a difference array, so a wide span
 // costs O(1), not O(width).
+//
+// Whatever numbers reach it, it never traps: a path with a NaN or infinite
+// point covers nothing (it is dropped, as Core Graphics drops such a path),
+// vertices beyond ±`farthest` pixels are clamped there (no canvas is within
+// orders of magnitude of it, so the coverage is unchanged), and segment
+// counts come from `segmentCount`, which turns a non-finite curvature into
+// one segment instead of an integer conversion of NaN.
 
 enum PathRasterizer {
   static let subsamples = 16
   /// Flattening tolerance in device pixels.
   static let tolerance = 0.05
+  /// Largest vertex coordinate kept, in device pixels; farther ones are clamped.
+  static let farthest = 1.0e9
 
   /// A line edge, top to bottom, with its winding direction.
   struct Edge {
@@ -32,17 +41,23 @@ enum PathRasterizer {
     let polygons = flatten(path, map: map)
     var edges: [Edge] = []
     var x0 = Double.infinity, y0 = Double.infinity, x1 = -Double.infinity, y1 = -Double.infinity
+    func clamped(_ p: Point) -> Point {
+      Point(x: min(max(p.x, -farthest), farthest), y: min(max(p.y, -farthest), farthest))
+    }
     for poly in polygons where poly.count >= 2 {
+      for point in poly where !(point.x.isFinite && point.y.isFinite) { return nil }
       for i in 0..<poly.count {
-        let p = poly[i], q = poly[(i + 1) % poly.count]
-        guard p.x.isFinite, p.y.isFinite, q.x.isFinite, q.y.isFinite else { return nil }
+        let p = clamped(poly[i]), q = clamped(poly[(i + 1) % poly.count])
         x0 = min(x0, p.x)
         x1 = max(x1, p.x)
         y0 = min(y0, p.y)
         y1 = max(y1, p.y)
         if p.y == q.y { continue }
         let (a, b, w) = p.y < q.y ? (p, q, 1) : (q, p, -1)
-        edges.append(Edge(yTop: a.y, yBottom: b.y, xTop: a.x, dxdy: (b.x - a.x) / (b.y - a.y), winding: w))
+        // An edge too close to horizontal for a finite slope lies between two
+        // sub-scanlines; as a vertical edge it crosses none of them either.
+        let slope = (b.x - a.x) / (b.y - a.y)
+        edges.append(Edge(yTop: a.y, yBottom: b.y, xTop: a.x, dxdy: slope.isFinite ? slope : 0, winding: w))
       }
     }
     guard !edges.isEmpty else { return nil }
@@ -136,6 +151,15 @@ enum PathRasterizer {
 
   // MARK: - Flattening
 
+  /// Line segments for a curve whose largest second difference is `m`
+  /// (deviation M/(8n²) ≤ `tolerance`), 1…1000; 1 when `m` is not finite
+  /// (the polygon then holds a non-finite point and is dropped).
+  static func segmentCount(_ m: Double, tolerance: Double) -> Int {
+    let n = (m / (8 * tolerance)).squareRoot().rounded(.up)
+    guard n.isFinite else { return 1 }
+    return max(1, Int(min(max(n, 0), 1000)))
+  }
+
   /// Closed polygons in device pixels. Affine maps transform the control
   /// points (exact); projective maps flatten in local space finely and
   /// project the vertices (nil polygons where a vertex is behind the eye).
@@ -173,7 +197,7 @@ enum PathRasterizer {
         let p0 = last, p1 = dev(c), p2 = dev(p)
         let ddx = p0.x - 2 * p1.x + p2.x, ddy = p0.y - 2 * p1.y + p2.y
         let m = 2 * (ddx * ddx + ddy * ddy).squareRoot()
-        let segs = max(1, min(1000, Int((m / (8 * tol)).squareRoot().rounded(.up))))
+        let segs = segmentCount(m, tolerance: tol)
         for i in 1...segs {
           let t = Double(i) / Double(segs), u = 1 - t
           current.append(Point(x: u * u * p0.x + 2 * u * t * p1.x + t * t * p2.x, y: u * u * p0.y + 2 * u * t * p1.y + t * t * p2.y))
@@ -185,7 +209,7 @@ enum PathRasterizer {
         let ax = p0.x - 2 * p1.x + p2.x, ay = p0.y - 2 * p1.y + p2.y
         let bx = p1.x - 2 * p2.x + p3.x, by = p1.y - 2 * p2.y + p3.y
         let m = 6 * max((ax * ax + ay * ay).squareRoot(), (bx * bx + by * by).squareRoot())
-        let segs = max(1, min(1000, Int((m / (8 * tol)).squareRoot().rounded(.up))))
+        let segs = segmentCount(m, tolerance: tol)
         for i in 1...segs {
           let t = Double(i) / Double(segs), u = 1 - t
           let a = u * u * u, b = 3 * u * u * t, c = 3 * u * t * t, d = t * t * t

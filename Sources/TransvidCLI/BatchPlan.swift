@@ -94,6 +94,10 @@ struct BatchPlan: Sendable {
         jobs.append(path)
       }
     }
+    guard !jobs.isEmpty else {
+      throw Options.UsageError(
+        description: "no jobs found in \(inputs.joined(separator: ", ")) (a folder stands for the *.cfg files below it)")
+    }
     return jobs
   }
 
@@ -111,6 +115,10 @@ struct BatchPlan: Sendable {
         job.spec = spec
         job.name = spec.name
         job.formats = options.formats ?? spec.output.formats
+        if let formats = options.formats {
+          // The parser checked the job's own formats; these may make other images.
+          try spec.checkOutputSizes(formats: formats, limits: options.limits)
+        }
         job.directory = Self.outputDirectory(for: spec, options: options)
         job.outputs = job.formats.map {
           (job.directory as NSString).appendingPathComponent("\(spec.name).\($0.writer.fileType.fileExtension)")
@@ -120,7 +128,11 @@ struct BatchPlan: Sendable {
         job.duration = timeline.duration
         job.pixelWidth = spec.canvas.pixelWidth
         job.pixelHeight = spec.canvas.pixelHeight
-        job.cost = job.frames * job.pixelWidth * job.pixelHeight * max(1, job.formats.count)
+        // Saturating: `--max-pixels` may allow more than an Int holds.
+        job.cost = [job.pixelWidth, job.pixelHeight, max(1, job.formats.count)].reduce(job.frames) { product, factor in
+          let (result, overflow) = product.multipliedReportingOverflow(by: factor)
+          return overflow ? Int.max : result
+        }
         for step in spec.timeline {
           if case .transition(let t) = step, !job.transitions.contains(t.transition) {
             job.transitions.append(t.transition)

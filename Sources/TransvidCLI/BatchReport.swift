@@ -41,6 +41,17 @@ enum BatchReport {
     return lines.joined(separator: "\n") + "\n"
   }
 
+  /// `transvid.` and the folder of `file` without `.` components
+  /// (`transvid.jobs/a` for `./jobs/a/x.cfg`), or just `transvid` for a job
+  /// in the current folder (`transvid .`).
+  static func junitClassName(file: String) -> String {
+    let folder = (file as NSString).deletingLastPathComponent
+    let parts = folder.split(separator: "/", omittingEmptySubsequences: false)
+    let kept = parts.enumerated().filter { $0.element != "." && ($0.element != "" || $0.offset == 0) }.map(\.element)
+    let path = kept.joined(separator: "/")
+    return path.isEmpty ? "transvid" : "transvid." + path
+  }
+
   /// JUnit XML, one `testcase` per job (classname: the job file's folder);
   /// a failed job carries a `failure` with the message, an up-to-date one a
   /// `system-out` saying so.
@@ -51,8 +62,7 @@ enum BatchReport {
     xml += "<testsuites name=\"transvid\" tests=\"\(results.count)\" failures=\"\(failures)\" errors=\"0\" time=\"\(seconds(time))\">\n"
     xml += "  <testsuite name=\"transvid\" tests=\"\(results.count)\" failures=\"\(failures)\" errors=\"0\" skipped=\"0\" time=\"\(seconds(time))\">\n"
     for r in results {
-      let folder = (r.job.file as NSString).deletingLastPathComponent
-      let classname = "transvid." + (folder.isEmpty ? "." : folder)
+      let classname = junitClassName(file: r.job.file)
       xml += "    <testcase classname=\"\(escape(classname))\" name=\"\(escape(r.job.name))\" file=\"\(escape(r.job.file))\""
       if let line = r.failure?.location?.line { xml += " line=\"\(line)\"" }
       xml += " time=\"\(seconds(r.seconds))\""

@@ -127,6 +127,7 @@ struct BatchRunner: Sendable {
       // The old record goes first: if this render fails halfway, the next run renders again.
       try? FileManager.default.removeItem(atPath: job.recordPath)
       let renderer = try AssetLoader.makeRenderer(for: spec)
+      reporter.jobNotes(job, spec.notes)
       for (format, output) in zip(job.formats, job.outputs) {
         if Cancellation.shared.isCancelled { throw CancellationError() }
         let staged = (folder as NSString).appendingPathComponent((output as NSString).lastPathComponent)

@@ -29,10 +29,30 @@ public struct Console: Sendable {
       terminal = nil
     }
     return Console(
-      print: { line in Console.writeText(line + "\n", to: 1) },
-      error: { line in Console.writeText(line + "\n", to: 2) },
+      print: { line in Console.writeText(Console.visible(line) + "\n", to: 1) },
+      error: { line in Console.writeText(Console.visible(line) + "\n", to: 2) },
       terminal: terminal)
   }()
+
+  /// `text` with control characters other than newline and tab written as
+  /// `\u{1b}`: a path or value from a job may hold any of them, and an
+  /// escape sequence must not reach the terminal (only `terminal`, whose text
+  /// is transvid's own, writes raw).
+  public static func visible(_ text: String) -> String {
+    func isControl(_ c: Unicode.Scalar) -> Bool {
+      (c.value < 0x20 && c != "\n" && c != "\t") || (0x7F...0x9F).contains(c.value)
+    }
+    guard text.unicodeScalars.contains(where: isControl) else { return text }
+    var out = String.UnicodeScalarView()
+    for c in text.unicodeScalars {
+      if isControl(c) {
+        out.append(contentsOf: "\\u{\(String(c.value, radix: 16))}".unicodeScalars)
+      } else {
+        out.append(c)
+      }
+    }
+    return String(out)
+  }
 
   private static func writeText(_ text: String, to fd: Int32) {
     var bytes = Array(text.utf8)

@@ -1,16 +1,31 @@
+import Foundation
 import Jobs
 import Media
 
 /// `transvid frame JOB.cfg --time T -o FRAME.png`: the frame a video would
-/// show at `T` seconds (frame ⌊T·fps⌉, clamped to the last), at full canvas size.
+/// show at `T` seconds (frame ⌊T·fps⌉), at full canvas size. A time past the
+/// last frame shows the last frame and says so.
 enum FrameCommand {
-  static func run(job: String, time: Double, output: String, paths: PathPolicy, console: Console) -> Int32 {
+  static func run(
+    job: String, time: Double, output: String, paths: PathPolicy, limits: JobLimits, console: Console
+  ) -> Int32 {
     do {
-      let spec = try JobParser.load(path: job)
+      let spec = try JobParser.load(path: job, limits: limits)
       try paths.check(spec, outputDirectoryGiven: true)
       try AssetLoader.checkFiles(of: spec)
       let renderer = try AssetLoader.makeRenderer(for: spec)
-      let n = Swift.min(Int((time * Double(spec.canvas.fps)).rounded()), Swift.max(renderer.frameCount - 1, 0))
+      for note in spec.notes { console.error(note.description) }
+      let fps = Double(spec.canvas.fps)
+      let last = Swift.max(renderer.frameCount - 1, 0)
+      // Compared as doubles: `time · fps` may be beyond any Int.
+      let wanted = (time * fps).rounded()
+      let n = wanted > Double(last) ? last : Int(wanted)
+      if wanted > Double(last) {
+        console.error(
+          "transvid: note: --time \(String(format: "%g", time)) is past the end of \(job) "
+            + "(\(renderer.frameCount) frames, the last at \(String(format: "%.2f", Double(last) / fps)) s); "
+            + "writing the last frame")
+      }
       let frame = renderer.frame(n, width: spec.canvas.pixelWidth, height: spec.canvas.pixelHeight)
       try PNGWriter.write(frame, to: output)
       console.print("\(output)  frame \(n) of \(renderer.frameCount)  \(frame.width)x\(frame.height)")

@@ -56,6 +56,37 @@ struct Options: Sendable {
     var description: String
   }
 
+  /// The options of a render or `plan`, for "did you mean".
+  static let renderOptions = [
+    "--help", "--version", "--output-dir", "--format", "--force", "--quiet", "--jobs", "--shard", "--shard-count",
+    "--report", "--junit", "--gallery", "--progress", "--json", "--allow-outside",
+  ] + limitOptions
+  /// The options that set `JobLimits` (`JobLimits.set`), for renders, `plan` and `frame`.
+  static let limitOptions = ["--max-side", "--max-frames", "--max-pixels"]
+
+  /// `; did you mean '--format'?` for a near miss among `options`, else
+  /// nothing (also for an exact match: `--json` outside `plan`).
+  static func hint(for option: String, among options: [String]) -> String {
+    guard let match = Suggestion.closest(to: option, in: options), match != option else { return "" }
+    return "; did you mean '\(match)'?"
+  }
+
+  /// Whether `text`, after an option that takes a value, is that value: not
+  /// another option, though it may be `-` or a negative number (`-1/3`), so
+  /// that the number's own error names it.
+  static func isValue(_ text: String) -> Bool {
+    guard text.hasPrefix("-"), text != "-" else { return true }
+    return text.dropFirst().first.map { $0.isASCII && ($0.isNumber || $0 == ".") } ?? false
+  }
+
+  /// A whole number from 1 to `Int.max` for `option`.
+  static func positiveInteger(_ text: String, for option: String) throws -> Int {
+    guard let n = Int(text), n >= 1 else {
+      throw UsageError(description: "option \(option) needs a whole number ≥ 1, got '\(text)'")
+    }
+    return n
+  }
+
   static func parse(_ arguments: [String]) throws -> Options {
     var options = Options()
     var inputs: [String] = []
@@ -75,31 +106,11 @@ struct Options: Sendable {
       rest.removeFirst()
       return try parseCurve(rest)
     }
-    while let raw = rest.popFirst() {
-      // `--name=value` is `--name value`.
-      var arg = raw
-      var attached: String?
-      if raw.hasPrefix("--"), let eq = raw.firstIndex(of: "=") {
-        arg = String(raw[..<eq])
-        attached = String(raw[raw.index(after: eq)...])
-      } else if raw.hasPrefix("-j"), raw.count > 2, !raw.hasPrefix("--") {
-        arg = "-j"
-        attached = String(raw.dropFirst(2))
-      }
-      func value() throws -> String {
-        if let attached { return attached }
-        guard let v = rest.popFirst(), !v.hasPrefix("-") || v == "-" else {
-          throw UsageError(description: "option \(arg) needs a value")
-        }
-        return v
-      }
-      func positiveInteger() throws -> Int {
-        let text = try value()
-        guard let n = Int(text), n >= 1 else {
-          throw UsageError(description: "option \(arg) needs a whole number ≥ 1, got '\(text)'")
-        }
-        return n
-      }
+    var stream = ArgumentStream(rest, splitsJobs: true)
+    while let arg = stream.next() {
+      let raw = stream.raw
+      func value() throws -> String { try stream.value() }
+      func positiveInteger() throws -> Int { try Options.positiveInteger(value(), for: arg) }
       switch arg {
       case "-h", "--help": return Options(command: .help)
       case "--version": return Options(command: .version)
@@ -136,21 +147,13 @@ struct Options: Sendable {
           throw UsageError(description: "--progress needs auto, plain, ndjson or none, got '\(text)'")
         }
         options.progress = mode
-      case "--max-side":
-        let n = try positiveInteger()
-        guard n <= JobLimits.largestSide else {
-          throw UsageError(description: "option --max-side allows at most \(JobLimits.largestSide) pixels, got '\(n)'")
-        }
-        options.limits.maxSide = n
-      case "--max-frames": options.limits.maxFrames = try positiveInteger()
-      case "--max-pixels": options.limits.maxPixels = try positiveInteger()
+      case _ where limitOptions.contains(arg): try options.limits.set(arg, try value())
       case "--json" where isPlan: json = true
       case "--":
-        inputs.append(contentsOf: rest)
-        rest = []
+        inputs.append(contentsOf: stream.remaining())
       default:
         if arg.hasPrefix("-") && arg != "-" {
-          throw UsageError(description: "unknown option '\(raw)'")
+          throw UsageError(description: "unknown option '\(raw)'\(Options.hint(for: arg, among: renderOptions))")
         }
         inputs.append(arg)
       }
@@ -196,33 +199,106 @@ struct Options: Sendable {
     return Options(command: .curve(spec: spec, samples: samples, duration: duration))
   }
 
-  /// `frame JOB.cfg --time T -o FILE.png`.
+  /// `frame JOB.cfg --time T -o FILE.png [--max-side N] [--max-frames N] [--max-pixels N]`.
   private static func parseFrame(_ arguments: ArraySlice<String>) throws -> Options {
-    var rest = arguments
+    var options = Options()
     var job: String?, time: Double?, output: String?
     var paths = PathPolicy()
-    while let arg = rest.popFirst() {
+    var stream = ArgumentStream(arguments, splitsJobs: false)
+    while let arg = stream.next() {
+      let raw = stream.raw
+      func value() throws -> String { try stream.value() }
       switch arg {
       case "-h", "--help": return Options(command: .help)
       case "--time", "-t":
-        guard let v = rest.popFirst(), let t = Double(v), t.isFinite, t >= 0 else {
-          throw UsageError(description: "--time needs a number of seconds ≥ 0")
+        let text = try value()
+        guard let t = Double(text), t.isFinite, t >= 0 else {
+          throw UsageError(description: "--time needs a number of seconds ≥ 0, got '\(text)'")
         }
         time = t
-      case "-o", "--output":
-        guard let v = rest.popFirst() else { throw UsageError(description: "option \(arg) needs a value") }
-        output = try nonEmpty(v, arg)
-      case "--allow-outside":
-        guard let v = rest.popFirst() else { throw UsageError(description: "option \(arg) needs a value") }
-        paths.allowed.append(try nonEmpty(v, arg))
+      case "-o", "--output": output = try nonEmpty(try value(), arg)
+      case "--allow-outside": paths.allowed.append(try nonEmpty(try value(), arg))
+      case _ where limitOptions.contains(arg): try options.limits.set(arg, try value())
       default:
-        guard !arg.hasPrefix("-"), job == nil else { throw UsageError(description: "unexpected argument '\(arg)' for 'frame'") }
+        guard !arg.hasPrefix("-"), job == nil else {
+          let hint = arg.hasPrefix("-") ? Options.hint(for: arg, among: ["--help", "--time", "--output", "--allow-outside"] + limitOptions) : ""
+          throw UsageError(description: "unexpected argument '\(raw)' for 'frame'\(hint)")
+        }
         job = arg
       }
     }
     guard let job else { throw UsageError(description: "'frame' needs a job file") }
     guard let time else { throw UsageError(description: "'frame' needs --time SECONDS") }
     guard let output else { throw UsageError(description: "'frame' needs -o FILE.png") }
-    return Options(command: .frame(job: job, time: time, output: output, paths: paths))
+    options.command = .frame(job: job, time: time, output: output, paths: paths)
+    return options
+  }
+}
+
+extension JobLimits {
+  /// Sets the cap an option names (`--max-side`, `--max-frames`,
+  /// `--max-pixels`) from its text: a whole number ≥ 1, the side at most
+  /// `largestSide`.
+  mutating func set(_ option: String, _ text: String) throws {
+    let n = try Options.positiveInteger(text, for: option)
+    switch option {
+    case "--max-side":
+      guard n <= JobLimits.largestSide else {
+        throw Options.UsageError(
+          description: "option --max-side allows at most \(JobLimits.largestSide) pixels, got '\(n)'")
+      }
+      maxSide = n
+    case "--max-frames": maxFrames = n
+    default: maxPixels = n
+    }
+  }
+}
+
+/// Command-line arguments one at a time: `--name=value` is read as `--name`
+/// with its value attached (and `-jN` as `-j N` when `splitsJobs`); `value()`
+/// takes the attached value or the next argument.
+struct ArgumentStream {
+  private var rest: ArraySlice<String>
+  private let splitsJobs: Bool
+  private var attached: String?
+  /// The last argument as written.
+  private(set) var raw = ""
+  /// The last argument's option name (`--shard` for `--shard=1/2`).
+  private(set) var name = ""
+
+  init(_ arguments: ArraySlice<String>, splitsJobs: Bool) {
+    rest = arguments
+    self.splitsJobs = splitsJobs
+  }
+
+  /// The next argument's name, or nil at the end.
+  mutating func next() -> String? {
+    guard let raw = rest.popFirst() else { return nil }
+    self.raw = raw
+    name = raw
+    attached = nil
+    if raw.hasPrefix("--"), let eq = raw.firstIndex(of: "=") {
+      name = String(raw[..<eq])
+      attached = String(raw[raw.index(after: eq)...])
+    } else if splitsJobs, raw.hasPrefix("-j"), raw.count > 2, !raw.hasPrefix("--") {
+      name = "-j"
+      attached = String(raw.dropFirst(2))
+    }
+    return name
+  }
+
+  /// The value of the option just read (`Options.isValue`).
+  mutating func value() throws -> String {
+    if let attached { return attached }
+    guard let v = rest.popFirst(), Options.isValue(v) else {
+      throw Options.UsageError(description: "option \(name) needs a value")
+    }
+    return v
+  }
+
+  /// Every argument not read yet (after `--`).
+  mutating func remaining() -> [String] {
+    defer { rest = [] }
+    return Array(rest)
   }
 }

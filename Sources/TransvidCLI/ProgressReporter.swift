@@ -3,6 +3,7 @@ import Glibc
 #endif
 import Dispatch
 import Foundation
+import Jobs
 import Synchronization
 
 /// Tells the user (or a machine) how the batch goes, in one of four forms:
@@ -188,6 +189,18 @@ final class ProgressReporter: Sendable {
       emit(fields)
     }
     clearing { console.error(failure.description) }
+  }
+
+  /// The job's notes (`JobNote`), when it renders: on standard error, or as
+  /// ndjson `note` events; none with `-q`.
+  func jobNotes(_ job: PlannedJob, _ notes: [JobNote]) {
+    for note in notes {
+      switch mode {
+      case .ndjson: emit([("event", "note"), ("job", job.name), ("file", job.file), ("note", note.description)])
+      case .quiet: break
+      case .tty, .plain, .none: clearing { console.error(note.description) }
+      }
+    }
   }
 
   /// Stops the live display and prints the summary.

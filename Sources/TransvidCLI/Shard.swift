@@ -47,7 +47,13 @@ struct Shard: Hashable, Sendable, CustomStringConvertible {
       return try make(zeroBased: index, count: count, source: "JOB_COMPLETION_INDEX")
     }
     if let id = try number("SLURM_ARRAY_TASK_ID"), let count = try explicitCount ?? number("SLURM_ARRAY_TASK_COUNT") {
-      return try make(zeroBased: id - (try number("SLURM_ARRAY_TASK_MIN") ?? 0), count: count, source: "SLURM_ARRAY_TASK_ID")
+      let minimum = try number("SLURM_ARRAY_TASK_MIN") ?? 0
+      let (index, overflow) = id.subtractingReportingOverflow(minimum)
+      guard !overflow else {
+        throw Options.UsageError(
+          description: "SLURM_ARRAY_TASK_ID=\(id) minus SLURM_ARRAY_TASK_MIN=\(minimum) is not a shard index")
+      }
+      return try make(zeroBased: index, count: count, source: "SLURM_ARRAY_TASK_ID")
     }
     return nil
   }
@@ -64,17 +70,23 @@ struct Shard: Hashable, Sendable, CustomStringConvertible {
   /// key ascending), each to the least loaded shard (the lowest index on a
   /// tie). It depends only on the costs and keys, so every machine computes
   /// the same partition. Returns each item's 1-based shard.
+  ///
+  /// Only the first `costs.count` shards can get an item (each of them gets
+  /// one before any gets two), so at most that many loads are kept, whatever
+  /// `count` is: `--shard 1/9223372036854775807` allocates nothing more.
+  /// Loads add with overflow reported and saturate, so huge costs cannot trap.
   static func assign(costs: [Int], keys: [String], count: Int) -> [Int] {
     precondition(costs.count == keys.count && count >= 1)
     let order = costs.indices.sorted { a, b in
       costs[a] != costs[b] ? costs[a] > costs[b] : keys[a] < keys[b]
     }
-    var load = [Int](repeating: 0, count: count)
+    var load = [Int](repeating: 0, count: Swift.max(1, Swift.min(count, costs.count)))
     var shard = [Int](repeating: 1, count: costs.count)
     for i in order {
       let least = load.indices.min { load[$0] != load[$1] ? load[$0] < load[$1] : $0 < $1 }!
       shard[i] = least + 1
-      load[least] += costs[i]
+      let (sum, overflow) = load[least].addingReportingOverflow(costs[i])
+      load[least] = overflow ? Int.max : sum
     }
     return shard
   }

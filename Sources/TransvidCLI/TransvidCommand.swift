@@ -18,7 +18,7 @@ public enum TransvidCommand {
     USAGE: transvid [options] JOB.cfg|DIR ...
            transvid plan [options] JOB.cfg|DIR ... [--json]
            transvid list
-           transvid frame JOB.cfg --time T -o FRAME.png [--allow-outside DIR]
+           transvid frame JOB.cfg --time T -o FRAME.png [--allow-outside DIR] [--max-side N ...]
            transvid curve NAME|SPEC [--samples N] [--duration S]
 
     Renders job files (YAML) into demo videos of iOS screen transitions.
@@ -86,6 +86,12 @@ public enum TransvidCommand {
     case .curve(let spec, let samples, let duration):
       do {
         let curve = try AnimationCurve(parsing: spec)
+        guard (duration ?? curve.naturalDuration).isFinite else {
+          console.error(
+            "transvid: '\(spec)' never comes to rest (it has no damping); give --duration SECONDS\n"
+              + "Run 'transvid --help' for usage.")
+          return 2
+        }
         let csv = CurveSample.csv(for: curve.samples(count: samples, duration: duration))
         console.print(String(csv.dropLast()))  // print adds the last newline
         return 0
@@ -94,7 +100,7 @@ public enum TransvidCommand {
         return 2
       }
     case .frame(let job, let time, let output, let paths):
-      return FrameCommand.run(job: job, time: time, output: output, paths: paths, console: console)
+      return FrameCommand.run(job: job, time: time, output: output, paths: paths, limits: options.limits, console: console)
     case .render(let inputs):
       return BatchRunner(options: options, console: console, environment: environment).run(inputs: inputs)
     case .plan(let inputs, let json):

@@ -106,7 +106,7 @@ import Glibc
   }
 
   @Test static func canvasForms() throws {
-    let timeline = "screens: { a: }\ntimeline: [hold: 0]\n"
+    let timeline = "screens: { a: }\ntimeline: [hold: 1]\n"
     var job = try parse("canvas: { size: [390, 844] }\n" + timeline)
     #expect(job.canvas.size == Size(width: 390, height: 844))
     #expect(job.canvas.scale == 2)
@@ -121,7 +121,7 @@ import Glibc
   }
 
   @Test static func outputForms() throws {
-    let timeline = "screens: { a: }\ntimeline: [hold: 0]\n"
+    let timeline = "screens: { a: }\ntimeline: [hold: 1]\n"
     let job = try parse("output: { formats: gif, gif: { width: 360, fps: 30 } }\n" + timeline)
     #expect(job.output == OutputSpec(formats: [.gif], gif: GIFSettings(width: 360, fps: 30)))
   }

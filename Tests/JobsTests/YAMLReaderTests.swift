@@ -36,6 +36,22 @@ import Testing
     #expect(!d.isNull)
   }
 
+  /// Reading is linear in list length: a list and a mapping as long as the
+  /// 1 MiB cap allows read in well under a second each (they took minutes
+  /// when every append copied the list out of the stack's enum).
+  @Test static func longListsAndMappingsReadInLinearTime() throws {
+    let list = "x:\n" + String(repeating: "- 1\n", count: 250_000)
+    let mapping = "x:\n" + (0..<50_000).map { "  k\($0): 1\n" }.joined()
+    for text in [list, mapping] {
+      let start = ContinuousClock.now
+      let root = try #require(try read(text))
+      let elapsed = ContinuousClock.now - start
+      let value = try #require(root.pairs?.first?.value)
+      #expect((value.items?.count ?? value.pairs?.count) == (text == list ? 250_000 : 50_000))
+      #expect(elapsed < .seconds(20), "\(elapsed)")
+    }
+  }
+
   @Test static func byteOrderMarkAndCRLF() throws {
     let text = "\u{FEFF}name: a\r\ncanvas:\r\n  fps: 30\r\n"
     let root = try #require(try read(text))

@@ -76,11 +76,20 @@ import Testing
     ("spring(response: 0.5)", .incompleteOrMixedForm, "spring: 'response' needs 'dampingRatio', as in spring(response: 0.5, dampingRatio: 0.8)"),
     ("spring(bounce: 0.2)", .incompleteOrMixedForm, "spring: 'bounce' needs 'duration', as in spring(duration: 0.5, bounce: 0.2)"),
     ("spring(duration: 0.5, damping: 0.5, dampingRatio: 0.5)", .duplicateParameter, "spring: 'damping' and 'dampingRatio' both give the damping ratio here; give one"),
-    ("spring(mass: 0)", .outOfRange, "spring: mass = 0 must be positive"),
-    ("spring(stiffness: 100, damping: -1)", .outOfRange, "spring: damping = -1 must not be negative"),
+    ("spring(mass: 0)", .outOfRange, "spring: mass = 0 must be in 0.001…1000"),
+    ("spring(stiffness: 100, damping: -1)", .outOfRange, "spring: damping = -1 must be in 0…1000000"),
     ("spring(duration: 0.5, bounce: -1)", .outOfRange, "spring: bounce = -1 must be greater than -1 and at most 1"),
-    ("spring(duration: 0, damping: 0.5)", .outOfRange, "spring: duration = 0 must be positive"),
+    ("spring(duration: 0, damping: 0.5)", .outOfRange, "spring: duration = 0 must be in 0.001…1000"),
     ("spring(duration: 0.5, damping: 1/0)", .notANumber, "spring: damping '1/0' is not a number"),
+    // Issue 20: numbers that used to trap while parsing or make NaN in frames.
+    ("spring(response: 1e200, dampingRatio: 1)", .outOfRange, "spring: response = 1e200 must be in 0.001…1000"),
+    ("spring(duration: 1e300, bounce: -0.9999999)", .outOfRange, "spring: duration = 1e300 must be in 0.001…1000"),
+    ("spring(allowsOverdamping: true, mass: 1, stiffness: 1, damping: 1e300)", .outOfRange,
+     "spring: damping = 1e300 must be in 0…1000000"),
+    ("spring(mass: 1e-300, stiffness: 100)", .outOfRange, "spring: mass = 1e-300 must be in 0.001…1000"),
+    ("spring(duration: 0.5, damping: 0.5, velocity: 1e308)", .outOfRange, "spring: velocity = 1e308 must be in -1000…1000"),
+    ("spring(response: 0.5, dampingRatio: 1e9)", .outOfRange, "spring: dampingRatio = 1e9 must be in 0…1000"),
+    ("cubic-bezier(0, -1e308, 1, 1e308)", .outOfRange, "cubic-bezier: y1 = -1e308 must be in -100…100"),
     ("spring(stiffness: 100, allowsOverdamping: yes)", .notANumber, "spring: allowsOverdamping must be true or false, not 'yes'"),
   ])
   func errors(text: String, reason: MotionParseError.Reason, message: String) {
@@ -92,6 +101,53 @@ import Testing
       #expect(error.description == message)
       #expect(error.reason == reason)
       return error.reason == reason && error.message == message
+    }
+  }
+
+  /// Every corner of every spring form's ranges, and Béziers at the extreme
+  /// y values, give finite progress and velocity at any time a job can reach.
+  @Test func extremesOfTheRangesStayFinite() throws {
+    let times = [0, 1e-9, 0.001, 0.5, 1, 10, 1000, 86_400]
+    var specs: [String] = []
+    for mass in ["0.001", "1000"] {
+      for stiffness in ["0.001", "1000000"] {
+        for damping in ["0", "0.001", "1000000"] {
+          for velocity in ["-1000", "0", "1000"] {
+            for overdamping in ["true", "false"] {
+              specs.append(
+                "spring(mass: \(mass), stiffness: \(stiffness), damping: \(damping), velocity: \(velocity), allowsOverdamping: \(overdamping))")
+            }
+          }
+        }
+      }
+    }
+    for seconds in ["0.001", "1000"] {
+      for velocity in ["-1000", "1000"] {
+        for ratio in ["0", "1000"] {
+          specs.append("spring(response: \(seconds), dampingRatio: \(ratio), velocity: \(velocity), allowsOverdamping: true)")
+        }
+        for ratio in ["1e-300", "1000"] {
+          specs.append("spring(duration: \(seconds), damping: \(ratio), velocity: \(velocity))")
+        }
+        for bounce in ["-0.9999999999999999", "1"] {
+          specs.append("spring(duration: \(seconds), bounce: \(bounce), velocity: \(velocity))")
+        }
+      }
+    }
+    for y1 in ["-100", "100"] {
+      for y2 in ["-100", "100"] {
+        for x in ["0", "1"] { specs.append("cubic-bezier(\(x), \(y1), \(x), \(y2))") }
+      }
+    }
+    for spec in specs {
+      let curve = try AnimationCurve(parsing: spec)
+      for t in times {
+        let progress = curve.progress(atTime: t, duration: 86_400)
+        let velocity = curve.velocity(atTime: t, duration: 86_400)
+        #expect(progress.isFinite, "\(spec) at \(t): progress \(progress)")
+        #expect(!velocity.isNaN, "\(spec) at \(t): velocity \(velocity)")
+      }
+      #expect(!curve.naturalDuration.isNaN, "\(spec)")
     }
   }
 

@@ -43,6 +43,36 @@ import Testing
     #expect(b[38, 38].a == 0)
   }
 
+  /// Issue 20: NaN or infinite numbers that reach the rasterizer (a curve
+  /// overflowing, a spring gone wrong) are dropped, never trapped on; huge
+  /// finite ones are clamped, so a giant circle still covers the canvas.
+  @Test func nonFinitePathsAreDroppedNotTrapped() {
+    let box = PixelBox(x0: 0, y0: 0, x1: 40, y1: 40)
+    for bad in [Double.nan, .infinity, -.infinity] {
+      let circle = Path(circleCenter: Point(x: 20, y: 20), radius: bad)
+      #expect(PathRasterizer.coverage(circle, rule: .nonZero, map: .identity, clip: box) == nil)
+      let curve = Path(elements: [
+        .move(to: Point(x: 0, y: 0)), .curve(to: Point(x: 40, y: 40), control1: Point(x: bad, y: 0), control2: Point(x: 0, y: 40)),
+        .line(to: Point(x: 0, y: 40)), .close,
+      ])
+      #expect(PathRasterizer.coverage(curve, rule: .evenOdd, map: .identity, clip: box) == nil)
+      #expect(fill(circle).bytes.allSatisfy { $0 == 0 })
+    }
+    // Second differences of 1e300 overflow to infinity: one segment, dropped.
+    let overflowing = Path(elements: [
+      .move(to: Point(x: 0, y: 0)), .curve(to: Point(x: 40, y: 0), control1: Point(x: 1e300, y: 1e300), control2: Point(x: -1e300, y: 1e300)),
+      .close,
+    ])
+    _ = PathRasterizer.coverage(overflowing, rule: .nonZero, map: .identity, clip: box)
+    #expect(PathRasterizer.segmentCount(.nan, tolerance: 0.05) == 1)
+    #expect(PathRasterizer.segmentCount(.infinity, tolerance: 0.05) == 1)
+    #expect(PathRasterizer.segmentCount(8 * 0.05 * 16, tolerance: 0.05) == 4)
+    // A circle of radius 1e12 around the canvas covers all of it.
+    let giant = Path(circleCenter: Point(x: 20, y: 20), radius: 1e12)
+    let mask = PathRasterizer.coverage(giant, rule: .nonZero, map: .identity, clip: box)
+    #expect(mask.map { $0.width == 40 && $0.height == 40 && $0.alpha.allSatisfy { $0 == 255 } } == true)
+  }
+
   @Test func horizontalEdgeAtHalfPixel() {
     let p = Path(elements: [
       .move(to: Point(x: 2, y: 2)), .line(to: Point(x: 30, y: 2)), .line(to: Point(x: 17, y: 10.5)),

@@ -1,0 +1,121 @@
+// OutputSizes: the size of every image a job's outputs allocate, known from
+// its numbers alone, checked against the limits before anything is drawn.
+//
+// What each output allocates (the writers in `TransvidCLI/OutputWriter.swift`
+// and `Media` lay them out this way):
+// - every format: frames of the canvas's pixel size;
+// - mp4: the canvas cropped to even sides (H.264 4:2:0), so each side needs
+//   at least 2 pixels;
+// - gif: frames `gif.width` wide (default: the canvas width in points, at
+//   least 16), the height keeping the canvas's aspect ratio;
+// - sheet: `sheet.width` wide (default: thumbnails of half the canvas
+//   width in points), one row of thumbnails and labels per `columns` frames.
+// Each image must have at most `maxSide²` pixels and each side at most 65535
+// (GIF's field), and every image goes through an FFmpeg encoder, which
+// refuses pictures with (w + 128)·(h + 128) ≥ 2³¹/8 (`av_image_check_size`).
+// The GIF and the sheet are bounded by the same pixel count as the canvas:
+// an upscaled GIF or a tall sheet costs what a canvas of that area would.
+//
+// The check runs when the job is parsed, for its own `formats`, and again
+// when the command line chooses other formats (`--format`), so the error
+// always points at the key that made the image big.
+
+extension JobSpec {
+  /// Throws when an output of one of `formats` would allocate an image
+  /// beyond `limits` or beyond what its encoder accepts.
+  public func checkOutputSizes(formats: [OutputFormat], limits: JobLimits) throws(Diagnostic) {
+    let width = canvas.pixelWidth, height = canvas.pixelHeight
+    let canvasKey = sizeSources["canvas.size"] != nil ? "canvas.size" : "canvas.device"
+    try OutputSizes.check(width, height, what: "the canvas", key: canvasKey, in: self, limits: limits)
+    if formats.contains(.mp4), width < 2 || height < 2 {
+      throw diagnostic(
+        at: canvasKey, "the canvas is \(width)x\(height) pixels; an MP4 needs at least 2x2 (H.264 4:2:0 has even sides)")
+    }
+    if formats.contains(.gif) {
+      let size = gifSize
+      // Without a width the GIF's size comes from the canvas: blame that.
+      let key = sizeSources["output.gif.width"] != nil ? "output.gif.width" : canvasKey
+      try OutputSizes.check(size.width, size.height, what: "the GIF", key: key, in: self, limits: limits)
+    }
+    if formats.contains(.sheet) {
+      let key = sizeSources["output.sheet.width"] != nil ? "output.sheet.width" : canvasKey
+      let sheet = output.sheet
+      let columns = Swift.min(sheet.columns, sheet.frames)
+      let gap = OutputSizes.sheetGap
+      let sheetWidth = sheetWidth(columns: columns)
+      let thumbnail = (sheetWidth - gap * (columns + 1)) / columns
+      guard thumbnail >= 8 else {
+        throw diagnostic(
+          at: key, "\(sheetWidth) pixels do not fit \(columns) columns (each needs 8 pixels and \(gap) between)")
+      }
+      let thumbnailHeight = Swift.max(1, Int((Double(thumbnail) * Double(height) / Double(width)).rounded()))
+      let rows = (sheet.frames + columns - 1) / columns
+      // At most 100 rows of at most 8192 · 65535 pixels: no overflow.
+      let sheetHeight = gap + rows * (thumbnailHeight + OutputSizes.sheetLabelHeight + gap)
+      try OutputSizes.check(sheetWidth, sheetHeight, what: "the contact sheet", key: key, in: self, limits: limits)
+    }
+  }
+
+  /// The GIF's frame size in pixels.
+  public var gifSize: (width: Int, height: Int) {
+    let width = output.gif.width ?? Swift.max(16, Int(canvas.size.width.rounded()))
+    let height = Swift.max(1, Int((Double(canvas.pixelHeight) * Double(width) / Double(canvas.pixelWidth)).rounded()))
+    return (width, height)
+  }
+
+  /// The contact sheet's width in pixels for `columns` columns.
+  public func sheetWidth(columns: Int) -> Int {
+    let thumbnail = Swift.max(16, Int((canvas.size.width / 2).rounded(.up)))
+    return output.sheet.width ?? columns * thumbnail + (columns + 1) * OutputSizes.sheetGap
+  }
+
+  /// `KEY: message` at the key `key` names in `sizeSources`, or at the
+  /// nearest enclosing key written in the file (`output.gif.width`, then
+  /// `output.gif`, `output`), else at the top of the file.
+  func diagnostic(at key: String, _ message: String) -> Diagnostic {
+    var path = key.split(separator: ".").map(String.init)
+    while !path.isEmpty {
+      let name = path.joined(separator: ".")
+      if let location = sizeSources[name] { return Diagnostic(location, "\(name): \(message)") }
+      path.removeLast()
+    }
+    return Diagnostic(SourceLocation(file: file, line: 1, column: 1), "\(key): \(message)")
+  }
+
+  /// The keys `sizeSources` records.
+  static let sizeKeys = [["canvas", "size"], ["canvas", "device"], ["output", "gif", "width"], ["output", "sheet", "width"]]
+}
+
+enum OutputSizes {
+  /// Pixels between and around contact-sheet thumbnails.
+  static let sheetGap = 8
+  /// The tallest label strip under a thumbnail: 7-pixel digits at scale 4
+  /// with 8 pixels above and below (`ContactSheet`).
+  static let sheetLabelHeight = 44
+  /// GIF stores sides in 16 bits.
+  static let largestGIFSide = 65535
+  /// FFmpeg's `av_image_check_size`: (w + 128)·(h + 128) < INT_MAX / 8.
+  static func ffmpegAccepts(_ width: Int, _ height: Int) -> Bool {
+    let (area, overflow) = (width + 128).multipliedReportingOverflow(by: height + 128)
+    return !overflow && area < Int(Int32.max) / 8
+  }
+
+  /// Throws unless a `width × height` image fits `limits` and the encoders.
+  static func check(
+    _ width: Int, _ height: Int, what: String, key: String, in spec: JobSpec, limits: JobLimits
+  ) throws(Diagnostic) {
+    let (pixels, overflow) = width.multipliedReportingOverflow(by: height)
+    let budget = limits.maxSide * limits.maxSide
+    let size = "\(width)x\(height) pixels"
+    if overflow || pixels > budget || max(width, height) > largestGIFSide {
+      throw spec.diagnostic(
+        at: key,
+        "\(what) would be \(size); at most \(budget) pixels (\(limits.maxSide)x\(limits.maxSide)) and 65535 per side "
+          + "(raise the limit with --max-side)")
+    }
+    if !ffmpegAccepts(width, height) {
+      throw spec.diagnostic(
+        at: key, "\(what) would be \(size); FFmpeg encodes at most (width + 128)·(height + 128) < 268435455")
+    }
+  }
+}
