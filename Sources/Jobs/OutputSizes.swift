@@ -86,12 +86,13 @@ extension JobSpec {
   static let sizeKeys = [["canvas", "size"], ["canvas", "device"], ["output", "gif", "width"], ["output", "sheet", "width"]]
 }
 
-enum OutputSizes {
+public enum OutputSizes {
   /// Pixels between and around contact-sheet thumbnails.
-  static let sheetGap = 8
-  /// The tallest label strip under a thumbnail: 7-pixel digits at scale 4
-  /// with 8 pixels above and below (`ContactSheet`).
-  static let sheetLabelHeight = 44
+  public static let sheetGap = 8
+  /// The tallest label strip under a thumbnail (`ContactSheet.Layout`'s
+  /// `labelHeight` at its largest label, 40 px: 50 px of text and 8 above
+  /// and below; a test holds the two equal).
+  public static let sheetLabelHeight = 66
   /// GIF stores sides in 16 bits.
   static let largestGIFSide = 65535
   /// FFmpeg's `av_image_check_size`: (w + 128)·(h + 128) < INT_MAX / 8.

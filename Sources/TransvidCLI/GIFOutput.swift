@@ -28,7 +28,7 @@ struct GIFOutput: FormatWriter {
     let settings = spec.output.gif
     let canvasWidth = spec.canvas.pixelWidth, canvasHeight = spec.canvas.pixelHeight
     var notes: [String] = []
-    var width = settings.width ?? max(16, Int(spec.canvas.size.width.rounded()))
+    var width = spec.gifSize.width
     var fps = settings.fps ?? spec.canvas.fps
     if fps > GIFTiming.maximumFPS {
       let reduced = Self.reducedRate(fps)

@@ -25,10 +25,8 @@ struct SheetOutput: FormatWriter {
     let settings = spec.output.sheet
     let indices = Self.frames(count: settings.frames, of: max(renderer.frameCount, 1))
     let columns = min(settings.columns, indices.count)
-    let gap = 8
-    let thumbnail = max(16, Int((spec.canvas.size.width / 2).rounded(.up)))
-    let sheet = ContactSheet(
-      width: settings.width ?? columns * thumbnail + (columns + 1) * gap, columns: columns, gap: gap)
+    // The size the parser checked against the limits (`JobSpec.checkOutputSizes`).
+    let sheet = ContactSheet(width: spec.sheetWidth(columns: columns), columns: columns, gap: OutputSizes.sheetGap)
     let width = spec.canvas.pixelWidth, height = spec.canvas.pixelHeight
     let image = try sheet.render(
       count: indices.count, frameWidth: width, frameHeight: height, font: try FontLibrary.font(FontLibrary.latinRegular),

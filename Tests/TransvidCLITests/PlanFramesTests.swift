@@ -2,8 +2,8 @@
 // decoding the written MP4 (`-count_frames`), so the check does not go through
 // transvid's own timeline: every example job and jobs whose steps have
 // `delay:`, gestures and `slowmo:`, at several frame rates. The examples
-// render at 393×300 pt, 1×, 8 fps to stay fast (the full width, because
-// gesture distances are checked against it).
+// render at their own 393×852 pt, but 1× and 8 fps to stay fast (the full
+// screen, because gesture distances and touch points are checked against it).
 
 import Foundation
 import Testing
@@ -99,16 +99,17 @@ import Testing
     let out = (dir as NSString).appendingPathComponent("out")
     try FileManager.default.createDirectory(atPath: jobs, withIntermediateDirectories: true)
     let examples = Self.repository.appendingPathComponent("jobs")
-    try FileManager.default.createSymbolicLink(
-      atPath: (jobs as NSString).appendingPathComponent("assets"),
-      withDestinationPath: examples.appendingPathComponent("assets").path)
+    // A copy, not a link: a job's images must lie inside its own folder.
+    try FileManager.default.copyItem(
+      atPath: examples.appendingPathComponent("assets").path,
+      toPath: (jobs as NSString).appendingPathComponent("assets"))
     var names = ["delayed", "gestures", "slowmo", "combined"]
     for (name, text) in zip(names, [Self.delayed, Self.gestures, Self.slowmo, Self.combined]) {
       try write(text, to: "\(name).cfg", in: jobs)
     }
     for file in try FileManager.default.contentsOfDirectory(atPath: examples.path).sorted() where file.hasSuffix(".cfg") {
       let text = try String(contentsOf: examples.appendingPathComponent(file), encoding: .utf8)
-      let small = text.replacingOccurrences(of: "device: iphone-15, fps: 60", with: "device: iphone-15, size: 393x300, scale: 1, fps: 8")
+      let small = text.replacingOccurrences(of: "device: iphone-15, fps: 60", with: "device: iphone-15, scale: 1, fps: 8")
       try #require(small != text, "\(file): its canvas line changed; update this test")
       try write(small, to: file, in: jobs)
       names.append((file as NSString).deletingPathExtension)
