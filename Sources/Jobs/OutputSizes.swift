@@ -51,7 +51,7 @@ extension JobSpec {
       let thumbnailHeight = Swift.max(1, Int((Double(thumbnail) * Double(height) / Double(width)).rounded()))
       let rows = (sheet.frames + columns - 1) / columns
       // At most 100 rows of at most 8192 · 65535 pixels: no overflow.
-      let sheetHeight = gap + rows * (thumbnailHeight + OutputSizes.sheetLabelHeight + gap)
+      let sheetHeight = gap + rows * (thumbnailHeight + OutputSizes.sheetLabelHeight(thumbnailWidth: thumbnail) + gap)
       try OutputSizes.check(sheetWidth, sheetHeight, what: "the contact sheet", key: key, in: self, limits: limits)
     }
   }
@@ -89,10 +89,13 @@ extension JobSpec {
 public enum OutputSizes {
   /// Pixels between and around contact-sheet thumbnails.
   public static let sheetGap = 8
-  /// The tallest label strip under a thumbnail (`ContactSheet.Layout`'s
-  /// `labelHeight` at its largest label, 40 px: 50 px of text and 8 above
-  /// and below; a test holds the two equal).
-  public static let sheetLabelHeight = 66
+  /// The label strip under a thumbnail `thumbnailWidth` pixels wide, as
+  /// `ContactSheet.layout` makes it (a label a twelfth of the thumbnail
+  /// width, 10…40 px; a test holds the two equal for every width).
+  public static func sheetLabelHeight(thumbnailWidth: Int) -> Int {
+    let size = Double(Swift.min(Swift.max(thumbnailWidth / 12, 10), 40))
+    return Int((size * 1.25).rounded(.up)) + 2 * Swift.max(3, Int(size / 5))
+  }
   /// GIF stores sides in 16 bits.
   static let largestGIFSide = 65535
   /// FFmpeg's `av_image_check_size`: (w + 128)·(h + 128) < INT_MAX / 8.

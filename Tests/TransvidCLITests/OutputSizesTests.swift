@@ -6,16 +6,12 @@ import Media
 import Testing
 
 @Suite struct OutputSizesTests {
-  @Test func tallestLabelStripIsTheOneTheParserAssumes() throws {
-    // A thumbnail 480+ px wide gets the largest label (40 px).
-    let sheet = ContactSheet(width: 1000, columns: 1, gap: OutputSizes.sheetGap)
-    let layout = try sheet.layout(count: 3, frameWidth: 1000, frameHeight: 500)
-    #expect(layout.labelSize == 40)
-    #expect(layout.labelHeight == OutputSizes.sheetLabelHeight)
-    // Narrower thumbnails have lower strips, never taller ones.
-    for width in stride(from: 40, through: 1000, by: 37) {
-      let small = try ContactSheet(width: width, columns: 1).layout(count: 1, frameWidth: 100, frameHeight: 100)
-      #expect(small.labelHeight <= OutputSizes.sheetLabelHeight)
+  @Test func labelStripsAreTheOnesTheParserComputes() throws {
+    for thumbnail in 8...700 {
+      let sheet = ContactSheet(width: thumbnail + 2 * OutputSizes.sheetGap, columns: 1, gap: OutputSizes.sheetGap)
+      let layout = try sheet.layout(count: 1, frameWidth: 100, frameHeight: 100)
+      #expect(layout.thumbnailWidth == thumbnail)
+      #expect(layout.labelHeight == OutputSizes.sheetLabelHeight(thumbnailWidth: thumbnail), "thumbnail \(thumbnail) px")
     }
   }
 }
