@@ -59,14 +59,17 @@ let package = Package(
     .executableTarget(name: "FuzzCommandLine", dependencies: ["FuzzSupport", "TransvidCLI"], path: "Fuzz/FuzzCommandLine"),
 
     // MARK: - Tests
+    // What several test targets share and no product ships: the decoders that
+    // read back written files, PSNR, temporary folders.
+    .target(name: "TestSupport", dependencies: ["CFFmpeg", "Media", "Raster"], path: "Tests/TestSupport"),
     .testTarget(name: "GeometryTests", dependencies: ["Geometry"]),
     .testTarget(name: "MotionTests", dependencies: ["Motion"]),
-    .testTarget(name: "RasterTests", dependencies: ["Raster", "Geometry"], exclude: ["Goldens"]),
+    .testTarget(name: "RasterTests", dependencies: ["Raster", "Geometry", "TestSupport"], exclude: ["Goldens"]),
     .testTarget(name: "TransitionsTests", dependencies: ["Transitions", "Raster", "Motion", "Geometry"]),
-    .testTarget(name: "MediaTests", dependencies: ["Media", "Raster"]),
+    .testTarget(name: "MediaTests", dependencies: ["Media", "Raster", "TestSupport"]),
     .testTarget(name: "JobsTests", dependencies: ["Jobs"]),
     .testTarget(name: "RenderingTests", dependencies: ["Rendering", "Jobs", "Raster", "Transitions", "Geometry"]),
     .testTarget(
-      name: "TransvidCLITests", dependencies: ["TransvidCLI", "Rendering", "Media", "Raster"], exclude: ["Goldens"]),
+      name: "TransvidCLITests", dependencies: ["TransvidCLI", "Rendering", "Media", "Raster", "TestSupport"], exclude: ["Goldens"]),
   ]
 )

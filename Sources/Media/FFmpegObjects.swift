@@ -6,10 +6,10 @@ import Raster
 // early release) frees exactly once. None of them leaves the module.
 
 /// An owned `AVFrame`.
-final class Frame {
-  let pointer: UnsafeMutablePointer<AVFrame>
+package final class Frame {
+  package let pointer: UnsafeMutablePointer<AVFrame>
 
-  init() throws(MediaError) {
+  package init() throws(MediaError) {
     pointer = try allocated(av_frame_alloc(), "av_frame_alloc")
   }
 
@@ -42,10 +42,10 @@ final class Frame {
 }
 
 /// An owned `AVPacket`.
-final class Packet {
-  let pointer: UnsafeMutablePointer<AVPacket>
+package final class Packet {
+  package let pointer: UnsafeMutablePointer<AVPacket>
 
-  init() throws(MediaError) {
+  package init() throws(MediaError) {
     pointer = try allocated(av_packet_alloc(), "av_packet_alloc")
   }
 
@@ -56,10 +56,10 @@ final class Packet {
 }
 
 /// An owned `AVCodecContext`.
-final class CodecContext {
-  let pointer: UnsafeMutablePointer<AVCodecContext>
+package final class CodecContext {
+  package let pointer: UnsafeMutablePointer<AVCodecContext>
 
-  init(codec: UnsafePointer<AVCodec>) throws(MediaError) {
+  package init(codec: UnsafePointer<AVCodec>) throws(MediaError) {
     pointer = try allocated(avcodec_alloc_context3(codec), "avcodec_alloc_context3")
   }
 
@@ -70,7 +70,7 @@ final class CodecContext {
 }
 
 /// An owned `SwsContext`, re-created when the source geometry or format changes.
-final class Scaler {
+package final class Scaler {
   private var context: OpaquePointer?
   private var key: Key?
 
@@ -89,7 +89,7 @@ final class Scaler {
   /// `SWS_FULL_CHR_H_INP` loses 0.5 dB.
   static let flags = SWS_BICUBIC | SWS_ACCURATE_RND | SWS_FULL_CHR_H_INT | SWS_BITEXACT
 
-  init() {}
+  package init() {}
 
   deinit { sws_freeContext(context) }
 
@@ -97,7 +97,7 @@ final class Scaler {
   /// alpha, full range. YUV sources use `frame.colorspace` and
   /// `frame.color_range`; an unspecified matrix means `defaultMatrix`
   /// (`SWS_CS_ITU709` for transvid's videos, `SWS_CS_ITU601` for JPEG/WebP).
-  func rgba(from source: Frame, defaultMatrix: Int32) throws(MediaError) -> Bitmap {
+  package func rgba(from source: Frame, defaultMatrix: Int32) throws(MediaError) -> Bitmap {
     let f = source.pointer.pointee
     let width = Int(f.width), height = Int(f.height)
     guard width > 0, height > 0, let format = AVPixelFormat(rawValue: f.format).nonNone,

@@ -87,7 +87,7 @@ public enum MediaLog {
 
   /// Installs the callback once and forgets this thread's last error: call at
   /// the start of every public operation.
-  static func setUp() {
+  package static func setUp() {
     _ = installed
     let thread = UInt(pthread_self())
     _ = lastErrors.withLock { $0.removeValue(forKey: thread) }

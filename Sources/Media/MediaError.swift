@@ -43,13 +43,13 @@ public struct MediaError: Error, CustomStringConvertible, Hashable, Sendable {
 
 /// Throws a `MediaError` for a negative FFmpeg return code; passes others through.
 @discardableResult
-func check(_ code: Int32, _ operation: @autoclosure () -> String) throws(MediaError) -> Int32 {
+package func check(_ code: Int32, _ operation: @autoclosure () -> String) throws(MediaError) -> Int32 {
   if code < 0 { throw MediaError(operation(), code: code) }
   return code
 }
 
 /// Unwraps an FFmpeg allocation; `nil` means the allocator ran out of memory.
-func allocated<T>(_ value: T?, _ operation: @autoclosure () -> String) throws(MediaError) -> T {
+package func allocated<T>(_ value: T?, _ operation: @autoclosure () -> String) throws(MediaError) -> T {
   guard let value else { throw MediaError(operation(), code: cff_averror(ENOMEM)) }
   return value
 }

@@ -3,6 +3,7 @@ import Raster
 import Testing
 
 @testable import Media
+import TestSupport
 
 /// The NETSCAPE2.0 application extension's loop count, read from the bytes:
 /// `21 FF 0B "NETSCAPE2.0" 03 01 <count LE16> 00`; nil when absent.

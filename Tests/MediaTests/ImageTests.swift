@@ -3,6 +3,7 @@ import Raster
 import Testing
 
 @testable import Media
+import TestSupport
 
 /// Opaque quadrants (red, green, blue, white) 64×48, for lossy formats.
 func quadrants() -> Bitmap {

@@ -3,6 +3,7 @@ import Raster
 import Testing
 
 @testable import Media
+import TestSupport
 
 @Suite struct MP4WriterTests {
   static let width = 128, height = 96, fps = 30, count = 45

@@ -9,6 +9,7 @@ import Foundation
 import Testing
 
 @testable import Media
+import TestSupport
 
 @Suite struct PlatformTests {
   @Test func readsRefuseWhatIsNotASmallRegularFile() throws {

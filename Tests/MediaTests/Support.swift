@@ -4,25 +4,6 @@ import Testing
 
 @testable import Media
 
-/// A fresh directory under the system temp dir, removed by `cleanUp()`.
-struct TempDirectory {
-  let url: URL
-
-  init() throws {
-    url = FileManager.default.temporaryDirectory
-      .appendingPathComponent("MediaTests-\(UUID().uuidString)", isDirectory: true)
-    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-  }
-
-  func path(_ name: String) -> String { url.appendingPathComponent(name).path }
-
-  /// Names of every entry, hidden ones included, sorted.
-  func entries() throws -> [String] {
-    try FileManager.default.contentsOfDirectory(atPath: url.path).sorted()
-  }
-
-  func cleanUp() { try? FileManager.default.removeItem(at: url) }
-}
 
 /// Deterministic synthetic frames: a full-gamut gradient (red across, green
 /// down, blue sweeping over time) with a saturated rectangle moving over it.
@@ -70,24 +51,6 @@ func syntheticBox(_ index: Int, width: Int, height: Int)
     x: Double((index * 2) % (width - 24)) + 0.5 * Double(index % 2),
     y: Double(height / 4) + 1.5 * Double(index % 7), width: 24, height: 20
   )
-}
-
-/// Peak signal-to-noise ratio over R, G, B in dB (infinity when identical).
-/// `including` picks the pixels that count (all by default).
-func psnr(_ a: Bitmap, _ b: Bitmap, including: (Int, Int) -> Bool = { _, _ in true }) -> Double {
-  precondition(a.width == b.width && a.height == b.height)
-  var sum = 0.0
-  var count = 0
-  for i in stride(from: 0, to: a.bytes.count, by: 4) {
-    guard including((i / 4) % a.width, (i / 4) / a.width) else { continue }
-    for c in 0..<3 {
-      let d = Double(a.bytes[i + c]) - Double(b.bytes[i + c])
-      sum += d * d
-      count += 1
-    }
-  }
-  let mse = sum / Double(count)
-  return mse == 0 ? .infinity : 10 * log10(255 * 255 / mse)
 }
 
 /// Writes `frames` to `path` and returns the summary.

@@ -4,6 +4,7 @@ import Raster
 import Testing
 
 @testable import Media
+import TestSupport
 
 /// The threaded converter and pre-converted frames must give exactly what
 /// `MP4Writer.append(Bitmap)` gives.

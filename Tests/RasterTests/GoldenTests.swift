@@ -2,6 +2,7 @@ import Foundation
 import Geometry
 import Testing
 @testable import Raster
+import TestSupport
 
 /// Scenes matched against goldens drawn by independent renderers —
 /// skia-python (perspective, shadows, gradient) and pycairo (circle mask) —
@@ -22,16 +23,7 @@ import Testing
   }
 
   /// PSNR over all four channels, in dB.
-  static func psnr(_ a: Bitmap, _ b: Bitmap) -> Double {
-    precondition(a.width == b.width && a.height == b.height)
-    var sum = 0.0
-    for i in 0..<a.bytes.count {
-      let d = Double(a.bytes[i]) - Double(b.bytes[i])
-      sum += d * d
-    }
-    let mse = sum / Double(a.bytes.count)
-    return mse == 0 ? .infinity : 10 * log10(255 * 255 / mse)
-  }
+  static func psnr(_ a: Bitmap, _ b: Bitmap) -> Double { TestSupport.psnr(a, b, alpha: true) }
 
   /// The goldens' test image: 10-px checks of two colours, green ramping with x, opaque.
   static func checker(width w: Int, height h: Int) -> Bitmap {

@@ -4,6 +4,7 @@ import Glibc
 import Geometry
 import Testing
 @testable import Raster
+import TestSupport
 
 @Suite struct PathTests {
   func fill(_ path: Path, rule: FillRule = .nonZero, size: Int = 40, scale: Double = 1) -> Bitmap {
@@ -152,14 +153,5 @@ import Testing
   }
 }
 
-/// Peak signal-to-noise ratio over all channels, in dB.
-func psnr(_ a: Bitmap, _ b: Bitmap) -> Double {
-  var se = 0.0
-  for i in 0..<a.bytes.count {
-    let d = Double(a.bytes[i]) - Double(b.bytes[i])
-    se += d * d
-  }
-  if se == 0 { return .infinity }
-  let mse = se / Double(a.bytes.count)
-  return 10 * log10(255 * 255 / mse)
-}
+/// PSNR over all four channels, in dB.
+func psnr(_ a: Bitmap, _ b: Bitmap) -> Double { TestSupport.psnr(a, b, alpha: true) }

@@ -4,6 +4,7 @@ import Glibc
 import Geometry
 import Testing
 @testable import Raster
+import TestSupport
 
 @Suite struct ShadowTests {
   /// Φ, the standard normal CDF.

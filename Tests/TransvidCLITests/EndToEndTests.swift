@@ -5,6 +5,7 @@ import Raster
 import Rendering
 import Testing
 import TransvidCLI
+import TestSupport
 
 /// The whole pipeline: job file → frames → MP4 → decoded frames.
 @Suite struct EndToEndTests {

@@ -21,6 +21,7 @@ import Media
 import Synchronization
 import Testing
 import TransvidCLI
+import TestSupport
 
 /// Runs `/bin/sh -c script transvid ARGS…` in `directory` (the script ends
 /// with `exec "$0" "$@"` to become transvid, keeping its pid), killing it

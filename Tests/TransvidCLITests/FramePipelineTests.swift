@@ -6,6 +6,7 @@ import Rendering
 import Testing
 
 @testable import TransvidCLI
+import TestSupport
 
 /// The MP4 path renders on worker threads ahead of the encoder, converts in
 /// parallel and reuses held frames; none of that may change a byte.

@@ -18,6 +18,7 @@ import Raster
 import Rendering
 import Testing
 import TransvidCLI
+import TestSupport
 
 /// `Tests/Corpus`.
 let corpusDirectory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()

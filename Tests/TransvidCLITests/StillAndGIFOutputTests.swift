@@ -6,6 +6,7 @@ import Rendering
 import Testing
 
 @testable import TransvidCLI
+import TestSupport
 
 /// `smallJob` with its `output:` line replaced.
 func smallJob(output: String) -> String {

@@ -30,20 +30,6 @@ func write(_ text: String, to name: String, in dir: String) throws -> String {
   return path
 }
 
-/// Peak signal-to-noise ratio over the RGB channels.
-func psnr(_ a: Bitmap, _ b: Bitmap) -> Double {
-  precondition(a.width == b.width && a.height == b.height)
-  var sum = 0.0
-  for i in stride(from: 0, to: a.bytes.count, by: 4) {
-    for c in 0..<3 {
-      let d = Double(a.bytes[i + c]) - Double(b.bytes[i + c])
-      sum += d * d
-    }
-  }
-  let mse = sum / Double(a.width * a.height * 3)
-  return mse == 0 ? .infinity : 10 * log10(255 * 255 / mse)
-}
-
 /// A small two-screen job: list → detail with circle-spread and back.
 func smallJob(name: String = "small", extra: String = "") -> String {
   """

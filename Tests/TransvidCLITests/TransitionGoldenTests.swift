@@ -4,6 +4,7 @@ import Media
 import Raster
 import Rendering
 import Testing
+import TestSupport
 
 /// Mid-transition frames of every example job against committed goldens
 /// (`Goldens/<job>.png`, rendered at 1× and looked at when they were made).

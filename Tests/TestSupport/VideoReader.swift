@@ -1,11 +1,12 @@
 import CFFmpeg
+import Media
 import Raster
 
 /// Decodes the first video stream of a file into opaque RGBA `Bitmap`s.
 ///
 /// YUV frames are converted with their own matrix and range tags (BT.709 when
-/// untagged) to full-range RGB. Used by tests and tools to check what an
-/// encoded file really shows.
+/// untagged) to full-range RGB. Test support only (it ships in no product):
+/// what an encoded file really shows, through Media's own decoder set-up.
 public final class VideoReader {
   /// The file being read.
   public let path: String

@@ -1,9 +1,10 @@
 import CFFmpeg
+import Media
 import Raster
 
 /// Decodes a GIF file with libavformat/libavcodec into its images and their
 /// delays, as a browser would show them (disposal and transparency applied by
-/// FFmpeg's gif decoder). For tests and tools that check what a GIF shows.
+/// FFmpeg's gif decoder). Test support only: what a written GIF shows.
 public struct GIFReader {
   /// Each image as it appears on screen, RGBA (straight alpha), full size.
   public var frames: [Bitmap]
