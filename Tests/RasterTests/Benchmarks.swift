@@ -42,8 +42,8 @@ import Testing
     return root
   }
 
-  @Test func circleSpreadFrame() {
-    guard Benchmarks.enabled else { return }
+  @Test(.enabled(if: Benchmarks.enabled, "timings: set TRANSVID_BENCH=1"))
+  func circleSpreadFrame() {
     let a = Bitmap(width: 1170, height: 2532, fill: Pixel(r: 10, g: 20, b: 30, a: 255))
     let b = Bitmap(width: 1170, height: 2532, fill: Pixel(r: 200, g: 100, b: 50, a: 255))
     var out = Bitmap(width: 1170, height: 2532)
@@ -73,8 +73,8 @@ import Testing
     _ = c
   }
 
-  @Test func otherFrames() {
-    guard Benchmarks.enabled else { return }
+  @Test(.enabled(if: Benchmarks.enabled, "timings: set TRANSVID_BENCH=1"))
+  func otherFrames() {
     let a = Bitmap(width: 1170, height: 2532, fill: Pixel(r: 10, g: 20, b: 30, a: 255))
     let b = Bitmap(width: 1170, height: 2532, fill: Pixel(r: 200, g: 100, b: 50, a: 255))
     var out = Bitmap(width: 1170, height: 2532)

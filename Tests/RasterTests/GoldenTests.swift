@@ -6,9 +6,11 @@ import TestSupport
 
 /// Scenes matched against goldens drawn by independent renderers —
 /// skia-python (perspective, shadows, gradient) and pycairo (circle mask) —
-/// by `Goldens/make_goldens.py`, at PSNR ≥ 40 dB. The script describes each
+/// by `Goldens/make_goldens.py`, at PSNR ≥ 40 dB: not exact, because each
+/// renderer anti-aliases edges and rounds blurs its own way (a 1-level
+/// difference on edge pixels is not an error). The script describes each
 /// scene from the same CALayer parameters as here; shadows use σ =
-/// shadowRadius × scale (UIKIT.md §3), which is skia's blur sigma.
+/// shadowRadius × scale (UIKit's shadowRadius → Gaussian), skia's blur sigma.
 @Suite struct GoldenTests {
   static let size = 200.0
 

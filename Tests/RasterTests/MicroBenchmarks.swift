@@ -3,8 +3,8 @@ import Testing
 @testable import Raster
 
 @Suite struct MicroBenchmarks {
-  @Test func kernels() {
-    guard Benchmarks.enabled else { return }
+  @Test(.enabled(if: Benchmarks.enabled, "timings: set TRANSVID_BENCH=1"))
+  func kernels() {
     let b = Bitmap(width: 1170, height: 2532, fill: Pixel(r: 200, g: 100, b: 50, a: 255))
     var out = Bitmap(width: 1170, height: 2532)
     let n = 1170 * 2532

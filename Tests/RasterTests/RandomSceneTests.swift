@@ -93,8 +93,8 @@ import Testing
     }
   }
 
-  @Test func dumpRandomScene() {
-    guard VisualDump.enabled else { return }
+  @Test(.enabled(if: VisualDump.enabled, "writes PAM files for a look: set TRANSVID_DUMP=1"))
+  func dumpRandomScene() {
     for seed: UInt64 in [3, 7, 11] {
       dumpPAM(Compositor(scale: 3).snapshot(RandomSceneTests.scene(seed: seed)), "/tmp/transvid-raster-random-\(seed).pam")
     }

@@ -199,8 +199,8 @@ struct Ink {
     #expect(dark > 50)
   }
 
-  @Test static func dump() {
-    guard VisualDump.enabled else { return }
+  @Test(.enabled(if: VisualDump.enabled, "writes PAM files for a look: set TRANSVID_DUMP=1"))
+  static func dump() {
     var root = solidLayer(Rect(x: 0, y: 0, width: 240, height: 200), Color(red: 0.95, green: 0.95, blue: 0.97))
     let rows: [(String, TextStyle)] = [
       ("Photos", TextStyle(size: 17, weight: .semibold, alignment: .center)),

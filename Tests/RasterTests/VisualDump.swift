@@ -31,16 +31,16 @@ import Testing
     return root
   }
 
-  @Test func dumpSampler() {
-    guard VisualDump.enabled else { return }
+  @Test(.enabled(if: VisualDump.enabled, "writes PAM files for a look: set TRANSVID_DUMP=1"))
+  func dumpSampler() {
     for s in [1.0, 3.0] {
       let bmp = Compositor(scale: s).snapshot(VisualDump.sampler())
       dumpPAM(bmp, "/tmp/transvid-raster-sampler@\(Int(s))x.pam")
     }
   }
 
-  @Test func dumpPageFlip() {
-    guard VisualDump.enabled else { return }
+  @Test(.enabled(if: VisualDump.enabled, "writes PAM files for a look: set TRANSVID_DUMP=1"))
+  func dumpPageFlip() {
     let snap = Compositor(scale: 1).snapshot(VisualDump.sampler())
     var (c, p) = PerspectiveTests.scene(theta: -50, m34: -0.002)
     c.backgroundColor = .black
