@@ -2,7 +2,7 @@
 //
 //   output:
 //     dir: demos                      # relative to the job file; default: the CLI's
-//     formats: [mp4, gif]             # mp4 (default), gif, png (poster), sheet
+//     formats: [mp4, gif]             # mp4 (default), gif, png (poster), sheet, webm, mov, apng, webp
 //     mp4: { crf: 18, preset: medium }
 //     gif: { width: 360, fps: 30 }    # default: the writer's choice
 //     gif:                            # every key optional
@@ -16,12 +16,18 @@
 //       loop: forever                 # forever, or repeats after the first play (0: once)
 //     png: { time: 1.2 }              # poster frame; default: mid first transition
 //     sheet: { frames: 12, columns: 4, width: 1200 }   # contact sheet
+//     webm: { crf: 31, speed: 4 }     # VP9: crf 0…63, speed (cpu-used) 0…5
+//     apng: { loop: forever }         # animated PNG; loop as the GIF's
+//     webp: { quality: 80, lossless: false, loop: forever }   # quality 0…100
 //
 // `formats` may also be one name (`formats: gif`). A format listed twice is
 // an error, as is an empty list.
 
 extension JobDecoder {
-  static let outputKeys = ["dir", "formats", "mp4", "gif", "png", "sheet"]
+  static let outputKeys = ["dir", "formats", "mp4", "gif", "png", "sheet", "webm", "apng", "webp"]
+  static let webmKeys = ["crf", "speed"]
+  static let apngKeys = ["loop"]
+  static let webpKeys = ["quality", "lossless", "loop"]
   static let mp4Keys = ["crf", "preset"]
   static let gifKeys = ["width", "fps", "maxColors", "maxBytes", "dither", "bayerScale", "palette", "loop"]
   static let pngKeys = ["time"]
@@ -42,6 +48,9 @@ extension JobDecoder {
     if let value = fields["gif"] { output.gif = try gif(value, fields.path("gif")) }
     if let value = fields["png"] { output.png = try png(value, fields.path("png")) }
     if let value = fields["sheet"] { output.sheet = try sheet(value, fields.path("sheet")) }
+    if let value = fields["webm"] { output.webm = try webm(value, fields.path("webm")) }
+    if let value = fields["apng"] { output.apng = try apng(value, fields.path("apng")) }
+    if let value = fields["webp"] { output.webp = try webp(value, fields.path("webp")) }
     return output
   }
 
@@ -109,16 +118,38 @@ extension JobDecoder {
     if let value = fields["palette"] {
       settings.palette = try choice(value, fields.path("palette"), GIFSettings.Palette.self, what: "palette mode")
     }
-    if let value = fields["loop"] {
-      let path = fields.path("loop")
-      if value.text == "forever" {
-        settings.loop = .forever
-      } else if value.number != nil {
-        settings.loop = .repeat(try integer(value, path, in: 0...65535))
-      } else {
-        throw mismatch(value, path, expected: "'forever' or a repeat count from 0 to 65535")
-      }
-    }
+    if let value = fields["loop"] { settings.loop = try loop(value, fields.path("loop")) }
+    return settings
+  }
+
+  /// `loop:` of an animation: `forever`, or repeats after the first play.
+  private func loop(_ value: YAMLNode, _ path: KeyPath) throws(Diagnostic) -> AnimationLoop {
+    if value.text == "forever" { return .forever }
+    if value.number != nil { return .repeat(try integer(value, path, in: 0...65535)) }
+    throw mismatch(value, path, expected: "'forever' or a repeat count from 0 to 65535")
+  }
+
+  private func webm(_ node: YAMLNode, _ path: KeyPath) throws(Diagnostic) -> WebMSettings {
+    let fields = try fields(node, path, keys: JobDecoder.webmKeys)
+    var settings = WebMSettings()
+    if let value = fields["crf"] { settings.crf = try integer(value, fields.path("crf"), in: 0...63) }
+    if let value = fields["speed"] { settings.speed = try integer(value, fields.path("speed"), in: 0...5) }
+    return settings
+  }
+
+  private func apng(_ node: YAMLNode, _ path: KeyPath) throws(Diagnostic) -> APNGSettings {
+    let fields = try fields(node, path, keys: JobDecoder.apngKeys)
+    var settings = APNGSettings()
+    if let value = fields["loop"] { settings.loop = try loop(value, fields.path("loop")) }
+    return settings
+  }
+
+  private func webp(_ node: YAMLNode, _ path: KeyPath) throws(Diagnostic) -> WebPSettings {
+    let fields = try fields(node, path, keys: JobDecoder.webpKeys)
+    var settings = WebPSettings()
+    if let value = fields["quality"] { settings.quality = try integer(value, fields.path("quality"), in: 0...100) }
+    if let value = fields["lossless"] { settings.lossless = try boolean(value, fields.path("lossless")) }
+    if let value = fields["loop"] { settings.loop = try loop(value, fields.path("loop")) }
     return settings
   }
 

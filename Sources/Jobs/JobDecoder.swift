@@ -111,6 +111,15 @@ struct JobDecoder {
     return Int(value)
   }
 
+  /// `true` or `false`.
+  func boolean(_ node: YAMLNode, _ path: KeyPath) throws(Diagnostic) -> Bool {
+    switch node.text {
+    case "true": return true
+    case "false": return false
+    default: throw mismatch(node, path, expected: "true or false")
+    }
+  }
+
   /// A colour (see `ColorSyntax`).
   func color(_ node: YAMLNode, _ path: KeyPath) throws(Diagnostic) -> Color {
     if let text = node.text, let color = ColorSyntax.color(text) { return color }

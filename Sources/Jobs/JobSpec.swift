@@ -100,7 +100,7 @@ public struct CanvasSpec: Hashable, Sendable {
 /// file names it and holds its settings; the writer behind it (in Media) is
 /// registered where both are visible, in the command line's registry.
 public enum OutputFormat: String, Hashable, Sendable, CaseIterable {
-  case mp4, gif, png, sheet
+  case mp4, gif, png, sheet, webm, mov, apng, webp
 
   /// Every format's name, in the order they are listed.
   public static var names: [String] { allCases.map(\.rawValue) }
@@ -121,6 +121,9 @@ public struct OutputSpec: Hashable, Sendable {
   public var gif: GIFSettings
   public var png: PNGSettings
   public var sheet: SheetSettings
+  public var webm = WebMSettings()
+  public var apng = APNGSettings()
+  public var webp = WebPSettings()
 
   public init(
     directory: String? = nil, formats: [OutputFormat] = [.mp4], mp4: MP4Settings = MP4Settings(),
@@ -227,6 +230,61 @@ public struct MP4Settings: Hashable, Sendable {
   public static let presets = [
     "ultrafast", "superfast", "veryfast", "faster", "fast", "medium", "slow", "slower", "veryslow", "placebo",
   ]
+}
+
+/// `output.webm:` — libvpx-vp9 settings.
+public struct WebMSettings: Hashable, Sendable {
+  /// Constant quality, 0…63 (lower is better).
+  public var crf: Int
+  /// libvpx `cpu-used`, 0…5: higher is faster, the file a little larger.
+  public var speed: Int
+
+  /// crf 31 is libvpx's own middle of the scale and looks like the MP4's
+  /// crf 18 on UI demos. Speed 4 is the default because on the example
+  /// demo it encodes several times faster than speed 1 for a file only a
+  /// few percent larger (flat UI content gains little from a deeper search).
+  public init(crf: Int = 31, speed: Int = 4) {
+    self.crf = crf
+    self.speed = speed
+  }
+}
+
+/// How often an animation (GIF, APNG, WebP) plays.
+public typealias AnimationLoop = GIFSettings.Loop
+
+/// `output.apng:` — the animated PNG (lossless, every frame at the canvas rate).
+public struct APNGSettings: Hashable, Sendable {
+  /// nil: forever.
+  public var loop: AnimationLoop?
+
+  public init(loop: AnimationLoop? = nil) {
+    self.loop = loop
+  }
+}
+
+/// `output.webp:` — the animated WebP.
+public struct WebPSettings: Hashable, Sendable {
+  /// Lossy quality, 0…100 (ignored when `lossless`).
+  public var quality: Int
+  public var lossless: Bool
+  /// nil: forever.
+  public var loop: AnimationLoop?
+
+  public init(quality: Int = 80, lossless: Bool = false, loop: AnimationLoop? = nil) {
+    self.quality = quality
+    self.lossless = lossless
+    self.loop = loop
+  }
+}
+
+extension AnimationLoop {
+  /// The container's play count: 0 for forever, else the repeats plus the first play.
+  public var plays: Int {
+    switch self {
+    case .forever: 0
+    case .repeat(let n): n + 1
+    }
+  }
 }
 
 /// A screen: a background colour, optionally a screenshot filling it, and

@@ -8,8 +8,10 @@ import CFFmpeg
 ///
 ///     MP4   container "mp4",  codec "libx264",      yuv420p,      1/fps, BT.709, movflags +faststart
 ///     GIF   container "gif",  codec "gif",          pal8,         1/100, loop, final_delay
-///     WebM  container "webm", codec "libvpx-vp9",   yuva420p,     1/fps, BT.709
-///     MOV   container "mov",  codec "prores_ks",    yuva444p10le, 1/fps, BT.709, profile 4444
+///     WebM  container "webm", codec "libvpx-vp9",   yuv420p,      1/fps, BT.709, crf, bit rate 0
+///     MOV   container "mov",  codec "prores_ks",    yuv422p10le,  1/fps, BT.709, profile hq
+///     APNG  container "apng", codec "apng",         rgba,         1/fps, plays
+///     WebP  container "webp", codec "libwebp_anim", bgra,         1/fps, quality, loop
 struct Encoding {
   /// libavformat's muxer name.
   var container: String
@@ -27,6 +29,8 @@ struct Encoding {
   var taggedBT709 = false
   /// Encoder threads; 0 lets the encoder choose (1 is libavcodec's default).
   var threads = 1
+  /// The encoder's target bit rate; nil keeps libavcodec's default.
+  var bitRate: Int? = nil
   /// The encoder's private options (`av_opt_set` on `priv_data`), in order.
   var codecOptions: [(name: String, value: String)] = []
   /// The muxer's options for `avformat_write_header`.
@@ -48,8 +52,10 @@ enum PixelFormat: String, Sendable {
   case yuva444p10le
   /// 8-bit palette: GIF.
   case pal8
-  /// Packed 8-bit straight RGBA: PNG, APNG, WebP.
+  /// Packed 8-bit straight RGBA: PNG, APNG.
   case rgba
+  /// Packed 8-bit straight BGRA: WebP (libwebp takes no RGBA).
+  case bgra
 
   var ffmpeg: AVPixelFormat {
     switch self {
@@ -59,6 +65,7 @@ enum PixelFormat: String, Sendable {
     case .yuva444p10le: AV_PIX_FMT_YUVA444P10LE
     case .pal8: AV_PIX_FMT_PAL8
     case .rgba: AV_PIX_FMT_RGBA
+    case .bgra: AV_PIX_FMT_BGRA
     }
   }
 }

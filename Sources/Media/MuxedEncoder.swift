@@ -57,6 +57,7 @@ final class MuxedEncoder {
         c.pointee.color_range = AVCOL_RANGE_MPEG
       }
       c.pointee.thread_count = Int32(e.threads)
+      if let rate = e.bitRate { c.pointee.bit_rate = Int64(rate) }
       c.pointee.flags |= Int32(AV_CODEC_FLAG_BITEXACT)
       if format.pointee.oformat.pointee.flags & AVFMT_GLOBALHEADER != 0 {
         c.pointee.flags |= Int32(AV_CODEC_FLAG_GLOBAL_HEADER)

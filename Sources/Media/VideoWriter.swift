@@ -53,6 +53,13 @@ public class VideoWriter {
     self.fps = fps
     encoder = try MuxedEncoder(path: path, encoding: encoding)
     frame = try Frame(width: width, height: height, format: encoding.pixelFormat.ffmpeg)
+    if encoding.taggedBT709 {
+      // Encoders that write colour into each frame (ProRes) read the frame's tags.
+      frame.pointer.pointee.color_primaries = AVCOL_PRI_BT709
+      frame.pointer.pointee.color_trc = AVCOL_TRC_BT709
+      frame.pointer.pointee.colorspace = AVCOL_SPC_BT709
+      frame.pointer.pointee.color_range = AVCOL_RANGE_MPEG
+    }
   }
 
   /// Encodes one frame. It must be `width × height`.
@@ -62,7 +69,11 @@ public class VideoWriter {
     do {
       try checkSize(bitmap.width, bitmap.height)
       try check(av_frame_make_writable(frame.pointer), "make frame writable")
-      try scaler.yuv(from: bitmap, into: frame)
+      if encoder.encoding.pixelFormat == .rgba || encoder.encoding.pixelFormat == .bgra {
+        copyStraight(bitmap, swappingRedAndBlue: encoder.encoding.pixelFormat == .bgra)
+      } else {
+        try scaler.yuv(from: bitmap, into: frame)
+      }
       try encode(frame)
     } catch {
       encoder.cancel()
@@ -105,6 +116,37 @@ public class VideoWriter {
   /// Safe to call more than once, and after `finish()` (then it does nothing).
   public func cancel() {
     encoder.cancel()
+  }
+
+  /// Writes premultiplied `bitmap` into the packed frame as straight RGBA
+  /// (what PNG and WebP store), or BGRA; opaque pixels keep their values.
+  private func copyStraight(_ bitmap: Bitmap, swappingRedAndBlue: Bool) {
+    let f = frame.pointer.pointee
+    bitmap.bytes.withUnsafeBufferPointer { src in
+      for y in 0..<height {
+        let row = f.data.0! + y * Int(f.linesize.0)
+        Alpha.unpremultiply(src.baseAddress! + y * bitmap.stride, into: row, pixels: width)
+        if swappingRedAndBlue {
+          for i in stride(from: 0, to: width * 4, by: 4) { (row[i], row[i + 2]) = (row[i + 2], row[i]) }
+        }
+      }
+    }
+  }
+
+  /// Throws unless `width × height` is within 1…`maximum` each way.
+  static func checkSize(_ width: Int, _ height: Int, what: String, maximum: Int = 16384) throws(MediaError) {
+    guard (1...maximum).contains(width), (1...maximum).contains(height) else {
+      throw MediaError("open \(what)", "frame size \(width)×\(height) is not in 1…\(maximum) each way")
+    }
+  }
+
+  /// Throws unless `width × height` is even each way, 2…16384 (4:2:0 and 4:2:2).
+  static func checkEvenSize(_ width: Int, _ height: Int, codec: String, what: String) throws(MediaError) {
+    guard width > 0, height > 0, width % 2 == 0, height % 2 == 0, width <= 16384, height <= 16384 else {
+      throw MediaError(
+        "open \(what)",
+        "frame size \(width)×\(height) is not supported: \(codec) needs even width and height (2…16384)")
+    }
   }
 
   /// Stamps `frame` with the next pts and encodes it.

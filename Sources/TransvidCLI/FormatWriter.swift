@@ -42,6 +42,10 @@ extension OutputFormat {
     case .gif: GIFOutput()
     case .png: PosterOutput()
     case .sheet: SheetOutput()
+    case .webm: WebMOutput()
+    case .mov: MOVOutput()
+    case .apng: APNGOutput()
+    case .webp: WebPOutput()
     }
   }
 }

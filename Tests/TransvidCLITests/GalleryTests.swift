@@ -41,4 +41,18 @@ import Testing
     #expect(!html.contains("<img") && !html.contains("<video"))
     #expect(html.contains("<a href=\"j.file0\">j.file0</a>"))
   }
+
+  @Test func webMAndMP4AreSourcesOfOneVideoAndTheMOVIsOnlyLinked() {
+    let html = card([.webm, .mp4, .mov, .png])
+    #expect(
+      html.contains(
+        "<video poster=\"j.file3\" controls muted loop playsinline preload=\"auto\"><source src=\"j.file0\" type=\"video/webm\"><source src=\"j.file1\" type=\"video/mp4\"></video>"))
+    #expect(!html.contains("video/quicktime") && html.contains("<a href=\"j.file2\">j.file2</a>"))
+  }
+
+  @Test func anAnimatedPNGOrWebPIsAnImage() {
+    #expect(card([.png, .apng]).contains("<img src=\"j.file1\" alt=\"j\">"))
+    #expect(card([.webp, .png]).contains("<img src=\"j.file0\" alt=\"j\">"))
+    #expect(card([.mov]).contains("<a href=\"j.file0\">") && !card([.mov]).contains("<video"))
+  }
 }

@@ -1,0 +1,25 @@
+/// Encodes frames into an animated PNG (libavcodec's apng encoder, straight
+/// RGBA, lossless) that loops forever or a given number of times. Every
+/// frame is written, holds included (the encoder stores a repeated frame as
+/// a tiny delta); each frame's delay is exactly `1/fps` s (APNG delays are
+/// fractions). A `VideoWriter` that only chooses its `Encoding`.
+///
+/// Size: any, 1…16384.
+public final class APNGWriter: VideoWriter {
+  /// An APNG on a page is an animated `<img>`.
+  public static let fileType = OutputFileType(fileExtension: "apng.png", mimeType: "image/apng", presentation: .animation)
+
+  /// Opens the encoder and the temp file. `plays`: 0 loops forever, else
+  /// how many times the animation plays.
+  public init(path: String, width: Int, height: Int, fps: Int, plays: Int = 0) throws {
+    let what = "APNG '\(path)'"
+    try VideoWriter.checkSize(width, height, what: what)
+    guard fps > 0, fps <= 1000 else { throw MediaError("open \(what)", "fps \(fps) is not in 1…1000") }
+    guard (0...65535).contains(plays) else { throw MediaError("open \(what)", "plays \(plays) is not in 0…65535") }
+    try super.init(
+      path: path, fps: fps,
+      encoding: Encoding(
+        container: "apng", codec: "apng", pixelFormat: .rgba, width: width, height: height,
+        timeBase: (1, fps), frameRate: fps, muxerOptions: [("plays", "\(plays)")], what: what))
+  }
+}

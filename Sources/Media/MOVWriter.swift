@@ -1,0 +1,30 @@
+/// Encodes frames into ProRes 422 HQ (prores_ks, yuv422p10le, BT.709
+/// limited range) in a QuickTime movie at a constant frame rate: the file
+/// video editors and Keynote take. A `VideoWriter` that only chooses its
+/// `Encoding`.
+///
+/// Size: 4:2:2 needs an even width; the writer takes even sizes only, like
+/// the MP4, so the caller crops both alike.
+///
+/// Determinism: ProRes is intra-only and prores_ks's slice threads each
+/// encode their own slices, so the bytes do not depend on timing; the
+/// muxer and encoder run bit-exact (`MuxedEncoder`).
+public final class MOVWriter: VideoWriter {
+  /// Browsers other than Safari do not play ProRes: a page links the file.
+  public static let fileType = OutputFileType(
+    fileExtension: "mov", mimeType: "video/quicktime", presentation: .attachment)
+
+  /// Opens the encoder and the temp file.
+  public init(path: String, width: Int, height: Int, fps: Int, threads: Int = 4) throws {
+    let what = "MOV '\(path)'"
+    try VideoWriter.checkEvenSize(width, height, codec: "ProRes", what: what)
+    guard fps > 0, fps <= 1000 else { throw MediaError("open \(what)", "fps \(fps) is not in 1…1000") }
+    guard threads >= 0 else { throw MediaError("open \(what)", "threads \(threads) is negative") }
+    try super.init(
+      path: path, fps: fps,
+      encoding: Encoding(
+        container: "mov", codec: "prores_ks", pixelFormat: .yuv422p10le, width: width, height: height,
+        timeBase: (1, fps), frameRate: fps, taggedBT709: true, threads: threads,
+        codecOptions: [("profile", "hq")], what: what))
+  }
+}

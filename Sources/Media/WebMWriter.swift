@@ -1,0 +1,40 @@
+/// Encodes frames into a VP9 (libvpx-vp9, yuv420p, BT.709 limited range)
+/// WebM at a constant frame rate, in constant-quality mode (`crf`, no
+/// bitrate target): a `VideoWriter`, like `MP4Writer`, that only chooses
+/// its `Encoding`.
+///
+/// Size: yuv420p needs even width and height; the caller crops or pads.
+///
+/// Determinism: bit-exact muxer and encoder flags (`MuxedEncoder`), a fixed
+/// thread count, and libvpx's two-frame lookahead runs inside each encode
+/// call, so the same frames and settings give the same bytes.
+public final class WebMWriter: VideoWriter {
+  /// A WebM on a page is a `<video>` source, listed before an MP4 fallback.
+  public static let fileType = OutputFileType(fileExtension: "webm", mimeType: "video/webm", presentation: .video)
+
+  /// Opens the encoder and the temp file.
+  ///
+  /// - Parameters:
+  ///   - crf: VP9 quality, 0 … 63 (lower is better).
+  ///   - speed: libvpx `cpu-used`, 0 … 5 (higher is faster and larger).
+  ///   - threads: encoder threads (tile columns are set by the frame width,
+  ///     not the thread count).
+  public init(path: String, width: Int, height: Int, fps: Int, crf: Int = 31, speed: Int = 4, threads: Int = 4) throws {
+    let what = "WebM '\(path)'"
+    try VideoWriter.checkEvenSize(width, height, codec: "VP9", what: what)
+    guard fps > 0, fps <= 1000 else { throw MediaError("open \(what)", "fps \(fps) is not in 1…1000") }
+    guard (0...63).contains(crf) else { throw MediaError("open \(what)", "crf \(crf) is not in 0…63") }
+    guard (0...5).contains(speed) else { throw MediaError("open \(what)", "speed \(speed) is not in 0…5") }
+    guard threads >= 0 else { throw MediaError("open \(what)", "threads \(threads) is negative") }
+    try super.init(
+      path: path, fps: fps,
+      encoding: Encoding(
+        container: "webm", codec: "libvpx-vp9", pixelFormat: .yuv420p, width: width, height: height,
+        timeBase: (1, fps), frameRate: fps, taggedBT709: true, threads: threads,
+        // Bit rate 0 with a crf is libvpx's constant-quality mode (libavcodec's
+        // default bit rate would make it constrained quality at 200 kb/s).
+        bitRate: 0,
+        codecOptions: [("crf", "\(crf)"), ("deadline", "good"), ("cpu-used", "\(speed)")],
+        what: what))
+  }
+}

@@ -1,0 +1,18 @@
+import Jobs
+import Media
+import Rendering
+
+/// `apng`: an animated PNG by `APNGWriter`, every frame at the canvas's
+/// full pixel size and rate.
+struct APNGOutput: FormatWriter {
+  var fileType: OutputFileType { APNGWriter.fileType }
+  var cacheKey: String { "apng" }
+
+  func write(_ renderer: FrameRenderer, to path: String, onFrame: (Int) throws -> Void) throws -> OutputSummary {
+    let spec = renderer.spec
+    let writer = try APNGWriter(
+      path: path, width: spec.canvas.pixelWidth, height: spec.canvas.pixelHeight, fps: spec.canvas.fps,
+      plays: (spec.output.apng.loop ?? .forever).plays)
+    return try writer.encodeFrames(of: renderer, onFrame: onFrame)
+  }
+}

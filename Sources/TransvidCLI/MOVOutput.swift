@@ -1,0 +1,20 @@
+import Jobs
+import Media
+import Rendering
+
+/// `mov`: ProRes 422 HQ by `MOVWriter`, at the canvas size cropped to even
+/// (as the MP4).
+struct MOVOutput: FormatWriter {
+  var fileType: OutputFileType { MOVWriter.fileType }
+  var cacheKey: String { "prores_ks hq threads=\(Self.encoderThreads)" }
+
+  static let encoderThreads = 4
+
+  func write(_ renderer: FrameRenderer, to path: String, onFrame: (Int) throws -> Void) throws -> OutputSummary {
+    let spec = renderer.spec
+    let writer = try MOVWriter(
+      path: path, width: spec.canvas.pixelWidth & ~1, height: spec.canvas.pixelHeight & ~1, fps: spec.canvas.fps,
+      threads: Self.encoderThreads)
+    return try writer.encodeFrames(of: renderer, onFrame: onFrame)
+  }
+}

@@ -1,0 +1,19 @@
+import Jobs
+import Media
+import Rendering
+
+/// `webp`: an animated WebP by `WebPWriter`, at the canvas's full pixel
+/// size and rate.
+struct WebPOutput: FormatWriter {
+  var fileType: OutputFileType { WebPWriter.fileType }
+  var cacheKey: String { "libwebp_anim" }
+
+  func write(_ renderer: FrameRenderer, to path: String, onFrame: (Int) throws -> Void) throws -> OutputSummary {
+    let spec = renderer.spec
+    let settings = spec.output.webp
+    let writer = try WebPWriter(
+      path: path, width: spec.canvas.pixelWidth, height: spec.canvas.pixelHeight, fps: spec.canvas.fps,
+      quality: settings.quality, lossless: settings.lossless, loop: (settings.loop ?? .forever).plays)
+    return try writer.encodeFrames(of: renderer, onFrame: onFrame)
+  }
+}

@@ -1,0 +1,191 @@
+// The webm, mov, apng and webp outputs, checked by tools that are not
+// transvid: ffprobe and the ffmpeg CLI (codec, size, frames, timing, a
+// decoded frame), and libwebp's own webpmux and dwebp for the animated WebP
+// (Debian's FFmpeg 5.1 cannot decode animated WebP). The reference frame is
+// `FrameRenderer.frame`, what `transvid frame` writes.
+import Foundation
+import Jobs
+import Raster
+import Rendering
+import Testing
+
+@testable import TransvidCLI
+import TestSupport
+
+private func tool(_ name: String) -> Bool {
+  ["/usr/bin", "/usr/local/bin"].contains { FileManager.default.isExecutableFile(atPath: "\($0)/\(name)") }
+}
+
+@Suite(.enabled(if: transvidBinary() != nil, "build the executable first (swift build --build-tests)"))
+struct WebFormatOutputTests {
+  /// The job: `smallJob` (240×400 px, 57 frames at 30 fps) writing `format`.
+  struct Rendered {
+    var path: String
+    var plannedFrames: Int
+    var renderer: FrameRenderer
+    var dir: String
+  }
+
+  /// Plans and renders `format` twice with the `transvid` executable; expects
+  /// both files byte-identical.
+  func render(_ format: String, output: String? = nil) throws -> Rendered {
+    let binary = try #require(transvidBinary())
+    let dir = try makeTemporaryDirectory()
+    let job = try write(smallJob(output: output ?? "{ formats: [\(format)] }"), to: "small.cfg", in: dir)
+    let (planStatus, planData) = try PlanFramesTests.run(binary, ["plan", "--json", job, "-o", "\(dir)/a"])
+    #expect(planStatus == 0)
+    let plan = try #require(try JSONSerialization.jsonObject(with: planData) as? [String: Any])
+    let entry = try #require((plan["jobs"] as? [[String: Any]])?.first)
+    let frames = try #require(entry["frames"] as? Int)
+    let path = try #require((entry["outputs"] as? [String])?.first)
+    for out in ["a", "b"] {
+      let (status, _) = try PlanFramesTests.run(binary, [job, "-o", "\(dir)/\(out)", "-q"])
+      #expect(status == 0)
+    }
+    let a = try Data(contentsOf: URL(fileURLWithPath: path))
+    let b = try Data(contentsOf: URL(fileURLWithPath: path.replacingOccurrences(of: "\(dir)/a/", with: "\(dir)/b/")))
+    #expect(!a.isEmpty && a == b, "two runs give the same bytes")
+    return Rendered(path: path, plannedFrames: frames, renderer: FrameRenderer(spec: try JobParser.load(path: job)), dir: dir)
+  }
+
+  /// Runs a tool by name; its standard output as text.
+  func output(_ arguments: [String]) throws -> String {
+    let (_, data) = try PlanFramesTests.run(URL(fileURLWithPath: "/usr/bin/env"), arguments)
+    return String(decoding: data, as: UTF8.self)
+  }
+
+  /// ffprobe's `key=value` lines for the first video stream, as a dictionary.
+  func probe(_ path: String) throws -> [String: String] {
+    let text = try output([
+      "ffprobe", "-v", "error", "-select_streams", "v:0", "-show_entries",
+      "stream=codec_name,profile,pix_fmt,width,height,color_primaries,color_transfer,color_space", "-of",
+      "default=nw=1", path,
+    ])
+    return Dictionary(
+      text.split(separator: "\n").compactMap { line in
+        line.firstIndex(of: "=").map { (String(line[..<$0]), String(line[line.index(after: $0)...])) }
+      }, uniquingKeysWith: { a, _ in a })
+  }
+
+  /// Every decoded frame's presentation time in seconds (ffprobe decodes them all).
+  func frameTimes(_ path: String) throws -> [Double] {
+    try output(["ffprobe", "-v", "error", "-select_streams", "v:0", "-show_entries", "frame=pts_time", "-of", "csv=p=0", path])
+      .split(separator: "\n").compactMap { Double($0.trimmingCharacters(in: .whitespaces)) }
+  }
+
+  /// Frame `n` decoded by the ffmpeg CLI, as RGBA.
+  func decodedFrame(_ path: String, _ n: Int, width: Int, height: Int) throws -> Bitmap {
+    let (_, data) = try PlanFramesTests.run(
+      URL(fileURLWithPath: "/usr/bin/env"),
+      ["ffmpeg", "-v", "error", "-i", path, "-vf", "select=eq(n\\,\(n))", "-frames:v", "1", "-f", "rawvideo",
+       "-pix_fmt", "rgba", "-"])
+    return try #require(Bitmap(width: width, height: height, bytes: Array(data)))
+  }
+
+  /// The checks every FFmpeg-decodable format shares: frames == plan,
+  /// times n/fps (so the duration is exact), pixel size, and frame `mid`
+  /// against the renderer's at PSNR ≥ `bound`. Returns ffprobe's stream fields.
+  func checkVideo(_ r: Rendered, bound: Double) throws -> [String: String] {
+    let p = try probe(r.path)
+    #expect(p["width"] == "240" && p["height"] == "400")
+    let times = try frameTimes(r.path)
+    #expect(times.count == r.plannedFrames && r.plannedFrames == 57)
+    for (n, t) in times.enumerated() { #expect(abs(t - Double(n) / 30) < 0.002, "frame \(n) at \(t) s") }
+    let mid = r.plannedFrames / 2
+    let decoded = try decodedFrame(r.path, mid, width: 240, height: 400)
+    let reference = r.renderer.frame(mid, width: 240, height: 400)
+    let db = psnr(decoded, reference)
+    #expect(db >= bound, "frame \(mid): \(db) dB")
+    #expect(decoded.bytes.enumerated().allSatisfy { $0.offset % 4 != 3 || $0.element == 255 }, "opaque")
+    return p
+  }
+
+  @Test func webmIsVP9WithBT709Tags() throws {
+    let r = try render("webm")
+    defer { try? FileManager.default.removeItem(atPath: r.dir) }
+    #expect(r.path.hasSuffix("/small.webm"))
+    // Lossy at crf 31 and 4:2:0 (chroma halved at the coloured edges): a
+    // bound a few dB under what this job gives, far above a wrong frame (< 20 dB).
+    let p = try checkVideo(r, bound: 45)
+    #expect(p["codec_name"] == "vp9" && p["pix_fmt"] == "yuv420p")
+    #expect(p["color_primaries"] == "bt709" && p["color_transfer"] == "bt709" && p["color_space"] == "bt709")
+  }
+
+  @Test func movIsProRes422HQ() throws {
+    let r = try render("mov")
+    defer { try? FileManager.default.removeItem(atPath: r.dir) }
+    #expect(r.path.hasSuffix("/small.mov"))
+    // 10-bit 4:2:2 at HQ rates; the ffmpeg CLI's 10-bit → 8-bit RGBA
+    // conversion shifts every level by 1–3 (a ProRes HQ the ffmpeg CLI makes
+    // of the same frame decodes the same way), so the bound is the picture's,
+    // not the last level's.
+    let p = try checkVideo(r, bound: 40)
+    #expect(p["codec_name"] == "prores" && p["profile"] == "HQ" && p["pix_fmt"] == "yuv422p10le")
+    #expect(p["color_primaries"] == "bt709" && p["color_transfer"] == "bt709" && p["color_space"] == "bt709")
+  }
+
+  @Test func apngIsLosslessAndLoopsAsAsked() throws {
+    let r = try render("apng", output: "{ formats: [apng], apng: { loop: 2 } }")
+    defer { try? FileManager.default.removeItem(atPath: r.dir) }
+    #expect(r.path.hasSuffix("/small.apng.png"))
+    // Lossless and opaque: the decoded frame is the rendered frame exactly.
+    let p = try checkVideo(r, bound: .infinity)
+    #expect(p["codec_name"] == "apng" && p["pix_fmt"] == "rgba")
+    // acTL: num_frames (57), num_plays (2 repeats after the first: 3).
+    let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: r.path)))
+    let at = try #require((0..<(bytes.count - 12)).first { Array(bytes[$0..<($0 + 4)]) == Array("acTL".utf8) })
+    func u32(_ i: Int) -> Int { bytes[i..<(i + 4)].reduce(0) { $0 << 8 | Int($1) } }
+    #expect(u32(at + 4) == 57 && u32(at + 8) == 3)
+  }
+
+  /// `webpmux -info`: canvas size, loop count and each frame's duration in ms.
+  func webpInfo(_ path: String) throws -> (size: String, loop: String, durations: [Int]) {
+    let text = try output(["webpmux", "-info", path])
+    let lines = text.split(separator: "\n").map(String.init)
+    let size = try #require(lines.first { $0.hasPrefix("Canvas size:") })
+    let loop = try #require(lines.first { $0.contains("Loop Count") }?.components(separatedBy: "Loop Count :").last)
+    // Frame rows: "  n:  width height alpha x y duration dispose blend size compression".
+    let durations = lines.compactMap { line -> Int? in
+      let f = line.split(separator: " ")
+      guard f.count == 11, f[0].hasSuffix(":"), Int(f[0].dropLast()) != nil else { return nil }
+      return Int(f[6])
+    }
+    return (size, loop.trimmingCharacters(in: .whitespaces), durations)
+  }
+
+  /// The WebP's first frame (a full-canvas key frame), decoded by dwebp.
+  func firstWebPFrame(_ r: Rendered) throws -> Bitmap {
+    let frame = "\(r.dir)/frame1.webp", pam = "\(r.dir)/frame1.pam"
+    _ = try output(["webpmux", "-get", "frame", "1", r.path, "-o", frame])
+    _ = try output(["dwebp", "-quiet", frame, "-pam", "-o", pam])
+    let data = Array(try Data(contentsOf: URL(fileURLWithPath: pam)))
+    // PAM header: text lines up to "ENDHDR\n", then RGBA rows.
+    let end = try #require((0..<(data.count - 7)).first { Array(data[$0..<($0 + 7)]) == Array("ENDHDR\n".utf8) })
+    return try #require(Bitmap(width: 240, height: 400, bytes: Array(data[(end + 7)...])))
+  }
+
+  @Test(.enabled(if: tool("webpmux") && tool("dwebp"), "needs libwebp's tools (Debian package webp)"))
+  func webpIsAnimatedLoopingWithTheJobsDuration() throws {
+    let r = try render("webp")
+    defer { try? FileManager.default.removeItem(atPath: r.dir) }
+    #expect(r.path.hasSuffix("/small.webp"))
+    let info = try webpInfo(r.path)
+    #expect(info.size == "Canvas size: 240 x 400" && info.loop == "0")
+    // libwebp merges identical frames into longer ones and rounds delays to
+    // whole ms: fewer frames than 57, durations summing to 1.9 s (± 1 frame).
+    #expect(info.durations.count > 1 && info.durations.count < r.plannedFrames)
+    #expect(abs(info.durations.reduce(0, +) - 1900) <= 33)
+    // Lossy at quality 80 (4:2:0 inside VP8): a bound a few dB under what
+    // this frame gives.
+    let db = psnr(try firstWebPFrame(r), r.renderer.frame(0, width: 240, height: 400))
+    #expect(db >= 40, "frame 0: \(db) dB")
+  }
+
+  @Test(.enabled(if: tool("webpmux") && tool("dwebp"), "needs libwebp's tools (Debian package webp)"))
+  func losslessWebPIsExact() throws {
+    let r = try render("webp", output: "{ formats: [webp], webp: { lossless: true, loop: 0 } }")
+    defer { try? FileManager.default.removeItem(atPath: r.dir) }
+    #expect(try webpInfo(r.path).loop == "1")
+    #expect(psnr(try firstWebPFrame(r), r.renderer.frame(0, width: 240, height: 400)) == .infinity)
+  }
+}
