@@ -16,7 +16,7 @@
 //       loop: forever                 # forever, or repeats after the first play (0: once)
 //     png: { time: 1.2 }              # poster frame; default: mid first transition
 //     sheet: { frames: 12, columns: 4, width: 1200 }   # contact sheet
-//     webm: { crf: 31, speed: 4 }     # VP9: crf 0…63, speed (cpu-used) 0…5
+//     webm: { crf: 31, speed: 2 }     # VP9: crf 0…63, speed (cpu-used) 0…5
 //     apng: { loop: forever }         # animated PNG; loop as the GIF's
 //     webp: { quality: 80, lossless: false, loop: forever }   # quality 0…100
 //

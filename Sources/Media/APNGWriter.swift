@@ -14,7 +14,7 @@ public final class APNGWriter: VideoWriter {
   public init(path: String, width: Int, height: Int, fps: Int, plays: Int = 0) throws {
     let what = "APNG '\(path)'"
     try VideoWriter.checkSize(width, height, what: what)
-    guard fps > 0, fps <= 1000 else { throw MediaError("open \(what)", "fps \(fps) is not in 1…1000") }
+    try VideoWriter.checkRate(fps, what: what)
     guard (0...65535).contains(plays) else { throw MediaError("open \(what)", "plays \(plays) is not in 0…65535") }
     try super.init(
       path: path, fps: fps,

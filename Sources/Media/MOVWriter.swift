@@ -18,7 +18,7 @@ public final class MOVWriter: VideoWriter {
   public init(path: String, width: Int, height: Int, fps: Int, threads: Int = 4) throws {
     let what = "MOV '\(path)'"
     try VideoWriter.checkEvenSize(width, height, codec: "ProRes", what: what)
-    guard fps > 0, fps <= 1000 else { throw MediaError("open \(what)", "fps \(fps) is not in 1…1000") }
+    try VideoWriter.checkRate(fps, what: what)
     guard threads >= 0 else { throw MediaError("open \(what)", "threads \(threads) is negative") }
     try super.init(
       path: path, fps: fps,

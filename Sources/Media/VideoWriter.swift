@@ -133,6 +133,11 @@ public class VideoWriter {
     }
   }
 
+  /// Throws unless `fps` is in 1…1000.
+  static func checkRate(_ fps: Int, what: String) throws(MediaError) {
+    guard fps > 0, fps <= 1000 else { throw MediaError("open \(what)", "fps \(fps) is not in 1…1000") }
+  }
+
   /// Throws unless `width × height` is within 1…`maximum` each way.
   static func checkSize(_ width: Int, _ height: Int, what: String, maximum: Int = 16384) throws(MediaError) {
     guard (1...maximum).contains(width), (1...maximum).contains(height) else {

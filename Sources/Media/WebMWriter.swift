@@ -19,10 +19,10 @@ public final class WebMWriter: VideoWriter {
   ///   - speed: libvpx `cpu-used`, 0 … 5 (higher is faster and larger).
   ///   - threads: encoder threads (tile columns are set by the frame width,
   ///     not the thread count).
-  public init(path: String, width: Int, height: Int, fps: Int, crf: Int = 31, speed: Int = 4, threads: Int = 4) throws {
+  public init(path: String, width: Int, height: Int, fps: Int, crf: Int = 31, speed: Int = 2, threads: Int = 4) throws {
     let what = "WebM '\(path)'"
     try VideoWriter.checkEvenSize(width, height, codec: "VP9", what: what)
-    guard fps > 0, fps <= 1000 else { throw MediaError("open \(what)", "fps \(fps) is not in 1…1000") }
+    try VideoWriter.checkRate(fps, what: what)
     guard (0...63).contains(crf) else { throw MediaError("open \(what)", "crf \(crf) is not in 0…63") }
     guard (0...5).contains(speed) else { throw MediaError("open \(what)", "speed \(speed) is not in 0…5") }
     guard threads >= 0 else { throw MediaError("open \(what)", "threads \(threads) is negative") }

@@ -16,7 +16,7 @@ public final class WebPWriter: VideoWriter {
   ) throws {
     let what = "WebP '\(path)'"
     try VideoWriter.checkSize(width, height, what: what, maximum: 16383)
-    guard fps > 0, fps <= 1000 else { throw MediaError("open \(what)", "fps \(fps) is not in 1…1000") }
+    try VideoWriter.checkRate(fps, what: what)
     guard (0...100).contains(quality) else { throw MediaError("open \(what)", "quality \(quality) is not in 0…100") }
     guard (0...65535).contains(loop) else { throw MediaError("open \(what)", "loop \(loop) is not in 0…65535") }
     try super.init(

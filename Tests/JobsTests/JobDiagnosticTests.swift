@@ -188,8 +188,8 @@ let brokenJobs: [BrokenJob] = [
     "unknown preset", "output: { mp4: { preset: medum } }\n",
     "job.cfg:1:26: error: output.mp4.preset: unknown x264 preset \"medum\"; did you mean 'medium'?"),
   BrokenJob(
-    "unknown format", "output: { formats: [mp4, webm] }\n",
-    "job.cfg:1:26: error: output.formats[1]: unknown format \"webm\"; expected one of: mp4, gif, png, sheet"),
+    "unknown format", "output: { formats: [mp4, avi] }\n",
+    "job.cfg:1:26: error: output.formats[1]: unknown format \"avi\"; expected one of: mp4, gif, png, sheet, webm, mov, apng, webp"),
   BrokenJob(
     "format twice", "output: { formats: [gif, gif] }\n",
     "job.cfg:1:26: error: output.formats[1]: 'gif' is listed twice"),

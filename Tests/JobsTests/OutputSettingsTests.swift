@@ -70,7 +70,7 @@ let brokenOutputJobs: [BrokenJob] = [
 ]
 
 @Suite enum OutputSettingsTests {
-  @Test(arguments: brokenOutputJobs)
+  @Test(arguments: brokenOutputJobs + brokenWebFormatJobs)
   static func diagnostic(_ broken: BrokenJob) {
     do {
       let job = try JobParser.parse(bytes: broken.bytes, file: "job.cfg", transitions: TestCatalog.all)

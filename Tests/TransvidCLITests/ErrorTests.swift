@@ -79,7 +79,7 @@ import TransvidCLI
       ([String](), "transvid: no job files given"),
       (["--frobnicate", "x.cfg"], "transvid: unknown option '--frobnicate'"),
       (["-o"], "transvid: option -o needs a value"),
-      (["--format", "avi", "x.cfg"], "transvid: unknown format 'avi'; expected one of: mp4, gif, png, sheet"),
+      (["--format", "avi", "x.cfg"], "transvid: unknown format 'avi'; expected one of: mp4, gif, png, sheet, webm, mov, apng, webp"),
       (["--format", "mp4,gfi", "x.cfg"], "transvid: unknown format 'gfi'; did you mean 'gif'?"),
       (["--format", "gif,png,gif", "x.cfg"], "transvid: format 'gif' is listed twice"),
     ] {
@@ -95,7 +95,7 @@ import TransvidCLI
     #expect(capture.out.count == 1)
     #expect(capture.out[0].hasPrefix("USAGE: transvid [options] JOB.cfg|DIR ..."))
     #expect(capture.out[0].contains("transvid jobs/circle-spread.cfg        writes out/circle-spread.mp4"))
-    #expect(capture.out[0].contains("--format LIST          override the job's formats: mp4,gif,png,sheet\n"))
+    #expect(capture.out[0].contains("--format LIST          override the job's formats: mp4,gif,png,sheet,webm,mov,apng,webp\n"))
     let version = Capture()
     #expect(TransvidCommand.run(["--version"], console: version.console) == 0)
     #expect(version.out == ["transvid \(TransvidCommand.version)"])
