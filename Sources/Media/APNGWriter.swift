@@ -1,8 +1,8 @@
 /// Encodes frames into an animated PNG (libavcodec's apng encoder, straight
 /// RGBA, lossless) that loops forever or a given number of times. Every
-/// frame is written, holds included (the encoder stores a repeated frame as
-/// a tiny delta); each frame's delay is exactly `1/fps` s (APNG delays are
-/// fractions). A `VideoWriter` that only chooses its `Encoding`.
+/// frame is written, holds included (they are not merged as in the GIF);
+/// each frame's delay is exactly `1/fps` s (APNG delays are fractions). A
+/// `VideoWriter` that only chooses its `Encoding`.
 ///
 /// Size: any, 1…16384.
 public final class APNGWriter: VideoWriter {

@@ -6,9 +6,9 @@
 /// Size: 4:2:2 needs an even width; the writer takes even sizes only, like
 /// the MP4, so the caller crops both alike.
 ///
-/// Determinism: ProRes is intra-only and prores_ks's slice threads each
-/// encode their own slices, so the bytes do not depend on timing; the
-/// muxer and encoder run bit-exact (`MuxedEncoder`).
+/// Determinism: ProRes is intra-only (no frame depends on another), the
+/// muxer and encoder run bit-exact (`MuxedEncoder`) and the caller fixes the
+/// thread count; two renders of a job give the same bytes.
 public final class MOVWriter: VideoWriter {
   /// Browsers other than Safari do not play ProRes: a page links the file.
   public static let fileType = OutputFileType(

@@ -27,9 +27,10 @@ public struct VideoSummary: Hashable, Sendable {
 /// leaves whatever was at `path` untouched. After an error the writer is
 /// closed and every later call throws.
 ///
-/// Frames are premultiplied RGBA converted by swscale to the encoding's pixel
-/// format with the BT.709 matrix, limited range (`Scaler.yuv`), or converted
-/// elsewhere (`YUVFrame`, by a `YUVConverter` on a worker thread).
+/// Frames are premultiplied RGBA converted by swscale to the encoding's YUV
+/// pixel format with the BT.709 matrix, limited range (`Scaler.yuv`), copied
+/// as straight RGBA or BGRA for the packed formats (APNG, WebP), or
+/// converted elsewhere (`YUVFrame`, by a `YUVConverter` on a worker thread).
 public class VideoWriter {
   /// Where the finished file goes.
   public let path: String

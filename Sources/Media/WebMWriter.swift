@@ -5,9 +5,10 @@
 ///
 /// Size: yuv420p needs even width and height; the caller crops or pads.
 ///
-/// Determinism: bit-exact muxer and encoder flags (`MuxedEncoder`), a fixed
-/// thread count, and libvpx's two-frame lookahead runs inside each encode
-/// call, so the same frames and settings give the same bytes.
+/// Determinism: bit-exact muxer and encoder flags (`MuxedEncoder`) and a
+/// thread count fixed by the caller, as for the MP4; two renders of a job
+/// give the same bytes (`WebFormatOutputTests`). Whether other thread counts
+/// give the same bytes is not established, so callers fix it.
 public final class WebMWriter: VideoWriter {
   /// A WebM on a page is a `<video>` source, listed before an MP4 fallback.
   public static let fileType = OutputFileType(fileExtension: "webm", mimeType: "video/webm", presentation: .video)
@@ -17,8 +18,7 @@ public final class WebMWriter: VideoWriter {
   /// - Parameters:
   ///   - crf: VP9 quality, 0 … 63 (lower is better).
   ///   - speed: libvpx `cpu-used`, 0 … 5 (higher is faster and larger).
-  ///   - threads: encoder threads (tile columns are set by the frame width,
-  ///     not the thread count).
+  ///   - threads: encoder threads.
   public init(path: String, width: Int, height: Int, fps: Int, crf: Int = 31, speed: Int = 2, threads: Int = 4) throws {
     let what = "WebM '\(path)'"
     try VideoWriter.checkEvenSize(width, height, codec: "VP9", what: what)

@@ -105,7 +105,7 @@ struct WebFormatOutputTests {
     defer { try? FileManager.default.removeItem(atPath: r.dir) }
     #expect(r.path.hasSuffix("/small.webm"))
     // Lossy at crf 31 and 4:2:0 (chroma halved at the coloured edges): a
-    // bound a few dB under what this job gives, far above a wrong frame (< 20 dB).
+    // bound a few dB under what this job gives.
     let p = try checkVideo(r, bound: 45)
     #expect(p["codec_name"] == "vp9" && p["pix_fmt"] == "yuv420p")
     #expect(p["color_primaries"] == "bt709" && p["color_transfer"] == "bt709" && p["color_space"] == "bt709")
