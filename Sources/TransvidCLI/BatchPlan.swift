@@ -29,6 +29,17 @@ struct JobFailure: Error, Sendable, CustomStringConvertible {
   }
 }
 
+/// The folders given hold no job file: exit status 1 (a CI step that
+/// checks or renders nothing has failed), not a usage error.
+struct NoJobsFound: Error, CustomStringConvertible {
+  var inputs: [String]
+
+  var description: String {
+    "no jobs found in \(inputs.joined(separator: ", ")) (a folder stands for the "
+      + BatchPlan.jobExtensions.map { "*.\($0)" }.joined(separator: ", ") + " files below it)"
+  }
+}
+
 /// One job file of a batch, parsed and placed: where its outputs go, what it
 /// costs, which shard renders it.
 struct PlannedJob: Sendable {
@@ -69,9 +80,13 @@ struct BatchPlan: Sendable {
   var jobs: [PlannedJob]
   var shardCount: Int
 
+  /// The extensions of job files a folder stands for (named files may have any).
+  static let jobExtensions = ["cfg", "yaml", "yml"]
+
   /// Every job file named by `inputs`: files as given, directories searched
-  /// recursively for `*.cfg`, each directory's files sorted by path (bytewise,
-  /// so every machine agrees), the same file never twice.
+  /// recursively for `jobExtensions`, each directory's files sorted by path
+  /// (bytewise, so every machine agrees), the same file never twice. No job
+  /// at all is `NoJobsFound`.
   static func findJobs(_ inputs: [String]) throws -> [String] {
     var jobs: [String] = []
     var seen = Set<String>()
@@ -84,7 +99,10 @@ struct BatchPlan: Sendable {
       var found: [String]
       if isDirectory.boolValue {
         found = (fm.enumerator(atPath: input)?.allObjects as? [String] ?? [])
-          .filter { $0.hasSuffix(".cfg") && !$0.split(separator: "/").contains { $0.hasPrefix(".") } }
+          .filter { path in
+            jobExtensions.contains((path as NSString).pathExtension)
+              && !path.split(separator: "/").contains { $0.hasPrefix(".") }
+          }
           .sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }
           .map { (input as NSString).appendingPathComponent($0) }
       } else {
@@ -94,10 +112,7 @@ struct BatchPlan: Sendable {
         jobs.append(path)
       }
     }
-    guard !jobs.isEmpty else {
-      throw Options.UsageError(
-        description: "no jobs found in \(inputs.joined(separator: ", ")) (a folder stands for the *.cfg files below it)")
-    }
+    guard !jobs.isEmpty else { throw NoJobsFound(inputs: inputs) }
     return jobs
   }
 

@@ -46,6 +46,9 @@ struct BatchRunner: Sendable {
     do {
       files = try BatchPlan.findJobs(inputs)
       shard = try options.shard ?? Shard.fromEnvironment(environment, count: options.shardCount) ?? .all
+    } catch let error as NoJobsFound {
+      console.error("transvid: \(error)")
+      return 1
     } catch {
       console.error("transvid: \(error)")
       return 2
@@ -132,6 +135,7 @@ struct BatchRunner: Sendable {
         if Cancellation.shared.isCancelled { throw CancellationError() }
         let staged = (folder as NSString).appendingPathComponent((output as NSString).lastPathComponent)
         var summary: OutputSummary
+        let outputStart = ContinuousClock.now
         do {
           summary = try OutputWriter.write(format: format, renderer: renderer, to: staged) { n in
             // Stop between frames: the writer closes its encoder and removes its temporary file.
@@ -145,6 +149,7 @@ struct BatchRunner: Sendable {
         }
         try Cancellation.shared.commit { try Platform.move(staged, to: output) }
         summary.path = output
+        summary.seconds = ProgressReporter.seconds(outputStart, .now)
         outputs.append(summary)
         reporter.outputWritten(job, summary)
       }

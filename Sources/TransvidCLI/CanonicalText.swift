@@ -11,8 +11,12 @@ import Jobs
 /// than a needless re-render. Numbers print as Swift's shortest round-trip
 /// text, the same on every machine.
 enum CanonicalText {
-  /// The canonical text of `spec` (without its file path: the same job at
-  /// another path renders the same frames).
+  /// The canonical text of `spec` without its file path and without the
+  /// paths its images resolve to (`AssetReference.resolvedPath`, which is the
+  /// job file's path as typed joined to the image's): the same job run from
+  /// another folder, by another path or on another machine renders the same
+  /// frames. Each image's path as the job writes it stays, and
+  /// `OutputCache` adds the bytes it names.
   static func of(_ spec: JobSpec) -> String {
     var copy = spec
     copy.file = ""
@@ -31,7 +35,7 @@ enum CanonicalText {
       return "\(type).\(payload.label ?? "?")(\(render(payload.value)))"
     case .struct, .class, .tuple:
       let fields = mirror.children.compactMap { child -> String? in
-        if child.value is SourceLocation { return nil }
+        if child.value is SourceLocation || (child.label == "resolvedPath" && value is AssetReference) { return nil }
         return "\(child.label ?? "_"): \(render(child.value))"
       }
       return "\(mirror.displayStyle == .tuple ? "" : type)(\(fields.joined(separator: ", ")))"

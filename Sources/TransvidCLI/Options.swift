@@ -8,6 +8,8 @@ struct Options: Sendable {
     case render(inputs: [String])
     /// `plan DIR|FILE... [--json]`: the jobs, their cache keys, costs and shards.
     case plan(inputs: [String], json: Bool)
+    /// `check DIR|FILE...`: parse every job, render nothing (`CheckCommand`).
+    case check(inputs: [String])
     case list
     /// `frame JOB --time T -o FILE.png`: one frame as PNG.
     case frame(job: String, time: Double, output: String, paths: PathPolicy)
@@ -93,12 +95,16 @@ struct Options: Sendable {
     var rest = arguments[...]
     var json = false
     var isPlan = false
+    var isCheck = false
     if rest.first == "list" {
       rest.removeFirst()
       options.command = .list
     } else if rest.first == "plan" {
       rest.removeFirst()
       isPlan = true
+    } else if rest.first == "check" {
+      rest.removeFirst()
+      isCheck = true
     } else if rest.first == "frame" {
       rest.removeFirst()
       return try parseFrame(rest)
@@ -163,7 +169,7 @@ struct Options: Sendable {
       return options
     }
     guard !inputs.isEmpty else { throw UsageError(description: "no job files given") }
-    options.command = isPlan ? .plan(inputs: inputs, json: json) : .render(inputs: inputs)
+    options.command = isPlan ? .plan(inputs: inputs, json: json) : isCheck ? .check(inputs: inputs) : .render(inputs: inputs)
     return options
   }
 

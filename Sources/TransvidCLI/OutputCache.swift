@@ -13,8 +13,13 @@ import Synchronization
 ///   such as x264's thread count),
 /// - the job as parsed (`CanonicalText`: comments, layout and key order of the
 ///   file do not matter; every value does),
-/// - the bytes of every asset the job uses (`assetPaths(of:)`) and of every
+/// - the bytes of every image the job uses, each beside its path as the job
+///   writes it, of the fonts it draws with (`assetLines(of:)`), and of every
 ///   file a writer reads (`FormatWriter.inputFiles`, the contact sheet's font).
+///
+/// No path as typed on the command line or resolved on this machine enters
+/// the key: the same job run from its own folder, from the folder above or
+/// by absolute path, in another checkout or on another machine, has one key.
 ///
 /// The key and each output's size are recorded in
 /// `<output dir>/.transvid-cache/<job name>.<formats>.json` after the job's outputs are
@@ -32,12 +37,10 @@ final class OutputCache: Sendable {
     text += "formats \(job.formats.map(\.rawValue).joined(separator: ","))\n"
     for format in job.formats {
       text += "writer \(format.rawValue) \(format.writer.cacheKey)\n"
-      for path in format.writer.inputFiles { text += "writer input \(path) \(assetDigest(path))\n" }
+      for path in format.writer.inputFiles { text += "writer input \(assetDigest(path))\n" }
     }
     text += "job \(CanonicalText.of(spec))\n"
-    for path in Self.assetPaths(of: spec) {
-      text += "asset \(assetDigest(path))\n"  // paths are in the job text; order is by path
-    }
+    text += assetLines(of: spec).joined()
     var hash = SHA256()
     hash.update(text)
     return hash.hexDigest()
@@ -47,13 +50,28 @@ final class OutputCache: Sendable {
   /// (`JobSpec.assets`) and, when it has text, the system fonts.
   static func assetPaths(of spec: JobSpec) -> [String] {
     var paths = Set(spec.assets.map(\.resolvedPath))
-    if spec.hasText {
-      for font in [FontLibrary.latinRegular, FontLibrary.latinBold, FontLibrary.cjkRegular, FontLibrary.cjkBold] { paths.insert(font.path) }
-    }
+    if spec.hasText { paths.formUnion(fontPaths) }
     return paths.sorted()
   }
 
-  /// The SHA-256 of a file's bytes, or `missing` (`AssetLoader.checkFiles` reports unreadable assets).
+  private static let fontPaths = [FontLibrary.latinRegular, FontLibrary.latinBold, FontLibrary.cjkRegular, FontLibrary.cjkBold].map(\.path)
+
+  /// One line per file the job reads: `asset PATH DIGEST` for each image,
+  /// PATH as the job writes it (relative to the job file, so the same
+  /// wherever the job is run from), sorted; `font N DIGEST` for each
+  /// system font when the job has text.
+  func assetLines(of spec: JobSpec) -> [String] {
+    var images: [String: String] = [:]
+    for asset in spec.assets where images[asset.path] == nil { images[asset.path] = asset.resolvedPath }
+    var lines = images.keys.sorted().map { "asset \(String(reflecting: $0)) \(assetDigest(images[$0]!))\n" }
+    if spec.hasText {
+      lines += Self.fontPaths.enumerated().map { "font \($0.offset) \(assetDigest($0.element))\n" }
+    }
+    return lines
+  }
+
+  /// The SHA-256 of a file's bytes, or `missing` (`AssetLoader.checkFiles`
+  /// reports unreadable assets). The one place asset bytes are hashed.
   func assetDigest(_ path: String) -> String {
     let attributes = try? FileManager.default.attributesOfItem(atPath: path)
     let stamp = "\(path)|\(attributes?[.size] ?? "")|\(attributes?[.modificationDate] ?? "")"

@@ -14,9 +14,14 @@ struct OutputSummary: Sendable {
   var bytes: Int
   /// What the writer decided for the user, one sentence each.
   var notes: [String] = []
+  /// Wall-clock seconds this output took to render and encode (set by the runner).
+  var seconds = 0.0
 
+  /// `PATH  N frames  D s video  B bytes  rendered in T s`: the video's length and the time it took.
   var line: String {
-    let base = "\(path)  \(frames) frames  \(String(format: "%.2f", duration)) s  \(bytes) bytes"
+    let base =
+      "\(path)  \(frames) frames  \(String(format: "%.2f", duration)) s video  \(bytes) bytes"
+      + "  rendered in \(String(format: "%.2f", seconds)) s"
     return notes.isEmpty ? base : base + "  (" + notes.joined(separator: "; ") + ")"
   }
 }

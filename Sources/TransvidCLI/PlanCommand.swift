@@ -1,13 +1,17 @@
 /// `transvid plan DIR|FILE... [--json]`: what a batch would do, without
 /// rendering — every job with its cache key, estimated cost, shard (of
 /// `--shard`'s N, `--shard-count`, or the environment's; 1 by default) and
-/// whether its outputs are up to date.
+/// whether its outputs are up to date. Exit status 1 when a job is broken
+/// (its row holds its `FILE:LINE:COL: error: …`) or no job is found.
 enum PlanCommand {
   static func run(inputs: [String], json: Bool, options: Options, environment: [String: String], console: Console) -> Int32 {
     let files: [String]
+    switch CheckCommand.findJobs(inputs, console: console) {
+    case .success(let found): files = found
+    case .failure(let exit): return exit.status
+    }
     let shardCount: Int
     do {
-      files = try BatchPlan.findJobs(inputs)
       shardCount = try options.shard?.count ?? options.shardCount ?? Shard.fromEnvironment(environment, count: nil)?.count ?? 1
     } catch {
       console.error("transvid: \(error)\nRun 'transvid --help' for usage.")
@@ -28,7 +32,7 @@ enum PlanCommand {
         if let failure = job.failure { fields.append(("error", failure.description)) }
         rows.append("    " + JSONText.object(fields))
       } else {
-        let state = job.failure.map { "error: \($0.description)" } ?? (upToDate ? "up to date" : "to render")
+        let state = job.failure.map(\.description) ?? (upToDate ? "up to date" : "to render")
         rows.append(
           "\(job.shard)/\(shardCount)  \(job.file)  \(job.frames) frames \(job.pixelWidth)x\(job.pixelHeight)"
             + "  cost \(job.cost)  \(key.prefix(12))  \(state)")
@@ -39,6 +43,7 @@ enum PlanCommand {
     } else {
       console.print(rows.joined(separator: "\n"))
     }
-    return 0
+    // A broken job fails the plan as it would fail the render.
+    return plan.jobs.contains { $0.failure != nil } ? 1 : 0
   }
 }

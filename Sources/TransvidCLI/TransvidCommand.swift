@@ -17,13 +17,15 @@ public enum TransvidCommand {
   static let usage = """
     USAGE: transvid [options] JOB.cfg|DIR ...
            transvid plan [options] JOB.cfg|DIR ... [--json]
+           transvid check [options] JOB.cfg|DIR ...
            transvid list
            transvid frame JOB.cfg --time T -o FRAME.png [--allow-outside DIR] [--max-side N ...]
            transvid curve NAME|SPEC [--samples N] [--duration S]
 
     Renders job files (YAML) into demo videos of iOS screen transitions.
-    A directory stands for every *.cfg file below it. Jobs whose outputs are
-    up to date (same job, assets, formats and transvid version) are skipped.
+    A directory stands for every *.cfg, *.yaml and *.yml file below it. Jobs whose
+    outputs are up to date (same job, assets, formats and transvid version) are
+    skipped. 'check' parses every job and renders nothing (exit 1 if one is broken).
 
     OPTIONS:
       -o, --output-dir DIR   where outputs go (default: the job's output.dir, else ./out)
@@ -52,8 +54,8 @@ public enum TransvidCommand {
       transvid jobs/circle-spread.cfg        writes out/circle-spread.mp4
       transvid jobs -j 4 --report out/report.json --gallery out
 
-    EXIT STATUS: 0 all jobs fine, 1 a job failed (the others still ran), 2 usage error,
-    130/143 stopped by SIGINT/SIGTERM (nothing partial is left).
+    EXIT STATUS: 0 all jobs fine, 1 a job failed (the others still ran) or none was
+    found, 2 usage error, 130/143 stopped by SIGINT/SIGTERM (nothing partial is left).
     """
 
   /// Runs the command line `arguments` (without the program name) and
@@ -105,6 +107,8 @@ public enum TransvidCommand {
       return BatchRunner(options: options, console: console, environment: environment).run(inputs: inputs)
     case .plan(let inputs, let json):
       return PlanCommand.run(inputs: inputs, json: json, options: options, environment: environment, console: console)
+    case .check(let inputs):
+      return CheckCommand.run(inputs: inputs, options: options, console: console)
     }
   }
 

@@ -125,8 +125,8 @@ func runTransvid(_ arguments: [String], in directory: String, environment: [Stri
       ]),
     Case(
       label: "an empty folder says no jobs found",
-      arguments: ["empty"], status: 2,
-      stderr: ["transvid: no jobs found in empty (a folder stands for the *.cfg files below it)"]),
+      arguments: ["empty"], status: 1,
+      stderr: ["transvid: no jobs found in empty (a folder stands for the *.cfg, *.yaml, *.yml files below it)"]),
     Case(
       label: "--formats: did you mean",
       arguments: ["--formats", "gif", "good.cfg"], status: 2,

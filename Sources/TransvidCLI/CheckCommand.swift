@@ -1,0 +1,53 @@
+import Foundation
+
+/// `transvid check PATH...`: the lint step of a pull request. Every job is
+/// parsed and placed exactly as a render would (`BatchPlan`: the job file,
+/// its paths under `--allow-outside`, its images readable, no two jobs
+/// writing one output, the sizes `--format` asks for) and nothing is
+/// rendered or written. A broken job prints its `FILE:LINE:COL: error: …`
+/// on standard error; a good one a line with its length on standard output.
+/// Exit status 1 when any job is broken or no job is found, 2 for a usage error.
+enum CheckCommand {
+  static func run(inputs: [String], options: Options, console: Console) -> Int32 {
+    let files: [String]
+    switch findJobs(inputs, console: console) {
+    case .success(let found): files = found
+    case .failure(let exit): return exit.status
+    }
+    let plan = BatchPlan(files: files, options: options, shardCount: 1)
+    var broken = 0
+    for job in plan.jobs {
+      if let failure = job.failure {
+        broken += 1
+        console.error(failure.description)
+        continue
+      }
+      guard !options.quiet else { continue }
+      for note in job.spec?.notes ?? [] { console.error(note.description) }
+      console.print(
+        "\(job.file)  ok  \(job.frames) frames  \(String(format: "%.2f", job.duration)) s video"
+          + "  \(job.pixelWidth)x\(job.pixelHeight)  \(job.formats.map(\.rawValue).joined(separator: ","))")
+    }
+    if !options.quiet {
+      console.print("transvid: \(plan.jobs.count) jobs checked, \(broken) broken")
+    }
+    return broken == 0 ? 0 : 1
+  }
+
+  /// An exit status as an error, for `Result`.
+  struct Exit: Error { var status: Int32 }
+
+  /// `BatchPlan.findJobs`, its error printed: `transvid: no jobs found …`
+  /// (status 1) or a usage error with the hint to `--help` (status 2).
+  static func findJobs(_ inputs: [String], console: Console) -> Result<[String], Exit> {
+    do {
+      return .success(try BatchPlan.findJobs(inputs))
+    } catch let error as NoJobsFound {
+      console.error("transvid: \(error)")
+      return .failure(Exit(status: 1))
+    } catch {
+      console.error("transvid: \(error)\nRun 'transvid --help' for usage.")
+      return .failure(Exit(status: 2))
+    }
+  }
+}

@@ -1,0 +1,122 @@
+// Issue 19, through the built executable: `transvid check` parses every job
+// and renders nothing, exiting 1 when one is broken; `plan` exits 1 too and
+// prints a broken job's error once; folders pick up *.yaml and *.yml; a
+// folder without a job says "no jobs found" and exits 1; and the cache key
+// is the job, not the way its path was typed (one render from three folders).
+
+import Foundation
+import Testing
+
+@Suite struct CheckCommandTests {
+  /// A folder with a good `.cfg`, a good `.yaml`, a broken `.yml`, and a
+  /// `notes.txt` that is no job.
+  static func makeFolder() throws -> String {
+    let dir = try makeTemporaryDirectory()
+    let jobs = path(dir, "jobs")
+    try FileManager.default.createDirectory(atPath: jobs, withIntermediateDirectories: true)
+    try write(smallJob(name: "one"), to: "one.cfg", in: jobs)
+    try write(smallJob(name: "two"), to: "two.yaml", in: jobs)
+    try write(smallJob(name: "bad").replacingOccurrences(of: "circle-spread", with: "circle-spred"), to: "bad.yml", in: jobs)
+    try write("not a job", to: "notes.txt", in: jobs)
+    return dir
+  }
+
+  @Test func checkParsesEveryJobRendersNothingAndFailsOnABrokenOne() throws {
+    let dir = try Self.makeFolder()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    let check = try runTransvid(["check", "jobs"], in: dir)
+    #expect(check.status == 1)
+    // The same error a render prints for the same file, once, in FILE:LINE:COL form.
+    let render = try runTransvid(["jobs/bad.yml", "-o", "rendered", "-q"], in: dir)
+    #expect(render.status == 1)
+    #expect(check.errorLines == render.errorLines)
+    let error = try #require(check.errorLines.first)
+    #expect(error.wholeMatch(of: /jobs\/bad\.yml:[0-9]+:[0-9]+: error: .*circle-spred.*/) != nil, "\(error)")
+    #expect(!error.contains("error: jobs/bad.yml"))
+    #expect(
+      check.stdout == """
+        jobs/one.cfg  ok  57 frames  1.90 s video  240x400  mp4
+        jobs/two.yaml  ok  57 frames  1.90 s video  240x400  mp4
+        transvid: 3 jobs checked, 1 broken
+
+        """)
+    // Nothing rendered: no `out`, no cache folder, no staging folder (the broken render made none either).
+    #expect(try FileManager.default.contentsOfDirectory(atPath: dir) == ["jobs"])
+    #expect(try FileManager.default.contentsOfDirectory(atPath: path(dir, "jobs")).sorted() == ["bad.yml", "notes.txt", "one.cfg", "two.yaml"])
+
+    try FileManager.default.removeItem(atPath: path(dir, "jobs/bad.yml"))
+    let good = try runTransvid(["check", "jobs", "-q"], in: dir)
+    #expect(good.status == 0 && good.stdout.isEmpty && good.stderr.isEmpty, "\(good)")
+  }
+
+  @Test func planExitsOneOnABrokenJobAndPrintsItsErrorOnce() throws {
+    let dir = try Self.makeFolder()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    let plan = try runTransvid(["plan", "jobs", "-o", "out"], in: dir)
+    #expect(plan.status == 1)
+    let rows = plan.stdout.split(separator: "\n").map(String.init)
+    #expect(rows.count == 3)
+    let bad = try #require(rows.first { $0.contains("bad.yml") })
+    #expect(bad.components(separatedBy: "error:").count == 2, "\(bad)")
+    #expect(bad.hasPrefix("1/1  jobs/bad.yml  0 frames 0x0  cost 0    jobs/bad.yml:"), "\(bad)")
+    #expect(rows.filter { $0.hasSuffix("  to render") }.count == 2)
+  }
+
+  @Test(arguments: [["check", "empty"], ["plan", "empty"], ["empty"]])
+  func aFolderWithoutJobsSaysSoAndExitsOne(_ arguments: [String]) throws {
+    let dir = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    try FileManager.default.createDirectory(atPath: path(dir, "empty/sub"), withIntermediateDirectories: true)
+    try write("name: x", to: "notes.txt", in: path(dir, "empty/sub"))
+    let run = try runTransvid(arguments, in: dir)
+    #expect(run.status == 1)
+    #expect(run.errorLines == ["transvid: no jobs found in empty (a folder stands for the *.cfg, *.yaml, *.yml files below it)"])
+  }
+
+  /// The same job with an image, run from its own folder, from the folder
+  /// above and by absolute path into one output folder: one key, one render.
+  @Test func theCacheKeyDoesNotDependOnHowTheJobWasReached() throws {
+    let dir = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    let project = path(dir, "project")
+    try FileManager.default.createDirectory(atPath: path(project, "assets"), withIntermediateDirectories: true)
+    try FileManager.default.copyItem(
+      atPath: PlanFramesTests.repository.appendingPathComponent("jobs/assets/cover.png").path,
+      toPath: path(project, "assets/cover.png"))
+    let job = smallJob(name: "pic").replacingOccurrences(
+      of: "- { id: hero, frame: [0, 0, 120, 80], color: \"#E5E5EA\" }",
+      with: "- { id: hero, frame: [0, 0, 120, 80], image: assets/cover.png }")
+    #expect(job.contains("assets/cover.png"))
+    try write(job, to: "pic.cfg", in: project)
+    let out = path(dir, "out")
+    let ways: [(folder: String, file: String)] = [(project, "pic.cfg"), (dir, "project/pic.cfg"), ("/", path(project, "pic.cfg"))]
+
+    var keys: [String] = []
+    for way in ways {
+      let plan = try runTransvid(["plan", "--json", way.file, "-o", out], in: way.folder)
+      #expect(plan.status == 0, "\(plan.stderr)")
+      let json = try #require(try JSONSerialization.jsonObject(with: Data(plan.stdout.utf8)) as? [String: Any])
+      let first = try #require((json["jobs"] as? [[String: Any]])?.first)
+      keys.append(try #require(first["key"] as? String))
+    }
+    #expect(Set(keys).count == 1, "\(keys)")
+
+    var lines: [String] = []
+    for way in ways {
+      let run = try runTransvid([way.file, "-o", out, "--progress", "plain"], in: way.folder)
+      #expect(run.status == 0, "\(run.stderr)")
+      lines.append(run.stdout)
+    }
+    #expect(lines[0].hasPrefix("\(out)/pic.mp4  57 frames"), "\(lines[0])")
+    #expect(lines[1] == "\(out)/pic.mp4  up to date\n")
+    #expect(lines[2] == "\(out)/pic.mp4  up to date\n")
+
+    // The image's bytes are in the key: another image at the same path renders again.
+    try FileManager.default.removeItem(atPath: path(project, "assets/cover.png"))
+    try FileManager.default.copyItem(
+      atPath: PlanFramesTests.repository.appendingPathComponent("jobs/assets/settings.png").path,
+      toPath: path(project, "assets/cover.png"))
+    let again = try runTransvid(["project/pic.cfg", "-o", out, "--progress", "plain"], in: dir)
+    #expect(again.status == 0 && again.stdout.hasPrefix("\(out)/pic.mp4  57 frames"), "\(again)")
+  }
+}
