@@ -2,9 +2,13 @@ import Foundation
 
 /// `--report FILE.json` and `--junit FILE.xml`: what each job of the run did.
 enum BatchReport {
-  /// The JSON report: per job its status, outputs, bytes, frames, time, and
-  /// for a failure the message with file, line and column.
-  static func json(_ results: [JobResult], shard: Shard) -> String {
+  /// The JSON report: per job its status, formats, size, transitions,
+  /// outputs, bytes, frames, time, and for a failure the message with file,
+  /// line and column. Written to `path`, each output also gets `file`: its
+  /// path relative to the report's folder, which still holds when the folder
+  /// is copied elsewhere (a CI artifact), so `transvid gallery` finds it.
+  static func json(_ results: [JobResult], shard: Shard, at path: String? = nil) -> String {
+    let folder = path.map { BatchPlan.absolute(($0 as NSString).deletingLastPathComponent) }
     var lines: [String] = ["{"]
     lines.append("  \"version\": \(JSONText.string(TransvidCommand.version)),")
     lines.append("  \"shard\": \(shard == .all ? "null" : JSONText.string(shard.description)),")
@@ -19,10 +23,15 @@ enum BatchReport {
       var fields: [(String, Any?)] = [
         ("job", r.job.name), ("file", r.job.file), ("status", r.status.rawValue), ("cached", r.status == .cached),
         ("frames", r.job.frames), ("duration", r.job.duration), ("bytes", r.bytes), ("seconds", r.seconds),
-        ("key", r.key.isEmpty ? nil : r.key),
+        ("key", r.key.isEmpty ? nil : r.key), ("formats", r.job.formats.map(\.rawValue)),
+        ("width", r.job.pixelWidth), ("height", r.job.pixelHeight), ("transitions", r.job.transitions),
       ]
-      let outputs = r.outputs.map {
-        JSONText.object([("path", $0.path), ("bytes", $0.bytes), ("frames", $0.frames), ("duration", $0.duration)])
+      let outputs = r.outputs.map { output in
+        let file = folder.map { Gallery.relativePath(BatchPlan.absolute(output.path), from: $0, encoded: false) }
+        return JSONText.object([
+          ("path", output.path), ("file", file), ("bytes", output.bytes), ("frames", output.frames),
+          ("duration", output.duration),
+        ])
       }
       fields.append(("outputs", RawJSON("[" + outputs.joined(separator: ",") + "]")))
       if let failure = r.failure {

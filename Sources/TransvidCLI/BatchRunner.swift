@@ -188,7 +188,7 @@ struct BatchRunner: Sendable {
         ok = false
       }
     }
-    if let path = options.report { save(BatchReport.json(results, shard: shard), to: path, what: "report") }
+    if let path = options.report { save(BatchReport.json(results, shard: shard, at: path), to: path, what: "report") }
     if let path = options.junit { save(BatchReport.junit(results), to: path, what: "JUnit report") }
     if let dir = options.gallery {
       save(Gallery.html(results, in: dir), to: Self.galleryPage(dir), what: "gallery")

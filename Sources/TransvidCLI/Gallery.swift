@@ -107,14 +107,15 @@ enum Gallery {
       """
   }
 
-  /// `path` relative to the folder `base` (both absolute and standardized).
-  static func relativePath(_ path: String, from base: String) -> String {
+  /// `path` relative to the folder `base` (both absolute and standardized),
+  /// each component percent-encoded for a URL unless `encoded` is false.
+  static func relativePath(_ path: String, from base: String, encoded: Bool = true) -> String {
     let target = path.split(separator: "/").map(String.init)
     let origin = base.split(separator: "/").map(String.init)
     var common = 0
     while common < min(target.count, origin.count) && target[common] == origin[common] { common += 1 }
     let ups = [String](repeating: "..", count: origin.count - common)
-    return (ups + target[common...]).map(percentEncoded).joined(separator: "/")
+    return (ups + target[common...]).map { encoded ? percentEncoded($0) : $0 }.joined(separator: "/")
   }
 
   private static func percentEncoded(_ component: String) -> String {

@@ -10,6 +10,8 @@ struct Options: Sendable {
     case plan(inputs: [String], json: Bool)
     /// `check DIR|FILE...`: parse every job, render nothing (`CheckCommand`).
     case check(inputs: [String])
+    /// `gallery PATH... -o DIR`: merge shards' reports (`GalleryCommand`).
+    case gallery(inputs: [String], output: String)
     case list
     /// `frame JOB --time T -o FILE.png`: one frame as PNG.
     case frame(job: String, time: Double, output: String, paths: PathPolicy)
@@ -105,6 +107,9 @@ struct Options: Sendable {
     } else if rest.first == "check" {
       rest.removeFirst()
       isCheck = true
+    } else if rest.first == "gallery" {
+      rest.removeFirst()
+      return try parseGallery(rest)
     } else if rest.first == "frame" {
       rest.removeFirst()
       return try parseFrame(rest)

@@ -18,6 +18,7 @@ public enum TransvidCommand {
     USAGE: transvid [options] JOB.cfg|DIR ...
            transvid plan [options] JOB.cfg|DIR ... [--json]
            transvid check [options] JOB.cfg|DIR ...
+           transvid gallery REPORT.json|DIR ... -o DIR
            transvid list
            transvid frame JOB.cfg --time T -o FRAME.png [--allow-outside DIR] [--max-side N ...]
            transvid curve NAME|SPEC [--samples N] [--duration S]
@@ -26,6 +27,8 @@ public enum TransvidCommand {
     A directory stands for every *.cfg, *.yaml and *.yml file below it. Jobs whose
     outputs are up to date (same job, assets, formats and transvid version) are
     skipped. 'check' parses every job and renders nothing (exit 1 if one is broken).
+    'gallery' merges the reports of shards (files, or folders holding them) into
+    DIR/index.html and DIR/report.json.
 
     OPTIONS:
       -o, --output-dir DIR   where outputs go (default: the job's output.dir, else ./out)
@@ -109,6 +112,8 @@ public enum TransvidCommand {
       return PlanCommand.run(inputs: inputs, json: json, options: options, environment: environment, console: console)
     case .check(let inputs):
       return CheckCommand.run(inputs: inputs, options: options, console: console)
+    case .gallery(let inputs, let output):
+      return GalleryCommand.run(inputs: inputs, output: output, console: console)
     }
   }
 

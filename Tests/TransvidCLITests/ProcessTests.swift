@@ -70,10 +70,6 @@ func wait(seconds: Double, until condition: () -> Bool) -> Bool {
   /// The gallery page, opened from disk in headless Chromium: it loads, every
   /// video has its first frame, and nothing was logged as an error.
   @Test func galleryLoadsInHeadlessChromium() throws {
-    let chromium = try #require(
-      ["/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome"].first {
-        FileManager.default.isExecutableFile(atPath: $0)
-      }, "the gallery test needs Chromium: run scripts/bootstrap (apt-get install chromium)")
     let dir = try makeTemporaryDirectory()
     defer { try? FileManager.default.removeItem(atPath: dir) }
     let jobs = try makeBatch(in: dir, count: 3, broken: true)
@@ -84,23 +80,34 @@ func wait(seconds: Double, until condition: () -> Bool) -> Bool {
     #expect(html.contains("<source src=\"../out%20with%20space/job-00.mp4\" type=\"video/mp4\">"))
     #expect(html.contains("unknown key &apos;fsp&apos;"))
 
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: chromium)
-    process.arguments = [
-      "--headless", "--disable-gpu", "--no-sandbox", "--no-first-run", "--mute-audio",
-      "--user-data-dir=\(path(dir, "chromium-profile"))", "--virtual-time-budget=15000", "--dump-dom",
-      URL(fileURLWithPath: index).absoluteString,
-    ]
-    let stdout = Pipe()
-    process.standardOutput = stdout
-    process.standardError = FileHandle.nullDevice
-    try process.run()
-    let dom = String(decoding: stdout.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    process.waitUntilExit()
-    #expect(process.terminationStatus == 0)
+    let dom = try chromiumDOM(of: index, profile: path(dir, "chromium-profile"))
     #expect(dom.contains("data-media-count=\"3\""), "\(dom.prefix(600))")
     #expect(dom.contains("data-media-loaded=\"3\""))
     #expect(dom.contains("data-console-errors=\"0\""))
     #expect(dom.contains("data-media-ready=\"true\""))
   }
+}
+
+/// The DOM of the page `index` after headless Chromium loaded it (and let
+/// its scripts and media settle), for the gallery tests.
+func chromiumDOM(of index: String, profile: String) throws -> String {
+  let chromium = try #require(
+    ["/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome"].first {
+      FileManager.default.isExecutableFile(atPath: $0)
+    }, "the gallery test needs Chromium: run scripts/bootstrap (apt-get install chromium)")
+  let process = Process()
+  process.executableURL = URL(fileURLWithPath: chromium)
+  process.arguments = [
+    "--headless", "--disable-gpu", "--no-sandbox", "--no-first-run", "--mute-audio",
+    "--user-data-dir=\(profile)", "--virtual-time-budget=15000", "--dump-dom",
+    URL(fileURLWithPath: index).absoluteString,
+  ]
+  let stdout = Pipe()
+  process.standardOutput = stdout
+  process.standardError = FileHandle.nullDevice
+  try process.run()
+  let dom = String(decoding: stdout.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+  process.waitUntilExit()
+  #expect(process.terminationStatus == 0)
+  return dom
 }

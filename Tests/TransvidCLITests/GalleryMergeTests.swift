@@ -1,0 +1,96 @@
+// Issue 19, through the built executable: `transvid gallery` merges the
+// reports of three shards, whose folders were moved after rendering (as CI
+// artifacts are downloaded side by side), into one page and one report:
+// every job once, every link resolving relative to the page's folder, the
+// page loading in headless Chromium without console errors; a job in two
+// reports is an error naming both.
+
+import Foundation
+import Testing
+
+@Suite(.serialized) struct GalleryMergeTests {
+  /// Renders `jobs` in three shards from `dir`, each into `shard-K/out` with
+  /// its report there, then moves each to `artifacts/shard-K`.
+  static func renderShards(in dir: String) throws -> [String] {
+    _ = try makeBatch(in: dir, count: 5)
+    try FileManager.default.createDirectory(atPath: path(dir, "artifacts"), withIntermediateDirectories: true)
+    var reports: [String] = []
+    for k in 1...3 {
+      let run = try runTransvid(
+        ["jobs", "--shard", "\(k)/3", "-o", "shard-\(k)/out", "--format", "mp4,png", "--report", "shard-\(k)/out/report.json", "-q"],
+        in: dir)
+      #expect(run.status == 0, "\(run.stderr)")
+      try FileManager.default.moveItem(atPath: path(dir, "shard-\(k)/out"), toPath: path(dir, "artifacts/shard-\(k)"))
+      reports.append(path(dir, "artifacts/shard-\(k)/report.json"))
+    }
+    return reports
+  }
+
+  /// Every `src="…"`, `poster="…"` and `href="…"` of `html`.
+  static func links(in html: String) -> [String] {
+    html.matches(of: /(?:src|poster|href)="([^"]*)"/).map { String($0.output.1) }
+  }
+
+  @Test func threeShardsMakeOneGalleryAndOneReport() throws {
+    let dir = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    let reports = try Self.renderShards(in: dir)
+    #expect(try reports.map { try reportJobs($0).count }.reduce(0, +) == 5)
+
+    let run = try runTransvid(["gallery", "artifacts", "-o", "site"], in: dir)
+    #expect(run.status == 0, "\(run.stderr)")
+    #expect(run.stdout == "transvid: 5 jobs from 3 reports (0 failed) in site/index.html\n")
+
+    let merged = try reportJobs(path(dir, "site/report.json"))
+    let files = (0..<5).map { String(format: "jobs/%@/job-%02d.cfg", $0 % 2 == 0 ? "a" : "b", $0) }
+    #expect(merged.map { $0["file"] as? String ?? "" } == files.sorted())
+    for entry in merged {
+      let outputs = try #require(entry["outputs"] as? [[String: Any]])
+      let name = try #require(entry["job"] as? String)
+      #expect(outputs.compactMap { $0["file"] as? String }.sorted().map { $0.replacingOccurrences(of: "../artifacts/", with: "") }.allSatisfy {
+        $0.hasSuffix("/\(name).mp4") || $0.hasSuffix("/\(name).png")
+      })
+      #expect(entry["formats"] as? [String] == ["mp4", "png"] && entry["width"] as? Int == 60)
+    }
+
+    let index = path(dir, "site/index.html")
+    let html = try String(contentsOfFile: index, encoding: .utf8)
+    #expect(html.components(separatedBy: "<figure").count - 1 == 5)
+    let links = Self.links(in: html)
+    // Per job: the poster, the video's source, and a link to each of its two files.
+    #expect(links.count == 5 * 4)
+    for link in links {
+      #expect(link.hasPrefix("../artifacts/shard-"), "\(link)")
+      #expect(FileManager.default.fileExists(atPath: path(path(dir, "site"), link)), "\(link) does not resolve")
+    }
+
+    let dom = try chromiumDOM(of: index, profile: path(dir, "chromium-profile"))
+    #expect(dom.contains("data-media-count=\"5\""), "\(dom.prefix(600))")
+    #expect(dom.contains("data-media-loaded=\"5\""))
+    #expect(dom.contains("data-console-errors=\"0\""))
+    #expect(dom.contains("data-media-ready=\"true\""))
+
+    // Merging again, with the merged site among the inputs, gives the same page.
+    let again = try runTransvid(["gallery", "artifacts", "site", "-o", "site"], in: dir)
+    #expect(again.status == 0, "\(again.stderr)")
+    #expect(try String(contentsOfFile: index, encoding: .utf8) == html)
+  }
+
+  @Test func aJobInTwoReportsIsAnErrorNamingBoth() throws {
+    let dir = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    let reports = try Self.renderShards(in: dir)
+    try FileManager.default.copyItem(atPath: reports[0], toPath: path(dir, "artifacts/shard-3/again.json"))
+    let first = try #require(try reportJobs(reports[0]).first?["file"] as? String)
+    let run = try runTransvid(["gallery", "artifacts", "-o", "site"], in: dir)
+    #expect(run.status == 1)
+    #expect(
+      run.errorLines == [
+        "transvid: job \(first) is in two reports: artifacts/shard-1/report.json and artifacts/shard-3/again.json"
+      ])
+    #expect(!FileManager.default.fileExists(atPath: path(dir, "site")))
+
+    let none = try runTransvid(["gallery", "jobs", "-o", "site"], in: dir)
+    #expect(none.status == 2 && none.errorLines == ["transvid: no transvid reports found in jobs"])
+  }
+}
