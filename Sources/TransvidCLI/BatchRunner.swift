@@ -64,6 +64,16 @@ struct BatchRunner: Sendable {
     StaleStaging.removeAll(in: plan.jobs.filter { $0.failure == nil }.map(\.directory))
     let staging = StagingArea()
     let cache = OutputCache()
+    var shared: SharedCache?
+    if let dir = options.cache {
+      do {
+        shared = try SharedCache(root: dir, maxBytes: options.cacheMaxBytes)
+      } catch {
+        console.error("transvid: cannot use the cache '\(dir)': \((error as? MediaError)?.message ?? "\(error)")")
+        return 1
+      }
+    }
+    let sharedCache = shared
 
     reporter.begin()
     let results = Mutex([JobResult?](repeating: nil, count: jobs.count))
@@ -72,7 +82,7 @@ struct BatchRunner: Sendable {
       while !Cancellation.shared.isCancelled {
         let i = next.add(1, ordering: .relaxed).oldValue
         guard i < jobs.count else { return }
-        let result = render(jobs[i], cache: cache, staging: staging, reporter: reporter)
+        let result = render(jobs[i], cache: cache, shared: sharedCache, staging: staging, reporter: reporter)
         results.withLock { $0[i] = result }
       }
     }
@@ -93,6 +103,7 @@ struct BatchRunner: Sendable {
       group.wait()
     }
     staging.removeAll()
+    shared?.close()
 
     let done = results.withLock { $0.compactMap { $0 } }
     let count = { (status: JobResult.Status) in done.filter { $0.status == status }.count }
@@ -103,7 +114,10 @@ struct BatchRunner: Sendable {
   }
 
   /// Renders one job, or finds it up to date, or reports why it failed.
-  func render(_ job: PlannedJob, cache: OutputCache, staging: StagingArea, reporter: ProgressReporter) -> JobResult {
+  /// With a shared cache (`--cache`), a job it holds is copied from it, and a rendered one is stored in it.
+  func render(
+    _ job: PlannedJob, cache: OutputCache, shared: SharedCache? = nil, staging: StagingArea, reporter: ProgressReporter
+  ) -> JobResult {
     if let failure = job.failure {
       reporter.jobFailed(job, failure)
       return JobResult(job: job, status: .failed, failure: failure)
@@ -129,9 +143,20 @@ struct BatchRunner: Sendable {
       let folder = try staging.folder(in: job.directory)
       // The old record goes first: if this render fails halfway, the next run renders again.
       try? FileManager.default.removeItem(atPath: job.recordPath)
-      let renderer = try AssetLoader.makeRenderer(for: spec)
-      reporter.jobNotes(job, spec.notes)
+      let names = job.outputs.map { ($0 as NSString).lastPathComponent }
+      let copied = options.force ? nil : shared?.restore(key: key, formats: job.formats, names: names, into: folder)
+      for (summary, output) in zip(copied ?? [], job.outputs) {
+        try Cancellation.shared.commit { try Platform.move(summary.path, to: output) }
+        var written = summary
+        written.path = output
+        written.notes = ["copied from the cache"]
+        outputs.append(written)
+        reporter.outputWritten(job, written)
+      }
+      let renderer = copied == nil ? try AssetLoader.makeRenderer(for: spec) : nil
+      if renderer != nil { reporter.jobNotes(job, spec.notes) }
       for (format, output) in zip(job.formats, job.outputs) {
+        guard let renderer else { break }
         if Cancellation.shared.isCancelled { throw CancellationError() }
         let staged = (folder as NSString).appendingPathComponent((output as NSString).lastPathComponent)
         var summary: OutputSummary
@@ -153,6 +178,7 @@ struct BatchRunner: Sendable {
         outputs.append(summary)
         reporter.outputWritten(job, summary)
       }
+      if copied == nil { shared?.store(key: key, outputs: Array(zip(job.formats, outputs))) }
       let record = CacheRecord(
         key: key, job: job.file, version: TransvidCommand.version,
         outputs: outputs.map {
@@ -166,7 +192,7 @@ struct BatchRunner: Sendable {
       }
       let seconds = ProgressReporter.seconds(start, .now)
       reporter.jobFinished(job, seconds: seconds, bytes: outputs.reduce(0) { $0 + $1.bytes })
-      return JobResult(job: job, status: .rendered, outputs: outputs, seconds: seconds, key: key)
+      return JobResult(job: job, status: copied == nil ? .rendered : .cached, outputs: outputs, seconds: seconds, key: key)
     } catch {
       let failure = JobFailure(file: job.file, error: error)
       reporter.jobFailed(job, failure)

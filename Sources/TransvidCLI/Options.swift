@@ -49,6 +49,10 @@ struct Options: Sendable {
   var report: String?
   var junit: String?
   var gallery: String?
+  /// `--cache DIR`: the shared store of finished outputs (`SharedCache`).
+  var cache: String?
+  /// `--cache-max-bytes N`: the shared store's bound (least recently used entries go first).
+  var cacheMaxBytes: Int?
   var progress: ProgressMode = .auto
   /// `--max-side`, `--max-frames`, `--max-pixels`: caps on one job's size.
   var limits = JobLimits()
@@ -63,7 +67,7 @@ struct Options: Sendable {
   /// The options of a render or `plan`, for "did you mean".
   static let renderOptions = [
     "--help", "--version", "--output-dir", "--format", "--force", "--quiet", "--jobs", "--shard", "--shard-count",
-    "--report", "--junit", "--gallery", "--progress", "--json", "--allow-outside",
+    "--report", "--junit", "--gallery", "--progress", "--json", "--allow-outside", "--cache", "--cache-max-bytes",
   ] + limitOptions
   /// The options that set `JobLimits` (`JobLimits.set`), for renders, `plan` and `frame`.
   static let limitOptions = ["--max-side", "--max-frames", "--max-pixels"]
@@ -152,6 +156,8 @@ struct Options: Sendable {
       case "--report": options.report = try nonEmpty(try value(), arg)
       case "--junit": options.junit = try nonEmpty(try value(), arg)
       case "--gallery": options.gallery = try nonEmpty(try value(), arg)
+      case "--cache": options.cache = try nonEmpty(try value(), arg)
+      case "--cache-max-bytes": options.cacheMaxBytes = try positiveInteger()
       case "--progress":
         let text = try value()
         guard let mode = ProgressMode(rawValue: text), mode != .tty else {

@@ -42,6 +42,9 @@ public enum TransvidCommand {
       --report FILE.json     per job: status, outputs, bytes, frames, time, errors
       --junit FILE.xml       one JUnit test case per job, for CI
       --gallery DIR          write DIR/index.html showing every demo
+      --cache DIR            a store of finished outputs shared by shards and runs:
+                             a job found there is copied, not rendered
+      --cache-max-bytes N    keep the --cache store under N bytes (oldest use goes first)
       --allow-outside DIR    let jobs read images and write output.dir in DIR too
                              (by default only inside the job file's own folder;
                              repeatable; --allow-outside / allows any path)

@@ -1,0 +1,151 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+import Jobs
+import Media
+
+/// `--cache DIR`: a content-addressed store of finished outputs shared by
+/// every shard and every run (a mounted volume, a CI cache folder). An entry
+/// is `DIR/entries/<key>/`, `<key>` the job's `OutputCache` key, holding the
+/// job's outputs and `manifest.json` (each file's format, size, frames,
+/// duration and SHA-256). A job whose key has an entry is copied, not
+/// rendered; a rendered job is stored.
+///
+/// What is true, and why it holds with many writers and SIGKILL:
+/// - An entry is built in this process's staging folder inside DIR
+///   (`staging/.transvid-partial-<host>-<pid>/`, the name `StaleStaging`
+///   removes once its process is gone) and appears by one `rename(2)` of the whole folder:
+///   `entries/<key>` is either absent or complete. Two writers of one key
+///   race on that rename; the loser's rename fails (the target is a full
+///   folder) and it drops its copy.
+/// - A reader trusts an entry only when its manifest names the key and
+///   every file's bytes hash to the manifest's SHA-256, checked on the bytes
+///   it copies out; anything else is a miss (and the job renders).
+/// - Eviction (`--cache-max-bytes`) renames an entry into the staging folder
+///   before deleting it, so no reader sees half an entry. Least recently used
+///   goes first: a hit touches the manifest, and its time orders entries.
+final class SharedCache: Sendable {
+  struct Manifest: Codable, Sendable {
+    struct Item: Codable, Sendable {
+      var format: String
+      /// The file's name in the entry (`<format>.<ext>`).
+      var file: String
+      var bytes: Int
+      var frames: Int
+      var duration: Double
+      var sha256: String
+    }
+
+    var key: String
+    var version: String
+    var outputs: [Item]
+  }
+
+  let root: String
+  let maxBytes: Int?
+  private var entries: String { (root as NSString).appendingPathComponent("entries") }
+  /// This process's staging folder, `DIR/staging/.transvid-partial-<host>-<pid>`.
+  private var staging: String { ((root as NSString).appendingPathComponent("staging") as NSString).appendingPathComponent(StaleStaging.folderName) }
+
+  /// Opens (creating) the store at `root`, removing the staging folders of
+  /// processes on this host that are gone.
+  init(root: String, maxBytes: Int?) throws {
+    self.root = root
+    self.maxBytes = maxBytes
+    try Platform.createDirectories((root as NSString).appendingPathComponent("entries"))
+    StaleStaging.removeAll(in: [(root as NSString).appendingPathComponent("staging")])
+  }
+
+  private func entry(_ key: String) -> String { (entries as NSString).appendingPathComponent(key) }
+
+  /// Copies the outputs stored under `key` for `formats` into `folder` as
+  /// `names` (one per format), each checked against its SHA-256, and marks
+  /// the entry used; nil (nothing left in `folder`) when there is no
+  /// complete, matching entry.
+  func restore(key: String, formats: [OutputFormat], names: [String], into folder: String) -> [OutputSummary]? {
+    let directory = entry(key)
+    let manifestPath = (directory as NSString).appendingPathComponent("manifest.json")
+    guard let bytes = try? Platform.readRegularFile(manifestPath, maxBytes: 1 << 20),
+      let manifest = try? JSONDecoder().decode(Manifest.self, from: Data(bytes)),
+      manifest.key == key, manifest.outputs.map(\.format) == formats.map(\.rawValue)
+    else { return nil }
+    var restored: [OutputSummary] = []
+    for (item, name) in zip(manifest.outputs, names) {
+      let target = (folder as NSString).appendingPathComponent(name)
+      guard let data = try? Platform.readRegularFile((directory as NSString).appendingPathComponent(item.file), maxBytes: Int.max),
+        data.count == item.bytes, SHA256.hex(data) == item.sha256, (try? Platform.writeAtomically(data, to: target)) != nil
+      else {
+        for summary in restored { try? FileManager.default.removeItem(atPath: summary.path) }
+        return nil
+      }
+      restored.append(OutputSummary(path: target, frames: item.frames, duration: item.duration, bytes: item.bytes))
+    }
+    _ = utimes(manifestPath, nil)  // used now: last to be evicted
+    return restored
+  }
+
+  /// Stores a job's finished outputs under `key` (best effort: a full disk
+  /// or a lost race leaves the store as it was), then evicts down to `maxBytes`.
+  func store(key: String, outputs: [(format: OutputFormat, summary: OutputSummary)]) {
+    guard !FileManager.default.fileExists(atPath: entry(key)) else { return }
+    let stage = (staging as NSString).appendingPathComponent(key)
+    Cancellation.shared.register(staging)
+    defer { try? FileManager.default.removeItem(atPath: stage) }
+    do {
+      try? FileManager.default.removeItem(atPath: stage)
+      try Platform.createDirectories(stage)
+      var items: [Manifest.Item] = []
+      for (format, summary) in outputs {
+        let data = try Platform.readRegularFile(summary.path, maxBytes: Int.max)
+        let file = "\(format.rawValue).\((summary.path as NSString).pathExtension)"
+        try Platform.writeAtomically(data, to: (stage as NSString).appendingPathComponent(file))
+        items.append(
+          .init(
+            format: format.rawValue, file: file, bytes: data.count, frames: summary.frames, duration: summary.duration,
+            sha256: SHA256.hex(data)))
+      }
+      let manifest = Manifest(key: key, version: TransvidCommand.version, outputs: items)
+      let encoder = JSONEncoder()
+      encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+      try Platform.writeAtomically(Array(try encoder.encode(manifest)), to: (stage as NSString).appendingPathComponent("manifest.json"))
+      // The entry appears whole or not at all; a full target (another writer won) makes this fail.
+      _ = rename(stage, entry(key))
+    } catch {
+      return
+    }
+    evict()
+  }
+
+  /// Removes least recently used entries until the store holds at most `maxBytes`.
+  func evict() {
+    guard let maxBytes else { return }
+    let fm = FileManager.default
+    let keys = (try? fm.contentsOfDirectory(atPath: entries)) ?? []
+    var sized: [(key: String, used: Date, bytes: Int)] = keys.compactMap { key in
+      let directory = entry(key)
+      let manifest = (directory as NSString).appendingPathComponent("manifest.json")
+      guard let used = (try? fm.attributesOfItem(atPath: manifest))?[.modificationDate] as? Date else { return nil }
+      let files = (try? fm.contentsOfDirectory(atPath: directory)) ?? []
+      let bytes = files.reduce(0) {
+        $0 + ((try? fm.attributesOfItem(atPath: (directory as NSString).appendingPathComponent($1)))?[.size] as? Int ?? 0)
+      }
+      return (key, used, bytes)
+    }
+    var total = sized.reduce(0) { $0 + $1.bytes }
+    sized.sort { ($0.used, $0.key) < ($1.used, $1.key) }
+    for old in sized where total > maxBytes {
+      let trash = (staging as NSString).appendingPathComponent("evicted-\(old.key)")
+      try? Platform.createDirectories(staging)
+      // Out of `entries` in one rename first: a reader sees the whole entry or none.
+      if rename(entry(old.key), trash) == 0 { try? fm.removeItem(atPath: trash) }
+      total -= old.bytes
+    }
+  }
+
+  /// Deletes this process's staging folder (at the end of a run).
+  func close() {
+    try? FileManager.default.removeItem(atPath: staging)
+    Cancellation.shared.unregister(staging)
+  }
+}

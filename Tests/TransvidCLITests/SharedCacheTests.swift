@@ -1,0 +1,134 @@
+// Issue 19, through the built executable: `--cache DIR` is shared by runs and
+// shards. A job found there is copied, byte for byte, not rendered; two
+// processes writing one store and killed with SIGKILL at random moments never
+// leave an entry that is not whole (every entry's files match its manifest's
+// SHA-256), and a later run from that store writes exactly what a fresh
+// render writes; `--cache-max-bytes` evicts the least recently used entry.
+
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+import Media
+import Testing
+
+@Suite(.serialized) struct SharedCacheTests {
+  /// Every entry of the store at `cache`: its key, and whether it is whole
+  /// (a manifest naming the key, each file there with its SHA-256).
+  static func entries(_ cache: String) throws -> [String: Bool] {
+    let root = path(cache, "entries")
+    var result: [String: Bool] = [:]
+    for key in (try? FileManager.default.contentsOfDirectory(atPath: root)) ?? [] {
+      let entry = path(root, key)
+      guard let data = FileManager.default.contents(atPath: path(entry, "manifest.json")),
+        let manifest = try JSONSerialization.jsonObject(with: data) as? [String: Any],
+        manifest["key"] as? String == key, let outputs = manifest["outputs"] as? [[String: Any]], !outputs.isEmpty
+      else {
+        result[key] = false
+        continue
+      }
+      result[key] = outputs.allSatisfy { item in
+        guard let file = item["file"] as? String, let bytes = FileManager.default.contents(atPath: path(entry, file)) else { return false }
+        return SHA256.hex(Array(bytes)) == item["sha256"] as? String
+      }
+    }
+    return result
+  }
+
+  /// The bytes an entry takes (all its files).
+  static func size(of entry: String) -> Int {
+    ((try? FileManager.default.contentsOfDirectory(atPath: entry)) ?? []).reduce(0) {
+      $0 + ((try? FileManager.default.attributesOfItem(atPath: path(entry, $1)))?[.size] as? Int ?? 0)
+    }
+  }
+
+  @Test func aJobInTheCacheIsCopiedNotRendered() throws {
+    let dir = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    _ = try makeBatch(in: dir, count: 3)
+    let first = try runTransvid(["jobs", "-o", "one", "--cache", "cache", "--format", "mp4,png", "--progress", "plain"], in: dir)
+    #expect(first.status == 0, "\(first.stderr)")
+    let stored = try Self.entries(path(dir, "cache"))
+    #expect(stored.count == 3 && stored.values.allSatisfy { $0 })
+    // Another output folder (another shard, another machine sharing the store): copies.
+    let second = try runTransvid(["jobs", "-o", "two", "--cache", "cache", "--format", "mp4,png", "--progress", "plain"], in: dir)
+    #expect(second.status == 0, "\(second.stderr)")
+    let lines = second.stdout.split(separator: "\n")
+    #expect(lines.filter { $0.hasSuffix("(copied from the cache)") }.count == 6, "\(second.stdout)")
+    #expect(lines.last?.hasPrefix("transvid: 3 jobs: 0 rendered, 3 up to date, 0 failed in ") == true, "\(second.stdout)")
+    #expect(files(in: path(dir, "one")) == files(in: path(dir, "two")))
+    // No staging left behind.
+    #expect(try FileManager.default.contentsOfDirectory(atPath: path(dir, "cache/staging")) == [])
+  }
+
+  @Test func theLeastRecentlyUsedEntryIsEvicted() throws {
+    let dir = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    let jobs = try makeBatch(in: dir, count: 3)
+    let a = path(jobs, "a/job-00.cfg"), b = path(jobs, "b/job-01.cfg"), c = path(jobs, "a/job-02.cfg")
+    // The entries' sizes, from a store without a bound.
+    #expect(try runTransvid([a, b, c, "-o", "sizes", "--cache", "unbounded", "-q"], in: dir).status == 0)
+    let unbounded = path(dir, "unbounded/entries")
+    let sizes = try FileManager.default.contentsOfDirectory(atPath: unbounded).map { Self.size(of: path(unbounded, $0)) }
+    #expect(sizes.count == 3)
+    let bound = sizes.reduce(0, +) - 1  // all three do not fit; any two do
+    let keyOf = { (job: String) throws -> String in
+      let plan = try runTransvid(["plan", "--json", job, "-o", "x"], in: dir)
+      let json = try #require(try JSONSerialization.jsonObject(with: Data(plan.stdout.utf8)) as? [String: Any])
+      return try #require((json["jobs"] as? [[String: Any]])?.first?["key"] as? String)
+    }
+    let store = ["--cache", "bounded", "--cache-max-bytes", "\(bound)", "-q"]
+    #expect(try runTransvid([a, "-o", "r1"] + store, in: dir).status == 0)
+    #expect(try runTransvid([b, "-o", "r2"] + store, in: dir).status == 0)
+    #expect(try runTransvid([a, "-o", "r3"] + store, in: dir).status == 0)  // a copy: a is now used last
+    #expect(try runTransvid([c, "-o", "r4"] + store, in: dir).status == 0)  // over the bound: b goes
+    #expect(try Set(Self.entries(path(dir, "bounded")).keys) == [keyOf(a), keyOf(c)])
+  }
+
+  /// Two processes share one store, each killed with SIGKILL at a random
+  /// moment, eight times over, the store bounded so that entries are also
+  /// evicted while the other reads. Afterwards every entry is whole, and a
+  /// run from the store writes what a render without it writes.
+  @Test func sigkilledWritersNeverLeaveAnEntryALaterRunTrusts() throws {
+    let binary = try #require(transvidBinary(), "build the executable first (swift build --build-tests)")
+    let dir = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    _ = try makeBatch(in: dir, count: 8)
+    let formats = ["--format", "mp4,png,gif"]
+    #expect(try runTransvid(["jobs", "-o", "reference", "-q"] + formats, in: dir).status == 0)
+    let reference = files(in: path(dir, "reference"))
+    #expect(reference.count == 24)
+    let store = ["--cache", "cache", "--cache-max-bytes", "60000", "-j", "1", "-q"] + formats
+
+    var generator = SystemRandomNumberGenerator()
+    var kills: [String] = []
+    for round in 0..<8 {
+      let processes = try (0..<2).map { p -> Process in
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = ["jobs", "-o", "round-\(round)-\(p)"] + store
+        process.currentDirectoryURL = URL(fileURLWithPath: dir)
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        return process
+      }
+      for process in processes {
+        let delay = UInt32.random(in: 20_000...900_000, using: &generator)
+        kills.append("round \(round): \(delay / 1000) ms")
+        usleep(delay)
+        kill(process.processIdentifier, SIGKILL)
+      }
+      for process in processes { process.waitUntilExit() }
+      let entries = try Self.entries(path(dir, "cache"))
+      #expect(entries.values.allSatisfy { $0 }, "after \(kills): \(entries)")
+    }
+
+    let final = try runTransvid(["jobs", "-o", "final"] + store, in: dir)
+    #expect(final.status == 0, "\(final.stderr)")
+    #expect(files(in: path(dir, "final")) == reference, "after \(kills)")
+    #expect(try Self.entries(path(dir, "cache")).values.allSatisfy { $0 })
+    // The killed processes' staging folders went with the next run.
+    #expect(try FileManager.default.contentsOfDirectory(atPath: path(dir, "cache/staging")) == [])
+  }
+}
