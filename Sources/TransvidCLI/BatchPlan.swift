@@ -124,7 +124,11 @@ struct BatchPlan: Sendable {
     jobs = files.map { file in
       var job = PlannedJob(file: file, name: ((file as NSString).lastPathComponent as NSString).deletingPathExtension)
       do throws(Diagnostic) {
-        let spec = try JobParser.load(path: file, limits: options.limits)
+        var spec = try JobParser.load(path: file, limits: options.limits)
+        if options.draft {
+          spec.canvas.scale = 1
+          spec.canvas.fps = min(spec.canvas.fps, WatchCommand.draftFPS)
+        }
         try options.paths.check(spec, outputDirectoryGiven: options.outputDirectory != nil)
         try AssetLoader.checkFiles(of: spec)
         job.spec = spec

@@ -18,7 +18,9 @@ import Media
 /// `data-media-loaded` and `data-console-errors` (script errors, failed
 /// loads, `console.error` calls) let a headless browser check the page.
 enum Gallery {
-  static func html(_ results: [JobResult], in directory: String) -> String {
+  /// With `preview` (`transvid watch`), the page loads `script` again every
+  /// second and reloads itself when the key it sets is no longer `key`.
+  static func html(_ results: [JobResult], in directory: String, preview: (script: String, key: String)? = nil) -> String {
     let base = BatchPlan.absolute(directory)
     var cards: [String] = []
     for r in results {
@@ -94,7 +96,7 @@ enum Gallery {
           }
           window.addEventListener('load', check);
         })();
-      </script>
+      </script>\(preview.map(previewScript) ?? "")
       </head>
       <body>
       <h1>transvid demos</h1>
@@ -105,6 +107,26 @@ enum Gallery {
       </html>
 
       """
+  }
+
+  /// Reloads the page when `script` (loaded again every second) sets
+  /// `window.transvidPreviewKey` to something other than `key`.
+  private static func previewScript(_ preview: (script: String, key: String)) -> String {
+    """
+
+      <script>
+        setInterval(function () {
+          var tag = document.createElement('script');
+          tag.src = \(JSONText.string(preview.script)) + '?' + Date.now();
+          tag.onload = function () {
+            tag.remove();
+            if (window.transvidPreviewKey && window.transvidPreviewKey !== \(JSONText.string(preview.key))) { location.reload(); }
+          };
+          tag.onerror = function () { tag.remove(); };
+          document.head.appendChild(tag);
+        }, 1000);
+      </script>
+    """
   }
 
   /// `path` relative to the folder `base` (both absolute and standardized),

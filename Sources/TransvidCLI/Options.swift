@@ -12,6 +12,8 @@ struct Options: Sendable {
     case check(inputs: [String])
     /// `gallery PATH... -o DIR`: merge shards' reports (`GalleryCommand`).
     case gallery(inputs: [String], output: String)
+    /// `watch JOB [-o DIR] [--format …] [--draft]`: render on every change (`WatchCommand`).
+    case watch(job: String)
     case list
     /// `frame JOB --time T -o FILE.png`: one frame as PNG.
     case frame(job: String, time: Double, output: String, paths: PathPolicy)
@@ -53,6 +55,8 @@ struct Options: Sendable {
   var cache: String?
   /// `--cache-max-bytes N`: the shared store's bound (least recently used entries go first).
   var cacheMaxBytes: Int?
+  /// `watch --draft`: render at 1× and at most `WatchCommand.draftFPS` frames per second.
+  var draft = false
   var progress: ProgressMode = .auto
   /// `--max-side`, `--max-frames`, `--max-pixels`: caps on one job's size.
   var limits = JobLimits()
@@ -102,6 +106,7 @@ struct Options: Sendable {
     var json = false
     var isPlan = false
     var isCheck = false
+    var isWatch = false
     if rest.first == "list" {
       rest.removeFirst()
       options.command = .list
@@ -111,6 +116,9 @@ struct Options: Sendable {
     } else if rest.first == "check" {
       rest.removeFirst()
       isCheck = true
+    } else if rest.first == "watch" {
+      rest.removeFirst()
+      isWatch = true
     } else if rest.first == "gallery" {
       rest.removeFirst()
       return try parseGallery(rest)
@@ -166,6 +174,7 @@ struct Options: Sendable {
         options.progress = mode
       case _ where limitOptions.contains(arg): try options.limits.set(arg, try value())
       case "--json" where isPlan: json = true
+      case "--draft" where isWatch: options.draft = true
       case "--":
         inputs.append(contentsOf: stream.remaining())
       default:
@@ -180,6 +189,11 @@ struct Options: Sendable {
       return options
     }
     guard !inputs.isEmpty else { throw UsageError(description: "no job files given") }
+    if isWatch {
+      guard inputs.count == 1 else { throw UsageError(description: "'watch' takes one job file, got \(inputs.count)") }
+      options.command = .watch(job: inputs[0])
+      return options
+    }
     options.command = isPlan ? .plan(inputs: inputs, json: json) : isCheck ? .check(inputs: inputs) : .render(inputs: inputs)
     return options
   }

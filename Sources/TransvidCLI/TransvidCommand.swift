@@ -19,6 +19,7 @@ public enum TransvidCommand {
            transvid plan [options] JOB.cfg|DIR ... [--json]
            transvid check [options] JOB.cfg|DIR ...
            transvid gallery REPORT.json|DIR ... -o DIR
+           transvid watch JOB.cfg [-o DIR] [--format LIST] [--draft]
            transvid list
            transvid frame JOB.cfg --time T -o FRAME.png [--allow-outside DIR] [--max-side N ...]
            transvid curve NAME|SPEC [--samples N] [--duration S]
@@ -28,7 +29,9 @@ public enum TransvidCommand {
     outputs are up to date (same job, assets, formats and transvid version) are
     skipped. 'check' parses every job and renders nothing (exit 1 if one is broken).
     'gallery' merges the reports of shards (files, or folders holding them) into
-    DIR/index.html and DIR/report.json.
+    DIR/index.html and DIR/report.json. 'watch' renders again whenever the job or
+    an image it uses changes (--draft: 1x, 15 fps), with a preview page that
+    reloads itself, until Ctrl-C.
 
     OPTIONS:
       -o, --output-dir DIR   where outputs go (default: the job's output.dir, else ./out)
@@ -117,6 +120,8 @@ public enum TransvidCommand {
       return CheckCommand.run(inputs: inputs, options: options, console: console)
     case .gallery(let inputs, let output):
       return GalleryCommand.run(inputs: inputs, output: output, console: console)
+    case .watch(let job):
+      return WatchCommand.run(job: job, options: options, console: console)
     }
   }
 

@@ -1,0 +1,136 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+import Jobs
+import Media
+
+/// `transvid watch JOB.cfg [-o DIR] [--format …] [--draft]`: the author's
+/// loop. Renders the job at once, then again whenever the job file or an
+/// image it uses changes, until Ctrl-C (exit 130; `Cancellation` removes any
+/// unfinished output, so only complete files are ever in place).
+///
+/// - Changes are seen through inotify on the folders that hold those files
+///   (editors often save by writing a new file and renaming it over the old
+///   one, which a watch on the file itself would lose), and a burst of events
+///   is one change: rendering starts after `quiet` without another event.
+/// - A render goes through `BatchRunner.render`, as in a batch: staged and
+///   renamed into place, recorded in the cache, so an edit that changes no
+///   pixel (a comment) renders nothing.
+/// - A broken edit prints its `FILE:LINE:COL: error: …` and the watch goes
+///   on, with the files of the last good version still watched.
+/// - `--draft` renders at 1× and at most `draftFPS` frames per second.
+/// - `<DIR>/<name>.preview.html` is the gallery page of the job; it reloads
+///   itself when `<name>.preview.js`, rewritten after every render with the
+///   render's cache key, names another key (a `<script>` is loaded again
+///   every second: that works from `file://`, where fetching does not).
+enum WatchCommand {
+  static let draftFPS = 15
+  static let quiet: Duration = .milliseconds(200)
+
+  static func run(job: String, options: Options, console: Console) -> Int32 {
+    guard FileManager.default.fileExists(atPath: job) else {
+      console.error("transvid: no such file: \(job)")
+      return 2
+    }
+    let watcher: FileWatcher
+    do {
+      watcher = try FileWatcher()
+    } catch {
+      console.error("transvid: cannot watch files: \(error)")
+      return 1
+    }
+    let runner = BatchRunner(options: options, console: console, environment: [:])
+    var watched = [job]
+    while true {
+      if let files = renderOnce(job, runner: runner, console: console) { watched = files }
+      if !options.quiet { console.print("transvid: watching \(watched.count) file\(watched.count == 1 ? "" : "s"); Ctrl-C stops") }
+      watcher.wait(forChangeTo: watched, quiet: quiet)
+    }
+  }
+
+  /// Plans and renders the job, writes the preview; the files it reads
+  /// (job and images), or nil when it is broken (its error printed).
+  static func renderOnce(_ job: String, runner: BatchRunner, console: Console) -> [String]? {
+    let plan = BatchPlan(files: [job], options: runner.options, shardCount: 1)
+    let planned = plan.jobs[0]
+    if let failure = planned.failure {
+      console.error(failure.description)
+      return nil
+    }
+    let mode = ProgressReporter.mode(.plain, quiet: runner.options.quiet, console: console)
+    let reporter = ProgressReporter(mode: mode, console: console, jobs: [planned])
+    let staging = StagingArea()
+    let result = runner.render(planned, cache: OutputCache(), staging: staging, reporter: reporter)
+    staging.removeAll()
+    if result.status != .failed {
+      let page = (planned.directory as NSString).appendingPathComponent("\(planned.name).preview.html")
+      let script = "\(planned.name).preview.js"
+      do {
+        try BatchRunner.writeAtomically(
+          "window.transvidPreviewKey = \(JSONText.string(result.key));\n",
+          to: (planned.directory as NSString).appendingPathComponent(script))
+        try BatchRunner.writeAtomically(
+          Gallery.html([result], in: planned.directory, preview: (script: script, key: result.key)), to: page)
+        if runner.options.quiet == false { console.print("transvid: preview \(page)") }
+      } catch {
+        console.error("transvid: cannot write the preview '\(page)': \((error as? MediaError)?.message ?? "\(error)")")
+      }
+    }
+    let images = planned.spec?.assets.map(\.resolvedPath) ?? []
+    return [job] + images
+  }
+}
+
+/// inotify on the folders of some files: `wait(forChangeTo:quiet:)` returns
+/// once one of the files was written, replaced, created or removed and no
+/// further event came for `quiet`.
+final class FileWatcher {
+  private let fd: Int32
+  /// Watch descriptor → absolute folder.
+  private var folders: [Int32: String] = [:]
+
+  init() throws {
+    fd = inotify_init1(Int32(IN_CLOEXEC))
+    guard fd >= 0 else { throw MediaError("inotify_init1", String(cString: strerror(errno))) }
+  }
+
+  deinit { close(fd) }
+
+  func wait(forChangeTo files: [String], quiet: Duration) {
+    let targets = Set(files.map(BatchPlan.absolute))
+    let mask = UInt32(IN_CLOSE_WRITE | IN_MOVED_TO | IN_CREATE | IN_DELETE | IN_ATTRIB | IN_MOVED_FROM)
+    for folder in Set(targets.map { ($0 as NSString).deletingLastPathComponent }) {
+      let wd = inotify_add_watch(fd, folder, mask)
+      if wd >= 0 { folders[wd] = folder }
+    }
+    // Block until a watched file changes, then until the burst is over.
+    while !readEvents(timeout: -1).contains(where: targets.contains) {}
+    let milliseconds = Int32(quiet.components.seconds * 1000 + quiet.components.attoseconds / 1_000_000_000_000_000)
+    while !readEvents(timeout: milliseconds).isEmpty {}
+  }
+
+  /// The paths of the events that arrive within `timeout` ms (-1: wait for one).
+  private func readEvents(timeout: Int32) -> [String] {
+    var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+    let ready = poll(&poller, 1, timeout)
+    guard ready > 0 else { return [] }
+    var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+    let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+    guard count > 0 else { return [] }
+    var paths: [String] = []
+    var offset = 0
+    let header = MemoryLayout<inotify_event>.size
+    while offset + header <= count {
+      let (wd, length) = buffer.withUnsafeBytes { raw in
+        (raw.load(fromByteOffset: offset, as: Int32.self), Int(raw.load(fromByteOffset: offset + 12, as: UInt32.self)))
+      }
+      let nameBytes = buffer[(offset + header)..<min(offset + header + length, count)].prefix { $0 != 0 }
+      if let folder = folders[wd] {
+        paths.append((folder as NSString).appendingPathComponent(String(decoding: nameBytes, as: UTF8.self)))
+      }
+      offset += header + length
+    }
+    return paths
+  }
+}

@@ -1,0 +1,136 @@
+// Issue 19, end to end through the built executable: `transvid watch`
+// renders, renders again after an edit of the job and after an image it uses
+// is replaced (as editors save: a new file renamed over the old), prints a
+// broken edit's error and keeps watching, renders the fix, writes a preview
+// page naming the last render's key, and on SIGINT exits 130 leaving no
+// partial file. Pixels are checked in the decoded video.
+
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+import Raster
+import Synchronization
+import Testing
+import TestSupport
+
+@Suite struct WatchTests {
+  /// A running `transvid watch` whose output is collected as it comes.
+  final class Watch: Sendable {
+    let process: Process
+    let out = Mutex(""), err = Mutex("")
+
+    init(_ arguments: [String], in directory: String) throws {
+      let binary = try #require(transvidBinary(), "build the executable first (swift build --build-tests)")
+      process = Process()
+      process.executableURL = binary
+      process.arguments = arguments
+      process.currentDirectoryURL = URL(fileURLWithPath: directory)
+      let outPipe = Pipe(), errPipe = Pipe()
+      process.standardOutput = outPipe
+      process.standardError = errPipe
+      outPipe.fileHandleForReading.readabilityHandler = { handle in
+        let text = String(decoding: handle.availableData, as: UTF8.self)
+        self.out.withLock { $0 += text }
+      }
+      errPipe.fileHandleForReading.readabilityHandler = { handle in
+        let text = String(decoding: handle.availableData, as: UTF8.self)
+        self.err.withLock { $0 += text }
+      }
+      try process.run()
+    }
+
+    /// Waits up to `seconds` for `condition`.
+    func wait(seconds: Double = 60, _ condition: () -> Bool) -> Bool {
+      let end = Date().addingTimeInterval(seconds)
+      while Date() < end {
+        if condition() { return true }
+        usleep(20_000)
+      }
+      return condition()
+    }
+
+    var renders: Int { out.withLock { $0.components(separatedBy: " rendered in ").count - 1 } }
+    /// Preview pages written: one after each render, when the render is done.
+    var previews: Int { out.withLock { $0.components(separatedBy: "transvid: preview ").count - 1 } }
+    var errors: [String] { err.withLock { $0.split(separator: "\n").map(String.init).filter { $0.contains(": error: ") } } }
+  }
+
+  /// The first frame's pixel in the middle of the job's row.
+  static func rowColor(_ mp4: String) throws -> Pixel {
+    let frame = try #require(try VideoReader(path: mp4).nextFrame())
+    return frame[30, 20]
+  }
+
+  static func near(_ p: Pixel, _ r: Int, _ g: Int, _ b: Int) -> Bool {
+    abs(Int(p.r) - r) <= 24 && abs(Int(p.g) - g) <= 24 && abs(Int(p.b) - b) <= 24
+  }
+
+  /// Writes `text` as editors do: a new file renamed over the old one.
+  static func save(_ data: Data, to file: String) throws {
+    try data.write(to: URL(fileURLWithPath: file + ".swp"))
+    #expect(rename(file + ".swp", file) == 0)
+  }
+
+  @Test func rendersOnEveryChangeAndStopsWith130() throws {
+    let dir = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    let repository = PlanFramesTests.repository.appendingPathComponent("jobs/assets")
+    try FileManager.default.copyItem(atPath: repository.appendingPathComponent("cover.png").path, toPath: path(dir, "pic.png"))
+    func job(_ color: String) -> Data {
+      Data(
+        tinyJob(name: "w", color: color).replacingOccurrences(
+          of: "- { id: row,", with: "- { id: pic, frame: [5, 40, 50, 50], image: pic.png }\n      - { id: row,"
+        ).utf8)
+    }
+    #expect(String(decoding: job("#FF9500"), as: UTF8.self).contains("\n      - { id: pic, frame: [5, 40, 50, 50], image: pic.png }\n"))
+    let file = path(dir, "w.cfg"), mp4 = path(dir, "out/w.mp4")
+    try job("#FF9500").write(to: URL(fileURLWithPath: file))
+    let watch = try Watch(["watch", "w.cfg", "-o", "out"], in: dir)
+    defer { if watch.process.isRunning { kill(watch.process.processIdentifier, SIGKILL) } }
+
+    #expect(watch.wait { watch.previews == 1 } && watch.renders == 1, "\(watch.err.withLock { $0 })")
+    #expect(Self.near(try Self.rowColor(mp4), 255, 149, 0))
+    let preview = try String(contentsOfFile: path(dir, "out/w.preview.html"), encoding: .utf8)
+    #expect(preview.contains("<source src=\"w.mp4\" type=\"video/mp4\">") && preview.contains("w.preview.js"))
+
+    // An edit of the job: rendered again, the new colour in the video.
+    usleep(300_000)
+    try Self.save(job("#34C759"), to: file)
+    #expect(watch.wait { watch.previews == 2 } && watch.renders == 2, "\(watch.out.withLock { $0 })")
+    #expect(Self.near(try Self.rowColor(mp4), 52, 199, 89))
+    let green = try Data(contentsOf: URL(fileURLWithPath: mp4))
+
+    // The image replaced: rendered again.
+    try Self.save(try Data(contentsOf: repository.appendingPathComponent("settings.png")), to: path(dir, "pic.png"))
+    #expect(watch.wait { watch.previews == 3 } && watch.renders == 3, "\(watch.out.withLock { $0 })")
+    let replaced = try Data(contentsOf: URL(fileURLWithPath: mp4))
+    #expect(replaced != green)
+
+    // A broken edit: its error, the watch goes on, the video stays.
+    try Self.save(job("#34C759") + Data("broken: [\n".utf8), to: file)
+    #expect(watch.wait { !watch.errors.isEmpty })
+    #expect(watch.errors.count == 1 && watch.errors[0].hasPrefix("w.cfg:"), "\(watch.errors)")
+    #expect(watch.errors.first?.wholeMatch(of: /w\.cfg:[0-9]+:[0-9]+: error: .*/) != nil)
+    usleep(500_000)
+    #expect(watch.process.isRunning && watch.renders == 3)
+    #expect(try Data(contentsOf: URL(fileURLWithPath: mp4)) == replaced)
+
+    // The fix: rendered again.
+    try Self.save(job("#007AFF"), to: file)
+    #expect(watch.wait { watch.previews == 4 } && watch.renders == 4, "\(watch.out.withLock { $0 })")
+    #expect(Self.near(try Self.rowColor(mp4), 0, 122, 255))
+    let key = try String(contentsOfFile: path(dir, "out/w.preview.js"), encoding: .utf8)
+    #expect(try String(contentsOfFile: path(dir, "out/w.preview.html"), encoding: .utf8).contains(
+      key.replacingOccurrences(of: "window.transvidPreviewKey = ", with: "").replacingOccurrences(of: ";\n", with: "")))
+
+    // Ctrl-C: 130, nothing partial.
+    kill(watch.process.processIdentifier, SIGINT)
+    #expect(watch.wait { !watch.process.isRunning })
+    watch.process.waitUntilExit()
+    #expect(watch.process.terminationReason == .exit && watch.process.terminationStatus == 130)
+    #expect(try FileManager.default.contentsOfDirectory(atPath: path(dir, "out")).sorted() == [
+      ".transvid-cache", "w.mp4", "w.preview.html", "w.preview.js",
+    ])
+  }
+}
