@@ -178,7 +178,7 @@ struct BatchRunner: Sendable {
         outputs.append(summary)
         reporter.outputWritten(job, summary)
       }
-      if copied == nil { shared?.store(key: key, outputs: Array(zip(job.formats, outputs))) }
+      if copied == nil { shared?.store(key: key, job: job.file, outputs: Array(zip(job.formats, outputs))) }
       let record = CacheRecord(
         key: key, job: job.file, version: TransvidCommand.version,
         outputs: outputs.map {

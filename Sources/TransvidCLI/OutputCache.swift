@@ -101,7 +101,8 @@ final class OutputCache: Sendable {
   }
 }
 
-/// What `.transvid-cache/<job>.<formats>.json` holds.
+/// What `.transvid-cache/<job>.<formats>.json` holds, and a `SharedCache`
+/// entry's `manifest.json`.
 struct CacheRecord: Codable, Sendable {
   struct Output: Codable, Sendable {
     /// The file name, in the record's output folder.
@@ -109,6 +110,10 @@ struct CacheRecord: Codable, Sendable {
     var bytes: Int
     var frames: Int
     var duration: Double
+    /// In a `SharedCache` entry: the output's format and its bytes' SHA-256
+    /// (a record beside the outputs leaves them out).
+    var format: String? = nil
+    var sha256: String? = nil
   }
 
   var key: String

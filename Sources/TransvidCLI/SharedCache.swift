@@ -8,8 +8,8 @@ import Media
 /// `--cache DIR`: a content-addressed store of finished outputs shared by
 /// every shard and every run (a mounted volume, a CI cache folder). An entry
 /// is `DIR/entries/<key>/`, `<key>` the job's `OutputCache` key, holding the
-/// job's outputs and `manifest.json` (each file's format, size, frames,
-/// duration and SHA-256). A job whose key has an entry is copied, not
+/// job's outputs and `manifest.json` (a `CacheRecord` giving each file's
+/// format, size, frames, duration and SHA-256). A job whose key has an entry is copied, not
 /// rendered; a rendered job is stored.
 ///
 /// What is true, and why it holds with many writers and SIGKILL:
@@ -26,22 +26,6 @@ import Media
 ///   before deleting it, so no reader sees half an entry. Least recently used
 ///   goes first: a hit touches the manifest, and its time orders entries.
 final class SharedCache: Sendable {
-  struct Manifest: Codable, Sendable {
-    struct Item: Codable, Sendable {
-      var format: String
-      /// The file's name in the entry (`<format>.<ext>`).
-      var file: String
-      var bytes: Int
-      var frames: Int
-      var duration: Double
-      var sha256: String
-    }
-
-    var key: String
-    var version: String
-    var outputs: [Item]
-  }
-
   let root: String
   let maxBytes: Int?
   private var entries: String { (root as NSString).appendingPathComponent("entries") }
@@ -67,14 +51,14 @@ final class SharedCache: Sendable {
     let directory = entry(key)
     let manifestPath = (directory as NSString).appendingPathComponent("manifest.json")
     guard let bytes = try? Platform.readRegularFile(manifestPath, maxBytes: 1 << 20),
-      let manifest = try? JSONDecoder().decode(Manifest.self, from: Data(bytes)),
+      let manifest = try? JSONDecoder().decode(CacheRecord.self, from: Data(bytes)),
       manifest.key == key, manifest.outputs.map(\.format) == formats.map(\.rawValue)
     else { return nil }
     var restored: [OutputSummary] = []
     for (item, name) in zip(manifest.outputs, names) {
       let target = (folder as NSString).appendingPathComponent(name)
       guard let data = try? Platform.readRegularFile((directory as NSString).appendingPathComponent(item.file), maxBytes: Int.max),
-        data.count == item.bytes, SHA256.hex(data) == item.sha256, (try? Platform.writeAtomically(data, to: target)) != nil
+        data.count == item.bytes, item.sha256 == SHA256.hex(data), (try? Platform.writeAtomically(data, to: target)) != nil
       else {
         for summary in restored { try? FileManager.default.removeItem(atPath: summary.path) }
         return nil
@@ -87,7 +71,7 @@ final class SharedCache: Sendable {
 
   /// Stores a job's finished outputs under `key` (best effort: a full disk
   /// or a lost race leaves the store as it was), then evicts down to `maxBytes`.
-  func store(key: String, outputs: [(format: OutputFormat, summary: OutputSummary)]) {
+  func store(key: String, job: String, outputs: [(format: OutputFormat, summary: OutputSummary)]) {
     guard !FileManager.default.fileExists(atPath: entry(key)) else { return }
     let stage = (staging as NSString).appendingPathComponent(key)
     Cancellation.shared.register(staging)
@@ -95,20 +79,18 @@ final class SharedCache: Sendable {
     do {
       try? FileManager.default.removeItem(atPath: stage)
       try Platform.createDirectories(stage)
-      var items: [Manifest.Item] = []
+      var items: [CacheRecord.Output] = []
       for (format, summary) in outputs {
         let data = try Platform.readRegularFile(summary.path, maxBytes: Int.max)
         let file = "\(format.rawValue).\((summary.path as NSString).pathExtension)"
         try Platform.writeAtomically(data, to: (stage as NSString).appendingPathComponent(file))
         items.append(
           .init(
-            format: format.rawValue, file: file, bytes: data.count, frames: summary.frames, duration: summary.duration,
+            file: file, bytes: data.count, frames: summary.frames, duration: summary.duration, format: format.rawValue,
             sha256: SHA256.hex(data)))
       }
-      let manifest = Manifest(key: key, version: TransvidCommand.version, outputs: items)
-      let encoder = JSONEncoder()
-      encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-      try Platform.writeAtomically(Array(try encoder.encode(manifest)), to: (stage as NSString).appendingPathComponent("manifest.json"))
+      let manifest = CacheRecord(key: key, job: job, version: TransvidCommand.version, outputs: items)
+      try Platform.writeAtomically(Array(manifest.encoded()), to: (stage as NSString).appendingPathComponent("manifest.json"))
       // The entry appears whole or not at all; a full target (another writer won) makes this fail.
       _ = rename(stage, entry(key))
     } catch {
