@@ -94,14 +94,18 @@ enum GalleryCommand {
         let status = (entry["status"] as? String).flatMap(JobResult.Status.init(rawValue:))
       else { throw ReportError(description: "\(path): a job without file, job or status") }
       var job = PlannedJob(file: file, name: name)
-      job.formats = (entry["formats"] as? [String] ?? []).compactMap(OutputFormat.init(rawValue:))
+      let outputs = entry["outputs"] as? [[String: Any]] ?? []
+      // A report from before reports named formats: each output's format from its file name.
+      job.formats =
+        (entry["formats"] as? [String])?.compactMap(OutputFormat.init(rawValue:))
+        ?? outputs.compactMap { format(ofFile: $0["path"] as? String ?? "") }
       job.frames = entry["frames"] as? Int ?? 0
       job.duration = entry["duration"] as? Double ?? 0
       job.pixelWidth = entry["width"] as? Int ?? 0
       job.pixelHeight = entry["height"] as? Int ?? 0
       job.transitions = entry["transitions"] as? [String] ?? []
       var result = JobResult(job: job, status: status, seconds: entry["seconds"] as? Double ?? 0, key: entry["key"] as? String ?? "")
-      for output in entry["outputs"] as? [[String: Any]] ?? [] {
+      for output in outputs {
         let written = output["path"] as? String ?? ""
         let resolved = (output["file"] as? String).map { (folder as NSString).appendingPathComponent($0) } ?? written
         result.outputs.append(
@@ -116,6 +120,14 @@ enum GalleryCommand {
       }
       return result
     }
+  }
+}
+
+extension GalleryCommand {
+  /// The format whose file extension ends `path` (the longest: `x.sheet.png` is a sheet, `x.png` a poster).
+  static func format(ofFile path: String) -> OutputFormat? {
+    OutputFormat.allCases.filter { path.hasSuffix(".\($0.writer.fileType.fileExtension)") }
+      .max { $0.writer.fileType.fileExtension.count < $1.writer.fileType.fileExtension.count }
   }
 }
 

@@ -55,4 +55,12 @@ import Testing
     #expect(card([.webp, .png]).contains("<img src=\"j.file0\" alt=\"j\">"))
     #expect(card([.mov]).contains("<a href=\"j.file0\">") && !card([.mov]).contains("<video"))
   }
+
+  @Test func aReportWithoutFormatsIsReadByFileName() {
+    #expect(GalleryCommand.format(ofFile: "out/a.mp4") == .mp4)
+    #expect(GalleryCommand.format(ofFile: "out/a.png") == .png)
+    #expect(GalleryCommand.format(ofFile: "out/a.sheet.png") == .sheet)
+    #expect(GalleryCommand.format(ofFile: "out/a.apng.png") == .apng)
+    #expect(GalleryCommand.format(ofFile: "out/a.txt") == nil)
+  }
 }
