@@ -109,7 +109,9 @@ struct BatchPlan: Sendable {
     jobs = files.map { file in
       var job = PlannedJob(file: file, name: ((file as NSString).lastPathComponent as NSString).deletingPathExtension)
       do throws(Diagnostic) {
-        let spec = try JobParser.load(path: file, limits: options.limits)
+        let spec = try StageTimings.measure(.parse) { () throws(Diagnostic) in
+          try JobParser.load(path: file, limits: options.limits)
+        }
         try options.paths.check(spec, outputDirectoryGiven: options.outputDirectory != nil)
         try AssetLoader.checkFiles(of: spec)
         job.spec = spec

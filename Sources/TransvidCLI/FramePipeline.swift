@@ -73,8 +73,8 @@ struct FramePipeline {
       var bitmap = Bitmap(width: width, height: height)
       for n in 0..<count {
         if !renderer.repeatsPreviousFrame(n) {
-          renderer.render(n, into: &bitmap)
-          if convert { try converter.convert(bitmap, into: yuv) }
+          StageTimings.measure(.compose) { renderer.render(n, into: &bitmap) }
+          if convert { try StageTimings.measure(.convert) { try converter.convert(bitmap, into: yuv) } }
           statistics.rendered += 1
         }
         try consume(n, yuv)
@@ -101,7 +101,7 @@ struct FramePipeline {
     }
     var last: YUVFrame? = nil
     for n in 0..<count {
-      switch try state.take(n) {
+      switch try StageTimings.measure(.wait, { try state.take(n) }) {
       case .frame(let yuv):
         try consume(n, yuv)
         // The encoder has let go of the previous frame; workers may reuse it.
@@ -167,9 +167,9 @@ private final class PipelineState: @unchecked Sendable {
       let yuv = free.removeLast()
       condition.unlock()
       var error: (any Error)? = nil
-      renderer.render(n, into: &bitmap)
+      StageTimings.measure(.compose) { renderer.render(n, into: &bitmap) }
       if convert {
-        do { try converter.convert(bitmap, into: yuv) } catch let e { error = e }
+        do { try StageTimings.measure(.convert) { try converter.convert(bitmap, into: yuv) } } catch let e { error = e }
       }
       condition.lock()
       if let error {
