@@ -35,12 +35,14 @@ struct FramePipeline {
 
   /// The defaults for this machine: one worker (the compositor already spreads
   /// each frame's row bands over every core) rendering up to three frames
-  /// ahead, conversion over every core. `TRANSVID_RENDER_WORKERS` (bench and
-  /// debugging only, undocumented for users) overrides the worker count.
+  /// ahead, conversion over every core. `TRANSVID_RENDER_WORKERS` and
+  /// `TRANSVID_PIPELINE_DEPTH` (bench and debugging only, undocumented for
+  /// users) override the worker count and the depth.
   static func standard(environment: [String: String] = ProcessInfo.processInfo.environment) -> FramePipeline {
     let cores = max(1, ProcessInfo.processInfo.activeProcessorCount)
     let workers = environment["TRANSVID_RENDER_WORKERS"].flatMap { Int($0) }.map { max(0, $0) } ?? 1
-    return FramePipeline(workers: workers, depth: max(3, workers + 2), conversionThreads: cores)
+    let depth = environment["TRANSVID_PIPELINE_DEPTH"].flatMap { Int($0) }.map { max(1, $0) } ?? max(3, workers + 2)
+    return FramePipeline(workers: workers, depth: depth, conversionThreads: cores)
   }
 
   /// What the pipeline did, for benchmarks.
