@@ -26,6 +26,20 @@ public final class YUVFrame: @unchecked Sendable {
     self.height = height
     frame = try Frame(width: width, height: height, format: AV_PIX_FMT_YUV420P)
   }
+
+  /// The Y, U and V planes one after another without row padding: raw
+  /// yuv420p, as FFmpeg's `rawvideo` reads it (benchmarks and tests).
+  public func planarBytes() -> [UInt8] {
+    var bytes: [UInt8] = []
+    bytes.reserveCapacity(width * height * 3 / 2)
+    frame.withPlanes { data, lines in
+      for plane in 0..<3 {
+        let w = plane == 0 ? width : width / 2, h = plane == 0 ? height : height / 2
+        for y in 0..<h { bytes.append(contentsOf: UnsafeBufferPointer(start: data[plane]! + y * Int(lines[plane]), count: w)) }
+      }
+    }
+    return bytes
+  }
 }
 
 /// Converts premultiplied RGBA bitmaps (colour bytes as they are, i.e. over

@@ -1,3 +1,4 @@
+import Dispatch
 import Geometry
 import Jobs
 import Raster
@@ -100,41 +101,63 @@ public struct ScreenBuilder: Sendable {
   }
 
   /// Every screen rendered once at the canvas scale, by name.
+  ///
+  /// The screens are built side by side (each is a pure function of the
+  /// spec, so the result does not depend on the order): a job's set-up is
+  /// time its encoder waits, and downsampling a photo is one thread's work.
   public func snapshots() -> [String: ScreenSnapshot] {
-    let compositor = Compositor(scale: Double(spec.canvas.scale))
-    var result: [String: ScreenSnapshot] = [:]
+    let screens = spec.screens
+    let built = UnsafeMutableBufferPointer<ScreenSnapshot?>.allocate(capacity: screens.count)
+    built.initialize(repeating: nil)
+    defer { built.deallocate() }
+    let slots = SnapshotSlots(base: built.baseAddress!)
     let shared = sharedElements
-    for screen in spec.screens {
-      var frames: [String: Rect] = [:]
-      var images: [String: Bitmap] = [:]
-      for view in screen.views {
-        guard let id = view.id else { continue }
-        frames[id] = view.frame
-        images[id] = compositor.snapshot(layer(for: view))
-      }
-      // The screen over the canvas background, so snapshots are opaque.
-      func render(_ layer: Layer) -> Bitmap {
-        var image = Bitmap(
-          width: spec.canvas.pixelWidth, height: spec.canvas.pixelHeight,
-          fill: spec.canvas.background.premultipliedPixel)
-        compositor.render(layer, into: &image)
-        // Rendering clears the opacity hint; without it the compositor would
-        // rescan this full-screen snapshot for alpha in every band of every
-        // frame (about a fifth of a circle-spread frame). One scan here.
-        image.updateOpacityHint()
-        return image
-      }
-      let root = layer(for: screen)
-      var hidden: [String: Bitmap] = [:]
-      for (i, view) in screen.views.enumerated() {
-        guard let id = view.id, shared.contains("\(screen.name)/\(id)") else { continue }
-        var without = root
-        without.sublayers[i].isHidden = true
-        hidden[id] = render(without)
-      }
-      result[screen.name] = ScreenSnapshot(
-        name: screen.name, image: render(root), viewFrames: frames, viewImages: images, imagesWithViewHidden: hidden)
+    DispatchQueue.concurrentPerform(iterations: screens.count) { i in
+      slots.base[i] = snapshot(of: screens[i], shared: shared)
     }
+    var result: [String: ScreenSnapshot] = [:]
+    for (screen, snapshot) in zip(screens, built) { result[screen.name] = snapshot }
     return result
   }
+
+  /// One screen rendered at the canvas scale, with its views' own images
+  /// and, for the views in `shared` (`sharedElements`), the screen without them.
+  private func snapshot(of screen: ScreenSpec, shared: Set<String>) -> ScreenSnapshot {
+    let compositor = Compositor(scale: Double(spec.canvas.scale))
+    let root = layer(for: screen)
+    var frames: [String: Rect] = [:]
+    var images: [String: Bitmap] = [:]
+    for (i, view) in screen.views.enumerated() {
+      guard let id = view.id else { continue }
+      frames[id] = view.frame
+      // `root.sublayers[i]` is `layer(for: view)`: its image is downsampled once.
+      images[id] = compositor.snapshot(root.sublayers[i])
+    }
+    // The screen over the canvas background, so snapshots are opaque.
+    func render(_ layer: Layer) -> Bitmap {
+      var image = Bitmap(
+        width: spec.canvas.pixelWidth, height: spec.canvas.pixelHeight,
+        fill: spec.canvas.background.premultipliedPixel)
+      compositor.render(layer, into: &image)
+      // Rendering clears the opacity hint; without it the compositor would
+      // rescan this full-screen snapshot for alpha in every band of every
+      // frame (about a fifth of a circle-spread frame). One scan here.
+      image.updateOpacityHint()
+      return image
+    }
+    var hidden: [String: Bitmap] = [:]
+    for (i, view) in screen.views.enumerated() {
+      guard let id = view.id, shared.contains("\(screen.name)/\(id)") else { continue }
+      var without = root
+      without.sublayers[i].isHidden = true
+      hidden[id] = render(without)
+    }
+    return ScreenSnapshot(
+      name: screen.name, image: render(root), viewFrames: frames, viewImages: images, imagesWithViewHidden: hidden)
+  }
+}
+
+/// Carries the result slots into `concurrentPerform`: each iteration writes only its own.
+private struct SnapshotSlots: @unchecked Sendable {
+  let base: UnsafeMutablePointer<ScreenSnapshot?>
 }

@@ -1,7 +1,9 @@
+import Dispatch
 import Jobs
 import Media
 import Raster
 import Rendering
+import Synchronization
 
 /// Decodes what a job's screens need besides the job file: its images
 /// (through `ImageDecoder`, so FFmpeg stays in Media) and, when it has
@@ -36,18 +38,31 @@ public enum AssetLoader {
 
   /// Every image `spec` refers to, decoded (premultiplied, sRGB) and keyed by
   /// `AssetReference.resolvedPath`; a file named twice is decoded once.
+  ///
+  /// The files are decoded side by side (a job's set-up is time its encoder
+  /// waits, and one photo is one thread's work); when several fail, the
+  /// error is the first failing asset's in the job's order, as if decoded
+  /// one by one.
   public static func images(
     for spec: JobSpec, limits: ImageDecoder.Limits = ImageDecoder.Limits()
   ) throws(Diagnostic) -> [String: Bitmap] {
+    var seen: Set<String> = []
+    let assets = spec.assets.filter { seen.insert($0.resolvedPath).inserted }
+    let decoded = Mutex([Result<Bitmap, any Error>?](repeating: nil, count: assets.count))
+    DispatchQueue.concurrentPerform(iterations: assets.count) { i in
+      let result = Result { try ImageDecoder.decode(path: assets[i].resolvedPath, limits: limits) }
+      decoded.withLock { $0[i] = result }
+    }
     var images: [String: Bitmap] = [:]
-    for asset in spec.assets where images[asset.resolvedPath] == nil {
-      do {
-        images[asset.resolvedPath] = try ImageDecoder.decode(path: asset.resolvedPath, limits: limits)
-      } catch let error as MediaError {
+    for (asset, result) in zip(assets, decoded.withLock { $0 }) {
+      switch result! {
+      case .success(let bitmap):
+        images[asset.resolvedPath] = bitmap
+      case .failure(let error as MediaError):
         // The file was readable when the job loaded; it may have gone since.
         let verb = error.operation.hasPrefix("read ") ? "read" : "decode"
         throw Diagnostic(asset.location, "\(asset.key): cannot \(verb) '\(asset.path)': \(error.message)")
-      } catch {
+      case .failure(let error):
         throw Diagnostic(asset.location, "\(asset.key): cannot decode '\(asset.path)': \(error)")
       }
     }
@@ -71,9 +86,11 @@ public enum AssetLoader {
   public static func makeRenderer(
     for spec: JobSpec, limits: ImageDecoder.Limits = ImageDecoder.Limits()
   ) throws(Diagnostic) -> FrameRenderer {
-    let images = try images(for: spec, limits: limits)
-    let fonts = try fonts(for: spec)
-    return FrameRenderer(spec: spec, assets: images, fonts: fonts)
+    let decoded = try StageTimings.measure(.decode) { () throws(Diagnostic) -> ([String: Bitmap], FontSet) in
+      (try Self.images(for: spec, limits: limits), try Self.fonts(for: spec))
+    }
+    let (images, fonts) = decoded
+    return StageTimings.measure(.snapshot) { FrameRenderer(spec: spec, assets: images, fonts: fonts) }
   }
 
   /// Where the first label is: the view's place and `screens.NAME.views[I].text`.

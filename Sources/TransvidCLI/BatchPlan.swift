@@ -124,7 +124,9 @@ struct BatchPlan: Sendable {
     jobs = files.map { file in
       var job = PlannedJob(file: file, name: ((file as NSString).lastPathComponent as NSString).deletingPathExtension)
       do throws(Diagnostic) {
-        var spec = try JobParser.load(path: file, limits: options.limits)
+        var spec = try StageTimings.measure(.parse) { () throws(Diagnostic) in
+          try JobParser.load(path: file, limits: options.limits)
+        }
         if options.draft {
           spec.canvas.scale = 1
           spec.canvas.fps = min(spec.canvas.fps, WatchCommand.draftFPS)

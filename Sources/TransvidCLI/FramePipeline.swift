@@ -35,12 +35,14 @@ struct FramePipeline {
 
   /// The defaults for this machine: one worker (the compositor already spreads
   /// each frame's row bands over every core) rendering up to three frames
-  /// ahead, conversion over every core. `TRANSVID_RENDER_WORKERS` (bench and
-  /// debugging only, undocumented for users) overrides the worker count.
+  /// ahead, conversion over every core. `TRANSVID_RENDER_WORKERS` and
+  /// `TRANSVID_PIPELINE_DEPTH` (bench and debugging only, undocumented for
+  /// users) override the worker count and the depth.
   static func standard(environment: [String: String] = ProcessInfo.processInfo.environment) -> FramePipeline {
     let cores = max(1, ProcessInfo.processInfo.activeProcessorCount)
     let workers = environment["TRANSVID_RENDER_WORKERS"].flatMap { Int($0) }.map { max(0, $0) } ?? 1
-    return FramePipeline(workers: workers, depth: max(3, workers + 2), conversionThreads: cores)
+    let depth = environment["TRANSVID_PIPELINE_DEPTH"].flatMap { Int($0) }.map { max(1, $0) } ?? max(3, workers + 2)
+    return FramePipeline(workers: workers, depth: depth, conversionThreads: cores)
   }
 
   /// What the pipeline did, for benchmarks.
@@ -73,8 +75,8 @@ struct FramePipeline {
       var bitmap = Bitmap(width: width, height: height)
       for n in 0..<count {
         if !renderer.repeatsPreviousFrame(n) {
-          renderer.render(n, into: &bitmap)
-          if convert { try converter.convert(bitmap, into: yuv) }
+          StageTimings.measure(.compose) { renderer.render(n, into: &bitmap) }
+          if convert { try StageTimings.measure(.convert) { try converter.convert(bitmap, into: yuv) } }
           statistics.rendered += 1
         }
         try consume(n, yuv)
@@ -101,7 +103,7 @@ struct FramePipeline {
     }
     var last: YUVFrame? = nil
     for n in 0..<count {
-      switch try state.take(n) {
+      switch try StageTimings.measure(.wait, { try state.take(n) }) {
       case .frame(let yuv):
         try consume(n, yuv)
         // The encoder has let go of the previous frame; workers may reuse it.
@@ -167,9 +169,9 @@ private final class PipelineState: @unchecked Sendable {
       let yuv = free.removeLast()
       condition.unlock()
       var error: (any Error)? = nil
-      renderer.render(n, into: &bitmap)
+      StageTimings.measure(.compose) { renderer.render(n, into: &bitmap) }
       if convert {
-        do { try converter.convert(bitmap, into: yuv) } catch let e { error = e }
+        do { try StageTimings.measure(.convert) { try converter.convert(bitmap, into: yuv) } } catch let e { error = e }
       }
       condition.lock()
       if let error {

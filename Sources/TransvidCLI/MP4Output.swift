@@ -32,6 +32,10 @@ struct MP4Output: FormatWriter {
   /// a line on stderr gives the frames rendered, the seconds it took and the
   /// seconds preparing the job (snapshots) takes (`scripts/bench-e2e` uses it
   /// for the compositor's share).
+  ///
+  /// Bench only: `TRANSVID_RAW_YUV=FILE` also writes every encoded frame, as
+  /// the encoder got it, to FILE as raw yuv420p (`scripts/bench floor` feeds
+  /// them to FFmpeg's CLI: the encoder's floor on the same frames).
   static func encode(
     _ renderer: FrameRenderer, to path: String, pipeline: FramePipeline = .standard(),
     onFrame: (Int) throws -> Void = { _ in }
@@ -44,11 +48,15 @@ struct MP4Output: FormatWriter {
     let writer = try MP4Writer(
       path: path, width: width, height: height, fps: spec.canvas.fps,
       crf: spec.output.mp4.crf, preset: spec.output.mp4.preset, threads: encoderThreads)
+    let raw = ProcessInfo.processInfo.environment["TRANSVID_RAW_YUV"].flatMap { path in
+      FileManager.default.createFile(atPath: path, contents: nil) ? FileHandle(forWritingAtPath: path) : nil
+    }
     try pipeline.run(renderer, width: width, height: height) { n, yuv in
-      try writer.append(yuv)
+      try StageTimings.measure(.encode) { try writer.append(yuv) }
+      raw?.write(Data(yuv.planarBytes()))
       try onFrame(n)
     }
-    return try writer.finish()
+    return try StageTimings.measure(.finish) { try writer.finish() }
   }
 
   /// `TRANSVID_NO_ENCODE=1`: render every frame the MP4 path would render,

@@ -77,8 +77,7 @@ final class OutputCache: Sendable {
     let stamp = "\(path)|\(attributes?[.size] ?? "")|\(attributes?[.modificationDate] ?? "")"
     if let known = assetDigests.withLock({ $0[stamp] }) { return known }
     // Read by the same rule as the decoder (a regular file, capped), so a file swapped for a FIFO cannot hang the key.
-    let bytes = try? Platform.readRegularFile(path, maxBytes: ImageDecoder.Limits().maxBytes)
-    let digest = bytes.map { SHA256.hex($0) } ?? "missing"
+    let digest = AssetDigestMemo.shared.digest(of: path, maxBytes: ImageDecoder.Limits().maxBytes)
     assetDigests.withLock { $0[stamp] = digest }
     return digest
   }

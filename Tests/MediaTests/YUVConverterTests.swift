@@ -54,6 +54,18 @@ import TestSupport
     }
   }
 
+  /// `planarBytes()` is raw yuv420p: the three planes without line padding.
+  @Test func planarBytesAreThePlanesWithoutPadding() throws {
+    let bitmap = syntheticFrame(3, width: 646, height: 362, edge: 3)
+    let converter = try YUVConverter(width: 646, height: 362)
+    let yuv = try YUVFrame(width: 646, height: 362)
+    try converter.convert(bitmap, into: yuv)
+    let bytes = yuv.planarBytes()
+    #expect(bytes.count == 646 * 362 * 3 / 2)
+    #expect(bytes == Array(planes(yuv.frame).joined()))
+    #expect(Int32(646) < yuv.frame.pointer.pointee.linesize.0, "the frame has row padding to leave out")
+  }
+
   /// Frames appended pre-converted, reusing two pooled frames and repeating
   /// held ones by appending the same frame again, give the bytes of
   /// appending bitmaps.

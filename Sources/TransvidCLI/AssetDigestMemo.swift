@@ -1,0 +1,122 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+import Media
+import Synchronization
+
+/// The SHA-256 of asset files (images, fonts) without reading a file again
+/// while it is unchanged, across runs: a memo of digests keyed by each
+/// file's device, inode, size and modification time, as build tools keep
+/// (make's timestamps, git's index). A file is read and hashed only when one
+/// of those differs from the memo's entry, so a fully cached batch does not
+/// read a 20 MB CJK font again every night.
+///
+/// What is true, and why:
+/// - A digest is trusted only for the exact stamp it was computed at, and it
+///   is recorded only if the stamp read before hashing equals the one read
+///   after (a file rewritten while it was read is hashed again next time).
+/// - A file modified within `racyWindow` of its hashing is not recorded:
+///   a second write within the file system's timestamp granularity could
+///   leave size and mtime as they were (git's "racily clean" entries).
+/// - The memo lives in `$XDG_CACHE_HOME/transvid/asset-digests` (default
+///   `~/.cache`), one line per file: `device inode size mtime-ns digest path`.
+///   A missing, unreadable or malformed file is an empty memo; a memo that
+///   cannot be written costs only the hashing next run.
+final class AssetDigestMemo: Sendable {
+  /// A file's identity and version as `stat` reports it.
+  struct Stamp: Hashable, Sendable {
+    var device: UInt64, inode: UInt64, size: Int64, modified: Int64
+
+    /// The stamp of the file at `path` (following links, as reading does), or nil.
+    init?(path: String) {
+      var s = stat()
+      guard stat(path, &s) == 0, (s.st_mode & S_IFMT) == S_IFREG else { return nil }
+      device = UInt64(s.st_dev)
+      inode = UInt64(s.st_ino)
+      size = Int64(s.st_size)
+      modified = Int64(s.st_mtim.tv_sec) * 1_000_000_000 + Int64(s.st_mtim.tv_nsec)
+    }
+
+    init(device: UInt64, inode: UInt64, size: Int64, modified: Int64) {
+      (self.device, self.inode, self.size, self.modified) = (device, inode, size, modified)
+    }
+  }
+
+  /// How recent a modification may be and the digest still not recorded.
+  static let racyWindow: Int64 = 2_000_000_000
+
+  /// The memo of this process, in the user's cache folder.
+  static let shared = AssetDigestMemo(file: defaultFile())
+
+  /// Where the memo is kept; nil keeps it in memory only.
+  let file: String?
+  private let state: Mutex<(entries: [String: (Stamp, String)], changed: Bool, loaded: Bool)>
+
+  init(file: String?) {
+    self.file = file
+    state = Mutex((entries: [:], changed: false, loaded: file == nil))
+  }
+
+  /// The hex SHA-256 of the bytes of the regular file at `path` (read as the
+  /// decoder reads, capped at `maxBytes`), or `missing` when it cannot be read.
+  func digest(of path: String, maxBytes: Int) -> String {
+    guard let before = Stamp(path: path) else { return "missing" }
+    if let known = state.withLock({ state -> String? in
+      loadIfNeeded(&state)
+      guard let (stamp, digest) = state.entries[path], stamp == before else { return nil }
+      return digest
+    }) {
+      return known
+    }
+    guard let bytes = try? Platform.readRegularFile(path, maxBytes: maxBytes) else { return "missing" }
+    let digest = SHA256.hex(bytes)
+    let now = Int64(Date().timeIntervalSince1970 * 1e9)
+    if Stamp(path: path) == before, now - before.modified > Self.racyWindow, !path.contains("\n") {
+      state.withLock {
+        $0.entries[path] = (before, digest)
+        $0.changed = true
+      }
+    }
+    return digest
+  }
+
+  /// Writes the memo if this run added to it.
+  func save() {
+    guard let file else { return }
+    let text: String? = state.withLock { state in
+      guard state.changed else { return nil }
+      state.changed = false
+      return state.entries.sorted { $0.key < $1.key }.map { path, entry in
+        let (s, digest) = entry
+        return "\(s.device) \(s.inode) \(s.size) \(s.modified) \(digest) \(path)\n"
+      }.joined()
+    }
+    guard let text else { return }
+    try? Platform.createDirectories((file as NSString).deletingLastPathComponent)
+    try? Platform.writeAtomically(Array(text.utf8), to: file)
+  }
+
+  private func loadIfNeeded(_ state: inout (entries: [String: (Stamp, String)], changed: Bool, loaded: Bool)) {
+    guard !state.loaded, let file else { return }
+    state.loaded = true
+    guard let bytes = try? Platform.readRegularFile(file, maxBytes: 64 << 20) else { return }
+    for line in String(decoding: bytes, as: UTF8.self).split(separator: "\n") {
+      let fields = line.split(separator: " ", maxSplits: 5)
+      guard fields.count == 6, let device = UInt64(fields[0]), let inode = UInt64(fields[1]),
+        let size = Int64(fields[2]), let modified = Int64(fields[3]), fields[4].utf8.count == 64
+      else { continue }
+      state.entries[String(fields[5])] = (
+        Stamp(device: device, inode: inode, size: size, modified: modified), String(fields[4])
+      )
+    }
+  }
+
+  private static func defaultFile() -> String? {
+    let environment = ProcessInfo.processInfo.environment
+    guard let base = environment["XDG_CACHE_HOME"].flatMap({ $0.isEmpty ? nil : $0 })
+      ?? environment["HOME"].map({ ($0 as NSString).appendingPathComponent(".cache") })
+    else { return nil }
+    return ((base as NSString).appendingPathComponent("transvid") as NSString).appendingPathComponent("asset-digests")
+  }
+}
