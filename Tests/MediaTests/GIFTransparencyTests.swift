@@ -105,14 +105,19 @@ func gifImageHeaders(_ bytes: [UInt8]) -> [GIFImageHeader] {
 
   /// Colours that fill large flat areas come out exactly (libimagequant
   /// averages black with its neighbours into #010000 otherwise): a black
-  /// left half beside the changing right half, in 16 colours.
+  /// left half beside moving noise of near-blacks, in 16 colours.
   @Test static func flatColoursAreExact() throws {
     let dir = try TempDirectory()
     defer { dir.cleanUp() }
     let path = dir.path("flat.gif")
     func flat(_ i: Int) -> Bitmap {
-      var b = clip(i)
-      for y in 0..<height { for x in 0..<(width / 2) { b[x, y] = Pixel(r: 0, g: 0, b: 0, a: 255) } }
+      var b = Bitmap(width: width, height: height, fill: Pixel(r: 0, g: 0, b: 0, a: 255))
+      for y in 0..<height {
+        for x in (width / 2)..<width {
+          let h = (x * 7919 + y * 104_729 + i * 1_299_709) & 0xFFFF
+          b[x, y] = Pixel(r: UInt8(1 + h % 50), g: UInt8(1 + (h >> 4) % 40), b: UInt8(1 + (h >> 8) % 30), a: 255)
+        }
+      }
       return b
     }
     try GIFWriter.write(to: path, frameCount: 8, fps: 10, options: GIFOptions(maxColors: 16), frame: flat)
