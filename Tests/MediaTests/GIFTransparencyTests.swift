@@ -14,23 +14,14 @@ struct GIFImageHeader: Equatable {
 }
 
 func gifImageHeaders(_ bytes: [UInt8]) -> [GIFImageHeader] {
-  var headers: [GIFImageHeader] = []
-  var i = 0
-  // A graphic control extension (21 F9 04 flags delay delay index 00)
-  // followed by an image descriptor (2C x y w h flags).
-  while i + 18 < bytes.count {
-    if bytes[i] == 0x21, bytes[i + 1] == 0xF9, bytes[i + 2] == 4, bytes[i + 7] == 0, bytes[i + 8] == 0x2C {
-      func le(_ k: Int) -> Int { Int(bytes[i + k]) | Int(bytes[i + k + 1]) << 8 }
-      headers.append(
-        GIFImageHeader(
-          x: le(9), y: le(11), width: le(13), height: le(15), hasLocalTable: bytes[i + 17] & 0x80 != 0,
-          transparentIndex: bytes[i + 3] & 1 != 0 ? Int(bytes[i + 6]) : nil))
-      i += 18
-    } else {
-      i += 1
-    }
+  // A graphic control extension followed by an image descriptor
+  // (2C x y w h flags, LE16 numbers).
+  graphicControlOffsets(bytes).filter { $0 + 18 < bytes.count && bytes[$0 + 8] == 0x2C }.map { i in
+    func le(_ k: Int) -> Int { Int(bytes[i + k]) | Int(bytes[i + k + 1]) << 8 }
+    return GIFImageHeader(
+      x: le(9), y: le(11), width: le(13), height: le(15), hasLocalTable: bytes[i + 17] & 0x80 != 0,
+      transparentIndex: bytes[i + 3] & 1 != 0 ? Int(bytes[i + 6]) : nil)
   }
-  return headers
 }
 
 @Suite enum GIFTransparencyTests {
