@@ -318,7 +318,7 @@ private final class GIFFrames {
   init(sourceWidth: Int, sourceHeight: Int, width: Int, height: Int) throws(MediaError) {
     self.width = width
     self.height = height
-    // palettegen/paletteuse take AV_PIX_FMT_RGB32, which is BGRA in memory on
+    // paletteuse takes AV_PIX_FMT_RGB32, which is BGRA in memory on
     // little-endian machines (transvid's targets).
     resampler = try Resampler(from: sourceWidth, sourceHeight, to: width, height, format: AV_PIX_FMT_BGRA)
     frame = try Frame(width: width, height: height, format: AV_PIX_FMT_BGRA)
