@@ -24,6 +24,9 @@ let package = Package(
       pkgConfig: "yaml-0.1",
       providers: [.apt(["libyaml-dev"])]
     ),
+    // GIF palettes (libimagequant, GPL-3) and GIF files (giflib, MIT).
+    .systemLibrary(name: "CImageQuant", pkgConfig: "imagequant", providers: [.apt(["libimagequant-dev"])]),
+    .systemLibrary(name: "CGIF", providers: [.apt(["libgif-dev"])]),
     // A header-only prefetch hint for the compositor's column walk.
     .systemLibrary(name: "CPrefetch"),
     .systemLibrary(
@@ -39,7 +42,7 @@ let package = Package(
     .target(name: "Transitions", dependencies: ["Geometry", "Motion", "Raster"], linkerSettings: libm),
 
     // MARK: - Edges (I/O)
-    .target(name: "Media", dependencies: ["CFFmpeg", "Raster"]),
+    .target(name: "Media", dependencies: ["CFFmpeg", "CImageQuant", "CGIF", "Raster"]),
     .target(name: "Jobs", dependencies: ["CYAML", "Geometry", "Motion", "Raster", "Transitions"]),
     .target(name: "Rendering", dependencies: ["Jobs", "Raster", "Transitions", "Geometry"]),
     .target(

@@ -9,8 +9,9 @@
 //       width: 360                    # pixels (16…8192); height keeps the aspect ratio
 //       fps: 30                       # 1…50
 //       maxColors: 256                # 4…256
+//       quality: 100                  # 1…100: colours 2.56 × quality (maxColors wins)
 //       maxBytes: 2000000             # lower colours, fps, width until the file fits
-//       dither: sierra2_4a            # sierra2_4a, bayer, floyd_steinberg, none
+//       dither: none                  # none, bayer, sierra2_4a, floyd_steinberg
 //       bayerScale: 5                 # 0…5, with dither: bayer
 //       palette: global               # global or per-frame
 //       loop: forever                 # forever, or repeats after the first play (0: once)
@@ -29,7 +30,7 @@ extension JobDecoder {
   static let apngKeys = ["loop"]
   static let webpKeys = ["quality", "lossless", "loop"]
   static let mp4Keys = ["crf", "preset"]
-  static let gifKeys = ["width", "fps", "maxColors", "maxBytes", "dither", "bayerScale", "palette", "loop"]
+  static let gifKeys = ["width", "fps", "maxColors", "maxBytes", "dither", "bayerScale", "palette", "loop", "quality"]
   static let pngKeys = ["time"]
   static let sheetKeys = ["frames", "columns", "width"]
 
@@ -119,6 +120,7 @@ extension JobDecoder {
       settings.palette = try choice(value, fields.path("palette"), GIFSettings.Palette.self, what: "palette mode")
     }
     if let value = fields["loop"] { settings.loop = try loop(value, fields.path("loop")) }
+    if let value = fields["quality"] { settings.quality = try integer(value, fields.path("quality"), in: 1...100) }
     return settings
   }
 

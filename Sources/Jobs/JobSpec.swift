@@ -171,6 +171,8 @@ public struct GIFSettings: Hashable, Sendable {
   public var bayerScale: Int?
   public var palette: Palette?
   public var loop: Loop?
+  /// 1…100: the palette's colours (100: 256, 50: 128); `maxColors` wins.
+  public var quality: Int? = nil
 
   public init(
     width: Int? = nil, fps: Int? = nil, maxColors: Int? = nil, maxBytes: Int? = nil, dither: Dither? = nil,

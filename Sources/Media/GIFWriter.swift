@@ -19,41 +19,47 @@ public struct GIFSummary: Hashable, Sendable {
   public var duration: Double { Double(delays.reduce(0, +)) / 100 }
 }
 
-/// Encodes a clip as an animated GIF with libavcodec's `gif` encoder and
-/// libavformat's `gif` muxer, quantised by libavfilter's `palettegen` and
-/// `paletteuse` (a filter graph built through the library).
+/// Encodes a clip as an animated GIF: palettes chosen by libimagequant,
+/// pixels mapped and dithered by libavfilter's `paletteuse`, the file written
+/// by giflib. transvid decides which pixels each image carries.
 ///
 /// Pipeline, per frame: resize (Lanczos, `Resampler`) to the output size →
 /// opaque BGRA (colour bytes as they are, i.e. composited over black, like the
 /// MP4 writer) → compare with the previous frame: identical frames are
-/// merged into one image → `paletteuse` → `gif` encoder → muxer.
+/// merged into one image.
 ///
-/// Palette. Global (default): pass 1 feeds every distinct frame to
-/// `palettegen` (statistics `full` or `diff`, `max_colors`, one entry reserved
-/// for transparency) and takes its palette at the end; pass 2 maps every frame
-/// to it with `paletteuse` and `diff_mode=rectangle`, which re-dithers only
-/// the rectangle that changed since the previous frame and copies the rest,
-/// so static areas never flicker. The encoder (`gifflags
-/// offsetting+transdiff`) then stores only the bounding box of the changed
-/// pixels and writes the reserved transparent index over pixels that did not
-/// change, which LZW compresses to almost nothing. Per-frame palettes: one
-/// pass through `split → palettegen=stats_mode=single → paletteuse=new=1`.
+/// Pass 1 gathers the palette statistics (`PaletteQuantizer`): every pixel
+/// of the first frame and, with `statistics: .diff`, only the pixels that
+/// changed after it (`.full`: every pixel of every distinct frame). Its
+/// palette is the file's global colour table.
+///
+/// Pass 2 maps each frame with `paletteuse` (`dither`, `diff_mode=rectangle`
+/// within one palette) and keeps, for every pixel, the colour on screen and
+/// the source colour it was drawn from. A pixel is drawn only when its source
+/// colour is not the one it was drawn from and its mapped colour differs
+/// from the one on screen; every other pixel of the image's
+/// rectangle is the transparent index, and the rectangle is the bounding box
+/// of the drawn pixels. Because this compares colours, not indices,
+/// unchanged areas stay transparent across palette changes.
+///
+/// Palettes (`palette`): `.global` maps every frame to the global table;
+/// `.perFrame` quantizes a local table (stored with the image) from each
+/// frame's changed pixels.
+///
+/// Timing: frame `i` is shown from `i / fps` s; delays are whole centiseconds
+/// with the rounding carried (`GIFTiming`), so the file lasts
+/// `round(100 · frameCount / fps)` cs. `fps` must be 1…50 (2 cs minimum).
+/// A frame that draws nothing lengthens the previous image.
 ///
 /// Because of the two passes, `frame` is called up to twice per frame (once
 /// per distinct frame in pass 2) and must return the same pixels each time;
 /// distinct frames are kept in memory between the passes up to
 /// `cacheBytes`, the rest are asked for again.
 ///
-/// Timing: frame `i` is shown from `i / fps` s; delays are whole centiseconds
-/// with the rounding carried (`GIFTiming`), so the file lasts
-/// `round(100 · frameCount / fps)` cs. `fps` must be 1…50 (2 cs minimum).
-/// Packets carry their start time in a 1/100 time base, which is what the
-/// muxer turns into each image's delay; the last image's delay is the muxer's
-/// `final_delay`.
-///
-/// The file is written to a temp file beside `path` and renamed onto it when
-/// complete; on any error `path` is left as it was. Output is deterministic:
-/// `fflags +bitexact`, `AV_CODEC_FLAG_BITEXACT`, a single-threaded graph.
+/// The file is assembled in memory and written atomically
+/// (`Platform.writeAtomically`); on any error `path` is left as it was.
+/// Output is deterministic: the filter graph runs on one thread and
+/// libimagequant is deterministic for the same input.
 public enum GIFWriter {
   /// A GIF on a page is an animated `<img>`.
   public static let fileType = OutputFileType(fileExtension: "gif", mimeType: "image/gif", presentation: .animation)
@@ -97,13 +103,7 @@ public enum GIFWriter {
     }
     let frames = try GIFFrames(
       sourceWidth: first.width, sourceHeight: first.height, width: width, height: height)
-    let statistics: FilterGraph? =
-      options.palette == .global
-      ? try FilterGraph(
-        "[in]palettegen=max_colors=\(options.maxColors):reserve_transparent=1"
-          + ":stats_mode=\(options.statistics.rawValue)[out]",
-        inputs: [frames.input])
-      : nil
+    let statistics = try PaletteQuantizer(maxColors: options.maxColors, width: width, height: height)
     var runs: [Range<Int>] = []
     var cache: [[UInt8]] = []
     var previous: [UInt8] = []
@@ -114,55 +114,197 @@ public enum GIFWriter {
         continue
       }
       runs.append(i..<(i + 1))
-      try statistics?.push(frames.frame(pixels, pts: 0), to: "in")
+      if previous.isEmpty || options.statistics == .full {
+        try statistics.add(pixels) { _ in true }
+      } else {
+        try statistics.add(pixels) { p in !samePixel(pixels, previous, p) }
+      }
       if (cache.count + 1) * pixels.count <= cacheBytes { cache.append(pixels) }
       previous = pixels
     }
     previous = []
+    let global = try statistics.palette()
 
-    // Pass 2: map to the palette(s), encode, mux.
-    let mapping: FilterGraph
-    let paletteOptions = "dither=\(options.dither.rawValue):bayer_scale=\(options.bayerScale)"
-    if let statistics {
-      try statistics.push(nil, to: "in")
-      let palette = try Frame()
-      guard try statistics.pull(into: palette) else {
-        throw MediaError("write \(what)", "palettegen returned no palette")
-      }
-      mapping = try FilterGraph(
-        "[in][palette]paletteuse=\(paletteOptions):diff_mode=rectangle[out]",
-        inputs: [
-          frames.input,
-          FilterGraph.Input(
-            name: "palette", width: Int(palette.pointer.pointee.width),
-            height: Int(palette.pointer.pointee.height),
-            format: AVPixelFormat(rawValue: palette.pointer.pointee.format)),
-        ])
-      palette.pointer.pointee.pts = 0
-      try mapping.push(palette, to: "palette")
-      try mapping.push(nil, to: "palette")
-    } else {
-      mapping = try FilterGraph(
-        "[in]split[a][b];[a]palettegen=max_colors=\(options.maxColors):reserve_transparent=1"
-          + ":stats_mode=single[p];[b][p]paletteuse=\(paletteOptions):new=1[out]",
-        inputs: [frames.input])
-    }
-    let delays = runs.map { GIFTiming.delay(of: $0, fps: fps) }
-    let muxer = try gifEncoder(
-      path: path, width: width, height: height, loop: options.muxerLoop, finalDelay: delays[delays.count - 1])
-    let mapped = try Frame()
+    // Pass 2: map, choose the drawn pixels, write.
+    let file = try GIFFile(width: width, height: height, palette: global.rgb, loop: options.fileLoop, what: what)
+    var images: [GIFFile.Image] = []
+    var delays: [Int] = []
+    var screen = GIFScreen(width: width, height: height)
+    var current = global
+    var isGlobal = true
+    var mapper = try PaletteMapper(palette: global, frames: frames, options: options)
     for (k, run) in runs.enumerated() {
       let pixels = k < cache.count ? cache[k] : try frames.resize(try frame(run.lowerBound))
-      let pts = GIFTiming.centiseconds(beforeFrame: run.lowerBound, fps: fps)
-      try mapping.push(frames.frame(pixels, pts: Int64(pts)), to: "in")
-      while try mapping.pull(into: mapped) { try muxer.encode(mapped) }
+      let delay = GIFTiming.delay(of: run, fps: fps)
+      let changed = screen.changedPixels(pixels)
+      if changed.isEmpty {
+        images[images.count - 1].delay += delay
+        delays[delays.count - 1] += delay
+        continue
+      }
+      if options.palette == .perFrame && k > 0 {
+        // A palette of the frame's own changed pixels.
+        let quantizer = try PaletteQuantizer(maxColors: options.maxColors, width: width, height: height)
+        var counts = [Bool](repeating: false, count: width * height)
+        for p in changed { counts[p] = true }
+        try quantizer.add(pixels) { counts[$0] }
+        let fresh = try quantizer.palette()
+        if fresh != current {
+          current = fresh
+          isGlobal = false
+          mapper = try PaletteMapper(palette: fresh, frames: frames, options: options)
+        }
+      }
+      let indices = try mapper.map(pixels, pts: GIFTiming.centiseconds(beforeFrame: run.lowerBound, fps: fps))
+      var image = screen.draw(
+        pixels, changed: changed, indices: indices, palette: current, keepEqual: k > 0)
+      image.palette = isGlobal ? nil : current.rgb
+      image.delay = delay
+      images.append(image)
+      delays.append(delay)
     }
-    try mapping.push(nil, to: "in")
-    while try mapping.pull(into: mapped) { try muxer.encode(mapped) }
-    let bytes = try muxer.finish()
+    for image in images { try file.append(image) }
+    try file.finish()
+    try Platform.writeAtomically(file.bytes, to: path)
     return GIFSummary(
-      frames: runs.count, sourceFrames: frameCount, delays: delays, width: width, height: height,
-      bytes: bytes)
+      frames: images.count, sourceFrames: frameCount, delays: delays, width: width, height: height,
+      bytes: file.bytes.count)
+  }
+}
+
+/// Whether pixel `p` of two packed BGRA frames has the same colour.
+@inline(__always)
+func samePixel(_ a: [UInt8], _ b: [UInt8], _ p: Int) -> Bool {
+  let i = 4 * p
+  return a[i] == b[i] && a[i + 1] == b[i + 1] && a[i + 2] == b[i + 2]
+}
+
+/// What a GIF decoder shows after each image, and the source colours it was
+/// drawn from: the state that decides which pixels the next image carries.
+struct GIFScreen {
+  let width: Int, height: Int
+  /// The colour on screen, packed BGR(A), per pixel.
+  private var shown: [UInt8]
+  /// The source colour each pixel was last drawn from (empty before the
+  /// first image).
+  private var source: [UInt8] = []
+
+  init(width: Int, height: Int) {
+    self.width = width
+    self.height = height
+    shown = [UInt8](repeating: 0, count: width * height * 4)
+  }
+
+  /// Pixels of `pixels` whose source colour is not the one they were drawn
+  /// from (all of them before the first image).
+  func changedPixels(_ pixels: [UInt8]) -> [Int] {
+    if source.isEmpty { return Array(0..<(width * height)) }
+    var changed: [Int] = []
+    for p in 0..<(width * height) where !samePixel(pixels, source, p) { changed.append(p) }
+    return changed
+  }
+
+  /// Draws the `changed` pixels whose mapped colour (`indices`, full frame,
+  /// into `bgra256` of `palette`) is not already on screen (every changed
+  /// pixel when `keepEqual` is false), and returns the image: the bounding
+  /// box of the drawn pixels, the rest of it transparent.
+  mutating func draw(
+    _ pixels: [UInt8], changed: [Int], indices: [UInt8], palette: GIFPalette, keepEqual: Bool
+  ) -> GIFFile.Image {
+    if source.isEmpty { source = pixels }
+    var drawn = [Int]()
+    drawn.reserveCapacity(changed.count)
+    var minX = width, minY = height, maxX = -1, maxY = -1
+    var resolved = indices
+    for p in changed {
+      let index = indices[p]
+      resolved[p] = index
+      let c = palette.colors[Int(index)]
+      let i = 4 * p
+      source[i] = pixels[i]
+      source[i + 1] = pixels[i + 1]
+      source[i + 2] = pixels[i + 2]
+      if keepEqual && shown[i] == c.b && shown[i + 1] == c.g && shown[i + 2] == c.r { continue }
+      shown[i] = c.b
+      shown[i + 1] = c.g
+      shown[i + 2] = c.r
+      drawn.append(p)
+      let x = p % width, y = p / width
+      minX = min(minX, x)
+      maxX = max(maxX, x)
+      minY = min(minY, y)
+      maxY = max(maxY, y)
+    }
+    if drawn.isEmpty { (minX, minY, maxX, maxY) = (0, 0, 0, 0) }
+    let w = maxX - minX + 1, h = maxY - minY + 1
+    let transparent = UInt8(palette.transparentIndex)
+    var out = [UInt8](repeating: transparent, count: w * h)
+    for p in drawn { out[(p / width - minY) * w + (p % width - minX)] = resolved[p] }
+    let needsTransparency = drawn.count < w * h
+    return GIFFile.Image(
+      x: minX, y: minY, width: w, height: h, indices: out, palette: nil,
+      transparentIndex: needsTransparency ? palette.transparentIndex : nil, delay: 0)
+  }
+}
+
+/// libavfilter's `paletteuse` with one fixed palette: BGRA frames in, indices
+/// into `palette.colors` out. (`paletteuse` orders its output palette its own
+/// way; the indices are translated back by colour.)
+private final class PaletteMapper {
+  private let graph: FilterGraph
+  private let frames: GIFFrames
+  private let palette: GIFPalette
+  private let output = try? Frame()
+  /// Output palette index → index into `palette.colors`.
+  private var translation: [UInt8] = []
+
+  init(palette: GIFPalette, frames: GIFFrames, options: GIFOptions) throws(MediaError) {
+    self.frames = frames
+    self.palette = palette
+    graph = try FilterGraph(
+      "[in][palette]paletteuse=dither=\(options.dither.rawValue):bayer_scale=\(options.bayerScale)"
+        + ":diff_mode=rectangle[out]",
+      inputs: [
+        frames.input, FilterGraph.Input(name: "palette", width: 16, height: 16, format: AV_PIX_FMT_BGRA),
+      ])
+    let table = try Frame(width: 16, height: 16, format: AV_PIX_FMT_BGRA)
+    try frames.fill(table, with: palette.bgra256, width: 16, height: 16)
+    table.pointer.pointee.pts = 0
+    try graph.push(table, to: "palette")
+    try graph.push(nil, to: "palette")
+  }
+
+  /// The palette index of every pixel of `pixels`, row by row.
+  func map(_ pixels: [UInt8], pts: Int) throws(MediaError) -> [UInt8] {
+    guard let output else { throw MediaError("map a GIF frame", "no memory for a frame") }
+    try graph.push(frames.frame(pixels, pts: Int64(pts)), to: "in")
+    guard try graph.pull(into: output) else {
+      throw MediaError("map a GIF frame", "paletteuse returned no frame")
+    }
+    let width = frames.width, height = frames.height
+    let stride = Int(output.pointer.pointee.linesize.0)
+    guard let rows = output.pointer.pointee.data.0 else {
+      throw MediaError("map a GIF frame", "paletteuse returned no pixels")
+    }
+    if translation.isEmpty {
+      guard let table = output.pointer.pointee.data.1 else {
+        throw MediaError("map a GIF frame", "paletteuse returned no palette")
+      }
+      var index: [UInt32: UInt8] = [:]
+      for (i, c) in palette.colors.enumerated().reversed() {
+        index[UInt32(c.b) | UInt32(c.g) << 8 | UInt32(c.r) << 16] = UInt8(i)
+      }
+      translation = (0..<256).map { j in
+        let k = 4 * j
+        return index[UInt32(table[k]) | UInt32(table[k + 1]) << 8 | UInt32(table[k + 2]) << 16] ?? 0
+      }
+    }
+    var indices = [UInt8](repeating: 0, count: width * height)
+    for y in 0..<height {
+      let row = rows + y * stride
+      for x in 0..<width { indices[y * width + x] = translation[Int(row[x])] }
+    }
+    return indices
   }
 }
 
@@ -171,12 +313,12 @@ private final class GIFFrames {
   let input: FilterGraph.Input
   private let resampler: Resampler
   private let frame: Frame
-  private let width: Int, height: Int
+  let width: Int, height: Int
 
   init(sourceWidth: Int, sourceHeight: Int, width: Int, height: Int) throws(MediaError) {
     self.width = width
     self.height = height
-    // palettegen/paletteuse take AV_PIX_FMT_RGB32, which is BGRA in memory on
+    // paletteuse takes AV_PIX_FMT_RGB32, which is BGRA in memory on
     // little-endian machines (transvid's targets).
     resampler = try Resampler(from: sourceWidth, sourceHeight, to: width, height, format: AV_PIX_FMT_BGRA)
     frame = try Frame(width: width, height: height, format: AV_PIX_FMT_BGRA)
@@ -201,9 +343,16 @@ private final class GIFFrames {
 
   /// The shared frame, holding `pixels`, stamped `pts` centiseconds.
   func frame(_ pixels: [UInt8], pts: Int64) throws(MediaError) -> Frame {
-    try check(av_frame_make_writable(frame.pointer), "make frame writable")
-    let stride = Int(frame.pointer.pointee.linesize.0)
-    guard let rows = frame.pointer.pointee.data.0 else {
+    try fill(frame, with: pixels, width: width, height: height)
+    frame.pointer.pointee.pts = pts
+    return frame
+  }
+
+  /// Copies packed BGRA `pixels` into the `width × height` frame `target`.
+  func fill(_ target: Frame, with pixels: [UInt8], width: Int, height: Int) throws(MediaError) {
+    try check(av_frame_make_writable(target.pointer), "make frame writable")
+    let stride = Int(target.pointer.pointee.linesize.0)
+    guard let rows = target.pointer.pointee.data.0 else {
       throw MediaError("fill GIF frame", "frame has no pixel buffer")
     }
     pixels.withUnsafeBufferPointer { p in
@@ -211,21 +360,5 @@ private final class GIFFrames {
         (rows + y * stride).update(from: p.baseAddress! + y * width * 4, count: width * 4)
       }
     }
-    frame.pointer.pointee.pts = pts
-    return frame
   }
-}
-
-/// The `gif` encoder and muxer (`MuxedEncoder`) writing PAL8 images timed
-/// in centiseconds: each image stores only the rectangle that changed, with
-/// unchanged pixels transparent (`gifflags offsetting+transdiff`).
-private func gifEncoder(path: String, width: Int, height: Int, loop: Int, finalDelay: Int) throws(MediaError)
-  -> MuxedEncoder
-{
-  try MuxedEncoder(
-    path: path,
-    encoding: Encoding(
-      container: "gif", codec: "gif", pixelFormat: .pal8, width: width, height: height, timeBase: (1, 100),
-      frameRate: nil, codecOptions: [("gifflags", "offsetting+transdiff")],
-      muxerOptions: [("loop", "\(loop)"), ("final_delay", "\(finalDelay)")], what: "GIF '\(path)'"))
 }

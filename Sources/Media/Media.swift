@@ -1,5 +1,6 @@
-// Media: everything that touches FFmpeg. The only module that imports CFFmpeg;
-// no FFmpeg type appears in its public API.
+// Media: everything that touches FFmpeg. The only module that imports CFFmpeg
+// (and the GIF writer's libimagequant and giflib); no type of those libraries
+// appears in its public API.
 //
 // Design
 //
@@ -18,9 +19,13 @@
 // every encoded format; a format is an `Encoding` (container, codec, pixel
 // format, time base, options) plus what it does with its frames. A
 // constant-rate video format is a `VideoWriter` that only picks its Encoding
-// (`MP4Writer`); GIF adds its palette passes in front of the same loop.
+// (`MP4Writer`). GIF is the exception: libimagequant chooses its palettes,
+// libavfilter's `paletteuse` maps pixels and giflib writes the file
+// (`GIFFile`), because which pixels an image carries across palette changes is
+// transvid's own decision, one lavc's gif encoder cannot express. Its
+// whole file is built in memory and written with `Platform.writeAtomically`.
 //
-// Atomic writes. Whole-buffer files (`PNGWriter`, and every report the CLI
+// Atomic writes. Whole-buffer files (`PNGWriter`, `GIFWriter`, and every report the CLI
 // writes) go through `Platform.writeAtomically`: a new file made with
 // `O_EXCL | O_NOFOLLOW` in a private `mkdtemp` folder beside the target, then
 // `rename()`d onto it; a target that is not a regular file or link is refused.

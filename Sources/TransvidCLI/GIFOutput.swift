@@ -7,7 +7,7 @@ import Rendering
 /// to fit `maxBytes` when asked.
 struct GIFOutput: FormatWriter {
   var fileType: OutputFileType { GIFWriter.fileType }
-  var cacheKey: String { "gif palettegen paletteuse" }
+  var cacheKey: String { "gif libimagequant paletteuse giflib" }
 
   /// The GIF frame rate for a canvas rate above 50 (GIF delays are whole
   /// centiseconds, at least 2): the largest whole divisor of `fps` from 24
@@ -35,7 +35,7 @@ struct GIFOutput: FormatWriter {
       notes.append("gif: \(fps) fps reduced to \(reduced) fps (GIF delays are whole centiseconds, at least 2)")
       fps = reduced
     }
-    var colors = settings.maxColors ?? 256
+    var colors = settings.maxColors ?? GIFOptions.colors(quality: settings.quality ?? 100)
     var renderers: [Int: FrameRenderer] = [spec.canvas.fps: renderer]
     var options = GIFOptions()
     if let dither = settings.dither { options.dither = GIFOptions.Dither(rawValue: dither.rawValue)! }

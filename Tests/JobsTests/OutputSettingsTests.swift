@@ -8,7 +8,7 @@ import Testing
 let brokenOutputJobs: [BrokenJob] = [
   BrokenJob(
     "unknown gif key", "output: { gif: { colours: 64 } }\n",
-    "job.cfg:1:18: error: unknown key 'colours' in output.gif; expected one of: width, fps, maxColors, maxBytes, dither, bayerScale, palette, loop"),
+    "job.cfg:1:18: error: unknown key 'colours' in output.gif; expected one of: width, fps, maxColors, maxBytes, dither, bayerScale, palette, loop, quality"),
   BrokenJob(
     "misspelt gif key", "output: { gif: { maxColours: 64 } }\n",
     "job.cfg:1:18: error: unknown key 'maxColours' in output.gif; did you mean 'maxColors'?"),

@@ -1,0 +1,148 @@
+import CImageQuant
+
+/// A GIF colour table: up to 255 opaque colours, and one more index,
+/// `transparentIndex`, that shows what is already on screen.
+struct GIFPalette: Equatable {
+  /// Opaque colours, packed B, G, R (the byte order of the BGRA frames).
+  var colors: [(b: UInt8, g: UInt8, r: UInt8)]
+
+  static func == (a: GIFPalette, b: GIFPalette) -> Bool {
+    a.colors.count == b.colors.count
+      && zip(a.colors, b.colors).allSatisfy { $0.b == $1.b && $0.g == $1.g && $0.r == $1.r }
+  }
+
+  /// The index after the colours.
+  var transparentIndex: Int { colors.count }
+
+  /// The colour table as GIF stores it: R, G, B triples, then the
+  /// transparent entry (black).
+  var rgb: [UInt8] {
+    colors.flatMap { [$0.r, $0.g, $0.b] } + [0, 0, 0]
+  }
+
+  /// 256 packed BGRA entries for libavfilter's `paletteuse`: the colours,
+  /// copies of colour 0 after them and a transparent entry last (alpha 0,
+  /// never picked for an opaque pixel).
+  var bgra256: [UInt8] {
+    var bytes = [UInt8](repeating: 0, count: 256 * 4)
+    for i in 0..<256 {
+      let c = i < colors.count ? colors[i] : colors[0]
+      bytes[4 * i] = c.b
+      bytes[4 * i + 1] = c.g
+      bytes[4 * i + 2] = c.r
+      bytes[4 * i + 3] = i == 255 ? 0 : 255
+    }
+    return bytes
+  }
+}
+
+/// libimagequant (the quantizer of pngquant and gifski) choosing a palette
+/// from a histogram of the pixels that count: the whole first frame and the
+/// pixels that changed after it, so moving content gets the colours rather
+/// than a static backdrop. Pixels that do not count go in as fully
+/// transparent, which libimagequant merges into the one transparent entry
+/// reserved for them.
+///
+/// Colours that cover large flat areas (at least `flatShare` of the counted
+/// pixels: UI backgrounds, black, white) go in as fixed colours, kept exactly:
+/// libimagequant's clusters otherwise average them with their neighbours
+/// (#010000 for black), an error SSIM punishes hardest in flat areas.
+final class PaletteQuantizer {
+  /// The share of the counted pixels that makes a colour a fixed one.
+  static let flatShare = 0.005
+  /// At most this many fixed colours.
+  static let maxFlatColors = 32
+  /// Every `flatStride`-th counted pixel is tallied for the flat colours.
+  static let flatStride = 4
+  private let attributes: OpaquePointer
+  private let histogram: OpaquePointer
+  private let width: Int, height: Int
+  private var rgba: [UInt8]
+  private(set) var isEmpty = true
+  /// Tally of exact colours (0xRRGGBB) of every `flatStride`-th counted pixel.
+  private var tally: [UInt32: Int] = [:]
+  private var tallied = 0
+
+  /// A palette of at most `maxColors` entries, the transparent one included.
+  init(maxColors: Int, width: Int, height: Int) throws(MediaError) {
+    guard let attributes = liq_attr_create() else {
+      throw MediaError("choose a GIF palette", "libimagequant: no memory")
+    }
+    self.attributes = attributes
+    liq_set_max_colors(attributes, Int32(maxColors))
+    guard let histogram = liq_histogram_create(attributes) else {
+      liq_attr_destroy(attributes)
+      throw MediaError("choose a GIF palette", "libimagequant: no memory")
+    }
+    self.histogram = histogram
+    liq_histogram_add_fixed_color(histogram, liq_color(r: 0, g: 0, b: 0, a: 0), 0)
+    self.width = width
+    self.height = height
+    rgba = [UInt8](repeating: 0, count: width * height * 4)
+  }
+
+  deinit {
+    liq_histogram_destroy(histogram)
+    liq_attr_destroy(attributes)
+  }
+
+  /// Adds the pixels of `bgra` (packed, opaque) for which `counts` is true.
+  func add(_ bgra: [UInt8], counts: (Int) -> Bool) throws(MediaError) {
+    var any = false
+    var n = 0
+    for p in 0..<(width * height) {
+      if counts(p) {
+        if n % Self.flatStride == 0 {
+          tally[UInt32(bgra[4 * p + 2]) << 16 | UInt32(bgra[4 * p + 1]) << 8 | UInt32(bgra[4 * p]), default: 0] += 1
+          tallied += 1
+        }
+        n += 1
+        rgba[4 * p] = bgra[4 * p + 2]
+        rgba[4 * p + 1] = bgra[4 * p + 1]
+        rgba[4 * p + 2] = bgra[4 * p]
+        rgba[4 * p + 3] = 255
+        any = true
+      } else {
+        rgba[4 * p + 3] = 0
+      }
+    }
+    guard any else { return }
+    isEmpty = false
+    let result = rgba.withUnsafeBytes { bytes -> liq_error in
+      guard let image = liq_image_create_rgba(attributes, bytes.baseAddress!, Int32(width), Int32(height), 0)
+      else { return LIQ_OUT_OF_MEMORY }
+      defer { liq_image_destroy(image) }
+      return liq_histogram_add_image(histogram, attributes, image)
+    }
+    guard result == LIQ_OK else { throw MediaError("choose a GIF palette", "libimagequant error \(result.rawValue)") }
+  }
+
+  /// The palette of everything added (the transparent entry left out).
+  func palette() throws(MediaError) -> GIFPalette {
+    let flat = tally.filter { Double($0.value) >= Self.flatShare * Double(tallied) }
+      .sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }.prefix(Self.maxFlatColors)
+    for (c, _) in flat {
+      liq_histogram_add_fixed_color(
+        histogram, liq_color(r: UInt8(c >> 16), g: UInt8((c >> 8) & 0xFF), b: UInt8(c & 0xFF), a: 255), 0)
+    }
+    var result: OpaquePointer?
+    let error = liq_histogram_quantize(histogram, attributes, &result)
+    guard error == LIQ_OK, let result else {
+      throw MediaError("choose a GIF palette", "libimagequant error \(error.rawValue)")
+    }
+    defer { liq_result_destroy(result) }
+    guard let palette = liq_get_palette(result) else {
+      throw MediaError("choose a GIF palette", "libimagequant returned no palette")
+    }
+    var colors: [(b: UInt8, g: UInt8, r: UInt8)] = []
+    withUnsafeBytes(of: palette.pointee.entries) { raw in
+      let entries = raw.bindMemory(to: liq_color.self)
+      for i in 0..<Int(palette.pointee.count) where entries[i].a >= 128 {
+        colors.append((b: entries[i].b, g: entries[i].g, r: entries[i].r))
+      }
+    }
+    if colors.isEmpty { colors = [(b: 0, g: 0, r: 0)] }
+    if colors.count > 255 { colors.removeLast(colors.count - 255) }
+    return GIFPalette(colors: colors)
+  }
+}
