@@ -30,6 +30,12 @@ public enum FontLibrary {
     public var path: String
     public var faceIndex: Int
     public var package: String
+
+    public init(path: String, faceIndex: Int = 0, package: String) {
+      self.path = path
+      self.faceIndex = faceIndex
+      self.package = package
+    }
   }
 
   public static let latinRegular = FontFile(
