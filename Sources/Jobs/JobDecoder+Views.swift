@@ -19,7 +19,7 @@ extension JobDecoder {
   static let viewKeys = [
     "id", "kind", "frame", "color", "corner", "gradient", "image", "contentMode", "text", "font", "textColor", "align",
   ]
-  static let fontKeys = ["size", "weight"]
+  static let fontKeys = ["size", "weight", "file", "family"]
   static let gradientKeys = ["colors", "locations", "start", "end"]
   /// Longest label text, in Unicode scalars.
   static let maximumTextLength = 1000
@@ -132,7 +132,24 @@ extension JobDecoder {
       style.size = try number(node, path, in: 1...JobDecoder.maximumFontSize, expected: sizeExpected)
       return
     }
-    let fields = try fields(node, path, expected: "{ size: POINTS, weight: regular|medium|semibold|bold }", keys: JobDecoder.fontKeys)
+    let fields = try fields(
+      node, path, expected: "{ size: POINTS, weight: regular|medium|semibold|bold, file: PATH, family: NAME }",
+      keys: JobDecoder.fontKeys)
+    if fields["file"] != nil, let family = fields["family"] {
+      throw Diagnostic(family.location, "\(fields.path("family")): a font has a 'file' or a 'family', not both")
+    }
+    if let value = fields["file"] {
+      guard let file = value.text, !file.isEmpty else {
+        throw mismatch(value, fields.path("file"), expected: "the path of a font file (TrueType, OpenType or a collection)")
+      }
+      style.font = FontName.file(JobDecoder.resolve(file, relativeTo: self.file))
+    }
+    if let value = fields["family"] {
+      guard let family = value.text, !family.isEmpty else {
+        throw mismatch(value, fields.path("family"), expected: "a font family name, as fontconfig knows it")
+      }
+      style.font = FontName.family(family)
+    }
     if let value = fields["size"] {
       style.size = try number(value, fields.path("size"), in: 1...JobDecoder.maximumFontSize, expected: sizeExpected)
     }

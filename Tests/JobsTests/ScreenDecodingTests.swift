@@ -54,9 +54,9 @@ import Testing
     #expect(v[0].text == "设置")
     #expect(v[0].textStyle == TextStyle(size: 17, weight: .semibold, color: .black, alignment: .center))
     #expect(v[0].textFrame == Rect(x: 16, y: 59, width: 361, height: 44))
-    // A cell: white, corner 10, left-aligned body text inset 16.
+    // A cell: white, corner 10, body text inset 16 at the leading edge (UILabel's natural alignment).
     #expect(v[1].color == .white && v[1].cornerRadius == 10)
-    #expect(v[1].textStyle == TextStyle(size: 17, weight: .regular, color: .black, alignment: .left))
+    #expect(v[1].textStyle == TextStyle(size: 17, weight: .regular, color: .black, alignment: .natural))
     #expect(v[1].textFrame == Rect(x: 16, y: 0, width: 329, height: 44))
     // A button: systemBlue, white semibold centred; `corner` overrides the default.
     #expect(v[2].color == Color(red8: 0, green8: 122, blue8: 255) && v[2].cornerRadius == 25)

@@ -19,6 +19,7 @@ public struct Label: Hashable, Sendable {
   /// The label drawn into a transparent bitmap of `size` points × `scale`
   /// (rounded, at least 1×1) — premultiplied colour × glyph coverage.
   public func render(size: Size, scale: Double, fonts: FontSet) -> Bitmap {
+    let fonts = fonts.using(style.font)
     let width = Swift.max(1, Int((size.width * scale).rounded()))
     let height = Swift.max(1, Int((size.height * scale).rounded()))
     var bitmap = Bitmap(width: width, height: height)
@@ -61,6 +62,7 @@ public struct Label: Hashable, Sendable {
 
   /// The width of the text on one line, untruncated, in points.
   public func width(scale: Double, fonts: FontSet) -> Double {
+    let fonts = fonts.using(style.font)
     guard !fonts.cascade(for: style.weight).isEmpty, scale > 0 else { return 0 }
     let line = TextLayout(
       text, fonts: fonts, weight: style.weight, language: style.language, pixelSize: style.size * scale,

@@ -22,6 +22,9 @@ public struct TextStyle: Hashable, Sendable {
   public var weight: FontWeight
   public var color: Color
   public var alignment: TextAlignment
+  /// A font of the job's own, by its name in `FontSet.named`; nil draws
+  /// with the system fonts alone.
+  public var font: String?
   /// The BCP 47 language of the text (`ja`, `ar`), for shaping and the
   /// language's own glyph forms; nil lets the script decide.
   public var language: String?
@@ -29,8 +32,9 @@ public struct TextStyle: Hashable, Sendable {
   /// UIKit's body text by default: 17 pt regular black, natural alignment (as `UILabel`).
   public init(
     size: Double = 17, weight: FontWeight = .regular, color: Color = .black, alignment: TextAlignment = .natural,
-    language: String? = nil
+    font: String? = nil, language: String? = nil
   ) {
+    self.font = font
     self.size = size
     self.weight = weight
     self.color = color
@@ -54,6 +58,9 @@ public struct FontSet: Sendable {
   public var scripts: [String: FontSet]
   /// Fonts for what nothing above draws, any weight.
   public var fallback: [Font]
+  /// Fonts a job brings (`font: { file: … }`, a family name), by the name
+  /// `TextStyle.font` gives them.
+  public var named: [String: FontSet] = [:]
 
   public init(regular: [Font], bold: [Font] = [], scripts: [String: FontSet] = [:], fallback: [Font] = []) {
     self.regular = regular
@@ -64,6 +71,17 @@ public struct FontSet: Sendable {
 
   /// No fonts: labels draw nothing.
   public static let empty = FontSet(regular: [])
+
+  /// These fonts with the named set first, before the script fonts too:
+  /// the app's own font draws every character it has.
+  public func using(_ name: String?) -> FontSet {
+    guard let name, let own = named[name] else { return self }
+    let ownBold = own.bold.isEmpty ? own.regular : own.bold
+    return FontSet(
+      regular: own.regular + regular, bold: ownBold + (bold.isEmpty ? regular : bold),
+      scripts: scripts.mapValues { FontSet(regular: own.regular + $0.regular, bold: ownBold + $0.cascade(for: .bold)) },
+      fallback: fallback)
+  }
 
   /// The cascade that draws `weight`.
   public func cascade(for weight: FontWeight) -> [Font] {
