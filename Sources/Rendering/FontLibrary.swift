@@ -3,7 +3,7 @@
 //
 //   fonts-dejavu-core  /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf, DejaVuSans-Bold.ttf
 //   fonts-noto-cjk     /usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc, NotoSansCJK-Bold.ttc
-//   fonts-noto-core    /usr/share/fonts/truetype/noto/NotoSans{Arabic,Hebrew,Devanagari,Thai}-{Regular,Bold}.ttf
+//   fonts-noto-core    /usr/share/fonts/truetype/noto/NotoSans{Arabic,Hebrew,Devanagari,Thai,…}-{Regular,Bold}.ttf
 //   fonts-symbola      /usr/share/fonts/truetype/ancient-scripts/Symbola_hint.ttf (emoji, symbols)
 //
 // DejaVu Sans stands in for San Francisco (a neutral sans with wide Latin,
@@ -50,7 +50,10 @@ public enum FontLibrary {
 
   /// The fonts preferred per script (ISO 15924), regular and bold.
   public static let scriptFonts: [(script: String, regular: FontFile, bold: FontFile)] = [
-    ("Arab", "Arabic"), ("Hebr", "Hebrew"), ("Deva", "Devanagari"), ("Thai", "Thai"),
+    ("Arab", "Arabic"), ("Hebr", "Hebrew"), ("Deva", "Devanagari"), ("Thai", "Thai"), ("Beng", "Bengali"),
+    ("Taml", "Tamil"), ("Laoo", "Lao"), ("Mymr", "Myanmar"), ("Khmr", "Khmer"), ("Gujr", "Gujarati"),
+    ("Guru", "Gurmukhi"), ("Knda", "Kannada"), ("Mlym", "Malayalam"), ("Telu", "Telugu"), ("Sinh", "Sinhala"),
+    ("Armn", "Armenian"), ("Geor", "Georgian"), ("Ethi", "Ethiopic"),
   ].map { code, name in
     let base = "/usr/share/fonts/truetype/noto/NotoSans\(name)"
     return (
