@@ -110,11 +110,19 @@ extension JobDecoder {
       }
       return
     }
-    let expected = "one line of text (at most \(JobDecoder.maximumTextLength) characters)"
-    guard let text = value.text, text.unicodeScalars.count <= JobDecoder.maximumTextLength else {
-      throw mismatch(value, fields.path("text"), expected: expected)
+    let expected = "one line of text (at most \(JobDecoder.maximumTextLength) characters) or { key: KEY }"
+    if value.pairs != nil {
+      let keyFields = try self.fields(value, fields.path("text"), expected: "{ key: KEY }", keys: ["key"])
+      let node = try required("key", in: keyFields, "a key of the job's strings")
+      let key = try string(node, keyFields.path("key"), expected: "a key of the job's strings")
+      view.text = key
+      view.textKey = TextKey(key: key, location: node.location, path: keyFields.path("key").description)
+    } else {
+      guard let text = value.text, text.unicodeScalars.count <= JobDecoder.maximumTextLength else {
+        throw mismatch(value, fields.path("text"), expected: expected)
+      }
+      view.text = text
     }
-    view.text = text
     if let value = fields["font"] { try font(value, fields.path("font"), into: &view.textStyle) }
     if let value = fields["textColor"] { view.textStyle.color = try color(value, fields.path("textColor")) }
     if let value = fields["align"] {

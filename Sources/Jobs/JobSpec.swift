@@ -48,6 +48,10 @@ public struct JobSpec: Sendable {
   public var sizeSources: [String: SourceLocation] = [:]
   /// What the job will do that its author may not expect (`JobNote.swift`).
   public var notes: [JobNote] = []
+  /// `locales:` and `strings:` (`Localization.swift`); nil once localized.
+  public var localization: Localization? = nil
+  /// The locale this job renders (`localized(to:)`), nil for a job without locales.
+  public var locale: String? = nil
 
   public init(
     name: String, file: String, canvas: CanvasSpec, output: OutputSpec, screens: [ScreenSpec], timeline: [TimelineStep],
@@ -411,6 +415,8 @@ public struct ViewSpec: Hashable, Sendable {
   public var image: ImageSpec?
   /// `text:` — one line of text on top.
   public var text: String?
+  /// `text: { key: … }`: `text` comes from the job's strings.
+  public var textKey: TextKey? = nil
   /// `font`, `textColor` and `align`.
   public var textStyle: TextStyle
   public var location: SourceLocation

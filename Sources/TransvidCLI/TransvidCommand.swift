@@ -18,7 +18,7 @@ public enum TransvidCommand {
     USAGE: transvid [options] JOB.cfg|DIR ...
            transvid plan [options] JOB.cfg|DIR ... [--json]
            transvid list
-           transvid frame JOB.cfg --time T -o FRAME.png [--allow-outside DIR] [--max-side N ...]
+           transvid frame JOB.cfg --time T -o FRAME.png [--locale L] [--allow-outside DIR] [--max-side N ...]
            transvid curve NAME|SPEC [--samples N] [--duration S]
 
     Renders job files (YAML) into demo videos of iOS screen transitions.
@@ -30,6 +30,7 @@ public enum TransvidCommand {
       --format LIST          override the job's formats: \(OutputFormat.names.joined(separator: ","))
       -j, --jobs N           jobs rendered at once (default: the number of cores)
       --force                render even when outputs are up to date
+      --locale LIST          render only these of the jobs' locales (e.g. ar,ja)
       --shard K/N            render only part K of N (K from 1); default from
                              JOB_COMPLETION_INDEX (0-based) with --shard-count N or
                              TRANSVID_SHARD_COUNT, or SLURM_ARRAY_TASK_ID/_COUNT
@@ -100,7 +101,9 @@ public enum TransvidCommand {
         return 2
       }
     case .frame(let job, let time, let output, let paths):
-      return FrameCommand.run(job: job, time: time, output: output, paths: paths, limits: options.limits, console: console)
+      return FrameCommand.run(
+        job: job, time: time, output: output, paths: paths, limits: options.limits, locale: options.locales?.first,
+        console: console)
     case .render(let inputs):
       return BatchRunner(options: options, console: console, environment: environment).run(inputs: inputs)
     case .plan(let inputs, let json):

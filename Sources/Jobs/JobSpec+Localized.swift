@@ -1,0 +1,64 @@
+// A job with locales is rendered once per locale, as its own job: named
+// `<name>.<locale>` (so its outputs are `<name>.<locale>.<ext>` and its cache
+// record, shard, report row and gallery entry are its own), its text keys
+// resolved, `{locale}` in its image paths replaced, its labels shaped in
+// the locale's language.
+
+extension JobSpec {
+  /// The jobs this spec renders: one per locale, or itself.
+  public func localizedJobs(only wanted: [String]? = nil) -> [JobSpec] {
+    guard let localization, !localization.locales.isEmpty else { return [self] }
+    return localization.locales.filter { wanted?.contains($0) ?? true }.map { localized(to: $0) }
+  }
+
+  /// This job as `locale` renders it (see the file's comment). A key the
+  /// locale lacks takes the source language's string and a note says so.
+  public func localized(to locale: String, renamed: Bool = true) -> JobSpec {
+    var spec = self
+    spec.localization = nil
+    spec.locale = locale
+    if renamed { spec.name = "\(name).\(locale)" }
+    let place = localization?.stringsFile.map { "'\($0)'" } ?? "the inline strings"
+    for s in spec.screens.indices {
+      if let image = spec.screens[s].image { spec.screens[s].image = image.localized(to: locale) }
+      for v in spec.screens[s].views.indices {
+        var view = spec.screens[s].views[v]
+        if let image = view.image { view.image = image.localized(to: locale) }
+        if let key = view.textKey, let found = localization?.string(key.key, locale: locale) {
+          view.text = found.value
+          if found.fellBack {
+            spec.notes.append(
+              JobNote(
+                key.location,
+                "\(key.path): key '\(key.key)' has no '\(locale)' string in \(place); "
+                  + "using the source language '\(localization!.sourceLanguage)'"))
+          }
+        }
+        if view.text != nil { view.textStyle.language = locale }
+        spec.screens[s].views[v] = view
+      }
+    }
+    spec.assets = JobSpec.assets(of: spec.screens)
+    return spec
+  }
+}
+
+extension ImageSpec {
+  /// `{locale}` in the path replaced; the key names the locale, so a file
+  /// missing for one locale says which.
+  func localized(to locale: String) -> ImageSpec {
+    guard asset.path.contains("{locale}") else { return self }
+    var image = self
+    image.asset.path = asset.path.replacingAll("{locale}", with: locale)
+    image.asset.resolvedPath = asset.resolvedPath.replacingAll("{locale}", with: locale)
+    image.asset.key = "\(asset.key) (locale '\(locale)')"
+    return image
+  }
+}
+
+extension String {
+  /// Every `target` replaced by `replacement` (the Jobs module has no Foundation string API).
+  func replacingAll(_ target: String, with replacement: String) -> String {
+    split(separator: target, omittingEmptySubsequences: false).joined(separator: replacement)
+  }
+}
