@@ -90,7 +90,10 @@ extension JobDecoder {
       let fields = try decoder.fields(
         entry.value, entryPath, keys: ["localizations", "comment", "extractionState", "shouldTranslate"], allowsNull: true)
       tables[language, default: [:]][entry.key] = entry.key
-      guard let localizations = fields["localizations"]?.pairs else { continue }
+      guard let node = fields["localizations"] else { continue }
+      guard let localizations = node.pairs else {
+        throw decoder.mismatch(node, entryPath.appending("localizations"), expected: "a mapping of languages")
+      }
       for localization in localizations {
         let place = entryPath.appending("localizations").appending(localization.key)
         if let value = try decoder.catalogValue(localization.value, place) {

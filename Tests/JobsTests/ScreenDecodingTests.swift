@@ -125,8 +125,11 @@ import Testing
       "unknown kind", "screens:\n  home:\n    views:\n      - { kind: tabbar, frame: [0, 0, 1, 1] }\n",
       "job.cfg:4:17: error: screens.home.views[0].kind: unknown view kind \"tabbar\"; did you mean 'navbar'?"),
     BrokenJob(
-      "text is a mapping", "screens:\n  home:\n    views:\n      - { frame: [0, 0, 1, 1], text: { a: b } }\n",
-      "job.cfg:4:38: error: screens.home.views[0].text: expected one line of text (at most 1000 characters), got a mapping"),
+      "text is a mapping without key", "screens:\n  home:\n    views:\n      - { frame: [0, 0, 1, 1], text: { a: b } }\n",
+      "job.cfg:4:40: error: unknown key 'a' in screens.home.views[0].text; expected one of: key"),
+    BrokenJob(
+      "text is a list", "screens:\n  home:\n    views:\n      - { frame: [0, 0, 1, 1], text: [a] }\n",
+      "job.cfg:4:38: error: screens.home.views[0].text: expected one line of text (at most 1000 characters) or { key: KEY }, got a list"),
     BrokenJob(
       "textColor misspelt", "screens:\n  home:\n    views:\n      - { frame: [0, 0, 1, 1], text: a, textColor: lable }\n",
       "job.cfg:4:52: error: screens.home.views[0].textColor: expected a colour: \"#RRGGBB\", \"#RRGGBBAA\" or a name like systemBlue, got \"lable\"; did you mean 'label'?"),
