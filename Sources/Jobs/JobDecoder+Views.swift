@@ -17,7 +17,7 @@ import Raster
 
 extension JobDecoder {
   static let viewKeys = [
-    "id", "kind", "frame", "color", "corner", "gradient", "image", "contentMode", "text", "font", "textColor", "align",
+    "id", "kind", "frame", "color", "corner", "gradient", "image", "contentMode", "text", "font", "textColor", "align", "mirror",
   ]
   static let fontKeys = ["size", "weight", "file", "family"]
   static let gradientKeys = ["colors", "locations", "start", "end"]
@@ -97,6 +97,7 @@ extension JobDecoder {
     if let value = fields["gradient"] { view.gradient = try gradient(value, fields.path("gradient")) }
     view.image = try image(in: fields, modes: ContentMode.allCases)
     try text(in: fields, into: &view)
+    if let node = fields["mirror"] { view.mirrors = try boolean(node, fields.path("mirror")) }
     return view
   }
 

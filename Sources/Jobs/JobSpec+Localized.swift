@@ -1,3 +1,5 @@
+import Geometry
+
 // A job with locales is rendered once per locale, as its own job: named
 // `<name>.<locale>` (so its outputs are `<name>.<locale>.<ext>` and its cache
 // record, shard, report row and gallery entry are its own), its text keys
@@ -39,7 +41,35 @@ extension JobSpec {
       }
     }
     spec.assets = JobSpec.assets(of: spec.screens)
+    spec.mirror(rightToLeft: Localization.isRightToLeft(locale))
     return spec
+  }
+
+  /// A right-to-left layout: views at x move to W − x − width (unless
+  /// `mirror: false`), navigation steps are drawn mirrored (push from the
+  /// left, back-swipe from the right edge) unless `mirror: false`, custom
+  /// transitions only with `mirror: true`; `leading`/`trailing` gestures
+  /// point the locale's way. A left-to-right locale mirrors nothing.
+  mutating func mirror(rightToLeft: Bool) {
+    let width = canvas.size.width
+    for s in screens.indices where rightToLeft {
+      for v in screens[s].views.indices where screens[s].views[v].mirrors {
+        screens[s].views[v].frame.origin.x = width - screens[s].views[v].frame.maxX
+      }
+    }
+    for i in timeline.indices {
+      guard case .transition(var step) = timeline[i] else { continue }
+      let mirrored = rightToLeft && (step.mirror ?? Localization.mirrorsByDefault(step.transition))
+      step.mirror = mirrored
+      // The renderer draws a mirrored step as its left-to-right self, flipped:
+      // a gesture in screen terms flips with it, one in the locale's terms is
+      // already left-to-right. An unmirrored step in RTL turns leading to the right.
+      if var gesture = step.gesture, let travel = gesture.travel, rightToLeft, mirrored != gesture.isLayoutRelative {
+        gesture.travel = Size(width: -travel.width, height: travel.height)
+        step.gesture = gesture
+      }
+      timeline[i] = .transition(step)
+    }
   }
 }
 

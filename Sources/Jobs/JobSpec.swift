@@ -417,6 +417,8 @@ public struct ViewSpec: Hashable, Sendable {
   public var text: String?
   /// `text: { key: … }`: `text` comes from the job's strings.
   public var textKey: TextKey? = nil
+  /// `mirror: false`: the view keeps its place in a right-to-left layout (photos, logos).
+  public var mirrors = true
   /// `font`, `textColor` and `align`.
   public var textStyle: TextStyle
   public var location: SourceLocation
@@ -477,6 +479,9 @@ public struct TransitionStep: Hashable, Sendable {
   public var parameters: TransitionParameters
   /// A finger driving the step, or nil for a plain animation.
   public var gesture: GestureSpec?
+  /// `mirror:`: whether the step is drawn mirrored left to right; nil
+  /// lets the locale decide (`JobSpec.localized(to:)`).
+  public var mirror: Bool? = nil
   /// How many times slower than real time the step plays (`slowmo:`).
   public var slowmo: Double = 1
   /// Where a touch indicator shows (`touch:`), in points; nil for none.
@@ -507,6 +512,9 @@ public struct TransitionStep: Hashable, Sendable {
 public struct GestureSpec: Hashable, Sendable {
   /// percentComplete samples, `interval` seconds apart.
   public var progress: [Double]
+  /// Whether `direction` was `leading`/`trailing` (the locale's terms, stored
+  /// as left/right of a left-to-right layout) rather than `left`/`right`.
+  public var isLayoutRelative = false
   public var interval: Double = InteractiveTransitionTrack.defaultSampleInterval
   /// Given, or nil to decide by the last sample (> 0.5 finishes).
   public var release: InteractiveTransitionTrack.Release?

@@ -15,6 +15,7 @@
 // writing direction is the language's (`Locale.Language.characterDirection`).
 
 import Foundation
+import Transitions
 
 /// The job's locales and string tables.
 public struct Localization: Hashable, Sendable {
@@ -57,6 +58,13 @@ public struct Localization: Hashable, Sendable {
   static func language(of tag: String) -> String? {
     let language = tag.split(whereSeparator: { $0 == "-" || $0 == "_" }).first.map(String.init) ?? tag
     return language == tag ? nil : language
+  }
+
+  /// Whether UIKit mirrors `transition` in a right-to-left layout: its
+  /// navigation controller's push and pop do; modal styles and the seeds'
+  /// custom animations (written left to right) do not.
+  public static func mirrorsByDefault(_ transition: String) -> Bool {
+    Catalog.descriptor(named: transition)?.origin.contains("UINavigationController") ?? false
   }
 
   /// Whether `locale` is written right to left (Arabic, Hebrew, Persian, Urdu, …).
