@@ -7,7 +7,7 @@
 // just as safe.
 
 extension JobDecoder {
-  static let documentKeys = ["name", "canvas", "output", "screens", "timeline", "locales", "strings"]
+  static let documentKeys = ["name", "canvas", "output", "screens", "timeline", "locales", "strings", "appearances"]
 
   func job(_ root: YAMLNode) throws(Diagnostic) -> JobSpec {
     let fields = try fields(
@@ -21,6 +21,7 @@ extension JobDecoder {
     spec.sizeSources = JobDecoder.locations(of: JobSpec.sizeKeys, in: root)
     spec.localization = try localization(locales: fields["locales"], strings: fields["strings"])
     try resolveKeys(in: &spec)
+    try appearances(fields["appearances"], root: root, into: &spec)
     try spec.checkOutputSizes(formats: spec.output.formats, limits: limits)
     spec.notes = notes(on: spec)
     try checkLength(of: spec, at: fields.pairs.first { $0.key == "timeline" }?.keyLocation ?? root.location)

@@ -74,17 +74,20 @@ extension JobDecoder {
             + "a view is drawn at most \(limits.maxSide) pixels per side (raise the limit with --max-side)")
       }
     }
+    let label = isDark ? Color.white : Color.black
     var view = ViewSpec(id: id, kind: kind, frame: frame, color: nil, cornerRadius: 0, location: location)
+    view.textStyle.color = label
     switch kind {
     case .view: break
     case .navbar:
-      view.color = Color(red8: 249, green8: 249, blue8: 249, alpha8: 240)
-      view.textStyle = TextStyle(size: 17, weight: .semibold, color: .black, alignment: .center)
+      // UINavigationBar's default (chrome) background: light #F9F9F9F0, dark #1D1D1DF0.
+      view.color = isDark ? Color(red8: 29, green8: 29, blue8: 29, alpha8: 240) : Color(red8: 249, green8: 249, blue8: 249, alpha8: 240)
+      view.textStyle = TextStyle(size: 17, weight: .semibold, color: label, alignment: .center)
     case .cell:
-      view.color = .white
+      view.color = isDark ? ColorSyntax.darkNamed["secondarySystemGroupedBackground"] : .white
       view.cornerRadius = 10
     case .button:
-      view.color = ColorSyntax.named["systemBlue"]
+      view.color = ColorSyntax.color("systemBlue", dark: isDark)
       view.cornerRadius = 12
       view.textStyle = TextStyle(size: 17, weight: .semibold, color: .white, alignment: .center)
     }

@@ -7,10 +7,19 @@ import Geometry
 // the locale's language.
 
 extension JobSpec {
-  /// The jobs this spec renders: one per locale, or itself.
+  /// The jobs this spec renders: one per locale and appearance, or itself.
   public func localizedJobs(only wanted: [String]? = nil) -> [JobSpec] {
-    guard let localization, !localization.locales.isEmpty else { return [self] }
-    return localization.locales.filter { wanted?.contains($0) ?? true }.map { localized(to: $0) }
+    let looks = appearances.isEmpty ? [self] : appearances.map { inAppearance($0) }
+    guard let localization, !localization.locales.isEmpty else { return looks }
+    let locales = localization.locales.filter { wanted?.contains($0) ?? true }
+    return locales.flatMap { locale in
+      looks.map { look in
+        // `<name>.<locale>.<appearance>`: the locale goes before the appearance.
+        var spec = look.localized(to: locale, renamed: false)
+        spec.name = look.appearance.map { "\(name).\(locale).\($0)" } ?? "\(name).\(locale)"
+        return spec
+      }
+    }
   }
 
   /// This job as `locale` renders it (see the file's comment). A key the
@@ -76,12 +85,16 @@ extension JobSpec {
 extension ImageSpec {
   /// `{locale}` in the path replaced; the key names the locale, so a file
   /// missing for one locale says which.
-  func localized(to locale: String) -> ImageSpec {
-    guard asset.path.contains("{locale}") else { return self }
+  func localized(to locale: String) -> ImageSpec { replacing("{locale}", with: locale) }
+
+  /// `placeholder` (`{locale}`, `{appearance}`) in the path replaced by `value`;
+  /// the key names the value.
+  func replacing(_ placeholder: String, with value: String) -> ImageSpec {
+    guard asset.path.contains(placeholder) else { return self }
     var image = self
-    image.asset.path = asset.path.replacingAll("{locale}", with: locale)
-    image.asset.resolvedPath = asset.resolvedPath.replacingAll("{locale}", with: locale)
-    image.asset.key = "\(asset.key) (locale '\(locale)')"
+    image.asset.path = asset.path.replacingAll(placeholder, with: value)
+    image.asset.resolvedPath = asset.resolvedPath.replacingAll(placeholder, with: value)
+    image.asset.key = "\(asset.key) (\(placeholder.dropFirst().dropLast()) '\(value)')"
     return image
   }
 }

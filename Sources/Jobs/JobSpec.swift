@@ -52,6 +52,12 @@ public struct JobSpec: Sendable {
   public var localization: Localization? = nil
   /// The locale this job renders (`localized(to:)`), nil for a job without locales.
   public var locale: String? = nil
+  /// `appearances: [light, dark]` and the job decoded in each but light
+  /// (`JobSpec+Appearances.swift`); empty without the key.
+  public var appearances: [String] = []
+  public var appearanceVariants: [String: JobSpec] = [:]
+  /// The appearance this job renders, nil for a job without appearances.
+  public var appearance: String? = nil
 
   public init(
     name: String, file: String, canvas: CanvasSpec, output: OutputSpec, screens: [ScreenSpec], timeline: [TimelineStep],

@@ -4,9 +4,9 @@ import Jobs
 /// (a locale the job does not have is an error at its `locales:` list),
 /// `transvid frame` renders one (the first by default).
 enum LocaleSelection {
-  /// The jobs to render for `spec`: one per wanted locale, or the job itself.
+  /// The jobs to render for `spec`: one per wanted locale (and appearance), or the job itself.
   static func all(of spec: JobSpec, locales wanted: [String]?) throws(Diagnostic) -> [JobSpec] {
-    guard let localization = spec.localization, !localization.locales.isEmpty else { return [spec] }
+    guard let localization = spec.localization, !localization.locales.isEmpty else { return spec.localizedJobs() }
     if let wanted {
       let chosen = wanted.filter { localization.locales.contains($0) }
       if chosen.isEmpty {

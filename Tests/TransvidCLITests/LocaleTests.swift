@@ -5,6 +5,7 @@
 
 import Foundation
 import Jobs
+import Rendering
 import Raster
 import Testing
 import TransvidCLI
@@ -172,5 +173,51 @@ import TransvidCLI
     let plan = Capture()
     #expect(transvid(["plan", dir, "-o", out], plan) == 0)
     #expect(plan.out.joined(separator: "\n").components(separatedBy: "up to date").count == 4)
+  }
+}
+
+@Suite struct AppearanceTests {
+  static let job = """
+    canvas: { size: 40x40, scale: 1, fps: 10, background: systemBackground }
+    output: { formats: [png] }
+    appearances: [light, dark]
+    locales: [en, ar]
+    strings: { en: { t: Hi }, ar: { t: "مرحبا" } }
+    screens:
+      home:
+        background: systemGroupedBackground
+        views:
+          - { kind: cell, frame: [0, 0, 40, 20], text: { key: t } }
+          - { frame: [0, 20, 20, 20], color: label }
+          - { frame: [20, 20, 20, 20], color: "#FF0000" }
+    timeline: [hold: 0.1]
+    """
+
+  @Test func systemColoursResolvePerAppearance() throws {
+    let jobs = try JobParser.parse(Self.job, file: "look.cfg").localizedJobs()
+    #expect(jobs.map(\.name) == ["look.en.light", "look.en.dark", "look.ar.light", "look.ar.dark"])
+    let light = jobs[0].screens[0], dark = jobs[1].screens[0]
+    #expect(light.background == Color(red8: 242, green8: 242, blue8: 247))
+    #expect(dark.background == Color(red8: 0, green8: 0, blue8: 0))
+    #expect(light.views[1].color == .black && dark.views[1].color == Color(red8: 255, green8: 255, blue8: 255))
+    #expect(light.views[0].color == .white && dark.views[0].color == Color(red8: 28, green8: 28, blue8: 30))
+    #expect(light.views[0].textStyle.color == .black && dark.views[0].textStyle.color == .white)
+    #expect(light.views[2].color == dark.views[2].color)
+    #expect(jobs[3].screens[0].views[0].text == "مرحبا" && jobs[3].screens[0].views[1].frame.origin.x == 20)
+    let frame = FrameRenderer(spec: jobs[1]).frame(0, width: 40, height: 40)
+    #expect(frame[5, 30] == Pixel(r: 255, g: 255, b: 255, a: 255))
+  }
+
+  @Test func batchWritesLocaleThenAppearance() throws {
+    let dir = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    try write(Self.job, to: "look.cfg", in: dir)
+    let out = path(dir, "out")
+    #expect(transvid([dir, "-o", out, "-q", "--locale", "ar"]) == 0)
+    #expect(allEntries(in: out).filter { !$0.hasPrefix(".") } == ["look.ar.dark.png", "look.ar.light.png"])
+    let error = try #require(throws: Diagnostic.self) {
+      try JobParser.parse(Self.job.replacingOccurrences(of: "[light, dark]", with: "[light, dim]"), file: "l.cfg")
+    }
+    #expect(error.description == "l.cfg:3:22: error: appearances[1]: unknown appearance \"dim\"; expected one of: light, dark")
   }
 }
