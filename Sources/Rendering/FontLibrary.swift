@@ -97,7 +97,16 @@ public enum FontLibrary {
     for entry in scriptFonts {
       scripts[entry.script] = FontSet(regular: [try font(entry.regular)], bold: [try font(entry.bold)])
     }
-    return FontSet(regular: [regular, cjk], bold: [bold, cjkHeavy], scripts: scripts, fallback: [try font(symbols)])
+    var set = FontSet(regular: [regular, cjk], bold: [bold, cjkHeavy], scripts: scripts, fallback: [try font(symbols)])
+    // Japanese kanji take the JP face (0 of the collections: JP, KR, SC, TC,
+    // HK). Each face holds its own copy of the 20 MB file, so only Japanese,
+    // whose forms differ most visibly from SC's, gets one.
+    for (language, face) in [("ja", 0)] {
+      set.languages[language] = FontSet(
+        regular: [try font(FontFile(path: cjkRegular.path, faceIndex: face, package: cjkRegular.package))],
+        bold: [try font(FontFile(path: cjkBold.path, faceIndex: face, package: cjkBold.package))])
+    }
+    return set
   }
 
   /// `load()`, done once for the whole process on first use.

@@ -136,3 +136,18 @@ enum ScriptFonts {
     #expect(cut.glyphs.last?.cluster == 0)
   }
 }
+
+@Suite enum LanguageFontTests {
+  static let japanese = try! Font(data: TestFonts.read("/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc"), faceIndex: 0)
+
+  @Test static func japaneseKanjiTakeTheJapaneseFace() {
+    var set = TestFonts.set
+    set.languages["ja"] = FontSet(regular: [japanese])
+    let ja = TextLayout("直 A", fonts: set, weight: .regular, language: "ja", pixelSize: 40, maxWidth: 1e6)
+    let plain = TextLayout("直 A", fonts: set, weight: .regular, pixelSize: 40, maxWidth: 1e6)
+    #expect(ja.faces[ja.glyphs[0].font] === japanese)
+    #expect(plain.faces[plain.glyphs[0].font] === TestFonts.cjk)
+    // Latin in Japanese text keeps the cascade's font.
+    #expect(ja.faces[ja.glyphs[2].font] === TestFonts.dejaVu)
+  }
+}

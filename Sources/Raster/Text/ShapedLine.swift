@@ -22,7 +22,7 @@ struct ShapedLine {
     _ text: [UInt32], fonts: FontSet, weight: FontWeight, language: String?, pixelSize: Double,
     breakBefore: Int? = nil
   ) {
-    let choice = FontChoice(fonts, weight: weight)
+    let choice = FontChoice(fonts, weight: weight, language: language)
     faces = choice.faces
     glyphs = []
     width = 0
@@ -110,7 +110,7 @@ struct FontChoice {
   /// Indices into `faces` per script code, first choice first.
   var byScript: [String: [Int]] = [:]
 
-  init(_ fonts: FontSet, weight: FontWeight) {
+  init(_ fonts: FontSet, weight: FontWeight, language: String? = nil) {
     func index(_ font: Font) -> Int {
       if let i = faces.firstIndex(where: { $0 === font }) { return i }
       faces.append(font)
@@ -118,6 +118,11 @@ struct FontChoice {
     }
     general = (fonts.cascade(for: weight) + fonts.fallback).map(index)
     for (code, set) in fonts.scripts { byScript[code] = set.cascade(for: weight).map(index) }
+    let subtag = language.map { String($0.prefix { $0 != "-" && $0 != "_" }) }
+    if let language, let set = fonts.languages[language] ?? subtag.flatMap({ fonts.languages[$0] }) {
+      let own = set.cascade(for: weight).map(index)
+      for code in ["Hani", "Hira", "Kana", "Hang", "Bopo"] { byScript[code] = own + (byScript[code] ?? []) }
+    }
   }
 
   /// A font per scalar. Marks and joiners stay with their base's font;

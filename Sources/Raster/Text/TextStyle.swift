@@ -58,6 +58,9 @@ public struct FontSet: Sendable {
   public var scripts: [String: FontSet]
   /// Fonts for what nothing above draws, any weight.
   public var fallback: [Font]
+  /// Han, kana and Hangul fonts per language (`ja`: Noto Sans CJK JP),
+  /// so ideographs take the language's forms; other text is unaffected.
+  public var languages: [String: FontSet] = [:]
   /// Fonts a job brings (`font: { file: … }`, a family name), by the name
   /// `TextStyle.font` gives them.
   public var named: [String: FontSet] = [:]
@@ -77,10 +80,12 @@ public struct FontSet: Sendable {
   public func using(_ name: String?) -> FontSet {
     guard let name, let own = named[name] else { return self }
     let ownBold = own.bold.isEmpty ? own.regular : own.bold
-    return FontSet(
+    var result = FontSet(
       regular: own.regular + regular, bold: ownBold + (bold.isEmpty ? regular : bold),
       scripts: scripts.mapValues { FontSet(regular: own.regular + $0.regular, bold: ownBold + $0.cascade(for: .bold)) },
       fallback: fallback)
+    result.languages = languages
+    return result
   }
 
   /// The cascade that draws `weight`.
