@@ -34,17 +34,20 @@ let package = Package(
       pkgConfig: "freetype2",
       providers: [.apt(["libfreetype-dev"])]
     ),
+    .systemLibrary(name: "CHarfBuzz", pkgConfig: "harfbuzz", providers: [.apt(["libharfbuzz-dev"])]),
+    .systemLibrary(name: "CFriBidi", pkgConfig: "fribidi", providers: [.apt(["libfribidi-dev"])]),
+    .systemLibrary(name: "CFontconfig", pkgConfig: "fontconfig", providers: [.apt(["libfontconfig-dev"])]),
 
     // MARK: - Pure modules (no I/O)
     .target(name: "Geometry", linkerSettings: libm),
     .target(name: "Motion", dependencies: ["Geometry"], linkerSettings: libm),
-    .target(name: "Raster", dependencies: ["CFreeType", "CPrefetch", "Geometry"], linkerSettings: libm),
+    .target(name: "Raster", dependencies: ["CFreeType", "CHarfBuzz", "CFriBidi", "CPrefetch", "Geometry"], linkerSettings: libm),
     .target(name: "Transitions", dependencies: ["Geometry", "Motion", "Raster"], linkerSettings: libm),
 
     // MARK: - Edges (I/O)
     .target(name: "Media", dependencies: ["CFFmpeg", "CImageQuant", "CGIF", "Raster"]),
     .target(name: "Jobs", dependencies: ["CYAML", "Geometry", "Motion", "Raster", "Transitions"]),
-    .target(name: "Rendering", dependencies: ["Jobs", "Raster", "Transitions", "Geometry"]),
+    .target(name: "Rendering", dependencies: ["CFontconfig", "Jobs", "Raster", "Transitions", "Geometry"]),
     .target(
       name: "TransvidCLI", dependencies: ["Jobs", "Rendering", "Media", "Transitions", "Raster", "Motion", "Geometry"]),
     .executableTarget(name: "transvid", dependencies: ["TransvidCLI"]),

@@ -2,7 +2,8 @@
 //
 //   #RGB, #RRGGBB, #RRGGBBAA   hex sRGB, straight alpha (case-insensitive)
 //   systemBlue, label, …        UIKit's named colours, light-mode sRGB values
-//                               (iOS 15+ palette: systemTeal is #30B0C7)
+//                               (iOS 15+ palette: systemTeal is #30B0C7), or
+//                               their dark-mode values in a dark appearance
 //
 // A hex colour must be quoted in YAML ("#FF0000"): unquoted, `#` starts a
 // comment and the value is empty; the decoder says so.
@@ -11,9 +12,9 @@ import Raster
 
 enum ColorSyntax {
   /// The colour `text` names, or nil.
-  static func color(_ text: String) -> Color? {
+  static func color(_ text: String, dark: Bool = false) -> Color? {
     if text.hasPrefix("#") { return hex(text.dropFirst()) }
-    return named[text]
+    return (dark ? darkNamed[text] : nil) ?? named[text]
   }
 
   /// What a colour value may be, for messages.
@@ -96,6 +97,47 @@ enum ColorSyntax {
     "red": rgb(255, 0, 0),
     "green": rgb(0, 255, 0),
     "blue": rgb(0, 0, 255),
+  ]
+
+  /// The dynamic colours' dark-appearance values (UIColor in
+  /// `UITraitCollection(userInterfaceStyle: .dark)`, base level; the rest
+  /// are the same in both appearances).
+  static let darkNamed: [String: Color] = [
+    "systemRed": rgb(255, 69, 58),
+    "systemOrange": rgb(255, 159, 10),
+    "systemYellow": rgb(255, 214, 10),
+    "systemGreen": rgb(48, 209, 88),
+    "systemMint": rgb(99, 230, 226),
+    "systemTeal": rgb(64, 200, 224),
+    "systemCyan": rgb(100, 210, 255),
+    "systemBlue": rgb(10, 132, 255),
+    "systemIndigo": rgb(94, 92, 230),
+    "systemPurple": rgb(191, 90, 242),
+    "systemPink": rgb(255, 55, 95),
+    "systemBrown": rgb(172, 142, 104),
+    "systemGray2": rgb(99, 99, 102),
+    "systemGray3": rgb(72, 72, 74),
+    "systemGray4": rgb(58, 58, 60),
+    "systemGray5": rgb(44, 44, 46),
+    "systemGray6": rgb(28, 28, 30),
+    "systemBackground": rgb(0, 0, 0),
+    "secondarySystemBackground": rgb(28, 28, 30),
+    "tertiarySystemBackground": rgb(44, 44, 46),
+    "systemGroupedBackground": rgb(0, 0, 0),
+    "secondarySystemGroupedBackground": rgb(28, 28, 30),
+    "tertiarySystemGroupedBackground": rgb(44, 44, 46),
+    "systemFill": rgb(120, 120, 128, alpha: 0.36),
+    "secondarySystemFill": rgb(120, 120, 128, alpha: 0.32),
+    "tertiarySystemFill": rgb(118, 118, 128, alpha: 0.24),
+    "quaternarySystemFill": rgb(118, 118, 128, alpha: 0.18),
+    "label": rgb(255, 255, 255),
+    "secondaryLabel": rgb(235, 235, 245, alpha: 0.6),
+    "tertiaryLabel": rgb(235, 235, 245, alpha: 0.3),
+    "quaternaryLabel": rgb(235, 235, 245, alpha: 0.16),
+    "placeholderText": rgb(235, 235, 245, alpha: 0.3),
+    "separator": rgb(84, 84, 88, alpha: 0.6),
+    "opaqueSeparator": rgb(56, 56, 58),
+    "link": rgb(9, 132, 255),
   ]
 
   /// The names, sorted, for suggestions.

@@ -7,7 +7,7 @@
 // just as safe.
 
 extension JobDecoder {
-  static let documentKeys = ["name", "canvas", "output", "screens", "timeline"]
+  static let documentKeys = ["name", "canvas", "output", "screens", "timeline", "locales", "strings", "appearances"]
 
   func job(_ root: YAMLNode) throws(Diagnostic) -> JobSpec {
     let fields = try fields(
@@ -19,6 +19,9 @@ extension JobDecoder {
     let timeline = try timeline(try required("timeline", in: fields, "a list of steps"), screens: screens, canvas: canvas)
     var spec = JobSpec(name: name, file: file, canvas: canvas, output: output, screens: screens, timeline: timeline)
     spec.sizeSources = JobDecoder.locations(of: JobSpec.sizeKeys, in: root)
+    spec.localization = try localization(locales: fields["locales"], strings: fields["strings"])
+    try resolveKeys(in: &spec)
+    try appearances(fields["appearances"], root: root, into: &spec)
     try spec.checkOutputSizes(formats: spec.output.formats, limits: limits)
     spec.notes = notes(on: spec)
     try checkLength(of: spec, at: fields.pairs.first { $0.key == "timeline" }?.keyLocation ?? root.location)

@@ -5,7 +5,9 @@
 //   pop: { gesture: { direction: right, distance: [0, 80, 160, 240] } }
 //
 //   progress         percentComplete samples, 0…1 (or `direction` + `distance`)
-//   direction        left | right | up | down: the finger's travel
+//   direction        left | right | up | down: the finger's travel; leading |
+//                    trailing: left | right in a left-to-right locale,
+//                    right | left in a right-to-left one
 //   distance         points travelled, one per sample; progress = distance /
 //                    the container's width (left, right) or height (up, down)
 //   interval         seconds between samples (default 1/6)
@@ -28,14 +30,18 @@ extension JobDecoder {
       }
       gesture.progress = try samples(progress, fields.path("progress"), in: 0...1, expected: "a number from 0 to 1")
     } else if let distance = fields["distance"] {
-      let directionNode = try required("direction", in: fields, "left, right, up or down")
-      let direction = try string(directionNode, fields.path("direction"), expected: "left, right, up or down")
+      let directionNode = try required("direction", in: fields, "left, right, up, down, leading or trailing")
+      var direction = try string(directionNode, fields.path("direction"), expected: "left, right, up, down, leading or trailing")
+      if direction == "leading" || direction == "trailing" {
+        gesture.isLayoutRelative = true
+        direction = direction == "leading" ? "left" : "right"
+      }
       let extent: Double
       switch direction {
       case "left", "right": extent = canvas.size.width
       case "up", "down": extent = canvas.size.height
       default:
-        throw mismatch(directionNode, fields.path("direction"), expected: "left, right, up or down")
+        throw mismatch(directionNode, fields.path("direction"), expected: "left, right, up, down, leading or trailing")
       }
       let points = try samples(distance, fields.path("distance"), in: 0...extent, expected: "a distance in points from 0 to \(Int(extent))")
       gesture.progress = points.map { $0 / extent }

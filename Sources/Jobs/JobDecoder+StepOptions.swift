@@ -7,6 +7,10 @@
 //   touch: true          recordings show touches) at a point, or where the
 //                        transition's own `tap`, `origin` or `element` says;
 //                        either way on the screen (0…width, 0…height)
+//   mirror: true         draw the step mirrored left to right, as UIKit
+//                        mirrors its navigation transitions in right-to-left
+//                        locales (Localization.swift; `false` keeps a
+//                        navigation step unmirrored there)
 
 import Geometry
 import Transitions
@@ -20,6 +24,7 @@ extension JobDecoder {
     if let node = fields["gesture"] {
       step.gesture = try gesture(node, fields.path("gesture"), canvas: canvas)
     }
+    if let node = fields["mirror"] { step.mirror = try boolean(node, fields.path("mirror")) }
     if let node = fields["slowmo"] {
       step.slowmo = try number(node, fields.path("slowmo"), in: 1...20, expected: "a slow-down factor from 1 to 20")
     }

@@ -19,7 +19,7 @@ import Transitions
 extension JobDecoder {
   static let stepKeys = ["hold", "push", "pop", "present", "dismiss"]
   /// Keys of a transition step that are not transition parameters.
-  static let stepReservedKeys = ["from", "to", "transition", "gesture", "slowmo", "touch"]
+  static let stepReservedKeys = ["from", "to", "transition", "gesture", "slowmo", "touch", "mirror"]
   /// Longest hold, in seconds.
   static let maximumHold = 600.0
 

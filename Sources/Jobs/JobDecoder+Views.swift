@@ -17,9 +17,9 @@ import Raster
 
 extension JobDecoder {
   static let viewKeys = [
-    "id", "kind", "frame", "color", "corner", "gradient", "image", "contentMode", "text", "font", "textColor", "align",
+    "id", "kind", "frame", "color", "corner", "gradient", "image", "contentMode", "text", "font", "textColor", "align", "mirror",
   ]
-  static let fontKeys = ["size", "weight"]
+  static let fontKeys = ["size", "weight", "file", "family"]
   static let gradientKeys = ["colors", "locations", "start", "end"]
   /// Longest label text, in Unicode scalars.
   static let maximumTextLength = 1000
@@ -74,17 +74,20 @@ extension JobDecoder {
             + "a view is drawn at most \(limits.maxSide) pixels per side (raise the limit with --max-side)")
       }
     }
+    let label = isDark ? Color.white : Color.black
     var view = ViewSpec(id: id, kind: kind, frame: frame, color: nil, cornerRadius: 0, location: location)
+    view.textStyle.color = label
     switch kind {
     case .view: break
     case .navbar:
-      view.color = Color(red8: 249, green8: 249, blue8: 249, alpha8: 240)
-      view.textStyle = TextStyle(size: 17, weight: .semibold, color: .black, alignment: .center)
+      // UINavigationBar's default (chrome) background: light #F9F9F9F0, dark #1D1D1DF0.
+      view.color = isDark ? Color(red8: 29, green8: 29, blue8: 29, alpha8: 240) : Color(red8: 249, green8: 249, blue8: 249, alpha8: 240)
+      view.textStyle = TextStyle(size: 17, weight: .semibold, color: label, alignment: .center)
     case .cell:
-      view.color = .white
+      view.color = isDark ? ColorSyntax.darkNamed["secondarySystemGroupedBackground"] : .white
       view.cornerRadius = 10
     case .button:
-      view.color = ColorSyntax.named["systemBlue"]
+      view.color = ColorSyntax.color("systemBlue", dark: isDark)
       view.cornerRadius = 12
       view.textStyle = TextStyle(size: 17, weight: .semibold, color: .white, alignment: .center)
     }
@@ -97,6 +100,7 @@ extension JobDecoder {
     if let value = fields["gradient"] { view.gradient = try gradient(value, fields.path("gradient")) }
     view.image = try image(in: fields, modes: ContentMode.allCases)
     try text(in: fields, into: &view)
+    if let node = fields["mirror"] { view.mirrors = try boolean(node, fields.path("mirror")) }
     return view
   }
 
@@ -110,11 +114,19 @@ extension JobDecoder {
       }
       return
     }
-    let expected = "one line of text (at most \(JobDecoder.maximumTextLength) characters)"
-    guard let text = value.text, text.unicodeScalars.count <= JobDecoder.maximumTextLength else {
-      throw mismatch(value, fields.path("text"), expected: expected)
+    let expected = "one line of text (at most \(JobDecoder.maximumTextLength) characters) or { key: KEY }"
+    if value.pairs != nil {
+      let keyFields = try self.fields(value, fields.path("text"), expected: "{ key: KEY }", keys: ["key"])
+      let node = try required("key", in: keyFields, "a key of the job's strings")
+      let key = try string(node, keyFields.path("key"), expected: "a key of the job's strings")
+      view.text = key
+      view.textKey = TextKey(key: key, location: node.location, path: keyFields.path("key").description)
+    } else {
+      guard let text = value.text, text.unicodeScalars.count <= JobDecoder.maximumTextLength else {
+        throw mismatch(value, fields.path("text"), expected: expected)
+      }
+      view.text = text
     }
-    view.text = text
     if let value = fields["font"] { try font(value, fields.path("font"), into: &view.textStyle) }
     if let value = fields["textColor"] { view.textStyle.color = try color(value, fields.path("textColor")) }
     if let value = fields["align"] {
@@ -132,7 +144,24 @@ extension JobDecoder {
       style.size = try number(node, path, in: 1...JobDecoder.maximumFontSize, expected: sizeExpected)
       return
     }
-    let fields = try fields(node, path, expected: "{ size: POINTS, weight: regular|medium|semibold|bold }", keys: JobDecoder.fontKeys)
+    let fields = try fields(
+      node, path, expected: "{ size: POINTS, weight: regular|medium|semibold|bold, file: PATH, family: NAME }",
+      keys: JobDecoder.fontKeys)
+    if fields["file"] != nil, let family = fields["family"] {
+      throw Diagnostic(family.location, "\(fields.path("family")): a font has a 'file' or a 'family', not both")
+    }
+    if let value = fields["file"] {
+      guard let file = value.text, !file.isEmpty else {
+        throw mismatch(value, fields.path("file"), expected: "the path of a font file (TrueType, OpenType or a collection)")
+      }
+      style.font = FontName.file(JobDecoder.resolve(file, relativeTo: self.file))
+    }
+    if let value = fields["family"] {
+      guard let family = value.text, !family.isEmpty else {
+        throw mismatch(value, fields.path("family"), expected: "a font family name, as fontconfig knows it")
+      }
+      style.font = FontName.family(family)
+    }
     if let value = fields["size"] {
       style.size = try number(value, fields.path("size"), in: 1...JobDecoder.maximumFontSize, expected: sizeExpected)
     }

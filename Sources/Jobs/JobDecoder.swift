@@ -24,6 +24,10 @@ struct JobDecoder {
   var transitions: [TransitionDescriptor] = Catalog.all
   /// The caps on canvas size, frame count and pixels (`JobDecoder+Limits.swift`).
   var limits = JobLimits()
+  /// The appearance system colours resolve in (`appearances:`); nil is the
+  /// light one, decoded first.
+  var appearance: String? = nil
+  var isDark: Bool { appearance == "dark" }
 
   /// A place in the file.
   func location(line: Int, column: Int) -> SourceLocation {
@@ -122,7 +126,7 @@ struct JobDecoder {
 
   /// A colour (see `ColorSyntax`).
   func color(_ node: YAMLNode, _ path: KeyPath) throws(Diagnostic) -> Color {
-    if let text = node.text, let color = ColorSyntax.color(text) { return color }
+    if let text = node.text, let color = ColorSyntax.color(text, dark: isDark) { return color }
     var hint = ""
     if case .scalar("", .plain) = node.content {
       hint = " (quote hex colours: an unquoted # starts a comment)"

@@ -6,9 +6,8 @@
 // - a gesture without `release:` whose last sample is not past 0.5: UIKit's
 //   UIPercentDrivenInteractiveTransition then cancels, the step plays back
 //   and the screens after it are not the ones the step names;
-// - label text in scripts that need shaping (Thai, Arabic, Devanagari, …) or
-//   in emoji: the renderer draws one glyph per character without shaping or
-//   colour fonts, so these show as empty boxes.
+// - emoji in label text: the renderer's text is coverage in one colour, so
+//   emoji are drawn as monochrome outlines (Symbola), not as on a device.
 
 /// A remark on a valid job, at a place in its file.
 public struct JobNote: Hashable, Sendable, CustomStringConvertible {
@@ -30,12 +29,11 @@ extension JobDecoder {
     var notes: [JobNote] = []
     for screen in spec.screens {
       for (i, view) in screen.views.enumerated() {
-        guard let text = view.text, let script = JobDecoder.unshapedScript(in: text) else { continue }
+        guard let text = view.text, JobDecoder.hasEmoji(text) else { continue }
         notes.append(
           JobNote(
             view.location,
-            "screens.\(screen.name).views[\(i)].text: \(script) is drawn without shaping or colour glyphs "
-              + "and shows as empty boxes"))
+            "screens.\(screen.name).views[\(i)].text: emoji are drawn as monochrome outlines, not in colour"))
       }
     }
     for case (let i, .transition(let step)) in spec.timeline.enumerated() {
@@ -52,22 +50,8 @@ extension JobDecoder {
     return notes
   }
 
-  /// Ranges of scripts the label renderer cannot shape, by name.
-  static let unshapedScripts: [(name: String, range: ClosedRange<UInt32>)] = [
-    ("Arabic", 0x0600...0x06FF), ("Hebrew", 0x0590...0x05FF), ("Devanagari", 0x0900...0x097F),
-    ("Bengali", 0x0980...0x09FF), ("Tamil", 0x0B80...0x0BFF), ("Thai", 0x0E00...0x0E7F), ("Lao", 0x0E80...0x0EFF),
-    ("Tibetan", 0x0F00...0x0FFF), ("Myanmar", 0x1000...0x109F), ("Khmer", 0x1780...0x17FF),
-  ]
-
-  /// "Thai text", "emoji", … for the first character of `text` that the
-  /// renderer cannot draw as one plain glyph; nil when there is none.
-  static func unshapedScript(in text: String) -> String? {
-    for scalar in text.unicodeScalars {
-      if let script = unshapedScripts.first(where: { $0.range.contains(scalar.value) }) {
-        return "\(script.name) text"
-      }
-      if scalar.properties.isEmojiPresentation || scalar.value == 0xFE0F { return "emoji" }
-    }
-    return nil
+  /// Whether `text` has an emoji drawn as one (emoji presentation or VS16).
+  static func hasEmoji(_ text: String) -> Bool {
+    text.unicodeScalars.contains { $0.properties.isEmojiPresentation || $0.value == 0xFE0F }
   }
 }

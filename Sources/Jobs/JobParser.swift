@@ -55,24 +55,10 @@ public enum JobParser {
   }
 
   private static func read(_ path: String) throws(Diagnostic) -> [UInt8] {
-    func failure(_ code: Int32) -> Diagnostic {
-      Diagnostic(
-        SourceLocation(file: path, line: 1, column: 1), "cannot read job file: \(String(cString: strerror(code)))")
+    switch JobDecoder.read(path) {
+    case .success(let bytes): return bytes
+    case .failure(let failure):
+      throw Diagnostic(SourceLocation(file: path, line: 1, column: 1), "cannot read job file: \(failure)")
     }
-    guard let stream = fopen(path, "rb") else { throw failure(errno) }
-    defer { fclose(stream) }
-    var bytes: [UInt8] = []
-    var chunk = [UInt8](repeating: 0, count: 65536)
-    while true {
-      let count = chunk.withUnsafeMutableBytes { fread($0.baseAddress, 1, $0.count, stream) }
-      bytes += chunk.prefix(count)
-      if count < chunk.count {
-        if ferror(stream) != 0 { throw failure(errno) }
-        break
-      }
-      // Enough to know it is too big; `SourceText` says so.
-      if bytes.count > SourceText.maximumSize { break }
-    }
-    return bytes
   }
 }

@@ -48,6 +48,16 @@ public struct JobSpec: Sendable {
   public var sizeSources: [String: SourceLocation] = [:]
   /// What the job will do that its author may not expect (`JobNote.swift`).
   public var notes: [JobNote] = []
+  /// `locales:` and `strings:` (`Localization.swift`); nil once localized.
+  public var localization: Localization? = nil
+  /// The locale this job renders (`localized(to:)`), nil for a job without locales.
+  public var locale: String? = nil
+  /// `appearances: [light, dark]` and the job decoded in each but light
+  /// (`JobSpec+Appearances.swift`); empty without the key.
+  public var appearances: [String] = []
+  public var appearanceVariants: [String: JobSpec] = [:]
+  /// The appearance this job renders, nil for a job without appearances.
+  public var appearance: String? = nil
 
   public init(
     name: String, file: String, canvas: CanvasSpec, output: OutputSpec, screens: [ScreenSpec], timeline: [TimelineStep],
@@ -413,6 +423,10 @@ public struct ViewSpec: Hashable, Sendable {
   public var image: ImageSpec?
   /// `text:` — one line of text on top.
   public var text: String?
+  /// `text: { key: … }`: `text` comes from the job's strings.
+  public var textKey: TextKey? = nil
+  /// `mirror: false`: the view keeps its place in a right-to-left layout (photos, logos).
+  public var mirrors = true
   /// `font`, `textColor` and `align`.
   public var textStyle: TextStyle
   public var location: SourceLocation
@@ -473,6 +487,9 @@ public struct TransitionStep: Hashable, Sendable {
   public var parameters: TransitionParameters
   /// A finger driving the step, or nil for a plain animation.
   public var gesture: GestureSpec?
+  /// `mirror:`: whether the step is drawn mirrored left to right; nil
+  /// lets the locale decide (`JobSpec.localized(to:)`).
+  public var mirror: Bool? = nil
   /// How many times slower than real time the step plays (`slowmo:`).
   public var slowmo: Double = 1
   /// Where a touch indicator shows (`touch:`), in points; nil for none.
@@ -503,6 +520,9 @@ public struct TransitionStep: Hashable, Sendable {
 public struct GestureSpec: Hashable, Sendable {
   /// percentComplete samples, `interval` seconds apart.
   public var progress: [Double]
+  /// Whether `direction` was `leading`/`trailing` (the locale's terms, stored
+  /// as left/right of a left-to-right layout) rather than `left`/`right`.
+  public var isLayoutRelative = false
   public var interval: Double = InteractiveTransitionTrack.defaultSampleInterval
   /// Given, or nil to decide by the last sample (> 0.5 finishes).
   public var release: InteractiveTransitionTrack.Release?

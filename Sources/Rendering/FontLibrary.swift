@@ -3,11 +3,18 @@
 //
 //   fonts-dejavu-core  /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf, DejaVuSans-Bold.ttf
 //   fonts-noto-cjk     /usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc, NotoSansCJK-Bold.ttc
+//   fonts-noto-core    /usr/share/fonts/truetype/noto/NotoSans{Arabic,Hebrew,Devanagari,Thai,…}-{Regular,Bold}.ttf
+//   fonts-symbola      /usr/share/fonts/truetype/ancient-scripts/Symbola_hint.ttf (emoji, symbols)
 //
 // DejaVu Sans stands in for San Francisco (a neutral sans with wide Latin,
 // Greek and Cyrillic coverage and kerning); characters it lacks fall back to
 // Noto Sans CJK SC (face 2 of the collections), as iOS falls back to PingFang
-// SC. Raster never opens files: this is where the bytes come from.
+// SC. Arabic, Hebrew, Devanagari and Thai take Noto Sans for their script
+// first (DejaVu's Arabic has no proper joining forms for every letter and
+// it has no Indic or Thai at all), as iOS takes SF Arabic, Kohinoor, Thonburi;
+// Symbola draws emoji as outlines (monochrome: the compositor's text is
+// coverage × one colour). Raster never opens files: this is where the bytes
+// come from.
 
 #if canImport(Glibc)
 import Glibc
@@ -23,6 +30,12 @@ public enum FontLibrary {
     public var path: String
     public var faceIndex: Int
     public var package: String
+
+    public init(path: String, faceIndex: Int = 0, package: String) {
+      self.path = path
+      self.faceIndex = faceIndex
+      self.package = package
+    }
   }
 
   public static let latinRegular = FontFile(
@@ -34,6 +47,23 @@ public enum FontLibrary {
     path: "/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc", faceIndex: 2, package: "fonts-noto-cjk")
   public static let cjkBold = FontFile(
     path: "/usr/share/fonts/opentype/noto/NotoSansCJK-Bold.ttc", faceIndex: 2, package: "fonts-noto-cjk")
+
+  /// The fonts preferred per script (ISO 15924), regular and bold.
+  public static let scriptFonts: [(script: String, regular: FontFile, bold: FontFile)] = [
+    ("Arab", "Arabic"), ("Hebr", "Hebrew"), ("Deva", "Devanagari"), ("Thai", "Thai"), ("Beng", "Bengali"),
+    ("Taml", "Tamil"), ("Laoo", "Lao"), ("Mymr", "Myanmar"), ("Khmr", "Khmer"), ("Gujr", "Gujarati"),
+    ("Guru", "Gurmukhi"), ("Knda", "Kannada"), ("Mlym", "Malayalam"), ("Telu", "Telugu"), ("Sinh", "Sinhala"),
+    ("Armn", "Armenian"), ("Geor", "Georgian"), ("Ethi", "Ethiopic"),
+  ].map { code, name in
+    let base = "/usr/share/fonts/truetype/noto/NotoSans\(name)"
+    return (
+      code, FontFile(path: base + "-Regular.ttf", faceIndex: 0, package: "fonts-noto-core"),
+      FontFile(path: base + "-Bold.ttf", faceIndex: 0, package: "fonts-noto-core")
+    )
+  }
+  /// Emoji and symbols nothing else has.
+  public static let symbols = FontFile(
+    path: "/usr/share/fonts/truetype/ancient-scripts/Symbola_hint.ttf", faceIndex: 0, package: "fonts-symbola")
 
   /// A font that could not be loaded: which file, why, and what installs it.
   public struct LoadError: Error, Hashable, Sendable, CustomStringConvertible {
@@ -58,11 +88,25 @@ public enum FontLibrary {
     }
   }
 
-  /// Reads the four faces: DejaVu Sans then Noto Sans CJK SC, regular and bold.
+  /// Reads the cascade (DejaVu Sans then Noto Sans CJK SC, regular and
+  /// bold), the script fonts and the symbol fallback.
   public static func load() throws(LoadError) -> FontSet {
     let regular = try font(latinRegular), bold = try font(latinBold)
     let cjk = try font(cjkRegular), cjkHeavy = try font(cjkBold)
-    return FontSet(regular: [regular, cjk], bold: [bold, cjkHeavy])
+    var scripts: [String: FontSet] = [:]
+    for entry in scriptFonts {
+      scripts[entry.script] = FontSet(regular: [try font(entry.regular)], bold: [try font(entry.bold)])
+    }
+    var set = FontSet(regular: [regular, cjk], bold: [bold, cjkHeavy], scripts: scripts, fallback: [try font(symbols)])
+    // Japanese kanji take the JP face (0 of the collections: JP, KR, SC, TC,
+    // HK). Each face holds its own copy of the 20 MB file, so only Japanese,
+    // whose forms differ most visibly from SC's, gets one.
+    for (language, face) in [("ja", 0)] {
+      set.languages[language] = FontSet(
+        regular: [try font(FontFile(path: cjkRegular.path, faceIndex: face, package: cjkRegular.package))],
+        bold: [try font(FontFile(path: cjkBold.path, faceIndex: face, package: cjkBold.package))])
+    }
+    return set
   }
 
   /// `load()`, done once for the whole process on first use.

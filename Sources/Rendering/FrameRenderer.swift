@@ -42,6 +42,8 @@ public struct FrameRenderer: Sendable {
   /// What the screens were built from, kept for `retimed(fps:)`.
   let assets: [String: Bitmap]
   let fonts: FontSet
+  /// The screens of mirrored steps, flipped (`MirroredSteps.swift`).
+  let mirroredSnapshots: [String: ScreenSnapshot]
 
   /// Prepares a job: snapshots its screens and configures its transitions.
   /// The spec must be valid (as `JobParser` returns it). `assets` holds the
@@ -55,18 +57,20 @@ public struct FrameRenderer: Sendable {
     self.assets = assets
     self.fonts = fonts
     snapshots = ScreenBuilder(spec: spec, assets: assets, fonts: fonts).snapshots()
+    mirroredSnapshots = Self.mirroredSnapshots(snapshots, spec: spec)
     timeline = Timeline(spec: spec)
     transitions = timeline.segments.map(\.transition)
     compositor = Compositor(scale: Double(spec.canvas.scale))
     restingImages = Self.restingImages(
-      timeline: timeline, transitions: transitions, snapshots: snapshots, spec: spec, compositor: compositor)
+      timeline: timeline, transitions: transitions, snapshots: snapshots, mirrored: mirroredSnapshots, spec: spec,
+      compositor: compositor)
   }
 
   /// What each still segment shows when it is not a plain screen: the end
   /// state of the last transition that completed before it.
   private static func restingImages(
-    timeline: Timeline, transitions: [(any Transition)?], snapshots: [String: ScreenSnapshot], spec: JobSpec,
-    compositor: Compositor
+    timeline: Timeline, transitions: [(any Transition)?], snapshots: [String: ScreenSnapshot],
+    mirrored: [String: ScreenSnapshot], spec: JobSpec, compositor: Compositor
   ) -> [Bitmap?] {
     var display: Bitmap? = nil
     var images: [Bitmap?] = []
@@ -77,16 +81,14 @@ public struct FrameRenderer: Sendable {
       case .transition(_, let step):
         images.append(nil)
         // A cancelled step leaves the display as it was.
-        guard !step.isCancelled, let transition = transitions[index],
-          let from = snapshots[step.from], let to = snapshots[step.to]
+        guard !step.isCancelled, let transition = transitions[index], let to = snapshots[step.to],
+          let context = context(for: step, snapshots: snapshots, mirrored: mirrored, spec: spec)
         else { continue }
-        let context = TransitionContext(
-          containerSize: spec.canvas.size, scale: Double(spec.canvas.scale), operation: step.operation,
-          fromScreen: from, toScreen: to)
         var image = Bitmap(
           width: spec.canvas.pixelWidth, height: spec.canvas.pixelHeight, fill: spec.canvas.background.premultipliedPixel)
         // What the step leaves on display: its own last frame.
-        compositor.render(transition.layers(in: context, at: transition.totalDuration), into: &image)
+        let layers = transition.layers(in: context, at: transition.totalDuration)
+        compositor.render(presented(layers, for: step, size: spec.canvas.size), into: &image)
         image.updateOpacityHint()
         display = image == to.image ? nil : image
       }
@@ -112,16 +114,13 @@ public struct FrameRenderer: Sendable {
     guard case .transition(let index, let time) = timeline.content(ofFrame: n),
       case .transition(_, let step) = timeline.segments[index].content,
       let transition = transitions[index],
-      let from = snapshots[step.from], let to = snapshots[step.to]
+      let context = Self.context(for: step, snapshots: snapshots, mirrored: mirroredSnapshots, spec: spec)
     else { return nil }
-    let context = TransitionContext(
-      containerSize: spec.canvas.size, scale: Double(spec.canvas.scale), operation: step.operation,
-      fromScreen: from, toScreen: to)
     var layers = transition.layers(in: context, at: time)
     if let touch = timeline.touchLocation(segment: index, clock: timeline.clock(ofFrame: n, segment: index)) {
       layers.sublayers.append(Self.touchIndicator(at: touch))
     }
-    return layers
+    return Self.presented(layers, for: step, size: spec.canvas.size)
   }
 
   /// The touch a screen recording shows: a translucent grey disc, 44 pt

@@ -73,13 +73,26 @@ public enum AssetLoader {
   /// has none; missing fonts are an error at the first `text:` key.
   public static func fonts(for spec: JobSpec) throws(Diagnostic) -> FontSet {
     guard spec.hasText else { return .empty }
+    var fonts: FontSet
     switch FontLibrary.system {
-    case .success(let fonts):
-      return fonts
+    case .success(let system):
+      fonts = system
     case .failure(let error):
       let (location, key) = firstText(in: spec)
       throw Diagnostic(location, "\(key): \(error)")
     }
+    // The job's own fonts, each loaded once, an error at the first view that names it.
+    for screen in spec.screens {
+      for (i, view) in screen.views.enumerated() {
+        guard view.text != nil, let name = view.textStyle.font, fonts.named[name] == nil else { continue }
+        do {
+          fonts.named[name] = try FontLibrary.named(name)
+        } catch {
+          throw Diagnostic(view.location, "screens.\(screen.name).views[\(i)].font: \(error)")
+        }
+      }
+    }
+    return fonts
   }
 
   /// A renderer for `spec` with its images and fonts loaded.

@@ -121,12 +121,21 @@ struct BatchPlan: Sendable {
   init(files: [String], options: Options, shardCount: Int) {
     self.shardCount = shardCount
     var claimed: [String: String] = [:]
-    jobs = files.map { file in
-      var job = PlannedJob(file: file, name: ((file as NSString).lastPathComponent as NSString).deletingPathExtension)
+    // A job with locales is one unit of work per locale (`JobSpec.localizedJobs`).
+    let units: [(file: String, spec: Result<JobSpec, Diagnostic>)] = files.flatMap { file in
       do throws(Diagnostic) {
-        var spec = try StageTimings.measure(.parse) { () throws(Diagnostic) in
+        let parsed = try StageTimings.measure(.parse) { () throws(Diagnostic) in
           try JobParser.load(path: file, limits: options.limits)
         }
+        return try LocaleSelection.all(of: parsed, locales: options.locales).map { (file, Result<JobSpec, Diagnostic>.success($0)) }
+      } catch {
+        return [(file, .failure(error))]
+      }
+    }
+    jobs = units.map { file, parsed in
+      var job = PlannedJob(file: file, name: ((file as NSString).lastPathComponent as NSString).deletingPathExtension)
+      do throws(Diagnostic) {
+        var spec = try parsed.get()
         if options.draft {
           spec.canvas.scale = 1
           spec.canvas.fps = min(spec.canvas.fps, WatchCommand.draftFPS)
@@ -176,7 +185,9 @@ struct BatchPlan: Sendable {
       }
       return job
     }
-    let shards = Shard.assign(costs: jobs.map(\.cost), keys: jobs.map(\.file), count: shardCount)
+    let shards = Shard.assign(
+      costs: jobs.map(\.cost), keys: jobs.map { job in job.spec?.locale.map { "\(job.file)#\($0)" } ?? job.file },
+      count: shardCount)
     for i in jobs.indices { jobs[i].shard = shards[i] }
   }
 

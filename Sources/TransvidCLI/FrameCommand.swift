@@ -4,13 +4,15 @@ import Media
 
 /// `transvid frame JOB.cfg --time T -o FRAME.png`: the frame a video would
 /// show at `T` seconds (frame ⌊T·fps⌉), at full canvas size. A time past the
-/// last frame shows the last frame and says so.
+/// last frame shows the last frame and says so. `--locale L` picks one of a
+/// job's locales (default: its first).
 enum FrameCommand {
   static func run(
-    job: String, time: Double, output: String, paths: PathPolicy, limits: JobLimits, console: Console
+    job: String, time: Double, output: String, paths: PathPolicy, limits: JobLimits, locale: String? = nil,
+    console: Console
   ) -> Int32 {
     do {
-      let spec = try JobParser.load(path: job, limits: limits)
+      let spec = try LocaleSelection.one(of: try JobParser.load(path: job, limits: limits), locale: locale)
       try paths.check(spec, outputDirectoryGiven: true)
       try AssetLoader.checkFiles(of: spec)
       let renderer = try AssetLoader.makeRenderer(for: spec)

@@ -62,6 +62,8 @@ struct Options: Sendable {
   var limits = JobLimits()
   /// `--allow-outside DIR`: folders besides its own a job may read and write.
   var paths = PathPolicy()
+  /// `--locale ar,ja`: render only these of a job's locales (nil: all).
+  var locales: [String]?
 
   /// A usage error: printed with a hint to `--help`, exit status 2.
   struct UsageError: Error, CustomStringConvertible {
@@ -72,6 +74,7 @@ struct Options: Sendable {
   static let renderOptions = [
     "--help", "--version", "--output-dir", "--format", "--force", "--quiet", "--jobs", "--shard", "--shard-count",
     "--report", "--junit", "--gallery", "--progress", "--json", "--allow-outside", "--cache", "--cache-max-bytes",
+    "--locale",
   ] + limitOptions
   /// The options that set `JobLimits` (`JobLimits.set`), for renders, `plan` and `frame`.
   static let limitOptions = ["--max-side", "--max-frames", "--max-pixels"]
@@ -152,6 +155,7 @@ struct Options: Sendable {
         }
         options.formats = formats
       case "--force": options.force = true
+      case "--locale": options.locales = try Options.locales(try value())
       case "-q", "--quiet": options.quiet = true
       case "-j", "--jobs": options.jobs = try positiveInteger()
       case "--shard":
@@ -248,11 +252,12 @@ struct Options: Sendable {
         }
         time = t
       case "-o", "--output": output = try nonEmpty(try value(), arg)
+      case "--locale": options.locales = try Options.locales(try value())
       case "--allow-outside": paths.allowed.append(try nonEmpty(try value(), arg))
       case _ where limitOptions.contains(arg): try options.limits.set(arg, try value())
       default:
         guard !arg.hasPrefix("-"), job == nil else {
-          let hint = arg.hasPrefix("-") ? Options.hint(for: arg, among: ["--help", "--time", "--output", "--allow-outside"] + limitOptions) : ""
+          let hint = arg.hasPrefix("-") ? Options.hint(for: arg, among: ["--help", "--time", "--output", "--locale", "--allow-outside"] + limitOptions) : ""
           throw UsageError(description: "unexpected argument '\(raw)' for 'frame'\(hint)")
         }
         job = arg
@@ -263,6 +268,15 @@ struct Options: Sendable {
     guard let output else { throw UsageError(description: "'frame' needs -o FILE.png") }
     options.command = .frame(job: job, time: time, output: output, paths: paths)
     return options
+  }
+}
+
+extension Options {
+  /// `--locale ar,ja`: a comma-separated list of locale codes.
+  static func locales(_ text: String) throws -> [String] {
+    let list = text.split(separator: ",").map(String.init)
+    guard !list.isEmpty else { throw UsageError(description: "option --locale needs a value, e.g. --locale ar,ja") }
+    return list
   }
 }
 

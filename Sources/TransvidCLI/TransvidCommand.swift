@@ -21,7 +21,7 @@ public enum TransvidCommand {
            transvid gallery REPORT.json|DIR ... -o DIR
            transvid watch JOB.cfg [-o DIR] [--format LIST] [--draft]
            transvid list
-           transvid frame JOB.cfg --time T -o FRAME.png [--allow-outside DIR] [--max-side N ...]
+           transvid frame JOB.cfg --time T -o FRAME.png [--locale L] [--allow-outside DIR] [--max-side N ...]
            transvid curve NAME|SPEC [--samples N] [--duration S]
 
     Renders job files (YAML) into demo videos of iOS screen transitions.
@@ -38,6 +38,7 @@ public enum TransvidCommand {
       --format LIST          override the job's formats: \(OutputFormat.names.joined(separator: ","))
       -j, --jobs N           jobs rendered at once (default: the number of cores)
       --force                render even when outputs are up to date
+      --locale LIST          render only these of the jobs' locales (e.g. ar,ja)
       --shard K/N            render only part K of N (K from 1); default from
                              JOB_COMPLETION_INDEX (0-based) with --shard-count N or
                              TRANSVID_SHARD_COUNT, or SLURM_ARRAY_TASK_ID/_COUNT
@@ -111,7 +112,9 @@ public enum TransvidCommand {
         return 2
       }
     case .frame(let job, let time, let output, let paths):
-      return FrameCommand.run(job: job, time: time, output: output, paths: paths, limits: options.limits, console: console)
+      return FrameCommand.run(
+        job: job, time: time, output: output, paths: paths, limits: options.limits, locale: options.locales?.first,
+        console: console)
     case .render(let inputs):
       return BatchRunner(options: options, console: console, environment: environment).run(inputs: inputs)
     case .plan(let inputs, let json):

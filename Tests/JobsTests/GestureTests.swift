@@ -79,7 +79,7 @@ import Testing
 
   @Test(arguments: [
     ("{ gesture: { progress: [0, 1.5] } }", "g.cfg:8:37: error: timeline[1].pop.gesture.progress[1]: expected a number from 0 to 1, got 1.5"),
-    ("{ gesture: { direction: sideways, distance: [1] } }", "g.cfg:8:34: error: timeline[1].pop.gesture.direction: expected left, right, up or down, got \"sideways\""),
+    ("{ gesture: { direction: sideways, distance: [1] } }", "g.cfg:8:34: error: timeline[1].pop.gesture.direction: expected left, right, up, down, leading or trailing, got \"sideways\""),
     ("{ gesture: { progress: [0.2], release: maybe } }", "g.cfg:8:49: error: timeline[1].pop.gesture.release: expected finish or cancel, got \"maybe\""),
     ("{ gesture: { progres: [0.2] } }", "g.cfg:8:23: error: unknown key 'progres' in timeline[1].pop.gesture; did you mean 'progress'?"),
     ("{ gesture: {} }", "g.cfg:8:21: error: timeline[1].pop.gesture: missing 'progress' (percentComplete samples, 0…1) or 'direction' and 'distance'"),

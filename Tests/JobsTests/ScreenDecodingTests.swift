@@ -54,9 +54,9 @@ import Testing
     #expect(v[0].text == "设置")
     #expect(v[0].textStyle == TextStyle(size: 17, weight: .semibold, color: .black, alignment: .center))
     #expect(v[0].textFrame == Rect(x: 16, y: 59, width: 361, height: 44))
-    // A cell: white, corner 10, left-aligned body text inset 16.
+    // A cell: white, corner 10, body text inset 16 at the leading edge (UILabel's natural alignment).
     #expect(v[1].color == .white && v[1].cornerRadius == 10)
-    #expect(v[1].textStyle == TextStyle(size: 17, weight: .regular, color: .black, alignment: .left))
+    #expect(v[1].textStyle == TextStyle(size: 17, weight: .regular, color: .black, alignment: .natural))
     #expect(v[1].textFrame == Rect(x: 16, y: 0, width: 329, height: 44))
     // A button: systemBlue, white semibold centred; `corner` overrides the default.
     #expect(v[2].color == Color(red8: 0, green8: 122, blue8: 255) && v[2].cornerRadius == 25)
@@ -125,8 +125,11 @@ import Testing
       "unknown kind", "screens:\n  home:\n    views:\n      - { kind: tabbar, frame: [0, 0, 1, 1] }\n",
       "job.cfg:4:17: error: screens.home.views[0].kind: unknown view kind \"tabbar\"; did you mean 'navbar'?"),
     BrokenJob(
-      "text is a mapping", "screens:\n  home:\n    views:\n      - { frame: [0, 0, 1, 1], text: { a: b } }\n",
-      "job.cfg:4:38: error: screens.home.views[0].text: expected one line of text (at most 1000 characters), got a mapping"),
+      "text is a mapping without key", "screens:\n  home:\n    views:\n      - { frame: [0, 0, 1, 1], text: { a: b } }\n",
+      "job.cfg:4:40: error: unknown key 'a' in screens.home.views[0].text; expected one of: key"),
+    BrokenJob(
+      "text is a list", "screens:\n  home:\n    views:\n      - { frame: [0, 0, 1, 1], text: [a] }\n",
+      "job.cfg:4:38: error: screens.home.views[0].text: expected one line of text (at most 1000 characters) or { key: KEY }, got a list"),
     BrokenJob(
       "textColor misspelt", "screens:\n  home:\n    views:\n      - { frame: [0, 0, 1, 1], text: a, textColor: lable }\n",
       "job.cfg:4:52: error: screens.home.views[0].textColor: expected a colour: \"#RRGGBB\", \"#RRGGBBAA\" or a name like systemBlue, got \"lable\"; did you mean 'label'?"),

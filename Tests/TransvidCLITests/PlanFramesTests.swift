@@ -6,6 +6,7 @@
 // screen, because gesture distances and touch points are checked against it).
 
 import Foundation
+import Jobs
 import Testing
 
 @Suite struct PlanFramesTests {
@@ -111,8 +112,9 @@ import Testing
       let text = try String(contentsOf: examples.appendingPathComponent(file), encoding: .utf8)
       let small = text.replacingOccurrences(of: "device: iphone-15, fps: 60", with: "device: iphone-15, scale: 1, fps: 8")
       try #require(small != text, "\(file): its canvas line changed; update this test")
-      try write(small, to: file, in: jobs)
-      names.append((file as NSString).deletingPathExtension)
+      // A job with locales is one unit of work per locale (`locales.en`, …).
+      let copy = try write(small, to: file, in: jobs)
+      names += try JobParser.load(path: copy).localizedJobs().map(\.name)
     }
 
     let (planStatus, planData) = try Self.run(binary, ["plan", "--json", jobs, "-o", out, "--format", "mp4"])

@@ -6,7 +6,8 @@ import Rendering
 import Testing
 import TestSupport
 
-/// Mid-transition frames of every example job against committed goldens
+/// Mid-transition frames of every example job (a job with locales: its
+/// right-to-left one) against committed goldens
 /// (`Goldens/<job>.png`, rendered at 1× and looked at when they were made).
 /// A rendering change that moves them fails here; after looking at the new
 /// frames, regenerate with `TRANSVID_UPDATE_GOLDENS=1 scripts/test`.
@@ -20,7 +21,9 @@ import TestSupport
 
   /// The frame in the middle of the job's first transition, at 1×.
   static func midFrame(_ name: String) throws -> Bitmap {
-    var spec = try JobParser.load(path: jobs.appendingPathComponent(name).path)
+    // A job with locales: its right-to-left locale, mirrored, if it has one.
+    let units = try JobParser.load(path: jobs.appendingPathComponent(name).path).localizedJobs()
+    var spec = units.first { $0.locale.map(Localization.isRightToLeft) ?? false } ?? units[0]
     spec.canvas.scale = 1
     let renderer = FrameRenderer(spec: spec)
     guard let segment = renderer.timeline.segments.first(where: {

@@ -16,6 +16,7 @@
 // same bytes on every run and every machine with the same fonts.
 
 import CFreeType
+import CHarfBuzz
 import Synchronization
 
 /// Why a font could not be opened.
@@ -41,6 +42,9 @@ public final class Font: Sendable {
   let ascender: Double, descender: Double
   let hasKerning: Bool
   private let state: Mutex<FaceState>
+  /// HarfBuzz's font on the same bytes, scaled to design units. Shaping
+  /// only reads it (`hb_shape` on a font nobody changes is thread-safe).
+  nonisolated(unsafe) private let shaper: OpaquePointer
 
   /// FreeType's objects and the bytes the face reads from, which must stay put.
   struct FaceState {
@@ -82,10 +86,18 @@ public final class Font: Sendable {
     ascender = Double(rec.ascender) / unitsPerEm
     descender = -Double(rec.descender) / unitsPerEm
     hasKerning = cft_has_kerning(face) != 0
+    let blob = hb_blob_create(
+      buffer.baseAddress!.assumingMemoryBound(to: CChar.self), UInt32(data.count), HB_MEMORY_MODE_READONLY, nil, nil)
+    let hbFace = hb_face_create(blob, UInt32(faceIndex))
+    shaper = hb_font_create(hbFace)
+    hb_face_destroy(hbFace)
+    hb_blob_destroy(blob)
+    hb_font_set_scale(shaper, Int32(rec.units_per_EM), Int32(rec.units_per_EM))
     state = Mutex(FaceState(library: library, face: face, data: buffer))
   }
 
   deinit {
+    hb_font_destroy(shaper)
     state.withLock { s in
       FT_Done_Face(s.face)
       FT_Done_FreeType(s.library)
@@ -98,6 +110,60 @@ public final class Font: Sendable {
     state.withLock { s in
       let index = FT_Get_Char_Index(s.face, FT_ULong(scalar.value))
       return index == 0 ? nil : UInt32(index)
+    }
+  }
+
+  /// One glyph HarfBuzz chose: which, for which scalar (`cluster`, an index
+  /// into the text), and how far it moves the pen, in pixels.
+  struct ShapedGlyph {
+    var glyph: UInt32
+    var cluster: Int
+    var advance: Double
+    var offsetX: Double, offsetY: Double
+  }
+
+  /// Shapes `range` of `text` (Unicode scalar values) with this face: one
+  /// script, one direction. The rest of `text` is context (Arabic joining
+  /// across a font change). Glyphs come in visual order, left to right.
+  ///
+  /// Advances are FreeType's unhinted ones and HarfBuzz's adjustments to
+  /// them (GPOS kerning) are scaled as FreeType scales kerning (26.6), so a
+  /// Latin line lands on the same subpixel positions as FreeType alone with
+  /// the face's `kern` pairs, whose values DejaVu's GPOS repeats.
+  func shape(
+    _ text: [UInt32], range: Range<Int>, rightToLeft: Bool, script: hb_script_t, language: String?, pixelSize: Double
+  ) -> [ShapedGlyph] {
+    let buffer = hb_buffer_create()
+    defer { hb_buffer_destroy(buffer) }
+    hb_buffer_add_utf32(buffer, text, Int32(text.count), UInt32(range.lowerBound), Int32(range.count))
+    hb_buffer_set_direction(buffer, rightToLeft ? HB_DIRECTION_RTL : HB_DIRECTION_LTR)
+    hb_buffer_set_script(buffer, script)
+    if let language { hb_buffer_set_language(buffer, hb_language_from_string(language, -1)) }
+    hb_shape(shaper, buffer, nil, 0)
+    var count: UInt32 = 0
+    guard let infos = hb_buffer_get_glyph_infos(buffer, &count), let positions = hb_buffer_get_glyph_positions(buffer, nil)
+    else { return [] }
+    let scale = pixelSize / unitsPerEm
+    return state.withLock { s in
+      Font.setSize(&s, pixelSize)
+      let face = s.face, xScale = face.pointee.size.pointee.metrics.x_scale
+      var result: [ShapedGlyph] = []
+      result.reserveCapacity(Int(count))
+      for i in 0..<Int(count) {
+        let glyph = infos[i].codepoint, position = positions[i]
+        var advance = 0.0
+        if position.x_advance != 0 {
+          var value: FT_Fixed = 0
+          if FT_Get_Advance(face, FT_UInt(glyph), cft_load_flags(), &value) == 0 { advance = Double(value) / 65536 }
+          let adjustment = FT_Long(position.x_advance - hb_font_get_glyph_h_advance(shaper, glyph))
+          if adjustment != 0 { advance += Double(FT_MulFix(adjustment, xScale)) / 64 }
+        }
+        result.append(
+          ShapedGlyph(
+            glyph: glyph, cluster: Int(infos[i].cluster), advance: advance,
+            offsetX: Double(position.x_offset) * scale, offsetY: Double(position.y_offset) * scale))
+      }
+      return result
     }
   }
 

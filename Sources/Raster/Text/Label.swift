@@ -19,6 +19,7 @@ public struct Label: Hashable, Sendable {
   /// The label drawn into a transparent bitmap of `size` points × `scale`
   /// (rounded, at least 1×1) — premultiplied colour × glyph coverage.
   public func render(size: Size, scale: Double, fonts: FontSet) -> Bitmap {
+    let fonts = fonts.using(style.font)
     let width = Swift.max(1, Int((size.width * scale).rounded()))
     let height = Swift.max(1, Int((size.height * scale).rounded()))
     var bitmap = Bitmap(width: width, height: height)
@@ -26,7 +27,8 @@ public struct Label: Hashable, Sendable {
     guard let primary = cascade.first, style.size > 0, style.color.alpha > 0, !text.isEmpty else { return bitmap }
 
     let pixelSize = style.size * scale
-    let line = TextLayout(text, fonts: cascade, pixelSize: pixelSize, maxWidth: Double(width))
+    let line = TextLayout(
+      text, fonts: fonts, weight: style.weight, language: style.language, pixelSize: pixelSize, maxWidth: Double(width))
     guard !line.glyphs.isEmpty else { return bitmap }
     let ascent = primary.ascender * pixelSize, descent = primary.descender * pixelSize
     let baseline = ((Double(height) - ascent - descent) / 2 + ascent).rounded()
@@ -35,12 +37,13 @@ public struct Label: Hashable, Sendable {
     case .left: start = 0
     case .center: start = ((Double(width) - line.width) / 2).rounded()
     case .right: start = (Double(width) - line.width).rounded()
+    case .natural: start = line.isRightToLeft ? (Double(width) - line.width).rounded() : 0
     }
 
     var coverage = [UInt8](repeating: 0, count: width * height)
     for g in line.glyphs where !g.isWhitespace {
-      cascade[g.font].draw(
-        g.glyph, pixelSize: pixelSize, x: start + g.x, y: baseline, into: &coverage, width: width, height: height)
+      line.faces[g.font].draw(
+        g.glyph, pixelSize: pixelSize, x: start + g.x, y: baseline + g.y, into: &coverage, width: width, height: height)
     }
     let ink = style.color.premultipliedPixel
     bitmap.bytes.withUnsafeMutableBufferPointer { out in
@@ -59,9 +62,12 @@ public struct Label: Hashable, Sendable {
 
   /// The width of the text on one line, untruncated, in points.
   public func width(scale: Double, fonts: FontSet) -> Double {
-    let cascade = fonts.cascade(for: style.weight)
-    guard !cascade.isEmpty, scale > 0 else { return 0 }
-    return TextLayout(text, fonts: cascade, pixelSize: style.size * scale, maxWidth: .infinity).width / scale
+    let fonts = fonts.using(style.font)
+    guard !fonts.cascade(for: style.weight).isEmpty, scale > 0 else { return 0 }
+    let line = TextLayout(
+      text, fonts: fonts, weight: style.weight, language: style.language, pixelSize: style.size * scale,
+      maxWidth: .infinity)
+    return line.width / scale
   }
 
   /// A layer showing the label in `frame`: its `contents` is the label

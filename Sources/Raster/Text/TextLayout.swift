@@ -1,79 +1,87 @@
 /// One line of text laid out in pixels: glyphs with their pen positions,
-/// from x = 0 at the start of the line.
+/// from x = 0 at the left of the line, in visual order.
 struct TextLayout {
   struct Glyph {
-    /// Index into the cascade of the font that draws it.
+    /// Index into `faces` of the font that draws it.
     var font: Int
     var glyph: UInt32
     var x: Double
+    /// Offset from the baseline, down (marks above a Thai or Devanagari base go up).
+    var y: Double = 0
     var advance: Double
+    /// The scalar (index into the cleaned text) the glyph's cluster starts at.
+    var cluster: Int = 0
     var isWhitespace: Bool
   }
 
+  /// The fonts `Glyph.font` indexes.
+  var faces: [Font]
   var glyphs: [Glyph]
-  /// Sum of advances and kerning, in pixels.
+  /// Sum of advances, in pixels.
   var width: Double
   /// Whether the text was cut and ends in "…".
   var isTruncated: Bool
+  /// The paragraph's base direction, from its first strong character.
+  var isRightToLeft: Bool
 
-  /// Lays `text` out on one line at `pixelSize` pixels per em with `fonts`,
-  /// cut to fit `maxWidth` pixels with a trailing "…" when it is too long.
-  /// Line breaks and tabs count as spaces; other control characters are dropped.
+  /// `text` with one cascade of fonts and nothing per script.
   init(_ text: String, fonts: [Font], pixelSize: Double, maxWidth: Double) {
-    var glyphs = TextLayout.shape(Array(text.unicodeScalars), fonts: fonts, pixelSize: pixelSize)
-    var width = glyphs.last.map { $0.x + $0.advance } ?? 0
-    var isTruncated = false
-    // A little slack so a label exactly as wide as its text is not cut by rounding.
-    if width > maxWidth + 1e-6 {
-      isTruncated = true
-      let ellipsis = TextLayout.shape(["\u{2026}"], fonts: fonts, pixelSize: pixelSize)
-      let ellipsisWidth = ellipsis.last.map { $0.x + $0.advance } ?? 0
-      var count = glyphs.count
-      while count > 0, glyphs[count - 1].x + glyphs[count - 1].advance + ellipsisWidth > maxWidth + 1e-6 {
-        count -= 1
-      }
-      // "Photo …" reads worse than "Photo…".
-      while count > 0, glyphs[count - 1].isWhitespace { count -= 1 }
-      glyphs.removeSubrange(count...)
-      let start = glyphs.last.map { $0.x + $0.advance } ?? 0
-      for var g in ellipsis {
-        g.x += start
-        glyphs.append(g)
-      }
-      width = start + ellipsisWidth
-    }
-    self.glyphs = glyphs
-    self.width = width
-    self.isTruncated = isTruncated
+    self.init(text, fonts: FontSet(regular: fonts), weight: .regular, pixelSize: pixelSize, maxWidth: maxWidth)
   }
 
-  /// One glyph per scalar, from the first font that has it (else the first
-  /// font's missing-glyph box), with kerning between neighbours of one font.
-  static func shape(_ scalars: [Unicode.Scalar], fonts: [Font], pixelSize: Double) -> [Glyph] {
-    guard !fonts.isEmpty else { return [] }
-    var result: [Glyph] = []
-    var pen = 0.0
-    for var scalar in scalars {
-      if scalar == "\n" || scalar == "\r" || scalar == "\t" { scalar = " " }
-      if scalar.value < 0x20 || (0x7F..<0xA0).contains(scalar.value) { continue }
-      var choice = (font: 0, glyph: UInt32(0))
-      for (i, font) in fonts.enumerated() {
-        if let glyph = font.glyph(for: scalar) {
-          choice = (i, glyph)
-          break
-        }
-      }
-      let font = fonts[choice.font]
-      if let previous = result.last, previous.font == choice.font {
-        pen += font.kerning(previous.glyph, choice.glyph, pixelSize: pixelSize)
-      }
-      let advance = font.advance(of: choice.glyph, pixelSize: pixelSize)
-      result.append(
-        Glyph(
-          font: choice.font, glyph: choice.glyph, x: pen, advance: advance,
-          isWhitespace: scalar.properties.isWhitespace))
-      pen += advance
+  /// Lays `text` out on one line at `pixelSize` pixels per em with `fonts`,
+  /// cut to fit `maxWidth` pixels with a trailing "…" when it is too long
+  /// (the logical end is cut, as UILabel's tail truncation: the left end
+  /// of a right-to-left line). Line breaks and tabs count as spaces; other
+  /// control characters are dropped.
+  init(
+    _ text: String, fonts: FontSet, weight: FontWeight, language: String? = nil, pixelSize: Double, maxWidth: Double
+  ) {
+    let scalars = TextLayout.clean(text)
+    func shape(_ s: [UInt32], breakBefore: Int? = nil) -> ShapedLine {
+      ShapedLine(s, fonts: fonts, weight: weight, language: language, pixelSize: pixelSize, breakBefore: breakBefore)
     }
-    return result
+    var line = shape(scalars)
+    isTruncated = false
+    // A little slack so a label exactly as wide as its text is not cut by rounding.
+    if line.width > maxWidth + 1e-6 {
+      isTruncated = true
+      // The width of each scalar's clusters, in logical order, bounds where to cut.
+      var clusterWidth = [Double](repeating: 0, count: scalars.count)
+      var isClusterStart = [Bool](repeating: false, count: scalars.count + 1)
+      isClusterStart[0] = true
+      for g in line.glyphs {
+        clusterWidth[g.cluster] += g.advance
+        isClusterStart[g.cluster] = true
+      }
+      let ellipsisWidth = shape([0x2026]).width
+      var count = 0, used = 0.0
+      while count < scalars.count, used + clusterWidth[count] + ellipsisWidth <= maxWidth + 1e-6 {
+        used += clusterWidth[count]
+        count += 1
+      }
+      while true {
+        while count > 0, !isClusterStart[count] { count -= 1 }
+        // "Photo …" reads worse than "Photo…".
+        var kept = Array(scalars[..<count])
+        while let last = kept.last, Unicode.Scalar(last)?.properties.isWhitespace == true { kept.removeLast() }
+        line = shape(kept + [0x2026], breakBefore: kept.count)
+        if line.width <= maxWidth + 1e-6 || count == 0 { break }
+        count -= 1
+      }
+    }
+    faces = line.faces
+    glyphs = line.glyphs
+    width = line.width
+    isRightToLeft = line.isRightToLeft
+  }
+
+  /// The text's scalars, tabs and line breaks as spaces, other controls dropped.
+  static func clean(_ text: String) -> [UInt32] {
+    text.unicodeScalars.compactMap { scalar in
+      if scalar == "\n" || scalar == "\r" || scalar == "\t" { return 0x20 }
+      if scalar.value < 0x20 || (0x7F..<0xA0).contains(scalar.value) { return nil }
+      return scalar.value
+    }
   }
 }

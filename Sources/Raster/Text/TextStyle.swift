@@ -7,9 +7,12 @@ public enum FontWeight: String, Hashable, Sendable, CaseIterable {
   public var usesBoldFace: Bool { self == .semibold || self == .bold }
 }
 
-/// Where a line sits across its frame (`NSTextAlignment`).
+/// Where a line sits across its frame (`NSTextAlignment`). `natural` is the
+/// leading edge of the paragraph's writing direction: left for English,
+/// right for Arabic or Hebrew (the first strong character decides, rules
+/// P2–P3 of the bidirectional algorithm, as `NSWritingDirection.natural`).
 public enum TextAlignment: String, Hashable, Sendable, CaseIterable {
-  case left, center, right
+  case left, center, right, natural
 }
 
 /// How a label draws its text: size in points, weight, colour, alignment.
@@ -19,31 +22,71 @@ public struct TextStyle: Hashable, Sendable {
   public var weight: FontWeight
   public var color: Color
   public var alignment: TextAlignment
+  /// A font of the job's own, by its name in `FontSet.named`; nil draws
+  /// with the system fonts alone.
+  public var font: String?
+  /// The BCP 47 language of the text (`ja`, `ar`), for shaping and the
+  /// language's own glyph forms; nil lets the script decide.
+  public var language: String?
 
-  /// UIKit's body text by default: 17 pt regular black, left-aligned.
-  public init(size: Double = 17, weight: FontWeight = .regular, color: Color = .black, alignment: TextAlignment = .left) {
+  /// UIKit's body text by default: 17 pt regular black, natural alignment (as `UILabel`).
+  public init(
+    size: Double = 17, weight: FontWeight = .regular, color: Color = .black, alignment: TextAlignment = .natural,
+    font: String? = nil, language: String? = nil
+  ) {
+    self.font = font
     self.size = size
     self.weight = weight
     self.color = color
     self.alignment = alignment
+    self.language = language
   }
 }
 
-/// The fonts labels draw with: a cascade per face weight. Each character
-/// takes the first font of the cascade that has a glyph for it.
+/// The fonts labels draw with: a cascade per face weight, fonts per script
+/// and a last fallback. A character takes, in order, the first font that
+/// has a glyph for it among its script's fonts (`scripts["Arab"]`: Noto
+/// Sans Arabic rather than DejaVu's simpler Arabic), the cascade, then
+/// `fallback` (symbols, emoji).
 public struct FontSet: Sendable {
   /// Regular faces, first choice first (e.g. DejaVu Sans, then Noto Sans CJK SC).
   public var regular: [Font]
   /// Bold faces, first choice first; empty draws bold text with `regular`.
   public var bold: [Font]
+  /// Fonts preferred for one script, by ISO 15924 code (`Arab`, `Hebr`,
+  /// `Deva`, `Thai`).
+  public var scripts: [String: FontSet]
+  /// Fonts for what nothing above draws, any weight.
+  public var fallback: [Font]
+  /// Han, kana and Hangul fonts per language (`ja`: Noto Sans CJK JP),
+  /// so ideographs take the language's forms; other text is unaffected.
+  public var languages: [String: FontSet] = [:]
+  /// Fonts a job brings (`font: { file: … }`, a family name), by the name
+  /// `TextStyle.font` gives them.
+  public var named: [String: FontSet] = [:]
 
-  public init(regular: [Font], bold: [Font] = []) {
+  public init(regular: [Font], bold: [Font] = [], scripts: [String: FontSet] = [:], fallback: [Font] = []) {
     self.regular = regular
     self.bold = bold
+    self.scripts = scripts
+    self.fallback = fallback
   }
 
   /// No fonts: labels draw nothing.
   public static let empty = FontSet(regular: [])
+
+  /// These fonts with the named set first, before the script fonts too:
+  /// the app's own font draws every character it has.
+  public func using(_ name: String?) -> FontSet {
+    guard let name, let own = named[name] else { return self }
+    let ownBold = own.bold.isEmpty ? own.regular : own.bold
+    var result = FontSet(
+      regular: own.regular + regular, bold: ownBold + (bold.isEmpty ? regular : bold),
+      scripts: scripts.mapValues { FontSet(regular: own.regular + $0.regular, bold: ownBold + $0.cascade(for: .bold)) },
+      fallback: fallback)
+    result.languages = languages
+    return result
+  }
 
   /// The cascade that draws `weight`.
   public func cascade(for weight: FontWeight) -> [Font] {

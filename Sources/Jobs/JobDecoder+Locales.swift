@@ -1,0 +1,174 @@
+// `locales:` and `strings:` (see Localization.swift). A String Catalog is
+// JSON, which is YAML: libyaml reads it with lines and columns, so a
+// malformed catalog is an error at its own file:line:col.
+//
+// Catalog shape (Xcode 15):
+//   { "sourceLanguage": "en", "version": "1.0",
+//     "strings": { "greet": { "localizations": {
+//         "ar": { "stringUnit": { "state": "translated", "value": "مرحبا" } },
+//         "de": { "variations": { "plural": { "one": { "stringUnit": … }, "other": { "stringUnit": … } } } } } } } }
+// A key without a source-language entry is its own source string, as Xcode reads it.
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+extension JobDecoder {
+  /// `locales` and `strings`, or nil when the job has neither.
+  func localization(locales: YAMLNode?, strings: YAMLNode?) throws(Diagnostic) -> Localization? {
+    guard locales != nil || strings != nil else { return nil }
+    var codes: [String] = [], places: [SourceLocation] = []
+    if let locales {
+      let path = KeyPath.root.appending("locales")
+      guard let items = locales.items, !items.isEmpty else {
+        throw mismatch(locales, path, expected: "a list of locale codes such as [en, ar, ja, de]")
+      }
+      for (i, item) in items.enumerated() {
+        let code = try string(item, path.appending(index: i), expected: "a locale code such as en, ar, pt-BR")
+        if let problem = Localization.problem(with: code) {
+          throw Diagnostic(item.location, "\(path.appending(index: i)): unknown locale code \(YAMLNode.quoted(code)): \(problem)")
+        }
+        if let first = codes.firstIndex(of: code) {
+          throw Diagnostic(item.location, "\(path.appending(index: i)): locale '\(code)' is already listed at \(places[first])")
+        }
+        codes.append(code)
+        places.append(item.location)
+      }
+    }
+    var result = Localization(
+      locales: codes, localeLocations: places, sourceLanguage: codes.first ?? "en", tables: [:])
+    guard let strings else { return result }
+    let path = KeyPath.root.appending("strings")
+    if let file = strings.text {
+      result.stringsFile = file
+      (result.sourceLanguage, result.tables) = try catalog(at: JobDecoder.resolve(file, relativeTo: self.file), as: file, from: strings)
+    } else if let pairs = strings.pairs {
+      for pair in pairs {
+        let table = try fields(
+          pair.value, path.appending(pair.key), expected: "a mapping of keys to strings", keys: pair.value.pairs?.map(\.key) ?? [])
+        var values: [String: String] = [:]
+        for entry in table.pairs {
+          values[entry.key] = try string(entry.value, table.path(entry.key), expected: "a string")
+        }
+        result.tables[pair.key] = values
+      }
+      result.sourceLanguage = pairs.first?.key ?? result.sourceLanguage
+    } else {
+      throw mismatch(strings, path, expected: "the path of a .xcstrings String Catalog, or { LANGUAGE: { KEY: STRING } }")
+    }
+    return result
+  }
+
+  /// The source language and tables of the String Catalog at `resolvedPath`.
+  private func catalog(
+    at resolvedPath: String, as written: String, from node: YAMLNode
+  ) throws(Diagnostic) -> (String, [String: [String: String]]) {
+    let bytes: [UInt8]
+    switch JobDecoder.read(resolvedPath) {
+    case .success(let b): bytes = b
+    case .failure(let failure):
+      throw Diagnostic(node.location, "strings: cannot read '\(written)': \(failure)")
+    }
+    let source = try SourceText(bytes: bytes, file: resolvedPath)
+    guard let root = try YAMLReader.parse(source) else {
+      throw Diagnostic(SourceLocation(file: resolvedPath, line: 1, column: 1), "the String Catalog is empty")
+    }
+    let decoder = JobDecoder(file: resolvedPath)
+    let top = try decoder.fields(
+      root, .root, expected: "a String Catalog: { sourceLanguage, strings, version }",
+      keys: ["sourceLanguage", "strings", "version"])
+    let language = try decoder.string(
+      try decoder.required("sourceLanguage", in: top, "the catalog's language"), top.path("sourceLanguage"),
+      expected: "a language code")
+    var tables: [String: [String: String]] = [:]
+    guard let strings = top["strings"] else { return (language, tables) }
+    guard let entries = strings.pairs else { throw decoder.mismatch(strings, top.path("strings"), expected: "a mapping of keys") }
+    for entry in entries {
+      let entryPath = top.path("strings").appending(entry.key)
+      let fields = try decoder.fields(
+        entry.value, entryPath, keys: ["localizations", "comment", "extractionState", "shouldTranslate"], allowsNull: true)
+      tables[language, default: [:]][entry.key] = entry.key
+      guard let node = fields["localizations"] else { continue }
+      guard let localizations = node.pairs else {
+        throw decoder.mismatch(node, entryPath.appending("localizations"), expected: "a mapping of languages")
+      }
+      for localization in localizations {
+        let place = entryPath.appending("localizations").appending(localization.key)
+        if let value = try decoder.catalogValue(localization.value, place) {
+          tables[localization.key, default: [:]][entry.key] = value
+        }
+      }
+    }
+    return (language, tables)
+  }
+
+  /// `{ stringUnit: { value } }` or a plural's `other` (else its first) form.
+  private func catalogValue(_ node: YAMLNode, _ path: KeyPath) throws(Diagnostic) -> String? {
+    let fields = try fields(node, path, keys: ["stringUnit", "variations", "substitutions"])
+    if let unit = fields["stringUnit"] {
+      let unitFields = try self.fields(unit, fields.path("stringUnit"), keys: ["state", "value"])
+      guard let value = unitFields["value"] else { return nil }
+      return try string(value, unitFields.path("value"), expected: "a string")
+    }
+    guard let variations = fields["variations"]?.pairs else { return nil }
+    for variation in variations {
+      guard let forms = variation.value.pairs else { continue }
+      let form = forms.first { $0.key == "other" } ?? forms.first
+      if let form { return try catalogValue(form.value, fields.path("variations").appending(variation.key).appending(form.key)) }
+    }
+    return nil
+  }
+
+  /// Every `text: { key: … }` must be in some table; without locales the
+  /// keys are resolved now, in the source language.
+  func resolveKeys(in spec: inout JobSpec) throws(Diagnostic) {
+    guard let localization = spec.localization else {
+      for screen in spec.screens {
+        for view in screen.views {
+          if let key = view.textKey {
+            throw Diagnostic(key.location, "\(key.path): there are no strings: add strings: FILE.xcstrings or inline tables")
+          }
+        }
+      }
+      return
+    }
+    for screen in spec.screens {
+      for view in screen.views {
+        guard let key = view.textKey, !localization.hasKey(key.key) else { continue }
+        let place = localization.stringsFile.map { "'\($0)'" } ?? "the inline strings"
+        throw Diagnostic(
+          key.location,
+          "\(key.path): no string '\(key.key)' in \(place)\(Suggestion.hint(for: key.key, in: Array(Set(localization.tables.values.flatMap(\.keys))).sorted()))")
+      }
+    }
+    if localization.locales.isEmpty {
+      spec = spec.localized(to: localization.sourceLanguage, renamed: false)
+    }
+  }
+
+  /// The bytes of the file at `path`, or errno.
+  static func read(_ path: String) -> Result<[UInt8], ReadFailure> {
+    guard let stream = fopen(path, "rb") else { return .failure(ReadFailure(code: errno)) }
+    defer { fclose(stream) }
+    var bytes: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 65536)
+    while true {
+      let count = chunk.withUnsafeMutableBytes { fread($0.baseAddress, 1, $0.count, stream) }
+      bytes += chunk.prefix(count)
+      if count < chunk.count {
+        if ferror(stream) != 0 { return .failure(ReadFailure(code: errno)) }
+        break
+      }
+      if bytes.count > SourceText.maximumSize { break }
+    }
+    return .success(bytes)
+  }
+
+  /// Why a file could not be read: `strerror`'s text.
+  struct ReadFailure: Error, CustomStringConvertible {
+    var code: Int32
+    var description: String { String(cString: strerror(code)) }
+  }
+}

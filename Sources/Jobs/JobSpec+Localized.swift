@@ -1,0 +1,107 @@
+import Geometry
+
+// A job with locales is rendered once per locale, as its own job: named
+// `<name>.<locale>` (so its outputs are `<name>.<locale>.<ext>` and its cache
+// record, shard, report row and gallery entry are its own), its text keys
+// resolved, `{locale}` in its image paths replaced, its labels shaped in
+// the locale's language.
+
+extension JobSpec {
+  /// The jobs this spec renders: one per locale and appearance, or itself.
+  public func localizedJobs(only wanted: [String]? = nil) -> [JobSpec] {
+    let looks = appearances.isEmpty ? [self] : appearances.map { inAppearance($0) }
+    guard let localization, !localization.locales.isEmpty else { return looks }
+    let locales = localization.locales.filter { wanted?.contains($0) ?? true }
+    return locales.flatMap { locale in
+      looks.map { look in
+        // `<name>.<locale>.<appearance>`: the locale goes before the appearance.
+        var spec = look.localized(to: locale, renamed: false)
+        spec.name = look.appearance.map { "\(name).\(locale).\($0)" } ?? "\(name).\(locale)"
+        return spec
+      }
+    }
+  }
+
+  /// This job as `locale` renders it (see the file's comment). A key the
+  /// locale lacks takes the source language's string and a note says so.
+  public func localized(to locale: String, renamed: Bool = true) -> JobSpec {
+    var spec = self
+    spec.localization = nil
+    spec.locale = locale
+    if renamed { spec.name = "\(name).\(locale)" }
+    let place = localization?.stringsFile.map { "'\($0)'" } ?? "the inline strings"
+    for s in spec.screens.indices {
+      if let image = spec.screens[s].image { spec.screens[s].image = image.localized(to: locale) }
+      for v in spec.screens[s].views.indices {
+        var view = spec.screens[s].views[v]
+        if let image = view.image { view.image = image.localized(to: locale) }
+        if let key = view.textKey, let found = localization?.string(key.key, locale: locale) {
+          view.text = found.value
+          if found.fellBack {
+            spec.notes.append(
+              JobNote(
+                key.location,
+                "\(key.path): key '\(key.key)' has no '\(locale)' string in \(place); "
+                  + "using the source language '\(localization!.sourceLanguage)'"))
+          }
+        }
+        if view.text != nil { view.textStyle.language = locale }
+        spec.screens[s].views[v] = view
+      }
+    }
+    spec.assets = JobSpec.assets(of: spec.screens)
+    spec.mirror(rightToLeft: Localization.isRightToLeft(locale))
+    return spec
+  }
+
+  /// A right-to-left layout: views at x move to W − x − width (unless
+  /// `mirror: false`), navigation steps are drawn mirrored (push from the
+  /// left, back-swipe from the right edge) unless `mirror: false`, custom
+  /// transitions only with `mirror: true`; `leading`/`trailing` gestures
+  /// point the locale's way. A left-to-right locale mirrors nothing.
+  mutating func mirror(rightToLeft: Bool) {
+    let width = canvas.size.width
+    for s in screens.indices where rightToLeft {
+      for v in screens[s].views.indices where screens[s].views[v].mirrors {
+        screens[s].views[v].frame.origin.x = width - screens[s].views[v].frame.maxX
+      }
+    }
+    for i in timeline.indices {
+      guard case .transition(var step) = timeline[i] else { continue }
+      let mirrored = rightToLeft && (step.mirror ?? Localization.mirrorsByDefault(step.transition))
+      step.mirror = mirrored
+      // The renderer draws a mirrored step as its left-to-right self, flipped:
+      // a gesture in screen terms flips with it, one in the locale's terms is
+      // already left-to-right. An unmirrored step in RTL turns leading to the right.
+      if var gesture = step.gesture, let travel = gesture.travel, rightToLeft, mirrored != gesture.isLayoutRelative {
+        gesture.travel = Size(width: -travel.width, height: travel.height)
+        step.gesture = gesture
+      }
+      timeline[i] = .transition(step)
+    }
+  }
+}
+
+extension ImageSpec {
+  /// `{locale}` in the path replaced; the key names the locale, so a file
+  /// missing for one locale says which.
+  func localized(to locale: String) -> ImageSpec { replacing("{locale}", with: locale) }
+
+  /// `placeholder` (`{locale}`, `{appearance}`) in the path replaced by `value`;
+  /// the key names the value.
+  func replacing(_ placeholder: String, with value: String) -> ImageSpec {
+    guard asset.path.contains(placeholder) else { return self }
+    var image = self
+    image.asset.path = asset.path.replacingAll(placeholder, with: value)
+    image.asset.resolvedPath = asset.resolvedPath.replacingAll(placeholder, with: value)
+    image.asset.key = "\(asset.key) (\(placeholder.dropFirst().dropLast()) '\(value)')"
+    return image
+  }
+}
+
+extension String {
+  /// Every `target` replaced by `replacement` (the Jobs module has no Foundation string API).
+  func replacingAll(_ target: String, with replacement: String) -> String {
+    split(separator: target, omittingEmptySubsequences: false).joined(separator: replacement)
+  }
+}

@@ -1,0 +1,112 @@
+// Localization: one job, a demo per language.
+//
+//   locales: [en, ar, ja, de]            # one output per locale: <name>.<locale>.<ext>
+//   strings: Localizable.xcstrings       # Xcode's String Catalog (JSON), or inline:
+//   strings: { en: { greet: "Hello" }, ar: { greet: "مرحبا" } }
+//   … text: { key: greet } … image: shots/{locale}/home.png
+//
+// A job with locales is parsed once; `JobSpec.localized(to:)` makes the job
+// one locale renders: its strings, its screenshots, its outputs' names, and
+// for right-to-left languages its mirrored layout. A key a locale lacks
+// falls back to the source language with a note naming key, locale and file.
+//
+// Locale codes are BCP 47 tags checked against ISO 639 languages, ISO 15924
+// scripts and ISO 3166 regions as Foundation's `Locale` lists them; the
+// writing direction is the language's (`Locale.Language.characterDirection`).
+
+import Foundation
+import Transitions
+
+/// The job's locales and string tables.
+public struct Localization: Hashable, Sendable {
+  /// The locales to render, in file order (BCP 47: `en`, `pt-BR`, `zh-Hans`).
+  public var locales: [String]
+  /// Where each locale is written.
+  public var localeLocations: [SourceLocation]
+  /// The language strings fall back to (the catalog's `sourceLanguage`, or
+  /// the first inline table's).
+  public var sourceLanguage: String
+  /// Strings by language, then key.
+  public var tables: [String: [String: String]]
+  /// The `.xcstrings` file as the job writes it, or nil for inline tables.
+  public var stringsFile: String?
+
+  public init(
+    locales: [String], localeLocations: [SourceLocation], sourceLanguage: String, tables: [String: [String: String]],
+    stringsFile: String? = nil
+  ) {
+    self.locales = locales
+    self.localeLocations = localeLocations
+    self.sourceLanguage = sourceLanguage
+    self.tables = tables
+    self.stringsFile = stringsFile
+  }
+
+  /// The string for `key` in `locale`: its own table, then its language's
+  /// (`pt` for `pt-BR`), else the source language's (`fellBack`).
+  public func string(_ key: String, locale: String) -> (value: String, fellBack: Bool)? {
+    if let value = tables[locale]?[key] { return (value, false) }
+    if let language = Localization.language(of: locale), let value = tables[language]?[key] { return (value, false) }
+    if let value = tables[sourceLanguage]?[key] { return (value, true) }
+    return nil
+  }
+
+  /// Whether any table has `key`.
+  public func hasKey(_ key: String) -> Bool { tables.values.contains { $0[key] != nil } }
+
+  /// The language subtag of a tag (`pt` of `pt-BR`), nil when it is the tag.
+  static func language(of tag: String) -> String? {
+    let language = tag.split(whereSeparator: { $0 == "-" || $0 == "_" }).first.map(String.init) ?? tag
+    return language == tag ? nil : language
+  }
+
+  /// Whether UIKit mirrors `transition` in a right-to-left layout: its
+  /// navigation controller's push and pop do; modal styles and the seeds'
+  /// custom animations (written left to right) do not.
+  public static func mirrorsByDefault(_ transition: String) -> Bool {
+    Catalog.descriptor(named: transition)?.origin.contains("UINavigationController") ?? false
+  }
+
+  /// Whether `locale` is written right to left (Arabic, Hebrew, Persian, Urdu, …).
+  public static func isRightToLeft(_ locale: String) -> Bool {
+    Locale.Language(identifier: locale).characterDirection == .rightToLeft
+  }
+
+  /// Why `tag` is not a BCP 47 locale code of a known language, or nil.
+  static func problem(with tag: String) -> String? {
+    let parts = tag.split(separator: "-", omittingEmptySubsequences: false).map(String.init)
+    guard let language = parts.first, (2...3).contains(language.count), language.allSatisfy(\.isLetter) else {
+      return "not a BCP 47 tag (a language code of 2 or 3 letters first: en, ar, ja, pt-BR, zh-Hans)"
+    }
+    guard knownLanguages.contains(language.lowercased()) else { return "no ISO 639 language '\(language)'" }
+    for part in parts.dropFirst() {
+      if part.count == 4, part.allSatisfy(\.isLetter) {
+        guard Locale.Script(part.prefix(1).uppercased() + part.dropFirst().lowercased()).isISOScript else {
+          return "no ISO 15924 script '\(part)'"
+        }
+      } else if (part.count == 2 && part.allSatisfy(\.isLetter)) || (part.count == 3 && part.allSatisfy(\.isNumber)) {
+        guard knownRegions.contains(part.uppercased()) else { return "no ISO 3166 region '\(part)'" }
+      } else if !(5...8).contains(part.count) || !part.allSatisfy({ $0.isLetter || $0.isNumber }) {
+        return "'\(part)' is not a script, region or variant subtag"
+      }
+    }
+    return nil
+  }
+
+  static let knownLanguages = Set(Locale.LanguageCode.isoLanguageCodes.map(\.identifier))
+  static let knownRegions = Set(Locale.Region.isoRegions.map(\.identifier))
+}
+
+/// `text: { key: greet }`: a view's text from the job's strings.
+public struct TextKey: Hashable, Sendable {
+  public var key: String
+  /// Where the key is written, and its key path (`screens.home.views[0].text.key`).
+  public var location: SourceLocation
+  public var path: String
+
+  public init(key: String, location: SourceLocation, path: String) {
+    self.key = key
+    self.location = location
+    self.path = path
+  }
+}

@@ -1,0 +1,163 @@
+import CFriBidi
+import CHarfBuzz
+
+/// A line of text shaped for drawing: the bidirectional algorithm (FriBidi)
+/// gives embedding levels; HarfBuzz gives each scalar its script; each
+/// scalar gets a font (its script's fonts, the cascade, the fallback);
+/// maximal runs of one level, script and font are shaped by HarfBuzz and
+/// laid out in visual order (FriBidi's line reordering, rule L1–L2).
+struct ShapedLine {
+  /// The fonts `Glyph.font` indexes.
+  var faces: [Font]
+  /// Glyphs left to right, with pen positions from x = 0, in pixels.
+  var glyphs: [TextLayout.Glyph]
+  var width: Double
+  /// The paragraph's base direction (its first strong character).
+  var isRightToLeft: Bool
+
+  /// Shapes `text` (already cleaned of control characters). A run always
+  /// ends before `breakBefore`, so the ellipsis a truncated line ends in is
+  /// shaped alone, as UILabel draws it.
+  init(
+    _ text: [UInt32], fonts: FontSet, weight: FontWeight, language: String?, pixelSize: Double,
+    breakBefore: Int? = nil
+  ) {
+    let choice = FontChoice(fonts, weight: weight, language: language)
+    faces = choice.faces
+    glyphs = []
+    width = 0
+    isRightToLeft = false
+    guard !text.isEmpty, !faces.isEmpty else { return }
+
+    let (levels, visualOrder, rightToLeft) = ShapedLine.bidi(text)
+    isRightToLeft = rightToLeft
+    let scripts = ShapedLine.scripts(text)
+    let fontIndices = choice.fonts(for: text, scripts: scripts)
+
+    // Logical runs of one level, script and font.
+    var runs: [Range<Int>] = []
+    var start = 0
+    for i in 1...text.count {
+      if i == text.count || levels[i] != levels[start] || scripts[i].resolved != scripts[start].resolved
+        || fontIndices[i] != fontIndices[start] || i == breakBefore
+      {
+        runs.append(start..<i)
+        start = i
+      }
+    }
+    // Visual order of runs: by where their first scalar lands on the line.
+    var visualPosition = [Int](repeating: 0, count: text.count)
+    for (v, logical) in visualOrder.enumerated() { visualPosition[logical] = v }
+    let ordered = runs.sorted { visualPosition[$0.lowerBound] < visualPosition[$1.lowerBound] }
+
+    var pen = 0.0
+    for run in ordered {
+      let font = fontIndices[run.lowerBound]
+      let shaped = faces[font].shape(
+        text, range: run, rightToLeft: levels[run.lowerBound] & 1 == 1, script: scripts[run.lowerBound].resolved,
+        language: language, pixelSize: pixelSize)
+      for g in shaped {
+        let isWhitespace = Unicode.Scalar(text[g.cluster])?.properties.isWhitespace ?? false
+        glyphs.append(
+          TextLayout.Glyph(
+            font: font, glyph: g.glyph, x: pen + g.offsetX, y: -g.offsetY, advance: g.advance, cluster: g.cluster,
+            isWhitespace: isWhitespace))
+        pen += g.advance
+      }
+    }
+    width = pen
+  }
+
+  /// Embedding levels after rule L1, the logical index at each visual
+  /// position, and the paragraph direction.
+  static func bidi(_ text: [UInt32]) -> (levels: [Int8], visualOrder: [Int], rightToLeft: Bool) {
+    let n = Int32(text.count)
+    var types = [FriBidiCharType](repeating: FriBidiCharType(0), count: text.count)
+    var brackets = [FriBidiBracketType](repeating: 0, count: text.count)
+    var levels = [FriBidiLevel](repeating: 0, count: text.count)
+    var map = (0..<Int32(text.count)).map { $0 }
+    var base = cfb_par_auto()
+    fribidi_get_bidi_types(text, n, &types)
+    fribidi_get_bracket_types(text, n, types, &brackets)
+    guard fribidi_get_par_embedding_levels_ex(types, brackets, n, &base, &levels) > 0,
+      fribidi_reorder_line(cfb_reorder_flags(), types, n, 0, base, &levels, nil, &map) > 0
+    else { return ([Int8](repeating: 0, count: text.count), Array(0..<text.count), false) }
+    return (levels.map { Int8($0) }, map.map { Int($0) }, cfb_par_is_rtl(base) != 0)
+  }
+
+  /// Each scalar's own script and the script it is shaped with: common and
+  /// inherited characters (spaces, digits, marks) join their neighbours'.
+  static func scripts(_ text: [UInt32]) -> [(own: hb_script_t, resolved: hb_script_t)] {
+    let funcs = hb_unicode_funcs_get_default()
+    let own = text.map { hb_unicode_script(funcs, $0) }
+    func isNeutral(_ s: hb_script_t) -> Bool {
+      s == HB_SCRIPT_COMMON || s == HB_SCRIPT_INHERITED || s == HB_SCRIPT_UNKNOWN
+    }
+    var current = own.first(where: { !isNeutral($0) }) ?? HB_SCRIPT_COMMON
+    return own.map { s in
+      if !isNeutral(s) { current = s }
+      return (s, current)
+    }
+  }
+}
+
+/// Which font draws each scalar.
+struct FontChoice {
+  /// Every font that may draw: the cascade, the fallback, then the script fonts.
+  var faces: [Font] = []
+  /// Indices into `faces`: the cascade and fallback, in order.
+  var general: [Int] = []
+  /// Indices into `faces` per script code, first choice first.
+  var byScript: [String: [Int]] = [:]
+
+  init(_ fonts: FontSet, weight: FontWeight, language: String? = nil) {
+    func index(_ font: Font) -> Int {
+      if let i = faces.firstIndex(where: { $0 === font }) { return i }
+      faces.append(font)
+      return faces.count - 1
+    }
+    general = (fonts.cascade(for: weight) + fonts.fallback).map(index)
+    for (code, set) in fonts.scripts { byScript[code] = set.cascade(for: weight).map(index) }
+    let subtag = language.map { String($0.prefix { $0 != "-" && $0 != "_" }) }
+    if let language, let set = fonts.languages[language] ?? subtag.flatMap({ fonts.languages[$0] }) {
+      let own = set.cascade(for: weight).map(index)
+      for code in ["Hani", "Hira", "Kana", "Hang", "Bopo"] { byScript[code] = own + (byScript[code] ?? []) }
+    }
+  }
+
+  /// A font per scalar. Marks and joiners stay with their base's font;
+  /// spaces and punctuation stay with a script font they follow (so an
+  /// Arabic phrase is one run); the rest takes the first font with a glyph.
+  func fonts(for text: [UInt32], scripts: [(own: hb_script_t, resolved: hb_script_t)]) -> [Int] {
+    var result: [Int] = []
+    result.reserveCapacity(text.count)
+    let scriptFonts = Set(byScript.values.joined())
+    for (i, value) in text.enumerated() {
+      let scalar = Unicode.Scalar(value) ?? " "
+      if let previous = result.last {
+        let attached = scripts[i].own == HB_SCRIPT_INHERITED || scalar.properties.isDefaultIgnorableCodePoint
+          || [.nonspacingMark, .spacingMark, .enclosingMark].contains(scalar.properties.generalCategory)
+        let follows = scripts[i].own == HB_SCRIPT_COMMON && scriptFonts.contains(previous)
+        if attached || follows, attached && scalar.properties.isDefaultIgnorableCodePoint
+          || faces[previous].glyph(for: scalar) != nil
+        {
+          result.append(previous)
+          continue
+        }
+      }
+      let code = ShapedLine.code(of: scripts[i].resolved)
+      let candidates = (byScript[code] ?? []) + general
+      result.append(candidates.first { faces[$0].glyph(for: scalar) != nil } ?? general.first ?? 0)
+    }
+    return result
+  }
+}
+
+extension ShapedLine {
+  /// The ISO 15924 code of a HarfBuzz script (`Arab`).
+  static func code(of script: hb_script_t) -> String {
+    let tag = hb_script_to_iso15924_tag(script)
+    let bytes = [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: tag >> $0) }
+    return String(decoding: bytes, as: UTF8.self)
+  }
+}

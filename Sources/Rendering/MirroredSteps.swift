@@ -1,0 +1,57 @@
+// Mirrored steps: a right-to-left locale draws UIKit's navigation push and
+// pop (and any step with `mirror: true`) as their left-to-right selves,
+// flipped. The screens (already laid out right to left) are flipped into a
+// left-to-right world, the transition runs there unchanged (new screen from
+// the right, parallax to the left, shadow on the left edge, back-swipe from
+// the left edge) and the whole frame is flipped back — so text reads the
+// right way and the motion is the device's: push from the left, back-swipe
+// from the right edge, parallax and shadow the other way.
+
+import Geometry
+import Jobs
+import Raster
+import Transitions
+
+extension FrameRenderer {
+  /// The snapshots of every screen a mirrored step shows, flipped.
+  static func mirroredSnapshots(_ snapshots: [String: ScreenSnapshot], spec: JobSpec) -> [String: ScreenSnapshot] {
+    var result: [String: ScreenSnapshot] = [:]
+    for case .transition(let step) in spec.timeline where step.mirror == true {
+      for name in [step.from, step.to] where result[name] == nil {
+        result[name] = snapshots[name]?.mirrored(width: spec.canvas.size.width)
+      }
+    }
+    return result
+  }
+
+  /// What `step`'s transition sees: its screens, flipped for a mirrored step.
+  static func context(
+    for step: TransitionStep, snapshots: [String: ScreenSnapshot], mirrored: [String: ScreenSnapshot], spec: JobSpec
+  ) -> TransitionContext? {
+    let source = step.mirror == true ? mirrored : snapshots
+    guard let from = source[step.from], let to = source[step.to] else { return nil }
+    return TransitionContext(
+      containerSize: spec.canvas.size, scale: Double(spec.canvas.scale), operation: step.operation,
+      fromScreen: from, toScreen: to)
+  }
+
+  /// `layers` as the frame shows them: flipped back for a mirrored step.
+  static func presented(_ layers: Layer, for step: TransitionStep, size: Size) -> Layer {
+    guard step.mirror == true else { return layers }
+    var flip = Layer(frame: Rect(origin: .zero, size: size))
+    flip.transform = .scale(x: -1, y: 1)
+    flip.sublayers = [layers]
+    return flip
+  }
+}
+
+extension ScreenSnapshot {
+  /// The screen mirrored left to right: images flipped, view frames at W − x − width.
+  func mirrored(width: Double) -> ScreenSnapshot {
+    ScreenSnapshot(
+      name: name, image: image.mirroredHorizontally(),
+      viewFrames: viewFrames.mapValues { Rect(x: width - $0.maxX, y: $0.minY, width: $0.width, height: $0.height) },
+      viewImages: viewImages.mapValues { $0.mirroredHorizontally() },
+      imagesWithViewHidden: imagesWithViewHidden.mapValues { $0.mirroredHorizontally() })
+  }
+}

@@ -1,0 +1,27 @@
+import Jobs
+
+/// Which of a job's locales a command renders: `--locale ar,ja` picks some
+/// (a locale the job does not have is an error at its `locales:` list),
+/// `transvid frame` renders one (the first by default).
+enum LocaleSelection {
+  /// The jobs to render for `spec`: one per wanted locale (and appearance), or the job itself.
+  static func all(of spec: JobSpec, locales wanted: [String]?) throws(Diagnostic) -> [JobSpec] {
+    guard let localization = spec.localization, !localization.locales.isEmpty else { return spec.localizedJobs() }
+    if let wanted {
+      let chosen = wanted.filter { localization.locales.contains($0) }
+      if chosen.isEmpty {
+        throw Diagnostic(
+          localization.localeLocations[0],
+          "locales: the job has no locale \(wanted.map { "'\($0)'" }.joined(separator: ", ")) "
+            + "(it has \(localization.locales.joined(separator: ", ")))")
+      }
+      return spec.localizedJobs(only: chosen)
+    }
+    return spec.localizedJobs()
+  }
+
+  /// The one job `transvid frame --locale L` renders.
+  static func one(of spec: JobSpec, locale: String?) throws(Diagnostic) -> JobSpec {
+    try all(of: spec, locales: locale.map { [$0] }).first ?? spec
+  }
+}

@@ -1,0 +1,65 @@
+// A job's own fonts: `font: { file: … }` draws with that file, `font:
+// { family: … }` with fontconfig's file for the family, and a family
+// fontconfig does not have is an error at the view.
+
+import Foundation
+import Jobs
+import Raster
+import Testing
+import TransvidCLI
+
+@Suite struct JobFontTests {
+  static func job(font: String) -> String {
+    """
+    canvas: { size: 200x40, scale: 1, background: "#FFFFFF" }
+    screens:
+      home:
+        views:
+          - { frame: [0, 0, 200, 40], text: "Hamburgefonstiv", font: \(font) }
+    timeline: [hold: 0.1]
+    """
+  }
+
+  static func render(_ font: String) throws -> Bitmap {
+    let dir = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    let spec = try JobParser.load(path: try write(job(font: font), to: "job.cfg", in: dir))
+    return try AssetLoader.makeRenderer(for: spec).snapshot(of: "home")!
+  }
+
+  @Test func fileAndFamilyDrawWithThatFont() throws {
+    let system = try Self.render("{ size: 20 }")
+    let file = try Self.render("{ size: 20, file: /usr/share/fonts/truetype/noto/NotoSans-Regular.ttf }")
+    let family = try Self.render("{ size: 20, family: Noto Sans }")
+    let dejaVu = try Self.render("{ size: 20, family: DejaVu Sans }")
+    #expect(file != system)
+    // fontconfig's Noto Sans is that same file.
+    #expect(family == file)
+    #expect(dejaVu == system)
+  }
+
+  @Test func unknownFamilyAndMissingFileAreErrorsAtTheView() throws {
+    let dir = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    let path = try write(Self.job(font: "{ family: No Such Face }"), to: "job.cfg", in: dir)
+    let spec = try JobParser.load(path: path)
+    // Fontconfig's closest family depends on the machine's fonts.
+    let error = try #require(throws: Diagnostic.self) { try AssetLoader.makeRenderer(for: spec) }
+    #expect(error.location == SourceLocation(file: path, line: 5, column: 9))
+    #expect(
+      "\(error)".contains(
+        "error: screens.home.views[0].font: cannot load font 'No Such Face': fontconfig has no family 'No Such Face' "
+          + "(its closest is '"))
+    let missing = try write(Self.job(font: "{ file: fonts/App.ttf }"), to: "missing.cfg", in: dir)
+    #expect(throws: Diagnostic(
+      SourceLocation(file: missing, line: 5, column: 9),
+      "screens.home.views[0].font: cannot load font '\(dir)/fonts/App.ttf': No such file or directory "
+        + "(install the job's font: scripts/bootstrap)")) {
+      try AssetLoader.makeRenderer(for: try JobParser.load(path: missing))
+    }
+    #expect(throws: Diagnostic(
+      SourceLocation(file: "j.cfg", line: 5, column: 89), "screens.home.views[0].font.family: a font has a 'file' or a 'family', not both")) {
+      try JobParser.parse(Self.job(font: "{ file: a.ttf, family: X }"), file: "j.cfg")
+    }
+  }
+}

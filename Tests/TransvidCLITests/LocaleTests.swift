@@ -1,0 +1,223 @@
+// Locales: a job with `locales:` and `strings:` renders one job per locale
+// (`<name>.<locale>.<ext>`), its text from the String Catalog or inline
+// tables, its screenshots from `{locale}` paths; the errors the issue names
+// are at file:line:col.
+
+import Foundation
+import Jobs
+import Rendering
+import Raster
+import Testing
+import TransvidCLI
+
+@Suite struct LocaleTests {
+  static let catalog = """
+    {
+      "sourceLanguage" : "en",
+      "strings" : {
+        "greet" : {
+          "localizations" : {
+            "ar" : { "stringUnit" : { "state" : "translated", "value" : "مرحبا" } },
+            "en" : { "stringUnit" : { "state" : "translated", "value" : "Hello" } }
+          }
+        },
+        "items" : {
+          "localizations" : {
+            "ja" : { "variations" : { "plural" : {
+              "one" : { "stringUnit" : { "state" : "translated", "value" : "1件" } },
+              "other" : { "stringUnit" : { "state" : "translated", "value" : "%lld件" } } } } }
+          }
+        },
+        "Done" : { }
+      },
+      "version" : "1.0"
+    }
+    """
+
+  static func job(locales: String = "[en, ar, ja]", strings: String = "App.xcstrings", image: String? = nil, key: String = "greet") -> String {
+    """
+    canvas: { size: 120x60, scale: 1, fps: 10, background: "#FFFFFF" }
+    output: { formats: [png] }
+    locales: \(locales)
+    strings: \(strings)
+    screens:
+      home:
+    \(image.map { "    image: \($0)\n" } ?? "")    views:
+          - { frame: [0, 0, 120, 30], text: { key: \(key) }, font: 20 }
+          - { frame: [0, 30, 120, 30], text: { key: items }, font: 20 }
+    timeline: [hold: 0.1]
+    """
+  }
+
+  static func folder() throws -> String {
+    let dir = try makeTemporaryDirectory()
+    try write(catalog, to: "App.xcstrings", in: dir)
+    return dir
+  }
+
+  @Test func catalogGivesEachLocaleItsStrings() throws {
+    let dir = try Self.folder()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    let path = try write(Self.job(), to: "app.cfg", in: dir)
+    let spec = try JobParser.load(path: path)
+    let jobs = spec.localizedJobs()
+    #expect(jobs.map(\.name) == ["app.en", "app.ar", "app.ja"])
+    #expect(jobs.map { $0.screens[0].views.map { $0.text ?? "" } } == [
+      ["Hello", "items"], ["مرحبا", "items"], ["Hello", "%lld件"],
+    ])
+    #expect(jobs.map { $0.screens[0].views[0].textStyle.language } == ["en", "ar", "ja"])
+    // 'greet' has no Japanese string: the source language's, and a note naming key, locale, file.
+    #expect(jobs[2].notes.map(\.description) == [
+      "\(path):8:48: note: screens.home.views[0].text.key: key 'greet' has no 'ja' string in 'App.xcstrings'; "
+        + "using the source language 'en'"
+    ])
+    #expect(jobs[0].notes.isEmpty)
+    // Each locale draws its own text: the Arabic label is right-aligned (natural), the English left.
+    let en = try AssetLoader.makeRenderer(for: jobs[0]).snapshot(of: "home")!
+    let ar = try AssetLoader.makeRenderer(for: jobs[1]).snapshot(of: "home")!
+    func inkColumns(_ b: Bitmap) -> [Int] { (0..<b.width).filter { x in (0..<30).contains { b[x, $0].r < 128 } } }
+    #expect(inkColumns(en).first! < 5 && inkColumns(en).last! < 80)
+    #expect(inkColumns(ar).last! > 110 && inkColumns(ar).first! > 40)
+  }
+
+  @Test func inlineTablesAndAJobWithoutLocales() throws {
+    let inline = "{ en: { greet: Hi, items: Items }, de: { greet: Hallo } }"
+    let spec = try JobParser.parse(Self.job(locales: "[de]", strings: inline), file: "j.cfg")
+    let de = spec.localizedJobs()
+    #expect(de.map(\.name) == ["j.de"])
+    #expect(de[0].screens[0].views.map(\.text) == ["Hallo", "Items"])
+    // Strings without locales: the source language, the job's own name.
+    let plain = try JobParser.parse(
+      Self.job(locales: "[en]", strings: inline).replacingOccurrences(of: "locales: [en]\n", with: ""), file: "p.cfg")
+    #expect(plain.name == "p")
+    #expect(plain.screens[0].views.map(\.text) == ["Hi", "Items"])
+    #expect(plain.localizedJobs().count == 1)
+  }
+
+  @Test(arguments: [
+    ("[en, xx]", "App.xcstrings", "greet", "j.cfg:3:15: error: locales[1]: unknown locale code \"xx\": no ISO 639 language 'xx'"),
+    ("[en, english]", "App.xcstrings", "greet",
+     "j.cfg:3:15: error: locales[1]: unknown locale code \"english\": not a BCP 47 tag (a language code of 2 or 3 letters first: en, ar, ja, pt-BR, zh-Hans)"),
+    ("[en, pt-QQ]", "App.xcstrings", "greet", "j.cfg:3:15: error: locales[1]: unknown locale code \"pt-QQ\": no ISO 3166 region 'QQ'"),
+    ("[en, en]", "App.xcstrings", "greet", "j.cfg:3:15: error: locales[1]: locale 'en' is already listed at j.cfg:3:11"),
+    ("[en]", "App.xcstrings", "greeting",
+     "j.cfg:8:48: error: screens.home.views[0].text.key: no string 'greeting' in 'App.xcstrings'; expected one of: Done, greet, items"),
+    ("[en]", "Missing.xcstrings", "greet", "j.cfg:4:10: error: strings: cannot read 'Missing.xcstrings': No such file or directory"),
+  ])
+  func errorsAtTheirPlace(locales: String, strings: String, key: String, expected: String) throws {
+    let dir = try Self.folder()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    let path = try write(Self.job(locales: locales, strings: strings, key: key), to: "j.cfg", in: dir)
+    let error = try #require(throws: Diagnostic.self) { try JobParser.load(path: path) }
+    #expect(error.description == expected.replacingOccurrences(of: "j.cfg:", with: "\(path):"))
+  }
+
+  @Test func brokenCatalogIsAnErrorInTheCatalog() throws {
+    let dir = try Self.folder()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    try write("{\n  \"sourceLanguage\" : \"en\",\n  \"strings\" : { \"a\" : { \"localizations\" : 3 } }\n}\n", to: "Bad.xcstrings", in: dir)
+    try write("{\n  \"sourceLanguage\" : \"en\",\n  \"strings\" : {\n", to: "Cut.xcstrings", in: dir)
+    let bad = try write(Self.job(strings: "Bad.xcstrings"), to: "bad.cfg", in: dir)
+    let error = try #require(throws: Diagnostic.self) { try JobParser.load(path: bad) }
+    #expect(error.location == SourceLocation(file: dir + "/Bad.xcstrings", line: 3, column: 43))
+    #expect(error.message == "strings.a.localizations: expected a mapping of languages, got 3")
+    let cut = try write(Self.job(strings: "Cut.xcstrings"), to: "cut.cfg", in: dir)
+    let cutError = try #require(throws: Diagnostic.self) { try JobParser.load(path: cut) }
+    #expect(cutError.location.file == dir + "/Cut.xcstrings")
+  }
+
+  @Test func localeScreenshotMissingForOneLocaleNamesIt() throws {
+    let dir = try Self.folder()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    try FileManager.default.createDirectory(atPath: dir + "/shots/en", withIntermediateDirectories: true)
+    try FileManager.default.createDirectory(atPath: dir + "/shots/ar", withIntermediateDirectories: true)
+    try FileManager.default.copyItem(atPath: AssetLoaderTests.assets + "/cover.png", toPath: dir + "/shots/en/home.png")
+    try FileManager.default.copyItem(atPath: AssetLoaderTests.assets + "/cover.png", toPath: dir + "/shots/ar/home.png")
+    let path = try write(Self.job(image: "shots/{locale}/home.png"), to: "j.cfg", in: dir)
+    let jobs = try JobParser.load(path: path).localizedJobs()
+    try AssetLoader.checkFiles(of: jobs[0])
+    try AssetLoader.checkFiles(of: jobs[1])
+    #expect(throws: Diagnostic(
+      SourceLocation(file: path, line: 7, column: 5),
+      "screens.home.image (locale 'ja'): cannot read 'shots/ja/home.png': No such file or directory")) {
+      try AssetLoader.checkFiles(of: jobs[2])
+    }
+  }
+
+  @Test func batchRendersAnOutputPerLocaleAndLocaleSubsets() throws {
+    let dir = try Self.folder()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    try write(Self.job(), to: "app.cfg", in: dir)
+    let out = path(dir, "out")
+    let capture = Capture()
+    #expect(transvid([dir, "-o", out, "-q", "--report", path(dir, "r.json")], capture) == 0, "\(capture.err)")
+    #expect(allEntries(in: out).filter { !$0.hasPrefix(".") } == ["app.ar.png", "app.en.png", "app.ja.png"])
+    let report = try String(contentsOfFile: path(dir, "r.json"), encoding: .utf8)
+    for name in ["app.en", "app.ar", "app.ja"] { #expect(report.contains("\"\(name)\"")) }
+    let ar = try Data(contentsOf: URL(fileURLWithPath: path(out, "app.ar.png")))
+    let en = try Data(contentsOf: URL(fileURLWithPath: path(out, "app.en.png")))
+    #expect(ar != en)
+
+    let subset = path(dir, "subset")
+    #expect(transvid([dir, "-o", subset, "-q", "--locale", "ar,ja"]) == 0)
+    #expect(allEntries(in: subset).filter { !$0.hasPrefix(".") } == ["app.ar.png", "app.ja.png"])
+    let none = Capture()
+    #expect(transvid([dir, "-o", subset, "-q", "--locale", "fr"], none) == 1)
+    #expect(none.err.joined().contains("locales: the job has no locale 'fr' (it has en, ar, ja)"))
+
+    // `transvid frame --locale ar` draws the Arabic frame: the same pixels as the batch's poster.
+    let frame = path(dir, "ar-frame.png")
+    #expect(transvid(["frame", path(dir, "app.cfg"), "--locale", "ar", "--time", "0", "-o", frame]) == 0)
+    #expect(try Data(contentsOf: URL(fileURLWithPath: frame)) == ar)
+
+    let plan = Capture()
+    #expect(transvid(["plan", dir, "-o", out], plan) == 0)
+    #expect(plan.out.joined(separator: "\n").components(separatedBy: "up to date").count == 4)
+  }
+}
+
+@Suite struct AppearanceTests {
+  static let job = """
+    canvas: { size: 40x40, scale: 1, fps: 10, background: systemBackground }
+    output: { formats: [png] }
+    appearances: [light, dark]
+    locales: [en, ar]
+    strings: { en: { t: Hi }, ar: { t: "مرحبا" } }
+    screens:
+      home:
+        background: systemGroupedBackground
+        views:
+          - { kind: cell, frame: [0, 0, 40, 20], text: { key: t } }
+          - { frame: [0, 20, 20, 20], color: label }
+          - { frame: [20, 20, 20, 20], color: "#FF0000" }
+    timeline: [hold: 0.1]
+    """
+
+  @Test func systemColoursResolvePerAppearance() throws {
+    let jobs = try JobParser.parse(Self.job, file: "look.cfg").localizedJobs()
+    #expect(jobs.map(\.name) == ["look.en.light", "look.en.dark", "look.ar.light", "look.ar.dark"])
+    let light = jobs[0].screens[0], dark = jobs[1].screens[0]
+    #expect(light.background == Color(red8: 242, green8: 242, blue8: 247))
+    #expect(dark.background == Color(red8: 0, green8: 0, blue8: 0))
+    #expect(light.views[1].color == .black && dark.views[1].color == Color(red8: 255, green8: 255, blue8: 255))
+    #expect(light.views[0].color == .white && dark.views[0].color == Color(red8: 28, green8: 28, blue8: 30))
+    #expect(light.views[0].textStyle.color == .black && dark.views[0].textStyle.color == .white)
+    #expect(light.views[2].color == dark.views[2].color)
+    #expect(jobs[3].screens[0].views[0].text == "مرحبا" && jobs[3].screens[0].views[1].frame.origin.x == 20)
+    let frame = FrameRenderer(spec: jobs[1]).frame(0, width: 40, height: 40)
+    #expect(frame[5, 30] == Pixel(r: 255, g: 255, b: 255, a: 255))
+  }
+
+  @Test func batchWritesLocaleThenAppearance() throws {
+    let dir = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    try write(Self.job, to: "look.cfg", in: dir)
+    let out = path(dir, "out")
+    #expect(transvid([dir, "-o", out, "-q", "--locale", "ar"]) == 0)
+    #expect(allEntries(in: out).filter { !$0.hasPrefix(".") } == ["look.ar.dark.png", "look.ar.light.png"])
+    let error = try #require(throws: Diagnostic.self) {
+      try JobParser.parse(Self.job.replacingOccurrences(of: "[light, dark]", with: "[light, dim]"), file: "l.cfg")
+    }
+    #expect(error.description == "l.cfg:3:22: error: appearances[1]: unknown appearance \"dim\"; expected one of: light, dark")
+  }
+}

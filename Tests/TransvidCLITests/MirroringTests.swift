@@ -1,0 +1,92 @@
+// Right-to-left locales mirror: the layout (a view at x is drawn at
+// W − x − width unless `mirror: false`), UIKit's navigation push and pop
+// (drawn as the left-to-right step, flipped), not the seeds' transitions
+// unless `mirror: true`. With screens of shapes only, the Arabic frame of a
+// mirrored step is exactly the English frame mirrored.
+
+import Foundation
+import Geometry
+import Jobs
+import Raster
+import Rendering
+import Testing
+import TransvidCLI
+
+@Suite struct MirroringTests {
+  static func job(step: String, extraView: String = "") -> String {
+    """
+    canvas: { size: 60x40, scale: 1, fps: 10, background: "#000000" }
+    locales: [en, ar]
+    screens:
+      a:
+        background: "#FFFFFF"
+        views:
+          - { id: box, frame: [4, 4, 20, 10], color: "#FF0000" }
+          - { frame: [30, 20, 26, 8], color: "#0000FF", corner: 3 }\(extraView)
+      b:
+        background: "#E0E0E0"
+        views:
+          - { id: hero, frame: [10, 10, 14, 20], color: "#00AA00" }
+    timeline:
+      - hold: 0.1
+      - \(step)
+      - hold: 0.1
+    """
+  }
+
+  static func frames(_ text: String) throws -> (en: [Bitmap], ar: [Bitmap], specs: [JobSpec]) {
+    let specs = try JobParser.parse(text, file: "m.cfg").localizedJobs()
+    let renderers = specs.map { FrameRenderer(spec: $0) }
+    func all(_ r: FrameRenderer) -> [Bitmap] { (0..<r.frameCount).map { r.frame($0, width: 60, height: 40) } }
+    return (all(renderers[0]), all(renderers[1]), specs)
+  }
+
+  @Test func navigationPushIsTheMirrorImage() throws {
+    let (en, ar, specs) = try Self.frames(Self.job(step: "push: { to: b, transition: push, duration: 0.5 }"))
+    #expect(specs[1].screens[0].views[0].frame == Rect(x: 36, y: 4, width: 20, height: 10))
+    #expect(en.count == ar.count && en.count > 4)
+    for n in en.indices { #expect(ar[n] == en[n].mirroredHorizontally(), "frame \(n)") }
+    // Mid-push the new screen (grey) has come in from the left in Arabic, from the right in English.
+    let mid = en.count / 2
+    #expect(ar[mid][1, 38].r == 224 && en[mid][1, 38].r != 224)
+    #expect(en[mid][58, 38].r == 224 && ar[mid][58, 38].r != 224)
+  }
+
+  @Test func seedsKeepTheirGeometryUnlessAsked() throws {
+    let step = "push: { to: b, transition: circle-spread, duration: 0.5 }"
+    let (en, ar, _) = try Self.frames(Self.job(step: step))
+    let mid = en.count / 2
+    // The screens mirror, the circle still grows from the top-left corner.
+    #expect(ar[mid] != en[mid].mirroredHorizontally())
+    #expect(ar[mid][0, 0] == en[mid][0, 0])
+    let asked = try Self.frames(Self.job(step: "push: { to: b, transition: circle-spread, duration: 0.5, mirror: true }"))
+    for n in asked.en.indices { #expect(asked.ar[n] == asked.en[n].mirroredHorizontally(), "frame \(n)") }
+  }
+
+  @Test func viewsThatDoNotMirrorAndGestureDirections() throws {
+    let text = Self.job(
+      step: "push: { to: b, transition: push, gesture: { direction: trailing, distance: [0, 30, 50] } }",
+      extraView: "\n      - { frame: [0, 30, 10, 10], color: \"#00FF00\", mirror: false }")
+    let specs = try JobParser.parse(text, file: "m.cfg").localizedJobs()
+    #expect(specs[1].screens[0].views[2].frame.origin.x == 0)
+    #expect(specs[1].screens[0].views[1].frame.origin.x == 4)
+    guard case .transition(let enStep) = specs[0].timeline[1], case .transition(let arStep) = specs[1].timeline[1] else {
+      Issue.record("no step")
+      return
+    }
+    // trailing = right in English; the Arabic step is drawn mirrored, so its
+    // left-to-right self moves right too, and the drawn finger moves left.
+    #expect(enStep.gesture?.travel?.width == 60)
+    #expect(arStep.gesture?.travel?.width == 60)
+    #expect(enStep.mirror == false && arStep.mirror == true)
+    let physical = try JobParser.parse(
+      Self.job(step: "push: { to: b, transition: push, gesture: { direction: left, distance: [0, 30, 50] } }"), file: "m.cfg"
+    ).localizedJobs()
+    guard case .transition(let arLeft) = physical[1].timeline[1] else {
+      Issue.record("no step")
+      return
+    }
+    // left on screen in Arabic is right in the step's left-to-right self.
+    #expect(arLeft.gesture?.travel?.width == 60)
+  }
+}
