@@ -41,7 +41,8 @@ extension JobDecoder {
     var current = screens[0].name
     for (i, item) in items.enumerated() {
       let itemPath = path.appending(index: i)
-      guard let pairs = item.pairs, let pair = pairs.first else {
+      // `caption:` beside a step belongs to the stage (`stepCaptions`).
+      guard let pairs = item.pairs?.filter({ $0.key != "caption" }), let pair = pairs.first else {
         throw mismatch(item, itemPath, expected: "a step: hold, push, pop, present or dismiss")
       }
       if pairs.count > 1 {

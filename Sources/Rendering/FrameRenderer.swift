@@ -42,6 +42,10 @@ public struct FrameRenderer: Sendable {
   /// What the screens were built from, kept for `retimed(fps:)`.
   let assets: [String: Bitmap]
   let fonts: FontSet
+  /// The device, background and caption around the canvas (`Stage.swift`).
+  let stage: Stage?
+  /// The system status bar that no transition moves (`StatusBar.swift`).
+  let statusBar: StatusBar?
 
   /// Prepares a job: snapshots its screens and configures its transitions.
   /// The spec must be valid (as `JobParser` returns it). `assets` holds the
@@ -58,15 +62,19 @@ public struct FrameRenderer: Sendable {
     timeline = Timeline(spec: spec)
     transitions = timeline.segments.map(\.transition)
     compositor = Compositor(scale: Double(spec.canvas.scale))
+    statusBar = spec.canvas.statusBar.map { StatusBar(spec: $0, canvas: spec.canvas, fonts: fonts) }
     restingImages = Self.restingImages(
-      timeline: timeline, transitions: transitions, snapshots: snapshots, spec: spec, compositor: compositor)
+      timeline: timeline, transitions: transitions, snapshots: snapshots, spec: spec, compositor: compositor,
+      statusBar: statusBar)
+    let timeline = timeline
+    stage = spec.stage.map { Stage(spec: spec, stage: $0, timeline: timeline, assets: assets, fonts: fonts) }
   }
 
   /// What each still segment shows when it is not a plain screen: the end
   /// state of the last transition that completed before it.
   private static func restingImages(
     timeline: Timeline, transitions: [(any Transition)?], snapshots: [String: ScreenSnapshot], spec: JobSpec,
-    compositor: Compositor
+    compositor: Compositor, statusBar: StatusBar?
   ) -> [Bitmap?] {
     var display: Bitmap? = nil
     var images: [Bitmap?] = []
@@ -87,6 +95,7 @@ public struct FrameRenderer: Sendable {
           width: spec.canvas.pixelWidth, height: spec.canvas.pixelHeight, fill: spec.canvas.background.premultipliedPixel)
         // What the step leaves on display: its own last frame.
         compositor.render(transition.layers(in: context, at: transition.totalDuration), into: &image)
+        if statusBar?.drawn == nil { statusBar?.apply(to: &image, transition: (from.image, to.image, 1)) }
         image.updateOpacityHint()
         display = image == to.image ? nil : image
       }
@@ -152,6 +161,8 @@ public struct FrameRenderer: Sendable {
   /// a paused gesture holds it). False means "not known", not "different".
   public func repeatsPreviousFrame(_ n: Int) -> Bool {
     guard n > 0, n < frameCount else { return false }
+    let fps = Double(spec.canvas.fps)
+    if let stage, !stage.showsSameCaption(Double(n - 1) / fps, Double(n) / fps) { return false }
     switch (timeline.content(ofFrame: n - 1), timeline.content(ofFrame: n)) {
     case (.transition(let a, let t), .transition(let b, let u)):
       return a == b && t == u
@@ -204,6 +215,33 @@ public struct FrameRenderer: Sendable {
   /// the wrapper's map is exactly the root's, and occlusion never changes
   /// the result.
   public func render(_ n: Int, into bitmap: inout Bitmap) {
+    guard stage != nil || statusBar != nil else { return renderCanvas(n, into: &bitmap) }
+    guard let stage else {
+      renderCanvas(n, into: &bitmap)
+      return fixStatusBar(n, in: &bitmap)
+    }
+    var canvas = Bitmap(
+      width: spec.canvas.pixelWidth, height: spec.canvas.pixelHeight, fill: spec.canvas.background.premultipliedPixel)
+    renderCanvas(n, into: &canvas)
+    fixStatusBar(n, in: &canvas)
+    stage.compose(canvas, time: Double(n) / Double(spec.canvas.fps), into: &bitmap)
+  }
+
+  /// The status bar over frame `n`: the screens' strips cross-fading during a transition, or the drawn bar.
+  private func fixStatusBar(_ n: Int, in bitmap: inout Bitmap) {
+    guard let statusBar else { return }
+    var strips: (Bitmap, Bitmap, Double)?
+    if case .transition(let index, let time) = timeline.content(ofFrame: n),
+      case .transition(_, let step) = timeline.segments[index].content, let transition = transitions[index],
+      let from = snapshots[step.from], let to = snapshots[step.to]
+    {
+      strips = (from.image, to.image, transition.totalDuration > 0 ? time / transition.totalDuration : 1)
+    }
+    statusBar.apply(to: &bitmap, transition: strips)
+  }
+
+  /// The canvas of frame `n` (the screens and their transitions) into `bitmap`.
+  private func renderCanvas(_ n: Int, into bitmap: inout Bitmap) {
     if let layer = layers(ofFrame: n) {
       let background = spec.canvas.background
       if background.alpha >= 1 {

@@ -1,0 +1,241 @@
+import Geometry
+import Jobs
+import Raster
+
+/// A job's stage, prepared once: the background and the drawn device as one
+/// bitmap, the caption layers, and which pixels of the device's screen show
+/// the canvas. Per frame only the screen (and the caption while it changes)
+/// is composited; the rest is one copy of the prepared bitmap.
+///
+/// The screen's pixels come from a coverage mask — the screen's rounded
+/// rectangle minus the Dynamic Island or notch — kept as runs per row: the
+/// fully covered run of a row is copied from the canvas frame, the few
+/// partly covered pixels at the corners and around the housing are blended
+/// over the prepared device, as the compositor's own edges would be.
+struct Stage: Sendable {
+  let layout: StageLayout
+  /// Background and device, `frameSize × scale` pixels.
+  let base: Bitmap
+  /// The screen's top-left pixel on the stage.
+  let screenOrigin: (x: Int, y: Int)
+  /// Per screen row: (start, end, coverage) runs; coverage nil is a full run.
+  let rows: [[Run]]
+  /// The canvas inside the screen when it is not the screen's own size.
+  let fitsCanvas: Bool
+  let screenPixels: (width: Int, height: Int)
+  let captions: CaptionTrack?
+  let compositor: Compositor
+
+  struct Run: Sendable {
+    var start: Int
+    var end: Int
+    /// Per-pixel coverage (0…255) for a partial run; empty for a full one.
+    var coverage: [UInt8]
+  }
+
+  init(spec: JobSpec, stage: StageSpec, timeline: Timeline, assets: [String: Bitmap], fonts: FontSet) {
+    let scale = Double(spec.canvas.scale)
+    let layout = StageLayout(stage: stage, canvas: spec.canvas)
+    let compositor = Compositor(scale: scale)
+    self.layout = layout
+    self.compositor = compositor
+    var root = Layer(frame: Rect(origin: .zero, size: stage.size))
+    switch stage.background {
+    case .color(let color):
+      root.backgroundColor = color
+    case .gradient(let gradient):
+      root.gradient = gradient
+    case .image(let asset):
+      if let image = assets[asset.resolvedPath] {
+        root.contents = ImageDownsampling.fitted(image, gravity: .resizeAspectFill, in: stage.size, scale: scale)
+        root.contentsGravity = .resizeAspectFill
+        root.contentsScale = scale
+        root.masksToBounds = true
+      } else {
+        root.backgroundColor = ScreenBuilder.placeholder
+      }
+    }
+    if let preset = stage.preset {
+      let artwork = DeviceArtwork(preset: preset, finish: stage.finish, orientation: stage.orientation, body: layout.body)
+      root.sublayers = artwork.layers()
+      // Turned devices: the artwork lays out the portrait screen turned; the
+      // housing and corners follow it, so the mask comes from the same layers.
+    }
+    var base = Bitmap(width: spec.framePixelWidth, height: spec.framePixelHeight, fill: .clear)
+    compositor.render(root, into: &base)
+    base.updateOpacityHint()
+    self.base = base
+
+    screenOrigin = (Int((layout.screen.minX * scale).rounded()), Int((layout.screen.minY * scale).rounded()))
+    let screenPixels = (width: Int((layout.screen.width * scale).rounded()), height: Int((layout.screen.height * scale).rounded()))
+    self.screenPixels = screenPixels
+    fitsCanvas = spec.canvas.pixelWidth != screenPixels.width || spec.canvas.pixelHeight != screenPixels.height
+    rows = Self.runs(stage: stage, layout: layout, scale: scale, size: screenPixels, compositor: compositor)
+    captions = stage.caption.map { caption in
+      CaptionTrack(
+        caption: Caption(style: caption.style, frame: layout.caption, scale: scale, fonts: fonts), first: caption.text,
+        changes: stage.captionChanges, timeline: timeline)
+    }
+  }
+
+  /// The screen's coverage, row by row, from the same shapes the device draws.
+  static func runs(
+    stage: StageSpec, layout: StageLayout, scale: Double, size: (width: Int, height: Int), compositor: Compositor
+  ) -> [[Run]] {
+    var mask = Layer(frame: Rect(origin: .zero, size: layout.screen.size))
+    var screen = Layer(frame: mask.bounds)
+    screen.backgroundColor = .white
+    screen.cornerRadius = layout.screenCornerRadius
+    mask.sublayers = [screen]
+    if let preset = stage.preset {
+      // The housing, placed as the artwork places it, relative to the screen.
+      let artwork = DeviceArtwork(preset: preset, finish: stage.finish, orientation: stage.orientation, body: layout.body)
+      let portraitScreen = Rect(
+        x: (preset.bodySize.width - preset.size.width) / 2, y: (preset.bodySize.height - preset.size.height) / 2,
+        width: preset.size.width, height: preset.size.height)
+      for var layer in artwork.frontDetails(screen: portraitScreen) {
+        layer.position = Point(x: layer.position.x - layout.screen.minX, y: layer.position.y - layout.screen.minY)
+        layer.backgroundColor = layer.backgroundColor.map { _ in .black }
+        layer.gradient = nil
+        layer.borderWidth = 0
+        mask.sublayers.append(layer)
+      }
+    }
+    var bitmap = Bitmap(width: size.width, height: size.height)
+    compositor.render(mask, into: &bitmap)
+    var rows: [[Run]] = []
+    rows.reserveCapacity(size.height)
+    bitmap.bytes.withUnsafeBufferPointer { p in
+      for y in 0..<size.height {
+        var runs: [Run] = []
+        var x = 0
+        while x < size.width {
+          // The red channel: white (the screen) 255, black (housing) or clear 0.
+          let c = p[(y * size.width + x) * 4]
+          var end = x + 1
+          if c == 255 {
+            while end < size.width, p[(y * size.width + end) * 4] == 255 { end += 1 }
+            runs.append(Run(start: x, end: end, coverage: []))
+          } else if c > 0 {
+            while end < size.width, case let v = p[(y * size.width + end) * 4], v > 0, v < 255 { end += 1 }
+            runs.append(Run(start: x, end: end, coverage: (x..<end).map { p[(y * size.width + $0) * 4] }))
+          }
+          x = end
+        }
+        rows.append(runs)
+      }
+    }
+    return rows
+  }
+
+  /// The stage at `time` seconds with `canvasFrame` (the canvas's pixels) in the screen.
+  func compose(_ canvasFrame: Bitmap, time: Double, into bitmap: inout Bitmap) {
+    bitmap.copy(from: base)
+    var screen = canvasFrame
+    if fitsCanvas {
+      // Scaled to fit, letterboxed in black.
+      var fitted = Bitmap(width: screenPixels.width, height: screenPixels.height, fill: Color.black.premultipliedPixel)
+      var layer = Layer(
+        frame: Rect(
+          x: layout.canvas.minX - layout.screen.minX, y: layout.canvas.minY - layout.screen.minY,
+          width: layout.canvas.width, height: layout.canvas.height))
+      layer.contents = canvasFrame
+      layer.contentsScale = Double(canvasFrame.width) / layout.canvas.width
+      compositor.render(layer, into: &fitted)
+      screen = fitted
+    }
+    blit(screen, into: &bitmap)
+    if let captions {
+      for layer in captions.layers(at: time) { compositor.render(layer, into: &bitmap) }
+    }
+  }
+
+  /// Copies the screen's covered pixels of `screen` onto `bitmap`, blending the edges.
+  private func blit(_ screen: Bitmap, into bitmap: inout Bitmap) {
+    let width = bitmap.width, height = bitmap.height
+    let (ox, oy) = screenOrigin
+    let sw = screen.width
+    bitmap.bytes.withUnsafeMutableBufferPointer { out in
+      screen.bytes.withUnsafeBufferPointer { src in
+        for (y, runs) in rows.enumerated() where y < screen.height && oy + y < height && oy + y >= 0 {
+          let dstRow = (oy + y) * width
+          for run in runs {
+            let start = Swift.max(run.start, -ox), end = Swift.min(run.end, width - ox, sw)
+            guard start < end else { continue }
+            if run.coverage.isEmpty {
+              let d = UnsafeMutableRawPointer(out.baseAddress! + (dstRow + ox + start) * 4)
+              d.copyMemory(from: src.baseAddress! + (y * sw + start) * 4, byteCount: (end - start) * 4)
+              continue
+            }
+            for x in start..<end {
+              let c = UInt32(run.coverage[x - run.start])
+              let s = (y * sw + x) * 4, d = (dstRow + ox + x) * 4
+              for k in 0..<4 {
+                out[d + k] = UInt8((UInt32(src[s + k]) * c + UInt32(out[d + k]) * (255 - c) + 127) / 255)
+              }
+            }
+          }
+        }
+      }
+    }
+  }
+
+  /// Whether frames at `a` and `b` seconds show the same caption, fully.
+  func showsSameCaption(_ a: Double, _ b: Double) -> Bool {
+    guard let captions else { return true }
+    return !captions.isFading(at: a) && !captions.isFading(at: b) && captions.index(at: a) == captions.index(at: b)
+  }
+}
+
+/// Which caption shows when: the stage's first, then each step's from the
+/// start of its step, cross-fading in over the step's transition (or 0.3 s
+/// on a hold).
+struct CaptionTrack: Sendable {
+  struct Entry: Sendable {
+    var start: Double
+    var fade: Double
+    var layer: Layer
+  }
+
+  let entries: [Entry]
+
+  static let holdFade = 0.3
+
+  init(caption: Caption, first: String, changes: [CaptionChange], timeline: Timeline) {
+    var cache: [String: Layer] = [:]
+    func layer(_ text: String) -> Layer {
+      if let cached = cache[text] { return cached }
+      let made = caption.layer(text)
+      cache[text] = made
+      return made
+    }
+    var entries = [Entry(start: 0, fade: 0, layer: layer(first))]
+    for change in changes where change.step < timeline.segments.count {
+      let segment = timeline.segments[change.step]
+      let fade: Double
+      if case .transition = segment.content { fade = segment.duration } else { fade = Swift.min(Self.holdFade, segment.duration) }
+      entries.append(Entry(start: segment.start, fade: fade, layer: layer(change.text)))
+    }
+    self.entries = entries
+  }
+
+  /// The caption layers at `time`: one, or two while one fades into the next.
+  func layers(at time: Double) -> [Layer] {
+    guard let index = entries.lastIndex(where: { $0.start <= time }) else { return [entries[0].layer] }
+    let entry = entries[index]
+    let progress = entry.fade > 0 ? (time - entry.start) / entry.fade : 1
+    guard index > 0, progress < 1 else { return [entry.layer] }
+    var old = entries[index - 1].layer, new = entry.layer
+    old.opacity = 1 - progress
+    new.opacity = progress
+    return [old, new]
+  }
+
+  func index(at time: Double) -> Int { entries.lastIndex { $0.start <= time } ?? 0 }
+
+  func isFading(at time: Double) -> Bool {
+    guard let index = entries.lastIndex(where: { $0.start <= time }), index > 0 else { return false }
+    let entry = entries[index]
+    return time - entry.start < entry.fade
+  }
+}
