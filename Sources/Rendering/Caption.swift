@@ -86,3 +86,29 @@ struct Caption {
 extension String {
   fileprivate var trimmingLeadingSpaces: String { String(drop { $0 == " " }) }
 }
+
+/// Checks that a job's captions fit: each wraps to at most the caption's `lines`.
+public enum CaptionFit {
+  /// Throws `FILE:LINE:COL: error: KEY: … needs N lines …` at the first caption
+  /// (the stage's, then each step's) that wraps to more lines than the area holds.
+  public static func check(_ spec: JobSpec, fonts: FontSet) throws(Diagnostic) {
+    func format(_ v: Double) -> String { v.rounded() == v ? String(Int(v)) : String(v) }
+    guard let stage = spec.stage, let style = stage.caption, !fonts.regular.isEmpty else { return }
+    let layout = StageLayout(stage: stage, canvas: spec.canvas)
+    let caption = Caption(style: style.style, frame: layout.caption, scale: Double(spec.canvas.scale), fonts: fonts)
+    let texts = [(style.text, "stage.caption", style.location)]
+      + stage.captionChanges.map { ($0.text, "timeline[\($0.step)].caption", $0.location) }
+    for (text, key, location) in texts {
+      let lines = caption.lines(text)
+      if lines.count > style.lines || lines.contains(where: { caption.width(of: $0) > layout.caption.width + 1e-6 }) {
+        let widest = lines.contains { caption.width(of: $0) > layout.caption.width + 1e-6 }
+        let need = widest ? "has a word wider than" : "needs \(lines.count) lines in"
+        throw Diagnostic(
+          location,
+          "\(key): \("'\(text)'") \(need) the \(format(layout.caption.width))-point-wide caption "
+            + "at \(format(style.style.size)) pt; it holds \(style.lines) "
+            + "line\(style.lines == 1 ? "" : "s") (raise stage.caption.lines, shorten the text or use a smaller font)")
+      }
+    }
+  }
+}

@@ -73,6 +73,7 @@ public enum AssetLoader {
   ) throws(Diagnostic) -> FrameRenderer {
     let images = try images(for: spec, limits: limits)
     let fonts = try fonts(for: spec)
+    try CaptionFit.check(spec, fonts: fonts)
     return FrameRenderer(spec: spec, assets: images, fonts: fonts)
   }
 

@@ -9,6 +9,8 @@ struct Options: Sendable {
     /// `plan DIR|FILE... [--json]`: the jobs, their cache keys, costs and shards.
     case plan(inputs: [String], json: Bool)
     case list
+    /// `transvid list devices`: the device presets and their figures.
+    case listDevices
     /// `frame JOB --time T -o FILE.png`: one frame as PNG.
     case frame(job: String, time: Double, output: String, paths: PathPolicy)
     /// `curve NAME|SPEC [--samples N] [--duration S]`: a sampled curve as CSV.
@@ -96,6 +98,10 @@ struct Options: Sendable {
     if rest.first == "list" {
       rest.removeFirst()
       options.command = .list
+      if rest.first == "devices" {
+        rest.removeFirst()
+        options.command = .listDevices
+      }
     } else if rest.first == "plan" {
       rest.removeFirst()
       isPlan = true
@@ -158,7 +164,7 @@ struct Options: Sendable {
         inputs.append(arg)
       }
     }
-    if options.command == .list {
+    if options.command == .list || options.command == .listDevices {
       guard inputs.isEmpty else { throw UsageError(description: "'list' takes no arguments") }
       return options
     }

@@ -17,7 +17,7 @@ public enum TransvidCommand {
   static let usage = """
     USAGE: transvid [options] JOB.cfg|DIR ...
            transvid plan [options] JOB.cfg|DIR ... [--json]
-           transvid list
+           transvid list [devices]
            transvid frame JOB.cfg --time T -o FRAME.png [--allow-outside DIR] [--max-side N ...]
            transvid curve NAME|SPEC [--samples N] [--duration S]
 
@@ -82,6 +82,9 @@ public enum TransvidCommand {
       return 0
     case .list:
       console.print(ListCommand.text())
+      return 0
+    case .listDevices:
+      console.print(ListCommand.devices())
       return 0
     case .curve(let spec, let samples, let duration):
       do {
