@@ -17,8 +17,9 @@
 //   the top inset (59 / 62 pt).
 // - The body: Apple's Technical Specifications give the height and width in
 //   millimetres and the display's pixels per inch; one point is
-//   `25.4 / (ppi / scale)` mm, so the body in points is
-//   `millimetres × ppi / 25.4 / scale`. The screen sits centred in it (the
+//   `25.4 / (ppi / nativeScale)` mm, so the body in points is
+//   `millimetres × ppi / 25.4 / nativeScale` (nativeScale is the scale but on
+//   iPhone 13 mini, whose panel has fewer pixels than its rendering). The screen sits centred in it (the
 //   front of every preset is symmetric to within a millimetre).
 // - The body's corner radius is not published. Apple draws concentric
 //   corners: the screen's radius plus the border around it, which is what is
@@ -83,8 +84,13 @@ public struct DevicePreset: Sendable {
   public var bodyCornerRadius: Double
   public var buttons: [Button]
 
+  /// Physical pixels per point (`UIScreen.nativeScale`): the scale, except
+  /// on iPhone 13 mini, whose 1080 × 2340 panel shows the 1125 × 2436 @3x
+  /// rendering downsampled (2.88).
+  public var nativeScale: Double
+
   /// Points per millimetre on this device's display.
-  public var pointsPerMillimetre: Double { pixelsPerInch / 25.4 / Double(scale) }
+  public var pointsPerMillimetre: Double { pixelsPerInch / 25.4 / nativeScale }
 
   /// The body's outer size in points (portrait).
   public var bodySize: Size {
@@ -100,7 +106,7 @@ public struct DevicePreset: Sendable {
     _ name: String, _ product: String, _ idiom: Idiom, points width: Double, _ height: Double, scale: Int,
     ppi: Double, millimetres mmWidth: Double, _ mmHeight: Double, corner: Double, statusBar: Double,
     safeArea: (top: Double, bottom: Double), housing: SensorHousing, homeButton: Bool = false,
-    bodyCorner: Double? = nil, buttons: [(Button.Edge, Double, Double)]
+    bodyCorner: Double? = nil, nativeScale: Double? = nil, buttons: [(Button.Edge, Double, Double)]
   ) {
     self.name = name
     self.product = product
@@ -113,11 +119,12 @@ public struct DevicePreset: Sendable {
     self.safeAreaBottom = safeArea.bottom
     self.sensorHousing = housing
     self.hasHomeButton = homeButton
-    // A notch is 26.8 × 5.3 mm on every notched preset; its points follow the density.
-    let k = ppi / 25.4 / Double(scale)
-    if case .notch = housing { self.sensorHousing = .notch(width: 26.8 * k, height: 5.3 * k) }
     self.bodyMillimetres = Size(width: mmWidth, height: mmHeight)
     self.pixelsPerInch = ppi
+    self.nativeScale = nativeScale ?? Double(scale)
+    // A notch is 26.8 × 5.3 mm on every notched preset; its points follow the density.
+    let k = ppi / 25.4 / self.nativeScale
+    if case .notch = housing { self.sensorHousing = .notch(width: 26.8 * k, height: 5.3 * k) }
     self.bodyCornerRadius = 0
     self.buttons = []
     let perMillimetre = pointsPerMillimetre
@@ -156,7 +163,7 @@ public struct DevicePreset: Sendable {
       bodyCorner: 9.5, buttons: [(.left, 17, 6), (.left, 29, 9), (.left, 41, 9), (.right, 29, 12)]),
     DevicePreset(
       "iphone-13-mini", "iPhone 13 mini", .phone, points: 375, 812, scale: 3, ppi: 476, millimetres: 64.2, 131.5,
-      corner: 44, statusBar: 50, safeArea: (50, 34), housing: notched,
+      corner: 44, statusBar: 50, safeArea: (50, 34), housing: notched, nativeScale: 2.88,
       buttons: phoneButtons),
     DevicePreset(
       "iphone-14", "iPhone 14", .phone, points: 390, 844, scale: 3, ppi: 460, millimetres: 71.5, 146.7,
