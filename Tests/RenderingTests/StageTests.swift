@@ -181,4 +181,31 @@ import Testing
     #expect(dark(150..<240) == 0)  // where the island is
     #expect(frame[200, 400] == Pixel(r: 255, g: 255, b: 255, a: 255))
   }
+
+  @Test func captionsThatCannotFitAreAnError() throws {
+    let job = """
+      name: c
+      canvas: { device: iphone-se, scale: 1 }
+      stage: { padding: 0, caption: { text: "Short", font: 30, lines: 1 } }
+      screens:
+        a: {}
+      timeline:
+        - hold: 1
+          caption: "A caption far too long to fit on one line of this stage"
+        - hold: 1
+          caption: "Supercalifragilisticexpialidociously"
+      """
+    let fonts = try FontLibrary.system.get()
+    #expect(throws: Diagnostic(
+      SourceLocation(file: "c.cfg", line: 8, column: 5),
+      "timeline[0].caption: 'A caption far too long to fit on one line of this stage' needs 3 lines in the "
+        + "440-point-wide caption at 30 pt; it holds 1 line (raise stage.caption.lines, shorten the text or use a smaller font)"
+    )) { try CaptionFit.check(try JobParser.parse(job, file: "c.cfg"), fonts: fonts) }
+    let wide = job.split(separator: "\n").prefix(7).joined(separator: "\n") + "\n  - hold: 1\n    caption: \"Supercalifragilisticexpialidociously\""
+    #expect(throws: Diagnostic(
+      SourceLocation(file: "c.cfg", line: 9, column: 5),
+      "timeline[1].caption: 'Supercalifragilisticexpialidociously' has a word wider than the 440-point-wide caption "
+        + "at 30 pt; it holds 1 line (raise stage.caption.lines, shorten the text or use a smaller font)"
+    )) { try CaptionFit.check(try JobParser.parse(wide, file: "c.cfg"), fonts: fonts) }
+  }
 }
