@@ -188,8 +188,8 @@ struct Stage: Sendable {
 }
 
 /// Which caption shows when: the stage's first, then each step's from the
-/// start of its step, cross-fading in over the step's transition (or 0.3 s
-/// on a hold).
+/// start of its step, cross-fading in over `fade` seconds (or the step, if
+/// shorter) — short, so two lines of text overlap only briefly.
 struct CaptionTrack: Sendable {
   struct Entry: Sendable {
     var start: Double
@@ -199,7 +199,7 @@ struct CaptionTrack: Sendable {
 
   let entries: [Entry]
 
-  static let holdFade = 0.3
+  static let fade = 0.35
 
   init(caption: Caption, first: String, changes: [CaptionChange], timeline: Timeline) {
     var cache: [String: Layer] = [:]
@@ -212,9 +212,7 @@ struct CaptionTrack: Sendable {
     var entries = [Entry(start: 0, fade: 0, layer: layer(first))]
     for change in changes where change.step < timeline.segments.count {
       let segment = timeline.segments[change.step]
-      let fade: Double
-      if case .transition = segment.content { fade = segment.duration } else { fade = Swift.min(Self.holdFade, segment.duration) }
-      entries.append(Entry(start: segment.start, fade: fade, layer: layer(change.text)))
+      entries.append(Entry(start: segment.start, fade: Swift.min(Self.fade, segment.duration), layer: layer(change.text)))
     }
     self.entries = entries
   }

@@ -87,15 +87,18 @@ struct StatusBar: Sendable {
       break
     }
     let ear = (width - gap) / 2
+    // iPadOS puts the time at the left edge and the icons at the right, smaller.
+    let isPad = preset?.idiom == .pad || (preset == nil && width >= 600)
     var result: [Layer] = []
-    let timeFrame = Rect(x: 0, y: centreY - 11, width: ear, height: 22)
+    let timeFrame = isPad
+      ? Rect(x: 20, y: centreY - 8, width: 120, height: 16) : Rect(x: 0, y: centreY - 11, width: ear, height: 22)
     result.append(
-      Label(time, style: TextStyle(size: 17, weight: .semibold, color: ink, alignment: .center))
+      Label(time, style: TextStyle(size: isPad ? 12 : 17, weight: .semibold, color: ink, alignment: isPad ? .left : .center))
         .layer(frame: timeFrame, scale: Double(canvas.scale), fonts: fonts))
 
     // Right ear: cellular (17 × 11), Wi-Fi (15 × 11), battery (27 × 12), 6 pt apart.
     let total = 17.0 + 6 + 15 + 6 + 27
-    var x = width - ear / 2 - total / 2
+    var x = isPad ? width - 20 - total : width - ear / 2 - total / 2
     for (i, barHeight) in [4.0, 6.5, 9.0, 11.5].enumerated() {
       var bar = Layer(frame: Rect(x: x + Double(i) * 4.5, y: centreY + 5.75 - barHeight, width: 3, height: barHeight))
       bar.backgroundColor = ink
