@@ -21,6 +21,7 @@
 
 import Geometry
 import Raster
+import Transitions
 
 extension JobDecoder {
   static let stageKeys = ["size", "device", "color", "background", "padding", "caption"]
@@ -194,5 +195,22 @@ extension JobDecoder {
     let name = try choice(
       node, path, among: DeviceOrientation.allCases.map(\.rawValue), what: "orientation", expected: "an orientation")
     return DeviceOrientation(rawValue: name)!
+  }
+}
+
+extension JobDecoder {
+  /// Built-ins that differ on iPad follow the canvas's device: a `sheet`
+  /// presents as a centred form-sheet card (540 pt wide) under the iPad's
+  /// status bar, unless the step says otherwise.
+  func withDeviceDefaults(_ parameters: TransitionParameters, transition: String, canvas: CanvasSpec)
+    -> TransitionParameters
+  {
+    guard transition == "sheet", let preset = canvas.device.flatMap(DevicePreset.named), preset.idiom == .pad else {
+      return parameters
+    }
+    var result = parameters
+    if result.values["cardWidth"] == nil { result.values["cardWidth"] = .number(540) }
+    if result.values["safeAreaTop"] == nil { result.values["safeAreaTop"] = .number(preset.safeAreaTop) }
+    return result
   }
 }

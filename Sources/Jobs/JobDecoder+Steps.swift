@@ -100,7 +100,8 @@ extension JobDecoder {
       throw Diagnostic(toNode.location, "\(fields.path("to")): '\(to.name)' is already on display")
     }
     let from = screens.first { $0.name == current }!
-    let parameters = try self.parameters(fields, for: descriptor, from: from, to: to)
+    let parameters = withDeviceDefaults(
+      try self.parameters(fields, for: descriptor, from: from, to: to), transition: descriptor.name, canvas: canvas)
     let step = TransitionStep(
       operation: operation, from: current, to: to.name, transition: descriptor.name, parameters: parameters,
       location: pair.keyLocation)

@@ -209,3 +209,58 @@ import Testing
     )) { try CaptionFit.check(try JobParser.parse(wide, file: "c.cfg"), fonts: fonts) }
   }
 }
+
+/// Built-ins that follow the device: an iPad sheet is a centred card; a
+/// magic move's vacated slot shows its placeholder.
+@Suite struct DeviceTransitionTests {
+  @Test func aSheetOnIPadIsACentredCard() throws {
+    func job(_ device: String) -> String {
+      """
+      name: p
+      canvas: { device: \(device), scale: 1, fps: 10 }
+      screens:
+        a: { background: "#FFFFFF" }
+        b: { background: "#FF0000" }
+      timeline:
+        - present: { to: b, transition: sheet }
+        - hold: 0.2
+      """
+    }
+    let spec = try JobParser.parse(job("ipad-11"), file: "p.cfg")
+    let renderer = FrameRenderer(spec: spec)
+    let last = renderer.frame(renderer.frameCount - 1, width: 834, height: 1194)
+    // The 540 × 620 card in the middle; around it the presenting screen, dimmed in place (not receded).
+    #expect(last[417, 597] == Pixel(r: 255, g: 0, b: 0, a: 255))
+    #expect(last[147 + 5, 287 + 5] == Pixel(r: 255, g: 0, b: 0, a: 255))
+    #expect(last[147 - 5, 597].r == last[0, 0].r && last[0, 0].r < 255 && last[0, 0].r > 180)
+    #expect(last[417, 287 - 5].g == last[0, 0].g)
+    // On an iPhone the same step is a full-width page sheet.
+    let phone = try JobParser.parse(job("iphone-15"), file: "p.cfg")
+    let sheet = FrameRenderer(spec: phone).frame(FrameRenderer(spec: phone).frameCount - 1, width: 393, height: 852)
+    #expect(sheet[5, 600] == Pixel(r: 255, g: 0, b: 0, a: 255))
+  }
+
+  @Test func magicMoveFillsTheVacatedSlot() throws {
+    func job(_ placeholder: String) -> String {
+      """
+      name: m
+      canvas: { size: 100x200, scale: 1, fps: 10 }
+      screens:
+        list:
+          background: "#FFFFFF"
+          views: [{ id: thumb, frame: [10, 10, 30, 30], color: "#0000FF" }]
+        detail:
+          background: "#FFFFFF"
+          views: [{ id: hero, frame: [0, 100, 100, 100], color: "#0000FF" }]
+      timeline:
+        - push: { to: detail, transition: magic-move, element: { from: thumb, to: hero }, curve: linear, duration: 1\(placeholder) }
+      """
+    }
+    let with = FrameRenderer(spec: try JobParser.parse(job(", placeholder: \"#00FF00\""), file: "m.cfg"))
+    let without = FrameRenderer(spec: try JobParser.parse(job(""), file: "m.cfg"))
+    let a = with.frame(3, width: 100, height: 200), b = without.frame(3, width: 100, height: 200)
+    // At 30 % the copy has left the slot: green under the fading-in detail, else the list's hidden view (white).
+    #expect(a[12, 12].g > 150 && a[12, 12].r < 200)
+    #expect(b[12, 12] == Pixel(r: 255, g: 255, b: 255, a: 255))
+  }
+}
