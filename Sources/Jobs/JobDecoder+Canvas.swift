@@ -28,12 +28,8 @@ extension JobDecoder {
 
     var device: DevicePreset?
     if let value = fields["device"] {
-      let name = try string(value, fields.path("device"), expected: "a device name")
-      guard let preset = DevicePreset.named(name) else {
-        let hint = Suggestion.hint(for: name, in: DevicePreset.all.map(\.name))
-        throw Diagnostic(value.location, "\(fields.path("device")): unknown device \(YAMLNode.quoted(name))\(hint)")
-      }
-      device = preset
+      device = try named(
+        value, fields.path("device"), what: "device", among: DevicePreset.all.map(\.name), lookup: DevicePreset.named)
     }
     let orientation = try orientation(fields["orientation"], fields.path("orientation"))
     var size = orientation.turn(device?.size ?? standard.size, from: .portrait)

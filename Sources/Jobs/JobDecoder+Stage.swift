@@ -35,14 +35,12 @@ extension JobDecoder {
     let fields = try fields(node, path, keys: JobDecoder.stageKeys, allowsNull: true)
     var device = canvas.device ?? DevicePreset.matching(size: canvas.size, scale: canvas.scale)?.name
     if let value = fields["device"] {
-      let name = try string(value, fields.path("device"), expected: "a device name or none")
-      if name == "none" {
+      if value.text == "none" {
         device = nil
       } else {
-        guard let preset = DevicePreset.named(name) else {
-          let hint = Suggestion.hint(for: name, in: DevicePreset.all.map(\.name) + ["none"])
-          throw Diagnostic(value.location, "\(fields.path("device")): unknown device \(YAMLNode.quoted(name))\(hint)")
-        }
+        let preset = try named(
+          value, fields.path("device"), what: "device", among: DevicePreset.all.map(\.name) + ["none"],
+          lookup: DevicePreset.named)
         device = preset.name
         let canvasFields = canvasNode?.pairs ?? []
         if !canvasFields.contains(where: { $0.key == "device" || $0.key == "size" }) {
@@ -54,12 +52,8 @@ extension JobDecoder {
     }
     var finish = DeviceFinish.all[0]
     if let value = fields["color"] {
-      let name = try string(value, fields.path("color"), expected: "a device finish")
-      guard let found = DeviceFinish.named(name) else {
-        let hint = Suggestion.hint(for: name, in: DeviceFinish.all.map(\.name))
-        throw Diagnostic(value.location, "\(fields.path("color")): unknown finish \(YAMLNode.quoted(name))\(hint)")
-      }
-      finish = found
+      finish = try named(
+        value, fields.path("color"), what: "finish", among: DeviceFinish.all.map(\.name), lookup: DeviceFinish.named)
     }
     var background = StageBackground.color(Color(red8: 242, green8: 242, blue8: 247))
     if let value = fields["background"] { background = try stageBackground(value, fields.path("background")) }
@@ -104,6 +98,18 @@ extension JobDecoder {
           + "\(canvas.scale); at most \(limits.maxSide) per side (raise the limit with --max-side)")
     }
     return stage
+  }
+
+  /// The value `lookup` finds for the name at `node`, or `PATH: unknown WHAT "x"; did you mean 'y'?`
+  /// (or the list of `names`).
+  func named<T>(
+    _ node: YAMLNode, _ path: KeyPath, what: String, among names: [String], lookup: (String) -> T?
+  ) throws(Diagnostic) -> T {
+    let name = try string(node, path, expected: "a \(what) name")
+    guard let found = lookup(name) else {
+      throw Diagnostic(node.location, "\(path): unknown \(what) \(YAMLNode.quoted(name))\(Suggestion.hint(for: name, in: names))")
+    }
+    return found
   }
 
   /// A colour, a gradient mapping, or `{ image: PATH }`.
