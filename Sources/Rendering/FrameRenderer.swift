@@ -220,8 +220,8 @@ public struct FrameRenderer: Sendable {
       renderCanvas(n, into: &bitmap)
       return fixStatusBar(n, in: &bitmap)
     }
-    var canvas = Bitmap(
-      width: spec.canvas.pixelWidth, height: spec.canvas.pixelHeight, fill: spec.canvas.background.premultipliedPixel)
+    // Every pixel is drawn over (`renderCanvas`), so a clear start is enough.
+    var canvas = Bitmap(width: spec.canvas.pixelWidth, height: spec.canvas.pixelHeight)
     renderCanvas(n, into: &canvas)
     fixStatusBar(n, in: &canvas)
     stage.compose(canvas, time: Double(n) / Double(spec.canvas.fps), into: &bitmap)

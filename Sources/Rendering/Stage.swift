@@ -74,7 +74,7 @@ struct Stage: Sendable {
     captions = stage.caption.map { caption in
       CaptionTrack(
         caption: Caption(style: caption.style, frame: layout.caption, scale: scale, fonts: fonts), first: caption.text,
-        changes: stage.captionChanges, timeline: timeline)
+        changes: stage.captionChanges, timeline: timeline, base: base, compositor: compositor)
     }
   }
 
@@ -145,9 +145,7 @@ struct Stage: Sendable {
       screen = fitted
     }
     blit(screen, into: &bitmap)
-    if let captions {
-      for layer in captions.layers(at: time) { compositor.render(layer, into: &bitmap) }
-    }
+    captions?.draw(at: time, into: &bitmap)
   }
 
   /// Copies the screen's covered pixels of `screen` onto `bitmap`, blending the edges.
@@ -190,50 +188,113 @@ struct Stage: Sendable {
 /// Which caption shows when: the stage's first, then each step's from the
 /// start of its step, cross-fading in over `fade` seconds (or the step, if
 /// shorter) — short, so two lines of text overlap only briefly.
+///
+/// Each caption is drawn once onto its strip of the stage (the rows of the
+/// caption area, background included); a frame copies its strip, or blends
+/// two while they cross-fade.
 struct CaptionTrack: Sendable {
   struct Entry: Sendable {
     var start: Double
     var fade: Double
-    var layer: Layer
+    var strip: Bitmap
   }
 
   let entries: [Entry]
+  /// The strips' first row on the stage.
+  let top: Int
 
   static let fade = 0.35
 
-  init(caption: Caption, first: String, changes: [CaptionChange], timeline: Timeline) {
-    var cache: [String: Layer] = [:]
-    func layer(_ text: String) -> Layer {
+  init(caption: Caption, first: String, changes: [CaptionChange], timeline: Timeline, base: Bitmap, compositor: Compositor) {
+    let scale = caption.scale
+    let top = Swift.max(0, Swift.min(base.height - 1, Int((caption.frame.minY * scale).rounded(.down))))
+    let bottom = Swift.max(top + 1, Swift.min(base.height, Int((caption.frame.maxY * scale).rounded(.up))))
+    let rows = Array(base.bytes[(top * base.stride)..<(bottom * base.stride)])
+    var cache: [String: Bitmap] = [:]
+    func strip(_ text: String) -> Bitmap {
       if let cached = cache[text] { return cached }
-      let made = caption.layer(text)
-      cache[text] = made
-      return made
+      var strip = Bitmap(width: base.width, height: bottom - top, bytes: rows)!
+      var layer = caption.layer(text)
+      layer.position.y -= Double(top) / scale
+      compositor.render(layer, into: &strip)
+      cache[text] = strip
+      return strip
     }
-    var entries = [Entry(start: 0, fade: 0, layer: layer(first))]
+    var entries = [Entry(start: 0, fade: 0, strip: strip(first))]
     for change in changes where change.step < timeline.segments.count {
       let segment = timeline.segments[change.step]
-      entries.append(Entry(start: segment.start, fade: Swift.min(Self.fade, segment.duration), layer: layer(change.text)))
+      entries.append(Entry(start: segment.start, fade: Swift.min(Self.fade, segment.duration), strip: strip(change.text)))
     }
     self.entries = entries
+    self.top = top
   }
 
-  /// The caption layers at `time`: one, or two while one fades into the next.
-  func layers(at time: Double) -> [Layer] {
-    guard let index = entries.lastIndex(where: { $0.start <= time }) else { return [entries[0].layer] }
+  /// The caption at `time` onto the stage `bitmap`: one strip, or two cross-fading.
+  func draw(at time: Double, into bitmap: inout Bitmap) {
+    let index = self.index(at: time)
     let entry = entries[index]
     let progress = entry.fade > 0 ? (time - entry.start) / entry.fade : 1
-    guard index > 0, progress < 1 else { return [entry.layer] }
-    var old = entries[index - 1].layer, new = entry.layer
-    old.opacity = 1 - progress
-    new.opacity = progress
-    return [old, new]
+    let from = index > 0 && progress < 1 ? entries[index - 1].strip : entry.strip
+    RowBlend.crossfade(from: from, to: entry.strip, progress: Swift.min(1, progress), into: &bitmap, at: top)
   }
 
   func index(at time: Double) -> Int { entries.lastIndex { $0.start <= time } ?? 0 }
 
   func isFading(at time: Double) -> Bool {
-    guard let index = entries.lastIndex(where: { $0.start <= time }), index > 0 else { return false }
+    let index = self.index(at: time)
+    guard index > 0 else { return false }
     let entry = entries[index]
     return time - entry.start < entry.fade
+  }
+}
+
+/// Row-wise blends of bitmaps of the same width into a larger one.
+enum RowBlend {
+  /// Rows `top…` of `out` become `a` and `b` mixed at `progress` (0: `a`, 1: `b`), in
+  /// premultiplied bytes, each rounded; columns and rows past `out`'s edges are left out.
+  static func crossfade(from a: Bitmap, to b: Bitmap, progress: Double, into out: inout Bitmap, at top: Int, rows: Int? = nil) {
+    let weight = UInt32((Swift.min(1, Swift.max(0, progress)) * 256).rounded())
+    let width = Swift.min(out.width, a.width, b.width)
+    let height = Swift.min(rows ?? a.height, a.height, b.height, out.height - top)
+    guard height > 0 else { return }
+    let stride = out.width * 4, aStride = a.width * 4, bStride = b.width * 4
+    out.bytes.withUnsafeMutableBufferPointer { o in
+      a.bytes.withUnsafeBufferPointer { p in
+        b.bytes.withUnsafeBufferPointer { q in
+          for y in 0..<height {
+            let orow = (top + y) * stride, prow = y * aStride, qrow = y * bStride
+            if weight == 256 || weight == 0 {
+              let source = weight == 0 ? p.baseAddress! + prow : q.baseAddress! + qrow
+              UnsafeMutableRawPointer(o.baseAddress! + orow).copyMemory(from: source, byteCount: width * 4)
+              continue
+            }
+            for i in 0..<(width * 4) {
+              o[orow + i] = UInt8((UInt32(p[prow + i]) * (256 - weight) + UInt32(q[qrow + i]) * weight + 128) >> 8)
+            }
+          }
+        }
+      }
+    }
+  }
+
+  /// `source` (premultiplied) drawn source-over onto `out` at its top-left.
+  static func sourceOver(_ source: Bitmap, into out: inout Bitmap) {
+    let width = Swift.min(out.width, source.width), height = Swift.min(out.height, source.height)
+    let stride = out.width * 4, sourceStride = source.width * 4
+    out.bytes.withUnsafeMutableBufferPointer { o in
+      source.bytes.withUnsafeBufferPointer { s in
+        for y in 0..<height {
+          for x in 0..<width {
+            let i = y * sourceStride + x * 4
+            let alpha = UInt32(s[i + 3])
+            if alpha == 0 { continue }
+            let j = y * stride + x * 4
+            for k in 0..<4 {
+              o[j + k] = UInt8(UInt32(s[i + k]) + (UInt32(o[j + k]) * (255 - alpha) + 127) / 255)
+            }
+          }
+        }
+      }
+    }
   }
 }

@@ -41,29 +41,9 @@ struct StatusBar: Sendable {
   /// `progress` during a transition, and the drawn bar on every frame.
   func apply(to bitmap: inout Bitmap, transition: (from: Bitmap, to: Bitmap, progress: Double)?) {
     if drawn == nil, let (from, to, progress) = transition {
-      let weight = UInt32((Swift.min(1, Swift.max(0, progress)) * 256).rounded())
-      let width = Swift.min(bitmap.width, from.width, to.width)
-      let height = Swift.min(rows, bitmap.height, from.height, to.height)
-      let stride = bitmap.width, fromStride = from.width, toStride = to.width
-      bitmap.bytes.withUnsafeMutableBufferPointer { out in
-        from.bytes.withUnsafeBufferPointer { a in
-          to.bytes.withUnsafeBufferPointer { b in
-            for y in 0..<height {
-              for i in 0..<(width * 4) {
-                let p = UInt32(a[y * fromStride * 4 + i]), q = UInt32(b[y * toStride * 4 + i])
-                out[y * stride * 4 + i] = UInt8((p * (256 - weight) + q * weight + 128) >> 8)
-              }
-            }
-          }
-        }
-      }
+      RowBlend.crossfade(from: from, to: to, progress: progress, into: &bitmap, at: 0, rows: rows)
     }
-    if let drawn {
-      var layer = Layer(frame: Rect(x: 0, y: 0, width: Double(drawn.width), height: Double(drawn.height)))
-      layer.contents = drawn
-      // Drawn in pixels: a compositor at scale 1 maps the bitmap 1:1.
-      Compositor(scale: 1).render(layer, into: &bitmap)
-    }
+    if let drawn { RowBlend.sourceOver(drawn, into: &bitmap) }
   }
 
   /// The time, cellular bars, Wi-Fi and battery, placed around the sensor housing.
