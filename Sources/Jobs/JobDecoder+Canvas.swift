@@ -2,6 +2,7 @@
 //
 //   canvas: { device: iphone-15, fps: 60, background: "#000000" }
 //   canvas: { size: 390x844, scale: 3 }          # or size: [390, 844]
+//   canvas: { device: ipad-11, orientation: landscape, statusBar: 24 }
 //
 // A `device` sets size and scale; `size` and `scale` given beside it
 // override the preset's. With neither device nor size the canvas is an
@@ -13,7 +14,7 @@ import Geometry
 import Raster
 
 extension JobDecoder {
-  static let canvasKeys = ["device", "size", "scale", "fps", "background"]
+  static let canvasKeys = ["device", "size", "scale", "fps", "background", "orientation", "statusBar"]
   /// Largest frame side in pixels by default (`JobLimits.maxSide`).
   static let maximumPixels = JobLimits().maxSide
 
@@ -27,14 +28,11 @@ extension JobDecoder {
 
     var device: DevicePreset?
     if let value = fields["device"] {
-      let name = try string(value, fields.path("device"), expected: "a device name")
-      guard let preset = DevicePreset.named(name) else {
-        let hint = Suggestion.hint(for: name, in: DevicePreset.all.map(\.name))
-        throw Diagnostic(value.location, "\(fields.path("device")): unknown device \(YAMLNode.quoted(name))\(hint)")
-      }
-      device = preset
+      device = try named(
+        value, fields.path("device"), what: "device", among: DevicePreset.all.map(\.name), lookup: DevicePreset.named)
     }
-    var size = device?.size ?? standard.size
+    let orientation = try orientation(fields["orientation"], fields.path("orientation"))
+    var size = orientation.turn(device?.size ?? standard.size, from: .portrait)
     if let value = fields["size"] { size = try canvasSize(value, fields.path("size")) }
     var scale = device?.scale ?? (fields["size"] == nil ? standard.scale : 2)
     if let value = fields["scale"] { scale = try integer(value, fields.path("scale"), in: 1...3) }
@@ -53,7 +51,13 @@ extension JobDecoder {
           + "\(scale) is \(JobDecoder.format(width))x\(JobDecoder.format(height)) pixels; "
           + "at most \(limits.maxSide) per side (raise the limit with --max-side)")
     }
-    return CanvasSpec(size: size, scale: scale, fps: fps, background: background)
+    var canvas = CanvasSpec(size: size, scale: scale, fps: fps, background: background)
+    canvas.device = device?.name
+    canvas.orientation = orientation
+    if let value = fields["statusBar"] {
+      canvas.statusBar = try statusBar(value, fields.path("statusBar"), canvas: canvas)
+    }
+    return canvas
   }
 
   /// `WIDTHxHEIGHT` (text) or `[WIDTH, HEIGHT]`, each from 1 to 8192 points

@@ -7,17 +7,24 @@
 // just as safe.
 
 extension JobDecoder {
-  static let documentKeys = ["name", "canvas", "output", "screens", "timeline", "locales", "strings", "appearances"]
+  static let documentKeys = ["name", "canvas", "output", "screens", "timeline", "stage", "locales", "strings", "appearances"]
 
   func job(_ root: YAMLNode) throws(Diagnostic) -> JobSpec {
     let fields = try fields(
       root, .root, expected: "a mapping with name, canvas, output, screens and timeline", keys: JobDecoder.documentKeys)
     let name = try jobName(fields["name"], root: root)
-    let canvas = try canvas(fields["canvas"])
+    var canvas = try canvas(fields["canvas"])
+    var stage = try fields["stage"].map { (node) throws(Diagnostic) in
+      try self.stage(node, canvasNode: fields["canvas"], canvas: &canvas)
+    }
     let output = try output(fields["output"])
     let screens = try screens(try required("screens", in: fields, "a mapping of screen names to screens"), canvas: canvas)
     let timeline = try timeline(try required("timeline", in: fields, "a list of steps"), screens: screens, canvas: canvas)
     var spec = JobSpec(name: name, file: file, canvas: canvas, output: output, screens: screens, timeline: timeline)
+    let captions = try stepCaptions(fields["timeline"]!, stage: stage)
+    stage?.captionChanges = captions
+    spec.stage = stage
+    if case .image(let asset)? = stage?.background { spec.assets.append(asset) }
     spec.sizeSources = JobDecoder.locations(of: JobSpec.sizeKeys, in: root)
     spec.localization = try localization(locales: fields["locales"], strings: fields["strings"])
     try resolveKeys(in: &spec)

@@ -21,7 +21,7 @@ extension JobDecoder {
         "timeline: \(frames) frames (\(JobDecoder.format(timeline.duration)) s at \(fps) fps); "
           + "at most \(limits.maxFrames) frames per job (raise the limit with --max-frames)")
     }
-    let width = spec.canvas.pixelWidth, height = spec.canvas.pixelHeight
+    let width = spec.framePixelWidth, height = spec.framePixelHeight
     let (perFrame, o1) = width.multipliedReportingOverflow(by: height)
     let (pixels, o2) = perFrame.multipliedReportingOverflow(by: frames)
     if o1 || o2 || pixels > limits.maxPixels {

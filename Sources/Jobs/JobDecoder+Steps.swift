@@ -41,7 +41,8 @@ extension JobDecoder {
     var current = screens[0].name
     for (i, item) in items.enumerated() {
       let itemPath = path.appending(index: i)
-      guard let pairs = item.pairs, let pair = pairs.first else {
+      // `caption:` beside a step belongs to the stage (`stepCaptions`).
+      guard let pairs = item.pairs?.filter({ $0.key != "caption" }), let pair = pairs.first else {
         throw mismatch(item, itemPath, expected: "a step: hold, push, pop, present or dismiss")
       }
       if pairs.count > 1 {
@@ -99,7 +100,8 @@ extension JobDecoder {
       throw Diagnostic(toNode.location, "\(fields.path("to")): '\(to.name)' is already on display")
     }
     let from = screens.first { $0.name == current }!
-    let parameters = try self.parameters(fields, for: descriptor, from: from, to: to)
+    let parameters = withDeviceDefaults(
+      try self.parameters(fields, for: descriptor, from: from, to: to), transition: descriptor.name, canvas: canvas)
     let step = TransitionStep(
       operation: operation, from: current, to: to.name, transition: descriptor.name, parameters: parameters,
       location: pair.keyLocation)

@@ -138,7 +138,7 @@ extension JobDecoder {
   }
 
   /// `font: { size: 17, weight: semibold }`, or just `font: 17`.
-  private func font(_ node: YAMLNode, _ path: KeyPath, into style: inout TextStyle) throws(Diagnostic) {
+  func font(_ node: YAMLNode, _ path: KeyPath, into style: inout TextStyle) throws(Diagnostic) {
     let sizeExpected = "a font size in points from 1 to \(JobDecoder.format(JobDecoder.maximumFontSize))"
     if node.number != nil {
       style.size = try number(node, path, in: 1...JobDecoder.maximumFontSize, expected: sizeExpected)
@@ -175,7 +175,7 @@ extension JobDecoder {
 
   /// `gradient: { colors: [a, b, …], locations: [0, …, 1], start: [x, y], end: [x, y] }`
   /// in the view's unit coordinates, top to bottom by default (CAGradientLayer).
-  private func gradient(_ node: YAMLNode, _ path: KeyPath) throws(Diagnostic) -> Gradient {
+  func gradient(_ node: YAMLNode, _ path: KeyPath) throws(Diagnostic) -> Gradient {
     let fields = try fields(node, path, expected: "{ colors: [...], start: [x, y], end: [x, y] }", keys: JobDecoder.gradientKeys)
     let list = try required("colors", in: fields, "a list of 2 to 16 colours")
     guard let items = list.items, (2...16).contains(items.count) else {

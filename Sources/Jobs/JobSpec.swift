@@ -58,6 +58,8 @@ public struct JobSpec: Sendable {
   public var appearanceVariants: [String: JobSpec] = [:]
   /// The appearance this job renders, nil for a job without appearances.
   public var appearance: String? = nil
+  /// `stage:` — a device, background and caption around the canvas (`StageSpec.swift`).
+  public var stage: StageSpec? = nil
 
   public init(
     name: String, file: String, canvas: CanvasSpec, output: OutputSpec, screens: [ScreenSpec], timeline: [TimelineStep],
@@ -81,7 +83,10 @@ public struct JobSpec: Sendable {
   }
 
   /// Whether any view has a label (so fonts are needed).
-  public var hasText: Bool { screens.contains { $0.views.contains { $0.text != nil } } }
+  public var hasText: Bool {
+    screens.contains { $0.views.contains { $0.text != nil } } || stage?.hasText == true
+      || canvas.statusBar?.isDrawn == true
+  }
 
   /// The screen named `name`.
   public func screen(named name: String) -> ScreenSpec? { screens.first { $0.name == name } }
@@ -93,6 +98,11 @@ public struct CanvasSpec: Hashable, Sendable {
   public var scale: Int
   public var fps: Int
   public var background: Color
+  /// The preset `device:` named, turned to `orientation` (size is already turned).
+  public var device: String? = nil
+  public var orientation: DeviceOrientation = .portrait
+  /// `statusBar:` — the system's strip at the top, fixed through transitions.
+  public var statusBar: StatusBarSpec? = nil
 
   public init(size: Size, scale: Int, fps: Int, background: Color) {
     self.size = size

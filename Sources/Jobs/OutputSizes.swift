@@ -24,7 +24,7 @@ extension JobSpec {
   /// Throws when an output of one of `formats` would allocate an image
   /// beyond `limits` or beyond what its encoder accepts.
   public func checkOutputSizes(formats: [OutputFormat], limits: JobLimits) throws(Diagnostic) {
-    let width = canvas.pixelWidth, height = canvas.pixelHeight
+    let width = framePixelWidth, height = framePixelHeight
     let canvasKey = sizeSources["canvas.size"] != nil ? "canvas.size" : "canvas.device"
     try OutputSizes.check(width, height, what: "the canvas", key: canvasKey, in: self, limits: limits)
     if formats.contains(.mp4), width < 2 || height < 2 {
@@ -58,14 +58,14 @@ extension JobSpec {
 
   /// The GIF's frame size in pixels.
   public var gifSize: (width: Int, height: Int) {
-    let width = output.gif.width ?? Swift.max(16, Int(canvas.size.width.rounded()))
-    let height = Swift.max(1, Int((Double(canvas.pixelHeight) * Double(width) / Double(canvas.pixelWidth)).rounded()))
+    let width = output.gif.width ?? Swift.max(16, Int(frameSize.width.rounded()))
+    let height = Swift.max(1, Int((Double(framePixelHeight) * Double(width) / Double(framePixelWidth)).rounded()))
     return (width, height)
   }
 
   /// The contact sheet's width in pixels for `columns` columns.
   public func sheetWidth(columns: Int) -> Int {
-    let thumbnail = Swift.max(16, Int((canvas.size.width / 2).rounded(.up)))
+    let thumbnail = Swift.max(16, Int((frameSize.width / 2).rounded(.up)))
     return output.sheet.width ?? columns * thumbnail + (columns + 1) * OutputSizes.sheetGap
   }
 

@@ -44,6 +44,10 @@ public struct FrameRenderer: Sendable {
   let fonts: FontSet
   /// The screens of mirrored steps, flipped (`MirroredSteps.swift`).
   let mirroredSnapshots: [String: ScreenSnapshot]
+  /// The device, background and caption around the canvas (`Stage.swift`).
+  let stage: Stage?
+  /// The system status bar that no transition moves (`StatusBar.swift`).
+  let statusBar: StatusBar?
 
   /// Prepares a job: snapshots its screens and configures its transitions.
   /// The spec must be valid (as `JobParser` returns it). `assets` holds the
@@ -61,16 +65,19 @@ public struct FrameRenderer: Sendable {
     timeline = Timeline(spec: spec)
     transitions = timeline.segments.map(\.transition)
     compositor = Compositor(scale: Double(spec.canvas.scale))
+    statusBar = spec.canvas.statusBar.map { StatusBar(spec: $0, canvas: spec.canvas, fonts: fonts) }
     restingImages = Self.restingImages(
       timeline: timeline, transitions: transitions, snapshots: snapshots, mirrored: mirroredSnapshots, spec: spec,
-      compositor: compositor)
+      compositor: compositor, statusBar: statusBar)
+    let timeline = timeline
+    stage = spec.stage.map { Stage(spec: spec, stage: $0, timeline: timeline, assets: assets, fonts: fonts) }
   }
 
   /// What each still segment shows when it is not a plain screen: the end
   /// state of the last transition that completed before it.
   private static func restingImages(
     timeline: Timeline, transitions: [(any Transition)?], snapshots: [String: ScreenSnapshot],
-    mirrored: [String: ScreenSnapshot], spec: JobSpec, compositor: Compositor
+    mirrored: [String: ScreenSnapshot], spec: JobSpec, compositor: Compositor, statusBar: StatusBar?
   ) -> [Bitmap?] {
     var display: Bitmap? = nil
     var images: [Bitmap?] = []
@@ -81,7 +88,8 @@ public struct FrameRenderer: Sendable {
       case .transition(_, let step):
         images.append(nil)
         // A cancelled step leaves the display as it was.
-        guard !step.isCancelled, let transition = transitions[index], let to = snapshots[step.to],
+        guard !step.isCancelled, let transition = transitions[index],
+          let from = snapshots[step.from], let to = snapshots[step.to],
           let context = context(for: step, snapshots: snapshots, mirrored: mirrored, spec: spec)
         else { continue }
         var image = Bitmap(
@@ -89,6 +97,7 @@ public struct FrameRenderer: Sendable {
         // What the step leaves on display: its own last frame.
         let layers = transition.layers(in: context, at: transition.totalDuration)
         compositor.render(presented(layers, for: step, size: spec.canvas.size), into: &image)
+        if statusBar?.drawn == nil { statusBar?.apply(to: &image, transition: (from.image, to.image, 1)) }
         image.updateOpacityHint()
         display = image == to.image ? nil : image
       }
@@ -151,6 +160,8 @@ public struct FrameRenderer: Sendable {
   /// a paused gesture holds it). False means "not known", not "different".
   public func repeatsPreviousFrame(_ n: Int) -> Bool {
     guard n > 0, n < frameCount else { return false }
+    let fps = Double(spec.canvas.fps)
+    if let stage, !stage.showsSameCaption(Double(n - 1) / fps, Double(n) / fps) { return false }
     switch (timeline.content(ofFrame: n - 1), timeline.content(ofFrame: n)) {
     case (.transition(let a, let t), .transition(let b, let u)):
       return a == b && t == u
@@ -203,6 +214,33 @@ public struct FrameRenderer: Sendable {
   /// the wrapper's map is exactly the root's, and occlusion never changes
   /// the result.
   public func render(_ n: Int, into bitmap: inout Bitmap) {
+    guard stage != nil || statusBar != nil else { return renderCanvas(n, into: &bitmap) }
+    guard let stage else {
+      renderCanvas(n, into: &bitmap)
+      return fixStatusBar(n, in: &bitmap)
+    }
+    // Every pixel is drawn over (`renderCanvas`), so a clear start is enough.
+    var canvas = Bitmap(width: spec.canvas.pixelWidth, height: spec.canvas.pixelHeight)
+    renderCanvas(n, into: &canvas)
+    fixStatusBar(n, in: &canvas)
+    stage.compose(canvas, time: Double(n) / Double(spec.canvas.fps), into: &bitmap)
+  }
+
+  /// The status bar over frame `n`: the screens' strips cross-fading during a transition, or the drawn bar.
+  private func fixStatusBar(_ n: Int, in bitmap: inout Bitmap) {
+    guard let statusBar else { return }
+    var strips: (Bitmap, Bitmap, Double)?
+    if case .transition(let index, let time) = timeline.content(ofFrame: n),
+      case .transition(_, let step) = timeline.segments[index].content, let transition = transitions[index],
+      let from = snapshots[step.from], let to = snapshots[step.to]
+    {
+      strips = (from.image, to.image, transition.totalDuration > 0 ? time / transition.totalDuration : 1)
+    }
+    statusBar.apply(to: &bitmap, transition: strips)
+  }
+
+  /// The canvas of frame `n` (the screens and their transitions) into `bitmap`.
+  private func renderCanvas(_ n: Int, into bitmap: inout Bitmap) {
     if let layer = layers(ofFrame: n) {
       let background = spec.canvas.background
       if background.alpha >= 1 {

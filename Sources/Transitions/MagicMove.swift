@@ -26,13 +26,20 @@ import Raster
 /// two places beneath the flying copy, which covers it at both ends). Without
 /// an element (unknown ids, or no `element` given) the screens just cross-fade
 /// on the spring.
+///
+/// `placeholder: COLOR` fills the slot the element leaves on the list
+/// screen while the element is away, as apps do when the list is a real
+/// screenshot (whose pixels still hold the thumbnail): the slot has the
+/// element's frame and its list screen's opacity. Clear (the default) draws
+/// nothing.
 public struct MagicMove: Transition {
   public static let descriptor = TransitionDescriptor(
     name: "magic-move", origin: "seed 002 demo 1 (PENaviTransition)",
     summary: "a shared element flies to its place on the new screen on a spring while the screen fades in",
     operations: [.push, .pop, .present, .dismiss],
     parameters: SharedParameters.timed(duration: 0.75, curve: "spring(damping: 0.55, velocity: 1/0.55, duration: <duration>)") + [
-      ParameterDescriptor("element", .element, default: "none", "{from: ID, to: ID}: the view on the first screen and its counterpart on the second")
+      ParameterDescriptor("element", .element, default: "none", "{from: ID, to: ID}: the view on the first screen and its counterpart on the second"),
+      ParameterDescriptor("placeholder", .color, default: "clear", "the colour of the slot the element leaves on the list screen"),
     ],
     make: { MagicMove(parameters: $0) })
 
@@ -40,6 +47,7 @@ public struct MagicMove: Transition {
   public let delay: Double
   public let curve: AnimationCurve
   public let element: (from: String, to: String)?
+  public let placeholder: Color
 
   public init(parameters: TransitionParameters) {
     let duration = parameters.number("duration", default: 0.75)
@@ -48,6 +56,7 @@ public struct MagicMove: Transition {
     curve = parameters.curve(
       default: .spring(Spring(duration: duration, dampingRatio: 0.55, initialVelocity: 1 / 0.55)))
     element = parameters.element()
+    placeholder = parameters.color("placeholder", default: .clear)
   }
 
   /// The flying snapshot's frame at spring value `progress`, if the element resolves.
@@ -69,16 +78,19 @@ public struct MagicMove: Transition {
       let from = context.snapshotLayer(context.fromScreen, hidingView: ids?.from)
       let to = context.snapshotLayer(context.toScreen, hidingView: ids?.to)
       var container = context.emptyContainer()
+      // The vacated slot sits on the list screen, under the screen fading over it.
+      var slot: [Layer] = []
+      if let shared, placeholder.alpha > 0 { slot.append(.solid(placeholder, frame: shared.listFrame)) }
       if reverse {
         // [containerView insertSubview:toVC.view atIndex:0]; fromVC.view.alpha → 0.
         var leaving = from
         leaving.opacity = clampedUnit(1 - progress)
-        container.sublayers = [to, leaving]
+        container.sublayers = [to] + slot + [leaving]
       } else {
         // toVC.view.alpha 0 → 1 above the list.
         var arriving = to
         arriving.opacity = clampedUnit(progress)
-        container.sublayers = [from, arriving]
+        container.sublayers = [from] + slot + [arriving]
       }
       if let shared, let frame = snapshotFrame(in: context, progress: progress) {
         // The push's snapshot is of the list cell; the pop reuses it.

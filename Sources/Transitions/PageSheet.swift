@@ -20,6 +20,13 @@ import Raster
 /// up): `restingLayers(in:)`; a dismiss starts from it. The safe-area top
 /// comes from the `safeAreaTop` parameter (59 pt: iPhone 15/16 class).
 /// Dark mode's 0.48 dimming: set `dimming`. The iOS 26 look is not modelled.
+///
+/// On iPad (`cardWidth` > 0; the job's device sets it) a sheet presents as
+/// iPadOS shows it in regular width: a centred card, `cardWidth ×
+/// cardHeight` points (UIKit's form sheet is 540 × 620), rising from below
+/// on the same spring with corner radius 10, over the presenting screen
+/// dimmed in place (it does not recede). The presented screen's top-left
+/// part shows in the card.
 public struct PageSheet: PartialPresentation {
   /// `duration` and `curve` defaults (descriptor and init alike).
   static let timing = TimingDefaults(duration: 0.5, curve: .spring(Self.spring), curveText: "spring(response: 0.344144233, dampingRatio: 1)")
@@ -31,6 +38,8 @@ public struct PageSheet: PartialPresentation {
     parameters: Self.timing.parameters + [
       ParameterDescriptor("safeAreaTop", .number, default: "59", "the safe-area top inset in points (status bar / Dynamic Island)"),
       ParameterDescriptor("dimming", .number, default: "0.2", "the black dimming over the old screen (0.48 in dark mode)"),
+      ParameterDescriptor("cardWidth", .number, default: "0", "0: a full-width page sheet (iPhone); else a centred card this wide (iPad: 540)"),
+      ParameterDescriptor("cardHeight", .number, default: "620", "the centred card's height in points"),
     ],
     make: { PageSheet(parameters: $0) })
 
@@ -45,11 +54,15 @@ public struct PageSheet: PartialPresentation {
   public let curve: AnimationCurve
   public let safeAreaTop: Double
   public let dimming: Double
+  public let cardWidth: Double
+  public let cardHeight: Double
 
   public init(parameters: TransitionParameters) {
     (duration, delay, curve) = Self.timing.resolve(parameters)
     safeAreaTop = parameters.number("safeAreaTop", default: 59)
     dimming = parameters.number("dimming", default: 0.2)
+    cardWidth = parameters.number("cardWidth", default: 0)
+    cardHeight = parameters.number("cardHeight", default: 620)
   }
 
   /// The sheet's top edge when `amount` presented (1 = at rest).
@@ -67,6 +80,7 @@ public struct PageSheet: PartialPresentation {
   }
 
   func composite(in context: TransitionContext, amount: Double, presenting below: ScreenSnapshot, presented sheet: ScreenSnapshot) -> Layer {
+    if cardWidth > 0 { return formSheet(in: context, amount: amount, presenting: below, presented: sheet) }
     var receding = context.snapshotLayer(below)
     receding.transform = recedingTransform(in: context, amount: amount)
     receding.cornerRadius = Self.cornerRadius * clampedUnit(amount)
@@ -80,6 +94,22 @@ public struct PageSheet: PartialPresentation {
     card.transform = .translation(x: 0, y: sheetTop(in: context, amount: amount) - restingTop)
     var container = context.emptyContainer()
     container.sublayers = [.solid(.black, frame: context.bounds), receding, dim, card]
+    return container
+  }
+
+  /// iPad: the centred card over the dimmed presenting screen.
+  func formSheet(in context: TransitionContext, amount: Double, presenting below: ScreenSnapshot, presented sheet: ScreenSnapshot) -> Layer {
+    let w = Swift.min(cardWidth, context.width), h = Swift.min(cardHeight, context.height)
+    let restingTop = (context.height - h) / 2
+    var card = Layer(frame: Rect(x: (context.width - w) / 2, y: restingTop, width: w, height: h))
+    card.cornerRadius = Self.cornerRadius
+    card.masksToBounds = true
+    let content = context.snapshotLayer(sheet)
+    card.sublayers = [content]
+    card.transform = .translation(x: 0, y: lerp(context.height, restingTop, amount) - restingTop)
+    let dim = Layer.solid(Color(red: 0, green: 0, blue: 0, alpha: dimming), frame: context.bounds, opacity: amount)
+    var container = context.emptyContainer()
+    container.sublayers = [context.snapshotLayer(below), dim, card]
     return container
   }
 }

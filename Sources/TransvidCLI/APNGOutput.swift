@@ -11,7 +11,7 @@ struct APNGOutput: FormatWriter {
   func write(_ renderer: FrameRenderer, to path: String, onFrame: (Int) throws -> Void) throws -> OutputSummary {
     let spec = renderer.spec
     let writer = try APNGWriter(
-      path: path, width: spec.canvas.pixelWidth, height: spec.canvas.pixelHeight, fps: spec.canvas.fps,
+      path: path, width: spec.framePixelWidth, height: spec.framePixelHeight, fps: spec.canvas.fps,
       plays: (spec.output.apng.loop ?? .forever).plays)
     return try writer.encodeFrames(of: renderer, onFrame: onFrame)
   }

@@ -103,6 +103,7 @@ public enum AssetLoader {
       (try Self.images(for: spec, limits: limits), try Self.fonts(for: spec))
     }
     let (images, fonts) = decoded
+    try CaptionFit.check(spec, fonts: fonts)
     return StageTimings.measure(.snapshot) { FrameRenderer(spec: spec, assets: images, fonts: fonts) }
   }
 

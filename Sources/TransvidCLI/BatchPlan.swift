@@ -156,8 +156,8 @@ struct BatchPlan: Sendable {
         let timeline = Timeline(spec: spec)
         job.frames = timeline.frameCount
         job.duration = timeline.duration
-        job.pixelWidth = spec.canvas.pixelWidth
-        job.pixelHeight = spec.canvas.pixelHeight
+        job.pixelWidth = spec.framePixelWidth
+        job.pixelHeight = spec.framePixelHeight
         // Saturating: `--max-pixels` may allow more than an Int holds.
         job.cost = [job.pixelWidth, job.pixelHeight, max(1, job.formats.count)].reduce(job.frames) { product, factor in
           let (result, overflow) = product.multipliedReportingOverflow(by: factor)

@@ -28,7 +28,7 @@ enum FrameCommand {
             + "(\(renderer.frameCount) frames, the last at \(String(format: "%.2f", Double(last) / fps)) s); "
             + "writing the last frame")
       }
-      let frame = renderer.frame(n, width: spec.canvas.pixelWidth, height: spec.canvas.pixelHeight)
+      let frame = renderer.frame(n, width: spec.framePixelWidth, height: spec.framePixelHeight)
       try PNGWriter.write(frame, to: output)
       console.print("\(output)  frame \(n) of \(renderer.frameCount)  \(frame.width)x\(frame.height)")
       return 0

@@ -26,7 +26,7 @@ struct GIFOutput: FormatWriter {
   func write(_ renderer: FrameRenderer, to path: String, onFrame: (Int) throws -> Void) throws -> OutputSummary {
     let spec = renderer.spec
     let settings = spec.output.gif
-    let canvasWidth = spec.canvas.pixelWidth, canvasHeight = spec.canvas.pixelHeight
+    let canvasWidth = spec.framePixelWidth, canvasHeight = spec.framePixelHeight
     var notes: [String] = []
     var width = spec.gifSize.width
     var fps = settings.fps ?? spec.canvas.fps

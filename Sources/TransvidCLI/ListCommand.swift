@@ -1,3 +1,4 @@
+import Jobs
 import Transitions
 
 /// `transvid list`: every transition, where it comes from, its parameters
@@ -16,4 +17,29 @@ enum ListCommand {
     }
     return lines.joined(separator: "\n")
   }
+
+  /// `transvid list devices`: one line per preset — name, points, scale,
+  /// pixels, screen corner radius, status bar and safe area, the product.
+  static func devices() -> String {
+    func f(_ v: Double) -> String {
+      v.rounded() == v ? String(Int(v)) : String((v * 100).rounded() / 100)
+    }
+    var lines = ["device              points     scale  pixels      corner  status bar  safe area  product"]
+    for d in DevicePreset.all {
+      let points = "\(f(d.size.width))x\(f(d.size.height))"
+      let pixels = "\(Int(d.size.width) * d.scale)x\(Int(d.size.height) * d.scale)"
+      let columns = [
+        d.name.padding(20), points.padding(11), "@\(d.scale)x".padding(7), pixels.padding(12),
+        f(d.screenCornerRadius).padding(8), f(d.statusBarHeight).padding(12),
+        "\(f(d.safeAreaTop))/\(f(d.safeAreaBottom))".padding(11), d.product,
+      ]
+      lines.append(columns.joined())
+    }
+    return lines.joined(separator: "\n")
+  }
+}
+
+extension String {
+  /// The string padded with spaces to `width` characters.
+  fileprivate func padding(_ width: Int) -> String { self + String(repeating: " ", count: Swift.max(1, width - count)) }
 }

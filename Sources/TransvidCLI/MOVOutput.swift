@@ -15,7 +15,7 @@ struct MOVOutput: FormatWriter {
   func write(_ renderer: FrameRenderer, to path: String, onFrame: (Int) throws -> Void) throws -> OutputSummary {
     let spec = renderer.spec
     let writer = try MOVWriter(
-      path: path, width: spec.canvas.pixelWidth & ~1, height: spec.canvas.pixelHeight & ~1, fps: spec.canvas.fps,
+      path: path, width: spec.framePixelWidth & ~1, height: spec.framePixelHeight & ~1, fps: spec.canvas.fps,
       threads: Self.encoderThreads)
     return try writer.encodeFrames(of: renderer, onFrame: onFrame)
   }

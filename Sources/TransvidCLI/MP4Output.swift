@@ -41,7 +41,7 @@ struct MP4Output: FormatWriter {
     onFrame: (Int) throws -> Void = { _ in }
   ) throws -> VideoSummary {
     let spec = renderer.spec
-    let width = spec.canvas.pixelWidth & ~1, height = spec.canvas.pixelHeight & ~1
+    let width = spec.framePixelWidth & ~1, height = spec.framePixelHeight & ~1
     if ProcessInfo.processInfo.environment["TRANSVID_NO_ENCODE"] == "1" {
       return try composeOnly(renderer, to: path, width: width, height: height, pipeline: pipeline, onFrame: onFrame)
     }

@@ -15,6 +15,8 @@ struct Options: Sendable {
     /// `watch JOB [-o DIR] [--format …] [--draft]`: render on every change (`WatchCommand`).
     case watch(job: String)
     case list
+    /// `transvid list devices`: the device presets and their figures.
+    case listDevices
     /// `frame JOB --time T -o FILE.png`: one frame as PNG.
     case frame(job: String, time: Double, output: String, paths: PathPolicy)
     /// `curve NAME|SPEC [--samples N] [--duration S]`: a sampled curve as CSV.
@@ -113,6 +115,10 @@ struct Options: Sendable {
     if rest.first == "list" {
       rest.removeFirst()
       options.command = .list
+      if rest.first == "devices" {
+        rest.removeFirst()
+        options.command = .listDevices
+      }
     } else if rest.first == "plan" {
       rest.removeFirst()
       isPlan = true
@@ -188,7 +194,7 @@ struct Options: Sendable {
         inputs.append(arg)
       }
     }
-    if options.command == .list {
+    if options.command == .list || options.command == .listDevices {
       guard inputs.isEmpty else { throw UsageError(description: "'list' takes no arguments") }
       return options
     }

@@ -27,7 +27,7 @@ struct PosterOutput: FormatWriter {
   func write(_ renderer: FrameRenderer, to path: String, onFrame: (Int) throws -> Void) throws -> OutputSummary {
     let spec = renderer.spec
     let n = Self.frameIndex(at: Self.posterTime(renderer), renderer)
-    let frame = renderer.frame(n, width: spec.canvas.pixelWidth, height: spec.canvas.pixelHeight)
+    let frame = renderer.frame(n, width: spec.framePixelWidth, height: spec.framePixelHeight)
     let bytes = try PNGWriter.encode(frame)
     try Platform.writeAtomically(bytes, to: path)
     let time = Double(n) / Double(spec.canvas.fps)

@@ -27,7 +27,7 @@ struct SheetOutput: FormatWriter {
     let columns = min(settings.columns, indices.count)
     // The size the parser checked against the limits (`JobSpec.checkOutputSizes`).
     let sheet = ContactSheet(width: spec.sheetWidth(columns: columns), columns: columns, gap: OutputSizes.sheetGap)
-    let width = spec.canvas.pixelWidth, height = spec.canvas.pixelHeight
+    let width = spec.framePixelWidth, height = spec.framePixelHeight
     let image = try sheet.render(
       count: indices.count, frameWidth: width, frameHeight: height, font: try FontLibrary.font(FontLibrary.latinRegular),
       frame: { renderer.frame(indices[$0], width: width, height: height) },

@@ -20,7 +20,7 @@ public enum TransvidCommand {
            transvid check [options] JOB.cfg|DIR ...
            transvid gallery REPORT.json|DIR ... -o DIR
            transvid watch JOB.cfg [-o DIR] [--format LIST] [--draft]
-           transvid list
+           transvid list [devices]
            transvid frame JOB.cfg --time T -o FRAME.png [--locale L] [--allow-outside DIR] [--max-side N ...]
            transvid curve NAME|SPEC [--samples N] [--duration S]
 
@@ -94,6 +94,9 @@ public enum TransvidCommand {
       return 0
     case .list:
       console.print(ListCommand.text())
+      return 0
+    case .listDevices:
+      console.print(ListCommand.devices())
       return 0
     case .curve(let spec, let samples, let duration):
       do {

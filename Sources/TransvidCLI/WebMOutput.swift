@@ -14,7 +14,7 @@ struct WebMOutput: FormatWriter {
 
   func write(_ renderer: FrameRenderer, to path: String, onFrame: (Int) throws -> Void) throws -> OutputSummary {
     let spec = renderer.spec
-    let width = spec.canvas.pixelWidth & ~1, height = spec.canvas.pixelHeight & ~1
+    let width = spec.framePixelWidth & ~1, height = spec.framePixelHeight & ~1
     let writer = try WebMWriter(
       path: path, width: width, height: height, fps: spec.canvas.fps, crf: spec.output.webm.crf,
       speed: spec.output.webm.speed, threads: Self.encoderThreads)

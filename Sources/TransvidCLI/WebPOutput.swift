@@ -12,7 +12,7 @@ struct WebPOutput: FormatWriter {
     let spec = renderer.spec
     let settings = spec.output.webp
     let writer = try WebPWriter(
-      path: path, width: spec.canvas.pixelWidth, height: spec.canvas.pixelHeight, fps: spec.canvas.fps,
+      path: path, width: spec.framePixelWidth, height: spec.framePixelHeight, fps: spec.canvas.fps,
       quality: settings.quality, lossless: settings.lossless, loop: (settings.loop ?? .forever).plays)
     return try writer.encodeFrames(of: renderer, onFrame: onFrame)
   }

@@ -116,7 +116,7 @@ let brokenJobs: [BrokenJob] = [
     "job.cfg:1:1: error: the job file: expected a mapping with name, canvas, output, screens and timeline, got a list"),
   BrokenJob(
     "unknown top-level key", "colour: red\n",
-    "job.cfg:1:1: error: unknown key 'colour' at the top level; expected one of: name, canvas, output, screens, timeline, locales, strings, appearances"),
+    "job.cfg:1:1: error: unknown key 'colour' at the top level; expected one of: name, canvas, output, screens, timeline, stage, locales, strings, appearances"),
   BrokenJob(
     "missing screens", "timeline: [hold: 1]\n",
     "job.cfg:1:1: error: missing 'screens' (a mapping of screen names to screens)"),

@@ -43,9 +43,10 @@ import Transitions
     let job = try JobParser.parse(example, file: "jobs/demo.cfg")
     #expect(job.name == "circle-demo")
     #expect(job.file == "jobs/demo.cfg")
-    #expect(job.canvas == CanvasSpec(
-      size: Size(width: 393, height: 852), scale: 3, fps: 30,
-      background: Color(red8: 0x10, green8: 0x20, blue8: 0x30)))
+    var canvas = CanvasSpec(
+      size: Size(width: 393, height: 852), scale: 3, fps: 30, background: Color(red8: 0x10, green8: 0x20, blue8: 0x30))
+    canvas.device = "iphone-15"
+    #expect(job.canvas == canvas)
     #expect(job.canvas.pixelWidth == 1179)
     #expect(job.canvas.pixelHeight == 2556)
     var output = OutputSpec(directory: "demos", formats: [.mp4, .gif, .sheet], mp4: MP4Settings(crf: 20, preset: "slow"))

@@ -32,6 +32,9 @@ import Transitions
     var spec = try JobParser.load(path: Self.jobsDirectory.appendingPathComponent(name).path)
     spec.canvas.scale = 1
     spec.canvas.fps = 10
+    // The screens alone: the stage and the status bar around and over them have their own tests (StageTests).
+    spec.stage = nil
+    spec.canvas.statusBar = nil
     let renderer = FrameRenderer(spec: spec)
     let w = spec.canvas.pixelWidth, h = spec.canvas.pixelHeight
     let first = renderer.frame(0, width: w, height: h)

@@ -30,7 +30,7 @@ import TestSupport
       if case .transition = $0.content { return true } else { return false }
     }) else { throw GoldenError.noTransition(name) }
     let n = Int(((segment.start + segment.duration * 0.4) * Double(spec.canvas.fps)).rounded())
-    return renderer.frame(n, width: spec.canvas.pixelWidth, height: spec.canvas.pixelHeight)
+    return renderer.frame(n, width: spec.framePixelWidth, height: spec.framePixelHeight)
   }
 
   enum GoldenError: Error { case noTransition(String) }

@@ -1,0 +1,222 @@
+// `stage:` — a device, a background and a caption around the canvas — and
+// `canvas.statusBar`, `caption:` on timeline steps.
+//
+//   stage:
+//     size: [600, 1000]             # points; default: fits the device, padding and caption
+//     device: iphone-15-pro         # default: the canvas's device; none for the canvas alone
+//     color: natural-titanium       # the finish (DeviceFinish.all)
+//     background: "#F2F2F7"         # a colour, { colors: [...], start: [x, y], end: [x, y] } or { image: PATH }
+//     padding: 40
+//     caption: { text: "Open any photo", position: top, font: { size: 36, weight: bold }, textColor: "#000000", lines: 2 }
+//   timeline:
+//     - hold: 1
+//       caption: "Swipe back"      # from this step on, cross-fading in
+//
+//   canvas: { statusBar: 54 }                           # the screenshots' own top 54 pt stay put
+//   canvas: { statusBar: { time: "9:41", style: dark } } # transvid draws one
+//
+// A stage without a device given takes the canvas's (`canvas.device`, or
+// the preset of the canvas's size and scale); a canvas with neither device
+// nor size takes the stage's device. The orientation is the canvas's.
+
+import Geometry
+import Raster
+import Transitions
+
+extension JobDecoder {
+  static let stageKeys = ["size", "device", "color", "background", "padding", "caption"]
+  static let captionKeys = ["text", "position", "font", "textColor", "lines"]
+  static let statusBarKeys = ["height", "time", "style"]
+  static let backgroundImageKeys = ["image"]
+
+  /// `stage:`; `canvas` takes the stage's device when `canvasNode` names neither device nor size.
+  func stage(_ node: YAMLNode, canvasNode: YAMLNode?, canvas: inout CanvasSpec) throws(Diagnostic) -> StageSpec {
+    let path = KeyPath.root.appending("stage")
+    let fields = try fields(node, path, keys: JobDecoder.stageKeys, allowsNull: true)
+    var device = canvas.device ?? DevicePreset.matching(size: canvas.size, scale: canvas.scale)?.name
+    if let value = fields["device"] {
+      if value.text == "none" {
+        device = nil
+      } else {
+        let preset = try named(
+          value, fields.path("device"), what: "device", among: DevicePreset.all.map(\.name) + ["none"],
+          lookup: DevicePreset.named)
+        device = preset.name
+        let canvasFields = canvasNode?.pairs ?? []
+        if !canvasFields.contains(where: { $0.key == "device" || $0.key == "size" }) {
+          canvas.size = canvas.orientation.turn(preset.size, from: .portrait)
+          canvas.device = preset.name
+          if !canvasFields.contains(where: { $0.key == "scale" }) { canvas.scale = preset.scale }
+        }
+      }
+    }
+    var finish = DeviceFinish.all[0]
+    if let value = fields["color"] {
+      finish = try named(
+        value, fields.path("color"), what: "finish", among: DeviceFinish.all.map(\.name), lookup: DeviceFinish.named)
+    }
+    var background = StageBackground.color(Color(red8: 242, green8: 242, blue8: 247))
+    if let value = fields["background"] { background = try stageBackground(value, fields.path("background")) }
+    var padding = 40.0
+    if let value = fields["padding"] {
+      padding = try number(value, fields.path("padding"), in: 0...1000, expected: "a number of points from 0 to 1000")
+    }
+    var caption: CaptionSpec?
+    if let pair = fields.pairs.first(where: { $0.key == "caption" }) {
+      caption = try self.caption(pair, fields.path("caption"))
+    }
+    var stage = StageSpec(
+      size: .zero, device: device, orientation: canvas.orientation, finish: finish, background: background,
+      padding: padding, caption: caption, location: node.location)
+    let fitting = StageLayout.fittingSize(stage, canvas: canvas)
+    stage.size = fitting
+    if let value = fields["size"] {
+      let v = try numbers(value, fields.path("size"), count: 2, expected: "[WIDTH, HEIGHT] in points")
+      let size = Size(width: v[0], height: v[1])
+      // The device and caption must fit; the padding may shrink.
+      let least = StageLayout.fittingSize(
+        { var s = stage; s.padding = 0; return s }(), canvas: canvas)
+      if size.width < least.width || size.height < least.height {
+        let what = device.map { "the \($0) (\(stage.orientation.rawValue))" } ?? "the canvas"
+        throw Diagnostic(
+          value.location,
+          "\(fields.path("size")): a \(JobDecoder.format(size.width))x\(JobDecoder.format(size.height))-point stage "
+            + "is smaller than \(what)\(caption == nil ? "" : " with its caption"), "
+            + "\(JobDecoder.format(least.width))x\(JobDecoder.format(least.height)) points; "
+            + "make it at least that, or leave size out (\(JobDecoder.format(fitting.width))x"
+            + "\(JobDecoder.format(fitting.height)) with the padding)")
+      }
+      stage.size = size
+    }
+    let scale = Double(canvas.scale)
+    let width = stage.size.width * scale, height = stage.size.height * scale
+    if max(width, height) > Double(limits.maxSide) {
+      throw Diagnostic(
+        fields["size"]?.location ?? node.location,
+        "\(fields["size"] == nil ? path : fields.path("size")): the stage is "
+          + "\(JobDecoder.format(width.rounded()))x\(JobDecoder.format(height.rounded())) pixels at scale "
+          + "\(canvas.scale); at most \(limits.maxSide) per side (raise the limit with --max-side)")
+    }
+    return stage
+  }
+
+  /// The value `lookup` finds for the name at `node`, or `PATH: unknown WHAT "x"; did you mean 'y'?`
+  /// (or the list of `names`).
+  func named<T>(
+    _ node: YAMLNode, _ path: KeyPath, what: String, among names: [String], lookup: (String) -> T?
+  ) throws(Diagnostic) -> T {
+    let name = try string(node, path, expected: "a \(what) name")
+    guard let found = lookup(name) else {
+      throw Diagnostic(node.location, "\(path): unknown \(what) \(YAMLNode.quoted(name))\(Suggestion.hint(for: name, in: names))")
+    }
+    return found
+  }
+
+  /// A colour, a gradient mapping, or `{ image: PATH }`.
+  private func stageBackground(_ node: YAMLNode, _ path: KeyPath) throws(Diagnostic) -> StageBackground {
+    guard let pairs = node.pairs else { return .color(try color(node, path)) }
+    if pairs.contains(where: { $0.key == "image" }) {
+      let fields = try fields(node, path, keys: JobDecoder.backgroundImageKeys)
+      guard let image = try image(in: fields, modes: [.fill]) else { throw mismatch(node, path, expected: "{ image: PATH }") }
+      return .image(image.asset)
+    }
+    return .gradient(try gradient(node, path))
+  }
+
+  /// `caption: TEXT` or `{ text, position, font, textColor, lines }`.
+  private func caption(_ pair: YAMLNode.Pair, _ path: KeyPath) throws(Diagnostic) -> CaptionSpec {
+    var caption = CaptionSpec(
+      text: "", position: .top, style: TextStyle(size: 28, weight: .bold, color: .black, alignment: .center),
+      lines: 2, location: pair.keyLocation)
+    guard pair.value.pairs != nil else {
+      caption.text = try captionText(pair.value, path)
+      return caption
+    }
+    let fields = try fields(pair.value, path, keys: JobDecoder.captionKeys)
+    if let value = fields["text"] { caption.text = try captionText(value, fields.path("text")) }
+    if let value = fields["position"] {
+      let name = try choice(
+        value, fields.path("position"), among: CaptionSpec.Position.allCases.map(\.rawValue), what: "position",
+        expected: "a position")
+      caption.position = CaptionSpec.Position(rawValue: name)!
+    }
+    if let value = fields["font"] { try font(value, fields.path("font"), into: &caption.style) }
+    if let value = fields["textColor"] { caption.style.color = try color(value, fields.path("textColor")) }
+    if let value = fields["lines"] { caption.lines = try integer(value, fields.path("lines"), in: 1...6) }
+    return caption
+  }
+
+  private func captionText(_ node: YAMLNode, _ path: KeyPath) throws(Diagnostic) -> String {
+    let expected = "a caption (at most \(JobDecoder.maximumTextLength) characters)"
+    guard let text = node.text, node.pairs == nil, text.unicodeScalars.count <= JobDecoder.maximumTextLength else {
+      throw mismatch(node, path, expected: expected)
+    }
+    return text
+  }
+
+  /// The `caption:` keys beside timeline steps, in step order. A step's
+  /// caption needs a stage caption to replace.
+  func stepCaptions(_ timeline: YAMLNode, stage: StageSpec?) throws(Diagnostic) -> [CaptionChange] {
+    var changes: [CaptionChange] = []
+    for (i, item) in (timeline.items ?? []).enumerated() {
+      guard let pair = item.pairs?.first(where: { $0.key == "caption" }) else { continue }
+      let path = KeyPath.root.appending("timeline").appending(index: i).appending("caption")
+      guard stage?.caption != nil else {
+        throw Diagnostic(
+          pair.keyLocation, "\(path): there is no stage caption to replace; add stage: { caption: … } first")
+      }
+      changes.append(CaptionChange(step: i, text: try captionText(pair.value, path), location: pair.keyLocation))
+    }
+    return changes
+  }
+
+  /// `statusBar: HEIGHT` (the screenshots' own) or `{ height, time, style }` (drawn).
+  func statusBar(_ node: YAMLNode, _ path: KeyPath, canvas: CanvasSpec) throws(Diagnostic) -> StatusBarSpec {
+    let limit = (canvas.size.height / 2).rounded(.down)
+    let expected = "a height in points from 1 to \(JobDecoder.format(limit))"
+    if node.pairs == nil {
+      return StatusBarSpec(height: try number(node, path, in: 1...limit, expected: expected))
+    }
+    let fields = try fields(node, path, keys: JobDecoder.statusBarKeys)
+    let preset = canvas.device.flatMap(DevicePreset.named)
+    var bar = StatusBarSpec(height: preset?.statusBarHeight ?? SafeArea.top(for: canvas.size), time: "9:41")
+    if let value = fields["height"] { bar.height = try number(value, fields.path("height"), in: 1...limit, expected: expected) }
+    if let value = fields["time"] {
+      let text = try string(value, fields.path("time"), expected: "the time shown, such as \"9:41\"")
+      guard !text.isEmpty, text.count <= 8 else { throw mismatch(value, fields.path("time"), expected: "1 to 8 characters") }
+      bar.time = text
+    }
+    if let value = fields["style"] {
+      let name = try choice(
+        value, fields.path("style"), among: StatusBarSpec.Style.allCases.map(\.rawValue), what: "status bar style",
+        expected: "a style")
+      bar.style = StatusBarSpec.Style(rawValue: name)!
+    }
+    return bar
+  }
+
+  /// `orientation: portrait | landscape` (portrait when absent).
+  func orientation(_ node: YAMLNode?, _ path: KeyPath) throws(Diagnostic) -> DeviceOrientation {
+    guard let node else { return .portrait }
+    let name = try choice(
+      node, path, among: DeviceOrientation.allCases.map(\.rawValue), what: "orientation", expected: "an orientation")
+    return DeviceOrientation(rawValue: name)!
+  }
+}
+
+extension JobDecoder {
+  /// Built-ins that differ on iPad follow the canvas's device: a `sheet`
+  /// presents as a centred form-sheet card (540 pt wide) under the iPad's
+  /// status bar, unless the step says otherwise.
+  func withDeviceDefaults(_ parameters: TransitionParameters, transition: String, canvas: CanvasSpec)
+    -> TransitionParameters
+  {
+    guard transition == "sheet", let preset = canvas.device.flatMap(DevicePreset.named), preset.idiom == .pad else {
+      return parameters
+    }
+    var result = parameters
+    if result.values["cardWidth"] == nil { result.values["cardWidth"] = .number(540) }
+    if result.values["safeAreaTop"] == nil { result.values["safeAreaTop"] = .number(preset.safeAreaTop) }
+    return result
+  }
+}

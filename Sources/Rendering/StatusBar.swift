@@ -1,0 +1,136 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Geometry
+import Jobs
+import Raster
+import Transitions
+
+/// The system status bar: a strip at the top of the screen that belongs to
+/// the system, not to the view controllers, so no transition moves it.
+///
+/// - `statusBar: HEIGHT` — the screenshots carry their own. During a
+///   transition the strip shows the two screens' strips cross-fading over
+///   the transition's progress (its own clock, so a cancelled gesture fades
+///   back), whatever the transition does below it: it slides, scales, flips
+///   and dims nothing there, and a sheet or page flip passes under it.
+/// - `statusBar: { time, style }` — transvid draws one over every frame:
+///   the time in the left ear, cellular bars, Wi-Fi and battery in the
+///   right, as vector shapes; `dark` glyphs for light content, `light` for dark.
+struct StatusBar: Sendable {
+  let spec: StatusBarSpec
+  /// The strip's height in pixels.
+  let rows: Int
+  /// The drawn bar (canvas-wide, transparent), or nil for the screenshots' own.
+  let drawn: Bitmap?
+
+  init(spec: StatusBarSpec, canvas: CanvasSpec, fonts: FontSet) {
+    self.spec = spec
+    rows = Int((spec.height * Double(canvas.scale)).rounded())
+    drawn = spec.time.map { time in
+      let compositor = Compositor(scale: Double(canvas.scale))
+      var root = Layer(frame: Rect(x: 0, y: 0, width: canvas.size.width, height: spec.height))
+      root.sublayers = Self.glyphs(time: time, style: spec.style, canvas: canvas, height: spec.height, fonts: fonts)
+      return compositor.snapshot(root)
+    }
+  }
+
+  /// Fixes the strip of a frame: the screens' strips cross-faded at
+  /// `progress` during a transition, and the drawn bar on every frame.
+  func apply(to bitmap: inout Bitmap, transition: (from: Bitmap, to: Bitmap, progress: Double)?) {
+    if drawn == nil, let (from, to, progress) = transition {
+      RowBlend.crossfade(from: from, to: to, progress: progress, into: &bitmap, at: 0, rows: rows)
+    }
+    if let drawn { RowBlend.sourceOver(drawn, into: &bitmap) }
+  }
+
+  /// The time, cellular bars, Wi-Fi and battery, placed around the sensor housing.
+  static func glyphs(time: String, style: StatusBarSpec.Style, canvas: CanvasSpec, height: Double, fonts: FontSet)
+    -> [Layer]
+  {
+    let ink = style == .dark ? Color.black : Color.white
+    let width = canvas.size.width
+    let preset = canvas.device.flatMap(DevicePreset.named)
+    // The ears either side of the housing; the centre line of the glyphs.
+    var gap = width * 0.4
+    var centreY = height / 2
+    switch preset?.sensorHousing {
+    case .dynamicIsland(let w, let h, let top)? where canvas.orientation == .portrait:
+      gap = w + 24
+      centreY = top + h / 2
+    case .notch(let w, let h)? where canvas.orientation == .portrait:
+      gap = w
+      centreY = h / 2 + 1
+    default:
+      break
+    }
+    let ear = (width - gap) / 2
+    // iPadOS puts the time at the left edge and the icons at the right, smaller.
+    let isPad = preset?.idiom == .pad || (preset == nil && width >= 600)
+    var result: [Layer] = []
+    let timeFrame = isPad
+      ? Rect(x: 20, y: centreY - 8, width: 120, height: 16) : Rect(x: 0, y: centreY - 11, width: ear, height: 22)
+    result.append(
+      Label(time, style: TextStyle(size: isPad ? 12 : 17, weight: .semibold, color: ink, alignment: isPad ? .left : .center))
+        .layer(frame: timeFrame, scale: Double(canvas.scale), fonts: fonts))
+
+    // Right ear: cellular (17 × 11), Wi-Fi (15 × 11), battery (27 × 12), 6 pt apart.
+    let total = 17.0 + 6 + 15 + 6 + 27
+    var x = isPad ? width - 20 - total : width - ear / 2 - total / 2
+    for (i, barHeight) in [4.0, 6.5, 9.0, 11.5].enumerated() {
+      var bar = Layer(frame: Rect(x: x + Double(i) * 4.5, y: centreY + 5.75 - barHeight, width: 3, height: barHeight))
+      bar.backgroundColor = ink
+      bar.cornerRadius = 1
+      result.append(bar)
+    }
+    x += 17 + 6
+    var wifi = Layer(frame: Rect(x: x, y: centreY - 5.5, width: 15, height: 11))
+    wifi.path = wifiPath(width: 15, height: 11)
+    wifi.fillColor = ink
+    result.append(wifi)
+    x += 15 + 6
+    var battery = Layer(frame: Rect(x: x, y: centreY - 6, width: 24.5, height: 12))
+    battery.cornerRadius = 3.8
+    battery.borderWidth = 1
+    battery.borderColor = Color(red: ink.red, green: ink.green, blue: ink.blue, alpha: 0.4)
+    var level = Layer(frame: Rect(x: 2, y: 2, width: 20.5, height: 8))
+    level.backgroundColor = ink
+    level.cornerRadius = 2
+    battery.sublayers = [level]
+    result.append(battery)
+    var cap = Layer(frame: Rect(x: x + 25.5, y: centreY - 2, width: 1.5, height: 4))
+    cap.backgroundColor = Color(red: ink.red, green: ink.green, blue: ink.blue, alpha: 0.4)
+    cap.cornerRadius = 0.75
+    result.append(cap)
+    return result
+  }
+
+  /// Three Wi-Fi bands: two rings and a wedge, a quarter circle each, from the bottom centre.
+  static func wifiPath(width: Double, height: Double) -> Path {
+    let centre = Point(x: width / 2, y: height)
+    var elements: [Path.Element] = []
+    let bands: [(outer: Double, inner: Double)] = [(11, 8.2), (7, 4.3), (3, 0)]
+    for band in bands {
+      elements += arc(centre: centre, radius: band.outer, from: -3 * .pi / 4, to: -.pi / 4, moving: true)
+      if band.inner > 0 {
+        elements += arc(centre: centre, radius: band.inner, from: -.pi / 4, to: -3 * .pi / 4, moving: false)
+      } else {
+        elements.append(.line(to: centre))
+      }
+      elements.append(.close)
+    }
+    return Path(elements: elements)
+  }
+
+  /// An arc of a circle as one cubic (good to 0.03 % of the radius for a quarter turn).
+  static func arc(centre: Point, radius: Double, from a: Double, to b: Double, moving: Bool) -> [Path.Element] {
+    func point(_ t: Double) -> Point { Point(x: centre.x + radius * cos(t), y: centre.y + radius * sin(t)) }
+    let k = 4.0 / 3.0 * tan((b - a) / 4) * radius
+    let p0 = point(a), p3 = point(b)
+    let c1 = Point(x: p0.x - k * sin(a), y: p0.y + k * cos(a))
+    let c2 = Point(x: p3.x + k * sin(b), y: p3.y - k * cos(b))
+    return [moving ? .move(to: p0) : .line(to: p0), .curve(to: p3, control1: c1, control2: c2)]
+  }
+}

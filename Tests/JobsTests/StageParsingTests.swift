@@ -1,0 +1,106 @@
+import Geometry
+import Testing
+
+@testable import Jobs
+
+/// `stage:`, `canvas.orientation` and `canvas.statusBar` as parsed: sizes,
+/// defaults and the exact errors.
+@Suite struct StageParsingTests {
+  static func job(canvas: String = "{ device: iphone-15 }", stage: String, step: String = "") -> String {
+    """
+    name: s
+    canvas: \(canvas)
+    stage: \(stage)
+    screens:
+      a: {}
+    timeline:
+      - hold: 1\(step)
+    """
+  }
+
+  static func error(_ text: String) -> String {
+    do {
+      _ = try JobParser.parse(text, file: "s.cfg")
+      return "no error"
+    } catch {
+      return error.description
+    }
+  }
+
+  @Test func unknownDeviceSuggestsTheNearest() {
+    #expect(
+      Self.error(Self.job(stage: "{ device: iphone-15pro }"))
+        == "s.cfg:3:18: error: stage.device: unknown device \"iphone-15pro\"; did you mean 'iphone-15-pro'?")
+    #expect(
+      Self.error(Self.job(canvas: "{ device: ipad-12 }", stage: "{}"))
+        == "s.cfg:2:19: error: canvas.device: unknown device \"ipad-12\"; did you mean 'ipad-11'?")
+    #expect(
+      Self.error(Self.job(stage: "{ color: titanium }"))
+        == "s.cfg:3:17: error: stage.color: unknown finish \"titanium\"; expected one of: "
+        + DeviceFinish.all.map(\.name).joined(separator: ", "))
+  }
+
+  @Test func aStageSmallerThanTheDeviceIsAnError() {
+    // iPhone 15: 71.6 × 147.6 mm at 460 ppi @3x is 432.2 × 891 pt, plus 4 pt buttons each side.
+    #expect(
+      Self.error(Self.job(stage: "{ size: [400, 800] }"))
+        == "s.cfg:3:16: error: stage.size: a 400x800-point stage is smaller than the iphone-15 (portrait), "
+        + "441x900 points; make it at least that, or leave size out (521x980 with the padding)")
+  }
+
+  @Test func stepCaptionsNeedAStageCaption() {
+    #expect(
+      Self.error(Self.job(stage: "{}", step: "\n    caption: \"Swipe\""))
+        == "s.cfg:8:5: error: timeline[0].caption: there is no stage caption to replace; add stage: { caption: … } first")
+  }
+
+  @Test func defaultSizeFitsDevicePaddingAndCaption() throws {
+    let spec = try JobParser.parse(
+      Self.job(stage: "{ padding: 10, caption: { text: Hi, font: 20, lines: 2 } }", step: "\n    caption: Bye"),
+      file: "s.cfg")
+    let stage = try #require(spec.stage)
+    // 441 × 900 device, 2 × 25-pt lines and a 12-pt gap, 10 pt around.
+    #expect(stage.size == Size(width: 461, height: 900 + 50 + 12 + 20))
+    #expect(spec.framePixelWidth == 461 * 3 && spec.framePixelHeight == 982 * 3)
+    #expect(stage.captionChanges == [CaptionChange(step: 0, text: "Bye", location: SourceLocation(file: "s.cfg", line: 8, column: 5))])
+    #expect(stage.device == "iphone-15")
+  }
+
+  @Test func landscapeTurnsTheCanvasAndTheStage() throws {
+    let spec = try JobParser.parse(
+      Self.job(canvas: "{ device: ipad-11, orientation: landscape }", stage: "{ padding: 0 }"), file: "s.cfg")
+    #expect(spec.canvas.size == Size(width: 1194, height: 834))
+    let preset = try #require(DevicePreset.named("ipad-11"))
+    let stage = try #require(spec.stage)
+    #expect(stage.size.width == (preset.bodySize.height + 8).rounded(.up))
+    #expect(stage.size.height == (preset.bodySize.width + 8).rounded(.up))
+  }
+
+  @Test func aStageDeviceSetsAnUnsizedCanvas() throws {
+    let spec = try JobParser.parse(Self.job(canvas: "{ fps: 30 }", stage: "{ device: ipad-mini }"), file: "s.cfg")
+    #expect(spec.canvas.size == Size(width: 744, height: 1133) && spec.canvas.scale == 2)
+  }
+
+  @Test func statusBarForms() throws {
+    let strip = try JobParser.parse(Self.job(canvas: "{ device: iphone-15, statusBar: 54 }", stage: "{}"), file: "s.cfg")
+    #expect(strip.canvas.statusBar == StatusBarSpec(height: 54))
+    let drawn = try JobParser.parse(
+      Self.job(canvas: "{ device: iphone-14, statusBar: { time: \"10:09\", style: light } }", stage: "{}"), file: "s.cfg")
+    #expect(drawn.canvas.statusBar == StatusBarSpec(height: 47, time: "10:09", style: .light))
+    #expect(
+      Self.error(Self.job(canvas: "{ device: iphone-15, statusBar: { style: grey } }", stage: "{}"))
+        == "s.cfg:2:50: error: canvas.statusBar.style: unknown status bar style \"grey\"; expected one of: dark, light")
+  }
+
+  @Test func everyPresetHasItsFigures() {
+    #expect(DevicePreset.all.count == 13)
+    for d in DevicePreset.all {
+      // The body is larger than the screen on every side, by 1.5 to 11 mm.
+      let bezel = d.bezel
+      #expect(bezel.width > 1.5 * d.pointsPerMillimetre && bezel.width < 11 * d.pointsPerMillimetre, "\(d.name)")
+      #expect(bezel.height > 1.5 * d.pointsPerMillimetre && bezel.height < 18 * d.pointsPerMillimetre, "\(d.name)")
+      #expect(d.bodyCornerRadius > d.screenCornerRadius)
+      #expect(!d.buttons.isEmpty)
+    }
+  }
+}

@@ -1,0 +1,266 @@
+import Geometry
+import Jobs
+import Raster
+import Rendering
+import Testing
+
+/// The stage as drawn: every device preset around a red canvas on a green
+/// background, portrait and landscape; captions that change per step; the
+/// status bar that stays still through a push.
+@Suite struct StageTests {
+  static let background = Pixel(r: 0, g: 160, b: 80, a: 255)
+
+  static func job(device: String, orientation: String = "portrait", stage: String = "") -> String {
+    """
+    name: s
+    canvas: { device: \(device), orientation: \(orientation), scale: 1, fps: 10 }
+    stage: { background: "#00A050", padding: 120\(stage) }
+    screens:
+      red: { background: "#FF0000" }
+    timeline:
+      - hold: 0.1
+    """
+  }
+
+  static func isRed(_ p: Pixel) -> Bool { p.r == 255 && p.g == 0 && p.b == 0 }
+
+  @Test(arguments: DevicePreset.all.map(\.name), ["portrait", "landscape"])
+  func eachDeviceFramesTheCanvas(device: String, orientation: String) throws {
+    let spec = try JobParser.parse(Self.job(device: device, orientation: orientation), file: "s.cfg")
+    let preset = try #require(DevicePreset.named(device))
+    let stage = try #require(spec.stage)
+    let layout = StageLayout(stage: stage, canvas: spec.canvas)
+    // The output is the body, its buttons and the padding.
+    let body = orientation == "portrait" ? preset.bodySize : Size(width: preset.bodySize.height, height: preset.bodySize.width)
+    #expect(spec.framePixelWidth == Int((body.width + 2 * StageLayout.buttonDepth + 240).rounded(.up)))
+    #expect(spec.framePixelHeight == Int((body.height + 2 * StageLayout.buttonDepth + 240).rounded(.up)))
+    let renderer = FrameRenderer(spec: spec)
+    let frame = renderer.frame(0, width: spec.framePixelWidth, height: spec.framePixelHeight)
+    // The background at the four corners.
+    for (x, y) in [(0, 0), (frame.width - 1, 0), (0, frame.height - 1), (frame.width - 1, frame.height - 1)] {
+      #expect(frame[x, y] == Self.background, "corner \(x),\(y)")
+    }
+    // The canvas fills the screen: red along the middle row and column from
+    // edge to edge (its aspect is the screen's), black glass just outside.
+    let screen = layout.screen
+    let midX = Int(screen.midX), midY = Int(screen.midY)
+    var row = (0..<frame.width).filter { Self.isRed(frame[$0, midY + 90]) }
+    var column = (0..<frame.height).filter { Self.isRed(frame[midX + 90, $0]) }
+    row.sort(); column.sort()
+    #expect(row.first == Int(screen.minX) && row.last == Int(screen.maxX) - 1)
+    #expect(column.first == Int(screen.minY) && column.last == Int(screen.maxY) - 1)
+    #expect(row.count == Int(screen.width) && column.count == Int(screen.height))
+    let canvasAspect = spec.canvas.size.width / spec.canvas.size.height
+    #expect(abs(Double(row.count) / Double(column.count) - canvasAspect) < 0.01)
+    // Bezel: a dark pixel two points outside the screen on each side.
+    for (x, y) in [(Int(screen.minX) - 2, midY), (Int(screen.maxX) + 1, midY)] {
+      let p = frame[x, y]
+      #expect(p.a == 255 && p.r < 40 && p.g < 40 && p.b < 40, "bezel at \(x),\(y): \(p) \(screen) \(layout.body)")
+    }
+    // The band in the finish's colour between the bezel and the background.
+    let band = frame[Int(layout.body.minX + 2), midY]
+    #expect(band != Self.background && !Self.isRed(band))
+  }
+
+  @Test func dynamicIslandAndRoundedCornersShowTheDevice() throws {
+    let spec = try JobParser.parse(Self.job(device: "iphone-15-pro"), file: "s.cfg")
+    let layout = StageLayout(stage: try #require(spec.stage), canvas: spec.canvas)
+    let frame = FrameRenderer(spec: spec).frame(0, width: spec.framePixelWidth, height: spec.framePixelHeight)
+    let s = layout.screen
+    // The island's middle (11 pt + half its 37.33 pt below the top) is black; beside it, the canvas.
+    #expect(frame[Int(s.midX), Int(s.minY + 11 + 18)] == Pixel(r: 0, g: 0, b: 0, a: 255))
+    #expect(Self.isRed(frame[Int(s.minX) + 40, Int(s.minY + 29)]))
+    // The screen's corner (55 pt radius) is glass, not canvas.
+    #expect(!Self.isRed(frame[Int(s.minX) + 3, Int(s.minY) + 3]))
+  }
+
+  @Test func theCanvasScalesToFitAnotherScreen() throws {
+    let job = """
+      name: s
+      canvas: { size: 393x852, scale: 1, fps: 10 }
+      stage: { background: "#00A050", padding: 20, device: ipad-11 }
+      screens:
+        red: { background: "#FF0000" }
+      timeline:
+        - hold: 0.1
+      """
+    let spec = try JobParser.parse(job, file: "s.cfg")
+    let layout = StageLayout(stage: try #require(spec.stage), canvas: spec.canvas)
+    // 393×852 in 834×1194: the height fits, the width keeps the aspect.
+    #expect(abs(layout.canvas.height - 1194) < 1e-9)
+    #expect(abs(layout.canvas.width - 393 * 1194 / 852) < 1e-9)
+    let frame = FrameRenderer(spec: spec).frame(0, width: spec.framePixelWidth, height: spec.framePixelHeight)
+    #expect(Self.isRed(frame[Int(layout.canvas.midX), Int(layout.canvas.midY)]))
+    // Letterboxed in black beside it, inside the screen.
+    #expect(frame[Int(layout.screen.minX) + 20, Int(layout.screen.midY)] == Pixel(r: 0, g: 0, b: 0, a: 255))
+  }
+
+  @Test func captionChangesPerStepWithACrossFade() throws {
+    let job = """
+      name: c
+      canvas: { device: iphone-se, scale: 1, fps: 10 }
+      stage: { background: "#FFFFFF", caption: { text: "Tap", font: 30, textColor: "#000000", lines: 1 } }
+      screens:
+        a: { background: "#FF0000" }
+      timeline:
+        - hold: 1
+        - hold: 1
+          caption: "Swipe back to return"
+      """
+    let spec = try JobParser.parse(job, file: "c.cfg")
+    let fonts = try FontLibrary.system.get()
+    try CaptionFit.check(spec, fonts: fonts)
+    let renderer = FrameRenderer(spec: spec, fonts: fonts)
+    let layout = StageLayout(stage: try #require(spec.stage), canvas: spec.canvas)
+    func ink(_ n: Int) -> Int {
+      let f = renderer.frame(n, width: spec.framePixelWidth, height: spec.framePixelHeight)
+      var dark = 0
+      for y in Int(layout.caption.minY)..<Int(layout.caption.maxY) {
+        for x in Int(layout.caption.minX)..<Int(layout.caption.maxX) where f[x, y].r < 128 { dark += 1 }
+      }
+      return dark
+    }
+    let first = ink(5), fading = ink(11), second = ink(15)
+    #expect(first > 0 && second > first)
+    #expect(fading != first && fading != second)
+    // Frames inside a fade are not repeats; frames of a settled caption are.
+    #expect(!renderer.repeatsPreviousFrame(11))
+    #expect(renderer.repeatsPreviousFrame(16))
+  }
+
+  @Test func statusBarStripStaysStillThroughAPush() throws {
+    func job(statusBar: String) -> String {
+      """
+      name: p
+      canvas: { size: 100x200, scale: 1, fps: 10\(statusBar) }
+      screens:
+        list:
+          background: "#FFFFFF"
+          views: [{ frame: [0, 0, 100, 20], color: "#FF0000" }, { frame: [0, 20, 50, 180], color: "#00FF00" }]
+        detail:
+          background: "#0000FF"
+          views: [{ frame: [0, 0, 100, 20], color: "#000000" }]
+      timeline:
+        - push: { to: detail, transition: push, curve: linear, duration: 1 }
+      """
+    }
+    let spec = try JobParser.parse(job(statusBar: ", statusBar: 20"), file: "p.cfg")
+    let renderer = FrameRenderer(spec: spec)
+    let mid = renderer.frame(5, width: 100, height: 200)
+    // The strip is one colour across the width: red and black cross-fading.
+    let strip = (0..<100).map { mid[$0, 10] }
+    #expect(Set(strip.map { "\($0)" }).count == 1)
+    #expect(strip[0].r > 60 && strip[0].r < 200 && strip[0].g == 0 && strip[0].b == 0)
+    // The body slides: the detail's blue has come in from the right, the list still shows at the left.
+    #expect(mid[95, 100].b > 200)
+    #expect(mid[5, 100].b < 100)
+    // Without statusBar the strip slides with the rest.
+    let plain = FrameRenderer(spec: try JobParser.parse(job(statusBar: ""), file: "p.cfg"))
+    let slid = plain.frame(5, width: 100, height: 200)
+    #expect(Set((0..<100).map { "\(slid[$0, 10])" }).count > 1)
+  }
+
+  @Test func drawnStatusBarHasGlyphsInBothEars() throws {
+    let job = """
+      name: d
+      canvas: { device: iphone-15, scale: 1, fps: 10, statusBar: { time: "9:41", style: dark } }
+      screens:
+        a: { background: "#FFFFFF" }
+      timeline:
+        - hold: 0.1
+      """
+    let spec = try JobParser.parse(job, file: "d.cfg")
+    let frame = FrameRenderer(spec: spec, fonts: try FontLibrary.system.get()).frame(0, width: 393, height: 852)
+    func dark(_ xs: Range<Int>) -> Int {
+      var n = 0
+      for y in 0..<54 { for x in xs where frame[x, y].r < 128 { n += 1 } }
+      return n
+    }
+    #expect(dark(20..<120) > 30)  // the time
+    #expect(dark(270..<380) > 100)  // bars, Wi-Fi, battery
+    #expect(dark(150..<240) == 0)  // where the island is
+    #expect(frame[200, 400] == Pixel(r: 255, g: 255, b: 255, a: 255))
+  }
+
+  @Test func captionsThatCannotFitAreAnError() throws {
+    let job = """
+      name: c
+      canvas: { device: iphone-se, scale: 1 }
+      stage: { padding: 0, caption: { text: "Short", font: 30, lines: 1 } }
+      screens:
+        a: {}
+      timeline:
+        - hold: 1
+          caption: "A caption far too long to fit on one line of this stage"
+        - hold: 1
+          caption: "Supercalifragilisticexpialidociously"
+      """
+    let fonts = try FontLibrary.system.get()
+    #expect(throws: Diagnostic(
+      SourceLocation(file: "c.cfg", line: 8, column: 5),
+      "timeline[0].caption: 'A caption far too long to fit on one line of this stage' needs 3 lines in the "
+        + "440-point-wide caption at 30 pt; it holds 1 line (raise stage.caption.lines, shorten the text or use a smaller font)"
+    )) { try CaptionFit.check(try JobParser.parse(job, file: "c.cfg"), fonts: fonts) }
+    let wide = job.split(separator: "\n").prefix(7).joined(separator: "\n") + "\n  - hold: 1\n    caption: \"Supercalifragilisticexpialidociously\""
+    #expect(throws: Diagnostic(
+      SourceLocation(file: "c.cfg", line: 9, column: 5),
+      "timeline[1].caption: 'Supercalifragilisticexpialidociously' has a word wider than the 440-point-wide caption "
+        + "at 30 pt; it holds 1 line (raise stage.caption.lines, shorten the text or use a smaller font)"
+    )) { try CaptionFit.check(try JobParser.parse(wide, file: "c.cfg"), fonts: fonts) }
+  }
+}
+
+/// Built-ins that follow the device: an iPad sheet is a centred card; a
+/// magic move's vacated slot shows its placeholder.
+@Suite struct DeviceTransitionTests {
+  @Test func aSheetOnIPadIsACentredCard() throws {
+    func job(_ device: String) -> String {
+      """
+      name: p
+      canvas: { device: \(device), scale: 1, fps: 10 }
+      screens:
+        a: { background: "#FFFFFF" }
+        b: { background: "#FF0000" }
+      timeline:
+        - present: { to: b, transition: sheet }
+        - hold: 0.2
+      """
+    }
+    let spec = try JobParser.parse(job("ipad-11"), file: "p.cfg")
+    let renderer = FrameRenderer(spec: spec)
+    let last = renderer.frame(renderer.frameCount - 1, width: 834, height: 1194)
+    // The 540 × 620 card in the middle; around it the presenting screen, dimmed in place (not receded).
+    #expect(last[417, 597] == Pixel(r: 255, g: 0, b: 0, a: 255))
+    #expect(last[147 + 5, 287 + 5] == Pixel(r: 255, g: 0, b: 0, a: 255))
+    #expect(last[147 - 5, 597].r == last[0, 0].r && last[0, 0].r < 255 && last[0, 0].r > 180)
+    #expect(last[417, 287 - 5].g == last[0, 0].g)
+    // On an iPhone the same step is a full-width page sheet.
+    let phone = try JobParser.parse(job("iphone-15"), file: "p.cfg")
+    let sheet = FrameRenderer(spec: phone).frame(FrameRenderer(spec: phone).frameCount - 1, width: 393, height: 852)
+    #expect(sheet[5, 600] == Pixel(r: 255, g: 0, b: 0, a: 255))
+  }
+
+  @Test func magicMoveFillsTheVacatedSlot() throws {
+    func job(_ placeholder: String) -> String {
+      """
+      name: m
+      canvas: { size: 100x200, scale: 1, fps: 10 }
+      screens:
+        list:
+          background: "#FFFFFF"
+          views: [{ id: thumb, frame: [10, 10, 30, 30], color: "#0000FF" }]
+        detail:
+          background: "#FFFFFF"
+          views: [{ id: hero, frame: [0, 100, 100, 100], color: "#0000FF" }]
+      timeline:
+        - push: { to: detail, transition: magic-move, element: { from: thumb, to: hero }, curve: linear, duration: 1\(placeholder) }
+      """
+    }
+    let with = FrameRenderer(spec: try JobParser.parse(job(", placeholder: \"#00FF00\""), file: "m.cfg"))
+    let without = FrameRenderer(spec: try JobParser.parse(job(""), file: "m.cfg"))
+    let a = with.frame(3, width: 100, height: 200), b = without.frame(3, width: 100, height: 200)
+    // At 30 % the copy has left the slot: green under the fading-in detail, else the list's hidden view (white).
+    #expect(a[12, 12].g > 150 && a[12, 12].r < 200)
+    #expect(b[12, 12] == Pixel(r: 255, g: 255, b: 255, a: 255))
+  }
+}
