@@ -9,7 +9,7 @@
 //       width: 360                    # pixels (16…8192); height keeps the aspect ratio
 //       fps: 30                       # 1…50
 //       maxColors: 256                # 4…256
-//       maxBytes: 2000000             # lower colours, fps, width until the file fits
+//       maxBytes: 2MB                 # lower colours, fps, width until the file fits (bytes, MB, MiB, …)
 //       dither: sierra2_4a            # sierra2_4a, bayer, floyd_steinberg, none
 //       bayerScale: 5                 # 0…5, with dither: bayer
 //       palette: global               # global or per-frame
@@ -19,12 +19,13 @@
 //     webm: { crf: 31, speed: 2 }     # VP9: crf 0…63, speed (cpu-used) 0…5
 //     apng: { loop: forever }         # animated PNG; loop as the GIF's
 //     webp: { quality: 80, lossless: false, loop: forever }   # quality 0…100
+//     matte: "#FFFFFF"                # mp4/gif behind a transparent canvas; default black
 //
 // `formats` may also be one name (`formats: gif`). A format listed twice is
 // an error, as is an empty list.
 
 extension JobDecoder {
-  static let outputKeys = ["dir", "formats", "mp4", "gif", "png", "sheet", "webm", "apng", "webp"]
+  static let outputKeys = ["dir", "formats", "mp4", "gif", "png", "sheet", "webm", "apng", "webp", "matte"]
   static let webmKeys = ["crf", "speed"]
   static let apngKeys = ["loop"]
   static let webpKeys = ["quality", "lossless", "loop"]
@@ -51,6 +52,12 @@ extension JobDecoder {
     if let value = fields["webm"] { output.webm = try webm(value, fields.path("webm")) }
     if let value = fields["apng"] { output.apng = try apng(value, fields.path("apng")) }
     if let value = fields["webp"] { output.webp = try webp(value, fields.path("webp")) }
+    if let value = fields["matte"] {
+      output.matte = try color(value, fields.path("matte"))
+      if output.matte.alpha < 1 {
+        throw mismatch(value, fields.path("matte"), expected: "an opaque colour (mp4 and gif have no alpha)")
+      }
+    }
     return output
   }
 
@@ -107,7 +114,7 @@ extension JobDecoder {
       settings.maxColors = try integer(value, fields.path("maxColors"), in: 4...256)
     }
     if let value = fields["maxBytes"] {
-      settings.maxBytes = try integer(value, fields.path("maxBytes"), in: 1024...(1 << 40))
+      settings.maxBytes = try byteSize(value, fields.path("maxBytes"), in: 1024...(1 << 40))
     }
     if let value = fields["dither"] {
       settings.dither = try choice(value, fields.path("dither"), GIFSettings.Dither.self, what: "dither mode")

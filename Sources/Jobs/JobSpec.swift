@@ -124,6 +124,8 @@ public struct OutputSpec: Hashable, Sendable {
   public var webm = WebMSettings()
   public var apng = APNGSettings()
   public var webp = WebPSettings()
+  /// `matte:` — what mp4 and gif show behind a transparent canvas (opaque; `Transparency.swift`).
+  public var matte = Color.black
 
   public init(
     directory: String? = nil, formats: [OutputFormat] = [.mp4], mp4: MP4Settings = MP4Settings(),

@@ -57,6 +57,14 @@ enum PixelFormat: String, Sendable {
   /// Packed 8-bit straight BGRA: WebP (libwebp takes no RGBA).
   case bgra
 
+  /// Whether the format stores alpha.
+  var hasAlpha: Bool {
+    switch self {
+    case .yuva420p, .yuva444p10le, .rgba, .bgra: true
+    case .yuv420p, .yuv422p10le, .pal8: false
+    }
+  }
+
   var ffmpeg: AVPixelFormat {
     switch self {
     case .yuv420p: AV_PIX_FMT_YUV420P

@@ -31,6 +31,10 @@ public struct VideoSummary: Hashable, Sendable {
 /// pixel format with the BT.709 matrix, limited range (`Scaler.yuv`), copied
 /// as straight RGBA or BGRA for the packed formats (APNG, WebP), or
 /// converted elsewhere (`YUVFrame`, by a `YUVConverter` on a worker thread).
+/// For a YUV format with alpha (VP9 yuva420p, ProRes 4444) the frame is made
+/// straight first, with the colours of its edges spread into its fully
+/// transparent pixels (`Alpha.bleed`), since those encoders store straight
+/// colour and mix neighbours.
 public class VideoWriter {
   /// Where the finished file goes.
   public let path: String
@@ -43,6 +47,8 @@ public class VideoWriter {
   private let frame: Frame
   private let scaler = Scaler()
   private var frameCount = 0
+  /// The straight-alpha copy of a frame, for YUV formats with alpha.
+  private var straight: Bitmap?
 
   /// Opens the encoder and the temp file. `encoding` sets the size; its
   /// time base must be `1/fps`.
@@ -70,8 +76,11 @@ public class VideoWriter {
     do {
       try checkSize(bitmap.width, bitmap.height)
       try check(av_frame_make_writable(frame.pointer), "make frame writable")
-      if encoder.encoding.pixelFormat == .rgba || encoder.encoding.pixelFormat == .bgra {
-        copyStraight(bitmap, swappingRedAndBlue: encoder.encoding.pixelFormat == .bgra)
+      let format = encoder.encoding.pixelFormat
+      if format == .rgba || format == .bgra {
+        copyStraight(bitmap, swappingRedAndBlue: format == .bgra, bleeding: format == .bgra)
+      } else if format.hasAlpha {
+        try scaler.yuv(from: straightBled(bitmap), into: frame)
       } else {
         try scaler.yuv(from: bitmap, into: frame)
       }
@@ -121,7 +130,9 @@ public class VideoWriter {
 
   /// Writes premultiplied `bitmap` into the packed frame as straight RGBA
   /// (what PNG and WebP store), or BGRA; opaque pixels keep their values.
-  private func copyStraight(_ bitmap: Bitmap, swappingRedAndBlue: Bool) {
+  /// With `bleeding`, the edges' colours are spread into fully transparent
+  /// pixels (`Alpha.bleed`), for WebP, whose lossy mode is 4:2:0 inside.
+  private func copyStraight(_ bitmap: Bitmap, swappingRedAndBlue: Bool, bleeding: Bool) {
     let f = frame.pointer.pointee
     bitmap.bytes.withUnsafeBufferPointer { src in
       for y in 0..<height {
@@ -132,6 +143,22 @@ public class VideoWriter {
         }
       }
     }
+    if bleeding { Alpha.bleed(f.data.0!, width: width, height: height, stride: Int(f.linesize.0)) }
+  }
+
+  /// `bitmap` as straight RGBA with its edge colours spread into its fully
+  /// transparent pixels (`Alpha.bleed`); alpha as it is.
+  private func straightBled(_ bitmap: Bitmap) -> Bitmap {
+    var out = straight ?? Bitmap(width: width, height: height)
+    straight = nil  // Keeps `out`'s storage unshared, so it is written in place.
+    bitmap.bytes.withUnsafeBufferPointer { src in
+      out.bytes.withUnsafeMutableBufferPointer { dst in
+        Alpha.unpremultiply(src.baseAddress!, into: dst.baseAddress!, pixels: width * height)
+        Alpha.bleed(dst.baseAddress!, width: width, height: height, stride: width * 4)
+      }
+    }
+    straight = out
+    return out
   }
 
   /// Throws unless `fps` is in 1…1000.

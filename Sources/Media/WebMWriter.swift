@@ -3,6 +3,10 @@
 /// bitrate target): a `VideoWriter`, like `MP4Writer`, that only chooses
 /// its `Encoding`.
 ///
+/// Alpha: with `alpha`, yuva420p — libvpx encodes the alpha plane as a
+/// second VP9 stream that WebM carries beside the colour (browsers and
+/// FFmpeg's libvpx-vp9 decoder show it; FFmpeg's native vp9 decoder drops it).
+///
 /// Size: yuv420p needs even width and height; the caller crops or pads.
 ///
 /// Determinism: bit-exact muxer and encoder flags (`MuxedEncoder`) and a
@@ -19,7 +23,11 @@ public final class WebMWriter: VideoWriter {
   ///   - crf: VP9 quality, 0 … 63 (lower is better).
   ///   - speed: libvpx `cpu-used`, 0 … 5 (higher is faster and larger).
   ///   - threads: encoder threads.
-  public init(path: String, width: Int, height: Int, fps: Int, crf: Int = 31, speed: Int = 2, threads: Int = 4) throws {
+  ///   - alpha: keep the frames' alpha (yuva420p).
+  public init(
+    path: String, width: Int, height: Int, fps: Int, crf: Int = 31, speed: Int = 2, threads: Int = 4,
+    alpha: Bool = false
+  ) throws {
     let what = "WebM '\(path)'"
     try VideoWriter.checkEvenSize(width, height, codec: "VP9", what: what)
     try VideoWriter.checkRate(fps, what: what)
@@ -29,7 +37,7 @@ public final class WebMWriter: VideoWriter {
     try super.init(
       path: path, fps: fps,
       encoding: Encoding(
-        container: "webm", codec: "libvpx-vp9", pixelFormat: .yuv420p, width: width, height: height,
+        container: "webm", codec: "libvpx-vp9", pixelFormat: alpha ? .yuva420p : .yuv420p, width: width, height: height,
         timeBase: (1, fps), frameRate: fps, taggedBT709: true, threads: threads,
         // Bit rate 0 with a crf is libvpx's constant-quality mode (libavcodec's
         // default bit rate would make it constrained quality at 200 kb/s).

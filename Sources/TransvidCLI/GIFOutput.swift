@@ -24,6 +24,8 @@ struct GIFOutput: FormatWriter {
   /// (20), fewer colours (64), then narrower, until it fits; the summary
   /// says what changed.
   func write(_ renderer: FrameRenderer, to path: String, onFrame: (Int) throws -> Void) throws -> OutputSummary {
+    // Frames reach the GIF writer opaque: a transparent canvas over the job's matte.
+    let renderer = renderer.overMatte()
     let spec = renderer.spec
     let settings = spec.output.gif
     let canvasWidth = spec.canvas.pixelWidth, canvasHeight = spec.canvas.pixelHeight

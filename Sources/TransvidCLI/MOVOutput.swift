@@ -2,8 +2,8 @@ import Jobs
 import Media
 import Rendering
 
-/// `mov`: ProRes 422 HQ by `MOVWriter`, at the canvas size cropped to even
-/// (as the MP4).
+/// `mov`: ProRes 422 HQ by `MOVWriter` — ProRes 4444 with alpha when the
+/// canvas is transparent — at the canvas size cropped to even (as the MP4).
 struct MOVOutput: FormatWriter {
   var fileType: OutputFileType { MOVWriter.fileType }
   var cacheKey: String { "prores_ks hq threads=\(Self.encoderThreads)" }
@@ -16,7 +16,7 @@ struct MOVOutput: FormatWriter {
     let spec = renderer.spec
     let writer = try MOVWriter(
       path: path, width: spec.canvas.pixelWidth & ~1, height: spec.canvas.pixelHeight & ~1, fps: spec.canvas.fps,
-      threads: Self.encoderThreads)
+      threads: Self.encoderThreads, alpha: !spec.canvas.isOpaque)
     return try writer.encodeFrames(of: renderer, onFrame: onFrame)
   }
 }

@@ -36,6 +36,8 @@ struct MP4Output: FormatWriter {
     _ renderer: FrameRenderer, to path: String, pipeline: FramePipeline = .standard(),
     onFrame: (Int) throws -> Void = { _ in }
   ) throws -> VideoSummary {
+    // H.264 has no alpha: a transparent canvas shows over the job's matte.
+    let renderer = renderer.overMatte()
     let spec = renderer.spec
     let width = spec.canvas.pixelWidth & ~1, height = spec.canvas.pixelHeight & ~1
     if ProcessInfo.processInfo.environment["TRANSVID_NO_ENCODE"] == "1" {

@@ -2,6 +2,7 @@
 // exact diagnostic for each kind of mistake (columns counted by hand).
 
 import Testing
+import Raster
 
 @testable import Jobs
 
@@ -32,7 +33,13 @@ let brokenWebFormatJobs: [BrokenJob] = [
     "job.cfg:1:19: error: unknown key 'qualty' in output.webp; did you mean 'quality'?"),
   BrokenJob(
     "mov has no settings yet", "output: { mov: { profile: hq } }\n",
-    "job.cfg:1:11: error: unknown key 'mov' in output; expected one of: dir, formats, mp4, gif, png, sheet, webm, apng, webp"),
+    "job.cfg:1:11: error: unknown key 'mov' in output; expected one of: dir, formats, mp4, gif, png, sheet, webm, apng, webp, matte"),
+  BrokenJob(
+    "translucent matte", "output: { matte: \"#FFFFFF80\" }\n",
+    "job.cfg:1:18: error: output.matte: expected an opaque colour (mp4 and gif have no alpha), got \"#FFFFFF80\""),
+  BrokenJob(
+    "gif maxBytes unit", "output: { gif: { maxBytes: 10XB } }\n",
+    "job.cfg:1:28: error: output.gif.maxBytes: expected a size from 1024 to 1099511627776 bytes (a number, or like 10MB or 10MiB), got \"10XB\""),
   BrokenJob(
     "unknown format near webm", "output: { formats: [webn] }\n",
     "job.cfg:1:21: error: output.formats[0]: unknown format \"webn\"; did you mean 'webm'?"),
@@ -62,5 +69,29 @@ let brokenWebFormatJobs: [BrokenJob] = [
     #expect(spec.output.webm == WebMSettings(crf: 31, speed: 2))
     #expect(spec.output.apng == APNGSettings(loop: nil))
     #expect(spec.output.webp == WebPSettings(quality: 80, lossless: false, loop: nil))
+  }
+}
+
+/// `background: transparent`, `output.matte` and sizes written with units.
+@Suite enum AlphaAndSizeSettingsTests {
+  @Test static func transparentCanvasAndMatte() throws {
+    let spec = try JobParser.parse(
+      "canvas: { background: transparent }\noutput: { matte: \"#FFFFFF\" }\n" + job("hold: 1"), file: "job.cfg")
+    #expect(spec.canvas.background == .clear && !spec.canvas.isOpaque)
+    #expect(spec.output.matte == .white)
+    #expect(spec.overMatte.canvas.background == .white && spec.overMatte.canvas.isOpaque)
+    let half = Color(red: 1, green: 0, blue: 0, alpha: 0.5).over(.white)
+    #expect(half == Color(red: 1, green: 0.5, blue: 0.5))
+    let opaque = try JobParser.parse(job("hold: 1"), file: "job.cfg")
+    #expect(opaque.output.matte == .black && opaque.canvas.isOpaque && opaque.overMatte.canvas == opaque.canvas)
+  }
+
+  @Test static func sizesWithUnits() {
+    #expect(ByteSize.bytes("10MB") == 10_000_000)
+    #expect(ByteSize.bytes("10MiB") == 10_485_760)
+    #expect(ByteSize.bytes("1.5 MB") == 1_500_000)
+    #expect(ByteSize.bytes("512KiB") == 524_288 && ByteSize.bytes("500kB") == 500_000)
+    #expect(ByteSize.bytes("2000000") == 2_000_000 && ByteSize.bytes("64 B") == 64)
+    #expect(ByteSize.bytes("10 mb") == nil && ByteSize.bytes("MB") == nil && ByteSize.bytes("1.2.3MB") == nil)
   }
 }
