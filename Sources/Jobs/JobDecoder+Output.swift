@@ -4,6 +4,7 @@
 //     dir: demos                      # relative to the job file; default: the CLI's
 //     formats: [mp4, gif]             # mp4 (default), gif, png (poster), sheet, webm, mov, apng, webp
 //     mp4: { crf: 18, preset: medium }
+//     mp4: { maxBytes: 10MB }         # two-pass at the rate that fills it (webm too)
 //     gif: { width: 360, fps: 30 }    # default: the writer's choice
 //     gif:                            # every key optional
 //       width: 360                    # pixels (16…8192); height keeps the aspect ratio
@@ -16,7 +17,7 @@
 //       loop: forever                 # forever, or repeats after the first play (0: once)
 //     png: { time: 1.2 }              # poster frame; default: mid first transition
 //     sheet: { frames: 12, columns: 4, width: 1200 }   # contact sheet
-//     webm: { crf: 31, speed: 2 }     # VP9: crf 0…63, speed (cpu-used) 0…5
+//     webm: { crf: 31, speed: 2, maxBytes: 5MB }   # VP9: crf 0…63, speed (cpu-used) 0…5
 //     apng: { loop: forever }         # animated PNG; loop as the GIF's
 //     webp: { quality: 80, lossless: false, loop: forever }   # quality 0…100
 //     matte: "#FFFFFF"                # mp4/gif behind a transparent canvas; default black
@@ -26,10 +27,10 @@
 
 extension JobDecoder {
   static let outputKeys = ["dir", "formats", "mp4", "gif", "png", "sheet", "webm", "apng", "webp", "matte"]
-  static let webmKeys = ["crf", "speed"]
+  static let webmKeys = ["crf", "speed", "maxBytes"]
   static let apngKeys = ["loop"]
   static let webpKeys = ["quality", "lossless", "loop"]
-  static let mp4Keys = ["crf", "preset"]
+  static let mp4Keys = ["crf", "preset", "maxBytes"]
   static let gifKeys = ["width", "fps", "maxColors", "maxBytes", "dither", "bayerScale", "palette", "loop"]
   static let pngKeys = ["time"]
   static let sheetKeys = ["frames", "columns", "width"]
@@ -100,6 +101,7 @@ extension JobDecoder {
       }
       settings.preset = name
     }
+    if let value = fields["maxBytes"] { settings.maxBytes = try maxBytes(value, fields.path("maxBytes")) }
     return settings
   }
 
@@ -114,7 +116,7 @@ extension JobDecoder {
       settings.maxColors = try integer(value, fields.path("maxColors"), in: 4...256)
     }
     if let value = fields["maxBytes"] {
-      settings.maxBytes = try byteSize(value, fields.path("maxBytes"), in: 1024...(1 << 40))
+      settings.maxBytes = try maxBytes(value, fields.path("maxBytes"))
     }
     if let value = fields["dither"] {
       settings.dither = try choice(value, fields.path("dither"), GIFSettings.Dither.self, what: "dither mode")
@@ -129,6 +131,11 @@ extension JobDecoder {
     return settings
   }
 
+  /// `maxBytes:` of gif, mp4 and webm: 1 KiB … 1 TiB, in bytes or with a unit.
+  private func maxBytes(_ value: YAMLNode, _ path: KeyPath) throws(Diagnostic) -> Int {
+    try byteSize(value, path, in: 1024...(1 << 40))
+  }
+
   /// `loop:` of an animation: `forever`, or repeats after the first play.
   private func loop(_ value: YAMLNode, _ path: KeyPath) throws(Diagnostic) -> AnimationLoop {
     if value.text == "forever" { return .forever }
@@ -141,6 +148,7 @@ extension JobDecoder {
     var settings = WebMSettings()
     if let value = fields["crf"] { settings.crf = try integer(value, fields.path("crf"), in: 0...63) }
     if let value = fields["speed"] { settings.speed = try integer(value, fields.path("speed"), in: 0...5) }
+    if let value = fields["maxBytes"] { settings.maxBytes = try maxBytes(value, fields.path("maxBytes")) }
     return settings
   }
 

@@ -222,6 +222,9 @@ public struct MP4Settings: Hashable, Sendable {
   public var crf: Int
   /// One of x264's presets (`ultrafast` … `placebo`).
   public var preset: String
+  /// `maxBytes:` — the largest acceptable file: a two-pass encode at the
+  /// rate that fills it (`crf` is then unused).
+  public var maxBytes: Int? = nil
 
   public init(crf: Int = 18, preset: String = "medium") {
     self.crf = crf
@@ -240,6 +243,8 @@ public struct WebMSettings: Hashable, Sendable {
   public var crf: Int
   /// libvpx `cpu-used`, 0…5: higher is faster, the file a little larger.
   public var speed: Int
+  /// `maxBytes:` — as `MP4Settings.maxBytes`.
+  public var maxBytes: Int? = nil
 
   /// crf 31 is libvpx's middle of the scale. Speed 2 is the default: on
   /// the photo demo (393×852, 60 fps) it gives a file 14 % smaller than

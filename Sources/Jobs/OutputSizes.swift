@@ -72,7 +72,7 @@ extension JobSpec {
   /// `KEY: message` at the key `key` names in `sizeSources`, or at the
   /// nearest enclosing key written in the file (`output.gif.width`, then
   /// `output.gif`, `output`), else at the top of the file.
-  func diagnostic(at key: String, _ message: String) -> Diagnostic {
+  public func diagnostic(at key: String, _ message: String) -> Diagnostic {
     var path = key.split(separator: ".").map(String.init)
     while !path.isEmpty {
       let name = path.joined(separator: ".")
@@ -83,7 +83,10 @@ extension JobSpec {
   }
 
   /// The keys `sizeSources` records.
-  static let sizeKeys = [["canvas", "size"], ["canvas", "device"], ["output", "gif", "width"], ["output", "sheet", "width"]]
+  static let sizeKeys = [
+    ["canvas", "size"], ["canvas", "device"], ["output", "gif", "width"], ["output", "sheet", "width"],
+    ["output", "mp4", "maxBytes"], ["output", "webm", "maxBytes"],
+  ]
 }
 
 public enum OutputSizes {

@@ -31,6 +31,10 @@ struct Encoding {
   var threads = 1
   /// The encoder's target bit rate; nil keeps libavcodec's default.
   var bitRate: Int? = nil
+  /// 1 or 2 for a pass of a two-pass encode (`TwoPass`), 0 for one pass.
+  var pass = 0
+  /// What the first pass returned, for the second (libvpx); nil otherwise.
+  var statsIn: String? = nil
   /// The encoder's private options (`av_opt_set` on `priv_data`), in order.
   var codecOptions: [(name: String, value: String)] = []
   /// The muxer's options for `avformat_write_header`.

@@ -122,6 +122,10 @@ public class VideoWriter {
     return VideoSummary(frames: frameCount, duration: Double(frameCount) / Double(fps), bytes: bytes)
   }
 
+  /// After `finish()` of the first pass of a two-pass encode, the stats an
+  /// encoder returns in memory (libvpx) for the second; nil otherwise.
+  public var passStats: String? { encoder.statsOut }
+
   /// Stops writing and removes the temp file; `path` is left as it was.
   /// Safe to call more than once, and after `finish()` (then it does nothing).
   public func cancel() {

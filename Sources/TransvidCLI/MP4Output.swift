@@ -10,8 +10,46 @@ struct MP4Output: FormatWriter {
   var cacheKey: String { "libx264 threads=\(Self.encoderThreads)" }
 
   func write(_ renderer: FrameRenderer, to path: String, onFrame: (Int) throws -> Void) throws -> OutputSummary {
+    if let maxBytes = renderer.spec.output.mp4.maxBytes {
+      let renderer = renderer.overMatte()
+      let duration = Double(renderer.frameCount) / Double(renderer.spec.canvas.fps)
+      let budget = SizeBudget(maxBytes: maxBytes, key: "output.mp4.maxBytes", spec: renderer.spec)
+      let (s, note) = try budget.fit(path: path, duration: duration, what: "mp4") { bitRate in
+        try Self.encodeTwoPass(renderer, to: path, bitRate: bitRate, onFrame: onFrame)
+      }
+      return OutputSummary(path: path, frames: s.frames, duration: s.duration, bytes: s.bytes, notes: [note])
+    }
     let s = try Self.encode(renderer, to: path, onFrame: onFrame)
     return OutputSummary(path: path, frames: s.frames, duration: s.duration, bytes: s.bytes)
+  }
+
+  /// Both passes of an average-rate encode at `bitRate` (`SizeBudget`): the
+  /// first to a scratch file beside `path`, removed with x264's stats files.
+  static func encodeTwoPass(
+    _ renderer: FrameRenderer, to path: String, bitRate: Int, pipeline: FramePipeline = .standard(),
+    onFrame: (Int) throws -> Void
+  ) throws -> VideoSummary {
+    let spec = renderer.spec
+    let width = spec.canvas.pixelWidth & ~1, height = spec.canvas.pixelHeight & ~1
+    let stats = path + ".x264-stats", firstPass = path + ".pass1"
+    defer {
+      for file in [stats, stats + ".temp", stats + ".mbtree", stats + ".mbtree.temp", firstPass] {
+        try? FileManager.default.removeItem(atPath: file)
+      }
+    }
+    var summary: VideoSummary?
+    for pass in 1...2 {
+      let writer = try MP4Writer(
+        path: pass == 1 ? firstPass : path, width: width, height: height, fps: spec.canvas.fps,
+        preset: spec.output.mp4.preset, threads: encoderThreads,
+        twoPass: TwoPass(pass: pass, bitRate: bitRate, stats: stats))
+      try pipeline.run(renderer, width: width, height: height) { n, yuv in
+        try writer.append(yuv)
+        try onFrame(n)
+      }
+      summary = try writer.finish()
+    }
+    return summary!
   }
 
   /// x264's thread count changes its decisions (and so the bytes), so it is

@@ -1,3 +1,4 @@
+import Foundation
 import Jobs
 import Media
 import Rendering
@@ -15,16 +16,42 @@ struct WebMOutput: FormatWriter {
 
   func write(_ renderer: FrameRenderer, to path: String, onFrame: (Int) throws -> Void) throws -> OutputSummary {
     let spec = renderer.spec
+    guard let maxBytes = spec.output.webm.maxBytes else {
+      let (s, _) = try Self.encode(renderer, to: path, twoPass: nil, onFrame: onFrame)
+      return OutputSummary(path: path, frames: s.frames, duration: s.duration, bytes: s.bytes)
+    }
+    let duration = Double(renderer.frameCount) / Double(spec.canvas.fps)
+    let budget = SizeBudget(maxBytes: maxBytes, key: "output.webm.maxBytes", spec: spec)
+    let firstPass = path + ".pass1"
+    defer { try? FileManager.default.removeItem(atPath: firstPass) }
+    let (s, note) = try budget.fit(path: path, duration: duration, what: "webm") { bitRate in
+      // libvpx's first pass writes only stats, which it returns in memory.
+      let first = try Self.encode(renderer, to: firstPass, twoPass: TwoPass(pass: 1, bitRate: bitRate), onFrame: onFrame)
+      return try Self.encode(
+        renderer, to: path, twoPass: TwoPass(pass: 2, bitRate: bitRate, stats: first.stats), onFrame: onFrame).0
+    }
+    return OutputSummary(path: path, frames: s.frames, duration: s.duration, bytes: s.bytes, notes: [note])
+  }
+
+  /// One encode (or one pass of two): opaque frames through a
+  /// `FramePipeline`, frames with alpha converted by the writer. Returns
+  /// the summary and, after a first pass, libvpx's stats.
+  static func encode(
+    _ renderer: FrameRenderer, to path: String, twoPass: TwoPass?, onFrame: (Int) throws -> Void
+  ) throws -> (VideoSummary, stats: String?) {
+    let spec = renderer.spec
     let width = spec.canvas.pixelWidth & ~1, height = spec.canvas.pixelHeight & ~1
     let writer = try WebMWriter(
       path: path, width: width, height: height, fps: spec.canvas.fps, crf: spec.output.webm.crf,
-      speed: spec.output.webm.speed, threads: Self.encoderThreads, alpha: !spec.canvas.isOpaque)
-    if !spec.canvas.isOpaque { return try writer.encodeFrames(of: renderer, onFrame: onFrame) }
+      speed: spec.output.webm.speed, threads: encoderThreads, alpha: !spec.canvas.isOpaque, twoPass: twoPass)
+    if !spec.canvas.isOpaque {
+      let s = try writer.encodeFrames(of: renderer, onFrame: onFrame)
+      return (VideoSummary(frames: s.frames, duration: s.duration, bytes: s.bytes), writer.passStats)
+    }
     try FramePipeline.standard().run(renderer, width: width, height: height) { n, yuv in
       try writer.append(yuv)
       try onFrame(n)
     }
-    let s = try writer.finish()
-    return OutputSummary(path: path, frames: s.frames, duration: s.duration, bytes: s.bytes)
+    return (try writer.finish(), writer.passStats)
   }
 }

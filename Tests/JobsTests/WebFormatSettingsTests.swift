@@ -15,7 +15,7 @@ let brokenWebFormatJobs: [BrokenJob] = [
     "job.cfg:1:26: error: output.webm.speed: expected an integer from 0 to 5, got 6"),
   BrokenJob(
     "webm cpu-used", "output: { webm: { cpuUsed: 2 } }\n",
-    "job.cfg:1:19: error: unknown key 'cpuUsed' in output.webm; expected one of: crf, speed"),
+    "job.cfg:1:19: error: unknown key 'cpuUsed' in output.webm; expected one of: crf, speed, maxBytes"),
   BrokenJob(
     "apng loop word", "output: { apng: { loop: always } }\n",
     "job.cfg:1:25: error: output.apng.loop: expected 'forever' or a repeat count from 0 to 65535, got \"always\""),
