@@ -5,6 +5,7 @@
 //     formats: [mp4, gif]             # mp4 (default), gif, png (poster), sheet, webm, mov, apng, webp
 //     mp4: { crf: 18, preset: medium }
 //     mp4: { maxBytes: 10MB }         # two-pass at the rate that fills it (webm too)
+//     mp4: { width: 720 }             # or height; also webm and mov (VideoSize.swift)
 //     gif: { width: 360, fps: 30 }    # default: the writer's choice
 //     gif:                            # every key optional
 //       width: 360                    # pixels (16…8192); height keeps the aspect ratio
@@ -26,11 +27,12 @@
 // an error, as is an empty list.
 
 extension JobDecoder {
-  static let outputKeys = ["dir", "formats", "mp4", "gif", "png", "sheet", "webm", "apng", "webp", "matte"]
-  static let webmKeys = ["crf", "speed", "maxBytes"]
+  static let outputKeys = ["dir", "formats", "mp4", "gif", "png", "sheet", "webm", "mov", "apng", "webp", "matte"]
+  static let webmKeys = ["crf", "speed", "maxBytes"] + videoSizeKeys
+  static let movKeys = videoSizeKeys
   static let apngKeys = ["loop"]
   static let webpKeys = ["quality", "lossless", "loop"]
-  static let mp4Keys = ["crf", "preset", "maxBytes"]
+  static let mp4Keys = ["crf", "preset", "maxBytes"] + videoSizeKeys
   static let gifKeys = ["width", "fps", "maxColors", "maxBytes", "dither", "bayerScale", "palette", "loop"]
   static let pngKeys = ["time"]
   static let sheetKeys = ["frames", "columns", "width"]
@@ -51,6 +53,9 @@ extension JobDecoder {
     if let value = fields["png"] { output.png = try png(value, fields.path("png")) }
     if let value = fields["sheet"] { output.sheet = try sheet(value, fields.path("sheet")) }
     if let value = fields["webm"] { output.webm = try webm(value, fields.path("webm")) }
+    if let value = fields["mov"] {
+      output.mov = MOVSettings(size: try videoSize(try self.fields(value, fields.path("mov"), keys: JobDecoder.movKeys)))
+    }
     if let value = fields["apng"] { output.apng = try apng(value, fields.path("apng")) }
     if let value = fields["webp"] { output.webp = try webp(value, fields.path("webp")) }
     if let value = fields["matte"] {
@@ -102,6 +107,7 @@ extension JobDecoder {
       settings.preset = name
     }
     if let value = fields["maxBytes"] { settings.maxBytes = try maxBytes(value, fields.path("maxBytes")) }
+    settings.size = try videoSize(fields)
     return settings
   }
 
@@ -149,6 +155,7 @@ extension JobDecoder {
     if let value = fields["crf"] { settings.crf = try integer(value, fields.path("crf"), in: 0...63) }
     if let value = fields["speed"] { settings.speed = try integer(value, fields.path("speed"), in: 0...5) }
     if let value = fields["maxBytes"] { settings.maxBytes = try maxBytes(value, fields.path("maxBytes")) }
+    settings.size = try videoSize(fields)
     return settings
   }
 

@@ -8,7 +8,9 @@
 //   and the screens after it are not the ones the step names;
 // - label text in scripts that need shaping (Thai, Arabic, Devanagari, …) or
 //   in emoji: the renderer draws one glyph per character without shaping or
-//   colour fonts, so these show as empty boxes.
+//   colour fonts, so these show as empty boxes;
+// - an odd canvas written to mp4, webm or mov at its own size: the video
+//   repeats the last column or row (`VideoSize.swift`).
 
 /// A remark on a valid job, at a place in its file.
 public struct JobNote: Hashable, Sendable, CustomStringConvertible {
@@ -49,6 +51,7 @@ extension JobDecoder {
             + "not past 0.5, so the \(step.operation.rawValue) is cancelled and '\(step.from)' stays on screen "
             + "(UIPercentDrivenInteractiveTransition); say release: cancel to keep this, or move the finger further"))
     }
+    if let note = oddCanvasNote(on: spec) { notes.append(note) }
     return notes
   }
 

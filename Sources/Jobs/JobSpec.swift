@@ -122,6 +122,7 @@ public struct OutputSpec: Hashable, Sendable {
   public var png: PNGSettings
   public var sheet: SheetSettings
   public var webm = WebMSettings()
+  public var mov = MOVSettings()
   public var apng = APNGSettings()
   public var webp = WebPSettings()
   /// `matte:` — what mp4 and gif show behind a transparent canvas (opaque; `Transparency.swift`).
@@ -225,6 +226,8 @@ public struct MP4Settings: Hashable, Sendable {
   /// `maxBytes:` — the largest acceptable file: a two-pass encode at the
   /// rate that fills it (`crf` is then unused).
   public var maxBytes: Int? = nil
+  /// `width:` or `height:` (`VideoSize.swift`).
+  public var size = VideoSize()
 
   public init(crf: Int = 18, preset: String = "medium") {
     self.crf = crf
@@ -245,6 +248,8 @@ public struct WebMSettings: Hashable, Sendable {
   public var speed: Int
   /// `maxBytes:` — as `MP4Settings.maxBytes`.
   public var maxBytes: Int? = nil
+  /// `width:` or `height:` (`VideoSize.swift`).
+  public var size = VideoSize()
 
   /// crf 31 is libvpx's middle of the scale. Speed 2 is the default: on
   /// the photo demo (393×852, 60 fps) it gives a file 14 % smaller than

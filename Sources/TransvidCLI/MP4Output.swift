@@ -30,7 +30,7 @@ struct MP4Output: FormatWriter {
     onFrame: (Int) throws -> Void
   ) throws -> VideoSummary {
     let spec = renderer.spec
-    let width = spec.canvas.pixelWidth & ~1, height = spec.canvas.pixelHeight & ~1
+    let (width, height) = spec.videoSize(spec.output.mp4.size)
     let stats = path + ".x264-stats", firstPass = path + ".pass1"
     defer {
       for file in [stats, stats + ".temp", stats + ".mbtree", stats + ".mbtree.temp", firstPass] {
@@ -57,8 +57,9 @@ struct MP4Output: FormatWriter {
   /// file on a laptop and on a 64-core runner.
   static let encoderThreads = 4
 
-  /// Renders every frame and encodes it. H.264 4:2:0 needs even sizes, so an
-  /// odd canvas (393 pt @3x = 1179 px) loses its last pixel column or row.
+  /// Renders every frame and encodes it at `JobSpec.videoSize`: H.264 4:2:0
+  /// needs even sizes, so an odd canvas (393 pt @3x = 1179 px) gains a copy
+  /// of its last column or row (`FrameFitter`), or is scaled to a `width:`.
   ///
   /// Frames are rendered and converted ahead of the encoder by a
   /// `FramePipeline` (`pipeline`, default `FramePipeline.standard()`); held
@@ -77,7 +78,7 @@ struct MP4Output: FormatWriter {
     // H.264 has no alpha: a transparent canvas shows over the job's matte.
     let renderer = renderer.overMatte()
     let spec = renderer.spec
-    let width = spec.canvas.pixelWidth & ~1, height = spec.canvas.pixelHeight & ~1
+    let (width, height) = spec.videoSize(spec.output.mp4.size)
     if ProcessInfo.processInfo.environment["TRANSVID_NO_ENCODE"] == "1" {
       return try composeOnly(renderer, to: path, width: width, height: height, pipeline: pipeline, onFrame: onFrame)
     }

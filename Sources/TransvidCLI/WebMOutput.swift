@@ -40,7 +40,7 @@ struct WebMOutput: FormatWriter {
     _ renderer: FrameRenderer, to path: String, twoPass: TwoPass?, onFrame: (Int) throws -> Void
   ) throws -> (VideoSummary, stats: String?) {
     let spec = renderer.spec
-    let width = spec.canvas.pixelWidth & ~1, height = spec.canvas.pixelHeight & ~1
+    let (width, height) = spec.videoSize(spec.output.webm.size)
     let writer = try WebMWriter(
       path: path, width: width, height: height, fps: spec.canvas.fps, crf: spec.output.webm.crf,
       speed: spec.output.webm.speed, threads: encoderThreads, alpha: !spec.canvas.isOpaque, twoPass: twoPass)

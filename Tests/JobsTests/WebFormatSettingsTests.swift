@@ -15,7 +15,7 @@ let brokenWebFormatJobs: [BrokenJob] = [
     "job.cfg:1:26: error: output.webm.speed: expected an integer from 0 to 5, got 6"),
   BrokenJob(
     "webm cpu-used", "output: { webm: { cpuUsed: 2 } }\n",
-    "job.cfg:1:19: error: unknown key 'cpuUsed' in output.webm; expected one of: crf, speed, maxBytes"),
+    "job.cfg:1:19: error: unknown key 'cpuUsed' in output.webm; expected one of: crf, speed, maxBytes, width, height"),
   BrokenJob(
     "apng loop word", "output: { apng: { loop: always } }\n",
     "job.cfg:1:25: error: output.apng.loop: expected 'forever' or a repeat count from 0 to 65535, got \"always\""),
@@ -32,8 +32,14 @@ let brokenWebFormatJobs: [BrokenJob] = [
     "webp misspelt quality", "output: { webp: { qualty: 90 } }\n",
     "job.cfg:1:19: error: unknown key 'qualty' in output.webp; did you mean 'quality'?"),
   BrokenJob(
-    "mov has no settings yet", "output: { mov: { profile: hq } }\n",
-    "job.cfg:1:11: error: unknown key 'mov' in output; expected one of: dir, formats, mp4, gif, png, sheet, webm, apng, webp, matte"),
+    "mov has only a size", "output: { mov: { profile: hq } }\n",
+    "job.cfg:1:18: error: unknown key 'profile' in output.mov; expected one of: width, height"),
+  BrokenJob(
+    "odd video width", "output: { mp4: { width: 721 } }\n",
+    "job.cfg:1:25: error: output.mp4.width: expected an even number of pixels (the video is 4:2:0), got 721"),
+  BrokenJob(
+    "video width and height", "output: { webm: { width: 720, height: 1280 } }\n",
+    "job.cfg:1:39: error: output.webm.height: give width or height, not both: the other keeps the canvas's aspect ratio"),
   BrokenJob(
     "translucent matte", "output: { matte: \"#FFFFFF80\" }\n",
     "job.cfg:1:18: error: output.matte: expected an opaque colour (mp4 and gif have no alpha), got \"#FFFFFF80\""),
@@ -93,5 +99,23 @@ let brokenWebFormatJobs: [BrokenJob] = [
     #expect(ByteSize.bytes("512KiB") == 524_288 && ByteSize.bytes("500kB") == 500_000)
     #expect(ByteSize.bytes("2000000") == 2_000_000 && ByteSize.bytes("64 B") == 64)
     #expect(ByteSize.bytes("10 mb") == nil && ByteSize.bytes("MB") == nil && ByteSize.bytes("1.2.3MB") == nil)
+  }
+}
+
+/// `width:`/`height:` of mp4, webm and mov, and the size without them.
+@Suite enum VideoSizeSettingsTests {
+  @Test static func sizes() throws {
+    let spec = try JobParser.parse(
+      "canvas: { size: 393x852, scale: 3 }\noutput: { formats: [mp4, webm, mov], mp4: { width: 720 }, webm: { height: 1280 } }\n"
+        + job("hold: 1"), file: "job.cfg")
+    #expect(spec.output.mp4.size == VideoSize(width: 720) && spec.output.webm.size == VideoSize(height: 1280))
+    // 2556 × 720 / 1179 = 1560.9 → 1560; 1179 × 1280 / 2556 = 590.4 → 590.
+    #expect(spec.videoSize(spec.output.mp4.size) == (720, 1560))
+    #expect(spec.videoSize(spec.output.webm.size) == (590, 1280))
+    #expect(spec.videoSize(spec.output.mov.size) == (1180, 2556))
+    #expect(spec.notes.map(\.description) == [
+      "job.cfg:1:17: note: canvas.size: the canvas is 1179x2556 pixels; the mov is 1180x2556, its last column repeated "
+        + "(4:2:0 video has even sides); give a width or height to scale instead"
+    ])
   }
 }
