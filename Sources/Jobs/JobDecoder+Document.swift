@@ -19,6 +19,8 @@ extension JobDecoder {
     let timeline = try timeline(try required("timeline", in: fields, "a list of steps"), screens: screens, canvas: canvas)
     var spec = JobSpec(name: name, file: file, canvas: canvas, output: output, screens: screens, timeline: timeline)
     spec.sizeSources = JobDecoder.locations(of: JobSpec.sizeKeys, in: root)
+    spec.writtenSettings = Set(JobDecoder.locations(of: JobSpec.targetKeys, in: root).keys)
+    if let target = output.target { spec = spec.applying(target) }
     try spec.checkOutputSizes(formats: spec.output.formats, limits: limits)
     spec.notes = notes(on: spec)
     try checkLength(of: spec, at: fields.pairs.first { $0.key == "timeline" }?.keyLocation ?? root.location)

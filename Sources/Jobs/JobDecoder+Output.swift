@@ -22,12 +22,13 @@
 //     apng: { loop: forever }         # animated PNG; loop as the GIF's
 //     webp: { quality: 80, lossless: false, loop: forever }   # quality 0…100
 //     matte: "#FFFFFF"                # mp4/gif behind a transparent canvas; default black
+//     target: github                  # github, web, editor: settings for a destination (OutputTarget.swift)
 //
 // `formats` may also be one name (`formats: gif`). A format listed twice is
 // an error, as is an empty list.
 
 extension JobDecoder {
-  static let outputKeys = ["dir", "formats", "mp4", "gif", "png", "sheet", "webm", "mov", "apng", "webp", "matte"]
+  static let outputKeys = ["dir", "formats", "mp4", "gif", "png", "sheet", "webm", "mov", "apng", "webp", "matte", "target"]
   static let webmKeys = ["crf", "speed", "maxBytes"] + videoSizeKeys
   static let movKeys = videoSizeKeys
   static let apngKeys = ["loop"]
@@ -58,6 +59,9 @@ extension JobDecoder {
     }
     if let value = fields["apng"] { output.apng = try apng(value, fields.path("apng")) }
     if let value = fields["webp"] { output.webp = try webp(value, fields.path("webp")) }
+    if let value = fields["target"] {
+      output.target = try choice(value, fields.path("target"), OutputTarget.self, what: "target")
+    }
     if let value = fields["matte"] {
       output.matte = try color(value, fields.path("matte"))
       if output.matte.alpha < 1 {

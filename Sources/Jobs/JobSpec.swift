@@ -48,6 +48,9 @@ public struct JobSpec: Sendable {
   public var sizeSources: [String: SourceLocation] = [:]
   /// What the job will do that its author may not expect (`JobNote.swift`).
   public var notes: [JobNote] = []
+  /// Which of the settings an `OutputTarget` fills in the file writes itself
+  /// (`output.formats`, `canvas.background`, …; `OutputTarget.swift`).
+  public var writtenSettings: Set<String> = []
 
   public init(
     name: String, file: String, canvas: CanvasSpec, output: OutputSpec, screens: [ScreenSpec], timeline: [TimelineStep],
@@ -127,6 +130,8 @@ public struct OutputSpec: Hashable, Sendable {
   public var webp = WebPSettings()
   /// `matte:` — what mp4 and gif show behind a transparent canvas (opaque; `Transparency.swift`).
   public var matte = Color.black
+  /// `target:` — the destination whose settings were filled in (`OutputTarget.swift`).
+  public var target: OutputTarget?
 
   public init(
     directory: String? = nil, formats: [OutputFormat] = [.mp4], mp4: MP4Settings = MP4Settings(),

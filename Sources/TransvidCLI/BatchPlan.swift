@@ -109,7 +109,11 @@ struct BatchPlan: Sendable {
     jobs = files.map { file in
       var job = PlannedJob(file: file, name: ((file as NSString).lastPathComponent as NSString).deletingPathExtension)
       do throws(Diagnostic) {
-        let spec = try JobParser.load(path: file, limits: options.limits)
+        var spec = try JobParser.load(path: file, limits: options.limits)
+        if let target = options.target {
+          spec = spec.applying(target)
+          try spec.checkOutputSizes(formats: spec.output.formats, limits: options.limits)
+        }
         try options.paths.check(spec, outputDirectoryGiven: options.outputDirectory != nil)
         try AssetLoader.checkFiles(of: spec)
         job.spec = spec

@@ -47,6 +47,9 @@ let brokenWebFormatJobs: [BrokenJob] = [
     "gif maxBytes unit", "output: { gif: { maxBytes: 10XB } }\n",
     "job.cfg:1:28: error: output.gif.maxBytes: expected a size from 1024 to 1099511627776 bytes (a number, or like 10MB or 10MiB), got \"10XB\""),
   BrokenJob(
+    "unknown target", "output: { target: gihtub }\n",
+    "job.cfg:1:19: error: output.target: unknown target \"gihtub\"; did you mean 'github'?"),
+  BrokenJob(
     "unknown format near webm", "output: { formats: [webn] }\n",
     "job.cfg:1:21: error: output.formats[0]: unknown format \"webn\"; did you mean 'webm'?"),
 ]
