@@ -1,6 +1,7 @@
 // `canvas:` — the device's screen: size in points, scale, frame rate, background.
 //
 //   canvas: { device: iphone-15, fps: 60, background: "#000000" }
+//   canvas: { fps: 59.94 }                        # 60000/1001 (FrameRate.swift)
 //   canvas: { size: 390x844, scale: 3 }          # or size: [390, 844]
 //
 // A `device` sets size and scale; `size` and `scale` given beside it
@@ -39,7 +40,16 @@ extension JobDecoder {
     var scale = device?.scale ?? (fields["size"] == nil ? standard.scale : 2)
     if let value = fields["scale"] { scale = try integer(value, fields.path("scale"), in: 1...3) }
     var fps = 60
-    if let value = fields["fps"] { fps = try integer(value, fields.path("fps"), in: 1...120) }
+    var isFractional = false
+    if let value = fields["fps"] {
+      if let number = value.number, let whole = FrameRate.fractional[number] {
+        (fps, isFractional) = (whole, true)
+      } else if value.number.map({ $0.rounded() != $0 }) ?? false {
+        throw mismatch(value, fields.path("fps"), expected: "an integer from 1 to 120, or 23.976, 29.97, 59.94 or 119.88")
+      } else {
+        fps = try integer(value, fields.path("fps"), in: 1...120)
+      }
+    }
     var background = Color.black
     if let value = fields["background"] { background = try color(value, fields.path("background")) }
 
@@ -53,7 +63,9 @@ extension JobDecoder {
           + "\(scale) is \(JobDecoder.format(width))x\(JobDecoder.format(height)) pixels; "
           + "at most \(limits.maxSide) per side (raise the limit with --max-side)")
     }
-    return CanvasSpec(size: size, scale: scale, fps: fps, background: background)
+    var canvas = CanvasSpec(size: size, scale: scale, fps: fps, background: background)
+    canvas.isFractional = isFractional
+    return canvas
   }
 
   /// `WIDTHxHEIGHT` (text) or `[WIDTH, HEIGHT]`, each from 1 to 8192 points

@@ -86,6 +86,8 @@ public struct CanvasSpec: Hashable, Sendable {
   public var scale: Int
   public var fps: Int
   public var background: Color
+  /// The rate is `fps × 1000/1001` (29.97, 59.94, …; `FrameRate.swift`).
+  public var isFractional = false
 
   public init(size: Size, scale: Int, fps: Int, background: Color) {
     self.size = size

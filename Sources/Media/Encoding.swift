@@ -24,6 +24,8 @@ struct Encoding {
   var timeBase: (num: Int, den: Int)
   /// The constant frame rate to tag; nil for formats timed per frame (GIF).
   var frameRate: Int?
+  /// The rate is `frameRate / frameRateDenominator` (1001 for 59.94 = 60000/1001).
+  var frameRateDenominator = 1
   /// Tag the stream BT.709 primaries, transfer and matrix, limited range —
   /// what the YUV converter writes.
   var taggedBT709 = false

@@ -18,8 +18,11 @@ public final class MOVWriter: VideoWriter {
     fileExtension: "mov", mimeType: "video/quicktime", presentation: .attachment)
 
   /// Opens the encoder and the temp file: ProRes 422 HQ, or 4444 with `alpha`.
-  public init(path: String, width: Int, height: Int, fps: Int, threads: Int = 4, alpha: Bool = false) throws {
+  public init(
+    path: String, width: Int, height: Int, fps: Int, threads: Int = 4, alpha: Bool = false, fractional: Bool = false
+  ) throws {
     let what = "MOV '\(path)'"
+    let rate = VideoWriter.timing(fps, fractional: fractional)
     try VideoWriter.checkEvenSize(width, height, codec: "ProRes", what: what)
     try VideoWriter.checkRate(fps, what: what)
     guard threads >= 0 else { throw MediaError("open \(what)", "threads \(threads) is negative") }
@@ -27,7 +30,7 @@ public final class MOVWriter: VideoWriter {
       path: path, fps: fps,
       encoding: Encoding(
         container: "mov", codec: "prores_ks", pixelFormat: alpha ? .yuva444p10le : .yuv422p10le, width: width, height: height,
-        timeBase: (1, fps), frameRate: fps, taggedBT709: true, threads: threads,
+        timeBase: rate.timeBase, frameRate: rate.frames, frameRateDenominator: rate.denominator, taggedBT709: true, threads: threads,
         codecOptions: alpha ? [("profile", "4444"), ("alpha_bits", "16")] : [("profile", "hq")], what: what))
   }
 }

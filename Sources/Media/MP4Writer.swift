@@ -39,9 +39,10 @@ public final class MP4Writer: VideoWriter {
   ///     that path + `.mbtree`), the same for both passes.
   public init(
     path: String, width: Int, height: Int, fps: Int, crf: Int = 18, preset: String = "medium",
-    threads: Int = 0, twoPass: TwoPass? = nil
+    threads: Int = 0, twoPass: TwoPass? = nil, fractional: Bool = false
   ) throws {
     let what = "MP4 '\(path)'"
+    let rate = VideoWriter.timing(fps, fractional: fractional)
     guard width > 0, height > 0, width % 2 == 0, height % 2 == 0, width <= 16384,
       height <= 16384
     else {
@@ -56,26 +57,26 @@ public final class MP4Writer: VideoWriter {
       throw MediaError("open \(what)", "crf \(crf) is not in 1…51 (0, lossless, needs High 4:4:4)")
     }
     guard threads >= 0 else { throw MediaError("open \(what)", "threads \(threads) is negative") }
-    let rate: [(name: String, value: String)]
+    let rateControl: [(name: String, value: String)]
     if let twoPass {
       guard let stats = twoPass.stats, (1...2).contains(twoPass.pass), twoPass.bitRate > 0 else {
         throw MediaError("open \(what)", "a two-pass encode needs pass 1 or 2, a positive bit rate and a stats file")
       }
-      rate = [("stats", stats)]
+      rateControl = [("stats", stats)]
     } else {
-      rate = [("crf", "\(crf)")]
+      rateControl = [("crf", "\(crf)")]
     }
     try super.init(
       path: path, fps: fps,
       encoding: Encoding(
         container: "mp4", codec: "libx264", pixelFormat: .yuv420p, width: width, height: height,
-        timeBase: (1, fps), frameRate: fps, taggedBT709: true, threads: threads, bitRate: twoPass?.bitRate,
+        timeBase: rate.timeBase, frameRate: rate.frames, frameRateDenominator: rate.denominator, taggedBT709: true, threads: threads, bitRate: twoPass?.bitRate,
         pass: twoPass?.pass ?? 0,
         // x264's lookahead thread decides frame types from however many
         // frames are queued when it runs, so with frame threads the bytes
         // depended on timing; with sync-lookahead 0 it runs inside each
         // encode call, on exactly the frames submitted so far.
-        codecOptions: [("profile", "high"), ("preset", preset)] + rate + [("x264-params", "sync-lookahead=0")],
+        codecOptions: [("profile", "high"), ("preset", preset)] + rateControl + [("x264-params", "sync-lookahead=0")],
         muxerOptions: [("movflags", "+faststart")], what: what))
   }
 }

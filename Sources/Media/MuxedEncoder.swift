@@ -51,7 +51,9 @@ final class MuxedEncoder {
       c.pointee.height = Int32(e.height)
       c.pointee.pix_fmt = e.pixelFormat.ffmpeg
       c.pointee.time_base = AVRational(num: Int32(e.timeBase.num), den: Int32(e.timeBase.den))
-      if let fps = e.frameRate { c.pointee.framerate = AVRational(num: Int32(fps), den: 1) }
+      if let fps = e.frameRate {
+        c.pointee.framerate = AVRational(num: Int32(fps), den: Int32(e.frameRateDenominator))
+      }
       c.pointee.sample_aspect_ratio = AVRational(num: 1, den: 1)
       if e.taggedBT709 {
         c.pointee.color_primaries = AVCOL_PRI_BT709

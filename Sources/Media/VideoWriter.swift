@@ -21,7 +21,8 @@ public struct VideoSummary: Hashable, Sendable {
 /// `MuxedEncoder`. A format is a subclass that only chooses the `Encoding`
 /// (`MP4Writer`: libx264 yuv420p in mp4); everything else is here.
 ///
-/// Frame `n` gets pts `n` in a time base of `1/fps`. The file is written to a
+/// Frame `n` gets pts `n` in a time base of `1/fps` (of 1001/(fps × 1000)
+/// for the NTSC rates, `fractional: true` in every writer's init). The file is written to a
 /// temp file beside `path` and renamed onto `path` by `finish()`; an error,
 /// `cancel()` or dropping the writer unfinished removes the temp file and
 /// leaves whatever was at `path` untouched. After an error the writer is
@@ -40,8 +41,11 @@ public class VideoWriter {
   public let path: String
   /// Frame size in pixels.
   public let width: Int, height: Int
-  /// Frames per second.
+  /// Frames per second (the whole number; see `fractional`).
   public let fps: Int
+  /// Whether the rate is `fps × 1000/1001` (59.94 = 60000/1001): frame `n`
+  /// then has pts `n` in a time base of 1001/(fps × 1000).
+  public let fractional: Bool
 
   private let encoder: MuxedEncoder
   private let frame: Frame
@@ -58,6 +62,7 @@ public class VideoWriter {
     self.width = encoding.width
     self.height = encoding.height
     self.fps = fps
+    self.fractional = encoding.frameRateDenominator == 1001
     encoder = try MuxedEncoder(path: path, encoding: encoding)
     frame = try Frame(width: width, height: height, format: encoding.pixelFormat.ffmpeg)
     if encoding.taggedBT709 {
@@ -119,7 +124,9 @@ public class VideoWriter {
       throw MediaError("finish \(encoder.encoding.what)", "no frames were appended")
     }
     let bytes = try encoder.finish()
-    return VideoSummary(frames: frameCount, duration: Double(frameCount) / Double(fps), bytes: bytes)
+    let rate = Self.timing(fps, fractional: fractional)
+    let duration = Double(frameCount) * Double(rate.denominator) / Double(rate.frames)
+    return VideoSummary(frames: frameCount, duration: duration, bytes: bytes)
   }
 
   /// After `finish()` of the first pass of a two-pass encode, the stats an
@@ -163,6 +170,14 @@ public class VideoWriter {
     }
     straight = out
     return out
+  }
+
+  /// The time base and tagged rate of `fps` frames a second, or of
+  /// `fps × 1000/1001` when `fractional`: (1, 60) and 60/1, or (1001, 60000)
+  /// and 60000/1001.
+  static func timing(_ fps: Int, fractional: Bool) -> (timeBase: (num: Int, den: Int), frames: Int, denominator: Int) {
+    if fractional { return (timeBase: (num: 1001, den: fps * 1000), frames: fps * 1000, denominator: 1001) }
+    return (timeBase: (num: 1, den: fps), frames: fps, denominator: 1)
   }
 
   /// Throws unless `fps` is in 1…1000.

@@ -29,9 +29,10 @@ public final class WebMWriter: VideoWriter {
   ///     its stats in `passStats`, which pass 2 takes as `stats`.
   public init(
     path: String, width: Int, height: Int, fps: Int, crf: Int = 31, speed: Int = 2, threads: Int = 4,
-    alpha: Bool = false, twoPass: TwoPass? = nil
+    alpha: Bool = false, twoPass: TwoPass? = nil, fractional: Bool = false
   ) throws {
     let what = "WebM '\(path)'"
+    let rate = VideoWriter.timing(fps, fractional: fractional)
     try VideoWriter.checkEvenSize(width, height, codec: "VP9", what: what)
     try VideoWriter.checkRate(fps, what: what)
     guard (0...63).contains(crf) else { throw MediaError("open \(what)", "crf \(crf) is not in 0…63") }
@@ -47,7 +48,7 @@ public final class WebMWriter: VideoWriter {
       path: path, fps: fps,
       encoding: Encoding(
         container: "webm", codec: "libvpx-vp9", pixelFormat: alpha ? .yuva420p : .yuv420p, width: width, height: height,
-        timeBase: (1, fps), frameRate: fps, taggedBT709: true, threads: threads,
+        timeBase: rate.timeBase, frameRate: rate.frames, frameRateDenominator: rate.denominator, taggedBT709: true, threads: threads,
         // Bit rate 0 with a crf is libvpx's constant-quality mode (libavcodec's
         // default bit rate would make it constrained quality at 200 kb/s).
         bitRate: twoPass?.bitRate ?? 0, pass: twoPass?.pass ?? 0, statsIn: twoPass?.stats,

@@ -38,7 +38,8 @@ struct GIFOutput: FormatWriter {
       fps = reduced
     }
     var colors = settings.maxColors ?? 256
-    var renderers: [Int: FrameRenderer] = [spec.canvas.fps: renderer]
+    // GIF rates are whole: a 59.94 canvas is rendered again at a whole rate.
+    var renderers: [Int: FrameRenderer] = spec.canvas.isFractional ? [:] : [spec.canvas.fps: renderer]
     var options = GIFOptions()
     if let dither = settings.dither { options.dither = GIFOptions.Dither(rawValue: dither.rawValue)! }
     if let scale = settings.bayerScale { options.bayerScale = scale }

@@ -17,7 +17,7 @@ struct MOVOutput: FormatWriter {
     let (width, height) = spec.videoSize(spec.output.mov.size)
     let writer = try MOVWriter(
       path: path, width: width, height: height, fps: spec.canvas.fps,
-      threads: Self.encoderThreads, alpha: !spec.canvas.isOpaque)
+      threads: Self.encoderThreads, alpha: !spec.canvas.isOpaque, fractional: spec.canvas.isFractional)
     return try writer.encodeFrames(of: renderer, onFrame: onFrame)
   }
 }

@@ -12,7 +12,7 @@ struct MP4Output: FormatWriter {
   func write(_ renderer: FrameRenderer, to path: String, onFrame: (Int) throws -> Void) throws -> OutputSummary {
     if let maxBytes = renderer.spec.output.mp4.maxBytes {
       let renderer = renderer.overMatte()
-      let duration = Double(renderer.frameCount) / Double(renderer.spec.canvas.fps)
+      let duration = renderer.spec.canvas.frameRate.time(ofFrame: renderer.frameCount)
       let budget = SizeBudget(maxBytes: maxBytes, key: "output.mp4.maxBytes", spec: renderer.spec)
       let (s, note) = try budget.fit(path: path, duration: duration, what: "mp4") { bitRate in
         try Self.encodeTwoPass(renderer, to: path, bitRate: bitRate, onFrame: onFrame)
@@ -42,7 +42,7 @@ struct MP4Output: FormatWriter {
       let writer = try MP4Writer(
         path: pass == 1 ? firstPass : path, width: width, height: height, fps: spec.canvas.fps,
         preset: spec.output.mp4.preset, threads: encoderThreads,
-        twoPass: TwoPass(pass: pass, bitRate: bitRate, stats: stats))
+        twoPass: TwoPass(pass: pass, bitRate: bitRate, stats: stats), fractional: spec.canvas.isFractional)
       try pipeline.run(renderer, width: width, height: height) { n, yuv in
         try writer.append(yuv)
         try onFrame(n)
@@ -84,7 +84,8 @@ struct MP4Output: FormatWriter {
     }
     let writer = try MP4Writer(
       path: path, width: width, height: height, fps: spec.canvas.fps,
-      crf: spec.output.mp4.crf, preset: spec.output.mp4.preset, threads: encoderThreads)
+      crf: spec.output.mp4.crf, preset: spec.output.mp4.preset, threads: encoderThreads,
+      fractional: spec.canvas.isFractional)
     try pipeline.run(renderer, width: width, height: height) { n, yuv in
       try writer.append(yuv)
       try onFrame(n)
@@ -117,7 +118,7 @@ struct MP4Output: FormatWriter {
         ("TRANSVID_NO_ENCODE: rendered \(statistics.rendered) of \(statistics.frames) frames in "
           + "\(String(format: "%.4f", loop)) s; preparing the job took \(String(format: "%.4f", prepare)) s\n").utf8))
     try Platform.writeAtomically([], to: path)
-    let fps = renderer.spec.canvas.fps
-    return VideoSummary(frames: statistics.frames, duration: Double(statistics.frames) / Double(fps), bytes: 0)
+    let duration = renderer.spec.canvas.frameRate.time(ofFrame: statistics.frames)
+    return VideoSummary(frames: statistics.frames, duration: duration, bytes: 0)
   }
 }

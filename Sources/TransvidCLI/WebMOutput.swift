@@ -20,7 +20,7 @@ struct WebMOutput: FormatWriter {
       let (s, _) = try Self.encode(renderer, to: path, twoPass: nil, onFrame: onFrame)
       return OutputSummary(path: path, frames: s.frames, duration: s.duration, bytes: s.bytes)
     }
-    let duration = Double(renderer.frameCount) / Double(spec.canvas.fps)
+    let duration = spec.canvas.frameRate.time(ofFrame: renderer.frameCount)
     let budget = SizeBudget(maxBytes: maxBytes, key: "output.webm.maxBytes", spec: spec)
     let firstPass = path + ".pass1"
     defer { try? FileManager.default.removeItem(atPath: firstPass) }
@@ -43,7 +43,8 @@ struct WebMOutput: FormatWriter {
     let (width, height) = spec.videoSize(spec.output.webm.size)
     let writer = try WebMWriter(
       path: path, width: width, height: height, fps: spec.canvas.fps, crf: spec.output.webm.crf,
-      speed: spec.output.webm.speed, threads: encoderThreads, alpha: !spec.canvas.isOpaque, twoPass: twoPass)
+      speed: spec.output.webm.speed, threads: encoderThreads, alpha: !spec.canvas.isOpaque, twoPass: twoPass,
+      fractional: spec.canvas.isFractional)
     if !spec.canvas.isOpaque {
       let s = try writer.encodeFrames(of: renderer, onFrame: onFrame)
       return (VideoSummary(frames: s.frames, duration: s.duration, bytes: s.bytes), writer.passStats)

@@ -50,6 +50,9 @@ let brokenWebFormatJobs: [BrokenJob] = [
     "unknown target", "output: { target: gihtub }\n",
     "job.cfg:1:19: error: output.target: unknown target \"gihtub\"; did you mean 'github'?"),
   BrokenJob(
+    "fps not an NTSC rate", "canvas: { fps: 59.9 }\n",
+    "job.cfg:1:16: error: canvas.fps: expected an integer from 1 to 120, or 23.976, 29.97, 59.94 or 119.88, got 59.9"),
+  BrokenJob(
     "unknown format near webm", "output: { formats: [webn] }\n",
     "job.cfg:1:21: error: output.formats[0]: unknown format \"webn\"; did you mean 'webm'?"),
 ]
@@ -120,5 +123,22 @@ let brokenWebFormatJobs: [BrokenJob] = [
       "job.cfg:1:17: note: canvas.size: the canvas is 1179x2556 pixels; the mov is 1180x2556, its last column repeated "
         + "(4:2:0 video has even sides); give a width or height to scale instead"
     ])
+  }
+}
+
+/// `canvas.fps` as the NTSC rates.
+@Suite enum FrameRateSettingsTests {
+  @Test static func fractionalRates() throws {
+    let spec = try JobParser.parse("canvas: { fps: 59.94 }\n" + job("hold: 10"), file: "job.cfg")
+    #expect(spec.canvas.fps == 60 && spec.canvas.isFractional)
+    #expect(spec.canvas.frameRate == FrameRate(frames: 60000, seconds: 1001) && spec.canvas.frameRate.description == "59.94")
+    // 10 s × 59.94 = 599.4 frames: 599; frame 599 is at 599·1001/60000 s.
+    let timeline = Timeline(spec: spec)
+    #expect(timeline.frameCount == 599)
+    #expect(spec.canvas.frameRate.time(ofFrame: 599) == 599.0 * 1001 / 60000)
+    let film = try JobParser.parse("canvas: { fps: 23.976 }\n" + job("hold: 1"), file: "job.cfg")
+    #expect(film.canvas.frameRate == FrameRate(frames: 24000, seconds: 1001) && film.canvas.frameRate.description == "23.976")
+    let whole = try JobParser.parse("canvas: { fps: 30 }\n" + job("hold: 1"), file: "job.cfg")
+    #expect(!whole.canvas.isFractional && whole.canvas.frameRate == FrameRate(frames: 30) && Timeline(spec: whole).frameCount == 30)
   }
 }
