@@ -44,7 +44,7 @@ extension JobDecoder {
     if let value = fields["fps"] {
       if let number = value.number, let whole = FrameRate.fractional[number] {
         (fps, isFractional) = (whole, true)
-      } else if value.number.map({ $0.rounded() != $0 }) ?? false {
+      } else if let number = value.number, number.isFinite, number.rounded() != number {
         throw mismatch(value, fields.path("fps"), expected: "an integer from 1 to 120, or 23.976, 29.97, 59.94 or 119.88")
       } else {
         fps = try integer(value, fields.path("fps"), in: 1...120)
