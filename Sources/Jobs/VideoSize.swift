@@ -83,7 +83,8 @@ extension JobDecoder {
     return JobNote(
       location,
       "\(key): the canvas is \(w)x\(h) pixels; the \(videos.map(\.rawValue).joined(separator: ", ")) "
-        + "\(videos.count == 1 ? "is" : "are") \(padded.width)x\(padded.height), its last \(sides) repeated "
+        + "\(videos.count == 1 ? "is" : "are") \(padded.width)x\(padded.height), "
+        + "\(videos.count == 1 ? "its" : "their") last \(sides) repeated "
         + "(4:2:0 video has even sides); give a width or height to scale instead")
   }
 }
