@@ -91,6 +91,7 @@ enum ColorSyntax {
     "black": .black,
     "white": .white,
     "clear": .clear,
+    "transparent": .clear,
     "darkGray": Color(red: 1.0 / 3, green: 1.0 / 3, blue: 1.0 / 3),
     "lightGray": Color(red: 2.0 / 3, green: 2.0 / 3, blue: 2.0 / 3),
     "gray": Color(red: 0.5, green: 0.5, blue: 0.5),

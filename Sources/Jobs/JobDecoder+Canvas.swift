@@ -1,6 +1,7 @@
 // `canvas:` — the device's screen: size in points, scale, frame rate, background.
 //
 //   canvas: { device: iphone-15, fps: 60, background: "#000000" }
+//   canvas: { fps: 59.94 }                        # 60000/1001 (FrameRate.swift)
 //   canvas: { size: 390x844, scale: 3 }          # or size: [390, 844]
 //   canvas: { device: ipad-11, orientation: landscape, statusBar: 24 }
 //
@@ -37,7 +38,16 @@ extension JobDecoder {
     var scale = device?.scale ?? (fields["size"] == nil ? standard.scale : 2)
     if let value = fields["scale"] { scale = try integer(value, fields.path("scale"), in: 1...3) }
     var fps = 60
-    if let value = fields["fps"] { fps = try integer(value, fields.path("fps"), in: 1...120) }
+    var isFractional = false
+    if let value = fields["fps"] {
+      if let number = value.number, let whole = FrameRate.fractional[number] {
+        (fps, isFractional) = (whole, true)
+      } else if let number = value.number, number.isFinite, number.rounded() != number {
+        throw mismatch(value, fields.path("fps"), expected: "an integer from 1 to 120, or 23.976, 29.97, 59.94 or 119.88")
+      } else {
+        fps = try integer(value, fields.path("fps"), in: 1...120)
+      }
+    }
     var background = Color.black
     if let value = fields["background"] { background = try color(value, fields.path("background")) }
 
@@ -57,6 +67,7 @@ extension JobDecoder {
     if let value = fields["statusBar"] {
       canvas.statusBar = try statusBar(value, fields.path("statusBar"), canvas: canvas)
     }
+    canvas.isFractional = isFractional
     return canvas
   }
 

@@ -26,6 +26,8 @@ extension JobDecoder {
     spec.stage = stage
     if case .image(let asset)? = stage?.background { spec.assets.append(asset) }
     spec.sizeSources = JobDecoder.locations(of: JobSpec.sizeKeys, in: root)
+    spec.writtenSettings = Set(JobDecoder.locations(of: JobSpec.targetKeys, in: root).keys)
+    if let target = output.target { spec = spec.applying(target) }
     spec.localization = try localization(locales: fields["locales"], strings: fields["strings"])
     try resolveKeys(in: &spec)
     try appearances(fields["appearances"], root: root, into: &spec)

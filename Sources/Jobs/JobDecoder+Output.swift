@@ -4,32 +4,37 @@
 //     dir: demos                      # relative to the job file; default: the CLI's
 //     formats: [mp4, gif]             # mp4 (default), gif, png (poster), sheet, webm, mov, apng, webp
 //     mp4: { crf: 18, preset: medium }
+//     mp4: { maxBytes: 10MB }         # two-pass at the rate that fills it (webm too)
+//     mp4: { width: 720 }             # or height; also webm and mov (VideoSize.swift)
 //     gif: { width: 360, fps: 30 }    # default: the writer's choice
 //     gif:                            # every key optional
 //       width: 360                    # pixels (16…8192); height keeps the aspect ratio
 //       fps: 30                       # 1…50
 //       maxColors: 256                # 4…256
 //       quality: 100                  # 1…100: colours 2.56 × quality (maxColors wins)
-//       maxBytes: 2000000             # lower colours, fps, width until the file fits
+//       maxBytes: 2MB                 # lower colours, fps, width until the file fits (bytes, MB, MiB, …)
 //       dither: none                  # none, bayer, sierra2_4a, floyd_steinberg
 //       bayerScale: 5                 # 0…5, with dither: bayer
 //       palette: global               # global or per-frame
 //       loop: forever                 # forever, or repeats after the first play (0: once)
 //     png: { time: 1.2 }              # poster frame; default: mid first transition
 //     sheet: { frames: 12, columns: 4, width: 1200 }   # contact sheet
-//     webm: { crf: 31, speed: 2 }     # VP9: crf 0…63, speed (cpu-used) 0…5
+//     webm: { crf: 31, speed: 2, maxBytes: 5MB }   # VP9: crf 0…63, speed (cpu-used) 0…5
 //     apng: { loop: forever }         # animated PNG; loop as the GIF's
 //     webp: { quality: 80, lossless: false, loop: forever }   # quality 0…100
+//     matte: "#FFFFFF"                # mp4/gif behind a transparent canvas; default black
+//     target: github                  # github, web, editor: settings for a destination (OutputTarget.swift)
 //
 // `formats` may also be one name (`formats: gif`). A format listed twice is
 // an error, as is an empty list.
 
 extension JobDecoder {
-  static let outputKeys = ["dir", "formats", "mp4", "gif", "png", "sheet", "webm", "apng", "webp"]
-  static let webmKeys = ["crf", "speed"]
+  static let outputKeys = ["dir", "formats", "mp4", "gif", "png", "sheet", "webm", "mov", "apng", "webp", "matte", "target"]
+  static let webmKeys = ["crf", "speed", "maxBytes"] + videoSizeKeys
+  static let movKeys = videoSizeKeys
   static let apngKeys = ["loop"]
   static let webpKeys = ["quality", "lossless", "loop"]
-  static let mp4Keys = ["crf", "preset"]
+  static let mp4Keys = ["crf", "preset", "maxBytes"] + videoSizeKeys
   static let gifKeys = ["width", "fps", "maxColors", "maxBytes", "dither", "bayerScale", "palette", "loop", "quality"]
   static let pngKeys = ["time"]
   static let sheetKeys = ["frames", "columns", "width"]
@@ -50,8 +55,20 @@ extension JobDecoder {
     if let value = fields["png"] { output.png = try png(value, fields.path("png")) }
     if let value = fields["sheet"] { output.sheet = try sheet(value, fields.path("sheet")) }
     if let value = fields["webm"] { output.webm = try webm(value, fields.path("webm")) }
+    if let value = fields["mov"] {
+      output.mov = MOVSettings(size: try videoSize(try self.fields(value, fields.path("mov"), keys: JobDecoder.movKeys)))
+    }
     if let value = fields["apng"] { output.apng = try apng(value, fields.path("apng")) }
     if let value = fields["webp"] { output.webp = try webp(value, fields.path("webp")) }
+    if let value = fields["target"] {
+      output.target = try choice(value, fields.path("target"), OutputTarget.self, what: "target")
+    }
+    if let value = fields["matte"] {
+      output.matte = try color(value, fields.path("matte"))
+      if output.matte.alpha < 1 {
+        throw mismatch(value, fields.path("matte"), expected: "an opaque colour (mp4 and gif have no alpha)")
+      }
+    }
     return output
   }
 
@@ -94,6 +111,8 @@ extension JobDecoder {
       }
       settings.preset = name
     }
+    if let value = fields["maxBytes"] { settings.maxBytes = try maxBytes(value, fields.path("maxBytes")) }
+    settings.size = try videoSize(fields)
     return settings
   }
 
@@ -108,7 +127,7 @@ extension JobDecoder {
       settings.maxColors = try integer(value, fields.path("maxColors"), in: 4...256)
     }
     if let value = fields["maxBytes"] {
-      settings.maxBytes = try integer(value, fields.path("maxBytes"), in: 1024...(1 << 40))
+      settings.maxBytes = try maxBytes(value, fields.path("maxBytes"))
     }
     if let value = fields["dither"] {
       settings.dither = try choice(value, fields.path("dither"), GIFSettings.Dither.self, what: "dither mode")
@@ -124,6 +143,11 @@ extension JobDecoder {
     return settings
   }
 
+  /// `maxBytes:` of gif, mp4 and webm: 1 KiB … 1 TiB, in bytes or with a unit.
+  private func maxBytes(_ value: YAMLNode, _ path: KeyPath) throws(Diagnostic) -> Int {
+    try byteSize(value, path, in: 1024...(1 << 40))
+  }
+
   /// `loop:` of an animation: `forever`, or repeats after the first play.
   private func loop(_ value: YAMLNode, _ path: KeyPath) throws(Diagnostic) -> AnimationLoop {
     if value.text == "forever" { return .forever }
@@ -136,6 +160,8 @@ extension JobDecoder {
     var settings = WebMSettings()
     if let value = fields["crf"] { settings.crf = try integer(value, fields.path("crf"), in: 0...63) }
     if let value = fields["speed"] { settings.speed = try integer(value, fields.path("speed"), in: 0...5) }
+    if let value = fields["maxBytes"] { settings.maxBytes = try maxBytes(value, fields.path("maxBytes")) }
+    settings.size = try videoSize(fields)
     return settings
   }
 

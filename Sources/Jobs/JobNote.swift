@@ -7,7 +7,9 @@
 //   UIPercentDrivenInteractiveTransition then cancels, the step plays back
 //   and the screens after it are not the ones the step names;
 // - emoji in label text: the renderer's text is coverage in one colour, so
-//   emoji are drawn as monochrome outlines (Symbola), not as on a device.
+//   emoji are drawn as monochrome outlines (Symbola), not as on a device;
+// - an odd canvas written to mp4, webm or mov at its own size: the video
+//   repeats the last column or row (`VideoSize.swift`).
 
 /// A remark on a valid job, at a place in its file.
 public struct JobNote: Hashable, Sendable, CustomStringConvertible {
@@ -47,6 +49,7 @@ extension JobDecoder {
             + "not past 0.5, so the \(step.operation.rawValue) is cancelled and '\(step.from)' stays on screen "
             + "(UIPercentDrivenInteractiveTransition); say release: cancel to keep this, or move the finger further"))
     }
+    if let note = oddCanvasNote(on: spec) { notes.append(note) }
     return notes
   }
 

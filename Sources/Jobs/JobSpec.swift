@@ -60,6 +60,9 @@ public struct JobSpec: Sendable {
   public var appearance: String? = nil
   /// `stage:` — a device, background and caption around the canvas (`StageSpec.swift`).
   public var stage: StageSpec? = nil
+  /// Which of the settings an `OutputTarget` fills in the file writes itself
+  /// (`output.formats`, `canvas.background`, …; `OutputTarget.swift`).
+  public var writtenSettings: Set<String> = []
 
   public init(
     name: String, file: String, canvas: CanvasSpec, output: OutputSpec, screens: [ScreenSpec], timeline: [TimelineStep],
@@ -103,6 +106,8 @@ public struct CanvasSpec: Hashable, Sendable {
   public var orientation: DeviceOrientation = .portrait
   /// `statusBar:` — the system's strip at the top, fixed through transitions.
   public var statusBar: StatusBarSpec? = nil
+  /// The rate is `fps × 1000/1001` (29.97, 59.94, …; `FrameRate.swift`).
+  public var isFractional = false
 
   public init(size: Size, scale: Int, fps: Int, background: Color) {
     self.size = size
@@ -142,8 +147,13 @@ public struct OutputSpec: Hashable, Sendable {
   public var png: PNGSettings
   public var sheet: SheetSettings
   public var webm = WebMSettings()
+  public var mov = MOVSettings()
   public var apng = APNGSettings()
   public var webp = WebPSettings()
+  /// `matte:` — what mp4 and gif show behind a transparent canvas (opaque; `Transparency.swift`).
+  public var matte = Color.black
+  /// `target:` — the destination whose settings were filled in (`OutputTarget.swift`).
+  public var target: OutputTarget?
 
   public init(
     directory: String? = nil, formats: [OutputFormat] = [.mp4], mp4: MP4Settings = MP4Settings(),
@@ -242,6 +252,11 @@ public struct MP4Settings: Hashable, Sendable {
   public var crf: Int
   /// One of x264's presets (`ultrafast` … `placebo`).
   public var preset: String
+  /// `maxBytes:` — the largest acceptable file: a two-pass encode at the
+  /// rate that fills it (`crf` is then unused).
+  public var maxBytes: Int? = nil
+  /// `width:` or `height:` (`VideoSize.swift`).
+  public var size = VideoSize()
 
   public init(crf: Int = 18, preset: String = "medium") {
     self.crf = crf
@@ -260,6 +275,10 @@ public struct WebMSettings: Hashable, Sendable {
   public var crf: Int
   /// libvpx `cpu-used`, 0…5: higher is faster, the file a little larger.
   public var speed: Int
+  /// `maxBytes:` — as `MP4Settings.maxBytes`.
+  public var maxBytes: Int? = nil
+  /// `width:` or `height:` (`VideoSize.swift`).
+  public var size = VideoSize()
 
   /// crf 31 is libvpx's middle of the scale. Speed 2 is the default: on
   /// the photo demo (393×852, 60 fps) it gives a file 14 % smaller than

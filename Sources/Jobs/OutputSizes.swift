@@ -4,8 +4,8 @@
 // What each output allocates (the writers in `TransvidCLI/OutputWriter.swift`
 // and `Media` lay them out this way):
 // - every format: frames of the canvas's pixel size;
-// - mp4: the canvas cropped to even sides (H.264 4:2:0), so each side needs
-//   at least 2 pixels;
+// - mp4, webm, mov: the canvas padded to even sides, or scaled to a
+//   `width:`/`height:` (`VideoSize.swift`);
 // - gif: frames `gif.width` wide (default: the canvas width in points, at
 //   least 16), the height keeping the canvas's aspect ratio;
 // - sheet: `sheet.width` wide (default: thumbnails of half the canvas
@@ -30,6 +30,12 @@ extension JobSpec {
     if formats.contains(.mp4), width < 2 || height < 2 {
       throw diagnostic(
         at: canvasKey, "the canvas is \(width)x\(height) pixels; an MP4 needs at least 2x2 (H.264 4:2:0 has even sides)")
+    }
+    for format in formats {
+      guard let size = videoSize(of: format), size != VideoSize() else { continue }
+      let (w, h) = videoSize(size)
+      let key = "output.\(format.rawValue).\(size.width != nil ? "width" : "height")"
+      try OutputSizes.check(w, h, what: "the \(format.rawValue)", key: key, in: self, limits: limits)
     }
     if formats.contains(.gif) {
       let size = gifSize
@@ -72,7 +78,7 @@ extension JobSpec {
   /// `KEY: message` at the key `key` names in `sizeSources`, or at the
   /// nearest enclosing key written in the file (`output.gif.width`, then
   /// `output.gif`, `output`), else at the top of the file.
-  func diagnostic(at key: String, _ message: String) -> Diagnostic {
+  public func diagnostic(at key: String, _ message: String) -> Diagnostic {
     var path = key.split(separator: ".").map(String.init)
     while !path.isEmpty {
       let name = path.joined(separator: ".")
@@ -83,7 +89,10 @@ extension JobSpec {
   }
 
   /// The keys `sizeSources` records.
-  static let sizeKeys = [["canvas", "size"], ["canvas", "device"], ["output", "gif", "width"], ["output", "sheet", "width"]]
+  static let sizeKeys = [
+    ["canvas", "size"], ["canvas", "device"], ["output", "gif", "width"], ["output", "sheet", "width"],
+    ["output", "mp4", "maxBytes"], ["output", "webm", "maxBytes"],
+  ]
 }
 
 public enum OutputSizes {

@@ -44,6 +44,8 @@ public struct Timeline: Sendable {
 
   public let segments: [Segment]
   public let fps: Int
+  /// The exact rate (`fps`, or fps × 1000/1001): frame n is at `frameRate.time(ofFrame: n)`.
+  public let frameRate: FrameRate
   /// The total length in seconds.
   public let duration: Double
 
@@ -75,11 +77,14 @@ public struct Timeline: Sendable {
     }
     self.segments = segments
     self.fps = spec.canvas.fps
+    self.frameRate = spec.canvas.frameRate
     self.duration = time
   }
 
   /// The number of frames: the timeline's length × fps, rounded.
-  public var frameCount: Int { Int((duration * Double(fps)).rounded()) }
+  public var frameCount: Int {
+    Int((duration * Double(frameRate.frames) / Double(frameRate.seconds)).rounded())
+  }
 
   /// Where the touch indicator of a segment's step shows at `clock` seconds
   /// of the step's own time (after slow motion), or nil when it does not.
@@ -104,7 +109,7 @@ public struct Timeline: Sendable {
     let s = segments[index]
     let slowmo: Double
     if case .transition(_, let step) = s.content { slowmo = step.slowmo } else { slowmo = 1 }
-    return Swift.min(Double(n) / Double(fps) - s.start, s.duration) / slowmo
+    return Swift.min(frameRate.time(ofFrame: n) - s.start, s.duration) / slowmo
   }
 
   /// The screen on display at the end.
@@ -118,7 +123,7 @@ public struct Timeline: Sendable {
 
   /// The segment frame `n` falls in (the last one for frames past the end).
   public func segmentIndex(ofFrame n: Int) -> Int {
-    let t = Double(n) / Double(fps)
+    let t = frameRate.time(ofFrame: n)
     // Segments are few; a linear scan is cheaper than anything clever.
     for (i, s) in segments.enumerated() where t < s.start + s.duration { return i }
     return segments.count - 1
@@ -126,7 +131,7 @@ public struct Timeline: Sendable {
 
   /// What frame `n` shows: the state at `n / fps` seconds.
   public func content(ofFrame n: Int) -> FrameContent {
-    let t = Double(n) / Double(fps)
+    let t = frameRate.time(ofFrame: n)
     let index = segmentIndex(ofFrame: n)
     let s = segments[index]
     switch s.content {

@@ -11,8 +11,9 @@ public final class APNGWriter: VideoWriter {
 
   /// Opens the encoder and the temp file. `plays`: 0 loops forever, else
   /// how many times the animation plays.
-  public init(path: String, width: Int, height: Int, fps: Int, plays: Int = 0) throws {
+  public init(path: String, width: Int, height: Int, fps: Int, plays: Int = 0, fractional: Bool = false) throws {
     let what = "APNG '\(path)'"
+    let rate = VideoWriter.timing(fps, fractional: fractional)
     try VideoWriter.checkSize(width, height, what: what)
     try VideoWriter.checkRate(fps, what: what)
     guard (0...65535).contains(plays) else { throw MediaError("open \(what)", "plays \(plays) is not in 0…65535") }
@@ -20,6 +21,6 @@ public final class APNGWriter: VideoWriter {
       path: path, fps: fps,
       encoding: Encoding(
         container: "apng", codec: "apng", pixelFormat: .rgba, width: width, height: height,
-        timeBase: (1, fps), frameRate: fps, muxerOptions: [("plays", "\(plays)")], what: what))
+        timeBase: rate.timeBase, frameRate: rate.frames, frameRateDenominator: rate.denominator, muxerOptions: [("plays", "\(plays)")], what: what))
   }
 }

@@ -24,6 +24,8 @@ struct Encoding {
   var timeBase: (num: Int, den: Int)
   /// The constant frame rate to tag; nil for formats timed per frame (GIF).
   var frameRate: Int?
+  /// The rate is `frameRate / frameRateDenominator` (1001 for 59.94 = 60000/1001).
+  var frameRateDenominator = 1
   /// Tag the stream BT.709 primaries, transfer and matrix, limited range —
   /// what the YUV converter writes.
   var taggedBT709 = false
@@ -31,6 +33,10 @@ struct Encoding {
   var threads = 1
   /// The encoder's target bit rate; nil keeps libavcodec's default.
   var bitRate: Int? = nil
+  /// 1 or 2 for a pass of a two-pass encode (`TwoPass`), 0 for one pass.
+  var pass = 0
+  /// What the first pass returned, for the second (libvpx); nil otherwise.
+  var statsIn: String? = nil
   /// The encoder's private options (`av_opt_set` on `priv_data`), in order.
   var codecOptions: [(name: String, value: String)] = []
   /// The muxer's options for `avformat_write_header`.
@@ -56,6 +62,14 @@ enum PixelFormat: String, Sendable {
   case rgba
   /// Packed 8-bit straight BGRA: WebP (libwebp takes no RGBA).
   case bgra
+
+  /// Whether the format stores alpha.
+  var hasAlpha: Bool {
+    switch self {
+    case .yuva420p, .yuva444p10le, .rgba, .bgra: true
+    case .yuv420p, .yuv422p10le, .pal8: false
+    }
+  }
 
   var ffmpeg: AVPixelFormat {
     switch self {

@@ -3,6 +3,9 @@
 /// video editors and Keynote take. A `VideoWriter` that only chooses its
 /// `Encoding`.
 ///
+/// Alpha: with `alpha`, ProRes 4444 (yuva444p10le) with a 16-bit alpha
+/// channel, the file editors lay over other footage.
+///
 /// Size: 4:2:2 needs an even width; the writer takes even sizes only, like
 /// the MP4, so the caller crops both alike.
 ///
@@ -14,17 +17,20 @@ public final class MOVWriter: VideoWriter {
   public static let fileType = OutputFileType(
     fileExtension: "mov", mimeType: "video/quicktime", presentation: .attachment)
 
-  /// Opens the encoder and the temp file.
-  public init(path: String, width: Int, height: Int, fps: Int, threads: Int = 4) throws {
+  /// Opens the encoder and the temp file: ProRes 422 HQ, or 4444 with `alpha`.
+  public init(
+    path: String, width: Int, height: Int, fps: Int, threads: Int = 4, alpha: Bool = false, fractional: Bool = false
+  ) throws {
     let what = "MOV '\(path)'"
+    let rate = VideoWriter.timing(fps, fractional: fractional)
     try VideoWriter.checkEvenSize(width, height, codec: "ProRes", what: what)
     try VideoWriter.checkRate(fps, what: what)
     guard threads >= 0 else { throw MediaError("open \(what)", "threads \(threads) is negative") }
     try super.init(
       path: path, fps: fps,
       encoding: Encoding(
-        container: "mov", codec: "prores_ks", pixelFormat: .yuv422p10le, width: width, height: height,
-        timeBase: (1, fps), frameRate: fps, taggedBT709: true, threads: threads,
-        codecOptions: [("profile", "hq")], what: what))
+        container: "mov", codec: "prores_ks", pixelFormat: alpha ? .yuva444p10le : .yuv422p10le, width: width, height: height,
+        timeBase: rate.timeBase, frameRate: rate.frames, frameRateDenominator: rate.denominator, taggedBT709: true, threads: threads,
+        codecOptions: alpha ? [("profile", "4444"), ("alpha_bits", "16")] : [("profile", "hq")], what: what))
   }
 }

@@ -34,11 +34,15 @@ public final class MP4Writer: VideoWriter {
   ///     count, but differs between thread counts (x264 writes its settings
   ///     into the stream and frame threads change its decisions; measured at
   ///     640×480). For the same bytes on every machine, pass a fixed count.
+  ///   - twoPass: one pass of an average-bit-rate encode instead of `crf`;
+  ///     its `stats` is the path of x264's stats file (x264 also writes
+  ///     that path + `.mbtree`), the same for both passes.
   public init(
     path: String, width: Int, height: Int, fps: Int, crf: Int = 18, preset: String = "medium",
-    threads: Int = 0
+    threads: Int = 0, twoPass: TwoPass? = nil, fractional: Bool = false
   ) throws {
     let what = "MP4 '\(path)'"
+    let rate = VideoWriter.timing(fps, fractional: fractional)
     guard width > 0, height > 0, width % 2 == 0, height % 2 == 0, width <= 16384,
       height <= 16384
     else {
@@ -53,18 +57,26 @@ public final class MP4Writer: VideoWriter {
       throw MediaError("open \(what)", "crf \(crf) is not in 1…51 (0, lossless, needs High 4:4:4)")
     }
     guard threads >= 0 else { throw MediaError("open \(what)", "threads \(threads) is negative") }
+    let rateControl: [(name: String, value: String)]
+    if let twoPass {
+      guard let stats = twoPass.stats, (1...2).contains(twoPass.pass), twoPass.bitRate > 0 else {
+        throw MediaError("open \(what)", "a two-pass encode needs pass 1 or 2, a positive bit rate and a stats file")
+      }
+      rateControl = [("stats", stats)]
+    } else {
+      rateControl = [("crf", "\(crf)")]
+    }
     try super.init(
       path: path, fps: fps,
       encoding: Encoding(
         container: "mp4", codec: "libx264", pixelFormat: .yuv420p, width: width, height: height,
-        timeBase: (1, fps), frameRate: fps, taggedBT709: true, threads: threads,
+        timeBase: rate.timeBase, frameRate: rate.frames, frameRateDenominator: rate.denominator, taggedBT709: true, threads: threads, bitRate: twoPass?.bitRate,
+        pass: twoPass?.pass ?? 0,
         // x264's lookahead thread decides frame types from however many
         // frames are queued when it runs, so with frame threads the bytes
         // depended on timing; with sync-lookahead 0 it runs inside each
         // encode call, on exactly the frames submitted so far.
-        codecOptions: [
-          ("profile", "high"), ("preset", preset), ("crf", "\(crf)"), ("x264-params", "sync-lookahead=0"),
-        ],
+        codecOptions: [("profile", "high"), ("preset", preset)] + rateControl + [("x264-params", "sync-lookahead=0")],
         muxerOptions: [("movflags", "+faststart")], what: what))
   }
 }

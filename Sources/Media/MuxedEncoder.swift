@@ -20,6 +20,9 @@ final class MuxedEncoder {
   let encoding: Encoding
   /// Packets written so far.
   private(set) var packets = 0
+  /// After `finish()` of a first pass: the stats the encoder returned in
+  /// memory (libvpx), for the second pass; nil for encoders that write a file.
+  private(set) var statsOut: String?
 
   private let tempPath: String
   private var format: UnsafeMutablePointer<AVFormatContext>?
@@ -48,7 +51,9 @@ final class MuxedEncoder {
       c.pointee.height = Int32(e.height)
       c.pointee.pix_fmt = e.pixelFormat.ffmpeg
       c.pointee.time_base = AVRational(num: Int32(e.timeBase.num), den: Int32(e.timeBase.den))
-      if let fps = e.frameRate { c.pointee.framerate = AVRational(num: Int32(fps), den: 1) }
+      if let fps = e.frameRate {
+        c.pointee.framerate = AVRational(num: Int32(fps), den: Int32(e.frameRateDenominator))
+      }
       c.pointee.sample_aspect_ratio = AVRational(num: 1, den: 1)
       if e.taggedBT709 {
         c.pointee.color_primaries = AVCOL_PRI_BT709
@@ -59,6 +64,8 @@ final class MuxedEncoder {
       c.pointee.thread_count = Int32(e.threads)
       if let rate = e.bitRate { c.pointee.bit_rate = Int64(rate) }
       c.pointee.flags |= Int32(AV_CODEC_FLAG_BITEXACT)
+      if e.pass == 1 { c.pointee.flags |= Int32(AV_CODEC_FLAG_PASS1) }
+      if e.pass == 2 { c.pointee.flags |= Int32(AV_CODEC_FLAG_PASS2) }
       if format.pointee.oformat.pointee.flags & AVFMT_GLOBALHEADER != 0 {
         c.pointee.flags |= Int32(AV_CODEC_FLAG_GLOBAL_HEADER)
       }
@@ -66,6 +73,13 @@ final class MuxedEncoder {
         try check(
           av_opt_set(c.pointee.priv_data, option.name, option.value, 0),
           "set \(e.codec) \(option.name) \(option.value)")
+      }
+      // The encoder copies `stats_in` while it opens; the string is ours to free.
+      let statsIn = e.statsIn.flatMap { av_strdup($0) }
+      c.pointee.stats_in = statsIn
+      defer {
+        c.pointee.stats_in = nil
+        av_free(statsIn)
       }
       try check(avcodec_open2(c, encoder, nil), "open encoder \(e.codec) for \(e.what)")
 
@@ -115,7 +129,9 @@ final class MuxedEncoder {
     try guardOpen("finish")
     do throws(MediaError) {
       try send(nil)
-      guard packets > 0 else { throw MediaError("finish \(encoding.what)", "the encoder returned no packets") }
+      if encoding.pass == 1, let stats = codec.pointer.pointee.stats_out { statsOut = String(cString: stats) }
+      // A first pass may return only stats (libvpx): its file is discarded.
+      guard packets > 0 || encoding.pass == 1 else { throw MediaError("finish \(encoding.what)", "the encoder returned no packets") }
       try check(av_write_trailer(format), "write \(encoding.container) trailer")
       if let format { try check(avio_closep(&format.pointee.pb), "close '\(tempPath)'") }
       close(removingTemp: false)

@@ -10,7 +10,7 @@ import Raster
 /// horizontal colour resolution. `scripts/gif-quality` gives FFmpeg's `scale`
 /// filter the same flags (`lanczos+accurate_rnd+full_chroma_int+
 /// full_chroma_inp+bitexact`) so that both pipelines start from the same pixels.
-final class Resampler {
+public final class Resampler {
   /// The swscale flags for resizing.
   static let flags =
     SWS_LANCZOS | SWS_ACCURATE_RND | SWS_FULL_CHR_H_INT | SWS_FULL_CHR_H_INP | SWS_BITEXACT
@@ -42,11 +42,19 @@ final class Resampler {
     self.context = context
   }
 
+  /// A resizer from `sourceWidth × sourceHeight` to `width × height`, RGBA
+  /// both (premultiplied stays premultiplied).
+  public convenience init(resizing sourceWidth: Int, _ sourceHeight: Int, to width: Int, _ height: Int)
+    throws(MediaError)
+  {
+    try self.init(from: sourceWidth, sourceHeight, to: width, height, format: AV_PIX_FMT_RGBA)
+  }
+
   deinit { sws_freeContext(context) }
 
   /// Resizes `source` into `destination` (`width × height × 4` bytes, packed
   /// rows).
-  func resize(_ source: Bitmap, into destination: UnsafeMutablePointer<UInt8>, stride: Int)
+  public func resize(_ source: Bitmap, into destination: UnsafeMutablePointer<UInt8>, stride: Int)
     throws(MediaError)
   {
     guard source.width == sourceWidth, source.height == sourceHeight else {

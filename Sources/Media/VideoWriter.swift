@@ -21,7 +21,8 @@ public struct VideoSummary: Hashable, Sendable {
 /// `MuxedEncoder`. A format is a subclass that only chooses the `Encoding`
 /// (`MP4Writer`: libx264 yuv420p in mp4); everything else is here.
 ///
-/// Frame `n` gets pts `n` in a time base of `1/fps`. The file is written to a
+/// Frame `n` gets pts `n` in a time base of `1/fps` (of 1001/(fps × 1000)
+/// for the NTSC rates, `fractional: true` in every writer's init). The file is written to a
 /// temp file beside `path` and renamed onto `path` by `finish()`; an error,
 /// `cancel()` or dropping the writer unfinished removes the temp file and
 /// leaves whatever was at `path` untouched. After an error the writer is
@@ -31,18 +32,27 @@ public struct VideoSummary: Hashable, Sendable {
 /// pixel format with the BT.709 matrix, limited range (`Scaler.yuv`), copied
 /// as straight RGBA or BGRA for the packed formats (APNG, WebP), or
 /// converted elsewhere (`YUVFrame`, by a `YUVConverter` on a worker thread).
+/// For a YUV format with alpha (VP9 yuva420p, ProRes 4444) the frame is made
+/// straight first, with the colours of its edges spread into its fully
+/// transparent pixels (`Alpha.bleed`), since those encoders store straight
+/// colour and mix neighbours.
 public class VideoWriter {
   /// Where the finished file goes.
   public let path: String
   /// Frame size in pixels.
   public let width: Int, height: Int
-  /// Frames per second.
+  /// Frames per second (the whole number; see `fractional`).
   public let fps: Int
+  /// Whether the rate is `fps × 1000/1001` (59.94 = 60000/1001): frame `n`
+  /// then has pts `n` in a time base of 1001/(fps × 1000).
+  public let fractional: Bool
 
   private let encoder: MuxedEncoder
   private let frame: Frame
   private let scaler = Scaler()
   private var frameCount = 0
+  /// The straight-alpha copy of a frame, for YUV formats with alpha.
+  private var straight: Bitmap?
 
   /// Opens the encoder and the temp file. `encoding` sets the size; its
   /// time base must be `1/fps`.
@@ -52,6 +62,7 @@ public class VideoWriter {
     self.width = encoding.width
     self.height = encoding.height
     self.fps = fps
+    self.fractional = encoding.frameRateDenominator == 1001
     encoder = try MuxedEncoder(path: path, encoding: encoding)
     frame = try Frame(width: width, height: height, format: encoding.pixelFormat.ffmpeg)
     if encoding.taggedBT709 {
@@ -70,8 +81,11 @@ public class VideoWriter {
     do {
       try checkSize(bitmap.width, bitmap.height)
       try check(av_frame_make_writable(frame.pointer), "make frame writable")
-      if encoder.encoding.pixelFormat == .rgba || encoder.encoding.pixelFormat == .bgra {
-        copyStraight(bitmap, swappingRedAndBlue: encoder.encoding.pixelFormat == .bgra)
+      let format = encoder.encoding.pixelFormat
+      if format == .rgba || format == .bgra {
+        copyStraight(bitmap, swappingRedAndBlue: format == .bgra, bleeding: format == .bgra)
+      } else if format.hasAlpha {
+        try scaler.yuv(from: straightBled(bitmap), into: frame)
       } else {
         try scaler.yuv(from: bitmap, into: frame)
       }
@@ -110,8 +124,14 @@ public class VideoWriter {
       throw MediaError("finish \(encoder.encoding.what)", "no frames were appended")
     }
     let bytes = try encoder.finish()
-    return VideoSummary(frames: frameCount, duration: Double(frameCount) / Double(fps), bytes: bytes)
+    let rate = Self.timing(fps, fractional: fractional)
+    let duration = Double(frameCount) * Double(rate.denominator) / Double(rate.frames)
+    return VideoSummary(frames: frameCount, duration: duration, bytes: bytes)
   }
+
+  /// After `finish()` of the first pass of a two-pass encode, the stats an
+  /// encoder returns in memory (libvpx) for the second; nil otherwise.
+  public var passStats: String? { encoder.statsOut }
 
   /// Stops writing and removes the temp file; `path` is left as it was.
   /// Safe to call more than once, and after `finish()` (then it does nothing).
@@ -121,7 +141,9 @@ public class VideoWriter {
 
   /// Writes premultiplied `bitmap` into the packed frame as straight RGBA
   /// (what PNG and WebP store), or BGRA; opaque pixels keep their values.
-  private func copyStraight(_ bitmap: Bitmap, swappingRedAndBlue: Bool) {
+  /// With `bleeding`, the edges' colours are spread into fully transparent
+  /// pixels (`Alpha.bleed`), for WebP, whose lossy mode is 4:2:0 inside.
+  private func copyStraight(_ bitmap: Bitmap, swappingRedAndBlue: Bool, bleeding: Bool) {
     let f = frame.pointer.pointee
     bitmap.bytes.withUnsafeBufferPointer { src in
       for y in 0..<height {
@@ -132,6 +154,30 @@ public class VideoWriter {
         }
       }
     }
+    if bleeding { Alpha.bleed(f.data.0!, width: width, height: height, stride: Int(f.linesize.0)) }
+  }
+
+  /// `bitmap` as straight RGBA with its edge colours spread into its fully
+  /// transparent pixels (`Alpha.bleed`); alpha as it is.
+  private func straightBled(_ bitmap: Bitmap) -> Bitmap {
+    var out = straight ?? Bitmap(width: width, height: height)
+    straight = nil  // Keeps `out`'s storage unshared, so it is written in place.
+    bitmap.bytes.withUnsafeBufferPointer { src in
+      out.bytes.withUnsafeMutableBufferPointer { dst in
+        Alpha.unpremultiply(src.baseAddress!, into: dst.baseAddress!, pixels: width * height)
+        Alpha.bleed(dst.baseAddress!, width: width, height: height, stride: width * 4)
+      }
+    }
+    straight = out
+    return out
+  }
+
+  /// The time base and tagged rate of `fps` frames a second, or of
+  /// `fps × 1000/1001` when `fractional`: (1, 60) and 60/1, or (1001, 60000)
+  /// and 60000/1001.
+  static func timing(_ fps: Int, fractional: Bool) -> (timeBase: (num: Int, den: Int), frames: Int, denominator: Int) {
+    if fractional { return (timeBase: (num: 1001, den: fps * 1000), frames: fps * 1000, denominator: 1001) }
+    return (timeBase: (num: 1, den: fps), frames: fps, denominator: 1)
   }
 
   /// Throws unless `fps` is in 1…1000.

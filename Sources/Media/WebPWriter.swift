@@ -12,9 +12,10 @@ public final class WebPWriter: VideoWriter {
   /// Opens the encoder and the temp file. `loop`: 0 loops forever, else how
   /// many times the animation plays.
   public init(
-    path: String, width: Int, height: Int, fps: Int, quality: Int = 80, lossless: Bool = false, loop: Int = 0
+    path: String, width: Int, height: Int, fps: Int, quality: Int = 80, lossless: Bool = false, loop: Int = 0, fractional: Bool = false
   ) throws {
     let what = "WebP '\(path)'"
+    let rate = VideoWriter.timing(fps, fractional: fractional)
     try VideoWriter.checkSize(width, height, what: what, maximum: 16383)
     try VideoWriter.checkRate(fps, what: what)
     guard (0...100).contains(quality) else { throw MediaError("open \(what)", "quality \(quality) is not in 0…100") }
@@ -23,7 +24,7 @@ public final class WebPWriter: VideoWriter {
       path: path, fps: fps,
       encoding: Encoding(
         container: "webp", codec: "libwebp_anim", pixelFormat: .bgra, width: width, height: height,
-        timeBase: (1, fps), frameRate: fps,
+        timeBase: rate.timeBase, frameRate: rate.frames, frameRateDenominator: rate.denominator,
         codecOptions: [("lossless", lossless ? "1" : "0"), ("quality", "\(quality)")],
         muxerOptions: [("loop", "\(loop)")], what: what))
   }

@@ -105,10 +105,11 @@ public struct FrameRenderer: Sendable {
     return images
   }
 
-  /// The same job at another frame rate (a GIF's), from the same assets and fonts.
+  /// The same job at another (whole) frame rate (a GIF's), from the same assets and fonts.
   public func retimed(fps: Int) -> FrameRenderer {
     var retimed = spec
     retimed.canvas.fps = fps
+    retimed.canvas.isFractional = false
     return FrameRenderer(spec: retimed, assets: assets, fonts: fonts)
   }
 

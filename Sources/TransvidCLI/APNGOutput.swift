@@ -12,7 +12,7 @@ struct APNGOutput: FormatWriter {
     let spec = renderer.spec
     let writer = try APNGWriter(
       path: path, width: spec.framePixelWidth, height: spec.framePixelHeight, fps: spec.canvas.fps,
-      plays: (spec.output.apng.loop ?? .forever).plays)
+      plays: (spec.output.apng.loop ?? .forever).plays, fractional: spec.canvas.isFractional)
     return try writer.encodeFrames(of: renderer, onFrame: onFrame)
   }
 }

@@ -140,6 +140,10 @@ struct BatchPlan: Sendable {
           spec.canvas.scale = 1
           spec.canvas.fps = min(spec.canvas.fps, WatchCommand.draftFPS)
         }
+        if let target = options.target {
+          spec = spec.applying(target)
+          try spec.checkOutputSizes(formats: spec.output.formats, limits: options.limits)
+        }
         try options.paths.check(spec, outputDirectoryGiven: options.outputDirectory != nil)
         try AssetLoader.checkFiles(of: spec)
         job.spec = spec

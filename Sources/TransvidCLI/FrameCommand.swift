@@ -17,7 +17,7 @@ enum FrameCommand {
       try AssetLoader.checkFiles(of: spec)
       let renderer = try AssetLoader.makeRenderer(for: spec)
       for note in spec.notes { console.error(note.description) }
-      let fps = Double(spec.canvas.fps)
+      let fps = spec.canvas.frameRate.value
       let last = Swift.max(renderer.frameCount - 1, 0)
       // Compared as doubles: `time · fps` may be beyond any Int.
       let wanted = (time * fps).rounded()

@@ -73,9 +73,10 @@ struct FramePipeline {
       let converter = try YUVConverter(width: width, height: height, threads: conversionThreads)
       let yuv = try YUVFrame(width: width, height: height)
       var bitmap = Bitmap(width: width, height: height)
+      let fitter = try FrameFitter(renderer, width: width, height: height)
       for n in 0..<count {
         if !renderer.repeatsPreviousFrame(n) {
-          StageTimings.measure(.compose) { renderer.render(n, into: &bitmap) }
+          try StageTimings.measure(.compose) { try fitter.render(n, into: &bitmap) }
           if convert { try StageTimings.measure(.convert) { try converter.convert(bitmap, into: yuv) } }
           statistics.rendered += 1
         }
@@ -93,9 +94,10 @@ struct FramePipeline {
     }
     for _ in 0..<workers {
       let converter = try YUVConverter(width: width, height: height, threads: conversionThreads)
+      let fitter = try FrameFitter(renderer, width: width, height: height)
       group.enter()
       let thread = Thread {
-        state.work(renderer: renderer, converter: converter, width: width, height: height, convert: convert)
+        state.work(renderer: renderer, fitter: fitter, converter: converter, convert: convert)
         group.leave()
       }
       thread.stackSize = 8 << 20
@@ -151,8 +153,8 @@ private final class PipelineState: @unchecked Sendable {
 
   /// A worker's loop: claim the next frame, render and convert it outside
   /// the lock, publish it.
-  func work(renderer: FrameRenderer, converter: YUVConverter, width: Int, height: Int, convert: Bool) {
-    var bitmap = Bitmap(width: width, height: height)
+  func work(renderer: FrameRenderer, fitter: FrameFitter, converter: YUVConverter, convert: Bool) {
+    var bitmap = Bitmap(width: fitter.width, height: fitter.height)
     condition.lock()
     while true {
       while !stopped && nextClaim < count && nextClaim - consumedCount >= depth { condition.wait() }
@@ -169,10 +171,10 @@ private final class PipelineState: @unchecked Sendable {
       let yuv = free.removeLast()
       condition.unlock()
       var error: (any Error)? = nil
-      StageTimings.measure(.compose) { renderer.render(n, into: &bitmap) }
-      if convert {
-        do { try StageTimings.measure(.convert) { try converter.convert(bitmap, into: yuv) } } catch let e { error = e }
-      }
+      do {
+        try StageTimings.measure(.compose) { try fitter.render(n, into: &bitmap) }
+        if convert { try StageTimings.measure(.convert) { try converter.convert(bitmap, into: yuv) } }
+      } catch let e { error = e }
       condition.lock()
       if let error {
         stopLocked(error)

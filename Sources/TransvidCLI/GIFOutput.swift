@@ -24,6 +24,8 @@ struct GIFOutput: FormatWriter {
   /// (20), fewer colours (64), then narrower, until it fits; the summary
   /// says what changed.
   func write(_ renderer: FrameRenderer, to path: String, onFrame: (Int) throws -> Void) throws -> OutputSummary {
+    // Frames reach the GIF writer opaque: a transparent canvas over the job's matte.
+    let renderer = renderer.overMatte()
     let spec = renderer.spec
     let settings = spec.output.gif
     let canvasWidth = spec.framePixelWidth, canvasHeight = spec.framePixelHeight
@@ -36,7 +38,8 @@ struct GIFOutput: FormatWriter {
       fps = reduced
     }
     var colors = settings.maxColors ?? GIFOptions.colors(quality: settings.quality ?? 100)
-    var renderers: [Int: FrameRenderer] = [spec.canvas.fps: renderer]
+    // GIF rates are whole: a 59.94 canvas is rendered again at a whole rate.
+    var renderers: [Int: FrameRenderer] = spec.canvas.isFractional ? [:] : [spec.canvas.fps: renderer]
     var options = GIFOptions()
     if let dither = settings.dither { options.dither = GIFOptions.Dither(rawValue: dither.rawValue)! }
     if let scale = settings.bayerScale { options.bayerScale = scale }

@@ -2,8 +2,8 @@ import Jobs
 import Media
 import Rendering
 
-/// `mov`: ProRes 422 HQ by `MOVWriter`, at the canvas size cropped to even
-/// (as the MP4).
+/// `mov`: ProRes 422 HQ by `MOVWriter` — ProRes 4444 with alpha when the
+/// canvas is transparent — at `JobSpec.videoSize` (as the MP4).
 struct MOVOutput: FormatWriter {
   var fileType: OutputFileType { MOVWriter.fileType }
   var cacheKey: String { "prores_ks hq threads=\(Self.encoderThreads)" }
@@ -14,9 +14,10 @@ struct MOVOutput: FormatWriter {
 
   func write(_ renderer: FrameRenderer, to path: String, onFrame: (Int) throws -> Void) throws -> OutputSummary {
     let spec = renderer.spec
+    let (width, height) = spec.videoSize(spec.output.mov.size)
     let writer = try MOVWriter(
-      path: path, width: spec.framePixelWidth & ~1, height: spec.framePixelHeight & ~1, fps: spec.canvas.fps,
-      threads: Self.encoderThreads)
+      path: path, width: width, height: height, fps: spec.canvas.fps,
+      threads: Self.encoderThreads, alpha: !spec.canvas.isOpaque, fractional: spec.canvas.isFractional)
     return try writer.encodeFrames(of: renderer, onFrame: onFrame)
   }
 }

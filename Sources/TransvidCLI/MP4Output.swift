@@ -10,8 +10,46 @@ struct MP4Output: FormatWriter {
   var cacheKey: String { "libx264 threads=\(Self.encoderThreads)" }
 
   func write(_ renderer: FrameRenderer, to path: String, onFrame: (Int) throws -> Void) throws -> OutputSummary {
+    if let maxBytes = renderer.spec.output.mp4.maxBytes {
+      let renderer = renderer.overMatte()
+      let duration = renderer.spec.canvas.frameRate.time(ofFrame: renderer.frameCount)
+      let budget = SizeBudget(maxBytes: maxBytes, key: "output.mp4.maxBytes", spec: renderer.spec)
+      let (s, note) = try budget.fit(path: path, duration: duration, what: "mp4") { bitRate in
+        try Self.encodeTwoPass(renderer, to: path, bitRate: bitRate, onFrame: onFrame)
+      }
+      return OutputSummary(path: path, frames: s.frames, duration: s.duration, bytes: s.bytes, notes: [note])
+    }
     let s = try Self.encode(renderer, to: path, onFrame: onFrame)
     return OutputSummary(path: path, frames: s.frames, duration: s.duration, bytes: s.bytes)
+  }
+
+  /// Both passes of an average-rate encode at `bitRate` (`SizeBudget`): the
+  /// first to a scratch file beside `path`, removed with x264's stats files.
+  static func encodeTwoPass(
+    _ renderer: FrameRenderer, to path: String, bitRate: Int, pipeline: FramePipeline = .standard(),
+    onFrame: (Int) throws -> Void
+  ) throws -> VideoSummary {
+    let spec = renderer.spec
+    let (width, height) = spec.videoSize(spec.output.mp4.size)
+    let stats = path + ".x264-stats", firstPass = path + ".pass1"
+    defer {
+      for file in [stats, stats + ".temp", stats + ".mbtree", stats + ".mbtree.temp", firstPass] {
+        try? FileManager.default.removeItem(atPath: file)
+      }
+    }
+    var summary: VideoSummary?
+    for pass in 1...2 {
+      let writer = try MP4Writer(
+        path: pass == 1 ? firstPass : path, width: width, height: height, fps: spec.canvas.fps,
+        preset: spec.output.mp4.preset, threads: encoderThreads,
+        twoPass: TwoPass(pass: pass, bitRate: bitRate, stats: stats), fractional: spec.canvas.isFractional)
+      try pipeline.run(renderer, width: width, height: height) { n, yuv in
+        try writer.append(yuv)
+        try onFrame(n)
+      }
+      summary = try writer.finish()
+    }
+    return summary!
   }
 
   /// x264's thread count changes its decisions (and so the bytes), so it is
@@ -19,8 +57,9 @@ struct MP4Output: FormatWriter {
   /// file on a laptop and on a 64-core runner.
   static let encoderThreads = 4
 
-  /// Renders every frame and encodes it. H.264 4:2:0 needs even sizes, so an
-  /// odd canvas (393 pt @3x = 1179 px) loses its last pixel column or row.
+  /// Renders every frame and encodes it at `JobSpec.videoSize`: H.264 4:2:0
+  /// needs even sizes, so an odd canvas (393 pt @3x = 1179 px) gains a copy
+  /// of its last column or row (`FrameFitter`), or is scaled to a `width:`.
   ///
   /// Frames are rendered and converted ahead of the encoder by a
   /// `FramePipeline` (`pipeline`, default `FramePipeline.standard()`); held
@@ -40,14 +79,17 @@ struct MP4Output: FormatWriter {
     _ renderer: FrameRenderer, to path: String, pipeline: FramePipeline = .standard(),
     onFrame: (Int) throws -> Void = { _ in }
   ) throws -> VideoSummary {
+    // H.264 has no alpha: a transparent canvas shows over the job's matte.
+    let renderer = renderer.overMatte()
     let spec = renderer.spec
-    let width = spec.framePixelWidth & ~1, height = spec.framePixelHeight & ~1
+    let (width, height) = spec.videoSize(spec.output.mp4.size)
     if ProcessInfo.processInfo.environment["TRANSVID_NO_ENCODE"] == "1" {
       return try composeOnly(renderer, to: path, width: width, height: height, pipeline: pipeline, onFrame: onFrame)
     }
     let writer = try MP4Writer(
       path: path, width: width, height: height, fps: spec.canvas.fps,
-      crf: spec.output.mp4.crf, preset: spec.output.mp4.preset, threads: encoderThreads)
+      crf: spec.output.mp4.crf, preset: spec.output.mp4.preset, threads: encoderThreads,
+      fractional: spec.canvas.isFractional)
     let raw = ProcessInfo.processInfo.environment["TRANSVID_RAW_YUV"].flatMap { path in
       FileManager.default.createFile(atPath: path, contents: nil) ? FileHandle(forWritingAtPath: path) : nil
     }
@@ -84,7 +126,7 @@ struct MP4Output: FormatWriter {
         ("TRANSVID_NO_ENCODE: rendered \(statistics.rendered) of \(statistics.frames) frames in "
           + "\(String(format: "%.4f", loop)) s; preparing the job took \(String(format: "%.4f", prepare)) s\n").utf8))
     try Platform.writeAtomically([], to: path)
-    let fps = renderer.spec.canvas.fps
-    return VideoSummary(frames: statistics.frames, duration: Double(statistics.frames) / Double(fps), bytes: 0)
+    let duration = renderer.spec.canvas.frameRate.time(ofFrame: statistics.frames)
+    return VideoSummary(frames: statistics.frames, duration: duration, bytes: 0)
   }
 }

@@ -42,6 +42,8 @@ struct Options: Sendable {
   var command: Command = .help
   var outputDirectory: String?
   var formats: [OutputFormat]?
+  /// `--target`: a destination's settings for every job (`OutputTarget`).
+  var target: OutputTarget?
   var force = false
   var quiet = false
   /// `-j N`: jobs rendered at once; nil is the core count.
@@ -77,6 +79,7 @@ struct Options: Sendable {
     "--help", "--version", "--output-dir", "--format", "--force", "--quiet", "--jobs", "--shard", "--shard-count",
     "--report", "--junit", "--gallery", "--progress", "--json", "--allow-outside", "--cache", "--cache-max-bytes",
     "--locale",
+    "--target",
   ] + limitOptions
   /// The options that set `JobLimits` (`JobLimits.set`), for renders, `plan` and `frame`.
   static let limitOptions = ["--max-side", "--max-frames", "--max-pixels"]
@@ -160,6 +163,12 @@ struct Options: Sendable {
           formats.append(format)
         }
         options.formats = formats
+      case "--target":
+        let name = try value()
+        guard let target = OutputTarget(rawValue: name) else {
+          throw UsageError(description: "unknown target '\(name)'\(OutputTarget.hint(forUnknown: name))")
+        }
+        options.target = target
       case "--force": options.force = true
       case "--locale": options.locales = try Options.locales(try value())
       case "-q", "--quiet": options.quiet = true

@@ -19,7 +19,7 @@ struct PosterOutput: FormatWriter {
 
   /// The frame shown at `time` (frame ⌊time·fps⌉, clamped to the last).
   static func frameIndex(at time: Double, _ renderer: FrameRenderer) -> Int {
-    let n = Int((time * Double(renderer.spec.canvas.fps)).rounded())
+    let n = Int((time * renderer.spec.canvas.frameRate.value).rounded())
     return min(max(n, 0), max(renderer.frameCount - 1, 0))
   }
 
@@ -30,7 +30,7 @@ struct PosterOutput: FormatWriter {
     let frame = renderer.frame(n, width: spec.framePixelWidth, height: spec.framePixelHeight)
     let bytes = try PNGWriter.encode(frame)
     try Platform.writeAtomically(bytes, to: path)
-    let time = Double(n) / Double(spec.canvas.fps)
+    let time = spec.canvas.frameRate.time(ofFrame: n)
     return OutputSummary(
       path: path, frames: 1, duration: 0, bytes: bytes.count,
       notes: ["poster at \(String(format: "%.2f", time)) s (frame \(n))"])

@@ -31,10 +31,10 @@ struct SheetOutput: FormatWriter {
     let image = try sheet.render(
       count: indices.count, frameWidth: width, frameHeight: height, font: try FontLibrary.font(FontLibrary.latinRegular),
       frame: { renderer.frame(indices[$0], width: width, height: height) },
-      label: { ContactSheet.label(seconds: Double(indices[$0]) / Double(spec.canvas.fps)) })
+      label: { ContactSheet.label(seconds: spec.canvas.frameRate.time(ofFrame: indices[$0])) })
     let bytes = try PNGWriter.encode(image)
     try Platform.writeAtomically(bytes, to: path)
-    let last = Double(indices[indices.count - 1]) / Double(spec.canvas.fps)
+    let last = spec.canvas.frameRate.time(ofFrame: indices[indices.count - 1])
     return OutputSummary(
       path: path, frames: indices.count, duration: last, bytes: bytes.count,
       notes: ["contact sheet \(image.width)×\(image.height), \(columns) columns"])

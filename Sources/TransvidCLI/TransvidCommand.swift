@@ -36,6 +36,7 @@ public enum TransvidCommand {
     OPTIONS:
       -o, --output-dir DIR   where outputs go (default: the job's output.dir, else ./out)
       --format LIST          override the job's formats: \(OutputFormat.names.joined(separator: ","))
+      --target NAME          settings for a destination (github, web, editor) where jobs do not write them
       -j, --jobs N           jobs rendered at once (default: the number of cores)
       --force                render even when outputs are up to date
       --locale LIST          render only these of the jobs' locales (e.g. ar,ja)

@@ -13,7 +13,8 @@ struct WebPOutput: FormatWriter {
     let settings = spec.output.webp
     let writer = try WebPWriter(
       path: path, width: spec.framePixelWidth, height: spec.framePixelHeight, fps: spec.canvas.fps,
-      quality: settings.quality, lossless: settings.lossless, loop: (settings.loop ?? .forever).plays)
+      quality: settings.quality, lossless: settings.lossless, loop: (settings.loop ?? .forever).plays,
+      fractional: spec.canvas.isFractional)
     return try writer.encodeFrames(of: renderer, onFrame: onFrame)
   }
 }

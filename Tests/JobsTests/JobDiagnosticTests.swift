@@ -150,8 +150,8 @@ let brokenJobs: [BrokenJob] = [
     "fps quoted", "canvas: { fps: \"60\" }\n",
     "job.cfg:1:16: error: canvas.fps: expected an integer from 1 to 120, got \"60\""),
   BrokenJob(
-    "fps fractional", "canvas: { fps: 29.97 }\n",
-    "job.cfg:1:16: error: canvas.fps: expected an integer from 1 to 120, got 29.97"),
+    "fps fractional", "canvas: { fps: 29.5 }\n",
+    "job.cfg:1:16: error: canvas.fps: expected an integer from 1 to 120, or 23.976, 29.97, 59.94 or 119.88, got 29.5"),
   BrokenJob(
     "size with a word", "canvas: { size: 390by844 }\n",
     "job.cfg:1:17: error: canvas.size: expected a size in points: WIDTHxHEIGHT or [WIDTH, HEIGHT], each from 1 to 8192, got \"390by844\""),

@@ -30,7 +30,7 @@ let brokenOutputJobs: [BrokenJob] = [
     "job.cfg:1:23: error: output.gif.fps: expected an integer from 1 to 50, got 60"),
   BrokenJob(
     "maxBytes too small", "output: { gif: { maxBytes: 100 } }\n",
-    "job.cfg:1:28: error: output.gif.maxBytes: expected an integer from 1024 to 1099511627776, got 100"),
+    "job.cfg:1:28: error: output.gif.maxBytes: expected a size from 1024 to 1099511627776 bytes (a number, or like 10MB or 10MiB), got 100"),
   BrokenJob(
     "misspelt dither", "output: { gif: { dither: sierra } }\n",
     "job.cfg:1:26: error: output.gif.dither: unknown dither mode \"sierra\"; expected one of: bayer, sierra2_4a, floyd_steinberg, none"),

@@ -2,6 +2,7 @@
 // exact diagnostic for each kind of mistake (columns counted by hand).
 
 import Testing
+import Raster
 
 @testable import Jobs
 
@@ -14,7 +15,7 @@ let brokenWebFormatJobs: [BrokenJob] = [
     "job.cfg:1:26: error: output.webm.speed: expected an integer from 0 to 5, got 6"),
   BrokenJob(
     "webm cpu-used", "output: { webm: { cpuUsed: 2 } }\n",
-    "job.cfg:1:19: error: unknown key 'cpuUsed' in output.webm; expected one of: crf, speed"),
+    "job.cfg:1:19: error: unknown key 'cpuUsed' in output.webm; expected one of: crf, speed, maxBytes, width, height"),
   BrokenJob(
     "apng loop word", "output: { apng: { loop: always } }\n",
     "job.cfg:1:25: error: output.apng.loop: expected 'forever' or a repeat count from 0 to 65535, got \"always\""),
@@ -31,8 +32,26 @@ let brokenWebFormatJobs: [BrokenJob] = [
     "webp misspelt quality", "output: { webp: { qualty: 90 } }\n",
     "job.cfg:1:19: error: unknown key 'qualty' in output.webp; did you mean 'quality'?"),
   BrokenJob(
-    "mov has no settings yet", "output: { mov: { profile: hq } }\n",
-    "job.cfg:1:11: error: unknown key 'mov' in output; expected one of: dir, formats, mp4, gif, png, sheet, webm, apng, webp"),
+    "mov has only a size", "output: { mov: { profile: hq } }\n",
+    "job.cfg:1:18: error: unknown key 'profile' in output.mov; expected one of: width, height"),
+  BrokenJob(
+    "odd video width", "output: { mp4: { width: 721 } }\n",
+    "job.cfg:1:25: error: output.mp4.width: expected an even number of pixels (the video is 4:2:0), got 721"),
+  BrokenJob(
+    "video width and height", "output: { webm: { width: 720, height: 1280 } }\n",
+    "job.cfg:1:39: error: output.webm.height: give width or height, not both: the other keeps the canvas's aspect ratio"),
+  BrokenJob(
+    "translucent matte", "output: { matte: \"#FFFFFF80\" }\n",
+    "job.cfg:1:18: error: output.matte: expected an opaque colour (mp4 and gif have no alpha), got \"#FFFFFF80\""),
+  BrokenJob(
+    "gif maxBytes unit", "output: { gif: { maxBytes: 10XB } }\n",
+    "job.cfg:1:28: error: output.gif.maxBytes: expected a size from 1024 to 1099511627776 bytes (a number, or like 10MB or 10MiB), got \"10XB\""),
+  BrokenJob(
+    "unknown target", "output: { target: gihtub }\n",
+    "job.cfg:1:19: error: output.target: unknown target \"gihtub\"; did you mean 'github'?"),
+  BrokenJob(
+    "fps not an NTSC rate", "canvas: { fps: 59.9 }\n",
+    "job.cfg:1:16: error: canvas.fps: expected an integer from 1 to 120, or 23.976, 29.97, 59.94 or 119.88, got 59.9"),
   BrokenJob(
     "unknown format near webm", "output: { formats: [webn] }\n",
     "job.cfg:1:21: error: output.formats[0]: unknown format \"webn\"; did you mean 'webm'?"),
@@ -62,5 +81,64 @@ let brokenWebFormatJobs: [BrokenJob] = [
     #expect(spec.output.webm == WebMSettings(crf: 31, speed: 2))
     #expect(spec.output.apng == APNGSettings(loop: nil))
     #expect(spec.output.webp == WebPSettings(quality: 80, lossless: false, loop: nil))
+  }
+}
+
+/// `background: transparent`, `output.matte` and sizes written with units.
+@Suite enum AlphaAndSizeSettingsTests {
+  @Test static func transparentCanvasAndMatte() throws {
+    let spec = try JobParser.parse(
+      "canvas: { background: transparent }\noutput: { matte: \"#FFFFFF\" }\n" + job("hold: 1"), file: "job.cfg")
+    #expect(spec.canvas.background == .clear && !spec.canvas.isOpaque)
+    #expect(spec.output.matte == .white)
+    #expect(spec.overMatte.canvas.background == .white && spec.overMatte.canvas.isOpaque)
+    let half = Color(red: 1, green: 0, blue: 0, alpha: 0.5).over(.white)
+    #expect(half == Color(red: 1, green: 0.5, blue: 0.5))
+    let opaque = try JobParser.parse(job("hold: 1"), file: "job.cfg")
+    #expect(opaque.output.matte == .black && opaque.canvas.isOpaque && opaque.overMatte.canvas == opaque.canvas)
+  }
+
+  @Test static func sizesWithUnits() {
+    #expect(ByteSize.bytes("10MB") == 10_000_000)
+    #expect(ByteSize.bytes("10MiB") == 10_485_760)
+    #expect(ByteSize.bytes("1.5 MB") == 1_500_000)
+    #expect(ByteSize.bytes("512KiB") == 524_288 && ByteSize.bytes("500kB") == 500_000)
+    #expect(ByteSize.bytes("2000000") == 2_000_000 && ByteSize.bytes("64 B") == 64)
+    #expect(ByteSize.bytes("10 mb") == nil && ByteSize.bytes("MB") == nil && ByteSize.bytes("1.2.3MB") == nil)
+  }
+}
+
+/// `width:`/`height:` of mp4, webm and mov, and the size without them.
+@Suite enum VideoSizeSettingsTests {
+  @Test static func sizes() throws {
+    let spec = try JobParser.parse(
+      "canvas: { size: 393x852, scale: 3 }\noutput: { formats: [mp4, webm, mov], mp4: { width: 720 }, webm: { height: 1280 } }\n"
+        + job("hold: 1"), file: "job.cfg")
+    #expect(spec.output.mp4.size == VideoSize(width: 720) && spec.output.webm.size == VideoSize(height: 1280))
+    // 2556 × 720 / 1179 = 1560.9 → 1560; 1179 × 1280 / 2556 = 590.4 → 590.
+    #expect(spec.videoSize(spec.output.mp4.size) == (720, 1560))
+    #expect(spec.videoSize(spec.output.webm.size) == (590, 1280))
+    #expect(spec.videoSize(spec.output.mov.size) == (1180, 2556))
+    #expect(spec.notes.map(\.description) == [
+      "job.cfg:1:17: note: canvas.size: the canvas is 1179x2556 pixels; the mov is 1180x2556, its last column repeated "
+        + "(4:2:0 video has even sides); give a width or height to scale instead"
+    ])
+  }
+}
+
+/// `canvas.fps` as the NTSC rates.
+@Suite enum FrameRateSettingsTests {
+  @Test static func fractionalRates() throws {
+    let spec = try JobParser.parse("canvas: { fps: 59.94 }\n" + job("hold: 10"), file: "job.cfg")
+    #expect(spec.canvas.fps == 60 && spec.canvas.isFractional)
+    #expect(spec.canvas.frameRate == FrameRate(frames: 60000, seconds: 1001) && spec.canvas.frameRate.description == "59.94")
+    // 10 s × 59.94 = 599.4 frames: 599; frame 599 is at 599·1001/60000 s.
+    let timeline = Timeline(spec: spec)
+    #expect(timeline.frameCount == 599)
+    #expect(spec.canvas.frameRate.time(ofFrame: 599) == 599.0 * 1001 / 60000)
+    let film = try JobParser.parse("canvas: { fps: 23.976 }\n" + job("hold: 1"), file: "job.cfg")
+    #expect(film.canvas.frameRate == FrameRate(frames: 24000, seconds: 1001) && film.canvas.frameRate.description == "23.976")
+    let whole = try JobParser.parse("canvas: { fps: 30 }\n" + job("hold: 1"), file: "job.cfg")
+    #expect(!whole.canvas.isFractional && whole.canvas.frameRate == FrameRate(frames: 30) && Timeline(spec: whole).frameCount == 30)
   }
 }

@@ -138,4 +138,47 @@ import Testing
     // 0.2 + (0.3 + 0.5) + 0.2 + (0.3 + 0.5) s at 30 fps.
     #expect(frames["delayed"] == 60)
   }
+
+  /// The NTSC rates: plan frames == decoded frames in mp4, webm and mov,
+  /// mp4 and mov tagged with the exact rational rate (webm to the
+  /// nanosecond), the last frame at n·1001/(fps·1000) s.
+  @Test(arguments: [("23.976", "24000/1001"), ("29.97", "30000/1001"), ("59.94", "60000/1001")])
+  func fractionalRatesAreTaggedExactly(rate: String, tag: String) throws {
+    let binary = try #require(transvidBinary(), "build the executable first (swift build --build-tests)")
+    let dir = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    let text = Self.delayed.replacingOccurrences(of: "fps: 30", with: "fps: \(rate)")
+      .replacingOccurrences(of: "name: delayed", with: "name: delayed\noutput: { formats: [mp4, webm, mov] }")
+    let job = try write(text, to: "delayed.cfg", in: dir)
+    let (planStatus, planData) = try Self.run(binary, ["plan", "--json", job, "-o", "\(dir)/out"])
+    #expect(planStatus == 0)
+    let plan = try #require(try JSONSerialization.jsonObject(with: planData) as? [String: Any])
+    let entry = try #require((plan["jobs"] as? [[String: Any]])?.first)
+    let frames = try #require(entry["frames"] as? Int)
+    // 2.0 s at fps·1000/1001 frames a second, rounded.
+    let fps = Double(tag.split(separator: "/")[0])! / 1001
+    #expect(frames == Int((2.0 * fps).rounded()))
+    let (status, _) = try Self.run(binary, [job, "-o", "\(dir)/out", "-q"])
+    #expect(status == 0)
+    for format in ["mp4", "webm", "mov"] {
+      let path = "\(dir)/out/delayed.\(format)"
+      #expect(try Self.decodedFrames(path) == frames, "\(format) at \(rate)")
+      let (_, data) = try Self.run(
+        URL(fileURLWithPath: "/usr/bin/env"),
+        ["ffprobe", "-v", "error", "-select_streams", "v:0", "-show_entries", "stream=r_frame_rate:frame=pts_time",
+         "-of", "default=nw=1", path])
+      let lines = String(decoding: data, as: UTF8.self).split(separator: "\n")
+      let tagged = lines.first { $0.hasPrefix("r_frame_rate=") }.map { String($0.dropFirst(13)) } ?? ""
+      if format == "webm" {
+        // Matroska stores a frame's duration in whole nanoseconds (16683333 ns
+        // at 59.94), which ffprobe reads back as a nearby fraction (19001/317).
+        let parts = tagged.split(separator: "/").compactMap { Double($0) }
+        #expect(parts.count == 2 && abs(parts[0] / parts[1] - fps) < 1e-4, "webm at \(rate): \(tagged)")
+      } else {
+        #expect(tagged == tag, "\(format) at \(rate): \(tagged)")
+      }
+      let last = lines.compactMap { $0.hasPrefix("pts_time=") ? Double($0.dropFirst(9)) : nil }.max() ?? -1
+      #expect(abs(last - Double(frames - 1) / fps) < 0.002, "\(format) at \(rate): last frame at \(last) s")
+    }
+  }
 }

@@ -189,16 +189,16 @@ struct WebFormatOutputTests {
     #expect(psnr(try firstWebPFrame(r), r.renderer.frame(0, width: 240, height: 400)) == .infinity)
   }
 
-  /// An odd canvas (121×201 px): the WebM and MOV lose the last column and
-  /// row as the MP4 does; APNG and WebP keep every pixel.
+  /// An odd canvas (121×201 px): the WebM and MOV repeat the last column
+  /// and row (122×202) as the MP4 does; APNG and WebP keep every pixel as is.
   @Test(.enabled(if: tool("webpmux"), "needs libwebp's tools (Debian package webp)"))
-  func oddCanvasesAreCroppedForVideoOnly() throws {
+  func oddCanvasesArePaddedForVideoOnly() throws {
     let dir = try makeTemporaryDirectory()
     defer { try? FileManager.default.removeItem(atPath: dir) }
     let job = smallJob(output: "{ formats: [webm, mov, apng, webp] }")
       .replacingOccurrences(of: "size: 120x200, scale: 2", with: "size: 121x201, scale: 1")
     let renderer = FrameRenderer(spec: try JobParser.parse(job, file: "\(dir)/small.cfg"))
-    for (format, size) in [(OutputFormat.webm, "120x200"), (.mov, "120x200"), (.apng, "121x201")] {
+    for (format, size) in [(OutputFormat.webm, "122x202"), (.mov, "122x202"), (.apng, "121x201")] {
       let path = "\(dir)/small.\(format.writer.fileType.fileExtension)"
       _ = try OutputWriter.write(format: format, renderer: renderer, to: path)
       let p = try probe(path)

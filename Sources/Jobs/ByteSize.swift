@@ -1,0 +1,38 @@
+// ByteSize: file sizes as job files write them, wherever a size is taken
+// (`maxBytes:` of gif, mp4 and webm).
+//
+//   2000000        bytes
+//   10MB  1.5 MB   SI: 10 000 000 and 1 500 000 bytes (also kB, GB; B alone is bytes)
+//   10MiB 512 KiB  binary: 10 485 760 and 524 288 bytes (also GiB)
+//
+// GitHub's "10 MB" upload limit is SI megabytes. A fractional size is
+// rounded down to whole bytes.
+
+enum ByteSize {
+  /// Bytes per unit; units are case-sensitive except that `KB` is taken as `kB`.
+  static let units: [String: Double] = [
+    "B": 1, "kB": 1e3, "KB": 1e3, "MB": 1e6, "GB": 1e9, "KiB": 1024, "MiB": 1_048_576, "GiB": 1_073_741_824,
+  ]
+
+  /// The bytes `text` names (`10MB`, `1.5 MiB`, `2000000`), or nil.
+  static func bytes(_ text: String) -> Int? {
+    let trimmed = text.trimmingSpaces
+    let digits = trimmed.prefix { ("0"..."9").contains($0) || $0 == "." }
+    let unit = String(trimmed.dropFirst(digits.count)).trimmingSpaces
+    guard !digits.isEmpty, let value = Double(digits), let scale = unit.isEmpty ? 1 : units[unit] else { return nil }
+    let bytes = (value * scale).rounded(.down)
+    guard bytes.isFinite, bytes < 0x1p62 else { return nil }
+    return Int(bytes)
+  }
+}
+
+extension JobDecoder {
+  /// A size in bytes in `range`: a whole number or `10MB`, `10MiB`, … (`ByteSize`).
+  func byteSize(_ node: YAMLNode, _ path: KeyPath, in range: ClosedRange<Int>) throws(Diagnostic) -> Int {
+    let expected = "a size from \(range.lowerBound) to \(range.upperBound) bytes (a number, or like 10MB or 10MiB)"
+    guard let text = node.text, let bytes = ByteSize.bytes(text), range.contains(bytes) else {
+      throw mismatch(node, path, expected: expected)
+    }
+    return bytes
+  }
+}

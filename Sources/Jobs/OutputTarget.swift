@@ -1,0 +1,58 @@
+// OutputTarget: `output: { target: github | web | editor }` (and `--target`):
+// where the files go, as a bundle of ordinary settings. A target fills in
+// only what the job file does not write itself, so any of its settings can
+// be overridden by writing that key.
+//
+//   github   formats [mp4, gif]; mp4 and gif maxBytes 10MB (GitHub's limit
+//            for videos and images on free plans); the mp4 at most 1280 px
+//            wide (width: 1280 when the canvas is wider)
+//   web      formats [webm, mp4, png]: VP9 first, H.264 as the fallback,
+//            the poster for <video poster=…>
+//   editor   formats [mov], canvas background transparent: ProRes 4444
+//            with alpha for Final Cut, Premiere, Keynote (screens keep
+//            their own backgrounds)
+
+import Raster
+
+/// A destination for a job's files.
+public enum OutputTarget: String, Hashable, Sendable, CaseIterable {
+  case github, web, editor
+
+  /// GitHub's limit for a video or image attachment on free plans (SI megabytes).
+  public static let githubLimit = 10_000_000
+  /// The widest MP4 the github target writes.
+  public static let githubWidth = 1280
+
+  /// `; did you mean 'web'?` for a near miss of a target's name, else the list.
+  public static func hint(forUnknown name: String) -> String { Suggestion.hint(for: name, in: allCases.map(\.rawValue)) }
+}
+
+extension JobSpec {
+  /// The keys a target may fill in, by dotted path (`writtenSettings` holds those the file writes).
+  static let targetKeys = [
+    ["output", "formats"], ["output", "mp4", "maxBytes"], ["output", "gif", "maxBytes"], ["output", "mp4", "width"],
+    ["output", "mp4", "height"], ["canvas", "background"],
+  ]
+
+  /// The job with `target`'s settings wherever the file does not write them.
+  public func applying(_ target: OutputTarget) -> JobSpec {
+    var spec = self
+    func unwritten(_ key: String) -> Bool { !writtenSettings.contains(key) }
+    switch target {
+    case .github:
+      if unwritten("output.formats") { spec.output.formats = [.mp4, .gif] }
+      if unwritten("output.mp4.maxBytes") { spec.output.mp4.maxBytes = OutputTarget.githubLimit }
+      if unwritten("output.gif.maxBytes") { spec.output.gif.maxBytes = OutputTarget.githubLimit }
+      if unwritten("output.mp4.width"), unwritten("output.mp4.height"), canvas.pixelWidth > OutputTarget.githubWidth {
+        spec.output.mp4.size = VideoSize(width: OutputTarget.githubWidth)
+      }
+    case .web:
+      if unwritten("output.formats") { spec.output.formats = [.webm, .mp4, .png] }
+    case .editor:
+      if unwritten("output.formats") { spec.output.formats = [.mov] }
+      if unwritten("canvas.background") { spec.canvas.background = .clear }
+    }
+    spec.output.target = target
+    return spec
+  }
+}

@@ -1,0 +1,90 @@
+// VideoSize: the pixel size of the mp4, webm and mov.
+//
+//   mp4: { width: 720 }     # or height: 1280; the other side keeps the aspect ratio
+//
+// Their codecs store 4:2:0 (4:2:2 for ProRes) pictures, so both sides are
+// even. Without a size the video is the canvas, and an odd side (393 pt at
+// 3× is 1179 px) gains one column or row repeating the last, said in a note
+// rather than dropped silently. With a size the frame is scaled (Lanczos)
+// and the computed side is rounded to the nearest even number.
+
+/// `width:` or `height:` of a video format (at most one; the other follows).
+public struct VideoSize: Hashable, Sendable {
+  public var width: Int?
+  public var height: Int?
+
+  public init(width: Int? = nil, height: Int? = nil) {
+    self.width = width
+    self.height = height
+  }
+}
+
+/// `output.mov:` — ProRes has no settings of its own yet, only the size.
+public struct MOVSettings: Hashable, Sendable {
+  public var size = VideoSize()
+
+  public init(size: VideoSize = VideoSize()) {
+    self.size = size
+  }
+}
+
+extension JobSpec {
+  /// The frame size in pixels of a video with `size`.
+  public func videoSize(_ size: VideoSize) -> (width: Int, height: Int) {
+    let w = framePixelWidth, h = framePixelHeight
+    func even(_ x: Double) -> Int { Swift.max(2, Int((x / 2).rounded()) * 2) }
+    if let width = size.width { return (width, even(Double(h) * Double(width) / Double(w))) }
+    if let height = size.height { return (even(Double(w) * Double(height) / Double(h)), height) }
+    return (w + w % 2, h + h % 2)
+  }
+
+  /// The video settings' size for `format` (nil for formats that are not video).
+  public func videoSize(of format: OutputFormat) -> VideoSize? {
+    switch format {
+    case .mp4: output.mp4.size
+    case .webm: output.webm.size
+    case .mov: output.mov.size
+    case .gif, .png, .sheet, .apng, .webp: nil
+    }
+  }
+}
+
+extension JobDecoder {
+  static let videoSizeKeys = ["width", "height"]
+
+  /// `width:` / `height:` of a video format's `fields`, even, 16…`maximumPixels`.
+  func videoSize(_ fields: Fields) throws(Diagnostic) -> VideoSize {
+    var size = VideoSize()
+    for key in JobDecoder.videoSizeKeys {
+      guard let value = fields[key] else { continue }
+      let pixels = try integer(value, fields.path(key), in: 16...JobDecoder.maximumPixels)
+      guard pixels % 2 == 0 else {
+        throw mismatch(value, fields.path(key), expected: "an even number of pixels (the video is 4:2:0)")
+      }
+      if key == "width" { size.width = pixels } else { size.height = pixels }
+    }
+    if size.width != nil, let value = fields["height"] {
+      throw Diagnostic(
+        value.location, "\(fields.path("height")): give width or height, not both: the other keeps the canvas's aspect ratio")
+    }
+    return size
+  }
+
+  /// The note on an odd canvas written to a video format at its own size.
+  func oddCanvasNote(on spec: JobSpec) -> JobNote? {
+    let w = spec.framePixelWidth, h = spec.framePixelHeight
+    guard w % 2 == 1 || h % 2 == 1 else { return nil }
+    let videos = spec.output.formats.filter { spec.videoSize(of: $0) == VideoSize() }
+    guard !videos.isEmpty else { return nil }
+    let key = spec.sizeSources["canvas.size"] != nil ? "canvas.size" : "canvas.device"
+    let location = spec.sizeSources[key] ?? SourceLocation(file: spec.file, line: 1, column: 1)
+    let padded = spec.videoSize(VideoSize())
+    let sides = [w % 2 == 1 ? "column" : nil, h % 2 == 1 ? "row" : nil].compactMap { $0 }.joined(separator: " and ")
+    return JobNote(
+      location,
+      "\(key): the canvas is \(w)x\(h) pixels; the \(videos.map(\.rawValue).joined(separator: ", ")) "
+        + "\(videos.count == 1 ? "is" : "are") \(padded.width)x\(padded.height), "
+        + "\(videos.count == 1 ? "its" : "their") last \(sides) repeated "
+        + "(4:2:0 video has even sides); give a width or height to scale instead")
+  }
+}

@@ -1,0 +1,73 @@
+import Foundation
+import Jobs
+import Media
+
+/// `maxBytes:` of mp4 and webm: the best quality that fits. The video is
+/// encoded in two passes at the average rate the budget allows over the
+/// job's duration (`TwoPass`), with a little headroom for the container and
+/// the rate control's error; a file over the budget is encoded again at a
+/// rate lowered in proportion, one under 80 % of it at a rate raised. The
+/// result is never over the budget: a budget no rate meets is an error
+/// naming the key and the limit.
+///
+/// Two passes rather than a search over crf: a crf search needs several full
+/// encodes (each rendering every frame again) to bracket the size, while
+/// the second pass of an average-rate encode lands within a few per cent of
+/// its target, and x264's first pass runs at a fast setting by default.
+struct SizeBudget {
+  /// The budget in bytes.
+  var maxBytes: Int
+  /// `output.mp4.maxBytes`: what errors name.
+  var key: String
+  /// The job, for errors at the key's line.
+  var spec: JobSpec
+
+  /// The lowest average rate tried, in bits per second.
+  static let lowestBitRate = 20_000
+  /// The share of the budget the first attempt aims at.
+  static let headroom = 0.96
+  /// At most this many attempts.
+  static let attempts = 4
+
+  /// Encodes the video with `encode(bitRate)` (both passes, writing the
+  /// file at `path`) until it fits. Returns the last summary and the note
+  /// for the summary line; on failure nothing is left at `path`.
+  func fit(path: String, duration: Double, what: String, encode: (Int) throws -> VideoSummary) throws -> (
+    VideoSummary, String
+  ) {
+    let seconds = max(duration, 1e-3)
+    var rate = Int(Double(maxBytes) * 8 * Self.headroom / seconds)
+    guard rate >= Self.lowestBitRate else {
+      throw failure(
+        "\(maxBytes) bytes over \(Self.format(duration)) s is \(rate / 1000) kb/s, below the lowest rate (\(Self.lowestBitRate / 1000) kb/s)")
+    }
+    var tried: [String] = []
+    for attempt in 1...Self.attempts {
+      let summary = try encode(rate)
+      tried.append("\(rate / 1000) kb/s → \(summary.bytes) bytes")
+      let fits = summary.bytes <= maxBytes
+      if fits, summary.bytes * 5 >= maxBytes * 4 || attempt == Self.attempts {
+        let share = Int((Double(summary.bytes) * 100 / Double(maxBytes)).rounded(.down))
+        return (summary, "\(what): maxBytes \(maxBytes): two-pass at \(rate / 1000) kb/s, \(share) % of the budget"
+          + (attempt > 1 ? " (tried \(tried.dropLast().joined(separator: ", ")))" : ""))
+      }
+      // Size goes roughly with the rate: aim at the middle of 80…100 %, a
+      // little under the top when the file was over.
+      let aim = fits ? 0.95 : Self.headroom
+      let next = Int(Double(rate) * Double(maxBytes) * aim / Double(max(summary.bytes, 1)))
+      if !fits, next < Self.lowestBitRate || attempt == Self.attempts {
+        try? FileManager.default.removeItem(atPath: path)
+        throw failure(
+          "even at \(max(next, Self.lowestBitRate) / 1000) kb/s the \(what) does not fit \(maxBytes) bytes (tried \(tried.joined(separator: ", ")))")
+      }
+      rate = max(next, Self.lowestBitRate)
+    }
+    fatalError("unreachable: the last attempt returns or throws")
+  }
+
+  private func failure(_ message: String) -> JobFailure {
+    JobFailure(spec.diagnostic(at: key, message))
+  }
+
+  static func format(_ seconds: Double) -> String { String(format: "%.2f", seconds) }
+}

@@ -1,0 +1,36 @@
+// `output.target`: each destination's settings, filled in only where the
+// job file does not write them. An unknown target's message is in
+// `brokenWebFormatJobs`.
+
+import Raster
+import Testing
+
+@testable import Jobs
+
+@Suite enum OutputTargetTests {
+  static func spec(_ lines: String) throws -> JobSpec { try JobParser.parse(lines + job("hold: 1"), file: "job.cfg") }
+
+  @Test static func github() throws {
+    let phone = try spec("canvas: { device: iphone-15 }\noutput: { target: github }\n")
+    #expect(phone.output.target == .github && phone.output.formats == [.mp4, .gif])
+    #expect(phone.output.mp4.maxBytes == 10_000_000 && phone.output.gif.maxBytes == 10_000_000)
+    // 1179 px is under 1280: the mp4 keeps the canvas size.
+    #expect(phone.output.mp4.size == VideoSize())
+    let tablet = try spec("canvas: { size: 1024x1366, scale: 2 }\noutput: { target: github }\n")
+    #expect(tablet.output.mp4.size == VideoSize(width: 1280) && tablet.videoSize(tablet.output.mp4.size) == (1280, 1708))
+    let mine = try spec("canvas: { size: 1024x1366, scale: 2 }\noutput: { target: github, formats: [mp4], mp4: { maxBytes: 5MB, height: 1000 } }\n")
+    #expect(mine.output.formats == [.mp4] && mine.output.mp4.maxBytes == 5_000_000)
+    #expect(mine.output.mp4.size == VideoSize(height: 1000) && mine.output.gif.maxBytes == 10_000_000)
+  }
+
+  @Test static func webAndEditor() throws {
+    #expect(try spec("output: { target: web }\n").output.formats == [.webm, .mp4, .png])
+    let editor = try spec("output: { target: editor }\n")
+    #expect(editor.output.formats == [.mov] && editor.canvas.background == .clear)
+    let white = try spec("canvas: { background: \"#FFFFFF\" }\noutput: { target: editor }\n")
+    #expect(white.canvas.background == .white)
+    // The command line's --target applies the same way to a parsed job.
+    let plain = try spec("canvas: { background: \"#FFFFFF\" }\n")
+    #expect(plain.applying(.editor).canvas.background == .white && plain.applying(.editor).output.formats == [.mov])
+  }
+}
