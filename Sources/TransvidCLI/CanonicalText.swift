@@ -1,3 +1,4 @@
+import Foundation
 import Jobs
 
 /// A canonical text rendering of a parsed job: every stored property of the
@@ -11,16 +12,15 @@ import Jobs
 /// than a needless re-render. Numbers print as Swift's shortest round-trip
 /// text, the same on every machine.
 enum CanonicalText {
-  /// The canonical text of `spec` without its file path and without the
+  /// The canonical text of `spec` (and of its appearance variants) without
+  /// their file paths, without the directories of its font files, and without the
   /// paths its images resolve to (`AssetReference.resolvedPath`, which is the
   /// job file's path as typed joined to the image's): the same job run from
   /// another folder, by another path or on another machine renders the same
   /// frames. Each image's path as the job writes it stays, and
   /// `OutputCache` adds the bytes it names.
   static func of(_ spec: JobSpec) -> String {
-    var copy = spec
-    copy.file = ""
-    return render(copy)
+    render(spec)
   }
 
   static func render(_ value: Any) -> String {
@@ -35,7 +35,9 @@ enum CanonicalText {
       return "\(type).\(payload.label ?? "?")(\(render(payload.value)))"
     case .struct, .class, .tuple:
       let fields = mirror.children.compactMap { child -> String? in
-        if child.value is SourceLocation || (child.label == "resolvedPath" && value is AssetReference) { return nil }
+        if child.value is SourceLocation || (child.label == "resolvedPath" && value is AssetReference)
+          || (child.label == "file" && value is JobSpec)
+        { return nil }
         return "\(child.label ?? "_"): \(render(child.value))"
       }
       return "\(mirror.displayStyle == .tuple ? "" : type)(\(fields.joined(separator: ", ")))"
@@ -44,6 +46,10 @@ enum CanonicalText {
     case .dictionary, .set:
       return "{" + mirror.children.map { render($0.value) }.sorted().joined(separator: ", ") + "}"
     default:
+      // A font file's resolved path depends on where the job was run from: its name stays, `OutputCache` adds its bytes.
+      if let text = value as? String, let path = FontName.path(of: text) {
+        return String(reflecting: FontName.file((path as NSString).lastPathComponent))
+      }
       if let text = value as? String { return String(reflecting: text) }
       return "\(value)"
     }

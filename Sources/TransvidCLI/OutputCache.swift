@@ -67,7 +67,16 @@ final class OutputCache: Sendable {
     if spec.hasText {
       lines += Self.fontPaths.enumerated().map { "font \($0.offset) \(assetDigest($0.element))\n" }
     }
+    // `font: { file: … }`: by name and bytes (`CanonicalText` keeps only the name).
+    lines += Self.fontFiles(of: spec).map { "font file \(String(reflecting: ($0 as NSString).lastPathComponent)) \(assetDigest($0))\n" }
     return lines
+  }
+
+  /// The font files the job's own text names (`FontName.file`), sorted.
+  static func fontFiles(of spec: JobSpec) -> [String] {
+    var styles = spec.screens.flatMap { $0.views.map(\.textStyle) }
+    if let caption = spec.stage?.caption { styles.append(caption.style) }
+    return Set(styles.compactMap { $0.font.flatMap(FontName.path(of:)) }).sorted()
   }
 
   /// The SHA-256 of a file's bytes, or `missing` (`AssetLoader.checkFiles`

@@ -119,4 +119,29 @@ import Testing
     let again = try runTransvid(["project/pic.cfg", "-o", out, "--progress", "plain"], in: dir)
     #expect(again.status == 0 && again.stdout.hasPrefix("\(out)/pic.mp4  57 frames"), "\(again)")
   }
+
+  /// A job's own font file is keyed by its name and bytes, not by the path
+  /// it resolves to: one key from any folder, another key for other bytes.
+  @Test func aJobsFontFileIsKeyedByItsBytes() throws {
+    let dir = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    let project = path(dir, "project")
+    try FileManager.default.createDirectory(atPath: path(project, "fonts"), withIntermediateDirectories: true)
+    try FileManager.default.copyItem(
+      atPath: "/usr/share/fonts/truetype/noto/NotoSans-Regular.ttf", toPath: path(project, "fonts/App.ttf"))
+    try write(JobFontTests.job(font: "{ size: 20, file: fonts/App.ttf }"), to: "font.cfg", in: project)
+    func key(_ file: String, in folder: String) throws -> String {
+      let plan = try runTransvid(["plan", "--json", file, "-o", path(dir, "out")], in: folder)
+      #expect(plan.status == 0, "\(plan.stderr)")
+      let json = try #require(try JSONSerialization.jsonObject(with: Data(plan.stdout.utf8)) as? [String: Any])
+      return try #require(((json["jobs"] as? [[String: Any]])?.first)?["key"] as? String)
+    }
+    let fromProject = try key("font.cfg", in: project)
+    #expect(try key("project/font.cfg", in: dir) == fromProject)
+    #expect(try key(path(project, "font.cfg"), in: "/") == fromProject)
+    try FileManager.default.removeItem(atPath: path(project, "fonts/App.ttf"))
+    try FileManager.default.copyItem(
+      atPath: "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf", toPath: path(project, "fonts/App.ttf"))
+    #expect(try key("font.cfg", in: project) != fromProject)
+  }
 }
