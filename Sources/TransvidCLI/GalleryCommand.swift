@@ -7,7 +7,8 @@ import Media
 /// (the artifacts of a CI matrix, downloaded side by side): every `*.json`
 /// below it, outside hidden folders, that is a transvid report.
 ///
-/// Every job of every report is listed once: a job (by its file) in two
+/// Every job of every report is listed once: a job (by its file and name;
+/// a file with locales is one job per locale) in two
 /// reports is an error naming both, since two shards rendering one job
 /// means the shards were not one batch. An output is found through its
 /// report's `file` (its path relative to the report, which holds after the
@@ -23,18 +24,26 @@ enum GalleryCommand {
         throw Options.UsageError(description: "no transvid reports found in \(inputs.joined(separator: ", "))")
       }
       var results: [JobResult] = []
+      // A unit of work is a file and a job name: a file with locales is one job per locale.
       var source: [String: String] = [:]
       for report in reports {
         for result in try load(report) {
-          if let other = source[result.job.file] {
-            console.error("transvid: job \(result.job.file) is in two reports: \(other) and \(report)")
+          let unit = result.job.file + "\u{0}" + result.job.name
+          if let other = source[unit] {
+            let base = ((result.job.file as NSString).lastPathComponent as NSString).deletingPathExtension
+            let job = result.job.name == base ? result.job.file : "\(result.job.file) (\(result.job.name))"
+            console.error("transvid: job \(job) is in two reports: \(other) and \(report)")
             return 1
           }
-          source[result.job.file] = report
+          source[unit] = report
           results.append(result)
         }
       }
-      results.sort { Array($0.job.file.utf8).lexicographicallyPrecedes(Array($1.job.file.utf8)) }
+      results.sort { a, b in
+        a.job.file == b.job.file
+          ? Array(a.job.name.utf8).lexicographicallyPrecedes(Array(b.job.name.utf8))
+          : Array(a.job.file.utf8).lexicographicallyPrecedes(Array(b.job.file.utf8))
+      }
       try BatchRunner.writeAtomically(Gallery.html(results, in: output), to: BatchRunner.galleryPage(output))
       try BatchRunner.writeAtomically(BatchReport.json(results, shard: .all, at: merged), to: merged)
       let failed = results.filter { $0.status == .failed }.count

@@ -93,4 +93,24 @@ import Testing
     let none = try runTransvid(["gallery", "jobs", "-o", "site"], in: dir)
     #expect(none.status == 2 && none.errorLines == ["transvid: no transvid reports found in jobs"])
   }
+
+  /// A file with locales is one job per locale, and shards split them: the
+  /// merge lists each locale once and takes none for a duplicate.
+  @Test func localesOfOneFileFromSeveralShardsAreSeveralJobs() throws {
+    let dir = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    let job = PlanFramesTests.repository.appendingPathComponent("jobs/locales.cfg").path
+    var perShard: [Int] = []
+    for k in 1...2 {
+      let run = try runTransvid(
+        [job, "--shard", "\(k)/2", "-o", "shard-\(k)", "--format", "png", "--report", "shard-\(k)/report.json", "-q"], in: dir)
+      #expect(run.status == 0, "\(run.stderr)")
+      perShard.append(try reportJobs(path(dir, "shard-\(k)/report.json")).count)
+    }
+    #expect(perShard.allSatisfy { $0 > 0 } && perShard.reduce(0, +) == 4, "\(perShard)")
+    let run = try runTransvid(["gallery", "shard-1", "shard-2", "-o", "site"], in: dir)
+    #expect(run.status == 0, "\(run.stderr)")
+    let names = try reportJobs(path(dir, "site/report.json")).compactMap { $0["job"] as? String }
+    #expect(names == ["locales.ar", "locales.de", "locales.en", "locales.ja"])
+  }
 }
