@@ -1,8 +1,9 @@
 /// Encodes frames into an animated PNG (libavcodec's apng encoder, straight
-/// RGBA, lossless) that loops forever or a given number of times. Every
-/// frame is written, holds included (they are not merged as in the GIF);
-/// each frame's delay is exactly `1/fps` s (APNG delays are fractions). A
-/// `VideoWriter` that only chooses its `Encoding`.
+/// RGBA, lossless) that loops forever or a given number of times. Holds
+/// are merged as in the GIF (`mergesHolds`): a picture's delay is its pts
+/// gap, whole frames of exactly `1/fps` s (APNG delays are fractions), and
+/// the last picture's is one frame (`final_delay`). A `VideoWriter` that only
+/// chooses its `Encoding`.
 ///
 /// Size: any, 1…16384.
 public final class APNGWriter: VideoWriter {
@@ -21,6 +22,9 @@ public final class APNGWriter: VideoWriter {
       path: path, fps: fps,
       encoding: Encoding(
         container: "apng", codec: "apng", pixelFormat: .rgba, width: width, height: height,
-        timeBase: rate.timeBase, frameRate: rate.frames, frameRateDenominator: rate.denominator, muxerOptions: [("plays", "\(plays)")], what: what))
+        timeBase: rate.timeBase, frameRate: rate.frames, frameRateDenominator: rate.denominator, muxerOptions: [("plays", "\(plays)"), ("final_delay", "\(rate.timeBase.num)/\(rate.timeBase.den)")],
+        what: what))
   }
+
+  public override var mergesHolds: Bool { true }
 }

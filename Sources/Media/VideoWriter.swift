@@ -113,6 +113,22 @@ public class VideoWriter {
     }
   }
 
+  /// Whether pictures carry their own delays (APNG), so a hold is better
+  /// written as a longer delay (`hold()`) than as a repeated picture.
+  public var mergesHolds: Bool { false }
+
+  /// Keeps the picture on display one frame longer without encoding
+  /// another: the next picture's pts is one frame later. After `append`.
+  public func hold() throws {
+    MediaLog.setUp()
+    try guardOpen("hold frame")
+    guard frameCount > 0 else {
+      encoder.cancel()
+      throw MediaError("hold frame of \(encoder.encoding.what)", "no picture is on display yet")
+    }
+    frameCount += 1
+  }
+
   /// Flushes the encoder, writes the trailer and renames the temp file onto
   /// `path`. At least one frame must have been appended.
   @discardableResult

@@ -12,9 +12,16 @@ extension VideoWriter {
     do {
       var bitmap = Bitmap(width: width, height: height)
       let fitter = try FrameFitter(renderer, width: width, height: height)
+      let last = renderer.frameCount - 1
       for n in 0..<renderer.frameCount {
-        if n == 0 || !renderer.repeatsPreviousFrame(n) { try fitter.render(n, into: &bitmap) }
-        try append(bitmap)
+        let repeats = n > 0 && renderer.repeatsPreviousFrame(n)
+        // A hold is a longer delay where pictures carry delays; the last frame is always a picture.
+        if repeats, mergesHolds, n < last {
+          try hold()
+        } else {
+          if !repeats { try fitter.render(n, into: &bitmap) }
+          try append(bitmap)
+        }
         try onFrame(n)
       }
       let s = try finish()

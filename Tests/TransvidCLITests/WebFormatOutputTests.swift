@@ -124,18 +124,46 @@ struct WebFormatOutputTests {
     #expect(p["color_primaries"] == "bt709" && p["color_transfer"] == "bt709" && p["color_space"] == "bt709")
   }
 
-  @Test func apngIsLosslessAndLoopsAsAsked() throws {
+  @Test func apngIsLosslessMergesHoldsAndLoopsAsAsked() throws {
     let r = try render("apng", output: "{ formats: [apng], apng: { loop: 2 } }")
     defer { try? FileManager.default.removeItem(atPath: r.dir) }
     #expect(r.path.hasSuffix("/small.apng.png"))
-    // Lossless and opaque: the decoded frame is the rendered frame exactly.
-    let p = try checkVideo(r, bound: .infinity)
-    #expect(p["codec_name"] == "apng" && p["pix_fmt"] == "rgba")
-    // acTL: num_frames (57), num_plays (2 repeats after the first: 3).
+    let p = try probe(r.path)
+    #expect(p["codec_name"] == "apng" && p["pix_fmt"] == "rgba" && p["width"] == "240" && p["height"] == "400")
+    // Each picture's fcTL delay (num/den s) in file order; acTL: pictures, plays.
     let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: r.path)))
-    let at = try #require((0..<(bytes.count - 12)).first { Array(bytes[$0..<($0 + 4)]) == Array("acTL".utf8) })
     func u32(_ i: Int) -> Int { bytes[i..<(i + 4)].reduce(0) { $0 << 8 | Int($1) } }
-    #expect(u32(at + 4) == 57 && u32(at + 8) == 3)
+    func u16(_ i: Int) -> Int { Int(bytes[i]) << 8 | Int(bytes[i + 1]) }
+    var delays: [(num: Int, den: Int)] = []
+    var acTL: (frames: Int, plays: Int)? = nil
+    var i = 8
+    while i + 8 <= bytes.count {
+      let length = u32(i), type = String(decoding: bytes[(i + 4)..<(i + 8)], as: UTF8.self)
+      if type == "acTL" { acTL = (u32(i + 8), u32(i + 12)) }
+      if type == "fcTL" { delays.append((u16(i + 8 + 20), u16(i + 8 + 22))) }
+      i += 12 + length
+    }
+    // Holds are merged: fewer pictures than frames, whole frames each, 57 frames in all.
+    #expect(acTL?.plays == 3 && acTL?.frames == delays.count)
+    #expect(delays.count < r.plannedFrames, "\(delays.count) pictures for \(r.plannedFrames) frames")
+    let frames = delays.map { $0.num * 30 / $0.den }
+    #expect(delays.allSatisfy { $0.num * 30 % $0.den == 0 && $0.num > 0 }, "\(delays)")
+    #expect(frames.reduce(0, +) == r.plannedFrames && r.plannedFrames == 57)
+    #expect(frames.last == 1)
+    // Lossless: every frame of the plan is on display exactly when it is due.
+    let (_, data) = try PlanFramesTests.run(
+      URL(fileURLWithPath: "/usr/bin/env"),
+      ["ffmpeg", "-v", "error", "-i", r.path, "-fps_mode", "passthrough", "-f", "rawvideo", "-pix_fmt", "rgba", "-"])
+    let size = 240 * 400 * 4
+    #expect(data.count == size * delays.count)
+    var n = 0
+    for (k, count) in frames.enumerated() where data.count == size * delays.count {
+      let picture = try #require(Bitmap(width: 240, height: 400, bytes: Array(data[(k * size)..<((k + 1) * size)])))
+      for _ in 0..<count {
+        #expect(picture == r.renderer.frame(n, width: 240, height: 400), "frame \(n) (picture \(k))")
+        n += 1
+      }
+    }
   }
 
   /// `webpmux -info`: canvas size, loop count and each frame's duration in ms.
