@@ -62,6 +62,9 @@ extension JobDecoder {
       return .point(try point(node, path))
     case .color:
       return .color(try color(node, path))
+    case .fill:
+      if node.text == "blur" { return .blur }
+      return .color(try color(node, path))
     case .curve:
       let expected = "a curve name, cubic-bezier(x1, y1, x2, y2) or spring(…)"
       guard let text = node.text else { throw mismatch(node, path, expected: expected) }

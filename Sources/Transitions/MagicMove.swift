@@ -31,7 +31,10 @@ import Raster
 /// screen while the element is away, as apps do when the list is a real
 /// screenshot (whose pixels still hold the thumbnail): the slot has the
 /// element's frame and its list screen's opacity. Clear (the default) draws
-/// nothing.
+/// nothing. `placeholder: blur` shows what the list screen has in the slot
+/// (with the element hidden: a screenshot's own thumbnail) averaged over
+/// blocks of a sixth of the slot's shorter side and scaled back up — a
+/// frosted smear in place of a sharp duplicate.
 public struct MagicMove: Transition {
   public static let descriptor = TransitionDescriptor(
     name: "magic-move", origin: "seed 002 demo 1 (PENaviTransition)",
@@ -39,7 +42,8 @@ public struct MagicMove: Transition {
     operations: [.push, .pop, .present, .dismiss],
     parameters: SharedParameters.timed(duration: 0.75, curve: "spring(damping: 0.55, velocity: 1/0.55, duration: <duration>)") + [
       ParameterDescriptor("element", .element, default: "none", "{from: ID, to: ID}: the view on the first screen and its counterpart on the second"),
-      ParameterDescriptor("placeholder", .color, default: "clear", "the colour of the slot the element leaves on the list screen"),
+      ParameterDescriptor(
+        "placeholder", .fill, default: "clear", "the slot the element leaves on the list screen: a colour, or blur"),
     ],
     make: { MagicMove(parameters: $0) })
 
@@ -48,6 +52,8 @@ public struct MagicMove: Transition {
   public let curve: AnimationCurve
   public let element: (from: String, to: String)?
   public let placeholder: Color
+  /// `placeholder: blur`.
+  public let blursPlaceholder: Bool
 
   public init(parameters: TransitionParameters) {
     let duration = parameters.number("duration", default: 0.75)
@@ -57,6 +63,7 @@ public struct MagicMove: Transition {
       default: .spring(Spring(duration: duration, dampingRatio: 0.55, initialVelocity: 1 / 0.55)))
     element = parameters.element()
     placeholder = parameters.color("placeholder", default: .clear)
+    blursPlaceholder = parameters.isBlur("placeholder")
   }
 
   /// The flying snapshot's frame at spring value `progress`, if the element resolves.
@@ -80,7 +87,11 @@ public struct MagicMove: Transition {
       var container = context.emptyContainer()
       // The vacated slot sits on the list screen, under the screen fading over it.
       var slot: [Layer] = []
-      if let shared, placeholder.alpha > 0 { slot.append(.solid(placeholder, frame: shared.listFrame)) }
+      if let shared, blursPlaceholder {
+        slot.append(blurredSlot(shared, list: reverse ? context.toScreen : context.fromScreen, scale: context.scale))
+      } else if let shared, placeholder.alpha > 0 {
+        slot.append(.solid(placeholder, frame: shared.listFrame))
+      }
       if reverse {
         // [containerView insertSubview:toVC.view atIndex:0]; fromVC.view.alpha → 0.
         var leaving = from
@@ -102,5 +113,21 @@ public struct MagicMove: Transition {
       }
       return container
     }
+  }
+}
+
+extension MagicMove {
+  /// The list screen's pixels in the slot (element hidden), averaged over
+  /// blocks a sixth of the slot's shorter side, as a layer over the slot.
+  func blurredSlot(_ shared: SharedElement, list: ScreenSnapshot, scale: Double) -> Layer {
+    let image = list.imagesWithViewHidden[shared.listID] ?? list.image
+    let frame = shared.listFrame
+    let x = Int((frame.minX * scale).rounded()), y = Int((frame.minY * scale).rounded())
+    let w = Int((frame.width * scale).rounded()), h = Int((frame.height * scale).rounded())
+    let factor = Swift.max(1, Swift.min(w, h) / 6)
+    var layer = Layer(frame: frame)
+    layer.contents = image.averaged(x: x, y: y, width: w, height: h, factor: factor)
+    layer.contentsScale = Double(layer.contents!.width) / Swift.max(frame.width, 1)
+    return layer
   }
 }

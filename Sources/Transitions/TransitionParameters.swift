@@ -19,6 +19,8 @@ public enum ParameterKind: String, Sendable {
   case element
   /// A colour.
   case color
+  /// A colour, or `blur`: what fills a place a view left.
+  case fill
 }
 
 /// One parameter a transition accepts.
@@ -45,6 +47,8 @@ public enum ParameterValue: Sendable, Hashable {
   case curve(AnimationCurve)
   case element(from: String, to: String)
   case color(Color)
+  /// `blur` for a `.fill` parameter.
+  case blur
 }
 
 /// The parameters given for one transition step, already checked against the
@@ -90,6 +94,9 @@ public struct TransitionParameters: Sendable, Hashable {
     if case .color(let v)? = values[name] { return v }
     return value
   }
+
+  /// Whether the `.fill` parameter `name` is `blur`.
+  public func isBlur(_ name: String) -> Bool { values[name] == .blur }
 }
 
 /// A transition's entry in the catalog.

@@ -263,4 +263,39 @@ import Testing
     #expect(a[12, 12].g > 150 && a[12, 12].r < 200)
     #expect(b[12, 12] == Pixel(r: 255, g: 255, b: 255, a: 255))
   }
+
+  /// `placeholder: blur`: the slot shows what the list has there (here a
+  /// sharp red|blue edge under the hidden element, as a screenshot's own
+  /// thumbnail would be) smoothed, and nothing outside the slot changes.
+  @Test func magicMoveBlursTheVacatedSlot() throws {
+    func job(_ placeholder: String) -> String {
+      """
+      name: m
+      canvas: { size: 100x200, scale: 1, fps: 10 }
+      screens:
+        list:
+          background: "#FFFFFF"
+          views:
+            - { frame: [10, 10, 15, 30], color: "#FF0000" }
+            - { frame: [25, 10, 15, 30], color: "#0000FF" }
+            - { id: thumb, frame: [10, 10, 30, 30], color: "#00FF00" }
+        detail:
+          background: "#FFFFFF"
+          views: [{ id: hero, frame: [0, 100, 100, 100], color: "#00FF00" }]
+      timeline:
+        - push: { to: detail, transition: magic-move, element: { from: thumb, to: hero }, curve: linear, duration: 1\(placeholder) }
+      """
+    }
+    let blurred = FrameRenderer(spec: try JobParser.parse(job(", placeholder: blur"), file: "m.cfg"))
+    let sharp = FrameRenderer(spec: try JobParser.parse(job(""), file: "m.cfg"))
+    let a = blurred.frame(3, width: 100, height: 200), b = sharp.frame(3, width: 100, height: 200)
+    // Without: the list's own red beside the edge, under the detail fading in (30 %).
+    #expect(b[23, 25].r > 200 && b[23, 25].b < 100, "\(b[23, 25])")
+    // With blur: blue reaches across the edge, red across the other way.
+    #expect(Int(a[23, 25].b) > Int(b[23, 25].b) + 30 && Int(a[23, 25].r) < Int(b[23, 25].r) - 30, "\(a[23, 25])")
+    #expect(Int(a[26, 25].r) > Int(b[26, 25].r) + 30, "\(a[26, 25]) vs \(b[26, 25])")
+    // Far inside each half the colour stays its own; outside the slot nothing changes.
+    #expect(a[11, 25].r > a[11, 25].b && a[38, 25].b > a[38, 25].r)
+    #expect(a[60, 25] == b[60, 25] && a[25, 50] == b[25, 50])
+  }
 }
