@@ -31,6 +31,12 @@ protocol FormatWriter: Sendable {
 
 extension FormatWriter {
   var inputFiles: [String] { [] }
+
+  /// The video encoders' thread count (x264, libvpx, prores_ks). Thread
+  /// counts change an encoder's decisions (and so the bytes), so it is fixed
+  /// rather than taken from the machine: the same job gives the same file on
+  /// a laptop and on a 64-core runner.
+  static var encoderThreads: Int { 4 }
 }
 
 extension OutputFormat {

@@ -16,7 +16,7 @@ import Rendering
 /// - A frame that repeats the previous one (`FrameRenderer.repeatsPreviousFrame`:
 ///   holds, paused gestures) is neither rendered nor converted nor copied: the
 ///   encoder is handed the previous converted frame again.
-/// - The encoder (x264, a fixed thread count, see `MP4Output.encoderThreads`)
+/// - The encoder (x264, a fixed thread count, see `FormatWriter.encoderThreads`)
 ///   gets whatever CPU the workers leave.
 ///
 /// Determinism: every frame's pixels are a pure function of its number, the

@@ -8,10 +8,6 @@ struct MOVOutput: FormatWriter {
   var fileType: OutputFileType { MOVWriter.fileType }
   var cacheKey: String { "prores_ks hq threads=\(Self.encoderThreads)" }
 
-  /// Fixed rather than taken from the machine, like the MP4's and the
-  /// WebM's, so the bytes cannot depend on the core count.
-  static let encoderThreads = 4
-
   func write(_ renderer: FrameRenderer, to path: String, onFrame: (Int) throws -> Void) throws -> OutputSummary {
     let spec = renderer.spec
     let (width, height) = spec.videoSize(spec.output.mov.size)

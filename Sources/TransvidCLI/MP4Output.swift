@@ -52,11 +52,6 @@ struct MP4Output: FormatWriter {
     return summary!
   }
 
-  /// x264's thread count changes its decisions (and so the bytes), so it is
-  /// fixed rather than taken from the machine: the same job gives the same
-  /// file on a laptop and on a 64-core runner.
-  static let encoderThreads = 4
-
   /// Renders every frame and encodes it at `JobSpec.videoSize`: H.264 4:2:0
   /// needs even sizes, so an odd canvas (393 pt @3x = 1179 px) gains a copy
   /// of its last column or row (`FrameFitter`), or is scaled to a `width:`.

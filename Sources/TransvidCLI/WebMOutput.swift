@@ -10,10 +10,6 @@ struct WebMOutput: FormatWriter {
   var fileType: OutputFileType { WebMWriter.fileType }
   var cacheKey: String { "libvpx-vp9 threads=\(Self.encoderThreads)" }
 
-  /// libvpx's thread count is fixed like x264's (`MP4Output.encoderThreads`),
-  /// so the same job gives the same file on every machine.
-  static let encoderThreads = 4
-
   func write(_ renderer: FrameRenderer, to path: String, onFrame: (Int) throws -> Void) throws -> OutputSummary {
     let spec = renderer.spec
     guard let maxBytes = spec.output.webm.maxBytes else {
