@@ -240,21 +240,27 @@ import Testing
     #expect(sheet[5, 600] == Pixel(r: 255, g: 0, b: 0, a: 255))
   }
 
+  /// A magic move at 10 fps over 1 s, linear: `listViews` (flow YAML
+  /// items, the element `thumb` among them) to a detail screen's `hero`.
+  static func magicMoveJob(listViews: String, placeholder: String) -> String {
+    """
+    name: m
+    canvas: { size: 100x200, scale: 1, fps: 10 }
+    screens:
+      list:
+        background: "#FFFFFF"
+        views: [\(listViews)]
+      detail:
+        background: "#FFFFFF"
+        views: [{ id: hero, frame: [0, 100, 100, 100], color: "#0000FF" }]
+    timeline:
+      - push: { to: detail, transition: magic-move, element: { from: thumb, to: hero }, curve: linear, duration: 1\(placeholder) }
+    """
+  }
+
   @Test func magicMoveFillsTheVacatedSlot() throws {
     func job(_ placeholder: String) -> String {
-      """
-      name: m
-      canvas: { size: 100x200, scale: 1, fps: 10 }
-      screens:
-        list:
-          background: "#FFFFFF"
-          views: [{ id: thumb, frame: [10, 10, 30, 30], color: "#0000FF" }]
-        detail:
-          background: "#FFFFFF"
-          views: [{ id: hero, frame: [0, 100, 100, 100], color: "#0000FF" }]
-      timeline:
-        - push: { to: detail, transition: magic-move, element: { from: thumb, to: hero }, curve: linear, duration: 1\(placeholder) }
-      """
+      Self.magicMoveJob(listViews: "{ id: thumb, frame: [10, 10, 30, 30], color: \"#0000FF\" }", placeholder: placeholder)
     }
     let with = FrameRenderer(spec: try JobParser.parse(job(", placeholder: \"#00FF00\""), file: "m.cfg"))
     let without = FrameRenderer(spec: try JobParser.parse(job(""), file: "m.cfg"))
@@ -269,22 +275,11 @@ import Testing
   /// thumbnail would be) smoothed, and nothing outside the slot changes.
   @Test func magicMoveBlursTheVacatedSlot() throws {
     func job(_ placeholder: String) -> String {
-      """
-      name: m
-      canvas: { size: 100x200, scale: 1, fps: 10 }
-      screens:
-        list:
-          background: "#FFFFFF"
-          views:
-            - { frame: [10, 10, 15, 30], color: "#FF0000" }
-            - { frame: [25, 10, 15, 30], color: "#0000FF" }
-            - { id: thumb, frame: [10, 10, 30, 30], color: "#00FF00" }
-        detail:
-          background: "#FFFFFF"
-          views: [{ id: hero, frame: [0, 100, 100, 100], color: "#00FF00" }]
-      timeline:
-        - push: { to: detail, transition: magic-move, element: { from: thumb, to: hero }, curve: linear, duration: 1\(placeholder) }
-      """
+      Self.magicMoveJob(
+        listViews: """
+          { frame: [10, 10, 15, 30], color: "#FF0000" }, { frame: [25, 10, 15, 30], color: "#0000FF" },
+          { id: thumb, frame: [10, 10, 30, 30], color: "#00FF00" }
+          """, placeholder: placeholder)
     }
     let blurred = FrameRenderer(spec: try JobParser.parse(job(", placeholder: blur"), file: "m.cfg"))
     let sharp = FrameRenderer(spec: try JobParser.parse(job(""), file: "m.cfg"))
