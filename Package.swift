@@ -37,11 +37,13 @@ let package = Package(
     .systemLibrary(name: "CHarfBuzz", pkgConfig: "harfbuzz", providers: [.apt(["libharfbuzz-dev"])]),
     .systemLibrary(name: "CFriBidi", pkgConfig: "fribidi", providers: [.apt(["libfribidi-dev"])]),
     .systemLibrary(name: "CFontconfig", pkgConfig: "fontconfig", providers: [.apt(["libfontconfig-dev"])]),
+    // Line breaking (UAX #14, with dictionaries for Thai and its neighbours).
+    .systemLibrary(name: "CICU", pkgConfig: "icu-uc", providers: [.apt(["libicu-dev"])]),
 
     // MARK: - Pure modules (no I/O)
     .target(name: "Geometry", linkerSettings: libm),
     .target(name: "Motion", dependencies: ["Geometry"], linkerSettings: libm),
-    .target(name: "Raster", dependencies: ["CFreeType", "CHarfBuzz", "CFriBidi", "CPrefetch", "Geometry"], linkerSettings: libm),
+    .target(name: "Raster", dependencies: ["CFreeType", "CHarfBuzz", "CFriBidi", "CICU", "CPrefetch", "Geometry"], linkerSettings: libm),
     .target(name: "Transitions", dependencies: ["Geometry", "Motion", "Raster"], linkerSettings: libm),
 
     // MARK: - Edges (I/O)

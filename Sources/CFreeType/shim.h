@@ -21,4 +21,15 @@ static inline int cft_has_kerning(FT_Face face) { return FT_HAS_KERNING(face) ? 
 
 /// Whether the glyph slot holds an outline (`FT_GLYPH_FORMAT_OUTLINE`).
 static inline int cft_is_outline(FT_GlyphSlot slot) { return slot->format == FT_GLYPH_FORMAT_OUTLINE; }
+/// A face whose glyphs are colour bitmaps only (CBDT/sbix, as Noto Color
+/// Emoji): no outlines, fixed strikes, colour.
+static inline int cft_is_color_bitmap_face(FT_Face face) {
+  return FT_HAS_COLOR(face) && FT_HAS_FIXED_SIZES(face) && !FT_IS_SCALABLE(face);
+}
+
+/// Colour bitmaps as they are stored (BGRA, premultiplied).
+static inline FT_Int32 cft_color_load_flags(void) { return FT_LOAD_COLOR; }
+
+/// Whether a bitmap is premultiplied BGRA (`FT_PIXEL_MODE_BGRA`).
+static inline int cft_is_bgra(const FT_Bitmap *bitmap) { return bitmap->pixel_mode == FT_PIXEL_MODE_BGRA; }
 #endif

@@ -1,5 +1,5 @@
 // A screen's `views:` — drawn in list order, each a stack of (bottom to top)
-// colour, gradient, image and one line of text in its frame.
+// colour, gradient, image and text in its frame (one line unless `lines`).
 //
 //   - { id: hero, frame: [0, 100, 393, 300], image: assets/photo.png, contentMode: fill, corner: 12 }
 //   - { frame: [0, 0, 393, 200], gradient: { colors: [systemBlue, "#00000000"], start: [0, 0], end: [0, 1] } }
@@ -7,10 +7,11 @@
 //   - { kind: navbar, text: "Settings" }                       # frame defaults to the bar under the status bar
 //   - { kind: cell, frame: [16, 120, 361, 44], text: "Wi-Fi" }
 //   - { kind: button, frame: [16, 700, 361, 50], text: "Continue" }
+//   - { frame: [16, 480, 361, 90], text: { key: intro }, lines: 0 }  # wraps (UILabel's numberOfLines; 1 by default)
 //
 // `kind` only sets defaults (frame for a navbar, colour, corner, font,
 // text colour, alignment, where the text sits); every key still overrides.
-// `font`, `textColor` and `align` need a `text`; `contentMode` needs an `image`.
+// `font`, `textColor`, `align` and `lines` need a `text`; `contentMode` needs an `image`.
 
 import Geometry
 import Raster
@@ -18,6 +19,7 @@ import Raster
 extension JobDecoder {
   static let viewKeys = [
     "id", "kind", "frame", "color", "corner", "gradient", "image", "contentMode", "text", "font", "textColor", "align", "mirror",
+    "lines",
   ]
   static let fontKeys = ["size", "weight", "file", "family"]
   static let gradientKeys = ["colors", "locations", "start", "end"]
@@ -107,7 +109,7 @@ extension JobDecoder {
   /// `text`, and the keys that style it.
   private func text(in fields: Fields, into view: inout ViewSpec) throws(Diagnostic) {
     guard let value = fields["text"] else {
-      for key in ["font", "textColor", "align"] {
+      for key in ["font", "textColor", "align", "lines"] {
         if let pair = fields.pairs.first(where: { $0.key == key }) {
           throw Diagnostic(pair.keyLocation, "\(fields.path(key)): there is no 'text' to apply it to")
         }
@@ -135,6 +137,7 @@ extension JobDecoder {
         expected: "an alignment")
       view.textStyle.alignment = TextAlignment(rawValue: name)!
     }
+    if let value = fields["lines"] { view.textStyle.lines = try integer(value, fields.path("lines"), in: 0...100) }
   }
 
   /// `font: { size: 17, weight: semibold }`, or just `font: 17`.

@@ -61,6 +61,7 @@ extension JobSpec {
   /// point the locale's way. A left-to-right locale mirrors nothing.
   mutating func mirror(rightToLeft: Bool) {
     let width = canvas.size.width
+    let laidOut = screens
     for s in screens.indices where rightToLeft {
       for v in screens[s].views.indices where screens[s].views[v].mirrors {
         screens[s].views[v].frame.origin.x = width - screens[s].views[v].frame.maxX
@@ -77,8 +78,23 @@ extension JobSpec {
         gesture.travel = Size(width: -travel.width, height: travel.height)
         step.gesture = gesture
       }
+      if let touch = step.touch, rightToLeft {
+        step.touch = JobSpec.touch(touch, on: laidOut.first { $0.name == step.from }, width: width, drawnMirrored: mirrored)
+      }
       timeline[i] = .transition(step)
     }
+  }
+
+  /// Where a touch written for the left-to-right layout lands in the
+  /// mirrored one: on the view under it (the topmost of `screen`'s), which
+  /// moved to W − x unless it is `mirror: false` — so the touch moves with
+  /// the view the user taps, whatever the transition's own geometry does.
+  /// A step drawn mirrored flips the touch with its frame, so it is given
+  /// pre-flipped.
+  static func touch(_ point: Point, on screen: ScreenSpec?, width: Double, drawnMirrored: Bool) -> Point {
+    let view = screen?.views.last { (0...$0.frame.width).contains(point.x - $0.frame.minX) && (0...$0.frame.height).contains(point.y - $0.frame.minY) }
+    let moves = view?.mirrors ?? true
+    return Point(x: moves != drawnMirrored ? width - point.x : point.x, y: point.y)
   }
 }
 

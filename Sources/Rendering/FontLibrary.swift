@@ -4,7 +4,8 @@
 //   fonts-dejavu-core  /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf, DejaVuSans-Bold.ttf
 //   fonts-noto-cjk     /usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc, NotoSansCJK-Bold.ttc
 //   fonts-noto-core    /usr/share/fonts/truetype/noto/NotoSans{Arabic,Hebrew,Devanagari,Thai,…}-{Regular,Bold}.ttf
-//   fonts-symbola      /usr/share/fonts/truetype/ancient-scripts/Symbola_hint.ttf (emoji, symbols)
+//   fonts-noto-color-emoji /usr/share/fonts/truetype/noto/NotoColorEmoji.ttf (emoji, colour bitmaps)
+//   fonts-symbola      /usr/share/fonts/truetype/ancient-scripts/Symbola_hint.ttf (symbols)
 //
 // DejaVu Sans stands in for San Francisco (a neutral sans with wide Latin,
 // Greek and Cyrillic coverage and kerning); characters it lacks fall back to
@@ -12,9 +13,10 @@
 // SC. Arabic, Hebrew, Devanagari and Thai take Noto Sans for their script
 // first (DejaVu's Arabic has no proper joining forms for every letter and
 // it has no Indic or Thai at all), as iOS takes SF Arabic, Kohinoor, Thonburi;
-// Symbola draws emoji as outlines (monochrome: the compositor's text is
-// coverage × one colour). Raster never opens files: this is where the bytes
-// come from.
+// Noto Color Emoji draws emoji in their colours (as Apple Color Emoji),
+// Symbola the symbols it lacks (and emoji, as outlines, without it). Han
+// characters take the CJK face of the text's language (`cjkFaces`). Raster
+// never opens files: this is where the bytes come from.
 
 #if canImport(Glibc)
 import Glibc
@@ -61,7 +63,10 @@ public enum FontLibrary {
       FontFile(path: base + "-Bold.ttf", faceIndex: 0, package: "fonts-noto-core")
     )
   }
-  /// Emoji and symbols nothing else has.
+  /// Emoji in colour (CBDT bitmaps).
+  public static let colorEmoji = FontFile(
+    path: "/usr/share/fonts/truetype/noto/NotoColorEmoji.ttf", faceIndex: 0, package: "fonts-noto-color-emoji")
+  /// Symbols nothing else has, and emoji without the colour font.
   public static let symbols = FontFile(
     path: "/usr/share/fonts/truetype/ancient-scripts/Symbola_hint.ttf", faceIndex: 0, package: "fonts-symbola")
 
@@ -76,35 +81,67 @@ public enum FontLibrary {
 
   /// Opens one face.
   public static func font(_ file: FontFile) throws(LoadError) -> Font {
-    let bytes: [UInt8]
-    switch contents(of: file.path) {
-    case .success(let b): bytes = b
-    case .failure(let e): throw LoadError(file: file, reason: e.description)
+    var files: [String: FontData] = [:]
+    return try font(file, files: &files)
+  }
+
+  /// Opens one face, reading its file once for every face of it `files` holds.
+  static func font(_ file: FontFile, files: inout [String: FontData]) throws(LoadError) -> Font {
+    let data: FontData
+    if let read = files[file.path] {
+      data = read
+    } else {
+      switch contents(of: file.path) {
+      case .success(let b): data = FontData(b)
+      case .failure(let e): throw LoadError(file: file, reason: e.description)
+      }
+      files[file.path] = data
     }
     do {
-      return try Font(data: bytes, faceIndex: file.faceIndex)
+      return try Font(data: data, faceIndex: file.faceIndex)
     } catch {
       throw LoadError(file: file, reason: error.description)
     }
   }
 
+  /// The faces of Noto Sans CJK's collections per language, so Han
+  /// characters take the language's own forms (骨 and 直 differ between
+  /// China, Taiwan, Hong Kong, Japan and Korea) and Hangul its Korean
+  /// design. The faces are, in order: JP, KR, SC, TC, HK. A language tag
+  /// is looked up whole, then without its last subtag (`zh-Hant-TW`,
+  /// `zh-Hant`, `zh`), so a region or script picks its face.
+  public static let cjkFaces: [(language: String, face: Int)] = [
+    ("ja", 0), ("ko", 1), ("zh", 2), ("zh-Hans", 2), ("zh-CN", 2), ("zh-SG", 2),
+    ("zh-Hant", 3), ("zh-TW", 3), ("zh-HK", 4), ("zh-MO", 4), ("zh-Hant-HK", 4), ("zh-Hant-MO", 4),
+  ]
+
   /// Reads the cascade (DejaVu Sans then Noto Sans CJK SC, regular and
-  /// bold), the script fonts and the symbol fallback.
+  /// bold), the script fonts, the CJK faces per language and the fallback:
+  /// colour emoji, then Symbola's outlines for symbols (and for emoji when
+  /// the colour font is not installed).
   public static func load() throws(LoadError) -> FontSet {
-    let regular = try font(latinRegular), bold = try font(latinBold)
-    let cjk = try font(cjkRegular), cjkHeavy = try font(cjkBold)
+    var files: [String: FontData] = [:]
+    let regular = try font(latinRegular, files: &files), bold = try font(latinBold, files: &files)
+    let cjk = try font(cjkRegular, files: &files), cjkHeavy = try font(cjkBold, files: &files)
     var scripts: [String: FontSet] = [:]
     for entry in scriptFonts {
-      scripts[entry.script] = FontSet(regular: [try font(entry.regular)], bold: [try font(entry.bold)])
+      scripts[entry.script] = FontSet(
+        regular: [try font(entry.regular, files: &files)], bold: [try font(entry.bold, files: &files)])
     }
-    var set = FontSet(regular: [regular, cjk], bold: [bold, cjkHeavy], scripts: scripts, fallback: [try font(symbols)])
-    // Japanese kanji take the JP face (0 of the collections: JP, KR, SC, TC,
-    // HK). Each face holds its own copy of the 20 MB file, so only Japanese,
-    // whose forms differ most visibly from SC's, gets one.
-    for (language, face) in [("ja", 0)] {
-      set.languages[language] = FontSet(
-        regular: [try font(FontFile(path: cjkRegular.path, faceIndex: face, package: cjkRegular.package))],
-        bold: [try font(FontFile(path: cjkBold.path, faceIndex: face, package: cjkBold.package))])
+    // The colour emoji are optional: without them Symbola draws emoji in outline.
+    let emoji = (try? font(colorEmoji, files: &files)).map { [$0] } ?? []
+    var set = FontSet(
+      regular: [regular, cjk], bold: [bold, cjkHeavy], scripts: scripts,
+      fallback: emoji + [try font(symbols, files: &files)])
+    // One face object per collection face, shared by the tags that name it.
+    var faces: [Int: FontSet] = [cjkRegular.faceIndex: FontSet(regular: [cjk], bold: [cjkHeavy])]
+    for (language, face) in cjkFaces {
+      if faces[face] == nil {
+        faces[face] = FontSet(
+          regular: [try font(FontFile(path: cjkRegular.path, faceIndex: face, package: cjkRegular.package), files: &files)],
+          bold: [try font(FontFile(path: cjkBold.path, faceIndex: face, package: cjkBold.package), files: &files)])
+      }
+      set.languages[language] = faces[face]
     }
     return set
   }

@@ -29,6 +29,19 @@ public struct FontError: Error, Hashable, Sendable, CustomStringConvertible {
   public var description: String { "\(message) (FreeType error \(code))" }
 }
 
+/// The bytes of a font file, aligned and fixed in memory for the lifetime
+/// of every face that reads them.
+public final class FontData: Sendable {
+  nonisolated(unsafe) let buffer: UnsafeMutableRawBufferPointer
+
+  public init(_ bytes: [UInt8]) {
+    buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: bytes.count, alignment: 16)
+    bytes.withUnsafeBytes { buffer.copyMemory(from: $0) }
+  }
+
+  deinit { buffer.deallocate() }
+}
+
 /// One face of a font file (TrueType, OpenType or a collection), opened from
 /// its bytes. Thread-safe: FreeType calls are serialised by a lock.
 public final class Font: Sendable {
@@ -40,60 +53,73 @@ public final class Font: Sendable {
   let unitsPerEm: Double
   /// Typographic ascender and descender (positive below the baseline), in ems.
   let ascender: Double, descender: Double
+  /// The gap the face asks for between one line's descender and the next
+  /// line's ascender (FreeType's `height` less both), in ems.
+  let lineGap: Double
   let hasKerning: Bool
+  /// Whether the face draws colour bitmaps (emoji) instead of outlines.
+  let isColor: Bool
   private let state: Mutex<FaceState>
   /// HarfBuzz's font on the same bytes, scaled to design units. Shaping
   /// only reads it (`hb_shape` on a font nobody changes is thread-safe).
   nonisolated(unsafe) private let shaper: OpaquePointer
 
-  /// FreeType's objects and the bytes the face reads from, which must stay put.
+  /// FreeType's objects. The bytes they read from stay put in `data`.
   struct FaceState {
     var library: FT_Library
     var face: FT_Face
-    var data: UnsafeMutableRawBufferPointer
     /// The size last set on the face, in pixels per em.
     var pixelSize: Double = 0
   }
+  /// The font file's bytes, shared by every face opened from them.
+  private let data: FontData
 
   /// Opens face `faceIndex` (0 for a single font; 2 is Simplified Chinese in
   /// Noto Sans CJK's collections) from the bytes of a font file.
-  public init(data: [UInt8], faceIndex: Int = 0) throws(FontError) {
+  public convenience init(data: [UInt8], faceIndex: Int = 0) throws(FontError) {
     guard !data.isEmpty else { throw FontError(code: 0, message: "empty font data") }
+    try self.init(data: FontData(data), faceIndex: faceIndex)
+  }
+
+  /// Opens face `faceIndex` of bytes other faces may share: a collection's
+  /// faces (Noto Sans CJK's JP, KR, SC, TC) cost one copy of the file.
+  public init(data: FontData, faceIndex: Int = 0) throws(FontError) {
+    guard data.buffer.count > 0 else { throw FontError(code: 0, message: "empty font data") }
     var library: FT_Library?
     var error = FT_Init_FreeType(&library)
     guard error == 0, let library else { throw FontError(code: error, message: "cannot start FreeType") }
-    let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: data.count, alignment: 16)
-    data.withUnsafeBytes { buffer.copyMemory(from: $0) }
+    let buffer = data.buffer
     var face: FT_Face?
     error = FT_New_Memory_Face(
-      library, buffer.baseAddress!.assumingMemoryBound(to: FT_Byte.self), FT_Long(data.count), FT_Long(faceIndex),
+      library, buffer.baseAddress!.assumingMemoryBound(to: FT_Byte.self), FT_Long(buffer.count), FT_Long(faceIndex),
       &face)
     guard error == 0, let face else {
       FT_Done_FreeType(library)
-      buffer.deallocate()
       throw FontError(code: error, message: "cannot open face \(faceIndex) of the font data")
     }
     let rec = face.pointee
     guard rec.units_per_EM > 0 else {
       FT_Done_Face(face)
       FT_Done_FreeType(library)
-      buffer.deallocate()
       throw FontError(code: 0, message: "face \(faceIndex) is not a scalable font")
     }
+    self.data = data
     familyName = rec.family_name.map { String(cString: $0) } ?? ""
     styleName = rec.style_name.map { String(cString: $0) } ?? ""
     unitsPerEm = Double(rec.units_per_EM)
     ascender = Double(rec.ascender) / unitsPerEm
     descender = -Double(rec.descender) / unitsPerEm
+    lineGap = Swift.max(0, Double(rec.height) / unitsPerEm - ascender - descender)
     hasKerning = cft_has_kerning(face) != 0
+    isColor = cft_is_color_bitmap_face(face) != 0
     let blob = hb_blob_create(
-      buffer.baseAddress!.assumingMemoryBound(to: CChar.self), UInt32(data.count), HB_MEMORY_MODE_READONLY, nil, nil)
+      buffer.baseAddress!.assumingMemoryBound(to: CChar.self), UInt32(buffer.count), HB_MEMORY_MODE_READONLY, nil, nil)
     let hbFace = hb_face_create(blob, UInt32(faceIndex))
     shaper = hb_font_create(hbFace)
     hb_face_destroy(hbFace)
     hb_blob_destroy(blob)
     hb_font_set_scale(shaper, Int32(rec.units_per_EM), Int32(rec.units_per_EM))
-    state = Mutex(FaceState(library: library, face: face, data: buffer))
+    state = Mutex(FaceState(library: library, face: face))
   }
 
   deinit {
@@ -101,7 +127,6 @@ public final class Font: Sendable {
     state.withLock { s in
       FT_Done_Face(s.face)
       FT_Done_FreeType(s.library)
-      s.data.deallocate()
     }
   }
 
@@ -152,7 +177,10 @@ public final class Font: Sendable {
       for i in 0..<Int(count) {
         let glyph = infos[i].codepoint, position = positions[i]
         var advance = 0.0
-        if position.x_advance != 0 {
+        if isColor {
+          // A bitmap face has no outlines to scale: HarfBuzz's design-unit advance.
+          advance = Double(position.x_advance) * scale
+        } else if position.x_advance != 0 {
           var value: FT_Fixed = 0
           if FT_Get_Advance(face, FT_UInt(glyph), cft_load_flags(), &value) == 0 { advance = Double(value) / 65536 }
           let adjustment = FT_Long(position.x_advance - hb_font_get_glyph_h_advance(shaper, glyph))
@@ -225,6 +253,41 @@ public final class Font: Sendable {
           }
         }
       }
+    }
+  }
+
+  /// A colour glyph as the face stores it, from its largest strike: the
+  /// bitmap (premultiplied RGBA), the strike's pixels per em, and the
+  /// bitmap's top-left corner from the pen (right, up), in strike pixels.
+  func colorBitmap(_ glyph: UInt32) -> (bitmap: Bitmap, pixelsPerEm: Double, left: Double, top: Double)? {
+    state.withLock { s in
+      let face = s.face
+      let count = Int(face.pointee.num_fixed_sizes)
+      guard isColor, count > 0, let sizes = face.pointee.available_sizes else { return nil }
+      let strike = (0..<count).max { sizes[$0].y_ppem < sizes[$1].y_ppem }!
+      s.pixelSize = 0
+      guard FT_Select_Size(face, FT_Int(strike)) == 0,
+        FT_Load_Glyph(face, FT_UInt(glyph), cft_color_load_flags()) == 0
+      else { return nil }
+      let slot = face.pointee.glyph!
+      var bitmap = slot.pointee.bitmap
+      guard cft_is_bgra(&bitmap) != 0, let buffer = bitmap.buffer, bitmap.rows > 0, bitmap.width > 0 else { return nil }
+      let width = Int(bitmap.width), height = Int(bitmap.rows), pitch = Int(bitmap.pitch)
+      var bytes = [UInt8](repeating: 0, count: width * height * 4)
+      for row in 0..<height {
+        let source = buffer + row * pitch
+        for x in 0..<width {
+          let i = (row * width + x) * 4
+          bytes[i] = source[x * 4 + 2]
+          bytes[i + 1] = source[x * 4 + 1]
+          bytes[i + 2] = source[x * 4]
+          bytes[i + 3] = source[x * 4 + 3]
+        }
+      }
+      guard let image = Bitmap(width: width, height: height, bytes: bytes) else { return nil }
+      return (
+        image, Double(sizes[strike].y_ppem) / 64, Double(slot.pointee.bitmap_left), Double(slot.pointee.bitmap_top)
+      )
     }
   }
 

@@ -1,12 +1,14 @@
 import Geometry
 
-/// A single line of text in a frame, as a `UILabel` with
-/// `numberOfLines = 1` and tail truncation draws it.
+/// Text in a frame, as a `UILabel` with tail truncation draws it.
 ///
-/// The line box (the first font's ascender and descender) is centred
-/// vertically in the frame, its baseline on a whole pixel; the line is
-/// placed left, centred or right by `style.alignment`, starting on a whole
-/// pixel; a line wider than the frame is cut and ends in "…".
+/// With `numberOfLines = 1` (`style.lines`), the line box (the first font's
+/// ascender and descender) is centred vertically in the frame, its baseline
+/// on a whole pixel; a line wider than the frame is cut and ends in "…".
+/// Otherwise the text wraps (`TextBlock`) and its lines together are
+/// centred. Each line is placed left, centred or right by
+/// `style.alignment`, starting on a whole pixel. Emoji from a colour font
+/// keep their own colours; all other glyphs are coverage × `style.color`.
 public struct Label: Hashable, Sendable {
   public var text: String
   public var style: TextStyle
@@ -27,23 +29,43 @@ public struct Label: Hashable, Sendable {
     guard let primary = cascade.first, style.size > 0, style.color.alpha > 0, !text.isEmpty else { return bitmap }
 
     let pixelSize = style.size * scale
-    let line = TextLayout(
-      text, fonts: fonts, weight: style.weight, language: style.language, pixelSize: pixelSize, maxWidth: Double(width))
-    guard !line.glyphs.isEmpty else { return bitmap }
-    let ascent = primary.ascender * pixelSize, descent = primary.descender * pixelSize
-    let baseline = ((Double(height) - ascent - descent) / 2 + ascent).rounded()
-    let start: Double
-    switch style.alignment {
-    case .left: start = 0
-    case .center: start = ((Double(width) - line.width) / 2).rounded()
-    case .right: start = (Double(width) - line.width).rounded()
-    case .natural: start = line.isRightToLeft ? (Double(width) - line.width).rounded() : 0
+    var placed: [(line: TextLayout, baseline: Double)] = []
+    if style.lines == 1 {
+      let line = TextLayout(
+        text, fonts: fonts, weight: style.weight, language: style.language, pixelSize: pixelSize, maxWidth: Double(width))
+      guard !line.glyphs.isEmpty else { return bitmap }
+      let ascent = primary.ascender * pixelSize, descent = primary.descender * pixelSize
+      placed = [(line, ((Double(height) - ascent - descent) / 2 + ascent).rounded())]
+    } else {
+      let block = TextBlock(
+        text, fonts: fonts, weight: style.weight, language: style.language, pixelSize: pixelSize,
+        maxWidth: Double(width), maxLines: style.lines, maxHeight: Double(height))
+      // The lines together centred in the frame, as UILabel centres its text rect.
+      var top = (Double(height) - block.height) / 2
+      for line in block.lines {
+        placed.append((line.layout, (top + line.gap / 2 + line.ascent).rounded()))
+        top += line.height
+      }
     }
 
     var coverage = [UInt8](repeating: 0, count: width * height)
-    for g in line.glyphs where !g.isWhitespace {
-      line.faces[g.font].draw(
-        g.glyph, pixelSize: pixelSize, x: start + g.x, y: baseline + g.y, into: &coverage, width: width, height: height)
+    var colorGlyphs: [(font: Font, glyph: UInt32, x: Double, y: Double)] = []
+    for (line, baseline) in placed {
+      let start: Double
+      switch style.alignment {
+      case .left: start = 0
+      case .center: start = ((Double(width) - line.width) / 2).rounded()
+      case .right: start = (Double(width) - line.width).rounded()
+      case .natural: start = line.isRightToLeft ? (Double(width) - line.width).rounded() : 0
+      }
+      for g in line.glyphs where !g.isWhitespace {
+        let face = line.faces[g.font]
+        if face.isColor {
+          colorGlyphs.append((face, g.glyph, start + g.x, baseline + g.y))
+        } else {
+          face.draw(g.glyph, pixelSize: pixelSize, x: start + g.x, y: baseline + g.y, into: &coverage, width: width, height: height)
+        }
+      }
     }
     let ink = style.color.premultipliedPixel
     bitmap.bytes.withUnsafeMutableBufferPointer { out in
@@ -57,7 +79,29 @@ public struct Label: Hashable, Sendable {
         out[i * 4 + 3] = scaled(ink.a)
       }
     }
+    if !colorGlyphs.isEmpty { Label.drawColorGlyphs(colorGlyphs, pixelSize: pixelSize, into: &bitmap) }
     return bitmap
+  }
+
+  /// Colour glyphs (emoji) in their own colours over the text: each
+  /// strike bitmap scaled to the text size (area-averaged down to about its
+  /// size, then the compositor's bilinear filter at its fractional place).
+  static func drawColorGlyphs(
+    _ glyphs: [(font: Font, glyph: UInt32, x: Double, y: Double)], pixelSize: Double, into bitmap: inout Bitmap
+  ) {
+    var root = Layer(frame: Rect(x: 0, y: 0, width: Double(bitmap.width), height: Double(bitmap.height)))
+    for g in glyphs {
+      guard let color = g.font.colorBitmap(g.glyph) else { continue }
+      let s = pixelSize / color.pixelsPerEm
+      let frame = Rect(
+        x: g.x + color.left * s, y: g.y - color.top * s, width: Double(color.bitmap.width) * s,
+        height: Double(color.bitmap.height) * s)
+      var layer = Layer(frame: frame)
+      layer.contents = ImageDownsampling.fitted(color.bitmap, gravity: .resize, in: frame.size, scale: 1)
+      layer.contentsGravity = .resize
+      root.sublayers.append(layer)
+    }
+    Compositor(scale: 1, threadCount: 1).render(root, into: &bitmap)
   }
 
   /// The width of the text on one line, untruncated, in points.

@@ -20,7 +20,7 @@ struct ShapedLine {
   /// shaped alone, as UILabel draws it.
   init(
     _ text: [UInt32], fonts: FontSet, weight: FontWeight, language: String?, pixelSize: Double,
-    breakBefore: Int? = nil
+    breakBefore: Int? = nil, rightToLeft direction: Bool? = nil
   ) {
     let choice = FontChoice(fonts, weight: weight, language: language)
     faces = choice.faces
@@ -29,7 +29,7 @@ struct ShapedLine {
     isRightToLeft = false
     guard !text.isEmpty, !faces.isEmpty else { return }
 
-    let (levels, visualOrder, rightToLeft) = ShapedLine.bidi(text)
+    let (levels, visualOrder, rightToLeft) = ShapedLine.bidi(text, rightToLeft: direction)
     isRightToLeft = rightToLeft
     let scripts = ShapedLine.scripts(text)
     let fontIndices = choice.fonts(for: text, scripts: scripts)
@@ -69,14 +69,15 @@ struct ShapedLine {
   }
 
   /// Embedding levels after rule L1, the logical index at each visual
-  /// position, and the paragraph direction.
-  static func bidi(_ text: [UInt32]) -> (levels: [Int8], visualOrder: [Int], rightToLeft: Bool) {
+  /// position, and the paragraph direction: `rightToLeft`'s, or (nil) the
+  /// first strong character's.
+  static func bidi(_ text: [UInt32], rightToLeft: Bool? = nil) -> (levels: [Int8], visualOrder: [Int], rightToLeft: Bool) {
     let n = Int32(text.count)
     var types = [FriBidiCharType](repeating: FriBidiCharType(0), count: text.count)
     var brackets = [FriBidiBracketType](repeating: 0, count: text.count)
     var levels = [FriBidiLevel](repeating: 0, count: text.count)
     var map = (0..<Int32(text.count)).map { $0 }
-    var base = cfb_par_auto()
+    var base = rightToLeft.map { $0 ? cfb_par_rtl() : cfb_par_ltr() } ?? cfb_par_auto()
     fribidi_get_bidi_types(text, n, &types)
     fribidi_get_bracket_types(text, n, types, &brackets)
     guard fribidi_get_par_embedding_levels_ex(types, brackets, n, &base, &levels) > 0,
@@ -118,10 +119,20 @@ struct FontChoice {
     }
     general = (fonts.cascade(for: weight) + fonts.fallback).map(index)
     for (code, set) in fonts.scripts { byScript[code] = set.cascade(for: weight).map(index) }
-    let subtag = language.map { String($0.prefix { $0 != "-" && $0 != "_" }) }
-    if let language, let set = fonts.languages[language] ?? subtag.flatMap({ fonts.languages[$0] }) {
+    if let set = FontChoice.languageFonts(fonts.languages, for: language) {
       let own = set.cascade(for: weight).map(index)
       for code in ["Hani", "Hira", "Kana", "Hang", "Bopo"] { byScript[code] = own + (byScript[code] ?? []) }
+    }
+  }
+
+  /// The fonts for `language`: the whole tag's, else the tag's without its
+  /// last subtag, and so on (`zh-Hant-TW`, `zh-Hant`, `zh`).
+  static func languageFonts(_ table: [String: FontSet], for language: String?) -> FontSet? {
+    guard var tag = language?.replacingUnderscores else { return nil }
+    while true {
+      if let set = table[tag] { return set }
+      guard let dash = tag.lastIndex(of: "-") else { return nil }
+      tag = String(tag[..<dash])
     }
   }
 
@@ -160,4 +171,9 @@ extension ShapedLine {
     let bytes = [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: tag >> $0) }
     return String(decoding: bytes, as: UTF8.self)
   }
+}
+
+extension String {
+  /// `zh_TW` as BCP 47 writes it, `zh-TW`.
+  fileprivate var replacingUnderscores: String { String(map { $0 == "_" ? "-" : $0 }) }
 }

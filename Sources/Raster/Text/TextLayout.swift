@@ -37,19 +37,33 @@ struct TextLayout {
   init(
     _ text: String, fonts: FontSet, weight: FontWeight, language: String? = nil, pixelSize: Double, maxWidth: Double
   ) {
-    let scalars = TextLayout.clean(text)
+    self.init(
+      TextLayout.clean(text), fonts: fonts, weight: weight, language: language, pixelSize: pixelSize, maxWidth: maxWidth)
+  }
+
+  /// Lays cleaned `scalars` out on one line as above. `rightToLeft` sets
+  /// the paragraph direction (a wrapped line takes its paragraph's; nil:
+  /// the first strong character's); `ellipsis` ends the line in "…" even
+  /// when it fits, for text that follows and is not shown.
+  init(
+    _ scalars: [UInt32], fonts: FontSet, weight: FontWeight, language: String?, pixelSize: Double, maxWidth: Double,
+    rightToLeft: Bool? = nil, ellipsis: Bool = false
+  ) {
     func shape(_ s: [UInt32], breakBefore: Int? = nil) -> ShapedLine {
-      ShapedLine(s, fonts: fonts, weight: weight, language: language, pixelSize: pixelSize, breakBefore: breakBefore)
+      ShapedLine(
+        s, fonts: fonts, weight: weight, language: language, pixelSize: pixelSize, breakBefore: breakBefore,
+        rightToLeft: rightToLeft)
     }
     var line = shape(scalars)
     isTruncated = false
     // A little slack so a label exactly as wide as its text is not cut by rounding.
-    if line.width > maxWidth + 1e-6 {
+    if line.width > maxWidth + 1e-6 || ellipsis {
       isTruncated = true
       // The width of each scalar's clusters, in logical order, bounds where to cut.
       var clusterWidth = [Double](repeating: 0, count: scalars.count)
       var isClusterStart = [Bool](repeating: false, count: scalars.count + 1)
       isClusterStart[0] = true
+      isClusterStart[scalars.count] = true
       for g in line.glyphs {
         clusterWidth[g.cluster] += g.advance
         isClusterStart[g.cluster] = true

@@ -28,12 +28,17 @@ public struct TextStyle: Hashable, Sendable {
   /// The BCP 47 language of the text (`ja`, `ar`), for shaping and the
   /// language's own glyph forms; nil lets the script decide.
   public var language: String?
+  /// How many lines the text may wrap into (`numberOfLines`): 1, UIKit's
+  /// default, draws one line ending in "…"; 0 as many as the frame holds.
+  public var lines: Int
+
 
   /// UIKit's body text by default: 17 pt regular black, natural alignment (as `UILabel`).
   public init(
     size: Double = 17, weight: FontWeight = .regular, color: Color = .black, alignment: TextAlignment = .natural,
-    font: String? = nil, language: String? = nil
+    font: String? = nil, language: String? = nil, lines: Int = 1
   ) {
+    self.lines = lines
     self.font = font
     self.size = size
     self.weight = weight

@@ -1,0 +1,146 @@
+/// A label's text in lines, as `UILabel` draws it when `numberOfLines` is
+/// not 1: each paragraph (text between line breaks) filled greedily, a line
+/// ending at the last break opportunity (`LineBreaks`) that fits the width,
+/// its trailing spaces hanging outside it; a word wider than the line is
+/// cut between clusters. Each line is shaped and ordered on its own
+/// (FriBidi's reordering per line, rule L2) in its paragraph's direction.
+///
+/// A line is as tall as its fonts ask (the primary font's and every font
+/// it draws with: ascender, descender and line gap, the gap split above and
+/// below as CSS does with `line-height: normal`). As many lines show as
+/// `maxLines` allows (0: no limit) and the height holds (at least one); when
+/// text is left over, the last shown line takes the rest of its paragraph
+/// and ends in "…" (tail truncation).
+struct TextBlock {
+  struct Line {
+    /// The scalars the line shows, in logical order (before any "…").
+    var scalars: [UInt32]
+    var layout: TextLayout
+    /// Above and below the baseline, and the gap around the line, in pixels.
+    var ascent: Double, descent: Double, gap: Double
+    var height: Double { ascent + descent + gap }
+  }
+
+  var lines: [Line] = []
+  /// The lines' heights together, in pixels.
+  var height: Double { lines.reduce(0) { $0 + $1.height } }
+
+  init(
+    _ text: String, fonts: FontSet, weight: FontWeight, language: String?, pixelSize: Double, maxWidth: Double,
+    maxLines: Int, maxHeight: Double
+  ) {
+    let primary = fonts.cascade(for: weight).first
+    func layout(_ scalars: [UInt32], rightToLeft: Bool, ellipsis: Bool = false) -> Line {
+      let layout = TextLayout(
+        scalars, fonts: fonts, weight: weight, language: language, pixelSize: pixelSize, maxWidth: maxWidth,
+        rightToLeft: rightToLeft, ellipsis: ellipsis)
+      var faces = Set(layout.glyphs.map(\.font)).sorted().map { layout.faces[$0] }
+      if let primary { faces.append(primary) }
+      return Line(
+        scalars: scalars, layout: layout, ascent: (faces.map(\.ascender).max() ?? 0) * pixelSize,
+        descent: (faces.map(\.descender).max() ?? 0) * pixelSize, gap: (faces.map(\.lineGap).max() ?? 0) * pixelSize)
+    }
+
+    // Every line the text wraps into: its paragraph and its scalars there.
+    let paragraphs = TextBlock.paragraphs(text)
+    var wrapped: [(paragraph: Int, range: Range<Int>, rightToLeft: Bool)] = []
+    for (p, scalars) in paragraphs.enumerated() {
+      let shaped = ShapedLine(scalars, fonts: fonts, weight: weight, language: language, pixelSize: pixelSize)
+      let ranges = TextBlock.wrap(
+        scalars, shaped: shaped, breaks: LineBreaks.opportunities(scalars, language: language), maxWidth: maxWidth)
+      wrapped += ranges.map { (p, $0, shaped.isRightToLeft) }
+    }
+    var total = 0.0
+    for w in wrapped {
+      if maxLines > 0, lines.count == maxLines { break }
+      let line = layout(TextBlock.trimmed(paragraphs[w.paragraph][w.range]), rightToLeft: w.rightToLeft)
+      if !lines.isEmpty, total + line.height > maxHeight + 1e-6 { break }
+      lines.append(line)
+      total += line.height
+    }
+    if lines.count < wrapped.count, let last = lines.indices.last {
+      // Text is left over: the last line shown takes the rest of its paragraph, cut with "…".
+      let w = wrapped[last]
+      let rest = paragraphs[w.paragraph][w.range.lowerBound...]
+      lines[last] = layout(TextBlock.trimmed(rest), rightToLeft: w.rightToLeft, ellipsis: true)
+    }
+  }
+
+  /// The text's paragraphs (split at line and paragraph separators), each
+  /// cleaned as `TextLayout.clean` cleans a line.
+  static func paragraphs(_ text: String) -> [[UInt32]] {
+    var result: [[UInt32]] = [[]]
+    var previous: Unicode.Scalar?
+    for scalar in text.unicodeScalars {
+      defer { previous = scalar }
+      if scalar == "\n", previous == "\r" { continue }
+      if ["\n", "\r", "\u{85}", "\u{2028}", "\u{2029}"].contains(scalar) {
+        result.append([])
+      } else {
+        result[result.count - 1] += TextLayout.clean(String(scalar))
+      }
+    }
+    return result
+  }
+
+  /// `scalars` without its trailing white space, which hangs past the line's end.
+  static func trimmed(_ scalars: ArraySlice<UInt32>) -> [UInt32] {
+    var end = scalars.endIndex
+    while end > scalars.startIndex, TextBlock.isWhitespace(scalars[end - 1]) { end -= 1 }
+    return Array(scalars[scalars.startIndex..<end])
+  }
+
+  static func isWhitespace(_ value: UInt32) -> Bool { Unicode.Scalar(value)?.properties.isWhitespace ?? false }
+
+  /// The lines `scalars` fills, greedily: each ends at the last break
+  /// opportunity whose text (less trailing spaces) fits `maxWidth` pixels,
+  /// or, when not even the first word fits, after as many whole clusters as
+  /// fit (at least one). Widths are the paragraph's shaped cluster advances.
+  static func wrap(_ scalars: [UInt32], shaped: ShapedLine, breaks: [Int], maxWidth: Double) -> [Range<Int>] {
+    let n = scalars.count
+    guard n > 0 else { return [0..<0] }
+    var advance = [Double](repeating: 0, count: n)
+    var isClusterStart = [Bool](repeating: false, count: n + 1)
+    isClusterStart[0] = true
+    isClusterStart[n] = true
+    for g in shaped.glyphs {
+      advance[g.cluster] += g.advance
+      isClusterStart[g.cluster] = true
+    }
+    var before = [0.0]  // before[i]: the advances of scalars 0..<i
+    for a in advance { before.append(before[before.count - 1] + a) }
+    func width(_ start: Int, _ end: Int) -> Double {
+      var e = end
+      while e > start, isWhitespace(scalars[e - 1]) { e -= 1 }
+      return before[e] - before[start]
+    }
+    func fits(_ start: Int, _ end: Int) -> Bool { width(start, end) <= maxWidth + 1e-6 }
+
+    var result: [Range<Int>] = []
+    var start = 0, k = 0
+    while start < n {
+      while k < breaks.count, breaks[k] <= start { k += 1 }
+      var end: Int?
+      var j = k
+      while j < breaks.count, fits(start, breaks[j]) {
+        end = breaks[j]
+        j += 1
+      }
+      if end == nil {
+        var cut = start + 1
+        while !isClusterStart[cut] { cut += 1 }
+        var next = cut + 1
+        while next <= n {
+          while !isClusterStart[next] { next += 1 }
+          guard fits(start, next) else { break }
+          cut = next
+          next += 1
+        }
+        end = cut
+      }
+      result.append(start..<end!)
+      start = end!
+    }
+    return result
+  }
+}

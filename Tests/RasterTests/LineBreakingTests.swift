@@ -1,0 +1,157 @@
+// Labels that wrap (`lines` ≠ 1, UILabel's numberOfLines): where lines break
+// in English (after spaces, greedily), Japanese (between ideographs and
+// kana, never before 。), Thai (between dictionary words) and Arabic (right
+// to left, right-aligned, the first words on the top line); truncation of
+// the last line; the block centred in the frame.
+
+import Geometry
+import Testing
+
+@testable import Raster
+
+@Suite enum LineBreakingTests {
+  static func lines(
+    _ text: String, fonts: FontSet, width: Double, pixelSize: Double = 20, language: String? = nil, maxLines: Int = 0,
+    height: Double = 10_000
+  ) -> [String] {
+    TextBlock(
+      text, fonts: fonts, weight: .regular, language: language, pixelSize: pixelSize, maxWidth: width,
+      maxLines: maxLines, maxHeight: height
+    ).lines.map { String(String.UnicodeScalarView($0.scalars.compactMap(Unicode.Scalar.init))) }
+  }
+
+  static let sentence = "The quick brown fox jumps over the lazy dog and keeps on running far away"
+
+  @Test static func englishBreaksAtTheLastSpaceThatFits() {
+    let width = 150.0
+    let result = lines(sentence, fonts: TestFonts.latinOnly, width: width)
+    #expect(result.count > 3)
+    #expect(result.joined(separator: " ") == sentence)
+    func measured(_ s: String) -> Double {
+      Label(s, style: TextStyle(size: 20)).width(scale: 1, fonts: TestFonts.latinOnly)
+    }
+    for (i, line) in result.enumerated() {
+      #expect(measured(line) <= width, "line \(i) '\(line)' is wider than the frame")
+      // Greedy: the next line's first word would not have fitted.
+      if i + 1 < result.count {
+        let next = result[i + 1].split(separator: " ")[0]
+        #expect(measured(line + " " + next) > width, "'\(next)' fits on line \(i) '\(line)'")
+      }
+    }
+  }
+
+  @Test static func aWordWiderThanTheLineIsCutBetweenLetters() {
+    let result = lines("Supercalifragilistic ok", fonts: TestFonts.latinOnly, width: 80)
+    #expect(result.count >= 3)
+    // The word is cut where the line is full; the rest wraps as usual.
+    #expect(result.joined() == "Supercalifragilistic ok")
+    #expect(result.dropLast().allSatisfy { !$0.contains(" ") })
+    #expect(result.last?.hasSuffix(" ok") == true)
+  }
+
+  @Test static func japaneseBreaksBetweenCharactersButNotBeforeAFullStop() {
+    // Every character here is one em (20 px) wide: five fit in 110 px.
+    let result = lines("吾輩は猫である。名前はまだ無い。", fonts: FontSet(regular: [LanguageFontTests.japanese]), width: 110, language: "ja")
+    #expect(result == ["吾輩は猫で", "ある。名前", "はまだ無", "い。"])
+  }
+
+  @Test static func thaiBreaksBetweenDictionaryWords() {
+    // "สวัสดีครับ" is two words, สวัสดี and ครับ: too narrow for both, the
+    // line ends between them rather than inside one.
+    let text = "สวัสดีครับ"
+    let fonts = FontSet(regular: [ScriptFonts.thai])
+    let full = Label(text, style: TextStyle(size: 20)).width(scale: 1, fonts: fonts)
+    #expect(lines(text, fonts: fonts, width: full - 1, language: "th") == ["สวัสดี", "ครับ"])
+  }
+
+  @Test static func arabicWrapsRightToLeftWithItsFirstWordsOnTop() {
+    let text = "مرحبا بالعالم من جديد اليوم"
+    let fonts = FontSet(regular: [ScriptFonts.arabic])
+    let result = lines(text, fonts: fonts, width: 130, language: "ar")
+    #expect(result.count >= 2)
+    #expect(result.joined(separator: " ") == text)
+    #expect(result[0].hasPrefix("مرحبا"))
+    // Natural alignment: every line's ink ends at the frame's right edge.
+    let style = TextStyle(size: 20, language: "ar", lines: 0)
+    let bitmap = Label(text, style: style).render(size: Size(width: 130, height: 200), scale: 1, fonts: fonts)
+    let bands = inkBands(bitmap)
+    #expect(bands.count == result.count)
+    for band in bands {
+      #expect(band.maxX >= 126, "a line ends at \(band.maxX), not at the right edge")
+    }
+    // The top line is the first words: as wide as they are alone.
+    let firstWidth = Label(result[0], style: TextStyle(size: 20)).width(scale: 1, fonts: fonts)
+    #expect(abs(Double(bands[0].maxX - bands[0].minX + 1) - firstWidth) < 4)
+  }
+
+  @Test static func theLastAllowedLineEndsInAnEllipsis() {
+    let block = TextBlock(
+      sentence, fonts: TestFonts.latinOnly, weight: .regular, language: nil, pixelSize: 20, maxWidth: 150, maxLines: 2,
+      maxHeight: 10_000)
+    #expect(block.lines.count == 2)
+    #expect(!block.lines[0].layout.isTruncated)
+    #expect(block.lines[1].layout.isTruncated)
+    #expect(block.lines[1].layout.width <= 150)
+    let ellipsis = TestFonts.dejaVu.glyph(for: "…")
+    #expect(block.lines[1].layout.glyphs.last?.glyph == ellipsis)
+  }
+
+  @Test static func unlimitedLinesStopAtTheFrameHeight() {
+    // DejaVu's line is 1.164 em: three 20 px lines (69.8 px) fit in 75.
+    let result = lines(sentence, fonts: TestFonts.latinOnly, width: 150, height: 75)
+    #expect(result.count == 3)
+    let block = TextBlock(
+      sentence, fonts: TestFonts.latinOnly, weight: .regular, language: nil, pixelSize: 20, maxWidth: 150, maxLines: 0,
+      maxHeight: 75)
+    #expect(block.lines[2].layout.isTruncated)
+  }
+
+  @Test static func lineBreaksStartNewParagraphs() {
+    #expect(lines("One\nTwo\r\nThree", fonts: TestFonts.latinOnly, width: 500) == ["One", "Two", "Three"])
+    // With more text below than lines allowed, the last line says so.
+    let block = TextBlock(
+      "One\nTwo\nThree", fonts: TestFonts.latinOnly, weight: .regular, language: nil, pixelSize: 20, maxWidth: 500,
+      maxLines: 2, maxHeight: 10_000)
+    #expect(block.lines.count == 2 && block.lines[1].layout.isTruncated)
+  }
+
+  @Test static func theLinesAreCentredInTheFrameWithTheFontsLineHeight() {
+    let style = TextStyle(size: 20, lines: 0)
+    let bitmap = Label(sentence, style: style).render(size: Size(width: 150, height: 300), scale: 1, fonts: TestFonts.latinOnly)
+    let bands = inkBands(bitmap)
+    let count = lines(sentence, fonts: TestFonts.latinOnly, width: 150).count
+    #expect(bands.count == count, "\(bands)")
+    // Baselines one line height apart (1.164 em at 20 px), within rounding.
+    let lineHeight = (TestFonts.dejaVu.ascender + TestFonts.dejaVu.descender + TestFonts.dejaVu.lineGap) * 20
+    #expect(abs(lineHeight - 23.28) < 0.01)
+    let ink = Ink(bitmap)
+    #expect(abs(Double(ink.maxY + ink.minY) / 2 - 150) < lineHeight / 2, "the block is not centred")
+    // A single line of lines: 1 and of lines: 0 sit at the same place.
+    let one = Label("Hello", style: TextStyle(size: 20)).render(size: Size(width: 150, height: 44), scale: 1, fonts: TestFonts.latinOnly)
+    let many = Label("Hello", style: style).render(size: Size(width: 150, height: 44), scale: 1, fonts: TestFonts.latinOnly)
+    #expect(one == many)
+  }
+
+  /// Rows of ink separated by more than three blank rows (a j's dot
+  /// belongs to its line): each line's box.
+  static func inkBands(_ b: Bitmap) -> [(minY: Int, maxY: Int, minX: Int, maxX: Int)] {
+    var bands: [(minY: Int, maxY: Int, minX: Int, maxX: Int)] = []
+    var open = false
+    for y in 0..<b.height {
+      let xs = (0..<b.width).filter { b[$0, y].a > 64 }
+      if let first = xs.first, let last = xs.last {
+        if open || (bands.last.map { y - $0.maxY <= 4 } ?? false) {
+          bands[bands.count - 1].maxY = y
+          bands[bands.count - 1].minX = min(bands[bands.count - 1].minX, first)
+          bands[bands.count - 1].maxX = max(bands[bands.count - 1].maxX, last)
+        } else {
+          bands.append((y, y, first, last))
+        }
+        open = true
+      } else {
+        open = false
+      }
+    }
+    return bands
+  }
+}
