@@ -42,20 +42,30 @@ import Testing
 
   /// One screenshot holding every case, a row each, black on white.
   static let oracle: Result<Bitmap, any Error> = Result {
-    let dir = try makeTemporaryDirectory()
-    var css = "body { margin: 0; background: #fff; }\n"
-    css += "div { position: absolute; left: 0; height: \(rowHeight)px; line-height: \(rowHeight)px; "
+    var css = "div { position: absolute; left: 0; height: \(rowHeight)px; line-height: \(rowHeight)px; "
     css += "font-size: \(Int(pixelSize))px; white-space: pre; color: #000; font-kerning: normal; }\n"
     var body = ""
     for (row, c) in cases.enumerated() {
       let families = c.files.indices.map { "f\(row)x\($0)" }
-      for (family, file) in zip(families, c.files) {
-        css += "@font-face { font-family: \(family); src: url(\"\(URL(fileURLWithPath: file).absoluteString)\"); }\n"
-      }
+      css += fontFaces(families, c.files)
       body += "<div dir=\"auto\" style=\"top: \(row * rowHeight)px; font-family: \(families.joined(separator: ", "))\">"
       body += c.text + "</div>\n"
     }
-    let html = "<!doctype html><html><head><meta charset=\"utf-8\"><style>\(css)</style></head><body>\(body)</body></html>"
+    return try screenshot(css: css, body: body, width: width, height: rowHeight * cases.count)
+  }
+
+  static func fontFaces(_ families: [String], _ files: [String]) -> String {
+    zip(families, files).map { family, file in
+      "@font-face { font-family: \(family); src: url(\"\(URL(fileURLWithPath: file).absoluteString)\"); }\n"
+    }.joined()
+  }
+
+  /// Headless Chromium's screenshot of a page with `css` and `body`, at one device pixel per CSS pixel.
+  static func screenshot(css: String, body: String, width: Int, height: Int) throws -> Bitmap {
+    let dir = try makeTemporaryDirectory()
+    let style = "body { margin: 0; background: #fff; }\n" + css
+    let html =
+      "<!doctype html><html><head><meta charset=\"utf-8\"><style>\(style)</style></head><body>\(body)</body></html>"
     try write(html, to: "text.html", in: dir)
     let png = path(dir, "text.png")
     let process = Process()
@@ -63,7 +73,7 @@ import Testing
     process.arguments = [
       "--headless", "--disable-gpu", "--no-sandbox", "--no-first-run", "--hide-scrollbars",
       "--force-device-scale-factor=1", "--user-data-dir=\(path(dir, "profile"))",
-      "--window-size=\(width),\(rowHeight * cases.count)", "--screenshot=\(png)",
+      "--window-size=\(width),\(height)", "--screenshot=\(png)",
       URL(fileURLWithPath: path(dir, "text.html")).absoluteString,
     ]
     process.standardOutput = FileHandle.nullDevice
@@ -109,7 +119,9 @@ import Testing
 }
 
 /// Pixels with at least half coverage.
-struct Mask {
+struct Mask: CustomStringConvertible {
+  var description: String { "\(width)×\(height) mask, ink box \(String(describing: box))" }
+
   var width: Int, height: Int
   var bits: [Bool]
 

@@ -98,27 +98,41 @@ public final class Font: Sendable {
       throw FontError(code: error, message: "cannot open face \(faceIndex) of the font data")
     }
     let rec = face.pointee
-    guard rec.units_per_EM > 0 else {
+    // A colour bitmap face (emoji) is not scalable to FreeType, which then
+    // leaves its metrics at zero: HarfBuzz reads them from the font's tables.
+    let blob = hb_blob_create(
+      buffer.baseAddress!.assumingMemoryBound(to: CChar.self), UInt32(buffer.count), HB_MEMORY_MODE_READONLY, nil, nil)
+    let hbFace = hb_face_create(blob, UInt32(faceIndex))
+    let color = cft_is_color_bitmap_face(face) != 0
+    let upem = rec.units_per_EM > 0 ? Int32(rec.units_per_EM) : color ? Int32(hb_face_get_upem(hbFace)) : 0
+    guard upem > 0 else {
+      hb_face_destroy(hbFace)
+      hb_blob_destroy(blob)
       FT_Done_Face(face)
       FT_Done_FreeType(library)
       throw FontError(code: 0, message: "face \(faceIndex) is not a scalable font")
     }
-    self.data = data
-    familyName = rec.family_name.map { String(cString: $0) } ?? ""
-    styleName = rec.style_name.map { String(cString: $0) } ?? ""
-    unitsPerEm = Double(rec.units_per_EM)
-    ascender = Double(rec.ascender) / unitsPerEm
-    descender = -Double(rec.descender) / unitsPerEm
-    lineGap = Swift.max(0, Double(rec.height) / unitsPerEm - ascender - descender)
-    hasKerning = cft_has_kerning(face) != 0
-    isColor = cft_is_color_bitmap_face(face) != 0
-    let blob = hb_blob_create(
-      buffer.baseAddress!.assumingMemoryBound(to: CChar.self), UInt32(buffer.count), HB_MEMORY_MODE_READONLY, nil, nil)
-    let hbFace = hb_face_create(blob, UInt32(faceIndex))
     shaper = hb_font_create(hbFace)
     hb_face_destroy(hbFace)
     hb_blob_destroy(blob)
-    hb_font_set_scale(shaper, Int32(rec.units_per_EM), Int32(rec.units_per_EM))
+    hb_font_set_scale(shaper, upem, upem)
+    self.data = data
+    familyName = rec.family_name.map { String(cString: $0) } ?? ""
+    styleName = rec.style_name.map { String(cString: $0) } ?? ""
+    unitsPerEm = Double(upem)
+    if rec.units_per_EM > 0 {
+      ascender = Double(rec.ascender) / unitsPerEm
+      descender = -Double(rec.descender) / unitsPerEm
+      lineGap = Swift.max(0, Double(rec.height) / unitsPerEm - ascender - descender)
+    } else {
+      var extents = hb_font_extents_t()
+      hb_font_get_h_extents(shaper, &extents)
+      ascender = Double(extents.ascender) / unitsPerEm
+      descender = -Double(extents.descender) / unitsPerEm
+      lineGap = Swift.max(0, Double(extents.line_gap) / unitsPerEm)
+    }
+    hasKerning = cft_has_kerning(face) != 0
+    isColor = color
     state = Mutex(FaceState(library: library, face: face))
   }
 
