@@ -1,6 +1,7 @@
 // The fonts labels draw with: the faces scripts/bootstrap installs, and the
 // error naming the package when one is missing.
 
+import Geometry
 import Raster
 import Testing
 
@@ -18,5 +19,57 @@ import Testing
     #expect(
       FontLibrary.LoadError(file: missing, reason: "No such file or directory").description
         == "cannot load font '/no/such/font.ttf': No such file or directory (install fonts-none: scripts/bootstrap)")
+  }
+
+  /// A label's alpha, drawn with the system fonts in `language`.
+  static func ink(_ text: String, language: String?) throws -> [UInt8] {
+    let label = Label(text, style: TextStyle(size: 48, alignment: .left, language: language))
+    return label.render(size: Size(width: 120, height: 60), scale: 1, fonts: try FontLibrary.system.get()).bytes
+      .enumerated().filter { $0.offset % 4 == 3 }.map(\.element)
+  }
+
+  /// 直 and 骨 are drawn differently in China, Taiwan, Japan and Korea:
+  /// each language takes its own face of Noto Sans CJK (SC, TC, JP, KR).
+  @Test(arguments: ["直", "骨"]) static func hanCharactersTakeTheirLanguagesForms(character: String) throws {
+    let sc = try ink(character, language: "zh-Hans"), ja = try ink(character, language: "ja")
+    let tc = try ink(character, language: "zh-Hant"), ko = try ink(character, language: "ko")
+    #expect(sc != ja)
+    if character == "骨" { #expect(sc != tc && tc != ja) }
+    #expect(sc.contains { $0 > 128 } && ja.contains { $0 > 128 } && tc.contains { $0 > 128 } && ko.contains { $0 > 128 })
+    // A region or script subtag finds its face; plain Chinese is Simplified.
+    #expect(try ink(character, language: "zh-TW") == tc)
+    #expect(try ink(character, language: "zh-Hant-TW") == tc)
+    #expect(try ink(character, language: "zh") == sc)
+    #expect(try ink(character, language: "zh-CN") == sc)
+    #expect(try ink(character, language: "ja-JP") == ja)
+  }
+
+  @Test static func theLanguagesShareOneCopyOfTheCollection() throws {
+    let fonts = try FontLibrary.system.get()
+    let names = ["ja", "ko", "zh-Hans", "zh-Hant", "zh-HK"].map { fonts.languages[$0]?.regular.first?.familyName }
+    #expect(names == ["Noto Sans CJK JP", "Noto Sans CJK KR", "Noto Sans CJK SC", "Noto Sans CJK TC", "Noto Sans CJK HK"])
+    #expect(fonts.languages["zh-Hans"]?.regular.first === fonts.regular[1])
+  }
+
+  @Test static func hangulIsDrawnNotABox() throws {
+    // An unassigned code point draws the primary font's missing-glyph box.
+    let box = try ink("\u{0378}", language: "ko")
+    for text in ["한", "국"] {
+      let ko = try ink(text, language: "ko")
+      #expect(ko.contains { $0 > 128 })
+      #expect(ko != box)
+      // The same with no language: the cascade's CJK face has Hangul too.
+      #expect(try ink(text, language: nil) != box)
+    }
+  }
+
+  @Test static func emojiComeInColourWithSymbolaBehind() throws {
+    let fonts = try FontLibrary.system.get()
+    #expect(fonts.fallback.map(\.familyName) == ["Noto Color Emoji", "Symbola"])
+    let label = Label("😀", style: TextStyle(size: 40, color: .black))
+    let b = label.render(size: Size(width: 60, height: 60), scale: 1, fonts: fonts)
+    // Yellow, though the text colour is black.
+    let opaque = (0..<60).flatMap { y in (0..<60).map { x in b[x, y] } }.filter { $0.a == 255 }
+    #expect(opaque.contains { Int($0.r) > 200 && Int($0.g) > 150 && Int($0.b) < 80 }, "\(Set(opaque.map { [$0.r, $0.g, $0.b] }).prefix(8))")
   }
 }

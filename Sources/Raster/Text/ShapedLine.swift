@@ -110,6 +110,8 @@ struct FontChoice {
   var general: [Int] = []
   /// Indices into `faces` per script code, first choice first.
   var byScript: [String: [Int]] = [:]
+  /// Indices into `faces` of the colour fallback fonts, first for emoji.
+  var emoji: [Int] = []
 
   init(_ fonts: FontSet, weight: FontWeight, language: String? = nil) {
     func index(_ font: Font) -> Int {
@@ -118,6 +120,7 @@ struct FontChoice {
       return faces.count - 1
     }
     general = (fonts.cascade(for: weight) + fonts.fallback).map(index)
+    emoji = fonts.fallback.filter(\.isColor).map(index)
     for (code, set) in fonts.scripts { byScript[code] = set.cascade(for: weight).map(index) }
     if let set = FontChoice.languageFonts(fonts.languages, for: language) {
       let own = set.cascade(for: weight).map(index)
@@ -136,8 +139,8 @@ struct FontChoice {
     }
   }
 
-  /// A font per scalar. Marks and joiners stay with their base's font;
-  /// spaces and punctuation stay with a script font they follow (so an
+  /// A font per scalar. Emoji take a colour font first. Marks and joiners
+  /// stay with their base's font; spaces and punctuation stay with a script font they follow (so an
   /// Arabic phrase is one run); the rest takes the first font with a glyph.
   func fonts(for text: [UInt32], scripts: [(own: hb_script_t, resolved: hb_script_t)]) -> [Int] {
     var result: [Int] = []
@@ -157,7 +160,11 @@ struct FontChoice {
         }
       }
       let code = ShapedLine.code(of: scripts[i].resolved)
-      let candidates = (byScript[code] ?? []) + general
+      // An emoji (shown as emoji by default, or asked for with U+FE0F) takes
+      // the colour font before any text font that has a plain glyph for it,
+      // as iOS draws them with Apple Color Emoji.
+      let isEmoji = scalar.properties.isEmojiPresentation || (i + 1 < text.count && text[i + 1] == 0xFE0F)
+      let candidates = (isEmoji ? emoji : []) + (byScript[code] ?? []) + general
       result.append(candidates.first { faces[$0].glyph(for: scalar) != nil } ?? general.first ?? 0)
     }
     return result
