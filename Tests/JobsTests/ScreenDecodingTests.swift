@@ -119,6 +119,12 @@ import Testing
       "font without text", "screens:\n  home:\n    views:\n      - { frame: [0, 0, 1, 1], font: 12 }\n",
       "job.cfg:4:32: error: screens.home.views[0].font: there is no 'text' to apply it to"),
     BrokenJob(
+      "negative lines", "screens:\n  home:\n    views:\n      - { frame: [0, 0, 1, 1], text: Hi, lines: -1 }\n",
+      "job.cfg:4:49: error: screens.home.views[0].lines: expected an integer from 0 to 100, got -1"),
+    BrokenJob(
+      "lines without text", "screens:\n  home:\n    views:\n      - { frame: [0, 0, 1, 1], lines: 2 }\n",
+      "job.cfg:4:32: error: screens.home.views[0].lines: there is no 'text' to apply it to"),
+    BrokenJob(
       "british alignment", "screens:\n  home:\n    views:\n      - { frame: [0, 0, 1, 1], text: Hi, align: centre }\n",
       "job.cfg:4:49: error: screens.home.views[0].align: unknown alignment \"centre\"; did you mean 'center'?"),
     BrokenJob(
