@@ -1,14 +1,19 @@
-// Text: UILabel-style single-line labels rendered with FreeType.
+// Text: UILabel-style labels rendered with FreeType, shaped by HarfBuzz.
 //
-//   font bytes ─Font (FT_New_Memory_Face)─▶ FontSet (cascade per weight)
-//   Label (text + TextStyle) ─TextLayout (per scalar, kerning, "…")─▶ glyph runs
-//   glyph runs ─FreeType grayscale rasterizer─▶ coverage ─× colour─▶ Bitmap
+//   font bytes ─FontData─▶ Font (FreeType face + HarfBuzz font) ─▶ FontSet
+//     (cascade per weight, fonts per script and per language, fallback)
+//   Label (text + TextStyle)
+//     ─TextLayout: one line (FriBidi levels, HarfBuzz runs, "…")
+//     ─TextBlock: `lines` ≠ 1 — ICU's UAX #14 breaks, a TextLayout per line
+//   glyphs ─FreeType grayscale rasterizer─▶ coverage ─× colour─▶ Bitmap
+//   emoji ─colour strike (CBDT)─▶ scaled by the compositor, over the text
 //
 // Raster does no I/O: callers read font files and hand over their bytes.
-// Shaping is one glyph per Unicode scalar with the face's `kern` pairs, which
-// is what Latin and CJK labels need (no ligatures, no complex scripts). Each
-// scalar takes the first font of the cascade that has a glyph for it, so
-// DejaVu Sans draws Latin and Noto Sans CJK fills in Chinese and Japanese.
+// Each scalar takes a font (its script's, its language's CJK face, the
+// cascade, the fallback; emoji the colour font first), runs of one level,
+// script and font are shaped by HarfBuzz, and runs are ordered by the
+// bidirectional algorithm. Line breaking follows ICU's rules, with its
+// dictionaries for Thai, Lao, Khmer and Burmese.
 //
 // Determinism: outlines are loaded unhinted, without embedded bitmaps and
 // without the auto-hinter, at fractional positions; FreeType's rasterizer

@@ -140,8 +140,9 @@ struct FontChoice {
   }
 
   /// A font per scalar. Emoji take a colour font first. Marks and joiners
-  /// stay with their base's font; spaces and punctuation stay with a script font they follow (so an
-  /// Arabic phrase is one run); the rest takes the first font with a glyph.
+  /// stay with their base's font; spaces and punctuation stay with a script
+  /// font they follow (so an Arabic phrase is one run); the rest takes the
+  /// first font with a glyph.
   func fonts(for text: [UInt32], scripts: [(own: hb_script_t, resolved: hb_script_t)]) -> [Int] {
     var result: [Int] = []
     result.reserveCapacity(text.count)
