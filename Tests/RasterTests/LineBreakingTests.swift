@@ -64,6 +64,15 @@ import Testing
     #expect(lines(text, fonts: fonts, width: full - 1, language: "th") == ["สวัสดี", "ครับ"])
   }
 
+  @Test static func koreanBreaksBetweenWordsNotSyllables() {
+    // UAX #14 allows a break between any two Hangul syllables; UIKit keeps
+    // Korean words whole (hangulWordPriority).
+    let text = "한국어 텍스트는 단어 사이에서 바꿉니다"
+    let result = lines(text, fonts: FontSet(regular: [TestFonts.cjk]), width: 150, language: "ko")
+    #expect(result.count >= 2)
+    #expect(result.joined(separator: " ") == text)
+  }
+
   @Test static func arabicWrapsRightToLeftWithItsFirstWordsOnTop() {
     let text = "مرحبا بالعالم من جديد اليوم"
     let fonts = FontSet(regular: [ScriptFonts.arabic])

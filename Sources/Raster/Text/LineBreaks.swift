@@ -4,7 +4,7 @@ import CICU
 /// algorithm (UAX #14) as ICU implements it: after spaces and hyphens in
 /// English, between ideographs and kana in Japanese and Chinese (but not
 /// before 。 or 」), between words found in ICU's dictionaries in Thai,
-/// Lao, Khmer and Burmese.
+/// Lao, Khmer and Burmese. Korean keeps its words whole.
 enum LineBreaks {
   /// The scalar indices of `text` where a line may end, ascending; the last
   /// is `text.count`. `language` (BCP 47) picks the language's tailoring.
@@ -25,6 +25,18 @@ enum LineBreaks {
     let locale = String((language ?? "").map { $0 == "-" ? "_" : $0 })
     let count = cicu_line_breaks(units, Int32(units.count), locale, &breaks, Int32(breaks.count))
     guard count > 0 else { return [text.count] }
-    return breaks[..<Int(count)].map { scalarIndex[Int($0)] }
+    // Korean lines break between words, as UIKit's default line-break
+    // strategy (`hangulWordPriority`) does, not between any two syllables.
+    return breaks[..<Int(count)].map { scalarIndex[Int($0)] }.filter { i in
+      i == text.count || i == 0 || !(isHangul(text[i - 1]) && isHangul(text[i]))
+    }
+  }
+
+  /// Hangul syllables and jamo.
+  static func isHangul(_ value: UInt32) -> Bool {
+    switch value {
+    case 0x1100...0x11FF, 0x3130...0x318F, 0xA960...0xA97F, 0xAC00...0xD7AF, 0xD7B0...0xD7FF: return true
+    default: return false
+    }
   }
 }
