@@ -28,6 +28,9 @@ import Testing
     Case(
       text: "吾輩は猫である。名前はまだ無い。どこで生れたかとんと見当がつかぬ。",
       file: "/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc", language: "ja"),
+    Case(
+      text: "ภาษาไทยเขียนติดกันโดยไม่มีช่องว่างระหว่างคำ การตัดบรรทัดใช้พจนานุกรม",
+      file: noto + "NotoSansThai-Regular.ttf", language: "th"),
     Case(text: "مرحبا بالعالم، هذا نص عربي طويل يلتف على عدة أسطر", file: noto + "NotoSansArabic-Regular.ttf", language: "ar"),
   ]
   static let rowHeight = 300, width = 300, pixelSize = 32.0
