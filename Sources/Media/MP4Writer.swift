@@ -13,7 +13,8 @@
 /// even pixel sizes.
 ///
 /// Determinism: the muxer runs with `fflags +bitexact` and the encoder with
-/// `AV_CODEC_FLAG_BITEXACT`, swscale with `SWS_BITEXACT`, x264's lookahead
+/// `AV_CODEC_FLAG_BITEXACT`, swscale with `SWS_BITEXACT` (`YUVConverter`
+/// gives its bytes in integer SIMD), x264's lookahead
 /// runs inside each encode call (`sync-lookahead=0`), never on a thread
 /// racing the caller, and new heap blocks are filled with one byte
 /// (`MediaLog.installed`), so the same frames, settings and `threads` give

@@ -40,7 +40,9 @@
 // Colour pipeline. Frames are premultiplied sRGB RGBA8 (`Raster.Bitmap`).
 // MP4: the colour bytes go to swscale as they are (= composited over black;
 // transvid's frames are opaque) → yuv420p with the BT.709 matrix, limited range
-// (`sws_setColorspaceDetails` with `sws_getCoefficients(SWS_CS_ITU709)`), and
+// (`sws_setColorspaceDetails` with `sws_getCoefficients(SWS_CS_ITU709)`; the
+// render pipeline's `YUVConverter` gives the same bytes with Raster's own
+// SIMD converter), and
 // the stream is tagged BT.709 primaries/transfer/matrix, tv range, which is how
 // players interpret sRGB-ish video. Decoding reverses it: YUV → RGBA with the
 // frame's own matrix and range (BT.709 when untagged for video, BT.601 for

@@ -3,9 +3,9 @@ import Raster
 
 // Colour conversion off the encoder's thread: a converted frame (`YUVFrame`)
 // is what `VideoWriter.append(_: YUVFrame)` encodes, and `YUVConverter` fills it
-// from a `Bitmap`, with swscale's own slice threads. A renderer pipeline keeps
-// a few of each (one converter per worker, a small pool of frames) and reuses
-// them for every frame of a video.
+// from a `Bitmap` (Raster's `YUV420Converter`, bands of rows over threads).
+// A renderer pipeline keeps a few of each (one converter per worker, a small
+// pool of frames) and reuses them for every frame of a video.
 
 /// A yuv420p frame (BT.709, limited range) of a fixed size, for
 /// `VideoWriter.append(_: YUVFrame)`. Its buffers are allocated once.
@@ -43,23 +43,21 @@ public final class YUVFrame: @unchecked Sendable {
 }
 
 /// Converts premultiplied RGBA bitmaps (colour bytes as they are, i.e. over
-/// black; alpha dropped) to limited-range BT.709 yuv420p, exactly as
-/// `VideoWriter.append(_: Bitmap)` does, with the rows split over `threads`
-/// (swscale's slice threads, `sws_scale_frame`).
+/// black; alpha dropped) to limited-range BT.709 yuv420p, byte for byte as
+/// `VideoWriter.append(_: Bitmap)` does with swscale, by Raster's
+/// `YUV420Converter` (swscale's bit-exact arithmetic in SIMD, a fraction of
+/// its time) with bands of rows spread over `threads` threads.
 ///
-/// The output does not depend on `threads`: each slice context computes its
-/// own output rows from the whole source (the vertical chroma filter reads
-/// across slice edges), with the same bit-exact C paths (`MP4Tests` compares
-/// it with the single-threaded converter byte for byte).
+/// The output does not depend on `threads` (`YUVConverterTests` compares it
+/// with swscale's single-threaded converter byte for byte).
 ///
 /// Not thread-safe: one thread at a time.
 public final class YUVConverter: @unchecked Sendable {
   /// Size in pixels.
   public let width: Int, height: Int
-  /// swscale slice threads.
+  /// Threads the bands of rows are spread over.
   public let threads: Int
-  private let context: OpaquePointer
-  private let source: Frame
+  private let converter: YUV420Converter
 
   public init(width: Int, height: Int, threads: Int = 1) throws {
     let what = "create \(width)×\(height) RGBA to YUV converter"
@@ -70,32 +68,8 @@ public final class YUVConverter: @unchecked Sendable {
     self.width = width
     self.height = height
     self.threads = threads
-    guard let c = sws_alloc_context() else { throw MediaError(what, code: cff_averror(ENOMEM)) }
-    do {
-      let raw = UnsafeMutableRawPointer(c)
-      try check(av_opt_set_int(raw, "srcw", Int64(width), 0), what)
-      try check(av_opt_set_int(raw, "srch", Int64(height), 0), what)
-      try check(av_opt_set_int(raw, "src_format", Int64(AV_PIX_FMT_RGBA.rawValue), 0), what)
-      try check(av_opt_set_int(raw, "dstw", Int64(width), 0), what)
-      try check(av_opt_set_int(raw, "dsth", Int64(height), 0), what)
-      try check(av_opt_set_int(raw, "dst_format", Int64(AV_PIX_FMT_YUV420P.rawValue), 0), what)
-      try check(av_opt_set_int(raw, "sws_flags", Int64(Scaler.flags), 0), what)
-      try check(av_opt_set_int(raw, "threads", Int64(threads), 0), what)
-      try check(sws_init_context(c, nil, nil), what)
-      // As `Scaler`: RGB side full range, YUV side limited, BT.709 both ways.
-      let coefficients = sws_getCoefficients(SWS_CS_ITU709)
-      try check(sws_setColorspaceDetails(c, coefficients, 1, coefficients, 0, 0, 1 << 16, 1 << 16), what)
-      source = try Frame()
-    } catch {
-      var p: OpaquePointer? = c
-      sws_freeContext(p)
-      p = nil
-      throw error
-    }
-    context = c
+    converter = YUV420Converter(width: width, height: height)
   }
-
-  deinit { sws_freeContext(context) }
 
   /// Converts `bitmap` (this converter's size) into `frame` (the same size).
   public func convert(_ bitmap: Bitmap, into frame: YUVFrame) throws {
@@ -108,23 +82,10 @@ public final class YUVConverter: @unchecked Sendable {
     // Normally a no-op: the encoder has let go of the frame's buffers by the
     // time a pipeline reuses it. If it has not, this copies rather than races.
     try check(av_frame_make_writable(dst), "make frame writable")
-    try bitmap.bytes.withUnsafeBufferPointer { (bytes) throws(MediaError) in
-      // `sws_scale_frame` takes a reference to its source: wrap the bitmap's
-      // bytes in a buffer that frees nothing (they outlive the call), so it
-      // neither copies them nor needs an allocation of their size.
-      let base = UnsafeMutablePointer(mutating: bytes.baseAddress!)
-      guard
-        let buffer = av_buffer_create(base, bytes.count, { _, _ in }, nil, Int32(AV_BUFFER_FLAG_READONLY))
-      else { throw MediaError("wrap RGBA frame", code: cff_averror(ENOMEM)) }
-      let src = source.pointer
-      defer { av_frame_unref(src) }
-      src.pointee.buf.0 = buffer
-      src.pointee.data.0 = base
-      src.pointee.linesize.0 = Int32(bitmap.stride)
-      src.pointee.width = Int32(width)
-      src.pointee.height = Int32(height)
-      src.pointee.format = AV_PIX_FMT_RGBA.rawValue
-      try check(sws_scale_frame(context, dst, src), "convert RGBA to YUV")
+    let planes = frame.frame.withPlanes { data, lines in
+      YUVPlanes(
+        y: data[0]!, yStride: Int(lines[0]), u: data[1]!, uStride: Int(lines[1]), v: data[2]!, vStride: Int(lines[2]))
     }
+    converter.convert(bitmap, into: planes, threads: threads)
   }
 }

@@ -30,7 +30,7 @@ struct JobResult: Sendable {
 /// Parallelism: jobs run on `-j` threads (default: one per core, at most one
 /// per job). Inside a job an MP4 goes through `FramePipeline`: a worker
 /// renders frames ahead of the encoder (the compositor spreading each frame's
-/// row bands over the cores), swscale converts in slices, repeated frames are
+/// row bands over the cores), the converter works in bands, repeated frames are
 /// not rendered again, and x264 uses a fixed 4 threads — so a single big job
 /// still keeps the machine busy; many small jobs gain most side by side.
 /// Output bytes do not depend on `-j`: each job's pixels and encoder settings

@@ -11,7 +11,7 @@ import Rendering
 /// - Workers claim frame numbers in order, at most `depth` ahead of the
 ///   encoder (a bounded queue: memory does not grow with the video's length).
 ///   Each worker owns one frame-sized `Bitmap` and one `YUVConverter`
-///   (swscale slice threads); converted frames come from a pool of `depth + 1`
+///   (bands of rows over threads); converted frames come from a pool of `depth + 1`
 ///   `YUVFrame`s. Nothing frame-sized is allocated per frame.
 /// - A frame that repeats the previous one (`FrameRenderer.repeatsPreviousFrame`:
 ///   holds, paused gestures) is neither rendered nor converted nor copied: the
@@ -30,7 +30,7 @@ struct FramePipeline {
   var workers: Int
   /// Frames claimed but not yet encoded, at most.
   var depth: Int
-  /// swscale slice threads per converter.
+  /// Threads each converter spreads its bands of rows over.
   var conversionThreads: Int
 
   /// The defaults for this machine: one worker (the compositor already spreads

@@ -6,8 +6,9 @@ import Testing
 @testable import Media
 import TestSupport
 
-/// The threaded converter and pre-converted frames must give exactly what
-/// `MP4Writer.append(Bitmap)` gives.
+/// The converter (Raster's `YUV420Converter`, bands over threads) and
+/// pre-converted frames must give exactly what swscale gives in
+/// `MP4Writer.append(Bitmap)`.
 @Suite struct YUVConverterTests {
   /// The Y, U and V planes of `frame`, without line padding.
   func planes(_ frame: Frame) -> [[UInt8]] {
@@ -51,6 +52,35 @@ import TestSupport
         try converter.convert(bitmap, into: yuv)
         #expect(planes(yuv.frame) == expected)
       }
+    }
+  }
+
+  /// Real pictures — a photo and two screenshots of UI (text, flat fills,
+  /// hard edges), converted at their own sizes — and random bytes at tiny
+  /// and odd-tailed sizes: the same bytes as swscale, not one value apart.
+  @Test func realFramesAndNoiseMatchSwscaleExactly() throws {
+    let assets = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+      .deletingLastPathComponent().appendingPathComponent("jobs/assets")
+    var bitmaps = try ["photo.jpg", "cover.png", "settings.png"].map {
+      try ImageDecoder.decode(path: assets.appendingPathComponent($0).path)
+    }
+    var state: UInt64 = 12345
+    for (w, h) in [(2, 2), (4, 4), (6, 8), (18, 10), (34, 14), (46, 22), (1170, 40)] {
+      let bytes = (0..<w * h * 4).map { _ in
+        state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+        return UInt8(truncatingIfNeeded: state >> 33)
+      }
+      bitmaps.append(Bitmap(width: w, height: h, bytes: bytes)!)
+    }
+    for bitmap in bitmaps {
+      #expect(bitmap.width % 2 == 0 && bitmap.height % 2 == 0)
+      let expected = try reference(bitmap)
+      let converter = try YUVConverter(width: bitmap.width, height: bitmap.height, threads: 2)
+      let yuv = try YUVFrame(width: bitmap.width, height: bitmap.height)
+      try converter.convert(bitmap, into: yuv)
+      let got = planes(yuv.frame)
+      let differing = zip(got.joined(), expected.joined()).filter { $0 != $1 }.count
+      #expect(differing == 0, "\(bitmap.width)×\(bitmap.height): \(differing) samples differ from swscale")
     }
   }
 
