@@ -245,6 +245,10 @@ struct BatchRunner: Sendable {
   /// reads or writes (a job file, an image, an output, a cache record, another
   /// report), or nil. Paths are compared resolved (`PathPolicy.resolve`).
   func reportClash(_ plan: BatchPlan) -> String? {
+    let reports = [
+      ("--report", options.report), ("--junit", options.junit), ("--gallery", options.gallery.map(Self.galleryPage)),
+    ]
+    guard reports.contains(where: { $0.1 != nil }) else { return nil }
     var taken: [String: String] = [:]
     func take(_ path: String, _ what: String) {
       if let resolved = PathPolicy.resolve(path), taken[resolved] == nil { taken[resolved] = what }
@@ -255,9 +259,6 @@ struct BatchRunner: Sendable {
       if job.spec != nil { take(job.recordPath, "the cache record of \(job.file)") }
       for asset in job.spec?.assets ?? [] { take(asset.resolvedPath, "the image '\(asset.path)' of \(job.file)") }
     }
-    let reports = [
-      ("--report", options.report), ("--junit", options.junit), ("--gallery", options.gallery.map(Self.galleryPage)),
-    ]
     for case (let flag, let path?) in reports {
       guard let resolved = PathPolicy.resolve(path) else { continue }
       if let what = taken[resolved] { return "\(flag) '\(path)' would overwrite \(what)" }
