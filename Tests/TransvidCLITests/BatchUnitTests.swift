@@ -44,6 +44,18 @@ import Testing
   }
 }
 
+/// With several workers the costliest jobs are taken first; ties keep the plan's order.
+@Suite struct ClaimOrderTests {
+  @Test func costliestFirstTiesInPlanOrder() {
+    let jobs = [5, 90, 5, 0, 90, 40].enumerated().map { i, cost in
+      var job = PlannedJob(file: "\(i).cfg", name: "\(i)")
+      job.cost = cost
+      return job
+    }
+    #expect(BatchRunner.claimOrder(jobs) == [1, 4, 5, 0, 2, 3])
+  }
+}
+
 @Suite struct OptionsTests {
   @Test func batchOptions() throws {
     let o = try Options.parse([
