@@ -1,5 +1,7 @@
+import Dispatch
 import Foundation
 import Jobs
+import Synchronization
 
 /// Why a job did not render: the text printed (`FILE:LINE:COL: error: …`) and,
 /// when the problem is inside the job file, where. The one error type for a
@@ -118,21 +120,52 @@ struct BatchPlan: Sendable {
 
   /// Parses every job and places its outputs. A later job whose output path
   /// an earlier job already claims fails (it is never silently overwritten).
+  ///
+  /// The files are parsed and placed side by side (for a batch of cached
+  /// jobs this is most of the run); the claims are then settled in the
+  /// files' order, so the outcome is the same as one by one.
   init(files: [String], options: Options, shardCount: Int) {
     self.shardCount = shardCount
+    let placed = Mutex([[PlannedJob]](repeating: [], count: files.count))
+    DispatchQueue.concurrentPerform(iterations: files.count) { i in
+      let jobs = Self.place(file: files[i], options: options)
+      placed.withLock { $0[i] = jobs }
+    }
+    jobs = placed.withLock { $0.flatMap { $0 } }
     var claimed: [String: String] = [:]
-    // A job with locales is one unit of work per locale (`JobSpec.localizedJobs`).
-    let units: [(file: String, spec: Result<JobSpec, Diagnostic>)] = files.flatMap { file in
-      do throws(Diagnostic) {
-        let parsed = try StageTimings.measure(.parse) { () throws(Diagnostic) in
-          try JobParser.load(path: file, limits: options.limits)
+    for i in jobs.indices {
+      for output in jobs[i].outputs {
+        let key = Self.absolute(output)
+        if let other = claimed[key] {
+          jobs[i].failure = JobFailure(
+            file: jobs[i].file,
+            message: "output '\(output)' is also written by \(other) (listed first); give one of the two jobs another name")
+          break
         }
-        return try LocaleSelection.all(of: parsed, locales: options.locales).map { (file, Result<JobSpec, Diagnostic>.success($0)) }
-      } catch {
-        return [(file, .failure(error))]
+      }
+      if jobs[i].failure == nil {
+        for output in jobs[i].outputs { claimed[Self.absolute(output)] = jobs[i].file }
       }
     }
-    jobs = units.map { file, parsed in
+    let shards = Shard.assign(
+      costs: jobs.map(\.cost), keys: jobs.map { job in job.spec?.locale.map { "\(job.file)#\($0)" } ?? job.file },
+      count: shardCount)
+    for i in jobs.indices { jobs[i].shard = shards[i] }
+  }
+
+  /// The jobs of one file (one per locale, `JobSpec.localizedJobs`), parsed and
+  /// placed; a broken file is one failed job.
+  private static func place(file: String, options: Options) -> [PlannedJob] {
+    let units: [Result<JobSpec, Diagnostic>]
+    do throws(Diagnostic) {
+      let parsed = try StageTimings.measure(.parse) { () throws(Diagnostic) in
+        try JobParser.load(path: file, limits: options.limits)
+      }
+      units = try LocaleSelection.all(of: parsed, locales: options.locales).map { .success($0) }
+    } catch {
+      units = [.failure(error)]
+    }
+    return units.map { parsed in
       var job = PlannedJob(file: file, name: ((file as NSString).lastPathComponent as NSString).deletingPathExtension)
       do throws(Diagnostic) {
         var spec = try parsed.get()
@@ -175,24 +208,8 @@ struct BatchPlan: Sendable {
       } catch {
         job.failure = JobFailure(error)
       }
-      for output in job.outputs {
-        let key = Self.absolute(output)
-        if let other = claimed[key] {
-          job.failure = JobFailure(
-            file: file,
-            message: "output '\(output)' is also written by \(other) (listed first); give one of the two jobs another name")
-          break
-        }
-      }
-      if job.failure == nil {
-        for output in job.outputs { claimed[Self.absolute(output)] = file }
-      }
       return job
     }
-    let shards = Shard.assign(
-      costs: jobs.map(\.cost), keys: jobs.map { job in job.spec?.locale.map { "\(job.file)#\($0)" } ?? job.file },
-      count: shardCount)
-    for i in jobs.indices { jobs[i].shard = shards[i] }
   }
 
   /// The folder a job's outputs go to: `-o`, else the job's `output.dir`

@@ -28,8 +28,8 @@ struct JobResult: Sendable {
 /// failed.
 ///
 /// Parallelism: jobs run on `-j` threads (default: one per core, at most one
-/// per job). Inside a job an MP4 goes through `FramePipeline`: a worker
-/// renders frames ahead of the encoder (the compositor spreading each frame's
+/// per job), costliest first (`claimOrder`). Inside a job an MP4 goes through
+/// `FramePipeline`: a worker renders frames ahead of the encoder (the compositor spreading each frame's
 /// row bands over the cores), the converter works in bands, repeated frames are
 /// not rendered again, and x264 uses a fixed 4 threads — so a single big job
 /// still keeps the machine busy; many small jobs gain most side by side.
@@ -77,16 +77,18 @@ struct BatchRunner: Sendable {
 
     reporter.begin()
     let results = Mutex([JobResult?](repeating: nil, count: jobs.count))
+    let workers = min(options.jobs ?? ProcessInfo.processInfo.activeProcessorCount, max(jobs.count, 1))
+    let order = workers > 1 ? Self.claimOrder(jobs) : Array(jobs.indices)
     let next = Atomic(0)
     let work: @Sendable () -> Void = {
       while !Cancellation.shared.isCancelled {
-        let i = next.add(1, ordering: .relaxed).oldValue
-        guard i < jobs.count else { return }
+        let claimed = next.add(1, ordering: .relaxed).oldValue
+        guard claimed < order.count else { return }
+        let i = order[claimed]
         let result = render(jobs[i], cache: cache, shared: sharedCache, staging: staging, reporter: reporter)
         results.withLock { $0[i] = result }
       }
     }
-    let workers = min(options.jobs ?? ProcessInfo.processInfo.activeProcessorCount, max(jobs.count, 1))
     if workers <= 1 {
       work()
     } else {
@@ -113,6 +115,15 @@ struct BatchRunner: Sendable {
     var status: Int32 = count(.failed) == 0 ? 0 : 1
     if !writeReports(done, shard: shard) { status = 1 }
     return status
+  }
+
+  /// The order several workers take jobs in: the costliest first (longest
+  /// processing time first), so the batch does not end on one long job
+  /// while the other workers idle; equal costs keep the plan's order. One
+  /// worker keeps the plan's order (the total time is the same). Results
+  /// and reports stay in the plan's order either way.
+  static func claimOrder(_ jobs: [PlannedJob]) -> [Int] {
+    jobs.indices.sorted { a, b in jobs[a].cost != jobs[b].cost ? jobs[a].cost > jobs[b].cost : a < b }
   }
 
   /// Renders one job, or finds it up to date, or reports why it failed.
@@ -245,6 +256,10 @@ struct BatchRunner: Sendable {
   /// reads or writes (a job file, an image, an output, a cache record, another
   /// report), or nil. Paths are compared resolved (`PathPolicy.resolve`).
   func reportClash(_ plan: BatchPlan) -> String? {
+    let reports = [
+      ("--report", options.report), ("--junit", options.junit), ("--gallery", options.gallery.map(Self.galleryPage)),
+    ]
+    guard reports.contains(where: { $0.1 != nil }) else { return nil }
     var taken: [String: String] = [:]
     func take(_ path: String, _ what: String) {
       if let resolved = PathPolicy.resolve(path), taken[resolved] == nil { taken[resolved] = what }
@@ -255,9 +270,6 @@ struct BatchRunner: Sendable {
       if job.spec != nil { take(job.recordPath, "the cache record of \(job.file)") }
       for asset in job.spec?.assets ?? [] { take(asset.resolvedPath, "the image '\(asset.path)' of \(job.file)") }
     }
-    let reports = [
-      ("--report", options.report), ("--junit", options.junit), ("--gallery", options.gallery.map(Self.galleryPage)),
-    ]
     for case (let flag, let path?) in reports {
       guard let resolved = PathPolicy.resolve(path) else { continue }
       if let what = taken[resolved] { return "\(flag) '\(path)' would overwrite \(what)" }

@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import Foundation
 import Jobs
 import Media
@@ -27,8 +30,8 @@ import Synchronization
 /// every output still exists with the recorded size; `--force` ignores it.
 /// Editing an asset changes the key of exactly the jobs that use it.
 final class OutputCache: Sendable {
-  /// Asset digests by path and modification, so an asset several jobs share is read once.
-  private let assetDigests = Mutex<[String: String]>([:])
+  /// Asset digests by path and stamp, so an asset several jobs share is hashed (or found in the memo) once.
+  private let assetDigests = Mutex<[String: [AssetDigestMemo.Stamp: String]]>([:])
 
   /// The cache key of a parsed job.
   func key(for job: PlannedJob) -> String {
@@ -82,12 +85,11 @@ final class OutputCache: Sendable {
   /// The SHA-256 of a file's bytes, or `missing` (`AssetLoader.checkFiles`
   /// reports unreadable assets). The one place asset bytes are hashed.
   func assetDigest(_ path: String) -> String {
-    let attributes = try? FileManager.default.attributesOfItem(atPath: path)
-    let stamp = "\(path)|\(attributes?[.size] ?? "")|\(attributes?[.modificationDate] ?? "")"
-    if let known = assetDigests.withLock({ $0[stamp] }) { return known }
+    let stamp = AssetDigestMemo.Stamp(path: path)
+    if let stamp, let known = assetDigests.withLock({ $0[path]?[stamp] }) { return known }
     // Read by the same rule as the decoder (a regular file, capped), so a file swapped for a FIFO cannot hang the key.
     let digest = AssetDigestMemo.shared.digest(of: path, maxBytes: ImageDecoder.Limits().maxBytes)
-    assetDigests.withLock { $0[stamp] = digest }
+    if let stamp { assetDigests.withLock { $0[path, default: [:]][stamp] = digest } }
     return digest
   }
 
@@ -101,9 +103,8 @@ final class OutputCache: Sendable {
     else { return nil }
     for output in record.outputs {
       let path = (job.directory as NSString).appendingPathComponent(output.file)
-      guard let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int,
-        size == output.bytes
-      else { return nil }
+      var s = stat()
+      guard lstat(path, &s) == 0, (s.st_mode & S_IFMT) == S_IFREG, s.st_size == output.bytes else { return nil }
     }
     return record
   }

@@ -44,6 +44,18 @@ import Testing
   }
 }
 
+/// With several workers the costliest jobs are taken first; ties keep the plan's order.
+@Suite struct ClaimOrderTests {
+  @Test func costliestFirstTiesInPlanOrder() {
+    let jobs = [5, 90, 5, 0, 90, 40].enumerated().map { i, cost in
+      var job = PlannedJob(file: "\(i).cfg", name: "\(i)")
+      job.cost = cost
+      return job
+    }
+    #expect(BatchRunner.claimOrder(jobs) == [1, 4, 5, 0, 2, 3])
+  }
+}
+
 @Suite struct OptionsTests {
   @Test func batchOptions() throws {
     let o = try Options.parse([
@@ -94,6 +106,17 @@ import Testing
   @Test func dictionariesAreSorted() {
     let a = CanonicalText.render(["b": 1, "a": 2, "c": 3])
     #expect(a == "{(key: \"a\", value: 2), (key: \"b\", value: 1), (key: \"c\", value: 3)}")
+  }
+
+  /// Locations (plain or optional) and an image's resolved path are left
+  /// out; every other field prints, numbers as Swift prints them.
+  @Test func locationsAndResolvedPathsAreLeftOut() {
+    let here = Jobs.SourceLocation(file: "/jobs/a.cfg", line: 3, column: 5)
+    let asset = AssetReference(path: "cat.jpg", resolvedPath: "/jobs/cat.jpg", key: "screens.a.image", location: here)
+    #expect(CanonicalText.render(asset) == #"Jobs.AssetReference(path: "cat.jpg", key: "screens.a.image")"#)
+    let tuple: (Double, Jobs.SourceLocation?, Jobs.SourceLocation?, Bool, [Int], String?) = (0.1, here, nil, true, [2, -3], nil)
+    #expect(CanonicalText.render(tuple) == #"(.0: 0.1, .2: nil, .3: true, .4: [2, -3], .5: nil)"#)
+    #expect(CanonicalText.render(ContentMode.fit) == "Jobs.ContentMode.fit")
   }
 
   @Test func keyCoversFormatsAndAssets() throws {
