@@ -104,6 +104,15 @@ public enum FontLibrary {
     }
   }
 
+  /// Every file `load()` reads, each once: what a job's text pixels can
+  /// depend on, so the output cache keys text jobs by these files' bytes.
+  public static var files: [String] {
+    let all = [latinRegular, latinBold, cjkRegular, cjkBold, colorEmoji, symbols]
+      + scriptFonts.flatMap { [$0.regular, $0.bold] }
+    var seen = Set<String>()
+    return all.map(\.path).filter { seen.insert($0).inserted }
+  }
+
   /// The faces of Noto Sans CJK's collections per language, so Han
   /// characters take the language's own forms (骨 and 直 differ between
   /// China, Taiwan, Hong Kong, Japan and Korea) and Hangul its Korean

@@ -57,7 +57,8 @@ final class OutputCache: Sendable {
     return paths.sorted()
   }
 
-  private static let fontPaths = [FontLibrary.latinRegular, FontLibrary.latinBold, FontLibrary.cjkRegular, FontLibrary.cjkBold].map(\.path)
+  /// Every system font the text renderer may draw with (script fonts and emoji included).
+  private static let fontPaths = FontLibrary.files
 
   /// One line per file the job reads: `asset PATH DIGEST` for each image,
   /// PATH as the job writes it (relative to the job file, so the same

@@ -1,6 +1,7 @@
 import Foundation
 import Jobs
 import Media
+import Rendering
 import Testing
 
 @testable import TransvidCLI
@@ -137,5 +138,24 @@ import Testing
     try write("two!", to: "cat.png", in: dir)
     #expect(cache.assetDigest(asset) != digest)
     #expect(cache.assetDigest(path(dir, "missing.png")) == "missing")
+  }
+
+  /// A job with text is keyed by every system font its text may take,
+  /// the script fonts and the colour emoji included, not only the cascade.
+  @Test func textJobsAreKeyedByEveryFontTheirTextMayTake() throws {
+    let dir = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    let text = tinyJob(name: "t").replacingOccurrences(
+      of: "corner: 4 }", with: "corner: 4 }\n      - { frame: [5, 40, 50, 20], text: \"سلام 😀\" }")
+    let file = try write(text, to: "t.cfg", in: dir)
+    let job = BatchPlan(files: [file], options: try Options.parse([file]), shardCount: 1).jobs[0]
+    let spec = try #require(job.spec)
+    let paths = OutputCache.assetPaths(of: spec)
+    for font in [FontLibrary.latinRegular, FontLibrary.cjkBold, FontLibrary.colorEmoji, FontLibrary.symbols]
+      + FontLibrary.scriptFonts.flatMap({ [$0.regular, $0.bold] }) {
+      #expect(paths.contains(font.path), "\(font.path)")
+    }
+    let fontLines = OutputCache().assetLines(of: spec).filter { $0.hasPrefix("font ") }
+    #expect(fontLines.count == FontLibrary.files.count && Set(FontLibrary.files).count == FontLibrary.files.count)
   }
 }
