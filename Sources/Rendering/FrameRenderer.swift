@@ -97,7 +97,9 @@ public struct FrameRenderer: Sendable {
         // What the step leaves on display: its own last frame.
         let layers = transition.layers(in: context, at: transition.totalDuration)
         compositor.render(presented(layers, for: step, size: spec.canvas.size), into: &image)
-        if statusBar?.drawn == nil { statusBar?.apply(to: &image, transition: (from.image, to.image, 1)) }
+        if statusBar?.drawn == nil {
+          statusBar?.apply(to: &image, area: PixelArea(whole: image), transition: (from.image, to.image, 1))
+        }
         image.updateOpacityHint()
         display = image == to.image ? nil : image
       }
@@ -186,11 +188,11 @@ public struct FrameRenderer: Sendable {
   }
 
   /// `layer` as the only sublayer of a canvas-sized root whose first sublayer
-  /// is an opaque `background` reaching a point past every edge of `bitmap`
-  /// (so it covers every pixel fully, whatever the rounding).
-  static func overBackground(_ layer: Layer, _ background: Color, canvas: Size, bitmap: Bitmap) -> Layer {
+  /// is an opaque `background` reaching a point past every edge of an area
+  /// of `pixels` (so it covers every pixel fully, whatever the rounding).
+  static func overBackground(_ layer: Layer, _ background: Color, canvas: Size, pixels area: PixelArea) -> Layer {
     var root = Layer(frame: Rect(origin: .zero, size: canvas))
-    let pixels = Double(max(bitmap.width, bitmap.height))
+    let pixels = Double(max(area.width, area.height))
     var fill = Layer(
       frame: Rect(x: -1, y: -1, width: max(canvas.width, pixels) + 2, height: max(canvas.height, pixels) + 2))
     fill.backgroundColor = background
@@ -215,20 +217,25 @@ public struct FrameRenderer: Sendable {
   /// the wrapper's map is exactly the root's, and occlusion never changes
   /// the result.
   public func render(_ n: Int, into bitmap: inout Bitmap) {
-    guard stage != nil || statusBar != nil else { return renderCanvas(n, into: &bitmap) }
     guard let stage else {
-      renderCanvas(n, into: &bitmap)
-      return fixStatusBar(n, in: &bitmap)
+      let area = PixelArea(whole: bitmap)
+      renderCanvas(n, into: &bitmap, area: area)
+      return fixStatusBar(n, in: &bitmap, area: area)
     }
-    // Every pixel is drawn over (`renderCanvas`), so a clear start is enough.
-    var canvas = Bitmap(width: spec.canvas.pixelWidth, height: spec.canvas.pixelHeight)
-    renderCanvas(n, into: &canvas)
-    fixStatusBar(n, in: &canvas)
-    stage.compose(canvas, time: Double(n) / Double(spec.canvas.fps), into: &bitmap)
+    guard bitmap.width == stage.base.width, bitmap.height == stage.base.height else {
+      // Another size than the stage's: drawn at the stage's, the overlap copied.
+      var full = Bitmap(width: stage.base.width, height: stage.base.height)
+      render(n, into: &full)
+      return bitmap.copy(from: full)
+    }
+    stage.compose(time: Double(n) / Double(spec.canvas.fps), into: &bitmap) { target, area in
+      renderCanvas(n, into: &target, area: area)
+      fixStatusBar(n, in: &target, area: area)
+    }
   }
 
   /// The status bar over frame `n`: the screens' strips cross-fading during a transition, or the drawn bar.
-  private func fixStatusBar(_ n: Int, in bitmap: inout Bitmap) {
+  private func fixStatusBar(_ n: Int, in bitmap: inout Bitmap, area: PixelArea) {
     guard let statusBar else { return }
     var strips: (Bitmap, Bitmap, Double)?
     if case .transition(let index, let time) = timeline.content(ofFrame: n),
@@ -237,21 +244,30 @@ public struct FrameRenderer: Sendable {
     {
       strips = (from.image, to.image, transition.totalDuration > 0 ? time / transition.totalDuration : 1)
     }
-    statusBar.apply(to: &bitmap, transition: strips)
+    statusBar.apply(to: &bitmap, area: area, transition: strips)
   }
 
-  /// The canvas of frame `n` (the screens and their transitions) into `bitmap`.
-  private func renderCanvas(_ n: Int, into bitmap: inout Bitmap) {
+  /// The canvas of frame `n` (the screens and their transitions) into
+  /// `area` of `bitmap`, every pixel of it.
+  private func renderCanvas(_ n: Int, into bitmap: inout Bitmap, area: PixelArea) {
     if let layer = layers(ofFrame: n) {
       let background = spec.canvas.background
+      let (origin, size) = ((area.x, area.y), (area.width, area.height))
       if background.alpha >= 1 {
-        compositor.render(Self.overBackground(layer, background, canvas: spec.canvas.size, bitmap: bitmap), into: &bitmap)
+        compositor.render(
+          Self.overBackground(layer, background, canvas: spec.canvas.size, pixels: area), into: &bitmap, at: origin,
+          size: size)
       } else {
-        bitmap.fill(background.premultipliedPixel)
-        compositor.render(layer, into: &bitmap)
+        RowBlend.fill(background.premultipliedPixel, into: &bitmap, area: area)
+        compositor.render(layer, into: &bitmap, at: origin, size: size)
       }
     } else if let (segment, screen) = stillSegment(ofFrame: n) {
-      if let image = restingImages[segment] ?? snapshots[screen]?.image { bitmap.copy(from: image) }
+      if let image = restingImages[segment] ?? snapshots[screen]?.image { RowBlend.copy(image, into: &bitmap, area: area) }
     }
   }
+}
+
+extension PixelArea {
+  /// All of `bitmap`.
+  init(whole bitmap: Bitmap) { self.init(x: 0, y: 0, width: bitmap.width, height: bitmap.height) }
 }

@@ -37,13 +37,14 @@ struct StatusBar: Sendable {
     }
   }
 
-  /// Fixes the strip of a frame: the screens' strips cross-faded at
-  /// `progress` during a transition, and the drawn bar on every frame.
-  func apply(to bitmap: inout Bitmap, transition: (from: Bitmap, to: Bitmap, progress: Double)?) {
+  /// Fixes the strip of a frame (the canvas in `area` of `bitmap`): the
+  /// screens' strips cross-faded at `progress` during a transition, and the
+  /// drawn bar on every frame.
+  func apply(to bitmap: inout Bitmap, area: PixelArea, transition: (from: Bitmap, to: Bitmap, progress: Double)?) {
     if drawn == nil, let (from, to, progress) = transition {
-      RowBlend.crossfade(from: from, to: to, progress: progress, into: &bitmap, at: 0, rows: rows)
+      RowBlend.crossfade(from: from, to: to, progress: progress, into: &bitmap, area: area, rows: rows)
     }
-    if let drawn { RowBlend.sourceOver(drawn, into: &bitmap) }
+    if let drawn { RowBlend.sourceOver(drawn, into: &bitmap, area: area) }
   }
 
   /// The time, cellular bars, Wi-Fi and battery, placed around the sensor housing.
