@@ -48,6 +48,9 @@ public struct FrameRenderer: Sendable {
   let stage: Stage?
   /// The system status bar that no transition moves (`StatusBar.swift`).
   let statusBar: StatusBar?
+  /// Per timeline segment, how light the drawn bar's glyphs are at its
+  /// start and end (`StatusBar.lightness`); empty unless the bar follows the screens.
+  let statusBarLightness: [(start: Double, end: Double)]
 
   /// Prepares a job: snapshots its screens and configures its transitions.
   /// The spec must be valid (as `JobParser` returns it). `assets` holds the
@@ -65,28 +68,52 @@ public struct FrameRenderer: Sendable {
     timeline = Timeline(spec: spec)
     transitions = timeline.segments.map(\.transition)
     compositor = Compositor(scale: Double(spec.canvas.scale))
-    statusBar = spec.canvas.statusBar.map { StatusBar(spec: $0, canvas: spec.canvas, fonts: fonts) }
-    restingImages = Self.restingImages(
+    // iOS shows no status bar on an iPhone in landscape (the parser notes a drawn one).
+    let statusBar = spec.canvas.statusBar.flatMap {
+      $0.isDrawn && spec.canvas.hidesStatusBar ? nil : StatusBar(spec: $0, canvas: spec.canvas, fonts: fonts)
+    }
+    self.statusBar = statusBar
+    let resting = Self.restingImages(
       timeline: timeline, transitions: transitions, snapshots: snapshots, mirrored: mirroredSnapshots, spec: spec,
       compositor: compositor, statusBar: statusBar)
+    restingImages = resting.images
+    statusBarLightness = resting.lightness
     let timeline = timeline
     stage = spec.stage.map { Stage(spec: spec, stage: $0, timeline: timeline, assets: assets, fonts: fonts) }
   }
 
   /// What each still segment shows when it is not a plain screen: the end
-  /// state of the last transition that completed before it.
+  /// state of the last transition that completed before it. With a drawn
+  /// status bar that follows the screens, also how light its glyphs are at
+  /// each segment's start and end: over what each still shows, and from
+  /// there to over each transition's last frame.
   private static func restingImages(
     timeline: Timeline, transitions: [(any Transition)?], snapshots: [String: ScreenSnapshot],
     mirrored: [String: ScreenSnapshot], spec: JobSpec, compositor: Compositor, statusBar: StatusBar?
-  ) -> [Bitmap?] {
+  ) -> (images: [Bitmap?], lightness: [(start: Double, end: Double)]) {
     var display: Bitmap? = nil
     var images: [Bitmap?] = []
+    let follows = statusBar?.followsScreens ?? false
+    var lightness: [(start: Double, end: Double)] = []
+    var current: Double? = nil
     for (index, segment) in timeline.segments.enumerated() {
       switch segment.content {
-      case .still:
+      case .still(let screen):
         images.append(display)
+        if follows, let statusBar, let image = display ?? snapshots[screen]?.image {
+          let value = statusBar.lightness(over: image)
+          lightness.append((value, value))
+          current = value
+        }
       case .transition(_, let step):
         images.append(nil)
+        var start = 0.0
+        if follows, let statusBar {
+          start = current ?? snapshots[step.from].map { statusBar.lightness(over: $0.image) } ?? 0
+          // A cancelled step ends where it started.
+          lightness.append((start, start))
+          current = start
+        }
         // A cancelled step leaves the display as it was.
         guard !step.isCancelled, let transition = transitions[index],
           let from = snapshots[step.from], let to = snapshots[step.to],
@@ -102,9 +129,14 @@ public struct FrameRenderer: Sendable {
         }
         image.updateOpacityHint()
         display = image == to.image ? nil : image
+        if follows, let statusBar {
+          let end = statusBar.lightness(over: image)
+          lightness[index] = (start, end)
+          current = end
+        }
       }
     }
-    return images
+    return (images, lightness)
   }
 
   /// The same job at another (whole) frame rate (a GIF's), from the same assets and fonts.
@@ -238,13 +270,20 @@ public struct FrameRenderer: Sendable {
   private func fixStatusBar(_ n: Int, in bitmap: inout Bitmap, area: PixelArea) {
     guard let statusBar else { return }
     var strips: (Bitmap, Bitmap, Double)?
+    var progress = 0.0
     if case .transition(let index, let time) = timeline.content(ofFrame: n),
       case .transition(_, let step) = timeline.segments[index].content, let transition = transitions[index],
       let from = snapshots[step.from], let to = snapshots[step.to]
     {
-      strips = (from.image, to.image, transition.totalDuration > 0 ? time / transition.totalDuration : 1)
+      progress = transition.totalDuration > 0 ? time / transition.totalDuration : 1
+      strips = (from.image, to.image, progress)
     }
-    statusBar.apply(to: &bitmap, area: area, transition: strips)
+    var lightness = 0.0
+    if !statusBarLightness.isEmpty {
+      let (start, end) = statusBarLightness[timeline.segmentIndex(ofFrame: n)]
+      lightness = start + (end - start) * progress
+    }
+    statusBar.apply(to: &bitmap, area: area, transition: strips, lightness: lightness)
   }
 
   /// The canvas of frame `n` (the screens and their transitions) into
