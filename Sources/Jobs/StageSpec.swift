@@ -256,7 +256,7 @@ public struct StatusBarSpec: Hashable, Sendable {
   /// nil: the screenshots carry their own status bar; else transvid draws one.
   public var time: String?
   public var style: Style
-  /// Where `canvas.statusBar` is written (for notes); not part of equality.
+  /// Where a drawn bar's `canvas.statusBar` is written (for notes).
   public var location: SourceLocation?
 
   public init(height: Double, time: String? = nil, style: Style = .auto, location: SourceLocation? = nil) {
@@ -264,16 +264,6 @@ public struct StatusBarSpec: Hashable, Sendable {
     self.time = time
     self.style = style
     self.location = location
-  }
-
-  public static func == (a: StatusBarSpec, b: StatusBarSpec) -> Bool {
-    a.height == b.height && a.time == b.time && a.style == b.style
-  }
-
-  public func hash(into hasher: inout Hasher) {
-    hasher.combine(height)
-    hasher.combine(time)
-    hasher.combine(style)
   }
 
   /// Whether transvid draws the bar (time, signal, Wi-Fi, battery).

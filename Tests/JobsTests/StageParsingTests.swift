@@ -87,7 +87,10 @@ import Testing
     #expect(strip.canvas.statusBar == StatusBarSpec(height: 54))
     let drawn = try JobParser.parse(
       Self.job(canvas: "{ device: iphone-14, statusBar: { time: \"10:09\", style: light } }", stage: "{}"), file: "s.cfg")
-    #expect(drawn.canvas.statusBar == StatusBarSpec(height: 47, time: "10:09", style: .light))
+    #expect(
+      drawn.canvas.statusBar
+        == StatusBarSpec(
+          height: 47, time: "10:09", style: .light, location: SourceLocation(file: "s.cfg", line: 2, column: 41)))
     #expect(
       Self.error(Self.job(canvas: "{ device: iphone-15, statusBar: { style: grey } }", stage: "{}"))
         == "s.cfg:2:50: error: canvas.statusBar.style: unknown status bar style \"grey\"; expected one of: auto, dark, light")
