@@ -100,8 +100,8 @@ public struct FrameRenderer: Sendable {
       switch segment.content {
       case .still(let screen):
         images.append(display)
-        if follows, let statusBar, let image = display ?? snapshots[screen]?.image {
-          let value = statusBar.lightness(over: image)
+        if follows, let statusBar {
+          let value = (display ?? snapshots[screen]?.image).map(statusBar.lightness(over:)) ?? current ?? 0
           lightness.append((value, value))
           current = value
         }
