@@ -2,7 +2,7 @@
 // `canvas.statusBar`, `caption:` on timeline steps.
 //
 //   stage:
-//     size: [600, 1000]             # points; default: fits the device, padding and caption
+//     size: [600, 1000]             # points; default: fits the device, padding and caption (even in pixels)
 //     device: iphone-15-pro         # default: the canvas's device; none for the canvas alone
 //     color: natural-titanium       # the finish (DeviceFinish.all)
 //     background: "#F2F2F7"         # a colour, { colors: [...], start: [x, y], end: [x, y] } or { image: PATH }
@@ -24,7 +24,7 @@ import Raster
 import Transitions
 
 extension JobDecoder {
-  static let stageKeys = ["size", "device", "color", "background", "padding", "caption"]
+  static let stageKeys = ["size", "device", "color", "background", "padding", "cornerRadius", "caption"]
   static let captionKeys = ["text", "position", "font", "textColor", "lines"]
   static let statusBarKeys = ["height", "time", "style"]
   static let backgroundImageKeys = ["image"]
@@ -34,6 +34,8 @@ extension JobDecoder {
     let path = KeyPath.root.appending("stage")
     let fields = try fields(node, path, keys: JobDecoder.stageKeys, allowsNull: true)
     var device = canvas.device ?? DevicePreset.matching(size: canvas.size, scale: canvas.scale)?.name
+    // Without a drawn device the screen keeps the device's corners (frameit's frameless look).
+    var cornerRadius = device.flatMap(DevicePreset.named)?.screenCornerRadius ?? 0
     if let value = fields["device"] {
       if value.text == "none" {
         device = nil
@@ -55,8 +57,20 @@ extension JobDecoder {
       finish = try named(
         value, fields.path("color"), what: "finish", among: DeviceFinish.all.map(\.name), lookup: DeviceFinish.named)
     }
-    var background = StageBackground.color(Color(red8: 242, green8: 242, blue8: 247))
+    // systemGroupedBackground: #F2F2F7, black in a dark appearance.
+    var background = StageBackground.color(isDark ? .black : Color(red8: 242, green8: 242, blue8: 247))
     if let value = fields["background"] { background = try stageBackground(value, fields.path("background")) }
+    if let value = fields["cornerRadius"] {
+      guard device == nil else {
+        throw Diagnostic(
+          value.location,
+          "\(fields.path("cornerRadius")): only with device: none (a drawn device has its own screen corners)")
+      }
+      let limit = (min(canvas.size.width, canvas.size.height) / 2).rounded(.down)
+      cornerRadius = try number(
+        value, fields.path("cornerRadius"), in: 0...limit,
+        expected: "a radius in points from 0 to \(JobDecoder.format(limit))")
+    }
     var padding = 40.0
     if let value = fields["padding"] {
       padding = try number(value, fields.path("padding"), in: 0...1000, expected: "a number of points from 0 to 1000")
@@ -68,7 +82,8 @@ extension JobDecoder {
     var stage = StageSpec(
       size: .zero, device: device, orientation: canvas.orientation, finish: finish, background: background,
       padding: padding, caption: caption, location: node.location)
-    let fitting = StageLayout.fittingSize(stage, canvas: canvas)
+    if device == nil { stage.cornerRadius = cornerRadius }
+    let fitting = StageLayout.evenInPixels(StageLayout.fittingSize(stage, canvas: canvas), scale: canvas.scale)
     stage.size = fitting
     if let value = fields["size"] {
       let v = try numbers(value, fields.path("size"), count: 2, expected: "[WIDTH, HEIGHT] in points")
@@ -126,7 +141,7 @@ extension JobDecoder {
   /// `caption: TEXT` or `{ text, position, font, textColor, lines }`.
   private func caption(_ pair: YAMLNode.Pair, _ path: KeyPath) throws(Diagnostic) -> CaptionSpec {
     var caption = CaptionSpec(
-      text: "", position: .top, style: TextStyle(size: 28, weight: .bold, color: .black, alignment: .center),
+      text: "", position: .top, style: TextStyle(size: 28, weight: .bold, color: isDark ? .white : .black, alignment: .center),
       lines: 2, location: pair.keyLocation)
     guard pair.value.pairs != nil else {
       caption.text = try captionText(pair.value, path)
@@ -179,7 +194,8 @@ extension JobDecoder {
     }
     let fields = try fields(node, path, keys: JobDecoder.statusBarKeys)
     let preset = canvas.device.flatMap(DevicePreset.named)
-    var bar = StatusBarSpec(height: preset?.statusBarHeight ?? SafeArea.top(for: canvas.size), time: "9:41")
+    var bar = StatusBarSpec(
+      height: preset?.statusBarHeight ?? SafeArea.top(for: canvas.size), time: "9:41", location: node.location)
     if let value = fields["height"] { bar.height = try number(value, fields.path("height"), in: 1...limit, expected: expected) }
     if let value = fields["time"] {
       let text = try string(value, fields.path("time"), expected: "the time shown, such as \"9:41\"")
@@ -193,6 +209,17 @@ extension JobDecoder {
       bar.style = StatusBarSpec.Style(rawValue: name)!
     }
     return bar
+  }
+
+  /// A drawn status bar on an iPhone in landscape: iOS shows none, so none is drawn.
+  func statusBarNote(on spec: JobSpec) -> JobNote? {
+    guard let bar = spec.canvas.statusBar, bar.isDrawn, spec.canvas.hidesStatusBar, let location = bar.location else {
+      return nil
+    }
+    return JobNote(
+      location,
+      "canvas.statusBar: iOS shows no status bar on an iPhone in landscape; it is not drawn "
+        + "(hold the device in portrait, or use an iPad, to show one)")
   }
 
   /// `orientation: portrait | landscape` (portrait when absent).

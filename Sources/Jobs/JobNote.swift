@@ -50,6 +50,7 @@ extension JobDecoder {
             + "(UIPercentDrivenInteractiveTransition); say release: cancel to keep this, or move the finger further"))
     }
     if let note = oddCanvasNote(on: spec) { notes.append(note) }
+    if let note = statusBarNote(on: spec) { notes.append(note) }
     return notes
   }
 

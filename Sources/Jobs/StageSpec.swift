@@ -111,6 +111,8 @@ public struct StageSpec: Hashable, Sendable {
   public var finish: DeviceFinish
   public var background: StageBackground
   public var padding: Double
+  /// The screen's corner radius in points when no device is drawn (`device: none`).
+  public var cornerRadius: Double = 0
   public var caption: CaptionSpec?
   /// Captions set by timeline steps, in step order.
   public var captionChanges: [CaptionChange] = []
@@ -175,6 +177,17 @@ public struct StageLayout: Hashable, Sendable {
                 height: (device.height + caption + 2 * stage.padding).rounded(.up))
   }
 
+  /// `size` grown by a point where needed so that each side is an even
+  /// number of pixels at `scale`: 4:2:0 video then takes the stage as it is
+  /// (an odd side is padded by a repeated column or row, a copy of every frame).
+  public static func evenInPixels(_ size: Size, scale: Int) -> Size {
+    func even(_ points: Double) -> Double {
+      let whole = points.rounded(.up)
+      return Int(whole) * scale % 2 == 0 ? whole : whole + 1
+    }
+    return Size(width: even(size.width), height: even(size.height))
+  }
+
   public init(stage: StageSpec, canvas: CanvasSpec) {
     let scale = Double(canvas.scale)
     let device = Self.deviceExtent(stage, canvas: canvas)
@@ -193,7 +206,7 @@ public struct StageLayout: Hashable, Sendable {
       screenCornerRadius = preset.screenCornerRadius
     } else {
       screenSize = canvas.size
-      screenCornerRadius = 0
+      screenCornerRadius = stage.cornerRadius
     }
     // The screen's origin on a whole pixel.
     func snap(_ v: Double) -> Double { (v * scale).rounded() / scale }
@@ -228,6 +241,10 @@ extension DeviceOrientation {
 public struct StatusBarSpec: Hashable, Sendable {
   /// Light text (for dark content) or dark text (for light content), as `UIStatusBarStyle`.
   public enum Style: String, Hashable, Sendable, CaseIterable {
+    /// Dark or light, following the screen under the bar (`.default` as an
+    /// app sets it per screen): light glyphs where the screen's top strip
+    /// is dark, cross-fading as screens change.
+    case auto
     /// Dark glyphs, for light backgrounds (`.darkContent`).
     case dark
     /// Light glyphs, for dark backgrounds (`.lightContent`).
@@ -239,15 +256,26 @@ public struct StatusBarSpec: Hashable, Sendable {
   /// nil: the screenshots carry their own status bar; else transvid draws one.
   public var time: String?
   public var style: Style
+  /// Where a drawn bar's `canvas.statusBar` is written (for notes).
+  public var location: SourceLocation?
 
-  public init(height: Double, time: String? = nil, style: Style = .dark) {
+  public init(height: Double, time: String? = nil, style: Style = .auto, location: SourceLocation? = nil) {
     self.height = height
     self.time = time
     self.style = style
+    self.location = location
   }
 
   /// Whether transvid draws the bar (time, signal, Wi-Fi, battery).
   public var isDrawn: Bool { time != nil }
+}
+
+extension CanvasSpec {
+  /// Whether iOS hides the status bar here: on an iPhone held in landscape
+  /// (an iPad keeps it).
+  public var hidesStatusBar: Bool {
+    orientation == .landscape && device.flatMap(DevicePreset.named)?.idiom == .phone
+  }
 }
 
 extension JobSpec {

@@ -12,13 +12,37 @@ public struct Bitmap: Hashable, Sendable {
   /// Height in pixels.
   public let height: Int
   /// `width × height × 4` bytes: premultiplied R, G, B, A per pixel, row-major.
-  /// Writing through it clears `isKnownOpaque`.
+  /// Writing through it clears `isKnownOpaque`, `solidRuns` and `contentTag`.
+  ///
+  /// Written in place from any module (`_modify` yields the storage): a
+  /// property observer would make other modules' writes a get and a set,
+  /// copying every pixel on each write, as the array is then shared.
   public var bytes: [UInt8] {
-    didSet {
-      isKnownOpaque = false
-      solidRuns = nil
+    get { storage }
+    set {
+      storage = newValue
+      clearHints()
+    }
+    _modify {
+      defer { clearHints() }
+      yield &storage
     }
   }
+
+  private var storage: [UInt8]
+
+  private mutating func clearHints() {
+    isKnownOpaque = false
+    solidRuns = nil
+    contentTag = nil
+  }
+
+  /// What the pixels are known to hold, as the code that last drew them
+  /// labelled them (a number only that code reads): a stage tags the frames
+  /// it draws, so the next frame drawn into the same bitmap rewrites only
+  /// what changed. Cleared by any write to `bytes` not followed by a new
+  /// tag; nil for a new bitmap. Not part of equality.
+  public var contentTag: Int?
 
   /// True when every pixel is known to have alpha 255 (a hint the compositor
   /// uses to copy rows and to skip what an opaque layer hides). False means
@@ -41,14 +65,14 @@ public struct Bitmap: Hashable, Sendable {
     self.height = height
     isKnownOpaque = fill.a == 255
     if fill == .clear {
-      bytes = [UInt8](repeating: 0, count: width * height * 4)
+      storage = [UInt8](repeating: 0, count: width * height * 4)
     } else {
       var b = [UInt8](repeating: 0, count: width * height * 4)
       b.withUnsafeMutableBytes { raw in
         let p = raw.bindMemory(to: Pixel.self)
         p.initialize(repeating: fill)
       }
-      bytes = b
+      storage = b
     }
   }
 
@@ -57,7 +81,7 @@ public struct Bitmap: Hashable, Sendable {
     guard width > 0, height > 0, bytes.count == width * height * 4 else { return nil }
     self.width = width
     self.height = height
-    self.bytes = bytes
+    storage = bytes
     isKnownOpaque = Bitmap.allOpaque(bytes)
   }
 

@@ -85,6 +85,27 @@ public struct Compositor: Sendable {
     draw(layer, map: map, into: &bitmap)
   }
 
+  /// Composites `layer` into the `size`-pixel rectangle of `bitmap` whose
+  /// top-left pixel is `origin`, as `render(_:into:)` would into a bitmap of
+  /// that size: the rectangle's top-left is the layer's superlayer origin.
+  /// Pixels outside the rectangle are not touched; it must lie inside `bitmap`.
+  public func render(
+    _ layer: Layer, into bitmap: inout Bitmap, at origin: (x: Int, y: Int), size: (width: Int, height: Int)
+  ) {
+    precondition(
+      origin.x >= 0 && origin.y >= 0 && origin.x + size.width <= bitmap.width
+        && origin.y + size.height <= bitmap.height, "the rectangle must lie inside the bitmap")
+    let m = Transform3D.layerToSuperlayer(
+      bounds: layer.bounds, anchorPoint: layer.anchorPoint, position: layer.position,
+      transform: layer.transform)
+    let map = Homography(flattening: m).concatenating(.scale(x: scale, y: scale))
+    let canvas = PixelBox(x0: 0, y0: 0, x1: size.width, y1: size.height)
+    let builder = DisplayListBuilder(canvas: canvas, scale: scale, kernels: kernels, foldsOverlays: foldsOverlays)
+    let commands = builder.commands(layer, map: map)
+    guard !commands.isEmpty else { return }
+    execute(commands, canvas: canvas, into: &bitmap, at: origin)
+  }
+
   /// Renders a layer subtree into a new transparent bitmap of bounds.size ×
   /// scale pixels (rounded, at least 1), like `snapshotView(afterScreenUpdates:)`:
   /// the layer's own bounds origin maps to pixel (0, 0); its position and
@@ -109,14 +130,15 @@ public struct Compositor: Sendable {
     execute(commands, canvas: canvas, into: &bitmap)
   }
 
-  /// Runs a display list over the whole bitmap, band by band.
-  func execute(_ commands: [Command], canvas: PixelBox, into bitmap: inout Bitmap) {
-    let width = bitmap.width, height = bitmap.height
+  /// Runs a display list over `canvas` (the whole bitmap, or a rectangle of
+  /// it whose top-left pixel is `origin`), band by band.
+  func execute(_ commands: [Command], canvas: PixelBox, into bitmap: inout Bitmap, at origin: (x: Int, y: Int) = (0, 0)) {
+    let width = canvas.width, height = canvas.height, stride = bitmap.stride
     let executor = Executor(kernels: kernels, occludes: occludes)
     let bands = (height + Self.bandHeight - 1) / Self.bandHeight
     let threads = max(1, min(threadCount ?? Compositor.processorCount, bands))
     bitmap.bytes.withUnsafeMutableBufferPointer { buf in
-      let target = Target(base: buf.baseAddress!, stride: width * 4, box: canvas)
+      let target = Target(base: buf.baseAddress! + origin.y * stride + origin.x * 4, stride: stride, box: canvas)
       let job = UncheckedSendable(value: (target, commands, executor))
       // Bands are handed out in order to whichever worker is free: a worker
       // slowed by a busy core (or a heavier band) takes fewer of them.

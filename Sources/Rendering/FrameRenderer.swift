@@ -48,6 +48,9 @@ public struct FrameRenderer: Sendable {
   let stage: Stage?
   /// The system status bar that no transition moves (`StatusBar.swift`).
   let statusBar: StatusBar?
+  /// Per timeline segment, how light the drawn bar's glyphs are at its
+  /// start and end (`StatusBar.lightness`); empty unless the bar follows the screens.
+  let statusBarLightness: [(start: Double, end: Double)]
 
   /// Prepares a job: snapshots its screens and configures its transitions.
   /// The spec must be valid (as `JobParser` returns it). `assets` holds the
@@ -65,28 +68,52 @@ public struct FrameRenderer: Sendable {
     timeline = Timeline(spec: spec)
     transitions = timeline.segments.map(\.transition)
     compositor = Compositor(scale: Double(spec.canvas.scale))
-    statusBar = spec.canvas.statusBar.map { StatusBar(spec: $0, canvas: spec.canvas, fonts: fonts) }
-    restingImages = Self.restingImages(
+    // iOS shows no status bar on an iPhone in landscape (the parser notes a drawn one).
+    let statusBar = spec.canvas.statusBar.flatMap {
+      $0.isDrawn && spec.canvas.hidesStatusBar ? nil : StatusBar(spec: $0, canvas: spec.canvas, fonts: fonts)
+    }
+    self.statusBar = statusBar
+    let resting = Self.restingImages(
       timeline: timeline, transitions: transitions, snapshots: snapshots, mirrored: mirroredSnapshots, spec: spec,
       compositor: compositor, statusBar: statusBar)
+    restingImages = resting.images
+    statusBarLightness = resting.lightness
     let timeline = timeline
     stage = spec.stage.map { Stage(spec: spec, stage: $0, timeline: timeline, assets: assets, fonts: fonts) }
   }
 
   /// What each still segment shows when it is not a plain screen: the end
-  /// state of the last transition that completed before it.
+  /// state of the last transition that completed before it. With a drawn
+  /// status bar that follows the screens, also how light its glyphs are at
+  /// each segment's start and end: over what each still shows, and from
+  /// there to over each transition's last frame.
   private static func restingImages(
     timeline: Timeline, transitions: [(any Transition)?], snapshots: [String: ScreenSnapshot],
     mirrored: [String: ScreenSnapshot], spec: JobSpec, compositor: Compositor, statusBar: StatusBar?
-  ) -> [Bitmap?] {
+  ) -> (images: [Bitmap?], lightness: [(start: Double, end: Double)]) {
     var display: Bitmap? = nil
     var images: [Bitmap?] = []
+    let follows = statusBar?.followsScreens ?? false
+    var lightness: [(start: Double, end: Double)] = []
+    var current: Double? = nil
     for (index, segment) in timeline.segments.enumerated() {
       switch segment.content {
-      case .still:
+      case .still(let screen):
         images.append(display)
+        if follows, let statusBar {
+          let value = (display ?? snapshots[screen]?.image).map(statusBar.lightness(over:)) ?? current ?? 0
+          lightness.append((value, value))
+          current = value
+        }
       case .transition(_, let step):
         images.append(nil)
+        var start = 0.0
+        if follows, let statusBar {
+          start = current ?? snapshots[step.from].map { statusBar.lightness(over: $0.image) } ?? 0
+          // A cancelled step ends where it started.
+          lightness.append((start, start))
+          current = start
+        }
         // A cancelled step leaves the display as it was.
         guard !step.isCancelled, let transition = transitions[index],
           let from = snapshots[step.from], let to = snapshots[step.to],
@@ -97,12 +124,19 @@ public struct FrameRenderer: Sendable {
         // What the step leaves on display: its own last frame.
         let layers = transition.layers(in: context, at: transition.totalDuration)
         compositor.render(presented(layers, for: step, size: spec.canvas.size), into: &image)
-        if statusBar?.drawn == nil { statusBar?.apply(to: &image, transition: (from.image, to.image, 1)) }
+        if statusBar?.drawn == nil {
+          statusBar?.apply(to: &image, area: PixelArea(whole: image), transition: (from.image, to.image, 1))
+        }
         image.updateOpacityHint()
         display = image == to.image ? nil : image
+        if follows, let statusBar {
+          let end = statusBar.lightness(over: image)
+          lightness[index] = (start, end)
+          current = end
+        }
       }
     }
-    return images
+    return (images, lightness)
   }
 
   /// The same job at another (whole) frame rate (a GIF's), from the same assets and fonts.
@@ -186,11 +220,11 @@ public struct FrameRenderer: Sendable {
   }
 
   /// `layer` as the only sublayer of a canvas-sized root whose first sublayer
-  /// is an opaque `background` reaching a point past every edge of `bitmap`
-  /// (so it covers every pixel fully, whatever the rounding).
-  static func overBackground(_ layer: Layer, _ background: Color, canvas: Size, bitmap: Bitmap) -> Layer {
+  /// is an opaque `background` reaching a point past every edge of an area
+  /// of `pixels` (so it covers every pixel fully, whatever the rounding).
+  static func overBackground(_ layer: Layer, _ background: Color, canvas: Size, pixels area: PixelArea) -> Layer {
     var root = Layer(frame: Rect(origin: .zero, size: canvas))
-    let pixels = Double(max(bitmap.width, bitmap.height))
+    let pixels = Double(max(area.width, area.height))
     var fill = Layer(
       frame: Rect(x: -1, y: -1, width: max(canvas.width, pixels) + 2, height: max(canvas.height, pixels) + 2))
     fill.backgroundColor = background
@@ -215,43 +249,64 @@ public struct FrameRenderer: Sendable {
   /// the wrapper's map is exactly the root's, and occlusion never changes
   /// the result.
   public func render(_ n: Int, into bitmap: inout Bitmap) {
-    guard stage != nil || statusBar != nil else { return renderCanvas(n, into: &bitmap) }
     guard let stage else {
-      renderCanvas(n, into: &bitmap)
-      return fixStatusBar(n, in: &bitmap)
+      let area = PixelArea(whole: bitmap)
+      renderCanvas(n, into: &bitmap, area: area)
+      return fixStatusBar(n, in: &bitmap, area: area)
     }
-    // Every pixel is drawn over (`renderCanvas`), so a clear start is enough.
-    var canvas = Bitmap(width: spec.canvas.pixelWidth, height: spec.canvas.pixelHeight)
-    renderCanvas(n, into: &canvas)
-    fixStatusBar(n, in: &canvas)
-    stage.compose(canvas, time: Double(n) / Double(spec.canvas.fps), into: &bitmap)
+    guard bitmap.width == stage.base.width, bitmap.height == stage.base.height else {
+      // Another size than the stage's: drawn at the stage's, the overlap copied.
+      var full = Bitmap(width: stage.base.width, height: stage.base.height)
+      render(n, into: &full)
+      return bitmap.copy(from: full)
+    }
+    stage.compose(time: Double(n) / Double(spec.canvas.fps), into: &bitmap) { target, area in
+      renderCanvas(n, into: &target, area: area)
+      fixStatusBar(n, in: &target, area: area)
+    }
   }
 
   /// The status bar over frame `n`: the screens' strips cross-fading during a transition, or the drawn bar.
-  private func fixStatusBar(_ n: Int, in bitmap: inout Bitmap) {
+  private func fixStatusBar(_ n: Int, in bitmap: inout Bitmap, area: PixelArea) {
     guard let statusBar else { return }
     var strips: (Bitmap, Bitmap, Double)?
+    var progress = 0.0
     if case .transition(let index, let time) = timeline.content(ofFrame: n),
       case .transition(_, let step) = timeline.segments[index].content, let transition = transitions[index],
       let from = snapshots[step.from], let to = snapshots[step.to]
     {
-      strips = (from.image, to.image, transition.totalDuration > 0 ? time / transition.totalDuration : 1)
+      progress = transition.totalDuration > 0 ? time / transition.totalDuration : 1
+      strips = (from.image, to.image, progress)
     }
-    statusBar.apply(to: &bitmap, transition: strips)
+    var lightness = 0.0
+    if !statusBarLightness.isEmpty {
+      let (start, end) = statusBarLightness[timeline.segmentIndex(ofFrame: n)]
+      lightness = start + (end - start) * progress
+    }
+    statusBar.apply(to: &bitmap, area: area, transition: strips, lightness: lightness)
   }
 
-  /// The canvas of frame `n` (the screens and their transitions) into `bitmap`.
-  private func renderCanvas(_ n: Int, into bitmap: inout Bitmap) {
+  /// The canvas of frame `n` (the screens and their transitions) into
+  /// `area` of `bitmap`, every pixel of it.
+  private func renderCanvas(_ n: Int, into bitmap: inout Bitmap, area: PixelArea) {
     if let layer = layers(ofFrame: n) {
       let background = spec.canvas.background
+      let (origin, size) = ((area.x, area.y), (area.width, area.height))
       if background.alpha >= 1 {
-        compositor.render(Self.overBackground(layer, background, canvas: spec.canvas.size, bitmap: bitmap), into: &bitmap)
+        compositor.render(
+          Self.overBackground(layer, background, canvas: spec.canvas.size, pixels: area), into: &bitmap, at: origin,
+          size: size)
       } else {
-        bitmap.fill(background.premultipliedPixel)
-        compositor.render(layer, into: &bitmap)
+        RowBlend.fill(background.premultipliedPixel, into: &bitmap, area: area)
+        compositor.render(layer, into: &bitmap, at: origin, size: size)
       }
     } else if let (segment, screen) = stillSegment(ofFrame: n) {
-      if let image = restingImages[segment] ?? snapshots[screen]?.image { bitmap.copy(from: image) }
+      if let image = restingImages[segment] ?? snapshots[screen]?.image { RowBlend.copy(image, into: &bitmap, area: area) }
     }
   }
+}
+
+extension PixelArea {
+  /// All of `bitmap`.
+  init(whole bitmap: Bitmap) { self.init(x: 0, y: 0, width: bitmap.width, height: bitmap.height) }
 }

@@ -1,37 +1,47 @@
 import Geometry
 import Jobs
 import Raster
+import Synchronization
 
 /// A job's stage, prepared once: the background and the drawn device as one
 /// bitmap, the caption layers, and which pixels of the device's screen show
-/// the canvas. Per frame only the screen (and the caption while it changes)
-/// is composited; the rest is one copy of the prepared bitmap.
+/// the canvas.
 ///
-/// The screen's pixels come from a coverage mask — the screen's rounded
-/// rectangle minus the Dynamic Island or notch — kept as runs per row: the
-/// fully covered run of a row is copied from the canvas frame, the few
-/// partly covered pixels at the corners and around the housing are blended
-/// over the prepared device, as the compositor's own edges would be.
+/// Per frame only the screen is drawn: the canvas is rendered straight into
+/// the screen's rectangle of the output, and the few pixels of that
+/// rectangle the screen does not fully cover (its rounded corners, the
+/// Dynamic Island or notch) are put back from the prepared stage, blended by
+/// their coverage as the compositor's own edges would be. The rest of the
+/// stage is written once per output bitmap: a frame tags the bitmap it drew
+/// (`Bitmap.contentTag`) with this stage and the caption it shows, so the
+/// next frame drawn into the same bitmap finds the stage there and redraws
+/// the caption's strip only while captions change.
 struct Stage: Sendable {
   let layout: StageLayout
   /// Background and device, `frameSize × scale` pixels.
   let base: Bitmap
-  /// The screen's top-left pixel on the stage.
-  let screenOrigin: (x: Int, y: Int)
-  /// Per screen row: (start, end, coverage) runs; coverage nil is a full run.
-  let rows: [[Run]]
+  /// The screen's pixels on the stage.
+  let screen: PixelArea
+  /// Per screen row: the runs the screen does not fully cover, left to right.
+  let edges: [[Run]]
   /// The canvas inside the screen when it is not the screen's own size.
   let fitsCanvas: Bool
-  let screenPixels: (width: Int, height: Int)
   let captions: CaptionTrack?
   let compositor: Compositor
+  /// This stage's mark in the bitmaps it draws (unique among stages).
+  let token: Int
+  /// Canvas-sized bitmaps for a canvas scaled to fit, reused frame after frame.
+  let canvases: BitmapPool
 
+  /// Pixels of a screen row that show the stage, or the stage and the canvas blended.
   struct Run: Sendable {
     var start: Int
     var end: Int
-    /// Per-pixel coverage (0…255) for a partial run; empty for a full one.
+    /// Per-pixel coverage of the screen (1…254); empty where the screen does not reach (the stage shows).
     var coverage: [UInt8]
   }
+
+  private static let tokens = Atomic<Int>(1)
 
   init(spec: JobSpec, stage: StageSpec, timeline: Timeline, assets: [String: Bitmap], fonts: FontSet) {
     let scale = Double(spec.canvas.scale)
@@ -66,22 +76,24 @@ struct Stage: Sendable {
     base.updateOpacityHint()
     self.base = base
 
-    screenOrigin = (Int((layout.screen.minX * scale).rounded()), Int((layout.screen.minY * scale).rounded()))
-    let screenPixels = (width: Int((layout.screen.width * scale).rounded()), height: Int((layout.screen.height * scale).rounded()))
-    self.screenPixels = screenPixels
-    fitsCanvas = spec.canvas.pixelWidth != screenPixels.width || spec.canvas.pixelHeight != screenPixels.height
-    rows = Self.runs(stage: stage, layout: layout, scale: scale, size: screenPixels, compositor: compositor)
+    let screen = PixelArea(
+      x: Int((layout.screen.minX * scale).rounded()), y: Int((layout.screen.minY * scale).rounded()),
+      width: Int((layout.screen.width * scale).rounded()), height: Int((layout.screen.height * scale).rounded()))
+    self.screen = screen
+    fitsCanvas = spec.canvas.pixelWidth != screen.width || spec.canvas.pixelHeight != screen.height
+    canvases = BitmapPool(width: spec.canvas.pixelWidth, height: spec.canvas.pixelHeight)
+    edges = Self.edges(stage: stage, layout: layout, size: screen, compositor: compositor)
     captions = stage.caption.map { caption in
       CaptionTrack(
         caption: Caption(style: caption.style, frame: layout.caption, scale: scale, fonts: fonts), first: caption.text,
         changes: stage.captionChanges, timeline: timeline, base: base, compositor: compositor)
     }
+    token = Self.tokens.wrappingAdd(1, ordering: .relaxed).oldValue
   }
 
-  /// The screen's coverage, row by row, from the same shapes the device draws.
-  static func runs(
-    stage: StageSpec, layout: StageLayout, scale: Double, size: (width: Int, height: Int), compositor: Compositor
-  ) -> [[Run]] {
+  /// The screen's coverage, row by row, from the same shapes the device
+  /// draws: the runs of each row that are not fully covered.
+  static func edges(stage: StageSpec, layout: StageLayout, size: PixelArea, compositor: Compositor) -> [[Run]] {
     var mask = Layer(frame: Rect(origin: .zero, size: layout.screen.size))
     var screen = Layer(frame: mask.bounds)
     screen.backgroundColor = .white
@@ -103,22 +115,26 @@ struct Stage: Sendable {
     }
     var bitmap = Bitmap(width: size.width, height: size.height)
     compositor.render(mask, into: &bitmap)
+    let width = size.width
     var rows: [[Run]] = []
     rows.reserveCapacity(size.height)
     bitmap.bytes.withUnsafeBufferPointer { p in
+      // The red channel: white (the screen) 255, black (housing) or clear 0.
+      func coverage(_ x: Int, _ y: Int) -> UInt8 { p[(y * width + x) * 4] }
       for y in 0..<size.height {
         var runs: [Run] = []
         var x = 0
-        while x < size.width {
-          // The red channel: white (the screen) 255, black (housing) or clear 0.
-          let c = p[(y * size.width + x) * 4]
+        while x < width {
+          let c = coverage(x, y)
           var end = x + 1
           if c == 255 {
-            while end < size.width, p[(y * size.width + end) * 4] == 255 { end += 1 }
+            while end < width, coverage(end, y) == 255 { end += 1 }
+          } else if c == 0 {
+            while end < width, coverage(end, y) == 0 { end += 1 }
             runs.append(Run(start: x, end: end, coverage: []))
-          } else if c > 0 {
-            while end < size.width, case let v = p[(y * size.width + end) * 4], v > 0, v < 255 { end += 1 }
-            runs.append(Run(start: x, end: end, coverage: (x..<end).map { p[(y * size.width + $0) * 4] }))
+          } else {
+            while end < width, case let v = coverage(end, y), v > 0, v < 255 { end += 1 }
+            runs.append(Run(start: x, end: end, coverage: (x..<end).map { coverage($0, y) }))
           }
           x = end
         }
@@ -128,48 +144,62 @@ struct Stage: Sendable {
     return rows
   }
 
-  /// The stage at `time` seconds with `canvasFrame` (the canvas's pixels) in the screen.
-  func compose(_ canvasFrame: Bitmap, time: Double, into bitmap: inout Bitmap) {
-    bitmap.copy(from: base)
-    var screen = canvasFrame
+  /// The stage at `time` seconds into `bitmap` (the stage's size), with the
+  /// canvas drawn by `drawCanvas` into the pixels it is given: the screen's
+  /// rectangle of `bitmap` itself, or a canvas-sized bitmap when the canvas
+  /// is scaled to fit. `drawCanvas` must write every pixel it is given.
+  func compose(time: Double, into bitmap: inout Bitmap, canvas drawCanvas: (inout Bitmap, PixelArea) -> Void) {
+    // What the bitmap holds: this stage, with the caption in `state` (0: unknown).
+    let tag = bitmap.contentTag
+    let holdsStage = tag.map { $0 >> 32 == token } ?? false
+    let state = captions.map { $0.isFading(at: time) ? 0 : $0.index(at: time) + 1 } ?? 0
+    if !holdsStage { bitmap.copy(from: base) }
     if fitsCanvas {
-      // Scaled to fit, letterboxed in black.
-      var fitted = Bitmap(width: screenPixels.width, height: screenPixels.height, fill: Color.black.premultipliedPixel)
-      var layer = Layer(
-        frame: Rect(
-          x: layout.canvas.minX - layout.screen.minX, y: layout.canvas.minY - layout.screen.minY,
-          width: layout.canvas.width, height: layout.canvas.height))
-      layer.contents = canvasFrame
-      layer.contentsScale = Double(canvasFrame.width) / layout.canvas.width
-      compositor.render(layer, into: &fitted)
-      screen = fitted
+      var canvas = canvases.take()
+      drawCanvas(&canvas, PixelArea(x: 0, y: 0, width: canvas.width, height: canvas.height))
+      drawFitted(canvas, into: &bitmap)
+      canvases.give(canvas)
+    } else {
+      drawCanvas(&bitmap, screen)
     }
-    blit(screen, into: &bitmap)
-    captions?.draw(at: time, into: &bitmap)
+    restoreEdges(of: &bitmap)
+    if let captions, !holdsStage || state == 0 || tag.map({ $0 & 0xFFFF_FFFF }) != state {
+      captions.draw(at: time, into: &bitmap)
+    }
+    bitmap.contentTag = token << 32 | state
   }
 
-  /// Copies the screen's covered pixels of `screen` onto `bitmap`, blending the edges.
-  private func blit(_ screen: Bitmap, into bitmap: inout Bitmap) {
-    let width = bitmap.width, height = bitmap.height
-    let (ox, oy) = screenOrigin
-    let sw = screen.width
+  /// `canvas` scaled to fit the screen, letterboxed in black.
+  private func drawFitted(_ canvas: Bitmap, into bitmap: inout Bitmap) {
+    RowBlend.fill(Color.black.premultipliedPixel, into: &bitmap, area: screen)
+    var layer = Layer(
+      frame: Rect(
+        x: layout.canvas.minX - layout.screen.minX, y: layout.canvas.minY - layout.screen.minY,
+        width: layout.canvas.width, height: layout.canvas.height))
+    layer.contents = canvas
+    layer.contentsScale = Double(canvas.width) / layout.canvas.width
+    compositor.render(layer, into: &bitmap, at: (screen.x, screen.y), size: (screen.width, screen.height))
+  }
+
+  /// Puts the stage back where the screen does not reach and blends it
+  /// under the screen's partly covered pixels.
+  private func restoreEdges(of bitmap: inout Bitmap) {
+    let stride = bitmap.stride
     bitmap.bytes.withUnsafeMutableBufferPointer { out in
-      screen.bytes.withUnsafeBufferPointer { src in
-        for (y, runs) in rows.enumerated() where y < screen.height && oy + y < height && oy + y >= 0 {
-          let dstRow = (oy + y) * width
+      base.bytes.withUnsafeBufferPointer { stage in
+        for (y, runs) in edges.enumerated() {
+          let row = (screen.y + y) * stride + screen.x * 4
           for run in runs {
-            let start = Swift.max(run.start, -ox), end = Swift.min(run.end, width - ox, sw)
-            guard start < end else { continue }
+            let d = row + run.start * 4
             if run.coverage.isEmpty {
-              let d = UnsafeMutableRawPointer(out.baseAddress! + (dstRow + ox + start) * 4)
-              d.copyMemory(from: src.baseAddress! + (y * sw + start) * 4, byteCount: (end - start) * 4)
+              UnsafeMutableRawPointer(out.baseAddress! + d).copyMemory(
+                from: stage.baseAddress! + d, byteCount: (run.end - run.start) * 4)
               continue
             }
-            for x in start..<end {
-              let c = UInt32(run.coverage[x - run.start])
-              let s = (y * sw + x) * 4, d = (dstRow + ox + x) * 4
-              for k in 0..<4 {
-                out[d + k] = UInt8((UInt32(src[s + k]) * c + UInt32(out[d + k]) * (255 - c) + 127) / 255)
+            for (i, c) in run.coverage.enumerated() {
+              let c = UInt32(c)
+              for k in (d + i * 4)..<(d + i * 4 + 4) {
+                out[k] = UInt8((UInt32(out[k]) * c + UInt32(stage[k]) * (255 - c) + 127) / 255)
               }
             }
           }
@@ -183,6 +213,11 @@ struct Stage: Sendable {
     guard let captions else { return true }
     return !captions.isFading(at: a) && !captions.isFading(at: b) && captions.index(at: a) == captions.index(at: b)
   }
+}
+
+/// A rectangle of a bitmap's pixels: where a canvas is drawn.
+struct PixelArea: Sendable, Equatable {
+  var x: Int, y: Int, width: Int, height: Int
 }
 
 /// Which caption shows when: the stage's first, then each step's from the
@@ -235,7 +270,9 @@ struct CaptionTrack: Sendable {
     let entry = entries[index]
     let progress = entry.fade > 0 ? (time - entry.start) / entry.fade : 1
     let from = index > 0 && progress < 1 ? entries[index - 1].strip : entry.strip
-    RowBlend.crossfade(from: from, to: entry.strip, progress: Swift.min(1, progress), into: &bitmap, at: top)
+    RowBlend.crossfade(
+      from: from, to: entry.strip, progress: Swift.min(1, progress), into: &bitmap,
+      area: PixelArea(x: 0, y: top, width: bitmap.width, height: bitmap.height - top))
   }
 
   func index(at time: Double) -> Int { entries.lastIndex { $0.start <= time } ?? 0 }
@@ -248,53 +285,3 @@ struct CaptionTrack: Sendable {
   }
 }
 
-/// Row-wise blends of bitmaps of the same width into a larger one.
-enum RowBlend {
-  /// Rows `top…` of `out` become `a` and `b` mixed at `progress` (0: `a`, 1: `b`), in
-  /// premultiplied bytes, each rounded; columns and rows past `out`'s edges are left out.
-  static func crossfade(from a: Bitmap, to b: Bitmap, progress: Double, into out: inout Bitmap, at top: Int, rows: Int? = nil) {
-    let weight = UInt32((Swift.min(1, Swift.max(0, progress)) * 256).rounded())
-    let width = Swift.min(out.width, a.width, b.width)
-    let height = Swift.min(rows ?? a.height, a.height, b.height, out.height - top)
-    guard height > 0 else { return }
-    let stride = out.width * 4, aStride = a.width * 4, bStride = b.width * 4
-    out.bytes.withUnsafeMutableBufferPointer { o in
-      a.bytes.withUnsafeBufferPointer { p in
-        b.bytes.withUnsafeBufferPointer { q in
-          for y in 0..<height {
-            let orow = (top + y) * stride, prow = y * aStride, qrow = y * bStride
-            if weight == 256 || weight == 0 {
-              let source = weight == 0 ? p.baseAddress! + prow : q.baseAddress! + qrow
-              UnsafeMutableRawPointer(o.baseAddress! + orow).copyMemory(from: source, byteCount: width * 4)
-              continue
-            }
-            for i in 0..<(width * 4) {
-              o[orow + i] = UInt8((UInt32(p[prow + i]) * (256 - weight) + UInt32(q[qrow + i]) * weight + 128) >> 8)
-            }
-          }
-        }
-      }
-    }
-  }
-
-  /// `source` (premultiplied) drawn source-over onto `out` at its top-left.
-  static func sourceOver(_ source: Bitmap, into out: inout Bitmap) {
-    let width = Swift.min(out.width, source.width), height = Swift.min(out.height, source.height)
-    let stride = out.width * 4, sourceStride = source.width * 4
-    out.bytes.withUnsafeMutableBufferPointer { o in
-      source.bytes.withUnsafeBufferPointer { s in
-        for y in 0..<height {
-          for x in 0..<width {
-            let i = y * sourceStride + x * 4
-            let alpha = UInt32(s[i + 3])
-            if alpha == 0 { continue }
-            let j = y * stride + x * 4
-            for k in 0..<4 {
-              o[j + k] = UInt8(UInt32(s[i + k]) + (UInt32(o[j + k]) * (255 - alpha) + 127) / 255)
-            }
-          }
-        }
-      }
-    }
-  }
-}

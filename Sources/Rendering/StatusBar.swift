@@ -18,39 +18,73 @@ import Transitions
 ///   and dims nothing there, and a sheet or page flip passes under it.
 /// - `statusBar: { time, style }` — transvid draws one over every frame:
 ///   the time in the left ear, cellular bars, Wi-Fi and battery in the
-///   right, as vector shapes; `dark` glyphs for light content, `light` for dark.
+///   right, as vector shapes; `dark` glyphs for light content, `light` for
+///   dark, or (`auto`, the default) as the screen under the bar asks, the
+///   way apps set their style per screen: light glyphs where the screen's
+///   top strip is dark (mean luma below half), and through a transition
+///   between a light and a dark screen the glyphs' ink cross-fades over its
+///   progress, as UIKit animates a style change alongside a push.
 struct StatusBar: Sendable {
   let spec: StatusBarSpec
   /// The strip's height in pixels.
   let rows: Int
-  /// The drawn bar (canvas-wide, transparent), or nil for the screenshots' own.
-  let drawn: Bitmap?
+  /// The drawn bar (canvas-wide, transparent) in dark and in light glyphs —
+  /// the one style twice when a style is given — or nil for the screenshots' own.
+  let drawn: (dark: Bitmap, light: Bitmap)?
 
   init(spec: StatusBarSpec, canvas: CanvasSpec, fonts: FontSet) {
     self.spec = spec
     rows = Int((spec.height * Double(canvas.scale)).rounded())
     drawn = spec.time.map { time in
       let compositor = Compositor(scale: Double(canvas.scale))
-      var root = Layer(frame: Rect(x: 0, y: 0, width: canvas.size.width, height: spec.height))
-      root.sublayers = Self.glyphs(time: time, style: spec.style, canvas: canvas, height: spec.height, fonts: fonts)
-      return compositor.snapshot(root)
+      func bar(_ style: StatusBarSpec.Style) -> Bitmap {
+        var root = Layer(frame: Rect(x: 0, y: 0, width: canvas.size.width, height: spec.height))
+        root.sublayers = Self.glyphs(time: time, style: style, canvas: canvas, height: spec.height, fonts: fonts)
+        return compositor.snapshot(root)
+      }
+      switch spec.style {
+      case .auto: return (bar(.dark), bar(.light))
+      case .dark, .light: return { ($0, $0) }(bar(spec.style))
+      }
     }
   }
 
-  /// Fixes the strip of a frame: the screens' strips cross-faded at
-  /// `progress` during a transition, and the drawn bar on every frame.
-  func apply(to bitmap: inout Bitmap, transition: (from: Bitmap, to: Bitmap, progress: Double)?) {
-    if drawn == nil, let (from, to, progress) = transition {
-      RowBlend.crossfade(from: from, to: to, progress: progress, into: &bitmap, at: 0, rows: rows)
+  /// Whether the drawn bar's style follows the screens.
+  var followsScreens: Bool { drawn != nil && spec.style == .auto }
+
+  /// How light the glyphs over `image` are: 1 (light) when the top strip
+  /// under the bar is dark — its mean luma (BT.709 weights on the sRGB
+  /// bytes) below half — else 0 (dark).
+  func lightness(over image: Bitmap) -> Double {
+    let height = Swift.min(rows, image.height)
+    guard height > 0 else { return 0 }
+    var total = 0
+    image.bytes.withUnsafeBufferPointer { p in
+      for i in stride(from: 0, to: height * image.stride, by: 4) {
+        total += 54 * Int(p[i]) + 183 * Int(p[i + 1]) + 19 * Int(p[i + 2])
+      }
     }
-    if let drawn { RowBlend.sourceOver(drawn, into: &bitmap) }
+    return total < 128 * 256 * height * image.width ? 1 : 0
+  }
+
+  /// Fixes the strip of a frame (the canvas in `area` of `bitmap`): the
+  /// screens' strips cross-faded at `progress` during a transition, and the
+  /// drawn bar on every frame, its glyphs `lightness` of the way from dark to light.
+  func apply(
+    to bitmap: inout Bitmap, area: PixelArea, transition: (from: Bitmap, to: Bitmap, progress: Double)?,
+    lightness: Double = 0
+  ) {
+    if drawn == nil, let (from, to, progress) = transition {
+      RowBlend.crossfade(from: from, to: to, progress: progress, into: &bitmap, area: area, rows: rows)
+    }
+    if let drawn { RowBlend.sourceOver(drawn.dark, drawn.light, progress: lightness, into: &bitmap, area: area) }
   }
 
   /// The time, cellular bars, Wi-Fi and battery, placed around the sensor housing.
   static func glyphs(time: String, style: StatusBarSpec.Style, canvas: CanvasSpec, height: Double, fonts: FontSet)
     -> [Layer]
   {
-    let ink = style == .dark ? Color.black : Color.white
+    let ink = style == .light ? Color.white : Color.black
     let width = canvas.size.width
     let preset = canvas.device.flatMap(DevicePreset.named)
     // The ears either side of the housing; the centre line of the glyphs.

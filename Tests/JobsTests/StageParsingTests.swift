@@ -45,7 +45,7 @@ import Testing
     #expect(
       Self.error(Self.job(stage: "{ size: [400, 800] }"))
         == "s.cfg:3:16: error: stage.size: a 400x800-point stage is smaller than the iphone-15 (portrait), "
-        + "441x900 points; make it at least that, or leave size out (521x980 with the padding)")
+        + "441x900 points; make it at least that, or leave size out (522x980 with the padding)")
   }
 
   @Test func stepCaptionsNeedAStageCaption() {
@@ -59,9 +59,10 @@ import Testing
       Self.job(stage: "{ padding: 10, caption: { text: Hi, font: 20, lines: 2 } }", step: "\n    caption: Bye"),
       file: "s.cfg")
     let stage = try #require(spec.stage)
-    // 441 × 900 device, 2 × 25-pt lines and a 12-pt gap, 10 pt around.
-    #expect(stage.size == Size(width: 461, height: 900 + 50 + 12 + 20))
-    #expect(spec.framePixelWidth == 461 * 3 && spec.framePixelHeight == 982 * 3)
+    // 441 × 900 device, 2 × 25-pt lines and a 12-pt gap, 10 pt around; 461 pt
+    // is 1383 px at 3x, so a point more makes the width even.
+    #expect(stage.size == Size(width: 462, height: 900 + 50 + 12 + 20))
+    #expect(spec.framePixelWidth == 462 * 3 && spec.framePixelHeight == 982 * 3)
     #expect(stage.captionChanges == [CaptionChange(step: 0, text: "Bye", location: SourceLocation(file: "s.cfg", line: 8, column: 5))])
     #expect(stage.device == "iphone-15")
   }
@@ -86,10 +87,13 @@ import Testing
     #expect(strip.canvas.statusBar == StatusBarSpec(height: 54))
     let drawn = try JobParser.parse(
       Self.job(canvas: "{ device: iphone-14, statusBar: { time: \"10:09\", style: light } }", stage: "{}"), file: "s.cfg")
-    #expect(drawn.canvas.statusBar == StatusBarSpec(height: 47, time: "10:09", style: .light))
+    #expect(
+      drawn.canvas.statusBar
+        == StatusBarSpec(
+          height: 47, time: "10:09", style: .light, location: SourceLocation(file: "s.cfg", line: 2, column: 41)))
     #expect(
       Self.error(Self.job(canvas: "{ device: iphone-15, statusBar: { style: grey } }", stage: "{}"))
-        == "s.cfg:2:50: error: canvas.statusBar.style: unknown status bar style \"grey\"; expected one of: dark, light")
+        == "s.cfg:2:50: error: canvas.statusBar.style: unknown status bar style \"grey\"; expected one of: auto, dark, light")
   }
 
   @Test func everyPresetHasItsFigures() {

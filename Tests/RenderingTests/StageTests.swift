@@ -30,10 +30,11 @@ import Testing
     let preset = try #require(DevicePreset.named(device))
     let stage = try #require(spec.stage)
     let layout = StageLayout(stage: stage, canvas: spec.canvas)
-    // The output is the body, its buttons and the padding.
+    // The output is the body, its buttons and the padding, grown to even pixels (for 4:2:0 video).
     let body = orientation == "portrait" ? preset.bodySize : Size(width: preset.bodySize.height, height: preset.bodySize.width)
-    #expect(spec.framePixelWidth == Int((body.width + 2 * StageLayout.buttonDepth + 240).rounded(.up)))
-    #expect(spec.framePixelHeight == Int((body.height + 2 * StageLayout.buttonDepth + 240).rounded(.up)))
+    func even(_ points: Double) -> Int { Int(points.rounded(.up)) + Int(points.rounded(.up)) % 2 }
+    #expect(spec.framePixelWidth == even(body.width + 2 * StageLayout.buttonDepth + 240))
+    #expect(spec.framePixelHeight == even(body.height + 2 * StageLayout.buttonDepth + 240))
     let renderer = FrameRenderer(spec: spec)
     let frame = renderer.frame(0, width: spec.framePixelWidth, height: spec.framePixelHeight)
     // The background at the four corners.
