@@ -63,11 +63,16 @@ public struct GIFOptions: Hashable, Sendable {
   public var palette: Palette
   public var statistics: PaletteStatistics
   public var loop: Loop
+  /// Lossy coding: the most a shown pixel's R, G or B may differ from the
+  /// lossless GIF's (0…255, 0 lossless). Within it, a pixel keeps what is
+  /// already on screen (transparent) or takes the colour that lengthens an
+  /// LZW string (`GIFLZWEncoder`).
+  public var lossy: Int
 
   public init(
     width: Int? = nil, height: Int? = nil, maxColors: Int = 256, dither: Dither = .none,
     bayerScale: Int = 5, palette: Palette = .global, statistics: PaletteStatistics = .diff,
-    loop: Loop = .forever
+    loop: Loop = .forever, lossy: Int = GIFOptions.defaultLossy
   ) {
     self.width = width
     self.height = height
@@ -77,7 +82,11 @@ public struct GIFOptions: Hashable, Sendable {
     self.palette = palette
     self.statistics = statistics
     self.loop = loop
+    self.lossy = lossy
   }
+
+  /// The default `lossy` bound.
+  public static let defaultLossy = 0
 
   /// The palette size for a `quality` of 1…100: 2.56 colours per point,
   /// at least 4.

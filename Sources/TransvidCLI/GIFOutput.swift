@@ -7,7 +7,7 @@ import Rendering
 /// to fit `maxBytes` when asked.
 struct GIFOutput: FormatWriter {
   var fileType: OutputFileType { GIFWriter.fileType }
-  var cacheKey: String { "gif libimagequant paletteuse giflib" }
+  var cacheKey: String { "gif libimagequant paletteuse lossy-lzw giflib" }
 
   /// The GIF frame rate for a canvas rate above 50 (GIF delays are whole
   /// centiseconds, at least 2): the largest whole divisor of `fps` from 24
@@ -44,6 +44,7 @@ struct GIFOutput: FormatWriter {
     if let dither = settings.dither { options.dither = GIFOptions.Dither(rawValue: dither.rawValue)! }
     if let scale = settings.bayerScale { options.bayerScale = scale }
     if settings.palette == .perFrame { options.palette = .perFrame }
+    if let lossy = settings.lossy { options.lossy = lossy }
     switch settings.loop {
     case .repeat(let n): options.loop = .repeat(n)
     case .forever, nil: options.loop = .forever
