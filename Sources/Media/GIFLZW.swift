@@ -12,8 +12,8 @@
 /// "Close enough" is a hard bound: an index is accepted for a pixel only when
 /// the colour it shows — its palette colour, or for the transparent index the
 /// colour already on screen — differs from the pixel's wanted colour by at
-/// most `bound` in each of R, G and B. With `bound` 0 the output is plain LZW
-/// of the given indices, the codes giflib would write.
+/// most the pixel's bound in each of R, G and B. Without a tolerance the
+/// output is plain LZW of the given indices, the codes giflib would write.
 ///
 /// The code stream follows giflib's encoder: a clear code first; code width
 /// `minimumCodeSize + 1` growing to 12 bits as the dictionary fills; when it
@@ -31,8 +31,8 @@ struct GIFLZWEncoder {
     /// `Tolerance.unchanged`: the pixel shows what is on screen (only the
     /// transparent index is accepted).
     var wanted: [UInt32]
-    /// Largest accepted difference per channel.
-    var bound: Int
+    /// Per pixel of the image: the largest accepted difference per channel.
+    var bounds: [UInt8]
 
     /// The `wanted` mark of a pixel that keeps what is on screen.
     static let unchanged: UInt32 = 1 << 24
@@ -88,7 +88,7 @@ struct GIFLZWEncoder {
       let b = Int(shown & 0xFF) - Int(wanted & 0xFF)
       let g = Int((shown >> 8) & 0xFF) - Int((wanted >> 8) & 0xFF)
       let r = Int((shown >> 16) & 0xFF) - Int((wanted >> 16) & 0xFF)
-      return max(abs(b), abs(g), abs(r)) <= t.bound
+      return max(abs(b), abs(g), abs(r)) <= Int(t.bounds[p])
     }
 
     reset()
@@ -105,7 +105,7 @@ struct GIFLZWEncoder {
         current = Int(exact)
         continue
       }
-      if let tolerance, tolerance.bound > 0 {
+      if let tolerance {
         // The longest string is the one continued: any accepted extension.
         var candidate = firstChild[current]
         while candidate != 0 && !accepts(suffix[Int(candidate)], at: p, tolerance) {

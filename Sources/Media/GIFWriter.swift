@@ -224,6 +224,30 @@ struct GIFScreen {
     return changed
   }
 
+  /// Divides a pixel's local contrast into its lossy bound.
+  static let maskingDivisor = 2
+
+  /// The lossy bound at pixel `p` of `pixels`: `bound` where the source is
+  /// textured, less where it is smooth — an error in a smooth area (a
+  /// gradient, a flat colour) shows as noise the eye and SSIM see first; in
+  /// texture it is masked. Capped by the largest channel range of the 3×3
+  /// neighbourhood over `maskingDivisor`.
+  func localBound(_ pixels: [UInt8], _ p: Int, _ bound: Int) -> Int {
+    guard bound > 0 else { return 0 }
+    let x = p % width, y = p / width
+    var low = (255, 255, 255), high = (0, 0, 0)
+    for ny in max(0, y - 1)...min(height - 1, y + 1) {
+      for nx in max(0, x - 1)...min(width - 1, x + 1) {
+        let i = 4 * (ny * width + nx)
+        let b = Int(pixels[i]), g = Int(pixels[i + 1]), r = Int(pixels[i + 2])
+        low = (min(low.0, b), min(low.1, g), min(low.2, r))
+        high = (max(high.0, b), max(high.1, g), max(high.2, r))
+      }
+    }
+    let range = max(high.0 - low.0, high.1 - low.1, high.2 - low.2)
+    return min(bound, range / Self.maskingDivisor)
+  }
+
   /// The next image: the `changed` pixels take their mapped colours
   /// (`indices`, full frame, into `palette`); those whose mapped colour is
   /// more than `bound` from the one on screen are drawn (all of them in the
@@ -247,7 +271,7 @@ struct GIFScreen {
       source[i + 1] = pixels[i + 1]
       source[i + 2] = pixels[i + 2]
       let color = colors[Int(indices[p])]
-      if !first && channelDistance(shown[p], color) <= bound { continue }
+      if !first && channelDistance(shown[p], color) <= localBound(pixels, p, bound) { continue }
       drawn.append(p)
       let x = p % width, y = p / width
       minX = min(minX, x)
@@ -263,6 +287,7 @@ struct GIFScreen {
     var tolerance: GIFLZWEncoder.Tolerance?
     if bound > 0 {
       // Pixels whose source did not change keep what is on screen.
+      var bounds = [UInt8](repeating: 0, count: w * h)
       var shownHere = [UInt32](repeating: 0, count: w * h)
       var wantedHere = [UInt32](repeating: first ? 0 : GIFLZWEncoder.Tolerance.unchanged, count: w * h)
       for y in 0..<h {
@@ -271,11 +296,14 @@ struct GIFScreen {
       }
       for p in changed {
         let x = p % width - minX, y = p / width - minY
-        if x >= 0 && x < w && y >= 0 && y < h { wantedHere[y * w + x] = colors[Int(indices[p])] }
+        if x >= 0 && x < w && y >= 0 && y < h {
+          wantedHere[y * w + x] = colors[Int(indices[p])]
+          bounds[y * w + x] = UInt8(localBound(pixels, p, bound))
+        }
       }
       tolerance = GIFLZWEncoder.Tolerance(
         colors: colors, transparentIndex: first ? nil : palette.transparentIndex, shown: shownHere,
-        wanted: wantedHere, bound: bound)
+        wanted: wantedHere, bounds: bounds)
     }
     let data = coder.encode(&out, minimumCodeSize: codeSize, tolerance: tolerance)
     var needsTransparency = false
