@@ -186,6 +186,12 @@ func samePixel(_ a: [UInt8], _ b: [UInt8], _ p: Int) -> Bool {
   return a[i] == b[i] && a[i + 1] == b[i + 1] && a[i + 2] == b[i + 2]
 }
 
+/// Pixel `p` of a packed BGRA frame as B | G << 8 | R << 16.
+@inline(__always)
+func sourceColor(_ bgra: [UInt8], _ p: Int) -> UInt32 {
+  UInt32(bgra[4 * p]) | UInt32(bgra[4 * p + 1]) << 8 | UInt32(bgra[4 * p + 2]) << 16
+}
+
 /// The largest difference of the R, G and B channels of two packed colours.
 @inline(__always)
 func channelDistance(_ a: UInt32, _ b: UInt32) -> Int {
@@ -205,6 +211,8 @@ struct GIFScreen {
   let width: Int, height: Int
   /// The colour on screen per pixel, B | G << 8 | R << 16.
   private var shown: [UInt32]
+  /// The lossy bound of each pixel of the image being drawn.
+  private var limits: [UInt8]
   /// The source colour each pixel was last mapped from (empty before the
   /// first image).
   private var source: [UInt8] = []
@@ -213,6 +221,7 @@ struct GIFScreen {
     self.width = width
     self.height = height
     shown = [UInt32](repeating: 0, count: width * height)
+    limits = [UInt8](repeating: 0, count: width * height)
   }
 
   /// Pixels of `pixels` whose source colour is not the one they were mapped
@@ -224,16 +233,21 @@ struct GIFScreen {
     return changed
   }
 
-  /// Divides a pixel's local contrast into its lossy bound.
-  static let maskingDivisor = 2
+  /// A pixel's lossy bound is at most its 3×3 neighbourhood's largest
+  /// channel range over this…
+  static let maskingDivisor = 4
+  /// …and at most this many times its own quantisation error (the distance
+  /// of its mapped colour from its source colour).
+  static let errorFactor = 2
 
-  /// The lossy bound at pixel `p` of `pixels`: `bound` where the source is
-  /// textured, less where it is smooth — an error in a smooth area (a
-  /// gradient, a flat colour) shows as noise the eye and SSIM see first; in
-  /// texture it is masked. Capped by the largest channel range of the 3×3
-  /// neighbourhood over `maskingDivisor`.
-  func localBound(_ pixels: [UInt8], _ p: Int, _ bound: Int) -> Int {
-    guard bound > 0 else { return 0 }
+  /// The lossy bound at pixel `p` of `pixels`, whose mapped colour is `error`
+  /// from its source colour: `bound` where the source is textured and the
+  /// palette already approximates it, less where it is smooth or exact — an
+  /// error in a gradient or a flat colour shows as noise the eye and SSIM see
+  /// first, in texture it is masked; flat UI colours, exact in the palette,
+  /// stay exact.
+  func localBound(_ pixels: [UInt8], _ p: Int, _ bound: Int, error: Int) -> Int {
+    guard bound > 0, error > 0 else { return 0 }
     let x = p % width, y = p / width
     var low = (255, 255, 255), high = (0, 0, 0)
     for ny in max(0, y - 1)...min(height - 1, y + 1) {
@@ -245,7 +259,7 @@ struct GIFScreen {
       }
     }
     let range = max(high.0 - low.0, high.1 - low.1, high.2 - low.2)
-    return min(bound, range / Self.maskingDivisor)
+    return min(bound, range / Self.maskingDivisor, Self.errorFactor * error)
   }
 
   /// The next image: the `changed` pixels take their mapped colours
@@ -271,7 +285,9 @@ struct GIFScreen {
       source[i + 1] = pixels[i + 1]
       source[i + 2] = pixels[i + 2]
       let color = colors[Int(indices[p])]
-      if !first && channelDistance(shown[p], color) <= localBound(pixels, p, bound) { continue }
+      let limit = localBound(pixels, p, bound, error: channelDistance(color, sourceColor(pixels, p)))
+      limits[p] = UInt8(limit)
+      if !first && channelDistance(shown[p], color) <= limit { continue }
       drawn.append(p)
       let x = p % width, y = p / width
       minX = min(minX, x)
@@ -298,7 +314,7 @@ struct GIFScreen {
         let x = p % width - minX, y = p / width - minY
         if x >= 0 && x < w && y >= 0 && y < h {
           wantedHere[y * w + x] = colors[Int(indices[p])]
-          bounds[y * w + x] = UInt8(localBound(pixels, p, bound))
+          bounds[y * w + x] = limits[p]
         }
       }
       tolerance = GIFLZWEncoder.Tolerance(
