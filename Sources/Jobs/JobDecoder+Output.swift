@@ -17,6 +17,7 @@
 //       bayerScale: 5                 # 0…5, with dither: bayer
 //       palette: global               # global or per-frame
 //       loop: forever                 # forever, or repeats after the first play (0: once)
+//       lossy: 0                      # 0…255: most R/G/B difference from the lossless GIF (default: GIFOptions.defaultLossy)
 //     png: { time: 1.2 }              # poster frame; default: mid first transition
 //     sheet: { frames: 12, columns: 4, width: 1200 }   # contact sheet
 //     webm: { crf: 31, speed: 2, maxBytes: 5MB }   # VP9: crf 0…63, speed (cpu-used) 0…5
@@ -35,7 +36,7 @@ extension JobDecoder {
   static let apngKeys = ["loop"]
   static let webpKeys = ["quality", "lossless", "loop"]
   static let mp4Keys = ["crf", "preset", "maxBytes"] + videoSizeKeys
-  static let gifKeys = ["width", "fps", "maxColors", "maxBytes", "dither", "bayerScale", "palette", "loop", "quality"]
+  static let gifKeys = ["width", "fps", "maxColors", "maxBytes", "dither", "bayerScale", "palette", "loop", "quality", "lossy"]
   static let pngKeys = ["time"]
   static let sheetKeys = ["frames", "columns", "width"]
 
@@ -140,6 +141,7 @@ extension JobDecoder {
     }
     if let value = fields["loop"] { settings.loop = try loop(value, fields.path("loop")) }
     if let value = fields["quality"] { settings.quality = try integer(value, fields.path("quality"), in: 1...100) }
+    if let value = fields["lossy"] { settings.lossy = try integer(value, fields.path("lossy"), in: 0...255) }
     return settings
   }
 

@@ -203,6 +203,8 @@ public struct GIFSettings: Hashable, Sendable {
   public var loop: Loop?
   /// 1…100: the palette's colours (100: 256, 50: 128); `maxColors` wins.
   public var quality: Int? = nil
+  /// 0…255: the most a pixel's R, G or B may differ from the lossless GIF's (0: lossless).
+  public var lossy: Int? = nil
 
   public init(
     width: Int? = nil, fps: Int? = nil, maxColors: Int? = nil, maxBytes: Int? = nil, dither: Dither? = nil,

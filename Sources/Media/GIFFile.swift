@@ -4,8 +4,10 @@ import CGIF
 /// screen with an optional global colour table, the NETSCAPE2.0 loop block,
 /// then per image a graphic control extension (delay, transparent index,
 /// disposal "leave in place") and the image (its rectangle, an optional
-/// local colour table, LZW-compressed indices). giflib owns the format and
-/// the LZW coding; `GIFWriter` decides every index, rectangle and palette.
+/// local colour table, the LZW-coded indices). giflib owns the format;
+/// `GIFLZWEncoder` codes the indices (lossy coding chooses them while it
+/// codes, which giflib's encoder cannot); `GIFWriter` decides every index,
+/// rectangle and palette.
 final class GIFFile {
   /// One image of the animation.
   struct Image {
@@ -24,12 +26,15 @@ final class GIFFile {
   private(set) var bytes: [UInt8] = []
   private var file: UnsafeMutablePointer<GifFileType>?
   private let what: String
+  /// The LZW minimum code size of images on the global colour table.
+  let globalCodeSize: Int
 
   /// Starts a file of `width × height` with the global colour table
   /// `palette` (RGB triples) and `loop`: nil writes no loop block (plays
   /// once), else the NETSCAPE2.0 repeat count (0 forever).
   init(width: Int, height: Int, palette: [UInt8], loop: Int?, what: String) throws(MediaError) {
     self.what = what
+    globalCodeSize = GIFLZWEncoder.minimumCodeSize(entries: palette.count / 3)
     var error: Int32 = 0
     let output: OutputFunc = { file, data, count in
       guard let file, let data, count > 0 else { return 0 }
@@ -55,8 +60,15 @@ final class GIFFile {
 
   deinit { close() }
 
-  /// Appends one image.
-  func append(_ image: Image) throws(MediaError) {
+  /// The LZW minimum code size of `image`'s indices: the one giflib writes
+  /// for its colour table.
+  func codeSize(of image: Image) -> Int {
+    image.palette.map { GIFLZWEncoder.minimumCodeSize(entries: $0.count / 3) } ?? globalCodeSize
+  }
+
+  /// Appends one image whose indices `data` codes: GIF image data
+  /// sub-blocks (`GIFLZWEncoder`) at `codeSize(of: image)`.
+  func append(_ image: Image, data: [UInt8]) throws(MediaError) {
     guard let file else { throw MediaError("write \(what)", "the file is closed") }
     var control = GraphicsControlBlock(
       DisposalMode: DISPOSE_DO_NOT, UserInputFlag: false, DelayTime: Int32(image.delay),
@@ -67,14 +79,22 @@ final class GIFFile {
     var map: UnsafeMutablePointer<ColorMapObject>? = nil
     if let palette = image.palette { map = try Self.colorMap(palette, what: what) }
     defer { if map != nil { GifFreeMapObject(map) } }
+    // giflib writes the code size of the table; the data must use the same.
+    let tableBits = Int(map?.pointee.BitsPerPixel ?? file.pointee.SColorMap.pointee.BitsPerPixel)
+    guard max(2, tableBits) == codeSize(of: image) else {
+      throw MediaError("write \(what)", "LZW code size \(codeSize(of: image)) does not match the colour table")
+    }
     try check(
       EGifPutImageDesc(file, Int32(image.x), Int32(image.y), Int32(image.width), Int32(image.height), false, map),
       "write a frame")
-    var row = [GifPixelType](repeating: 0, count: image.width)
-    for y in 0..<image.height {
-      for x in 0..<image.width { row[x] = image.indices[y * image.width + x] }
-      try check(EGifPutLine(file, &row, Int32(image.width)), "write a frame")
+    try data.withUnsafeBufferPointer { (blocks) throws(MediaError) in
+      var i = 0
+      while i < blocks.count {
+        try check(EGifPutCodeNext(file, blocks.baseAddress! + i), "write a frame")
+        i += Int(blocks[i]) + 1
+      }
     }
+    try check(EGifPutCodeNext(file, nil), "write a frame")
   }
 
   /// Writes the trailer; `bytes` is then the whole file.

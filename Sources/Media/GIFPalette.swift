@@ -14,6 +14,9 @@ struct GIFPalette: Equatable {
   /// The index after the colours.
   var transparentIndex: Int { colors.count }
 
+  /// The opaque colours as B | G << 8 | R << 16.
+  var packed: [UInt32] { colors.map { UInt32($0.b) | UInt32($0.g) << 8 | UInt32($0.r) << 16 } }
+
   /// The colour table as GIF stores it: R, G, B triples, then the
   /// transparent entry (black).
   var rgb: [UInt8] {

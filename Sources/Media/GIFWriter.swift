@@ -91,6 +91,9 @@ public enum GIFWriter {
     guard (0...5).contains(options.bayerScale) else {
       throw MediaError("write \(what)", "bayer scale \(options.bayerScale) is not in 0…5")
     }
+    guard (0...255).contains(options.lossy) else {
+      throw MediaError("write \(what)", "lossy \(options.lossy) is not in 0…255")
+    }
     if case .repeat(let n) = options.loop, !(0...65535).contains(n) {
       throw MediaError("write \(what)", "loop count \(n) is not in 0…65535")
     }
@@ -127,9 +130,10 @@ public enum GIFWriter {
 
     // Pass 2: map, choose the drawn pixels, write.
     let file = try GIFFile(width: width, height: height, palette: global.rgb, loop: options.fileLoop, what: what)
-    var images: [GIFFile.Image] = []
+    var images: [(image: GIFFile.Image, data: [UInt8])] = []
     var delays: [Int] = []
     var screen = GIFScreen(width: width, height: height)
+    var coder = GIFLZWEncoder()
     var current = global
     var isGlobal = true
     var mapper = try PaletteMapper(palette: global, frames: frames, options: options)
@@ -138,7 +142,7 @@ public enum GIFWriter {
       let delay = GIFTiming.delay(of: run, fps: fps)
       let changed = screen.changedPixels(pixels)
       if changed.isEmpty {
-        images[images.count - 1].delay += delay
+        images[images.count - 1].image.delay += delay
         delays[delays.count - 1] += delay
         continue
       }
@@ -156,14 +160,17 @@ public enum GIFWriter {
         }
       }
       let indices = try mapper.map(pixels, pts: GIFTiming.centiseconds(beforeFrame: run.lowerBound, fps: fps))
-      var image = screen.draw(
-        pixels, changed: changed, indices: indices, palette: current, keepEqual: k > 0)
+      let codeSize = isGlobal ? file.globalCodeSize : GIFLZWEncoder.minimumCodeSize(entries: current.colors.count + 1)
+      var (image, data) = screen.draw(
+        pixels, changed: changed, indices: indices, palette: current, bound: options.lossy, coder: &coder,
+        codeSize: codeSize)
       image.palette = isGlobal ? nil : current.rgb
+      image.indices = []
       image.delay = delay
-      images.append(image)
+      images.append((image, data))
       delays.append(delay)
     }
-    for image in images { try file.append(image) }
+    for (image, data) in images { try file.append(image, data: data) }
     try file.finish()
     try Platform.writeAtomically(file.bytes, to: path)
     return GIFSummary(
@@ -179,23 +186,45 @@ func samePixel(_ a: [UInt8], _ b: [UInt8], _ p: Int) -> Bool {
   return a[i] == b[i] && a[i + 1] == b[i + 1] && a[i + 2] == b[i + 2]
 }
 
-/// What a GIF decoder shows after each image, and the source colours it was
-/// drawn from: the state that decides which pixels the next image carries.
+/// Pixel `p` of a packed BGRA frame as B | G << 8 | R << 16.
+@inline(__always)
+func sourceColor(_ bgra: [UInt8], _ p: Int) -> UInt32 {
+  UInt32(bgra[4 * p]) | UInt32(bgra[4 * p + 1]) << 8 | UInt32(bgra[4 * p + 2]) << 16
+}
+
+/// The largest difference of the R, G and B channels of two packed colours.
+@inline(__always)
+func channelDistance(_ a: UInt32, _ b: UInt32) -> Int {
+  let db = abs(Int(a & 0xFF) - Int(b & 0xFF))
+  let dg = abs(Int((a >> 8) & 0xFF) - Int((b >> 8) & 0xFF))
+  let dr = abs(Int((a >> 16) & 0xFF) - Int((b >> 16) & 0xFF))
+  return max(db, dg, dr)
+}
+
+/// What a GIF decoder shows after each image and the source colours it was
+/// mapped from: the state that decides which pixels the next image carries.
+///
+/// Invariant: every pixel on screen is within `bound` per channel of the
+/// colour the lossless GIF (bound 0) shows there: its source colour's mapped
+/// colour.
 struct GIFScreen {
   let width: Int, height: Int
-  /// The colour on screen, packed BGR(A), per pixel.
-  private var shown: [UInt8]
-  /// The source colour each pixel was last drawn from (empty before the
+  /// The colour on screen per pixel, B | G << 8 | R << 16.
+  private var shown: [UInt32]
+  /// The lossy bound of each pixel of the image being drawn.
+  private var limits: [UInt8]
+  /// The source colour each pixel was last mapped from (empty before the
   /// first image).
   private var source: [UInt8] = []
 
   init(width: Int, height: Int) {
     self.width = width
     self.height = height
-    shown = [UInt8](repeating: 0, count: width * height * 4)
+    shown = [UInt32](repeating: 0, count: width * height)
+    limits = [UInt8](repeating: 0, count: width * height)
   }
 
-  /// Pixels of `pixels` whose source colour is not the one they were drawn
+  /// Pixels of `pixels` whose source colour is not the one they were mapped
   /// from (all of them before the first image).
   func changedPixels(_ pixels: [UInt8]) -> [Int] {
     if source.isEmpty { return Array(0..<(width * height)) }
@@ -204,30 +233,61 @@ struct GIFScreen {
     return changed
   }
 
-  /// Draws the `changed` pixels whose mapped colour (`indices`, full frame,
-  /// into `bgra256` of `palette`) is not already on screen (every changed
-  /// pixel when `keepEqual` is false), and returns the image: the bounding
-  /// box of the drawn pixels, the rest of it transparent.
+  /// A pixel's lossy bound is at most its 3×3 neighbourhood's largest
+  /// channel range over this…
+  static let maskingDivisor = 4
+  /// …and at most this many times its own quantisation error (the distance
+  /// of its mapped colour from its source colour).
+  static let errorFactor = 2
+
+  /// The lossy bound at pixel `p` of `pixels`, whose mapped colour is `error`
+  /// from its source colour: `bound` where the source is textured and the
+  /// palette already approximates it, less where it is smooth or exact — an
+  /// error in a gradient or a flat colour shows as noise the eye and SSIM see
+  /// first, in texture it is masked; flat UI colours, exact in the palette,
+  /// stay exact.
+  func localBound(_ pixels: [UInt8], _ p: Int, _ bound: Int, error: Int) -> Int {
+    guard bound > 0, error > 0 else { return 0 }
+    let x = p % width, y = p / width
+    var low = (255, 255, 255), high = (0, 0, 0)
+    for ny in max(0, y - 1)...min(height - 1, y + 1) {
+      for nx in max(0, x - 1)...min(width - 1, x + 1) {
+        let i = 4 * (ny * width + nx)
+        let b = Int(pixels[i]), g = Int(pixels[i + 1]), r = Int(pixels[i + 2])
+        low = (min(low.0, b), min(low.1, g), min(low.2, r))
+        high = (max(high.0, b), max(high.1, g), max(high.2, r))
+      }
+    }
+    let range = max(high.0 - low.0, high.1 - low.1, high.2 - low.2)
+    return min(bound, range / Self.maskingDivisor, Self.errorFactor * error)
+  }
+
+  /// The next image: the `changed` pixels take their mapped colours
+  /// (`indices`, full frame, into `palette`); those whose mapped colour is
+  /// more than `bound` from the one on screen are drawn (all of them in the
+  /// first image), inside the bounding box of those, every other pixel
+  /// transparent. `coder` codes the indices — lossy within `bound`, so a
+  /// pixel may show any colour within `bound` of its mapped one, the
+  /// transparent index included — and the screen takes what it decodes to.
   mutating func draw(
-    _ pixels: [UInt8], changed: [Int], indices: [UInt8], palette: GIFPalette, keepEqual: Bool
-  ) -> GIFFile.Image {
-    if source.isEmpty { source = pixels }
+    _ pixels: [UInt8], changed: [Int], indices: [UInt8], palette: GIFPalette, bound: Int,
+    coder: inout GIFLZWEncoder, codeSize: Int
+  ) -> (image: GIFFile.Image, data: [UInt8]) {
+    let first = source.isEmpty
+    if first { source = pixels }
+    let colors = palette.packed
     var drawn = [Int]()
     drawn.reserveCapacity(changed.count)
     var minX = width, minY = height, maxX = -1, maxY = -1
-    var resolved = indices
     for p in changed {
-      let index = indices[p]
-      resolved[p] = index
-      let c = palette.colors[Int(index)]
       let i = 4 * p
       source[i] = pixels[i]
       source[i + 1] = pixels[i + 1]
       source[i + 2] = pixels[i + 2]
-      if keepEqual && shown[i] == c.b && shown[i + 1] == c.g && shown[i + 2] == c.r { continue }
-      shown[i] = c.b
-      shown[i + 1] = c.g
-      shown[i + 2] = c.r
+      let color = colors[Int(indices[p])]
+      let limit = localBound(pixels, p, bound, error: channelDistance(color, sourceColor(pixels, p)))
+      limits[p] = UInt8(limit)
+      if !first && channelDistance(shown[p], color) <= limit { continue }
       drawn.append(p)
       let x = p % width, y = p / width
       minX = min(minX, x)
@@ -239,11 +299,45 @@ struct GIFScreen {
     let w = maxX - minX + 1, h = maxY - minY + 1
     let transparent = UInt8(palette.transparentIndex)
     var out = [UInt8](repeating: transparent, count: w * h)
-    for p in drawn { out[(p / width - minY) * w + (p % width - minX)] = resolved[p] }
-    let needsTransparency = drawn.count < w * h
-    return GIFFile.Image(
+    for p in drawn { out[(p / width - minY) * w + (p % width - minX)] = indices[p] }
+    var tolerance: GIFLZWEncoder.Tolerance?
+    if bound > 0 {
+      // Pixels whose source did not change keep what is on screen.
+      var bounds = [UInt8](repeating: 0, count: w * h)
+      var shownHere = [UInt32](repeating: 0, count: w * h)
+      var wantedHere = [UInt32](repeating: first ? 0 : GIFLZWEncoder.Tolerance.unchanged, count: w * h)
+      for y in 0..<h {
+        let row = (minY + y) * width + minX
+        for x in 0..<w { shownHere[y * w + x] = shown[row + x] }
+      }
+      for p in changed {
+        let x = p % width - minX, y = p / width - minY
+        if x >= 0 && x < w && y >= 0 && y < h {
+          wantedHere[y * w + x] = colors[Int(indices[p])]
+          bounds[y * w + x] = limits[p]
+        }
+      }
+      tolerance = GIFLZWEncoder.Tolerance(
+        colors: colors, transparentIndex: first ? nil : palette.transparentIndex, shown: shownHere,
+        wanted: wantedHere, bounds: bounds)
+    }
+    let data = coder.encode(&out, minimumCodeSize: codeSize, tolerance: tolerance)
+    var needsTransparency = false
+    for y in 0..<h {
+      let row = (minY + y) * width + minX
+      for x in 0..<w {
+        let index = out[y * w + x]
+        if index == transparent {
+          needsTransparency = true
+        } else {
+          shown[row + x] = colors[Int(index)]
+        }
+      }
+    }
+    let image = GIFFile.Image(
       x: minX, y: minY, width: w, height: h, indices: out, palette: nil,
       transparentIndex: needsTransparency ? palette.transparentIndex : nil, delay: 0)
+    return (image, data)
   }
 }
 

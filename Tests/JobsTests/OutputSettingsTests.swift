@@ -8,7 +8,7 @@ import Testing
 let brokenOutputJobs: [BrokenJob] = [
   BrokenJob(
     "unknown gif key", "output: { gif: { colours: 64 } }\n",
-    "job.cfg:1:18: error: unknown key 'colours' in output.gif; expected one of: width, fps, maxColors, maxBytes, dither, bayerScale, palette, loop, quality"),
+    "job.cfg:1:18: error: unknown key 'colours' in output.gif; expected one of: width, fps, maxColors, maxBytes, dither, bayerScale, palette, loop, quality, lossy"),
   BrokenJob(
     "misspelt gif key", "output: { gif: { maxColours: 64 } }\n",
     "job.cfg:1:18: error: unknown key 'maxColours' in output.gif; did you mean 'maxColors'?"),
@@ -25,6 +25,9 @@ let brokenOutputJobs: [BrokenJob] = [
   BrokenJob(
     "maxColors 300", "output: { gif: { maxColors: 300 } }\n",
     "job.cfg:1:29: error: output.gif.maxColors: expected an integer from 4 to 256, got 300"),
+  BrokenJob(
+    "gif lossy 300", "output: { gif: { lossy: 300 } }\n",
+    "job.cfg:1:25: error: output.gif.lossy: expected an integer from 0 to 255, got 300"),
   BrokenJob(
     "gif fps 60", "output: { gif: { fps: 60 } }\n",
     "job.cfg:1:23: error: output.gif.fps: expected an integer from 1 to 50, got 60"),
@@ -85,18 +88,18 @@ let brokenOutputJobs: [BrokenJob] = [
       output:
         formats: [gif, png, sheet]
         gif: { width: 390, fps: 30, maxColors: 128, maxBytes: 500000, dither: sierra2_4a,
-               bayerScale: 3, palette: per-frame, loop: 2 }
+               bayerScale: 3, palette: per-frame, loop: 2, lossy: 12 }
         png: { time: 1.2 }
         sheet: { frames: 8, columns: 2, width: 600 }
 
       """ + job("hold: 1")
     let spec = try JobParser.parse(text, file: "job.cfg")
     #expect(spec.output.formats == [.gif, .png, .sheet])
-    #expect(
-      spec.output.gif
-        == GIFSettings(
-          width: 390, fps: 30, maxColors: 128, maxBytes: 500_000, dither: .sierra2_4a, bayerScale: 3,
-          palette: .perFrame, loop: .repeat(2)))
+    var gif = GIFSettings(
+      width: 390, fps: 30, maxColors: 128, maxBytes: 500_000, dither: .sierra2_4a, bayerScale: 3,
+      palette: .perFrame, loop: .repeat(2))
+    gif.lossy = 12
+    #expect(spec.output.gif == gif)
     #expect(spec.output.png == PNGSettings(time: 1.2))
     #expect(spec.output.sheet == SheetSettings(frames: 8, columns: 2, width: 600))
   }

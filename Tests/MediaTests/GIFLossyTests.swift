@@ -1,0 +1,132 @@
+import Raster
+import Testing
+
+@testable import Media
+import TestSupport
+
+/// The GIF image data coder (`GIFLZWEncoder`), checked through FFmpeg's GIF
+/// decoder (an independent one): exact at lossy 0, within its bound above.
+@Suite enum GIFLossyTests {
+  /// A deterministic pseudo-random sequence (xorshift).
+  static func noise(_ count: Int, seed: UInt32, below limit: Int) -> [UInt8] {
+    var state = seed | 1
+    return (0..<count).map { _ in
+      state ^= state << 13
+      state ^= state >> 17
+      state ^= state << 5
+      return UInt8(Int(state >> 8) % limit)
+    }
+  }
+
+  /// Indices coded at lossy 0 in a file written by `GIFFile` decode to
+  /// exactly those indices' colours: tables of 4, 16 and 256 entries (code
+  /// sizes 2, 4, 8), noise that fills the dictionary many times over (clear
+  /// codes, every code width), long runs, and a local table.
+  @Test(arguments: [4, 16, 256])
+  static func codesExactlyAtLossyZero(_ entries: Int) throws {
+    let dir = try TempDirectory()
+    defer { dir.cleanUp() }
+    let width = 211, height = 157
+    var table: [UInt8] = []
+    for i in 0..<entries {
+      table += [UInt8((i * 37) & 0xFF), UInt8(255 - i), UInt8((i * 11) & 0xFF)]
+    }
+    // First image: noise with runs; second (local table, reversed): pure noise.
+    var runs = noise(width * height, seed: 7, below: entries)
+    for i in stride(from: 0, to: runs.count - 300, by: 997) {
+      for j in 0..<300 { runs[i + j] = runs[i] }
+    }
+    let images = [(runs, nil as [UInt8]?), (noise(width * height, seed: 99, below: entries), Array(table.reversed()))]
+    let file = try GIFFile(width: width, height: height, palette: table, loop: 0, what: "test")
+    var coder = GIFLZWEncoder()
+    for (indices, palette) in images {
+      let image = GIFFile.Image(
+        x: 0, y: 0, width: width, height: height, indices: indices, palette: palette, transparentIndex: nil,
+        delay: 10)
+      var coded = indices
+      let data = coder.encode(&coded, minimumCodeSize: file.codeSize(of: image), tolerance: nil)
+      #expect(coded == indices)
+      try file.append(image, data: data)
+    }
+    try file.finish()
+    let path = dir.path("exact.gif")
+    try Platform.writeAtomically(file.bytes, to: path)
+    let gif = try GIFReader(path: path)
+    #expect(gif.frames.count == 2)
+    #expect(gif.delays == [10, 10])
+    for (k, (indices, palette)) in images.enumerated() {
+      let rgb = palette ?? table
+      var wrong = 0
+      for y in 0..<height {
+        for x in 0..<width {
+          let i = 3 * Int(indices[y * width + x])
+          if gif.frames[k][x, y] != Pixel(r: rgb[i], g: rgb[i + 1], b: rgb[i + 2], a: 255) { wrong += 1 }
+        }
+      }
+      #expect(wrong == 0, "image \(k): \(wrong) pixels differ")
+    }
+  }
+
+  /// A photo-like clip: a smooth gradient with fine grain that drifts
+  /// sideways one pixel a frame, under a still grey bar.
+  static let width = 120, height = 90
+  static func clip(_ i: Int) -> Bitmap {
+    var b = Bitmap(width: width, height: height, fill: Pixel(r: 0, g: 0, b: 0, a: 255))
+    let grain = noise((width + 16) * height, seed: 3, below: 24)
+    for y in 0..<height {
+      for x in 0..<width {
+        if (40..<50).contains(y) {
+          b[x, y] = Pixel(r: 128, g: 128, b: 128, a: 255)
+          continue
+        }
+        let g: Int = Int(grain[y * (width + 16) + (x + i) % (width + 16)])
+        let red: Int = min(255, 40 + x + g), green: Int = min(255, 30 + y * 2 + g)
+        let blue: Int = min(255, 160 - x / 2 + g)
+        b[x, y] = Pixel(r: UInt8(red), g: UInt8(green), b: UInt8(blue), a: 255)
+      }
+    }
+    return b
+  }
+
+  /// Lossy output stays within its bound of the lossless GIF in every
+  /// decoded frame, pixel and channel, and differs somewhere (the bound is
+  /// used, not ignored either way); the still bar never changes after the
+  /// first image.
+  @Test(arguments: [8, 24])
+  static func lossyStaysWithinItsBound(_ bound: Int) throws {
+    let dir = try TempDirectory()
+    defer { dir.cleanUp() }
+    let exact = try GIFWriter.write(
+      to: dir.path("exact.gif"), frameCount: 12, fps: 20, options: GIFOptions(lossy: 0), frame: clip)
+    let lossy = try GIFWriter.write(
+      to: dir.path("lossy.gif"), frameCount: 12, fps: 20, options: GIFOptions(lossy: bound), frame: clip)
+    #expect(lossy.frames == exact.frames)
+    let a = try GIFReader(path: dir.path("exact.gif")), b = try GIFReader(path: dir.path("lossy.gif"))
+    #expect(a.frames.count == 12 && b.frames.count == 12)
+    #expect(a.delays == b.delays)
+    var worst = 0, differing = 0
+    for (fa, fb) in zip(a.frames, b.frames) {
+      for y in 0..<height {
+        for x in 0..<width {
+          let p = fa[x, y], q = fb[x, y]
+          let d = max(abs(Int(p.r) - Int(q.r)), abs(Int(p.g) - Int(q.g)), abs(Int(p.b) - Int(q.b)))
+          worst = max(worst, d)
+          if d > 0 { differing += 1 }
+        }
+      }
+    }
+    #expect(worst <= bound, "a pixel differs by \(worst) > \(bound)")
+    #expect(differing > 0)
+    for k in 1..<b.frames.count {
+      #expect(psnr(b.frames[k], b.frames[0], including: { _, y in (40..<50).contains(y) }) == .infinity, "image \(k)")
+    }
+  }
+
+  @Test static func rejectsALossyBoundOutOfRange() throws {
+    let dir = try TempDirectory()
+    defer { dir.cleanUp() }
+    #expect(throws: MediaError("write GIF '\(dir.path("x.gif"))'", "lossy 256 is not in 0…255")) {
+      try GIFWriter.write(to: dir.path("x.gif"), frameCount: 2, fps: 10, options: GIFOptions(lossy: 256), frame: clip)
+    }
+  }
+}
