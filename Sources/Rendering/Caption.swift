@@ -6,8 +6,10 @@ import Raster
 /// centred and drawn with the screens' FreeType text (`Label`), the lines
 /// centred in the area as a block.
 ///
-/// Lines break at spaces, and between any two CJK characters (which have
-/// none); a word wider than the whole line is cut by the label with "…".
+/// Lines break where the screens' wrapped labels break them (`Label.wrapped`:
+/// UAX #14 through ICU — spaces, between ideographs with kinsoku, Thai by
+/// dictionary); a word wider than the whole line is cut between clusters
+/// (and `CaptionFit` reports it).
 struct Caption {
   var style: TextStyle
   /// The caption area, in stage points.
@@ -16,56 +18,10 @@ struct Caption {
   var fonts: FontSet
 
   /// The lines `text` wraps to.
-  func lines(_ text: String) -> [String] {
-    var lines: [String] = []
-    var current = ""
-    for word in Self.words(text) {
-      let candidate = current.isEmpty ? word.trimmingLeadingSpaces : current + word
-      if current.isEmpty || width(of: candidate) <= frame.width {
-        current = candidate
-      } else {
-        lines.append(current)
-        current = word.trimmingLeadingSpaces
-      }
-    }
-    if !current.isEmpty { lines.append(current) }
-    return lines
-  }
+  func lines(_ text: String) -> [String] { wrapped(text).lines }
 
-  func width(of text: String) -> Double {
-    Label(text, style: style).width(scale: scale, fonts: fonts)
-  }
-
-  /// Pieces that may end a line: each keeps the spaces before it; each CJK character is one piece.
-  static func words(_ text: String) -> [String] {
-    var words: [String] = []
-    var current = ""
-    for character in text {
-      if character.isWhitespace {
-        if !current.isEmpty, !(current.last?.isWhitespace ?? false) {
-          words.append(current)
-          current = ""
-        }
-        current.append(" ")
-      } else if character.unicodeScalars.contains(where: isCJK) {
-        if !current.trimmingLeadingSpaces.isEmpty { words.append(current); current = "" }
-        current.append(character)
-        words.append(current)
-        current = ""
-      } else {
-        current.append(character)
-      }
-    }
-    if !current.trimmingLeadingSpaces.isEmpty { words.append(current) }
-    return words
-  }
-
-  /// Han, kana, Hangul and CJK punctuation: lines may break between any two.
-  static func isCJK(_ s: Unicode.Scalar) -> Bool {
-    switch s.value {
-    case 0x3000...0x30FF, 0x3400...0x4DBF, 0x4E00...0x9FFF, 0xAC00...0xD7AF, 0xF900...0xFAFF, 0xFF00...0xFFEF: return true
-    default: return false
-    }
+  func wrapped(_ text: String) -> (lines: [String], cutsWord: Bool) {
+    Label(text, style: style).wrapped(width: frame.width, scale: scale, fonts: fonts)
   }
 
   /// A layer drawing `text` in the caption area at `opacity`.
@@ -83,10 +39,6 @@ struct Caption {
   }
 }
 
-extension String {
-  fileprivate var trimmingLeadingSpaces: String { String(drop { $0 == " " }) }
-}
-
 /// Checks that a job's captions fit: each wraps to at most the caption's `lines`.
 public enum CaptionFit {
   /// Throws `FILE:LINE:COL: error: KEY: … needs N lines …` at the first caption
@@ -99,10 +51,9 @@ public enum CaptionFit {
     let texts = [(style.text, "stage.caption", style.location)]
       + stage.captionChanges.map { ($0.text, "timeline[\($0.step)].caption", $0.location) }
     for (text, key, location) in texts {
-      let lines = caption.lines(text)
-      if lines.count > style.lines || lines.contains(where: { caption.width(of: $0) > layout.caption.width + 1e-6 }) {
-        let widest = lines.contains { caption.width(of: $0) > layout.caption.width + 1e-6 }
-        let need = widest ? "has a word wider than" : "needs \(lines.count) lines in"
+      let (lines, cutsWord) = caption.wrapped(text)
+      if lines.count > style.lines || cutsWord {
+        let need = cutsWord ? "has a word wider than" : "needs \(lines.count) lines in"
         throw Diagnostic(
           location,
           "\(key): \("'\(text)'") \(need) the \(format(layout.caption.width))-point-wide caption "

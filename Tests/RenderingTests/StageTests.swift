@@ -211,6 +211,36 @@ import Testing
   }
 }
 
+/// Captions wrap as the screens' wrapped labels do (ICU's line breaks): Thai,
+/// written without spaces, wraps between words found by dictionary instead
+/// of counting as one word wider than the caption.
+@Suite struct CaptionWrappingTests {
+  static func job(_ text: String, lines: Int) -> String {
+    """
+    name: c
+    canvas: { device: iphone-se, scale: 1 }
+    stage: { padding: 0, caption: { text: "\(text)", font: 30, lines: \(lines) } }
+    screens:
+      a: {}
+    timeline:
+      - hold: 1
+    """
+  }
+
+  @Test func thaiCaptionsWrapBetweenWords() throws {
+    let fonts = try FontLibrary.system.get()
+    let thai = "ภาษาไทยเขียนติดกันโดยไม่มีช่องว่างระหว่างคำ"
+    try CaptionFit.check(try JobParser.parse(Self.job(thai, lines: 4), file: "c.cfg"), fonts: fonts)
+    #expect(throws: Diagnostic.self) { try CaptionFit.check(try JobParser.parse(Self.job(thai, lines: 1), file: "c.cfg"), fonts: fonts) }
+    do {
+      try CaptionFit.check(try JobParser.parse(Self.job(thai, lines: 1), file: "c.cfg"), fonts: fonts)
+    } catch {
+      #expect(error.message.contains("needs 2 lines") || error.message.contains("needs 3 lines"), "\(error.message)")
+      #expect(!error.message.contains("wider than"))
+    }
+  }
+}
+
 /// Built-ins that follow the device: an iPad sheet is a centred card; a
 /// magic move's vacated slot shows its placeholder.
 @Suite struct DeviceTransitionTests {

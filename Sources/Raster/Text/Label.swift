@@ -114,6 +114,28 @@ public struct Label: Hashable, Sendable {
     return line.width / scale
   }
 
+  /// The lines the text wraps into at `width` points, as `TextBlock` breaks
+  /// them (UAX #14 opportunities, greedy, no limit on their number), each in
+  /// logical order without its trailing spaces; and whether a word wider
+  /// than `width` had to be cut between clusters.
+  public func wrapped(width: Double, scale: Double, fonts: FontSet) -> (lines: [String], cutsWord: Bool) {
+    let fonts = fonts.using(style.font)
+    guard !fonts.cascade(for: style.weight).isEmpty, scale > 0 else { return ([text], false) }
+    var lines: [String] = []
+    var cutsWord = false
+    for scalars in TextBlock.paragraphs(text) {
+      let shaped = ShapedLine(scalars, fonts: fonts, weight: style.weight, language: style.language, pixelSize: style.size * scale)
+      let breaks = LineBreaks.opportunities(scalars, language: style.language)
+      for range in TextBlock.wrap(scalars, shaped: shaped, breaks: breaks, maxWidth: width * scale) {
+        if !scalars.isEmpty, !breaks.contains(range.upperBound) { cutsWord = true }
+        var line = String.UnicodeScalarView()
+        line.append(contentsOf: TextBlock.trimmed(scalars[range]).compactMap(Unicode.Scalar.init))
+        lines.append(String(line))
+      }
+    }
+    return (lines, cutsWord)
+  }
+
   /// A layer showing the label in `frame`: its `contents` is the label
   /// rendered at `scale`, so the compositor draws it like any image.
   public func layer(frame: Rect, scale: Double, fonts: FontSet) -> Layer {
