@@ -14,6 +14,17 @@ import Raster
 /// profiles and gamma chunks are ignored: pixel values are taken as sRGB. A
 /// JPEG's EXIF orientation is applied (phone photos rely on it); the returned
 /// size is the upright size.
+///
+/// Size: a caller that will shrink the image anyway may say by how much
+/// (`allowedReduction`); a JPEG is then decoded at 1/2, 1/4 or 1/8 of its
+/// size by libavcodec's `lowres`, which scales the inverse DCT itself, so a
+/// 12 Mpx photo shown in a thumbnail is never decoded, converted or averaged
+/// at 12 Mpx. It still keeps twice the pixels asked for along each side: a
+/// 4:2:0 JPEG's colour is half its decoded size, and the scaled IDCT is
+/// softer than an area average, so a decode at the drawn size itself would
+/// bleed colour at sharp edges and blur; at twice it, the caller's own
+/// reduction does the last (≥ 2×) step. Other formats have no such decoder
+/// option and come back whole.
 public enum ImageDecoder {
   /// The largest image the decoder accepts.
   public struct Limits: Hashable, Sendable {
@@ -50,8 +61,17 @@ public enum ImageDecoder {
 
   /// Decodes the file at `path`: a regular file of at most `limits.maxBytes`
   /// (`Platform.readRegularFile`).
-  public static func decode(path: String, limits: Limits = Limits()) throws -> Bitmap {
-    try decode(data: try Platform.readRegularFile(path, maxBytes: limits.maxBytes), name: path, limits: limits)
+  ///
+  /// `allowedReduction` is given the image's declared size and returns how
+  /// many times smaller along both sides the result may be (1: whole). A
+  /// JPEG is decoded at 1/2^k of its stored size, each side rounded up, for
+  /// the largest k ≤ 3 with 2 × 2^k ≤ that factor; other formats whole.
+  public static func decode(
+    path: String, limits: Limits = Limits(), allowedReduction: (Info) -> Double = { _ in 1 }
+  ) throws -> Bitmap {
+    try decode(
+      data: try Platform.readRegularFile(path, maxBytes: limits.maxBytes), name: path, limits: limits,
+      allowedReduction: allowedReduction)
   }
 
   /// Checks, without reading it, that `path` is a file `decode(path:)` would
@@ -61,8 +81,11 @@ public enum ImageDecoder {
     try Platform.checkRegularFile(path, maxBytes: limits.maxBytes)
   }
 
-  /// Decodes an encoded image held in memory; `name` is used in error messages.
-  public static func decode(data: [UInt8], name: String, limits: Limits = Limits()) throws -> Bitmap {
+  /// Decodes an encoded image held in memory; `name` is used in error
+  /// messages, `allowedReduction` as in `decode(path:limits:allowedReduction:)`.
+  public static func decode(
+    data: [UInt8], name: String, limits: Limits = Limits(), allowedReduction: (Info) -> Double = { _ in 1 }
+  ) throws -> Bitmap {
     MediaLog.setUp()
     let operation = "decode image '\(name)'"
     let header = try ImageHeader(data, operation: operation)
@@ -82,9 +105,33 @@ public enum ImageDecoder {
     guard let decoder = avcodec_find_decoder(header.format.codecID) else {
       throw MediaError(operation, "this FFmpeg build has no \(kind) decoder")
     }
+    let factor = allowedReduction(Info(format: kind, width: header.width, height: header.height))
+    var lowres = 0
+    if header.format == .jpeg {
+      while lowres < Int(decoder.pointee.max_lowres), Double(4 << lowres) <= factor { lowres += 1 }
+    }
+    if lowres > 0 {
+      // Some JPEGs cannot be decoded scaled (lossless ones): those, and
+      // corrupt files, are decoded whole, with that attempt's outcome.
+      if let bitmap = try? decode(data, header, decoder, limits: limits, lowres: lowres, operation: operation) {
+        return bitmap
+      }
+      MediaLog.setUp()
+    }
+    return try decode(data, header, decoder, limits: limits, lowres: 0, operation: operation)
+  }
+
+  /// Decodes `data` with `decoder` at 1/2^`lowres` of its size: RGBA,
+  /// premultiplied, upright.
+  private static func decode(
+    _ data: [UInt8], _ header: ImageHeader, _ decoder: UnsafePointer<AVCodec>, limits: Limits, lowres: Int,
+    operation: String
+  ) throws -> Bitmap {
+    let kind = header.format.rawValue
     let codec = try CodecContext(codec: decoder)
     codec.pointer.pointee.max_pixels = Int64(limits.maxPixels)
     codec.pointer.pointee.thread_count = 1
+    codec.pointer.pointee.lowres = Int32(lowres)
     try check(avcodec_open2(codec.pointer, decoder, nil), "\(operation): open \(kind) decoder")
 
     // The whole file is one packet; av_new_packet zeroes the padding.
@@ -109,7 +156,9 @@ public enum ImageDecoder {
       throw MediaError(operation, "corrupt \(kind) data (\(reason))", code: received)
     }
     let f = frame.pointer.pointee
-    guard Int(f.width) == header.width, Int(f.height) == header.height else {
+    // lowres rounds each side up (AV_CEIL_RSHIFT).
+    let scaled = (width: (header.width + (1 << lowres) - 1) >> lowres, height: (header.height + (1 << lowres) - 1) >> lowres)
+    guard Int(f.width) == scaled.width, Int(f.height) == scaled.height else {
       throw MediaError(
         operation,
         "corrupt \(kind) data: decoded \(f.width)×\(f.height), header declared \(header.width)×\(header.height)"

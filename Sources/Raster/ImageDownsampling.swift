@@ -16,8 +16,13 @@ public enum ImageDownsampling {
   /// The pixel size `image` shows at when drawn with `gravity` into `size`
   /// points at `scale` (nil for `.center`, which never rescales).
   static func displayedSize(of image: Bitmap, gravity: ContentsGravity, in size: Size, scale: Double) -> (Double, Double)? {
+    displayedSize(width: image.width, height: image.height, gravity: gravity, in: size, scale: scale)
+  }
+
+  /// The pixel size an image of `width × height` shows at (see above).
+  static func displayedSize(width: Int, height: Int, gravity: ContentsGravity, in size: Size, scale: Double) -> (Double, Double)? {
     let w = size.width * scale, h = size.height * scale
-    let iw = Double(image.width), ih = Double(image.height)
+    let iw = Double(width), ih = Double(height)
     switch gravity {
     case .center: return nil
     case .resize: return (w, h)
@@ -39,6 +44,19 @@ public enum ImageDownsampling {
     let tw = Swift.max(1, Int(w.rounded())), th = Swift.max(1, Int(h.rounded()))
     guard Double(image.width) > 1.25 * Double(tw) || Double(image.height) > 1.25 * Double(th) else { return image }
     return downsampled(image, width: Swift.min(tw, image.width), height: Swift.min(th, image.height))
+  }
+
+  /// How many times an image of `width × height` may be made smaller along
+  /// both sides and still cover the pixels `fitted` reduces it to: the
+  /// smaller of its two sides' ratios to that target, at least 1 (1 for
+  /// `.center`, which never rescales). A decoder may return the image that
+  /// much smaller and leave the last step to `fitted`.
+  public static func reduction(width: Int, height: Int, gravity: ContentsGravity, in size: Size, scale: Double) -> Double {
+    guard let (w, h) = displayedSize(width: width, height: height, gravity: gravity, in: size, scale: scale),
+      w >= 1, h >= 1
+    else { return 1 }
+    let tw = Swift.max(1, w.rounded()), th = Swift.max(1, h.rounded())
+    return Swift.max(1, Swift.min(Double(width) / tw, Double(height) / th))
   }
 
   /// Area-average reduction of `image` to `width × height` (each ≤ the source's).

@@ -37,7 +37,8 @@ public enum AssetLoader {
   }
 
   /// Every image `spec` refers to, decoded (premultiplied, sRGB) and keyed by
-  /// `AssetReference.resolvedPath`; a file named twice is decoded once.
+  /// `AssetReference.resolvedPath`; a file named twice is decoded once, a
+  /// JPEG no larger than the screens draw it (`ScreenBuilder.decodeReduction`).
   ///
   /// The files are decoded side by side (a job's set-up is time its encoder
   /// waits, and one photo is one thread's work); when several fail, the
@@ -50,7 +51,13 @@ public enum AssetLoader {
     let assets = spec.assets.filter { seen.insert($0.resolvedPath).inserted }
     let decoded = Mutex([Result<Bitmap, any Error>?](repeating: nil, count: assets.count))
     DispatchQueue.concurrentPerform(iterations: assets.count) { i in
-      let result = Result { try ImageDecoder.decode(path: assets[i].resolvedPath, limits: limits) }
+      let path = assets[i].resolvedPath
+      let result = Result {
+        // No larger than the screens draw it (a thumbnail's photo at 1/4 or 1/8).
+        try ImageDecoder.decode(path: path, limits: limits) { info in
+          ScreenBuilder.decodeReduction(ofImage: path, width: info.width, height: info.height, in: spec)
+        }
+      }
       decoded.withLock { $0[i] = result }
     }
     var images: [String: Bitmap] = [:]
