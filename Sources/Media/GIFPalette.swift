@@ -93,20 +93,29 @@ final class PaletteQuantizer {
   func add(_ bgra: [UInt8], counts: (Int) -> Bool) throws(MediaError) {
     var any = false
     var n = 0
-    for p in 0..<(width * height) {
-      if counts(p) {
-        if n % Self.flatStride == 0 {
-          tally[UInt32(bgra[4 * p + 2]) << 16 | UInt32(bgra[4 * p + 1]) << 8 | UInt32(bgra[4 * p]), default: 0] += 1
-          tallied += 1
+    let count = width * height
+    precondition(bgra.count >= 4 * count)
+    bgra.withUnsafeBufferPointer { source in
+      rgba.withUnsafeMutableBufferPointer { target in
+        let bgra = source.baseAddress!, rgba = target.baseAddress!
+        for p in 0..<count {
+          let i = 4 * p
+          if counts(p) {
+            let b = bgra[i], g = bgra[i + 1], r = bgra[i + 2]
+            if n % Self.flatStride == 0 {
+              tally[UInt32(r) << 16 | UInt32(g) << 8 | UInt32(b), default: 0] += 1
+              tallied += 1
+            }
+            n += 1
+            rgba[i] = r
+            rgba[i + 1] = g
+            rgba[i + 2] = b
+            rgba[i + 3] = 255
+            any = true
+          } else {
+            rgba[i + 3] = 0
+          }
         }
-        n += 1
-        rgba[4 * p] = bgra[4 * p + 2]
-        rgba[4 * p + 1] = bgra[4 * p + 1]
-        rgba[4 * p + 2] = bgra[4 * p]
-        rgba[4 * p + 3] = 255
-        any = true
-      } else {
-        rgba[4 * p + 3] = 0
       }
     }
     guard any else { return }

@@ -120,7 +120,12 @@ public enum GIFWriter {
       if previous.isEmpty || options.statistics == .full {
         try statistics.add(pixels) { _ in true }
       } else {
-        try statistics.add(pixels) { p in !samePixel(pixels, previous, p) }
+        precondition(previous.count == pixels.count)
+        try pixels.withUnsafeBytes { a in
+          try previous.withUnsafeBytes { b in
+            try statistics.add(pixels) { p in colorDiffers(a, b, p) }
+          }
+        }
       }
       if (cache.count + 1) * pixels.count <= cacheBytes { cache.append(pixels) }
       previous = pixels
@@ -179,11 +184,13 @@ public enum GIFWriter {
   }
 }
 
-/// Whether pixel `p` of two packed BGRA frames has the same colour.
+/// Whether pixel `p` of two packed BGRA frames (each at least `4 · (p + 1)`
+/// bytes) differs in colour: B, G and R of the little-endian words, alpha
+/// not compared.
 @inline(__always)
-func samePixel(_ a: [UInt8], _ b: [UInt8], _ p: Int) -> Bool {
-  let i = 4 * p
-  return a[i] == b[i] && a[i + 1] == b[i + 1] && a[i + 2] == b[i + 2]
+func colorDiffers(_ a: UnsafeRawBufferPointer, _ b: UnsafeRawBufferPointer, _ p: Int) -> Bool {
+  (a.loadUnaligned(fromByteOffset: 4 * p, as: UInt32.self)
+    ^ b.loadUnaligned(fromByteOffset: 4 * p, as: UInt32.self)) & 0x00FF_FFFF != 0
 }
 
 /// Pixel `p` of a packed BGRA frame as B | G << 8 | R << 16.
@@ -227,9 +234,16 @@ struct GIFScreen {
   /// Pixels of `pixels` whose source colour is not the one they were mapped
   /// from (all of them before the first image).
   func changedPixels(_ pixels: [UInt8]) -> [Int] {
-    if source.isEmpty { return Array(0..<(width * height)) }
+    let count = width * height
+    if source.isEmpty { return Array(0..<count) }
+    precondition(pixels.count >= 4 * count && source.count >= 4 * count)
     var changed: [Int] = []
-    for p in 0..<(width * height) where !samePixel(pixels, source, p) { changed.append(p) }
+    changed.reserveCapacity(count)
+    pixels.withUnsafeBytes { a in
+      source.withUnsafeBytes { b in
+        for p in 0..<count where colorDiffers(a, b, p) { changed.append(p) }
+      }
+    }
     return changed
   }
 
@@ -249,16 +263,22 @@ struct GIFScreen {
   func localBound(_ pixels: [UInt8], _ p: Int, _ bound: Int, error: Int) -> Int {
     guard bound > 0, error > 0 else { return 0 }
     let x = p % width, y = p / width
-    var low = (255, 255, 255), high = (0, 0, 0)
-    for ny in max(0, y - 1)...min(height - 1, y + 1) {
-      for nx in max(0, x - 1)...min(width - 1, x + 1) {
-        let i = 4 * (ny * width + nx)
-        let b = Int(pixels[i]), g = Int(pixels[i + 1]), r = Int(pixels[i + 2])
-        low = (min(low.0, b), min(low.1, g), min(low.2, r))
-        high = (max(high.0, b), max(high.1, g), max(high.2, r))
+    precondition(pixels.count >= 4 * width * height)
+    let range = pixels.withUnsafeBufferPointer { bytes in
+      let base = bytes.baseAddress!
+      var low = SIMD4<UInt8>(repeating: 255), high = SIMD4<UInt8>(repeating: 0)
+      for ny in max(0, y - 1)...min(height - 1, y + 1) {
+        let row = base + 4 * (ny * width)
+        for nx in max(0, x - 1)...min(width - 1, x + 1) {
+          let i = 4 * nx
+          let c = SIMD4<UInt8>(row[i], row[i + 1], row[i + 2], 0)
+          low = pointwiseMin(low, c)
+          high = pointwiseMax(high, c)
+        }
       }
+      let spread = high &- low
+      return Int(max(spread[0], spread[1], spread[2]))
     }
-    let range = max(high.0 - low.0, high.1 - low.1, high.2 - low.2)
     return min(bound, range / Self.maskingDivisor, Self.errorFactor * error)
   }
 

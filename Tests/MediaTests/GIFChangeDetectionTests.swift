@@ -1,0 +1,45 @@
+import Testing
+
+@testable import Media
+
+/// The word-wide change detection (`colorDiffers`, `GIFScreen.changedPixels`)
+/// against a byte-by-byte reference: B, G and R compared, alpha not.
+@Suite struct GIFChangeDetectionTests {
+  /// A deterministic BGRA frame: pseudo-random colours and alphas.
+  static func frame(_ count: Int, seed: UInt64) -> [UInt8] {
+    var state = seed
+    return (0..<(4 * count)).map { _ in
+      state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+      return UInt8(truncatingIfNeeded: state >> 56)
+    }
+  }
+
+  static func scalarDiffers(_ a: [UInt8], _ b: [UInt8], _ p: Int) -> Bool {
+    a[4 * p] != b[4 * p] || a[4 * p + 1] != b[4 * p + 1] || a[4 * p + 2] != b[4 * p + 2]
+  }
+
+  @Test static func wordCompareMatchesTheBytes() {
+    let count = 997
+    let a = frame(count, seed: 1)
+    var b = a
+    // Alpha alone, each colour channel alone, and all at once.
+    for p in stride(from: 0, to: count, by: 5) { b[4 * p + 3] &+= 1 }
+    for p in stride(from: 1, to: count, by: 7) { b[4 * p] &+= 1 }
+    for p in stride(from: 2, to: count, by: 11) { b[4 * p + 1] &+= 3 }
+    for p in stride(from: 3, to: count, by: 13) { b[4 * p + 2] &-= 1 }
+    for p in stride(from: 4, to: count, by: 17) { b[4 * p + 3] = ~b[4 * p + 3] }
+    let expected = (0..<count).filter { scalarDiffers(a, b, $0) }
+    #expect(expected.count > count / 5)
+    let words = a.withUnsafeBytes { x in b.withUnsafeBytes { y in (0..<count).filter { colorDiffers(x, y, $0) } } }
+    #expect(words == expected)
+
+    var screen = GIFScreen(width: 1, height: count)
+    #expect(screen.changedPixels(a) == Array(0..<count))
+    var coder = GIFLZWEncoder()
+    let palette = GIFPalette(colors: [(b: 0, g: 0, r: 0), (b: 255, g: 255, r: 255)])
+    _ = screen.draw(
+      a, changed: Array(0..<count), indices: [UInt8](repeating: 0, count: count), palette: palette, bound: 0,
+      coder: &coder, codeSize: 2)
+    #expect(screen.changedPixels(b) == expected)
+  }
+}
