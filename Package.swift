@@ -38,7 +38,8 @@ let package = Package(
     .systemLibrary(name: "CFriBidi", pkgConfig: "fribidi", providers: [.apt(["libfribidi-dev"])]),
     .systemLibrary(name: "CFontconfig", pkgConfig: "fontconfig", providers: [.apt(["libfontconfig-dev"])]),
     // Line breaking (UAX #14, with dictionaries for Thai and its neighbours).
-    .systemLibrary(name: "CICU", pkgConfig: "icu-uc", providers: [.apt(["libicu-dev"])]),
+    // A C target, not a system library: its header hides ICU's types from Swift (see cicu.h).
+    .target(name: "CICU", linkerSettings: [.linkedLibrary("icuuc")]),
 
     // MARK: - Pure modules (no I/O)
     .target(name: "Geometry", linkerSettings: libm),

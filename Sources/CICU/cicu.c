@@ -1,0 +1,15 @@
+#include "cicu.h"
+#include <unicode/ubrk.h>
+
+int32_t cicu_line_breaks(
+    const uint16_t *text, int32_t length, const char *locale, int32_t *breaks, int32_t capacity) {
+  UErrorCode status = U_ZERO_ERROR;
+  UBreakIterator *iterator = ubrk_open(UBRK_LINE, locale, (const UChar *)text, length, &status);
+  if (U_FAILURE(status)) return -1;
+  int32_t count = 0;
+  for (int32_t p = ubrk_next(iterator); p != UBRK_DONE && count < capacity; p = ubrk_next(iterator)) {
+    breaks[count++] = p;
+  }
+  ubrk_close(iterator);
+  return count;
+}
