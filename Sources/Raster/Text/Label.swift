@@ -121,18 +121,16 @@ public struct Label: Hashable, Sendable {
   public func wrapped(width: Double, scale: Double, fonts: FontSet) -> (lines: [String], cutsWord: Bool) {
     let fonts = fonts.using(style.font)
     guard !fonts.cascade(for: style.weight).isEmpty, scale > 0 else { return ([text], false) }
-    var lines: [String] = []
-    var cutsWord = false
-    for scalars in TextBlock.paragraphs(text) {
-      let shaped = ShapedLine(scalars, fonts: fonts, weight: style.weight, language: style.language, pixelSize: style.size * scale)
-      let breaks = LineBreaks.opportunities(scalars, language: style.language)
-      for range in TextBlock.wrap(scalars, shaped: shaped, breaks: breaks, maxWidth: width * scale) {
-        if !scalars.isEmpty, !breaks.contains(range.upperBound) { cutsWord = true }
-        var line = String.UnicodeScalarView()
-        line.append(contentsOf: TextBlock.trimmed(scalars[range]).compactMap(Unicode.Scalar.init))
-        lines.append(String(line))
-      }
+    let paragraphs = TextBlock.paragraphs(text)
+    let wrapped = TextBlock.wrapped(
+      paragraphs, fonts: fonts, weight: style.weight, language: style.language, pixelSize: style.size * scale,
+      maxWidth: width * scale)
+    let lines = wrapped.map { w in
+      var line = String.UnicodeScalarView()
+      line.append(contentsOf: TextBlock.trimmed(paragraphs[w.paragraph][w.range]).compactMap(Unicode.Scalar.init))
+      return String(line)
     }
+    let cutsWord = wrapped.contains { !$0.endsAtBreak }
     return (lines, cutsWord)
   }
 

@@ -41,15 +41,9 @@ struct TextBlock {
         descent: (faces.map(\.descender).max() ?? 0) * pixelSize, gap: (faces.map(\.lineGap).max() ?? 0) * pixelSize)
     }
 
-    // Every line the text wraps into: its paragraph and its scalars there.
     let paragraphs = TextBlock.paragraphs(text)
-    var wrapped: [(paragraph: Int, range: Range<Int>, rightToLeft: Bool)] = []
-    for (p, scalars) in paragraphs.enumerated() {
-      let shaped = ShapedLine(scalars, fonts: fonts, weight: weight, language: language, pixelSize: pixelSize)
-      let ranges = TextBlock.wrap(
-        scalars, shaped: shaped, breaks: LineBreaks.opportunities(scalars, language: language), maxWidth: maxWidth)
-      wrapped += ranges.map { (p, $0, shaped.isRightToLeft) }
-    }
+    let wrapped = TextBlock.wrapped(
+      paragraphs, fonts: fonts, weight: weight, language: language, pixelSize: pixelSize, maxWidth: maxWidth)
     var total = 0.0
     for w in wrapped {
       if maxLines > 0, lines.count == maxLines { break }
@@ -64,6 +58,22 @@ struct TextBlock {
       let rest = paragraphs[w.paragraph][w.range.lowerBound...]
       lines[last] = layout(TextBlock.trimmed(rest), rightToLeft: w.rightToLeft, ellipsis: true)
     }
+  }
+
+  /// Every line `paragraphs` wrap into: its paragraph, its scalars there,
+  /// the paragraph's direction, and whether it ends at a break opportunity
+  /// (not where a word wider than the line was cut).
+  static func wrapped(
+    _ paragraphs: [[UInt32]], fonts: FontSet, weight: FontWeight, language: String?, pixelSize: Double, maxWidth: Double
+  ) -> [(paragraph: Int, range: Range<Int>, rightToLeft: Bool, endsAtBreak: Bool)] {
+    var wrapped: [(paragraph: Int, range: Range<Int>, rightToLeft: Bool, endsAtBreak: Bool)] = []
+    for (p, scalars) in paragraphs.enumerated() {
+      let shaped = ShapedLine(scalars, fonts: fonts, weight: weight, language: language, pixelSize: pixelSize)
+      let breaks = LineBreaks.opportunities(scalars, language: language)
+      let ranges = TextBlock.wrap(scalars, shaped: shaped, breaks: breaks, maxWidth: maxWidth)
+      wrapped += ranges.map { (p, $0, shaped.isRightToLeft, scalars.isEmpty || breaks.contains($0.upperBound)) }
+    }
+    return wrapped
   }
 
   /// The text's paragraphs (split at line and paragraph separators), each
