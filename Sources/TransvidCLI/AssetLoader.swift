@@ -107,7 +107,17 @@ public enum AssetLoader {
     for spec: JobSpec, limits: ImageDecoder.Limits = ImageDecoder.Limits()
   ) throws(Diagnostic) -> FrameRenderer {
     let decoded = try StageTimings.measure(.decode) { () throws(Diagnostic) -> ([String: Bitmap], FontSet) in
-      (try Self.images(for: spec, limits: limits), try Self.fonts(for: spec))
+      // The fonts load beside the images (reading font files is one thread's
+      // work); an image's error still comes first, as if loaded in turn.
+      let fonts = FontsLoading()
+      let loading = DispatchGroup()
+      DispatchQueue.global().async(group: loading) {
+        let result = Result { () throws(Diagnostic) in try Self.fonts(for: spec) }
+        fonts.result.withLock { $0 = result }
+      }
+      let images = Result { () throws(Diagnostic) in try Self.images(for: spec, limits: limits) }
+      loading.wait()
+      return (try images.get(), try fonts.result.withLock { $0! }.get())
     }
     let (images, fonts) = decoded
     try CaptionFit.check(spec, fonts: fonts)
@@ -123,4 +133,9 @@ public enum AssetLoader {
     }
     return (SourceLocation(file: spec.file, line: 1, column: 1), "the job")
   }
+}
+
+/// The fonts `AssetLoader.makeRenderer` loads on another thread, handed back under a lock.
+private final class FontsLoading: Sendable {
+  let result = Mutex<Result<FontSet, Diagnostic>?>(nil)
 }

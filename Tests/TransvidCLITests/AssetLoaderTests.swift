@@ -178,4 +178,35 @@ import TransvidCLI
       to: "job.cfg", in: dir)
     #expect(try AssetLoader.fonts(for: try JobParser.load(path: path)).regular.isEmpty)
   }
+  /// The fonts load beside the images; a job with a broken image and an
+  /// unknown font family still reports the image, as when loaded in turn,
+  /// and the font's error stands alone once the image is fixed.
+  @Test func imageErrorsComeBeforeFontErrors() throws {
+    let dir = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    func job(image: String) -> String {
+      """
+      canvas: { size: 60x80, scale: 1 }
+      screens:
+        home:
+          views:
+            - { id: a, frame: [0, 0, 60, 40], image: \(image) }
+            - { frame: [0, 40, 60, 40], text: "Hi", font: { family: No Such Face } }
+      timeline: [hold: 0.1]
+      """
+    }
+    try Data([0x89, 0x50, 0x4E, 0x47]).write(to: URL(fileURLWithPath: dir + "/bad.png"))
+    let broken = try write(job(image: "bad.png"), to: "broken.cfg", in: dir)
+    let imageError = try #require(throws: Diagnostic.self) {
+      try AssetLoader.makeRenderer(for: try JobParser.load(path: broken))
+    }
+    #expect(imageError.location == SourceLocation(file: broken, line: 5, column: 41))
+    #expect("\(imageError)".contains("screens.home.views[0].image: cannot decode 'bad.png': "))
+    let fixed = try write(job(image: "\(Self.assets)/cover.png"), to: "fixed.cfg", in: dir)
+    let fontError = try #require(throws: Diagnostic.self) {
+      try AssetLoader.makeRenderer(for: try JobParser.load(path: fixed))
+    }
+    #expect(fontError.location == SourceLocation(file: fixed, line: 6, column: 9))
+    #expect("\(fontError)".contains("screens.home.views[1].font: cannot load font 'No Such Face'"))
+  }
 }
