@@ -59,6 +59,22 @@ public enum ImageDecoder {
     return Info(format: header.format.rawValue, width: header.width, height: header.height)
   }
 
+  /// About how many pixels `decode` makes of an image that declares `info`,
+  /// given the same `allowedReduction` (a JPEG's `lowres` step counted): what
+  /// a decode costs, to order several side by side.
+  public static func decodedPixels(_ info: Info, allowedReduction: (Info) -> Double = { _ in 1 }) -> Int {
+    let steps = info.format == ImageHeader.Format.jpeg.rawValue ? lowres(for: allowedReduction(info), max: 3) : 0
+    return ((info.width + (1 << steps) - 1) >> steps) * ((info.height + (1 << steps) - 1) >> steps)
+  }
+
+  /// The `lowres` step for a reduction `factor`: the largest k ≤ `max` with
+  /// 2 × 2^k ≤ factor (twice the drawn size is kept along each side).
+  private static func lowres(for factor: Double, max: Int) -> Int {
+    var k = 0
+    while k < max, Double(4 << k) <= factor { k += 1 }
+    return k
+  }
+
   /// Decodes the file at `path`: a regular file of at most `limits.maxBytes`
   /// (`Platform.readRegularFile`).
   ///
@@ -106,10 +122,7 @@ public enum ImageDecoder {
       throw MediaError(operation, "this FFmpeg build has no \(kind) decoder")
     }
     let factor = allowedReduction(Info(format: kind, width: header.width, height: header.height))
-    var lowres = 0
-    if header.format == .jpeg {
-      while lowres < Int(decoder.pointee.max_lowres), Double(4 << lowres) <= factor { lowres += 1 }
-    }
+    let lowres = header.format == .jpeg ? lowres(for: factor, max: Int(decoder.pointee.max_lowres)) : 0
     if lowres > 0 {
       // Some JPEGs cannot be decoded scaled (lossless ones): those, and
       // corrupt files, are decoded whole, with that attempt's outcome.

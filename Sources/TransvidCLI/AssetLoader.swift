@@ -41,22 +41,35 @@ public enum AssetLoader {
   /// JPEG no larger than the screens draw it (`ScreenBuilder.decodeReduction`).
   ///
   /// The files are decoded side by side (a job's set-up is time its encoder
-  /// waits, and one photo is one thread's work); when several fail, the
-  /// error is the first failing asset's in the job's order, as if decoded
-  /// one by one.
+  /// waits, and one photo is one thread's work), the largest decodes first
+  /// so that no thread is left with a big one at the end; each result goes
+  /// to its asset's slot, so the order of work changes no pixel. When
+  /// several fail, the error is the first failing asset's in the job's
+  /// order, as if decoded one by one.
   public static func images(
     for spec: JobSpec, limits: ImageDecoder.Limits = ImageDecoder.Limits()
   ) throws(Diagnostic) -> [String: Bitmap] {
     var seen: Set<String> = []
     let assets = spec.assets.filter { seen.insert($0.resolvedPath).inserted }
+    @Sendable func reduction(_ path: String) -> @Sendable (ImageDecoder.Info) -> Double {
+      // No larger than the screens draw it (a thumbnail's photo at 1/4 or 1/8).
+      { info in ScreenBuilder.decodeReduction(ofImage: path, width: info.width, height: info.height, in: spec) }
+    }
+    // The files are read first (small beside decoding them), to know each decode's size.
+    let files = assets.map { asset in
+      Result { () throws(MediaError) in try Platform.readRegularFile(asset.resolvedPath, maxBytes: limits.maxBytes) }
+    }
+    let costs = zip(assets, files).map { asset, file -> Int in
+      guard case .success(let data) = file, let info = try? ImageDecoder.info(data: data, name: asset.resolvedPath)
+      else { return 0 }
+      return ImageDecoder.decodedPixels(info, allowedReduction: reduction(asset.resolvedPath))
+    }
+    let order = assets.indices.sorted { (costs[$0], $1) > (costs[$1], $0) }
     let decoded = Mutex([Result<Bitmap, any Error>?](repeating: nil, count: assets.count))
-    DispatchQueue.concurrentPerform(iterations: assets.count) { i in
-      let path = assets[i].resolvedPath
-      let result = Result {
-        // No larger than the screens draw it (a thumbnail's photo at 1/4 or 1/8).
-        try ImageDecoder.decode(path: path, limits: limits) { info in
-          ScreenBuilder.decodeReduction(ofImage: path, width: info.width, height: info.height, in: spec)
-        }
+    DispatchQueue.concurrentPerform(iterations: assets.count) { k in
+      let i = order[k], path = assets[i].resolvedPath
+      let result = Result<Bitmap, any Error> {
+        try ImageDecoder.decode(data: try files[i].get(), name: path, limits: limits, allowedReduction: reduction(path))
       }
       decoded.withLock { $0[i] = result }
     }

@@ -32,6 +32,18 @@ import TestSupport
     #expect(image.width == width && image.height == height)
   }
 
+  /// `decodedPixels` (what orders a job's decodes) counts the pixels the
+  /// decode returns, reduced or not; other formats are counted whole.
+  @Test(arguments: [1.0, 4, 7.9, 8, 100])
+  func decodedPixelsIsTheDecodedSize(factor: Double) throws {
+    let jpeg = try Self.generated("testsrc2=s=1002x754", "t.jpg")
+    let image = try ImageDecoder.decode(data: jpeg, name: "t.jpg") { _ in factor }
+    let info = try ImageDecoder.info(data: jpeg, name: "t.jpg")
+    #expect(ImageDecoder.decodedPixels(info) { _ in factor } == image.width * image.height)
+    let png = ImageDecoder.Info(format: "PNG", width: 1002, height: 754)
+    #expect(ImageDecoder.decodedPixels(png) { _ in factor } == 1002 * 754)
+  }
+
   /// Below a factor of 4 the decode is the plain one, byte for byte.
   @Test func jpegNotReducedIsTheWholeDecode() throws {
     let jpeg = try Self.generated("testsrc2=s=640x480", "t.jpg")

@@ -7,6 +7,7 @@ import Foundation
 import Jobs
 import Media
 import Raster
+import Rendering
 import Testing
 import TransvidCLI
 
@@ -208,5 +209,41 @@ import TransvidCLI
     }
     #expect(fontError.location == SourceLocation(file: fixed, line: 6, column: 9))
     #expect("\(fontError)".contains("screens.home.views[1].font: cannot load font 'No Such Face'"))
+  }
+  /// The images decode side by side, largest first: each is still exactly
+  /// the bitmap of decoding its file alone, with the reduction its screens allow.
+  @Test func imagesDecodedSideBySideAreTheOnesDecodedAlone() throws {
+    let dir = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    // A thumbnail (a reduced JPEG decode), the same photo whole elsewhere
+    // under another name, a PNG, a screenshot: different sizes and costs.
+    try FileManager.default.copyItem(atPath: Self.assets + "/photo.jpg", toPath: dir + "/thumb.jpg")
+    let job = """
+      canvas: { size: 390x844, scale: 1 }
+      screens:
+        home:
+          views:
+            - { id: a, frame: [0, 0, 60, 45], image: thumb.jpg }
+            - { id: b, frame: [0, 50, 390, 292], image: \(Self.assets)/photo.jpg }
+            - { id: c, frame: [0, 350, 120, 120], image: \(Self.assets)/cover.png }
+        settings:
+          image: \(Self.assets)/settings.png
+      timeline: [hold: 0.1]
+      """
+    let spec = try JobParser.load(path: try write(job, to: "job.cfg", in: dir))
+    let images = try AssetLoader.images(for: spec)
+    #expect(images.count == 4)
+    for asset in spec.assets {
+      let path = asset.resolvedPath
+      let alone = try ImageDecoder.decode(path: path) { info in
+        ScreenBuilder.decodeReduction(ofImage: path, width: info.width, height: info.height, in: spec)
+      }
+      #expect(images[path] == alone, "\(asset.path)")
+    }
+    // The thumbnail really was reduced (so the decodes differ in cost).
+    func image(_ name: String) throws -> Bitmap {
+      try #require(spec.assets.first { $0.path.hasSuffix(name) }.flatMap { images[$0.resolvedPath] })
+    }
+    #expect(try image("thumb.jpg").width < image("/photo.jpg").width)
   }
 }
