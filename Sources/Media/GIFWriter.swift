@@ -23,9 +23,9 @@ public struct GIFSummary: Hashable, Sendable {
 /// pixels mapped and dithered by libavfilter's `paletteuse`, the file written
 /// by giflib. transvid decides which pixels each image carries.
 ///
-/// Pipeline, per frame: resize (Lanczos, `Resampler`) to the output size →
-/// opaque BGRA (colour bytes as they are, i.e. composited over black, like the
-/// MP4 writer) → compare with the previous frame: identical frames are
+/// Pipeline, per frame: resize (Lanczos on planar RGB, `GIFResize`; none
+/// when the frame has the output size) → opaque BGRA (colour bytes as they
+/// are, i.e. composited over black, like the MP4 writer) → compare with the previous frame: identical frames are
 /// merged into one image.
 ///
 /// Pass 1 gathers the palette statistics (`PaletteQuantizer`): every pixel
@@ -426,7 +426,7 @@ private final class PaletteMapper {
 private final class GIFFrames {
   let input: FilterGraph.Input
   /// nil when frames come at the output size: they are only reordered.
-  private let resampler: Resampler?
+  private let resampler: GIFResize?
   private let frame: Frame
   let width: Int, height: Int
 
@@ -437,7 +437,7 @@ private final class GIFFrames {
     // little-endian machines (transvid's targets).
     resampler =
       sourceWidth == width && sourceHeight == height
-      ? nil : try Resampler(from: sourceWidth, sourceHeight, to: width, height, format: AV_PIX_FMT_BGRA)
+      ? nil : try GIFResize(from: sourceWidth, sourceHeight, to: width, height)
     frame = try Frame(width: width, height: height, format: AV_PIX_FMT_BGRA)
     input = FilterGraph.Input(name: "in", width: width, height: height, format: AV_PIX_FMT_BGRA)
   }
@@ -445,17 +445,16 @@ private final class GIFFrames {
   /// `bitmap` resized to packed opaque BGRA bytes.
   func resize(_ bitmap: Bitmap) throws(MediaError) -> [UInt8] {
     guard let resampler else { return try reordered(bitmap) }
-    var bytes = [UInt8](repeating: 0, count: width * height * 4)
-    try bytes.withUnsafeMutableBufferPointer { (p) throws(MediaError) in
-      try resampler.resize(bitmap, into: p.baseAddress!, stride: width * 4)
-      // Composited over black: premultiplied colour as it is, alpha opaque.
-      // (paletteuse maps alpha < 128 to the transparent entry otherwise.)
-      var i = 3
-      while i < p.count {
-        p[i] = 255
-        i += 4
+    var failure: MediaError?
+    let bytes = [UInt8](unsafeUninitializedCapacity: width * height * 4) { out, count in
+      do throws(MediaError) {
+        try resampler.resize(bitmap, into: UnsafeMutableRawBufferPointer(out))
+      } catch {
+        failure = error
       }
+      count = width * height * 4
     }
+    if let failure { throw failure }
     return bytes
   }
 
