@@ -25,8 +25,8 @@ public struct GIFSummary: Hashable, Sendable {
 ///
 /// Pipeline, per frame: resize (Lanczos on planar RGB, `GIFResize`; none
 /// when the frame has the output size) → opaque BGRA (colour bytes as they
-/// are, i.e. composited over black, like the MP4 writer) → compare with the previous frame: identical frames are
-/// merged into one image.
+/// are, i.e. composited over black, like the MP4 writer) → compare with the
+/// previous frame: identical frames are merged into one image.
 ///
 /// Pass 1 gathers the palette statistics (`PaletteQuantizer`): every pixel
 /// of the first frame and, with `statistics: .diff`, only the pixels that
