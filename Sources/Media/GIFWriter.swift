@@ -23,8 +23,8 @@ public struct GIFSummary: Hashable, Sendable {
 /// pixels mapped and dithered by libavfilter's `paletteuse`, the file written
 /// by giflib. transvid decides which pixels each image carries.
 ///
-/// Pipeline, per frame: resize (Lanczos on planar RGB, `GIFResize`; none
-/// when the frame has the output size) → opaque BGRA (colour bytes as they
+/// Pipeline, per frame: resize (Lanczos, `Resampler`; none when the frame
+/// has the output size) → opaque BGRA (colour bytes as they
 /// are, i.e. composited over black, like the MP4 writer) → compare with the
 /// previous frame: identical frames are merged into one image.
 ///
@@ -426,7 +426,7 @@ private final class PaletteMapper {
 private final class GIFFrames {
   let input: FilterGraph.Input
   /// nil when frames come at the output size: they are only reordered.
-  private let resampler: GIFResize?
+  private let resampler: Resampler?
   private let frame: Frame
   let width: Int, height: Int
 
@@ -437,7 +437,7 @@ private final class GIFFrames {
     // little-endian machines (transvid's targets).
     resampler =
       sourceWidth == width && sourceHeight == height
-      ? nil : try GIFResize(from: sourceWidth, sourceHeight, to: width, height)
+      ? nil : try Resampler(from: sourceWidth, sourceHeight, to: width, height, format: AV_PIX_FMT_BGRA)
     frame = try Frame(width: width, height: height, format: AV_PIX_FMT_BGRA)
     input = FilterGraph.Input(name: "in", width: width, height: height, format: AV_PIX_FMT_BGRA)
   }
@@ -448,10 +448,13 @@ private final class GIFFrames {
     var failure: MediaError?
     let bytes = [UInt8](unsafeUninitializedCapacity: width * height * 4) { out, count in
       do throws(MediaError) {
-        try resampler.resize(bitmap, into: UnsafeMutableRawBufferPointer(out))
+        try resampler.resize(bitmap, into: out.baseAddress!, stride: width * 4)
       } catch {
         failure = error
       }
+      // Composited over black: premultiplied colour as it is, alpha opaque.
+      // (paletteuse maps alpha < 128 to the transparent entry otherwise.)
+      for i in stride(from: 3, to: out.count, by: 4) { out[i] = 255 }
       count = width * height * 4
     }
     if let failure { throw failure }

@@ -27,9 +27,9 @@ struct GIFOutput: FormatWriter {
 
   /// Renders the job at the GIF's frame rate (its own `FrameRenderer`, so
   /// frame `i` shows `i / fps` s) and writes it with `GIFWriter`. Frames are
-  /// rendered at the smallest canvas scale at least `width` pixels wide
-  /// (`JobSpec.gifRenderScale`; default width: the canvas width in points,
-  /// drawn at 1x) and resized to `width` when that is not exactly it. The
+  /// rendered at the smallest canvas scale at least twice `width` pixels
+  /// wide (`JobSpec.gifRenderScale`; default width: the canvas width in
+  /// points, drawn at 2x) and resized to `width`. The
   /// renderer given may already be at that scale (a GIF-only job is loaded
   /// there, `gifOnly`). With `maxBytes`, a file that
   /// is too big is written again with fewer colours (128), a lower frame rate
