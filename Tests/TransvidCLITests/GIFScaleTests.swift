@@ -97,33 +97,22 @@ import TestSupport
     }
   }
 
-  @Test func aNarrowGIFIsDrawnAt1xAndResized() throws {
+  /// A 60 px GIF is drawn at 1x and resized; a 360 px one is the 3x canvas
+  /// as it is, not resized.
+  @Test(arguments: [(60, 1, 45.0), (360, 3, 55.0)])
+  func aGIFIsTheJobAtItsScaleResized(width: Int, scale: Int, decibels: Double) throws {
     let dir = try makeTemporaryDirectory()
     defer { try? FileManager.default.removeItem(atPath: dir) }
-    let spec = try JobParser.parse(Self.job("{ formats: [gif], gif: { width: 60 } }"), file: "\(dir)/small.cfg")
-    #expect(spec.gifRenderScale(width: 60) == 1)
+    let spec = try JobParser.parse(
+      Self.job("{ formats: [gif], gif: { width: \(width) } }"), file: "\(dir)/small.cfg")
+    #expect(spec.gifRenderScale(width: width) == scale)
     let path = (dir as NSString).appendingPathComponent("small.gif")
     try OutputWriter.write(format: .gif, renderer: FrameRenderer(spec: spec), to: path)
-    let (gif, psnrs) = try Self.compare(gif: path, with: [FrameRenderer(spec: spec.rescaled(1))])
-    #expect(gif.frames.allSatisfy { $0.width == 60 && $0.height == 100 })
+    let (gif, psnrs) = try Self.compare(gif: path, with: [FrameRenderer(spec: spec.rescaled(scale))])
+    #expect(gif.frames.allSatisfy { $0.width == width && $0.height == width * 5 / 3 })
     #expect(gif.delays.reduce(0, +) == 190)
     for (i, values) in psnrs.enumerated() {
-      #expect(values[0] >= 45, "image \(i): \(values[0]) dB from the 1x frame resized")
-    }
-  }
-
-  @Test func aGIFAsWideAsTheCanvasIsItsFramesAsTheyAre() throws {
-    let dir = try makeTemporaryDirectory()
-    defer { try? FileManager.default.removeItem(atPath: dir) }
-    let spec = try JobParser.parse(Self.job("{ formats: [gif], gif: { width: 360 } }"), file: "\(dir)/small.cfg")
-    #expect(spec.gifRenderScale(width: 360) == 3)
-    let path = (dir as NSString).appendingPathComponent("small.gif")
-    try OutputWriter.write(format: .gif, renderer: FrameRenderer(spec: spec), to: path)
-    // Not resized: the canvas's pixels, up to the palette.
-    let (gif, psnrs) = try Self.compare(gif: path, with: [FrameRenderer(spec: spec)])
-    #expect(gif.frames.allSatisfy { $0.width == 360 && $0.height == 600 })
-    for (i, values) in psnrs.enumerated() {
-      #expect(values[0] >= 55, "image \(i): \(values[0]) dB from the 3x frame")
+      #expect(values[0] >= decibels, "image \(i): \(values[0]) dB from the \(scale)x frame")
     }
   }
 
