@@ -23,10 +23,10 @@ public struct GIFSummary: Hashable, Sendable {
 /// pixels mapped and dithered by libavfilter's `paletteuse`, the file written
 /// by giflib. transvid decides which pixels each image carries.
 ///
-/// Pipeline, per frame: resize (Lanczos, `Resampler`) to the output size →
-/// opaque BGRA (colour bytes as they are, i.e. composited over black, like the
-/// MP4 writer) → compare with the previous frame: identical frames are
-/// merged into one image.
+/// Pipeline, per frame: resize (Lanczos, `Resampler`; none when the frame
+/// has the output size) → opaque BGRA (colour bytes as they
+/// are, i.e. composited over black, like the MP4 writer) → compare with the
+/// previous frame: identical frames are merged into one image.
 ///
 /// Pass 1 gathers the palette statistics (`PaletteQuantizer`): every pixel
 /// of the first frame and, with `statistics: .diff`, only the pixels that
@@ -425,7 +425,8 @@ private final class PaletteMapper {
 /// Turns `Bitmap`s into the opaque BGRA frames the palette filters take.
 private final class GIFFrames {
   let input: FilterGraph.Input
-  private let resampler: Resampler
+  /// nil when frames come at the output size: they are only reordered.
+  private let resampler: Resampler?
   private let frame: Frame
   let width: Int, height: Int
 
@@ -434,25 +435,53 @@ private final class GIFFrames {
     self.height = height
     // paletteuse takes AV_PIX_FMT_RGB32, which is BGRA in memory on
     // little-endian machines (transvid's targets).
-    resampler = try Resampler(from: sourceWidth, sourceHeight, to: width, height, format: AV_PIX_FMT_BGRA)
+    resampler =
+      sourceWidth == width && sourceHeight == height
+      ? nil : try Resampler(from: sourceWidth, sourceHeight, to: width, height, format: AV_PIX_FMT_BGRA)
     frame = try Frame(width: width, height: height, format: AV_PIX_FMT_BGRA)
     input = FilterGraph.Input(name: "in", width: width, height: height, format: AV_PIX_FMT_BGRA)
   }
 
   /// `bitmap` resized to packed opaque BGRA bytes.
   func resize(_ bitmap: Bitmap) throws(MediaError) -> [UInt8] {
-    var bytes = [UInt8](repeating: 0, count: width * height * 4)
-    try bytes.withUnsafeMutableBufferPointer { (p) throws(MediaError) in
-      try resampler.resize(bitmap, into: p.baseAddress!, stride: width * 4)
+    guard let resampler else { return try reordered(bitmap) }
+    var failure: MediaError?
+    let bytes = [UInt8](unsafeUninitializedCapacity: width * height * 4) { out, count in
+      do throws(MediaError) {
+        try resampler.resize(bitmap, into: out.baseAddress!, stride: width * 4)
+      } catch {
+        failure = error
+      }
       // Composited over black: premultiplied colour as it is, alpha opaque.
       // (paletteuse maps alpha < 128 to the transparent entry otherwise.)
-      var i = 3
-      while i < p.count {
-        p[i] = 255
-        i += 4
-      }
+      for i in stride(from: 3, to: out.count, by: 4) { out[i] = 255 }
+      count = width * height * 4
     }
+    if let failure { throw failure }
     return bytes
+  }
+
+  /// `bitmap` (at the output size) as packed opaque BGRA bytes: what
+  /// swscale's same-size RGBA → BGRA conversion gives, the colour bytes as
+  /// they are with alpha set opaque.
+  private func reordered(_ bitmap: Bitmap) throws(MediaError) -> [UInt8] {
+    guard bitmap.width == width, bitmap.height == height else {
+      throw MediaError("resize frame", "frame is \(bitmap.width)×\(bitmap.height), expected \(width)×\(height)")
+    }
+    let (width, stride) = (width, bitmap.stride)
+    return [UInt8](unsafeUninitializedCapacity: width * height * 4) { out, count in
+      bitmap.bytes.withUnsafeBytes { source in
+        let target = UnsafeMutableRawBufferPointer(out)
+        for y in 0..<height {
+          for x in 0..<width {
+            let rgba = source.loadUnaligned(fromByteOffset: y * stride + 4 * x, as: UInt32.self)
+            let bgra = (rgba & 0xFF) << 16 | (rgba & 0xFF00) | (rgba >> 16) & 0xFF | 0xFF00_0000
+            target.storeBytes(of: bgra, toByteOffset: 4 * (y * width + x), as: UInt32.self)
+          }
+        }
+      }
+      count = width * height * 4
+    }
   }
 
   /// The shared frame, holding `pixels`, stamped `pts` centiseconds.

@@ -39,7 +39,7 @@ public struct FrameRenderer: Sendable {
   /// where the plain screen snapshot is what shows.
   let restingImages: [Bitmap?]
   let compositor: Compositor
-  /// What the screens were built from, kept for `retimed(fps:)`.
+  /// What the screens were built from, kept for `overMatte()` and `opaque(scale:fps:)`.
   let assets: [String: Bitmap]
   let fonts: FontSet
   /// The screens of mirrored steps, flipped (`MirroredSteps.swift`).
@@ -137,14 +137,6 @@ public struct FrameRenderer: Sendable {
       }
     }
     return (images, lightness)
-  }
-
-  /// The same job at another (whole) frame rate (a GIF's), from the same assets and fonts.
-  public func retimed(fps: Int) -> FrameRenderer {
-    var retimed = spec
-    retimed.canvas.fps = fps
-    retimed.canvas.isFractional = false
-    return FrameRenderer(spec: retimed, assets: assets, fonts: fonts)
   }
 
   /// The number of frames in the video.

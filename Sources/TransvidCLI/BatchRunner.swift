@@ -166,7 +166,7 @@ struct BatchRunner: Sendable {
         outputs.append(written)
         reporter.outputWritten(job, written)
       }
-      let renderer = copied == nil ? try AssetLoader.makeRenderer(for: spec) : nil
+      let renderer = copied == nil ? try AssetLoader.makeRenderer(for: GIFOutput.loaded(spec, formats: job.formats)) : nil
       if renderer != nil { reporter.jobNotes(job, spec.notes) }
       for (format, output) in zip(job.formats, job.outputs) {
         guard let renderer else { break }

@@ -7,7 +7,7 @@ import Rendering
 /// to fit `maxBytes` when asked.
 struct GIFOutput: FormatWriter {
   var fileType: OutputFileType { GIFWriter.fileType }
-  var cacheKey: String { "gif libimagequant paletteuse lossy-lzw giflib" }
+  var cacheKey: String { "gif libimagequant paletteuse lossy-lzw giflib scale-2x" }
 
   /// The GIF frame rate for a canvas rate above 50 (GIF delays are whole
   /// centiseconds, at least 2): the largest whole divisor of `fps` from 24
@@ -16,16 +16,26 @@ struct GIFOutput: FormatWriter {
     (24...GIFTiming.maximumFPS).reversed().first { fps % $0 == 0 } ?? GIFTiming.maximumFPS
   }
 
+  /// The job as its renderer is loaded for `formats`: a job whose only
+  /// format is the GIF at the GIF's scale (`JobSpec.gifRenderScale`), so its
+  /// images are decoded and its screens snapshotted no larger than the GIF
+  /// draws them; any other job as it is (its other formats need every pixel).
+  static func loaded(_ spec: JobSpec, formats: [OutputFormat]) -> JobSpec {
+    guard formats == [.gif] else { return spec }
+    return spec.rescaled(spec.gifRenderScale(width: spec.gifSize.width))
+  }
+
   /// Renders the job at the GIF's frame rate (its own `FrameRenderer`, so
   /// frame `i` shows `i / fps` s) and writes it with `GIFWriter`. Frames are
-  /// rendered at the canvas's full pixel size and resized to `width`
-  /// (default: the canvas width in points). With `maxBytes`, a file that
+  /// rendered at the smallest canvas scale at least twice `width` pixels
+  /// wide (`JobSpec.gifRenderScale`; default width: the canvas width in
+  /// points, drawn at 2x) and resized to `width`. The
+  /// renderer given may already be at that scale (a GIF-only job is loaded
+  /// there, `gifOnly`). With `maxBytes`, a file that
   /// is too big is written again with fewer colours (128), a lower frame rate
   /// (20), fewer colours (64), then narrower, until it fits; the summary
   /// says what changed.
   func write(_ renderer: FrameRenderer, to path: String, onFrame: (Int) throws -> Void) throws -> OutputSummary {
-    // Frames reach the GIF writer opaque: a transparent canvas over the job's matte.
-    let renderer = renderer.overMatte()
     let spec = renderer.spec
     let settings = spec.output.gif
     let canvasWidth = spec.framePixelWidth, canvasHeight = spec.framePixelHeight
@@ -38,8 +48,10 @@ struct GIFOutput: FormatWriter {
       fps = reduced
     }
     var colors = settings.maxColors ?? GIFOptions.colors(quality: settings.quality ?? GIFOptions.defaultQuality)
-    // GIF rates are whole: a 59.94 canvas is rendered again at a whole rate.
-    var renderers: [Int: FrameRenderer] = spec.canvas.isFractional ? [:] : [spec.canvas.fps: renderer]
+    // One renderer per rate and scale tried: frames reach the GIF writer
+    // opaque (a transparent canvas over the job's matte), at a whole rate
+    // (a 59.94 canvas is rendered again at 60).
+    var renderers: [[Int]: FrameRenderer] = [:]
     var options = GIFOptions()
     if let dither = settings.dither { options.dither = GIFOptions.Dither(rawValue: dither.rawValue)! }
     if let scale = settings.bayerScale { options.bayerScale = scale }
@@ -51,17 +63,21 @@ struct GIFOutput: FormatWriter {
     }
 
     func attempt() throws -> GIFSummary {
+      let scale = spec.gifRenderScale(width: width)
       let clip: FrameRenderer
-      if let cached = renderers[fps] {
+      if let cached = renderers[[fps, scale]] {
         clip = cached
       } else {
-        clip = renderer.retimed(fps: fps)
-        renderers[fps] = clip
+        clip = StageTimings.measure(.snapshot) { renderer.opaque(scale: scale, fps: fps) }
+        renderers[[fps, scale]] = clip
       }
       options.width = width
       options.height = max(1, Int((Double(canvasHeight) * Double(width) / Double(canvasWidth)).rounded()))
       options.maxColors = colors
-      var frame = Bitmap(width: canvasWidth, height: canvasHeight, fill: spec.canvas.background.premultipliedPixel)
+      let clipSpec = clip.spec
+      var frame = Bitmap(
+        width: clipSpec.framePixelWidth, height: clipSpec.framePixelHeight,
+        fill: clipSpec.canvas.background.premultipliedPixel)
       // Timings (bench switch): `encode` is the whole GIF writer, the
       // frames' `compose` inside it included.
       return try StageTimings.measure(.encode) {
