@@ -1,21 +1,22 @@
 // GIFScale: the canvas scale a GIF's frames are rendered at.
 //
-// A GIF is a fraction of the canvas's pixel size (by default one pixel per
-// point, a third of an @3x canvas's width): rendering it at the canvas scale
-// and resizing would make nine times the pixels it shows. The GIF is drawn
-// instead at the smallest whole scale whose frame is at least twice as wide
-// as the GIF (never above the canvas scale) and resized from there. A job is
-// laid out in points, so the same job at another scale is the same picture
-// with finer or coarser pixels.
+// A GIF is often a fraction of the canvas's pixel size (a 120 px preview of
+// an @3x canvas is a tenth of its width): rendering it at the canvas scale
+// and resizing would make many times the pixels it shows. The GIF is drawn
+// instead at the smallest whole scale whose frame is at least three times
+// as wide as the GIF (never above the canvas scale) and resized from there.
+// A job is laid out in points, so the same job at another scale is the same
+// picture with finer or coarser pixels.
 //
-// Twice, not once: edges drawn at the GIF's own size (1x for the default
-// width) are the compositor's coverage, where the canvas resized is
-// Lanczos's. Measured by scripts/gif-quality (default GIF, 390 px, SSIM
-// against frames rendered at the canvas scale and resized): drawn at 1x,
-// flat UI (an @3x canvas) 0.99995 → 0.99976, photos and page flip (@2x
-// canvases) 0.9683 → 0.9619 and 0.9296 → 0.9290; drawn at 2x, flat UI
-// 0.99993 at 2.6 % fewer bytes, the @2x contents unchanged (2x is their
-// canvas scale).
+// Three times, not less: resized from three or more pixels per GIF pixel,
+// edges are Lanczos's average of fine coverage whatever the scale; from
+// fewer, the compositor's own coverage at the coarser scale shows. Measured
+// by scripts/gif-quality (default GIF, one pixel per point, SSIM against
+// frames rendered at the canvas scale and resized): drawn at 1x, flat UI
+// (an @3x canvas) 0.99995 → 0.99976, photos and page flip (@2x canvases)
+// 0.9683 → 0.9619 and 0.9296 → 0.9290; drawn at 2x, flat UI 0.99993, and
+// jobs/partial-curl.gif 13 % larger. So a GIF of one pixel per point (the
+// default) keeps the canvas scale of an @2x or @3x canvas.
 //
 // The scale is lowered only when the frame's sides are whole pixels at it
 // (whole points, or points that are whole at that scale): the frame then
@@ -26,7 +27,7 @@
 
 extension JobSpec {
   /// The canvas scale for a GIF `width` pixels wide: the smallest whole
-  /// scale `k` with `frameSize.width · k ≥ 2 · width`, at most
+  /// scale `k` with `frameSize.width · k ≥ 3 · width`, at most
   /// `canvas.scale`, at which the frame's sides are whole pixels (else
   /// `canvas.scale`, as for a job with a centred image).
   public func gifRenderScale(width: Int) -> Int {
@@ -35,7 +36,7 @@ extension JobSpec {
     }
     if centred { return canvas.scale }
     let size = frameSize
-    let needed = Swift.max(1, Int((2 * Double(width) / size.width).rounded(.up)))
+    let needed = Swift.max(1, Int((3 * Double(width) / size.width).rounded(.up)))
     for k in needed..<Swift.max(needed, canvas.scale) {
       let w = size.width * Double(k), h = size.height * Double(k)
       if w.rounded() == w && h.rounded() == h { return k }

@@ -7,7 +7,7 @@ import Rendering
 /// to fit `maxBytes` when asked.
 struct GIFOutput: FormatWriter {
   var fileType: OutputFileType { GIFWriter.fileType }
-  var cacheKey: String { "gif libimagequant paletteuse lossy-lzw giflib scale-2x" }
+  var cacheKey: String { "gif libimagequant paletteuse lossy-lzw giflib scale-3x" }
 
   /// The GIF frame rate for a canvas rate above 50 (GIF delays are whole
   /// centiseconds, at least 2): the largest whole divisor of `fps` from 24
@@ -27,9 +27,9 @@ struct GIFOutput: FormatWriter {
 
   /// Renders the job at the GIF's frame rate (its own `FrameRenderer`, so
   /// frame `i` shows `i / fps` s) and writes it with `GIFWriter`. Frames are
-  /// rendered at the smallest canvas scale at least twice `width` pixels
-  /// wide (`JobSpec.gifRenderScale`; default width: the canvas width in
-  /// points, drawn at 2x) and resized to `width`. The
+  /// rendered at the smallest canvas scale at least three times `width`
+  /// pixels wide (`JobSpec.gifRenderScale`; default width: the canvas width
+  /// in points, drawn at an @2x or @3x canvas's own scale) and resized to `width`. The
   /// renderer given may already be at that scale (a GIF-only job is loaded
   /// there, `gifOnly`). With `maxBytes`, a file that
   /// is too big is written again with fewer colours (128), a lower frame rate

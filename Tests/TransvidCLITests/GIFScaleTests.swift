@@ -9,8 +9,8 @@ import Testing
 @testable import TransvidCLI
 import TestSupport
 
-/// A GIF is rendered at the smallest whole canvas scale at least as wide as
-/// it (`JobSpec.gifRenderScale`), not at the canvas scale and resized: its
+/// A GIF is rendered at the smallest whole canvas scale at least three times
+/// as wide as it (`JobSpec.gifRenderScale`), not at the canvas scale: its
 /// frames are the job drawn at that scale, with the GIF's size, delays and
 /// loop; a stage is drawn around it as at the canvas scale.
 @Suite struct GIFScaleTests {
@@ -19,10 +19,10 @@ import TestSupport
     smallJob(output: output).replacingOccurrences(of: "scale: 2", with: "scale: 3") + extra
   }
 
-  @Test func theScaleIsTheSmallestWholeOneAtLeastTwiceTheGIFWidth() throws {
+  @Test func theScaleIsTheSmallestWholeOneAtLeastThreeTimesTheGIFWidth() throws {
     let spec = try JobParser.parse(Self.job("{ formats: [gif] }"), file: "s.cfg")
     #expect(spec.canvas.scale == 3)
-    let scales = [16, 60, 61, 120, 121, 180, 181, 2000].map { spec.gifRenderScale(width: $0) }
+    let scales = [16, 40, 41, 80, 81, 120, 121, 2000].map { spec.gifRenderScale(width: $0) }
     #expect(scales == [1, 1, 2, 2, 3, 3, 3, 3])
     // 100.5 pt is not whole at 1x: the first scale at which both sides are.
     var fractional = spec
@@ -36,9 +36,12 @@ import TestSupport
       Self.job("{ formats: [gif] }").replacingOccurrences(
         of: "color: \"#E5E5EA\" }", with: "image: p.png, contentMode: center }"), file: "s.cfg")
     #expect(centred.gifRenderScale(width: 60) == 3)
-    // Only a GIF-only job is loaded at the GIF's scale.
-    #expect(GIFOutput.loaded(spec, formats: [.gif]).canvas.scale == 2)
-    #expect(GIFOutput.loaded(spec, formats: [.gif, .png]).canvas.scale == 3)
+    // Only a GIF-only job is loaded at the GIF's scale; a GIF of one pixel
+    // per point (the default) keeps the canvas scale.
+    let preview = try JobParser.parse(Self.job("{ formats: [gif], gif: { width: 60 } }"), file: "s.cfg")
+    #expect(GIFOutput.loaded(preview, formats: [.gif]).canvas.scale == 2)
+    #expect(GIFOutput.loaded(preview, formats: [.gif, .png]).canvas.scale == 3)
+    #expect(GIFOutput.loaded(spec, formats: [.gif]).canvas.scale == 3)
   }
 
   /// The GIF image shown at `cs` centiseconds: the frame `n` of a 30 fps clip.
@@ -73,14 +76,14 @@ import TestSupport
     return (gif, result)
   }
 
-  @Test func theDefaultGIFIsTheJobAt2xResized() throws {
+  @Test func theDefaultGIFIsTheCanvasResized() throws {
     let dir = try makeTemporaryDirectory()
     defer { try? FileManager.default.removeItem(atPath: dir) }
     let spec = try JobParser.parse(Self.job("{ formats: [gif], gif: { loop: 3 } }"), file: "\(dir)/small.cfg")
     let path = (dir as NSString).appendingPathComponent("small.gif")
     let summary = try OutputWriter.write(format: .gif, renderer: FrameRenderer(spec: spec), to: path)
     let (gif, psnrs) = try Self.compare(
-      gif: path, with: [FrameRenderer(spec: spec.rescaled(2)), FrameRenderer(spec: spec)])
+      gif: path, with: [FrameRenderer(spec: spec), FrameRenderer(spec: spec.rescaled(2))])
     // 120×200 pt: 120×200 px, 1.9 s at 30 fps, holds merged.
     #expect(gif.frames.allSatisfy { $0.width == 120 && $0.height == 200 })
     #expect(gif.delays.reduce(0, +) == 190 && gif.delays.allSatisfy { $0 >= 2 })
@@ -89,17 +92,17 @@ import TestSupport
     let netscape = Array("NETSCAPE2.0".utf8)
     let at = try #require((0..<(bytes.count - 16)).first { Array(bytes[$0..<($0 + 11)]) == netscape })
     #expect(bytes[at + 13] == 3 && bytes[at + 14] == 0)
-    // Every image is the job drawn at 2x and resized, up to the palette;
-    // the 3x frame resized is close but further (other edges).
+    // Every image is the job drawn at 3x (the canvas) and resized, up to
+    // the palette; the 2x frame resized is close but further (other edges).
     for (i, values) in psnrs.enumerated() {
-      #expect(values[0] >= 55, "image \(i): \(values[0]) dB from the 2x frame resized")
-      #expect(values[1] >= 40 && values[1] < values[0], "image \(i): \(values[1]) dB from 3x, \(values[0]) from 2x")
+      #expect(values[0] >= 55, "image \(i): \(values[0]) dB from the 3x frame resized")
+      #expect(values[1] >= 40 && values[1] < values[0], "image \(i): \(values[1]) dB from 2x, \(values[0]) from 3x")
     }
   }
 
-  /// A 60 px GIF is drawn at 1x and resized; a 360 px one is the 3x canvas
-  /// as it is, not resized.
-  @Test(arguments: [(60, 1, 45.0), (360, 3, 55.0)])
+  /// A 30 px GIF is drawn at 1x and resized, a 60 px one at 2x; a 360 px
+  /// one is the 3x canvas as it is, not resized.
+  @Test(arguments: [(30, 1, 45.0), (60, 2, 45.0), (360, 3, 55.0)])
   func aGIFIsTheJobAtItsScaleResized(width: Int, scale: Int, decibels: Double) throws {
     let dir = try makeTemporaryDirectory()
     defer { try? FileManager.default.removeItem(atPath: dir) }
@@ -140,21 +143,21 @@ import TestSupport
       """
     var spec = try JobParser.parse(text, file: "\(dir)/staged.cfg")
     let stage = try #require(spec.stage)
-    // Half the stage's width in points: drawn at 1x, resized.
-    spec.output.gif.width = Int(stage.size.width) / 2
+    // A third of the stage's width in points: drawn at 1x, resized.
+    spec.output.gif.width = Int(stage.size.width) / 3
     #expect(spec.canvas.scale == 2 && spec.gifRenderScale(width: spec.gifSize.width) == 1)
     let path = (dir as NSString).appendingPathComponent("staged.gif")
     try OutputWriter.write(format: .gif, renderer: FrameRenderer(spec: spec), to: path)
     let (gif, psnrs) = try Self.compare(gif: path, with: [FrameRenderer(spec: spec.rescaled(1))])
-    // Half a pixel per point of the stage.
+    // A third of a pixel per point of the stage.
     let (w, h) = spec.gifSize
-    #expect(w == Int(stage.size.width) / 2 && abs(h - Int(stage.size.height) / 2) <= 1)
+    #expect(w == Int(stage.size.width) / 3 && abs(h - Int(stage.size.height) / 3) <= 1)
     #expect(gif.frames.allSatisfy { $0.width == w && $0.height == h })
     #expect(gif.delays.reduce(0, +) == 50)
     let layout = StageLayout(stage: stage, canvas: spec.canvas)
     let first = try #require(gif.frames.first)
     func pixel(_ x: Double, _ y: Double) -> [Int] {
-      let i = 4 * (Int(y / 2) * w + Int(x / 2))
+      let i = 4 * (Int(y / 3) * w + Int(x / 3))
       return first.bytes[i..<(i + 3)].map { Int($0) }
     }
     func near(_ a: [Int], _ b: [Int]) -> Bool { zip(a, b).allSatisfy { abs($0 - $1) <= 10 } }
