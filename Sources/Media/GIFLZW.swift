@@ -2,10 +2,9 @@
 /// length-prefixed sub-blocks, optionally lossy.
 ///
 /// Hand-written because lossy coding decides the indices while it compresses:
-/// where the dictionary already holds a string one pixel longer whose next
-/// index shows a colour close enough to the one wanted, the encoder takes that
-/// string instead of ending the code (the technique of gifsicle's `--lossy`
-/// and gifski). giflib's encoder (`EGifPutLine`) only codes the indices it is
+/// each code is the longest string the dictionary holds whose indices all
+/// show colours close enough to the ones wanted, not only the exact one (the
+/// technique of gifsicle's `--lossy` and gifski). giflib's encoder (`EGifPutLine`) only codes the indices it is
 /// given, and no maintained library exposes an LZW coder that chooses; giflib
 /// still writes everything around this stream (`GIFFile`).
 ///
@@ -65,9 +64,10 @@ struct GIFLZWEncoder {
     self.searchBudget = searchBudget
   }
 
-  /// Enough to find most longer strings of photo content; the search stays a
-  /// small part of the GIF writer's time.
-  static let defaultSearchBudget = 48
+  /// Nearly all the bytes a search without a limit saves on photo content
+  /// (16 nodes: within 0.2 %), at a third more coding time than greedy
+  /// strings; more nodes cost time for almost nothing.
+  static let defaultSearchBudget = 16
 
   /// Codes `indices` (each below `1 << minimumCodeSize`) as image data:
   /// sub-blocks of at most 255 bytes, each after its length byte, without

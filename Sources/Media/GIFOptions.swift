@@ -8,9 +8,10 @@
 /// it). No dithering scored higher than Bayer and error diffusion on every
 /// content: on flat UI the colours are in the palette, and on photos a
 /// dither pattern costs SSIM and LZW bytes more than the banding it hides.
-/// More colours and lossy coding masked less than a quarter of the contrast
-/// beat fewer colours at the same bytes on photos and page flips; more than
-/// twice the quantisation error lets anti-aliased edges of flat UI drift.
+/// More colours with lossy coding masked less (4/9 of the contrast rather
+/// than 1/4) beat fewer colours at the same bytes on photos and page flips;
+/// a bound above twice the quantisation error lets anti-aliased edges of
+/// flat UI drift.
 public struct GIFOptions: Hashable, Sendable {
   /// How the quantised colours are spread (libavfilter `paletteuse` `dither`).
   public enum Dither: String, Hashable, Sendable, CaseIterable {

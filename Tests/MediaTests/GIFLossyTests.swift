@@ -18,6 +18,13 @@ import TestSupport
     }
   }
 
+  /// `file` finished, written to `path` and decoded by FFmpeg.
+  static func readBack(_ file: GIFFile, at path: String) throws -> GIFReader {
+    try file.finish()
+    try Platform.writeAtomically(file.bytes, to: path)
+    return try GIFReader(path: path)
+  }
+
   /// Indices coded at lossy 0 in a file written by `GIFFile` decode to
   /// exactly those indices' colours: tables of 4, 16 and 256 entries (code
   /// sizes 2, 4, 8), noise that fills the dictionary many times over (clear
@@ -48,10 +55,7 @@ import TestSupport
       #expect(coded == indices)
       try file.append(image, data: data)
     }
-    try file.finish()
-    let path = dir.path("exact.gif")
-    try Platform.writeAtomically(file.bytes, to: path)
-    let gif = try GIFReader(path: path)
+    let gif = try readBack(file, at: dir.path("exact.gif"))
     #expect(gif.frames.count == 2)
     #expect(gif.delays == [10, 10])
     for (k, (indices, palette)) in images.enumerated() {
@@ -148,10 +152,7 @@ import TestSupport
       let data = coder.encode(&coded, minimumCodeSize: file.codeSize(of: image), tolerance: tolerance)
       sizes.append(data.count)
       try file.append(image, data: data)
-      try file.finish()
-      let path = dir.path("budget-\(budget).gif")
-      try Platform.writeAtomically(file.bytes, to: path)
-      let gif = try GIFReader(path: path)
+      let gif = try readBack(file, at: dir.path("budget-\(budget).gif"))
       #expect(gif.frames.count == 1)
       var wrong = 0, worst = 0
       for y in 0..<height {
