@@ -47,6 +47,9 @@ struct GIFLZWEncoder {
   private var sibling = [UInt16](repeating: 0, count: 4096)
   private var parent = [UInt16](repeating: 0, count: 4096)
   private var suffix = [UInt8](repeating: 0, count: 4096)
+  /// The length of a code's longest extension in the dictionary: the search
+  /// skips subtrees that cannot beat the longest string found.
+  private var height = [UInt16](repeating: 0, count: 4096)
   /// The depth-first search's path: per depth, the node, the summed
   /// distance, and the next sibling to try (`untried`: the exact child first).
   private var pathNode = [UInt16](repeating: 0, count: 4097)
@@ -101,8 +104,12 @@ struct GIFLZWEncoder {
       for code in (end + 1)..<next {
         tables.child[Int(tables.parent[code]) << 8 | Int(tables.suffix[code])] = 0
         tables.firstChild[code] = 0
+        tables.height[code] = 0
       }
-      for code in 0..<clear { tables.firstChild[code] = 0 }
+      for code in 0..<clear {
+        tables.firstChild[code] = 0
+        tables.height[code] = 0
+      }
       next = end + 1
       width = minimumCodeSize + 1
       limit = 1 << width
@@ -142,6 +149,13 @@ struct GIFLZWEncoder {
           tables.suffix[next] = first
           tables.sibling[next] = tables.firstChild[code]
           tables.firstChild[code] = UInt16(next)
+          var ancestor = code, h: UInt16 = 1
+          while tables.height[ancestor] < h {
+            tables.height[ancestor] = h
+            if ancestor < clear { break }
+            ancestor = Int(tables.parent[ancestor])
+            h += 1
+          }
           next += 1
         }
         p = after
@@ -167,7 +181,7 @@ struct GIFLZWEncoder {
 
   /// The dictionary and the search path as pointers, for the inner loops.
   private struct Tables {
-    var child, firstChild, sibling, parent: UnsafeMutablePointer<UInt16>
+    var child, firstChild, sibling, parent, height: UnsafeMutablePointer<UInt16>
     var suffix: UnsafeMutablePointer<UInt8>
     var pathNode, pathNext: UnsafeMutablePointer<UInt16>
     var pathCost: UnsafeMutablePointer<Int32>
@@ -178,16 +192,18 @@ struct GIFLZWEncoder {
       firstChild.withUnsafeMutableBufferPointer { firstChild in
         sibling.withUnsafeMutableBufferPointer { sibling in
           parent.withUnsafeMutableBufferPointer { parent in
-            suffix.withUnsafeMutableBufferPointer { suffix in
-              pathNode.withUnsafeMutableBufferPointer { pathNode in
-                pathNext.withUnsafeMutableBufferPointer { pathNext in
-                  pathCost.withUnsafeMutableBufferPointer { pathCost in
-                    body(
-                      Tables(
-                        child: child.baseAddress!, firstChild: firstChild.baseAddress!,
-                        sibling: sibling.baseAddress!, parent: parent.baseAddress!, suffix: suffix.baseAddress!,
-                        pathNode: pathNode.baseAddress!, pathNext: pathNext.baseAddress!,
-                        pathCost: pathCost.baseAddress!))
+            height.withUnsafeMutableBufferPointer { height in
+              suffix.withUnsafeMutableBufferPointer { suffix in
+                pathNode.withUnsafeMutableBufferPointer { pathNode in
+                  pathNext.withUnsafeMutableBufferPointer { pathNext in
+                    pathCost.withUnsafeMutableBufferPointer { pathCost in
+                      body(
+                        Tables(
+                          child: child.baseAddress!, firstChild: firstChild.baseAddress!,
+                          sibling: sibling.baseAddress!, parent: parent.baseAddress!, height: height.baseAddress!,
+                          suffix: suffix.baseAddress!, pathNode: pathNode.baseAddress!,
+                          pathNext: pathNext.baseAddress!, pathCost: pathCost.baseAddress!))
+                    }
                   }
                 }
               }
@@ -248,7 +264,7 @@ struct GIFLZWEncoder {
         tables.pathNode[0] = UInt16(root)
         tables.pathCost[0] = 0
         tables.pathNext[0] = Self.untried
-        while depth >= 0 {
+        while depth >= 0 && visits < stop {
           // Node `pathNode[depth]` ends at pixel `start + depth`; its next
           // accepted extension covers pixel `q`.
           let q = start + depth + 1
@@ -259,7 +275,7 @@ struct GIFLZWEncoder {
             if tables.pathNext[depth] == Self.untried {
               tables.pathNext[depth] = tables.firstChild[node]
               let exact = Int(tables.child[node << 8 | Int(wanted)])
-              if exact != 0 {
+              if exact != 0 && q + 1 + Int(tables.height[exact]) >= bestAfter {
                 found = exact
                 cost = max(0, distance(wanted, at: q))
               }
@@ -267,7 +283,7 @@ struct GIFLZWEncoder {
             while found == 0 && tables.pathNext[depth] != 0 {
               let s = Int(tables.pathNext[depth])
               tables.pathNext[depth] = tables.sibling[s]
-              if tables.suffix[s] == wanted { continue }
+              if tables.suffix[s] == wanted || q + 1 + Int(tables.height[s]) < bestAfter { continue }
               let d = distance(tables.suffix[s], at: q)
               if d >= 0 {
                 found = s
@@ -282,7 +298,6 @@ struct GIFLZWEncoder {
             continue
           }
           visits += 1
-          if visits > stop { break }
           depth += 1
           tables.pathNode[depth] = UInt16(found)
           tables.pathCost[depth] = tables.pathCost[depth - 1] + Int32(cost)
