@@ -1,16 +1,17 @@
 /// How `GIFWriter` quantises, codes, times and loops a GIF.
 ///
 /// The defaults won on `scripts/gif-quality` (390 px, 30 fps, SSIM against
-/// the lossless frames): one global palette of 205 colours (`quality` 80) by
+/// the lossless frames): one global palette of 230 colours (`quality` 90) by
 /// libimagequant from the pixels that change (`statistics: .diff`), flat
 /// colours kept exactly, no dithering, lossy LZW within 32 levels, masked by
-/// local contrast and the pixel's own quantisation error. No dithering
-/// scored higher than Bayer and error diffusion on every content: on flat UI
-/// the colours are in the palette, and on photos a dither pattern costs SSIM
-/// and LZW bytes more than the banding it hides. Lossy coding and 205
-/// colours take 12–17 % of the bytes of photo content for about 0.005–0.009
-/// SSIM, leave flat UI as it was, and keep SSIM above FFmpeg's better
-/// two-pass recipe on every content.
+/// local contrast (4/9 of it) and the pixel's own quantisation error (twice
+/// it). No dithering scored higher than Bayer and error diffusion on every
+/// content: on flat UI the colours are in the palette, and on photos a
+/// dither pattern costs SSIM and LZW bytes more than the banding it hides.
+/// More colours with lossy coding masked less (4/9 of the contrast rather
+/// than 1/4) beat fewer colours at the same bytes on photos and page flips;
+/// a bound above twice the quantisation error lets anti-aliased edges of
+/// flat UI drift.
 public struct GIFOptions: Hashable, Sendable {
   /// How the quantised colours are spread (libavfilter `paletteuse` `dither`).
   public enum Dither: String, Hashable, Sendable, CaseIterable {
@@ -95,8 +96,8 @@ public struct GIFOptions: Hashable, Sendable {
   /// at least 4.
   public static func colors(quality: Int) -> Int { max(4, min(256, (256 * quality + 50) / 100)) }
 
-  /// The `quality` without a setting (205 colours).
-  public static let defaultQuality = 80
+  /// The `quality` without a setting (230 colours).
+  public static let defaultQuality = 90
 
   /// The NETSCAPE2.0 repeat count: 0 forever, nil (no block) to play once.
   var fileLoop: Int? {

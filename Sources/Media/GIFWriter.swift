@@ -248,8 +248,8 @@ struct GIFScreen {
   }
 
   /// A pixel's lossy bound is at most its 3×3 neighbourhood's largest
-  /// channel range over this…
-  static let maskingDivisor = 4
+  /// channel range times `maskingNumerator / maskingDenominator` (4/9)…
+  static let maskingNumerator = 4, maskingDenominator = 9
   /// …and at most this many times its own quantisation error (the distance
   /// of its mapped colour from its source colour).
   static let errorFactor = 2
@@ -279,7 +279,7 @@ struct GIFScreen {
       let spread = high &- low
       return Int(max(spread[0], spread[1], spread[2]))
     }
-    return min(bound, range / Self.maskingDivisor, Self.errorFactor * error)
+    return min(bound, range * Self.maskingNumerator / Self.maskingDenominator, Self.errorFactor * error)
   }
 
   /// The next image: the `changed` pixels take their mapped colours

@@ -18,6 +18,13 @@ import TestSupport
     }
   }
 
+  /// `file` finished, written to `path` and decoded by FFmpeg.
+  static func readBack(_ file: GIFFile, at path: String) throws -> GIFReader {
+    try file.finish()
+    try Platform.writeAtomically(file.bytes, to: path)
+    return try GIFReader(path: path)
+  }
+
   /// Indices coded at lossy 0 in a file written by `GIFFile` decode to
   /// exactly those indices' colours: tables of 4, 16 and 256 entries (code
   /// sizes 2, 4, 8), noise that fills the dictionary many times over (clear
@@ -48,10 +55,7 @@ import TestSupport
       #expect(coded == indices)
       try file.append(image, data: data)
     }
-    try file.finish()
-    let path = dir.path("exact.gif")
-    try Platform.writeAtomically(file.bytes, to: path)
-    let gif = try GIFReader(path: path)
+    let gif = try readBack(file, at: dir.path("exact.gif"))
     #expect(gif.frames.count == 2)
     #expect(gif.delays == [10, 10])
     for (k, (indices, palette)) in images.enumerated() {
@@ -120,6 +124,48 @@ import TestSupport
     for k in 1..<b.frames.count {
       #expect(psnr(b.frames[k], b.frames[0], including: { _, y in (40..<50).contains(y) }) == .infinity, "image \(k)")
     }
+  }
+
+  /// The longest-match search (`searchBudget` > 0) against the greedy coder
+  /// (budget 0) on one photo-like image of a 256-grey table, every pixel
+  /// within 6 levels: both decode, through FFmpeg, to what `encode` says
+  /// (`coded`) and within every pixel's bound of the wanted grey, and the
+  /// search's longer strings take fewer bytes.
+  @Test static func longestMatchIsWithinBoundAndSmallerThanGreedy() throws {
+    let dir = try TempDirectory()
+    defer { dir.cleanUp() }
+    let width = 160, height = 120, bound = 6
+    let table = (0..<256).flatMap { [UInt8($0), UInt8($0), UInt8($0)] }
+    let colors = (0..<256).map { UInt32($0) * 0x01_0101 }
+    let grain = noise(width * height, seed: 5, below: 9)
+    let indices = (0..<(width * height)).map { p in UInt8(min(255, 60 + p % width + p / width / 2 + Int(grain[p]))) }
+    let tolerance = GIFLZWEncoder.Tolerance(
+      colors: colors, transparentIndex: nil, shown: [UInt32](repeating: 0, count: indices.count),
+      wanted: indices.map { colors[Int($0)] }, bounds: [UInt8](repeating: UInt8(bound), count: indices.count))
+    var sizes: [Int] = []
+    for budget in [0, GIFLZWEncoder.defaultSearchBudget] {
+      let file = try GIFFile(width: width, height: height, palette: table, loop: nil, what: "test")
+      let image = GIFFile.Image(
+        x: 0, y: 0, width: width, height: height, indices: indices, palette: nil, transparentIndex: nil, delay: 10)
+      var coder = GIFLZWEncoder(searchBudget: budget)
+      var coded = indices
+      let data = coder.encode(&coded, minimumCodeSize: file.codeSize(of: image), tolerance: tolerance)
+      sizes.append(data.count)
+      try file.append(image, data: data)
+      let gif = try readBack(file, at: dir.path("budget-\(budget).gif"))
+      #expect(gif.frames.count == 1)
+      var wrong = 0, worst = 0
+      for y in 0..<height {
+        for x in 0..<width {
+          let p = y * width + x, shown = gif.frames[0][x, y]
+          if shown != Pixel(r: coded[p], g: coded[p], b: coded[p], a: 255) { wrong += 1 }
+          worst = max(worst, abs(Int(shown.r) - Int(indices[p])))
+        }
+      }
+      #expect(wrong == 0, "budget \(budget): \(wrong) pixels are not what encode returned")
+      #expect(worst <= bound, "budget \(budget): a pixel is \(worst) from its wanted grey")
+    }
+    #expect(sizes[1] < sizes[0], "search \(sizes[1]) B, greedy \(sizes[0]) B")
   }
 
   @Test static func rejectsALossyBoundOutOfRange() throws {
