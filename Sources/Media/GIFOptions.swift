@@ -1,7 +1,7 @@
 /// How `GIFWriter` quantises, codes, times and loops a GIF.
 ///
 /// The defaults won on `scripts/gif-quality` (390 px, 30 fps, SSIM against
-/// the lossless frames): one global palette of 230 colours (`quality` 90) by
+/// the lossless frames): one global palette of 220 colours (`quality` 86) by
 /// libimagequant from the pixels that change (`statistics: .diff`), flat
 /// colours kept exactly, no dithering, lossy LZW within 32 levels, masked by
 /// local contrast (4/9 of it) and the pixel's own quantisation error (twice
@@ -11,7 +11,9 @@
 /// More colours with lossy coding masked less (4/9 of the contrast rather
 /// than 1/4) beat fewer colours at the same bytes on photos and page flips;
 /// a bound above twice the quantisation error lets anti-aliased edges of
-/// flat UI drift.
+/// flat UI drift. 220 colours is where the page flip (one palette for two
+/// screens and the shaded page) keeps FFmpeg's SSIM at the fewest bytes
+/// (215, quality 84: below it); photos alone would take fewer.
 public struct GIFOptions: Hashable, Sendable {
   /// How the quantised colours are spread (libavfilter `paletteuse` `dither`).
   public enum Dither: String, Hashable, Sendable, CaseIterable {
@@ -96,8 +98,8 @@ public struct GIFOptions: Hashable, Sendable {
   /// at least 4.
   public static func colors(quality: Int) -> Int { max(4, min(256, (256 * quality + 50) / 100)) }
 
-  /// The `quality` without a setting (230 colours).
-  public static let defaultQuality = 90
+  /// The `quality` without a setting (220 colours).
+  public static let defaultQuality = 86
 
   /// The NETSCAPE2.0 repeat count: 0 forever, nil (no block) to play once.
   var fileLoop: Int? {
