@@ -29,9 +29,9 @@ struct GIFOutput: FormatWriter {
   /// frame `i` shows `i / fps` s) and writes it with `GIFWriter`. Frames are
   /// rendered at the smallest canvas scale at least three times `width`
   /// pixels wide (`JobSpec.gifRenderScale`; default width: the canvas width
-  /// in points, drawn at an @2x or @3x canvas's own scale) and resized to `width`. The
-  /// renderer given may already be at that scale (a GIF-only job is loaded
-  /// there, `gifOnly`). With `maxBytes`, a file that
+  /// in points, drawn at an @2x or @3x canvas's own scale) and resized to
+  /// `width`. The renderer given may already be at that scale (a GIF-only
+  /// job is loaded there, `loaded(_:formats:)`). With `maxBytes`, a file that
   /// is too big is written again with fewer colours (128), a lower frame rate
   /// (20), fewer colours (64), then narrower, until it fits; the summary
   /// says what changed.
