@@ -6,6 +6,7 @@
 //     mp4: { crf: 18, preset: medium }
 //     mp4: { maxBytes: 10MB }         # two-pass at the rate that fills it (webm too)
 //     mp4: { width: 720 }             # or height; also webm and mov (VideoSize.swift)
+//     mp4: { frameRate: variable }    # holds coded once (FrameRateMode.swift); also webm; default constant
 //     gif: { width: 360, fps: 30 }    # default: the writer's choice
 //     gif:                            # every key optional
 //       width: 360                    # pixels (16…8192); height keeps the aspect ratio
@@ -31,11 +32,11 @@
 
 extension JobDecoder {
   static let outputKeys = ["dir", "formats", "mp4", "gif", "png", "sheet", "webm", "mov", "apng", "webp", "matte", "target"]
-  static let webmKeys = ["crf", "speed", "maxBytes"] + videoSizeKeys
+  static let webmKeys = ["crf", "speed", "maxBytes", "frameRate"] + videoSizeKeys
   static let movKeys = videoSizeKeys
   static let apngKeys = ["loop"]
   static let webpKeys = ["quality", "lossless", "loop"]
-  static let mp4Keys = ["crf", "preset", "maxBytes"] + videoSizeKeys
+  static let mp4Keys = ["crf", "preset", "maxBytes", "frameRate"] + videoSizeKeys
   static let gifKeys = ["width", "fps", "maxColors", "maxBytes", "dither", "bayerScale", "palette", "loop", "quality", "lossy"]
   static let pngKeys = ["time"]
   static let sheetKeys = ["frames", "columns", "width"]
@@ -113,8 +114,14 @@ extension JobDecoder {
       settings.preset = name
     }
     if let value = fields["maxBytes"] { settings.maxBytes = try maxBytes(value, fields.path("maxBytes")) }
+    if let value = fields["frameRate"] { settings.frameRate = try frameRate(value, fields.path("frameRate")) }
     settings.size = try videoSize(fields)
     return settings
+  }
+
+  /// `frameRate:` of mp4 and webm.
+  private func frameRate(_ value: YAMLNode, _ path: KeyPath) throws(Diagnostic) -> FrameRateMode {
+    try choice(value, path, FrameRateMode.self, what: "frame rate")
   }
 
   private func gif(_ node: YAMLNode, _ path: KeyPath) throws(Diagnostic) -> GIFSettings {
@@ -163,6 +170,7 @@ extension JobDecoder {
     if let value = fields["crf"] { settings.crf = try integer(value, fields.path("crf"), in: 0...63) }
     if let value = fields["speed"] { settings.speed = try integer(value, fields.path("speed"), in: 0...5) }
     if let value = fields["maxBytes"] { settings.maxBytes = try maxBytes(value, fields.path("maxBytes")) }
+    if let value = fields["frameRate"] { settings.frameRate = try frameRate(value, fields.path("frameRate")) }
     settings.size = try videoSize(fields)
     return settings
   }

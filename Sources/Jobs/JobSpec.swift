@@ -259,6 +259,9 @@ public struct MP4Settings: Hashable, Sendable {
   public var maxBytes: Int? = nil
   /// `width:` or `height:` (`VideoSize.swift`).
   public var size = VideoSize()
+  /// `frameRate:` — `constant` (every frame a picture) or `variable` (holds
+  /// coded once; `FrameRateMode.swift`).
+  public var frameRate = FrameRateMode.constant
 
   public init(crf: Int = 18, preset: String = "medium") {
     self.crf = crf
@@ -281,6 +284,8 @@ public struct WebMSettings: Hashable, Sendable {
   public var maxBytes: Int? = nil
   /// `width:` or `height:` (`VideoSize.swift`).
   public var size = VideoSize()
+  /// `frameRate:` — as `MP4Settings.frameRate`.
+  public var frameRate = FrameRateMode.constant
 
   /// crf 31 is libvpx's middle of the scale. Speed 2 is the default: on
   /// the photo demo (393×852, 60 fps) it gives a file 14 % smaller than

@@ -44,7 +44,7 @@ struct MP4Output: FormatWriter {
         preset: spec.output.mp4.preset, threads: encoderThreads,
         twoPass: TwoPass(pass: pass, bitRate: bitRate, stats: stats), fractional: spec.canvas.isFractional)
       try pipeline.run(renderer, width: width, height: height) { n, yuv in
-        try writer.append(yuv)
+        try writer.append(yuv, frame: n, of: renderer, mergingHolds: spec.output.mp4.frameRate == .variable)
         try onFrame(n)
       }
       summary = try writer.finish()
@@ -58,7 +58,8 @@ struct MP4Output: FormatWriter {
   ///
   /// Frames are rendered and converted ahead of the encoder by a
   /// `FramePipeline` (`pipeline`, default `FramePipeline.standard()`); held
-  /// frames reuse the previous converted frame. The bytes do not depend on the
+  /// frames reuse the previous converted frame, and with `frameRate:
+  /// variable` are not encoded again (`FrameRateMode`). The bytes do not depend on the
   /// pipeline's settings.
   ///
   /// Bench only: with `TRANSVID_NO_ENCODE=1` in the environment the frames
@@ -88,8 +89,9 @@ struct MP4Output: FormatWriter {
     let raw = ProcessInfo.processInfo.environment["TRANSVID_RAW_YUV"].flatMap { path in
       FileManager.default.createFile(atPath: path, contents: nil) ? FileHandle(forWritingAtPath: path) : nil
     }
+    let variable = spec.output.mp4.frameRate == .variable
     try pipeline.run(renderer, width: width, height: height) { n, yuv in
-      try StageTimings.measure(.encode) { try writer.append(yuv) }
+      try StageTimings.measure(.encode) { try writer.append(yuv, frame: n, of: renderer, mergingHolds: variable) }
       raw?.write(Data(yuv.planarBytes()))
       try onFrame(n)
     }

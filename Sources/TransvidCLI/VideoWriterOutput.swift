@@ -6,9 +6,13 @@ extension VideoWriter {
   /// Renders every frame of `renderer` at the writer's size (`FrameFitter`:
   /// the canvas, padded to even sides or scaled) and appends it; a
   /// frame that repeats the previous one is appended again without
-  /// rendering. The writer converts each bitmap itself (swscale for YUV,
+  /// rendering, or held (`hold()`) where the writer merges holds
+  /// (`mergesHolds`, or `mergingHolds`). The writer converts each bitmap itself (swscale for YUV,
   /// a straight-alpha copy for RGBA). Cancels the writer on error.
-  func encodeFrames(of renderer: FrameRenderer, onFrame: (Int) throws -> Void) throws -> OutputSummary {
+  func encodeFrames(
+    of renderer: FrameRenderer, mergingHolds: Bool? = nil, onFrame: (Int) throws -> Void
+  ) throws -> OutputSummary {
+    let merging = mergingHolds ?? mergesHolds
     do {
       var bitmap = Bitmap(width: width, height: height)
       let fitter = try FrameFitter(renderer, width: width, height: height)
@@ -16,7 +20,7 @@ extension VideoWriter {
       for n in 0..<renderer.frameCount {
         let repeats = n > 0 && renderer.repeatsPreviousFrame(n)
         // A hold is a longer delay where pictures carry delays; the last frame is always a picture.
-        if repeats, mergesHolds, n < last {
+        if repeats, merging, n < last {
           try hold()
         } else {
           if !repeats { try fitter.render(n, into: &bitmap) }
@@ -29,6 +33,20 @@ extension VideoWriter {
     } catch {
       cancel()
       throw error
+    }
+  }
+}
+
+extension VideoWriter {
+  /// Appends frame `n` of `renderer`, converted ahead (`yuv`), or, with
+  /// `mergingHolds` (`frameRate: variable`), keeps the picture on display
+  /// when the frame repeats the one before. The last frame is always a
+  /// picture, so the video lasts its whole length.
+  func append(_ yuv: YUVFrame, frame n: Int, of renderer: FrameRenderer, mergingHolds: Bool) throws {
+    if mergingHolds, n > 0, n < renderer.frameCount - 1, renderer.repeatsPreviousFrame(n) {
+      try hold()
+    } else {
+      try append(yuv)
     }
   }
 }

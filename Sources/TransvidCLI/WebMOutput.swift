@@ -41,12 +41,13 @@ struct WebMOutput: FormatWriter {
       path: path, width: width, height: height, fps: spec.canvas.fps, crf: spec.output.webm.crf,
       speed: spec.output.webm.speed, threads: encoderThreads, alpha: !spec.canvas.isOpaque, twoPass: twoPass,
       fractional: spec.canvas.isFractional)
+    let variable = spec.output.webm.frameRate == .variable
     if !spec.canvas.isOpaque {
-      let s = try writer.encodeFrames(of: renderer, onFrame: onFrame)
+      let s = try writer.encodeFrames(of: renderer, mergingHolds: variable, onFrame: onFrame)
       return (VideoSummary(frames: s.frames, duration: s.duration, bytes: s.bytes), writer.passStats)
     }
     try FramePipeline.standard().run(renderer, width: width, height: height) { n, yuv in
-      try writer.append(yuv)
+      try writer.append(yuv, frame: n, of: renderer, mergingHolds: variable)
       try onFrame(n)
     }
     return (try writer.finish(), writer.passStats)

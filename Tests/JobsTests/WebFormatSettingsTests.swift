@@ -15,7 +15,16 @@ let brokenWebFormatJobs: [BrokenJob] = [
     "job.cfg:1:26: error: output.webm.speed: expected an integer from 0 to 5, got 6"),
   BrokenJob(
     "webm cpu-used", "output: { webm: { cpuUsed: 2 } }\n",
-    "job.cfg:1:19: error: unknown key 'cpuUsed' in output.webm; expected one of: crf, speed, maxBytes, width, height"),
+    "job.cfg:1:19: error: unknown key 'cpuUsed' in output.webm; expected one of: crf, speed, maxBytes, frameRate, width, height"),
+  BrokenJob(
+    "mp4 frameRate vfr", "output: { mp4: { frameRate: vfr } }\n",
+    "job.cfg:1:29: error: output.mp4.frameRate: unknown frame rate \"vfr\"; expected one of: constant, variable"),
+  BrokenJob(
+    "webm frameRate near miss", "output: { webm: { frameRate: variabel } }\n",
+    "job.cfg:1:30: error: output.webm.frameRate: unknown frame rate \"variabel\"; did you mean 'variable'?"),
+  BrokenJob(
+    "mp4 frameRate number", "output: { mp4: { frameRate: 30 } }\n",
+    "job.cfg:1:29: error: output.mp4.frameRate: unknown frame rate \"30\"; expected one of: constant, variable"),
   BrokenJob(
     "apng loop word", "output: { apng: { loop: always } }\n",
     "job.cfg:1:25: error: output.apng.loop: expected 'forever' or a repeat count from 0 to 65535, got \"always\""),
@@ -76,9 +85,18 @@ let brokenWebFormatJobs: [BrokenJob] = [
     #expect(AnimationLoop.repeat(0).plays == 1 && AnimationLoop.forever.plays == 0)
   }
 
+  @Test static func variableFrameRate() throws {
+    let spec = try JobParser.parse(
+      "output: { mp4: { frameRate: variable, crf: 20 }, webm: { frameRate: constant } }\n" + job("hold: 1"),
+      file: "job.cfg")
+    #expect(spec.output.mp4.frameRate == .variable && spec.output.mp4.crf == 20)
+    #expect(spec.output.webm.frameRate == .constant)
+  }
+
   @Test static func defaults() throws {
     let spec = try JobParser.parse("output: { formats: [webm, webp] }\n" + job("hold: 1"), file: "job.cfg")
     #expect(spec.output.webm == WebMSettings(crf: 31, speed: 2))
+    #expect(spec.output.webm.frameRate == .constant && spec.output.mp4.frameRate == .constant)
     #expect(spec.output.apng == APNGSettings(loop: nil))
     #expect(spec.output.webp == WebPSettings(quality: 80, lossless: false, loop: nil))
   }
