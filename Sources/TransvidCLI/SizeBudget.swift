@@ -6,7 +6,9 @@ import Media
 /// encoded in two passes at the average rate the budget allows over the
 /// job's duration (`TwoPass`), with a little headroom for the container and
 /// the rate control's error; a file over the budget is encoded again at a
-/// rate lowered in proportion, one under 80 % of it at a rate raised. The
+/// rate lowered in proportion, one under 80 % of it at a rate raised —
+/// until a higher rate no longer makes it larger (a short or simple demo
+/// far under a generous budget needs no more bits), at most 1 Gb/s. The
 /// result is never over the budget: a budget no rate meets is an error
 /// naming the key and the limit.
 ///
@@ -28,6 +30,9 @@ struct SizeBudget {
   static let headroom = 0.96
   /// At most this many attempts.
   static let attempts = 4
+  /// The highest rate tried (1 Gb/s): far above any demo's need, far
+  /// below what the encoders refuse.
+  static let highestBitRate = 1_000_000_000
 
   /// Encodes the video with `encode(bitRate)` (both passes, writing the
   /// file at `path`) until it fits. Returns the last summary and the note
@@ -36,21 +41,29 @@ struct SizeBudget {
     VideoSummary, String
   ) {
     let seconds = max(duration, 1e-3)
-    var rate = Int(Double(maxBytes) * 8 * Self.headroom / seconds)
+    var rate = min(Int(Double(maxBytes) * 8 * Self.headroom / seconds), Self.highestBitRate)
     guard rate >= Self.lowestBitRate else {
       throw failure(
         "\(maxBytes) bytes over \(Self.format(duration)) s is \(rate / 1000) kb/s, below the lowest rate (\(Self.lowestBitRate / 1000) kb/s)")
     }
     var tried: [String] = []
+    var previous: (rate: Int, bytes: Int)?
     for attempt in 1...Self.attempts {
       let summary = try encode(rate)
       tried.append("\(rate / 1000) kb/s → \(summary.bytes) bytes")
       let fits = summary.bytes <= maxBytes
-      if fits, summary.bytes * 5 >= maxBytes * 4 || attempt == Self.attempts {
+      // A file far under a generous budget may need no more bits: when a
+      // higher rate did not make it larger, or the rate is at its ceiling,
+      // it is kept (raising further would end at a rate x264 refuses).
+      let stalled = previous.map { rate >= $0.rate * 3 / 2 && summary.bytes * 10 < $0.bytes * 11 } ?? false
+      let ceiling = rate >= Self.highestBitRate
+      if fits, summary.bytes * 5 >= maxBytes * 4 || attempt == Self.attempts || stalled || ceiling {
         let share = Int((Double(summary.bytes) * 100 / Double(maxBytes)).rounded(.down))
         return (summary, "\(what): maxBytes \(maxBytes): two-pass at \(rate / 1000) kb/s, \(share) % of the budget"
+          + (summary.bytes * 5 < maxBytes * 4 && (stalled || ceiling) ? " (it needs no more: a higher rate made it no larger)" : "")
           + (attempt > 1 ? " (tried \(tried.dropLast().joined(separator: ", ")))" : ""))
       }
+      previous = (rate, summary.bytes)
       // Size goes roughly with the rate: aim at the middle of 80…100 %, a
       // little under the top when the file was over.
       let aim = fits ? 0.95 : Self.headroom
@@ -60,7 +73,7 @@ struct SizeBudget {
         throw failure(
           "even at \(max(next, Self.lowestBitRate) / 1000) kb/s the \(what) does not fit \(maxBytes) bytes (tried \(tried.joined(separator: ", ")))")
       }
-      rate = max(next, Self.lowestBitRate)
+      rate = min(max(next, Self.lowestBitRate), Self.highestBitRate)
     }
     fatalError("unreachable: the last attempt returns or throws")
   }

@@ -29,6 +29,23 @@ struct SizeBudgetTests {
     #expect(files[0].count <= 30_000 && files[0].count >= 24_000, "\(files[0].count) bytes")
   }
 
+  /// A budget far above what the demo needs (the github target's 10 MB for
+  /// a 2 s demo): the rate is raised once, to the 1 Gb/s ceiling, the file
+  /// grows no larger and is kept (before, the rate was raised until x264
+  /// refused it and the job failed).
+  @Test func aGenerousBudgetStopsWhereMoreBitsAreNotUsed() throws {
+    let binary = try #require(transvidBinary())
+    let dir = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    let job = try write(smallJob(output: "{ target: github, formats: [mp4] }"), to: "small.cfg", in: dir)
+    let (status, data) = try PlanFramesTests.run(binary, [job, "-o", "\(dir)/out"])
+    let text = String(decoding: data, as: UTF8.self)
+    #expect(status == 0, "\(text)")
+    #expect(text.contains("mp4: maxBytes 10000000: two-pass at 1000000 kb/s, 0 % of the budget (it needs no more: a higher rate made it no larger) (tried 40421 kb/s → "), "\(text)")
+    let size = try #require(try FileManager.default.attributesOfItem(atPath: "\(dir)/out/small.mp4")[.size] as? Int)
+    #expect(size > 1000 && size < 10_000_000)
+  }
+
   @Test func aBudgetBelowTheLowestRateIsAnError() throws {
     let dir = try makeTemporaryDirectory()
     defer { try? FileManager.default.removeItem(atPath: dir) }
