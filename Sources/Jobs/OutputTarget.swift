@@ -5,9 +5,15 @@
 //
 //   github   formats [mp4, gif]; mp4 and gif maxBytes 10MB (GitHub's limit
 //            for videos and images on free plans); the mp4 at most 1280 px
-//            wide (width: 1280 when the canvas is wider)
+//            wide (width: 1280 when the canvas is wider); mp4 frameRate
+//            variable
 //   web      formats [webm, mp4, png]: VP9 first, H.264 as the fallback,
-//            the poster for <video poster=…>
+//            the poster for <video poster=…>; webm and mp4 frameRate
+//            variable
+//
+// Browsers and GitHub's player play a variable rate as they play a
+// constant one, so the web targets code each held picture once
+// (`FrameRateMode`); the editor target keeps MOV's constant rate.
 //   editor   formats [mov], canvas background transparent: ProRes 4444
 //            with alpha for Final Cut, Premiere, Keynote (screens keep
 //            their own backgrounds)
@@ -31,7 +37,7 @@ extension JobSpec {
   /// The keys a target may fill in, by dotted path (`writtenSettings` holds those the file writes).
   static let targetKeys = [
     ["output", "formats"], ["output", "mp4", "maxBytes"], ["output", "gif", "maxBytes"], ["output", "mp4", "width"],
-    ["output", "mp4", "height"], ["canvas", "background"],
+    ["output", "mp4", "height"], ["canvas", "background"], ["output", "mp4", "frameRate"], ["output", "webm", "frameRate"],
   ]
 
   /// The job with `target`'s settings wherever the file does not write them.
@@ -46,8 +52,11 @@ extension JobSpec {
       if unwritten("output.mp4.width"), unwritten("output.mp4.height"), canvas.pixelWidth > OutputTarget.githubWidth {
         spec.output.mp4.size = VideoSize(width: OutputTarget.githubWidth)
       }
+      if unwritten("output.mp4.frameRate") { spec.output.mp4.frameRate = .variable }
     case .web:
       if unwritten("output.formats") { spec.output.formats = [.webm, .mp4, .png] }
+      if unwritten("output.mp4.frameRate") { spec.output.mp4.frameRate = .variable }
+      if unwritten("output.webm.frameRate") { spec.output.webm.frameRate = .variable }
     case .editor:
       if unwritten("output.formats") { spec.output.formats = [.mov] }
       if unwritten("canvas.background") { spec.canvas.background = .clear }

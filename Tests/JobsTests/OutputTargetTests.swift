@@ -21,16 +21,25 @@ import Testing
     let mine = try spec("canvas: { size: 1024x1366, scale: 2 }\noutput: { target: github, formats: [mp4], mp4: { maxBytes: 5MB, height: 1000 } }\n")
     #expect(mine.output.formats == [.mp4] && mine.output.mp4.maxBytes == 5_000_000)
     #expect(mine.output.mp4.size == VideoSize(height: 1000) && mine.output.gif.maxBytes == 10_000_000)
+    #expect(phone.output.mp4.frameRate == .variable && mine.output.mp4.frameRate == .variable)
+    let constant = try spec("output: { target: github, mp4: { frameRate: constant } }\n")
+    #expect(constant.output.mp4.frameRate == .constant)
   }
 
   @Test static func webAndEditor() throws {
-    #expect(try spec("output: { target: web }\n").output.formats == [.webm, .mp4, .png])
+    let web = try spec("output: { target: web }\n")
+    #expect(web.output.formats == [.webm, .mp4, .png])
+    #expect(web.output.webm.frameRate == .variable && web.output.mp4.frameRate == .variable)
+    let mixed = try spec("output: { target: web, webm: { frameRate: constant } }\n")
+    #expect(mixed.output.webm.frameRate == .constant && mixed.output.mp4.frameRate == .variable)
     let editor = try spec("output: { target: editor }\n")
     #expect(editor.output.formats == [.mov] && editor.canvas.background == .clear)
+    #expect(editor.output.mp4.frameRate == .constant && editor.output.webm.frameRate == .constant)
     let white = try spec("canvas: { background: \"#FFFFFF\" }\noutput: { target: editor }\n")
     #expect(white.canvas.background == .white)
     // The command line's --target applies the same way to a parsed job.
     let plain = try spec("canvas: { background: \"#FFFFFF\" }\n")
+    #expect(plain.output.mp4.frameRate == .constant && plain.applying(.web).output.mp4.frameRate == .variable)
     #expect(plain.applying(.editor).canvas.background == .white && plain.applying(.editor).output.formats == [.mov])
   }
 }
