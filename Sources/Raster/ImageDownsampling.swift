@@ -224,16 +224,7 @@ private struct DownsampleJob: @unchecked Sendable {
                 for i in 0..<floats { acc[i] += row[i] * wt }
               }
               let d = dst + y * floats
-              var i = 0
-              while i < floats {
-                // x + 0.5 clamped to 0…255, then truncated: the scalar's rounding.
-                let v = SIMD4<Float>(acc[i], acc[i + 1], acc[i + 2], acc[i + 3]) + 0.5
-                let c = v.clamped(lowerBound: .zero, upperBound: SIMD4(repeating: 255))
-                let b = SIMD4<Int32>(c, rounding: .towardZero)
-                UnsafeMutableRawPointer(d + i).storeBytes(
-                  of: SIMD4<UInt8>(truncatingIfNeeded: b), as: SIMD4<UInt8>.self)
-                i += 4
-              }
+              for i in 0..<floats { d[i] = UInt8(Swift.min(255, Swift.max(0, acc[i] + 0.5))) }
             }
           }
         }
@@ -248,13 +239,12 @@ private struct DownsampleJob: @unchecked Sendable {
     _ count: UnsafeBufferPointer<Int>, _ offset: UnsafeBufferPointer<Int>, _ weights: UnsafePointer<Float>
   ) {
     let row = src + y * srcWidth * 4
-    let shifts = SIMD4<UInt32>(0, 8, 16, 24)
     for x in 0..<width {
       var sum = SIMD4<Float>.zero
       var p = row + first[x] * 4
       var w = weights + offset[x]
       for _ in 0..<count[x] {
-        let bytes = (SIMD4<UInt32>(repeating: UnsafeRawPointer(p).loadUnaligned(as: UInt32.self)) &>> shifts) & 0xFF
+        let bytes = UnsafeRawPointer(p).loadUnaligned(as: SIMD4<UInt8>.self)
         sum += SIMD4<Float>(SIMD4<Int32>(truncatingIfNeeded: bytes)) * w.pointee
         p += 4
         w += 1
