@@ -48,8 +48,13 @@ while let a = arguments.popFirst() {
     print("spring: \(early) ns/sample at t = 0.1 s, \(late) ns/sample at t = 10 s (ratio \(late / early))")
     print("BENCH {\"ns.spring_t0_1\": \(early), \"ns.spring_t10\": \(late), \"ratio.spring_t10_vs_t0_1\": \(late / early)}")
     exit(0)
+  case "downsample":
+    // `transvid-bench downsample`: a 12 Mpx photo area-averaged to two view sizes.
+    let figures = downsampleCost(runs: runs == 21 ? 7 : runs)
+    for (name, value) in figures { print("\(name): \(value)") }
+    exit(0)
   default:
-    print("usage: transvid-bench [compositor|motion] [--runs N] [--out DIR] [--dump] [--only circle|pageflip|magic]")
+    print("usage: transvid-bench [compositor|motion|downsample] [--runs N] [--out DIR] [--dump] [--only circle|pageflip|magic]")
     exit(2)
   }
 }

@@ -9,8 +9,8 @@
 // pixel counts in proportion to the area it covers — and the compositor then
 // maps the result nearly 1:1. This runs once per screen snapshot.
 
+import Dispatch
 import Geometry
-import Raster
 
 public enum ImageDownsampling {
   /// The pixel size `image` shows at when drawn with `gravity` into `size`
@@ -60,7 +60,43 @@ public enum ImageDownsampling {
   }
 
   /// Area-average reduction of `image` to `width × height` (each ≤ the source's).
-  static func downsampled(_ image: Bitmap, width: Int, height: Int) -> Bitmap {
+  ///
+  /// Two passes in floats: across (each source row to `width` pixels), then
+  /// down (each output row the weighted sum of the across rows it covers),
+  /// rounded back to bytes. `KernelSet.simd` does a pixel's four channels in
+  /// one `SIMD4<Float>` and keeps only the across rows the current output
+  /// row needs (a ring), in bands of output rows over threads; every channel
+  /// sees the same multiplies and adds in the same order as in the scalar
+  /// `KernelSet.reference` (no fused multiply-add), so the bytes are equal.
+  static func downsampled(_ image: Bitmap, width: Int, height: Int, kernels: KernelSet = .simd) -> Bitmap {
+    guard kernels == .simd else { return downsampledReference(image, width: width, height: height) }
+    let across = Taps(from: image.width, to: width), down = Taps(from: image.height, to: height)
+    var out = [UInt8](repeating: 0, count: width * height * 4)
+    // Bands of output rows, each reading about a band's worth of source
+    // rows; a row on a band's edge is summed across by both neighbours.
+    let bandRows = 32
+    let bands = (height + bandRows - 1) / bandRows
+    image.bytes.withUnsafeBufferPointer { src in
+      out.withUnsafeMutableBufferPointer { dst in
+        let job = DownsampleJob(
+          src: src.baseAddress!, srcWidth: image.width, dst: dst.baseAddress!, width: width, across: across,
+          down: down)
+        if bands == 1 {
+          job.rows(0..<height)
+        } else {
+          DispatchQueue.concurrentPerform(iterations: bands) { band in
+            job.rows(band * bandRows..<Swift.min(height, (band + 1) * bandRows))
+          }
+        }
+      }
+    }
+    // The sizes are positive and the count matches.
+    return Bitmap(width: width, height: height, bytes: out)!
+  }
+
+  /// The scalar reference of `downsampled`: both passes over the whole
+  /// image, one channel at a time.
+  static func downsampledReference(_ image: Bitmap, width: Int, height: Int) -> Bitmap {
     let sw = image.width, sh = image.height
     // Horizontal pass: sw × sh → width × sh, in floats.
     let across = Taps(from: sw, to: width)
@@ -148,6 +184,72 @@ public enum ImageDownsampling {
     /// Output pixel `i`'s (source index, weight) pairs.
     func taps(_ i: Int) -> [(Int, Float)] {
       (0..<count[i]).map { (first[i] + $0, weights[offset[i] + $0]) }
+    }
+  }
+}
+
+/// One `ImageDownsampling.downsampled` run: its pointers and taps, shared by
+/// the bands (each writes only its own output rows).
+private struct DownsampleJob: @unchecked Sendable {
+  let src: UnsafePointer<UInt8>, srcWidth: Int
+  let dst: UnsafeMutablePointer<UInt8>, width: Int
+  let across: ImageDownsampling.Taps, down: ImageDownsampling.Taps
+
+  /// Output rows `rows`: each source row they cover summed across once into
+  /// a ring of rows (slot `row % ring`; an output row covers at most `ring`
+  /// consecutive source rows, and the next starts no earlier than the last
+  /// of them), then summed down.
+  func rows(_ rows: Range<Int>) {
+    guard !rows.isEmpty else { return }
+    let ring = rows.map { down.count[$0] }.max()!
+    let floats = width * 4
+    let storage = UnsafeMutablePointer<Float>.allocate(capacity: (ring + 1) * floats)
+    defer { storage.deallocate() }
+    let acc = storage + ring * floats
+    var next = down.first[rows.lowerBound]
+    across.first.withUnsafeBufferPointer { first in
+      across.count.withUnsafeBufferPointer { count in
+        across.offset.withUnsafeBufferPointer { offset in
+          across.weights.withUnsafeBufferPointer { weights in
+            for y in rows {
+              let top = down.first[y], n = down.count[y]
+              while next < top + n {
+                acrossRow(next, into: storage + (next % ring) * floats, first, count, offset, weights.baseAddress!)
+                next += 1
+              }
+              for i in 0..<floats { acc[i] = 0 }
+              for k in 0..<n {
+                let wt = down.weights[down.offset[y] + k]
+                let row = storage + ((top + k) % ring) * floats
+                for i in 0..<floats { acc[i] += row[i] * wt }
+              }
+              let d = dst + y * floats
+              for i in 0..<floats { d[i] = UInt8(Swift.min(255, Swift.max(0, acc[i] + 0.5))) }
+            }
+          }
+        }
+      }
+    }
+  }
+
+  /// Source row `y` summed across to `width` pixels of four floats.
+  @inline(__always)
+  private func acrossRow(
+    _ y: Int, into out: UnsafeMutablePointer<Float>, _ first: UnsafeBufferPointer<Int>,
+    _ count: UnsafeBufferPointer<Int>, _ offset: UnsafeBufferPointer<Int>, _ weights: UnsafePointer<Float>
+  ) {
+    let row = src + y * srcWidth * 4
+    for x in 0..<width {
+      var sum = SIMD4<Float>.zero
+      var p = row + first[x] * 4
+      var w = weights + offset[x]
+      for _ in 0..<count[x] {
+        let bytes = UnsafeRawPointer(p).loadUnaligned(as: SIMD4<UInt8>.self)
+        sum += SIMD4<Float>(SIMD4<Int32>(truncatingIfNeeded: bytes)) * w.pointee
+        p += 4
+        w += 1
+      }
+      UnsafeMutableRawPointer(out + 4 * x).storeBytes(of: sum, as: SIMD4<Float>.self)
     }
   }
 }

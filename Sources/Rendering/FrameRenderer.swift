@@ -9,10 +9,11 @@
 // - Frame n is a pure function of n and the job: nothing carries over from
 //   one frame to the next, so frames render in any order, on any thread, and
 //   the same job, images and fonts give the same pixels on any machine.
-// - A screen is static while it is shown, so each is composited once
-//   (`ScreenBuilder.snapshots()`); a still frame copies its snapshot, or the
-//   composite the last transition left on display, and a transition frame
-//   composes snapshots.
+// - A screen is static while it is shown, so each is composited once, the
+//   first time a frame shows it (`ScreenSnapshots`: a video's first frame
+//   waits only for its own screens); a still frame copies its snapshot, or
+//   the composite the last transition left on display (`RestingImages`),
+//   and a transition frame composes snapshots.
 // - The schedule is `Timeline(spec:)`, which lives in Jobs: the parser checks
 //   a job's length against the limits with it and `transvid plan` counts
 //   frames with it, and this module draws the transitions it configured, so
@@ -31,28 +32,24 @@ import Transitions
 public struct FrameRenderer: Sendable {
   public let spec: JobSpec
   public let timeline: Timeline
-  let snapshots: [String: ScreenSnapshot]
+  /// The screens' snapshots (and their mirrored forms), made on first use.
+  let screens: ScreenSnapshots
   /// One configured transition per timeline segment (nil for stills).
   let transitions: [(any Transition)?]
-  /// For still segments after a transition that leaves a composite on
-  /// display (a sheet over the shrunken old screen), that composite; nil
-  /// where the plain screen snapshot is what shows.
-  let restingImages: [Bitmap?]
+  /// What still segments after a transition that leaves a composite on
+  /// display show, and the drawn status bar's lightness; on first use.
+  let resting: RestingImages
   let compositor: Compositor
   /// What the screens were built from, kept for `overMatte()` and `opaque(scale:fps:)`.
   let assets: [String: Bitmap]
   let fonts: FontSet
-  /// The screens of mirrored steps, flipped (`MirroredSteps.swift`).
-  let mirroredSnapshots: [String: ScreenSnapshot]
   /// The device, background and caption around the canvas (`Stage.swift`).
   let stage: Stage?
   /// The system status bar that no transition moves (`StatusBar.swift`).
   let statusBar: StatusBar?
-  /// Per timeline segment, how light the drawn bar's glyphs are at its
-  /// start and end (`StatusBar.lightness`); empty unless the bar follows the screens.
-  let statusBarLightness: [(start: Double, end: Double)]
 
-  /// Prepares a job: snapshots its screens and configures its transitions.
+  /// Prepares a job: configures its transitions; its screens are
+  /// snapshotted when a frame first shows them (any thread may ask).
   /// The spec must be valid (as `JobParser` returns it). `assets` holds the
   /// decoded images keyed by `AssetReference.resolvedPath` (the runner's
   /// `AssetLoader` makes it; a missing one draws as a grey placeholder).
@@ -63,9 +60,10 @@ public struct FrameRenderer: Sendable {
     let fonts = fonts ?? (spec.hasText ? (try? FontLibrary.system.get()) ?? .empty : .empty)
     self.assets = assets
     self.fonts = fonts
-    snapshots = ScreenBuilder(spec: spec, assets: assets, fonts: fonts).snapshots()
-    mirroredSnapshots = Self.mirroredSnapshots(snapshots, spec: spec)
-    timeline = Timeline(spec: spec)
+    let screens = ScreenSnapshots(builder: ScreenBuilder(spec: spec, assets: assets, fonts: fonts))
+    self.screens = screens
+    let timeline = Timeline(spec: spec)
+    self.timeline = timeline
     transitions = timeline.segments.map(\.transition)
     compositor = Compositor(scale: Double(spec.canvas.scale))
     // iOS shows no status bar on an iPhone in landscape (the parser notes a drawn one).
@@ -73,84 +71,39 @@ public struct FrameRenderer: Sendable {
       $0.isDrawn && spec.canvas.hidesStatusBar ? nil : StatusBar(spec: $0, canvas: spec.canvas, fonts: fonts)
     }
     self.statusBar = statusBar
-    let resting = Self.restingImages(
-      timeline: timeline, transitions: transitions, snapshots: snapshots, mirrored: mirroredSnapshots, spec: spec,
-      compositor: compositor, statusBar: statusBar)
-    restingImages = resting.images
-    statusBarLightness = resting.lightness
-    let timeline = timeline
+    resting = RestingImages(
+      timeline: timeline, transitions: transitions, screens: screens, spec: spec, compositor: compositor,
+      statusBar: statusBar)
     stage = spec.stage.map { Stage(spec: spec, stage: $0, timeline: timeline, assets: assets, fonts: fonts) }
-  }
-
-  /// What each still segment shows when it is not a plain screen: the end
-  /// state of the last transition that completed before it. With a drawn
-  /// status bar that follows the screens, also how light its glyphs are at
-  /// each segment's start and end: over what each still shows, and from
-  /// there to over each transition's last frame.
-  private static func restingImages(
-    timeline: Timeline, transitions: [(any Transition)?], snapshots: [String: ScreenSnapshot],
-    mirrored: [String: ScreenSnapshot], spec: JobSpec, compositor: Compositor, statusBar: StatusBar?
-  ) -> (images: [Bitmap?], lightness: [(start: Double, end: Double)]) {
-    var display: Bitmap? = nil
-    var images: [Bitmap?] = []
-    let follows = statusBar?.followsScreens ?? false
-    var lightness: [(start: Double, end: Double)] = []
-    var current: Double? = nil
-    for (index, segment) in timeline.segments.enumerated() {
-      switch segment.content {
-      case .still(let screen):
-        images.append(display)
-        if follows, let statusBar {
-          let value = (display ?? snapshots[screen]?.image).map(statusBar.lightness(over:)) ?? current ?? 0
-          lightness.append((value, value))
-          current = value
-        }
-      case .transition(_, let step):
-        images.append(nil)
-        var start = 0.0
-        if follows, let statusBar {
-          start = current ?? snapshots[step.from].map { statusBar.lightness(over: $0.image) } ?? 0
-          // A cancelled step ends where it started.
-          lightness.append((start, start))
-          current = start
-        }
-        // A cancelled step leaves the display as it was.
-        guard !step.isCancelled, let transition = transitions[index],
-          let from = snapshots[step.from], let to = snapshots[step.to],
-          let context = context(for: step, snapshots: snapshots, mirrored: mirrored, spec: spec)
-        else { continue }
-        var image = Bitmap(
-          width: spec.canvas.pixelWidth, height: spec.canvas.pixelHeight, fill: spec.canvas.background.premultipliedPixel)
-        // What the step leaves on display: its own last frame.
-        let layers = transition.layers(in: context, at: transition.totalDuration)
-        compositor.render(presented(layers, for: step, size: spec.canvas.size), into: &image)
-        if statusBar?.drawn == nil {
-          statusBar?.apply(to: &image, area: PixelArea(whole: image), transition: (from.image, to.image, 1))
-        }
-        image.updateOpacityHint()
-        display = image == to.image ? nil : image
-        if follows, let statusBar {
-          let end = statusBar.lightness(over: image)
-          lightness[index] = (start, end)
-          current = end
-        }
-      }
-    }
-    return (images, lightness)
   }
 
   /// The number of frames in the video.
   public var frameCount: Int { timeline.frameCount }
 
+  /// Makes now what frames would otherwise make when they first need it:
+  /// every screen's snapshot (and mirrored form) and every segment's
+  /// resting composite. Frames are the same either way; for timing the
+  /// preparation of a job on its own.
+  public func prepare() {
+    for screen in spec.screens {
+      _ = screens[screen.name]
+      _ = screens.mirrored(screen.name)
+    }
+    if !timeline.segments.isEmpty {
+      _ = resting.image(segment: timeline.segments.count - 1)
+      _ = resting.lightness(segment: timeline.segments.count - 1)
+    }
+  }
+
   /// The snapshot of a screen.
-  public func snapshot(of screen: String) -> Bitmap? { snapshots[screen]?.image }
+  public func snapshot(of screen: String) -> Bitmap? { screens[screen]?.image }
 
   /// The layer tree frame `n` shows, or the still screen's name.
   public func layers(ofFrame n: Int) -> Layer? {
     guard case .transition(let index, let time) = timeline.content(ofFrame: n),
       case .transition(_, let step) = timeline.segments[index].content,
       let transition = transitions[index],
-      let context = Self.context(for: step, snapshots: snapshots, mirrored: mirroredSnapshots, spec: spec)
+      let context = Self.context(for: step, screens: screens, spec: spec)
     else { return nil }
     var layers = transition.layers(in: context, at: time)
     if let touch = timeline.touchLocation(segment: index, clock: timeline.clock(ofFrame: n, segment: index)) {
@@ -208,7 +161,7 @@ public struct FrameRenderer: Sendable {
   /// The image a still segment shows.
   private func stillImage(segment: Int) -> Bitmap? {
     guard case .still(let screen) = timeline.segments[segment].content else { return nil }
-    return restingImages[segment] ?? snapshots[screen]?.image
+    return resting.image(segment: segment) ?? screens[screen]?.image
   }
 
   /// `layer` as the only sublayer of a canvas-sized root whose first sublayer
@@ -265,14 +218,13 @@ public struct FrameRenderer: Sendable {
     var progress = 0.0
     if case .transition(let index, let time) = timeline.content(ofFrame: n),
       case .transition(_, let step) = timeline.segments[index].content, let transition = transitions[index],
-      let from = snapshots[step.from], let to = snapshots[step.to]
+      let from = screens[step.from], let to = screens[step.to]
     {
       progress = transition.totalDuration > 0 ? time / transition.totalDuration : 1
       strips = (from.image, to.image, progress)
     }
     var lightness = 0.0
-    if !statusBarLightness.isEmpty {
-      let (start, end) = statusBarLightness[timeline.segmentIndex(ofFrame: n)]
+    if let (start, end) = resting.lightness(segment: timeline.segmentIndex(ofFrame: n)) {
       lightness = start + (end - start) * progress
     }
     statusBar.apply(to: &bitmap, area: area, transition: strips, lightness: lightness)
@@ -293,7 +245,9 @@ public struct FrameRenderer: Sendable {
         compositor.render(layer, into: &bitmap, at: origin, size: size)
       }
     } else if let (segment, screen) = stillSegment(ofFrame: n) {
-      if let image = restingImages[segment] ?? snapshots[screen]?.image { RowBlend.copy(image, into: &bitmap, area: area) }
+      if let image = resting.image(segment: segment) ?? screens[screen]?.image {
+        RowBlend.copy(image, into: &bitmap, area: area)
+      }
     }
   }
 }

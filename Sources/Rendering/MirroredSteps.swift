@@ -13,23 +13,12 @@ import Raster
 import Transitions
 
 extension FrameRenderer {
-  /// The snapshots of every screen a mirrored step shows, flipped.
-  static func mirroredSnapshots(_ snapshots: [String: ScreenSnapshot], spec: JobSpec) -> [String: ScreenSnapshot] {
-    var result: [String: ScreenSnapshot] = [:]
-    for case .transition(let step) in spec.timeline where step.mirror == true {
-      for name in [step.from, step.to] where result[name] == nil {
-        result[name] = snapshots[name]?.mirrored(width: spec.canvas.size.width)
-      }
-    }
-    return result
-  }
-
   /// What `step`'s transition sees: its screens, flipped for a mirrored step.
-  static func context(
-    for step: TransitionStep, snapshots: [String: ScreenSnapshot], mirrored: [String: ScreenSnapshot], spec: JobSpec
-  ) -> TransitionContext? {
-    let source = step.mirror == true ? mirrored : snapshots
-    guard let from = source[step.from], let to = source[step.to] else { return nil }
+  static func context(for step: TransitionStep, screens: ScreenSnapshots, spec: JobSpec) -> TransitionContext? {
+    let mirror = step.mirror == true
+    guard let from = mirror ? screens.mirrored(step.from) : screens[step.from],
+      let to = mirror ? screens.mirrored(step.to) : screens[step.to]
+    else { return nil }
     return TransitionContext(
       containerSize: spec.canvas.size, scale: Double(spec.canvas.scale), operation: step.operation,
       fromScreen: from, toScreen: to)

@@ -122,7 +122,7 @@ public struct ScreenBuilder: Sendable {
 
   /// One screen rendered at the canvas scale, with its views' own images
   /// and, for the views in `shared` (`sharedElements`), the screen without them.
-  private func snapshot(of screen: ScreenSpec, shared: Set<String>) -> ScreenSnapshot {
+  func snapshot(of screen: ScreenSpec, shared: Set<String>) -> ScreenSnapshot {
     let compositor = Compositor(scale: Double(spec.canvas.scale))
     let root = layer(for: screen)
     var frames: [String: Rect] = [:]

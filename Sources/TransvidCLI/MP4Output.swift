@@ -111,7 +111,7 @@ struct MP4Output: FormatWriter {
     // What preparing the job costs (screen snapshots, resting composites):
     // compositor work done once per job, timed on a second renderer.
     let prepareStart = clock.now
-    _ = FrameRenderer(spec: renderer.spec)
+    FrameRenderer(spec: renderer.spec).prepare()
     let prepare = seconds(clock.now - prepareStart)
     let start = clock.now
     let statistics = try pipeline.run(renderer, width: width, height: height, convert: false) { n, _ in

@@ -46,4 +46,22 @@ import Testing
     let fit = ImageDownsampling.fitted(image, gravity: .resizeAspect, in: Size(width: 40, height: 20), scale: 1)
     #expect(fit.width == 20 && fit.height == 20)
   }
+
+  /// The banded SIMD path gives the scalar reference's bytes: noise (opaque
+  /// and translucent) through ratios from just over 1 to 9, sides that do
+  /// not divide, one output row, and outputs of several bands.
+  @Test(arguments: [
+    (400, 300, 40, 30), (1000, 999, 333, 101), (97, 211, 13, 200), (640, 480, 549, 77),
+    (300, 700, 17, 1), (1, 40, 1, 9), (2016, 1512, 732, 549),
+  ])
+  static func simdMatchesReference(_ sizes: (Int, Int, Int, Int)) {
+    let (sw, sh, w, h) = sizes
+    for opaque in [true, false] {
+      let image = noiseBitmap(width: sw, height: sh, seed: UInt64(sw * 7 + sh), opaque: opaque)
+      let fast = ImageDownsampling.downsampled(image, width: w, height: h)
+      let reference = ImageDownsampling.downsampled(image, width: w, height: h, kernels: .reference)
+      #expect(fast.width == w && fast.height == h)
+      #expect(fast == reference, "\(sw)×\(sh) → \(w)×\(h), opaque \(opaque): max difference \(maxDifference(fast, reference))")
+    }
+  }
 }
