@@ -193,12 +193,6 @@ func colorDiffers(_ a: UnsafeRawBufferPointer, _ b: UnsafeRawBufferPointer, _ p:
     ^ b.loadUnaligned(fromByteOffset: 4 * p, as: UInt32.self)) & 0x00FF_FFFF != 0
 }
 
-/// Pixel `p` of a packed BGRA frame as B | G << 8 | R << 16.
-@inline(__always)
-func sourceColor(_ bgra: [UInt8], _ p: Int) -> UInt32 {
-  UInt32(bgra[4 * p]) | UInt32(bgra[4 * p + 1]) << 8 | UInt32(bgra[4 * p + 2]) << 16
-}
-
 /// The largest difference of the R, G and B channels of two packed colours.
 @inline(__always)
 func channelDistance(_ a: UInt32, _ b: UInt32) -> Int {
@@ -261,25 +255,34 @@ struct GIFScreen {
   /// first, in texture it is masked; flat UI colours, exact in the palette,
   /// stay exact.
   func localBound(_ pixels: [UInt8], _ p: Int, _ bound: Int, error: Int) -> Int {
-    guard bound > 0, error > 0 else { return 0 }
-    let x = p % width, y = p / width
     precondition(pixels.count >= 4 * width * height)
-    let range = pixels.withUnsafeBufferPointer { bytes in
-      let base = bytes.baseAddress!
-      var low = SIMD4<UInt8>(repeating: 255), high = SIMD4<UInt8>(repeating: 0)
-      for ny in max(0, y - 1)...min(height - 1, y + 1) {
-        let row = base + 4 * (ny * width)
-        for nx in max(0, x - 1)...min(width - 1, x + 1) {
-          let i = 4 * nx
-          let c = SIMD4<UInt8>(row[i], row[i + 1], row[i + 2], 0)
-          low = pointwiseMin(low, c)
-          high = pointwiseMax(high, c)
-        }
-      }
-      let spread = high &- low
-      return Int(max(spread[0], spread[1], spread[2]))
+    return pixels.withUnsafeBytes { bytes in
+      Self.localBound(bytes.baseAddress!, width: width, height: height, x: p % width, y: p / width, bound, error: error)
     }
-    return min(bound, range * Self.maskingNumerator / Self.maskingDenominator, Self.errorFactor * error)
+  }
+
+  /// `localBound` at pixel (`x`, `y`) of the packed BGRA frame at `bgra`
+  /// (`width × height`).
+  @inline(__always)
+  static func localBound(
+    _ bgra: UnsafeRawPointer, width: Int, height: Int, x: Int, y: Int, _ bound: Int, error: Int
+  ) -> Int {
+    guard bound > 0, error > 0 else { return 0 }
+    @inline(__always) func color(_ offset: Int) -> SIMD4<UInt8> {
+      unsafeBitCast(bgra.loadUnaligned(fromByteOffset: offset, as: UInt32.self) & 0x00FF_FFFF, to: SIMD4<UInt8>.self)
+    }
+    var low = SIMD4<UInt8>(repeating: 255), high = SIMD4<UInt8>(repeating: 0)
+    let x0 = max(0, x - 1), x1 = min(width - 1, x + 1)
+    for ny in max(0, y - 1)...min(height - 1, y + 1) {
+      let row = 4 * (ny * width)
+      for nx in x0...x1 {
+        let c = color(row + 4 * nx)
+        low = pointwiseMin(low, c)
+        high = pointwiseMax(high, c)
+      }
+    }
+    let range = Int((high &- low).max())
+    return min(bound, range * maskingNumerator / maskingDenominator, errorFactor * error)
   }
 
   /// The next image: the `changed` pixels take their mapped colours
@@ -299,21 +302,39 @@ struct GIFScreen {
     var drawn = [Int]()
     drawn.reserveCapacity(changed.count)
     var minX = width, minY = height, maxX = -1, maxY = -1
-    for p in changed {
-      let i = 4 * p
-      source[i] = pixels[i]
-      source[i + 1] = pixels[i + 1]
-      source[i + 2] = pixels[i + 2]
-      let color = colors[Int(indices[p])]
-      let limit = localBound(pixels, p, bound, error: channelDistance(color, sourceColor(pixels, p)))
-      limits[p] = UInt8(limit)
-      if !first && channelDistance(shown[p], color) <= limit { continue }
-      drawn.append(p)
-      let x = p % width, y = p / width
-      minX = min(minX, x)
-      maxX = max(maxX, x)
-      minY = min(minY, y)
-      maxY = max(maxY, y)
+    let (width, height) = (width, height)
+    let count = width * height
+    precondition(pixels.count >= 4 * count && source.count >= 4 * count && indices.count >= count)
+    pixels.withUnsafeBytes { pixels in
+      source.withUnsafeMutableBytes { source in
+        limits.withUnsafeMutableBufferPointer { limits in
+          shown.withUnsafeBufferPointer { shown in
+            indices.withUnsafeBufferPointer { indices in
+              colors.withUnsafeBufferPointer { colors in
+                let base = pixels.baseAddress!
+                for p in changed {
+                  precondition(p >= 0 && p < count)
+                  // The source colour (B, G, R; the source's own alpha byte stays).
+                  let pixel = base.loadUnaligned(fromByteOffset: 4 * p, as: UInt32.self) & 0x00FF_FFFF
+                  let kept = source.loadUnaligned(fromByteOffset: 4 * p, as: UInt32.self) & 0xFF00_0000
+                  source.storeBytes(of: pixel | kept, toByteOffset: 4 * p, as: UInt32.self)
+                  let color = colors[Int(indices[p])]
+                  let y = p / width, x = p - y * width
+                  let limit = Self.localBound(
+                    base, width: width, height: height, x: x, y: y, bound, error: channelDistance(color, pixel))
+                  limits[p] = UInt8(limit)
+                  if !first && channelDistance(shown[p], color) <= limit { continue }
+                  drawn.append(p)
+                  minX = min(minX, x)
+                  maxX = max(maxX, x)
+                  minY = min(minY, y)
+                  maxY = max(maxY, y)
+                }
+              }
+            }
+          }
+        }
+      }
     }
     if drawn.isEmpty { (minX, minY, maxX, maxY) = (0, 0, 0, 0) }
     let w = maxX - minX + 1, h = maxY - minY + 1
@@ -434,10 +455,11 @@ private final class GIFFrames {
     self.width = width
     self.height = height
     // paletteuse takes AV_PIX_FMT_RGB32, which is BGRA in memory on
-    // little-endian machines (transvid's targets).
+    // little-endian machines (transvid's targets); the resizer writes it
+    // opaque through planar RGB (see `Resampler`).
     resampler =
       sourceWidth == width && sourceHeight == height
-      ? nil : try Resampler(from: sourceWidth, sourceHeight, to: width, height, format: AV_PIX_FMT_BGRA)
+      ? nil : try Resampler(from: sourceWidth, sourceHeight, to: width, height, format: AV_PIX_FMT_GBRP)
     frame = try Frame(width: width, height: height, format: AV_PIX_FMT_BGRA)
     input = FilterGraph.Input(name: "in", width: width, height: height, format: AV_PIX_FMT_BGRA)
   }
@@ -446,15 +468,15 @@ private final class GIFFrames {
   func resize(_ bitmap: Bitmap) throws(MediaError) -> [UInt8] {
     guard let resampler else { return try reordered(bitmap) }
     var failure: MediaError?
+    // Composited over black: premultiplied colour as it is, alpha opaque.
+    // (paletteuse maps alpha < 128 to the transparent entry otherwise.)
     let bytes = [UInt8](unsafeUninitializedCapacity: width * height * 4) { out, count in
       do throws(MediaError) {
-        try resampler.resize(bitmap, into: out.baseAddress!, stride: width * 4)
+        try resampler.resizeToOpaqueBGRA(bitmap, into: out.baseAddress!)
       } catch {
         failure = error
+        out.initialize(repeating: 0)
       }
-      // Composited over black: premultiplied colour as it is, alpha opaque.
-      // (paletteuse maps alpha < 128 to the transparent entry otherwise.)
-      for i in stride(from: 3, to: out.count, by: 4) { out[i] = 255 }
       count = width * height * 4
     }
     if let failure { throw failure }
