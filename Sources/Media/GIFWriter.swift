@@ -1,4 +1,5 @@
 import CFFmpeg
+import Dispatch
 import Raster
 
 /// What `GIFWriter.write` produced.
@@ -106,32 +107,30 @@ public enum GIFWriter {
     }
     let frames = try GIFFrames(
       sourceWidth: first.width, sourceHeight: first.height, width: width, height: height)
-    let statistics = try PaletteQuantizer(maxColors: options.maxColors, width: width, height: height)
+    let statistics = GIFStatistics(
+      try PaletteQuantizer(maxColors: options.maxColors, width: width, height: height))
     var runs: [Range<Int>] = []
     var cache: [[UInt8]] = []
     var previous: [UInt8] = []
     for i in 0..<frameCount {
-      let pixels = try frames.resize(i == 0 ? first : try frame(i))
+      let pixels: [UInt8]
+      do {
+        pixels = try frames.resize(i == 0 ? first : try frame(i))
+      } catch {
+        statistics.cancel()
+        throw error
+      }
       if !runs.isEmpty && pixels == previous {
         runs[runs.count - 1] = runs[runs.count - 1].lowerBound..<(i + 1)
         continue
       }
       runs.append(i..<(i + 1))
-      if previous.isEmpty || options.statistics == .full {
-        try statistics.add(pixels) { _ in true }
-      } else {
-        precondition(previous.count == pixels.count)
-        try pixels.withUnsafeBytes { a in
-          try previous.withUnsafeBytes { b in
-            try statistics.add(pixels) { p in colorDiffers(a, b, p) }
-          }
-        }
-      }
+      statistics.add(pixels, changedFrom: previous.isEmpty || options.statistics == .full ? nil : previous)
       if (cache.count + 1) * pixels.count <= cacheBytes { cache.append(pixels) }
       previous = pixels
     }
     previous = []
-    let global = try statistics.palette()
+    let global = try statistics.finish().palette()
 
     // Pass 2: map, choose the drawn pixels, write.
     let file = try GIFFile(width: width, height: height, palette: global.rgb, loop: options.fileLoop, what: what)
@@ -182,6 +181,55 @@ public enum GIFWriter {
       frames: images.count, sourceFrames: frameCount, delays: delays, width: width, height: height,
       bytes: file.bytes.count)
   }
+}
+
+/// Pass 1's palette statistics, gathered on a thread of their own while the
+/// next frame is drawn and resized: frames are added in order (the palette is
+/// that of adding them one after the other), at most `inFlight` waiting.
+private final class GIFStatistics: @unchecked Sendable {
+  static let inFlight = 2
+  private let quantizer: PaletteQuantizer
+  private let queue = DispatchQueue(label: "transvid.gif-statistics")
+  private let group = DispatchGroup()
+  private let slots = DispatchSemaphore(value: inFlight)
+  /// The first error; frames after it are not added. Written on `queue`.
+  private var failure: MediaError?
+
+  init(_ quantizer: PaletteQuantizer) { self.quantizer = quantizer }
+
+  /// Adds every pixel of `pixels` or, given `previous`, those whose colour
+  /// differs from it (see `GIFWriter`).
+  func add(_ pixels: [UInt8], changedFrom previous: [UInt8]?) {
+    slots.wait()
+    queue.async(group: group) { [self] in
+      defer { slots.signal() }
+      guard failure == nil else { return }
+      guard let previous else {
+        do throws(MediaError) { try quantizer.add(pixels) { _ in true } } catch { failure = error }
+        return
+      }
+      precondition(previous.count == pixels.count)
+      pixels.withUnsafeBytes { a in
+        previous.withUnsafeBytes { b in
+          do throws(MediaError) {
+            try quantizer.add(pixels) { p in colorDiffers(a, b, p) }
+          } catch {
+            failure = error
+          }
+        }
+      }
+    }
+  }
+
+  /// Waits for the frames added and returns the quantizer, or the first error.
+  func finish() throws(MediaError) -> PaletteQuantizer {
+    group.wait()
+    if let failure { throw failure }
+    return quantizer
+  }
+
+  /// Waits for the frames added (the writer is failing for another reason).
+  func cancel() { group.wait() }
 }
 
 /// Whether pixel `p` of two packed BGRA frames (each at least `4 · (p + 1)`
