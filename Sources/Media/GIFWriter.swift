@@ -244,10 +244,10 @@ func colorDiffers(_ a: UnsafeRawBufferPointer, _ b: UnsafeRawBufferPointer, _ p:
 /// The largest difference of the R, G and B channels of two packed colours.
 @inline(__always)
 func channelDistance(_ a: UInt32, _ b: UInt32) -> Int {
-  let db = abs(Int(a & 0xFF) - Int(b & 0xFF))
-  let dg = abs(Int((a >> 8) & 0xFF) - Int((b >> 8) & 0xFF))
-  let dr = abs(Int((a >> 16) & 0xFF) - Int((b >> 16) & 0xFF))
-  return max(db, dg, dr)
+  // The bytes as lanes (little-endian: B, G, R, then the byte above, left out).
+  let x = unsafeBitCast(a & 0x00FF_FFFF, to: SIMD4<UInt8>.self)
+  let y = unsafeBitCast(b & 0x00FF_FFFF, to: SIMD4<UInt8>.self)
+  return Int((pointwiseMax(x, y) &- pointwiseMin(x, y)).max())
 }
 
 /// What a GIF decoder shows after each image and the source colours it was
