@@ -1,6 +1,7 @@
 import CFFmpeg
 import Dispatch
 import Raster
+import Synchronization
 
 /// What `GIFWriter.write` produced.
 public struct GIFSummary: Hashable, Sendable {
@@ -141,8 +142,29 @@ public enum GIFWriter {
     var current = global
     var isGlobal = true
     var mapper = try PaletteMapper(palette: global, frames: frames, options: options)
+    func resized(_ k: Int) throws -> [UInt8] {
+      k < cache.count ? cache[k] : try frames.resize(try frame(runs[k].lowerBound))
+    }
+    func pts(_ k: Int) -> Int { GIFTiming.centiseconds(beforeFrame: runs[k].lowerBound, fps: fps) }
+    // One palette: every run is mapped (each differs from the one before in
+    // colour; alpha is always opaque), in order, so the mapping runs ahead on
+    // its own thread while the screen draws and codes the run before.
+    let ahead = options.palette == .global ? GIFMappingAhead(mapper) : nil
+    defer { ahead?.cancel() }
+    var waiting: [[UInt8]] = []
+    if let ahead {
+      for k in 0..<min(GIFMappingAhead.depth, runs.count) {
+        waiting.append(try resized(k))
+        ahead.map(waiting[k], pts: pts(k))
+      }
+    }
     for (k, run) in runs.enumerated() {
-      let pixels = k < cache.count ? cache[k] : try frames.resize(try frame(run.lowerBound))
+      let pixels = ahead == nil ? try resized(k) : waiting.removeFirst()
+      if let ahead, k + GIFMappingAhead.depth < runs.count {
+        waiting.append(try resized(k + GIFMappingAhead.depth))
+        ahead.map(waiting[waiting.count - 1], pts: pts(k + GIFMappingAhead.depth))
+      }
+      let mapped = try ahead?.next()
       let delay = GIFTiming.delay(of: run, fps: fps)
       let changed = screen.changedPixels(pixels)
       if changed.isEmpty {
@@ -163,7 +185,7 @@ public enum GIFWriter {
           mapper = try PaletteMapper(palette: fresh, frames: frames, options: options)
         }
       }
-      let indices = try mapper.map(pixels, pts: GIFTiming.centiseconds(beforeFrame: run.lowerBound, fps: fps))
+      let indices = try mapped ?? mapper.map(pixels, pts: pts(k))
       let codeSize = isGlobal ? file.globalCodeSize : GIFLZWEncoder.minimumCodeSize(entries: current.colors.count + 1)
       var (image, data) = screen.draw(
         pixels, changed: changed, indices: indices, palette: current, bound: options.lossy, coder: &coder,
@@ -229,6 +251,39 @@ private final class GIFStatistics: @unchecked Sendable {
   }
 
   /// Waits for the frames added (the writer is failing for another reason).
+  func cancel() { group.wait() }
+}
+
+/// Pass 2's mapping with one palette, on a thread of its own: frames are
+/// mapped in the order given, at most `depth` ahead of the one drawn.
+private final class GIFMappingAhead: @unchecked Sendable {
+  static let depth = 2
+  private let mapper: PaletteMapper
+  private let queue = DispatchQueue(label: "transvid.gif-mapping")
+  private let group = DispatchGroup()
+  /// Signalled once per frame mapped (or failed).
+  private let done = DispatchSemaphore(value: 0)
+  /// The results not yet taken, oldest first.
+  private let results = Mutex<[Result<[UInt8], MediaError>]>([])
+
+  init(_ mapper: PaletteMapper) { self.mapper = mapper }
+
+  /// Maps `pixels` after the frames given before.
+  func map(_ pixels: [UInt8], pts: Int) {
+    queue.async(group: group) { [self] in
+      let result = Result { () throws(MediaError) in try mapper.map(pixels, pts: pts) }
+      results.withLock { $0.append(result) }
+      done.signal()
+    }
+  }
+
+  /// The indices of the oldest frame not yet taken (waits for it).
+  func next() throws(MediaError) -> [UInt8] {
+    done.wait()
+    return try results.withLock { $0.removeFirst() }.get()
+  }
+
+  /// Waits for the frames given (the writer is done or failing).
   func cancel() { group.wait() }
 }
 
