@@ -61,7 +61,13 @@ public struct GIFSummary: Hashable, Sendable {
 /// The file is assembled in memory and written atomically
 /// (`Platform.writeAtomically`); on any error `path` is left as it was.
 /// Output is deterministic: the filter graph runs on one thread and
-/// libimagequant is deterministic for the same input.
+/// libimagequant is deterministic for the same input (whatever its OpenMP
+/// thread count).
+///
+/// Threads: pass 1's statistics are gathered on a queue of their own while
+/// the next frame is drawn and resized (`GIFStatistics`); in pass 2 with one
+/// palette, `paletteuse` maps the runs ahead on another (`GIFMappingAhead`);
+/// both take their frames in order, so the output is that of one thread.
 public enum GIFWriter {
   /// A GIF on a page is an animated `<img>`.
   public static let fileType = OutputFileType(fileExtension: "gif", mimeType: "image/gif", presentation: .animation)
