@@ -138,6 +138,8 @@ final class PaletteQuantizer {
         histogram, liq_color(r: UInt8(c >> 16), g: UInt8((c >> 8) & 0xFF), b: UInt8(c & 0xFF), a: 255), 0)
     }
     var result: OpaquePointer?
+    let threads = cimagequant_set_openmp_threads(1)
+    defer { if threads > 0 { _ = cimagequant_set_openmp_threads(threads) } }
     let error = liq_histogram_quantize(histogram, attributes, &result)
     guard error == LIQ_OK, let result else {
       throw MediaError("choose a GIF palette", "libimagequant error \(error.rawValue)")

@@ -1,5 +1,7 @@
 import CFFmpeg
+import Dispatch
 import Raster
+import Synchronization
 
 /// What `GIFWriter.write` produced.
 public struct GIFSummary: Hashable, Sendable {
@@ -59,7 +61,13 @@ public struct GIFSummary: Hashable, Sendable {
 /// The file is assembled in memory and written atomically
 /// (`Platform.writeAtomically`); on any error `path` is left as it was.
 /// Output is deterministic: the filter graph runs on one thread and
-/// libimagequant is deterministic for the same input.
+/// libimagequant is deterministic for the same input (whatever its OpenMP
+/// thread count).
+///
+/// Threads: pass 1's statistics are gathered on a queue of their own while
+/// the next frame is drawn and resized (`GIFStatistics`); in pass 2 with one
+/// palette, `paletteuse` maps the runs ahead on another (`GIFMappingAhead`);
+/// both take their frames in order, so the output is that of one thread.
 public enum GIFWriter {
   /// A GIF on a page is an animated `<img>`.
   public static let fileType = OutputFileType(fileExtension: "gif", mimeType: "image/gif", presentation: .animation)
@@ -106,32 +114,30 @@ public enum GIFWriter {
     }
     let frames = try GIFFrames(
       sourceWidth: first.width, sourceHeight: first.height, width: width, height: height)
-    let statistics = try PaletteQuantizer(maxColors: options.maxColors, width: width, height: height)
+    let statistics = GIFStatistics(
+      try PaletteQuantizer(maxColors: options.maxColors, width: width, height: height))
     var runs: [Range<Int>] = []
     var cache: [[UInt8]] = []
     var previous: [UInt8] = []
     for i in 0..<frameCount {
-      let pixels = try frames.resize(i == 0 ? first : try frame(i))
+      let pixels: [UInt8]
+      do {
+        pixels = try frames.resize(i == 0 ? first : try frame(i))
+      } catch {
+        statistics.cancel()
+        throw error
+      }
       if !runs.isEmpty && pixels == previous {
         runs[runs.count - 1] = runs[runs.count - 1].lowerBound..<(i + 1)
         continue
       }
       runs.append(i..<(i + 1))
-      if previous.isEmpty || options.statistics == .full {
-        try statistics.add(pixels) { _ in true }
-      } else {
-        precondition(previous.count == pixels.count)
-        try pixels.withUnsafeBytes { a in
-          try previous.withUnsafeBytes { b in
-            try statistics.add(pixels) { p in colorDiffers(a, b, p) }
-          }
-        }
-      }
+      statistics.add(pixels, changedFrom: previous.isEmpty || options.statistics == .full ? nil : previous)
       if (cache.count + 1) * pixels.count <= cacheBytes { cache.append(pixels) }
       previous = pixels
     }
     previous = []
-    let global = try statistics.palette()
+    let global = try statistics.finish().palette()
 
     // Pass 2: map, choose the drawn pixels, write.
     let file = try GIFFile(width: width, height: height, palette: global.rgb, loop: options.fileLoop, what: what)
@@ -142,8 +148,29 @@ public enum GIFWriter {
     var current = global
     var isGlobal = true
     var mapper = try PaletteMapper(palette: global, frames: frames, options: options)
+    func resized(_ k: Int) throws -> [UInt8] {
+      k < cache.count ? cache[k] : try frames.resize(try frame(runs[k].lowerBound))
+    }
+    func pts(_ k: Int) -> Int { GIFTiming.centiseconds(beforeFrame: runs[k].lowerBound, fps: fps) }
+    // One palette: every run is mapped (each differs from the one before in
+    // colour; alpha is always opaque), in order, so the mapping runs ahead on
+    // its own thread while the screen draws and codes the run before.
+    let ahead = options.palette == .global ? GIFMappingAhead(mapper) : nil
+    defer { ahead?.cancel() }
+    var waiting: [[UInt8]] = []
+    if let ahead {
+      for k in 0..<min(GIFMappingAhead.depth, runs.count) {
+        waiting.append(try resized(k))
+        ahead.map(waiting[k], pts: pts(k))
+      }
+    }
     for (k, run) in runs.enumerated() {
-      let pixels = k < cache.count ? cache[k] : try frames.resize(try frame(run.lowerBound))
+      let pixels = ahead == nil ? try resized(k) : waiting.removeFirst()
+      if let ahead, k + GIFMappingAhead.depth < runs.count {
+        waiting.append(try resized(k + GIFMappingAhead.depth))
+        ahead.map(waiting[waiting.count - 1], pts: pts(k + GIFMappingAhead.depth))
+      }
+      let mapped = try ahead?.next()
       let delay = GIFTiming.delay(of: run, fps: fps)
       let changed = screen.changedPixels(pixels)
       if changed.isEmpty {
@@ -164,7 +191,7 @@ public enum GIFWriter {
           mapper = try PaletteMapper(palette: fresh, frames: frames, options: options)
         }
       }
-      let indices = try mapper.map(pixels, pts: GIFTiming.centiseconds(beforeFrame: run.lowerBound, fps: fps))
+      let indices = try mapped ?? mapper.map(pixels, pts: pts(k))
       let codeSize = isGlobal ? file.globalCodeSize : GIFLZWEncoder.minimumCodeSize(entries: current.colors.count + 1)
       var (image, data) = screen.draw(
         pixels, changed: changed, indices: indices, palette: current, bound: options.lossy, coder: &coder,
@@ -184,6 +211,88 @@ public enum GIFWriter {
   }
 }
 
+/// Pass 1's palette statistics, gathered on a thread of their own while the
+/// next frame is drawn and resized: frames are added in order (the palette is
+/// that of adding them one after the other), at most `inFlight` waiting.
+private final class GIFStatistics: @unchecked Sendable {
+  static let inFlight = 2
+  private let quantizer: PaletteQuantizer
+  private let queue = DispatchQueue(label: "transvid.gif-statistics")
+  private let group = DispatchGroup()
+  private let slots = DispatchSemaphore(value: inFlight)
+  /// The first error; frames after it are not added. Written on `queue`.
+  private var failure: MediaError?
+
+  init(_ quantizer: PaletteQuantizer) { self.quantizer = quantizer }
+
+  /// Adds every pixel of `pixels` or, given `previous`, those whose colour
+  /// differs from it (see `GIFWriter`).
+  func add(_ pixels: [UInt8], changedFrom previous: [UInt8]?) {
+    slots.wait()
+    queue.async(group: group) { [self] in
+      defer { slots.signal() }
+      guard failure == nil else { return }
+      guard let previous else {
+        do throws(MediaError) { try quantizer.add(pixels) { _ in true } } catch { failure = error }
+        return
+      }
+      precondition(previous.count == pixels.count)
+      pixels.withUnsafeBytes { a in
+        previous.withUnsafeBytes { b in
+          do throws(MediaError) {
+            try quantizer.add(pixels) { p in colorDiffers(a, b, p) }
+          } catch {
+            failure = error
+          }
+        }
+      }
+    }
+  }
+
+  /// Waits for the frames added and returns the quantizer, or the first error.
+  func finish() throws(MediaError) -> PaletteQuantizer {
+    group.wait()
+    if let failure { throw failure }
+    return quantizer
+  }
+
+  /// Waits for the frames added (the writer is failing for another reason).
+  func cancel() { group.wait() }
+}
+
+/// Pass 2's mapping with one palette, on a thread of its own: frames are
+/// mapped in the order given, at most `depth` ahead of the one drawn.
+private final class GIFMappingAhead: @unchecked Sendable {
+  static let depth = 2
+  private let mapper: PaletteMapper
+  private let queue = DispatchQueue(label: "transvid.gif-mapping")
+  private let group = DispatchGroup()
+  /// Signalled once per frame mapped (or failed).
+  private let done = DispatchSemaphore(value: 0)
+  /// The results not yet taken, oldest first.
+  private let results = Mutex<[Result<[UInt8], MediaError>]>([])
+
+  init(_ mapper: PaletteMapper) { self.mapper = mapper }
+
+  /// Maps `pixels` after the frames given before.
+  func map(_ pixels: [UInt8], pts: Int) {
+    queue.async(group: group) { [self] in
+      let result = Result { () throws(MediaError) in try mapper.map(pixels, pts: pts) }
+      results.withLock { $0.append(result) }
+      done.signal()
+    }
+  }
+
+  /// The indices of the oldest frame not yet taken (waits for it).
+  func next() throws(MediaError) -> [UInt8] {
+    done.wait()
+    return try results.withLock { $0.removeFirst() }.get()
+  }
+
+  /// Waits for the frames given (the writer is done or failing).
+  func cancel() { group.wait() }
+}
+
 /// Whether pixel `p` of two packed BGRA frames (each at least `4 · (p + 1)`
 /// bytes) differs in colour: B, G and R of the little-endian words, alpha
 /// not compared.
@@ -193,19 +302,13 @@ func colorDiffers(_ a: UnsafeRawBufferPointer, _ b: UnsafeRawBufferPointer, _ p:
     ^ b.loadUnaligned(fromByteOffset: 4 * p, as: UInt32.self)) & 0x00FF_FFFF != 0
 }
 
-/// Pixel `p` of a packed BGRA frame as B | G << 8 | R << 16.
-@inline(__always)
-func sourceColor(_ bgra: [UInt8], _ p: Int) -> UInt32 {
-  UInt32(bgra[4 * p]) | UInt32(bgra[4 * p + 1]) << 8 | UInt32(bgra[4 * p + 2]) << 16
-}
-
 /// The largest difference of the R, G and B channels of two packed colours.
 @inline(__always)
 func channelDistance(_ a: UInt32, _ b: UInt32) -> Int {
-  let db = abs(Int(a & 0xFF) - Int(b & 0xFF))
-  let dg = abs(Int((a >> 8) & 0xFF) - Int((b >> 8) & 0xFF))
-  let dr = abs(Int((a >> 16) & 0xFF) - Int((b >> 16) & 0xFF))
-  return max(db, dg, dr)
+  // The bytes as lanes (little-endian: B, G, R, then the byte above, left out).
+  let x = unsafeBitCast(a & 0x00FF_FFFF, to: SIMD4<UInt8>.self)
+  let y = unsafeBitCast(b & 0x00FF_FFFF, to: SIMD4<UInt8>.self)
+  return Int((pointwiseMax(x, y) &- pointwiseMin(x, y)).max())
 }
 
 /// What a GIF decoder shows after each image and the source colours it was
@@ -261,25 +364,34 @@ struct GIFScreen {
   /// first, in texture it is masked; flat UI colours, exact in the palette,
   /// stay exact.
   func localBound(_ pixels: [UInt8], _ p: Int, _ bound: Int, error: Int) -> Int {
-    guard bound > 0, error > 0 else { return 0 }
-    let x = p % width, y = p / width
     precondition(pixels.count >= 4 * width * height)
-    let range = pixels.withUnsafeBufferPointer { bytes in
-      let base = bytes.baseAddress!
-      var low = SIMD4<UInt8>(repeating: 255), high = SIMD4<UInt8>(repeating: 0)
-      for ny in max(0, y - 1)...min(height - 1, y + 1) {
-        let row = base + 4 * (ny * width)
-        for nx in max(0, x - 1)...min(width - 1, x + 1) {
-          let i = 4 * nx
-          let c = SIMD4<UInt8>(row[i], row[i + 1], row[i + 2], 0)
-          low = pointwiseMin(low, c)
-          high = pointwiseMax(high, c)
-        }
-      }
-      let spread = high &- low
-      return Int(max(spread[0], spread[1], spread[2]))
+    return pixels.withUnsafeBytes { bytes in
+      Self.localBound(bytes.baseAddress!, width: width, height: height, x: p % width, y: p / width, bound, error: error)
     }
-    return min(bound, range * Self.maskingNumerator / Self.maskingDenominator, Self.errorFactor * error)
+  }
+
+  /// `localBound` at pixel (`x`, `y`) of the packed BGRA frame at `bgra`
+  /// (`width × height`).
+  @inline(__always)
+  static func localBound(
+    _ bgra: UnsafeRawPointer, width: Int, height: Int, x: Int, y: Int, _ bound: Int, error: Int
+  ) -> Int {
+    guard bound > 0, error > 0 else { return 0 }
+    @inline(__always) func color(_ offset: Int) -> SIMD4<UInt8> {
+      unsafeBitCast(bgra.loadUnaligned(fromByteOffset: offset, as: UInt32.self) & 0x00FF_FFFF, to: SIMD4<UInt8>.self)
+    }
+    var low = SIMD4<UInt8>(repeating: 255), high = SIMD4<UInt8>(repeating: 0)
+    let x0 = max(0, x - 1), x1 = min(width - 1, x + 1)
+    for ny in max(0, y - 1)...min(height - 1, y + 1) {
+      let row = 4 * (ny * width)
+      for nx in x0...x1 {
+        let c = color(row + 4 * nx)
+        low = pointwiseMin(low, c)
+        high = pointwiseMax(high, c)
+      }
+    }
+    let range = Int((high &- low).max())
+    return min(bound, range * maskingNumerator / maskingDenominator, errorFactor * error)
   }
 
   /// The next image: the `changed` pixels take their mapped colours
@@ -299,21 +411,39 @@ struct GIFScreen {
     var drawn = [Int]()
     drawn.reserveCapacity(changed.count)
     var minX = width, minY = height, maxX = -1, maxY = -1
-    for p in changed {
-      let i = 4 * p
-      source[i] = pixels[i]
-      source[i + 1] = pixels[i + 1]
-      source[i + 2] = pixels[i + 2]
-      let color = colors[Int(indices[p])]
-      let limit = localBound(pixels, p, bound, error: channelDistance(color, sourceColor(pixels, p)))
-      limits[p] = UInt8(limit)
-      if !first && channelDistance(shown[p], color) <= limit { continue }
-      drawn.append(p)
-      let x = p % width, y = p / width
-      minX = min(minX, x)
-      maxX = max(maxX, x)
-      minY = min(minY, y)
-      maxY = max(maxY, y)
+    let (width, height) = (width, height)
+    let count = width * height
+    precondition(pixels.count >= 4 * count && source.count >= 4 * count && indices.count >= count)
+    pixels.withUnsafeBytes { pixels in
+      source.withUnsafeMutableBytes { source in
+        limits.withUnsafeMutableBufferPointer { limits in
+          shown.withUnsafeBufferPointer { shown in
+            indices.withUnsafeBufferPointer { indices in
+              colors.withUnsafeBufferPointer { colors in
+                let base = pixels.baseAddress!
+                for p in changed {
+                  precondition(p >= 0 && p < count)
+                  // The source colour (B, G, R; the source's own alpha byte stays).
+                  let pixel = base.loadUnaligned(fromByteOffset: 4 * p, as: UInt32.self) & 0x00FF_FFFF
+                  let kept = source.loadUnaligned(fromByteOffset: 4 * p, as: UInt32.self) & 0xFF00_0000
+                  source.storeBytes(of: pixel | kept, toByteOffset: 4 * p, as: UInt32.self)
+                  let color = colors[Int(indices[p])]
+                  let y = p / width, x = p - y * width
+                  let limit = Self.localBound(
+                    base, width: width, height: height, x: x, y: y, bound, error: channelDistance(color, pixel))
+                  limits[p] = UInt8(limit)
+                  if !first && channelDistance(shown[p], color) <= limit { continue }
+                  drawn.append(p)
+                  minX = min(minX, x)
+                  maxX = max(maxX, x)
+                  minY = min(minY, y)
+                  maxY = max(maxY, y)
+                }
+              }
+            }
+          }
+        }
+      }
     }
     if drawn.isEmpty { (minX, minY, maxX, maxY) = (0, 0, 0, 0) }
     let w = maxX - minX + 1, h = maxY - minY + 1
@@ -434,10 +564,11 @@ private final class GIFFrames {
     self.width = width
     self.height = height
     // paletteuse takes AV_PIX_FMT_RGB32, which is BGRA in memory on
-    // little-endian machines (transvid's targets).
+    // little-endian machines (transvid's targets); the resizer writes it
+    // opaque through planar RGB (see `Resampler`).
     resampler =
       sourceWidth == width && sourceHeight == height
-      ? nil : try Resampler(from: sourceWidth, sourceHeight, to: width, height, format: AV_PIX_FMT_BGRA)
+      ? nil : try Resampler(from: sourceWidth, sourceHeight, to: width, height, format: AV_PIX_FMT_GBRP)
     frame = try Frame(width: width, height: height, format: AV_PIX_FMT_BGRA)
     input = FilterGraph.Input(name: "in", width: width, height: height, format: AV_PIX_FMT_BGRA)
   }
@@ -446,15 +577,15 @@ private final class GIFFrames {
   func resize(_ bitmap: Bitmap) throws(MediaError) -> [UInt8] {
     guard let resampler else { return try reordered(bitmap) }
     var failure: MediaError?
+    // Composited over black: premultiplied colour as it is, alpha opaque.
+    // (paletteuse maps alpha < 128 to the transparent entry otherwise.)
     let bytes = [UInt8](unsafeUninitializedCapacity: width * height * 4) { out, count in
       do throws(MediaError) {
-        try resampler.resize(bitmap, into: out.baseAddress!, stride: width * 4)
+        try resampler.resizeToOpaqueBGRA(bitmap, into: out.baseAddress!)
       } catch {
         failure = error
+        out.initialize(repeating: 0)
       }
-      // Composited over black: premultiplied colour as it is, alpha opaque.
-      // (paletteuse maps alpha < 128 to the transparent entry otherwise.)
-      for i in stride(from: 3, to: out.count, by: 4) { out[i] = 255 }
       count = width * height * 4
     }
     if let failure { throw failure }

@@ -91,8 +91,8 @@ public enum FontLibrary {
     if let read = files[file.path] {
       data = read
     } else {
-      switch contents(of: file.path) {
-      case .success(let b): data = FontData(b)
+      switch mapped(file.path) {
+      case .success(let d): data = d
       case .failure(let e): throw LoadError(file: file, reason: e.description)
       }
       files[file.path] = data
@@ -158,17 +158,32 @@ public enum FontLibrary {
   /// `load()`, done once for the whole process on first use.
   public static let system: Result<FontSet, LoadError> = Result { () throws(LoadError) in try load() }
 
-  /// The whole file at `path`, or strerror's text for why not.
-  static func contents(of path: String) -> Result<[UInt8], ReadError> {
+  /// The file at `path` mapped into memory (private, copy on write): a
+  /// face reads only the tables and glyphs it draws, so only those pages are
+  /// ever read (the CJK collections and the emoji are 50 MB a process would
+  /// otherwise copy); or strerror's text for why not.
+  static func mapped(_ path: String) -> Result<FontData, ReadError> {
     let fd = open(path, O_RDONLY)
     guard fd >= 0 else { return .failure(ReadError(errno)) }
     defer { close(fd) }
     var info = stat()
     guard fstat(fd, &info) == 0 else { return .failure(ReadError(errno)) }
     if (info.st_mode & S_IFMT) == S_IFDIR { return .failure(ReadError(EISDIR)) }
+    let size = Int(info.st_size)
+    // Not a regular file, or empty (mmap takes no empty mapping): read it.
+    guard (info.st_mode & S_IFMT) == S_IFREG, size > 0 else { return contents(of: fd, size: size).map(FontData.init) }
+    let address = mmap(nil, size, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, 0)
+    guard let address, address != MAP_FAILED else { return .failure(ReadError(errno)) }
+    return .success(
+      FontData(taking: UnsafeMutableRawBufferPointer(start: address, count: size)) { munmap($0.baseAddress, $0.count) })
+  }
+
+  /// Everything left to read from `fd` (`size` bytes expected), or
+  /// strerror's text for why not.
+  static func contents(of fd: Int32, size: Int) -> Result<[UInt8], ReadError> {
     var bytes: [UInt8] = []
-    var chunk = [UInt8](repeating: 0, count: Swift.max(65536, Int(info.st_size) + 1))
-    bytes.reserveCapacity(Int(info.st_size))
+    var chunk = [UInt8](repeating: 0, count: Swift.max(65536, size + 1))
+    bytes.reserveCapacity(size)
     while true {
       let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
       if n < 0 {

@@ -1,6 +1,9 @@
 // The fonts labels draw with: the faces scripts/bootstrap installs, and the
 // error naming the package when one is missing.
 
+#if canImport(Glibc)
+  import Glibc
+#endif
 import Geometry
 import Raster
 import Testing
@@ -19,6 +22,30 @@ import Testing
     #expect(
       FontLibrary.LoadError(file: missing, reason: "No such file or directory").description
         == "cannot load font '/no/such/font.ttf': No such file or directory (install fonts-none: scripts/bootstrap)")
+  }
+
+  /// Font files are mapped, not read: a mapped face draws what the same
+  /// bytes read into memory draw; an empty file is FreeType's error, as read.
+  @Test static func aMappedFontDrawsAsItsBytes() throws {
+    let path = FontLibrary.latinRegular.path
+    let mapped = try FontLibrary.font(FontLibrary.latinRegular)
+    let fd = open(path, O_RDONLY)
+    defer { close(fd) }
+    let read = try Font(data: try FontLibrary.contents(of: fd, size: 0).get())
+    #expect(mapped.familyName == "DejaVu Sans")
+    func ink(_ font: Font) -> [UInt8] {
+      Label("Harbour ffi 42", style: TextStyle(size: 30, alignment: .left))
+        .render(size: Size(width: 260, height: 50), scale: 2, fonts: FontSet(regular: [font])).bytes
+    }
+    #expect(ink(mapped) == ink(read))
+    #expect(ink(mapped).contains { $0 > 200 })
+    let empty = "/tmp/transvid-empty-font-\(getpid()).ttf"
+    #expect(creat(empty, 0o644) >= 0)
+    defer { unlink(empty) }
+    let file = FontLibrary.FontFile(path: empty, package: "none")
+    #expect(throws: FontLibrary.LoadError(file: file, reason: "empty font data (FreeType error 0)")) {
+      try FontLibrary.font(file)
+    }
   }
 
   /// A label's alpha, drawn with the system fonts in `language`.

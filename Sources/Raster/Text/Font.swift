@@ -38,13 +38,26 @@ public struct FontError: Error, Hashable, Sendable, CustomStringConvertible {
 /// of every face that reads them.
 public final class FontData: Sendable {
   nonisolated(unsafe) let buffer: UnsafeMutableRawBufferPointer
+  private let release: @Sendable (UnsafeMutableRawBufferPointer) -> Void
 
   public init(_ bytes: [UInt8]) {
-    buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: bytes.count, alignment: 16)
+    let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: bytes.count, alignment: 16)
     bytes.withUnsafeBytes { buffer.copyMemory(from: $0) }
+    self.buffer = buffer
+    release = { $0.deallocate() }
   }
 
-  deinit { buffer.deallocate() }
+  /// Bytes the caller placed in memory (e.g. a mapped file: only the pages
+  /// the faces read are ever loaded), handed to `release` when no face
+  /// reads them any more.
+  public init(
+    taking buffer: UnsafeMutableRawBufferPointer, release: @escaping @Sendable (UnsafeMutableRawBufferPointer) -> Void
+  ) {
+    self.buffer = buffer
+    self.release = release
+  }
+
+  deinit { release(buffer) }
 }
 
 /// One face of a font file (TrueType, OpenType or a collection), opened from

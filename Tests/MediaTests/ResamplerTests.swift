@@ -1,0 +1,69 @@
+import CFFmpeg
+import Raster
+import Testing
+
+@testable import Media
+
+/// The GIF writer's resize: swscale's planar G, B, R output interleaved as
+/// opaque BGRA must give exactly the colour bytes of swscale's packed BGRA
+/// output (the writer's frames before), on photo-like content, flat
+/// colours with hard edges, and premultiplied transparency.
+@Suite struct ResamplerTests {
+  /// A premultiplied RGBA frame: smooth gradients, noise, flat blocks with
+  /// hard edges, and a band of partly transparent pixels.
+  static func frame(width: Int, height: Int, seed: UInt64) -> Bitmap {
+    var state = seed
+    var bytes = [UInt8](repeating: 0, count: 4 * width * height)
+    for y in 0..<height {
+      for x in 0..<width {
+        state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+        let noise = Int(truncatingIfNeeded: state >> 59)
+        let i = 4 * (y * width + x)
+        var r = (x * 255 / width + noise) & 0xFF, g = (y * 255 / height) & 0xFF, b = ((x ^ y) * 7 + noise) & 0xFF
+        var a = 255
+        if (x / 37 + y / 23) % 5 == 0 { (r, g, b) = (250, 20, 90) }
+        if y % 97 < 11 {
+          a = Int(truncatingIfNeeded: state >> 40) & 0xFF
+          (r, g, b) = (r * a / 255, g * a / 255, b * a / 255)
+        }
+        bytes[i] = UInt8(r)
+        bytes[i + 1] = UInt8(g)
+        bytes[i + 2] = UInt8(b)
+        bytes[i + 3] = UInt8(a)
+      }
+    }
+    return Bitmap(width: width, height: height, bytes: bytes)!
+  }
+
+  @Test(arguments: [(390, 844, 120, 260), (1170, 2532, 360, 779), (301, 203, 150, 101), (64, 48, 128, 96)])
+  static func planarResizeGivesThePackedColourBytes(sizes: (Int, Int, Int, Int)) throws {
+    let (sw, sh, w, h) = sizes
+    let source = frame(width: sw, height: sh, seed: UInt64(sw * 7 + w))
+    let packed = try Resampler(from: sw, sh, to: w, h, format: AV_PIX_FMT_BGRA)
+    let planar = try Resampler(from: sw, sh, to: w, h, format: AV_PIX_FMT_GBRP)
+    var expected = [UInt8](repeating: 0, count: 4 * w * h)
+    try expected.withUnsafeMutableBufferPointer { (p) throws(MediaError) in
+      try packed.resize(source, into: p.baseAddress!, stride: 4 * w)
+    }
+    for i in stride(from: 3, to: expected.count, by: 4) { expected[i] = 255 }
+    // Twice: the planes kept between frames are overwritten, not added to.
+    for _ in 0..<2 {
+      var got = [UInt8](repeating: 7, count: 4 * w * h)
+      try got.withUnsafeMutableBufferPointer { (p) throws(MediaError) in
+        try planar.resizeToOpaqueBGRA(source, into: p.baseAddress!)
+      }
+      let differing = zip(got, expected).filter { $0 != $1 }.count
+      #expect(differing == 0, "\(differing) of \(got.count) bytes differ")
+    }
+  }
+
+  @Test static func aFrameOfAnotherSizeIsAnError() throws {
+    let planar = try Resampler(from: 40, 30, to: 20, 15, format: AV_PIX_FMT_GBRP)
+    var out = [UInt8](repeating: 0, count: 4 * 20 * 15)
+    #expect(throws: MediaError("resize frame", "frame is 41×30, expected 40×30")) {
+      try out.withUnsafeMutableBufferPointer { (p) throws(MediaError) in
+        try planar.resizeToOpaqueBGRA(frame(width: 41, height: 30, seed: 1), into: p.baseAddress!)
+      }
+    }
+  }
+}
