@@ -16,8 +16,9 @@ import Synchronization
 /// Off, `measure` is one check of a constant and a direct call.
 ///
 /// The stages: `parse` the job file (and its checks), `decode` its images
-/// and fonts, `snapshot` its screens (`FrameRenderer`), `compose` and
-/// `convert` each frame (render workers), `encode` each frame on the
+/// and fonts, `snapshot` set up its `FrameRenderer` (screens are
+/// snapshotted when a frame first shows them, so inside `compose`),
+/// `compose` and `convert` each frame (render workers), `encode` each frame on the
 /// encoder's thread (x264 with its frame threads), `wait` the encoder's
 /// thread idling for a frame, `finish` flushing the encoder and writing the
 /// file (`+faststart` moves the index).
