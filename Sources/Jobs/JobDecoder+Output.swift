@@ -12,7 +12,7 @@
 //       width: 360                    # pixels (16…8192); height keeps the aspect ratio
 //       fps: 30                       # 1…50
 //       maxColors: 256                # 4…256
-//       quality: 100                  # 1…100: colours 2.56 × quality (maxColors wins)
+//       quality: 100                  # 1…100: colours 2.56 × quality (maxColors wins); per-frame: libimagequant's target
 //       maxBytes: 2MB                 # lower colours, fps, width until the file fits (bytes, MB, MiB, …)
 //       dither: none                  # none, bayer, sierra2_4a, floyd_steinberg
 //       bayerScale: 5                 # 0…5, with dither: bayer

@@ -201,7 +201,8 @@ public struct GIFSettings: Hashable, Sendable {
   public var bayerScale: Int?
   public var palette: Palette?
   public var loop: Loop?
-  /// 1…100: the palette's colours (100: 256, 50: 128); `maxColors` wins.
+  /// 1…100: the palette's colours (100: 256, 50: 128); `maxColors` wins. With
+  /// `palette: per-frame`, libimagequant's quality target for each frame's palette.
   public var quality: Int? = nil
   /// 0…255: the most a pixel's R, G or B may differ from the lossless GIF's (0: lossless).
   public var lossy: Int? = nil

@@ -66,13 +66,16 @@ final class PaletteQuantizer {
   private var tally: [UInt32: Int] = [:]
   private var tallied = 0
 
-  /// A palette of at most `maxColors` entries, the transparent one included.
-  init(maxColors: Int, width: Int, height: Int) throws(MediaError) {
+  /// A palette of at most `maxColors` entries, the transparent one included;
+  /// with a `targetQuality` (libimagequant's 0…100 scale, as pngquant's
+  /// `--quality`), of the fewest colours that reach it.
+  init(maxColors: Int, width: Int, height: Int, targetQuality: Int? = nil) throws(MediaError) {
     guard let attributes = liq_attr_create() else {
       throw MediaError("choose a GIF palette", "libimagequant: no memory")
     }
     self.attributes = attributes
     liq_set_max_colors(attributes, Int32(maxColors))
+    if let targetQuality { liq_set_quality(attributes, 0, Int32(targetQuality)) }
     guard let histogram = liq_histogram_create(attributes) else {
       liq_attr_destroy(attributes)
       throw MediaError("choose a GIF palette", "libimagequant: no memory")

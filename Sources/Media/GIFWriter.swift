@@ -46,7 +46,8 @@ public struct GIFSummary: Hashable, Sendable {
 ///
 /// Palettes (`palette`): `.global` maps every frame to the global table;
 /// `.perFrame` quantizes a local table (stored with the image) from each
-/// frame's changed pixels.
+/// frame's changed pixels; with a `targetQuality`, every table has the
+/// fewest colours at which libimagequant reaches it.
 ///
 /// Timing: frame `i` is shown from `i / fps` s; delays are whole centiseconds
 /// with the rounding carried (`GIFTiming`), so the file lasts
@@ -115,7 +116,7 @@ public enum GIFWriter {
     let frames = try GIFFrames(
       sourceWidth: first.width, sourceHeight: first.height, width: width, height: height)
     let statistics = GIFStatistics(
-      try PaletteQuantizer(maxColors: options.maxColors, width: width, height: height))
+      try PaletteQuantizer(maxColors: options.maxColors, width: width, height: height, targetQuality: options.targetQuality))
     var runs: [Range<Int>] = []
     var cache: [[UInt8]] = []
     var previous: [UInt8] = []
@@ -180,7 +181,8 @@ public enum GIFWriter {
       }
       if options.palette == .perFrame && k > 0 {
         // A palette of the frame's own changed pixels.
-        let quantizer = try PaletteQuantizer(maxColors: options.maxColors, width: width, height: height)
+        let quantizer = try PaletteQuantizer(
+          maxColors: options.maxColors, width: width, height: height, targetQuality: options.targetQuality)
         var counts = [Bool](repeating: false, count: width * height)
         for p in changed { counts[p] = true }
         try quantizer.add(pixels) { counts[$0] }

@@ -7,7 +7,7 @@ import Rendering
 /// to fit `maxBytes` when asked.
 struct GIFOutput: FormatWriter {
   var fileType: OutputFileType { GIFWriter.fileType }
-  var cacheKey: String { "gif libimagequant paletteuse lossy-lzw giflib scale-3x" }
+  var cacheKey: String { "gif libimagequant paletteuse lossy-lzw giflib scale-3x per-frame-target" }
 
   /// The GIF frame rate for a canvas rate above 50 (GIF delays are whole
   /// centiseconds, at least 2): the largest whole divisor of `fps` from 24
@@ -47,7 +47,11 @@ struct GIFOutput: FormatWriter {
       notes.append("gif: \(fps) fps reduced to \(reduced) fps (GIF delays are whole centiseconds, at least 2)")
       fps = reduced
     }
-    var colors = settings.maxColors ?? GIFOptions.colors(quality: settings.quality ?? GIFOptions.defaultQuality)
+    // One palette: `quality` is its colours. A palette per frame: each has
+    // the fewest colours at which libimagequant reaches `quality`.
+    let perFrame = settings.palette == .perFrame
+    var colors = settings.maxColors
+      ?? (perFrame ? 256 : GIFOptions.colors(quality: settings.quality ?? GIFOptions.defaultQuality))
     // One renderer per rate and scale tried: frames reach the GIF writer
     // opaque (a transparent canvas over the job's matte), at a whole rate
     // (a 59.94 canvas is rendered again at 60).
@@ -55,7 +59,10 @@ struct GIFOutput: FormatWriter {
     var options = GIFOptions()
     if let dither = settings.dither { options.dither = GIFOptions.Dither(rawValue: dither.rawValue)! }
     if let scale = settings.bayerScale { options.bayerScale = scale }
-    if settings.palette == .perFrame { options.palette = .perFrame }
+    if perFrame {
+      options.palette = .perFrame
+      options.targetQuality = settings.quality ?? GIFOptions.defaultPerFrameQuality
+    }
     if let lossy = settings.lossy { options.lossy = lossy }
     switch settings.loop {
     case .repeat(let n): options.loop = .repeat(n)

@@ -130,6 +130,49 @@ func graphicControlDelays(_ bytes: [UInt8]) -> [Int] {
     #expect(try Platform.readFile(global).count < bytes.count)
   }
 
+  /// Per-frame palettes with a `targetQuality`: a frame of a smooth
+  /// 192-colour ramp gets the fewest colours that reach the target, more for
+  /// a higher one, and all of them without a target.
+  @Test static func perFramePalettesHaveTheColoursTheirTargetNeeds() throws {
+    let dir = try TempDirectory()
+    defer { dir.cleanUp() }
+    func ramp(_ i: Int) -> Bitmap {
+      var b = Bitmap(width: 64, height: 48, fill: Pixel(r: 0, g: 0, b: 0, a: 255))
+      guard i == 1 else { return b }
+      for y in 0..<48 {
+        for x in 0..<64 {
+          let k = (y / 16) * 64 + x  // 192 distinct colours
+          b[x, y] = Pixel(r: UInt8(k), g: UInt8(255 - k), b: UInt8(64 + k / 3), a: 255)
+        }
+      }
+      return b
+    }
+    /// The second image's distinct colours as decoded (it has a local table),
+    /// and its PSNR against the ramp.
+    func secondImage(_ target: Int?) throws -> (colors: Int, psnr: Double) {
+      let path = dir.path("ramp-\(target ?? 0).gif")
+      var options = GIFOptions(maxColors: 256, palette: .perFrame, lossy: 0)
+      options.targetQuality = target
+      try GIFWriter.write(to: path, frameCount: 2, fps: 10, options: options, frame: ramp)
+      let bytes = try Platform.readFile(path)
+      let second = try #require(graphicControlOffsets(bytes).filter { bytes[$0 + 8] == 0x2C }.dropFirst().first)
+      let flags = bytes[second + 17]
+      #expect(flags & 0x80 != 0, "a local table")
+      let frame = try #require(try GIFReader(path: path).frames.last)
+      var colors = Set<UInt32>()
+      for y in 0..<48 {
+        for x in 0..<64 {
+          let p = frame[x, y]
+          colors.insert(UInt32(p.r) << 16 | UInt32(p.g) << 8 | UInt32(p.b))
+        }
+      }
+      return (colors.count, psnr(frame, ramp(1)))
+    }
+    let low = try secondImage(50), high = try secondImage(95), all = try secondImage(nil)
+    #expect(low.colors < high.colors && high.colors < all.colors && all.colors > 150, "\(low) \(high) \(all)")
+    #expect(low.psnr < high.psnr && high.psnr <= all.psnr + 0.01)
+  }
+
   @Test static func scalesKeepingTheRequestedSize() throws {
     let dir = try TempDirectory()
     defer { dir.cleanUp() }
