@@ -10,13 +10,13 @@
 //   web      formats [webm, mp4, png]: VP9 first, H.264 as the fallback,
 //            the poster for <video poster=…>; webm and mp4 frameRate
 //            variable
+//   editor   formats [mov], canvas background transparent: ProRes 4444
+//            with alpha for Final Cut, Premiere, Keynote (screens keep
+//            their own backgrounds)
 //
 // Browsers and GitHub's player play a variable rate as they play a
 // constant one, so the web targets code each held picture once
 // (`FrameRateMode`); the editor target keeps MOV's constant rate.
-//   editor   formats [mov], canvas background transparent: ProRes 4444
-//            with alpha for Final Cut, Premiere, Keynote (screens keep
-//            their own backgrounds)
 
 import Raster
 
