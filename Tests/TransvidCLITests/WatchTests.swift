@@ -29,13 +29,19 @@ import TestSupport
       let outPipe = Pipe(), errPipe = Pipe()
       process.standardOutput = outPipe
       process.standardError = errPipe
+      // At end of file the handler is removed: left in place, Foundation
+      // keeps its dispatch source on the closed pipe, and libdispatch's
+      // event loop once crashed on it (a null dereference in
+      // _dispatch_event_loop_drain as the watch process exited).
       outPipe.fileHandleForReading.readabilityHandler = { handle in
-        let text = String(decoding: handle.availableData, as: UTF8.self)
-        self.out.withLock { $0 += text }
+        let data = handle.availableData
+        guard !data.isEmpty else { handle.readabilityHandler = nil; return }
+        self.out.withLock { $0 += String(decoding: data, as: UTF8.self) }
       }
       errPipe.fileHandleForReading.readabilityHandler = { handle in
-        let text = String(decoding: handle.availableData, as: UTF8.self)
-        self.err.withLock { $0 += text }
+        let data = handle.availableData
+        guard !data.isEmpty else { handle.readabilityHandler = nil; return }
+        self.err.withLock { $0 += String(decoding: data, as: UTF8.self) }
       }
       try process.run()
     }
