@@ -132,6 +132,48 @@ final class PaletteQuantizer {
     guard result == LIQ_OK else { throw MediaError("choose a GIF palette", "libimagequant error \(result.rawValue)") }
   }
 
+  /// Adds every pixel of `bgra` (packed, opaque) `times` more times: a
+  /// frame that stays on screen for `times` frames after it first showed.
+  /// The exact colours go in with their counts (`liq_histogram_add_colors`),
+  /// so the cost does not grow with `times`; each pixel weighs what
+  /// `add` gives a pixel of full importance (255), and a colour's weight
+  /// stays below 2³¹ (libimagequant sums weights in 32 bits).
+  func add(_ bgra: [UInt8], times: Int) throws(MediaError) {
+    let count = width * height
+    precondition(bgra.count >= 4 * count)
+    guard times > 0, count > 0 else { return }
+    var packed = [UInt32](unsafeUninitializedCapacity: count) { out, n in
+      bgra.withUnsafeBytes { bytes in
+        for p in 0..<count { out[p] = bytes.loadUnaligned(fromByteOffset: 4 * p, as: UInt32.self) & 0x00FF_FFFF }
+      }
+      n = count
+    }
+    packed.sort()
+    var entries: [liq_histogram_entry] = []
+    var start = 0
+    while start < count {
+      let c = packed[start]
+      var end = start + 1
+      while end < count && packed[end] == c { end += 1 }
+      let n = end - start
+      let weight = min(Int(Int32.max), n * 255 * times)
+      entries.append(
+        liq_histogram_entry(
+          color: liq_color(r: UInt8(c >> 16), g: UInt8((c >> 8) & 0xFF), b: UInt8(c & 0xFF), a: 255),
+          count: UInt32(weight)))
+      // The flat-colour tally samples every `flatStride`-th pixel.
+      let sampled = n * times / Self.flatStride
+      if sampled > 0 {
+        tally[c, default: 0] += sampled
+        tallied += sampled
+      }
+      start = end
+    }
+    isEmpty = false
+    let result = liq_histogram_add_colors(histogram, attributes, entries, Int32(entries.count), 0)
+    guard result == LIQ_OK else { throw MediaError("choose a GIF palette", "libimagequant error \(result.rawValue)") }
+  }
+
   /// The palette of everything added (the transparent entry left out).
   func palette() throws(MediaError) -> GIFPalette {
     let flat = tally.filter { Double($0.value) >= Self.flatShare * Double(tallied) }

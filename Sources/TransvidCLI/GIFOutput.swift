@@ -7,7 +7,7 @@ import Rendering
 /// to fit `maxBytes` when asked.
 struct GIFOutput: FormatWriter {
   var fileType: OutputFileType { GIFWriter.fileType }
-  var cacheKey: String { "gif libimagequant paletteuse lossy-lzw giflib scale-3x per-frame-target" }
+  var cacheKey: String { "gif libimagequant paletteuse lossy-lzw giflib scale-3x per-frame-target rest-weighted q80" }
 
   /// The GIF frame rate for a canvas rate above 50 (GIF delays are whole
   /// centiseconds, at least 2): the largest whole divisor of `fps` from 24

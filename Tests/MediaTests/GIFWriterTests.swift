@@ -173,6 +173,39 @@ func graphicControlDelays(_ bytes: [UInt8]) -> [Int] {
     #expect(low.psnr < high.psnr && high.psnr <= all.psnr + 0.01)
   }
 
+  /// A screen at rest weighs in the palette by how long it rests: the same
+  /// clip ending on a screen held for 30 frames rather than shown once shows
+  /// that screen closer to its colours (with 16 colours for three ramps).
+  @Test static func aScreenAtRestWeighsByItsRest() throws {
+    let dir = try TempDirectory()
+    defer { dir.cleanUp() }
+    /// 192 colours along one hue: channel `c` rising with a tint `shift`.
+    func ramp(_ channel: Int, _ shift: Int) -> Bitmap {
+      var b = Bitmap(width: 64, height: 48, fill: Pixel(r: 0, g: 0, b: 0, a: 255))
+      for y in 0..<48 {
+        for x in 0..<64 {
+          let k = (y / 16) * 64 + x
+          let v = UInt8(32 + k), t = UInt8((shift + k / 4) % 256)
+          b[x, y] = channel == 0 ? Pixel(r: v, g: t, b: 40, a: 255)
+            : channel == 1 ? Pixel(r: t, g: v, b: 40, a: 255) : Pixel(r: 40, g: t, b: v, a: 255)
+        }
+      }
+      return b
+    }
+    /// The last frame's PSNR against the resting screen.
+    func lastFrame(rest: Int) throws -> Double {
+      let path = dir.path("rest-\(rest).gif")
+      // Screen A, ten frames of a transition in other colours, then screen B.
+      func frame(_ i: Int) -> Bitmap { i == 0 ? ramp(0, 0) : i <= 10 ? ramp(1, 7 * i) : ramp(2, 0) }
+      try GIFWriter.write(
+        to: path, frameCount: 11 + rest, fps: 30, options: GIFOptions(maxColors: 16, lossy: 0), frame: frame)
+      let last = try #require(try GIFReader(path: path).frames.last)
+      return psnr(last, ramp(2, 0))
+    }
+    let once = try lastFrame(rest: 1), held = try lastFrame(rest: 30)
+    #expect(held > once + 1, "held \(held) dB, shown once \(once) dB")
+  }
+
   @Test static func scalesKeepingTheRequestedSize() throws {
     let dir = try TempDirectory()
     defer { dir.cleanUp() }

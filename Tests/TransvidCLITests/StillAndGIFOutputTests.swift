@@ -71,7 +71,7 @@ func smallJob(output: String) -> String {
     let size = (try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
     #expect(size == summary.bytes)
     let note = try #require(summary.notes.first)
-    #expect(note.hasPrefix("gif: \(free.bytes) bytes > maxBytes \(limit): colours 220 → "))
+    #expect(note.hasPrefix("gif: \(free.bytes) bytes > maxBytes \(limit): colours \(GIFOptions.colors(quality: GIFOptions.defaultQuality)) → "))
     #expect(abs(summary.duration - 1.9) <= 0.01)
   }
 
