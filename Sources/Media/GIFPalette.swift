@@ -132,12 +132,20 @@ final class PaletteQuantizer {
     guard result == LIQ_OK else { throw MediaError("choose a GIF palette", "libimagequant error \(result.rawValue)") }
   }
 
+  /// The most weight `add(_:times:)` gives one colour over all its calls:
+  /// libimagequant sums a colour's weights in 32 unsigned bits, and this
+  /// leaves the other half to `add(_:counts:)` (a colour over 330 000
+  /// pixels reaches it in 13 frames of rest).
+  static let restWeightLimit = 1 << 30
+  /// The weight `add(_:times:)` has given each colour (0xRRGGBB).
+  private var restWeight: [UInt32: Int] = [:]
+
   /// Adds every pixel of `bgra` (packed, opaque) `times` more times: a
   /// frame that stays on screen for `times` frames after it first showed.
   /// The exact colours go in with their counts (`liq_histogram_add_colors`),
   /// so the cost does not grow with `times`; each pixel weighs what
-  /// `add` gives a pixel of full importance (255), and a colour's weight
-  /// stays below 2³¹ (libimagequant sums weights in 32 bits).
+  /// `add` gives a pixel of full importance (255), up to `restWeightLimit`
+  /// per colour.
   func add(_ bgra: [UInt8], times: Int) throws(MediaError) {
     let count = width * height
     precondition(bgra.count >= 4 * count)
@@ -156,19 +164,23 @@ final class PaletteQuantizer {
       var end = start + 1
       while end < count && packed[end] == c { end += 1 }
       let n = end - start
-      let weight = min(Int(Int32.max), n * 255 * times)
-      entries.append(
-        liq_histogram_entry(
-          color: liq_color(r: UInt8(c >> 16), g: UInt8((c >> 8) & 0xFF), b: UInt8(c & 0xFF), a: 255),
-          count: UInt32(weight)))
+      start = end
       // The flat-colour tally samples every `flatStride`-th pixel.
       let sampled = n * times / Self.flatStride
       if sampled > 0 {
         tally[c, default: 0] += sampled
         tallied += sampled
       }
-      start = end
+      let weight = min(n * 255 * times, Self.restWeightLimit - restWeight[c, default: 0])
+      guard weight > 0 else { continue }
+      restWeight[c, default: 0] += weight
+      entries.append(
+        liq_histogram_entry(
+          color: liq_color(r: UInt8(c >> 16), g: UInt8((c >> 8) & 0xFF), b: UInt8(c & 0xFF), a: 255),
+          count: UInt32(weight)))
     }
+    // Every colour at its limit: nothing to add (libimagequant refuses none).
+    guard !entries.isEmpty else { return }
     isEmpty = false
     let result = liq_histogram_add_colors(histogram, attributes, entries, Int32(entries.count), 0)
     guard result == LIQ_OK else { throw MediaError("choose a GIF palette", "libimagequant error \(result.rawValue)") }

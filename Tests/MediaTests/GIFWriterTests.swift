@@ -206,6 +206,22 @@ func graphicControlDelays(_ bytes: [UInt8]) -> [Int] {
     #expect(held > once + 1, "held \(held) dB, shown once \(once) dB")
   }
 
+  /// Rests long enough that a flat frame's weight passes 32 bits (6 000
+  /// frames of 3 072 pixels at 255 each, twice for black) still make a GIF
+  /// of exact colours.
+  @Test static func longRestsOfFlatFrames() throws {
+    let dir = try TempDirectory()
+    defer { dir.cleanUp() }
+    let path = dir.path("long.gif")
+    let black = Bitmap(width: 64, height: 48, fill: Pixel(r: 0, g: 0, b: 0, a: 255))
+    let white = Bitmap(width: 64, height: 48, fill: Pixel(r: 255, g: 255, b: 255, a: 255))
+    let summary = try GIFWriter.write(to: path, frameCount: 18_000, fps: 30) { i in i / 6000 == 1 ? white : black }
+    #expect(summary.frames == 3 && summary.delays == [20_000, 20_000, 20_000])
+    let frames = try GIFReader(path: path).frames
+    #expect(frames.count == 3)
+    #expect(frames.last.map { psnr($0, black) } == .infinity && psnr(frames[1], white) == .infinity)
+  }
+
   @Test static func scalesKeepingTheRequestedSize() throws {
     let dir = try TempDirectory()
     defer { dir.cleanUp() }
