@@ -1,3 +1,4 @@
+import Foundation
 import Jobs
 import Media
 import Raster
@@ -8,6 +9,9 @@ import Rendering
 struct GIFOutput: FormatWriter {
   var fileType: OutputFileType { GIFWriter.fileType }
   var cacheKey: String { "gif libimagequant paletteuse lossy-lzw giflib scale-3x per-frame-target rest-weighted q80" }
+
+  /// `maxBytes` settles the colour count within this many colours.
+  static let colourStep = 8
 
   /// The GIF frame rate for a canvas rate above 50 (GIF delays are whole
   /// centiseconds, at least 2): the largest whole divisor of `fps` from 24
@@ -32,9 +36,10 @@ struct GIFOutput: FormatWriter {
   /// in points, drawn at an @2x or @3x canvas's own scale) and resized to
   /// `width`. The renderer given may already be at that scale (a GIF-only
   /// job is loaded there, `loaded(_:formats:)`). With `maxBytes`, a file that
-  /// is too big is written again with fewer colours (128), a lower frame rate
-  /// (20), fewer colours (64), then narrower, until it fits; the summary
-  /// says what changed.
+  /// is too big is written again, keeping the most quality that fits: the
+  /// most colours down to 128 that fit (`mostColours`); else at 20 fps, the
+  /// most colours down to 128, then down to 64; else narrower, at 64
+  /// colours, until it fits. The summary says what changed.
   func write(_ renderer: FrameRenderer, to path: String, onFrame: (Int) throws -> Void) throws -> OutputSummary {
     let spec = renderer.spec
     let settings = spec.output.gif
@@ -69,7 +74,7 @@ struct GIFOutput: FormatWriter {
     case .forever, nil: options.loop = .forever
     }
 
-    func attempt() throws -> GIFSummary {
+    func attempt(to path: String) throws -> GIFSummary {
       let scale = spec.gifRenderScale(width: width)
       let clip: FrameRenderer
       if let cached = renderers[[fps, scale]] {
@@ -96,31 +101,72 @@ struct GIFOutput: FormatWriter {
       }
     }
 
-    var summary = try attempt()
+    var summary = try attempt(to: path)
     if let maxBytes = settings.maxBytes, summary.bytes > maxBytes {
       let (firstBytes, firstColors, firstFPS, firstWidth) = (summary.bytes, colors, fps, width)
-      while summary.bytes > maxBytes {
-        if colors > 128 {
-          colors = 128
-        } else if fps > 20 {
-          fps = 20
-        } else if colors > 64 {
-          colors = 64
-        } else if width > 32 {
-          // File size goes roughly with the area: aim a little under.
-          let ratio = (Double(maxBytes) / Double(summary.bytes)).squareRoot() * 0.97
-          width = max(32, min(width - 1, Int(Double(width) * ratio)))
-        } else {
-          throw JobFailure(
-            file: spec.file,
-            message: "output.gif.maxBytes \(maxBytes): even at 32 px, 20 fps and 64 colours the GIF is \(summary.bytes) bytes")
-        }
-        summary = try attempt()
+      // Each try is written beside the output and replaces it when it fits.
+      let trial = path + ".budget"
+      defer { try? FileManager.default.removeItem(atPath: trial) }
+      var kept: (colors: Int, fps: Int, width: Int)?
+      var lastBytes = summary.bytes
+      func fits() throws -> Bool {
+        let tried = try attempt(to: trial)
+        lastBytes = tried.bytes
+        guard tried.bytes <= maxBytes else { return false }
+        try Platform.move(trial, to: path)
+        summary = tried
+        kept = (colors, fps, width)
+        return true
       }
+      /// The most colours from `low` up to `high` that fit (within
+      /// `colourStep`), `low` tried first; false when even `low` does not.
+      /// Fewer colours make fewer bytes, roughly in proportion: the next try
+      /// is where the line through the two nearest tries meets the budget
+      /// (kept within the middle half of the range, so the range shrinks by
+      /// a quarter at least), or the middle while one end's size is unknown.
+      /// `highBytes`: the size at `high + 1` colours, if known.
+      func mostColours(from low: Int, upTo high: Int, highBytes: Int? = nil) throws -> Bool {
+        colors = low
+        guard try fits() else { return false }
+        var fitting = (colors: low, bytes: lastBytes), tooMany = (colors: high + 1, bytes: highBytes)
+        while tooMany.colors - fitting.colors > Self.colourStep {
+          let span = tooMany.colors - fitting.colors
+          var next = fitting.colors + span / 2
+          if let bytes = tooMany.bytes, bytes > fitting.bytes {
+            let share = Double(maxBytes - fitting.bytes) / Double(bytes - fitting.bytes)
+            next = fitting.colors + Int(share * Double(span))
+            next = min(max(next, fitting.colors + span / 4), tooMany.colors - span / 4)
+          }
+          colors = next
+          if try fits() { fitting = (next, lastBytes) } else { tooMany = (next, lastBytes) }
+        }
+        return true
+      }
+      search: do {
+        if firstColors > 128, try mostColours(from: 128, upTo: firstColors - 1, highBytes: firstBytes) {
+          break search
+        }
+        if fps > 20 {
+          fps = 20
+          if try mostColours(from: min(128, firstColors), upTo: firstColors) { break search }
+        }
+        if firstColors > 64, try mostColours(from: 64, upTo: min(127, firstColors - 1)) { break search }
+        colors = min(64, firstColors)
+        while width > 32 {
+          // File size goes roughly with the area: aim a little under.
+          let ratio = (Double(maxBytes) / Double(lastBytes)).squareRoot() * 0.97
+          width = max(32, min(width - 1, Int(Double(width) * ratio)))
+          if try fits() { break search }
+        }
+        throw JobFailure(
+          file: spec.file,
+          message: "output.gif.maxBytes \(maxBytes): even at 32 px, \(fps) fps and \(colors) colours the GIF is \(lastBytes) bytes")
+      }
+      guard let kept else { preconditionFailure("a search that ends has kept a file") }
       var changes: [String] = []
-      if colors != firstColors { changes.append("colours \(firstColors) → \(colors)") }
-      if fps != firstFPS { changes.append("fps \(firstFPS) → \(fps)") }
-      if width != firstWidth { changes.append("width \(firstWidth) → \(width)") }
+      if kept.colors != firstColors { changes.append("colours \(firstColors) → \(kept.colors)") }
+      if kept.fps != firstFPS { changes.append("fps \(firstFPS) → \(kept.fps)") }
+      if kept.width != firstWidth { changes.append("width \(firstWidth) → \(kept.width)") }
       notes.append("gif: \(firstBytes) bytes > maxBytes \(maxBytes): \(changes.joined(separator: ", "))")
     }
     return OutputSummary(

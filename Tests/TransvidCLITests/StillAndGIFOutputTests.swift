@@ -75,6 +75,33 @@ func smallJob(output: String) -> String {
     #expect(abs(summary.duration - 1.9) <= 0.01)
   }
 
+  /// A budget a little under the file keeps most of the colours: the most
+  /// (within `colourStep`) that fit, not the first step down.
+  @Test func maxBytesKeepsTheMostColoursThatFit() throws {
+    let dir = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    let path = (dir as NSString).appendingPathComponent("small.gif")
+    let free = try OutputWriter.write(
+      format: .gif, renderer: try renderer("{ formats: [gif], gif: { width: 120 } }", in: dir), to: path)
+    let limit = free.bytes * 97 / 100
+    let summary = try OutputWriter.write(
+      format: .gif,
+      renderer: try renderer("{ formats: [gif], gif: { width: 120, maxBytes: \(limit) } }", in: dir), to: path)
+    #expect(summary.bytes <= limit)
+    #expect(!FileManager.default.fileExists(atPath: path + ".budget"))
+    let note = try #require(summary.notes.first)
+    let last = note.split(separator: "→").last.map { $0.trimmingCharacters(in: .whitespaces) } ?? ""
+    let kept = try #require(Int(last), "\(note)")
+    #expect(kept > 128 && kept < GIFOptions.colors(quality: GIFOptions.defaultQuality), "\(note)")
+    #expect(!note.contains("fps") && !note.contains("width"), "\(note)")
+    // A step more colours would not have fitted.
+    let more = try OutputWriter.write(
+      format: .gif,
+      renderer: try renderer("{ formats: [gif], gif: { width: 120, maxColors: \(kept + GIFOutput.colourStep) } }", in: dir),
+      to: (dir as NSString).appendingPathComponent("more.gif"))
+    #expect(more.bytes > limit, "\(kept + GIFOutput.colourStep) colours: \(more.bytes) bytes, limit \(limit)")
+  }
+
   @Test func posterIsTheRenderedFrame() throws {
     let dir = try makeTemporaryDirectory()
     defer { try? FileManager.default.removeItem(atPath: dir) }
