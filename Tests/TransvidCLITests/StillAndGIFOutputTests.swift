@@ -57,16 +57,23 @@ func smallJob(output: String) -> String {
     #expect(GIFOutput.reducedRate(120) == 40 && GIFOutput.reducedRate(59) == 50)
   }
 
-  @Test func maxBytesShrinksTheGIFAndSaysWhat() throws {
-    let dir = try makeTemporaryDirectory()
-    defer { try? FileManager.default.removeItem(atPath: dir) }
+  /// The small job's 120 px GIF written without a budget, then with
+  /// `limit(bytes)`: both summaries and the path.
+  func budgeted(in dir: String, limit: (Int) -> Int) throws -> (free: OutputSummary, summary: OutputSummary, limit: Int, path: String) {
     let path = (dir as NSString).appendingPathComponent("small.gif")
     let free = try OutputWriter.write(
       format: .gif, renderer: try renderer("{ formats: [gif], gif: { width: 120 } }", in: dir), to: path)
-    let limit = free.bytes / 3
+    let bytes = limit(free.bytes)
     let summary = try OutputWriter.write(
       format: .gif,
-      renderer: try renderer("{ formats: [gif], gif: { width: 120, maxBytes: \(limit) } }", in: dir), to: path)
+      renderer: try renderer("{ formats: [gif], gif: { width: 120, maxBytes: \(bytes) } }", in: dir), to: path)
+    return (free, summary, bytes, path)
+  }
+
+  @Test func maxBytesShrinksTheGIFAndSaysWhat() throws {
+    let dir = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    let (free, summary, limit, path) = try budgeted(in: dir) { $0 / 3 }
     #expect(summary.bytes <= limit)
     let size = (try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
     #expect(size == summary.bytes)
@@ -80,13 +87,7 @@ func smallJob(output: String) -> String {
   @Test func maxBytesKeepsTheMostColoursThatFit() throws {
     let dir = try makeTemporaryDirectory()
     defer { try? FileManager.default.removeItem(atPath: dir) }
-    let path = (dir as NSString).appendingPathComponent("small.gif")
-    let free = try OutputWriter.write(
-      format: .gif, renderer: try renderer("{ formats: [gif], gif: { width: 120 } }", in: dir), to: path)
-    let limit = free.bytes * 97 / 100
-    let summary = try OutputWriter.write(
-      format: .gif,
-      renderer: try renderer("{ formats: [gif], gif: { width: 120, maxBytes: \(limit) } }", in: dir), to: path)
+    let (_, summary, limit, path) = try budgeted(in: dir) { $0 * 97 / 100 }
     #expect(summary.bytes <= limit)
     #expect(!FileManager.default.fileExists(atPath: path + ".budget"))
     let note = try #require(summary.notes.first)
