@@ -37,11 +37,9 @@ public struct GIFSummary: Hashable, Sendable {
 /// its pixels once more. So the palette weighs what is shown by how long it
 /// is shown: moving content for the frames it moves in, a resting screen
 /// for its whole rest — the frames a viewer studies, and that a quality
-/// measure over the clip's frames counts. (Without it, a screen revealed by
-/// a page flip got its colours only from the few frames of its reveal and
-/// the shaded pages got the palette: SSIM 0.930 against 0.945 with it on
-/// `scripts/gif-quality`'s page flip.) Its palette is the file's global
-/// colour table.
+/// measure over the clip's frames counts. A screen revealed by a transition
+/// (a page flip) would otherwise get its colours only from the few frames
+/// of its reveal. Its palette is the file's global colour table.
 ///
 /// Pass 2 maps each frame with `paletteuse` (`dither`, `diff_mode=rectangle`
 /// within one palette) and keeps, for every pixel, the colour on screen and
@@ -128,6 +126,10 @@ public enum GIFWriter {
     var runs: [Range<Int>] = []
     var cache: [[UInt8]] = []
     var previous: [UInt8] = []
+    /// The last run's repeats, once it has ended: its frame rested on screen.
+    func addRest() {
+      if let last = runs.last, last.count > 1 { statistics.add(previous, times: last.count - 1) }
+    }
     for i in 0..<frameCount {
       let pixels: [UInt8]
       do {
@@ -140,13 +142,13 @@ public enum GIFWriter {
         runs[runs.count - 1] = runs[runs.count - 1].lowerBound..<(i + 1)
         continue
       }
-      if let last = runs.last, last.count > 1 { statistics.add(previous, times: last.count - 1) }
+      addRest()
       runs.append(i..<(i + 1))
       statistics.add(pixels, changedFrom: previous.isEmpty || options.statistics == .full ? nil : previous)
       if (cache.count + 1) * pixels.count <= cacheBytes { cache.append(pixels) }
       previous = pixels
     }
-    if let last = runs.last, last.count > 1 { statistics.add(previous, times: last.count - 1) }
+    addRest()
     previous = []
     let global = try statistics.finish().palette()
 
@@ -240,34 +242,32 @@ private final class GIFStatistics: @unchecked Sendable {
   /// Adds every pixel of `pixels` or, given `previous`, those whose colour
   /// differs from it (see `GIFWriter`).
   func add(_ pixels: [UInt8], changedFrom previous: [UInt8]?) {
-    slots.wait()
-    queue.async(group: group) { [self] in
-      defer { slots.signal() }
-      guard failure == nil else { return }
-      guard let previous else {
-        do throws(MediaError) { try quantizer.add(pixels) { _ in true } } catch { failure = error }
-        return
-      }
+    enqueue { quantizer throws(MediaError) in
+      guard let previous else { return try quantizer.add(pixels) { _ in true } }
       precondition(previous.count == pixels.count)
-      pixels.withUnsafeBytes { a in
+      // (withUnsafeBytes rethrows untyped errors: the error is carried out.)
+      let result = pixels.withUnsafeBytes { a in
         previous.withUnsafeBytes { b in
-          do throws(MediaError) {
-            try quantizer.add(pixels) { p in colorDiffers(a, b, p) }
-          } catch {
-            failure = error
-          }
+          Result { () throws(MediaError) in try quantizer.add(pixels) { p in colorDiffers(a, b, p) } }
         }
       }
+      try result.get()
     }
   }
 
   /// Adds every pixel of `pixels` `times` more times (a frame held on screen).
   func add(_ pixels: [UInt8], times: Int) {
+    enqueue { quantizer throws(MediaError) in try quantizer.add(pixels, times: times) }
+  }
+
+  /// Runs `work` on the queue after the work given before, once a slot is
+  /// free; skipped after an error, the first of which is kept.
+  private func enqueue(_ work: @escaping @Sendable (PaletteQuantizer) throws(MediaError) -> Void) {
     slots.wait()
     queue.async(group: group) { [self] in
       defer { slots.signal() }
       guard failure == nil else { return }
-      do throws(MediaError) { try quantizer.add(pixels, times: times) } catch { failure = error }
+      do throws(MediaError) { try work(quantizer) } catch { failure = error }
     }
   }
 
