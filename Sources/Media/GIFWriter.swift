@@ -43,7 +43,11 @@ public struct GIFSummary: Hashable, Sendable {
 ///
 /// Pass 2 maps each frame with `paletteuse` (`dither`, `diff_mode=rectangle`
 /// within one palette) and keeps, for every pixel, the colour on screen and
-/// the source colour it was drawn from. A pixel is drawn only when its source
+/// the source colour it was drawn from. Lossy coding's bound is `lossy`
+/// divided by the frames the image stays on screen
+/// (`GIFOptions.lossyBound(frames:)`): the bytes of an image are paid once,
+/// its error is seen in every frame it shows, so a screen at rest is coded
+/// (nearly) exactly and motion takes the loss. A pixel is drawn only when its source
 /// colour is not the one it was drawn from and its mapped colour differs
 /// from the one on screen; every other pixel of the image's
 /// rectangle is the transparent index, and the rectangle is the bounding box
@@ -208,7 +212,8 @@ public enum GIFWriter {
       let indices = try mapped ?? mapper.map(pixels, pts: pts(k))
       let codeSize = isGlobal ? file.globalCodeSize : GIFLZWEncoder.minimumCodeSize(entries: current.colors.count + 1)
       var (image, data) = screen.draw(
-        pixels, changed: changed, indices: indices, palette: current, bound: options.lossy, coder: &coder,
+        pixels, changed: changed, indices: indices, palette: current, bound: options.lossyBound(frames: run.count),
+        coder: &coder,
         codeSize: codeSize)
       image.palette = isGlobal ? nil : current.rgb
       image.indices = []
@@ -336,9 +341,9 @@ func channelDistance(_ a: UInt32, _ b: UInt32) -> Int {
 /// What a GIF decoder shows after each image and the source colours it was
 /// mapped from: the state that decides which pixels the next image carries.
 ///
-/// Invariant: every pixel on screen is within `bound` per channel of the
-/// colour the lossless GIF (bound 0) shows there: its source colour's mapped
-/// colour.
+/// Invariant: every pixel on screen is within the `bound` of the image that
+/// last drew or kept it, per channel, of the colour the lossless GIF (bound
+/// 0) shows there: its source colour's mapped colour.
 struct GIFScreen {
   let width: Int, height: Int
   /// The colour on screen per pixel, B | G << 8 | R << 16.

@@ -92,6 +92,11 @@ import TestSupport
     return b
   }
 
+  /// The largest difference of two pixels' R, G and B.
+  static func distance(_ p: Pixel, _ q: Pixel) -> Int {
+    max(abs(Int(p.r) - Int(q.r)), abs(Int(p.g) - Int(q.g)), abs(Int(p.b) - Int(q.b)))
+  }
+
   /// Lossy output stays within its bound of the lossless GIF in every
   /// decoded frame, pixel and channel, and differs somewhere (the bound is
   /// used, not ignored either way); the still bar never changes after the
@@ -112,8 +117,7 @@ import TestSupport
     for (fa, fb) in zip(a.frames, b.frames) {
       for y in 0..<height {
         for x in 0..<width {
-          let p = fa[x, y], q = fb[x, y]
-          let d = max(abs(Int(p.r) - Int(q.r)), abs(Int(p.g) - Int(q.g)), abs(Int(p.b) - Int(q.b)))
+          let d = distance(fa[x, y], fb[x, y])
           worst = max(worst, d)
           if d > 0 { differing += 1 }
         }
@@ -124,6 +128,39 @@ import TestSupport
     for k in 1..<b.frames.count {
       #expect(psnr(b.frames[k], b.frames[0], including: { _, y in (40..<50).contains(y) }) == .infinity, "image \(k)")
     }
+  }
+
+  /// An image's bound is `lossy` divided by the frames it stays on screen:
+  /// the clip drifts for six frames, then rests six. The pixels the resting
+  /// image draws are within 24 / 6 = 4 of the lossless GIF's; images shown
+  /// one frame use more of their bound.
+  @Test static func aRestingImageIsCodedWithinItsShareOfTheBound() throws {
+    let dir = try TempDirectory()
+    defer { dir.cleanUp() }
+    func frame(_ i: Int) -> Bitmap { clip(min(i, 6)) }
+    try GIFWriter.write(to: dir.path("exact.gif"), frameCount: 12, fps: 20, options: GIFOptions(lossy: 0), frame: frame)
+    let lossy = try GIFWriter.write(
+      to: dir.path("lossy.gif"), frameCount: 12, fps: 20, options: GIFOptions(lossy: 24), frame: frame)
+    #expect(lossy.frames == 7)
+    #expect(GIFOptions(lossy: 24).lossyBound(frames: 6) == 4)
+    let a = try GIFReader(path: dir.path("exact.gif")), b = try GIFReader(path: dir.path("lossy.gif"))
+    try #require(a.frames.count == 7 && b.frames.count == 7)
+    #expect(b.delays.last == 30)
+    let moved = clip(5), rest = clip(6)
+    var worstMoving = 0, worstResting = 0, drawn = 0
+    for y in 0..<height {
+      for x in 0..<width {
+        for k in 0...5 {
+          worstMoving = max(worstMoving, distance(a.frames[k][x, y], b.frames[k][x, y]))
+        }
+        guard moved[x, y] != rest[x, y] else { continue }
+        drawn += 1
+        worstResting = max(worstResting, distance(a.frames[6][x, y], b.frames[6][x, y]))
+      }
+    }
+    #expect(drawn > width * height / 2)
+    #expect(worstResting <= 4, "a resting pixel differs by \(worstResting)")
+    #expect(worstMoving > 4, "moving images differ by at most \(worstMoving)")
   }
 
   /// The longest-match search (`searchBudget` > 0) against the greedy coder

@@ -16,8 +16,18 @@ func smallJob(output: String) -> String {
 
 /// GIF, poster PNG and contact sheet outputs, through the per-format seam.
 @Suite struct StillAndGIFOutputTests {
-  func renderer(_ output: String, in dir: String) throws -> FrameRenderer {
-    let job = try write(smallJob(output: output), to: "small.cfg", in: dir)
+  func renderer(_ output: String, in dir: String, gradients: Bool = false) throws -> FrameRenderer {
+    var text = smallJob(output: output)
+    if gradients {
+      // Colours that count: every palette entry taken off costs fidelity and bytes.
+      text = text.replacingOccurrences(
+        of: "{ id: hero, frame: [0, 0, 120, 80], color: \"#E5E5EA\" }",
+        with: "{ id: hero, frame: [0, 0, 120, 200], gradient: { colors: [\"#1D2B64\", \"#F8CDDA\"] } }")
+      text = text.replacingOccurrences(
+        of: "{ id: row, frame: [10, 30, 100, 30], color: \"#FFFFFF\", corner: 8 }",
+        with: "{ id: row, frame: [0, 0, 120, 140], gradient: { colors: [\"#FF5F6D\", \"#2C5364\"] } }")
+    }
+    let job = try write(text, to: "small.cfg", in: dir)
     return FrameRenderer(spec: try JobParser.load(path: job))
   }
 
@@ -57,16 +67,17 @@ func smallJob(output: String) -> String {
     #expect(GIFOutput.reducedRate(120) == 40 && GIFOutput.reducedRate(59) == 50)
   }
 
-  /// The small job's 120 px GIF written without a budget, then with
-  /// `limit(bytes)`: both summaries and the path.
+  /// The small job's 120 px GIF, its screens of gradients, written without
+  /// a budget, then with `limit(bytes)`: both summaries and the path.
   func budgeted(in dir: String, limit: (Int) -> Int) throws -> (free: OutputSummary, summary: OutputSummary, limit: Int, path: String) {
     let path = (dir as NSString).appendingPathComponent("small.gif")
     let free = try OutputWriter.write(
-      format: .gif, renderer: try renderer("{ formats: [gif], gif: { width: 120 } }", in: dir), to: path)
+      format: .gif, renderer: try renderer("{ formats: [gif], gif: { width: 120 } }", in: dir, gradients: true), to: path)
     let bytes = limit(free.bytes)
     let summary = try OutputWriter.write(
       format: .gif,
-      renderer: try renderer("{ formats: [gif], gif: { width: 120, maxBytes: \(bytes) } }", in: dir), to: path)
+      renderer: try renderer("{ formats: [gif], gif: { width: 120, maxBytes: \(bytes) } }", in: dir, gradients: true),
+      to: path)
     return (free, summary, bytes, path)
   }
 
@@ -98,7 +109,8 @@ func smallJob(output: String) -> String {
     // A step more colours would not have fitted.
     let more = try OutputWriter.write(
       format: .gif,
-      renderer: try renderer("{ formats: [gif], gif: { width: 120, maxColors: \(kept + GIFOutput.colourStep) } }", in: dir),
+      renderer: try renderer(
+        "{ formats: [gif], gif: { width: 120, maxColors: \(kept + GIFOutput.colourStep) } }", in: dir, gradients: true),
       to: (dir as NSString).appendingPathComponent("more.gif"))
     #expect(more.bytes > limit, "\(kept + GIFOutput.colourStep) colours: \(more.bytes) bytes, limit \(limit)")
   }
