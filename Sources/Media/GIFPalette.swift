@@ -94,6 +94,11 @@ final class PaletteQuantizer {
 
   /// Adds the pixels of `bgra` (packed, opaque) for which `counts` is true.
   func add(_ bgra: [UInt8], counts: (Int) -> Bool) throws(MediaError) {
+    try addImage(bgra, tallying: true, counts: counts)
+  }
+
+  /// `add(_:counts:)`, adding to the flat-colour tally or not.
+  private func addImage(_ bgra: [UInt8], tallying: Bool, counts: (Int) -> Bool) throws(MediaError) {
     var any = false
     var n = 0
     let count = width * height
@@ -105,7 +110,7 @@ final class PaletteQuantizer {
           let i = 4 * p
           if counts(p) {
             let b = bgra[i], g = bgra[i + 1], r = bgra[i + 2]
-            if n % Self.flatStride == 0 {
+            if tallying && n % Self.flatStride == 0 {
               tally[UInt32(r) << 16 | UInt32(g) << 8 | UInt32(b), default: 0] += 1
               tallied += 1
             }
@@ -139,13 +144,23 @@ final class PaletteQuantizer {
   static let restWeightLimit = 1 << 30
   /// The weight `add(_:times:)` has given each colour (0xRRGGBB).
   private var restWeight: [UInt32: Int] = [:]
+  /// Whether libimagequant posterized the histogram: the images added had
+  /// more colours in all than it keeps exactly (about 1.7 million), so it
+  /// started again, from the image that overflowed, with colours of fewer
+  /// bits, and from then on takes no exact colours
+  /// (`liq_histogram_add_colors` fails with LIQ_UNSUPPORTED).
+  private var isPosterized = false
+  /// A posterized histogram takes a rest as the whole frame added this many
+  /// times at most (each add costs as much as a frame's).
+  static let posterizedRestLimit = 16
 
   /// Adds every pixel of `bgra` (packed, opaque) `times` more times: a
   /// frame that stays on screen for `times` frames after it first showed.
   /// The exact colours go in with their counts (`liq_histogram_add_colors`),
   /// so the cost does not grow with `times`; each pixel weighs what
   /// `add` gives a pixel of full importance (255), up to `restWeightLimit`
-  /// per colour.
+  /// per colour. Once the histogram is posterized, the frame is added as an
+  /// image `min(times, posterizedRestLimit)` times.
   func add(_ bgra: [UInt8], times: Int) throws(MediaError) {
     let count = width * height
     precondition(bgra.count >= 4 * count)
@@ -179,11 +194,24 @@ final class PaletteQuantizer {
           color: liq_color(r: UInt8(c >> 16), g: UInt8((c >> 8) & 0xFF), b: UInt8(c & 0xFF), a: 255),
           count: UInt32(weight)))
     }
+    if isPosterized { return try addPosterized(bgra, times: times) }
     // Every colour at its limit: nothing to add (libimagequant refuses none).
     guard !entries.isEmpty else { return }
     isEmpty = false
     let result = liq_histogram_add_colors(histogram, attributes, entries, Int32(entries.count), 0)
+    if result == LIQ_UNSUPPORTED {
+      isPosterized = true
+      return try addPosterized(bgra, times: times)
+    }
     guard result == LIQ_OK else { throw MediaError("choose a GIF palette", "libimagequant error \(result.rawValue)") }
+  }
+
+  /// A rest added to a posterized histogram: the whole frame as an image,
+  /// `min(times, posterizedRestLimit)` times (the flat-colour tally has it).
+  private func addPosterized(_ bgra: [UInt8], times: Int) throws(MediaError) {
+    for _ in 0..<min(times, Self.posterizedRestLimit) {
+      try addImage(bgra, tallying: false) { _ in true }
+    }
   }
 
   /// The palette of everything added (the transparent entry left out).

@@ -222,6 +222,31 @@ func graphicControlDelays(_ bytes: [UInt8]) -> [Int] {
     #expect(frames.last.map { psnr($0, black) } == .infinity && psnr(frames[1], white) == .infinity)
   }
 
+  /// Frames of more colours in all than libimagequant's histogram keeps
+  /// exactly (four of 1024 × 1024, every colour new: 4.2 million) make it
+  /// posterize; a rest after that still counts (added as the frame again, as
+  /// libimagequant then refuses exact colours) and the GIF is written.
+  @Test static func aRestAfterFramesOfTooManyColours() throws {
+    let dir = try TempDirectory()
+    defer { dir.cleanUp() }
+    func frame(_ i: Int) -> Bitmap {
+      var b = Bitmap(width: 1024, height: 1024, fill: Pixel(r: 0, g: 0, b: 0, a: 255))
+      let base = 16 * (i / 2)
+      for y in 0..<1024 {
+        for x in 0..<1024 {
+          b[x, y] = Pixel(r: UInt8(x & 0xFF), g: UInt8(y & 0xFF), b: UInt8(base + (x >> 8) * 4 + (y >> 8)), a: 255)
+        }
+      }
+      return b
+    }
+    let path = dir.path("many.gif")
+    let summary = try GIFWriter.write(to: path, frameCount: 8, fps: 10, frame: frame)
+    #expect(summary.frames == 4 && summary.delays == [20, 20, 20, 20])
+    let frames = try GIFReader(path: path).frames
+    #expect(frames.count == 4)
+    #expect(frames.last.map { psnr($0, frame(7)) } ?? 0 > 25)
+  }
+
   @Test static func scalesKeepingTheRequestedSize() throws {
     let dir = try TempDirectory()
     defer { dir.cleanUp() }
