@@ -1,23 +1,23 @@
 /// How `GIFWriter` quantises, codes, times and loops a GIF.
 ///
 /// The defaults won on `scripts/gif-quality` (390 px, 30 fps, SSIM against
-/// the lossless frames): one global palette of 200 colours (`quality` 78) by
-/// libimagequant from the pixels that change (`statistics: .diff`) and the
-/// screens at rest (weighed by their rest), flat colours kept exactly, no
-/// dithering, lossy LZW within 32 levels for an image shown one frame (less
-/// for one shown longer), masked by local contrast (4/9 of it) and the
-/// pixel's own quantisation error (twice it). No dithering
-/// scored higher than Bayer and error diffusion on every content: on flat UI
-/// the colours are in the palette, and on photos a dither pattern costs
-/// SSIM and LZW bytes more than the banding it hides. More colours with
-/// lossy coding masked less (4/9 of the contrast rather than 1/4) beat fewer
-/// colours at the same bytes on photos and page flips; a bound above twice
-/// the quantisation error lets anti-aliased edges of flat UI drift. 200
-/// colours keeps photos near 0.79× the bytes of FFmpeg's bayer recipe, above
-/// its SSIM, and photo screens the tests were not tuned on (scikit-image's
-/// rocket, Hubble field, motorcycle, microscope and retina) above its SSIM
-/// at 0.77×; the lossy bound itself (32, 40, 48 or 64) changes bytes by
-/// under 0.1 %, since the masks bind first.
+/// the lossless frames) and held on photo screens it was not tuned on: one
+/// global palette of all 256 entries (`quality` 100) by libimagequant from
+/// the pixels that change (`statistics: .diff`) and the screens at rest
+/// (weighed by their rest), flat colours kept exactly, no dithering, and
+/// lossy LZW doing the trade of bytes for fidelity — within 32 levels for an
+/// image shown one frame (less for one shown longer), masked by local
+/// contrast (4/9 of it) and the pixel's own quantisation error (4 times it).
+/// No dithering scored higher than Bayer and error diffusion on every
+/// content: on flat UI the colours are in the palette, and on photos a
+/// dither pattern costs SSIM and LZW bytes more than the banding it hides.
+/// Lossy coding trades better than fewer colours: a palette cut from 256 to
+/// 200 colours costs near-black fades and textures their shades for every
+/// frame, where lossy coding spends its error in the frames that move and
+/// that change everywhere (a cross-dissolve over textures: 0.76× the bytes
+/// of FFmpeg's bayer recipe where 200 colours and twice the error needed
+/// 0.82×). The lossy bound itself (24, 32 or 48) changes bytes by under
+/// 0.5 %, since the masks bind first.
 public struct GIFOptions: Hashable, Sendable {
   /// How the quantised colours are spread (libavfilter `paletteuse` `dither`).
   public enum Dither: String, Hashable, Sendable, CaseIterable {
@@ -108,16 +108,17 @@ public struct GIFOptions: Hashable, Sendable {
   /// `lossy / frames` for more (0 from `lossy + 1` frames on). An image's
   /// bytes are paid once and its error is seen in every frame it shows, so
   /// a screen at rest is coded (nearly) exactly: on scripts/gif-quality's
-  /// photos, 1 % more bytes for SSIM 0.0012 higher, on scikit-image's
-  /// microscope and retina screens at rest 0.0019.
+  /// photos, 1 % more bytes for SSIM 0.0012 higher (at 205 colours and
+  /// twice the quantisation error), on scikit-image's microscope and retina
+  /// screens at rest 0.0019.
   public func lossyBound(frames: Int) -> Int { lossy / max(1, frames) }
 
   /// The palette size for a `quality` of 1…100: 2.56 colours per point,
   /// at least 4.
   public static func colors(quality: Int) -> Int { max(4, min(256, (256 * quality + 50) / 100)) }
 
-  /// The `quality` without a setting (200 colours).
-  public static let defaultQuality = 78
+  /// The `quality` without a setting (all 256 palette entries).
+  public static let defaultQuality = 100
 
   /// The `quality` of per-frame palettes without a setting: libimagequant's
   /// target for each frame's palette (`targetQuality`). At 75 a page flip

@@ -381,8 +381,11 @@ struct GIFScreen {
   /// channel range times `maskingNumerator / maskingDenominator` (4/9)…
   static let maskingNumerator = 4, maskingDenominator = 9
   /// …and at most this many times its own quantisation error (the distance
-  /// of its mapped colour from its source colour).
-  static let errorFactor = 2
+  /// of its mapped colour from its source colour): a colour the palette
+  /// holds exactly stays exact, one it approximates may drift a little
+  /// further, where it pays most (a cross-dissolve, whose every pixel changes
+  /// in every frame, keeps more of what is on screen).
+  static let errorFactor = 4
 
   /// The lossy bound at pixel `p` of `pixels`, whose mapped colour is `error`
   /// from its source colour: `bound` where the source is textured and the

@@ -33,7 +33,7 @@ import Testing
     #expect(channelDistance(0x0100_0000, 0) == 0)
   }
 
-  /// `localBound` by the rule: min(bound, 3×3 range · 4/9, 2 · error),
+  /// `localBound` by the rule: min(bound, 3×3 range · 4/9, 4 · error),
   /// 0 without a bound or an error, the range clipped at the frame's edges.
   static func scalarBound(_ bgra: [UInt8], width: Int, height: Int, x: Int, y: Int, _ bound: Int, error: Int) -> Int {
     guard bound > 0, error > 0 else { return 0 }
@@ -49,7 +49,7 @@ import Testing
       }
       range = max(range, high - low)
     }
-    return min(bound, range * 4 / 9, 2 * error)
+    return min(bound, range * 4 / 9, 4 * error)
   }
 
   @Test(arguments: [(1, 1), (1, 7), (9, 1), (13, 11)])
