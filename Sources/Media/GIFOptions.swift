@@ -122,11 +122,11 @@ public struct GIFOptions: Hashable, Sendable {
 
   /// The `quality` of per-frame palettes without a setting: libimagequant's
   /// target for each frame's palette (`targetQuality`). At 75 a page flip
-  /// of photos (scripts/gif-quality) is 0.77× the bytes of FFmpeg's bayer
-  /// recipe at SSIM 0.946 (FFmpeg's 0.929); fixed palettes of 102 colours
-  /// per frame (`quality: 40` before) gave 4.03 MB at 0.9465 where this gives
-  /// 3.78 MB at 0.9457, and on photos 2.36 MB at 0.9572 where this gives
-  /// 2.30 MB at 0.9602.
+  /// of photos (scripts/gif-quality) is 0.72× the bytes of FFmpeg's bayer
+  /// recipe at SSIM 0.944 (FFmpeg's 0.929), the whole demo 0.82× at 0.955
+  /// (0.906); a target beats fixed palettes of 102 colours per frame, which
+  /// gave the page flip 4.03 MB at 0.9465 where the target gave 3.78 MB at
+  /// 0.9457 (both with lossy coding at twice the quantisation error).
   public static let defaultPerFrameQuality = 75
 
   /// The NETSCAPE2.0 repeat count: 0 forever, nil (no block) to play once.
