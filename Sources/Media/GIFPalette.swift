@@ -186,6 +186,7 @@ final class PaletteQuantizer {
         tally[c, default: 0] += sampled
         tallied += sampled
       }
+      if isPosterized { continue }
       let weight = min(n * 255 * times, Self.restWeightLimit - restWeight[c, default: 0])
       guard weight > 0 else { continue }
       restWeight[c, default: 0] += weight

@@ -47,9 +47,9 @@ public struct GIFSummary: Hashable, Sendable {
 /// divided by the frames the image stays on screen
 /// (`GIFOptions.lossyBound(frames:)`): the bytes of an image are paid once,
 /// its error is seen in every frame it shows, so a screen at rest is coded
-/// (nearly) exactly and motion takes the loss. A pixel is drawn only when its source
-/// colour is not the one it was drawn from and its mapped colour differs
-/// from the one on screen; every other pixel of the image's
+/// (nearly) exactly and motion takes the loss. A pixel is drawn only when
+/// its source colour is not the one it was drawn from and its mapped colour
+/// differs from the one on screen; every other pixel of the image's
 /// rectangle is the transparent index, and the rectangle is the bounding box
 /// of the drawn pixels. Because this compares colours, not indices,
 /// unchanged areas stay transparent across palette changes.
@@ -213,8 +213,7 @@ public enum GIFWriter {
       let codeSize = isGlobal ? file.globalCodeSize : GIFLZWEncoder.minimumCodeSize(entries: current.colors.count + 1)
       var (image, data) = screen.draw(
         pixels, changed: changed, indices: indices, palette: current, bound: options.lossyBound(frames: run.count),
-        coder: &coder,
-        codeSize: codeSize)
+        coder: &coder, codeSize: codeSize)
       image.palette = isGlobal ? nil : current.rgb
       image.indices = []
       image.delay = delay
