@@ -92,11 +92,6 @@ import TestSupport
     return b
   }
 
-  /// The largest difference of two pixels' R, G and B.
-  static func distance(_ p: Pixel, _ q: Pixel) -> Int {
-    max(abs(Int(p.r) - Int(q.r)), abs(Int(p.g) - Int(q.g)), abs(Int(p.b) - Int(q.b)))
-  }
-
   /// Lossy output stays within its bound of the lossless GIF in every
   /// decoded frame, pixel and channel, and differs somewhere (the bound is
   /// used, not ignored either way); the still bar never changes after the
@@ -117,7 +112,7 @@ import TestSupport
     for (fa, fb) in zip(a.frames, b.frames) {
       for y in 0..<height {
         for x in 0..<width {
-          let d = distance(fa[x, y], fb[x, y])
+          let d = maxChannelDifference(fa[x, y], fb[x, y])
           worst = max(worst, d)
           if d > 0 { differing += 1 }
         }
@@ -151,11 +146,11 @@ import TestSupport
     for y in 0..<height {
       for x in 0..<width {
         for k in 0...5 {
-          worstMoving = max(worstMoving, distance(a.frames[k][x, y], b.frames[k][x, y]))
+          worstMoving = max(worstMoving, maxChannelDifference(a.frames[k][x, y], b.frames[k][x, y]))
         }
         guard moved[x, y] != rest[x, y] else { continue }
         drawn += 1
-        worstResting = max(worstResting, distance(a.frames[6][x, y], b.frames[6][x, y]))
+        worstResting = max(worstResting, maxChannelDifference(a.frames[6][x, y], b.frames[6][x, y]))
       }
     }
     #expect(drawn > width * height / 2)
