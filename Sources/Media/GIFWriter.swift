@@ -92,11 +92,15 @@ public enum GIFWriter {
   ///   - frameCount: frames in the clip (at least 1).
   ///   - fps: frames per second, 1…50.
   ///   - frame: frame `i` of the clip, any size (the same for every frame);
-  ///     resized to `options.width × options.height` when those are set.
+  ///     resized to `options.width × options.height` when those are set. Or
+  ///     nil: frame `i` is known to show the pixels of frame `i − 1` (a
+  ///     screen at rest), which it then lengthens without being drawn,
+  ///     resized or compared (never for frame 0; a frame that starts an
+  ///     image, asked for again in pass 2, is drawn).
   @discardableResult
   public static func write(
     to path: String, frameCount: Int, fps: Int, options: GIFOptions = GIFOptions(),
-    frame: (Int) throws -> Bitmap
+    frame: (Int) throws -> Bitmap?
   ) throws -> GIFSummary {
     MediaLog.setUp()
     let what = "GIF '\(path)'"
@@ -118,7 +122,7 @@ public enum GIFWriter {
     }
 
     // Pass 1: resize, merge identical frames, gather palette statistics.
-    let first = try frame(0)
+    guard let first = try frame(0) else { throw MediaError("write \(what)", "frame 0 repeats no frame") }
     let width = options.width ?? first.width, height = options.height ?? first.height
     guard (1...65535).contains(width), (1...65535).contains(height) else {
       throw MediaError("write \(what)", "size \(width)×\(height) is not in 1…65535")
@@ -137,7 +141,12 @@ public enum GIFWriter {
     for i in 0..<frameCount {
       let pixels: [UInt8]
       do {
-        pixels = try frames.resize(i == 0 ? first : try frame(i))
+        guard let bitmap = i == 0 ? first : try frame(i) else {
+          // Known to repeat the frame before: nothing to draw or compare.
+          runs[runs.count - 1] = runs[runs.count - 1].lowerBound..<(i + 1)
+          continue
+        }
+        pixels = try frames.resize(bitmap)
       } catch {
         statistics.cancel()
         throw error
@@ -166,7 +175,11 @@ public enum GIFWriter {
     var isGlobal = true
     var mapper = try PaletteMapper(palette: global, frames: frames, options: options)
     func resized(_ k: Int) throws -> [UInt8] {
-      k < cache.count ? cache[k] : try frames.resize(try frame(runs[k].lowerBound))
+      if k < cache.count { return cache[k] }
+      guard let bitmap = try frame(runs[k].lowerBound) else {
+        throw MediaError("write \(what)", "frame \(runs[k].lowerBound) repeats the frame before only in pass 2")
+      }
+      return try frames.resize(bitmap)
     }
     func pts(_ k: Int) -> Int { GIFTiming.centiseconds(beforeFrame: runs[k].lowerBound, fps: fps) }
     // One palette: every run is mapped (each differs from the one before in

@@ -94,8 +94,10 @@ struct GIFOutput: FormatWriter {
       // frames' `compose` inside it included.
       return try StageTimings.measure(.encode) {
         try GIFWriter.write(to: path, frameCount: max(clip.frameCount, 1), fps: fps, options: options) { i in
-          StageTimings.measure(.compose) { clip.render(i, into: &frame) }
           try onFrame(i)
+          // A screen at rest is drawn once (the writer lengthens its image).
+          if clip.repeatsPreviousFrame(i) { return nil }
+          StageTimings.measure(.compose) { clip.render(i, into: &frame) }
           return frame
         }
       }

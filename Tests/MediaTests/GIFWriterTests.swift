@@ -87,6 +87,29 @@ func graphicControlDelays(_ bytes: [UInt8]) -> [Int] {
     #expect(netscapeLoopCount(try Platform.readFile(path)) == 0)
   }
 
+  @Test static func framesKnownToRepeatAreNotDrawn() throws {
+    let dir = try TempDirectory()
+    defer { dir.cleanUp() }
+    let count = 21
+    let compared = try GIFWriter.write(to: dir.path("compared.gif"), frameCount: count, fps: 30, frame: clip)
+    // The same clip, its repeats said rather than drawn.
+    var drawn: [Int] = []
+    let said = try GIFWriter.write(to: dir.path("said.gif"), frameCount: count, fps: 30) { i -> Bitmap? in
+      if i > 0 && clip(i) == clip(i - 1) { return nil }
+      drawn.append(i)
+      return clip(i)
+    }
+    #expect(said == compared)
+    #expect(try Platform.readFile(dir.path("said.gif")) == Platform.readFile(dir.path("compared.gif")))
+    // Each image's first frame, once: pass 2 takes them from the cache.
+    #expect(drawn == [0] + Array(5...14))
+    // A first frame that repeats nothing is an error, and writes nothing.
+    #expect(throws: MediaError.self) {
+      try GIFWriter.write(to: dir.path("none.gif"), frameCount: 3, fps: 30) { _ in nil }
+    }
+    #expect(!FileManager.default.fileExists(atPath: dir.path("none.gif")))
+  }
+
   @Test static func decodedFramesLookLikeTheSource() throws {
     let dir = try TempDirectory()
     defer { dir.cleanUp() }
