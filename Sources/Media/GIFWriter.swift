@@ -77,8 +77,10 @@ public struct GIFSummary: Hashable, Sendable {
 ///
 /// Threads: pass 1's statistics are gathered on a queue of their own while
 /// the next frame is drawn and resized (`GIFStatistics`); in pass 2 with one
-/// palette, `paletteuse` maps the runs ahead on another (`GIFMappingAhead`);
-/// both take their frames in order, so the output is that of one thread.
+/// palette, `paletteuse` maps the runs ahead on another and each image is
+/// planned there (`GIFImagePlan`: its changed pixels and their lossy bounds),
+/// so the screen only draws and codes (`GIFMappingAhead`); both take their
+/// frames in order, so the output is that of one thread.
 public enum GIFWriter {
   /// A GIF on a page is an animated `<img>`.
   public static let fileType = OutputFileType(fileExtension: "gif", mimeType: "image/gif", presentation: .animation)
@@ -182,51 +184,61 @@ public enum GIFWriter {
       return try frames.resize(bitmap)
     }
     func pts(_ k: Int) -> Int { GIFTiming.centiseconds(beforeFrame: runs[k].lowerBound, fps: fps) }
+    func bound(_ k: Int) -> Int { options.lossyBound(frames: runs[k].count) }
     // One palette: every run is mapped (each differs from the one before in
-    // colour; alpha is always opaque), in order, so the mapping runs ahead on
-    // its own thread while the screen draws and codes the run before.
-    let ahead = options.palette == .global ? GIFMappingAhead(mapper) : nil
+    // colour; alpha is always opaque), in order, so the mapping and the plan
+    // of each image run ahead on their own thread while the screen draws and
+    // codes the run before.
+    let ahead = options.palette == .global ? GIFMappingAhead(mapper, width: width, height: height) : nil
     defer { ahead?.cancel() }
-    var waiting: [[UInt8]] = []
+    var last: [UInt8]?
     if let ahead {
       for k in 0..<min(GIFMappingAhead.depth, runs.count) {
-        waiting.append(try resized(k))
-        ahead.map(waiting[k], pts: pts(k))
+        let pixels = try resized(k)
+        ahead.plan(pixels, after: last, pts: pts(k), bound: bound(k))
+        last = pixels
       }
     }
     for (k, run) in runs.enumerated() {
-      let pixels = ahead == nil ? try resized(k) : waiting.removeFirst()
-      if let ahead, k + GIFMappingAhead.depth < runs.count {
-        waiting.append(try resized(k + GIFMappingAhead.depth))
-        ahead.map(waiting[waiting.count - 1], pts: pts(k + GIFMappingAhead.depth))
+      let plan: GIFImagePlan
+      if let ahead {
+        if k + GIFMappingAhead.depth < runs.count {
+          let pixels = try resized(k + GIFMappingAhead.depth)
+          ahead.plan(pixels, after: last, pts: pts(k + GIFMappingAhead.depth), bound: bound(k + GIFMappingAhead.depth))
+          last = pixels
+        }
+        plan = try ahead.next()
+      } else {
+        let pixels = try resized(k)
+        let changed = GIFImagePlan.changedPixels(pixels, from: last, count: width * height)
+        if !changed.isEmpty { last = pixels }
+        if options.palette == .perFrame && k > 0 && !changed.isEmpty {
+          // A palette of the frame's own changed pixels.
+          let quantizer = try PaletteQuantizer(
+            maxColors: options.maxColors, width: width, height: height, targetQuality: options.targetQuality)
+          var counts = [Bool](repeating: false, count: width * height)
+          for p in changed { counts[p] = true }
+          try quantizer.add(pixels) { counts[$0] }
+          let fresh = try quantizer.palette()
+          if fresh != current {
+            current = fresh
+            isGlobal = false
+            mapper = try PaletteMapper(palette: fresh, frames: frames, options: options)
+          }
+        }
+        let indices = changed.isEmpty ? [] : try mapper.map(pixels, pts: pts(k))
+        plan = GIFImagePlan(
+          pixels, changed: changed, indices: indices, colors: current.packed, bound: bound(k), width: width,
+          height: height)
       }
-      let mapped = try ahead?.next()
       let delay = GIFTiming.delay(of: run, fps: fps)
-      let changed = screen.changedPixels(pixels)
-      if changed.isEmpty {
+      if plan.changed.isEmpty {
         images[images.count - 1].image.delay += delay
         delays[delays.count - 1] += delay
         continue
       }
-      if options.palette == .perFrame && k > 0 {
-        // A palette of the frame's own changed pixels.
-        let quantizer = try PaletteQuantizer(
-          maxColors: options.maxColors, width: width, height: height, targetQuality: options.targetQuality)
-        var counts = [Bool](repeating: false, count: width * height)
-        for p in changed { counts[p] = true }
-        try quantizer.add(pixels) { counts[$0] }
-        let fresh = try quantizer.palette()
-        if fresh != current {
-          current = fresh
-          isGlobal = false
-          mapper = try PaletteMapper(palette: fresh, frames: frames, options: options)
-        }
-      }
-      let indices = try mapped ?? mapper.map(pixels, pts: pts(k))
       let codeSize = isGlobal ? file.globalCodeSize : GIFLZWEncoder.minimumCodeSize(entries: current.colors.count + 1)
-      var (image, data) = screen.draw(
-        pixels, changed: changed, indices: indices, palette: current, bound: options.lossyBound(frames: run.count),
-        coder: &coder, codeSize: codeSize)
+      var (image, data) = screen.draw(plan, palette: current, bound: bound(k), coder: &coder, codeSize: codeSize)
       image.palette = isGlobal ? nil : current.rgb
       image.indices = []
       image.delay = delay
@@ -299,31 +311,45 @@ private final class GIFStatistics: @unchecked Sendable {
   func cancel() { group.wait() }
 }
 
-/// Pass 2's mapping with one palette, on a thread of its own: frames are
-/// mapped in the order given, at most `depth` ahead of the one drawn.
+/// Pass 2's mapping with one palette and each image's plan, on a thread of
+/// their own: frames are planned in the order given, at most `depth` ahead of
+/// the one drawn.
 private final class GIFMappingAhead: @unchecked Sendable {
   static let depth = 2
   private let mapper: PaletteMapper
+  private let width: Int, height: Int
   private let queue = DispatchQueue(label: "transvid.gif-mapping")
   private let group = DispatchGroup()
-  /// Signalled once per frame mapped (or failed).
+  /// Signalled once per frame planned (or failed).
   private let done = DispatchSemaphore(value: 0)
   /// The results not yet taken, oldest first.
-  private let results = Mutex<[Result<[UInt8], MediaError>]>([])
+  private let results = Mutex<[Result<GIFImagePlan, MediaError>]>([])
 
-  init(_ mapper: PaletteMapper) { self.mapper = mapper }
+  init(_ mapper: PaletteMapper, width: Int, height: Int) {
+    self.mapper = mapper
+    self.width = width
+    self.height = height
+  }
 
-  /// Maps `pixels` after the frames given before.
-  func map(_ pixels: [UInt8], pts: Int) {
+  /// Maps and plans `pixels` after the frames given before, the last of
+  /// which was `previous` (nil: `pixels` is the first image).
+  func plan(_ pixels: [UInt8], after previous: [UInt8]?, pts: Int, bound: Int) {
     queue.async(group: group) { [self] in
-      let result = Result { () throws(MediaError) in try mapper.map(pixels, pts: pts) }
+      let result = Result { () throws(MediaError) in
+        // Every frame is mapped: paletteuse's `diff_mode` follows them all.
+        let indices = try mapper.map(pixels, pts: pts)
+        let changed = GIFImagePlan.changedPixels(pixels, from: previous, count: width * height)
+        return GIFImagePlan(
+          pixels, changed: changed, indices: indices, colors: mapper.palette.packed, bound: bound, width: width,
+          height: height)
+      }
       results.withLock { $0.append(result) }
       done.signal()
     }
   }
 
-  /// The indices of the oldest frame not yet taken (waits for it).
-  func next() throws(MediaError) -> [UInt8] {
+  /// The plan of the oldest frame not yet taken (waits for it).
+  func next() throws(MediaError) -> GIFImagePlan {
     done.wait()
     return try results.withLock { $0.removeFirst() }.get()
   }
@@ -332,214 +358,13 @@ private final class GIFMappingAhead: @unchecked Sendable {
   func cancel() { group.wait() }
 }
 
-/// Whether pixel `p` of two packed BGRA frames (each at least `4 · (p + 1)`
-/// bytes) differs in colour: B, G and R of the little-endian words, alpha
-/// not compared.
-@inline(__always)
-func colorDiffers(_ a: UnsafeRawBufferPointer, _ b: UnsafeRawBufferPointer, _ p: Int) -> Bool {
-  (a.loadUnaligned(fromByteOffset: 4 * p, as: UInt32.self)
-    ^ b.loadUnaligned(fromByteOffset: 4 * p, as: UInt32.self)) & 0x00FF_FFFF != 0
-}
-
-/// The largest difference of the R, G and B channels of two packed colours.
-@inline(__always)
-func channelDistance(_ a: UInt32, _ b: UInt32) -> Int {
-  // The bytes as lanes (little-endian: B, G, R, then the byte above, left out).
-  let x = unsafeBitCast(a & 0x00FF_FFFF, to: SIMD4<UInt8>.self)
-  let y = unsafeBitCast(b & 0x00FF_FFFF, to: SIMD4<UInt8>.self)
-  return Int((pointwiseMax(x, y) &- pointwiseMin(x, y)).max())
-}
-
-/// What a GIF decoder shows after each image and the source colours it was
-/// mapped from: the state that decides which pixels the next image carries.
-///
-/// Invariant: every pixel on screen is within the `bound` of the image that
-/// last drew or kept it, per channel, of the colour the lossless GIF (bound
-/// 0) shows there: its source colour's mapped colour.
-struct GIFScreen {
-  let width: Int, height: Int
-  /// The colour on screen per pixel, B | G << 8 | R << 16.
-  private var shown: [UInt32]
-  /// The lossy bound of each pixel of the image being drawn.
-  private var limits: [UInt8]
-  /// The source colour each pixel was last mapped from (empty before the
-  /// first image).
-  private var source: [UInt8] = []
-
-  init(width: Int, height: Int) {
-    self.width = width
-    self.height = height
-    shown = [UInt32](repeating: 0, count: width * height)
-    limits = [UInt8](repeating: 0, count: width * height)
-  }
-
-  /// Pixels of `pixels` whose source colour is not the one they were mapped
-  /// from (all of them before the first image).
-  func changedPixels(_ pixels: [UInt8]) -> [Int] {
-    let count = width * height
-    if source.isEmpty { return Array(0..<count) }
-    precondition(pixels.count >= 4 * count && source.count >= 4 * count)
-    var changed: [Int] = []
-    changed.reserveCapacity(count)
-    pixels.withUnsafeBytes { a in
-      source.withUnsafeBytes { b in
-        for p in 0..<count where colorDiffers(a, b, p) { changed.append(p) }
-      }
-    }
-    return changed
-  }
-
-  /// A pixel's lossy bound is at most its 3×3 neighbourhood's largest
-  /// channel range times `maskingNumerator / maskingDenominator` (4/9)…
-  static let maskingNumerator = 4, maskingDenominator = 9
-  /// …and at most this many times its own quantisation error (the distance
-  /// of its mapped colour from its source colour): a colour the palette
-  /// holds exactly stays exact, one it approximates may drift a little
-  /// further, where it pays most (a cross-dissolve, whose every pixel changes
-  /// in every frame, keeps more of what is on screen).
-  static let errorFactor = 4
-
-  /// The lossy bound at pixel `p` of `pixels`, whose mapped colour is `error`
-  /// from its source colour: `bound` where the source is textured and the
-  /// palette already approximates it, less where it is smooth or exact — an
-  /// error in a gradient or a flat colour shows as noise the eye and SSIM see
-  /// first, in texture it is masked; flat UI colours, exact in the palette,
-  /// stay exact.
-  func localBound(_ pixels: [UInt8], _ p: Int, _ bound: Int, error: Int) -> Int {
-    precondition(pixels.count >= 4 * width * height)
-    return pixels.withUnsafeBytes { bytes in
-      Self.localBound(bytes.baseAddress!, width: width, height: height, x: p % width, y: p / width, bound, error: error)
-    }
-  }
-
-  /// `localBound` at pixel (`x`, `y`) of the packed BGRA frame at `bgra`
-  /// (`width × height`).
-  @inline(__always)
-  static func localBound(
-    _ bgra: UnsafeRawPointer, width: Int, height: Int, x: Int, y: Int, _ bound: Int, error: Int
-  ) -> Int {
-    guard bound > 0, error > 0 else { return 0 }
-    @inline(__always) func color(_ offset: Int) -> SIMD4<UInt8> {
-      unsafeBitCast(bgra.loadUnaligned(fromByteOffset: offset, as: UInt32.self) & 0x00FF_FFFF, to: SIMD4<UInt8>.self)
-    }
-    var low = SIMD4<UInt8>(repeating: 255), high = SIMD4<UInt8>(repeating: 0)
-    let x0 = max(0, x - 1), x1 = min(width - 1, x + 1)
-    for ny in max(0, y - 1)...min(height - 1, y + 1) {
-      let row = 4 * (ny * width)
-      for nx in x0...x1 {
-        let c = color(row + 4 * nx)
-        low = pointwiseMin(low, c)
-        high = pointwiseMax(high, c)
-      }
-    }
-    let range = Int((high &- low).max())
-    return min(bound, range * maskingNumerator / maskingDenominator, errorFactor * error)
-  }
-
-  /// The next image: the `changed` pixels take their mapped colours
-  /// (`indices`, full frame, into `palette`); those whose mapped colour is
-  /// more than `bound` from the one on screen are drawn (all of them in the
-  /// first image), inside the bounding box of those, every other pixel
-  /// transparent. `coder` codes the indices — lossy within `bound`, so a
-  /// pixel may show any colour within `bound` of its mapped one, the
-  /// transparent index included — and the screen takes what it decodes to.
-  mutating func draw(
-    _ pixels: [UInt8], changed: [Int], indices: [UInt8], palette: GIFPalette, bound: Int,
-    coder: inout GIFLZWEncoder, codeSize: Int
-  ) -> (image: GIFFile.Image, data: [UInt8]) {
-    let first = source.isEmpty
-    if first { source = pixels }
-    let colors = palette.packed
-    var drawn = [Int]()
-    drawn.reserveCapacity(changed.count)
-    var minX = width, minY = height, maxX = -1, maxY = -1
-    let (width, height) = (width, height)
-    let count = width * height
-    precondition(pixels.count >= 4 * count && source.count >= 4 * count && indices.count >= count)
-    pixels.withUnsafeBytes { pixels in
-      source.withUnsafeMutableBytes { source in
-        limits.withUnsafeMutableBufferPointer { limits in
-          shown.withUnsafeBufferPointer { shown in
-            indices.withUnsafeBufferPointer { indices in
-              colors.withUnsafeBufferPointer { colors in
-                let base = pixels.baseAddress!
-                for p in changed {
-                  precondition(p >= 0 && p < count)
-                  // The source colour (B, G, R; the source's own alpha byte stays).
-                  let pixel = base.loadUnaligned(fromByteOffset: 4 * p, as: UInt32.self) & 0x00FF_FFFF
-                  let kept = source.loadUnaligned(fromByteOffset: 4 * p, as: UInt32.self) & 0xFF00_0000
-                  source.storeBytes(of: pixel | kept, toByteOffset: 4 * p, as: UInt32.self)
-                  let color = colors[Int(indices[p])]
-                  let y = p / width, x = p - y * width
-                  let limit = Self.localBound(
-                    base, width: width, height: height, x: x, y: y, bound, error: channelDistance(color, pixel))
-                  limits[p] = UInt8(limit)
-                  if !first && channelDistance(shown[p], color) <= limit { continue }
-                  drawn.append(p)
-                  minX = min(minX, x)
-                  maxX = max(maxX, x)
-                  minY = min(minY, y)
-                  maxY = max(maxY, y)
-                }
-              }
-            }
-          }
-        }
-      }
-    }
-    if drawn.isEmpty { (minX, minY, maxX, maxY) = (0, 0, 0, 0) }
-    let w = maxX - minX + 1, h = maxY - minY + 1
-    let transparent = UInt8(palette.transparentIndex)
-    var out = [UInt8](repeating: transparent, count: w * h)
-    for p in drawn { out[(p / width - minY) * w + (p % width - minX)] = indices[p] }
-    var tolerance: GIFLZWEncoder.Tolerance?
-    if bound > 0 {
-      // Pixels whose source did not change keep what is on screen.
-      var bounds = [UInt8](repeating: 0, count: w * h)
-      var shownHere = [UInt32](repeating: 0, count: w * h)
-      var wantedHere = [UInt32](repeating: first ? 0 : GIFLZWEncoder.Tolerance.unchanged, count: w * h)
-      for y in 0..<h {
-        let row = (minY + y) * width + minX
-        for x in 0..<w { shownHere[y * w + x] = shown[row + x] }
-      }
-      for p in changed {
-        let x = p % width - minX, y = p / width - minY
-        if x >= 0 && x < w && y >= 0 && y < h {
-          wantedHere[y * w + x] = colors[Int(indices[p])]
-          bounds[y * w + x] = limits[p]
-        }
-      }
-      tolerance = GIFLZWEncoder.Tolerance(
-        colors: colors, transparentIndex: first ? nil : palette.transparentIndex, shown: shownHere,
-        wanted: wantedHere, bounds: bounds)
-    }
-    let data = coder.encode(&out, minimumCodeSize: codeSize, tolerance: tolerance)
-    var needsTransparency = false
-    for y in 0..<h {
-      let row = (minY + y) * width + minX
-      for x in 0..<w {
-        let index = out[y * w + x]
-        if index == transparent {
-          needsTransparency = true
-        } else {
-          shown[row + x] = colors[Int(index)]
-        }
-      }
-    }
-    let image = GIFFile.Image(
-      x: minX, y: minY, width: w, height: h, indices: out, palette: nil,
-      transparentIndex: needsTransparency ? palette.transparentIndex : nil, delay: 0)
-    return (image, data)
-  }
-}
-
 /// libavfilter's `paletteuse` with one fixed palette: BGRA frames in, indices
 /// into `palette.colors` out. (`paletteuse` orders its output palette its own
 /// way; the indices are translated back by colour.)
 private final class PaletteMapper {
   private let graph: FilterGraph
   private let frames: GIFFrames
-  private let palette: GIFPalette
+  let palette: GIFPalette
   private let output = try? Frame()
   /// Output palette index → index into `palette.colors`.
   private var translation: [UInt8] = []

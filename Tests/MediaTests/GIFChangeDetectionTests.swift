@@ -2,7 +2,7 @@ import Testing
 
 @testable import Media
 
-/// The word-wide change detection (`colorDiffers`, `GIFScreen.changedPixels`)
+/// The word-wide change detection (`colorDiffers`, `GIFImagePlan.changedPixels`)
 /// against a byte-by-byte reference: B, G and R compared, alpha not.
 @Suite struct GIFChangeDetectionTests {
   /// A deterministic BGRA frame: pseudo-random colours and alphas.
@@ -33,13 +33,7 @@ import Testing
     let words = a.withUnsafeBytes { x in b.withUnsafeBytes { y in (0..<count).filter { colorDiffers(x, y, $0) } } }
     #expect(words == expected)
 
-    var screen = GIFScreen(width: 1, height: count)
-    #expect(screen.changedPixels(a) == Array(0..<count))
-    var coder = GIFLZWEncoder()
-    let palette = GIFPalette(colors: [(b: 0, g: 0, r: 0), (b: 255, g: 255, r: 255)])
-    _ = screen.draw(
-      a, changed: Array(0..<count), indices: [UInt8](repeating: 0, count: count), palette: palette, bound: 0,
-      coder: &coder, codeSize: 2)
-    #expect(screen.changedPixels(b) == expected)
+    #expect(GIFImagePlan.changedPixels(a, from: nil, count: count) == Array(0..<count))
+    #expect(GIFImagePlan.changedPixels(b, from: a, count: count) == expected)
   }
 }

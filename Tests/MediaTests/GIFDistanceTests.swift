@@ -57,11 +57,10 @@ import Testing
     let (width, height) = size
     var state = UInt64(width * 31 + height)
     let bgra = (0..<(4 * width * height)).map { _ in UInt8(truncatingIfNeeded: random(&state) >> 5) }
-    let screen = GIFScreen(width: width, height: height)
     for p in 0..<(width * height) {
       for (bound, error) in [(0, 5), (40, 0), (40, 3), (255, 200), (6, 90)] {
         #expect(
-          screen.localBound(bgra, p, bound, error: error)
+          GIFImagePlan.localBound(bgra, width: width, height: height, p, bound, error: error)
             == scalarBound(bgra, width: width, height: height, x: p % width, y: p / width, bound, error: error))
       }
     }

@@ -1,0 +1,235 @@
+/// Which pixels each image of a GIF carries, and what a decoder shows after
+/// it.
+///
+/// An image is planned (`GIFImagePlan`) from its frame alone: the pixels
+/// whose colour differs from the frame before, their palette indices and
+/// their lossy bounds. Only the drawing (`GIFScreen.draw`) depends on what
+/// earlier images left on screen, so the plans of later frames are worked
+/// out while the screen draws and codes this one.
+
+/// Whether pixel `p` of two packed BGRA frames (each at least `4 · (p + 1)`
+/// bytes) differs in colour: B, G and R of the little-endian words, alpha
+/// not compared.
+@inline(__always)
+func colorDiffers(_ a: UnsafeRawBufferPointer, _ b: UnsafeRawBufferPointer, _ p: Int) -> Bool {
+  (a.loadUnaligned(fromByteOffset: 4 * p, as: UInt32.self)
+    ^ b.loadUnaligned(fromByteOffset: 4 * p, as: UInt32.self)) & 0x00FF_FFFF != 0
+}
+
+/// The largest difference of the R, G and B channels of two packed colours.
+@inline(__always)
+func channelDistance(_ a: UInt32, _ b: UInt32) -> Int {
+  // The bytes as lanes (little-endian: B, G, R, then the byte above, left out).
+  let x = unsafeBitCast(a & 0x00FF_FFFF, to: SIMD4<UInt8>.self)
+  let y = unsafeBitCast(b & 0x00FF_FFFF, to: SIMD4<UInt8>.self)
+  return Int((pointwiseMax(x, y) &- pointwiseMin(x, y)).max())
+}
+
+/// What one image of the GIF draws that does not depend on the screen: the
+/// pixels whose source colour changed since the image before, every
+/// pixel's palette index, and the lossy bound of each changed pixel.
+struct GIFImagePlan {
+  /// Pixels whose colour differs from the previous image's frame (all of
+  /// them in the first image), in order.
+  var changed: [Int]
+  /// The palette index of every pixel of the frame, row by row.
+  var indices: [UInt8]
+  /// Per pixel of `changed`, its lossy bound (`localBound`).
+  var limits: [UInt8]
+
+  /// Pixels of `pixels` whose colour differs from `previous` (packed BGRA,
+  /// `count` pixels each); all of them without a previous frame.
+  static func changedPixels(_ pixels: [UInt8], from previous: [UInt8]?, count: Int) -> [Int] {
+    guard let previous else { return Array(0..<count) }
+    precondition(pixels.count >= 4 * count && previous.count >= 4 * count)
+    var changed: [Int] = []
+    changed.reserveCapacity(count)
+    pixels.withUnsafeBytes { a in
+      previous.withUnsafeBytes { b in
+        for p in 0..<count where colorDiffers(a, b, p) { changed.append(p) }
+      }
+    }
+    return changed
+  }
+
+  /// The plan of `pixels` (packed BGRA, `width × height`): its `changed`
+  /// pixels, mapped to `indices` of the palette's packed `colors`, each with
+  /// the `localBound` of its mapped colour's error under the image's `bound`.
+  init(
+    _ pixels: [UInt8], changed: [Int], indices: [UInt8], colors: [UInt32], bound: Int, width: Int, height: Int
+  ) {
+    let count = width * height
+    precondition(pixels.count >= 4 * count && (changed.isEmpty || indices.count >= count))
+    self.changed = changed
+    self.indices = indices
+    limits = [UInt8](unsafeUninitializedCapacity: changed.count) { out, n in
+      pixels.withUnsafeBytes { pixels in
+        indices.withUnsafeBufferPointer { indices in
+          colors.withUnsafeBufferPointer { colors in
+            let base = pixels.baseAddress!
+            for (i, p) in changed.enumerated() {
+              precondition(p >= 0 && p < count)
+              let pixel = base.loadUnaligned(fromByteOffset: 4 * p, as: UInt32.self) & 0x00FF_FFFF
+              let y = p / width, x = p - y * width
+              let error = channelDistance(colors[Int(indices[p])], pixel)
+              out[i] = UInt8(
+                Self.localBound(base, width: width, height: height, x: x, y: y, bound, error: error))
+            }
+          }
+        }
+      }
+      n = changed.count
+    }
+  }
+
+  /// A pixel's lossy bound is at most its 3×3 neighbourhood's largest
+  /// channel range times `maskingNumerator / maskingDenominator` (4/9)…
+  static let maskingNumerator = 4, maskingDenominator = 9
+  /// …and at most this many times its own quantisation error (the distance
+  /// of its mapped colour from its source colour): a colour the palette
+  /// holds exactly stays exact, one it approximates may drift a little
+  /// further, where it pays most (a cross-dissolve, whose every pixel changes
+  /// in every frame, keeps more of what is on screen).
+  static let errorFactor = 4
+
+  /// The lossy bound at pixel `p` of `pixels` (packed BGRA, `width ×
+  /// height`), whose mapped colour is `error` from its source colour:
+  /// `bound` where the source is textured and the palette already
+  /// approximates it, less where it is smooth or exact — an error in a
+  /// gradient or a flat colour shows as noise the eye and SSIM see first, in
+  /// texture it is masked; flat UI colours, exact in the palette, stay exact.
+  static func localBound(_ pixels: [UInt8], width: Int, height: Int, _ p: Int, _ bound: Int, error: Int) -> Int {
+    precondition(pixels.count >= 4 * width * height)
+    return pixels.withUnsafeBytes { bytes in
+      localBound(bytes.baseAddress!, width: width, height: height, x: p % width, y: p / width, bound, error: error)
+    }
+  }
+
+  /// `localBound` at pixel (`x`, `y`) of the packed BGRA frame at `bgra`
+  /// (`width × height`).
+  @inline(__always)
+  static func localBound(
+    _ bgra: UnsafeRawPointer, width: Int, height: Int, x: Int, y: Int, _ bound: Int, error: Int
+  ) -> Int {
+    guard bound > 0, error > 0 else { return 0 }
+    @inline(__always) func color(_ offset: Int) -> SIMD4<UInt8> {
+      unsafeBitCast(bgra.loadUnaligned(fromByteOffset: offset, as: UInt32.self) & 0x00FF_FFFF, to: SIMD4<UInt8>.self)
+    }
+    var low = SIMD4<UInt8>(repeating: 255), high = SIMD4<UInt8>(repeating: 0)
+    let x0 = max(0, x - 1), x1 = min(width - 1, x + 1)
+    for ny in max(0, y - 1)...min(height - 1, y + 1) {
+      let row = 4 * (ny * width)
+      for nx in x0...x1 {
+        let c = color(row + 4 * nx)
+        low = pointwiseMin(low, c)
+        high = pointwiseMax(high, c)
+      }
+    }
+    let range = Int((high &- low).max())
+    return min(bound, range * maskingNumerator / maskingDenominator, errorFactor * error)
+  }
+}
+
+/// What a GIF decoder shows after each image: the state that decides which
+/// pixels the next image carries.
+///
+/// Invariant: every pixel on screen is within the `bound` of the image that
+/// last drew or kept it, per channel, of the colour the lossless GIF (bound
+/// 0) shows there: its source colour's mapped colour.
+struct GIFScreen {
+  let width: Int, height: Int
+  /// The colour on screen per pixel, B | G << 8 | R << 16.
+  private var shown: [UInt32]
+  /// Whether an image has been drawn.
+  private var isBlank = true
+
+  init(width: Int, height: Int) {
+    self.width = width
+    self.height = height
+    shown = [UInt32](repeating: 0, count: width * height)
+  }
+
+  /// The next image: the plan's `changed` pixels take their mapped colours
+  /// (`indices`, full frame, into `palette`); those whose mapped colour is
+  /// more than their limit from the one on screen are drawn (all of them in
+  /// the first image), inside the bounding box of those, every other pixel
+  /// transparent. `coder` codes the indices — lossy within each pixel's
+  /// limit (none when `bound` is 0), so a pixel may show any colour within
+  /// it of its mapped one, the transparent index included — and the screen
+  /// takes what it decodes to.
+  mutating func draw(
+    _ plan: GIFImagePlan, palette: GIFPalette, bound: Int, coder: inout GIFLZWEncoder, codeSize: Int
+  ) -> (image: GIFFile.Image, data: [UInt8]) {
+    let first = isBlank
+    isBlank = false
+    let colors = palette.packed
+    let (changed, indices, limits) = (plan.changed, plan.indices, plan.limits)
+    var drawn = [Int]()
+    drawn.reserveCapacity(changed.count)
+    var minX = width, minY = height, maxX = -1, maxY = -1
+    let width = width
+    let count = width * height
+    precondition(indices.count >= count && limits.count == changed.count)
+    shown.withUnsafeBufferPointer { shown in
+      indices.withUnsafeBufferPointer { indices in
+        colors.withUnsafeBufferPointer { colors in
+          limits.withUnsafeBufferPointer { limits in
+            for (i, p) in changed.enumerated() {
+              precondition(p >= 0 && p < count)
+              if !first && channelDistance(shown[p], colors[Int(indices[p])]) <= Int(limits[i]) { continue }
+              let y = p / width, x = p - y * width
+              drawn.append(p)
+              minX = min(minX, x)
+              maxX = max(maxX, x)
+              minY = min(minY, y)
+              maxY = max(maxY, y)
+            }
+          }
+        }
+      }
+    }
+    if drawn.isEmpty { (minX, minY, maxX, maxY) = (0, 0, 0, 0) }
+    let w = maxX - minX + 1, h = maxY - minY + 1
+    let transparent = UInt8(palette.transparentIndex)
+    var out = [UInt8](repeating: transparent, count: w * h)
+    for p in drawn { out[(p / width - minY) * w + (p % width - minX)] = indices[p] }
+    var tolerance: GIFLZWEncoder.Tolerance?
+    if bound > 0 {
+      // Pixels whose source did not change keep what is on screen.
+      var bounds = [UInt8](repeating: 0, count: w * h)
+      var shownHere = [UInt32](repeating: 0, count: w * h)
+      var wantedHere = [UInt32](repeating: first ? 0 : GIFLZWEncoder.Tolerance.unchanged, count: w * h)
+      for y in 0..<h {
+        let row = (minY + y) * width + minX
+        for x in 0..<w { shownHere[y * w + x] = shown[row + x] }
+      }
+      for (i, p) in changed.enumerated() {
+        let x = p % width - minX, y = p / width - minY
+        if x >= 0 && x < w && y >= 0 && y < h {
+          wantedHere[y * w + x] = colors[Int(indices[p])]
+          bounds[y * w + x] = limits[i]
+        }
+      }
+      tolerance = GIFLZWEncoder.Tolerance(
+        colors: colors, transparentIndex: first ? nil : palette.transparentIndex, shown: shownHere,
+        wanted: wantedHere, bounds: bounds)
+    }
+    let data = coder.encode(&out, minimumCodeSize: codeSize, tolerance: tolerance)
+    var needsTransparency = false
+    for y in 0..<h {
+      let row = (minY + y) * width + minX
+      for x in 0..<w {
+        let index = out[y * w + x]
+        if index == transparent {
+          needsTransparency = true
+        } else {
+          shown[row + x] = colors[Int(index)]
+        }
+      }
+    }
+    let image = GIFFile.Image(
+      x: minX, y: minY, width: w, height: h, indices: out, palette: nil,
+      transparentIndex: needsTransparency ? palette.transparentIndex : nil, delay: 0)
+    return (image, data)
+  }
+}
