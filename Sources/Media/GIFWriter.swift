@@ -88,6 +88,17 @@ public enum GIFWriter {
   /// Distinct resized frames kept between the passes (bytes).
   public static let cacheBytes = 256 << 20
 
+  /// The writer's own stages, for benchmarks (`measure`): resizing the
+  /// frames, choosing the palette (waiting for pass 1's statistics, then
+  /// libimagequant's k-means), and in pass 2 deciding what each image draws
+  /// and coding it (the LZW).
+  public enum Phase: Sendable, CaseIterable {
+    case resize, palette, code
+  }
+
+  /// Runs a phase's work (`body`), timing it; see `write`'s `measure`.
+  public typealias Measure = (Phase, () throws(MediaError) -> Void) throws(MediaError) -> Void
+
   /// Renders the clip and writes the GIF. See the type's documentation.
   ///
   /// - Parameters:
@@ -99,12 +110,21 @@ public enum GIFWriter {
   ///     screen at rest), which it then lengthens without being drawn,
   ///     resized or compared (never for frame 0; a frame that starts an
   ///     image, asked for again in pass 2, is drawn).
+  ///   - measure: given, runs each phase's work on the writer's thread (to
+  ///     time it); the frames' own drawing is `frame`'s.
   @discardableResult
   public static func write(
-    to path: String, frameCount: Int, fps: Int, options: GIFOptions = GIFOptions(),
+    to path: String, frameCount: Int, fps: Int, options: GIFOptions = GIFOptions(), measure: Measure? = nil,
     frame: (Int) throws -> Bitmap?
   ) throws -> GIFSummary {
     MediaLog.setUp()
+    /// `body` as phase `phase` of `measure`, or directly.
+    func timed<T>(_ phase: Phase, _ body: () throws(MediaError) -> T) throws(MediaError) -> T {
+      guard let measure else { return try body() }
+      var result: T?
+      try measure(phase) { () throws(MediaError) in result = try body() }
+      return result!
+    }
     let what = "GIF '\(path)'"
     guard frameCount > 0 else { throw MediaError("write \(what)", "no frames") }
     guard (1...GIFTiming.maximumFPS).contains(fps) else {
@@ -148,7 +168,7 @@ public enum GIFWriter {
           runs[runs.count - 1] = runs[runs.count - 1].lowerBound..<(i + 1)
           continue
         }
-        pixels = try frames.resize(bitmap)
+        pixels = try timed(.resize) { () throws(MediaError) in try frames.resize(bitmap) }
       } catch {
         statistics.cancel()
         throw error
@@ -165,7 +185,7 @@ public enum GIFWriter {
     }
     addRest()
     previous = []
-    let global = try statistics.finish().palette()
+    let global = try timed(.palette) { () throws(MediaError) in try statistics.finish().palette() }
 
     // Pass 2: map, choose the drawn pixels, write.
     let file = try GIFFile(width: width, height: height, palette: global.rgb, loop: options.fileLoop, what: what)
@@ -181,7 +201,7 @@ public enum GIFWriter {
       guard let bitmap = try frame(runs[k].lowerBound) else {
         throw MediaError("write \(what)", "frame \(runs[k].lowerBound) repeats the frame before only in pass 2")
       }
-      return try frames.resize(bitmap)
+      return try timed(.resize) { () throws(MediaError) in try frames.resize(bitmap) }
     }
     func pts(_ k: Int) -> Int { GIFTiming.centiseconds(beforeFrame: runs[k].lowerBound, fps: fps) }
     func bound(_ k: Int) -> Int { options.lossyBound(frames: runs[k].count) }
@@ -238,7 +258,9 @@ public enum GIFWriter {
         continue
       }
       let codeSize = isGlobal ? file.globalCodeSize : GIFLZWEncoder.minimumCodeSize(entries: current.colors.count + 1)
-      var (image, data) = screen.draw(plan, palette: current, bound: bound(k), coder: &coder, codeSize: codeSize)
+      var (image, data) = try timed(.code) {
+        screen.draw(plan, palette: current, bound: bound(k), coder: &coder, codeSize: codeSize)
+      }
       image.palette = isGlobal ? nil : current.rgb
       image.indices = []
       image.delay = delay

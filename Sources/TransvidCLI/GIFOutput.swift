@@ -91,9 +91,11 @@ struct GIFOutput: FormatWriter {
         width: clipSpec.framePixelWidth, height: clipSpec.framePixelHeight,
         fill: clipSpec.canvas.background.premultipliedPixel)
       // Timings (bench switch): `encode` is the whole GIF writer, the
-      // frames' `compose` inside it included.
+      // frames' `compose` and the writer's own phases inside it.
       return try StageTimings.measure(.encode) {
-        try GIFWriter.write(to: path, frameCount: max(clip.frameCount, 1), fps: fps, options: options) { i in
+        try GIFWriter.write(
+          to: path, frameCount: max(clip.frameCount, 1), fps: fps, options: options, measure: StageTimings.gifMeasure
+        ) { i in
           try onFrame(i)
           // A screen at rest is drawn once (the writer lengthens its image).
           if clip.repeatsPreviousFrame(i) { return nil }

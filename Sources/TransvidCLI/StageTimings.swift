@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import Foundation
+import Media
 import Synchronization
 
 /// Where a run's time goes, stage by stage: the pipeline's own counters,
@@ -21,10 +22,29 @@ import Synchronization
 /// `compose` and `convert` each frame (render workers), `encode` each frame on the
 /// encoder's thread (x264 with its frame threads), `wait` the encoder's
 /// thread idling for a frame, `finish` flushing the encoder and writing the
-/// file (`+faststart` moves the index).
+/// file (`+faststart` moves the index). A GIF's `encode` is the whole
+/// writer, `compose` inside it, and so are its own phases
+/// (`GIFWriter.Phase`): `resize` the frames, choose the `palette`, `code`
+/// each image.
 final class StageTimings: Sendable {
   enum Stage: Int, CaseIterable {
-    case parse, decode, snapshot, compose, convert, encode, wait, finish
+    case parse, decode, snapshot, compose, convert, encode, wait, finish, resize, palette, code
+
+    /// The stage of a GIF writer's phase.
+    init(_ phase: GIFWriter.Phase) {
+      switch phase {
+      case .resize: self = .resize
+      case .palette: self = .palette
+      case .code: self = .code
+      }
+    }
+  }
+
+  /// A `GIFWriter` measure that adds each phase to its stage; nil when
+  /// timing is off.
+  static var gifMeasure: GIFWriter.Measure? {
+    guard shared != nil else { return nil }
+    return { phase, body throws(MediaError) in try measure(Stage(phase), body) }
   }
 
   /// The counters of this process, or nil when timing is off.
@@ -56,7 +76,8 @@ final class StageTimings: Sendable {
     getrusage(RUSAGE_SELF.rawValue, &usage)
     func seconds(_ v: timeval) -> Double { Double(v.tv_sec) + Double(v.tv_usec) * 1e-6 }
     let process = seconds(usage.ru_utime) + seconds(usage.ru_stime)
-    let staged = t.reduce(0) { $0 + $1.cpu }
+    // A GIF writer's phases run inside its `encode`: not counted again.
+    let staged = Stage.allCases.filter { ![.resize, .palette, .code].contains($0) }.reduce(0) { $0 + t[$1.rawValue].cpu }
     let stages = Stage.allCases.map {
       String(format: "%@ %.3f/%.3f s", "\($0)", t[$0.rawValue].wall, t[$0.rawValue].cpu)
     }

@@ -110,6 +110,26 @@ func graphicControlDelays(_ bytes: [UInt8]) -> [Int] {
     #expect(!FileManager.default.fileExists(atPath: dir.path("none.gif")))
   }
 
+  @Test static func measureTimesEveryPhaseAndChangesNothing() throws {
+    let dir = try TempDirectory()
+    defer { dir.cleanUp() }
+    var options = GIFOptions()
+    (options.width, options.height) = (48, 32)
+    let plain = try GIFWriter.write(to: dir.path("plain.gif"), frameCount: 21, fps: 30, options: options, frame: clip)
+    var phases: [GIFWriter.Phase: Int] = [:]
+    let measured = try GIFWriter.write(
+      to: dir.path("measured.gif"), frameCount: 21, fps: 30, options: options,
+      measure: { phase, body throws(MediaError) in
+        phases[phase, default: 0] += 1
+        try body()
+      }, frame: clip)
+    #expect(measured == plain)
+    #expect(try Platform.readFile(dir.path("measured.gif")) == Platform.readFile(dir.path("plain.gif")))
+    // Every frame drawn is resized once (pass 2 takes them from the cache),
+    // the palette is chosen once, and each image is coded once.
+    #expect(phases == [.resize: 21, .palette: 1, .code: plain.frames])
+  }
+
   @Test static func decodedFramesLookLikeTheSource() throws {
     let dir = try TempDirectory()
     defer { dir.cleanUp() }
