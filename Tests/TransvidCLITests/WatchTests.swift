@@ -29,21 +29,26 @@ import TestSupport
       let outPipe = Pipe(), errPipe = Pipe()
       process.standardOutput = outPipe
       process.standardError = errPipe
-      // At end of file the handler is removed: left in place, Foundation
-      // keeps its dispatch source on the closed pipe, and libdispatch's
-      // event loop once crashed on it (a null dereference in
-      // _dispatch_event_loop_drain as the watch process exited).
-      outPipe.fileHandleForReading.readabilityHandler = { handle in
-        let data = handle.availableData
-        guard !data.isEmpty else { handle.readabilityHandler = nil; return }
-        self.out.withLock { $0 += String(decoding: data, as: UTF8.self) }
-      }
-      errPipe.fileHandleForReading.readabilityHandler = { handle in
-        let data = handle.availableData
-        guard !data.isEmpty else { handle.readabilityHandler = nil; return }
-        self.err.withLock { $0 += String(decoding: data, as: UTF8.self) }
-      }
+      // Each pipe is read by a thread of its own, blocking until end of
+      // file. Not `readabilityHandler`: Foundation's dispatch source on the
+      // pipe made libdispatch's event loop crash (a bad pointer in
+      // _dispatch_event_loop_drain as the watch process exited), with the
+      // handler left in place and with it removed at end of file alike.
+      Self.collect(outPipe) { text in self.out.withLock { $0 += text } }
+      Self.collect(errPipe) { text in self.err.withLock { $0 += text } }
       try process.run()
+    }
+
+    /// Reads `pipe` to its end on a thread of its own, handing on each piece.
+    static func collect(_ pipe: Pipe, _ append: @escaping @Sendable (String) -> Void) {
+      let handle = pipe.fileHandleForReading
+      Thread {
+        while true {
+          let data = handle.availableData
+          if data.isEmpty { return }
+          append(String(decoding: data, as: UTF8.self))
+        }
+      }.start()
     }
 
     /// Waits up to `seconds` for `condition`.
