@@ -205,7 +205,12 @@ final class ProgressReporter: Sendable {
 
   /// Stops the live display and prints the summary.
   func finish(rendered: Int, cached: Int, failed: Int, shard: Shard) {
-    timer?.cancel()
+    if let timer {
+      // Cancelling is asynchronous: the source keeps itself until its
+      // cancel handler has run, so libdispatch never sees it freed.
+      timer.setCancelHandler { withExtendedLifetime(timer) {} }
+      timer.cancel()
+    }
     timer = nil
     let seconds = Self.seconds(started, .now)
     clearing {}
