@@ -212,21 +212,20 @@ public enum GIFWriter {
     let ahead = options.palette == .global ? GIFMappingAhead(mapper, width: width, height: height) : nil
     defer { ahead?.cancel() }
     var last: [UInt8]?
+    /// Hands run `k` to the thread ahead, after the runs before it.
+    func planAhead(_ ahead: GIFMappingAhead, _ k: Int) throws {
+      guard k < runs.count else { return }
+      let pixels = try resized(k)
+      ahead.plan(pixels, after: last, pts: pts(k), bound: bound(k))
+      last = pixels
+    }
     if let ahead {
-      for k in 0..<min(GIFMappingAhead.depth, runs.count) {
-        let pixels = try resized(k)
-        ahead.plan(pixels, after: last, pts: pts(k), bound: bound(k))
-        last = pixels
-      }
+      for k in 0..<GIFMappingAhead.depth { try planAhead(ahead, k) }
     }
     for (k, run) in runs.enumerated() {
       let plan: GIFImagePlan
       if let ahead {
-        if k + GIFMappingAhead.depth < runs.count {
-          let pixels = try resized(k + GIFMappingAhead.depth)
-          ahead.plan(pixels, after: last, pts: pts(k + GIFMappingAhead.depth), bound: bound(k + GIFMappingAhead.depth))
-          last = pixels
-        }
+        try planAhead(ahead, k + GIFMappingAhead.depth)
         plan = try ahead.next()
       } else {
         let pixels = try resized(k)

@@ -38,6 +38,10 @@ final class StageTimings: Sendable {
       case .code: self = .code
       }
     }
+
+    /// A GIF writer's phase: it runs inside the writer's `encode`, so its
+    /// time is not counted again.
+    var isGIFPhase: Bool { GIFWriter.Phase.allCases.contains { Stage($0) == self } }
   }
 
   /// A `GIFWriter` measure that adds each phase to its stage; nil when
@@ -76,8 +80,7 @@ final class StageTimings: Sendable {
     getrusage(RUSAGE_SELF.rawValue, &usage)
     func seconds(_ v: timeval) -> Double { Double(v.tv_sec) + Double(v.tv_usec) * 1e-6 }
     let process = seconds(usage.ru_utime) + seconds(usage.ru_stime)
-    // A GIF writer's phases run inside its `encode`: not counted again.
-    let staged = Stage.allCases.filter { ![.resize, .palette, .code].contains($0) }.reduce(0) { $0 + t[$1.rawValue].cpu }
+    let staged = Stage.allCases.filter { !$0.isGIFPhase }.reduce(0) { $0 + t[$1.rawValue].cpu }
     let stages = Stage.allCases.map {
       String(format: "%@ %.3f/%.3f s", "\($0)", t[$0.rawValue].wall, t[$0.rawValue].cpu)
     }
