@@ -19,6 +19,8 @@
 /// reaches 4095 codes, a clear code and a fresh dictionary; the end code last.
 struct GIFLZWEncoder {
   /// What each index shows at each pixel, and what the pixel should show.
+  /// The per-pixel arrays hold the image's pixels row by row; they may be
+  /// longer (buffers kept from a larger image), the rest is not read.
   struct Tolerance {
     /// Packed colours (B | G << 8 | R << 16) of the palette's opaque indices.
     var colors: [UInt32]
@@ -116,6 +118,9 @@ struct GIFLZWEncoder {
     }
 
     let count = indices.count
+    if let t = tolerance {
+      precondition(t.shown.count >= count && t.wanted.count >= count && t.bounds.count >= count, "tolerance shorter than the image")
+    }
     let budget = searchBudget
 
     // Every string of `indices`, lossy with `search`.

@@ -142,6 +142,11 @@ struct GIFScreen {
   private var shown: [UInt32]
   /// Whether an image has been drawn.
   private var isBlank = true
+  /// Buffers `draw` fills for every image, kept from one image to the next:
+  /// the drawn pixels, and the lossy coder's view of the image's rectangle
+  /// (at least as long as the largest rectangle so far).
+  private var drawn: [Int] = []
+  private var shownHere: [UInt32] = [], wantedHere: [UInt32] = [], bounds: [UInt8] = []
 
   init(width: Int, height: Int) {
     self.width = width
@@ -156,7 +161,11 @@ struct GIFScreen {
   /// transparent. `coder` codes the indices — lossy within each pixel's
   /// limit (none when `bound` is 0), so a pixel may show any colour within
   /// it of its mapped one, the transparent index included — and the screen
-  /// takes what it decodes to.
+  /// takes what it decodes to. The image returned carries no indices (they
+  /// are coded in `data`).
+  ///
+  /// The plan's pixels are in increasing order, so rows are followed by
+  /// counting, not by dividing.
   mutating func draw(
     _ plan: GIFImagePlan, palette: GIFPalette, bound: Int, coder: inout GIFLZWEncoder, codeSize: Int
   ) -> (image: GIFFile.Image, data: [UInt8]) {
@@ -164,25 +173,29 @@ struct GIFScreen {
     isBlank = false
     let colors = palette.packed
     let (changed, indices, limits) = (plan.changed, plan.indices, plan.limits)
-    var drawn = [Int]()
-    drawn.reserveCapacity(changed.count)
-    var minX = width, minY = height, maxX = -1, maxY = -1
     let width = width
     let count = width * height
     precondition(indices.count >= count && limits.count == changed.count)
+    drawn.removeAll(keepingCapacity: true)
+    var minX = width, minY = height, maxX = -1, maxY = -1
     shown.withUnsafeBufferPointer { shown in
       indices.withUnsafeBufferPointer { indices in
         colors.withUnsafeBufferPointer { colors in
           limits.withUnsafeBufferPointer { limits in
+            var y = 0, rowStart = 0
             for (i, p) in changed.enumerated() {
-              precondition(p >= 0 && p < count)
+              precondition(p >= rowStart && p < count, "changed pixels out of order or range")
               if !first && channelDistance(shown[p], colors[Int(indices[p])]) <= Int(limits[i]) { continue }
-              let y = p / width, x = p - y * width
+              while p >= rowStart + width {
+                y += 1
+                rowStart += width
+              }
+              let x = p - rowStart
               drawn.append(p)
               minX = min(minX, x)
               maxX = max(maxX, x)
-              minY = min(minY, y)
-              maxY = max(maxY, y)
+              if minY > y { minY = y }
+              maxY = y
             }
           }
         }
@@ -192,43 +205,84 @@ struct GIFScreen {
     let w = maxX - minX + 1, h = maxY - minY + 1
     let transparent = UInt8(palette.transparentIndex)
     var out = [UInt8](repeating: transparent, count: w * h)
-    for p in drawn { out[(p / width - minY) * w + (p % width - minX)] = indices[p] }
+    out.withUnsafeMutableBufferPointer { out in
+      indices.withUnsafeBufferPointer { indices in
+        var y = minY, rowStart = minY * width
+        for p in drawn {
+          while p >= rowStart + width {
+            y += 1
+            rowStart += width
+          }
+          out[(y - minY) * w + (p - rowStart - minX)] = indices[p]
+        }
+      }
+    }
     var tolerance: GIFLZWEncoder.Tolerance?
     if bound > 0 {
       // Pixels whose source did not change keep what is on screen.
-      var bounds = [UInt8](repeating: 0, count: w * h)
-      var shownHere = [UInt32](repeating: 0, count: w * h)
-      var wantedHere = [UInt32](repeating: first ? 0 : GIFLZWEncoder.Tolerance.unchanged, count: w * h)
-      for y in 0..<h {
-        let row = (minY + y) * width + minX
-        for x in 0..<w { shownHere[y * w + x] = shown[row + x] }
+      let n = w * h
+      if shownHere.count < n {
+        shownHere = [UInt32](repeating: 0, count: n)
+        wantedHere = [UInt32](repeating: 0, count: n)
+        bounds = [UInt8](repeating: 0, count: n)
       }
-      for (i, p) in changed.enumerated() {
-        let x = p % width - minX, y = p / width - minY
-        if x >= 0 && x < w && y >= 0 && y < h {
-          wantedHere[y * w + x] = colors[Int(indices[p])]
-          bounds[y * w + x] = limits[i]
+      shown.withUnsafeBufferPointer { shown in
+        indices.withUnsafeBufferPointer { indices in
+          shownHere.withUnsafeMutableBufferPointer { shownHere in
+            wantedHere.withUnsafeMutableBufferPointer { wantedHere in
+              bounds.withUnsafeMutableBufferPointer { bounds in
+                wantedHere.baseAddress!.update(repeating: first ? 0 : GIFLZWEncoder.Tolerance.unchanged, count: n)
+                bounds.baseAddress!.update(repeating: 0, count: n)
+                for y in 0..<h {
+                  shownHere.baseAddress!.advanced(by: y * w)
+                    .update(from: shown.baseAddress!.advanced(by: (minY + y) * width + minX), count: w)
+                }
+                var y = 0, rowStart = 0
+                for (i, p) in changed.enumerated() {
+                  while p >= rowStart + width {
+                    y += 1
+                    rowStart += width
+                  }
+                  guard y >= minY else { continue }
+                  if y > maxY { break }
+                  let x = p - rowStart - minX
+                  if x >= 0 && x < w {
+                    let q = (y - minY) * w + x
+                    wantedHere[q] = colors[Int(indices[p])]
+                    bounds[q] = limits[i]
+                  }
+                }
+              }
+            }
+          }
         }
       }
       tolerance = GIFLZWEncoder.Tolerance(
         colors: colors, transparentIndex: first ? nil : palette.transparentIndex, shown: shownHere,
         wanted: wantedHere, bounds: bounds)
+      // The tolerance holds the buffers now; they come back after coding.
+      (shownHere, wantedHere, bounds) = ([], [], [])
     }
     let data = coder.encode(&out, minimumCodeSize: codeSize, tolerance: tolerance)
+    if let tolerance { (shownHere, wantedHere, bounds) = (tolerance.shown, tolerance.wanted, tolerance.bounds) }
     var needsTransparency = false
-    for y in 0..<h {
-      let row = (minY + y) * width + minX
-      for x in 0..<w {
-        let index = out[y * w + x]
-        if index == transparent {
-          needsTransparency = true
-        } else {
-          shown[row + x] = colors[Int(index)]
+    shown.withUnsafeMutableBufferPointer { shown in
+      out.withUnsafeBufferPointer { out in
+        for y in 0..<h {
+          let row = (minY + y) * width + minX
+          for x in 0..<w {
+            let index = out[y * w + x]
+            if index == transparent {
+              needsTransparency = true
+            } else {
+              shown[row + x] = colors[Int(index)]
+            }
+          }
         }
       }
     }
     let image = GIFFile.Image(
-      x: minX, y: minY, width: w, height: h, indices: out, palette: nil,
+      x: minX, y: minY, width: w, height: h, indices: [], palette: nil,
       transparentIndex: needsTransparency ? palette.transparentIndex : nil, delay: 0)
     return (image, data)
   }

@@ -261,7 +261,6 @@ public enum GIFWriter {
         screen.draw(plan, palette: current, bound: bound(k), coder: &coder, codeSize: codeSize)
       }
       image.palette = isGlobal ? nil : current.rgb
-      image.indices = []
       image.delay = delay
       images.append((image, data))
       delays.append(delay)
