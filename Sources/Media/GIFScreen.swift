@@ -67,10 +67,16 @@ struct GIFImagePlan {
         indices.withUnsafeBufferPointer { indices in
           colors.withUnsafeBufferPointer { colors in
             let base = pixels.baseAddress!
+            // Rows followed by counting: `changed` is in increasing order.
+            var y = 0, rowStart = 0
             for (i, p) in changed.enumerated() {
-              precondition(p >= 0 && p < count)
+              precondition(p >= rowStart && p < count, "changed pixels out of order or range")
+              while p >= rowStart + width {
+                y += 1
+                rowStart += width
+              }
               let pixel = base.loadUnaligned(fromByteOffset: 4 * p, as: UInt32.self) & 0x00FF_FFFF
-              let y = p / width, x = p - y * width
+              let x = p - rowStart
               let error = channelDistance(colors[Int(indices[p])], pixel)
               out[i] = UInt8(
                 Self.localBound(base, width: width, height: height, x: x, y: y, bound, error: error))
