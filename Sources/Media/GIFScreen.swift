@@ -25,6 +25,31 @@ func channelDistance(_ a: UInt32, _ b: UInt32) -> Int {
   return Int((pointwiseMax(x, y) &- pointwiseMin(x, y)).max())
 }
 
+/// The row and column of pixel numbers visited in increasing order, found
+/// by counting rows rather than dividing: the loops over an image's changed
+/// pixels visit every one of them.
+struct RowCursor {
+  let width: Int
+  /// The row of the last pixel visited, and its first pixel number.
+  private(set) var y: Int, rowStart: Int
+
+  init(width: Int, row: Int = 0) {
+    self.width = width
+    y = row
+    rowStart = row * width
+  }
+
+  /// Moves to pixel `p` (not before the current row) and returns its column.
+  @inline(__always) mutating func column(of p: Int) -> Int {
+    precondition(p >= rowStart, "pixels out of order")
+    while p >= rowStart + width {
+      y += 1
+      rowStart += width
+    }
+    return p - rowStart
+  }
+}
+
 /// What one image of the GIF draws that does not depend on the screen: the
 /// pixels whose source colour changed since the image before, every
 /// pixel's palette index, and the lossy bound of each changed pixel.
@@ -67,16 +92,11 @@ struct GIFImagePlan {
         indices.withUnsafeBufferPointer { indices in
           colors.withUnsafeBufferPointer { colors in
             let base = pixels.baseAddress!
-            // Rows followed by counting: `changed` is in increasing order.
-            var y = 0, rowStart = 0
+            var rows = RowCursor(width: width)
             for (i, p) in changed.enumerated() {
-              precondition(p >= rowStart && p < count, "changed pixels out of order or range")
-              while p >= rowStart + width {
-                y += 1
-                rowStart += width
-              }
+              precondition(p < count)
+              let x = rows.column(of: p), y = rows.y
               let pixel = base.loadUnaligned(fromByteOffset: 4 * p, as: UInt32.self) & 0x00FF_FFFF
-              let x = p - rowStart
               let error = channelDistance(colors[Int(indices[p])], pixel)
               out[i] = UInt8(
                 Self.localBound(base, width: width, height: height, x: x, y: y, bound, error: error))
@@ -169,9 +189,6 @@ struct GIFScreen {
   /// it of its mapped one, the transparent index included — and the screen
   /// takes what it decodes to. The image returned carries no indices (they
   /// are coded in `data`).
-  ///
-  /// The plan's pixels are in increasing order, so rows are followed by
-  /// counting, not by dividing.
   mutating func draw(
     _ plan: GIFImagePlan, palette: GIFPalette, bound: Int, coder: inout GIFLZWEncoder, codeSize: Int
   ) -> (image: GIFFile.Image, data: [UInt8]) {
@@ -188,15 +205,11 @@ struct GIFScreen {
       indices.withUnsafeBufferPointer { indices in
         colors.withUnsafeBufferPointer { colors in
           limits.withUnsafeBufferPointer { limits in
-            var y = 0, rowStart = 0
+            var rows = RowCursor(width: width)
             for (i, p) in changed.enumerated() {
-              precondition(p >= rowStart && p < count, "changed pixels out of order or range")
+              precondition(p < count)
+              let x = rows.column(of: p), y = rows.y
               if !first && channelDistance(shown[p], colors[Int(indices[p])]) <= Int(limits[i]) { continue }
-              while p >= rowStart + width {
-                y += 1
-                rowStart += width
-              }
-              let x = p - rowStart
               drawn.append(p)
               minX = min(minX, x)
               maxX = max(maxX, x)
@@ -213,13 +226,10 @@ struct GIFScreen {
     var out = [UInt8](repeating: transparent, count: w * h)
     out.withUnsafeMutableBufferPointer { out in
       indices.withUnsafeBufferPointer { indices in
-        var y = minY, rowStart = minY * width
+        var rows = RowCursor(width: width, row: minY)
         for p in drawn {
-          while p >= rowStart + width {
-            y += 1
-            rowStart += width
-          }
-          out[(y - minY) * w + (p - rowStart - minX)] = indices[p]
+          let x = rows.column(of: p)
+          out[(rows.y - minY) * w + (x - minX)] = indices[p]
         }
       }
     }
@@ -243,15 +253,11 @@ struct GIFScreen {
                   shownHere.baseAddress!.advanced(by: y * w)
                     .update(from: shown.baseAddress!.advanced(by: (minY + y) * width + minX), count: w)
                 }
-                var y = 0, rowStart = 0
+                var rows = RowCursor(width: width)
                 for (i, p) in changed.enumerated() {
-                  while p >= rowStart + width {
-                    y += 1
-                    rowStart += width
-                  }
+                  let x = rows.column(of: p) - minX, y = rows.y
                   guard y >= minY else { continue }
                   if y > maxY { break }
-                  let x = p - rowStart - minX
                   if x >= 0 && x < w {
                     let q = (y - minY) * w + x
                     wantedHere[q] = colors[Int(indices[p])]
