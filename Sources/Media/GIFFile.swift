@@ -13,8 +13,6 @@ final class GIFFile {
   struct Image {
     /// Where the image lies on the screen.
     var x: Int, y: Int, width: Int, height: Int
-    /// `width × height` palette indices, row by row.
-    var indices: [UInt8]
     /// The local colour table (packed RGB triples), nil for the global one.
     var palette: [UInt8]?
     /// The index that shows what is already on screen, if any.

@@ -187,8 +187,7 @@ struct GIFScreen {
   /// transparent. `coder` codes the indices — lossy within each pixel's
   /// limit (none when `bound` is 0), so a pixel may show any colour within
   /// it of its mapped one, the transparent index included — and the screen
-  /// takes what it decodes to. The image returned carries no indices (they
-  /// are coded in `data`).
+  /// takes what it decodes to; `data` is the image's coded indices.
   mutating func draw(
     _ plan: GIFImagePlan, palette: GIFPalette, bound: Int, coder: inout GIFLZWEncoder, codeSize: Int
   ) -> (image: GIFFile.Image, data: [UInt8]) {
@@ -294,7 +293,7 @@ struct GIFScreen {
       }
     }
     let image = GIFFile.Image(
-      x: minX, y: minY, width: w, height: h, indices: [], palette: nil,
+      x: minX, y: minY, width: w, height: h, palette: nil,
       transparentIndex: needsTransparency ? palette.transparentIndex : nil, delay: 0)
     return (image, data)
   }

@@ -48,7 +48,7 @@ import TestSupport
     var coder = GIFLZWEncoder()
     for (indices, palette) in images {
       let image = GIFFile.Image(
-        x: 0, y: 0, width: width, height: height, indices: indices, palette: palette, transparentIndex: nil,
+        x: 0, y: 0, width: width, height: height, palette: palette, transparentIndex: nil,
         delay: 10)
       var coded = indices
       let data = coder.encode(&coded, minimumCodeSize: file.codeSize(of: image), tolerance: nil)
@@ -178,7 +178,7 @@ import TestSupport
     for budget in [0, GIFLZWEncoder.defaultSearchBudget] {
       let file = try GIFFile(width: width, height: height, palette: table, loop: nil, what: "test")
       let image = GIFFile.Image(
-        x: 0, y: 0, width: width, height: height, indices: indices, palette: nil, transparentIndex: nil, delay: 10)
+        x: 0, y: 0, width: width, height: height, palette: nil, transparentIndex: nil, delay: 10)
       var coder = GIFLZWEncoder(searchBudget: budget)
       var coded = indices
       let data = coder.encode(&coded, minimumCodeSize: file.codeSize(of: image), tolerance: tolerance)
