@@ -29,8 +29,9 @@ struct GIFLZWEncoder {
     /// Per pixel of the image: the colour on screen under it.
     var shown: [UInt32]
     /// Per pixel of the image: the colour the lossless image would show, or
-    /// `Tolerance.unchanged`: the pixel shows what is on screen (only the
-    /// transparent index is accepted).
+    /// `Tolerance.unchanged`: the pixel shows what is on screen (the
+    /// transparent index is accepted, and an opaque index of exactly the
+    /// colour on screen).
     var wanted: [UInt32]
     /// Per pixel of the image: the largest accepted difference per channel.
     var bounds: [UInt8]
@@ -248,7 +249,7 @@ struct GIFLZWEncoder {
     func distance(_ i: UInt8, at p: Int) -> Int {
       let wanted = self.wanted[p]
       let isTransparent = Int(i) == transparent
-      if wanted == Tolerance.unchanged { return isTransparent ? 0 : -1 }
+      if wanted == Tolerance.unchanged { return isTransparent || colors[Int(i)] == shown[p] ? 0 : -1 }
       let d = channelDistance(isTransparent ? shown[p] : colors[Int(i)], wanted)
       return d <= Int(bounds[p]) ? d : -1
     }

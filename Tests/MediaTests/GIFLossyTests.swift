@@ -200,6 +200,55 @@ import TestSupport
     #expect(sizes[1] < sizes[0], "search \(sizes[1]) B, greedy \(sizes[0]) B")
   }
 
+  /// A pixel that keeps what is on screen may take the transparent index or
+  /// an opaque index of exactly that colour, whichever makes the longer
+  /// string: a second image repeats a ramp whose middle band the first image
+  /// already shows. Through FFmpeg the band shows the same colours as
+  /// before, the rest the new ramp; some band pixels are coded opaque, so
+  /// the rows are one ramp and cost fewer bytes than with a transparent band.
+  @Test static func unchangedPixelsMayRepeatTheColourOnScreen() throws {
+    let dir = try TempDirectory()
+    defer { dir.cleanUp() }
+    let width = 160, height = 60, transparent: UInt8 = 255
+    let band = 40..<80
+    let table = (0..<256).flatMap { [UInt8($0), UInt8($0), UInt8($0)] }
+    let colors = (0..<256).map { UInt32($0) * 0x01_0101 }
+    let ramp = (0..<(width * height)).map { p in UInt8((p % width + p / width) % 16) }
+    let before = ramp.indices.map { band.contains($0 % width) ? ramp[$0] : 200 }
+    let inBand = ramp.indices.map { band.contains($0 % width) }
+    let tolerance = GIFLZWEncoder.Tolerance(
+      colors: colors, transparentIndex: Int(transparent), shown: before.map { colors[Int($0)] },
+      wanted: ramp.indices.map { inBand[$0] ? GIFLZWEncoder.Tolerance.unchanged : colors[Int(ramp[$0])] },
+      bounds: [UInt8](repeating: 0, count: ramp.count))
+    let second = ramp.indices.map { inBand[$0] ? transparent : ramp[$0] }
+    var sizes: [Int] = []
+    var coded = second
+    for lossy in [false, true] {
+      let file = try GIFFile(width: width, height: height, palette: table, loop: nil, what: "test")
+      var coder = GIFLZWEncoder()
+      let full = GIFFile.Image(x: 0, y: 0, width: width, height: height, palette: nil, transparentIndex: nil, delay: 10)
+      var first = before
+      try file.append(full, data: coder.encode(&first, minimumCodeSize: 8, tolerance: nil))
+      let image = GIFFile.Image(
+        x: 0, y: 0, width: width, height: height, palette: nil, transparentIndex: Int(transparent), delay: 10)
+      coded = second
+      let data = coder.encode(&coded, minimumCodeSize: 8, tolerance: lossy ? tolerance : nil)
+      sizes.append(data.count)
+      try file.append(image, data: data)
+      let gif = try readBack(file, at: dir.path("band-\(lossy).gif"))
+      try #require(gif.frames.count == 2)
+      var wrong = 0
+      for p in ramp.indices where gif.frames[1][p % width, p / width] != Pixel(r: ramp[p], g: ramp[p], b: ramp[p], a: 255) {
+        wrong += 1
+      }
+      #expect(wrong == 0, "lossy \(lossy): \(wrong) pixels differ from the ramp")
+    }
+    let opaque = ramp.indices.filter { inBand[$0] && coded[$0] != transparent }
+    #expect(opaque.allSatisfy { coded[$0] == ramp[$0] })
+    #expect(!opaque.isEmpty, "no band pixel coded opaque")
+    #expect(sizes[1] < sizes[0], "repeating the screen \(sizes[1]) B, transparent band \(sizes[0]) B")
+  }
+
   @Test static func rejectsALossyBoundOutOfRange() throws {
     let dir = try TempDirectory()
     defer { dir.cleanUp() }
