@@ -35,6 +35,9 @@ struct GIFLZWEncoder {
     var wanted: [UInt32]
     /// Per pixel of the image: the largest accepted difference per channel.
     var bounds: [UInt8]
+    /// The image's width: a string may start with the index of a pixel
+    /// coded above its first pixel (0: rows unknown, none tried).
+    var width = 0
 
     /// The `wanted` mark of a pixel that keeps what is on screen.
     static let unchanged: UInt32 = 1 << 24
@@ -87,7 +90,8 @@ struct GIFLZWEncoder {
   /// within `searchBudget` and then extended greedily: gifsicle's
   /// `gfc_lookup_lossy`. A string's first index is the pixel's own, or the
   /// previous pixel's where accepted: repeats make runs the dictionary
-  /// learns fast.
+  /// learns fast; given the image's `width`, an accepted index of a pixel
+  /// above it where that begins a longer string (`Search.firstIndex`).
   mutating func encode(_ indices: inout [UInt8], minimumCodeSize: Int, tolerance: Tolerance?) -> [UInt8] {
     var out = BitPacker()
     let clear = 1 << minimumCodeSize, end = clear + 1
@@ -123,11 +127,21 @@ struct GIFLZWEncoder {
       precondition(t.shown.count >= count && t.wanted.count >= count && t.bounds.count >= count, "tolerance shorter than the image")
     }
     let budget = searchBudget
+    let rowWidth = tolerance?.width ?? 0
 
     // Every string of `indices`, lossy with `search`.
     func code(_ indices: UnsafeMutableBufferPointer<UInt8>, _ tables: Tables, _ search: Search?) {
       var p = 0
+      // The code before `p`'s string, which the dictionary learns extended by
+      // that string's first index once it is chosen; the index `p` maps to.
+      var previous = -1, own = indices[0]
       while true {
+        if let search, rowWidth > 0, p >= rowWidth {
+          indices[p] = search.firstIndex(at: p, own: own, width: rowWidth, indices, tables, budget: budget)
+        }
+        if previous >= 0 {
+          learn(previous, indices[p], tables)
+        }
         // The string from `p`: its code and the pixel after it.
         var code = Int(indices[p]), after = p + 1
         if let search {
@@ -142,30 +156,36 @@ struct GIFLZWEncoder {
         }
         emit(code)
         if after == count { break }
+        own = indices[after]
         if let search, indices[after - 1] != indices[after] && search.distance(indices[after - 1], at: after) >= 0 {
           indices[after] = indices[after - 1]
         }
         if next >= Self.maxCode {
           emit(clear)
           reset(tables)
+          previous = -1
         } else {
-          let first = indices[after]
-          tables.child[code << 8 | Int(first)] = UInt16(next)
-          tables.parent[next] = UInt16(code)
-          tables.suffix[next] = first
-          tables.sibling[next] = tables.firstChild[code]
-          tables.firstChild[code] = UInt16(next)
-          var ancestor = code, h: UInt16 = 1
-          while tables.height[ancestor] < h {
-            tables.height[ancestor] = h
-            if ancestor < clear { break }
-            ancestor = Int(tables.parent[ancestor])
-            h += 1
-          }
-          next += 1
+          previous = code
         }
         p = after
       }
+    }
+
+    // The dictionary learns string `code` + `first`: the decoder's next entry.
+    func learn(_ code: Int, _ first: UInt8, _ tables: Tables) {
+      tables.child[code << 8 | Int(first)] = UInt16(next)
+      tables.parent[next] = UInt16(code)
+      tables.suffix[next] = first
+      tables.sibling[next] = tables.firstChild[code]
+      tables.firstChild[code] = UInt16(next)
+      var ancestor = code, h: UInt16 = 1
+      while tables.height[ancestor] < h {
+        tables.height[ancestor] = h
+        if ancestor < clear { break }
+        ancestor = Int(tables.parent[ancestor])
+        h += 1
+      }
+      next += 1
     }
 
     withUnsafeTables { tables in
@@ -255,6 +275,45 @@ struct GIFLZWEncoder {
     }
 
     private static let untried = UInt16.max
+
+    /// The first index of the string from pixel `p` (whose own index is
+    /// `own`; `indices[p]` holds the default, `own` or the previous pixel's):
+    /// the default, or an accepted index of a pixel coded above `p` — up,
+    /// up-left, up-right, two up, up and two right — or `own`, whichever
+    /// begins the longest string (the earlier of equals). Rows of photos and
+    /// gradients repeat the row above within the bound, so strings the
+    /// dictionary learnt there continue. `indices` after `p` may be left
+    /// holding a tried string's indices, all accepted at their pixels.
+    func firstIndex(
+      at p: Int, own: UInt8, width: Int, _ indices: UnsafeMutableBufferPointer<UInt8>, _ tables: Tables, budget: Int
+    ) -> UInt8 {
+      let chosen = indices[p], x = p % width, count = indices.count
+      var candidates = SIMD8<UInt8>(repeating: 0), n = 0
+      func offer(_ i: UInt8) {
+        guard i != chosen, distance(i, at: p) >= 0 else { return }
+        for k in 0..<n where candidates[k] == i { return }
+        candidates[n] = i
+        n += 1
+      }
+      offer(indices[p - width])
+      if x > 0 { offer(indices[p - width - 1]) }
+      if x + 1 < width && p + 1 < count { offer(indices[p - width + 1]) }
+      offer(own)
+      if p >= 2 * width { offer(indices[p - 2 * width]) }
+      if x + 2 < width && p + 2 < count { offer(indices[p - width + 2]) }
+      guard n > 0 else { return chosen }
+      var best = chosen
+      var bestAfter = longest(from: p, indices, tables, budget: budget).after
+      for k in 0..<n {
+        indices[p] = candidates[k]
+        let after = longest(from: p, indices, tables, budget: budget).after
+        if after > bestAfter {
+          best = candidates[k]
+          bestAfter = after
+        }
+      }
+      return best
+    }
 
     /// The code of the longest accepted string from pixel `start` (its first
     /// index as it is) and the pixel after it; the string's indices are

@@ -270,7 +270,7 @@ struct GIFScreen {
       }
       tolerance = GIFLZWEncoder.Tolerance(
         colors: colors, transparentIndex: first ? nil : palette.transparentIndex, shown: shownHere,
-        wanted: wantedHere, bounds: bounds)
+        wanted: wantedHere, bounds: bounds, width: w)
       // The tolerance holds the buffers now; they come back after coding.
       (shownHere, wantedHere, bounds) = ([], [], [])
     }

@@ -143,8 +143,10 @@ import TestSupport
       """
     var spec = try JobParser.parse(text, file: "\(dir)/staged.cfg")
     let stage = try #require(spec.stage)
-    // A third of the stage's width in points: drawn at 1x, resized.
+    // A third of the stage's width in points: drawn at 1x, resized. Without
+    // lossy coding, so the pixels sampled below are the drawing's.
     spec.output.gif.width = Int(stage.size.width) / 3
+    spec.output.gif.lossy = 0
     #expect(spec.canvas.scale == 2 && spec.gifRenderScale(width: spec.gifSize.width) == 1)
     let path = (dir as NSString).appendingPathComponent("staged.gif")
     try OutputWriter.write(format: .gif, renderer: FrameRenderer(spec: spec), to: path)
