@@ -13,6 +13,10 @@
 /// colour already on screen — differs from the pixel's wanted colour by at
 /// most the pixel's bound in each of R, G and B. Without a tolerance the
 /// output is plain LZW of the given indices, the codes giflib would write.
+/// With one, each string's first index is chosen too (the pixel's own, the
+/// previous pixel's, or one of a pixel above: `Search.firstIndex`); it
+/// completes the decoder's next dictionary entry, so the coder learns that
+/// entry only once the choice is made.
 ///
 /// The code stream follows giflib's encoder: a clear code first; code width
 /// `minimumCodeSize + 1` growing to 12 bits as the dictionary fills; when it
