@@ -57,6 +57,8 @@ struct GIFLZWEncoder {
   private var sibling = [UInt16](repeating: 0, count: 4096)
   private var parent = [UInt16](repeating: 0, count: 4096)
   private var suffix = [UInt8](repeating: 0, count: 4096)
+  /// The first index of a code's string (of codes past the roots).
+  private var head = [UInt8](repeating: 0, count: 4096)
   /// The length of a code's longest extension in the dictionary: the search
   /// skips subtrees that cannot beat the longest string found.
   private var height = [UInt16](repeating: 0, count: 4096)
@@ -140,15 +142,25 @@ struct GIFLZWEncoder {
       // that string's first index once it is chosen; the index `p` maps to.
       var previous = -1, own = indices[0]
       while true {
+        // The string from `p` if the choice of its first index found it.
+        var found: (code: Int, after: Int)?
         if let search, rowWidth > 0, p >= rowWidth {
-          indices[p] = search.firstIndex(at: p, own: own, width: rowWidth, indices, tables, budget: budget)
+          (indices[p], found) = search.firstIndex(at: p, own: own, width: rowWidth, indices, tables, budget: budget)
         }
         if previous >= 0 {
+          // The new entry extends `previous`: a string from `p` can meet it
+          // (or a node whose height it raises) only if `previous` starts with
+          // `p`'s first index.
+          let start = previous < clear ? previous : Int(tables.head[previous])
+          if start == Int(indices[p]) { found = nil }
           learn(previous, indices[p], tables)
         }
         // The string from `p`: its code and the pixel after it.
         var code = Int(indices[p]), after = p + 1
-        if let search {
+        if let search, let found {
+          (code, after) = found
+          search.write(code, from: p, to: after, indices, tables)
+        } else if let search {
           (code, after) = search.longest(from: p, indices, tables, budget: budget)
         } else {
           while after < count {
@@ -180,6 +192,7 @@ struct GIFLZWEncoder {
       tables.child[code << 8 | Int(first)] = UInt16(next)
       tables.parent[next] = UInt16(code)
       tables.suffix[next] = first
+      tables.head[next] = code < clear ? UInt8(code) : tables.head[code]
       tables.sibling[next] = tables.firstChild[code]
       tables.firstChild[code] = UInt16(next)
       var ancestor = code, h: UInt16 = 1
@@ -212,7 +225,7 @@ struct GIFLZWEncoder {
   /// The dictionary and the search path as pointers, for the inner loops.
   private struct Tables {
     var child, firstChild, sibling, parent, height: UnsafeMutablePointer<UInt16>
-    var suffix: UnsafeMutablePointer<UInt8>
+    var suffix, head: UnsafeMutablePointer<UInt8>
     var pathNode, pathNext: UnsafeMutablePointer<UInt16>
     var pathCost: UnsafeMutablePointer<Int32>
   }
@@ -224,15 +237,17 @@ struct GIFLZWEncoder {
           parent.withUnsafeMutableBufferPointer { parent in
             height.withUnsafeMutableBufferPointer { height in
               suffix.withUnsafeMutableBufferPointer { suffix in
-                pathNode.withUnsafeMutableBufferPointer { pathNode in
-                  pathNext.withUnsafeMutableBufferPointer { pathNext in
-                    pathCost.withUnsafeMutableBufferPointer { pathCost in
-                      body(
-                        Tables(
-                          child: child.baseAddress!, firstChild: firstChild.baseAddress!,
-                          sibling: sibling.baseAddress!, parent: parent.baseAddress!, height: height.baseAddress!,
-                          suffix: suffix.baseAddress!, pathNode: pathNode.baseAddress!,
-                          pathNext: pathNext.baseAddress!, pathCost: pathCost.baseAddress!))
+                head.withUnsafeMutableBufferPointer { head in
+                  pathNode.withUnsafeMutableBufferPointer { pathNode in
+                    pathNext.withUnsafeMutableBufferPointer { pathNext in
+                      pathCost.withUnsafeMutableBufferPointer { pathCost in
+                        body(
+                          Tables(
+                            child: child.baseAddress!, firstChild: firstChild.baseAddress!,
+                            sibling: sibling.baseAddress!, parent: parent.baseAddress!, height: height.baseAddress!,
+                            suffix: suffix.baseAddress!, head: head.baseAddress!, pathNode: pathNode.baseAddress!,
+                            pathNext: pathNext.baseAddress!, pathCost: pathCost.baseAddress!))
+                      }
                     }
                   }
                 }
@@ -286,11 +301,11 @@ struct GIFLZWEncoder {
     /// up-left, up-right, two up, up and two right — or `own`, whichever
     /// begins the longest string (the earlier of equals). Rows of photos and
     /// gradients repeat the row above within the bound, so strings the
-    /// dictionary learnt there continue. `indices` after `p` may be left
-    /// holding a tried string's indices, all accepted at their pixels.
+    /// dictionary learnt there continue. Returns the index and, if any was
+    /// tried, the longest string it begins (`longest`'s, not written).
     func firstIndex(
       at p: Int, own: UInt8, width: Int, _ indices: UnsafeMutableBufferPointer<UInt8>, _ tables: Tables, budget: Int
-    ) -> UInt8 {
+    ) -> (index: UInt8, string: (code: Int, after: Int)?) {
       let chosen = indices[p], x = p % width, count = indices.count
       var candidates = SIMD8<UInt8>(repeating: 0), n = 0
       func offer(_ i: UInt8) {
@@ -305,25 +320,25 @@ struct GIFLZWEncoder {
       offer(own)
       if p >= 2 * width { offer(indices[p - 2 * width]) }
       if x + 2 < width && p + 2 < count { offer(indices[p - width + 2]) }
-      guard n > 0 else { return chosen }
+      guard n > 0 else { return (chosen, nil) }
       var best = chosen
-      var bestAfter = longest(from: p, indices, tables, budget: budget).after
+      var string = longest(from: p, indices, tables, budget: budget, writes: false)
       for k in 0..<n {
         indices[p] = candidates[k]
-        let after = longest(from: p, indices, tables, budget: budget).after
-        if after > bestAfter {
+        let tried = longest(from: p, indices, tables, budget: budget, writes: false)
+        if tried.after > string.after {
           best = candidates[k]
-          bestAfter = after
+          string = tried
         }
       }
-      return best
+      return (best, string)
     }
 
     /// The code of the longest accepted string from pixel `start` (its first
     /// index as it is) and the pixel after it; the string's indices are
-    /// written into `indices`.
+    /// written into `indices` if `writes`.
     func longest(
-      from start: Int, _ indices: UnsafeMutableBufferPointer<UInt8>, _ tables: Tables, budget: Int
+      from start: Int, _ indices: UnsafeMutableBufferPointer<UInt8>, _ tables: Tables, budget: Int, writes: Bool = true
     ) -> (code: Int, after: Int) {
       let count = indices.count
       let root = Int(indices[start])
@@ -393,13 +408,18 @@ struct GIFLZWEncoder {
           bestAfter += 1
         }
       }
-      // The string's indices, last to first.
-      var code = best
-      for p in stride(from: bestAfter - 1, to: start, by: -1) {
+      if writes { write(best, from: start, to: bestAfter, indices, tables) }
+      return (best, bestAfter)
+    }
+
+    /// Writes the indices of string `code`, from pixel `start` to before
+    /// `after`, into `indices` (last to first; the first is there already).
+    func write(_ code: Int, from start: Int, to after: Int, _ indices: UnsafeMutableBufferPointer<UInt8>, _ tables: Tables) {
+      var code = code
+      for p in stride(from: after - 1, to: start, by: -1) {
         indices[p] = tables.suffix[code]
         code = Int(tables.parent[code])
       }
-      return (best, bestAfter)
     }
   }
 
