@@ -135,6 +135,11 @@ struct GIFLZWEncoder {
     let budget = searchBudget
     let rowWidth = tolerance?.width ?? 0
 
+    // The first index of string `code` (a root is its own).
+    func head(_ code: Int, _ tables: Tables) -> UInt8 {
+      code < clear ? UInt8(code) : tables.head[code]
+    }
+
     // Every string of `indices`, lossy with `search`.
     func code(_ indices: UnsafeMutableBufferPointer<UInt8>, _ tables: Tables, _ search: Search?) {
       var p = 0
@@ -151,8 +156,7 @@ struct GIFLZWEncoder {
           // The new entry extends `previous`: a string from `p` can meet it
           // (or a node whose height it raises) only if `previous` starts with
           // `p`'s first index.
-          let start = previous < clear ? previous : Int(tables.head[previous])
-          if start == Int(indices[p]) { found = nil }
+          if head(previous, tables) == indices[p] { found = nil }
           learn(previous, indices[p], tables)
         }
         // The string from `p`: its code and the pixel after it.
@@ -192,7 +196,7 @@ struct GIFLZWEncoder {
       tables.child[code << 8 | Int(first)] = UInt16(next)
       tables.parent[next] = UInt16(code)
       tables.suffix[next] = first
-      tables.head[next] = code < clear ? UInt8(code) : tables.head[code]
+      tables.head[next] = head(code, tables)
       tables.sibling[next] = tables.firstChild[code]
       tables.firstChild[code] = UInt16(next)
       var ancestor = code, h: UInt16 = 1
@@ -306,7 +310,7 @@ struct GIFLZWEncoder {
     func firstIndex(
       at p: Int, own: UInt8, width: Int, _ indices: UnsafeMutableBufferPointer<UInt8>, _ tables: Tables, budget: Int
     ) -> (index: UInt8, string: (code: Int, after: Int)?) {
-      let chosen = indices[p], x = p % width, count = indices.count
+      let chosen = indices[p], x = p % width
       var candidates = SIMD8<UInt8>(repeating: 0), n = 0
       func offer(_ i: UInt8) {
         guard i != chosen, distance(i, at: p) >= 0 else { return }
@@ -316,10 +320,10 @@ struct GIFLZWEncoder {
       }
       offer(indices[p - width])
       if x > 0 { offer(indices[p - width - 1]) }
-      if x + 1 < width && p + 1 < count { offer(indices[p - width + 1]) }
+      if x + 1 < width { offer(indices[p - width + 1]) }
       offer(own)
       if p >= 2 * width { offer(indices[p - 2 * width]) }
-      if x + 2 < width && p + 2 < count { offer(indices[p - width + 2]) }
+      if x + 2 < width { offer(indices[p - width + 2]) }
       guard n > 0 else { return (chosen, nil) }
       var best = chosen
       var string = longest(from: p, indices, tables, budget: budget, writes: false)
