@@ -25,6 +25,34 @@ import TestSupport
     return try GIFReader(path: path)
   }
 
+  /// A table of the 256 greys, and its colours as the coder packs them.
+  static let greys = (0..<256).flatMap { [UInt8($0), UInt8($0), UInt8($0)] }
+  static let greyColors = (0..<256).map { UInt32($0) * 0x01_0101 }
+
+  /// Grey `indices` (`width` wide) coded as one image by `coder` within
+  /// `tolerance`, written to `path` and decoded by FFmpeg: the image data's
+  /// bytes, the pixels that decode to other than what `encode` returned,
+  /// and the largest difference from a pixel's wanted grey.
+  static func codeGreys(
+    _ indices: [UInt8], width: Int, coder: inout GIFLZWEncoder, tolerance: GIFLZWEncoder.Tolerance, at path: String
+  ) throws -> (bytes: Int, wrong: Int, worst: Int) {
+    let height = indices.count / width
+    let file = try GIFFile(width: width, height: height, palette: greys, loop: nil, what: "test")
+    let image = GIFFile.Image(x: 0, y: 0, width: width, height: height, palette: nil, transparentIndex: nil, delay: 10)
+    var coded = indices
+    let data = coder.encode(&coded, minimumCodeSize: file.codeSize(of: image), tolerance: tolerance)
+    try file.append(image, data: data)
+    let gif = try readBack(file, at: path)
+    try #require(gif.frames.count == 1)
+    var wrong = 0, worst = 0
+    for p in indices.indices {
+      let shown = gif.frames[0][p % width, p / width]
+      if shown != Pixel(r: coded[p], g: coded[p], b: coded[p], a: 255) { wrong += 1 }
+      worst = max(worst, abs(Int(shown.r) - Int(indices[p])))
+    }
+    return (data.count, wrong, worst)
+  }
+
   /// Indices coded at lossy 0 in a file written by `GIFFile` decode to
   /// exactly those indices' colours: tables of 4, 16 and 256 entries (code
   /// sizes 2, 4, 8), noise that fills the dictionary many times over (clear
@@ -167,33 +195,17 @@ import TestSupport
     let dir = try TempDirectory()
     defer { dir.cleanUp() }
     let width = 160, height = 120, bound = 6
-    let table = (0..<256).flatMap { [UInt8($0), UInt8($0), UInt8($0)] }
-    let colors = (0..<256).map { UInt32($0) * 0x01_0101 }
     let grain = noise(width * height, seed: 5, below: 9)
     let indices = (0..<(width * height)).map { p in UInt8(min(255, 60 + p % width + p / width / 2 + Int(grain[p]))) }
     let tolerance = GIFLZWEncoder.Tolerance(
-      colors: colors, transparentIndex: nil, shown: [UInt32](repeating: 0, count: indices.count),
-      wanted: indices.map { colors[Int($0)] }, bounds: [UInt8](repeating: UInt8(bound), count: indices.count))
+      colors: greyColors, transparentIndex: nil, shown: [UInt32](repeating: 0, count: indices.count),
+      wanted: indices.map { greyColors[Int($0)] }, bounds: [UInt8](repeating: UInt8(bound), count: indices.count))
     var sizes: [Int] = []
     for budget in [0, GIFLZWEncoder.defaultSearchBudget] {
-      let file = try GIFFile(width: width, height: height, palette: table, loop: nil, what: "test")
-      let image = GIFFile.Image(
-        x: 0, y: 0, width: width, height: height, palette: nil, transparentIndex: nil, delay: 10)
       var coder = GIFLZWEncoder(searchBudget: budget)
-      var coded = indices
-      let data = coder.encode(&coded, minimumCodeSize: file.codeSize(of: image), tolerance: tolerance)
-      sizes.append(data.count)
-      try file.append(image, data: data)
-      let gif = try readBack(file, at: dir.path("budget-\(budget).gif"))
-      #expect(gif.frames.count == 1)
-      var wrong = 0, worst = 0
-      for y in 0..<height {
-        for x in 0..<width {
-          let p = y * width + x, shown = gif.frames[0][x, y]
-          if shown != Pixel(r: coded[p], g: coded[p], b: coded[p], a: 255) { wrong += 1 }
-          worst = max(worst, abs(Int(shown.r) - Int(indices[p])))
-        }
-      }
+      let (bytes, wrong, worst) = try codeGreys(
+        indices, width: width, coder: &coder, tolerance: tolerance, at: dir.path("budget-\(budget).gif"))
+      sizes.append(bytes)
       #expect(wrong == 0, "budget \(budget): \(wrong) pixels are not what encode returned")
       #expect(worst <= bound, "budget \(budget): a pixel is \(worst) from its wanted grey")
     }
@@ -209,33 +221,19 @@ import TestSupport
     let dir = try TempDirectory()
     defer { dir.cleanUp() }
     let width = 150, height = 100, bound = 4
-    let table = (0..<256).flatMap { [UInt8($0), UInt8($0), UInt8($0)] }
-    let colors = (0..<256).map { UInt32($0) * 0x01_0101 }
     let row = noise(width, seed: 11, below: 200)
     let grain = noise(width * height, seed: 13, below: 7)
     let indices = (0..<(width * height)).map { p in UInt8(Int(row[p % width]) + 20 + Int(grain[p]) - 3) }
     var sizes: [Int] = []
     for rows in [0, width] {
       let tolerance = GIFLZWEncoder.Tolerance(
-        colors: colors, transparentIndex: nil, shown: [UInt32](repeating: 0, count: indices.count),
-        wanted: indices.map { colors[Int($0)] }, bounds: [UInt8](repeating: UInt8(bound), count: indices.count),
+        colors: greyColors, transparentIndex: nil, shown: [UInt32](repeating: 0, count: indices.count),
+        wanted: indices.map { greyColors[Int($0)] }, bounds: [UInt8](repeating: UInt8(bound), count: indices.count),
         width: rows)
-      let file = try GIFFile(width: width, height: height, palette: table, loop: nil, what: "test")
-      let image = GIFFile.Image(
-        x: 0, y: 0, width: width, height: height, palette: nil, transparentIndex: nil, delay: 10)
       var coder = GIFLZWEncoder()
-      var coded = indices
-      let data = coder.encode(&coded, minimumCodeSize: file.codeSize(of: image), tolerance: tolerance)
-      sizes.append(data.count)
-      try file.append(image, data: data)
-      let gif = try readBack(file, at: dir.path("rows-\(rows).gif"))
-      try #require(gif.frames.count == 1)
-      var wrong = 0, worst = 0
-      for p in indices.indices {
-        let shown = gif.frames[0][p % width, p / width]
-        if shown != Pixel(r: coded[p], g: coded[p], b: coded[p], a: 255) { wrong += 1 }
-        worst = max(worst, abs(Int(shown.r) - Int(indices[p])))
-      }
+      let (bytes, wrong, worst) = try codeGreys(
+        indices, width: width, coder: &coder, tolerance: tolerance, at: dir.path("rows-\(rows).gif"))
+      sizes.append(bytes)
       #expect(wrong == 0, "width \(rows): \(wrong) pixels are not what encode returned")
       #expect(worst <= bound, "width \(rows): a pixel is \(worst) from its wanted grey")
     }
@@ -253,8 +251,7 @@ import TestSupport
     defer { dir.cleanUp() }
     let width = 160, height = 60, transparent: UInt8 = 255
     let band = 40..<80
-    let table = (0..<256).flatMap { [UInt8($0), UInt8($0), UInt8($0)] }
-    let colors = (0..<256).map { UInt32($0) * 0x01_0101 }
+    let (table, colors) = (greys, greyColors)
     let ramp = (0..<(width * height)).map { p in UInt8((p % width + p / width) % 16) }
     let before = ramp.indices.map { band.contains($0 % width) ? ramp[$0] : 200 }
     let inBand = ramp.indices.map { band.contains($0 % width) }
