@@ -43,11 +43,12 @@ public struct GIFSummary: Hashable, Sendable {
 ///
 /// Pass 2 maps each frame with `paletteuse` (`dither`, `diff_mode=rectangle`
 /// within one palette) and keeps, for every pixel, the colour on screen and
-/// the source colour it was drawn from. Lossy coding's bound is `lossy`
-/// divided by the frames the image stays on screen
-/// (`GIFOptions.lossyBound(frames:)`): the bytes of an image are paid once,
-/// its error is seen in every frame it shows, so a screen at rest is coded
-/// (nearly) exactly and motion takes the loss. A pixel is drawn only when
+/// the source colour it was drawn from. Lossy coding's bound for a pixel is
+/// `lossy` divided by the frames the pixel keeps the colour it takes
+/// (`GIFLifetimes`, `GIFOptions.lossyBound(frames:)`): the bytes are paid
+/// once, the error is seen in every frame until the pixel changes again, so
+/// a screen at rest — and the part of a transition that has settled — is
+/// coded (nearly) exactly and motion takes the loss. A pixel is drawn only when
 /// its source colour is not the one it was drawn from and its mapped colour
 /// differs from the one on screen; every other pixel of the image's
 /// rectangle is the transparent index, and the rectangle is the bounding box
@@ -154,6 +155,7 @@ public enum GIFWriter {
     let statistics = GIFStatistics(
       try PaletteQuantizer(maxColors: options.maxColors, width: width, height: height, targetQuality: options.targetQuality))
     var runs: [Range<Int>] = []
+    var lifetimes = GIFLifetimes(pixels: width * height)
     var cache: [[UInt8]] = []
     var previous: [UInt8] = []
     /// The last run's repeats, once it has ended: its frame rested on screen.
@@ -179,11 +181,13 @@ public enum GIFWriter {
       }
       addRest()
       runs.append(i..<(i + 1))
+      lifetimes.add(pixels, changedFrom: previous.isEmpty ? nil : previous, start: i)
       statistics.add(pixels, changedFrom: previous.isEmpty || options.statistics == .full ? nil : previous)
       if (cache.count + 1) * pixels.count <= cacheBytes { cache.append(pixels) }
       previous = pixels
     }
     addRest()
+    lifetimes.finish(frameCount: frameCount)
     previous = []
     let global = try timed(.palette) { () throws(MediaError) in try statistics.finish().palette() }
 
@@ -205,6 +209,10 @@ public enum GIFWriter {
     }
     func pts(_ k: Int) -> Int { GIFTiming.centiseconds(beforeFrame: runs[k].lowerBound, fps: fps) }
     func bound(_ k: Int) -> Int { options.lossyBound(frames: runs[k].count) }
+    let boundOfLifetime = (0...255).map { UInt8(options.lossyBound(frames: $0)) }
+    /// The lossy bounds of run `k`'s changed pixels: each one's share of
+    /// `lossy` over the frames it keeps its colour.
+    func bounds(_ k: Int) -> [UInt8] { lifetimes.frames[k].map { boundOfLifetime[Int($0)] } }
     // One palette: every run is mapped (each differs from the one before in
     // colour; alpha is always opaque), in order, so the mapping and the plan
     // of each image run ahead on their own thread while the screen draws and
@@ -216,7 +224,7 @@ public enum GIFWriter {
     func planAhead(_ ahead: GIFMappingAhead, _ k: Int) throws {
       guard k < runs.count else { return }
       let pixels = try resized(k)
-      ahead.plan(pixels, after: last, pts: pts(k), bound: bound(k))
+      ahead.plan(pixels, after: last, pts: pts(k), bounds: bounds(k))
       last = pixels
     }
     if let ahead {
@@ -247,7 +255,7 @@ public enum GIFWriter {
         }
         let indices = changed.isEmpty ? [] : try mapper.map(pixels, pts: pts(k))
         plan = GIFImagePlan(
-          pixels, changed: changed, indices: indices, colors: current.packed, bound: bound(k), width: width,
+          pixels, changed: changed, indices: indices, colors: current.packed, bounds: bounds(k), width: width,
           height: height)
       }
       let delay = GIFTiming.delay(of: run, fps: fps)
@@ -353,14 +361,14 @@ private final class GIFMappingAhead: @unchecked Sendable {
 
   /// Maps and plans `pixels` after the frames given before, the last of
   /// which was `previous` (nil: `pixels` is the first image).
-  func plan(_ pixels: [UInt8], after previous: [UInt8]?, pts: Int, bound: Int) {
+  func plan(_ pixels: [UInt8], after previous: [UInt8]?, pts: Int, bounds: [UInt8]) {
     queue.async(group: group) { [self] in
       let result = Result { () throws(MediaError) in
         // Every frame is mapped: paletteuse's `diff_mode` follows them all.
         let indices = try mapper.map(pixels, pts: pts)
         let changed = GIFImagePlan.changedPixels(pixels, from: previous, count: width * height)
         return GIFImagePlan(
-          pixels, changed: changed, indices: indices, colors: mapper.palette.packed, bound: bound, width: width,
+          pixels, changed: changed, indices: indices, colors: mapper.palette.packed, bounds: bounds, width: width,
           height: height)
       }
       results.withLock { $0.append(result) }

@@ -186,6 +186,45 @@ import TestSupport
     #expect(worstMoving > 4, "moving images differ by at most \(worstMoving)")
   }
 
+  /// A pixel's bound is `lossy` divided by the frames it keeps its colour,
+  /// not only by those of the image that draws it: in a 12-frame clip the
+  /// top rows drift every frame while the bottom rows drift once, at frame
+  /// 1, and then keep their colours. Image 1 is shown one frame, but its
+  /// bottom pixels stay eleven, so they are within 24 / 11 = 2 of the
+  /// lossless GIF's in every frame they show; the drifting rows use more.
+  @Test static func aSettledPixelIsCodedWithinItsShareOfTheBound() throws {
+    let dir = try TempDirectory()
+    defer { dir.cleanUp() }
+    let settled = 50..<height
+    func frame(_ i: Int) -> Bitmap {
+      var b = clip(i)
+      let rest = clip(min(i, 1))
+      for y in settled { for x in 0..<width { b[x, y] = rest[x, y] } }
+      return b
+    }
+    try GIFWriter.write(to: dir.path("exact.gif"), frameCount: 12, fps: 20, options: GIFOptions(lossy: 0), frame: frame)
+    try GIFWriter.write(to: dir.path("lossy.gif"), frameCount: 12, fps: 20, options: GIFOptions(lossy: 24), frame: frame)
+    #expect(GIFOptions(lossy: 24).lossyBound(frames: 11) == 2)
+    let a = try GIFReader(path: dir.path("exact.gif")), b = try GIFReader(path: dir.path("lossy.gif"))
+    try #require(a.frames.count == 12 && b.frames.count == 12)
+    let (before, after) = (clip(0), clip(1))
+    var worstSettled = 0, worstMoving = 0, drawn = 0
+    for k in 1..<12 {
+      for y in 0..<height {
+        for x in 0..<width {
+          let d = maxChannelDifference(a.frames[k][x, y], b.frames[k][x, y])
+          if y < 40 { worstMoving = max(worstMoving, d) }
+          guard settled.contains(y), before[x, y] != after[x, y] else { continue }
+          if k == 1 { drawn += 1 }
+          worstSettled = max(worstSettled, d)
+        }
+      }
+    }
+    #expect(drawn > width * settled.count / 2)
+    #expect(worstSettled <= 2, "a settled pixel differs by \(worstSettled)")
+    #expect(worstMoving > 2, "drifting rows differ by at most \(worstMoving)")
+  }
+
   /// The longest-match search (`searchBudget` > 0) against the greedy coder
   /// (budget 0) on one photo-like image of a 256-grey table, every pixel
   /// within 6 levels: both decode, through FFmpeg, to what `encode` says

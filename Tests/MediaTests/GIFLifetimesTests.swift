@@ -1,0 +1,72 @@
+import Testing
+
+@testable import Media
+
+/// How long each changed pixel keeps its colour (`GIFLifetimes`), against
+/// lifetimes counted by hand and against a brute-force count over random
+/// clips.
+@Suite struct GIFLifetimesTests {
+  /// Packed BGRA frames of one grey per pixel.
+  static func frame(_ greys: [UInt8]) -> [UInt8] { greys.flatMap { [$0, $0, $0, 255] } }
+
+  /// Three pixels over images starting at frames 0, 1, 2 and 5 of an
+  /// 8-frame clip: pixel 0 changes at 0 and 2, pixel 1 only at 0, pixel 2
+  /// at 0, 1 and 5. A change of alpha alone is no change.
+  @Test static func countsFramesUntilThePixelChangesAgain() {
+    var lifetimes = GIFLifetimes(pixels: 3)
+    let frames = [
+      (0, frame([10, 20, 30])), (1, frame([10, 20, 31])), (2, frame([11, 20, 31])), (5, frame([11, 20, 32])),
+    ]
+    var previous: [UInt8]?
+    for (start, pixels) in frames {
+      var alphaOnly = previous
+      if alphaOnly != nil { alphaOnly![7] = 0 }
+      lifetimes.add(pixels, changedFrom: alphaOnly, start: start)
+      previous = pixels
+    }
+    lifetimes.finish(frameCount: 8)
+    #expect(lifetimes.frames == [[2, 8, 1], [4], [6], [3]])
+  }
+
+  /// A pixel that keeps its colour for more than 255 frames counts 255.
+  @Test static func saturatesAt255Frames() {
+    var lifetimes = GIFLifetimes(pixels: 2)
+    lifetimes.add(frame([0, 0]), changedFrom: nil, start: 0)
+    lifetimes.add(frame([0, 9]), changedFrom: frame([0, 0]), start: 300)
+    lifetimes.finish(frameCount: 301)
+    #expect(lifetimes.frames == [[255, 255], [1]])
+  }
+
+  /// Random clips of runs (each a frame count) where a few pixels change at
+  /// every image: every listed pixel's lifetime is the frames from its
+  /// image's start to the next image that changes it, or the clip's end.
+  @Test(arguments: [1, 2, 3]) static func matchesABruteForceCount(_ seed: UInt64) {
+    var state = seed
+    func next(_ n: Int) -> Int {
+      state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+      return Int(state >> 33) % n
+    }
+    let count = 64
+    var greys = [UInt8](repeating: 0, count: count)
+    var clip: [(start: Int, greys: [UInt8])] = []
+    var start = 0
+    for _ in 0..<40 {
+      clip.append((start, greys))
+      for _ in 0..<(1 + next(8)) { greys[next(count)] &+= 1 }
+      start += 1 + next(4)
+    }
+    var lifetimes = GIFLifetimes(pixels: count)
+    for (k, image) in clip.enumerated() {
+      lifetimes.add(frame(image.greys), changedFrom: k == 0 ? nil : frame(clip[k - 1].greys), start: image.start)
+    }
+    lifetimes.finish(frameCount: start)
+    for (k, image) in clip.enumerated() {
+      let changed = (0..<count).filter { k == 0 || image.greys[$0] != clip[k - 1].greys[$0] }
+      let expected = changed.map { p in
+        let end = clip[(k + 1)...].first { $0.greys[p] != image.greys[p] }?.start ?? start
+        return UInt8(end - image.start)
+      }
+      #expect(lifetimes.frames[k] == expected, "image \(k)")
+    }
+  }
+}
