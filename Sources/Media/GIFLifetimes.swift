@@ -10,64 +10,61 @@
 /// bound is the lossy setting divided by its lifetime
 /// (`GIFOptions.lossyBound(frames:)`), known after pass 1.
 struct GIFLifetimes {
-  /// Per image, per pixel of its changed list (increasing pixel order),
-  /// the frames that pixel keeps its colour, at most 255.
-  private(set) var frames: [[UInt8]] = []
-  /// Per pixel, the image that last changed it and its place in that
-  /// image's list (-1: none yet).
-  private var lastImage: [Int32], lastSlot: [Int32]
-  /// The first frame of each image.
-  private var starts: [Int] = []
+  /// Per image in order, per pixel of its changed list (increasing pixel
+  /// order), the frames that pixel keeps its colour, at most 255; image
+  /// `k`'s are `lifetimes[offsets[k]..<offsets[k + 1]]`.
+  private var lifetimes: [UInt8] = []
+  private var offsets = [0]
+  /// Per pixel, where its last change's lifetime is in `lifetimes` (-1: not
+  /// drawn yet) and the frame that change starts.
+  private var position: [Int], since: [Int]
 
   init(pixels: Int) {
-    lastImage = [Int32](repeating: -1, count: pixels)
-    lastSlot = [Int32](repeating: 0, count: pixels)
+    position = [Int](repeating: -1, count: pixels)
+    since = [Int](repeating: 0, count: pixels)
   }
+
+  /// The images added.
+  var count: Int { offsets.count - 1 }
+
+  /// The lifetimes of image `k`'s changed pixels, in increasing pixel order.
+  func frames(of k: Int) -> ArraySlice<UInt8> { lifetimes[offsets[k]..<offsets[k + 1]] }
 
   /// The next image, starting at frame `start`: the pixels of `pixels`
   /// whose colour differs from `previous` (packed BGRA; every pixel without
   /// a previous frame), in the order `GIFImagePlan.changedPixels` lists them.
   mutating func add(_ pixels: [UInt8], changedFrom previous: [UInt8]?, start: Int) {
-    let image = frames.count
-    let count = lastImage.count
+    let count = position.count
     precondition(pixels.count >= 4 * count && (previous?.count ?? 4 * count) >= 4 * count)
-    var list: [UInt8] = []
-    starts.withUnsafeBufferPointer { starts in
-      frames.withUnsafeMutableBufferPointer { frames in
-        lastImage.withUnsafeMutableBufferPointer { lastImage in
-          lastSlot.withUnsafeMutableBufferPointer { lastSlot in
-            pixels.withUnsafeBytes { a in
-              func changed(_ p: Int) {
-                let before = Int(lastImage[p])
-                if before >= 0 {
-                  frames[before][Int(lastSlot[p])] = UInt8(min(255, start - starts[before]))
-                }
-                lastImage[p] = Int32(image)
-                lastSlot[p] = Int32(list.count)
-                list.append(255)
-              }
-              if let previous {
-                previous.withUnsafeBytes { b in
-                  for p in 0..<count where colorDiffers(a, b, p) { changed(p) }
-                }
-              } else {
-                for p in 0..<count { changed(p) }
+    var n = lifetimes.count
+    lifetimes.append(contentsOf: repeatElement(255, count: count))
+    lifetimes.withUnsafeMutableBufferPointer { lifetimes in
+      position.withUnsafeMutableBufferPointer { position in
+        since.withUnsafeMutableBufferPointer { since in
+          pixels.withUnsafeBytes { a in
+            (previous ?? pixels).withUnsafeBytes { b in
+              let every = previous == nil
+              for p in 0..<count where every || colorDiffers(a, b, p) {
+                let before = position[p]
+                if before >= 0 { lifetimes[before] = UInt8(min(255, start - since[p])) }
+                position[p] = n
+                since[p] = start
+                n += 1
               }
             }
           }
         }
       }
     }
-    frames.append(list)
-    starts.append(start)
+    lifetimes.removeLast(lifetimes.count - n)
+    offsets.append(n)
   }
 
   /// Ends the clip at `frameCount` frames: the pixels still showing the
   /// colour an image gave them keep it to the end.
   mutating func finish(frameCount: Int) {
-    for p in 0..<lastImage.count where lastImage[p] >= 0 {
-      let image = Int(lastImage[p])
-      frames[image][Int(lastSlot[p])] = UInt8(min(255, frameCount - starts[image]))
+    for p in position.indices where position[p] >= 0 {
+      lifetimes[position[p]] = UInt8(min(255, frameCount - since[p]))
     }
   }
 }

@@ -212,7 +212,7 @@ public enum GIFWriter {
     let boundOfLifetime = (0...255).map { UInt8(options.lossyBound(frames: $0)) }
     /// The lossy bounds of run `k`'s changed pixels: each one's share of
     /// `lossy` over the frames it keeps its colour.
-    func bounds(_ k: Int) -> [UInt8] { lifetimes.frames[k].map { boundOfLifetime[Int($0)] } }
+    func bounds(_ k: Int) -> [UInt8] { lifetimes.frames(of: k).map { boundOfLifetime[Int($0)] } }
     // One palette: every run is mapped (each differs from the one before in
     // colour; alpha is always opaque), in order, so the mapping and the plan
     // of each image run ahead on their own thread while the screen draws and
