@@ -8,7 +8,7 @@ import Rendering
 /// to fit `maxBytes` when asked.
 struct GIFOutput: FormatWriter {
   var fileType: OutputFileType { GIFWriter.fileType }
-  var cacheKey: String { "gif libimagequant paletteuse lossy-lzw giflib scale-3x per-frame-target rest-weighted lossy-per-frame error-4x q100 budget-most-colours" }
+  var cacheKey: String { "gif libimagequant paletteuse lossy-lzw giflib scale-3x per-frame-target rest-weighted lossy-per-frame error-4x q100 budget-most-colours lossy-lifetime-48" }
 
   /// `maxBytes` settles the colour count within this many colours.
   static let colourStep = 8
