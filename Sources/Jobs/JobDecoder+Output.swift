@@ -16,7 +16,7 @@
 //       maxBytes: 2MB                 # lower colours, fps, width until the file fits (bytes, MB, MiB, …)
 //       dither: none                  # none, bayer, sierra2_4a, floyd_steinberg
 //       bayerScale: 5                 # 0…5, with dither: bayer
-//       palette: global               # global or per-frame
+//       palette: auto                 # auto (default), global or per-frame
 //       loop: forever                 # forever, or repeats after the first play (0: once)
 //       lossy: 0                      # 0…255: most R/G/B difference from the lossless GIF (default: GIFOptions.defaultLossy)
 //     png: { time: 1.2 }              # poster frame; default: mid first transition

@@ -176,9 +176,11 @@ public struct GIFSettings: Hashable, Sendable {
     case bayer, sierra2_4a, floydSteinberg = "floyd_steinberg", none
   }
 
-  /// `palette:` — one palette for the file, or one per frame.
+  /// `palette:` — one palette for the file (`global`), that and an image's
+  /// own where the global one fails on a screen that stays (`auto`), or
+  /// one per frame.
   public enum Palette: String, Hashable, Sendable, CaseIterable {
-    case global, perFrame = "per-frame"
+    case global, auto, perFrame = "per-frame"
   }
 
   /// `loop:` — `forever`, or how many times to repeat after the first play

@@ -38,6 +38,10 @@ public struct GIFOptions: Hashable, Sendable {
   public enum Palette: String, Hashable, Sendable, CaseIterable {
     /// One palette for the whole file, from two passes over the frames.
     case global
+    /// The global palette, and an image's own palette where the global one
+    /// fails on what the image shows for long enough to pay for the table
+    /// (`GIFLocalPalettes`).
+    case auto
     /// A palette per frame from that frame's changed pixels, stored with the
     /// image (unchanged pixels stay transparent): better colours where
     /// screens of other colours follow each other, more bytes.
@@ -89,7 +93,7 @@ public struct GIFOptions: Hashable, Sendable {
 
   public init(
     width: Int? = nil, height: Int? = nil, maxColors: Int = GIFOptions.colors(quality: GIFOptions.defaultQuality), dither: Dither = .none,
-    bayerScale: Int = 5, palette: Palette = .global, statistics: PaletteStatistics = .diff,
+    bayerScale: Int = 5, palette: Palette = .auto, statistics: PaletteStatistics = .diff,
     loop: Loop = .forever, lossy: Int = GIFOptions.defaultLossy
   ) {
     self.width = width

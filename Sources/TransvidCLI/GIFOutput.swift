@@ -8,7 +8,7 @@ import Rendering
 /// to fit `maxBytes` when asked.
 struct GIFOutput: FormatWriter {
   var fileType: OutputFileType { GIFWriter.fileType }
-  var cacheKey: String { "gif libimagequant paletteuse lossy-lzw giflib scale-3x per-frame-target rest-weighted lossy-per-frame error-4x q100 budget-most-colours lossy-lifetime-48" }
+  var cacheKey: String { "gif libimagequant paletteuse lossy-lzw giflib scale-3x per-frame-target rest-weighted lossy-per-frame error-4x q100 budget-most-colours lossy-lifetime-48 palette-auto-1000" }
 
   /// `maxBytes` settles the colour count within this many colours.
   static let colourStep = 8
@@ -64,9 +64,12 @@ struct GIFOutput: FormatWriter {
     var options = GIFOptions()
     if let dither = settings.dither { options.dither = GIFOptions.Dither(rawValue: dither.rawValue)! }
     if let scale = settings.bayerScale { options.bayerScale = scale }
-    if perFrame {
+    switch settings.palette {
+    case .perFrame:
       options.palette = .perFrame
       options.targetQuality = settings.quality ?? GIFOptions.defaultPerFrameQuality
+    case .global: options.palette = .global
+    case .auto, nil: options.palette = .auto
     }
     if let lossy = settings.lossy { options.lossy = lossy }
     switch settings.loop {

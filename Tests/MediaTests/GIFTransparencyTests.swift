@@ -78,12 +78,15 @@ func gifImageHeaders(_ bytes: [UInt8]) -> [GIFImageHeader] {
     }
   }
 
-  /// The default global palette: the same rectangles, no local tables.
-  @Test static func globalPaletteCarriesOnlyTheChangedRectangle() throws {
+  /// One global palette: the same rectangles, no local tables. The default
+  /// (`palette: .auto`) writes the same file: every image shows for one
+  /// frame, too short for a table of its own to pay.
+  @Test(arguments: [GIFOptions.Palette.global, .auto])
+  static func globalPaletteCarriesOnlyTheChangedRectangle(_ palette: GIFOptions.Palette) throws {
     let dir = try TempDirectory()
     defer { dir.cleanUp() }
     let path = dir.path("global.gif")
-    try GIFWriter.write(to: path, frameCount: 8, fps: 10, frame: clip)
+    try GIFWriter.write(to: path, frameCount: 8, fps: 10, options: GIFOptions(palette: palette), frame: clip)
     let headers = gifImageHeaders(try Platform.readFile(path))
     #expect(headers.count == 8)
     #expect(headers.allSatisfy { !$0.hasLocalTable })
@@ -92,6 +95,46 @@ func gifImageHeaders(_ bytes: [UInt8]) -> [GIFImageHeader] {
     for k in 1..<gif.frames.count {
       #expect(psnr(gif.frames[k], gif.frames[0], including: isStill) == .infinity, "image \(k)")
     }
+  }
+
+  /// A grey ramp rests 30 frames, then a red–green field rests 12: a
+  /// global palette of 16 colours, weighed by the rests, is mostly greys.
+  /// With `palette: .auto` the field's image carries its own table (and
+  /// only that image): decoded, the field is nearer its source than with
+  /// the global palette alone, and the greys of the ramp that stay on
+  /// screen are those of the global palette's file.
+  @Test static func aScreenTheGlobalPaletteFailsTakesItsOwnWhenItRests() throws {
+    let dir = try TempDirectory()
+    defer { dir.cleanUp() }
+    func frame(_ i: Int) -> Bitmap {
+      var b = Bitmap(width: width, height: height, fill: Pixel(r: 0, g: 0, b: 0, a: 255))
+      for y in 0..<height {
+        for x in 0..<width {
+          let grey = UInt8(4 * x)
+          b[x, y] = x >= 8 && i >= 30
+            ? Pixel(r: UInt8(60 + 3 * x), g: UInt8(40 + 4 * y), b: 30, a: 255)
+            : Pixel(r: grey, g: grey, b: grey, a: 255)
+        }
+      }
+      return b
+    }
+    var gifs: [GIFOptions.Palette: (headers: [GIFImageHeader], frames: [Bitmap])] = [:]
+    for palette in [GIFOptions.Palette.global, .auto] {
+      let path = dir.path("\(palette).gif")
+      try GIFWriter.write(
+        to: path, frameCount: 42, fps: 10, options: GIFOptions(maxColors: 16, palette: palette), frame: frame)
+      gifs[palette] = (gifImageHeaders(try Platform.readFile(path)), try GIFReader(path: path).frames)
+    }
+    let (global, auto) = (gifs[.global]!, gifs[.auto]!)
+    try #require(global.headers.count == 2 && auto.headers.count == 2 && auto.frames.count == 2)
+    #expect(global.headers.allSatisfy { !$0.hasLocalTable })
+    #expect(auto.headers.map(\.hasLocalTable) == [false, true])
+    #expect(auto.headers[1].x == 8)
+    #expect(auto.frames[0] == global.frames[0])
+    let field = { (x: Int, _: Int) in x >= 8 }
+    let (own, one) = (psnr(auto.frames[1], frame(30), including: field), psnr(global.frames[1], frame(30), including: field))
+    #expect(own > one + 3, "own palette \(own) dB, global \(one) dB")
+    #expect(psnr(auto.frames[1], global.frames[1], including: { x, _ in x < 8 }) == .infinity)
   }
 
   /// Colours that fill large flat areas come out exactly (libimagequant
