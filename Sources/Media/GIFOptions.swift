@@ -4,7 +4,9 @@
 /// the lossless frames) and held on photo screens it was not tuned on: one
 /// global palette of all 256 entries (`quality` 100) by libimagequant from
 /// the pixels that change (`statistics: .diff`) and the screens at rest
-/// (weighed by their rest), flat colours kept exactly, no dithering, and
+/// (weighed by their rest), an image's own table where that palette fails
+/// on pixels that stay (`palette: .auto`), flat colours kept exactly, no
+/// dithering, and
 /// lossy LZW doing the trade of bytes for fidelity — within 48 levels for a
 /// pixel that keeps its colour one frame (less for one that keeps it
 /// longer), masked by local contrast (4/9 of it) and the pixel's own
