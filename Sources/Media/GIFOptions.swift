@@ -92,6 +92,8 @@ public struct GIFOptions: Hashable, Sendable {
   /// pngquant's `--quality`); nil: `maxColors` colours. Per-frame palettes
   /// use it: each frame gets as many colours as it needs.
   public var targetQuality: Int? = nil
+  /// The most pixel lifetimes kept between the passes (`GIFLifetimes`).
+  var lifetimeCapacity = GIFLifetimes.defaultCapacity
 
   public init(
     width: Int? = nil, height: Int? = nil, maxColors: Int = GIFOptions.colors(quality: GIFOptions.defaultQuality), dither: Dither = .none,

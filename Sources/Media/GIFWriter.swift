@@ -158,7 +158,7 @@ public enum GIFWriter {
     let statistics = GIFStatistics(
       try PaletteQuantizer(maxColors: options.maxColors, width: width, height: height, targetQuality: options.targetQuality))
     var runs: [Range<Int>] = []
-    var lifetimes = GIFLifetimes(pixels: width * height)
+    var lifetimes = GIFLifetimes(pixels: width * height, capacity: options.lifetimeCapacity)
     var cache: [[UInt8]] = []
     var previous: [UInt8] = []
     /// The last run's repeats, once it has ended: its frame rested on screen.
@@ -214,8 +214,9 @@ public enum GIFWriter {
     func bound(_ k: Int) -> Int { options.lossyBound(frames: runs[k].count) }
     let boundOfLifetime = (0...255).map { UInt8(options.lossyBound(frames: $0)) }
     /// The lossy bounds of run `k`'s changed pixels: each one's share of
-    /// `lossy` over the frames it keeps its colour.
-    func bounds(_ k: Int) -> [UInt8] { lifetimes.frames(of: k).map { boundOfLifetime[Int($0)] } }
+    /// `lossy` over the frames it keeps its colour (nil past the lifetimes
+    /// kept: `bound(k)` for every one).
+    func bounds(_ k: Int) -> [UInt8]? { lifetimes.frames(of: k)?.map { boundOfLifetime[Int($0)] } }
     // A global palette: every run is mapped (each differs from the one before in
     // colour; alpha is always opaque), in order, so the mapping and the plan
     // of each image run ahead on their own thread while the screen draws and
@@ -232,9 +233,10 @@ public enum GIFWriter {
     func planAhead(_ ahead: GIFMappingAhead, _ k: Int) throws {
       guard k < runs.count else { return }
       let pixels = try resized(k)
-      let lifetimes = lifetimes.frames(of: k)
-      let frames = Double(lifetimes.reduce(0) { $0 + Int($1) }) / Double(max(1, lifetimes.count))
-      ahead.plan(pixels, after: last, pts: pts(k), bounds: bounds(k), frames: k == 0 ? 0 : frames)
+      let frames = lifetimes.frames(of: k).map { Double($0.reduce(0) { $0 + Int($1) }) / Double(max(1, $0.count)) }
+      ahead.plan(
+        pixels, after: last, pts: pts(k), bounds: bounds(k), bound: bound(k),
+        frames: k == 0 ? 0 : frames ?? Double(runs[k].count))
       last = pixels
     }
     if let ahead {
@@ -268,7 +270,8 @@ public enum GIFWriter {
         }
         let indices = changed.isEmpty ? [] : try mapper.map(pixels, pts: pts(k))
         plan = GIFImagePlan(
-          pixels, changed: changed, indices: indices, colors: current.packed, bounds: bounds(k), width: width,
+          pixels, changed: changed, indices: indices, colors: current.packed,
+          bounds: bounds(k) ?? [UInt8](repeating: UInt8(bound(k)), count: changed.count), width: width,
           height: height)
       }
       let delay = GIFTiming.delay(of: run, fps: fps)
@@ -378,8 +381,9 @@ private final class GIFMappingAhead: @unchecked Sendable {
   /// Maps and plans `pixels` after the frames given before, the last of
   /// which was `previous` (nil: `pixels` is the first image); its changed
   /// pixels keep their colours `frames` frames on average (0: the image
-  /// keeps the global palette whatever it shows).
-  func plan(_ pixels: [UInt8], after previous: [UInt8]?, pts: Int, bounds: [UInt8], frames: Double) {
+  /// keeps the global palette whatever it shows), each within its lossy
+  /// bound (`bounds`; nil: `bound` for all).
+  func plan(_ pixels: [UInt8], after previous: [UInt8]?, pts: Int, bounds: [UInt8]?, bound: Int, frames: Double) {
     queue.async(group: group) { [self] in
       let result = Result { () throws(MediaError) -> (GIFImagePlan, GIFPalette?) in
         // Every frame is mapped: paletteuse's `diff_mode` follows them all.
@@ -393,7 +397,8 @@ private final class GIFMappingAhead: @unchecked Sendable {
           (palette, indices, own) = (choice.palette, choice.indices, choice.palette)
         }
         let plan = GIFImagePlan(
-          pixels, changed: changed, indices: indices, colors: palette.packed, bounds: bounds, width: width,
+          pixels, changed: changed, indices: indices, colors: palette.packed,
+          bounds: bounds ?? [UInt8](repeating: UInt8(bound), count: changed.count), width: width,
           height: height)
         return (plan, own)
       }

@@ -10,7 +10,7 @@ import Testing
   static func frame(_ greys: [UInt8]) -> [UInt8] { greys.flatMap { [$0, $0, $0, 255] } }
 
   /// Every image's lifetimes.
-  static func all(_ lifetimes: GIFLifetimes) -> [[UInt8]] { (0..<lifetimes.count).map { Array(lifetimes.frames(of: $0)) } }
+  static func all(_ lifetimes: GIFLifetimes) -> [[UInt8]] { (0..<lifetimes.count).map { Array(lifetimes.frames(of: $0)!) } }
 
   /// Three pixels over images starting at frames 0, 1, 2 and 5 of an
   /// 8-frame clip: pixel 0 changes at 0 and 2, pixel 1 only at 0, pixel 2
@@ -43,7 +43,11 @@ import Testing
   /// Random clips of runs (each a frame count) where a few pixels change at
   /// every image: every listed pixel's lifetime is the frames from its
   /// image's start to the next image that changes it, or the clip's end.
-  @Test(arguments: [1, 2, 3]) static func matchesABruteForceCount(_ seed: UInt64) {
+  /// With a capacity of 200 lifetimes, images are recorded while one that
+  /// changed every pixel would still fit, their lifetimes as exact; the
+  /// later ones have none.
+  @Test(arguments: [(1, nil), (2, nil), (3, nil), (1, 200), (2, 200)] as [(UInt64, Int?)])
+  static func matchesABruteForceCount(_ seed: UInt64, capacity: Int?) {
     var state = seed
     func next(_ n: Int) -> Int {
       state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
@@ -58,18 +62,32 @@ import Testing
       for _ in 0..<(1 + next(8)) { greys[next(count)] &+= 1 }
       start += 1 + next(4)
     }
-    var lifetimes = GIFLifetimes(pixels: count)
+    var lifetimes = capacity.map { GIFLifetimes(pixels: count, capacity: $0) } ?? GIFLifetimes(pixels: count)
     for (k, image) in clip.enumerated() {
       lifetimes.add(frame(image.greys), changedFrom: k == 0 ? nil : frame(clip[k - 1].greys), start: image.start)
     }
     lifetimes.finish(frameCount: start)
+    var recorded = clip.count, stored = 0
+    for (k, image) in clip.enumerated() {
+      if let capacity, stored + count > capacity {
+        recorded = k
+        break
+      }
+      stored += (0..<count).filter { k == 0 || image.greys[$0] != clip[k - 1].greys[$0] }.count
+    }
+    if capacity != nil { #expect(recorded > 1 && recorded < clip.count) }
+    #expect(lifetimes.count == recorded)
     for (k, image) in clip.enumerated() {
       let changed = (0..<count).filter { k == 0 || image.greys[$0] != clip[k - 1].greys[$0] }
       let expected = changed.map { p in
         let end = clip[(k + 1)...].first { $0.greys[p] != image.greys[p] }?.start ?? start
         return UInt8(end - image.start)
       }
-      #expect(Array(lifetimes.frames(of: k)) == expected, "image \(k)")
+      if k >= recorded {
+        #expect(lifetimes.frames(of: k) == nil, "image \(k)")
+      } else {
+        #expect(lifetimes.frames(of: k).map(Array.init) == expected, "image \(k)")
+      }
     }
   }
 }

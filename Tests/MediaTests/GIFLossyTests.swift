@@ -192,6 +192,8 @@ import TestSupport
   /// 1, and then keep their colours. Image 1 is shown one frame, but its
   /// bottom pixels stay eleven, so they are within 24 / 11 = 2 of the
   /// lossless GIF's in every frame they show; the drifting rows use more.
+  /// Without lifetimes (none kept: past their capacity) every pixel is
+  /// within its image's bound, 24, and the settled ones use more than 2.
   @Test static func aSettledPixelIsCodedWithinItsShareOfTheBound() throws {
     let dir = try TempDirectory()
     defer { dir.cleanUp() }
@@ -204,11 +206,26 @@ import TestSupport
     }
     try GIFWriter.write(to: dir.path("exact.gif"), frameCount: 12, fps: 20, options: GIFOptions(lossy: 0), frame: frame)
     try GIFWriter.write(to: dir.path("lossy.gif"), frameCount: 12, fps: 20, options: GIFOptions(lossy: 24), frame: frame)
+    // No lifetimes kept (a clip past their capacity): each image's own frames.
+    var unrecorded = GIFOptions(lossy: 24)
+    unrecorded.lifetimeCapacity = 0
+    try GIFWriter.write(to: dir.path("unrecorded.gif"), frameCount: 12, fps: 20, options: unrecorded, frame: frame)
     #expect(GIFOptions(lossy: 24).lossyBound(frames: 11) == 2)
     let a = try GIFReader(path: dir.path("exact.gif")), b = try GIFReader(path: dir.path("lossy.gif"))
-    try #require(a.frames.count == 12 && b.frames.count == 12)
+    let c = try GIFReader(path: dir.path("unrecorded.gif"))
+    try #require(a.frames.count == 12 && b.frames.count == 12 && c.frames.count == 12)
     let (before, after) = (clip(0), clip(1))
-    var worstSettled = 0, worstMoving = 0, drawn = 0
+    var worstSettled = 0, worstMoving = 0, drawn = 0, worstUnrecorded = 0, worstSettledUnrecorded = 0
+    for k in 0..<12 {
+      for y in 0..<height {
+        for x in 0..<width {
+          let d = maxChannelDifference(a.frames[k][x, y], c.frames[k][x, y])
+          worstUnrecorded = max(worstUnrecorded, d)
+          if k >= 1 && settled.contains(y) && before[x, y] != after[x, y] { worstSettledUnrecorded = max(worstSettledUnrecorded, d) }
+        }
+      }
+    }
+    #expect(worstUnrecorded <= 24 && worstSettledUnrecorded > 2, "unrecorded: \(worstUnrecorded), settled \(worstSettledUnrecorded)")
     for k in 1..<12 {
       for y in 0..<height {
         for x in 0..<width {
