@@ -108,6 +108,10 @@ let brokenOutputJobs: [BrokenJob] = [
     let spec = try JobParser.parse(
       "output: { gif: { loop: forever, dither: floyd_steinberg } }\n" + job("hold: 1"), file: "job.cfg")
     #expect(spec.output.gif == GIFSettings(dither: .floydSteinberg, loop: .forever))
+    for palette in GIFSettings.Palette.allCases {
+      let text = "output: { gif: { palette: \(palette.rawValue) } }\n" + job("hold: 1")
+      #expect(try JobParser.parse(text, file: "job.cfg").output.gif.palette == palette)
+    }
     #expect(spec.output.png == PNGSettings())
     #expect(spec.output.sheet == SheetSettings(frames: 12, columns: 4, width: nil))
   }
