@@ -80,13 +80,15 @@ struct GIFImagePlan {
   /// The plan of `pixels` (packed BGRA, `width × height`): its `changed`
   /// pixels, mapped to `indices` of the palette's packed `colors`, each with
   /// the `localBound` of its mapped colour's error under its own bound
-  /// (`bounds`, per changed pixel).
+  /// (`bounds`, per changed pixel; nil: `bound` for every one, an image
+  /// past the lifetimes kept).
   init(
-    _ pixels: [UInt8], changed: [Int], indices: [UInt8], colors: [UInt32], bounds: [UInt8], width: Int, height: Int
+    _ pixels: [UInt8], changed: [Int], indices: [UInt8], colors: [UInt32], bounds: [UInt8]?, bound: Int, width: Int,
+    height: Int
   ) {
     let count = width * height
     precondition(pixels.count >= 4 * count && (changed.isEmpty || indices.count >= count))
-    precondition(bounds.count == changed.count, "a bound per changed pixel")
+    precondition(bounds == nil || bounds!.count == changed.count, "a bound per changed pixel")
     self.changed = changed
     self.indices = indices
     limits = [UInt8](unsafeUninitializedCapacity: changed.count) { out, n in
@@ -101,7 +103,7 @@ struct GIFImagePlan {
               let pixel = base.loadUnaligned(fromByteOffset: 4 * p, as: UInt32.self) & 0x00FF_FFFF
               let error = channelDistance(colors[Int(indices[p])], pixel)
               out[i] = UInt8(
-                Self.localBound(base, width: width, height: height, x: x, y: y, Int(bounds[i]), error: error))
+                Self.localBound(base, width: width, height: height, x: x, y: y, bounds.map { Int($0[i]) } ?? bound, error: error))
             }
           }
         }

@@ -271,7 +271,7 @@ public enum GIFWriter {
         let indices = changed.isEmpty ? [] : try mapper.map(pixels, pts: pts(k))
         plan = GIFImagePlan(
           pixels, changed: changed, indices: indices, colors: current.packed,
-          bounds: bounds(k) ?? [UInt8](repeating: UInt8(bound(k)), count: changed.count), width: width,
+          bounds: bounds(k), bound: bound(k), width: width,
           height: height)
       }
       let delay = GIFTiming.delay(of: run, fps: fps)
@@ -398,7 +398,7 @@ private final class GIFMappingAhead: @unchecked Sendable {
         }
         let plan = GIFImagePlan(
           pixels, changed: changed, indices: indices, colors: palette.packed,
-          bounds: bounds ?? [UInt8](repeating: UInt8(bound), count: changed.count), width: width,
+          bounds: bounds, bound: bound, width: width,
           height: height)
         return (plan, own)
       }
