@@ -148,13 +148,17 @@ public enum GIFWriter {
     }
 
     // Pass 1: resize, merge identical frames, gather palette statistics.
-    guard let first = try frame(0) else { throw MediaError("write \(what)", "frame 0 repeats no frame") }
-    let width = options.width ?? first.width, height = options.height ?? first.height
+    // Frame 0 is let go once resized: the caller may draw the next frames
+    // into its pixels.
+    guard let frame0 = try frame(0) else { throw MediaError("write \(what)", "frame 0 repeats no frame") }
+    let (sourceWidth, sourceHeight) = (frame0.width, frame0.height)
+    var first: Bitmap? = frame0
+    let width = options.width ?? sourceWidth, height = options.height ?? sourceHeight
     guard (1...65535).contains(width), (1...65535).contains(height) else {
       throw MediaError("write \(what)", "size \(width)×\(height) is not in 1…65535")
     }
     let frames = try GIFFrames(
-      sourceWidth: first.width, sourceHeight: first.height, width: width, height: height)
+      sourceWidth: sourceWidth, sourceHeight: sourceHeight, width: width, height: height)
     let statistics = GIFStatistics(
       try PaletteQuantizer(maxColors: options.maxColors, width: width, height: height, targetQuality: options.targetQuality))
     var runs: [Range<Int>] = []
@@ -168,7 +172,14 @@ public enum GIFWriter {
     for i in 0..<frameCount {
       let pixels: [UInt8]
       do {
-        guard let bitmap = i == 0 ? first : try frame(i) else {
+        let drawn: Bitmap?
+        if i == 0 {
+          drawn = first
+          first = nil
+        } else {
+          drawn = try frame(i)
+        }
+        guard let bitmap = drawn else {
           // Known to repeat the frame before: nothing to draw or compare.
           runs[runs.count - 1] = runs[runs.count - 1].lowerBound..<(i + 1)
           continue

@@ -1,4 +1,5 @@
 import CFFmpeg
+import Glibc
 import Raster
 
 /// Resizes premultiplied RGBA bitmaps with libswscale's Lanczos filter.
@@ -16,6 +17,9 @@ import Raster
 /// gives exactly the colour bytes of its packed BGRA writer (the same
 /// filter, the same rounding; the packed full-chroma writer is a per-pixel C
 /// loop, ~2.7× slower for the whole resize), and alpha is set opaque anyway.
+/// It keeps the planes and the frame they came from (a reference: a caller
+/// that draws its frames into two bitmaps in turn copies neither), so the
+/// next frame is resized only in the rows where it differs.
 public final class Resampler {
   /// The swscale flags for resizing.
   static let flags =
@@ -59,12 +63,21 @@ public final class Resampler {
 
   deinit { sws_freeContext(context) }
 
-  /// The G, B and R planes of `resizeToOpaqueBGRA`, kept between frames.
-  private var planes: [UInt8] = []
+  /// The G, B and R planes of `resizeToOpaqueBGRA`'s last frame, and the
+  /// source they were resized from (nil: none, or a resize failed).
+  private var planes: Frame?
+  private var planesSource: Bitmap?
 
   /// Resizes `source` into `destination` (`width × height × 4` bytes, packed
   /// rows) as opaque BGRA: the colour bytes swscale's packed BGRA output
   /// has, alpha 255. This resizer's format must be `AV_PIX_FMT_GBRP`.
+  ///
+  /// A source that differs from the previous call's only in some rows (a
+  /// clip's next frame, often) is resized only where that shows: swscale
+  /// computes the output rows whose filter reaches a changed row
+  /// (`outputRows(reaching:)`), and the others keep the previous frame's
+  /// values, which are those swscale would compute again (every output row
+  /// is a function of the source rows under its filter alone).
   public func resizeToOpaqueBGRA(_ source: Bitmap, into destination: UnsafeMutablePointer<UInt8>)
     throws(MediaError)
   {
@@ -73,27 +86,94 @@ public final class Resampler {
       throw MediaError(
         "resize frame", "frame is \(source.width)×\(source.height), expected \(sourceWidth)×\(sourceHeight)")
     }
-    let count = width * height
-    if planes.isEmpty { planes = [UInt8](repeating: 0, count: 3 * count) }
-    let rows = source.bytes.withUnsafeBufferPointer { src in
-      planes.withUnsafeMutableBufferPointer { planes in
-        let g = planes.baseAddress!, b = g + count, r = b + count
-        var s: [UnsafePointer<UInt8>?] = [src.baseAddress, nil, nil, nil]
-        var sStride: [Int32] = [Int32(source.stride), 0, 0, 0]
-        var d: [UnsafeMutablePointer<UInt8>?] = [g, b, r, nil]
-        var dStride: [Int32] = [Int32(width), Int32(width), Int32(width), 0]
-        let rows = sws_scale(context, &s, &sStride, 0, Int32(sourceHeight), &d, &dStride)
-        let out = UnsafeMutableRawPointer(destination)
-        for i in 0..<count {
-          let bgra = UInt32(b[i]) | UInt32(g[i]) << 8 | UInt32(r[i]) << 16 | 0xFF00_0000
-          out.storeBytes(of: bgra.littleEndian, toByteOffset: 4 * i, as: UInt32.self)
-        }
-        return rows
+    let planes: Frame
+    if let kept = self.planes {
+      planes = kept
+    } else {
+      planes = try Frame(width: width, height: height, format: AV_PIX_FMT_GBRP)
+    }
+    let rows: Range<Int>
+    if let previous = planesSource {
+      rows = Self.changedRows(source, previous).map(outputRows(reaching:)) ?? 0..<0
+    } else {
+      rows = 0..<height
+    }
+    planesSource = nil
+    if !rows.isEmpty { try scale(source, rows: rows, into: planes) }
+    self.planes = planes
+    planesSource = source
+    let frame = planes.pointer.pointee
+    let out = UnsafeMutableRawPointer(destination)
+    for y in 0..<height {
+      let g = frame.data.0! + y * Int(frame.linesize.0), b = frame.data.1! + y * Int(frame.linesize.1)
+      let r = frame.data.2! + y * Int(frame.linesize.2)
+      for x in 0..<width {
+        let bgra = UInt32(b[x]) | UInt32(g[x]) << 8 | UInt32(r[x]) << 16 | 0xFF00_0000
+        out.storeBytes(of: bgra.littleEndian, toByteOffset: 4 * (y * width + x), as: UInt32.self)
       }
     }
-    guard rows == Int32(height) else {
-      throw MediaError("resize frame", code: rows < 0 ? rows : cff_averror(EINVAL))
+  }
+
+  /// Output rows `rows` of `source` resized into `planes` (swscale's frame
+  /// API, which computes any band of output rows; the source is lent to it,
+  /// not copied).
+  private func scale(_ source: Bitmap, rows: Range<Int>, into planes: Frame) throws(MediaError) {
+    let input = try Frame()
+    let code = source.bytes.withUnsafeBufferPointer { bytes -> Int32 in
+      let base = UnsafeMutablePointer(mutating: bytes.baseAddress!)
+      guard let buffer = av_buffer_create(base, bytes.count, { _, _ in }, nil, AV_BUFFER_FLAG_READONLY) else {
+        return cff_averror(ENOMEM)
+      }
+      let frame = input.pointer
+      frame.pointee.buf.0 = buffer
+      frame.pointee.data.0 = base
+      frame.pointee.linesize.0 = Int32(source.stride)
+      frame.pointee.width = Int32(sourceWidth)
+      frame.pointee.height = Int32(sourceHeight)
+      frame.pointee.format = AV_PIX_FMT_RGBA.rawValue
+      defer { av_frame_unref(frame) }
+      var code = sws_frame_start(context, planes.pointer, frame)
+      guard code >= 0 else { return code }
+      defer { sws_frame_end(context) }
+      code = sws_send_slice(context, 0, UInt32(sourceHeight))
+      guard code >= 0 else { return code }
+      return sws_receive_slice(context, UInt32(rows.lowerBound), UInt32(rows.count))
     }
+    guard code >= 0 else { throw MediaError("resize frame", code: code) }
+  }
+
+  /// The first to the last row in which `a` and `b` (of one size) differ,
+  /// or nil if they are the same pixels.
+  static func changedRows(_ a: Bitmap, _ b: Bitmap) -> Range<Int>? {
+    let rowBytes = 4 * a.width
+    return a.bytes.withUnsafeBytes { p in
+      b.bytes.withUnsafeBytes { q in
+        func differs(_ y: Int) -> Bool {
+          memcmp(p.baseAddress! + y * a.stride, q.baseAddress! + y * b.stride, rowBytes) != 0
+        }
+        guard let first = (0..<a.height).first(where: differs) else { return nil }
+        let last = (first..<a.height).last(where: differs)!
+        return first..<(last + 1)
+      }
+    }
+  }
+
+  /// The output rows whose value can depend on source rows `changed`, in
+  /// whole slices of swscale's alignment. swscale's Lanczos filter reads 3
+  /// source rows each side of an output row's centre, times the reduction
+  /// when shrinking; this takes twice that and 4 rows more, so rounding in
+  /// swscale's filter placement (and its clamping at the edges, which only
+  /// moves taps onto rows the filter covers) stays inside.
+  func outputRows(reaching changed: Range<Int>) -> Range<Int> {
+    let ratio = Double(sourceHeight) / Double(height)
+    let reach = 6 * Swift.max(1, ratio) + 4
+    let low = (Double(changed.lowerBound) - reach + 0.5) / ratio - 0.5
+    let high = (Double(changed.upperBound - 1) + reach + 0.5) / ratio - 0.5
+    let align = Swift.max(1, Int(sws_receive_slice_alignment(context)))
+    let first = Swift.max(0, Int(low.rounded(.down))) / align * align
+    var end = Swift.min(height, Int(high.rounded(.up)) + 1)
+    end = end == height ? height : Swift.min(height, (end + align - 1) / align * align)
+    return first..<Swift.max(first, end)
   }
 
   /// Resizes `source` into `destination` (`width × height × 4` bytes, packed

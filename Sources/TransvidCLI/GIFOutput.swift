@@ -90,9 +90,12 @@ struct GIFOutput: FormatWriter {
       options.height = max(1, Int((Double(canvasHeight) * Double(width) / Double(canvasWidth)).rounded()))
       options.maxColors = colors
       let clipSpec = clip.spec
-      var frame = Bitmap(
+      // Two frames drawn in turn: the writer's resizer keeps the last one
+      // to see which rows the next changes, so drawing into it would copy it.
+      let blank = Bitmap(
         width: clipSpec.framePixelWidth, height: clipSpec.framePixelHeight,
         fill: clipSpec.canvas.background.premultipliedPixel)
+      var frames = [blank, blank]
       // Timings (bench switch): `encode` is the whole GIF writer, the
       // frames' `compose` and the writer's own phases inside it.
       return try StageTimings.measure(.encode) {
@@ -102,8 +105,8 @@ struct GIFOutput: FormatWriter {
           try onFrame(i)
           // A screen at rest is drawn once (the writer lengthens its image).
           if clip.repeatsPreviousFrame(i) { return nil }
-          StageTimings.measure(.compose) { clip.render(i, into: &frame) }
-          return frame
+          StageTimings.measure(.compose) { clip.render(i, into: &frames[i & 1]) }
+          return frames[i & 1]
         }
       }
     }

@@ -57,6 +57,55 @@ import Testing
     }
   }
 
+  /// `source` resized to opaque BGRA by `resampler`.
+  static func opaqueBGRA(_ source: Bitmap, _ resampler: Resampler) throws -> [UInt8] {
+    var out = [UInt8](repeating: 7, count: 4 * resampler.width * resampler.height)
+    try out.withUnsafeMutableBufferPointer { (p) throws(MediaError) in
+      try resampler.resizeToOpaqueBGRA(source, into: p.baseAddress!)
+    }
+    return out
+  }
+
+  /// `frame` with rows `rows` drawn from another seed.
+  static func changing(_ frame: Bitmap, rows: Range<Int>, seed: UInt64) -> Bitmap {
+    let other = Self.frame(width: frame.width, height: frame.height, seed: seed)
+    var bytes = frame.bytes
+    let rowBytes = 4 * frame.width
+    for y in rows {
+      let row = y * rowBytes..<(y + 1) * rowBytes
+      bytes.replaceSubrange(row, with: other.bytes[row])
+    }
+    return Bitmap(width: frame.width, height: frame.height, bytes: bytes)!
+  }
+
+  /// A frame that differs from the one before only in some rows is resized
+  /// there only: the result is byte for byte that of resizing it alone,
+  /// whichever rows changed (the first, the last, one, all, none), shrinking
+  /// by whole or fractional factors or enlarging; and a third frame after it
+  /// still is (the kept planes are the second frame's).
+  @Test(arguments: [
+    (1170, 2532, 360, 779), (390, 844, 120, 260), (301, 203, 150, 101), (64, 48, 128, 96), (300, 900, 300, 100),
+  ])
+  static func aFrameChangedInSomeRowsResizesAsAlone(sizes: (Int, Int, Int, Int)) throws {
+    let (sw, sh, w, h) = sizes
+    let base = frame(width: sw, height: sh, seed: 11)
+    let bands = [
+      0..<1, 0..<(sh / 5), (sh / 2)..<(sh / 2 + 1), (sh / 3)..<(sh / 2), (sh - sh / 7)..<sh, (sh - 1)..<sh, 0..<sh, 0..<0,
+    ]
+    for (k, band) in bands.enumerated() {
+      let changed = changing(base, rows: band, seed: UInt64(100 + k))
+      let kept = try Resampler(from: sw, sh, to: w, h, format: AV_PIX_FMT_GBRP)
+      let first = try opaqueBGRA(base, kept)
+      let second = try opaqueBGRA(changed, kept)
+      let third = try opaqueBGRA(base, kept)
+      let alone = try opaqueBGRA(changed, Resampler(from: sw, sh, to: w, h, format: AV_PIX_FMT_GBRP))
+      let differing = zip(second, alone).filter { $0 != $1 }.count
+      #expect(differing == 0, "rows \(band): \(differing) of \(alone.count) bytes differ from the frame resized alone")
+      #expect(third == first, "rows \(band): the frame before, resized again after it, differs")
+      if !band.isEmpty { #expect(second != first, "rows \(band): the change does not show") }
+    }
+  }
+
   @Test static func aFrameOfAnotherSizeIsAnError() throws {
     let planar = try Resampler(from: 40, 30, to: 20, 15, format: AV_PIX_FMT_GBRP)
     var out = [UInt8](repeating: 0, count: 4 * 20 * 15)
