@@ -97,44 +97,108 @@ final class PaletteQuantizer {
     try addImage(bgra, tallying: true, counts: counts)
   }
 
+  /// Whether images are cropped to the rows that count (see `addImage`);
+  /// off only to test that cropping changes nothing.
+  var cropsRows = true
+  /// Whether the histogram holds the transparent colour: an image added
+  /// had a pixel that does not count.
+  private var hasTransparent = false
+  /// Rows of the images added that were left out by cropping.
+  private(set) var rowsLeftOut = 0
+  /// Rows of transparent pixels kept above and below the rows that count:
+  /// more than libimagequant's contrast maps reach (a 3×3 contrast, two
+  /// 3×3 maxima, a blur of radius 3, a maximum and three minima: 10 rows).
+  static let cropMargin = 16
+  /// libimagequant draws no contrast maps for an image of more than a
+  /// third of this many pixels (`LIQ_HIGH_MEMORY_LIMIT`).
+  static let contrastMapLimit = 1 << 26
+
   /// `add(_:counts:)`, adding to the flat-colour tally or not.
+  ///
+  /// The image goes to libimagequant cropped to the rows from `cropMargin`
+  /// above its first counted pixel to as far below its last, with the same
+  /// histogram as the whole image: libimagequant weighs a pixel by contrast
+  /// maps that reach 10 pixels (libimagequant 2.17, Debian 12's; a test
+  /// holds the palettes equal), and the rows left out are transparent, so
+  /// the counted pixels' weights are the whole image's; the left-out
+  /// pixels' weight on the transparent colour and their rows (which set
+  /// the cap on any colour's weight) are added as colours
+  /// (`liq_histogram_add_colors`). This is done once the histogram holds
+  /// the transparent colour (its place among the colours depends on when it
+  /// first came) and while it takes colours (not posterized). On a clip
+  /// whose changes cover few rows, most of libimagequant's work is skipped.
   private func addImage(_ bgra: [UInt8], tallying: Bool, counts: (Int) -> Bool) throws(MediaError) {
-    var any = false
     var n = 0
+    var firstRow = height, lastRow = -1
     let count = width * height
     precondition(bgra.count >= 4 * count)
     bgra.withUnsafeBufferPointer { source in
       rgba.withUnsafeMutableBufferPointer { target in
         let bgra = source.baseAddress!, rgba = target.baseAddress!
-        for p in 0..<count {
-          let i = 4 * p
-          if counts(p) {
-            let b = bgra[i], g = bgra[i + 1], r = bgra[i + 2]
-            if tallying && n % Self.flatStride == 0 {
-              tally[UInt32(r) << 16 | UInt32(g) << 8 | UInt32(b), default: 0] += 1
-              tallied += 1
+        for y in 0..<height {
+          var counted = false
+          for p in (y * width)..<((y + 1) * width) {
+            let i = 4 * p
+            if counts(p) {
+              let b = bgra[i], g = bgra[i + 1], r = bgra[i + 2]
+              if tallying && n % Self.flatStride == 0 {
+                tally[UInt32(r) << 16 | UInt32(g) << 8 | UInt32(b), default: 0] += 1
+                tallied += 1
+              }
+              n += 1
+              rgba[i] = r
+              rgba[i + 1] = g
+              rgba[i + 2] = b
+              rgba[i + 3] = 255
+              counted = true
+            } else {
+              rgba[i + 3] = 0
             }
-            n += 1
-            rgba[i] = r
-            rgba[i + 1] = g
-            rgba[i + 2] = b
-            rgba[i + 3] = 255
-            any = true
-          } else {
-            rgba[i + 3] = 0
+          }
+          if counted {
+            if firstRow == height { firstRow = y }
+            lastRow = y
           }
         }
       }
     }
-    guard any else { return }
+    guard lastRow >= 0 else { return }
     isEmpty = false
+    var rows = 0..<height
+    if cropsRows && hasTransparent && !isPosterized && 3 * count <= Self.contrastMapLimit {
+      let cropped = max(0, firstRow - Self.cropMargin)..<min(height, lastRow + 1 + Self.cropMargin)
+      if cropped.count < height, try addLeftOut(rows: height - cropped.count) {
+        rows = cropped
+        rowsLeftOut += height - cropped.count
+      }
+    }
+    if n < count { hasTransparent = true }
     let result = rgba.withUnsafeBytes { bytes -> liq_error in
-      guard let image = liq_image_create_rgba(attributes, bytes.baseAddress!, Int32(width), Int32(height), 0)
+      guard
+        let image = liq_image_create_rgba(
+          attributes, bytes.baseAddress! + 4 * width * rows.lowerBound, Int32(width), Int32(rows.count), 0)
       else { return LIQ_OUT_OF_MEMORY }
       defer { liq_image_destroy(image) }
       return liq_histogram_add_image(histogram, attributes, image)
     }
     guard result == LIQ_OK else { throw MediaError("choose a GIF palette", "libimagequant error \(result.rawValue)") }
+  }
+
+  /// What `rows` left-out rows of transparent pixels add to the histogram:
+  /// the transparent colour's weight (2000 a pixel in libimagequant) and
+  /// the rows, one entry of no weight each. False if the histogram takes no
+  /// colours (it is posterized): the image then goes in whole.
+  private func addLeftOut(rows: Int) throws(MediaError) -> Bool {
+    let clear = liq_color(r: 0, g: 0, b: 0, a: 0)
+    var entries = [liq_histogram_entry](repeating: liq_histogram_entry(color: clear, count: 0), count: rows)
+    entries[0].count = UInt32(truncatingIfNeeded: 2000 &* rows &* width)
+    let result = liq_histogram_add_colors(histogram, attributes, entries, Int32(rows), 0)
+    if result == LIQ_UNSUPPORTED {
+      isPosterized = true
+      return false
+    }
+    guard result == LIQ_OK else { throw MediaError("choose a GIF palette", "libimagequant error \(result.rawValue)") }
+    return true
   }
 
   /// The most weight `add(_:times:)` gives one colour over all its calls:
