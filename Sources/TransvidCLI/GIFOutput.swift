@@ -91,11 +91,13 @@ struct GIFOutput: FormatWriter {
       options.maxColors = colors
       let clipSpec = clip.spec
       // Two frames drawn in turn: the writer's resizer keeps the last one
-      // to see which rows the next changes, so drawing into it would copy it.
+      // drawn to see which rows the next changes, so drawing into it would
+      // copy it.
       let blank = Bitmap(
         width: clipSpec.framePixelWidth, height: clipSpec.framePixelHeight,
         fill: clipSpec.canvas.background.premultipliedPixel)
       var frames = [blank, blank]
+      var drawn = 0
       // Timings (bench switch): `encode` is the whole GIF writer, the
       // frames' `compose` and the writer's own phases inside it.
       return try StageTimings.measure(.encode) {
@@ -105,8 +107,10 @@ struct GIFOutput: FormatWriter {
           try onFrame(i)
           // A screen at rest is drawn once (the writer lengthens its image).
           if clip.repeatsPreviousFrame(i) { return nil }
-          StageTimings.measure(.compose) { clip.render(i, into: &frames[i & 1]) }
-          return frames[i & 1]
+          let k = drawn & 1
+          drawn += 1
+          StageTimings.measure(.compose) { clip.render(i, into: &frames[k]) }
+          return frames[k]
         }
       }
     }
