@@ -78,13 +78,14 @@ public struct GIFSummary: Hashable, Sendable {
 /// libimagequant is deterministic for the same input (whatever its OpenMP
 /// thread count).
 ///
-/// Threads: pass 1's statistics are gathered on a queue of their own while
-/// the next frame is drawn and resized (`GIFStatistics`); in pass 2 with a
-/// global palette (`.global`, `.auto`), `paletteuse` maps the runs ahead on
-/// another, where `.auto` chooses an image's own table, and each image is
-/// planned there (`GIFImagePlan`: its changed pixels and their lossy bounds),
-/// so the screen only draws and codes (`GIFMappingAhead`); both take their
-/// frames in order, so the output is that of one thread.
+/// Threads: in pass 1, each frame is resized, compared and recorded on a
+/// queue of its own while the next is drawn (`GIFFirstPass`), and the
+/// palette statistics are gathered on another (`GIFStatistics`); in pass 2
+/// with a global palette (`.global`, `.auto`), `paletteuse` maps the runs
+/// ahead on another, where `.auto` chooses an image's own table, and each
+/// image is planned there (`GIFImagePlan`: its changed pixels and their
+/// lossy bounds), so the screen only draws and codes (`GIFMappingAhead`);
+/// all take their frames in order, so the output is that of one thread.
 public enum GIFWriter {
   /// A GIF on a page is an animated `<img>`.
   public static let fileType = OutputFileType(fileExtension: "gif", mimeType: "image/gif", presentation: .animation)
@@ -113,9 +114,13 @@ public enum GIFWriter {
   ///     nil: frame `i` is known to show the pixels of frame `i − 1` (a
   ///     screen at rest), which it then lengthens without being drawn,
   ///     resized or compared (never for frame 0; a frame that starts an
-  ///     image, asked for again in pass 2, is drawn).
-  ///   - measure: given, runs each phase's work on the writer's thread (to
-  ///     time it); the frames' own drawing is `frame`'s.
+  ///     image, asked for again in pass 2, is drawn). While it draws a
+  ///     frame, the writer may still hold the two frames given before (it
+  ///     resizes the last while the next is drawn, and compares it with the
+  ///     one before): a caller that reuses bitmaps draws into three in turn.
+  ///   - measure: given, runs each phase's work (to time it; resizing on
+  ///     pass 1's own queue, the rest on the writer's thread); the frames'
+  ///     own drawing is `frame`'s.
   @discardableResult
   public static func write(
     to path: String, frameCount: Int, fps: Int, options: GIFOptions = GIFOptions(), measure: Measure? = nil,
@@ -148,11 +153,12 @@ public enum GIFWriter {
     }
 
     // Pass 1: resize, merge identical frames, gather palette statistics.
-    // Frame 0 is let go once resized: the caller may draw the next frames
+    // Frame 0 is let go once given: the caller may draw the next frames
     // into its pixels.
-    guard let frame0 = try frame(0) else { throw MediaError("write \(what)", "frame 0 repeats no frame") }
-    let (sourceWidth, sourceHeight) = (frame0.width, frame0.height)
-    var first: Bitmap? = frame0
+    var first = try frame(0)
+    guard let (sourceWidth, sourceHeight) = first.map({ ($0.width, $0.height) }) else {
+      throw MediaError("write \(what)", "frame 0 repeats no frame")
+    }
     let width = options.width ?? sourceWidth, height = options.height ?? sourceHeight
     guard (1...65535).contains(width), (1...65535).contains(height) else {
       throw MediaError("write \(what)", "size \(width)×\(height) is not in 1…65535")
@@ -161,48 +167,28 @@ public enum GIFWriter {
       sourceWidth: sourceWidth, sourceHeight: sourceHeight, width: width, height: height)
     let statistics = GIFStatistics(
       try PaletteQuantizer(maxColors: options.maxColors, width: width, height: height, targetQuality: options.targetQuality))
-    var runs: [Range<Int>] = []
-    var lifetimes = GIFLifetimes(pixels: width * height, capacity: options.lifetimeCapacity)
-    var cache: [[UInt8]] = []
-    var previous: [UInt8] = []
-    /// The last run's repeats, once it has ended: its frame rested on screen.
-    func addRest() {
-      if let last = runs.last, last.count > 1 { statistics.add(previous, times: last.count - 1) }
-    }
-    for i in 0..<frameCount {
-      let pixels: [UInt8]
-      do {
-        let drawn: Bitmap?
-        if i == 0 {
-          drawn = first
-          first = nil
-        } else {
-          drawn = try frame(i)
-        }
-        guard let bitmap = drawn else {
-          // Known to repeat the frame before: nothing to draw or compare.
-          runs[runs.count - 1] = runs[runs.count - 1].lowerBound..<(i + 1)
-          continue
-        }
-        pixels = try timed(.resize) { () throws(MediaError) in try frames.resize(bitmap) }
-      } catch {
-        statistics.cancel()
-        throw error
+    // Drawing frame i + 1 here overlaps resizing frame i and the rest of
+    // its pass-1 work there (`GIFFirstPass`).
+    let firstPass = GIFFirstPass(frames: frames, statistics: statistics, options: options, measure: measure)
+    firstPass.add(0, first)
+    first = nil
+    do {
+      for i in 1..<max(1, frameCount) where !firstPass.hasFailed {
+        firstPass.add(i, try frame(i))
       }
-      if !runs.isEmpty && pixels == previous {
-        runs[runs.count - 1] = runs[runs.count - 1].lowerBound..<(i + 1)
-        continue
-      }
-      addRest()
-      runs.append(i..<(i + 1))
-      lifetimes.add(pixels, changedFrom: previous.isEmpty ? nil : previous, start: i)
-      statistics.add(pixels, changedFrom: previous.isEmpty || options.statistics == .full ? nil : previous)
-      if (cache.count + 1) * pixels.count <= cacheBytes { cache.append(pixels) }
-      previous = pixels
+    } catch {
+      firstPass.cancel()
+      statistics.cancel()
+      throw error
     }
-    addRest()
-    lifetimes.finish(frameCount: frameCount)
-    previous = []
+    let pass1: GIFFirstPass.Result
+    do throws(MediaError) {
+      pass1 = try firstPass.finish(frameCount: frameCount)
+    } catch {
+      statistics.cancel()
+      throw error
+    }
+    let (runs, lifetimes, cache) = (pass1.runs, pass1.lifetimes, pass1.cache)
     let global = try timed(.palette) { () throws(MediaError) in try statistics.finish().palette() }
 
     // Pass 2: map, choose the drawn pixels, write.
@@ -312,7 +298,7 @@ public enum GIFWriter {
 /// Pass 1's palette statistics, gathered on a thread of their own while the
 /// next frame is drawn and resized: frames are added in order (the palette is
 /// that of adding them one after the other), at most `inFlight` waiting.
-private final class GIFStatistics: @unchecked Sendable {
+final class GIFStatistics: @unchecked Sendable {
   static let inFlight = 2
   private let quantizer: PaletteQuantizer
   private let queue = DispatchQueue(label: "transvid.gif-statistics")
@@ -560,7 +546,7 @@ private final class PaletteMapper {
 }
 
 /// Turns `Bitmap`s into the opaque BGRA frames the palette filters take.
-private final class GIFFrames {
+final class GIFFrames {
   let input: FilterGraph.Input
   /// nil when frames come at the output size: they are only reordered.
   private let resampler: Resampler?

@@ -90,13 +90,13 @@ struct GIFOutput: FormatWriter {
       options.height = max(1, Int((Double(canvasHeight) * Double(width) / Double(canvasWidth)).rounded()))
       options.maxColors = colors
       let clipSpec = clip.spec
-      // Two frames drawn in turn: the writer's resizer keeps the last one
-      // drawn to see which rows the next changes, so drawing into it would
-      // copy it.
+      // Three frames drawn in turn: while one is drawn the writer still
+      // holds the two before it (see `GIFWriter.write`), so drawing into
+      // either would copy it.
       let blank = Bitmap(
         width: clipSpec.framePixelWidth, height: clipSpec.framePixelHeight,
         fill: clipSpec.canvas.background.premultipliedPixel)
-      var frames = [blank, blank]
+      var frames = [blank, blank, blank]
       var drawn = 0
       // Timings (bench switch): `encode` is the whole GIF writer, the
       // frames' `compose` and the writer's own phases inside it.
@@ -107,7 +107,7 @@ struct GIFOutput: FormatWriter {
           try onFrame(i)
           // A screen at rest is drawn once (the writer lengthens its image).
           if clip.repeatsPreviousFrame(i) { return nil }
-          let k = drawn & 1
+          let k = drawn % frames.count
           drawn += 1
           StageTimings.measure(.compose) { clip.render(i, into: &frames[k]) }
           return frames[k]

@@ -323,6 +323,40 @@ func graphicControlDelays(_ bytes: [UInt8]) -> [Int] {
     #expect(try dir.entries().isEmpty)
   }
 
+  /// Pass 1 resizes each frame on its own queue while the next is drawn: a
+  /// frame it cannot take (another size) fails the write with its error,
+  /// writes nothing, and the frames after the next are not drawn.
+  @Test static func aFrameThatCannotBeResizedStopsTheWrite() throws {
+    let dir = try TempDirectory()
+    defer { dir.cleanUp() }
+    var options = GIFOptions()
+    (options.width, options.height) = (48, 32)
+    var drawn: [Int] = []
+    #expect(throws: MediaError("resize frame", "frame is 65×48, expected 96×64")) {
+      try GIFWriter.write(to: dir.path("x.gif"), frameCount: 40, fps: 30, options: options) { i in
+        drawn.append(i)
+        return i == 5 ? Bitmap(width: 65, height: 48, fill: Pixel(r: 1, g: 2, b: 3, a: 255)) : clip(i)
+      }
+    }
+    #expect(drawn.count <= 8, "frames drawn after the failing one: \(drawn)")
+    #expect(try dir.entries().isEmpty)
+  }
+
+  /// An error from drawing a frame ends the write with that error (after
+  /// pass 1's queues have finished what they were given), writing nothing.
+  @Test static func anErrorDrawingAFrameStopsTheWrite() throws {
+    struct Broken: Error, Equatable {}
+    let dir = try TempDirectory()
+    defer { dir.cleanUp() }
+    #expect(throws: Broken()) {
+      try GIFWriter.write(to: dir.path("x.gif"), frameCount: 21, fps: 30) { i in
+        if i == 9 { throw Broken() }
+        return clip(i)
+      }
+    }
+    #expect(try dir.entries().isEmpty)
+  }
+
   @Test static func sameFramesSameBytes() throws {
     let dir = try TempDirectory()
     defer { dir.cleanUp() }
