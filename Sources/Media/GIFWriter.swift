@@ -173,7 +173,7 @@ public enum GIFWriter {
     firstPass.add(0, first)
     first = nil
     do {
-      for i in 1..<max(1, frameCount) where !firstPass.hasFailed {
+      for i in 1..<frameCount where !firstPass.hasFailed {
         firstPass.add(i, try frame(i))
       }
     } catch {
