@@ -80,13 +80,7 @@ final class GIFFirstPass: @unchecked Sendable {
       result.runs[result.runs.count - 1] = result.runs[result.runs.count - 1].lowerBound..<(i + 1)
       return
     }
-    var resized: [UInt8] = []
-    if let measure {
-      try measure(.resize) { () throws(MediaError) in resized = try frames.resize(bitmap) }
-    } else {
-      resized = try frames.resize(bitmap)
-    }
-    let pixels = resized
+    let pixels = try GIFWriter.timed(.resize, measure) { () throws(MediaError) in try frames.resize(bitmap) }
     if !result.runs.isEmpty && pixels == previous {
       result.runs[result.runs.count - 1] = result.runs[result.runs.count - 1].lowerBound..<(i + 1)
       return

@@ -104,6 +104,14 @@ public enum GIFWriter {
   /// Runs a phase's work (`body`), timing it; see `write`'s `measure`.
   public typealias Measure = (Phase, () throws(MediaError) -> Void) throws(MediaError) -> Void
 
+  /// `body` as phase `phase` of `measure`, or directly.
+  static func timed<T>(_ phase: Phase, _ measure: Measure?, _ body: () throws(MediaError) -> T) throws(MediaError) -> T {
+    guard let measure else { return try body() }
+    var result: T?
+    try measure(phase) { () throws(MediaError) in result = try body() }
+    return result!
+  }
+
   /// Renders the clip and writes the GIF. See the type's documentation.
   ///
   /// - Parameters:
@@ -127,12 +135,8 @@ public enum GIFWriter {
     frame: (Int) throws -> Bitmap?
   ) throws -> GIFSummary {
     MediaLog.setUp()
-    /// `body` as phase `phase` of `measure`, or directly.
     func timed<T>(_ phase: Phase, _ body: () throws(MediaError) -> T) throws(MediaError) -> T {
-      guard let measure else { return try body() }
-      var result: T?
-      try measure(phase) { () throws(MediaError) in result = try body() }
-      return result!
+      try Self.timed(phase, measure, body)
     }
     let what = "GIF '\(path)'"
     guard frameCount > 0 else { throw MediaError("write \(what)", "no frames") }
