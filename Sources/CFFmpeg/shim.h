@@ -35,7 +35,7 @@ CFF_SHIM const char *cff_err2str(int code, char *buffer, size_t size) {
 }
 
 /// Makes glibc fill every block it hands out with `~byte` (and freed blocks
-/// with `byte`): `mallopt(M_PERTURB, byte)`. See `MediaLog.installed`.
+/// with `byte`): `mallopt(M_PERTURB, byte)`; 0 stops it. See `HeapFill`.
 CFF_SHIM int cff_fill_allocations(int byte) { return mallopt(M_PERTURB, byte); }
 
 #endif

@@ -55,9 +55,12 @@ package final class Packet {
   }
 }
 
-/// An owned `AVCodecContext`.
+/// An owned `AVCodecContext`. The heap is filled while it lives (`HeapFill`):
+/// whatever the codec allocates, and the frames given to it or taken from
+/// it after it was made.
 package final class CodecContext {
   package let pointer: UnsafeMutablePointer<AVCodecContext>
+  private let fill = HeapFill.Hold()
 
   package init(codec: UnsafePointer<AVCodec>) throws(MediaError) {
     pointer = try allocated(avcodec_alloc_context3(codec), "avcodec_alloc_context3")
@@ -115,9 +118,10 @@ package final class Scaler {
     let rows = bytes.withUnsafeMutableBufferPointer { out in
       source.withPlanes { planes, lines in
         planes.withMemoryRebound(to: UnsafePointer<UInt8>?.self, capacity: 8) { src in
-          var dst: UnsafeMutablePointer<UInt8>? = out.baseAddress
-          var stride = Int32(width * 4)
-          return sws_scale(context, src, lines, 0, f.height, &dst, &stride)
+          // swscale reads four planes' pointers and strides.
+          let dst: [UnsafeMutablePointer<UInt8>?] = [out.baseAddress, nil, nil, nil]
+          let stride: [Int32] = [Int32(width * 4), 0, 0, 0]
+          return sws_scale(context, src, lines, 0, f.height, dst, stride)
         }
       }
     }
@@ -140,9 +144,9 @@ package final class Scaler {
       operation: "create RGBA to YUV converter")
     let rows = source.bytes.withUnsafeBufferPointer { src in
       destination.withPlanes { planes, lines in
-        var s: UnsafePointer<UInt8>? = src.baseAddress
-        var stride = Int32(source.stride)
-        return sws_scale(context, &s, &stride, 0, Int32(source.height), planes, lines)
+        let s: [UnsafePointer<UInt8>?] = [src.baseAddress, nil, nil, nil]
+        let stride: [Int32] = [Int32(source.stride), 0, 0, 0]
+        return sws_scale(context, s, stride, 0, Int32(source.height), planes, lines)
       }
     }
     guard rows == d.height else {

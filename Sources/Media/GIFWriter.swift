@@ -129,9 +129,21 @@ public enum GIFWriter {
   ///   - measure: given, runs each phase's work (to time it; resizing on
   ///     pass 1's own queue, the rest on the writer's thread); the frames'
   ///     own drawing is `frame`'s.
+  ///
+  /// The write runs without the heap filled (`HeapFill.notNeeded`): nothing
+  /// in it reads memory it has not written.
   @discardableResult
   public static func write(
     to path: String, frameCount: Int, fps: Int, options: GIFOptions = GIFOptions(), measure: Measure? = nil,
+    frame: (Int) throws -> Bitmap?
+  ) throws -> GIFSummary {
+    try HeapFill.notNeeded {
+      try written(to: path, frameCount: frameCount, fps: fps, options: options, measure: measure, frame: frame)
+    }
+  }
+
+  private static func written(
+    to path: String, frameCount: Int, fps: Int, options: GIFOptions, measure: Measure?,
     frame: (Int) throws -> Bitmap?
   ) throws -> GIFSummary {
     MediaLog.setUp()

@@ -17,7 +17,7 @@
 /// gives its bytes in integer SIMD), x264's lookahead
 /// runs inside each encode call (`sync-lookahead=0`), never on a thread
 /// racing the caller, and new heap blocks are filled with one byte
-/// (`MediaLog.installed`), so the same frames, settings and `threads` give
+/// (`HeapFill`), so the same frames, settings and `threads` give
 /// byte-identical files however fast the frames arrive.
 public final class MP4Writer: VideoWriter {
   /// An MP4 on a page is a `<video>`.

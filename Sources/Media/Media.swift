@@ -50,9 +50,10 @@
 // → premultiply. PNG out: un-premultiply → straight RGBA → png encoder.
 // swscale always runs with `SWS_BITEXACT | SWS_ACCURATE_RND`, the encoder with
 // `AV_CODEC_FLAG_BITEXACT` and the muxer with `fflags +bitexact`, and the
-// heap hands out blocks filled with one fixed byte (`MediaLog.installed`:
-// x264 reads memory it has not written), so that the same frames give the
-// same bytes on every run and machine, whatever else the process is doing.
+// heap hands out blocks filled with one fixed byte while a codec works
+// (`HeapFill`: x264 reads memory it has not written; the GIF writer, which
+// does not, runs unfilled), so that the same frames give the same bytes on
+// every run and machine, whatever else the process is doing.
 
 import CFFmpeg
 import Synchronization
@@ -110,15 +111,8 @@ public enum MediaLog {
   private static let lastErrors = Mutex<[UInt: String]>([:])
 
   private static let installed: Void = {
-    // libx264 (Debian's 0.164) reads heap memory it has not written: the
-    // same frames gave other files depending on what the allocator had last
-    // held there — in a batch, on the other jobs and on thread timing; with
-    // MB-tree off, or with every new block filled with one byte, the files
-    // are identical run after run. So every block malloc hands out in this
-    // process is filled with one fixed byte: what x264 finds there is the
-    // same on every run. (It costs a memset per allocation; frames and
-    // encoder buffers are allocated once per job.)
-    _ = cff_fill_allocations(0x5A)
+    // Fill the heap's blocks while codecs work (see HeapFill).
+    HeapFill.setUp()
     av_log_set_level(AV_LOG_ERROR)
     av_log_set_callback { context, level, format, arguments in
       let printed = av_log_get_level()

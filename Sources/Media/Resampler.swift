@@ -186,11 +186,12 @@ public final class Resampler {
         "resize frame", "frame is \(source.width)×\(source.height), expected \(sourceWidth)×\(sourceHeight)")
     }
     let rows = source.bytes.withUnsafeBufferPointer { src in
-      var s: UnsafePointer<UInt8>? = src.baseAddress
-      var sStride = Int32(source.stride)
-      var d: UnsafeMutablePointer<UInt8>? = destination
-      var dStride = Int32(stride)
-      return sws_scale(context, &s, &sStride, 0, Int32(sourceHeight), &d, &dStride)
+      // swscale reads four planes' pointers and strides.
+      let s: [UnsafePointer<UInt8>?] = [src.baseAddress, nil, nil, nil]
+      let sStride: [Int32] = [Int32(source.stride), 0, 0, 0]
+      let d: [UnsafeMutablePointer<UInt8>?] = [destination, nil, nil, nil]
+      let dStride: [Int32] = [Int32(stride), 0, 0, 0]
+      return sws_scale(context, s, sStride, 0, Int32(sourceHeight), d, dStride)
     }
     guard rows == Int32(height) else {
       throw MediaError("resize frame", code: rows < 0 ? rows : cff_averror(EINVAL))

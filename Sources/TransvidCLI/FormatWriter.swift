@@ -24,6 +24,10 @@ protocol FormatWriter: Sendable {
   /// Files besides the job's assets whose bytes the output depends on (a
   /// font the writer draws with); their digests are part of the cache key.
   var inputFiles: [String] { get }
+  /// Whether the write runs with the heap filled (`HeapFill`): every
+  /// writer that hands frames to a libavcodec codec, whose buffers (a video
+  /// pipeline's frame pool) may be made before the codec is opened.
+  var fillsHeap: Bool { get }
   /// Renders the job and writes the file at `path` (a temp file renamed
   /// into place). `onFrame` runs after each rendered frame and may throw to stop.
   func write(_ renderer: FrameRenderer, to path: String, onFrame: (Int) throws -> Void) throws -> OutputSummary
@@ -31,6 +35,7 @@ protocol FormatWriter: Sendable {
 
 extension FormatWriter {
   var inputFiles: [String] { [] }
+  var fillsHeap: Bool { true }
 
   /// The video encoders' thread count (x264, libvpx, prores_ks). Thread
   /// counts change an encoder's decisions (and so the bytes), so it is fixed

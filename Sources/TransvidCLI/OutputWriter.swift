@@ -36,6 +36,8 @@ enum OutputWriter {
   static func write(
     format: OutputFormat, renderer: FrameRenderer, to path: String, onFrame: (Int) throws -> Void = { _ in }
   ) throws -> OutputSummary {
-    try format.writer.write(renderer, to: path, onFrame: onFrame)
+    let writer = format.writer
+    guard writer.fillsHeap else { return try writer.write(renderer, to: path, onFrame: onFrame) }
+    return try HeapFill.needed { try writer.write(renderer, to: path, onFrame: onFrame) }
   }
 }

@@ -279,7 +279,7 @@ import TestSupport
 /// The file is a function of the frames alone, not of when they arrive (a
 /// renderer busy with a heavy frame, another job on the cores): x264 reads
 /// heap memory it has not written, and what it found there depended on the
-/// timing (`MediaLog.installed`). Before the fix this gave other bytes.
+/// timing (`HeapFill`). Before the fix this gave other bytes.
 @Suite struct MP4ReproducibilityTests {
   static let (width, height) = (480, 360)
   /// Motion with two cuts, so frame-type decisions have something to decide.
