@@ -100,6 +100,16 @@ final class PaletteQuantizer {
   /// Whether images are cropped to the rows that count (see `addImage`);
   /// off only to test that cropping changes nothing.
   var cropsRows = true
+  /// Whether each image's importance map is drawn here (`ImportanceMap`)
+  /// rather than by libimagequant; off only to test that it changes nothing.
+  var drawsImportanceMaps = true
+  /// The importance map of the image being added, and `ImportanceMap`'s
+  /// scratch memory (made with the first map).
+  private var map: [UInt8] = []
+  private var scratch: [UInt8] = []
+  /// libimagequant's quantisation error (mean squared, its own scale) of
+  /// the last palette: a function of every weight in the histogram.
+  private(set) var quantizationError: Double?
   /// Whether the histogram holds the transparent colour: an image added
   /// had a pixel that does not count.
   private var hasTransparent = false
@@ -173,12 +183,27 @@ final class PaletteQuantizer {
       }
     }
     if n < count { hasTransparent = true }
+    let drawsMap = drawsImportanceMaps && ImportanceMap.applies(width: width, height: rows.count)
+    if drawsMap && scratch.isEmpty {
+      map = [UInt8](repeating: 0, count: width * height)
+      scratch = [UInt8](repeating: 0, count: ImportanceMap.scratchCount(width: width, height: height))
+    }
     let result = rgba.withUnsafeBytes { bytes -> liq_error in
-      guard
-        let image = liq_image_create_rgba(
-          attributes, bytes.baseAddress! + 4 * width * rows.lowerBound, Int32(width), Int32(rows.count), 0)
+      let pixels = bytes.baseAddress! + 4 * width * rows.lowerBound
+      guard let image = liq_image_create_rgba(attributes, pixels, Int32(width), Int32(rows.count), 0)
       else { return LIQ_OUT_OF_MEMORY }
       defer { liq_image_destroy(image) }
+      if drawsMap {
+        let set = map.withUnsafeMutableBufferPointer { map in
+          scratch.withUnsafeMutableBytes { scratch in
+            ImportanceMap.compute(
+              pixels.assumingMemoryBound(to: UInt8.self), width: width, height: rows.count, into: map.baseAddress!,
+              scratch: scratch.baseAddress!)
+            return liq_image_set_importance_map(image, map.baseAddress!, width * rows.count, LIQ_COPY_PIXELS)
+          }
+        }
+        guard set == LIQ_OK else { return set }
+      }
       return liq_histogram_add_image(histogram, attributes, image)
     }
     guard result == LIQ_OK else { throw MediaError("choose a GIF palette", "libimagequant error \(result.rawValue)") }
@@ -295,6 +320,7 @@ final class PaletteQuantizer {
       throw MediaError("choose a GIF palette", "libimagequant error \(error.rawValue)")
     }
     defer { liq_result_destroy(result) }
+    quantizationError = liq_get_quantization_error(result)
     guard let palette = liq_get_palette(result) else {
       throw MediaError("choose a GIF palette", "libimagequant returned no palette")
     }
