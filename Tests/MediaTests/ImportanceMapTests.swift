@@ -7,30 +7,22 @@ import Testing
 /// and libimagequant's palettes and quantisation errors (a function of every
 /// weight in the histogram) are the same with the map and without it.
 @Suite struct ImportanceMapTests {
-  /// Packed RGBA of `width × height`: `kind` 0 photo-like noise on
-  /// gradients, opaque; 1 the same with a third of the pixels transparent
-  /// (the GIF writer's images: unchanged pixels left out); 2 every alpha;
-  /// 3 flat blocks with hard edges.
-  static func image(width: Int, height: Int, kind: Int, seed: UInt64 = 7) -> [UInt8] {
-    var state = seed &* 0x9E37_79B9_7F4A_7C15 | 1
-    var bytes = [UInt8](repeating: 0, count: 4 * width * height)
+  /// Packed RGBA of `width × height`: `kind` 0 `ResamplerTests.frame`'s
+  /// noise, gradients and flat blocks, opaque; 1 the same with a third of
+  /// the pixels transparent (the GIF writer's images: unchanged pixels left
+  /// out); 2 as it is, with bands of every alpha; 3 flat UI blocks.
+  static func image(width: Int, height: Int, kind: Int) -> [UInt8] {
+    var bytes = ResamplerTests.frame(width: width, height: height, seed: UInt64(7 + kind)).bytes
     for y in 0..<height {
       for x in 0..<width {
-        state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-        let noise = Int(truncatingIfNeeded: state >> 59)
         let i = 4 * (y * width + x)
-        if kind == 3 {
+        switch kind {
+        case 0: bytes[i + 3] = 255
+        case 1: bytes[i + 3] = (x * 7 + y * 13) % 3 == 0 ? 0 : 255
+        case 3:
           let k = (x / 5 + y / 3) % 4
           (bytes[i], bytes[i + 1], bytes[i + 2], bytes[i + 3]) = ([0, 255, 30, 242][k], [122, 255, 30, 242][k], [255, 255, 30, 247][k], 255)
-          continue
-        }
-        bytes[i] = UInt8((x * 255 / max(1, width - 1) + noise) & 0xFF)
-        bytes[i + 1] = UInt8((y * 255 / max(1, height - 1) + 3 * noise) & 0xFF)
-        bytes[i + 2] = UInt8(((x ^ y) * 5 + noise) & 0xFF)
-        switch kind {
-        case 1: bytes[i + 3] = (state >> 40) % 3 == 0 ? 0 : 255
-        case 2: bytes[i + 3] = UInt8(truncatingIfNeeded: state >> 48)
-        default: bytes[i + 3] = 255
+        default: break
         }
       }
     }
