@@ -183,7 +183,9 @@ final class PaletteQuantizer {
       }
     }
     if n < count { hasTransparent = true }
-    let drawsMap = drawsImportanceMaps && ImportanceMap.applies(width: width, height: rows.count)
+    // libimagequant draws the map at speeds up to 7 (the default is 4).
+    let drawsMap =
+      drawsImportanceMaps && liq_get_speed(attributes) <= 7 && ImportanceMap.applies(width: width, height: rows.count)
     if drawsMap && scratch.isEmpty {
       map = [UInt8](repeating: 0, count: width * height)
       scratch = [UInt8](repeating: 0, count: ImportanceMap.scratchCount(width: width, height: height))
