@@ -8,7 +8,7 @@ import Glibc
 /// every image added to a histogram: its `contrast_maps` computes this map
 /// in scalar float code and, beside it, an edge map that only its own
 /// remapping reads (transvid maps with `paletteuse`). For the GIF writer's
-/// images that was a fifth of a flat clip's CPU time. These are the same
+/// images that was a sixth of a flat clip's CPU time. These are the same
 /// bytes: the same float operations in the same order (a 3×3 cross of
 /// second differences on gamma-corrected, premultiplied pixels), then the
 /// same byte filters — two 3×3 cross maxima, a box blur of six taps each
