@@ -1,6 +1,8 @@
 import CFFmpeg
+import Dispatch
 import Glibc
 import Raster
+import Synchronization
 
 /// Resizes premultiplied RGBA bitmaps with libswscale's Lanczos filter.
 ///
@@ -29,6 +31,13 @@ public final class Resampler {
   let width: Int, height: Int
   let destinationFormat: AVPixelFormat
   private let context: OpaquePointer
+  /// The context for the lower half of a band split in two (`scale`),
+  /// made when first needed.
+  private var lowerContext: OpaquePointer?
+  /// Whether bands of at least `splitRows` output rows are resized in two
+  /// halves at once; off only to test that the bytes are the same.
+  var splitsBands = true
+  static let splitRows = 64
 
   /// A resizer from `sourceWidth × sourceHeight` RGBA to `width × height`
   /// pixels of `format` (`AV_PIX_FMT_RGBA` or `AV_PIX_FMT_BGRA`; with
@@ -61,7 +70,10 @@ public final class Resampler {
     try self.init(from: sourceWidth, sourceHeight, to: width, height, format: AV_PIX_FMT_RGBA)
   }
 
-  deinit { sws_freeContext(context) }
+  deinit {
+    sws_freeContext(context)
+    sws_freeContext(lowerContext)
+  }
 
   /// The G, B and R planes of `resizeToOpaqueBGRA`'s last frame, and the
   /// source they were resized from (nil: none, or a resize failed).
@@ -114,10 +126,45 @@ public final class Resampler {
     }
   }
 
-  /// Output rows `rows` of `source` resized into `planes` (swscale's frame
-  /// API, which computes any band of output rows; the source is lent to it,
-  /// not copied).
+  /// Output rows `rows` of `source` resized into `planes`. A band of
+  /// `splitRows` rows or more is cut at a row of swscale's alignment and its
+  /// halves resized at once, each by a context of its own: in the GIF
+  /// writer's first pass this resize is the step the others wait for, and
+  /// each output row is the same whichever band computes it.
   private func scale(_ source: Bitmap, rows: Range<Int>, into planes: Frame) throws(MediaError) {
+    let align = Swift.max(1, Int(sws_receive_slice_alignment(context)))
+    let middle = (rows.lowerBound + rows.count / 2) / align * align
+    guard splitsBands, rows.count >= Self.splitRows, middle > rows.lowerBound else {
+      return try scale(source, rows: rows, into: planes, context: context)
+    }
+    if lowerContext == nil {
+      lowerContext = sws_getContext(
+        Int32(sourceWidth), Int32(sourceHeight), AV_PIX_FMT_RGBA, Int32(width), Int32(height),
+        destinationFormat, Self.flags, nil, nil, nil)
+    }
+    guard let lower = lowerContext else { return try scale(source, rows: rows, into: planes, context: context) }
+    // The halves write disjoint rows of `planes`.
+    let halves = UncheckedHalves(
+      resampler: self, source: source, planes: planes, contexts: [context, lower],
+      bands: [rows.lowerBound..<middle, middle..<rows.upperBound])
+    let errors = Mutex<[MediaError?]>([nil, nil])
+    DispatchQueue.concurrentPerform(iterations: 2) { k in
+      do throws(MediaError) {
+        try halves.resampler.scale(halves.source, rows: halves.bands[k], into: halves.planes, context: halves.contexts[k])
+      } catch { errors.withLock { $0[k] = error } }
+    }
+    if let error = errors.withLock({ $0.compactMap { $0 }.first }) { throw error }
+  }
+
+  /// What the two halves of a split band share (each writes only its rows).
+  private struct UncheckedHalves: @unchecked Sendable {
+    let resampler: Resampler, source: Bitmap, planes: Frame, contexts: [OpaquePointer], bands: [Range<Int>]
+  }
+
+  /// Output rows `rows` of `source` resized into `planes` by `context`
+  /// (swscale's frame API, which computes any band of output rows; the
+  /// source is lent to it, not copied).
+  private func scale(_ source: Bitmap, rows: Range<Int>, into planes: Frame, context: OpaquePointer) throws(MediaError) {
     let input = try Frame()
     let code = source.bytes.withUnsafeBufferPointer { bytes -> Int32 in
       let base = UnsafeMutablePointer(mutating: bytes.baseAddress!)
