@@ -59,7 +59,7 @@ enum CanonicalText {
       (SourceLocation?.self, .optionalLocation),
     ]
     let kind = kinds.first { $0.0 == type }?.1 ?? .other
-    let info = TypeInfo(name: String(reflecting: type), style: Mirror(reflecting: value).displayStyle, kind: kind)
+    let info = TypeInfo(name: _typeName(type, qualified: true), style: Mirror(reflecting: value).displayStyle, kind: kind)
     types.withLock { $0[id] = info }
     return info
   }
