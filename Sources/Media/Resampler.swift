@@ -51,16 +51,24 @@ public final class Resampler {
     self.width = width
     self.height = height
     destinationFormat = format
-    guard
-      let context = sws_getContext(
-        Int32(sourceWidth), Int32(sourceHeight), AV_PIX_FMT_RGBA, Int32(width), Int32(height),
-        format, Self.flags, nil, nil, nil)
-    else {
+    guard let context = Self.makeContext(sourceWidth, sourceHeight, width, height, format) else {
       throw MediaError(
         "resize \(sourceWidth)×\(sourceHeight) to \(width)×\(height)", code: cff_averror(EINVAL))
     }
     self.context = context
   }
+
+  /// A swscale context for this resize (nil: swscale refused the sizes).
+  private static func makeContext(
+    _ sourceWidth: Int, _ sourceHeight: Int, _ width: Int, _ height: Int, _ format: AVPixelFormat
+  ) -> OpaquePointer? {
+    sws_getContext(
+      Int32(sourceWidth), Int32(sourceHeight), AV_PIX_FMT_RGBA, Int32(width), Int32(height), format, Self.flags, nil,
+      nil, nil)
+  }
+
+  /// The row multiple a band of output rows starts at (`sws_receive_slice`).
+  private var alignment: Int { Swift.max(1, Int(sws_receive_slice_alignment(context))) }
 
   /// A resizer from `sourceWidth × sourceHeight` to `width × height`, RGBA
   /// both (premultiplied stays premultiplied).
@@ -132,15 +140,13 @@ public final class Resampler {
   /// writer's first pass this resize is the step the others wait for, and
   /// each output row is the same whichever band computes it.
   private func scale(_ source: Bitmap, rows: Range<Int>, into planes: Frame) throws(MediaError) {
-    let align = Swift.max(1, Int(sws_receive_slice_alignment(context)))
+    let align = alignment
     let middle = (rows.lowerBound + rows.count / 2) / align * align
     guard splitsBands, rows.count >= Self.splitRows, middle > rows.lowerBound else {
       return try scale(source, rows: rows, into: planes, context: context)
     }
     if lowerContext == nil {
-      lowerContext = sws_getContext(
-        Int32(sourceWidth), Int32(sourceHeight), AV_PIX_FMT_RGBA, Int32(width), Int32(height),
-        destinationFormat, Self.flags, nil, nil, nil)
+      lowerContext = Self.makeContext(sourceWidth, sourceHeight, width, height, destinationFormat)
     }
     guard let lower = lowerContext else { return try scale(source, rows: rows, into: planes, context: context) }
     // The halves write disjoint rows of `planes`.
@@ -216,7 +222,7 @@ public final class Resampler {
     let reach = 6 * Swift.max(1, ratio) + 4
     let low = (Double(changed.lowerBound) - reach + 0.5) / ratio - 0.5
     let high = (Double(changed.upperBound - 1) + reach + 0.5) / ratio - 0.5
-    let align = Swift.max(1, Int(sws_receive_slice_alignment(context)))
+    let align = alignment
     let first = Swift.max(0, Int(low.rounded(.down))) / align * align
     var end = Swift.min(height, Int(high.rounded(.up)) + 1)
     end = end == height ? height : Swift.min(height, (end + align - 1) / align * align)
