@@ -81,7 +81,7 @@ final class GIFFirstPass: @unchecked Sendable {
       return
     }
     let pixels = try GIFWriter.timed(.resize, measure) { () throws(MediaError) in try frames.resize(bitmap) }
-    if !result.runs.isEmpty && pixels == previous {
+    if !result.runs.isEmpty && Bitmap.sameBytes(pixels, previous) {
       result.runs[result.runs.count - 1] = result.runs[result.runs.count - 1].lowerBound..<(i + 1)
       return
     }

@@ -5,6 +5,8 @@
 // is a value type (copy on write), so a snapshot taken once can be shared by
 // every frame and every thread without locks.
 
+import Glibc
+
 /// A premultiplied RGBA8 image, `width × height` pixels, rows packed.
 public struct Bitmap: Hashable, Sendable {
   /// Width in pixels.
@@ -67,12 +69,13 @@ public struct Bitmap: Hashable, Sendable {
     if fill == .clear {
       storage = [UInt8](repeating: 0, count: width * height * 4)
     } else {
-      var b = [UInt8](repeating: 0, count: width * height * 4)
-      b.withUnsafeMutableBytes { raw in
-        let p = raw.bindMemory(to: Pixel.self)
-        p.initialize(repeating: fill)
+      // Written once, pixel by pixel (not zeroed first).
+      let count = width * height
+      storage = [UInt8](unsafeUninitializedCapacity: count * 4) { buffer, initialized in
+        UnsafeMutableRawPointer(buffer.baseAddress!).bindMemory(to: Pixel.self, capacity: count)
+          .initialize(repeating: fill, count: count)
+        initialized = count * 4
       }
-      storage = b
     }
   }
 
@@ -108,7 +111,19 @@ public struct Bitmap: Hashable, Sendable {
   }
 
   public static func == (a: Bitmap, b: Bitmap) -> Bool {
-    a.width == b.width && a.height == b.height && a.bytes == b.bytes
+    a.width == b.width && a.height == b.height && sameBytes(a.storage, b.storage)
+  }
+
+  /// Whether two byte arrays hold the same bytes: `memcmp`, where the
+  /// array's own `==` compares element by element (a 12 MB frame: about
+  /// ten times as long).
+  public static func sameBytes(_ a: [UInt8], _ b: [UInt8]) -> Bool {
+    guard a.count == b.count else { return false }
+    return a.withUnsafeBufferPointer { p in
+      b.withUnsafeBufferPointer { q in
+        p.baseAddress == q.baseAddress || p.isEmpty || memcmp(p.baseAddress!, q.baseAddress!, p.count) == 0
+      }
+    }
   }
 
   public func hash(into h: inout Hasher) {

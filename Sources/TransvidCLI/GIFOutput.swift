@@ -95,10 +95,11 @@ struct GIFOutput: FormatWriter {
       // Three frames drawn in turn: while one is drawn the writer still
       // holds the two before it (see `GIFWriter.write`), so drawing into
       // either would copy it.
-      let blank = Bitmap(
-        width: clipSpec.framePixelWidth, height: clipSpec.framePixelHeight,
-        fill: clipSpec.canvas.background.premultipliedPixel)
-      var frames = [blank, blank, blank]
+      var frames = (0..<3).map { _ in
+        Bitmap(
+          width: clipSpec.framePixelWidth, height: clipSpec.framePixelHeight,
+          fill: clipSpec.canvas.background.premultipliedPixel)
+      }
       var drawn = 0
       // Timings (bench switch): `encode` is the whole GIF writer, the
       // frames' `compose` and the writer's own phases inside it.
