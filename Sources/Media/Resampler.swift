@@ -122,14 +122,34 @@ public final class Resampler {
     if !rows.isEmpty { try scale(source, rows: rows, into: planes) }
     self.planes = planes
     planesSource = source
+    Self.interleave(planes, width: width, height: height, into: destination)
+  }
+
+  /// The G, B, R `planes` as packed opaque BGRA in `destination`: sixteen
+  /// pixels at a time, widened to 32-bit lanes and shifted into place (on a
+  /// little-endian machine, as Linux's are), the rest one by one.
+  static func interleave(_ planes: Frame, width: Int, height: Int, into destination: UnsafeMutablePointer<UInt8>) {
     let frame = planes.pointer.pointee
-    let out = UnsafeMutableRawPointer(destination)
+    let opaque = SIMD16<UInt32>(repeating: 0xFF00_0000)
     for y in 0..<height {
-      let g = frame.data.0! + y * Int(frame.linesize.0), b = frame.data.1! + y * Int(frame.linesize.1)
-      let r = frame.data.2! + y * Int(frame.linesize.2)
-      for x in 0..<width {
-        let bgra = UInt32(b[x]) | UInt32(g[x]) << 8 | UInt32(r[x]) << 16 | 0xFF00_0000
-        out.storeBytes(of: bgra.littleEndian, toByteOffset: 4 * (y * width + x), as: UInt32.self)
+      let g = UnsafeRawPointer(frame.data.0! + y * Int(frame.linesize.0))
+      let b = UnsafeRawPointer(frame.data.1! + y * Int(frame.linesize.1))
+      let r = UnsafeRawPointer(frame.data.2! + y * Int(frame.linesize.2))
+      let row = UnsafeMutableRawPointer(destination + 4 * y * width)
+      var x = 0
+      while x + 16 <= width {
+        let gv = SIMD16<UInt32>(truncatingIfNeeded: g.loadUnaligned(fromByteOffset: x, as: SIMD16<UInt8>.self))
+        let bv = SIMD16<UInt32>(truncatingIfNeeded: b.loadUnaligned(fromByteOffset: x, as: SIMD16<UInt8>.self))
+        let rv = SIMD16<UInt32>(truncatingIfNeeded: r.loadUnaligned(fromByteOffset: x, as: SIMD16<UInt8>.self))
+        row.storeBytes(of: bv | gv &<< 8 | rv &<< 16 | opaque, toByteOffset: 4 * x, as: SIMD16<UInt32>.self)
+        x += 16
+      }
+      while x < width {
+        let bgra =
+          UInt32(b.load(fromByteOffset: x, as: UInt8.self)) | UInt32(g.load(fromByteOffset: x, as: UInt8.self)) << 8
+          | UInt32(r.load(fromByteOffset: x, as: UInt8.self)) << 16 | 0xFF00_0000
+        row.storeBytes(of: bgra.littleEndian, toByteOffset: 4 * x, as: UInt32.self)
+        x += 1
       }
     }
   }
