@@ -15,7 +15,10 @@ import Transitions
 /// worked out in order, as far as the latest segment asked about, the first
 /// time a frame asks (a video's first frames need none of the later
 /// screens), and kept. Safe to use from any thread; shared by every copy of
-/// a `FrameRenderer`.
+/// a `FrameRenderer`. One thread at a time works segments out, each
+/// published as soon as it is done: a frame asking about a segment already
+/// worked out does not wait for one being worked out ahead of it
+/// (`FrameRenderer.preparingAhead`).
 final class RestingImages: Sendable {
   private struct Progress {
     var images: [Bitmap?] = []
@@ -32,6 +35,8 @@ final class RestingImages: Sendable {
   private let compositor: Compositor
   private let statusBar: StatusBar?
   private let progress = Mutex(Progress())
+  /// Held by the thread working segments out.
+  private let working = Mutex(())
 
   init(
     timeline: Timeline, transitions: [(any Transition)?], screens: ScreenSnapshots, spec: JobSpec,
@@ -51,19 +56,27 @@ final class RestingImages: Sendable {
   /// The composite still segment `segment` shows, or nil where its plain
   /// screen snapshot is what shows (and for transition segments).
   func image(segment: Int) -> Bitmap? {
-    progress.withLock { p in
-      advance(&p, through: segment)
-      return p.images[segment]
-    }
+    worked(through: segment) { $0.images[segment] }
   }
 
   /// How light the drawn bar's glyphs are at the start and end of
   /// `segment`; nil unless the bar follows the screens.
   func lightness(segment: Int) -> (start: Double, end: Double)? {
     guard followsScreens else { return nil }
-    return progress.withLock { p in
-      advance(&p, through: segment)
-      return p.lightness[segment]
+    return worked(through: segment) { $0.lightness[segment] }
+  }
+
+  /// `read` of the progress once it reaches `segment`, working out the
+  /// segments before it that no thread has, one by one.
+  private func worked<T>(through segment: Int, _ read: (Progress) -> T) -> T {
+    if let value = progress.withLock({ p in p.images.count > segment ? read(p) : nil }) { return value }
+    return working.withLock { _ in
+      while true {
+        var p = progress.withLock { $0 }
+        if p.images.count > segment { return read(p) }
+        advance(&p, through: p.images.count)
+        progress.withLock { [p] in $0 = p }
+      }
     }
   }
 

@@ -11,7 +11,7 @@ import Testing
 /// whatever threads frames ask, every frame is the one a renderer prepared
 /// all at once draws: example jobs with shared elements, resting
 /// composites (sheets), a drawn status bar, and (Arabic) mirrored
-/// steps.
+/// steps; also while another thread makes them ahead of the frames.
 @Suite struct LazySnapshotTests {
   static func spec(_ name: String) throws -> JobSpec {
     let parts = name.split(separator: "@").map(String.init)
@@ -54,6 +54,29 @@ import Testing
     let concurrent = drawn.withLock { $0 }
     for n in 0..<count {
       #expect(concurrent[n] == expected[n], "\(name): frame \(n) drawn concurrently")
+    }
+    // In order, as the GIF writer draws them, while another thread makes the
+    // screens and resting composites ahead (`preparingAhead`).
+    let ahead = FrameRenderer(spec: spec)
+    let inOrder = ahead.preparingAhead { (0..<count).map { ahead.frame($0, width: w, height: h) } }
+    for n in 0..<count {
+      #expect(inOrder[n] == expected[n], "\(name): frame \(n) drawn while prepared ahead")
+    }
+  }
+
+  /// `preparingAhead` returns its body's value, or rethrows its error, once
+  /// the thread preparing ahead has stopped (a body that draws nothing).
+  @Test func preparingAheadEndsWithItsBody() throws {
+    struct Stop: Error {}
+    let renderer = FrameRenderer(spec: try Self.spec("release-notes.cfg"))
+    #expect(throws: Stop.self) { try renderer.preparingAhead { throw Stop() } }
+    #expect(renderer.preparingAhead { 7 } == 7)
+    // Drawn afterwards, the renderer's frames are still the prepared ones.
+    let prepared = FrameRenderer(spec: try Self.spec("release-notes.cfg"))
+    prepared.prepare()
+    let (w, h) = (prepared.spec.canvas.pixelWidth, prepared.spec.canvas.pixelHeight)
+    for n in stride(from: 0, to: prepared.frameCount, by: 3) {
+      #expect(renderer.frame(n, width: w, height: h) == prepared.frame(n, width: w, height: h), "frame \(n)")
     }
   }
 
