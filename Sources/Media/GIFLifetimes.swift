@@ -64,8 +64,7 @@ struct GIFLifetimes {
         since.withUnsafeMutableBufferPointer { since in
           pixels.withUnsafeBytes { a in
             (previous ?? pixels).withUnsafeBytes { b in
-              let every = previous == nil
-              for p in 0..<count where every || colorDiffers(a, b, p) {
+              func changed(_ p: Int) {
                 let before = Int(position[p])
                 if before >= 0 { lifetimes[before] = UInt8(min(255, start - Int(since[p]))) }
                 if recording {
@@ -75,6 +74,11 @@ struct GIFLifetimes {
                 } else {
                   position[p] = -1
                 }
+              }
+              if previous == nil {
+                for p in 0..<count { changed(p) }
+              } else {
+                forEachColorChange(a, b, count: count, changed)
               }
             }
           }
