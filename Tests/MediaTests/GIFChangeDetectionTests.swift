@@ -36,4 +36,20 @@ import Testing
     #expect(GIFImagePlan.changedPixels(a, from: nil, count: count) == Array(0..<count))
     #expect(GIFImagePlan.changedPixels(b, from: a, count: count) == expected)
   }
+
+  /// `forEachColorChange` skips eight unchanged pixels at a time: sparse
+  /// changes at the edges of those blocks and in a shorter tail, beside
+  /// blocks whose only change is alpha, are the pixels the bytes say.
+  @Test(arguments: [0, 1, 7, 8, 9, 15, 16, 17, 63, 64, 65, 1001])
+  static func sparseChangesAreFoundBlockByBlock(count: Int) {
+    let a = frame(count, seed: UInt64(count) + 3)
+    var b = a
+    for p in [0, 7, 8, 15, 24, count / 2, count - 2, count - 1] where p >= 0 && p < count { b[4 * p + p % 3] &+= 1 }
+    for p in stride(from: 40, to: count, by: 8) { b[4 * p + 3] &+= 9 }
+    let expected = (0..<count).filter { scalarDiffers(a, b, $0) }
+    var found: [Int] = []
+    a.withUnsafeBytes { x in b.withUnsafeBytes { y in forEachColorChange(x, y, count: count) { found.append($0) } } }
+    #expect(found == expected)
+    #expect(GIFImagePlan.changedPixels(b, from: a, count: count) == expected)
+  }
 }
