@@ -94,12 +94,9 @@ struct GIFOutput: FormatWriter {
       let clipSpec = clip.spec
       // Three frames drawn in turn: while one is drawn the writer still
       // holds the two before it (see `GIFWriter.write`), so drawing into
-      // either would copy it.
-      var frames = (0..<3).map { _ in
-        Bitmap(
-          width: clipSpec.framePixelWidth, height: clipSpec.framePixelHeight,
-          fill: clipSpec.canvas.background.premultipliedPixel)
-      }
+      // either would copy it. Each is made when first drawn into (the
+      // second and third while pass 1 works on the first).
+      var frames: [Bitmap] = []
       var drawn = 0
       // Timings (bench switch): `encode` is the whole GIF writer, the
       // frames' `compose` and the writer's own phases inside it. The screens
@@ -114,8 +111,14 @@ struct GIFOutput: FormatWriter {
             try onFrame(i)
             // A screen at rest is drawn once (the writer lengthens its image).
             if clip.repeatsPreviousFrame(i) { return nil }
-            let k = drawn % frames.count
+            let k = drawn % 3
             drawn += 1
+            if k == frames.count {
+              frames.append(
+                Bitmap(
+                  width: clipSpec.framePixelWidth, height: clipSpec.framePixelHeight,
+                  fill: clipSpec.canvas.background.premultipliedPixel))
+            }
             StageTimings.measure(.compose) { clip.render(i, into: &frames[k]) }
             return frames[k]
           }
