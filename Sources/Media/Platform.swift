@@ -236,7 +236,7 @@ public struct AtomicFile: Sendable {
     let made = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
     guard made != nil else { throw MediaError("write '\(path)'", Platform.errnoMessage()) }
     self.path = path
-    folder = String(cString: template)
+    folder = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
     temporary = folder + "/" + name
   }
 
