@@ -28,7 +28,11 @@ final class GIFFirstPass: @unchecked Sendable {
   private let statistics: GIFStatistics
   private let options: GIFOptions
   private let measure: GIFWriter.Measure?
-  private let queue = DispatchQueue(label: "transvid.gif-first-pass")
+  /// The chain the drawing and the statistics wait for, so it comes first
+  /// when the cores are short: libdispatch on Linux runs a queue of a
+  /// higher QoS on threads of a lower nice value (where the process may
+  /// lower it; else as any other queue). The bytes do not depend on it.
+  private let queue = DispatchQueue(label: "transvid.gif-first-pass", qos: .userInteractive)
   private let group = DispatchGroup()
   private let slot = DispatchSemaphore(value: 1)
   /// Written on `queue` only, read once the group is done.
