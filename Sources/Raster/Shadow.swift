@@ -275,10 +275,18 @@ enum Shadows {
     return k.map(Float.init)
   }
 
-  /// Separable Gaussian blur (zero outside), horizontal then vertical. The
-  /// inner loops run over contiguous x for each tap, which LLVM vectorises;
-  /// rows are spread over the cores in both passes (each output row is
-  /// computed the same way whichever thread takes it).
+  /// Separable Gaussian blur (zero outside), horizontal then vertical: the
+  /// bytes of `blurReference`, with the work of identical rows shared. A
+  /// row equal to the one above (the inside of a box or rounded box, the
+  /// empty margin) has the same horizontal pass, so only the first of each
+  /// run is blurred; an output row whose vertical window lies inside one
+  /// run reads the same row at every tap, so it equals every other such row
+  /// of that run and is copied. Each kept row is computed exactly as the
+  /// reference computes it, so the result is the same to the bit; what a
+  /// snapshot's shadow costs then grows with its edges, not its area.
+  ///
+  /// The inner loops run over contiguous x for each tap, which LLVM
+  /// vectorises; the rows computed are spread over the cores in both passes.
   ///
   /// `shift` moves the result right and down by fractions of a pixel (each
   /// in [0, 1)): the shadow's offset below a whole pixel, exact, folded
@@ -292,45 +300,102 @@ enum Shadows {
     // Tap t reads offset t − r: the kernels' taps run from −reach − 1.
     let r = reach + 1
     let taps = kx.count
-    let threads = max(1, min(Compositor.processorCount, h / 32))
+    guard w > 0, h > 0 else { return [] }
+    // runStart[y]: the first row of the run of rows equal to row y.
+    var runStart = [Int](repeating: 0, count: h)
+    input.withUnsafeBufferPointer { src in
+      for y in 1..<max(h, 1) {
+        let same = memcmp(src.baseAddress! + y * w, src.baseAddress! + (y - 1) * w, w * MemoryLayout<Float>.size) == 0
+        runStart[y] = same ? runStart[y - 1] : y
+      }
+    }
+    let blurredRows = (0..<h).filter { runStart[$0] == $0 }
+    // copyOf[y]: an earlier output row equal to row y (-1: computed).
+    var copyOf = [Int](repeating: -1, count: h)
+    var firstInRun = [Int](repeating: -1, count: h)
+    for y in 0..<h {
+      let top = y - r, bottom = y - r + taps - 1
+      guard top >= 0, bottom < h, runStart[top] == runStart[bottom] else { continue }
+      if firstInRun[runStart[top]] < 0 { firstInRun[runStart[top]] = y } else { copyOf[y] = firstInRun[runStart[top]] }
+    }
+    let computedRows = (0..<h).filter { copyOf[$0] < 0 }
     var horizontal = [Float](repeating: 0, count: w * h)
     var out = [Float](repeating: 0, count: w * h)
     input.withUnsafeBufferPointer { src in
       horizontal.withUnsafeMutableBufferPointer { mid in
         out.withUnsafeMutableBufferPointer { dst in
           kx.withUnsafeBufferPointer { kxw in ky.withUnsafeBufferPointer { kyw in
-            let job = UncheckedSendable(
-              value: (src.baseAddress!, mid.baseAddress!, dst.baseAddress!, kxw.baseAddress!, kyw.baseAddress!))
-            DispatchQueue.concurrentPerform(iterations: threads) { t in
-              let (src, mid, _, kw, _) = job.value
-              let padded = UnsafeMutablePointer<Float>.allocate(capacity: w + 2 * r)
-              defer { padded.deallocate() }
-              for y in stride(from: t, to: h, by: threads) {
-                padded.initialize(repeating: 0, count: w + 2 * r)
-                (padded + r).update(from: src + y * w, count: w)
-                let o = mid + y * w
-                for tap in 0..<taps {
-                  let wt = kw[tap]
-                  let s = padded + tap
-                  for x in 0..<w { o[x] += wt * s[x] }
+            runStart.withUnsafeBufferPointer { runStart in
+              let job = UncheckedSendable(
+                value: (src.baseAddress!, mid.baseAddress!, dst.baseAddress!, kxw.baseAddress!, kyw.baseAddress!,
+                  runStart.baseAddress!))
+              let threadsX = max(1, min(Compositor.processorCount, blurredRows.count / 32))
+              DispatchQueue.concurrentPerform(iterations: threadsX) { t in
+                let (src, mid, _, kw, _, _) = job.value
+                let padded = UnsafeMutablePointer<Float>.allocate(capacity: w + 2 * r)
+                defer { padded.deallocate() }
+                for k in stride(from: t, to: blurredRows.count, by: threadsX) {
+                  let y = blurredRows[k]
+                  padded.initialize(repeating: 0, count: w + 2 * r)
+                  (padded + r).update(from: src + y * w, count: w)
+                  let o = mid + y * w
+                  for tap in 0..<taps {
+                    let wt = kw[tap]
+                    let s = padded + tap
+                    for x in 0..<w { o[x] += wt * s[x] }
+                  }
                 }
               }
-            }
-            DispatchQueue.concurrentPerform(iterations: threads) { t in
-              let (_, mid, dst, _, kw) = job.value
-              for y in stride(from: t, to: h, by: threads) {
-                let o = dst + y * w
-                for tap in 0..<taps {
-                  let sy = y + tap - r
-                  if sy < 0 || sy >= h { continue }
-                  let wt = kw[tap]
-                  let s = mid + sy * w
-                  for x in 0..<w { o[x] += wt * s[x] }
+              let threadsY = max(1, min(Compositor.processorCount, computedRows.count / 32))
+              DispatchQueue.concurrentPerform(iterations: threadsY) { t in
+                let (_, mid, dst, _, kw, runStart) = job.value
+                for k in stride(from: t, to: computedRows.count, by: threadsY) {
+                  let y = computedRows[k]
+                  let o = dst + y * w
+                  for tap in 0..<taps {
+                    let sy = y + tap - r
+                    if sy < 0 || sy >= h { continue }
+                    let wt = kw[tap]
+                    let s = mid + runStart[sy] * w
+                    for x in 0..<w { o[x] += wt * s[x] }
+                  }
                 }
               }
             }
           } }
+          for y in 0..<h where copyOf[y] >= 0 {
+            (dst.baseAddress! + y * w).update(from: dst.baseAddress! + copyOf[y] * w, count: w)
+          }
         }
+      }
+    }
+    return out
+  }
+
+  /// The blur as defined: every row of both passes computed on its own.
+  /// `blur` is held to it bit for bit.
+  static func blurReference(
+    _ input: [Float], width w: Int, height h: Int, sigma: Double, reach: Int, shift: (x: Double, y: Double) = (0, 0)
+  ) -> [Float] {
+    let kx = kernel(sigma: sigma, reach: reach, shift: shift.x)
+    let ky = kernel(sigma: sigma, reach: reach, shift: shift.y)
+    let r = reach + 1
+    let taps = kx.count
+    var horizontal = [Float](repeating: 0, count: w * h)
+    var out = [Float](repeating: 0, count: w * h)
+    for y in 0..<h {
+      for tap in 0..<taps {
+        for x in 0..<w {
+          let sx = x + tap - r
+          horizontal[y * w + x] += kx[tap] * (sx >= 0 && sx < w ? input[y * w + sx] : 0)
+        }
+      }
+    }
+    for y in 0..<h {
+      for tap in 0..<taps {
+        let sy = y + tap - r
+        if sy < 0 || sy >= h { continue }
+        for x in 0..<w { out[y * w + x] += ky[tap] * horizontal[sy * w + x] }
       }
     }
     return out

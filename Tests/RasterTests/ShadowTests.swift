@@ -144,3 +144,46 @@ import TestSupport
     #expect(GoldenTests.psnr(a, b) >= 45, "radius \(radius): \(GoldenTests.psnr(a, b)) dB")
   }
 }
+
+@Suite struct ShadowBlurTests {
+  /// `Shadows.blur` shares the work of identical rows; it gives the bits of
+  /// `blurReference`, which computes every row of both passes on its own:
+  /// on a rounded box's alpha inside an empty margin (long runs of equal
+  /// rows), on rows that repeat in runs shorter and longer than the
+  /// kernel's window, at the edges, and with sub-pixel shifts.
+  @Test(arguments: [(0.0, 0.0), (0.25, 0.75)])
+  func sharedRowsGiveTheReferenceBits(shift: (Double, Double)) {
+    var state: UInt64 = 7
+    func next() -> UInt64 {
+      state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+      return state >> 33
+    }
+    // A rounded box (radius 9) of alpha 1 with antialiased corners, 12 px of margin.
+    let w = 70, h = 90
+    var box = [Float](repeating: 0, count: w * h)
+    for y in 12..<(h - 12) {
+      for x in 12..<(w - 12) {
+        let dx = max(0, max(21 - Double(x) - 0.5, Double(x) + 0.5 - Double(w - 21)))
+        let dy = max(0, max(21 - Double(y) - 0.5, Double(y) + 0.5 - Double(h - 21)))
+        box[y * w + x] = Float(min(1, max(0, 9.5 - (dx * dx + dy * dy).squareRoot())))
+      }
+    }
+    // Random rows, each repeated 1 to 40 times.
+    var runs: [Float] = []
+    while runs.count < w * h {
+      let row = (0..<w).map { _ in Float(next() % 256) / 255 }
+      for _ in 0..<Int(1 + next() % 40) { runs += row }
+    }
+    runs.removeLast(runs.count - w * h)
+    for (input, sigma) in [(box, 2.0), (box, 5.0), (runs, 1.5), (runs, 4.0)] {
+      let reach = Int((3 * sigma).rounded(.up))
+      let fast = Shadows.blur(input, width: w, height: h, sigma: sigma, reach: reach, shift: shift)
+      let reference = Shadows.blurReference(input, width: w, height: h, sigma: sigma, reach: reach, shift: shift)
+      #expect(fast.count == reference.count)
+      let differing = zip(fast, reference).filter { $0.bitPattern != $1.bitPattern }.count
+      #expect(differing == 0, "σ \(sigma): \(differing) values differ")
+    }
+    // The box's shadow is not trivially zero.
+    #expect(Shadows.blur(box, width: w, height: h, sigma: 5, reach: 15)[45 * w + 35] > 0.5)
+  }
+}
