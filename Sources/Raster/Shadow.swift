@@ -3,6 +3,7 @@ import Glibc
 #endif
 import Dispatch
 import Geometry
+import Synchronization
 
 // Shadows (UIKIT.md §3): the layer's composited alpha — or its `shadowPath`
 // filled — blurred by a Gaussian of σ = shadowRadius · scale device pixels
@@ -131,6 +132,13 @@ extension DisplayListBuilder {
   }
 }
 
+/// What `Shadows.blurredBox` computes from, compared bit for bit.
+struct BoxShadowKey: Equatable {
+  var x0, y0, x1, y1, radius, sigma: Double
+  var reach: Int
+  var clip: PixelBox
+}
+
 enum Shadows {
   /// ½(F(b − x) − F(a − x)) at the pixel centres x = start + i + 0.5, with
   /// F(d) = erf(d / σ√2) / erf(3/√2) clamped to ±1.
@@ -148,8 +156,29 @@ enum Shadows {
   }
 
   /// The shadow of a device box (rounded by `radius`) blurred by σ, over
-  /// the pixels it reaches inside `clip`.
+  /// the pixels it reaches inside `clip`. The last few are kept
+  /// (`recentBoxes`): a drawn device's shadow, the same in every frame,
+  /// has corners that cost milliseconds to blur at a large σ.
   static func blurredBox(
+    x0: Double, y0: Double, x1: Double, y1: Double, radius: Double, sigma: Double, reach: Int, clip: PixelBox
+  ) -> SeparableMask? {
+    let key = BoxShadowKey(
+      x0: x0, y0: y0, x1: x1, y1: y1, radius: radius, sigma: sigma, reach: reach,
+      clip: clip)
+    if let kept = recentBoxes.withLock({ kept in kept.first { $0.key == key } }) { return kept.mask }
+    let mask = makeBlurredBox(x0: x0, y0: y0, x1: x1, y1: y1, radius: radius, sigma: sigma, reach: reach, clip: clip)
+    recentBoxes.withLock { kept in
+      kept.insert((key, mask), at: 0)
+      if kept.count > keptBoxes { kept.removeLast() }
+    }
+    return mask
+  }
+
+  /// Box shadows kept, most recent first.
+  static let keptBoxes = 4
+  private static let recentBoxes = Mutex<[(key: BoxShadowKey, mask: SeparableMask?)]>([])
+
+  private static func makeBlurredBox(
     x0: Double, y0: Double, x1: Double, y1: Double, radius: Double, sigma: Double, reach: Int, clip: PixelBox
   ) -> SeparableMask? {
     guard x1 > x0, y1 > y0 else { return nil }
