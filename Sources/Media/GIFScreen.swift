@@ -84,8 +84,14 @@ struct GIFImagePlan {
   var changed: [Int]
   /// The palette index of every pixel of the frame, row by row.
   var indices: [UInt8]
-  /// Per pixel of `changed`, its lossy bound (`localBound`).
+  /// Per pixel of the frame: the packed colour of a changed pixel's index,
+  /// or `GIFLZWEncoder.Tolerance.unchanged` (empty without changed pixels).
+  var wanted: [UInt32]
+  /// Per pixel of the frame: a changed pixel's lossy bound (`localBound`),
+  /// 0 elsewhere (empty without changed pixels).
   var limits: [UInt8]
+  /// The rows that hold changed pixels.
+  var rows: Range<Int>
 
   /// Pixels of `pixels` whose colour differs from `previous` (packed BGRA,
   /// `count` pixels each); all of them without a previous frame.
@@ -116,25 +122,38 @@ struct GIFImagePlan {
     precondition(bounds == nil || bounds!.count == changed.count, "a bound per changed pixel")
     self.changed = changed
     self.indices = indices
-    limits = [UInt8](unsafeUninitializedCapacity: changed.count) { out, n in
-      pixels.withUnsafeBytes { pixels in
-        indices.withUnsafeBufferPointer { indices in
-          colors.withUnsafeBufferPointer { colors in
-            let base = pixels.baseAddress!
-            var rows = RowCursor(width: width)
-            for (i, p) in changed.enumerated() {
-              precondition(p < count)
-              let x = rows.column(of: p), y = rows.y
-              let pixel = base.loadUnaligned(fromByteOffset: 4 * p, as: UInt32.self) & 0x00FF_FFFF
-              let error = channelDistance(colors[Int(indices[p])], pixel)
-              out[i] = UInt8(
-                Self.localBound(base, width: width, height: height, x: x, y: y, bounds.map { Int($0[i]) } ?? bound, error: error))
+    rows = changed.isEmpty ? 0..<0 : (changed.first! / width)..<(changed.last! / width + 1)
+    guard !changed.isEmpty else {
+      (wanted, limits) = ([], [])
+      return
+    }
+    var wanted = [UInt32](repeating: GIFLZWEncoder.Tolerance.unchanged, count: count)
+    var limits = [UInt8](repeating: 0, count: count)
+    wanted.withUnsafeMutableBufferPointer { wanted in
+      limits.withUnsafeMutableBufferPointer { limits in
+        pixels.withUnsafeBytes { pixels in
+          indices.withUnsafeBufferPointer { indices in
+            colors.withUnsafeBufferPointer { colors in
+              let base = pixels.baseAddress!
+              var rows = RowCursor(width: width)
+              for (i, p) in changed.enumerated() {
+                precondition(p < count)
+                let x = rows.column(of: p), y = rows.y
+                let pixel = base.loadUnaligned(fromByteOffset: 4 * p, as: UInt32.self) & 0x00FF_FFFF
+                let color = colors[Int(indices[p])]
+                wanted[p] = color
+                limits[p] = UInt8(
+                  Self.localBound(
+                    base, width: width, height: height, x: x, y: y, bounds.map { Int($0[i]) } ?? bound,
+                    error: channelDistance(color, pixel)))
+              }
             }
           }
         }
       }
-      n = changed.count
     }
+    self.wanted = wanted
+    self.limits = limits
   }
 
   /// A pixel's lossy bound is at most its 3×3 neighbourhood's largest
@@ -198,15 +217,56 @@ struct GIFScreen {
   /// Whether an image has been drawn.
   private var isBlank = true
   /// Buffers `draw` fills for every image, kept from one image to the next:
-  /// the drawn pixels, and the lossy coder's view of the image's rectangle
-  /// (at least as long as the largest rectangle so far).
-  private var drawn: [Int] = []
+  /// the lossy coder's view of the image's rectangle (at least as long as
+  /// the largest rectangle so far).
   private var shownHere: [UInt32] = [], wantedHere: [UInt32] = [], bounds: [UInt8] = []
 
   init(width: Int, height: Int) {
     self.width = width
     self.height = height
     shown = [UInt32](repeating: 0, count: width * height)
+  }
+
+  /// Whether a pixel is drawn: it changed (`wanted` is its mapped colour)
+  /// and that colour is beyond its `limit` from the one `shown` (any change,
+  /// in the first image).
+  @inline(__always)
+  static func isDrawn(_ shown: UInt32, _ wanted: UInt32, _ limit: UInt8, first: Bool) -> Bool {
+    wanted != GIFLZWEncoder.Tolerance.unchanged && (first || channelDistance(shown, wanted) > Int(limit))
+  }
+
+  /// `isDrawn` for the eight pixels from each pointer, as lanes of 1
+  /// (drawn) or 0. Integer arithmetic only (wrapping subtractions and
+  /// shifts of the sign bit instead of compares and selects, whose masks
+  /// Swift builds lane by lane), so it stays in vector registers.
+  @inline(__always)
+  static func drawnLanes(
+    _ shown: UnsafePointer<UInt32>, _ wanted: UnsafePointer<UInt32>, _ limits: UnsafePointer<UInt8>, first: Bool
+  ) -> SIMD8<UInt32> {
+    let w = UnsafeRawPointer(wanted).loadUnaligned(as: SIMD8<UInt32>.self)
+    // `unchanged` is the only value with a bit above the colour's 24.
+    let changed = (w &>> 24) ^ SIMD8(repeating: 1)
+    if first { return changed }
+    let s = UnsafeRawPointer(shown).loadUnaligned(as: SIMD8<UInt32>.self)
+    let byte = SIMD8<UInt32>(repeating: 0xFF), zero = SIMD8<UInt32>(repeating: 0)
+    @inline(__always) func absolute(_ shift: UInt32) -> SIMD8<UInt32> {
+      let d = ((w &>> shift) & byte) &- ((s &>> shift) & byte)
+      let negative = zero &- (d &>> 31)
+      return (d ^ negative) &- negative
+    }
+    @inline(__always) func maximum(_ x: SIMD8<UInt32>, _ y: SIMD8<UInt32>) -> SIMD8<UInt32> {
+      let d = x &- y
+      return x &- (d & (zero &- (d &>> 31)))
+    }
+    let distance = maximum(absolute(0), maximum(absolute(8), absolute(16)))
+    let limit = SIMD8<UInt32>(truncatingIfNeeded: UnsafeRawPointer(limits).loadUnaligned(as: SIMD8<UInt8>.self))
+    return changed & ((limit &- distance) &>> 31)
+  }
+
+  /// Lane k of `lanes` (each 1 or 0) as bit k.
+  @inline(__always)
+  static func laneBits(_ lanes: SIMD8<UInt32>) -> UInt {
+    UInt((lanes &<< SIMD8<UInt32>(0, 1, 2, 3, 4, 5, 6, 7)).wrappedSum())
   }
 
   /// The next image: the plan's `changed` pixels take their mapped colours
@@ -217,53 +277,99 @@ struct GIFScreen {
   /// limit (none when `bound` is 0), so a pixel may show any colour within
   /// it of its mapped one, the transparent index included — and the screen
   /// takes what it decodes to; `data` is the image's coded indices.
+  ///
+  /// This is pass 2's serial path (each image needs the screen the one
+  /// before left), so the plan brings every per-pixel array the image
+  /// needs at full frame, and the drawn pixels are found and written eight
+  /// at a time along the rows (`drawnLanes`).
   mutating func draw(
     _ plan: GIFImagePlan, palette: GIFPalette, bound: Int, coder: inout GIFLZWEncoder, codeSize: Int
   ) -> (image: GIFFile.Image, data: [UInt8]) {
     let first = isBlank
     isBlank = false
     let colors = palette.packed
-    let (changed, indices, limits) = (plan.changed, plan.indices, plan.limits)
+    let (indices, wanted, limits) = (plan.indices, plan.wanted, plan.limits)
     let width = width
     let count = width * height
-    precondition(indices.count >= count && limits.count == changed.count)
-    drawn.removeAll(keepingCapacity: true)
+    precondition(plan.changed.isEmpty || (indices.count >= count && wanted.count >= count && limits.count >= count))
     var minX = width, minY = height, maxX = -1, maxY = -1
     shown.withUnsafeBufferPointer { shown in
-      indices.withUnsafeBufferPointer { indices in
-        colors.withUnsafeBufferPointer { colors in
+      wanted.withUnsafeBufferPointer { wanted in
+        limits.withUnsafeBufferPointer { limits in
+          let (shown, wanted, limits) = (shown.baseAddress!, wanted.baseAddress!, limits.baseAddress!)
+          for y in plan.rows {
+            let row = y * width
+            // The first and last drawn columns of the row.
+            var low = -1, high = -1
+            var x = 0
+            while x + 8 <= width {
+              let lanes = Self.laneBits(Self.drawnLanes(shown + row + x, wanted + row + x, limits + row + x, first: first))
+              if lanes != 0 {
+                if low < 0 { low = x + lanes.trailingZeroBitCount }
+                high = x + 7 - (lanes.leadingZeroBitCount - (UInt.bitWidth - 8))
+              }
+              x += 8
+            }
+            while x < width {
+              if Self.isDrawn(shown[row + x], wanted[row + x], limits[row + x], first: first) {
+                if low < 0 { low = x }
+                high = x
+              }
+              x += 1
+            }
+            guard low >= 0 else { continue }
+            minX = min(minX, low)
+            maxX = max(maxX, high)
+            if minY > y { minY = y }
+            maxY = y
+          }
+        }
+      }
+    }
+    if maxY < 0 { (minX, minY, maxX, maxY) = (0, 0, 0, 0) }
+    let w = maxX - minX + 1, h = maxY - minY + 1
+    let transparent = UInt8(palette.transparentIndex)
+    var out = [UInt8](unsafeUninitializedCapacity: w * h) { out, n in
+      n = w * h
+      guard !plan.changed.isEmpty else {
+        out.initialize(repeating: transparent)
+        return
+      }
+      shown.withUnsafeBufferPointer { shown in
+        wanted.withUnsafeBufferPointer { wanted in
           limits.withUnsafeBufferPointer { limits in
-            var rows = RowCursor(width: width)
-            for (i, p) in changed.enumerated() {
-              precondition(p < count)
-              let x = rows.column(of: p), y = rows.y
-              if !first && channelDistance(shown[p], colors[Int(indices[p])]) <= Int(limits[i]) { continue }
-              drawn.append(p)
-              minX = min(minX, x)
-              maxX = max(maxX, x)
-              if minY > y { minY = y }
-              maxY = y
+            indices.withUnsafeBufferPointer { indices in
+              let (shown, wanted, limits, indices) = (
+                shown.baseAddress!, wanted.baseAddress!, limits.baseAddress!, indices.baseAddress!
+              )
+              let target = out.baseAddress!
+              for y in 0..<h {
+                let row = (minY + y) * width + minX, o = target + y * w
+                var x = 0
+                while x + 8 <= w {
+                  let lanes = SIMD8<UInt8>(
+                    truncatingIfNeeded: SIMD8<UInt32>(repeating: 0)
+                      &- Self.drawnLanes(shown + row + x, wanted + row + x, limits + row + x, first: first))
+                  let chosen = UnsafeRawPointer(indices + row + x).loadUnaligned(as: SIMD8<UInt8>.self)
+                  let pixels = (chosen & lanes) | (SIMD8(repeating: transparent) & ~lanes)
+                  UnsafeMutableRawPointer(o + x).storeBytes(of: pixels, as: SIMD8<UInt8>.self)
+                  x += 8
+                }
+                while x < w {
+                  let p = row + x
+                  o[x] = Self.isDrawn(shown[p], wanted[p], limits[p], first: first) ? indices[p] : transparent
+                  x += 1
+                }
+              }
             }
           }
         }
       }
     }
-    if drawn.isEmpty { (minX, minY, maxX, maxY) = (0, 0, 0, 0) }
-    let w = maxX - minX + 1, h = maxY - minY + 1
-    let transparent = UInt8(palette.transparentIndex)
-    var out = [UInt8](repeating: transparent, count: w * h)
-    out.withUnsafeMutableBufferPointer { out in
-      indices.withUnsafeBufferPointer { indices in
-        var rows = RowCursor(width: width, row: minY)
-        for p in drawn {
-          let x = rows.column(of: p)
-          out[(rows.y - minY) * w + (x - minX)] = indices[p]
-        }
-      }
-    }
     var tolerance: GIFLZWEncoder.Tolerance?
     if bound > 0 {
-      // Pixels whose source did not change keep what is on screen.
+      // Pixels whose source did not change keep what is on screen (their
+      // `wanted` says so).
       let n = w * h
       if shownHere.count < n {
         shownHere = [UInt32](repeating: 0, count: n)
@@ -271,25 +377,16 @@ struct GIFScreen {
         bounds = [UInt8](repeating: 0, count: n)
       }
       shown.withUnsafeBufferPointer { shown in
-        indices.withUnsafeBufferPointer { indices in
-          shownHere.withUnsafeMutableBufferPointer { shownHere in
-            wantedHere.withUnsafeMutableBufferPointer { wantedHere in
-              bounds.withUnsafeMutableBufferPointer { bounds in
-                wantedHere.baseAddress!.update(repeating: first ? 0 : GIFLZWEncoder.Tolerance.unchanged, count: n)
-                bounds.baseAddress!.update(repeating: 0, count: n)
-                for y in 0..<h {
-                  shownHere.baseAddress!.advanced(by: y * w)
-                    .update(from: shown.baseAddress!.advanced(by: (minY + y) * width + minX), count: w)
-                }
-                var rows = RowCursor(width: width)
-                for (i, p) in changed.enumerated() {
-                  let x = rows.column(of: p) - minX, y = rows.y
-                  guard y >= minY else { continue }
-                  if y > maxY { break }
-                  if x >= 0 && x < w {
-                    let q = (y - minY) * w + x
-                    wantedHere[q] = colors[Int(indices[p])]
-                    bounds[q] = limits[i]
+        wanted.withUnsafeBufferPointer { wanted in
+          limits.withUnsafeBufferPointer { limits in
+            shownHere.withUnsafeMutableBufferPointer { shownHere in
+              wantedHere.withUnsafeMutableBufferPointer { wantedHere in
+                bounds.withUnsafeMutableBufferPointer { bounds in
+                  for y in 0..<h {
+                    let from = (minY + y) * width + minX, to = y * w
+                    (shownHere.baseAddress! + to).update(from: shown.baseAddress! + from, count: w)
+                    (wantedHere.baseAddress! + to).update(from: wanted.baseAddress! + from, count: w)
+                    (bounds.baseAddress! + to).update(from: limits.baseAddress! + from, count: w)
                   }
                 }
               }

@@ -52,4 +52,48 @@ import Testing
     #expect(found == expected)
     #expect(GIFImagePlan.changedPixels(b, from: a, count: count) == expected)
   }
+
+  /// `GIFScreen.drawnLanes` (eight pixels at once, integer arithmetic) gives
+  /// `isDrawn`, pixel by pixel, for unchanged pixels, channel distances on
+  /// both sides of each limit (0 and 255 included), and the first image.
+  @Test(arguments: [false, true]) static func drawnLanesMatchIsDrawn(first: Bool) {
+    let count = 8 * 500
+    let bytes = frame(3 * count, seed: 9)
+    func word(_ k: Int) -> UInt32 {
+      UInt32(bytes[4 * k]) | UInt32(bytes[4 * k + 1]) << 8 | UInt32(bytes[4 * k + 2]) << 16
+    }
+    var shown = (0..<count).map(word)
+    var wanted = (0..<count).map { word(count + $0) }
+    var limits = (0..<count).map { UInt8(truncatingIfNeeded: word(2 * count + $0)) }
+    for p in stride(from: 0, to: count, by: 3) {
+      // Near the limit: one channel off by the limit, the limit ± 1.
+      let limit = limits[p], channel = UInt32(8 * (p % 3))
+      let base = shown[p] & ~(0xFF << channel)
+      let low = (shown[p] >> channel) & 0xFF
+      let delta = UInt32(limit) &+ UInt32(p % 5 == 0 ? 1 : 0) &- UInt32(p % 7 == 0 ? 1 : 0)
+      wanted[p] = base | (low + delta > 255 ? low &- min(low, delta) : low + delta) << channel
+    }
+    for p in stride(from: 1, to: count, by: 4) { wanted[p] = GIFLZWEncoder.Tolerance.unchanged }
+    for p in stride(from: 2, to: count, by: 9) { (shown[p], wanted[p], limits[p]) = (0, 0xFF_FFFF, 254) }
+    for p in stride(from: 5, to: count, by: 11) { (shown[p], wanted[p], limits[p]) = (0xFF_FFFF, 0, 255) }
+    var mismatches = 0, drawn = 0
+    shown.withUnsafeBufferPointer { shown in
+      wanted.withUnsafeBufferPointer { wanted in
+        limits.withUnsafeBufferPointer { limits in
+          for x in stride(from: 0, to: count, by: 8) {
+            let bits = GIFScreen.laneBits(
+              GIFScreen.drawnLanes(shown.baseAddress! + x, wanted.baseAddress! + x, limits.baseAddress! + x, first: first))
+            for k in 0..<8 {
+              let expected = GIFScreen.isDrawn(shown[x + k], wanted[x + k], limits[x + k], first: first)
+              if expected != (bits & (1 << k) != 0) { mismatches += 1 }
+              if expected { drawn += 1 }
+            }
+          }
+        }
+      }
+    }
+    #expect(mismatches == 0)
+    // Both outcomes occur.
+    #expect(drawn > count / 4 && drawn < count)
+  }
 }
