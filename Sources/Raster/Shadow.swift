@@ -324,10 +324,7 @@ enum Shadows {
   static func blur(
     _ input: [Float], width w: Int, height h: Int, sigma: Double, reach: Int, shift: (x: Double, y: Double) = (0, 0)
   ) -> [Float] {
-    let kx = kernel(sigma: sigma, reach: reach, shift: shift.x)
-    let ky = kernel(sigma: sigma, reach: reach, shift: shift.y)
-    // Tap t reads offset t − r: the kernels' taps run from −reach − 1.
-    let r = reach + 1
+    let (kx, ky, r) = passKernels(sigma: sigma, reach: reach, shift: shift)
     let taps = kx.count
     guard w > 0, h > 0 else { return [] }
     // runStart[y]: the first row of the run of rows equal to row y.
@@ -401,14 +398,19 @@ enum Shadows {
     return out
   }
 
+  /// The horizontal and vertical kernels of a blur moving its input by
+  /// `shift`, and `r`: tap t reads offset t − r (the taps run from
+  /// −reach − 1).
+  static func passKernels(sigma: Double, reach: Int, shift: (x: Double, y: Double)) -> (x: [Float], y: [Float], r: Int) {
+    (kernel(sigma: sigma, reach: reach, shift: shift.x), kernel(sigma: sigma, reach: reach, shift: shift.y), reach + 1)
+  }
+
   /// The blur as defined: every row of both passes computed on its own.
   /// `blur` is held to it bit for bit.
   static func blurReference(
     _ input: [Float], width w: Int, height h: Int, sigma: Double, reach: Int, shift: (x: Double, y: Double) = (0, 0)
   ) -> [Float] {
-    let kx = kernel(sigma: sigma, reach: reach, shift: shift.x)
-    let ky = kernel(sigma: sigma, reach: reach, shift: shift.y)
-    let r = reach + 1
+    let (kx, ky, r) = passKernels(sigma: sigma, reach: reach, shift: shift)
     let taps = kx.count
     var horizontal = [Float](repeating: 0, count: w * h)
     var out = [Float](repeating: 0, count: w * h)
