@@ -23,6 +23,10 @@
 /// (32 → 48: photos −0.6 %, a Mandelbrot zoom −2.9 %), since the masks bind
 /// first.
 public struct GIFOptions: Hashable, Sendable {
+  /// At most this many images refine a frame that rests, one a frame
+  /// (`GIFScreen.refinements`).
+  static let refinements = 2
+
   /// How the quantised colours are spread (libavfilter `paletteuse` `dither`).
   public enum Dither: String, Hashable, Sendable, CaseIterable {
     /// 8×8 ordered Bayer dithering: deterministic per pixel, so a static area
@@ -85,7 +89,9 @@ public struct GIFOptions: Hashable, Sendable {
   /// lossless GIF's (0…255, 0 lossless), for an image shown one frame;
   /// divided by the frames of an image shown longer (`lossyBound(frames:)`).
   /// Within it, a pixel keeps what is already on screen (transparent) or
-  /// takes the colour that lengthens an LZW string (`GIFLZWEncoder`).
+  /// takes the colour that lengthens an LZW string (`GIFLZWEncoder`). At 0
+  /// the GIF is as exact as its tables allow: images of few colours and
+  /// screens at rest get tables of exactly their colours (`GIFWriter`).
   public var lossy: Int
   /// Palettes of the fewest colours (up to `maxColors`) at which
   /// libimagequant reaches this quality (0…100, its own scale, as

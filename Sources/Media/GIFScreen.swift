@@ -209,7 +209,8 @@ struct GIFImagePlan {
 ///
 /// Invariant: every pixel on screen is within the `bound` of the image that
 /// last drew or kept it, per channel, of the colour the lossless GIF (bound
-/// 0) shows there: its source colour's mapped colour.
+/// 0) shows there: its source colour's mapped colour; or, after a
+/// refinement (`refinements`), its source colour itself.
 struct GIFScreen {
   let width: Int, height: Int
   /// The colour on screen per pixel, B | G << 8 | R << 16.
@@ -274,16 +275,20 @@ struct GIFScreen {
   /// more than their limit from the one on screen are drawn (all of them in
   /// the first image), inside the bounding box of those, every other pixel
   /// transparent. `coder` codes the indices — lossy within each pixel's
-  /// limit (none when `bound` is 0), so a pixel may show any colour within
-  /// it of its mapped one, the transparent index included — and the screen
-  /// takes what it decodes to; `data` is the image's coded indices.
+  /// limit, so a pixel may show any colour within it of its mapped one, the
+  /// transparent index included — and the screen takes what it decodes to;
+  /// `data` is the image's coded indices. At a limit of 0 the coder still
+  /// chooses where the choice costs nothing: a pixel that keeps what is on
+  /// screen takes the transparent index or one of exactly that colour,
+  /// whichever makes its string longer (flat UI without lossy coding: 2.4 %
+  /// fewer bytes, the same pixels).
   ///
   /// This is pass 2's serial path (each image needs the screen the one
   /// before left), so the plan brings every per-pixel array the image
   /// needs at full frame, and the drawn pixels are found and written eight
   /// at a time along the rows (`drawnLanes`).
   mutating func draw(
-    _ plan: GIFImagePlan, palette: GIFPalette, bound: Int, coder: inout GIFLZWEncoder, codeSize: Int
+    _ plan: GIFImagePlan, palette: GIFPalette, coder: inout GIFLZWEncoder, codeSize: Int
   ) -> (image: GIFFile.Image, data: [UInt8]) {
     let first = isBlank
     isBlank = false
@@ -366,42 +371,39 @@ struct GIFScreen {
         }
       }
     }
-    var tolerance: GIFLZWEncoder.Tolerance?
-    if bound > 0 {
-      // Pixels whose source did not change keep what is on screen (their
-      // `wanted` says so).
-      let n = w * h
-      if shownHere.count < n {
-        shownHere = [UInt32](repeating: 0, count: n)
-        wantedHere = [UInt32](repeating: 0, count: n)
-        bounds = [UInt8](repeating: 0, count: n)
-      }
-      shown.withUnsafeBufferPointer { shown in
-        wanted.withUnsafeBufferPointer { wanted in
-          limits.withUnsafeBufferPointer { limits in
-            shownHere.withUnsafeMutableBufferPointer { shownHere in
-              wantedHere.withUnsafeMutableBufferPointer { wantedHere in
-                bounds.withUnsafeMutableBufferPointer { bounds in
-                  for y in 0..<h {
-                    let from = (minY + y) * width + minX, to = y * w
-                    (shownHere.baseAddress! + to).update(from: shown.baseAddress! + from, count: w)
-                    (wantedHere.baseAddress! + to).update(from: wanted.baseAddress! + from, count: w)
-                    (bounds.baseAddress! + to).update(from: limits.baseAddress! + from, count: w)
-                  }
+    // Pixels whose source did not change keep what is on screen (their
+    // `wanted` says so).
+    let n = w * h
+    if shownHere.count < n {
+      shownHere = [UInt32](repeating: 0, count: n)
+      wantedHere = [UInt32](repeating: 0, count: n)
+      bounds = [UInt8](repeating: 0, count: n)
+    }
+    shown.withUnsafeBufferPointer { shown in
+      wanted.withUnsafeBufferPointer { wanted in
+        limits.withUnsafeBufferPointer { limits in
+          shownHere.withUnsafeMutableBufferPointer { shownHere in
+            wantedHere.withUnsafeMutableBufferPointer { wantedHere in
+              bounds.withUnsafeMutableBufferPointer { bounds in
+                for y in 0..<h {
+                  let from = (minY + y) * width + minX, to = y * w
+                  (shownHere.baseAddress! + to).update(from: shown.baseAddress! + from, count: w)
+                  (wantedHere.baseAddress! + to).update(from: wanted.baseAddress! + from, count: w)
+                  (bounds.baseAddress! + to).update(from: limits.baseAddress! + from, count: w)
                 }
               }
             }
           }
         }
       }
-      tolerance = GIFLZWEncoder.Tolerance(
-        colors: colors, transparentIndex: first ? nil : palette.transparentIndex, shown: shownHere,
-        wanted: wantedHere, bounds: bounds, width: w)
-      // The tolerance holds the buffers now; they come back after coding.
-      (shownHere, wantedHere, bounds) = ([], [], [])
     }
+    let tolerance = GIFLZWEncoder.Tolerance(
+      colors: colors, transparentIndex: first ? nil : palette.transparentIndex, shown: shownHere,
+      wanted: wantedHere, bounds: bounds, width: w)
+    // The tolerance holds the buffers now; they come back after coding.
+    (shownHere, wantedHere, bounds) = ([], [], [])
     let data = coder.encode(&out, minimumCodeSize: codeSize, tolerance: tolerance)
-    if let tolerance { (shownHere, wantedHere, bounds) = (tolerance.shown, tolerance.wanted, tolerance.bounds) }
+    (shownHere, wantedHere, bounds) = (tolerance.shown, tolerance.wanted, tolerance.bounds)
     var needsTransparency = false
     shown.withUnsafeMutableBufferPointer { shown in
       out.withUnsafeBufferPointer { out in
@@ -421,6 +423,103 @@ struct GIFScreen {
     let image = GIFFile.Image(
       x: minX, y: minY, width: w, height: h, palette: nil,
       transparentIndex: needsTransparency ? palette.transparentIndex : nil, delay: 0)
+    return (image, data)
+  }
+
+  /// At most 1 / `refinedShare` of the frame's pixels may be refined: a
+  /// flat screen lacks its colour in 0.1–0.5 % of them, a grey photo at
+  /// rest (256 shades: few enough colours) in half, where the images would
+  /// cost more bytes than the SSIM they gain (`GIFLocalPalettes.exactShare`).
+  static let refinedShare = 64
+
+  /// The images that make the screen show `pixels` (packed BGRA, the frame
+  /// the screen stands for) exactly, at most `limit` of them: none where it
+  /// does already, or where the colours it lacks need more.
+  ///
+  /// A frame that rests on screen can be drawn in more than one image: the
+  /// one the palette allows, for its first frame, then, one a frame, the
+  /// pixels it left off their source colour in tables of exactly their
+  /// colours (255 each and the transparent index; every other pixel
+  /// transparent; the colours of the most pixels first). A flat screen has
+  /// a few hundred colours, its antialiased edges' blends past the
+  /// palette's 256: one or two more images make it exact for the rest of
+  /// its rest. A photo lacks thousands, and gets none; nor does a screen
+  /// that lacks its colours in more than 1 / `refinedShare` of its pixels.
+  mutating func refinements(toward pixels: [UInt8], limit: Int, coder: inout GIFLZWEncoder) -> [(
+    image: GIFFile.Image, data: [UInt8]
+  )] {
+    guard !isBlank, limit > 0 else { return [] }
+    let width = width, count = width * height
+    precondition(pixels.count >= 4 * count)
+    // The missing colours and how many pixels lack each.
+    var missing: [UInt32: Int] = [:]
+    let fits = shown.withUnsafeBufferPointer { shown in
+      pixels.withUnsafeBytes { bytes in
+        for p in 0..<count {
+          let color = bytes.loadUnaligned(fromByteOffset: 4 * p, as: UInt32.self) & 0xFF_FFFF
+          guard color != shown[p] else { continue }
+          if missing[color] == nil && missing.count == 255 * limit { return false }
+          missing[color, default: 0] += 1
+        }
+        return true
+      }
+    }
+    guard fits, !missing.isEmpty, missing.values.reduce(0, +) * Self.refinedShare <= count else { return [] }
+    let order = missing.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }.map(\.key)
+    return stride(from: 0, to: order.count, by: 255).map { start in
+      refinement(toward: pixels, colors: Array(order[start..<min(order.count, start + 255)]), coder: &coder)
+    }
+  }
+
+  /// The image that draws the pixels of `pixels` whose source colour is one
+  /// of `colors` (at most 255) and not on screen, in a table of `colors`.
+  private mutating func refinement(toward pixels: [UInt8], colors: [UInt32], coder: inout GIFLZWEncoder) -> (
+    image: GIFFile.Image, data: [UInt8]
+  ) {
+    let width = width
+    var table: [UInt32: UInt8] = [:]
+    for (i, color) in colors.enumerated() { table[color] = UInt8(i) }
+    var minX = width, minY = height, maxX = -1, maxY = -1
+    shown.withUnsafeBufferPointer { shown in
+      pixels.withUnsafeBytes { bytes in
+        for y in 0..<height {
+          let row = y * width
+          for x in 0..<width {
+            let color = bytes.loadUnaligned(fromByteOffset: 4 * (row + x), as: UInt32.self) & 0xFF_FFFF
+            guard color != shown[row + x], table[color] != nil else { continue }
+            minX = min(minX, x)
+            maxX = max(maxX, x)
+            if minY > y { minY = y }
+            maxY = y
+          }
+        }
+      }
+    }
+    let w = maxX - minX + 1, h = maxY - minY + 1
+    let transparent = UInt8(colors.count)
+    var indices = [UInt8](repeating: transparent, count: w * h)
+    shown.withUnsafeMutableBufferPointer { shown in
+      pixels.withUnsafeBytes { bytes in
+        for y in 0..<h {
+          let row = (minY + y) * width + minX
+          for x in 0..<w {
+            let color = bytes.loadUnaligned(fromByteOffset: 4 * (row + x), as: UInt32.self) & 0xFF_FFFF
+            guard color != shown[row + x], let index = table[color] else { continue }
+            indices[y * w + x] = index
+            shown[row + x] = color
+          }
+        }
+      }
+    }
+    var rgb: [UInt8] = []
+    for color in colors {
+      rgb += [UInt8(truncatingIfNeeded: color >> 16), UInt8(truncatingIfNeeded: color >> 8), UInt8(truncatingIfNeeded: color)]
+    }
+    rgb += [0, 0, 0]
+    let data = coder.encode(
+      &indices, minimumCodeSize: GIFLZWEncoder.minimumCodeSize(entries: colors.count + 1), tolerance: nil)
+    let image = GIFFile.Image(
+      x: minX, y: minY, width: w, height: h, palette: rgb, transparentIndex: Int(transparent), delay: 0)
     return (image, data)
   }
 }
