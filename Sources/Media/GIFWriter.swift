@@ -507,14 +507,15 @@ final class GIFLocalPalettes {
   fileprivate func palette(
     for pixels: [UInt8], changed: [Int], globalIndices: [UInt8], global: GIFPalette, frames shown: Double, pts: Int
   ) throws(MediaError) -> (palette: GIFPalette, indices: [UInt8])? {
+    let isLarge = changed.count * Self.minimumShare >= frames.width * frames.height
+    guard isLarge || options.lossy == 0 else { return nil }
     let globalError = Self.meanSquaredError(pixels, changed: changed, indices: globalIndices, colors: global.packed)
     if options.lossy == 0, globalError > 0,
       let exact = Self.exactPalette(pixels, changed: changed, globalIndices: globalIndices, global: global)
     {
       return exact
     }
-    guard changed.count * Self.minimumShare >= frames.width * frames.height else { return nil }
-    guard globalError * shown > Self.gain else { return nil }
+    guard isLarge, globalError * shown > Self.gain else { return nil }
     let quantizer = try PaletteQuantizer(
       maxColors: options.maxColors, width: frames.width, height: frames.height, targetQuality: nil)
     var counts = [Bool](repeating: false, count: frames.width * frames.height)
