@@ -179,4 +179,19 @@ public enum GIFTiming {
     centiseconds(beforeFrame: range.upperBound, fps: fps)
       - centiseconds(beforeFrame: range.lowerBound, fps: fps)
   }
+
+  /// The frames after the first of `run`, one after another, at which up to
+  /// `count` more images can start while every image of the run, the first
+  /// included, still shows for 2 cs at least.
+  static func laterStarts(in run: Range<Int>, fps: Int, atMost count: Int) -> [Int] {
+    var starts: [Int] = []
+    var last = run.lowerBound
+    while starts.count < count, last + 1 < run.upperBound, delay(of: last..<(last + 1), fps: fps) >= 2,
+      delay(of: (last + 1)..<run.upperBound, fps: fps) >= 2
+    {
+      last += 1
+      starts.append(last)
+    }
+    return starts
+  }
 }

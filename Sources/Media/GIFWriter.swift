@@ -313,27 +313,18 @@ public enum GIFWriter {
       // frame on, one a frame, the images that make the screen exact where
       // `GIFOptions.refinements` of them can (`GIFScreen.refinements`).
       var shownFrom = run.lowerBound
-      if options.lossy == 0 {
-        // The frames each image starts at: every image shows 2 cs at least.
-        var starts = [run.lowerBound]
-        while starts.count <= GIFOptions.refinements, let last = starts.last,
-          last + 1 < run.upperBound, GIFTiming.delay(of: last..<(last + 1), fps: fps) >= 2,
-          GIFTiming.delay(of: (last + 1)..<run.upperBound, fps: fps) >= 2
-        {
-          starts.append(last + 1)
+      let starts = GIFTiming.laterStarts(in: run, fps: fps, atMost: GIFOptions.refinements)
+      if options.lossy == 0 && !starts.isEmpty {
+        let truth = try resized(k)
+        let refinements = try timed(.code) {
+          screen.refinements(toward: truth, limit: starts.count, coder: &coder)
         }
-        if starts.count > 1 {
-          let truth = try resized(k)
-          let refinements = try timed(.code) {
-            screen.refinements(toward: truth, limit: starts.count - 1, coder: &coder)
-          }
-          for (refinement, start) in zip(refinements, starts.dropFirst()) {
-            image.delay = GIFTiming.delay(of: shownFrom..<start, fps: fps)
-            images.append((image, data))
-            delays.append(image.delay)
-            (image, data) = refinement
-            shownFrom = start
-          }
+        for (refinement, start) in zip(refinements, starts) {
+          image.delay = GIFTiming.delay(of: shownFrom..<start, fps: fps)
+          images.append((image, data))
+          delays.append(image.delay)
+          (image, data) = refinement
+          shownFrom = start
         }
       }
       let rest = GIFTiming.delay(of: shownFrom..<run.upperBound, fps: fps)

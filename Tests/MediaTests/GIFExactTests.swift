@@ -59,6 +59,16 @@ import TestSupport
     return (try GIFReader(path: path), summary)
   }
 
+  /// Refinements start one a frame after a run's first, while every image
+  /// keeps 2 cs: at 50 fps each frame is 2 cs, at 30 fps 3 or 4 cs.
+  @Test static func refinementsStartOneAFrameWhileEveryImageKeepsTwoCentiseconds() {
+    #expect(GIFTiming.laterStarts(in: 0..<10, fps: 30, atMost: 2) == [1, 2])
+    #expect(GIFTiming.laterStarts(in: 5..<7, fps: 30, atMost: 2) == [6])
+    #expect(GIFTiming.laterStarts(in: 5..<6, fps: 30, atMost: 2) == [])
+    #expect(GIFTiming.laterStarts(in: 0..<3, fps: 50, atMost: 5) == [1, 2])
+    #expect(GIFTiming.laterStarts(in: 0..<10, fps: 30, atMost: 0) == [])
+  }
+
   /// A flat screen with an edge of 400 colours resting ten frames: its
   /// first frame shows the 16-colour table's, the second the 255 colours
   /// of the most pixels refined, the third every pixel in its own colour;
