@@ -17,6 +17,17 @@ struct GIFPalette: Equatable {
   /// The opaque colours as B | G << 8 | R << 16.
   var packed: [UInt32] { colors.map { UInt32($0.b) | UInt32($0.g) << 8 | UInt32($0.r) << 16 } }
 
+  /// A table of `packed` colours (B | G << 8 | R << 16, at most 255).
+  init(packed: [UInt32]) {
+    colors = packed.map {
+      (UInt8(truncatingIfNeeded: $0), UInt8(truncatingIfNeeded: $0 >> 8), UInt8(truncatingIfNeeded: $0 >> 16))
+    }
+  }
+
+  init(colors: [(b: UInt8, g: UInt8, r: UInt8)]) {
+    self.colors = colors
+  }
+
   /// The colour table as GIF stores it: R, G, B triples, then the
   /// transparent entry (black).
   var rgb: [UInt8] {

@@ -511,15 +511,11 @@ struct GIFScreen {
         }
       }
     }
-    var rgb: [UInt8] = []
-    for color in colors {
-      rgb += [UInt8(truncatingIfNeeded: color >> 16), UInt8(truncatingIfNeeded: color >> 8), UInt8(truncatingIfNeeded: color)]
-    }
-    rgb += [0, 0, 0]
     let data = coder.encode(
       &indices, minimumCodeSize: GIFLZWEncoder.minimumCodeSize(entries: colors.count + 1), tolerance: nil)
     let image = GIFFile.Image(
-      x: minX, y: minY, width: w, height: h, palette: rgb, transparentIndex: Int(transparent), delay: 0)
+      x: minX, y: minY, width: w, height: h, palette: GIFPalette(packed: colors).rgb,
+      transparentIndex: Int(transparent), delay: 0)
     return (image, data)
   }
 }

@@ -544,7 +544,7 @@ final class GIFLocalPalettes {
     }
     guard Double(off) <= Double(changed.count) * exactShare else { return nil }
     var table: [UInt32: UInt8] = [:]
-    var colors: [(b: UInt8, g: UInt8, r: UInt8)] = []
+    var colors: [UInt32] = []
     var indices = [UInt8](repeating: 0, count: pixels.count / 4)
     let fits = pixels.withUnsafeBytes { bytes in
       for p in changed {
@@ -556,11 +556,11 @@ final class GIFLocalPalettes {
         guard colors.count < 255 else { return false }
         table[color] = UInt8(colors.count)
         indices[p] = UInt8(colors.count)
-        colors.append((UInt8(truncatingIfNeeded: color), UInt8(truncatingIfNeeded: color >> 8), UInt8(truncatingIfNeeded: color >> 16)))
+        colors.append(color)
       }
       return true
     }
-    return fits && !colors.isEmpty ? (GIFPalette(colors: colors), indices) : nil
+    return fits && !colors.isEmpty ? (GIFPalette(packed: colors), indices) : nil
   }
 
   /// The mean over `changed` pixels of `pixels` (packed BGRA) of the
