@@ -39,7 +39,8 @@ import Synchronization
 ///   (`Sampler.sampleColumns`), since row by row a sheared page is read
 ///   diagonally, a new cache line per texel; axis-aligned scales share each
 ///   image row's horizontal lerps between the device rows that read it
-///   (`Sampler.sampleScaled`);
+///   (`Sampler.ScaledRows`), in draws that blend (an image with transparent
+///   corners, a fading snapshot) as in straight ones;
 /// - an opaque snapshot's flat stretches are indexed once (`SolidRuns`), so
 ///   copies, tinted copies and cross-fades over them are fills of the
 ///   kernel's own result, nothing read;
@@ -48,6 +49,11 @@ import Synchronization
 /// Tried and not kept (slower or no change): sampling in 8- to 128-column
 /// tiles through the row sampler, huge pages for snapshots, smaller bands.
 public struct Compositor: Sendable {
+  /// Changes whenever a change to the compositor moves any pixel of any
+  /// frame (by a rounding step or more), so output caches keyed on it
+  /// (`OutputCache`) do not keep pixels an earlier build drew.
+  public static let revision = 2
+
   /// Pixels per point.
   public var scale: Double
   /// Threads to use; `nil` uses every core.

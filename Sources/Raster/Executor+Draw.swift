@@ -47,6 +47,9 @@ struct ImageDrawPlan {
   let byColumns: Bool
   /// …and of those, axis-aligned scales (`Sampler.sampleScaled`).
   let scaled: Bool
+  /// A draw that blends (not `straight`) through an axis-aligned scale:
+  /// its runs are sampled through a `Sampler.ScaledRows` over the band.
+  let scaledRows: Bool
 
   init(_ op: DrawOp, _ bitmap: Bitmap, _ m: Homography, _ band: DrawBand, kernels: KernelSet) {
     width = bitmap.width
@@ -65,6 +68,7 @@ struct ImageDrawPlan {
     byColumns = straight && kernels == .simd && direct == nil
       && Sampler.samplesByColumns(m, width: width, height: height, x0: band.region.x0, x1: band.region.x1)
     scaled = byColumns && Sampler.samplesScaled(m, width: width, height: height)
+    scaledRows = !straight && kernels == .simd && direct == nil && Sampler.samplesScaled(m, width: width, height: height)
   }
 }
 
@@ -132,6 +136,11 @@ extension Executor {
       let img = buf.baseAddress!
       var pending = 0
       defer { if pending > 0 { sampleColumnSpans(img, plan, band, pending: &pending) } }
+      var rows =
+        plan.scaledRows
+        ? Sampler.ScaledRows(
+          img, width: plan.width, height: plan.height, toImage: m, x0: region.x0, x1: region.x1,
+          rows: band.scratch.rows, rowCapacity: band.scratch.width, columns: band.scratch.columns) : nil
       for y in region.y0..<region.y1 {
         let runs = rc.evaluate(op.shapes, y: y).subtracting(band.hidden.0, band.hidden.1)
         if runs.isEmpty { continue }
@@ -143,7 +152,7 @@ extension Executor {
             op, runs, row: row, y: y, plan, band, opaque: bitmap.isKnownOpaque,
             solid: solidView.map { ($0, y + dy, dx) })
         } else {
-          drawImageRowSampled(op, runs, img, y: y, plan, band, pending: &pending)
+          drawImageRowSampled(op, runs, img, y: y, plan, band, pending: &pending, rows: &rows)
         }
       }
     }
@@ -196,10 +205,10 @@ extension Executor {
 
   /// One row of an image sampled through its map: straight full runs are
   /// queued for the column walk or sampled into the target; the rest is
-  /// sampled into scratch and blended.
+  /// sampled into scratch (through `rows` when the plan has them) and blended.
   @inline(__always) func drawImageRowSampled(
     _ op: DrawOp, _ runs: Runs, _ img: UnsafePointer<UInt8>, y: Int, _ plan: ImageDrawPlan, _ band: DrawBand,
-    pending: inout Int
+    pending: inout Int, rows: inout Sampler.ScaledRows?
   ) {
     let target = band.target, scratch = band.scratch, s0 = runs.start
     var rest = Runs()
@@ -214,9 +223,13 @@ extension Executor {
           img, width: plan.width, height: plan.height, toImage: plan.map, y: y, x0: r.start, count: r.end - r.start,
           into: target.pixel(r.start, y), kernels, tint: plan.tint8)
       } else {
-        Sampler.sampleRow(
-          img, width: plan.width, height: plan.height, toImage: plan.map, y: y, x0: r.start, count: r.end - r.start,
-          into: scratch.src + (r.start - s0) * 4, kernels)
+        if rows != nil {
+          Sampler.sampleScaledRow(&rows!, y: y, x0: r.start, count: r.end - r.start, into: scratch.src + (r.start - s0) * 4)
+        } else {
+          Sampler.sampleRow(
+            img, width: plan.width, height: plan.height, toImage: plan.map, y: y, x0: r.start, count: r.end - r.start,
+            into: scratch.src + (r.start - s0) * 4, kernels)
+        }
         rest.items[rest.count] = r
         rest.count += 1
       }

@@ -464,66 +464,81 @@ extension Sampler {
 // one weight wy, and every column to one (ix, wx). The horizontal step of
 // the bilinear filter, top = lerp(p00, p10, wx) and bottom = lerp(p01,
 // p11, wx), then depends on the image row only: it is computed once per
-// image row into a row cache and shared by every device row that reads it
-// (three of them at a 3× enlargement), and each device row is one vertical
-// lerp of two cached rows. The same arithmetic, in the same order, as
-// `sampleRowSIMD`.
+// image row into a row cache (`ScaledRows`) and shared by every device row
+// that reads it (three of them at a 3× enlargement; at scale 1 the bottom
+// row of one device row is the top row of the next), and each device row
+// is one vertical lerp of two cached rows. The bilinear arithmetic of
+// `sampleRowSIMD`, with u worked out per column in Double (where the row
+// sampler steps it along the run), so the reference bound is the same ±1.
+// Straight full runs (`sampleScaled`) go to the target, tinted in
+// registers; the runs of a draw that blends (an image with transparent
+// corners, a fading snapshot) are sampled row by row into scratch
+// (`sampleScaledRow`).
 
 extension Sampler {
-  /// True when `m` is an axis-aligned scale and translation (`sampleScaled` applies).
+  /// True when `m` is an axis-aligned scale and translation (`ScaledRows` applies).
   static func samplesScaled(_ m: Homography, width w: Int, height h: Int) -> Bool {
     m.m12 == 0 && m.m13 == 0 && m.m21 == 0 && m.m23 == 0 && m.m33 > 1e-9 && w >= 2 && h >= 2
       && w < 1 << 20 && h < 1 << 20
   }
 
-  /// Samples the spans (in increasing `y`) straight into `target`, with an
-  /// optional tint blended over in registers. `rows` holds two cached image
-  /// rows of `rowCapacity` ≥ span width + 4 pixels each; `columns` holds
-  /// 8 bytes per pixel of `rowCapacity` (each column's texel offset and weight).
-  /// Requires `samplesScaled(m, …)`.
-  static func sampleScaled(
-    _ img: UnsafePointer<UInt8>, width w: Int, height h: Int, toImage m: Homography,
-    spans: UnsafePointer<Span>, count: Int, rows: UnsafeMutablePointer<UInt8>, rowCapacity: Int,
-    columns: UnsafeMutableRawPointer, target: Target, tint: Pixel, tinted: Bool
-  ) {
-    guard count > 0 else { return }
-    var ux0 = Int(spans[0].y), ux1 = Int(spans[0].z)
-    for k in 1..<count {
-      ux0 = min(ux0, Int(spans[k].y))
-      ux1 = max(ux1, Int(spans[k].z))
-    }
-    precondition(ux1 - ux0 + 4 <= rowCapacity, "row cache too small")
-    precondition(Int(bitPattern: columns) % 16 == 0, "column table must be 16-byte aligned")
-    let tintPairs = split(SIMD4<UInt32>(repeating: unsafeBitCast(tint, to: UInt32.self)))
-    let raw = UnsafeRawPointer(img)
-    let stride = w * 4
-    let nw = Int32(w), nh = Int32(h)
-    let zero = SIMD4<Float>()
-    let maxU = SIMD4<Float>(repeating: Float(w - 1)), maxV = SIMD4<Float>(repeating: Float(h - 1))
-    let iW = 1 / m.m33
-    var top = UnsafeMutableRawPointer(rows), bottom = UnsafeMutableRawPointer(rows + rowCapacity * 4)
-    var cached = -2  // the image row held in `top`; `bottom` holds the next one
+  /// The scaled-row cache over device columns [x0, x1): each column's
+  /// texel pair offset and weight, and the horizontal lerps of the two
+  /// image rows the last device row read. `rows` holds two rows of
+  /// `rowCapacity` ≥ x1 − x0 + 4 pixels; `columns`, 16-byte aligned, 8
+  /// bytes per pixel of `rowCapacity`. Requires `samplesScaled(m, …)`.
+  struct ScaledRows {
+    let raw: UnsafeRawPointer
+    let stride: Int
+    let height: Int
+    let x0: Int, x1: Int
+    let columns: UnsafeMutableRawPointer
+    /// The map's vertical scale and shift, and 1/W.
+    let m22: Double, m32: Double, iW: Double
+    var top: UnsafeMutableRawPointer, bottom: UnsafeMutableRawPointer
+    /// The image row held in `top` (`bottom` holds the next one).
+    var cached = -2
 
-    // Each group of four columns: texel byte offsets in the row (SIMD4<Int32>), then weights (SIMD8<UInt16>).
-    let lanes = SIMD4<Double>(0.5, 1.5, 2.5, 3.5)
-    var x = ux0
-    while x < ux1 {
-      let xc = SIMD4<Double>(repeating: Double(x)) + lanes
-      var u = SIMD4<Float>((xc * m.m11 + SIMD4(repeating: m.m31)) * iW - 0.5)
-      u.replace(with: zero, where: .!(u .>= zero))
-      u.replace(with: maxU, where: .!(u .<= maxU))
-      let (ix, wx) = indexAndWeight(u, nw)
-      let entry = (x &- ux0) &* 8
-      columns.storeBytes(of: ix &* 4, toByteOffset: entry, as: SIMD4<Int32>.self)
-      columns.storeBytes(of: pairs(wx), toByteOffset: entry &+ 16, as: SIMD8<UInt16>.self)
-      x &+= 4
+    init(
+      _ img: UnsafePointer<UInt8>, width w: Int, height h: Int, toImage m: Homography, x0: Int, x1: Int,
+      rows: UnsafeMutablePointer<UInt8>, rowCapacity: Int, columns: UnsafeMutableRawPointer
+    ) {
+      precondition(x1 - x0 + 4 <= rowCapacity, "row cache too small")
+      precondition(Int(bitPattern: columns) % 16 == 0, "column table must be 16-byte aligned")
+      raw = UnsafeRawPointer(img)
+      stride = w * 4
+      height = h
+      self.x0 = x0
+      self.x1 = x1
+      self.columns = columns
+      let iW = 1 / m.m33
+      self.iW = iW
+      m22 = m.m22
+      m32 = m.m32
+      top = UnsafeMutableRawPointer(rows)
+      bottom = UnsafeMutableRawPointer(rows + rowCapacity * 4)
+      // Each group of four columns: texel byte offsets in the row (SIMD4<Int32>), then weights (SIMD8<UInt16>).
+      let zero = SIMD4<Float>(), maxU = SIMD4<Float>(repeating: Float(w - 1))
+      let lanes = SIMD4<Double>(0.5, 1.5, 2.5, 3.5)
+      var x = x0
+      while x < x1 {
+        let xc = SIMD4<Double>(repeating: Double(x)) + lanes
+        var u = SIMD4<Float>((xc * m.m11 + SIMD4(repeating: m.m31)) * iW - 0.5)
+        u.replace(with: zero, where: .!(u .>= zero))
+        u.replace(with: maxU, where: .!(u .<= maxU))
+        let (ix, wx) = indexAndWeight(u, Int32(w))
+        let entry = (x &- x0) &* 8
+        columns.storeBytes(of: ix &* 4, toByteOffset: entry, as: SIMD4<Int32>.self)
+        columns.storeBytes(of: pairs(wx), toByteOffset: entry &+ 16, as: SIMD8<UInt16>.self)
+        x &+= 4
+      }
     }
 
-    /// The horizontal lerps of image row `r` over the columns [ux0, ux1), into `row`.
-    func fill(_ row: UnsafeMutableRawPointer, imageRow r: Int) {
+    /// The horizontal lerps of image row `r` over the columns, into `row`.
+    @inline(__always) func fill(_ row: UnsafeMutableRawPointer, imageRow r: Int) {
       let line = raw + r * stride
       var x = 0
-      let n = ux1 - ux0
+      let n = x1 - x0
       while x < n {
         let cx = columns.load(fromByteOffset: x &* 8, as: SIMD4<Int32>.self)
         let wxp = columns.load(fromByteOffset: x &* 8 &+ 16, as: SIMD8<UInt16>.self), iwxp = 256 &- wxp
@@ -537,14 +552,14 @@ extension Sampler {
       }
     }
 
-    for k in 0..<count {
-      let span = spans[k]
-      let y = Int(span.x), s = Int(span.y), e = Int(span.z)
-      guard s < e else { continue }
-      var v = SIMD4<Float>(repeating: Float((Double(y) + 0.5) * m.m22 * iW + m.m32 * iW - 0.5))
+    /// Device row `y`'s two cached image rows (filled when not already
+    /// held) and its vertical weights.
+    @inline(__always) mutating func rows(_ y: Int) -> (top: UnsafeRawPointer, bottom: UnsafeRawPointer, wyp: SIMD8<UInt16>) {
+      var v = SIMD4<Float>(repeating: Float((Double(y) + 0.5) * m22 * iW + m32 * iW - 0.5))
+      let zero = SIMD4<Float>(), maxV = SIMD4<Float>(repeating: Float(height - 1))
       v.replace(with: zero, where: .!(v .>= zero))
       v.replace(with: maxV, where: .!(v .<= maxV))
-      let (iyv, wyv) = indexAndWeight(v, nh)
+      let (iyv, wyv) = indexAndWeight(v, Int32(height))
       let iy = Int(iyv[0])
       if iy != cached {
         if iy == cached + 1 {
@@ -555,15 +570,24 @@ extension Sampler {
         fill(bottom, imageRow: iy + 1)
         cached = iy
       }
-      let wyp = pairs(wyv), iwyp = 256 &- wyp
-      let out = UnsafeMutableRawPointer(target.pixel(s, y))
-      let t = top + (s &- ux0) &* 4, b = bottom + (s &- ux0) &* 4
-      /// Pixels [x, x + 4) of the span (the cached rows have room past its end).
+      return (UnsafeRawPointer(top), UnsafeRawPointer(bottom), pairs(wyv))
+    }
+
+    /// Columns [s, e) of device row `y` into `out`, tinted when `tinted`.
+    /// (The cached rows have room past the last column, so every group of
+    /// four reads inside them; only the run's own pixels are stored.)
+    @inline(__always) mutating func sample(
+      _ y: Int, _ s: Int, _ e: Int, into out: UnsafeMutableRawPointer,
+      tint: (rb: SIMD8<UInt16>, ga: SIMD8<UInt16>), tinted: Bool
+    ) {
+      let (top, bottom, wyp) = rows(y)
+      let iwyp = 256 &- wyp
+      let t = top + (s &- x0) &* 4, b = bottom + (s &- x0) &* 4
       @inline(__always) func pixels(_ x: Int) -> SIMD4<UInt32> {
         let px = lerp(
           split(t.loadUnaligned(fromByteOffset: x &* 4, as: SIMD4<UInt32>.self)),
           split(b.loadUnaligned(fromByteOffset: x &* 4, as: SIMD4<UInt32>.self)), wyp, iwyp)
-        return tinted ? over(tintPairs, px) : px
+        return tinted ? over(tint, px) : px
       }
       let n = e &- s
       var x = 0
@@ -576,5 +600,41 @@ extension Sampler {
         for l in 0..<(n &- x) { out.storeBytes(of: px[l], toByteOffset: (x &+ l) &* 4, as: UInt32.self) }
       }
     }
+  }
+
+  /// Samples the spans (in increasing `y`) straight into `target`, with an
+  /// optional tint blended over in registers, through a `ScaledRows` over
+  /// the spans' columns (`rows`, `rowCapacity` and `columns` as it takes
+  /// them). Requires `samplesScaled(m, …)`.
+  static func sampleScaled(
+    _ img: UnsafePointer<UInt8>, width w: Int, height h: Int, toImage m: Homography,
+    spans: UnsafePointer<Span>, count: Int, rows: UnsafeMutablePointer<UInt8>, rowCapacity: Int,
+    columns: UnsafeMutableRawPointer, target: Target, tint: Pixel, tinted: Bool
+  ) {
+    guard count > 0 else { return }
+    var ux0 = Int(spans[0].y), ux1 = Int(spans[0].z)
+    for k in 1..<count {
+      ux0 = min(ux0, Int(spans[k].y))
+      ux1 = max(ux1, Int(spans[k].z))
+    }
+    let tintPairs = split(SIMD4<UInt32>(repeating: unsafeBitCast(tint, to: UInt32.self)))
+    var cache = ScaledRows(
+      img, width: w, height: h, toImage: m, x0: ux0, x1: ux1, rows: rows, rowCapacity: rowCapacity, columns: columns)
+    for k in 0..<count {
+      let span = spans[k]
+      let y = Int(span.x), s = Int(span.y), e = Int(span.z)
+      guard s < e else { continue }
+      cache.sample(y, s, e, into: UnsafeMutableRawPointer(target.pixel(s, y)), tint: tintPairs, tinted: tinted)
+    }
+  }
+
+  /// Columns [x0, x0 + count) of device row `y` into `dst` through `cache`
+  /// (rows in increasing `y`, columns inside the cache's): what
+  /// `sampleRow` writes there, within ±1.
+  @inline(__always) static func sampleScaledRow(
+    _ cache: inout ScaledRows, y: Int, x0: Int, count: Int, into dst: UnsafeMutablePointer<UInt8>
+  ) {
+    guard count > 0 else { return }
+    cache.sample(y, x0, x0 + count, into: UnsafeMutableRawPointer(dst), tint: split(SIMD4<UInt32>()), tinted: false)
   }
 }

@@ -165,4 +165,62 @@ import Testing
       }
     }
   }
+
+  /// The scaled-row cache sampled row by row into scratch (a draw that
+  /// blends): ragged runs, skipped rows, two runs on a row, enlarged,
+  /// shrunk and moved by a fraction of a pixel at scale 1; each pixel within
+  /// ±1 of the row sampler's reference, nothing written outside the runs.
+  @Test func scaledRowsIntoScratchMatchReference() {
+    var rng = SplitMix(seed: 29)
+    let (tw, th) = (61, 27)
+    let maps: [Homography] = [
+      .scale(x: 0.31, y: 0.29), .translation(x: -3.75, y: 2.5).concatenating(.scale(x: 3.2, y: 3.1)),
+      .translation(x: 0.37, y: -0.61), .scale(x: 2.7, y: 0.4).concatenating(.translation(x: 5.5, y: -1.25)),
+    ]
+    for (iw, ih) in [(37, 29), (2, 2), (64, 3), (20, 300)] {
+      let img = noiseBitmap(width: iw, height: ih, seed: rng.next(), opaque: false)
+      for m in maps {
+        #expect(Sampler.samplesScaled(m, width: iw, height: ih))
+        let (x0, x1) = (3, tw - 2)
+        var runs: [(y: Int, s: Int, e: Int)] = []
+        for y in 1..<(th - 1) where y % 7 != 4 {
+          let s = x0 + (y * 7) % 9, e = x1 - (y * 5) % 11
+          if y == 9 {
+            runs += [(y, s, 22), (y, 25, e)]
+          } else {
+            runs.append((y, s, e))
+          }
+        }
+        let scratch = Scratch(width: tw)
+        defer { scratch.deallocate() }
+        var worst = 0, untouched = true
+        img.bytes.withUnsafeBufferPointer { buf in
+          var cache = Sampler.ScaledRows(
+            buf.baseAddress!, width: iw, height: ih, toImage: m, x0: x0, x1: x1, rows: scratch.rows,
+            rowCapacity: scratch.width, columns: scratch.columns)
+          for run in runs {
+            var got = [UInt8](repeating: 7, count: (tw + 4) * 4)
+            var want = [UInt8](repeating: 0, count: tw * 4)
+            got.withUnsafeMutableBufferPointer {
+              Sampler.sampleScaledRow(&cache, y: run.y, x0: run.s, count: run.e - run.s, into: $0.baseAddress! + run.s * 4)
+            }
+            want.withUnsafeMutableBufferPointer {
+              Sampler.sampleRowReference(buf.baseAddress!, width: iw, height: ih, toImage: m, y: run.y, x0: 0, count: tw, into: $0.baseAddress!)
+            }
+            for x in 0..<(tw + 4) {
+              for k in 0..<4 {
+                if x >= run.s && x < run.e {
+                  worst = max(worst, abs(Int(got[x * 4 + k]) - Int(want[x * 4 + k])))
+                } else if got[x * 4 + k] != 7 {
+                  untouched = false
+                }
+              }
+            }
+          }
+        }
+        #expect(worst <= 1, "scaled rows vs reference: \(worst) (image \(iw)×\(ih), map \(m))")
+        #expect(untouched, "wrote outside its run (map \(m))")
+      }
+    }
+  }
 }
