@@ -576,7 +576,7 @@ extension Sampler {
     /// Columns [s, e) of device row `y` into `out`, tinted when `tinted`.
     /// (The cached rows have room past the last column, so every group of
     /// four reads inside them; only the run's own pixels are stored.)
-    @inline(__always) mutating func sample(
+    mutating func sample(
       _ y: Int, _ s: Int, _ e: Int, into out: UnsafeMutableRawPointer,
       tint: (rb: SIMD8<UInt16>, ga: SIMD8<UInt16>), tinted: Bool
     ) {
@@ -631,7 +631,7 @@ extension Sampler {
   /// Columns [x0, x0 + count) of device row `y` into `dst` through `cache`
   /// (rows in increasing `y`, columns inside the cache's): what
   /// `sampleRow` writes there, within ±1.
-  @inline(__always) static func sampleScaledRow(
+  static func sampleScaledRow(
     _ cache: inout ScaledRows, y: Int, x0: Int, count: Int, into dst: UnsafeMutablePointer<UInt8>
   ) {
     guard count > 0 else { return }
