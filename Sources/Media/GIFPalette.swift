@@ -153,6 +153,10 @@ final class PaletteQuantizer {
     var firstRow = height, lastRow = -1
     let count = width * height
     precondition(bgra.count >= 4 * count)
+    // Tallied colours go into `tally` a run at a time: on flat UI the
+    // sampled pixels repeat one colour for long stretches, and each
+    // Dictionary update hashes its key.
+    var runColor: UInt32 = 0, runLength = 0
     bgra.withUnsafeBufferPointer { source in
       rgba.withUnsafeMutableBufferPointer { target in
         let bgra = source.baseAddress!, rgba = target.baseAddress!
@@ -163,7 +167,13 @@ final class PaletteQuantizer {
             if counts(p) {
               let b = bgra[i], g = bgra[i + 1], r = bgra[i + 2]
               if tallying && n % Self.flatStride == 0 {
-                tally[UInt32(r) << 16 | UInt32(g) << 8 | UInt32(b), default: 0] += 1
+                let c = UInt32(r) << 16 | UInt32(g) << 8 | UInt32(b)
+                if c != runColor && runLength > 0 {
+                  tally[runColor, default: 0] += runLength
+                  runLength = 0
+                }
+                runColor = c
+                runLength += 1
                 tallied += 1
               }
               n += 1
@@ -183,6 +193,7 @@ final class PaletteQuantizer {
         }
       }
     }
+    if runLength > 0 { tally[runColor, default: 0] += runLength }
     guard lastRow >= 0 else { return }
     isEmpty = false
     var rows = 0..<height

@@ -161,8 +161,10 @@ enum ImportanceMap {
     maximum: Bool
   ) {
     typealias Bytes = SIMD16<UInt8>
+    // (The standard library's pointwiseMax/Min loop over the lanes and were
+    // left as calls here; a compare and a select are one vector step each.)
     @inline(__always) func pick(_ a: Bytes, _ b: Bytes) -> Bytes {
-      maximum ? pointwiseMax(a, b) : pointwiseMin(a, b)
+      maximum ? a.replacing(with: b, where: b .> a) : a.replacing(with: b, where: b .< a)
     }
     @inline(__always) func pick(_ a: UInt8, _ b: UInt8) -> UInt8 { maximum ? max(a, b) : min(a, b) }
     for y in 0..<height {
