@@ -483,10 +483,18 @@ extension Sampler {
   }
 
   /// The scaled-row cache over device columns [x0, x1): each column's
-  /// texel pair offset and weight, and the horizontal lerps of the two
-  /// image rows the last device row read. `rows` holds two rows of
-  /// `rowCapacity` ≥ x1 − x0 + 4 pixels; `columns`, 16-byte aligned, 8
-  /// bytes per pixel of `rowCapacity`. Requires `samplesScaled(m, …)`.
+  /// texel pair offset and weight, and the horizontal lerps of the last two
+  /// image rows read. `rows` holds two rows of `rowCapacity` ≥ x1 − x0 + 4
+  /// pixels; `columns`, 16-byte aligned, 8 bytes per pixel of
+  /// `rowCapacity`. Requires `samplesScaled(m, …)`.
+  ///
+  /// Two cases do less, with the same bytes (a lerp with weight 0 or 256
+  /// is exactly one of its ends): where every column's weight is 0 or 256
+  /// and the texels they take are consecutive (scale 1, a whole-pixel
+  /// horizontal move: a sheet sliding up), the image's own rows are read,
+  /// nothing filled; and a device row whose vertical weight is 0 or 256
+  /// (a whole-pixel vertical move: a screen pushed sideways) is one image
+  /// row's lerps, copied.
   struct ScaledRows {
     let raw: UnsafeRawPointer
     let stride: Int
@@ -495,9 +503,12 @@ extension Sampler {
     let columns: UnsafeMutableRawPointer
     /// The map's vertical scale and shift, and 1/W.
     let m22: Double, m32: Double, iW: Double
-    var top: UnsafeMutableRawPointer, bottom: UnsafeMutableRawPointer
-    /// The image row held in `top` (`bottom` holds the next one).
-    var cached = -2
+    /// The byte offset in an image row of column x0's texel when the
+    /// columns read whole consecutive texels (nothing is filled then).
+    let shift: Int?
+    /// Two filled rows and the image rows they hold (−1: none).
+    var slotA: UnsafeMutableRawPointer, slotB: UnsafeMutableRawPointer
+    var rowA = -1, rowB = -1
 
     init(
       _ img: UnsafePointer<UInt8>, width w: Int, height h: Int, toImage m: Homography, x0: Int, x1: Int,
@@ -515,11 +526,13 @@ extension Sampler {
       self.iW = iW
       m22 = m.m22
       m32 = m.m32
-      top = UnsafeMutableRawPointer(rows)
-      bottom = UnsafeMutableRawPointer(rows + rowCapacity * 4)
+      slotA = UnsafeMutableRawPointer(rows)
+      slotB = UnsafeMutableRawPointer(rows + rowCapacity * 4)
       // Each group of four columns: texel byte offsets in the row (SIMD4<Int32>), then weights (SIMD8<UInt16>).
       let zero = SIMD4<Float>(), maxU = SIMD4<Float>(repeating: Float(w - 1))
       let lanes = SIMD4<Double>(0.5, 1.5, 2.5, 3.5)
+      var first: Int32 = -1
+      var whole = true
       var x = x0
       while x < x1 {
         let xc = SIMD4<Double>(repeating: Double(x)) + lanes
@@ -530,8 +543,17 @@ extension Sampler {
         let entry = (x &- x0) &* 8
         columns.storeBytes(of: ix &* 4, toByteOffset: entry, as: SIMD4<Int32>.self)
         columns.storeBytes(of: pairs(wx), toByteOffset: entry &+ 16, as: SIMD8<UInt16>.self)
+        if whole {
+          // The texel each column takes when its weight is 0 or 256.
+          let texel = ix &+ (wx &>> 8)
+          if first < 0 { first = texel[0] }
+          let expected = SIMD4<Int32>(repeating: first &+ Int32(x &- x0)) &+ SIMD4<Int32>(0, 1, 2, 3)
+          let inside = SIMD4<Int32>(0, 1, 2, 3) .< SIMD4<Int32>(repeating: Int32(x1 &- x))
+          whole = !any(inside .& ((wx .!= 0 .& wx .!= 256) .| texel .!= expected))
+        }
         x &+= 4
       }
+      shift = whole ? Int(first) * 4 : nil
     }
 
     /// The horizontal lerps of image row `r` over the columns, into `row`.
@@ -552,52 +574,79 @@ extension Sampler {
       }
     }
 
-    /// Device row `y`'s two cached image rows (filled when not already
-    /// held) and its vertical weights.
-    @inline(__always) mutating func rows(_ y: Int) -> (top: UnsafeRawPointer, bottom: UnsafeRawPointer, wyp: SIMD8<UInt16>) {
+    /// Image row `r`'s lerps at column x0 (the image row itself when the
+    /// columns are whole texels), filling the slot that does not hold
+    /// image row `keeping` when neither holds `r`.
+    @inline(__always) mutating func lerps(_ r: Int, keeping: Int) -> UnsafeRawPointer {
+      if let shift { return raw + (r &* stride &+ shift) }
+      if rowA == r { return UnsafeRawPointer(slotA) }
+      if rowB == r { return UnsafeRawPointer(slotB) }
+      if rowA == keeping {
+        fill(slotB, imageRow: r)
+        rowB = r
+        return UnsafeRawPointer(slotB)
+      }
+      fill(slotA, imageRow: r)
+      rowA = r
+      return UnsafeRawPointer(slotA)
+    }
+
+    /// Columns [s, e) of device row `y` into `out`, tinted when `tinted`.
+    mutating func sample(
+      _ y: Int, _ s: Int, _ e: Int, into out: UnsafeMutableRawPointer,
+      tint: (rb: SIMD8<UInt16>, ga: SIMD8<UInt16>), tinted: Bool
+    ) {
       var v = SIMD4<Float>(repeating: Float((Double(y) + 0.5) * m22 * iW + m32 * iW - 0.5))
       let zero = SIMD4<Float>(), maxV = SIMD4<Float>(repeating: Float(height - 1))
       v.replace(with: zero, where: .!(v .>= zero))
       v.replace(with: maxV, where: .!(v .<= maxV))
       let (iyv, wyv) = indexAndWeight(v, Int32(height))
-      let iy = Int(iyv[0])
-      if iy != cached {
-        if iy == cached + 1 {
-          swap(&top, &bottom)
-        } else {
-          fill(top, imageRow: iy)
+      let iy = Int(iyv[0]), wy = Int(wyv[0])
+      let n = e &- s, offset = (s &- x0) &* 4
+      if wy == 0 || wy == 256 {
+        // One image row: its lerps as they are.
+        let row = wy == 0 ? iy : iy &+ 1
+        let t = lerps(row, keeping: -1) + offset
+        if !tinted {
+          out.copyMemory(from: t, byteCount: n &* 4)
+          return
         }
-        fill(bottom, imageRow: iy + 1)
-        cached = iy
+        var x = 0
+        while x &+ 4 <= n {
+          out.storeBytes(
+            of: over(tint, t.loadUnaligned(fromByteOffset: x &* 4, as: SIMD4<UInt32>.self)), toByteOffset: x &* 4,
+            as: SIMD4<UInt32>.self)
+          x &+= 4
+        }
+        while x < n {
+          let px = over(tint, SIMD4<UInt32>(repeating: t.loadUnaligned(fromByteOffset: x &* 4, as: UInt32.self)))
+          out.storeBytes(of: px[0], toByteOffset: x &* 4, as: UInt32.self)
+          x &+= 1
+        }
+        return
       }
-      return (UnsafeRawPointer(top), UnsafeRawPointer(bottom), pairs(wyv))
-    }
-
-    /// Columns [s, e) of device row `y` into `out`, tinted when `tinted`.
-    /// (The cached rows have room past the last column, so every group of
-    /// four reads inside them; only the run's own pixels are stored.)
-    mutating func sample(
-      _ y: Int, _ s: Int, _ e: Int, into out: UnsafeMutableRawPointer,
-      tint: (rb: SIMD8<UInt16>, ga: SIMD8<UInt16>), tinted: Bool
-    ) {
-      let (top, bottom, wyp) = rows(y)
-      let iwyp = 256 &- wyp
-      let t = top + (s &- x0) &* 4, b = bottom + (s &- x0) &* 4
-      @inline(__always) func pixels(_ x: Int) -> SIMD4<UInt32> {
-        let px = lerp(
-          split(t.loadUnaligned(fromByteOffset: x &* 4, as: SIMD4<UInt32>.self)),
-          split(b.loadUnaligned(fromByteOffset: x &* 4, as: SIMD4<UInt32>.self)), wyp, iwyp)
+      let t = lerps(iy, keeping: iy &+ 1) + offset, b = lerps(iy &+ 1, keeping: iy) + offset
+      let wyp = pairs(wyv), iwyp = 256 &- wyp
+      @inline(__always) func pixels(_ top: SIMD4<UInt32>, _ bottom: SIMD4<UInt32>) -> SIMD4<UInt32> {
+        let px = lerp(split(top), split(bottom), wyp, iwyp)
         return tinted ? over(tint, px) : px
       }
-      let n = e &- s
       var x = 0
       while x &+ 4 <= n {
-        out.storeBytes(of: pixels(x), toByteOffset: x &* 4, as: SIMD4<UInt32>.self)
+        let px = pixels(
+          t.loadUnaligned(fromByteOffset: x &* 4, as: SIMD4<UInt32>.self),
+          b.loadUnaligned(fromByteOffset: x &* 4, as: SIMD4<UInt32>.self))
+        out.storeBytes(of: px, toByteOffset: x &* 4, as: SIMD4<UInt32>.self)
         x &+= 4
       }
-      if x < n {
-        let px = pixels(x)
-        for l in 0..<(n &- x) { out.storeBytes(of: px[l], toByteOffset: (x &+ l) &* 4, as: UInt32.self) }
+      // The last pixels one at a time: the lerps may be the image's own
+      // row, which ends there.
+      while x < n {
+        let px = pixels(
+          SIMD4<UInt32>(repeating: t.loadUnaligned(fromByteOffset: x &* 4, as: UInt32.self)),
+          SIMD4<UInt32>(repeating: b.loadUnaligned(fromByteOffset: x &* 4, as: UInt32.self)))
+        out.storeBytes(of: px[0], toByteOffset: x &* 4, as: UInt32.self)
+        x &+= 1
       }
     }
   }

@@ -94,6 +94,10 @@ import Testing
     }
     // Shrunk 17× vertically: more rows per column than `sampleColumns` caches (its fallback).
     out.append(out[3].concatenating(.scale(x: 1, y: 17)))
+    // Scale 1 moved by whole pixels across (the scaled rows read the
+    // image's own rows), by whole pixels down (one image row per device
+    // row), and past the image's last row (clamped: weight 256).
+    out += [.translation(x: 3, y: 0.4), .translation(x: 0.3, y: -2), .translation(x: 0.25, y: 40)]
     return out
   }
 
@@ -102,7 +106,7 @@ import Testing
   @Test func columnsAndScaledRowsMatchReference() {
     var rng = SplitMix(seed: 11)
     let (tw, th) = (53, 21)
-    for (iw, ih) in [(37, 29), (2, 2), (64, 3), (20, 300)] {
+    for (iw, ih) in [(37, 29), (2, 2), (64, 3), (20, 300), (56, 9)] {
       let img = noiseBitmap(width: iw, height: ih, seed: rng.next(), opaque: true)
       for m in SamplerTests.columnMaps(&rng) {
         // Spans: a run per row with ragged ends, some rows skipped, one row with two runs.
@@ -176,8 +180,9 @@ import Testing
     let maps: [Homography] = [
       .scale(x: 0.31, y: 0.29), .translation(x: -3.75, y: 2.5).concatenating(.scale(x: 3.2, y: 3.1)),
       .translation(x: 0.37, y: -0.61), .scale(x: 2.7, y: 0.4).concatenating(.translation(x: 5.5, y: -1.25)),
+      .translation(x: 1, y: 0.4), .translation(x: 0.3, y: -2), .translation(x: 0.25, y: 40),
     ]
-    for (iw, ih) in [(37, 29), (2, 2), (64, 3), (20, 300)] {
+    for (iw, ih) in [(37, 29), (2, 2), (64, 3), (20, 300), (60, 9)] {
       let img = noiseBitmap(width: iw, height: ih, seed: rng.next(), opaque: false)
       for m in maps {
         #expect(Sampler.samplesScaled(m, width: iw, height: ih))
