@@ -237,21 +237,34 @@ enum Shadows {
     let box = PixelBox(
       x0: support.x0 - reach, y0: support.y0 - reach, x1: support.x1 + reach, y1: support.y1 + reach)
     let pw = box.width, ph = box.height
-    // Horizontal pass into a (sh × pw) buffer, then vertical into (ph × pw).
+    // Horizontal pass into a (sh × pw) buffer, then vertical into (ph × pw),
+    // each sum in the same order of terms (the inner loops are contiguous
+    // and, through buffer pointers, vectorised).
+    let taps = kernel.count
     var horizontal = [Float](repeating: 0, count: sh * pw)
-    for j in 0..<sh {
-      for i in 0..<sw {
-        let v = src[j * sw + i]
-        if v == 0 { continue }
-        for t in 0..<kernel.count { horizontal[j * pw + i + t] += v * kernel[t] }
-      }
-    }
     var out = [Float](repeating: 0, count: ph * pw)
-    for j in 0..<sh {
-      for t in 0..<kernel.count {
-        let k = kernel[t]
-        let o = (j + t) * pw
-        for i in 0..<pw { out[o + i] += horizontal[j * pw + i] * k }
+    src.withUnsafeBufferPointer { src in
+      kernel.withUnsafeBufferPointer { kernel in
+        horizontal.withUnsafeMutableBufferPointer { horizontal in
+          for j in 0..<sh {
+            for i in 0..<sw {
+              let v = src[j * sw + i]
+              if v == 0 { continue }
+              let row = horizontal.baseAddress! + (j * pw + i)
+              for t in 0..<taps { row[t] += v * kernel[t] }
+            }
+          }
+          out.withUnsafeMutableBufferPointer { out in
+            for j in 0..<sh {
+              let h = horizontal.baseAddress! + j * pw
+              for t in 0..<taps {
+                let k = kernel[t]
+                let o = out.baseAddress! + (j + t) * pw
+                for i in 0..<pw { o[i] += h[i] * k }
+              }
+            }
+          }
+        }
       }
     }
     // Clip to `clip`.
