@@ -1,4 +1,5 @@
 import Glibc
+import Raster
 
 /// libimagequant's importance map of an RGBA image — the weight (80…255,
 /// low where the image is noisy) its histogram gives each pixel — computed
@@ -68,16 +69,6 @@ enum ImportanceMap {
     unsafeBitCast(unsafeBitCast(a, to: SIMD8<UInt32>.self) & 0x7FFF_FFFF, to: Lanes.self)
   }
 
-  /// `(unsigned int)x` for x in 0…2²²: the nearest integer (adding 2²³
-  /// rounds away the fraction, exactly), less one where that is above x;
-  /// read from the float's bits. (Swift's vector conversion from floats
-  /// goes element by element.)
-  @inline(__always) private static func truncated(_ x: Lanes) -> SIMD8<Int32> {
-    let magic = Lanes(repeating: 8_388_608)
-    var nearest = (x + magic) - magic
-    nearest = nearest.replacing(with: nearest - 1, where: nearest .> x)
-    return unsafeBitCast(nearest + magic, to: SIMD8<Int32>.self) &- 0x4B00_0000
-  }
 
   /// Row `y` as four planes (A, R, G, B) of `stride` floats at `row`, each
   /// `[p0, p0, p1, …, pw−1, pw−1, 0…]`: `rgba_to_f`.
@@ -141,7 +132,7 @@ enum ImportanceMap {
           z *= z
           z *= z
           // 80 + (unsigned int)(z * 176), at most 256; MIN(…, 255).
-          let level = truncated(z * 176) &+ 80
+          let level = Raster.truncated(z * 176) &+ 80  // (unsigned int)(z * 176) + 80
           let bytes = SIMD8<UInt8>(truncatingIfNeeded: level &- (level &>> 8))
           if x + 8 <= width {
             UnsafeMutableRawPointer(out + x).storeBytes(of: bytes, as: SIMD8<UInt8>.self)

@@ -46,6 +46,18 @@ public enum KernelSet: Sendable, Hashable {
 // These helpers are `@inline(__always)`: left to the inliner, `over` and
 // `div255` stayed calls and the coverage blend ran 4× slower (measured).
 
+/// `Int32(x)` (toward zero) of eight floats in 0…2²²: the nearest integer
+/// (adding 2²³ rounds away the fraction, exactly), less one where that is
+/// above x, read from the float's bits. Swift's own vector conversion from
+/// floats goes lane by lane, and `UInt8(x)` per float checks its range, so
+/// neither loop vectorises.
+@inlinable @inline(__always) public func truncated(_ x: SIMD8<Float>) -> SIMD8<Int32> {
+  let magic = SIMD8<Float>(repeating: 8_388_608)
+  var nearest = (x + magic) - magic
+  nearest = nearest.replacing(with: nearest - 1, where: nearest .> x)
+  return unsafeBitCast(nearest + magic, to: SIMD8<Int32>.self) &- 0x4B00_0000
+}
+
 @inline(__always) func u16(_ v: SIMD4<UInt32>) -> SIMD8<UInt16> { unsafeBitCast(v, to: SIMD8<UInt16>.self) }
 @inline(__always) func u32(_ v: SIMD8<UInt16>) -> SIMD4<UInt32> { unsafeBitCast(v, to: SIMD4<UInt32>.self) }
 

@@ -85,8 +85,23 @@ extension DisplayListBuilder {
         alpha, width: region.width, height: region.height, sigma: sigma, reach: reach,
         shift: (ox - Double(dx), oy - Double(dy)))
       : alpha
-    var bytes = [UInt8](repeating: 0, count: blurred.count)
-    for i in 0..<blurred.count { bytes[i] = UInt8(clamp01(blurred[i]) * 255 + 0.5) }
+    let bytes = [UInt8](unsafeUninitializedCapacity: blurred.count) { out, n in
+      blurred.withUnsafeBufferPointer { blurred in
+        // UInt8(clamp01(v) * 255 + 0.5), eight at a time.
+        let raw = UnsafeRawPointer(blurred.baseAddress!), bytes = UnsafeMutableRawPointer(out.baseAddress!)
+        var i = 0
+        while i + 8 <= blurred.count {
+          var v = raw.loadUnaligned(fromByteOffset: 4 * i, as: SIMD8<Float>.self)
+          v.replace(with: 0, where: v .< 0)
+          v.replace(with: 1, where: v .> 1)
+          let level = truncated(v * 255 + 0.5)
+          bytes.storeBytes(of: SIMD8<UInt8>(truncatingIfNeeded: level), toByteOffset: i, as: SIMD8<UInt8>.self)
+          i += 8
+        }
+        for j in i..<blurred.count { out[j] = UInt8(clamp01(blurred[j]) * 255 + 0.5) }
+      }
+      n = blurred.count
+    }
     let mask = CoverageMask(
       x0: region.x0 + dx, y0: region.y0 + dy, width: region.width, height: region.height, alpha: bytes)
     let box = mask.box.intersection(canvas)
@@ -290,9 +305,10 @@ enum Shadows {
     Executor(kernels: kernels).run(
       cmds, target: Target(base: rgba, stride: w * 4, box: region), rows: region.y0..<region.y1,
       scratch: scratch)
-    var out = [Float](repeating: 0, count: w * h)
-    for i in 0..<(w * h) { out[i] = Float(rgba[i * 4 + 3]) * (1 / 255) }
-    return out
+    return [Float](unsafeUninitializedCapacity: w * h) { out, n in
+      for i in 0..<(w * h) { out[i] = Float(rgba[i * 4 + 3]) * (1 / 255) }
+      n = w * h
+    }
   }
 
   /// Normalised Gaussian weights for offsets −reach…reach.
