@@ -69,7 +69,6 @@ enum ImportanceMap {
     unsafeBitCast(unsafeBitCast(a, to: SIMD8<UInt32>.self) & 0x7FFF_FFFF, to: Lanes.self)
   }
 
-
   /// Row `y` as four planes (A, R, G, B) of `stride` floats at `row`, each
   /// `[p0, p0, p1, …, pw−1, pw−1, 0…]`: `rgba_to_f`.
   private static func convert(
@@ -132,7 +131,7 @@ enum ImportanceMap {
           z *= z
           z *= z
           // 80 + (unsigned int)(z * 176), at most 256; MIN(…, 255).
-          let level = Raster.truncated(z * 176) &+ 80  // (unsigned int)(z * 176) + 80
+          let level = Raster.truncated(z * 176) &+ 80
           let bytes = SIMD8<UInt8>(truncatingIfNeeded: level &- (level &>> 8))
           if x + 8 <= width {
             UnsafeMutableRawPointer(out + x).storeBytes(of: bytes, as: SIMD8<UInt8>.self)
