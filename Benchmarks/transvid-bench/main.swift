@@ -53,8 +53,12 @@ while let a = arguments.popFirst() {
     let figures = downsampleCost(runs: runs == 21 ? 7 : runs)
     for (name, value) in figures { print("\(name): \(value)") }
     exit(0)
+  case "resize":
+    // `transvid-bench resize`: swscale's Lanczos resize, transvid's kernels, per frame.
+    for (name, value) in resizeCost(runs: runs == 21 ? 9 : runs) { print("\(name): \(value)") }
+    exit(0)
   default:
-    print("usage: transvid-bench [compositor|motion|downsample] [--runs N] [--out DIR] [--dump] [--only circle|pageflip|magic]")
+    print("usage: transvid-bench [compositor|motion|downsample|resize] [--runs N] [--out DIR] [--dump] [--only circle|pageflip|magic]")
     exit(2)
   }
 }

@@ -22,6 +22,10 @@ import Synchronization
 /// It keeps the planes and the frame they came from (a reference: a caller
 /// that draws its frames into two bitmaps in turn copies neither), so the
 /// next frame is resized only in the rows where it differs.
+///
+/// Where `LanczosResizer` takes the sizes (all but cascades and tiny
+/// frames), opaque BGRA is its work instead: swscale's bytes, computed by
+/// transvid's own kernels, with the last frame's output kept alike.
 public final class Resampler {
   /// The swscale flags for resizing.
   static let flags =
@@ -31,6 +35,11 @@ public final class Resampler {
   let width: Int, height: Int
   let destinationFormat: AVPixelFormat
   private let context: OpaquePointer
+  /// transvid's own kernels for `resizeToOpaqueBGRA` (nil: swscale's).
+  var resizer: LanczosResizer?
+  /// The own kernels' last output, and the frame it came from.
+  private var output: [UInt8] = []
+  private var outputSource: Bitmap?
   /// The context for the lower half of a band split in two (`scale`),
   /// made when first needed.
   private var lowerContext: OpaquePointer?
@@ -56,6 +65,7 @@ public final class Resampler {
         "resize \(sourceWidth)×\(sourceHeight) to \(width)×\(height)", code: cff_averror(EINVAL))
     }
     self.context = context
+    if format == AV_PIX_FMT_GBRP { resizer = LanczosResizer(from: sourceWidth, sourceHeight, to: width, height) }
   }
 
   /// A swscale context for this resize (nil: swscale refused the sizes).
@@ -106,6 +116,9 @@ public final class Resampler {
       throw MediaError(
         "resize frame", "frame is \(source.width)×\(source.height), expected \(sourceWidth)×\(sourceHeight)")
     }
+    if let resizer {
+      return resizeOwn(source, with: resizer, into: destination)
+    }
     let planes: Frame
     if let kept = self.planes {
       planes = kept
@@ -123,6 +136,51 @@ public final class Resampler {
     self.planes = planes
     planesSource = source
     Self.interleave(planes, width: width, height: height, into: destination)
+  }
+
+  /// `resizeToOpaqueBGRA` by `resizer`: the output rows that read source
+  /// rows changed since the last frame made again, in two halves at once
+  /// when there are many (the halves write disjoint rows; every row is the
+  /// same whichever half makes it); the others are the last frame's.
+  private func resizeOwn(_ source: Bitmap, with resizer: LanczosResizer, into destination: UnsafeMutablePointer<UInt8>) {
+    let rows: Range<Int>
+    if let previous = outputSource, !output.isEmpty {
+      rows = Self.changedRows(source, previous).map(resizer.outputRows(reading:)) ?? 0..<0
+    } else {
+      rows = 0..<height
+      output = [UInt8](repeating: 0, count: 4 * width * height)
+    }
+    outputSource = nil
+    let rowBytes = 4 * width
+    source.bytes.withUnsafeBytes { pixels in
+      output.withUnsafeMutableBytes { out in
+        let work = UncheckedBuffers(source: pixels.baseAddress!, output: out.baseAddress!)
+        Self.inHalves(rows, splitting: splitsBands) { part in
+          resizer.resize(rows: part, of: work.source, stride: source.stride, into: work.output, destinationStride: rowBytes)
+        }
+      }
+    }
+    output.withUnsafeBytes { out in
+      UnsafeMutableRawPointer(destination).copyMemory(from: out.baseAddress!, byteCount: out.count)
+    }
+    outputSource = source
+  }
+
+  /// `work` over `rows`, in two halves at once when `splitting` and there
+  /// are `splitRows` or more.
+  private static func inHalves(_ rows: Range<Int>, splitting: Bool, _ work: (Range<Int>) -> Void) {
+    guard splitting, rows.count >= splitRows else { return work(rows) }
+    let middle = rows.lowerBound + rows.count / 2
+    let halves = [rows.lowerBound..<middle, middle..<rows.upperBound]
+    withoutActuallyEscaping(work) { work in
+      let shared = UncheckedWork(work: work)
+      DispatchQueue.concurrentPerform(iterations: 2) { k in shared.work(halves[k]) }
+    }
+  }
+
+  private struct UncheckedWork: @unchecked Sendable { let work: (Range<Int>) -> Void }
+  private struct UncheckedBuffers: @unchecked Sendable {
+    let source: UnsafeRawPointer, output: UnsafeMutableRawPointer
   }
 
   /// The G, B, R `planes` as packed opaque BGRA in `destination`: sixteen

@@ -1,4 +1,5 @@
 import CFFmpeg
+import Foundation
 import Raster
 import Testing
 
@@ -85,7 +86,7 @@ import Testing
   /// rows or more split in two halves resized at once; and a third frame
   /// after it still is (the kept planes are the second frame's).
   @Test(arguments: [
-    (1170, 2532, 360, 779), (390, 844, 120, 260), (301, 203, 150, 101), (64, 48, 128, 96), (300, 900, 300, 100),
+    (590, 1266, 180, 389), (390, 844, 120, 260), (301, 203, 150, 101), (64, 48, 128, 96), (300, 900, 300, 100),
   ])
   static func aFrameChangedInSomeRowsResizesAsAlone(sizes: (Int, Int, Int, Int)) throws {
     let (sw, sh, w, h) = sizes
@@ -108,6 +109,58 @@ import Testing
       #expect(third == first, "rows \(band): the frame before, resized again after it, differs")
       if !band.isEmpty { #expect(second != first, "rows \(band): the change does not show") }
     }
+  }
+
+  /// transvid's own kernels (`LanczosResizer`, SIMD and the scalar
+  /// reference) give swscale's planar bytes exactly: synthetic frames
+  /// shrunk by whole and fractional factors, enlarged, with one axis kept,
+  /// and photos and UI screenshots shrunk as the GIF writer shrinks frames.
+  @Test func ownKernelsGiveSwscalesBytes() throws {
+    let assets = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+      .deletingLastPathComponent().appendingPathComponent("jobs/assets")
+    var cases: [(Bitmap, Int, Int)] = [
+      (Self.frame(width: 1179, height: 2556, seed: 3), 393, 852),
+      (Self.frame(width: 1170, height: 2532, seed: 4), 360, 779),
+      (Self.frame(width: 301, height: 203, seed: 5), 150, 101),
+      (Self.frame(width: 64, height: 48, seed: 6), 128, 96),
+      (Self.frame(width: 300, height: 900, seed: 7), 300, 100),
+      (Self.frame(width: 900, height: 120, seed: 8), 97, 120),
+      (Self.frame(width: 1000, height: 40, seed: 9), 41, 13),
+      (Self.frame(width: 9, height: 7, seed: 10), 4, 3),
+    ]
+    for name in ["photo.jpg", "cover.png", "settings.png"] {
+      let image = try ImageDecoder.decode(path: assets.appendingPathComponent(name).path)
+      cases.append((image, image.width / 3, image.height / 3))
+      cases.append((image, image.width * 2 / 7, image.height * 2 / 7))
+    }
+    for (source, w, h) in cases {
+      let swscale = try Resampler(from: source.width, source.height, to: w, h, format: AV_PIX_FMT_GBRP)
+      swscale.resizer = nil
+      let expected = try Self.opaqueBGRA(source, swscale)
+      // The scalar reference (slow in a debug build) on frames up to 1.4 Mpx.
+      let kernels: [KernelSet] = source.width * source.height <= 1_400_000 ? [.simd, .reference] : [.simd]
+      for kernels in kernels {
+        let own = try Resampler(from: source.width, source.height, to: w, h, format: AV_PIX_FMT_GBRP)
+        try #require(own.resizer != nil, "\(source.width)×\(source.height) → \(w)×\(h) is left to swscale")
+        own.resizer?.kernels = kernels
+        let got = try Self.opaqueBGRA(source, own)
+        let differing = zip(got, expected).filter { $0 != $1 }.count
+        #expect(
+          differing == 0, "\(source.width)×\(source.height) → \(w)×\(h), \(kernels): \(differing) bytes differ from swscale")
+      }
+    }
+  }
+
+  /// Sizes swscale cascades (a shrink of 28 times or more) or that are too
+  /// small for the filter stay swscale's, and are still resized.
+  @Test func cascadesAndTinyFramesAreSwscales() throws {
+    let tiny = try Resampler(from: 3, 2, to: 2, 1, format: AV_PIX_FMT_GBRP)
+    #expect(tiny.resizer == nil)
+    let out = try Self.opaqueBGRA(Self.frame(width: 3, height: 2, seed: 1), tiny)
+    #expect(out.count == 8 && out[3] == 255 && out[7] == 255)
+    let far = try Resampler(from: 1000, 40, to: 11, 13, format: AV_PIX_FMT_GBRP)
+    #expect(far.resizer == nil)
+    #expect(try Self.opaqueBGRA(Self.frame(width: 1000, height: 40, seed: 2), far).count == 4 * 11 * 13)
   }
 
   @Test static func aFrameOfAnotherSizeIsAnError() throws {
