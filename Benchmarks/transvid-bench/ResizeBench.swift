@@ -17,7 +17,7 @@ func resizeCost(runs: Int) -> [(String, Double)] {
     }
   }
   var results: [(String, Double)] = []
-  for kernels in [KernelSet.simd] {
+  for kernels in [KernelSet.simd, .reference] {
     var resizer = LanczosResizer(from: sw, sh, to: w, h)!
     resizer.kernels = kernels
     var out = [UInt8](repeating: 0, count: 4 * w * h)

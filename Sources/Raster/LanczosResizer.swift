@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
 // LanczosResizer: premultiplied RGBA resized to opaque BGRA byte for byte as
 // swscale resizes it with `Resampler`'s flags (Lanczos, accurate rounding,
 // full chroma in and out, bit-exact) into planar G, B, R. Hand-written
@@ -130,12 +134,21 @@ public struct LanczosResizer: Sendable {
 
   /// Output rows `rows` of `source` (RGBA, `stride` bytes per row), written
   /// into `destination` as opaque BGRA (`destinationStride` bytes per row).
+  ///
+  /// Flat UI repeats rows (80 % of the rows of the jobs' screens are their
+  /// row above again), and equal pixels give equal results, so the SIMD
+  /// path does no work twice: a source row equal to the one before takes
+  /// its filtered rows; an output row whose taps all read one run of equal
+  /// rows, as the row before did, is that row again (its taps sum to 4096,
+  /// as every row's do: the sum is all that counts of them there). The
+  /// scalar reference computes every row (the tests hold the two equal).
   public func resize(
     rows: Range<Int>, of source: UnsafeRawPointer, stride: Int, into destination: UnsafeMutableRawPointer,
     destinationStride: Int
   ) {
     guard !rows.isEmpty else { return }
     let ringRows = rowTaps, rowLength = planeStride, converted = sourceWidth + paddedTaps
+    let repeats = kernels == .simd
     // The ring (three planes of `ringRows` filtered rows), one source row
     // converted (zeros past its end for the SIMD step's reads, which zero
     // taps read), and the rows each tap of an output row reads.
@@ -145,34 +158,53 @@ public struct LanczosResizer: Sendable {
     let y = ring + 3 * ringRows * rowLength, u = y + converted, v = u + converted
     let taps = UnsafeMutablePointer<UnsafePointer<Int16>>.allocate(capacity: 3 * rowTaps)
     defer { taps.deallocate() }
+    // Per ring slot: the first row of the run of equal rows its row ends.
+    let runs = UnsafeMutablePointer<Int>.allocate(capacity: ringRows)
+    defer { runs.deallocate() }
     func slot(_ plane: Int, _ row: Int) -> UnsafeMutablePointer<Int16> {
       ring + (plane * ringRows + row % ringRows) * rowLength
     }
     columnFirst.withUnsafeBufferPointer { first in
       columnWeights.withUnsafeBufferPointer { weights in
         rowWeights.withUnsafeBufferPointer { rowWeights in
-          var next = 0
+          var next = 0, filled = Int.max
+          // The run the last output row's taps all read (-1: none).
+          var lastRun = -1
           for row in rows {
             let top = rowFirst[row]
-            next = Swift.max(next, top)
+            if next < top { (next, filled) = (top, Int.max) }
             while next < top + rowTaps {
               let pixels = source + next * stride
-              switch kernels {
-              case .simd:
-                Self.convertRow(pixels, sourceWidth, y, u, v, conversion)
-                filterRow(y, u, v, first.baseAddress!, weights.baseAddress!, slot(0, next), slot(1, next), slot(2, next))
-              case .reference:
-                Self.convertRowReference(pixels, sourceWidth, y, u, v)
-                filterRowReference(y, u, v, first.baseAddress!, weights.baseAddress!, slot(0, next), slot(1, next), slot(2, next))
+              if repeats && next > filled && memcmp(pixels - stride, pixels, 4 * sourceWidth) == 0 {
+                for plane in 0..<3 { slot(plane, next).update(from: slot(plane, next - 1), count: rowLength) }
+                runs[next % ringRows] = runs[(next - 1) % ringRows]
+              } else {
+                switch kernels {
+                case .simd:
+                  Self.convertRow(pixels, sourceWidth, y, u, v, conversion)
+                  filterRow(y, u, v, first.baseAddress!, weights.baseAddress!, slot(0, next), slot(1, next), slot(2, next))
+                case .reference:
+                  Self.convertRowReference(pixels, sourceWidth, y, u, v)
+                  filterRowReference(y, u, v, first.baseAddress!, weights.baseAddress!, slot(0, next), slot(1, next), slot(2, next))
+                }
+                runs[next % ringRows] = next
               }
+              filled = Swift.min(filled, next)
               next += 1
             }
+            let out = destination + row * destinationStride
+            let run = runs[(top + rowTaps - 1) % ringRows]
+            let oneRun = repeats && run <= top
+            if oneRun && run == lastRun {
+              out.copyMemory(from: out - destinationStride, byteCount: 4 * width)
+              continue
+            }
+            lastRun = oneRun ? run : -1
             for j in 0..<rowTaps {
               (taps[j], taps[rowTaps + j], taps[2 * rowTaps + j]) = (
                 UnsafePointer(slot(0, top + j)), UnsafePointer(slot(1, top + j)), UnsafePointer(slot(2, top + j))
               )
             }
-            let out = destination + row * destinationStride
             let w = rowWeights.baseAddress! + row * rowTaps
             switch kernels {
             case .simd: composeRow(taps, taps + rowTaps, taps + 2 * rowTaps, w, out)

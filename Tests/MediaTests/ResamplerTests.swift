@@ -114,7 +114,8 @@ import Testing
   /// transvid's own kernels (`LanczosResizer`, SIMD and the scalar
   /// reference) give swscale's planar bytes exactly: synthetic frames
   /// shrunk by whole and fractional factors, enlarged, with one axis kept,
-  /// and photos and UI screenshots shrunk as the GIF writer shrinks frames.
+  /// flat UI (runs of equal rows), and photos and UI screenshots shrunk as
+  /// the GIF writer shrinks frames.
   @Test func ownKernelsGiveSwscalesBytes() throws {
     let assets = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
       .deletingLastPathComponent().appendingPathComponent("jobs/assets")
@@ -128,6 +129,15 @@ import Testing
       (Self.frame(width: 1000, height: 40, seed: 9), 41, 13),
       (Self.frame(width: 9, height: 7, seed: 10), 4, 3),
     ]
+    // Flat UI: runs of equal rows, each row textured across.
+    var flat = Bitmap(width: 1179, height: 2556)
+    for y in 0..<2556 {
+      let band = y / 37 % 2 == 0 ? y / 37 : y
+      for x in 0..<1179 {
+        flat[x, y] = Pixel(r: UInt8(truncatingIfNeeded: band * 29 + x / 9), g: UInt8(truncatingIfNeeded: band * 7), b: 200, a: 255)
+      }
+    }
+    cases.append((flat, 393, 852))
     for name in ["photo.jpg", "cover.png", "settings.png"] {
       let image = try ImageDecoder.decode(path: assets.appendingPathComponent(name).path)
       cases.append((image, image.width / 3, image.height / 3))
