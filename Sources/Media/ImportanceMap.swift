@@ -92,7 +92,10 @@ enum ImportanceMap {
   }
 
   /// The first map: per pixel, from the largest second difference across
-  /// the channels horizontally and vertically (`contrast_maps`' loop).
+  /// the channels horizontally and vertically (`contrast_maps`' loop). A
+  /// row whose three rows (above, itself, below) are those of the row
+  /// before again — flat UI, mostly — is that row's result again, and a
+  /// row equal to the one before is not converted again.
   private static func noise(
     _ rgba: UnsafePointer<UInt8>, width: Int, height: Int, into map: UnsafeMutablePointer<UInt8>,
     planes: UnsafeMutablePointer<Float>
@@ -102,13 +105,26 @@ enum ImportanceMap {
     gammaTable.withUnsafeBufferPointer { table in
       // Row r in slot r % 3: rows y − 1, y and y + 1 (clamped) are at hand.
       convert(rgba, y: 0, width: width, into: planes, stride: stride, table: table.baseAddress!)
+      // Whether rows y − 1, y and y + 1 (clamped) equal the row before each.
+      func repeats(_ r: Int) -> Bool { r <= 0 || r >= height || memcmp(rgba + 4 * r * width, rgba + 4 * (r - 1) * width, 4 * width) == 0 }
+      var (above, here, below) = (true, true, height > 1 ? repeats(1) : true)
       for y in 0..<height {
+        if y > 0 { (above, here, below) = (here, below, repeats(y + 1)) }
         if y + 1 < height {
-          convert(rgba, y: y + 1, width: width, into: planes + (y + 1) % 3 * rowSize, stride: stride, table: table.baseAddress!)
+          let next = planes + (y + 1) % 3 * rowSize
+          if below {
+            next.update(from: planes + y % 3 * rowSize, count: rowSize)
+          } else {
+            convert(rgba, y: y + 1, width: width, into: next, stride: stride, table: table.baseAddress!)
+          }
+        }
+        let out = map + y * width
+        if y > 0 && above && here && below {
+          out.update(from: out - width, count: width)
+          continue
         }
         let u = planes + max(0, y - 1) % 3 * rowSize, h = planes + y % 3 * rowSize
         let d = planes + min(height - 1, y + 1) % 3 * rowSize
-        let out = map + y * width
         var x = 0
         while x < width {
           @inline(__always) func differences(_ c: Int) -> (Lanes, Lanes) {
