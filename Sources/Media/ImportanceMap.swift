@@ -106,7 +106,9 @@ enum ImportanceMap {
       // Row r in slot r % 3: rows y − 1, y and y + 1 (clamped) are at hand.
       convert(rgba, y: 0, width: width, into: planes, stride: stride, table: table.baseAddress!)
       // Whether rows y − 1, y and y + 1 (clamped) equal the row before each.
-      func repeats(_ r: Int) -> Bool { r <= 0 || r >= height || memcmp(rgba + 4 * r * width, rgba + 4 * (r - 1) * width, 4 * width) == 0 }
+      func repeats(_ r: Int) -> Bool {
+        r <= 0 || r >= height || memcmp(rgba + 4 * r * width, rgba + 4 * (r - 1) * width, 4 * width) == 0
+      }
       var (above, here, below) = (true, true, height > 1 ? repeats(1) : true)
       for y in 0..<height {
         if y > 0 { (above, here, below) = (here, below, repeats(y + 1)) }

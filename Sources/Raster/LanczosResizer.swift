@@ -127,8 +127,9 @@ public struct LanczosResizer: Sendable {
   /// The output rows that read any of source rows `changed`.
   public func outputRows(reading changed: Range<Int>) -> Range<Int> {
     guard !changed.isEmpty else { return 0..<0 }
-    let reading = (0..<height).filter { rowFirst[$0] < changed.upperBound && rowFirst[$0] + rowTaps > changed.lowerBound }
-    guard let first = reading.first, let last = reading.last else { return 0..<0 }
+    // The rows' windows move down monotonically, so those reading form one range.
+    func reads(_ y: Int) -> Bool { rowFirst[y] < changed.upperBound && rowFirst[y] + rowTaps > changed.lowerBound }
+    guard let first = (0..<height).first(where: reads), let last = (0..<height).last(where: reads) else { return 0..<0 }
     return first..<(last + 1)
   }
 

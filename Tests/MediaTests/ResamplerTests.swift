@@ -84,7 +84,8 @@ import Testing
   /// one band, whichever rows changed (the first, the last, one, all, none),
   /// shrinking by whole or fractional factors or enlarging, with bands of 64
   /// rows or more split in two halves resized at once; and a third frame
-  /// after it still is (the kept planes are the second frame's).
+  /// after it still is (the kept planes are the second frame's); by
+  /// transvid's own kernels and by swscale's.
   @Test(arguments: [
     (590, 1266, 180, 389), (390, 844, 120, 260), (301, 203, 150, 101), (64, 48, 128, 96), (300, 900, 300, 100),
   ])
@@ -94,20 +95,25 @@ import Testing
     let bands = [
       0..<1, 0..<(sh / 5), (sh / 2)..<(sh / 2 + 1), (sh / 3)..<(sh / 2), (sh - sh / 7)..<sh, (sh - 1)..<sh, 0..<sh, 0..<0,
     ]
-    for (k, band) in bands.enumerated() {
-      let changed = changing(base, rows: band, seed: UInt64(100 + k))
-      let kept = try Resampler(from: sw, sh, to: w, h, format: AV_PIX_FMT_GBRP)
-      let first = try opaqueBGRA(base, kept)
-      let second = try opaqueBGRA(changed, kept)
-      let third = try opaqueBGRA(base, kept)
-      // Alone, and in one band (`kept` splits bands of 64 rows or more in two).
-      let single = try Resampler(from: sw, sh, to: w, h, format: AV_PIX_FMT_GBRP)
-      single.splitsBands = false
-      let alone = try opaqueBGRA(changed, single)
-      let differing = zip(second, alone).filter { $0 != $1 }.count
-      #expect(differing == 0, "rows \(band): \(differing) of \(alone.count) bytes differ from the frame resized alone")
-      #expect(third == first, "rows \(band): the frame before, resized again after it, differs")
-      if !band.isEmpty { #expect(second != first, "rows \(band): the change does not show") }
+    // transvid's own kernels and swscale's (what cascades still take).
+    for own in [true, false] {
+      for (k, band) in bands.enumerated() {
+        let changed = changing(base, rows: band, seed: UInt64(100 + k))
+        let kept = try Resampler(from: sw, sh, to: w, h, format: AV_PIX_FMT_GBRP)
+        if !own { kept.resizer = nil }
+        let first = try opaqueBGRA(base, kept)
+        let second = try opaqueBGRA(changed, kept)
+        let third = try opaqueBGRA(base, kept)
+        // Alone, and in one band (`kept` splits bands of 64 rows or more in two).
+        let single = try Resampler(from: sw, sh, to: w, h, format: AV_PIX_FMT_GBRP)
+        single.splitsBands = false
+        if !own { single.resizer = nil }
+        let alone = try opaqueBGRA(changed, single)
+        let differing = zip(second, alone).filter { $0 != $1 }.count
+        #expect(differing == 0, "rows \(band): \(differing) of \(alone.count) bytes differ from the frame resized alone")
+        #expect(third == first, "rows \(band): the frame before, resized again after it, differs")
+        if !band.isEmpty { #expect(second != first, "rows \(band): the change does not show") }
+      }
     }
   }
 
