@@ -45,7 +45,7 @@ struct Scratch {
     spans = .allocate(capacity: Scratch.spanCapacity)
     rows = .allocate(capacity: self.width * 8)
     columns = .allocate(byteCount: self.width * 8, alignment: 16)
-    columnCache = .allocate(byteCount: (Sampler.columnCacheRows + 1) * 32, alignment: 16)
+    columnCache = .allocate(byteCount: Sampler.columnCacheBytes, alignment: 16)
   }
 
   func deallocate() {

@@ -239,6 +239,13 @@ enum Sampler {
 // pattern the hardware prefetchers do not follow, so the fill prefetches
 // its lanes' texels `prefetchRows` rows ahead (a header-only C shim:
 // Swift has no spelling for the hint).
+//
+// Flat UI repeats rows: most image rows of a snapshot equal the row above,
+// so most cache rows equal the one before in all eight lanes. `fill` marks
+// where each run of equal cache rows starts; a device row whose lanes all
+// read rows (j, j + 1) inside one run is that run's first row as it is —
+// the vertical lerp of two equal values is the value, exactly — so it is
+// stored without the gathers and lerps. Same bytes either way.
 
 extension Sampler {
   /// A full run of one row to sample: `y`, columns [x0, x1).
@@ -255,6 +262,11 @@ extension Sampler {
 
   /// Rows of horizontal lerps `sampleColumns` caches per group of columns.
   static let columnCacheRows = 128
+
+  /// Bytes of `sampleColumns`' cache: `columnCacheRows` + 1 rows of 32
+  /// bytes, then a byte per row, the first row of its run of equal rows.
+  static let columnCacheBytes = (columnCacheRows + 1) * 33
+  static let runStartOffset = (columnCacheRows + 1) * 32
 
   /// Four adjacent device columns of a map that keeps columns: each one's
   /// texel pair offset and weight in the image row, and v = a + b·yc.
@@ -300,11 +312,11 @@ extension Sampler {
       return indexAndWeight(v, Int32(h))
     }
 
-    /// The four pixels of device row `y` from the cache (`Sampler.fill`'s layout: row j of the quad's lanes every 32 bytes).
+    /// The four pixels at cache rows `iy − lo` and the next, lerped by `wy`,
+    /// from the cache (`Sampler.fill`'s layout: row j of the quad's lanes every 32 bytes).
     @inline(__always) func sample(
-      _ y: Int, clamped: Bool, height h: Int, cache: UnsafeRawPointer, pitch: Int
+      _ iy: SIMD4<Int32>, _ wy: SIMD4<Int32>, cache: UnsafeRawPointer, pitch: Int
     ) -> SIMD4<UInt32> {
-      let (iy, wy) = rowAndWeight(y, clamped: clamped, height: h)
       let j = (iy &- lo) &* Int32(truncatingIfNeeded: pitch) &+ SIMD4<Int32>(0, 4, 8, 12)
       let j0 = Int(j[0]), j1 = Int(j[1]), j2 = Int(j[2]), j3 = Int(j[3])
       let top = SIMD4<UInt32>(
@@ -329,6 +341,7 @@ extension Sampler {
   @inline(__always) static func fill(
     _ q: (ColumnQuad, ColumnQuad), _ raw: UnsafeRawPointer, stride: Int, rows: Int, cache: UnsafeMutableRawPointer
   ) {
+    let runStart = (cache + runStartOffset).assumingMemoryBound(to: UInt8.self)
     let a = q.0, b = q.1
     let o0 = Int(a.lo[0]) &* stride &+ a.c0, o1 = Int(a.lo[1]) &* stride &+ a.c1
     let o2 = Int(a.lo[2]) &* stride &+ a.c2, o3 = Int(a.lo[3]) &* stride &+ a.c3
@@ -337,7 +350,8 @@ extension Sampler {
     let ahead = prefetchRows &* stride
     var row = raw
     var out = cache
-    for _ in 0..<rows {
+    var last = (SIMD4<UInt32>(), SIMD4<UInt32>()), start: UInt8 = 0
+    for j in 0..<rows {
       let next = row + ahead
       tv_prefetch(next + o0)
       tv_prefetch(next + o1)
@@ -357,9 +371,13 @@ extension Sampler {
       let t7 = row.loadUnaligned(fromByteOffset: o7, as: UInt64.self)
       row += stride
       let (l0, r0) = texelPairs(t0, t1, t2, t3), (l1, r1) = texelPairs(t4, t5, t6, t7)
-      out.storeBytes(of: lerp(split(l0), split(r0), a.wxp, a.iwxp), as: SIMD4<UInt32>.self)
-      out.storeBytes(of: lerp(split(l1), split(r1), b.wxp, b.iwxp), toByteOffset: 16, as: SIMD4<UInt32>.self)
+      let x0 = lerp(split(l0), split(r0), a.wxp, a.iwxp), x1 = lerp(split(l1), split(r1), b.wxp, b.iwxp)
+      out.storeBytes(of: x0, as: SIMD4<UInt32>.self)
+      out.storeBytes(of: x1, toByteOffset: 16, as: SIMD4<UInt32>.self)
       out += 32
+      if j == 0 || ((x0 ^ last.0) | (x1 ^ last.1)) != SIMD4<UInt32>() { start = UInt8(truncatingIfNeeded: j) }
+      runStart[j] = start
+      last = (x0, x1)
     }
   }
 
@@ -367,14 +385,16 @@ extension Sampler {
   /// [x0, x1)) straight into `target`, eight columns at a time down the
   /// rows, with an optional tint (premultiplied, coverage applied) blended
   /// over in registers. Each column's horizontal lerps of the image rows it
-  /// needs are computed once into `cache` (`columnCacheRows` + 1 rows of
-  /// 32 bytes) and shared by the device rows that read them — every row
-  /// pair is read once, not twice (the bottom row of one device row is the
-  /// top row of the next). Requires `samplesByColumns(m, …, x0, x1)`.
+  /// needs are computed once into `cache` (`columnCacheBytes`) and shared
+  /// by the device rows that read them — every row pair is read once, not
+  /// twice (the bottom row of one device row is the top row of the next);
+  /// a device row inside a run of equal rows is the run's row as it is
+  /// (`reusesRuns: false` lerps every row instead: the same bytes, for
+  /// tests). Requires `samplesByColumns(m, …, x0, x1)`.
   static func sampleColumns(
     _ img: UnsafePointer<UInt8>, width w: Int, height h: Int, toImage m: Homography,
     spans: UnsafePointer<Span>, count: Int, x0: Int, x1: Int, cache: UnsafeMutableRawPointer,
-    target: Target, tint: Pixel, tinted: Bool
+    target: Target, tint: Pixel, tinted: Bool, reusesRuns: Bool = true
   ) {
     guard count > 0 else { return }
     let tintPairs = split(SIMD4<UInt32>(repeating: unsafeBitCast(tint, to: UInt32.self)))
@@ -430,14 +450,29 @@ extension Sampler {
       q.0.lo.replace(with: top, where: q.0.lo .> top)
       q.1.lo.replace(with: top, where: q.1.lo .> top)
       fill(q, raw, stride: stride, rows: rows, cache: cache)
+      let runStart = UnsafePointer((cache + runStartOffset).assumingMemoryBound(to: UInt8.self))
       let clamped = !inside
       for k in first...last {
         let span = spans[k]
         let s = Int(span.y), e = Int(span.z)
         if e <= gx || s >= gEnd { continue }
         let y = Int(span.x)
-        var p0 = q.0.sample(y, clamped: clamped, height: h, cache: cache, pitch: pitch)
-        var p1 = q.1.sample(y, clamped: clamped, height: h, cache: cache + 16, pitch: pitch)
+        let (iy0, wy0) = q.0.rowAndWeight(y, clamped: clamped, height: h)
+        let (iy1, wy1) = q.1.rowAndWeight(y, clamped: clamped, height: h)
+        // The cache rows the lanes read: j and j + 1 for each lane's j.
+        let j0 = iy0 &- q.0.lo, j1 = iy1 &- q.1.lo
+        let low = j0.replacing(with: j1, where: j1 .< j0), high = j0.replacing(with: j1, where: j1 .> j0)
+        let jLow = Int(low.min()), jHigh = Int(high.max()) &+ 1
+        var p0: SIMD4<UInt32>, p1: SIMD4<UInt32>
+        if reusesRuns && Int(runStart[jHigh]) <= jLow {
+          // Every lane's two rows lie in one run of equal rows: its first row is the result.
+          let row = UnsafeRawPointer(cache) + jLow &* pitch
+          p0 = row.load(as: SIMD4<UInt32>.self)
+          p1 = row.load(fromByteOffset: 16, as: SIMD4<UInt32>.self)
+        } else {
+          p0 = q.0.sample(iy0, wy0, cache: cache, pitch: pitch)
+          p1 = q.1.sample(iy1, wy1, cache: cache + 16, pitch: pitch)
+        }
         if tinted {
           p0 = over(tintPairs, p0)
           p1 = over(tintPairs, p1)

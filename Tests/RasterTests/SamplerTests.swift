@@ -87,8 +87,10 @@ import Testing
   static func columnMaps(_ rng: inout SplitMix) -> [Homography] {
     var out: [Homography] = [.scale(x: 0.31, y: 0.29), .translation(x: -3.75, y: 2.5).concatenating(.scale(x: 3.2, y: 3.1))]
     for _ in 0..<12 {
-      var t = Transform3D.rotation(y: (rng.unit() - 0.5) * 2.6)
-      t.m34 = -0.004 * rng.unit()
+      // A flat layer has z = 0: perspective (m34) applies after the rotation.
+      var perspective = Transform3D.identity
+      perspective.m34 = -0.004 * rng.unit()
+      let t = Transform3D.rotation(y: (rng.unit() - 0.5) * 2.6).concatenating(perspective)
       let page = Homography(flattening: t).concatenating(.translation(x: rng.unit() * 20, y: rng.unit() * 20 - 10))
       out.append(page.inverted()!)
     }
@@ -168,6 +170,58 @@ import Testing
         }
       }
     }
+  }
+
+  /// Rows that repeat the row above (flat UI) are stored from their run
+  /// without lerping: the bytes are those of lerping every row, on images
+  /// of runs 1–12 rows tall, some rows differing from the one above in a
+  /// single pixel, under every column map, tinted and not.
+  @Test func columnRunsMatchLerpedRows() {
+    var rng = SplitMix(seed: 29)
+    let (tw, th) = (61, 90)
+    var tested = 0
+    for (iw, ih) in [(40, 70), (64, 200), (23, 31)] {
+      var img = noiseBitmap(width: iw, height: ih, seed: rng.next(), opaque: true)
+      var y = 1
+      while y < ih {
+        let run = 1 + Int(rng.next() % 12)
+        for r in y..<min(y + run, ih) {
+          for i in 0..<(iw * 4) { img.bytes[r * iw * 4 + i] = img.bytes[(r - 1) * iw * 4 + i] }
+          if rng.next() % 4 == 0 { img.bytes[r * iw * 4 + Int(rng.next() % UInt64(iw)) * 4] ^= 0x55 }
+        }
+        y += run + 1
+      }
+      var spans: [Sampler.Span] = []
+      for y in 0..<th { spans.append(Sampler.Span(Int32(y), Int32(y % 3), Int32(tw - y % 5))) }
+      var maps = SamplerTests.columnMaps(&rng)
+      maps += maps.map { $0.concatenating(.scale(x: 1, y: 0.4)) } + maps.map { $0.concatenating(.scale(x: 1, y: 2.5)) }
+      for m in maps where Sampler.samplesByColumns(m, width: iw, height: ih, x0: 0, x1: tw) && !Sampler.samplesScaled(m, width: iw, height: ih) {
+        for tint in [nil, Pixel(r: 20, g: 0, b: 40, a: 90)] {
+          var outputs: [[UInt8]] = []
+          for reuses in [true, false] {
+            var out = [UInt8](repeating: 7, count: tw * th * 4)
+            let scratch = Scratch(width: tw)
+            defer { scratch.deallocate() }
+            img.bytes.withUnsafeBufferPointer { buf in
+              out.withUnsafeMutableBufferPointer { o in
+                let target = Target(base: o.baseAddress!, stride: tw * 4, box: PixelBox(x0: 0, y0: 0, x1: tw, y1: th))
+                spans.withUnsafeBufferPointer { sp in
+                  Sampler.sampleColumns(
+                    buf.baseAddress!, width: iw, height: ih, toImage: m, spans: sp.baseAddress!, count: sp.count,
+                    x0: 0, x1: tw, cache: scratch.columnCache, target: target, tint: tint ?? .clear,
+                    tinted: tint != nil, reusesRuns: reuses)
+                }
+              }
+            }
+            outputs.append(out)
+          }
+          let differing = zip(outputs[0], outputs[1]).filter { $0 != $1 }.count
+          #expect(differing == 0, "\(differing) bytes differ from lerping every row (image \(iw)×\(ih), map \(m))")
+          tested += 1
+        }
+      }
+    }
+    #expect(tested >= 60, "only \(tested) column walks compared")
   }
 
   /// The scaled-row cache sampled row by row into scratch (a draw that
