@@ -351,8 +351,28 @@ struct GIFLZWEncoder {
         var depth = 0, visits = 0, stop = Int.max
         tables.pathNode[0] = UInt16(root)
         tables.pathCost[0] = 0
-        tables.pathNext[0] = Self.untried
-        while depth >= 0 && visits < stop {
+        // The search's first descent, in a loop of its own: the exact
+        // extension at every pixel while the dictionary has one. Each is
+        // longer than the best before it and no height falls short, so
+        // there is nothing to compare; the search below goes on from the
+        // last node as if it had come down itself.
+        var node = root, q = start + 1, cost: Int32 = 0
+        while q < count {
+          let wanted = indices[q]
+          let exact = tables.child[node << 8 | Int(wanted)]
+          if exact == 0 { break }
+          tables.pathNext[depth] = tables.firstChild[node]
+          cost += Int32(max(0, distance(wanted, at: q)))
+          depth += 1
+          node = Int(exact)
+          tables.pathNode[depth] = exact
+          tables.pathCost[depth] = cost
+          q += 1
+        }
+        tables.pathNext[depth] = Self.untried
+        visits = depth
+        if depth > 0 { (best, bestAfter, bestCost) = (node, q, cost) }
+        while depth >= 0 && visits < stop && bestAfter < count {
           // Node `pathNode[depth]` ends at pixel `start + depth`; its next
           // accepted extension covers pixel `q`.
           let q = start + depth + 1
