@@ -245,7 +245,9 @@ enum Sampler {
 // where each run of equal cache rows starts; a device row whose lanes all
 // read rows (j, j + 1) inside one run is that run's first row as it is —
 // the vertical lerp of two equal values is the value, exactly — so it is
-// stored without the gathers and lerps. Same bytes either way.
+// stored without the gathers and lerps; and since v is monotone down a
+// column, the device rows after it that stay in the run are found by
+// doubling steps and stored as they are. Same bytes either way.
 
 extension Sampler {
   /// A full run of one row to sample: `y`, columns [x0, x1).
@@ -452,30 +454,71 @@ extension Sampler {
       fill(q, raw, stride: stride, rows: rows, cache: cache)
       let runStart = UnsafePointer((cache + runStartOffset).assumingMemoryBound(to: UInt8.self))
       let clamped = !inside
+      /// The cache rows device row `y`'s lanes read, lowest and highest (j and j + 1 for each lane's j).
+      @inline(__always) func window(_ iy0: SIMD4<Int32>, _ iy1: SIMD4<Int32>) -> (low: Int, high: Int) {
+        let j0 = iy0 &- q.0.lo, j1 = iy1 &- q.1.lo
+        let low = j0.replacing(with: j1, where: j1 .< j0), high = j0.replacing(with: j1, where: j1 .> j0)
+        return (Int(low.min()), Int(high.max()) &+ 1)
+      }
+      /// Whether device row `t`'s window and `anchor` lie in one run.
+      @inline(__always) func sharesRun(_ t: Int, _ anchor: (low: Int, high: Int)) -> Bool {
+        let w = window(
+          q.0.rowAndWeight(t, clamped: clamped, height: h).0, q.1.rowAndWeight(t, clamped: clamped, height: h).0)
+        return Int(runStart[max(w.high, anchor.high)]) <= min(w.low, anchor.low)
+      }
+      // Device rows up to `runEnd` read rows in the run of the last row
+      // found in one: they are its pixels (`runPixels`, tinted). v is
+      // monotone down a column, the same way in every lane (its slope has
+      // the sign of m22), so the rows that share a row's run are
+      // consecutive: found by doubling steps, then halving.
+      var runEnd = Int.min, runPixels = (SIMD4<UInt32>(), SIMD4<UInt32>())
+      let yLastSpan = Int(spans[last].x)
       for k in first...last {
         let span = spans[k]
         let s = Int(span.y), e = Int(span.z)
         if e <= gx || s >= gEnd { continue }
         let y = Int(span.x)
-        let (iy0, wy0) = q.0.rowAndWeight(y, clamped: clamped, height: h)
-        let (iy1, wy1) = q.1.rowAndWeight(y, clamped: clamped, height: h)
-        // The cache rows the lanes read: j and j + 1 for each lane's j.
-        let j0 = iy0 &- q.0.lo, j1 = iy1 &- q.1.lo
-        let low = j0.replacing(with: j1, where: j1 .< j0), high = j0.replacing(with: j1, where: j1 .> j0)
-        let jLow = Int(low.min()), jHigh = Int(high.max()) &+ 1
         var p0: SIMD4<UInt32>, p1: SIMD4<UInt32>
-        if reusesRuns && Int(runStart[jHigh]) <= jLow {
-          // Every lane's two rows lie in one run of equal rows: its first row is the result.
-          let row = UnsafeRawPointer(cache) + jLow &* pitch
-          p0 = row.load(as: SIMD4<UInt32>.self)
-          p1 = row.load(fromByteOffset: 16, as: SIMD4<UInt32>.self)
+        if y <= runEnd {
+          (p0, p1) = runPixels
         } else {
-          p0 = q.0.sample(iy0, wy0, cache: cache, pitch: pitch)
-          p1 = q.1.sample(iy1, wy1, cache: cache + 16, pitch: pitch)
-        }
-        if tinted {
-          p0 = over(tintPairs, p0)
-          p1 = over(tintPairs, p1)
+          let (iy0, wy0) = q.0.rowAndWeight(y, clamped: clamped, height: h)
+          let (iy1, wy1) = q.1.rowAndWeight(y, clamped: clamped, height: h)
+          let rows = window(iy0, iy1)
+          let inRun = reusesRuns && Int(runStart[rows.high]) <= rows.low
+          if inRun {
+            // Every lane's two rows lie in one run of equal rows: its first row is the result.
+            let row = UnsafeRawPointer(cache) + rows.low &* pitch
+            p0 = row.load(as: SIMD4<UInt32>.self)
+            p1 = row.load(fromByteOffset: 16, as: SIMD4<UInt32>.self)
+          } else {
+            p0 = q.0.sample(iy0, wy0, cache: cache, pitch: pitch)
+            p1 = q.1.sample(iy1, wy1, cache: cache + 16, pitch: pitch)
+          }
+          if tinted {
+            p0 = over(tintPairs, p0)
+            p1 = over(tintPairs, p1)
+          }
+          if inRun {
+            runPixels = (p0, p1)
+            var good = y, bad = Int.max, step = 1
+            while good < yLastSpan {
+              let t = min(good &+ step, yLastSpan)
+              guard sharesRun(t, rows) else {
+                bad = t
+                break
+              }
+              good = t
+              step &<<= 1
+            }
+            if bad != Int.max {
+              while bad &- good > 1 {
+                let t = (good &+ bad) >> 1
+                if sharesRun(t, rows) { good = t } else { bad = t }
+              }
+            }
+            runEnd = good
+          }
         }
         let out = UnsafeMutableRawPointer(target.pixel(gx, y))
         if s <= gx && e >= gEnd {

@@ -173,9 +173,11 @@ import Testing
   }
 
   /// Rows that repeat the row above (flat UI) are stored from their run
-  /// without lerping: the bytes are those of lerping every row, on images
-  /// of runs 1–12 rows tall, some rows differing from the one above in a
-  /// single pixel, under every column map, tinted and not.
+  /// without lerping, and the device rows that share a run found by
+  /// doubling steps: the bytes are those of lerping every row, on images of
+  /// runs 1–12 rows tall, some rows differing from the one above in a
+  /// single pixel, under every column map (upside down too), with rows
+  /// skipped and a row of two spans, tinted and not.
   @Test func columnRunsMatchLerpedRows() {
     var rng = SplitMix(seed: 29)
     let (tw, th) = (61, 90)
@@ -191,10 +193,20 @@ import Testing
         }
         y += run + 1
       }
+      // Spans: ragged ends, rows 10–15 and every seventh row skipped, two runs on row 40.
       var spans: [Sampler.Span] = []
-      for y in 0..<th { spans.append(Sampler.Span(Int32(y), Int32(y % 3), Int32(tw - y % 5))) }
+      for y in 0..<th where !(10..<16).contains(y) && y % 7 != 3 {
+        if y == 40 {
+          spans.append(Sampler.Span(Int32(y), 0, 17))
+          spans.append(Sampler.Span(Int32(y), 21, Int32(tw)))
+        } else {
+          spans.append(Sampler.Span(Int32(y), Int32(y % 3), Int32(tw - y % 5)))
+        }
+      }
       var maps = SamplerTests.columnMaps(&rng)
       maps += maps.map { $0.concatenating(.scale(x: 1, y: 0.4)) } + maps.map { $0.concatenating(.scale(x: 1, y: 2.5)) }
+      // Upside down (m22 < 0: v falls down a column).
+      maps += maps.prefix(14).map { $0.concatenating(.scale(x: 1, y: -1)).concatenating(.translation(x: 0, y: Double(ih))) }
       for m in maps where Sampler.samplesByColumns(m, width: iw, height: ih, x0: 0, x1: tw) && !Sampler.samplesScaled(m, width: iw, height: ih) {
         for tint in [nil, Pixel(r: 20, g: 0, b: 40, a: 90)] {
           var outputs: [[UInt8]] = []
