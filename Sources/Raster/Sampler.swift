@@ -1,5 +1,6 @@
 import CPrefetch
 import Geometry
+import Glibc
 
 // Sampler: fills a row of source pixels from a bitmap seen through a
 // homography (device pixel coordinates → image pixel coordinates). Pixel
@@ -587,6 +588,10 @@ extension Sampler {
     /// Two filled rows and the image rows they hold (−1: none).
     var slotA: UnsafeMutableRawPointer, slotB: UnsafeMutableRawPointer
     var rowA = -1, rowB = -1
+    /// The bytes of an image row the columns read (`rowsEqual`).
+    let compared: Range<Int>
+    /// An image row found unequal to the next (−1: none yet).
+    var unequalRow = -1
 
     init(
       _ img: UnsafePointer<UInt8>, width w: Int, height h: Int, toImage m: Homography, x0: Int, x1: Int,
@@ -611,6 +616,7 @@ extension Sampler {
       let lanes = SIMD4<Double>(0.5, 1.5, 2.5, 3.5)
       var first: Int32 = -1
       var whole = true
+      var lowTexel = Int32.max, highTexel = Int32.min
       var x = x0
       while x < x1 {
         let xc = SIMD4<Double>(repeating: Double(x)) + lanes
@@ -621,6 +627,8 @@ extension Sampler {
         let entry = (x &- x0) &* 8
         columns.storeBytes(of: ix &* 4, toByteOffset: entry, as: SIMD4<Int32>.self)
         columns.storeBytes(of: pairs(wx), toByteOffset: entry &+ 16, as: SIMD8<UInt16>.self)
+        lowTexel = min(lowTexel, ix.min())
+        highTexel = max(highTexel, ix.max())
         if whole {
           // The texel each column takes when its weight is 0 or 256.
           let texel = ix &+ (wx &>> 8)
@@ -632,6 +640,42 @@ extension Sampler {
         x &+= 4
       }
       shift = whole ? Int(first) * 4 : nil
+      compared = shift.map { $0..<($0 + (x1 - x0) * 4) } ?? (Int(lowTexel) * 4)..<(Int(highTexel) * 4 + 8)
+    }
+
+    /// The image row pair and weight device row `y` reads.
+    @inline(__always) func rowAndWeight(_ y: Int) -> (iy: Int, wy: Int) {
+      var v = SIMD4<Float>(repeating: Float((Double(y) + 0.5) * m22 * iW + m32 * iW - 0.5))
+      let zero = SIMD4<Float>(), maxV = SIMD4<Float>(repeating: Float(height - 1))
+      v.replace(with: zero, where: .!(v .>= zero))
+      v.replace(with: maxV, where: .!(v .<= maxV))
+      let (iyv, wyv) = indexAndWeight(v, Int32(height))
+      return (Int(iyv[0]), Int(wyv[0]))
+    }
+
+    /// The image rows device row `y` reads: one where its weight is 0 or 256.
+    func rowsRead(_ y: Int) -> ClosedRange<Int> {
+      let (iy, wy) = rowAndWeight(y)
+      return wy == 0 ? iy...iy : wy == 256 ? (iy + 1)...(iy + 1) : iy...(iy + 1)
+    }
+
+    /// Whether image rows `r` and `r + 1` are equal where the columns read them.
+    mutating func rowsEqual(_ r: Int) -> Bool {
+      if r == unequalRow { return false }
+      let a = raw + r * stride + compared.lowerBound
+      if memcmp(a, a + stride, compared.count) == 0 { return true }
+      unequalRow = r
+      return false
+    }
+
+    /// Extends `run`, image rows equal where the columns read them, up to
+    /// row `r`; false (and `run` as far as it got) at a row unequal to the next.
+    mutating func extend(_ run: inout ClosedRange<Int>, to r: Int) -> Bool {
+      while run.upperBound < r {
+        guard rowsEqual(run.upperBound) else { return false }
+        run = run.lowerBound...(run.upperBound + 1)
+      }
+      return true
     }
 
     /// The horizontal lerps of image row `r` over the columns, into `row`.
@@ -674,12 +718,7 @@ extension Sampler {
       _ y: Int, _ s: Int, _ e: Int, into out: UnsafeMutableRawPointer,
       tint: (rb: SIMD8<UInt16>, ga: SIMD8<UInt16>), tinted: Bool
     ) {
-      var v = SIMD4<Float>(repeating: Float((Double(y) + 0.5) * m22 * iW + m32 * iW - 0.5))
-      let zero = SIMD4<Float>(), maxV = SIMD4<Float>(repeating: Float(height - 1))
-      v.replace(with: zero, where: .!(v .>= zero))
-      v.replace(with: maxV, where: .!(v .<= maxV))
-      let (iyv, wyv) = indexAndWeight(v, Int32(height))
-      let iy = Int(iyv[0]), wy = Int(wyv[0])
+      let (iy, wy) = rowAndWeight(y)
       let n = e &- s, offset = (s &- x0) &* 4
       if wy == 0 || wy == 256 {
         // One image row: its lerps as they are.
@@ -704,7 +743,7 @@ extension Sampler {
         return
       }
       let t = lerps(iy, keeping: iy &+ 1) + offset, b = lerps(iy &+ 1, keeping: iy) + offset
-      let wyp = pairs(wyv), iwyp = 256 &- wyp
+      let wyp = pairs(SIMD4<Int32>(repeating: Int32(wy))), iwyp = 256 &- wyp
       @inline(__always) func pixels(_ top: SIMD4<UInt32>, _ bottom: SIMD4<UInt32>) -> SIMD4<UInt32> {
         let px = lerp(split(top), split(bottom), wyp, iwyp)
         return tinted ? over(tint, px) : px
@@ -733,10 +772,17 @@ extension Sampler {
   /// optional tint blended over in registers, through a `ScaledRows` over
   /// the spans' columns (`rows`, `rowCapacity` and `columns` as it takes
   /// them). Requires `samplesScaled(m, …)`.
+  ///
+  /// Flat UI repeats rows: a device row whose image rows are all equal
+  /// (where the columns read them) is that row's lerps — the vertical lerp
+  /// of two equal values is the value — so the device rows after it that
+  /// read rows of the same run are copies of it, made by copying its
+  /// pixels in the target (`reusesRuns: false` samples every row: the same
+  /// bytes, for tests).
   static func sampleScaled(
     _ img: UnsafePointer<UInt8>, width w: Int, height h: Int, toImage m: Homography,
     spans: UnsafePointer<Span>, count: Int, rows: UnsafeMutablePointer<UInt8>, rowCapacity: Int,
-    columns: UnsafeMutableRawPointer, target: Target, tint: Pixel, tinted: Bool
+    columns: UnsafeMutableRawPointer, target: Target, tint: Pixel, tinted: Bool, reusesRuns: Bool = true
   ) {
     guard count > 0 else { return }
     var ux0 = Int(spans[0].y), ux1 = Int(spans[0].z)
@@ -747,11 +793,27 @@ extension Sampler {
     let tintPairs = split(SIMD4<UInt32>(repeating: unsafeBitCast(tint, to: UInt32.self)))
     var cache = ScaledRows(
       img, width: w, height: h, toImage: m, x0: ux0, x1: ux1, rows: rows, rowCapacity: rowCapacity, columns: columns)
+    // The device row stored from a run of equal image rows, its columns, and the run.
+    var source = (y: -1, s: 0, e: 0), run = 0...0
     for k in 0..<count {
       let span = spans[k]
       let y = Int(span.x), s = Int(span.y), e = Int(span.z)
       guard s < e else { continue }
-      cache.sample(y, s, e, into: UnsafeMutableRawPointer(target.pixel(s, y)), tint: tintPairs, tinted: tinted)
+      let out = UnsafeMutableRawPointer(target.pixel(s, y))
+      guard reusesRuns else {
+        cache.sample(y, s, e, into: out, tint: tintPairs, tinted: tinted)
+        continue
+      }
+      let read = cache.rowsRead(y)
+      if source.y >= 0 && s >= source.s && e <= source.e && read.lowerBound >= run.lowerBound
+        && cache.extend(&run, to: read.upperBound)
+      {
+        out.copyMemory(from: UnsafeRawPointer(target.pixel(s, source.y)), byteCount: (e - s) * 4)
+        continue
+      }
+      cache.sample(y, s, e, into: out, tint: tintPairs, tinted: tinted)
+      run = read.lowerBound...read.lowerBound
+      source = cache.extend(&run, to: read.upperBound) ? (y, s, e) : (-1, 0, 0)
     }
   }
 

@@ -173,15 +173,16 @@ import Testing
   }
 
   /// Rows that repeat the row above (flat UI) are stored from their run
-  /// without lerping, and the device rows that share a run found by
-  /// doubling steps: the bytes are those of lerping every row, on images of
-  /// runs 1–12 rows tall, some rows differing from the one above in a
-  /// single pixel, under every column map (upside down too), with rows
-  /// skipped and a row of two spans, tinted and not.
-  @Test func columnRunsMatchLerpedRows() {
+  /// without lerping — by the column walk, which finds the device rows
+  /// that share a run by doubling steps, and by the scaled rows, which copy
+  /// the run's first device row: the bytes are those of lerping every row,
+  /// on images of runs 1–12 rows tall, some rows differing from the one
+  /// above in a single pixel, under every column map (upside down too) and
+  /// scale, with rows skipped and a row of two spans, tinted and not.
+  @Test func runsOfEqualRowsMatchLerpedRows() {
     var rng = SplitMix(seed: 29)
     let (tw, th) = (61, 90)
-    var tested = 0
+    var tested = 0, testedScaled = 0
     for (iw, ih) in [(40, 70), (64, 200), (23, 31)] {
       var img = noiseBitmap(width: iw, height: ih, seed: rng.next(), opaque: true)
       var y = 1
@@ -207,7 +208,13 @@ import Testing
       maps += maps.map { $0.concatenating(.scale(x: 1, y: 0.4)) } + maps.map { $0.concatenating(.scale(x: 1, y: 2.5)) }
       // Upside down (m22 < 0: v falls down a column).
       maps += maps.prefix(14).map { $0.concatenating(.scale(x: 1, y: -1)).concatenating(.translation(x: 0, y: Double(ih))) }
-      for m in maps where Sampler.samplesByColumns(m, width: iw, height: ih, x0: 0, x1: tw) && !Sampler.samplesScaled(m, width: iw, height: ih) {
+      // Scaled: enlarged 3×, shrunk, moved by fractions and whole pixels at scale 1.
+      maps += [
+        .scale(x: 1 / 3, y: 1 / 3), .translation(x: 0.5, y: 0.25).concatenating(.scale(x: 1.1, y: 0.9)),
+        .translation(x: 2, y: -3.5), .translation(x: 0.3, y: 4), .translation(x: -1, y: 6).concatenating(.scale(x: 0.5, y: 0.6)),
+      ]
+      for m in maps where Sampler.samplesByColumns(m, width: iw, height: ih, x0: 0, x1: tw) {
+        let scaled = Sampler.samplesScaled(m, width: iw, height: ih)
         for tint in [nil, Pixel(r: 20, g: 0, b: 40, a: 90)] {
           var outputs: [[UInt8]] = []
           for reuses in [true, false] {
@@ -218,10 +225,17 @@ import Testing
               out.withUnsafeMutableBufferPointer { o in
                 let target = Target(base: o.baseAddress!, stride: tw * 4, box: PixelBox(x0: 0, y0: 0, x1: tw, y1: th))
                 spans.withUnsafeBufferPointer { sp in
-                  Sampler.sampleColumns(
-                    buf.baseAddress!, width: iw, height: ih, toImage: m, spans: sp.baseAddress!, count: sp.count,
-                    x0: 0, x1: tw, cache: scratch.columnCache, target: target, tint: tint ?? .clear,
-                    tinted: tint != nil, reusesRuns: reuses)
+                  if scaled {
+                    Sampler.sampleScaled(
+                      buf.baseAddress!, width: iw, height: ih, toImage: m, spans: sp.baseAddress!, count: sp.count,
+                      rows: scratch.rows, rowCapacity: scratch.width, columns: scratch.columns, target: target,
+                      tint: tint ?? .clear, tinted: tint != nil, reusesRuns: reuses)
+                  } else {
+                    Sampler.sampleColumns(
+                      buf.baseAddress!, width: iw, height: ih, toImage: m, spans: sp.baseAddress!, count: sp.count,
+                      x0: 0, x1: tw, cache: scratch.columnCache, target: target, tint: tint ?? .clear,
+                      tinted: tint != nil, reusesRuns: reuses)
+                  }
                 }
               }
             }
@@ -230,10 +244,11 @@ import Testing
           let differing = zip(outputs[0], outputs[1]).filter { $0 != $1 }.count
           #expect(differing == 0, "\(differing) bytes differ from lerping every row (image \(iw)×\(ih), map \(m))")
           tested += 1
+          if scaled { testedScaled += 1 }
         }
       }
     }
-    #expect(tested >= 60, "only \(tested) column walks compared")
+    #expect(tested >= 60 && testedScaled >= 30, "only \(tested) draws compared, \(testedScaled) of them scaled")
   }
 
   /// The scaled-row cache sampled row by row into scratch (a draw that
