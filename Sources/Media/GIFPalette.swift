@@ -74,8 +74,8 @@ final class PaletteQuantizer {
   private var rgba: [UInt8]
   private(set) var isEmpty = true
   /// Tally of exact colours (0xRRGGBB) of every `flatStride`-th counted pixel.
-  private var tally: [UInt32: Int] = [:]
-  private var tallied = 0
+  private(set) var tally: [UInt32: Int] = [:]
+  private(set) var tallied = 0
 
   /// A palette of at most `maxColors` entries, the transparent one included;
   /// with a `targetQuality` (libimagequant's 0…100 scale, as pngquant's
@@ -105,7 +105,14 @@ final class PaletteQuantizer {
 
   /// Adds the pixels of `bgra` (packed, opaque) for which `counts` is true.
   func add(_ bgra: [UInt8], counts: (Int) -> Bool) throws(MediaError) {
-    try addImage(bgra, tallying: true, counts: counts)
+    try addImage(bgra, tallying: true) { convert(bgra, tallying: true, counts: counts) }
+  }
+
+  /// Adds the pixels of `bgra` whose colour differs from `previous`
+  /// (`colorDiffers`): `add(_:counts:)` with that test, eight pixels at a
+  /// time where all or none of them changed.
+  func add(_ bgra: [UInt8], changedFrom previous: [UInt8]) throws(MediaError) {
+    try addImage(bgra, tallying: true) { convert(bgra, changedFrom: previous) }
   }
 
   /// Whether images are cropped to the rows that count (see `addImage`);
@@ -148,52 +155,12 @@ final class PaletteQuantizer {
   /// the transparent colour (its place among the colours depends on when it
   /// first came) and while it takes colours (not posterized). On a clip
   /// whose changes cover few rows, most of libimagequant's work is skipped.
-  private func addImage(_ bgra: [UInt8], tallying: Bool, counts: (Int) -> Bool) throws(MediaError) {
-    var n = 0
-    var firstRow = height, lastRow = -1
+  private func addImage(
+    _ bgra: [UInt8], tallying: Bool, converting: () -> (counted: Int, firstRow: Int, lastRow: Int)
+  ) throws(MediaError) {
     let count = width * height
     precondition(bgra.count >= 4 * count)
-    // Tallied colours go into `tally` a run at a time: on flat UI the
-    // sampled pixels repeat one colour for long stretches, and each
-    // Dictionary update hashes its key.
-    var runColor: UInt32 = 0, runLength = 0
-    bgra.withUnsafeBufferPointer { source in
-      rgba.withUnsafeMutableBufferPointer { target in
-        let bgra = source.baseAddress!, rgba = target.baseAddress!
-        for y in 0..<height {
-          var counted = false
-          for p in (y * width)..<((y + 1) * width) {
-            let i = 4 * p
-            if counts(p) {
-              let b = bgra[i], g = bgra[i + 1], r = bgra[i + 2]
-              if tallying && n % Self.flatStride == 0 {
-                let c = UInt32(r) << 16 | UInt32(g) << 8 | UInt32(b)
-                if c != runColor && runLength > 0 {
-                  tally[runColor, default: 0] += runLength
-                  runLength = 0
-                }
-                runColor = c
-                runLength += 1
-                tallied += 1
-              }
-              n += 1
-              rgba[i] = r
-              rgba[i + 1] = g
-              rgba[i + 2] = b
-              rgba[i + 3] = 255
-              counted = true
-            } else {
-              rgba[i + 3] = 0
-            }
-          }
-          if counted {
-            if firstRow == height { firstRow = y }
-            lastRow = y
-          }
-        }
-      }
-    }
-    if runLength > 0 { tally[runColor, default: 0] += runLength }
+    let (n, firstRow, lastRow) = converting()
     guard lastRow >= 0 else { return }
     isEmpty = false
     var rows = 0..<height
@@ -231,6 +198,135 @@ final class PaletteQuantizer {
       return liq_histogram_add_image(histogram, attributes, image)
     }
     guard result == LIQ_OK else { throw MediaError("choose a GIF palette", "libimagequant error \(result.rawValue)") }
+  }
+
+  /// The flat-colour tally of counted pixels, a run of one colour at a
+  /// time: on flat UI the sampled pixels repeat one colour for long
+  /// stretches, and each Dictionary update hashes its key.
+  private struct TallyRun {
+    var color: UInt32 = 0, length = 0
+  }
+
+  /// Counted pixel number `n` (BGRA word `bgra`) into the tally when it is
+  /// a sampled one (every `flatStride`-th).
+  @inline(__always) private func tally(_ bgra: UInt32, number n: Int, _ run: inout TallyRun) {
+    guard n % Self.flatStride == 0 else { return }
+    let b = bgra & 0xFF, g = (bgra >> 8) & 0xFF, r = (bgra >> 16) & 0xFF
+    let c = r << 16 | g << 8 | b
+    if c != run.color && run.length > 0 {
+      tally[run.color, default: 0] += run.length
+      run.length = 0
+    }
+    run.color = c
+    run.length += 1
+    tallied += 1
+  }
+
+  /// `bgra` into `rgba`: the pixels for which `counts` is true opaque in
+  /// RGBA order (and tallied when `tallying`), the others' alpha 0 (their
+  /// colour bytes are left as they were). The pixels counted, and the
+  /// first and last rows holding one (−1: none).
+  private func convert(_ bgra: [UInt8], tallying: Bool, counts: (Int) -> Bool) -> (Int, Int, Int) {
+    var n = 0
+    var firstRow = height, lastRow = -1
+    var run = TallyRun()
+    bgra.withUnsafeBytes { source in
+      rgba.withUnsafeMutableBytes { target in
+        for y in 0..<height {
+          var counted = false
+          for p in (y * width)..<((y + 1) * width) {
+            if counts(p) {
+              let word = source.loadUnaligned(fromByteOffset: 4 * p, as: UInt32.self)
+              if tallying { tally(word, number: n, &run) }
+              n += 1
+              target.storeBytes(of: Self.opaqueRGBA(word), toByteOffset: 4 * p, as: UInt32.self)
+              counted = true
+            } else {
+              target[4 * p + 3] = 0
+            }
+          }
+          if counted {
+            if firstRow == height { firstRow = y }
+            lastRow = y
+          }
+        }
+      }
+    }
+    if run.length > 0 { tally[run.color, default: 0] += run.length }
+    return (n, firstRow, lastRow)
+  }
+
+  /// A BGRA word (little-endian) as an opaque RGBA word.
+  @inline(__always) static func opaqueRGBA(_ bgra: UInt32) -> UInt32 {
+    (bgra & 0x0000_FF00) | (bgra & 0xFF) << 16 | (bgra >> 16) & 0xFF | 0xFF00_0000
+  }
+
+  /// `convert(_:tallying: true, counts:)` with `colorDiffers(bgra, previous, p)`:
+  /// eight pixels compared at once, and written at once where all or none
+  /// of them changed (the same bytes and tally).
+  private func convert(_ bgra: [UInt8], changedFrom previous: [UInt8]) -> (Int, Int, Int) {
+    precondition(previous.count >= 4 * width * height)
+    var n = 0
+    var firstRow = height, lastRow = -1
+    var run = TallyRun()
+    let colour = SIMD8<UInt32>(repeating: 0x00FF_FFFF), zero = SIMD8<UInt32>()
+    bgra.withUnsafeBytes { source in
+      previous.withUnsafeBytes { before in
+        rgba.withUnsafeMutableBytes { target in
+          for y in 0..<height {
+            var counted = false
+            var p = y * width
+            let end = p + width
+            while p + 8 <= end {
+              let now = source.loadUnaligned(fromByteOffset: 4 * p, as: SIMD8<UInt32>.self)
+              let was = before.loadUnaligned(fromByteOffset: 4 * p, as: SIMD8<UInt32>.self)
+              let changed = ((now ^ was) & colour) .!= zero
+              if !any(changed) {
+                let old = target.loadUnaligned(fromByteOffset: 4 * p, as: SIMD8<UInt32>.self)
+                target.storeBytes(of: old & colour, toByteOffset: 4 * p, as: SIMD8<UInt32>.self)
+              } else if all(changed) {
+                for k in 0..<8 { tally(now[k], number: n &+ k, &run) }
+                n &+= 8
+                let rgba =
+                  (now & 0x0000_FF00) | (now & 0xFF) &<< 16 | (now &>> 16) & 0xFF | SIMD8(repeating: 0xFF00_0000)
+                target.storeBytes(of: rgba, toByteOffset: 4 * p, as: SIMD8<UInt32>.self)
+                counted = true
+              } else {
+                for k in 0..<8 {
+                  if changed[k] {
+                    tally(now[k], number: n, &run)
+                    n &+= 1
+                    target.storeBytes(of: Self.opaqueRGBA(now[k]), toByteOffset: 4 * (p + k), as: UInt32.self)
+                    counted = true
+                  } else {
+                    target[4 * (p + k) + 3] = 0
+                  }
+                }
+              }
+              p += 8
+            }
+            while p < end {
+              if colorDiffers(source, before, p) {
+                let word = source.loadUnaligned(fromByteOffset: 4 * p, as: UInt32.self)
+                tally(word, number: n, &run)
+                n += 1
+                target.storeBytes(of: Self.opaqueRGBA(word), toByteOffset: 4 * p, as: UInt32.self)
+                counted = true
+              } else {
+                target[4 * p + 3] = 0
+              }
+              p += 1
+            }
+            if counted {
+              if firstRow == height { firstRow = y }
+              lastRow = y
+            }
+          }
+        }
+      }
+    }
+    if run.length > 0 { tally[run.color, default: 0] += run.length }
+    return (n, firstRow, lastRow)
   }
 
   /// What `rows` left-out rows of transparent pixels add to the histogram:
@@ -324,7 +420,7 @@ final class PaletteQuantizer {
   /// `min(times, posterizedRestLimit)` times (the flat-colour tally has it).
   private func addPosterized(_ bgra: [UInt8], times: Int) throws(MediaError) {
     for _ in 0..<min(times, Self.posterizedRestLimit) {
-      try addImage(bgra, tallying: false) { _ in true }
+      try addImage(bgra, tallying: false) { convert(bgra, tallying: false) { _ in true } }
     }
   }
 

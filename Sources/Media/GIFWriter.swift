@@ -361,13 +361,7 @@ final class GIFStatistics: @unchecked Sendable {
     enqueue { quantizer throws(MediaError) in
       guard let previous else { return try quantizer.add(pixels) { _ in true } }
       precondition(previous.count == pixels.count)
-      // (withUnsafeBytes rethrows untyped errors: the error is carried out.)
-      let result = pixels.withUnsafeBytes { a in
-        previous.withUnsafeBytes { b in
-          Result { () throws(MediaError) in try quantizer.add(pixels) { p in colorDiffers(a, b, p) } }
-        }
-      }
-      try result.get()
+      try quantizer.add(pixels, changedFrom: previous)
     }
   }
 

@@ -78,6 +78,45 @@ import Testing
   /// that reach a quality: that weighs the error against the whole
   /// histogram's weight, the transparent colour's included, and the palettes
   /// of `blocks` differ (by a colour) if the rows left out are not added.
+  /// `add(_:changedFrom:)`, eight pixels at a time, makes the palette
+  /// that `add(_:counts:)` with `colorDiffers` makes: the same pixels, the
+  /// same flat-colour tally (every fourth counted pixel), the same error.
+  /// Frames 61 pixels wide (blocks of eight end mid-row), changed in
+  /// bands, in single pixels (blocks where some pixels changed) and in
+  /// alpha only (which does not count).
+  @Test(arguments: Content.allCases) func changedFromMatchesItsTest(_ content: Content) throws {
+    let (width, height) = (61, 48)
+    var clip = [Self.frame(width: width, height: height, seed: 1, content)]
+    let other = Self.frame(width: width, height: height, seed: 2, content)
+    clip.append(Self.changing(clip[0], rows: [3..<9, 30..<31], from: other, width: width))
+    var dots = clip[1]
+    for p in stride(from: 5, to: width * height, by: 13) { dots[4 * p] ^= 0x21 }
+    clip.append(dots)
+    var alpha = dots
+    for p in 0..<(width * height) where p % 3 == 0 { alpha[4 * p + 3] = 7 }
+    clip.append(alpha)
+    clip.append(Self.changing(alpha, rows: [0..<height], from: other, width: width))
+    var palettes: [(GIFPalette, Double?, [UInt32: Int], Int)] = []
+    for fast in [true, false] {
+      let quantizer = try PaletteQuantizer(maxColors: 256, width: width, height: height)
+      try quantizer.add(clip[0]) { _ in true }
+      for k in 1..<clip.count {
+        if fast {
+          try quantizer.add(clip[k], changedFrom: clip[k - 1])
+        } else {
+          let (now, before) = (clip[k], clip[k - 1])
+          try now.withUnsafeBytes { a in
+            try before.withUnsafeBytes { b in try quantizer.add(now) { colorDiffers(a, b, $0) } }
+          }
+        }
+      }
+      palettes.append((try quantizer.palette(), quantizer.quantizationError, quantizer.tally, quantizer.tallied))
+    }
+    #expect(palettes[0].0 == palettes[1].0)
+    #expect(palettes[0].1 == palettes[1].1)
+    #expect(palettes[0].2 == palettes[1].2 && palettes[0].3 == palettes[1].3, "flat-colour tallies differ")
+  }
+
   @Test(arguments: Content.allCases, [nil, 30, 70])
   static func croppingToTheRowsThatCountKeepsThePalette(content: Content, quality: Int?) throws {
     let (width, height) = (96, 160)
