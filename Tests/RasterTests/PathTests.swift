@@ -85,16 +85,21 @@ import TestSupport
     #expect(b[3, 11].a == 0)
   }
 
-  @Test func starFillRules() {
-    // A pentagram: its centre has winding 2 — filled under non-zero, empty under even-odd.
+  /// A pentagram centred at (`cx`, `cy`), its points `rx` and `ry` away.
+  static func pentagram(_ cx: Double, _ cy: Double, _ rx: Double, _ ry: Double) -> Path {
     var els: [Path.Element] = []
     for i in 0..<5 {
       let a = -Double.pi / 2 + Double(i) * 4 * Double.pi / 5
-      let p = Point(x: 20 + 18 * cos(a), y: 20 + 18 * sin(a))
+      let p = Point(x: cx + rx * cos(a), y: cy + ry * sin(a))
       els.append(i == 0 ? .move(to: p) : .line(to: p))
     }
     els.append(.close)
-    let p = Path(elements: els)
+    return Path(elements: els)
+  }
+
+  @Test func starFillRules() {
+    // A pentagram: its centre has winding 2 — filled under non-zero, empty under even-odd.
+    let p = Self.pentagram(20, 20, 18, 18)
     #expect(fill(p, rule: .nonZero)[20, 20].a == 255)
     #expect(fill(p, rule: .evenOdd)[20, 20].a == 0)
     // A star point is filled under both.
@@ -107,17 +112,10 @@ import TestSupport
   /// hole wider than the screen, as zoom-expand's, and a pentagram
   /// crossing band edges, both fill rules, boxes that start between bands).
   @Test func bandsMatchOnePass() {
-    var star: [Path.Element] = []
-    for i in 0..<5 {
-      let a = -Double.pi / 2 + Double(i) * 4 * Double.pi / 5
-      let p = Point(x: 70 + 66 * cos(a), y: 150 + 140 * sin(a))
-      star.append(i == 0 ? .move(to: p) : .line(to: p))
-    }
-    star.append(.close)
     var hole = Path(rect: Rect(x: 0, y: 0, width: 140, height: 300))
     hole.elements += Path(circleCenter: Point(x: 50.3, y: 120.6), radius: 171.4).elements
     var compared = 0
-    for path in [Path(elements: star), hole] {
+    for path in [Self.pentagram(70, 150, 66, 140), hole] {
       for rule in [FillRule.nonZero, .evenOdd] {
         for clip in [PixelBox(x0: 0, y0: 0, x1: 140, y1: 300), PixelBox(x0: 3, y0: 37, x1: 131, y1: 293)] {
           let banded = PathRasterizer.coverage(path, rule: rule, map: .identity, clip: clip)!

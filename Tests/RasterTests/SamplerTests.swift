@@ -103,6 +103,37 @@ import Testing
     return out
   }
 
+  /// `spans` of `img` seen through `m` into a `tw × th` target of 7s, by
+  /// the scaled-row cache where `m` is a scale, else by the column walk.
+  static func sampleSpans(
+    _ img: Bitmap, _ m: Homography, _ spans: [Sampler.Span], width tw: Int, height th: Int, tint: Pixel?,
+    reusesRuns: Bool = true
+  ) -> [UInt8] {
+    let (iw, ih) = (img.width, img.height)
+    var out = [UInt8](repeating: 7, count: tw * th * 4)
+    let scratch = Scratch(width: tw)
+    defer { scratch.deallocate() }
+    img.bytes.withUnsafeBufferPointer { buf in
+      out.withUnsafeMutableBufferPointer { o in
+        let target = Target(base: o.baseAddress!, stride: tw * 4, box: PixelBox(x0: 0, y0: 0, x1: tw, y1: th))
+        spans.withUnsafeBufferPointer { sp in
+          if Sampler.samplesScaled(m, width: iw, height: ih) {
+            Sampler.sampleScaled(
+              buf.baseAddress!, width: iw, height: ih, toImage: m, spans: sp.baseAddress!, count: sp.count,
+              rows: scratch.rows, rowCapacity: scratch.width, columns: scratch.columns, target: target,
+              tint: tint ?? .clear, tinted: tint != nil, reusesRuns: reusesRuns)
+          } else {
+            Sampler.sampleColumns(
+              buf.baseAddress!, width: iw, height: ih, toImage: m, spans: sp.baseAddress!, count: sp.count,
+              x0: 0, x1: tw, cache: scratch.columnCache, target: target, tint: tint ?? .clear,
+              tinted: tint != nil, reusesRuns: reusesRuns)
+          }
+        }
+      }
+    }
+    return out
+  }
+
   /// The column walk and the scaled-row cache write exactly the pixels of
   /// their spans, each within ±1 of the reference (tint included).
   @Test func columnsAndScaledRowsMatchReference() {
@@ -125,25 +156,7 @@ import Testing
         guard Sampler.samplesByColumns(m, width: iw, height: ih, x0: 0, x1: tw) else { continue }
         for tint in [nil, Pixel(r: 20, g: 0, b: 40, a: 90)] {
           let scaled = Sampler.samplesScaled(m, width: iw, height: ih)
-          var out = [UInt8](repeating: 7, count: tw * th * 4)
-          let scratch = Scratch(width: tw)
-          defer { scratch.deallocate() }
-          img.bytes.withUnsafeBufferPointer { buf in
-            out.withUnsafeMutableBufferPointer { o in
-              let target = Target(base: o.baseAddress!, stride: tw * 4, box: PixelBox(x0: 0, y0: 0, x1: tw, y1: th))
-              spans.withUnsafeBufferPointer { sp in
-                if scaled {
-                  Sampler.sampleScaled(
-                    buf.baseAddress!, width: iw, height: ih, toImage: m, spans: sp.baseAddress!, count: sp.count,
-                    rows: scratch.rows, rowCapacity: scratch.width, columns: scratch.columns, target: target, tint: tint ?? .clear, tinted: tint != nil)
-                } else {
-                  Sampler.sampleColumns(
-                    buf.baseAddress!, width: iw, height: ih, toImage: m, spans: sp.baseAddress!, count: sp.count,
-                    x0: 0, x1: tw, cache: scratch.columnCache, target: target, tint: tint ?? .clear, tinted: tint != nil)
-                }
-              }
-            }
-          }
+          let out = SamplerTests.sampleSpans(img, m, spans, width: tw, height: th, tint: tint)
           var worst = 0, untouched = true
           for y in 0..<th {
             var row = [UInt8](repeating: 0, count: tw * 4)
@@ -216,30 +229,8 @@ import Testing
       for m in maps where Sampler.samplesByColumns(m, width: iw, height: ih, x0: 0, x1: tw) {
         let scaled = Sampler.samplesScaled(m, width: iw, height: ih)
         for tint in [nil, Pixel(r: 20, g: 0, b: 40, a: 90)] {
-          var outputs: [[UInt8]] = []
-          for reuses in [true, false] {
-            var out = [UInt8](repeating: 7, count: tw * th * 4)
-            let scratch = Scratch(width: tw)
-            defer { scratch.deallocate() }
-            img.bytes.withUnsafeBufferPointer { buf in
-              out.withUnsafeMutableBufferPointer { o in
-                let target = Target(base: o.baseAddress!, stride: tw * 4, box: PixelBox(x0: 0, y0: 0, x1: tw, y1: th))
-                spans.withUnsafeBufferPointer { sp in
-                  if scaled {
-                    Sampler.sampleScaled(
-                      buf.baseAddress!, width: iw, height: ih, toImage: m, spans: sp.baseAddress!, count: sp.count,
-                      rows: scratch.rows, rowCapacity: scratch.width, columns: scratch.columns, target: target,
-                      tint: tint ?? .clear, tinted: tint != nil, reusesRuns: reuses)
-                  } else {
-                    Sampler.sampleColumns(
-                      buf.baseAddress!, width: iw, height: ih, toImage: m, spans: sp.baseAddress!, count: sp.count,
-                      x0: 0, x1: tw, cache: scratch.columnCache, target: target, tint: tint ?? .clear,
-                      tinted: tint != nil, reusesRuns: reuses)
-                  }
-                }
-              }
-            }
-            outputs.append(out)
+          let outputs = [true, false].map {
+            SamplerTests.sampleSpans(img, m, spans, width: tw, height: th, tint: tint, reusesRuns: $0)
           }
           let differing = zip(outputs[0], outputs[1]).filter { $0 != $1 }.count
           #expect(differing == 0, "\(differing) bytes differ from lerping every row (image \(iw)×\(ih), map \(m))")
