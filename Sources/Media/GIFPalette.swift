@@ -105,14 +105,14 @@ final class PaletteQuantizer {
 
   /// Adds the pixels of `bgra` (packed, opaque) for which `counts` is true.
   func add(_ bgra: [UInt8], counts: (Int) -> Bool) throws(MediaError) {
-    try addImage(bgra, tallying: true) { convert(bgra, tallying: true, counts: counts) }
+    try addImage(bgra) { convert(bgra, tallying: true, counts: counts) }
   }
 
   /// Adds the pixels of `bgra` whose colour differs from `previous`
   /// (`colorDiffers`): `add(_:counts:)` with that test, eight pixels at a
   /// time where all or none of them changed.
   func add(_ bgra: [UInt8], changedFrom previous: [UInt8]) throws(MediaError) {
-    try addImage(bgra, tallying: true) { convert(bgra, changedFrom: previous) }
+    try addImage(bgra) { convert(bgra, changedFrom: previous) }
   }
 
   /// Whether images are cropped to the rows that count (see `addImage`);
@@ -141,7 +141,9 @@ final class PaletteQuantizer {
   /// third of this many pixels (`LIQ_HIGH_MEMORY_LIMIT`).
   static let contrastMapLimit = 1 << 26
 
-  /// `add(_:counts:)`, adding to the flat-colour tally or not.
+  /// Adds the image `converting` writes into `rgba` (the pixels that
+  /// count opaque, the others transparent; it returns how many counted and
+  /// their first and last rows).
   ///
   /// The image goes to libimagequant cropped to the rows from `cropMargin`
   /// above its first counted pixel to as far below its last, with the same
@@ -156,7 +158,7 @@ final class PaletteQuantizer {
   /// first came) and while it takes colours (not posterized). On a clip
   /// whose changes cover few rows, most of libimagequant's work is skipped.
   private func addImage(
-    _ bgra: [UInt8], tallying: Bool, converting: () -> (counted: Int, firstRow: Int, lastRow: Int)
+    _ bgra: [UInt8], converting: () -> (counted: Int, firstRow: Int, lastRow: Int)
   ) throws(MediaError) {
     let count = width * height
     precondition(bgra.count >= 4 * count)
@@ -420,7 +422,7 @@ final class PaletteQuantizer {
   /// `min(times, posterizedRestLimit)` times (the flat-colour tally has it).
   private func addPosterized(_ bgra: [UInt8], times: Int) throws(MediaError) {
     for _ in 0..<min(times, Self.posterizedRestLimit) {
-      try addImage(bgra, tallying: false) { convert(bgra, tallying: false) { _ in true } }
+      try addImage(bgra) { convert(bgra, tallying: false) { _ in true } }
     }
   }
 
