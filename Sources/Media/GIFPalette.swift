@@ -237,15 +237,8 @@ final class PaletteQuantizer {
         for y in 0..<height {
           var counted = false
           for p in (y * width)..<((y + 1) * width) {
-            if counts(p) {
-              let word = source.loadUnaligned(fromByteOffset: 4 * p, as: UInt32.self)
-              if tallying { tally(word, number: n, &run) }
-              n += 1
-              target.storeBytes(of: Self.opaqueRGBA(word), toByteOffset: 4 * p, as: UInt32.self)
-              counted = true
-            } else {
-              target[4 * p + 3] = 0
-            }
+            let word = source.loadUnaligned(fromByteOffset: 4 * p, as: UInt32.self)
+            if put(word, at: p, counts: counts(p), into: target, tallying: tallying, number: &n, &run) { counted = true }
           }
           if counted {
             if firstRow == height { firstRow = y }
@@ -256,6 +249,23 @@ final class PaletteQuantizer {
     }
     if run.length > 0 { tally[run.color, default: 0] += run.length }
     return (n, firstRow, lastRow)
+  }
+
+  /// Pixel `p` (BGRA word `word`) into `target` (`rgba`'s bytes): opaque
+  /// in RGBA order, and counted pixel `n` of the tally when `tallying`, if
+  /// it `counts`; else its alpha 0. Whether it counted.
+  @inline(__always) private func put(
+    _ word: UInt32, at p: Int, counts: Bool, into target: UnsafeMutableRawBufferPointer, tallying: Bool = true,
+    number n: inout Int, _ run: inout TallyRun
+  ) -> Bool {
+    guard counts else {
+      target[4 * p + 3] = 0
+      return false
+    }
+    if tallying { tally(word, number: n, &run) }
+    n += 1
+    target.storeBytes(of: Self.opaqueRGBA(word), toByteOffset: 4 * p, as: UInt32.self)
+    return true
   }
 
   /// A BGRA word (little-endian) as an opaque RGBA word.
@@ -294,28 +304,16 @@ final class PaletteQuantizer {
                 target.storeBytes(of: rgba, toByteOffset: 4 * p, as: SIMD8<UInt32>.self)
                 counted = true
               } else {
-                for k in 0..<8 {
-                  if changed[k] {
-                    tally(now[k], number: n, &run)
-                    n &+= 1
-                    target.storeBytes(of: Self.opaqueRGBA(now[k]), toByteOffset: 4 * (p + k), as: UInt32.self)
-                    counted = true
-                  } else {
-                    target[4 * (p + k) + 3] = 0
-                  }
+                for k in 0..<8 where put(now[k], at: p + k, counts: changed[k], into: target, number: &n, &run) {
+                  counted = true
                 }
               }
               p += 8
             }
             while p < end {
-              if colorDiffers(source, before, p) {
-                let word = source.loadUnaligned(fromByteOffset: 4 * p, as: UInt32.self)
-                tally(word, number: n, &run)
-                n += 1
-                target.storeBytes(of: Self.opaqueRGBA(word), toByteOffset: 4 * p, as: UInt32.self)
+              let word = source.loadUnaligned(fromByteOffset: 4 * p, as: UInt32.self)
+              if put(word, at: p, counts: colorDiffers(source, before, p), into: target, number: &n, &run) {
                 counted = true
-              } else {
-                target[4 * p + 3] = 0
               }
               p += 1
             }

@@ -653,10 +653,9 @@ extension Sampler {
       return (Int(iyv[0]), Int(wyv[0]))
     }
 
-    /// The image rows device row `y` reads: one where its weight is 0 or 256.
-    func rowsRead(_ y: Int) -> ClosedRange<Int> {
-      let (iy, wy) = rowAndWeight(y)
-      return wy == 0 ? iy...iy : wy == 256 ? (iy + 1)...(iy + 1) : iy...(iy + 1)
+    /// The image rows a device row at `rowAndWeight` reads: one where its weight is 0 or 256.
+    static func rowsRead(_ iy: Int, _ wy: Int) -> ClosedRange<Int> {
+      wy == 0 ? iy...iy : wy == 256 ? (iy + 1)...(iy + 1) : iy...(iy + 1)
     }
 
     /// Whether image rows `r` and `r + 1` are equal where the columns read them.
@@ -719,6 +718,14 @@ extension Sampler {
       tint: (rb: SIMD8<UInt16>, ga: SIMD8<UInt16>), tinted: Bool
     ) {
       let (iy, wy) = rowAndWeight(y)
+      sample(iy, wy, s, e, into: out, tint: tint, tinted: tinted)
+    }
+
+    /// Columns [s, e) of the device row at image row `iy` and weight `wy` (`rowAndWeight`).
+    mutating func sample(
+      _ iy: Int, _ wy: Int, _ s: Int, _ e: Int, into out: UnsafeMutableRawPointer,
+      tint: (rb: SIMD8<UInt16>, ga: SIMD8<UInt16>), tinted: Bool
+    ) {
       let n = e &- s, offset = (s &- x0) &* 4
       if wy == 0 || wy == 256 {
         // One image row: its lerps as they are.
@@ -804,14 +811,15 @@ extension Sampler {
         cache.sample(y, s, e, into: out, tint: tintPairs, tinted: tinted)
         continue
       }
-      let read = cache.rowsRead(y)
+      let (iy, wy) = cache.rowAndWeight(y)
+      let read = ScaledRows.rowsRead(iy, wy)
       if source.y >= 0 && s >= source.s && e <= source.e && read.lowerBound >= run.lowerBound
         && cache.extend(&run, to: read.upperBound)
       {
         out.copyMemory(from: UnsafeRawPointer(target.pixel(s, source.y)), byteCount: (e - s) * 4)
         continue
       }
-      cache.sample(y, s, e, into: out, tint: tintPairs, tinted: tinted)
+      cache.sample(iy, wy, s, e, into: out, tint: tintPairs, tinted: tinted)
       run = read.lowerBound...read.lowerBound
       source = cache.extend(&run, to: read.upperBound) ? (y, s, e) : (-1, 0, 0)
     }
