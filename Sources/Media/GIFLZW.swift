@@ -54,6 +54,11 @@ struct GIFLZWEncoder {
   /// The first extension of a code and the next extension of the same
   /// prefix: the dictionary as a tree, walked for near matches.
   private var firstChild = [UInt16](repeating: 0, count: 4096)
+  /// `runChild[code]`: the code of string `code` + its own last index, 0 if
+  /// none — `child`'s entry for the next string of a run, in a table small
+  /// enough to stay in the nearest cache. Flat UI's long strings are mostly
+  /// runs of one index, and an exact walk down them waits on each load.
+  private var runChild = [UInt16](repeating: 0, count: 4096)
   private var sibling = [UInt16](repeating: 0, count: 4096)
   private var parent = [UInt16](repeating: 0, count: 4096)
   private var suffix = [UInt8](repeating: 0, count: 4096)
@@ -117,10 +122,12 @@ struct GIFLZWEncoder {
       for code in (end + 1)..<next {
         tables.child[Int(tables.parent[code]) << 8 | Int(tables.suffix[code])] = 0
         tables.firstChild[code] = 0
+        tables.runChild[code] = 0
         tables.height[code] = 0
       }
       for code in 0..<clear {
         tables.firstChild[code] = 0
+        tables.runChild[code] = 0
         tables.height[code] = 0
       }
       next = end + 1
@@ -167,8 +174,10 @@ struct GIFLZWEncoder {
         } else if let search {
           (code, after) = search.longest(from: p, indices, tables, budget: budget)
         } else {
+          // String `code` ends with `indices[after - 1]`.
           while after < count {
-            let exact = tables.child[code << 8 | Int(indices[after])]
+            let wanted = indices[after]
+            let exact = wanted == indices[after - 1] ? tables.runChild[code] : tables.child[code << 8 | Int(wanted)]
             if exact == 0 { break }
             code = Int(exact)
             after += 1
@@ -194,6 +203,7 @@ struct GIFLZWEncoder {
     // The dictionary learns string `code` + `first`: the decoder's next entry.
     func learn(_ code: Int, _ first: UInt8, _ tables: Tables) {
       tables.child[code << 8 | Int(first)] = UInt16(next)
+      if (code < clear ? UInt8(code) : tables.suffix[code]) == first { tables.runChild[code] = UInt16(next) }
       tables.parent[next] = UInt16(code)
       tables.suffix[next] = first
       tables.head[next] = head(code, tables)
@@ -228,7 +238,7 @@ struct GIFLZWEncoder {
 
   /// The dictionary and the search path as pointers, for the inner loops.
   private struct Tables {
-    var child, firstChild, sibling, parent, height: UnsafeMutablePointer<UInt16>
+    var child, firstChild, runChild, sibling, parent, height: UnsafeMutablePointer<UInt16>
     var suffix, head: UnsafeMutablePointer<UInt8>
     var pathNode, pathNext: UnsafeMutablePointer<UInt16>
     var pathCost: UnsafeMutablePointer<Int32>
@@ -237,20 +247,23 @@ struct GIFLZWEncoder {
   private mutating func withUnsafeTables(_ body: (Tables) -> Void) {
     child.withUnsafeMutableBufferPointer { child in
       firstChild.withUnsafeMutableBufferPointer { firstChild in
-        sibling.withUnsafeMutableBufferPointer { sibling in
-          parent.withUnsafeMutableBufferPointer { parent in
-            height.withUnsafeMutableBufferPointer { height in
-              suffix.withUnsafeMutableBufferPointer { suffix in
-                head.withUnsafeMutableBufferPointer { head in
-                  pathNode.withUnsafeMutableBufferPointer { pathNode in
-                    pathNext.withUnsafeMutableBufferPointer { pathNext in
-                      pathCost.withUnsafeMutableBufferPointer { pathCost in
-                        body(
-                          Tables(
-                            child: child.baseAddress!, firstChild: firstChild.baseAddress!,
-                            sibling: sibling.baseAddress!, parent: parent.baseAddress!, height: height.baseAddress!,
-                            suffix: suffix.baseAddress!, head: head.baseAddress!, pathNode: pathNode.baseAddress!,
-                            pathNext: pathNext.baseAddress!, pathCost: pathCost.baseAddress!))
+        runChild.withUnsafeMutableBufferPointer { runChild in
+          sibling.withUnsafeMutableBufferPointer { sibling in
+            parent.withUnsafeMutableBufferPointer { parent in
+              height.withUnsafeMutableBufferPointer { height in
+                suffix.withUnsafeMutableBufferPointer { suffix in
+                  head.withUnsafeMutableBufferPointer { head in
+                    pathNode.withUnsafeMutableBufferPointer { pathNode in
+                      pathNext.withUnsafeMutableBufferPointer { pathNext in
+                        pathCost.withUnsafeMutableBufferPointer { pathCost in
+                          body(
+                            Tables(
+                              child: child.baseAddress!, firstChild: firstChild.baseAddress!,
+                              runChild: runChild.baseAddress!, sibling: sibling.baseAddress!,
+                              parent: parent.baseAddress!, height: height.baseAddress!, suffix: suffix.baseAddress!,
+                              head: head.baseAddress!, pathNode: pathNode.baseAddress!,
+                              pathNext: pathNext.baseAddress!, pathCost: pathCost.baseAddress!))
+                        }
                       }
                     }
                   }
@@ -355,11 +368,12 @@ struct GIFLZWEncoder {
         // extension at every pixel while the dictionary has one. Each is
         // longer than the best before it and no height falls short, so
         // there is nothing to compare; the search below goes on from the
-        // last node as if it had come down itself.
+        // last node as if it had come down itself. String `node` ends with
+        // `indices[q - 1]`: where `q` repeats it, a run goes on.
         var node = root, q = start + 1, cost: Int32 = 0
         while q < count {
           let wanted = indices[q]
-          let exact = tables.child[node << 8 | Int(wanted)]
+          let exact = wanted == indices[q - 1] ? tables.runChild[node] : tables.child[node << 8 | Int(wanted)]
           if exact == 0 { break }
           tables.pathNext[depth] = tables.firstChild[node]
           cost += Int32(max(0, distance(wanted, at: q)))
