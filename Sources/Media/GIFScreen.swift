@@ -404,26 +404,67 @@ struct GIFScreen {
     (shownHere, wantedHere, bounds) = ([], [], [])
     let data = coder.encode(&out, minimumCodeSize: codeSize, tolerance: tolerance)
     (shownHere, wantedHere, bounds) = (tolerance.shown, tolerance.wanted, tolerance.bounds)
-    var needsTransparency = false
+    let needsTransparency = Self.show(
+      out, width: w, height: h, at: (minX, minY), colors: colors, transparent: transparent, on: &shown,
+      screenWidth: width)
+    let image = GIFFile.Image(
+      x: minX, y: minY, width: w, height: h, palette: nil,
+      transparentIndex: needsTransparency ? palette.transparentIndex : nil, delay: 0)
+    return (image, data)
+  }
+
+  /// The coded image `out` (`width` × `height` indices, at `origin`) on
+  /// the screen `shown` (`screenWidth` wide): each pixel takes its index's
+  /// colour in `colors`, but `transparent`, which keeps what is there.
+  /// Returns whether any pixel is `transparent`. Eight pixels at a time
+  /// (the colours looked up one by one from a table of all 256 indices),
+  /// the rest one by one.
+  static func show(
+    _ out: [UInt8], width w: Int, height h: Int, at origin: (x: Int, y: Int), colors: [UInt32], transparent: UInt8,
+    on shown: inout [UInt32], screenWidth: Int
+  ) -> Bool {
+    var table = [UInt32](repeating: 0, count: 256)
+    table.replaceSubrange(0..<colors.count, with: colors)
+    var keeps = false
+    let clear = SIMD8<UInt32>(repeating: UInt32(transparent))
     shown.withUnsafeMutableBufferPointer { shown in
       out.withUnsafeBufferPointer { out in
-        for y in 0..<h {
-          let row = (minY + y) * width + minX
-          for x in 0..<w {
-            let index = out[y * w + x]
-            if index == transparent {
-              needsTransparency = true
-            } else {
-              shown[row + x] = colors[Int(index)]
+        table.withUnsafeBufferPointer { table in
+          let (shown, out, table) = (shown.baseAddress!, out.baseAddress!, table.baseAddress!)
+          for y in 0..<h {
+            let screen = shown + (origin.y + y) * screenWidth + origin.x, row = out + y * w
+            var x = 0
+            while x + 8 <= w {
+              let i = SIMD8<UInt32>(truncatingIfNeeded: UnsafeRawPointer(row + x).loadUnaligned(as: SIMD8<UInt8>.self))
+              let kept = i .== clear
+              if any(kept) {
+                keeps = true
+                if all(kept) {
+                  x += 8
+                  continue
+                }
+              }
+              var colors = SIMD8<UInt32>(
+                table[Int(i[0])], table[Int(i[1])], table[Int(i[2])], table[Int(i[3])],
+                table[Int(i[4])], table[Int(i[5])], table[Int(i[6])], table[Int(i[7])])
+              colors.replace(with: UnsafeRawPointer(screen + x).loadUnaligned(as: SIMD8<UInt32>.self), where: kept)
+              UnsafeMutableRawPointer(screen + x).storeBytes(of: colors, as: SIMD8<UInt32>.self)
+              x += 8
+            }
+            while x < w {
+              let index = row[x]
+              if index == transparent {
+                keeps = true
+              } else {
+                screen[x] = table[Int(index)]
+              }
+              x += 1
             }
           }
         }
       }
     }
-    let image = GIFFile.Image(
-      x: minX, y: minY, width: w, height: h, palette: nil,
-      transparentIndex: needsTransparency ? palette.transparentIndex : nil, delay: 0)
-    return (image, data)
+    return keeps
   }
 
   /// At most 1 / `refinedShare` of the frame's pixels may be refined: a

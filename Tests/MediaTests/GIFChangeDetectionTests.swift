@@ -96,4 +96,53 @@ import Testing
     // Both outcomes occur.
     #expect(drawn > count / 4 && drawn < count)
   }
+
+  /// `GIFScreen.show` (eight pixels at once) leaves the screen as the
+  /// per-pixel rule does — each pixel takes its index's colour, the
+  /// transparent index keeps the screen — and says whether the image used
+  /// the transparent index: images 1–29 wide at offsets on a wider screen,
+  /// lanes all, some and none transparent, tables shorter than 256 entries.
+  @Test static func showMatchesEachPixel() {
+    let screenWidth = 41, screenHeight = 9
+    let noise = frame(4096, seed: 31)
+    var n = 0
+    func next() -> UInt8 {
+      n += 1
+      return noise[n % noise.count]
+    }
+    var checked = 0, kept = 0
+    for w in [1, 7, 8, 9, 16, 23, 29] {
+      for (colorCount, share) in [(256, 0), (5, 1), (200, 2), (17, 4), (64, 8)] {
+        let h = 1 + w % 5, origin = (x: w % 11, y: colorCount % 3)
+        let transparent = UInt8(colorCount == 256 ? 255 : colorCount)  // past the table, or in it
+        let colors = (0..<colorCount).map { UInt32($0) &* 2_654_435_761 & 0xFF_FFFF }
+        // Runs of transparent indices (share / 8 of them), eight-aligned or not.
+        var out = (0..<(w * h)).map { _ in next() % UInt8(colorCount - 1) }
+        for p in out.indices where Int(next() % 8) < share { out[p] = transparent }
+        if share == 8 { for p in out.indices where p / 8 % 2 == 0 { out[p] = transparent } }
+        var shown = (0..<(screenWidth * screenHeight)).map { _ in UInt32(next()) << 8 | UInt32(next()) }
+        var expected = shown
+        var expectedKeeps = false
+        for y in 0..<h {
+          for x in 0..<w {
+            let index = out[y * w + x]
+            if index == transparent {
+              expectedKeeps = true
+            } else {
+              expected[(origin.y + y) * screenWidth + origin.x + x] = colors[Int(index)]
+            }
+          }
+        }
+        let keeps = GIFScreen.show(
+          out, width: w, height: h, at: origin, colors: colors, transparent: transparent, on: &shown,
+          screenWidth: screenWidth)
+        #expect(shown == expected, "\(w)×\(h), \(colorCount) colours")
+        #expect(keeps == expectedKeeps, "\(w)×\(h), \(colorCount) colours")
+        checked += 1
+        if keeps { kept += 1 }
+      }
+    }
+    // Images with and without the transparent index both occur.
+    #expect(checked == 35 && kept > 0 && kept < checked)
+  }
 }
