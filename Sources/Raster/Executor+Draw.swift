@@ -50,6 +50,9 @@ struct ImageDrawPlan {
   /// A draw that blends (not `straight`) through an axis-aligned scale:
   /// its runs are sampled through a `Sampler.ScaledRows` over the band.
   let scaledRows: Bool
+  /// The image's rows that repeat the row above, when it is indexed
+  /// (`SolidRuns`; valid while `drawImage` holds the index).
+  var repeatsAbove: UnsafePointer<Bool>?
 
   init(_ op: DrawOp, _ bitmap: Bitmap, _ m: Homography, _ band: DrawBand, kernels: KernelSet) {
     width = bitmap.width
@@ -126,11 +129,13 @@ extension Executor {
   // MARK: - Image
 
   func drawImage(_ op: DrawOp, _ bitmap: Bitmap, _ m: Homography, _ band: DrawBand) {
-    let plan = ImageDrawPlan(op, bitmap, m, band, kernels: kernels)
+    var plan = ImageDrawPlan(op, bitmap, m, band, kernels: kernels)
     let region = band.region, rc = band.coverage
-    // A snapshot's flat stretches, for the copies (`SolidRuns`).
+    // A snapshot's flat stretches, for the copies, and its repeated rows,
+    // for the scaled rows (`SolidRuns`).
     let solid = kernels == .simd ? bitmap.solidRuns : nil
     let solidView = solid?.view
+    plan.repeatsAbove = solidView?.repeatsAbove
     defer { withExtendedLifetime(solid) {} }
     bitmap.bytes.withUnsafeBufferPointer { buf in
       let img = buf.baseAddress!
@@ -140,7 +145,8 @@ extension Executor {
         plan.scaledRows
         ? Sampler.ScaledRows(
           img, width: plan.width, height: plan.height, toImage: m, x0: region.x0, x1: region.x1,
-          rows: band.scratch.rows, rowCapacity: band.scratch.width, columns: band.scratch.columns) : nil
+          rows: band.scratch.rows, rowCapacity: band.scratch.width, columns: band.scratch.columns,
+          repeatsAbove: plan.repeatsAbove) : nil
       for y in region.y0..<region.y1 {
         let runs = rc.evaluate(op.shapes, y: y).subtracting(band.hidden.0, band.hidden.1)
         if runs.isEmpty { continue }
@@ -249,7 +255,7 @@ extension Executor {
       Sampler.sampleScaled(
         img, width: plan.width, height: plan.height, toImage: plan.map, spans: scratch.spans, count: pending,
         rows: scratch.rows, rowCapacity: scratch.width, columns: scratch.columns, target: band.target, tint: tint,
-        tinted: tinted)
+        tinted: tinted, repeatsAbove: plan.repeatsAbove)
     } else {
       Sampler.sampleColumns(
         img, width: plan.width, height: plan.height, toImage: plan.map, spans: scratch.spans, count: pending,

@@ -592,16 +592,21 @@ extension Sampler {
     let compared: Range<Int>
     /// An image row found unequal to the next (−1: none yet).
     var unequalRow = -1
+    /// Per image row, if known: whether it holds the bytes of the row above
+    /// (`SolidRuns`); those rows are equal wherever they are read.
+    let repeatsAbove: UnsafePointer<Bool>?
 
     init(
       _ img: UnsafePointer<UInt8>, width w: Int, height h: Int, toImage m: Homography, x0: Int, x1: Int,
-      rows: UnsafeMutablePointer<UInt8>, rowCapacity: Int, columns: UnsafeMutableRawPointer
+      rows: UnsafeMutablePointer<UInt8>, rowCapacity: Int, columns: UnsafeMutableRawPointer,
+      repeatsAbove: UnsafePointer<Bool>? = nil
     ) {
       precondition(x1 - x0 + 4 <= rowCapacity, "row cache too small")
       precondition(Int(bitPattern: columns) % 16 == 0, "column table must be 16-byte aligned")
       raw = UnsafeRawPointer(img)
       stride = w * 4
       height = h
+      self.repeatsAbove = repeatsAbove
       self.x0 = x0
       self.x1 = x1
       self.columns = columns
@@ -660,6 +665,7 @@ extension Sampler {
 
     /// Whether image rows `r` and `r + 1` are equal where the columns read them.
     mutating func rowsEqual(_ r: Int) -> Bool {
+      if let repeatsAbove, repeatsAbove[r + 1] { return true }
       if r == unequalRow { return false }
       let a = raw + r * stride + compared.lowerBound
       if memcmp(a, a + stride, compared.count) == 0 { return true }
@@ -789,7 +795,8 @@ extension Sampler {
   static func sampleScaled(
     _ img: UnsafePointer<UInt8>, width w: Int, height h: Int, toImage m: Homography,
     spans: UnsafePointer<Span>, count: Int, rows: UnsafeMutablePointer<UInt8>, rowCapacity: Int,
-    columns: UnsafeMutableRawPointer, target: Target, tint: Pixel, tinted: Bool, reusesRuns: Bool = true
+    columns: UnsafeMutableRawPointer, target: Target, tint: Pixel, tinted: Bool, reusesRuns: Bool = true,
+    repeatsAbove: UnsafePointer<Bool>? = nil
   ) {
     guard count > 0 else { return }
     var ux0 = Int(spans[0].y), ux1 = Int(spans[0].z)
@@ -799,7 +806,8 @@ extension Sampler {
     }
     let tintPairs = split(SIMD4<UInt32>(repeating: unsafeBitCast(tint, to: UInt32.self)))
     var cache = ScaledRows(
-      img, width: w, height: h, toImage: m, x0: ux0, x1: ux1, rows: rows, rowCapacity: rowCapacity, columns: columns)
+      img, width: w, height: h, toImage: m, x0: ux0, x1: ux1, rows: rows, rowCapacity: rowCapacity, columns: columns,
+      repeatsAbove: repeatsAbove)
     // The device row stored from a run of equal image rows, its columns, and the run.
     var source = (y: -1, s: 0, e: 0), run = 0...0
     for k in 0..<count {

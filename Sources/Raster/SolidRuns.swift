@@ -12,6 +12,11 @@
 // once and nothing per frame (`ms.*_unindexed` in the bench).
 // The fill's colour is the span kernel's own result on the run's pixel,
 // so the output is byte for byte what the kernel would have written.
+// The same scan notes the rows that repeat the row above (a screen's flat
+// bands: 80 % of rows or more), so that a snapshot drawn scaled
+// (`Sampler.ScaledRows`) does not compare them again every frame.
+
+import Glibc
 
 /// One run of a row: image columns [x0, x1), every pixel `pixel`.
 struct SolidRun: Sendable {
@@ -31,6 +36,8 @@ public final class SolidRuns: @unchecked Sendable {
   /// reference counting in the span loops.
   private let rowStart: UnsafeMutableBufferPointer<Int32>
   private let runs: UnsafeMutableBufferPointer<SolidRun>
+  /// Whether row y holds the bytes of row y − 1 (false for row 0).
+  private let repeatsAbove: UnsafeMutableBufferPointer<Bool>
 
   /// Scans `bytes` (`width × height` RGBA8 pixels), once.
   init(_ bytes: UnsafePointer<UInt8>, width: Int, height: Int) {
@@ -38,6 +45,13 @@ public final class SolidRuns: @unchecked Sendable {
     rowStart.reserveCapacity(height + 1)
     var runs: [SolidRun] = []
     let raw = UnsafeRawPointer(bytes)
+    repeatsAbove = .allocate(capacity: height)
+    repeatsAbove[0] = false
+    let rowBytes = width * 4
+    for y in 1..<max(height, 1) {
+      let row = raw + y * rowBytes
+      repeatsAbove[y] = memcmp(row - rowBytes, row, rowBytes) == 0
+    }
     for y in 0..<height {
       let row = raw + y * width * 4
       var x = 0
@@ -65,16 +79,23 @@ public final class SolidRuns: @unchecked Sendable {
   deinit {
     rowStart.deallocate()
     runs.deallocate()
+    repeatsAbove.deallocate()
   }
 
   /// The index by pointer, valid while `self` is alive.
-  var view: SolidRunsView { SolidRunsView(runs: UnsafePointer(runs.baseAddress!), rowStart: UnsafePointer(rowStart.baseAddress!)) }
+  var view: SolidRunsView {
+    SolidRunsView(
+      runs: UnsafePointer(runs.baseAddress!), rowStart: UnsafePointer(rowStart.baseAddress!),
+      repeatsAbove: UnsafePointer(repeatsAbove.baseAddress!))
+  }
 }
 
 /// `SolidRuns` by pointer, for the span loops (valid while the index lives).
 struct SolidRunsView {
   let runs: UnsafePointer<SolidRun>
   let rowStart: UnsafePointer<Int32>
+  /// Per image row: whether it holds the bytes of the row above.
+  let repeatsAbove: UnsafePointer<Bool>
 
   /// The runs of image row `y`.
   @inline(__always) func row(_ y: Int) -> Range<Int> { Int(rowStart[y])..<Int(rowStart[y &+ 1]) }

@@ -137,4 +137,73 @@ import Testing
       #expect(differing(dimIndexed, dimPlain) == 0, "tinted copy, \(threads) threads")
     }
   }
+
+  /// A screen of repeated rows: bands of rows equal to the row above,
+  /// cut by rows that differ from it in one byte (the first, the last or
+  /// one in the middle) and rows of noise.
+  static func bandedScreen(width: Int, height: Int, seed: UInt64) -> Bitmap {
+    let noise = noiseBitmap(width: width, height: height, seed: seed)
+    var bytes = noise.bytes
+    let rowBytes = width * 4
+    for y in 1..<height where y % 13 != 0 {
+      bytes.replaceSubrange(y * rowBytes..<((y + 1) * rowBytes), with: bytes[((y - 1) * rowBytes)..<(y * rowBytes)])
+      switch y % 9 {
+      case 2: bytes[y * rowBytes] ^= 1
+      case 5: bytes[(y + 1) * rowBytes - 2] ^= 4
+      case 7: bytes[y * rowBytes + width / 2 * 4 + 1] ^= 16
+      default: break
+      }
+    }
+    var b = Bitmap(width: width, height: height, bytes: bytes)!
+    b.updateOpacityHint()
+    return b
+  }
+
+  /// The scan marks a row as repeating the row above exactly when its
+  /// bytes are that row's, and never row 0.
+  @Test func repeatedRowsAreTheRowsEqualToTheOneAbove() {
+    let b = Self.bandedScreen(width: 77, height: 60, seed: 5)
+    let view = b.solidRuns!.view
+    let rowBytes = b.width * 4
+    var repeats = 0
+    for y in 0..<b.height {
+      let expected = y > 0 && b.bytes[(y - 1) * rowBytes..<(y * rowBytes)] == b.bytes[y * rowBytes..<((y + 1) * rowBytes)]
+      #expect(view.repeatsAbove[y] == expected, "row \(y)")
+      if expected { repeats += 1 }
+    }
+    // Both kinds occur.
+    #expect(repeats > 20 && repeats < b.height - 10)
+  }
+
+  /// A snapshot of repeated rows drawn scaled — straight into the target
+  /// (`Sampler.sampleScaled`) and blended (`Sampler.ScaledRows` row by
+  /// row), shrunk and enlarged — is the same, byte for byte, with its
+  /// repeated rows known and without its index.
+  @Test func scaledDrawsMatchWithoutTheIndex() {
+    let image = Self.bandedScreen(width: 240, height: 180, seed: 9)
+    let bounds = Rect(x: 0, y: 0, width: 80, height: 60)
+    func scaled(_ image: Bitmap, _ frame: Rect, opacity: Double) -> Layer {
+      var root = Layer(frame: bounds)
+      var l = Layer(frame: frame)
+      l.contents = image
+      l.opacity = opacity
+      root.sublayers = [solidLayer(bounds, Color(red: 1, green: 1, blue: 1, alpha: 1)), l]
+      return root
+    }
+    let frames = [
+      Rect(x: 4, y: 3, width: 72, height: 54), Rect(x: -10, y: -7.5, width: 100, height: 75),
+      Rect(x: 8.3, y: 6.1, width: 61.7, height: 47.2),
+    ]
+    let compositor = Compositor(scale: 3, threadCount: 2)
+    var compared = 0
+    for frame in frames {
+      for opacity in [1.0, 0.6] {
+        let indexed = compositor.snapshot(scaled(image, frame, opacity: opacity))
+        let plain = compositor.snapshot(scaled(image.withoutSolidRuns(), frame, opacity: opacity))
+        #expect(differing(indexed, plain) == 0, "frame \(frame), opacity \(opacity)")
+        compared += 1
+      }
+    }
+    #expect(compared == 6)
+  }
 }
