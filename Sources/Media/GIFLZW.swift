@@ -48,30 +48,10 @@ struct GIFLZWEncoder {
   }
 
   private static let maxCode = 4095
-  /// `child[code << 8 | index]`: the code of string `code` + `index`, 0 if none
-  /// (0 is never a string of two or more indices).
-  private var child = [UInt16](repeating: 0, count: 4096 * 256)
-  /// The first extension of a code and the next extension of the same
-  /// prefix: the dictionary as a tree, walked for near matches.
-  private var firstChild = [UInt16](repeating: 0, count: 4096)
-  /// `runChild[code]`: the code of string `code` + its own last index, 0 if
-  /// none — `child`'s entry for the next string of a run, in a table small
-  /// enough to stay in the nearest cache. Flat UI's long strings are mostly
-  /// runs of one index, and an exact walk down them waits on each load.
-  private var runChild = [UInt16](repeating: 0, count: 4096)
-  private var sibling = [UInt16](repeating: 0, count: 4096)
-  private var parent = [UInt16](repeating: 0, count: 4096)
-  private var suffix = [UInt8](repeating: 0, count: 4096)
-  /// The first index of a code's string (of codes past the roots).
-  private var head = [UInt8](repeating: 0, count: 4096)
-  /// The length of a code's longest extension in the dictionary: the search
-  /// skips subtrees that cannot beat the longest string found.
-  private var height = [UInt16](repeating: 0, count: 4096)
-  /// The depth-first search's path: per depth, the node, the summed
-  /// distance, and the next sibling to try (`untried`: the exact child first).
-  private var pathNode = [UInt16](repeating: 0, count: 4097)
-  private var pathCost = [Int32](repeating: 0, count: 4097)
-  private var pathNext = [UInt16](repeating: 0, count: 4097)
+
+  /// The dictionary's tables, kept from image to image (empty between
+  /// them); a copy of the encoder makes its own when it first codes.
+  private var dictionary = Dictionary()
 
   /// Lossy coding: how many dictionary nodes the search for the longest
   /// accepted string may visit after its first, greedy descent (each tries
@@ -79,9 +59,14 @@ struct GIFLZWEncoder {
   /// 0 keeps the greedy string: at every pixel, the exact extension or the
   /// first accepted one.
   var searchBudget: Int
+  /// Whether the search passes over a level whose other children all fall
+  /// short of the longest string found without walking them (`false`
+  /// walks them: the same codes, for tests).
+  var skipsShortLevels: Bool
 
-  init(searchBudget: Int = GIFLZWEncoder.defaultSearchBudget) {
+  init(searchBudget: Int = GIFLZWEncoder.defaultSearchBudget, skipsShortLevels: Bool = true) {
     self.searchBudget = searchBudget
+    self.skipsShortLevels = skipsShortLevels
   }
 
   /// Nearly all the bytes a search without a limit saves on photo content
@@ -124,11 +109,15 @@ struct GIFLZWEncoder {
         tables.firstChild[code] = 0
         tables.runChild[code] = 0
         tables.height[code] = 0
+        tables.tallest[code] = 0
+        tables.otherHeight[code] = 0
       }
       for code in 0..<clear {
         tables.firstChild[code] = 0
         tables.runChild[code] = 0
         tables.height[code] = 0
+        tables.tallest[code] = 0
+        tables.otherHeight[code] = 0
       }
       next = end + 1
       width = minimumCodeSize + 1
@@ -200,6 +189,22 @@ struct GIFLZWEncoder {
       }
     }
 
+    // Whether `height`, `tallest` and `otherHeight` hold what they say of
+    // string `code` (checked in debug builds, where they change).
+    func heightsHold(_ code: Int, _ tables: Tables) -> Bool {
+      let tallest = Int(tables.tallest[code])
+      var top = -1, others = 0, tallestIsChild = false
+      var c = Int(tables.firstChild[code])
+      while c != 0 {
+        let h = Int(tables.height[c])
+        top = max(top, h)
+        if c == tallest { tallestIsChild = true } else { others = max(others, h) }
+        c = Int(tables.sibling[c])
+      }
+      return Int(tables.height[code]) == top + 1 && Int(tables.otherHeight[code]) == others
+        && (top < 0 ? tallest == 0 : tallestIsChild && Int(tables.height[tallest]) == top)
+    }
+
     // The dictionary learns string `code` + `first`: the decoder's next entry.
     func learn(_ code: Int, _ first: UInt8, _ tables: Tables) {
       tables.child[code << 8 | Int(first)] = UInt16(next)
@@ -209,23 +214,39 @@ struct GIFLZWEncoder {
       tables.head[next] = head(code, tables)
       tables.sibling[next] = tables.firstChild[code]
       tables.firstChild[code] = UInt16(next)
-      var ancestor = code, h: UInt16 = 1
-      while tables.height[ancestor] < h {
-        tables.height[ancestor] = h
+      // Child `grown` of `ancestor` now reaches `h - 1` further (one more
+      // than before): the ancestor's height, tallest child and other
+      // children's height follow, up the tree while the height grows. A
+      // child that outgrows the tallest was as tall as it, so the other
+      // children's height is already the old tallest's.
+      var ancestor = code, grown = UInt16(next), h: UInt16 = 1
+      while true {
+        if tables.height[ancestor] < h {
+          tables.tallest[ancestor] = grown
+          tables.height[ancestor] = h
+          assert(heightsHold(ancestor, tables), "string \(ancestor)'s height or tallest child is off")
+        } else {
+          if tables.tallest[ancestor] != grown { tables.otherHeight[ancestor] = max(tables.otherHeight[ancestor], h - 1) }
+          assert(heightsHold(ancestor, tables), "string \(ancestor)'s height or tallest child is off")
+          break
+        }
         if ancestor < clear { break }
+        grown = UInt16(ancestor)
         ancestor = Int(tables.parent[ancestor])
         h += 1
       }
       next += 1
     }
 
-    withUnsafeTables { tables in
+    if !isKnownUniquelyReferenced(&dictionary) { dictionary = Dictionary() }
+    do {
+      let tables = dictionary.tables
       reset(tables)
       emit(clear)
       indices.withUnsafeMutableBufferPointer { indices in
         guard count > 0 else { return }
         if let tolerance {
-          Search.with(tolerance) { code(indices, tables, $0) }
+          Search.with(tolerance, skipsShortLevels: skipsShortLevels) { code(indices, tables, $0) }
         } else {
           code(indices, tables, nil)
         }
@@ -236,43 +257,66 @@ struct GIFLZWEncoder {
     return out.blocks()
   }
 
-  /// The dictionary and the search path as pointers, for the inner loops.
+  /// The dictionary and the search path, for the inner loops.
   private struct Tables {
-    var child, firstChild, runChild, sibling, parent, height: UnsafeMutablePointer<UInt16>
+    /// `child[code << 8 | index]`: the code of string `code` + `index`, 0 if
+    /// none (0 is never a string of two or more indices).
+    var child: UnsafeMutablePointer<UInt16>
+    /// The first extension of a code and the next extension of the same
+    /// prefix: the dictionary as a tree, walked for near matches.
+    var firstChild, sibling, parent: UnsafeMutablePointer<UInt16>
+    /// `runChild[code]`: the code of string `code` + its own last index, 0 if
+    /// none — `child`'s entry for the next string of a run, in a table small
+    /// enough to stay in the nearest cache. Flat UI's long strings are mostly
+    /// runs of one index, and an exact walk down them waits on each load.
+    var runChild: UnsafeMutablePointer<UInt16>
+    /// The last index of a code's string; the first (of codes past the roots).
     var suffix, head: UnsafeMutablePointer<UInt8>
-    var pathNode, pathNext: UnsafeMutablePointer<UInt16>
+    /// The length of a code's longest extension in the dictionary: the search
+    /// skips subtrees that cannot beat the longest string found.
+    var height: UnsafeMutablePointer<UInt16>
+    /// A code's child of the greatest height (0: none), and the greatest
+    /// height of its other children (0 if none): with the exact child known,
+    /// how far any other child can reach, so the search skips a level whose
+    /// other children all fall short without walking them.
+    var tallest, otherHeight: UnsafeMutablePointer<UInt16>
+    /// The depth-first search's path: per depth, the node, the next sibling
+    /// to try (`untried`: the exact child first), how many pixels from the
+    /// string's first its children other than the exact one can reach at
+    /// most (`Search.reach`), and the summed distance.
+    var pathNode, pathNext, pathReach: UnsafeMutablePointer<UInt16>
     var pathCost: UnsafeMutablePointer<Int32>
   }
 
-  private mutating func withUnsafeTables(_ body: (Tables) -> Void) {
-    child.withUnsafeMutableBufferPointer { child in
-      firstChild.withUnsafeMutableBufferPointer { firstChild in
-        runChild.withUnsafeMutableBufferPointer { runChild in
-          sibling.withUnsafeMutableBufferPointer { sibling in
-            parent.withUnsafeMutableBufferPointer { parent in
-              height.withUnsafeMutableBufferPointer { height in
-                suffix.withUnsafeMutableBufferPointer { suffix in
-                  head.withUnsafeMutableBufferPointer { head in
-                    pathNode.withUnsafeMutableBufferPointer { pathNode in
-                      pathNext.withUnsafeMutableBufferPointer { pathNext in
-                        pathCost.withUnsafeMutableBufferPointer { pathCost in
-                          body(
-                            Tables(
-                              child: child.baseAddress!, firstChild: firstChild.baseAddress!,
-                              runChild: runChild.baseAddress!, sibling: sibling.baseAddress!,
-                              parent: parent.baseAddress!, height: height.baseAddress!, suffix: suffix.baseAddress!,
-                              head: head.baseAddress!, pathNode: pathNode.baseAddress!,
-                              pathNext: pathNext.baseAddress!, pathCost: pathCost.baseAddress!))
-                        }
-                      }
-                    }
-                  }
-                }
-              }
-            }
-          }
-        }
-      }
+  /// The tables' memory, allocated zeroed once per encoder.
+  private final class Dictionary {
+    let tables: Tables
+    private let wide: UnsafeMutablePointer<UInt16>, narrow: UnsafeMutablePointer<UInt8>
+    private let costs: UnsafeMutablePointer<Int32>
+
+    init() {
+      // child, then firstChild, sibling, parent, runChild, height, tallest,
+      // otherHeight (4096 each), then pathNode, pathNext, pathReach (4097
+      // each).
+      let wideCount = 4096 * 256 + 7 * 4096 + 3 * 4097
+      wide = .allocate(capacity: wideCount)
+      wide.initialize(repeating: 0, count: wideCount)
+      narrow = .allocate(capacity: 2 * 4096)
+      narrow.initialize(repeating: 0, count: 2 * 4096)
+      costs = .allocate(capacity: 4097)
+      costs.initialize(repeating: 0, count: 4097)
+      let small = wide + 4096 * 256
+      tables = Tables(
+        child: wide, firstChild: small, sibling: small + 4096, parent: small + 2 * 4096,
+        runChild: small + 3 * 4096, suffix: narrow, head: narrow + 4096, height: small + 4 * 4096,
+        tallest: small + 5 * 4096, otherHeight: small + 6 * 4096, pathNode: small + 7 * 4096,
+        pathNext: small + 7 * 4096 + 4097, pathReach: small + 7 * 4096 + 2 * 4097, pathCost: costs)
+    }
+
+    deinit {
+      wide.deallocate()
+      narrow.deallocate()
+      costs.deallocate()
     }
   }
 
@@ -282,9 +326,11 @@ struct GIFLZWEncoder {
     let colors, shown, wanted: UnsafePointer<UInt32>
     let bounds: UnsafePointer<UInt8>
     let transparent: Int
+    /// `GIFLZWEncoder.skipsShortLevels`.
+    let skipsShortLevels: Bool
 
     /// `body` with a search over `t`'s arrays.
-    static func with(_ t: Tolerance, _ body: (Search) -> Void) {
+    static func with(_ t: Tolerance, skipsShortLevels: Bool, _ body: (Search) -> Void) {
       t.colors.withUnsafeBufferPointer { colors in
         t.shown.withUnsafeBufferPointer { shown in
           t.wanted.withUnsafeBufferPointer { wanted in
@@ -292,7 +338,8 @@ struct GIFLZWEncoder {
               body(
                 Search(
                   colors: colors.baseAddress!, shown: shown.baseAddress!, wanted: wanted.baseAddress!,
-                  bounds: bounds.baseAddress!, transparent: t.transparentIndex ?? -1))
+                  bounds: bounds.baseAddress!, transparent: t.transparentIndex ?? -1,
+                  skipsShortLevels: skipsShortLevels))
             }
           }
         }
@@ -351,6 +398,15 @@ struct GIFLZWEncoder {
       return (best, string)
     }
 
+    /// How many pixels from its string's first the children of `node`, at
+    /// `depth`, other than `exact` (0: none) reach at most: the child that
+    /// covers pixel `depth + 1` and its longest extension.
+    @inline(__always)
+    func reach(_ node: Int, exact: UInt16, depth: Int, _ tables: Tables) -> UInt16 {
+      let other = tables.tallest[node] == exact ? tables.otherHeight[node] : tables.height[node] &- 1
+      return UInt16(truncatingIfNeeded: depth + 2) &+ other
+    }
+
     /// The code of the longest accepted string from pixel `start` (its first
     /// index as it is) and the pixel after it; the string's indices are
     /// written into `indices` if `writes`.
@@ -376,6 +432,7 @@ struct GIFLZWEncoder {
           let exact = wanted == indices[q - 1] ? tables.runChild[node] : tables.child[node << 8 | Int(wanted)]
           if exact == 0 { break }
           tables.pathNext[depth] = tables.firstChild[node]
+          tables.pathReach[depth] = reach(node, exact: exact, depth: depth, tables)
           cost += Int32(max(0, distance(wanted, at: q)))
           depth += 1
           node = Int(exact)
@@ -397,10 +454,15 @@ struct GIFLZWEncoder {
             if tables.pathNext[depth] == Self.untried {
               tables.pathNext[depth] = tables.firstChild[node]
               let exact = Int(tables.child[node << 8 | Int(wanted)])
+              tables.pathReach[depth] = reach(node, exact: UInt16(exact), depth: depth, tables)
               if exact != 0 && q + 1 + Int(tables.height[exact]) >= bestAfter {
                 found = exact
                 cost = max(0, distance(wanted, at: q))
               }
+            }
+            // No other child reaches as far as the best: none is tried.
+            if found == 0 && skipsShortLevels && start + Int(tables.pathReach[depth]) < bestAfter {
+              tables.pathNext[depth] = 0
             }
             while found == 0 && tables.pathNext[depth] != 0 {
               let s = Int(tables.pathNext[depth])
@@ -416,7 +478,9 @@ struct GIFLZWEncoder {
           if found == 0 {
             // Backtrack; the budget counts from the first backtrack on.
             if stop == Int.max { stop = visits + budget }
+            // Past the levels whose other children all fall short of the best.
             depth -= 1
+            while skipsShortLevels && depth >= 0 && start + Int(tables.pathReach[depth]) < bestAfter { depth -= 1 }
             continue
           }
           visits += 1

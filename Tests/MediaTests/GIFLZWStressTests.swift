@@ -48,6 +48,10 @@ import TestSupport
     var coder = GIFLZWEncoder()
     var coded = indices
     let data = coder.encode(&coded, minimumCodeSize: file.codeSize(of: image), tolerance: tolerance)
+    // The search that walks every level codes the same.
+    var walking = GIFLZWEncoder(skipsShortLevels: false), walked = indices
+    #expect(walking.encode(&walked, minimumCodeSize: file.codeSize(of: image), tolerance: tolerance) == data)
+    #expect(walked == coded)
     try file.append(image, data: data)
     try file.finish()
     try Platform.writeAtomically(file.bytes, to: dir.path("random.gif"))
@@ -65,5 +69,60 @@ import TestSupport
     }
     #expect(wrong == 0, "\(entries) entries, \(width)×\(height): \(wrong) pixels decode to other than coded")
     #expect(beyond == 0, "\(entries) entries, \(width)×\(height): \(beyond) pixels beyond their bound")
+  }
+
+  /// The search that passes over levels whose other children fall short
+  /// (`skipsShortLevels`) codes what the search that walks every level
+  /// codes, on UI-like images — long runs, rows that repeat the row above
+  /// with a few changes, pixels that keep the screen (the transparent
+  /// index), some noise — coded one after another by one encoder (its
+  /// dictionary cleared in between and when it fills), with budgets 0, 16
+  /// and 200.
+  @Test(arguments: 0..<8)
+  static func skippingShortLevelsKeepsTheCodes(_ seed: Int) {
+    var state = UInt32(seed * 104_729 + 7)
+    func random(_ limit: Int) -> Int {
+      state ^= state << 13
+      state ^= state >> 17
+      state ^= state << 5
+      return Int(state >> 4) % limit
+    }
+    let entries = [16, 256][seed % 2]
+    let colors = (0..<entries).map { UInt32($0) &* 0x9E37_79B9 & 0xFF_FFFF }
+    let transparent = entries - 1
+    var walking = GIFLZWEncoder(searchBudget: [0, 16, 200][seed % 3], skipsShortLevels: false)
+    var skipping = GIFLZWEncoder(searchBudget: walking.searchBudget)
+    var codes = 0
+    for (width, height) in [(240, 160), (97, 301), (393, 120), (31, 7)] {
+      // Bands of runs; most rows repeat the row above, some with changes.
+      var indices = [UInt8](repeating: 0, count: width * height)
+      for y in 0..<height {
+        for x in 0..<width {
+          let p = y * width + x
+          if y > 0 && random(10) < 8 {
+            indices[p] = indices[p - width]
+            if random(50) == 0 { indices[p] = UInt8(random(entries)) }
+          } else if x > 0 && random(12) > 0 {
+            indices[p] = indices[p - 1]
+          } else {
+            indices[p] = UInt8(random(entries))
+          }
+        }
+      }
+      let shown = indices.map { _ in colors[random(entries)] }
+      var wanted = indices.map { colors[Int($0)] }
+      // Stretches that keep the screen.
+      for p in wanted.indices where (p / 37) % 5 == 0 { wanted[p] = GIFLZWEncoder.Tolerance.unchanged }
+      let bounds = indices.map { _ in UInt8([0, 3, 12, 40][random(4)]) }
+      let tolerance = GIFLZWEncoder.Tolerance(
+        colors: colors, transparentIndex: transparent, shown: shown, wanted: wanted, bounds: bounds, width: width)
+      var walked = indices, skipped = indices
+      let walkedData = walking.encode(&walked, minimumCodeSize: entries == 16 ? 4 : 8, tolerance: tolerance)
+      let skippedData = skipping.encode(&skipped, minimumCodeSize: entries == 16 ? 4 : 8, tolerance: tolerance)
+      #expect(skippedData == walkedData, "\(width)×\(height), seed \(seed)")
+      #expect(skipped == walked, "\(width)×\(height), seed \(seed)")
+      codes += walkedData.count
+    }
+    #expect(codes > 1000)
   }
 }
