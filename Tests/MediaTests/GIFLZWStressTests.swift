@@ -10,17 +10,26 @@ import TestSupport
 /// that fill the dictionary many times (clear codes), rows that repeat the
 /// row above, and images one pixel wide or high.
 @Suite enum GIFLZWStressTests {
-  @Test(arguments: 0..<24)
-  static func randomImagesDecodeToWhatWasCoded(_ seed: Int) throws {
-    let dir = try TempDirectory()
-    defer { dir.cleanUp() }
-    var state = UInt32(seed * 7919 + 17)
-    func random(_ limit: Int) -> Int {
+  /// A 32-bit xorshift: the tests' images, the same on every run.
+  struct XorShift {
+    var state: UInt32
+    init(_ seed: Int) { state = UInt32(seed) }
+
+    /// The next number in 0..<limit.
+    mutating func next(_ limit: Int) -> Int {
       state ^= state << 13
       state ^= state >> 17
       state ^= state << 5
       return Int(state >> 4) % limit
     }
+  }
+
+  @Test(arguments: 0..<24)
+  static func randomImagesDecodeToWhatWasCoded(_ seed: Int) throws {
+    let dir = try TempDirectory()
+    defer { dir.cleanUp() }
+    var rng = XorShift(seed * 7919 + 17)
+    func random(_ limit: Int) -> Int { rng.next(limit) }
     let entries = [4, 16, 256][seed % 3]
     let sizes = [(1, 300), (300, 1), (211, 157), (64, 64), (97, 301), (5, 5)]
     let (width, height) = sizes[(seed / 3) % sizes.count]
@@ -80,13 +89,8 @@ import TestSupport
   /// and 200.
   @Test(arguments: 0..<8)
   static func skippingShortLevelsKeepsTheCodes(_ seed: Int) {
-    var state = UInt32(seed * 104_729 + 7)
-    func random(_ limit: Int) -> Int {
-      state ^= state << 13
-      state ^= state >> 17
-      state ^= state << 5
-      return Int(state >> 4) % limit
-    }
+    var rng = XorShift(seed * 104_729 + 7)
+    func random(_ limit: Int) -> Int { rng.next(limit) }
     let entries = [16, 256][seed % 2]
     let colors = (0..<entries).map { UInt32($0) &* 0x9E37_79B9 & 0xFF_FFFF }
     let transparent = entries - 1
