@@ -48,7 +48,7 @@ public final class SolidRuns: @unchecked Sendable {
     repeatsAbove = .allocate(capacity: height)
     repeatsAbove[0] = false
     let rowBytes = width * 4
-    for y in 1..<max(height, 1) {
+    for y in 1..<height {
       let row = raw + y * rowBytes
       repeatsAbove[y] = memcmp(row - rowBytes, row, rowBytes) == 0
     }
