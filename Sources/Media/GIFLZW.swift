@@ -89,21 +89,60 @@ struct GIFLZWEncoder {
   /// learns fast; given the image's `width`, an accepted index of a pixel
   /// above it where that begins a longer string (`Search.firstIndex`).
   mutating func encode(_ indices: inout [UInt8], minimumCodeSize: Int, tolerance: Tolerance?) -> [UInt8] {
-    var out = BitPacker()
-    let clear = 1 << minimumCodeSize, end = clear + 1
-    var width = minimumCodeSize + 1
-    var limit = 1 << width
-    var next = end + 1
+    let count = indices.count
+    if let t = tolerance {
+      precondition(t.shown.count >= count && t.wanted.count >= count && t.bounds.count >= count, "tolerance shorter than the image")
+    }
+    if !isKnownUniquelyReferenced(&dictionary) { dictionary = Dictionary() }
+    var stream = CodeStream(minimumCodeSize: minimumCodeSize, tables: dictionary.tables)
+    stream.reset()
+    stream.emit(stream.clear)
+    let budget = searchBudget, rowWidth = tolerance?.width ?? 0
+    indices.withUnsafeMutableBufferPointer { indices in
+      guard count > 0 else { return }
+      if let tolerance {
+        Search.with(tolerance, skipsShortLevels: skipsShortLevels) {
+          stream.code(indices, search: $0, budget: budget, rowWidth: rowWidth)
+        }
+      } else {
+        stream.code(indices, search: nil, budget: budget, rowWidth: rowWidth)
+      }
+    }
+    stream.emit(stream.end)
+    stream.reset()  // the tables start empty for the next image
+    return stream.out.blocks()
+  }
 
-    func emit(_ code: Int) {
+  /// One image's code stream: the codes written so far, their width, and
+  /// the dictionary's next code. A value of its own (not variables the
+  /// coding functions share), so that its accesses are checked when
+  /// compiled, not at each code.
+  private struct CodeStream {
+    var out = BitPacker()
+    let clear, end, minimumCodeSize: Int
+    var width, limit, next: Int
+    let tables: Tables
+
+    init(minimumCodeSize: Int, tables: Tables) {
+      self.minimumCodeSize = minimumCodeSize
+      clear = 1 << minimumCodeSize
+      end = clear + 1
+      width = minimumCodeSize + 1
+      limit = 1 << width
+      next = end + 1
+      self.tables = tables
+    }
+
+    mutating func emit(_ code: Int) {
       out.put(code, bits: width)
-      if next >= limit && code <= Self.maxCode {
+      if next >= limit && code <= GIFLZWEncoder.maxCode {
         width += 1
         limit = 1 << width
       }
     }
 
-    func reset(_ tables: Tables) {
+    /// Empties the dictionary (the entries learnt and the roots' links).
+    mutating func reset() {
       for code in (end + 1)..<next {
         tables.child[Int(tables.parent[code]) << 8 | Int(tables.suffix[code])] = 0
         tables.firstChild[code] = 0
@@ -124,20 +163,14 @@ struct GIFLZWEncoder {
       limit = 1 << width
     }
 
-    let count = indices.count
-    if let t = tolerance {
-      precondition(t.shown.count >= count && t.wanted.count >= count && t.bounds.count >= count, "tolerance shorter than the image")
-    }
-    let budget = searchBudget
-    let rowWidth = tolerance?.width ?? 0
-
-    // The first index of string `code` (a root is its own).
-    func head(_ code: Int, _ tables: Tables) -> UInt8 {
+    /// The first index of string `code` (a root is its own).
+    func head(_ code: Int) -> UInt8 {
       code < clear ? UInt8(code) : tables.head[code]
     }
 
-    // Every string of `indices`, lossy with `search`.
-    func code(_ indices: UnsafeMutableBufferPointer<UInt8>, _ tables: Tables, _ search: Search?) {
+    /// Every string of `indices`, lossy with `search`.
+    mutating func code(_ indices: UnsafeMutableBufferPointer<UInt8>, search: Search?, budget: Int, rowWidth: Int) {
+      let count = indices.count
       var p = 0
       // The code before `p`'s string, which the dictionary learns extended by
       // that string's first index once it is chosen; the index `p` maps to.
@@ -152,8 +185,8 @@ struct GIFLZWEncoder {
           // The new entry extends `previous`: a string from `p` can meet it
           // (or a node whose height it raises) only if `previous` starts with
           // `p`'s first index.
-          if head(previous, tables) == indices[p] { found = nil }
-          learn(previous, indices[p], tables)
+          if head(previous) == indices[p] { found = nil }
+          learn(previous, indices[p])
         }
         // The string from `p`: its code and the pixel after it.
         var code = Int(indices[p]), after = p + 1
@@ -178,9 +211,9 @@ struct GIFLZWEncoder {
         if let search, indices[after - 1] != indices[after] && search.distance(indices[after - 1], at: after) >= 0 {
           indices[after] = indices[after - 1]
         }
-        if next >= Self.maxCode {
+        if next >= GIFLZWEncoder.maxCode {
           emit(clear)
-          reset(tables)
+          reset()
           previous = -1
         } else {
           previous = code
@@ -189,9 +222,9 @@ struct GIFLZWEncoder {
       }
     }
 
-    // Whether `height`, `tallest` and `otherHeight` hold what they say of
-    // string `code` (checked in debug builds, where they change).
-    func heightsHold(_ code: Int, _ tables: Tables) -> Bool {
+    /// Whether `height`, `tallest` and `otherHeight` hold what they say of
+    /// string `code` (checked in debug builds, where they change).
+    func heightsHold(_ code: Int) -> Bool {
       let tallest = Int(tables.tallest[code])
       var top = -1, others = 0, tallestIsChild = false
       var c = Int(tables.firstChild[code])
@@ -205,13 +238,13 @@ struct GIFLZWEncoder {
         && (top < 0 ? tallest == 0 : tallestIsChild && Int(tables.height[tallest]) == top)
     }
 
-    // The dictionary learns string `code` + `first`: the decoder's next entry.
-    func learn(_ code: Int, _ first: UInt8, _ tables: Tables) {
+    /// The dictionary learns string `code` + `first`: the decoder's next entry.
+    mutating func learn(_ code: Int, _ first: UInt8) {
       tables.child[code << 8 | Int(first)] = UInt16(next)
       if (code < clear ? UInt8(code) : tables.suffix[code]) == first { tables.runChild[code] = UInt16(next) }
       tables.parent[next] = UInt16(code)
       tables.suffix[next] = first
-      tables.head[next] = head(code, tables)
+      tables.head[next] = head(code)
       tables.sibling[next] = tables.firstChild[code]
       tables.firstChild[code] = UInt16(next)
       // Child `grown` of `ancestor` now reaches `h - 1` further (one more
@@ -224,10 +257,10 @@ struct GIFLZWEncoder {
         if tables.height[ancestor] < h {
           tables.tallest[ancestor] = grown
           tables.height[ancestor] = h
-          assert(heightsHold(ancestor, tables), "string \(ancestor)'s height or tallest child is off")
+          assert(heightsHold(ancestor), "string \(ancestor)'s height or tallest child is off")
         } else {
           if tables.tallest[ancestor] != grown { tables.otherHeight[ancestor] = max(tables.otherHeight[ancestor], h - 1) }
-          assert(heightsHold(ancestor, tables), "string \(ancestor)'s height or tallest child is off")
+          assert(heightsHold(ancestor), "string \(ancestor)'s height or tallest child is off")
           break
         }
         if ancestor < clear { break }
@@ -237,24 +270,6 @@ struct GIFLZWEncoder {
       }
       next += 1
     }
-
-    if !isKnownUniquelyReferenced(&dictionary) { dictionary = Dictionary() }
-    do {
-      let tables = dictionary.tables
-      reset(tables)
-      emit(clear)
-      indices.withUnsafeMutableBufferPointer { indices in
-        guard count > 0 else { return }
-        if let tolerance {
-          Search.with(tolerance, skipsShortLevels: skipsShortLevels) { code(indices, tables, $0) }
-        } else {
-          code(indices, tables, nil)
-        }
-      }
-      emit(end)
-      reset(tables)  // the tables start empty for the next image
-    }
-    return out.blocks()
   }
 
   /// The dictionary and the search path, for the inner loops.
@@ -388,6 +403,9 @@ struct GIFLZWEncoder {
       var best = chosen
       var string = longest(from: p, indices, tables, budget: budget, writes: false)
       for k in 0..<n {
+        // A string from `p` is at most its first index's height longer than
+        // it: one that cannot outrun the best is not searched.
+        if p + 1 + Int(tables.height[Int(candidates[k])]) <= string.after { continue }
         indices[p] = candidates[k]
         let tried = longest(from: p, indices, tables, budget: budget, writes: false)
         if tried.after > string.after {
