@@ -221,11 +221,16 @@ struct GIFScreen {
   /// the lossy coder's view of the image's rectangle (at least as long as
   /// the largest rectangle so far).
   private var shownHere: [UInt32] = [], wantedHere: [UInt32] = [], bounds: [UInt8] = []
+  /// Per pixel of the rows an image changes: 0xFF where it is drawn, 0
+  /// elsewhere (`drawnLanes`, worked out once per image for its bounding
+  /// box and read again to write its indices).
+  private var drawn: [UInt8]
 
   init(width: Int, height: Int) {
     self.width = width
     self.height = height
     shown = [UInt32](repeating: 0, count: width * height)
+    drawn = [UInt8](repeating: 0, count: width * height)
   }
 
   /// Whether a pixel is drawn: it changed (`wanted` is its mapped colour)
@@ -301,71 +306,75 @@ struct GIFScreen {
     shown.withUnsafeBufferPointer { shown in
       wanted.withUnsafeBufferPointer { wanted in
         limits.withUnsafeBufferPointer { limits in
-          let (shown, wanted, limits) = (shown.baseAddress!, wanted.baseAddress!, limits.baseAddress!)
-          for y in plan.rows {
-            let row = y * width
-            // The first and last drawn columns of the row.
-            var low = -1, high = -1
-            var x = 0
-            while x + 8 <= width {
-              let lanes = Self.laneBits(Self.drawnLanes(shown + row + x, wanted + row + x, limits + row + x, first: first))
-              if lanes != 0 {
-                if low < 0 { low = x + lanes.trailingZeroBitCount }
-                high = x + 7 - (lanes.leadingZeroBitCount - (UInt.bitWidth - 8))
+          drawn.withUnsafeMutableBufferPointer { drawn in
+            let (shown, wanted, limits, drawn) = (
+              shown.baseAddress!, wanted.baseAddress!, limits.baseAddress!, drawn.baseAddress!
+            )
+            for y in plan.rows {
+              let row = y * width
+              // The first and last drawn columns of the row.
+              var low = -1, high = -1
+              var x = 0
+              while x + 8 <= width {
+                let lanes = Self.drawnLanes(shown + row + x, wanted + row + x, limits + row + x, first: first)
+                UnsafeMutableRawPointer(drawn + row + x).storeBytes(
+                  of: SIMD8<UInt8>(truncatingIfNeeded: SIMD8<UInt32>(repeating: 0) &- lanes), as: SIMD8<UInt8>.self)
+                let bits = Self.laneBits(lanes)
+                if bits != 0 {
+                  if low < 0 { low = x + bits.trailingZeroBitCount }
+                  high = x + 7 - (bits.leadingZeroBitCount - (UInt.bitWidth - 8))
+                }
+                x += 8
               }
-              x += 8
-            }
-            while x < width {
-              if Self.isDrawn(shown[row + x], wanted[row + x], limits[row + x], first: first) {
-                if low < 0 { low = x }
-                high = x
+              while x < width {
+                let isDrawn = Self.isDrawn(shown[row + x], wanted[row + x], limits[row + x], first: first)
+                drawn[row + x] = isDrawn ? 0xFF : 0
+                if isDrawn {
+                  if low < 0 { low = x }
+                  high = x
+                }
+                x += 1
               }
-              x += 1
+              guard low >= 0 else { continue }
+              minX = min(minX, low)
+              maxX = max(maxX, high)
+              if minY > y { minY = y }
+              maxY = y
             }
-            guard low >= 0 else { continue }
-            minX = min(minX, low)
-            maxX = max(maxX, high)
-            if minY > y { minY = y }
-            maxY = y
           }
         }
       }
     }
-    if maxY < 0 { (minX, minY, maxX, maxY) = (0, 0, 0, 0) }
+    let drawsNothing = maxY < 0
+    if drawsNothing { (minX, minY, maxX, maxY) = (0, 0, 0, 0) }
     let w = maxX - minX + 1, h = maxY - minY + 1
     let transparent = UInt8(palette.transparentIndex)
     var out = [UInt8](unsafeUninitializedCapacity: w * h) { out, n in
       n = w * h
-      guard !plan.changed.isEmpty else {
+      guard !drawsNothing else {
         out.initialize(repeating: transparent)
         return
       }
-      shown.withUnsafeBufferPointer { shown in
-        wanted.withUnsafeBufferPointer { wanted in
-          limits.withUnsafeBufferPointer { limits in
-            indices.withUnsafeBufferPointer { indices in
-              let (shown, wanted, limits, indices) = (
-                shown.baseAddress!, wanted.baseAddress!, limits.baseAddress!, indices.baseAddress!
-              )
-              let target = out.baseAddress!
-              for y in 0..<h {
-                let row = (minY + y) * width + minX, o = target + y * w
-                var x = 0
-                while x + 8 <= w {
-                  let lanes = SIMD8<UInt8>(
-                    truncatingIfNeeded: SIMD8<UInt32>(repeating: 0)
-                      &- Self.drawnLanes(shown + row + x, wanted + row + x, limits + row + x, first: first))
-                  let chosen = UnsafeRawPointer(indices + row + x).loadUnaligned(as: SIMD8<UInt8>.self)
-                  let pixels = (chosen & lanes) | (SIMD8(repeating: transparent) & ~lanes)
-                  UnsafeMutableRawPointer(o + x).storeBytes(of: pixels, as: SIMD8<UInt8>.self)
-                  x += 8
-                }
-                while x < w {
-                  let p = row + x
-                  o[x] = Self.isDrawn(shown[p], wanted[p], limits[p], first: first) ? indices[p] : transparent
-                  x += 1
-                }
-              }
+      // The bounding box's rows are among the plan's, whose drawn pixels
+      // are marked.
+      drawn.withUnsafeBufferPointer { drawn in
+        indices.withUnsafeBufferPointer { indices in
+          let (drawn, indices) = (drawn.baseAddress!, indices.baseAddress!)
+          let target = out.baseAddress!
+          for y in 0..<h {
+            let row = (minY + y) * width + minX, o = target + y * w
+            var x = 0
+            while x + 8 <= w {
+              let lanes = UnsafeRawPointer(drawn + row + x).loadUnaligned(as: SIMD8<UInt8>.self)
+              let chosen = UnsafeRawPointer(indices + row + x).loadUnaligned(as: SIMD8<UInt8>.self)
+              let pixels = (chosen & lanes) | (SIMD8(repeating: transparent) & ~lanes)
+              UnsafeMutableRawPointer(o + x).storeBytes(of: pixels, as: SIMD8<UInt8>.self)
+              x += 8
+            }
+            while x < w {
+              let p = row + x
+              o[x] = drawn[p] != 0 ? indices[p] : transparent
+              x += 1
             }
           }
         }
