@@ -298,8 +298,10 @@ struct GIFLZWEncoder {
     /// The depth-first search's path: per depth, the node, the next sibling
     /// to try (`untried`: the exact child first), how many pixels from the
     /// string's first its children other than the exact one can reach at
-    /// most (`Search.reach`), and the summed distance.
-    var pathNode, pathNext, pathReach: UnsafeMutablePointer<UInt16>
+    /// most (`Search.reach`), the most of that at this depth or above
+    /// (when it falls short, so does every level the search could back up
+    /// to), and the summed distance.
+    var pathNode, pathNext, pathReach, pathReachAbove: UnsafeMutablePointer<UInt16>
     var pathCost: UnsafeMutablePointer<Int32>
   }
 
@@ -311,9 +313,9 @@ struct GIFLZWEncoder {
 
     init() {
       // child, then firstChild, sibling, parent, runChild, height, tallest,
-      // otherHeight (4096 each), then pathNode, pathNext, pathReach (4097
-      // each).
-      let wideCount = 4096 * 256 + 7 * 4096 + 3 * 4097
+      // otherHeight (4096 each), then pathNode, pathNext, pathReach,
+      // pathReachAbove (4097 each).
+      let wideCount = 4096 * 256 + 7 * 4096 + 4 * 4097
       wide = .allocate(capacity: wideCount)
       wide.initialize(repeating: 0, count: wideCount)
       narrow = .allocate(capacity: 2 * 4096)
@@ -325,7 +327,8 @@ struct GIFLZWEncoder {
         child: wide, firstChild: small, sibling: small + 4096, parent: small + 2 * 4096,
         runChild: small + 3 * 4096, suffix: narrow, head: narrow + 4096, height: small + 4 * 4096,
         tallest: small + 5 * 4096, otherHeight: small + 6 * 4096, pathNode: small + 7 * 4096,
-        pathNext: small + 7 * 4096 + 4097, pathReach: small + 7 * 4096 + 2 * 4097, pathCost: costs)
+        pathNext: small + 7 * 4096 + 4097, pathReach: small + 7 * 4096 + 2 * 4097,
+        pathReachAbove: small + 7 * 4096 + 3 * 4097, pathCost: costs)
     }
 
     deinit {
@@ -444,13 +447,16 @@ struct GIFLZWEncoder {
         // there is nothing to compare; the search below goes on from the
         // last node as if it had come down itself. String `node` ends with
         // `indices[q - 1]`: where `q` repeats it, a run goes on.
-        var node = root, q = start + 1, cost: Int32 = 0
+        var node = root, q = start + 1, cost: Int32 = 0, reachAbove: UInt16 = 0
         while q < count {
           let wanted = indices[q]
           let exact = wanted == indices[q - 1] ? tables.runChild[node] : tables.child[node << 8 | Int(wanted)]
           if exact == 0 { break }
           tables.pathNext[depth] = tables.firstChild[node]
-          tables.pathReach[depth] = reach(node, exact: exact, depth: depth, tables)
+          let reach = reach(node, exact: exact, depth: depth, tables)
+          tables.pathReach[depth] = reach
+          reachAbove = max(reachAbove, reach)
+          tables.pathReachAbove[depth] = reachAbove
           cost += Int32(max(0, distance(wanted, at: q)))
           depth += 1
           node = Int(exact)
@@ -472,7 +478,9 @@ struct GIFLZWEncoder {
             if tables.pathNext[depth] == Self.untried {
               tables.pathNext[depth] = tables.firstChild[node]
               let exact = Int(tables.child[node << 8 | Int(wanted)])
-              tables.pathReach[depth] = reach(node, exact: UInt16(exact), depth: depth, tables)
+              let reach = reach(node, exact: UInt16(exact), depth: depth, tables)
+              tables.pathReach[depth] = reach
+              tables.pathReachAbove[depth] = depth > 0 ? max(tables.pathReachAbove[depth - 1], reach) : reach
               if exact != 0 && q + 1 + Int(tables.height[exact]) >= bestAfter {
                 found = exact
                 cost = max(0, distance(wanted, at: q))
@@ -498,6 +506,7 @@ struct GIFLZWEncoder {
             if stop == Int.max { stop = visits + budget }
             // Past the levels whose other children all fall short of the best.
             depth -= 1
+            if skipsShortLevels && depth >= 0 && start + Int(tables.pathReachAbove[depth]) < bestAfter { depth = -1 }
             while skipsShortLevels && depth >= 0 && start + Int(tables.pathReach[depth]) < bestAfter { depth -= 1 }
             continue
           }
