@@ -465,6 +465,7 @@ struct GIFLZWEncoder {
           q += 1
         }
         tables.pathNext[depth] = Self.untried
+        let descent = depth
         visits = depth
         if depth > 0 { (best, bestAfter, bestCost) = (node, q, cost) }
         while depth >= 0 && visits < stop && bestAfter < count {
@@ -478,9 +479,7 @@ struct GIFLZWEncoder {
             if tables.pathNext[depth] == Self.untried {
               tables.pathNext[depth] = tables.firstChild[node]
               let exact = Int(tables.child[node << 8 | Int(wanted)])
-              let reach = reach(node, exact: UInt16(exact), depth: depth, tables)
-              tables.pathReach[depth] = reach
-              tables.pathReachAbove[depth] = depth > 0 ? max(tables.pathReachAbove[depth - 1], reach) : reach
+              tables.pathReach[depth] = reach(node, exact: UInt16(exact), depth: depth, tables)
               if exact != 0 && q + 1 + Int(tables.height[exact]) >= bestAfter {
                 found = exact
                 cost = max(0, distance(wanted, at: q))
@@ -502,11 +501,20 @@ struct GIFLZWEncoder {
             }
           }
           if found == 0 {
-            // Backtrack; the budget counts from the first backtrack on.
-            if stop == Int.max { stop = visits + budget }
-            // Past the levels whose other children all fall short of the best.
+            // Backtrack, past the levels whose other children all fall short
+            // of the best; the budget counts from the first backtrack on.
             depth -= 1
-            if skipsShortLevels && depth >= 0 && start + Int(tables.pathReachAbove[depth]) < bestAfter { depth = -1 }
+            if stop == Int.max {
+              stop = visits + budget
+              // From the first descent's last level (flat UI's strings are
+              // long): when no level above can reach past the best, none is
+              // walked.
+              if skipsShortLevels && depth >= 0 && depth < descent
+                && start + Int(tables.pathReachAbove[depth]) < bestAfter
+              {
+                depth = -1
+              }
+            }
             while skipsShortLevels && depth >= 0 && start + Int(tables.pathReach[depth]) < bestAfter { depth -= 1 }
             continue
           }
