@@ -298,10 +298,8 @@ struct GIFLZWEncoder {
     /// The depth-first search's path: per depth, the node, the next sibling
     /// to try (`untried`: the exact child first), how many pixels from the
     /// string's first its children other than the exact one can reach at
-    /// most (`Search.reach`), the most of that at this depth or above
-    /// (when it falls short, so does every level the search could back up
-    /// to), and the summed distance.
-    var pathNode, pathNext, pathReach, pathReachAbove: UnsafeMutablePointer<UInt16>
+    /// most (`Search.reach`), and the summed distance.
+    var pathNode, pathNext, pathReach: UnsafeMutablePointer<UInt16>
     var pathCost: UnsafeMutablePointer<Int32>
   }
 
@@ -313,9 +311,9 @@ struct GIFLZWEncoder {
 
     init() {
       // child, then firstChild, sibling, parent, runChild, height, tallest,
-      // otherHeight (4096 each), then pathNode, pathNext, pathReach,
-      // pathReachAbove (4097 each).
-      let wideCount = 4096 * 256 + 7 * 4096 + 4 * 4097
+      // otherHeight (4096 each), then pathNode, pathNext, pathReach (4097
+      // each).
+      let wideCount = 4096 * 256 + 7 * 4096 + 3 * 4097
       wide = .allocate(capacity: wideCount)
       wide.initialize(repeating: 0, count: wideCount)
       narrow = .allocate(capacity: 2 * 4096)
@@ -327,8 +325,7 @@ struct GIFLZWEncoder {
         child: wide, firstChild: small, sibling: small + 4096, parent: small + 2 * 4096,
         runChild: small + 3 * 4096, suffix: narrow, head: narrow + 4096, height: small + 4 * 4096,
         tallest: small + 5 * 4096, otherHeight: small + 6 * 4096, pathNode: small + 7 * 4096,
-        pathNext: small + 7 * 4096 + 4097, pathReach: small + 7 * 4096 + 2 * 4097,
-        pathReachAbove: small + 7 * 4096 + 3 * 4097, pathCost: costs)
+        pathNext: small + 7 * 4096 + 4097, pathReach: small + 7 * 4096 + 2 * 4097, pathCost: costs)
     }
 
     deinit {
@@ -447,6 +444,7 @@ struct GIFLZWEncoder {
         // there is nothing to compare; the search below goes on from the
         // last node as if it had come down itself. String `node` ends with
         // `indices[q - 1]`: where `q` repeats it, a run goes on.
+        // `reachAbove`: the most any level of the descent can reach.
         var node = root, q = start + 1, cost: Int32 = 0, reachAbove: UInt16 = 0
         while q < count {
           let wanted = indices[q]
@@ -456,7 +454,6 @@ struct GIFLZWEncoder {
           let reach = reach(node, exact: exact, depth: depth, tables)
           tables.pathReach[depth] = reach
           reachAbove = max(reachAbove, reach)
-          tables.pathReachAbove[depth] = reachAbove
           cost += Int32(max(0, distance(wanted, at: q)))
           depth += 1
           node = Int(exact)
@@ -506,14 +503,10 @@ struct GIFLZWEncoder {
             depth -= 1
             if stop == Int.max {
               stop = visits + budget
-              // From the first descent's last level (flat UI's strings are
-              // long): when no level above can reach past the best, none is
-              // walked.
-              if skipsShortLevels && depth >= 0 && depth < descent
-                && start + Int(tables.pathReachAbove[depth]) < bestAfter
-              {
-                depth = -1
-              }
+              // The first backtrack is from the descent's last level or below
+              // it. From its last level (flat UI's strings are long), when no
+              // level of the descent can reach past the best, none is walked.
+              if skipsShortLevels && depth == descent - 1 && start + Int(reachAbove) < bestAfter { depth = -1 }
             }
             while skipsShortLevels && depth >= 0 && start + Int(tables.pathReach[depth]) < bestAfter { depth -= 1 }
             continue
