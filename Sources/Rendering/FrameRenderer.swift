@@ -43,8 +43,9 @@ public struct FrameRenderer: Sendable {
   /// What the screens were built from, kept for `overMatte()` and `opaque(scale:fps:)`.
   let assets: [String: Bitmap]
   let fonts: FontSet
-  /// The device, background and caption around the canvas (`Stage.swift`).
-  let stage: Stage?
+  /// The device, background and caption around the canvas (`Stage.swift`),
+  /// prepared when a frame first needs it.
+  let stage: StageOnDemand?
   /// The system status bar that no transition moves (`StatusBar.swift`).
   let statusBar: StatusBar?
 
@@ -74,7 +75,7 @@ public struct FrameRenderer: Sendable {
     resting = RestingImages(
       timeline: timeline, transitions: transitions, screens: screens, spec: spec, compositor: compositor,
       statusBar: statusBar)
-    stage = spec.stage.map { Stage(spec: spec, stage: $0, timeline: timeline, assets: assets, fonts: fonts) }
+    stage = spec.stage.map { StageOnDemand(spec: spec, stage: $0, timeline: timeline, assets: assets, fonts: fonts) }
   }
 
   /// The number of frames in the video.
@@ -141,7 +142,7 @@ public struct FrameRenderer: Sendable {
   public func repeatsPreviousFrame(_ n: Int) -> Bool {
     guard n > 0, n < frameCount else { return false }
     let fps = Double(spec.canvas.fps)
-    if let stage, !stage.showsSameCaption(Double(n - 1) / fps, Double(n) / fps) { return false }
+    if let stage = stage?.stage, !stage.showsSameCaption(Double(n - 1) / fps, Double(n) / fps) { return false }
     switch (timeline.content(ofFrame: n - 1), timeline.content(ofFrame: n)) {
     case (.transition(let a, let t), .transition(let b, let u)):
       return a == b && t == u
@@ -194,7 +195,7 @@ public struct FrameRenderer: Sendable {
   /// the wrapper's map is exactly the root's, and occlusion never changes
   /// the result.
   public func render(_ n: Int, into bitmap: inout Bitmap) {
-    guard let stage else {
+    guard let stage = stage?.stage else {
       let area = PixelArea(whole: bitmap)
       renderCanvas(n, into: &bitmap, area: area)
       return fixStatusBar(n, in: &bitmap, area: area)
