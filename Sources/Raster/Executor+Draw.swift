@@ -118,7 +118,7 @@ extension Executor {
         let runs = rc.evaluate(op.shapes, y: y).subtracting(band.hidden.0, band.hidden.1)
         if runs.isEmpty { continue }
         let s0 = runs.start, s1 = runs.end
-        Gradients.shadeRow(g, lut: lut.baseAddress!, y: y, x0: s0, count: s1 - s0, into: scratch.src)
+        Gradients.shade(g, lut: lut.baseAddress!, y: y, x0: s0, count: s1 - s0, into: scratch.src, kernels)
         blendRuns(
           runs, cov: scratch.cov, lo: rc.lo, src: scratch.src, x0: s0, y: y, opacity: band.opacity,
           opacity8: band.opacity8, target: band.target, scratch: scratch, sourceOpaque: nil)

@@ -53,7 +53,57 @@ public struct Gradient: Hashable, Sendable {
 }
 
 enum Gradients {
-  /// Shades `count` pixels of row `y` from column `x0` into `dst`.
+  /// Shades `count` pixels of row `y` from column `x0` into `dst`: with
+  /// `.simd` kernels and an affine map, eight at a time (`shadeRowSIMD`),
+  /// else one at a time (`shadeRow`, the reference). The same bytes.
+  @inline(__always)
+  static func shade(
+    _ g: GradientPaint, lut: UnsafePointer<Pixel>, y: Int, x0: Int, count: Int,
+    into dst: UnsafeMutablePointer<UInt8>, _ kernels: KernelSet
+  ) {
+    let m = g.toLocal
+    if kernels == .simd && m.m13 == 0 && m.m23 == 0 && m.m33 == 1 {
+      shadeRowSIMD(g, lut: lut, y: y, x0: x0, count: count, into: dst)
+    } else {
+      shadeRow(g, lut: lut, y: y, x0: x0, count: count, into: dst)
+    }
+  }
+
+  /// `shadeRow` for an affine map (W = 1), eight pixels at a time: the same
+  /// Double operations in the same order, lane by lane, so the same t and
+  /// the same table entry; the table is read per lane.
+  static func shadeRowSIMD(
+    _ g: GradientPaint, lut: UnsafePointer<Pixel>, y: Int, x0: Int, count: Int,
+    into dst: UnsafeMutablePointer<UInt8>
+  ) {
+    let m = g.toLocal
+    let yc = Double(y) + 0.5
+    let yx = yc * m.m21, yy = yc * m.m22
+    let out = UnsafeMutableRawPointer(dst)
+    let lanes = SIMD8<Double>(0, 1, 2, 3, 4, 5, 6, 7)
+    var i = 0
+    while i + 8 <= count {
+      let xc = (SIMD8<Double>(repeating: Double(x0 + i)) + lanes) + 0.5
+      let X = xc * m.m11 + yx + m.m31
+      let Y = xc * m.m12 + yy + m.m32
+      let t = (X - g.start.x) * g.axis.x + (Y - g.start.y) * g.axis.y
+      var v = t * 255 + 0.5
+      // clampedInt(v, 0, 255): not above 0 (NaN too) → 0, at least 255 → 255.
+      v.replace(with: 0, where: .!(v .> 0))
+      v.replace(with: 255, where: v .>= 255)
+      // Int(v) lane by lane: SIMD's own conversion to integers is generic code.
+      for l in 0..<8 {
+        out.storeBytes(of: lut[Int(v[l])], toByteOffset: 4 &* (i &+ l), as: Pixel.self)
+      }
+      i += 8
+    }
+    if i < count {
+      shadeRow(g, lut: lut, y: y, x0: x0 + i, count: count - i, into: dst + 4 * i)
+    }
+  }
+
+  /// Shades `count` pixels of row `y` from column `x0` into `dst`, one at a
+  /// time: the reference.
   static func shadeRow(
     _ g: GradientPaint, lut: UnsafePointer<Pixel>, y: Int, x0: Int, count: Int,
     into dst: UnsafeMutablePointer<UInt8>

@@ -1,0 +1,71 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Geometry
+import Testing
+@testable import Raster
+
+/// The gradient row shader eight pixels at a time against the one that
+/// shades one pixel at a time: the same bytes.
+@Suite struct GradientShadeTests {
+  /// A random axial gradient through a random affine device → local map.
+  static func randomPaint(_ r: inout SplitMix) -> GradientPaint {
+    let colors = (0..<3).map { _ in
+      Color(red: r.unit(), green: r.unit(), blue: r.unit(), alpha: r.unit() < 0.5 ? 1 : r.unit())
+    }
+    let lut = Gradient(colors: colors).lookupTable()
+    // Scales from 1/3 to 3 either way, a rotation or none, and a shift.
+    func scale() -> Double { (r.unit() < 0.5 ? -1 : 1) * (1 / 3 + r.unit() * 8 / 3) }
+    let angle = r.unit() < 0.5 ? 0 : r.unit() * 6.3
+    let (sx, sy) = (scale(), scale())
+    let map = Homography(
+      m11: sx * cos(angle), m12: sy * sin(angle), m13: 0,
+      m21: -sx * sin(angle), m22: sy * cos(angle), m23: 0,
+      m31: r.unit() * 400 - 200, m32: r.unit() * 400 - 200, m33: 1)
+    let start = Point(x: r.unit() * 100 - 50, y: r.unit() * 100 - 50)
+    // An axis as short as a pixel (t leaves 0…1 within a few pixels) or as long as the row.
+    let length = r.unit() < 0.2 ? 0.5 + r.unit() : 20 + r.unit() * 2000
+    let direction = r.unit() * 6.3
+    let axis = Point(x: cos(direction) / length, y: sin(direction) / length)
+    return GradientPaint(lut: lut, toLocal: map, start: start, axis: axis)
+  }
+
+  @Test func simdRowsAreTheReferenceRows() {
+    var r = SplitMix(seed: 0x6AD1)
+    for _ in 0..<400 {
+      let paint = Self.randomPaint(&r)
+      let count = Int(r.next() % 70), x0 = Int(r.next() % 3000) - 1000, y = Int(r.next() % 3000) - 1000
+      var simd = [UInt8](repeating: 0xAB, count: 4 * count + 8)
+      var reference = simd
+      paint.lut.withUnsafeBufferPointer { lut in
+        simd.withUnsafeMutableBufferPointer {
+          Gradients.shadeRowSIMD(paint, lut: lut.baseAddress!, y: y, x0: x0, count: count, into: $0.baseAddress!)
+        }
+        reference.withUnsafeMutableBufferPointer {
+          Gradients.shadeRow(paint, lut: lut.baseAddress!, y: y, x0: x0, count: count, into: $0.baseAddress!)
+        }
+      }
+      #expect(simd == reference, "x0 \(x0), y \(y), \(count) pixels")
+    }
+  }
+
+  /// Both ends of the table are reached and passed (t < 0, t > 1), so the
+  /// clamping is what the test compares, not only the interior.
+  @Test func rowsReachBothEndsOfTheTable() {
+    var r = SplitMix(seed: 0x6AD1)
+    var (low, high) = (false, false)
+    for _ in 0..<400 {
+      let paint = Self.randomPaint(&r)
+      let count = Int(r.next() % 70), x0 = Int(r.next() % 3000) - 1000, y = Int(r.next() % 3000) - 1000
+      let m = paint.toLocal
+      for x in x0..<(x0 + count) {
+        let (xc, yc) = (Double(x) + 0.5, Double(y) + 0.5)
+        let t = (xc * m.m11 + yc * m.m21 + m.m31 - paint.start.x) * paint.axis.x
+          + (xc * m.m12 + yc * m.m22 + m.m32 - paint.start.y) * paint.axis.y
+        low = low || t < 0
+        high = high || t > 1
+      }
+    }
+    #expect(low && high)
+  }
+}
