@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// A path as CGPath records it: a list of elements in points.
 ///
 /// The constructors mirror UIBezierPath's, element for element (see
@@ -169,5 +173,51 @@ extension Path {
       a += p.x * q.y - q.x * p.y
     }
     return a
+  }
+}
+
+extension Path {
+  /// The corners of the convex polygon this path outlines when it is one
+  /// subpath of straight lines (closed or not: a fill closes it) turning
+  /// one way once round: repeated points and corners on a straight line
+  /// left out, in the path's order; nil for anything else (a curve, a
+  /// second subpath, a concave or self-crossing outline, fewer than three
+  /// corners).
+  public var convexPolygon: [Point]? {
+    var pts: [Point] = []
+    for (i, e) in elements.enumerated() {
+      switch e {
+      case .move(let p) where i == 0: pts.append(p)
+      case .line(let p) where i > 0: if p != pts.last { pts.append(p) }
+      case .close where i == elements.count - 1: break
+      default: return nil
+      }
+    }
+    if pts.count > 1, pts.last == pts.first { pts.removeLast() }
+    guard pts.allSatisfy({ $0.x.isFinite && $0.y.isFinite }) else { return nil }
+    func cross(_ o: Point, _ a: Point, _ b: Point) -> Double { (a.x - o.x) * (b.y - o.y) - (a.y - o.y) * (b.x - o.x) }
+    // Corners where the outline goes straight on are not corners.
+    var corners: [Point] = []
+    for i in pts.indices {
+      let prev = pts[(i + pts.count - 1) % pts.count], p = pts[i], next = pts[(i + 1) % pts.count]
+      if cross(prev, p, next) != 0 { corners.append(p) }
+    }
+    guard corners.count >= 3 else { return nil }
+    // Every turn the same way, and once round: the turning angles sum to 2π.
+    var sign = 0.0, turning = 0.0
+    for i in corners.indices {
+      let prev = corners[(i + corners.count - 1) % corners.count], p = corners[i]
+      let next = corners[(i + 1) % corners.count]
+      let c = cross(prev, p, next)
+      if sign == 0 { sign = c > 0 ? 1 : -1 }
+      guard c * sign > 0 else { return nil }
+      let a = atan2(p.y - prev.y, p.x - prev.x), b = atan2(next.y - p.y, next.x - p.x)
+      var turn = b - a
+      while turn <= -Double.pi { turn += 2 * Double.pi }
+      while turn > Double.pi { turn -= 2 * Double.pi }
+      turning += turn
+    }
+    guard abs(abs(turning) - 2 * Double.pi) < 1e-6 else { return nil }
+    return corners
   }
 }

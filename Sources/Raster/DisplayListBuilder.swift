@@ -345,9 +345,9 @@ struct DisplayListBuilder {
     return edges.count >= 3 ? edges : nil
   }
 
-  /// A path's fill in device pixels: circles, rectangles and a rectangle
-  /// with a circular hole analytically, anything else through the path
-  /// rasterizer. Returns the shapes whose coverages multiply to the fill
+  /// A path's fill in device pixels: circles, rectangles, convex polygons
+  /// and a rectangle with a circular hole analytically, anything else
+  /// through the path rasterizer. Returns the shapes whose coverages multiply to the fill
   /// ([] when nothing is filled).
   func pathShapes(_ path: Path, rule: FillRule, _ map: Homography) -> [Shape] {
     let subpaths = path.subpaths
@@ -356,6 +356,11 @@ struct DisplayListBuilder {
         return circleShape(c.center, c.radius, map).map { [$0] } ?? []
       }
       if let r = path.axisAlignedRect { return rectShape(r, radius: 0, map).map { [$0] } ?? [] }
+      // A convex polygon (a page cut along a fold): its edges, evaluated per
+      // row like a projected rectangle, instead of a mask of its every pixel.
+      if let corners = path.convexPolygon {
+        return projectedEdges(corners, map).map { [.polygon($0)] } ?? []
+      }
     }
     if subpaths.count == 2 {
       // A rectangle with a circle inside it (seed 003's even-odd hole).

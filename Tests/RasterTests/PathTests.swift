@@ -179,6 +179,57 @@ import TestSupport
     #expect(psnr(analytic, raster) > 40)
   }
 
+  /// A convex outline of straight lines is filled analytically, edge by
+  /// edge (`Shape.polygon`): distance coverage where the rasterizer gives
+  /// area coverage, so the two agree within the 45° bound above.
+  @Test func convexPolygonAnalyticMatchesRasterizer() {
+    let outlines: [[Point]] = [
+      [Point(x: 3.3, y: 2.1), Point(x: 35.7, y: 9.4), Point(x: 12.2, y: 37.9)],
+      (0..<5).map { k in
+        let a = Double(k) * 2 * Double.pi / 5 + 0.3
+        return Point(x: 30 + 24 * cos(a), y: 30 + 24 * sin(a))
+      },
+      // A page cut along a fold (partial curl): the rectangle less a corner, anticlockwise.
+      [Point(x: 0, y: 0), Point(x: 0, y: 60), Point(x: 20.5, y: 60), Point(x: 60, y: 31.25), Point(x: 60, y: 0)],
+    ]
+    for corners in outlines {
+      let p = Path(elements: [.move(to: corners[0])] + corners.dropFirst().map { .line(to: $0) } + [.close])
+      #expect(p.convexPolygon == corners)
+      for rule in [FillRule.nonZero, .evenOdd] {
+        let analytic = fill(p, rule: rule, size: 60)
+        let raster = mask(p, rule: rule, size: 60)
+        #expect(maxDifference(analytic, raster) <= 24)
+        #expect(psnr(analytic, raster) > 40)
+      }
+    }
+  }
+
+  @Test func convexPolygonDetection() {
+    func lines(_ points: [(Double, Double)], close: Bool = true) -> Path {
+      let p = points.map { Point(x: $0.0, y: $0.1) }
+      return Path(elements: [.move(to: p[0])] + p.dropFirst().map { .line(to: $0) } + (close ? [.close] : []))
+    }
+    let square = [Point(x: 0, y: 0), Point(x: 10, y: 0), Point(x: 10, y: 10), Point(x: 0, y: 10)]
+    // A repeated corner, a corner on a straight side and the start repeated at the end are no corners.
+    #expect(lines([(0, 0), (5, 0), (10, 0), (10, 0), (10, 10), (0, 10), (0, 0)]).convexPolygon == square)
+    // Unclosed: a fill closes it.
+    #expect(lines([(0, 0), (10, 0), (10, 10), (0, 10)], close: false).convexPolygon == square)
+    // Concave (an arrow), self-crossing (a bow tie), a pentagram (turning twice round), a line.
+    #expect(lines([(0, 0), (10, 5), (0, 10), (3, 5)]).convexPolygon == nil)
+    #expect(lines([(0, 0), (10, 10), (10, 0), (0, 10)]).convexPolygon == nil)
+    let star = (0..<5).map { k in
+      let a = Double(2 * k % 5) * 2 * Double.pi / 5
+      return (10 * cos(a), 10 * sin(a))
+    }
+    #expect(lines(star).convexPolygon == nil)
+    #expect(lines([(0, 0), (5, 5), (10, 10)]).convexPolygon == nil)
+    // A curve, or a second subpath.
+    #expect(Path(ovalIn: Rect(x: 0, y: 0, width: 10, height: 10)).convexPolygon == nil)
+    var two = lines([(0, 0), (10, 0), (10, 10)])
+    two.elements += lines([(20, 20), (30, 20), (30, 30)]).elements
+    #expect(two.convexPolygon == nil)
+  }
+
   @Test func tracedCircleDetection() {
     #expect(Path(circleCenter: Point(x: 3, y: 4), radius: 5).subpaths[0].tracedCircle?.radius == 5)
     let t = rectMinusCircle(reversed: true).subpaths
