@@ -363,13 +363,18 @@ struct DisplayListBuilder {
       }
     }
     if subpaths.count == 2 {
-      // A rectangle with a circle inside it (seed 003's even-odd hole).
+      // A rectangle with a circle inside it (seed 003's even-odd hole), or
+      // with any circle when the rectangle covers the canvas: what of the
+      // circle lies outside the rectangle is then off the canvas.
       for (a, b) in [(subpaths[0], subpaths[1]), (subpaths[1], subpaths[0])] {
         guard let r = a.axisAlignedRect, let c = b.tracedCircle else { continue }
-        guard c.center.x - c.radius >= r.minX, c.center.x + c.radius <= r.maxX,
-          c.center.y - c.radius >= r.minY, c.center.y + c.radius <= r.maxY
-        else { continue }
-        guard let box = rectShape(r, radius: 0, map) else { return [] }
+        let inside =
+          c.center.x - c.radius >= r.minX && c.center.x + c.radius <= r.maxX
+          && c.center.y - c.radius >= r.minY && c.center.y + c.radius <= r.maxY
+        guard let box = rectShape(r, radius: 0, map) else {
+          if inside { return [] } else { continue }
+        }
+        guard inside || Self.covers(box, canvas) else { continue }
         let opposite = (a.signedArea2 > 0) != (b.signedArea2 > 0)
         if rule == .nonZero && !opposite { return [box] }
         guard let hole = circleShape(c.center, c.radius, map) else { return [box] }
@@ -377,6 +382,12 @@ struct DisplayListBuilder {
       }
     }
     return PathRasterizer.coverage(path, rule: rule, map: map, clip: canvas).map { [.mask($0)] } ?? []
+  }
+
+  /// True when `shape` is a box holding every pixel of `area`.
+  static func covers(_ shape: Shape, _ area: PixelBox) -> Bool {
+    guard case .box(let x0, let y0, let x1, let y1) = shape else { return false }
+    return x0 <= Double(area.x0) && y0 <= Double(area.y0) && x1 >= Double(area.x1) && y1 >= Double(area.y1)
   }
 
   /// A disc of local centre and radius in device pixels (an ellipse through
