@@ -110,8 +110,8 @@ enum Shape: Sendable {
   /// A disc; coverage is `radius + 0.5 − distance` at the pixel centre, clamped to 0…1.
   case circle(cx: Double, cy: Double, radius: Double)
   /// A convex polygon given by its edges (a projected rectangle, a convex
-  /// path such as a page cut along a fold); coverage is
-  /// the product over edges of `0.5 + distance`, each clamped to 0…1.
+  /// path such as a page cut along a fold); coverage is the product over
+  /// edges of `0.5 + distance`, each clamped to 0…1.
   case polygon([EdgeLine])
   /// A shape defined in a layer's own coordinates seen through a general
   /// (rotating, skewing or projective) map: see `LocalShape`.

@@ -347,8 +347,8 @@ struct DisplayListBuilder {
 
   /// A path's fill in device pixels: circles, rectangles, convex polygons
   /// and a rectangle with a circular hole analytically, anything else
-  /// through the path rasterizer. Returns the shapes whose coverages multiply to the fill
-  /// ([] when nothing is filled).
+  /// through the path rasterizer. Returns the shapes whose coverages
+  /// multiply to the fill ([] when nothing is filled).
   func pathShapes(_ path: Path, rule: FillRule, _ map: Homography) -> [Shape] {
     let subpaths = path.subpaths
     if subpaths.count == 1 {
