@@ -71,15 +71,7 @@ extension Path {
   /// quadrilateral (`init(rect:)` or the same four corners in any order of
   /// traversal); nil otherwise.
   public var axisAlignedRect: Rect? {
-    var pts: [Point] = []
-    for (i, e) in elements.enumerated() {
-      switch e {
-      case .move(let p) where i == 0: pts.append(p)
-      case .line(let p) where i > 0: pts.append(p)
-      case .close where i == elements.count - 1: break
-      default: return nil
-      }
-    }
+    guard var pts = straightLinePoints else { return nil }
     if pts.count == 5, pts[4] == pts[0] { pts.removeLast() }
     guard pts.count == 4 else { return nil }
     for i in 0..<4 {
@@ -90,6 +82,21 @@ extension Path {
     let r = Rect(x: xs.min()!, y: ys.min()!, width: xs.max()! - xs.min()!, height: ys.max()! - ys.min()!)
     guard Set(xs).count == 2, Set(ys).count == 2 else { return nil }
     return r
+  }
+
+  /// The points of a path that is one `move` followed by straight lines
+  /// (and a `close` at the end, if any), in order; nil otherwise.
+  private var straightLinePoints: [Point]? {
+    var pts: [Point] = []
+    for (i, e) in elements.enumerated() {
+      switch e {
+      case .move(let p) where i == 0: pts.append(p)
+      case .line(let p) where i > 0: pts.append(p)
+      case .close where i == elements.count - 1: break
+      default: return nil
+      }
+    }
+    return pts
   }
 }
 
@@ -184,15 +191,9 @@ extension Path {
   /// second subpath, a concave or self-crossing outline, fewer than three
   /// corners).
   public var convexPolygon: [Point]? {
+    guard let all = straightLinePoints else { return nil }
     var pts: [Point] = []
-    for (i, e) in elements.enumerated() {
-      switch e {
-      case .move(let p) where i == 0: pts.append(p)
-      case .line(let p) where i > 0: if p != pts.last { pts.append(p) }
-      case .close where i == elements.count - 1: break
-      default: return nil
-      }
-    }
+    for p in all where p != pts.last { pts.append(p) }
     if pts.count > 1, pts.last == pts.first { pts.removeLast() }
     guard pts.allSatisfy({ $0.x.isFinite && $0.y.isFinite }) else { return nil }
     func cross(_ o: Point, _ a: Point, _ b: Point) -> Double { (a.x - o.x) * (b.y - o.y) - (a.y - o.y) * (b.x - o.x) }

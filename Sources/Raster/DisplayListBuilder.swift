@@ -371,9 +371,7 @@ struct DisplayListBuilder {
         let inside =
           c.center.x - c.radius >= r.minX && c.center.x + c.radius <= r.maxX
           && c.center.y - c.radius >= r.minY && c.center.y + c.radius <= r.maxY
-        guard let box = rectShape(r, radius: 0, map) else {
-          if inside { return [] } else { continue }
-        }
+        guard let box = rectShape(r, radius: 0, map) else { return inside ? [] : rasterized(path, rule, map) }
         guard inside || Self.covers(box, canvas) else { continue }
         let opposite = (a.signedArea2 > 0) != (b.signedArea2 > 0)
         if rule == .nonZero && !opposite { return [box] }
@@ -381,7 +379,12 @@ struct DisplayListBuilder {
         return [box, .inverted(hole)]
       }
     }
-    return PathRasterizer.coverage(path, rule: rule, map: map, clip: canvas).map { [.mask($0)] } ?? []
+    return rasterized(path, rule, map)
+  }
+
+  /// `path` through the path rasterizer: its coverage mask over the canvas.
+  func rasterized(_ path: Path, _ rule: FillRule, _ map: Homography) -> [Shape] {
+    PathRasterizer.coverage(path, rule: rule, map: map, clip: canvas).map { [.mask($0)] } ?? []
   }
 
   /// True when `shape` is a box holding every pixel of `area`.
