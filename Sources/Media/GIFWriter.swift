@@ -91,7 +91,9 @@ public struct GIFSummary: Hashable, Sendable {
 ///
 /// Threads: in pass 1, each frame is resized, compared and recorded on a
 /// queue of its own while the next is drawn (`GIFFirstPass`), and the
-/// palette statistics are gathered on another (`GIFStatistics`); in pass 2
+/// palette statistics are gathered on another (`GIFStatistics`); while pass
+/// 1 ends and the palette is chosen, `paletteuse`'s graph is built on
+/// another (`PaletteMapper.Prepared`); in pass 2
 /// with a global palette (`.global`, `.auto`), `paletteuse` maps the runs
 /// ahead on another, where `.auto` chooses an image's own table, and each
 /// image is planned there (`GIFImagePlan`: its changed pixels and their
@@ -208,6 +210,10 @@ public enum GIFWriter {
       statistics.cancel()
       throw error
     }
+    // paletteuse's graph does not depend on the palette: it is built on a
+    // core of its own while pass 1 ends and the palette is chosen
+    // (`PaletteMapper.Prepared`).
+    let prepared = PaletteMapper.Prepared(frames: frames, options: options)
     let pass1: GIFFirstPass.Result
     do throws(MediaError) {
       pass1 = try firstPass.finish(frameCount: frameCount)
@@ -226,7 +232,7 @@ public enum GIFWriter {
     var coder = GIFLZWEncoder()
     var current = global
     var isGlobal = true
-    var mapper = try PaletteMapper(palette: global, frames: frames, options: options)
+    var mapper = try PaletteMapper(palette: global, frames: frames, graph: prepared.graph())
     func resized(_ k: Int) throws -> [UInt8] {
       if k < cache.count { return cache[k] }
       guard let bitmap = try frame(runs[k].lowerBound) else {
@@ -586,20 +592,55 @@ private final class PaletteMapper {
   /// Output palette index → index into `palette.colors`.
   private var translation: [UInt8] = []
 
-  init(palette: GIFPalette, frames: GIFFrames, options: GIFOptions) throws(MediaError) {
+  convenience init(palette: GIFPalette, frames: GIFFrames, options: GIFOptions) throws(MediaError) {
+    try self.init(palette: palette, frames: frames, graph: Self.graph(frames.input, options: options))
+  }
+
+  /// A mapper over `graph`, a graph of `graph(_:options:)` no frame has
+  /// been pushed into.
+  init(palette: GIFPalette, frames: GIFFrames, graph: FilterGraph) throws(MediaError) {
     self.frames = frames
     self.palette = palette
-    graph = try FilterGraph(
-      "[in][palette]paletteuse=dither=\(options.dither.rawValue):bayer_scale=\(options.bayerScale)"
-        + ":diff_mode=rectangle[out]",
-      inputs: [
-        frames.input, FilterGraph.Input(name: "palette", width: 16, height: 16, format: AV_PIX_FMT_BGRA),
-      ])
+    self.graph = graph
     let table = try Frame(width: 16, height: 16, format: AV_PIX_FMT_BGRA)
     try frames.fill(table, with: palette.bgra256, width: 16, height: 16)
     table.pointer.pointee.pts = 0
     try graph.push(table, to: "palette")
     try graph.push(nil, to: "palette")
+  }
+
+  /// `paletteuse` with `options`, frames from `input`, its palette still to
+  /// be given. Building it takes about 10 ms whatever the frames: most of it
+  /// is libavfilter parsing the description (`paletteuse`'s own set-up).
+  static func graph(_ input: FilterGraph.Input, options: GIFOptions) throws(MediaError) -> FilterGraph {
+    try FilterGraph(
+      "[in][palette]paletteuse=dither=\(options.dither.rawValue):bayer_scale=\(options.bayerScale)"
+        + ":diff_mode=rectangle[out]",
+      inputs: [input, FilterGraph.Input(name: "palette", width: 16, height: 16, format: AV_PIX_FMT_BGRA)])
+  }
+
+  /// A graph of `graph(_:options:)` built on a thread of its own from when
+  /// it is made, for the writer to take once it has the palette: the
+  /// writer's thread chooses the palette (libimagequant's k-means, one
+  /// core) while the other core would idle, so the graph costs the writer
+  /// nothing when the palette takes longer.
+  final class Prepared: @unchecked Sendable {
+    private let group = DispatchGroup()
+    /// Written on the build's thread before `group` is left; read after.
+    private var built: Result<FilterGraph, MediaError>?
+
+    init(frames: GIFFrames, options: GIFOptions) {
+      let input = frames.input
+      DispatchQueue.global().async(group: group) { [self] in
+        built = Result { () throws(MediaError) in try PaletteMapper.graph(input, options: options) }
+      }
+    }
+
+    /// The graph, once built (waits for it), or the error building it.
+    func graph() throws(MediaError) -> FilterGraph {
+      group.wait()
+      return try built!.get()
+    }
   }
 
   /// The palette index of every pixel of `pixels`, row by row.
