@@ -210,9 +210,7 @@ public enum GIFWriter {
       statistics.cancel()
       throw error
     }
-    // paletteuse's graph does not depend on the palette: it is built on a
-    // core of its own while pass 1 ends and the palette is chosen
-    // (`PaletteMapper.Prepared`).
+    // paletteuse's graph, built while pass 1 ends and the palette is chosen.
     let prepared = PaletteMapper.Prepared(frames: frames, options: options)
     let pass1: GIFFirstPass.Result
     do throws(MediaError) {
