@@ -93,7 +93,7 @@ final class AssetDigestMemo: Sendable {
       }.joined()
     }
     guard let text else { return }
-    try? Platform.createDirectories((file as NSString).deletingLastPathComponent)
+    try? Platform.createDirectories(PathText.folder(of: file))
     try? Platform.writeAtomically(Array(text.utf8), to: file)
   }
 

@@ -102,7 +102,7 @@ struct BatchPlan: Sendable {
       if isDirectory.boolValue {
         found = (fm.enumerator(atPath: input)?.allObjects as? [String] ?? [])
           .filter { path in
-            jobExtensions.contains((path as NSString).pathExtension)
+            jobExtensions.contains(PathText.fileExtension(of: path))
               && !path.split(separator: "/").contains { $0.hasPrefix(".") }
           }
           .sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }
@@ -166,7 +166,7 @@ struct BatchPlan: Sendable {
       units = [.failure(error)]
     }
     return units.map { parsed in
-      var job = PlannedJob(file: file, name: ((file as NSString).lastPathComponent as NSString).deletingPathExtension)
+      var job = PlannedJob(file: file, name: PathText.baseName(of: file))
       do throws(Diagnostic) {
         var spec = try parsed.get()
         if options.draft {
@@ -218,7 +218,7 @@ struct BatchPlan: Sendable {
     if let dir = options.outputDirectory { return dir }
     if let dir = spec.output.directory {
       if dir.hasPrefix("/") { return dir }
-      return ((spec.file as NSString).deletingLastPathComponent as NSString).appendingPathComponent(dir)
+      return (PathText.folder(of: spec.file) as NSString).appendingPathComponent(dir)
     }
     return "out"
   }

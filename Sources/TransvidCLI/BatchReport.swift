@@ -8,7 +8,7 @@ enum BatchReport {
   /// path relative to the report's folder, which still holds when the folder
   /// is copied elsewhere (a CI artifact), so `transvid gallery` finds it.
   static func json(_ results: [JobResult], shard: Shard, at path: String? = nil) -> String {
-    let folder = path.map { BatchPlan.absolute(($0 as NSString).deletingLastPathComponent) }
+    let folder = path.map { BatchPlan.absolute(PathText.folder(of: $0)) }
     var lines: [String] = ["{"]
     lines.append("  \"version\": \(JSONText.string(TransvidCommand.version)),")
     lines.append("  \"shard\": \(shard == .all ? "null" : JSONText.string(shard.description)),")
@@ -54,7 +54,7 @@ enum BatchReport {
   /// (`transvid.jobs/a` for `./jobs/a/x.cfg`), or just `transvid` for a job
   /// in the current folder (`transvid .`).
   static func junitClassName(file: String) -> String {
-    let folder = (file as NSString).deletingLastPathComponent
+    let folder = PathText.folder(of: file)
     let parts = folder.split(separator: "/", omittingEmptySubsequences: false)
     let kept = parts.enumerated().filter { $0.element != "." && ($0.element != "" || $0.offset == 0) }.map(\.element)
     let path = kept.joined(separator: "/")

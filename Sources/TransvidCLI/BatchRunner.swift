@@ -152,11 +152,11 @@ struct BatchRunner: Sendable {
       guard let spec = job.spec else { throw JobFailure(file: job.file, message: "not parsed") }
       try Platform.createDirectories(job.directory)
       // A file where the cache folder goes fails the job before any work (the folder is made at commit).
-      try Platform.checkDirectories((job.recordPath as NSString).deletingLastPathComponent)
+      try Platform.checkDirectories(PathText.folder(of: job.recordPath))
       let folder = try staging.folder(in: job.directory)
       // The old record goes first: if this render fails halfway, the next run renders again.
       try? FileManager.default.removeItem(atPath: job.recordPath)
-      let names = job.outputs.map { ($0 as NSString).lastPathComponent }
+      let names = job.outputs.map { PathText.fileName(of: $0) }
       let copied = options.force ? nil : shared?.restore(key: key, formats: job.formats, names: names, into: folder)
       for (summary, output) in zip(copied ?? [], job.outputs) {
         try Cancellation.shared.commit { try Platform.move(summary.path, to: output) }
@@ -171,7 +171,7 @@ struct BatchRunner: Sendable {
       for (format, output) in zip(job.formats, job.outputs) {
         guard let renderer else { break }
         if Cancellation.shared.isCancelled { throw CancellationError() }
-        let staged = (folder as NSString).appendingPathComponent((output as NSString).lastPathComponent)
+        let staged = (folder as NSString).appendingPathComponent(PathText.fileName(of: output))
         var summary: OutputSummary
         let outputStart = ContinuousClock.now
         do {
@@ -195,12 +195,12 @@ struct BatchRunner: Sendable {
       let record = CacheRecord(
         key: key, job: job.file, version: TransvidCommand.version,
         outputs: outputs.map {
-          .init(file: ($0.path as NSString).lastPathComponent, bytes: $0.bytes, frames: $0.frames, duration: $0.duration)
+          .init(file: PathText.fileName(of: $0.path), bytes: $0.bytes, frames: $0.frames, duration: $0.duration)
         })
       let stagedRecord = (folder as NSString).appendingPathComponent("\(job.name).record.json")
       try Platform.writeAtomically(Array(record.encoded()), to: stagedRecord)
       try Cancellation.shared.commit {
-        try Platform.createDirectories((job.recordPath as NSString).deletingLastPathComponent)
+        try Platform.createDirectories(PathText.folder(of: job.recordPath))
         try Platform.move(stagedRecord, to: job.recordPath)
       }
       let seconds = ProgressReporter.seconds(start, .now)

@@ -74,7 +74,7 @@ enum CanonicalText {
       let string = value as! String
       // A font file's resolved path depends on where the job was run from: its name stays, `OutputCache` adds its bytes.
       if let path = FontName.path(of: string) {
-        text += String(reflecting: FontName.file((path as NSString).lastPathComponent))
+        text += String(reflecting: FontName.file(PathText.fileName(of: path)))
       } else {
         text += String(reflecting: string)
       }

@@ -50,7 +50,7 @@ enum Gallery {
       }
       if r.bytes > 0 { facts.append(byteText(r.bytes)) }
       facts.append(r.status == .cached ? "up to date" : r.status.rawValue)
-      let links = r.outputs.map { "<a href=\"\(link($0.path))\">\(escape(($0.path as NSString).lastPathComponent))</a>" }
+      let links = r.outputs.map { "<a href=\"\(link($0.path))\">\(escape(PathText.fileName(of: $0.path)))</a>" }
       cards.append(
         """
             <figure class="job \(r.status.rawValue)">

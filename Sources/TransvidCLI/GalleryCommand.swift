@@ -30,7 +30,7 @@ enum GalleryCommand {
         for result in try load(report) {
           let unit = result.job.file + "\u{0}" + result.job.name
           if let other = source[unit] {
-            let base = ((result.job.file as NSString).lastPathComponent as NSString).deletingPathExtension
+            let base = PathText.baseName(of: result.job.file)
             let job = result.job.name == base ? result.job.file : "\(result.job.file) (\(result.job.name))"
             console.error("transvid: job \(job) is in two reports: \(other) and \(report)")
             return 1
@@ -96,7 +96,7 @@ enum GalleryCommand {
 
   /// The jobs of the report at `path`, their outputs' paths resolved.
   static func load(_ path: String) throws -> [JobResult] {
-    let folder = BatchPlan.absolute((path as NSString).deletingLastPathComponent)
+    let folder = BatchPlan.absolute(PathText.folder(of: path))
     let entries = try report(at: path)["jobs"] as? [[String: Any]] ?? []
     return try entries.map { entry in
       guard let file = entry["file"] as? String, let name = entry["job"] as? String,

@@ -74,7 +74,7 @@ final class OutputCache: Sendable {
       lines += Self.fontPaths.enumerated().map { "font \($0.offset) \(assetDigest($0.element))\n" }
     }
     // `font: { file: … }`: by name and bytes (`CanonicalText` keeps only the name).
-    lines += Self.fontFiles(of: spec).map { "font file \(String(reflecting: ($0 as NSString).lastPathComponent)) \(assetDigest($0))\n" }
+    lines += Self.fontFiles(of: spec).map { "font file \(String(reflecting: PathText.fileName(of: $0))) \(assetDigest($0))\n" }
     return lines
   }
 
@@ -102,7 +102,7 @@ final class OutputCache: Sendable {
     // A record is a few hundred bytes; anything but a small regular file is no record.
     guard let bytes = try? Platform.readRegularFile(job.recordPath, maxBytes: 1 << 20),
       let record = try? JSONDecoder().decode(CacheRecord.self, from: Data(bytes)),
-      record.key == key, record.outputs.map(\.file) == job.outputs.map({ ($0 as NSString).lastPathComponent })
+      record.key == key, record.outputs.map(\.file) == job.outputs.map({ PathText.fileName(of: $0) })
     else { return nil }
     for output in record.outputs {
       let path = (job.directory as NSString).appendingPathComponent(output.file)

@@ -24,7 +24,7 @@ struct PathPolicy: Sendable, Equatable {
   /// Throws at the first image, or the `output.dir` when the command line
   /// gives no `-o`, that lies outside the job's folder and every allowed one.
   func check(_ spec: JobSpec, outputDirectoryGiven: Bool) throws(Diagnostic) {
-    let jobFolder = (spec.file as NSString).deletingLastPathComponent
+    let jobFolder = PathText.folder(of: spec.file)
     let roots = ([jobFolder.isEmpty ? "." : jobFolder] + allowed).compactMap(Self.resolve)
     func isAllowed(_ path: String) -> Bool {
       guard let resolved = Self.resolve(path) else { return false }

@@ -82,7 +82,7 @@ final class SharedCache: Sendable {
       var items: [CacheRecord.Output] = []
       for (format, summary) in outputs {
         let data = try Platform.readRegularFile(summary.path, maxBytes: Int.max)
-        let file = "\(format.rawValue).\((summary.path as NSString).pathExtension)"
+        let file = "\(format.rawValue).\(PathText.fileExtension(of: summary.path))"
         try Platform.writeAtomically(data, to: (stage as NSString).appendingPathComponent(file))
         items.append(
           .init(

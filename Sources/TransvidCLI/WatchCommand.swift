@@ -100,7 +100,7 @@ final class FileWatcher {
   func wait(forChangeTo files: [String], quiet: Duration) {
     let targets = Set(files.map(BatchPlan.absolute))
     let mask = UInt32(IN_CLOSE_WRITE | IN_MOVED_TO | IN_CREATE | IN_DELETE | IN_ATTRIB | IN_MOVED_FROM)
-    for folder in Set(targets.map { ($0 as NSString).deletingLastPathComponent }) {
+    for folder in Set(targets.map { PathText.folder(of: $0) }) {
       let wd = inotify_add_watch(fd, folder, mask)
       if wd >= 0 { folders[wd] = folder }
     }
