@@ -1,12 +1,13 @@
 /// A path's folder, file name and extension, worked out from its text.
 ///
 /// These give NSString's answers (`deletingLastPathComponent`,
-/// `lastPathComponent`, `pathExtension`), which swift-corelibs-foundation
-/// traps on for some paths: the folder of `r`, `a/` or `a///`, the file name
-/// or extension of `a//é`. `transvid job.cfg --report r` stopped the batch
-/// after its jobs had rendered. Here every index comes from the text's own
-/// search, so no path can trap; `PathTextTests` holds both to the same
-/// answers on the paths where NSString does not trap.
+/// `lastPathComponent`, `pathExtension`; but the root, not `""`, for a
+/// path of slashes only), which swift-corelibs-foundation traps on for
+/// some paths: the folder of `r`, `a/` or `a///`, the file name or
+/// extension of `a//é`. `transvid job.cfg --report r` stopped the batch
+/// after its jobs had rendered. Here every index comes from the text's
+/// own search, so no path can trap; `PathTextTests` holds both to the
+/// same answers on the paths where NSString does not trap.
 enum PathText {
   /// `path` without its last component: `""` for a bare name (`r`, `a/`),
   /// `/` for a name in the root (`/a`, `/`); slashes repeated or at the end
