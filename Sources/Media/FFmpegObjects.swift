@@ -114,9 +114,12 @@ package final class Scaler {
         width: f.width, height: f.height, source: f.format,
         destination: AV_PIX_FMT_RGBA.rawValue, matrix: matrix, fullRange: fullRange),
       operation: "convert \(String(cString: desc.pointee.name)) to RGBA")
-    var bytes = [UInt8](repeating: 255, count: width * height * 4)
-    let rows = bytes.withUnsafeMutableBufferPointer { out in
-      source.withPlanes { planes, lines in
+    // Not filled first: swscale writes every byte of packed RGBA (alpha 255
+    // where the source has none), and a 12 Mpx photo's 48 MB are then
+    // written once instead of twice.
+    var rows: Int32 = 0
+    let bytes = [UInt8](unsafeUninitializedCapacity: width * height * 4) { out, count in
+      rows = source.withPlanes { planes, lines in
         planes.withMemoryRebound(to: UnsafePointer<UInt8>?.self, capacity: 8) { src in
           // swscale reads four planes' pointers and strides.
           let dst: [UnsafeMutablePointer<UInt8>?] = [out.baseAddress, nil, nil, nil]
@@ -124,6 +127,7 @@ package final class Scaler {
           return sws_scale(context, src, lines, 0, f.height, dst, stride)
         }
       }
+      count = rows == f.height ? out.count : 0
     }
     guard rows == f.height else {
       throw MediaError("convert frame to RGBA", code: rows < 0 ? rows : cff_averror(EINVAL))

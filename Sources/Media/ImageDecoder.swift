@@ -178,8 +178,18 @@ public enum ImageDecoder {
       )
     }
     var bitmap = try Scaler().rgba(from: frame, defaultMatrix: header.format.defaultMatrix)
-    Alpha.premultiply(&bitmap.bytes)
+    if hasAlpha(frame) { Alpha.premultiply(&bitmap.bytes) }
     return oriented(bitmap, exifOrientation(frame))
+  }
+
+  /// Whether `frame`'s pixel format carries alpha, in a channel or in a
+  /// palette: without, every pixel is opaque and premultiplying would read
+  /// the whole bitmap (48 MB for a 12 Mpx photo) to change nothing.
+  private static func hasAlpha(_ frame: Frame) -> Bool {
+    guard let format = AVPixelFormat(rawValue: frame.pointer.pointee.format).nonNone,
+      let desc = av_pix_fmt_desc_get(format)
+    else { return true }
+    return desc.pointee.flags & UInt64(AV_PIX_FMT_FLAG_ALPHA | AV_PIX_FMT_FLAG_PAL) != 0
   }
 
   /// The EXIF orientation (1…8) the decoder exported, 1 when there is none.
@@ -196,34 +206,57 @@ public enum ImageDecoder {
   /// `bitmap` turned upright for EXIF `orientation`, as browsers and Photos
   /// show it: 2 mirror, 3 rotate 180°, 4 flip, 5 transpose, 6 rotate 90° CW,
   /// 7 transverse, 8 rotate 90° CCW.
+  ///
+  /// Output pixel (dx, dy) is source pixel (sx, sy), both linear in dx and
+  /// dy, so its index in the source is `base + dx · across + dy · down`
+  /// (`sourceIndexSteps`). The output is written in 32 × 32 tiles: a turn
+  /// by 90° reads a source column for each output row, and a tile's 32
+  /// source rows stay in cache while it is written (a 12 Mpx phone photo,
+  /// stored sideways as portrait photos are: 65 ms a row at a time).
   static func oriented(_ bitmap: Bitmap, _ orientation: Int) -> Bitmap {
     guard orientation != 1 else { return bitmap }
     let w = bitmap.width, h = bitmap.height
     let swaps = orientation >= 5
     let dw = swaps ? h : w, dh = swaps ? w : h
-    var bytes = [UInt8](repeating: 0, count: bitmap.bytes.count)
-    bitmap.bytes.withUnsafeBytes { raw in
-      bytes.withUnsafeMutableBytes { outRaw in
-        let source = raw.bindMemory(to: UInt32.self)
-        let out = outRaw.bindMemory(to: UInt32.self)
-        for dy in 0..<dh {
-          for dx in 0..<dw {
-            let (sx, sy): (Int, Int)
-            switch orientation {
-            case 2: (sx, sy) = (w - 1 - dx, dy)
-            case 3: (sx, sy) = (w - 1 - dx, h - 1 - dy)
-            case 4: (sx, sy) = (dx, h - 1 - dy)
-            case 5: (sx, sy) = (dy, dx)
-            case 6: (sx, sy) = (dy, h - 1 - dx)
-            case 7: (sx, sy) = (w - 1 - dy, h - 1 - dx)
-            default: (sx, sy) = (w - 1 - dy, dx)
+    let (base, across, down) = sourceIndexSteps(orientation, width: w, height: h)
+    let tile = 32
+    let bytes = [UInt8](unsafeUninitializedCapacity: bitmap.bytes.count) { outBytes, count in
+      bitmap.bytes.withUnsafeBytes { raw in
+        let source = raw.bindMemory(to: UInt32.self).baseAddress!
+        let out = UnsafeMutableRawPointer(outBytes.baseAddress!).bindMemory(to: UInt32.self, capacity: dw * dh)
+        for ty in stride(from: 0, to: dh, by: tile) {
+          for tx in stride(from: 0, to: dw, by: tile) {
+            let xEnd = min(tx + tile, dw)
+            for dy in ty..<min(ty + tile, dh) {
+              var i = base &+ tx &* across &+ dy &* down
+              let row = out + dy &* dw
+              for dx in tx..<xEnd {
+                row[dx] = source[i]
+                i &+= across
+              }
             }
-            out[dy * dw + dx] = source[sy * w + sx]
           }
         }
       }
+      count = outBytes.count
     }
     // Same pixel count, so this cannot fail.
     return Bitmap(width: dw, height: dh, bytes: bytes)!
+  }
+
+  /// For EXIF `orientation` 2…8 of a `width × height` image: the source
+  /// index of output pixel (dx, dy) is `base + dx · across + dy · down`.
+  static func sourceIndexSteps(_ orientation: Int, width w: Int, height h: Int) -> (
+    base: Int, across: Int, down: Int
+  ) {
+    switch orientation {
+    case 2: return (w - 1, -1, w)  // (w − 1 − dx, dy)
+    case 3: return ((h - 1) * w + w - 1, -1, -w)  // (w − 1 − dx, h − 1 − dy)
+    case 4: return ((h - 1) * w, 1, -w)  // (dx, h − 1 − dy)
+    case 5: return (0, w, 1)  // (dy, dx)
+    case 6: return ((h - 1) * w, -w, 1)  // (dy, h − 1 − dx)
+    case 7: return ((h - 1) * w + w - 1, -w, -1)  // (w − 1 − dy, h − 1 − dx)
+    default: return (w - 1, w, -1)  // 8: (w − 1 − dy, dx)
+    }
   }
 }

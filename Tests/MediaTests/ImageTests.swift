@@ -188,6 +188,43 @@ func maxChannelDifference(_ a: Pixel, _ b: Pixel) -> Int {
     #expect(turned.width == source.height && turned[source.height - 1, 0] == source[0, 0])
   }
 
+  /// The tiled turn against the definition, pixel by pixel: every
+  /// orientation, on a size of whole and partial 32-pixel tiles whose
+  /// pixels all differ.
+  @Test func orientedMatchesEachPixelsDefinition() throws {
+    let w = 70, h = 37
+    var bytes = [UInt8](repeating: 0, count: w * h * 4)
+    for i in 0..<(w * h) {
+      bytes[4 * i] = UInt8(i & 255)
+      bytes[4 * i + 1] = UInt8(i >> 8)
+      bytes[4 * i + 2] = UInt8((i * 7) & 255)
+      bytes[4 * i + 3] = 255
+    }
+    let source = try #require(Bitmap(width: w, height: h, bytes: bytes))
+    for orientation in 2...8 {
+      let turned = ImageDecoder.oriented(source, orientation)
+      let dw = orientation >= 5 ? h : w, dh = orientation >= 5 ? w : h
+      #expect(turned.width == dw && turned.height == dh)
+      var mismatches = 0
+      for dy in 0..<dh {
+        for dx in 0..<dw {
+          let (sx, sy): (Int, Int)
+          switch orientation {
+          case 2: (sx, sy) = (w - 1 - dx, dy)
+          case 3: (sx, sy) = (w - 1 - dx, h - 1 - dy)
+          case 4: (sx, sy) = (dx, h - 1 - dy)
+          case 5: (sx, sy) = (dy, dx)
+          case 6: (sx, sy) = (dy, h - 1 - dx)
+          case 7: (sx, sy) = (w - 1 - dy, h - 1 - dx)
+          default: (sx, sy) = (w - 1 - dy, dx)
+          }
+          if turned[dx, dy] != source[sx, sy] { mismatches += 1 }
+        }
+      }
+      #expect(mismatches == 0, "orientation \(orientation)")
+    }
+  }
+
   @Test func decodesLossyWebP() throws {
     let webp = try convert(quadrants(), to: "q.webp", ["-quality", "95"])
     #expect(try ImageDecoder.info(data: webp, name: "q.webp").format == "WebP")
