@@ -210,9 +210,9 @@ public enum ImageDecoder {
   /// Output pixel (dx, dy) is source pixel (sx, sy), both linear in dx and
   /// dy, so its index in the source is `base + dx · across + dy · down`
   /// (`sourceIndexSteps`). The output is written in 32 × 32 tiles: a turn
-  /// by 90° reads a source column for each output row, and a tile's 32
-  /// source rows stay in cache while it is written (a 12 Mpx phone photo,
-  /// stored sideways as portrait photos are: 65 ms a row at a time).
+  /// by 90° (how phones store portrait photos) reads a source column for
+  /// each output row, and a tile's 32 source rows stay in cache while it
+  /// is written.
   static func oriented(_ bitmap: Bitmap, _ orientation: Int) -> Bitmap {
     guard orientation != 1 else { return bitmap }
     let w = bitmap.width, h = bitmap.height
@@ -246,7 +246,7 @@ public enum ImageDecoder {
 
   /// For EXIF `orientation` 2…8 of a `width × height` image: the source
   /// index of output pixel (dx, dy) is `base + dx · across + dy · down`.
-  static func sourceIndexSteps(_ orientation: Int, width w: Int, height h: Int) -> (
+  private static func sourceIndexSteps(_ orientation: Int, width w: Int, height h: Int) -> (
     base: Int, across: Int, down: Int
   ) {
     switch orientation {
