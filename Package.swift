@@ -16,7 +16,9 @@ let package = Package(
     // MARK: - System libraries
     .systemLibrary(
       name: "CFFmpeg",
-      pkgConfig: "libavformat libavcodec libavfilter libswscale libavutil",
+      // libavcodec, libavformat and libavfilter are opened when first used
+      // (Media's FFmpegLibraries): only libswscale and libavutil are linked.
+      pkgConfig: "libswscale libavutil",
       providers: [.apt(["libavformat-dev", "libavcodec-dev", "libswscale-dev", "libavutil-dev"])]
     ),
     .systemLibrary(
@@ -70,7 +72,9 @@ let package = Package(
     // MARK: - Tests
     // What several test targets share and no product ships: the decoders that
     // read back written files, PSNR, temporary folders.
-    .target(name: "TestSupport", dependencies: ["CFFmpeg", "Media", "Raster"], path: "Tests/TestSupport"),
+    .target(
+      name: "TestSupport", dependencies: ["CFFmpeg", "Media", "Raster"], path: "Tests/TestSupport",
+      linkerSettings: [.linkedLibrary("avformat"), .linkedLibrary("avcodec")]),
     .testTarget(name: "GeometryTests", dependencies: ["Geometry"]),
     .testTarget(name: "MotionTests", dependencies: ["Motion"]),
     .testTarget(name: "RasterTests", dependencies: ["Raster", "Geometry", "TestSupport"], exclude: ["Goldens"]),

@@ -46,6 +46,7 @@ package final class Packet {
   package let pointer: UnsafeMutablePointer<AVPacket>
 
   package init() throws(MediaError) {
+    try FFmpegLibrary.codec.require()
     pointer = try allocated(av_packet_alloc(), "av_packet_alloc")
   }
 
@@ -63,6 +64,7 @@ package final class CodecContext {
   private let fill = HeapFill.Hold()
 
   package init(codec: UnsafePointer<AVCodec>) throws(MediaError) {
+    try FFmpegLibrary.codec.require()
     pointer = try allocated(avcodec_alloc_context3(codec), "avcodec_alloc_context3")
   }
 

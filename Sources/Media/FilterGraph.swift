@@ -27,6 +27,7 @@ final class FilterGraph {
   init(_ description: String, inputs: [Input]) throws(MediaError) {
     self.description = description
     let operation = "build filter graph '\(description)'"
+    try FFmpegLibrary.filter.require()
     let graph = try allocated(avfilter_graph_alloc(), operation)
     self.graph = graph
     graph.pointee.nb_threads = 1

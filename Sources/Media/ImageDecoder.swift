@@ -118,6 +118,7 @@ public enum ImageDecoder {
       )
     }
 
+    try FFmpegLibrary.codec.require()
     guard let decoder = avcodec_find_decoder(header.format.codecID) else {
       throw MediaError(operation, "this FFmpeg build has no \(kind) decoder")
     }

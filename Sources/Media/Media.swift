@@ -54,6 +54,12 @@
 // (`HeapFill`: x264 reads memory it has not written; the GIF writer, which
 // does not, runs unfilled), so that the same frames give the same bytes on
 // every run and machine, whatever else the process is doing.
+//
+// Loading. libswscale and libavutil are linked; libavcodec, libavformat and
+// libavfilter, with the ~130 libraries Debian's builds of them need, are
+// opened where a decode, an encode or a filter graph first needs them
+// (`FFmpegLibrary.require`), so commands that encode nothing start without
+// them, and a library that cannot be opened fails only the jobs that need it.
 
 import CFFmpeg
 import Synchronization

@@ -35,6 +35,8 @@ final class MuxedEncoder {
     self.path = path
     self.encoding = e
     tempPath = Platform.temporaryPath(besides: path)
+    try FFmpegLibrary.codec.require()
+    try FFmpegLibrary.format.require()
 
     var oc: UnsafeMutablePointer<AVFormatContext>?
     try check(avformat_alloc_output_context2(&oc, nil, e.container, tempPath), "create \(e.container) muxer")

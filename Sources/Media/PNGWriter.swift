@@ -15,6 +15,7 @@ public enum PNGWriter {
   public static func encode(_ bitmap: Bitmap) throws -> [UInt8] {
     MediaLog.setUp()
     let operation = "encode \(bitmap.width)×\(bitmap.height) PNG"
+    try FFmpegLibrary.codec.require()
     guard let encoder = avcodec_find_encoder(AV_CODEC_ID_PNG) else {
       throw MediaError(operation, "this FFmpeg build has no PNG encoder")
     }
