@@ -9,16 +9,18 @@ import Glibc
 /// binds tens of thousands of their symbols: linked, that was most of every
 /// process's start (`transvid --version`: 184 libraries, about 80 ms of CPU,
 /// two thirds of it in symbol lookup), on one core before `main`, also for
-/// commands that encode nothing — `check`, `plan`, `list`, `frame` of a job
-/// without images, a batch whose outputs are up to date. Opened here, those
-/// never pay it; a render pays it once, where it first decodes, encodes or
-/// maps a GIF's palette (the GIF writer builds that graph on a thread of
-/// its own while it chooses the palette).
+/// commands that encode nothing — `check`, `plan`, `list`, a batch whose
+/// outputs are up to date. Opened here, those never pay it; a render pays
+/// it once, where it first decodes, encodes or maps a GIF's palette (the
+/// GIF writer builds that graph on a thread of its own while it chooses the
+/// palette).
 ///
 /// Every function of theirs that this module calls has a Swift function of
 /// the same name and signature below, which the module's calls resolve to
 /// (declarations of the module shadow imported ones); it calls through the
 /// pointer `dlsym` found. The C headers still give every type and constant.
+/// A call to one of their functions not listed here does not link
+/// (undefined reference): it gets its line in a table and a function below.
 /// libswscale and libavutil stay linked: they are small, and the first
 /// frame's conversions need them.
 ///
