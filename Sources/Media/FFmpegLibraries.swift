@@ -27,7 +27,7 @@ import Glibc
 /// A library that cannot be opened, or lacks a function, is a `MediaError`
 /// where the work that needs it starts (`require`), so a job that needs it
 /// fails with the loader's reason and the rest of a batch goes on.
-enum FFmpegLibrary: String, Sendable, CaseIterable {
+enum FFmpegLibrary: Sendable {
   case codec, format, filter
 
   /// The file the loader looks for: the major version the headers are of.
