@@ -17,9 +17,10 @@ let package = Package(
     .systemLibrary(
       name: "CFFmpeg",
       // libavcodec, libavformat and libavfilter are opened when first used
-      // (Media's FFmpegLibraries): only libswscale and libavutil are linked.
+      // (Media's `FFmpegLibrary`), their headers still included: only
+      // libswscale and libavutil are linked.
       pkgConfig: "libswscale libavutil",
-      providers: [.apt(["libavformat-dev", "libavcodec-dev", "libswscale-dev", "libavutil-dev"])]
+      providers: [.apt(["libavformat-dev", "libavcodec-dev", "libavfilter-dev", "libswscale-dev", "libavutil-dev"])]
     ),
     .systemLibrary(
       name: "CYAML",
