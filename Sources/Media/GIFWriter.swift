@@ -22,8 +22,9 @@ public struct GIFSummary: Hashable, Sendable {
 }
 
 /// Encodes a clip as an animated GIF: palettes chosen by libimagequant,
-/// pixels mapped and dithered by libavfilter's `paletteuse`, the file written
-/// by giflib. transvid decides which pixels each image carries.
+/// pixels mapped as libavfilter's `paletteuse` maps them (`PaletteMapper`:
+/// `paletteuse` itself to dither), the file written by giflib. transvid
+/// decides which pixels each image carries.
 ///
 /// Pipeline, per frame: resize (Lanczos, `Resampler`; none when the frame
 /// has the output size) → opaque BGRA (colour bytes as they
@@ -41,7 +42,7 @@ public struct GIFSummary: Hashable, Sendable {
 /// (a page flip) would otherwise get its colours only from the few frames
 /// of its reveal. Its palette is the file's global colour table.
 ///
-/// Pass 2 maps each frame with `paletteuse` (`dither`, `diff_mode=rectangle`
+/// Pass 2 maps each frame as `paletteuse` does (`dither`, `diff_mode=rectangle`
 /// within one palette) and keeps, for every pixel, the colour on screen and
 /// the source colour it was drawn from. Lossy coding's bound for a pixel is
 /// `lossy` divided by the frames the pixel keeps the colour it takes
@@ -91,10 +92,10 @@ public struct GIFSummary: Hashable, Sendable {
 ///
 /// Threads: in pass 1, each frame is resized, compared and recorded on a
 /// queue of its own while the next is drawn (`GIFFirstPass`), and the
-/// palette statistics are gathered on another (`GIFStatistics`); while pass
-/// 1 ends and the palette is chosen, `paletteuse`'s graph is built on
-/// another (`PaletteMapper.Prepared`); in pass 2
-/// with a global palette (`.global`, `.auto`), `paletteuse` maps the runs
+/// palette statistics are gathered on another (`GIFStatistics`); to
+/// dither, while pass 1 ends and the palette is chosen, `paletteuse`'s graph
+/// is built on another (`PaletteMapper.Prepared`); in pass 2
+/// with a global palette (`.global`, `.auto`), the runs are mapped
 /// ahead on another, where `.auto` chooses an image's own table, and each
 /// image is planned there (`GIFImagePlan`: its changed pixels and their
 /// lossy bounds), so the screen only draws and codes (`GIFMappingAhead`);
@@ -210,8 +211,9 @@ public enum GIFWriter {
       statistics.cancel()
       throw error
     }
-    // paletteuse's graph, built while pass 1 ends and the palette is chosen.
-    let prepared = PaletteMapper.Prepared(frames: frames, options: options)
+    // paletteuse's graph (to dither), built while pass 1 ends and the
+    // palette is chosen.
+    let prepared = PaletteMapper.needsGraph(options) ? PaletteMapper.Prepared(frames: frames, options: options) : nil
     let pass1: GIFFirstPass.Result
     do throws(MediaError) {
       pass1 = try firstPass.finish(frameCount: frameCount)
@@ -230,7 +232,10 @@ public enum GIFWriter {
     var coder = GIFLZWEncoder()
     var current = global
     var isGlobal = true
-    var mapper = try PaletteMapper(palette: global, frames: frames, graph: prepared.graph())
+    var mapper =
+      try prepared.map { prepared throws(MediaError) in
+        try PaletteMapper(palette: global, frames: frames, graph: prepared.graph())
+      } ?? PaletteMapper(palette: global, frames: frames)
     func resized(_ k: Int) throws -> [UInt8] {
       if k < cache.count { return cache[k] }
       guard let bitmap = try frame(runs[k].lowerBound) else {
@@ -579,19 +584,38 @@ final class GIFLocalPalettes {
   }
 }
 
-/// libavfilter's `paletteuse` with one fixed palette: BGRA frames in, indices
-/// into `palette.colors` out. (`paletteuse` orders its output palette its own
-/// way; the indices are translated back by colour.)
-private final class PaletteMapper {
-  private let graph: FilterGraph
+/// `paletteuse`'s mapping with one fixed palette: BGRA frames in, indices
+/// into `palette.colors` out. Without dithering, `PaletteTree` maps as
+/// `paletteuse` does; with it, libavfilter's `paletteuse` itself (which
+/// orders its output palette its own way; the indices are translated back
+/// by colour).
+final class PaletteMapper {
+  /// nil when `tree` maps.
+  private let graph: FilterGraph?
+  private var tree: PaletteTree?
   private let frames: GIFFrames
   let palette: GIFPalette
   private let output = try? Frame()
   /// Output palette index → index into `palette.colors`.
   private var translation: [UInt8] = []
 
+  /// Whether `options` need `paletteuse` itself (a graph) to map.
+  static func needsGraph(_ options: GIFOptions) -> Bool { options.dither != .none }
+
   convenience init(palette: GIFPalette, frames: GIFFrames, options: GIFOptions) throws(MediaError) {
-    try self.init(palette: palette, frames: frames, graph: Self.graph(frames.input, options: options))
+    if Self.needsGraph(options) {
+      try self.init(palette: palette, frames: frames, graph: Self.graph(frames.input, options: options))
+    } else {
+      self.init(palette: palette, frames: frames)
+    }
+  }
+
+  /// A mapper without dithering, by `PaletteTree`.
+  init(palette: GIFPalette, frames: GIFFrames) {
+    self.frames = frames
+    self.palette = palette
+    graph = nil
+    tree = PaletteTree(palette)
   }
 
   /// A mapper over `graph`, a graph of `graph(_:options:)` no frame has
@@ -643,7 +667,8 @@ private final class PaletteMapper {
 
   /// The palette index of every pixel of `pixels`, row by row.
   func map(_ pixels: [UInt8], pts: Int) throws(MediaError) -> [UInt8] {
-    guard let output else { throw MediaError("map a GIF frame", "no memory for a frame") }
+    if tree != nil { return tree!.map(pixels) }
+    guard let graph, let output else { throw MediaError("map a GIF frame", "no memory for a frame") }
     try graph.push(frames.frame(pixels, pts: Int64(pts)), to: "in")
     guard try graph.pull(into: output) else {
       throw MediaError("map a GIF frame", "paletteuse returned no frame")

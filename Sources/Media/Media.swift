@@ -20,7 +20,8 @@
 // format, time base, options) plus what it does with its frames. A
 // constant-rate video format is a `VideoWriter` that only picks its Encoding
 // (`MP4Writer`). GIF is the exception: libimagequant chooses its palettes,
-// libavfilter's `paletteuse` maps pixels and giflib writes the file
+// pixels are mapped as libavfilter's `paletteuse` maps them (`PaletteTree`,
+// the same search; `paletteuse` itself to dither) and giflib writes the file
 // (`GIFFile`), because which pixels an image carries across palette changes is
 // transvid's own decision, one lavc's gif encoder cannot express. Its
 // whole file is built in memory and written with `Platform.writeAtomically`.
@@ -57,9 +58,10 @@
 //
 // Loading. libswscale and libavutil are linked; libavcodec, libavformat and
 // libavfilter, with the ~130 libraries Debian's builds of them need, are
-// opened where a decode, an encode or a filter graph first needs them
-// (`FFmpegLibrary.require`), so commands that encode nothing start without
-// them, and a library that cannot be opened fails only the jobs that need it.
+// opened where a decode, an encode or a filter graph (a dithered GIF's)
+// first needs them (`FFmpegLibrary.require`), so commands that encode
+// nothing start without them, a GIF without dithering needs none of them,
+// and a library that cannot be opened fails only the jobs that need it.
 
 import CFFmpeg
 import Synchronization

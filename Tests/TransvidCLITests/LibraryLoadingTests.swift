@@ -39,14 +39,25 @@ import Testing
     #expect(render.status == 1)
     #expect(render.stderr.contains("load libavcodec.so.59: "), "\(render.stderr)")
     #expect(!FileManager.default.fileExists(atPath: path(dir, "out/good.mp4")))
+    // A GIF without dithering needs none of the three (its pixels are mapped
+    // by transvid's port of `paletteuse`'s search): the same file as with them.
+    let gif = try runTransvid(["good.cfg", "-q", "--format", "gif", "-o", "gif"], in: dir, environment: environment)
+    #expect(gif.status == 0, "\(gif.stderr)")
+    let alone = try runTransvid(["good.cfg", "-q", "--format", "gif", "-o", "alone"], in: dir)
+    #expect(alone.status == 0, "\(alone.stderr)")
+    let written = try Data(contentsOf: URL(fileURLWithPath: path(dir, "gif/good.gif")))
+    #expect(written.count > 100)
+    #expect(try Data(contentsOf: URL(fileURLWithPath: path(dir, "alone/good.gif"))) == written)
   }
 
   @Test func aLibraryThatCannotBeOpenedFailsOnlyTheJobsThatNeedIt() throws {
     let dir = try makeTemporaryDirectory()
     defer { try? FileManager.default.removeItem(atPath: dir) }
     try write(smallJob(name: "video"), to: "video.cfg", in: dir)
+    // Dithering is `paletteuse`'s own, so this GIF needs libavfilter.
     try write(
-      smallJob(name: "anim").replacingOccurrences(of: "formats: [mp4]", with: "formats: [gif]"), to: "anim.cfg", in: dir)
+      smallJob(name: "anim").replacingOccurrences(of: "formats: [mp4]", with: "formats: [gif], gif: { dither: bayer }"),
+      to: "anim.cfg", in: dir)
     let libraries = try Self.brokenLibraries(["libavfilter.so.8"])
     defer { try? FileManager.default.removeItem(atPath: libraries) }
 
