@@ -210,23 +210,32 @@ struct PaletteTree {
     let count = pixels.count / 4
     guard !nodes.isEmpty else { return [UInt8](repeating: 0, count: count) }
     let mask = (1 << Self.cacheBits) - 1
+    var cachedColors = self.cachedColors, cachedIndices = self.cachedIndices
+    self.cachedColors = []
+    self.cachedIndices = []
+    defer { (self.cachedColors, self.cachedIndices) = (cachedColors, cachedIndices) }
     return [UInt8](unsafeUninitializedCapacity: count) { out, initialized in
       pixels.withUnsafeBytes { bytes in
-        var last = Self.empty, lastIndex: UInt8 = 0
-        for p in 0..<count {
-          let color = bytes.loadUnaligned(fromByteOffset: 4 * p, as: UInt32.self) & 0xFF_FFFF
-          if color != last {
-            let slot = Int((color &* 0x9E37_79B1) >> 16) & mask
-            if cachedColors[slot] == color {
-              lastIndex = cachedIndices[slot]
-            } else {
-              lastIndex = nearest(Self.channels(color))
-              cachedColors[slot] = color
-              cachedIndices[slot] = lastIndex
+        cachedColors.withUnsafeMutableBufferPointer { colors in
+          cachedIndices.withUnsafeMutableBufferPointer { indices in
+            // A run of one colour (flat UI) is looked up once.
+            var last = Self.empty, lastIndex: UInt8 = 0
+            for p in 0..<count {
+              let color = bytes.loadUnaligned(fromByteOffset: 4 * p, as: UInt32.self) & 0xFF_FFFF
+              if color != last {
+                let slot = Int((color &* 0x9E37_79B1) >> 16) & mask
+                if colors[slot] == color {
+                  lastIndex = indices[slot]
+                } else {
+                  lastIndex = nearest(Self.channels(color))
+                  colors[slot] = color
+                  indices[slot] = lastIndex
+                }
+                last = color
+              }
+              out[p] = lastIndex
             }
-            last = color
           }
-          out[p] = lastIndex
         }
       }
       initialized = count
