@@ -8,22 +8,10 @@ import Testing
 /// near: palettes on a coarse lattice and grey ramps put many pixels
 /// exactly between two or more entries, and which one wins is the tree's.
 @Suite struct PaletteTreeTests {
-  /// splitmix64: the same cases on every run.
-  struct Generator: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-      state &+= 0x9E37_79B9_7F4A_7C15
-      var z = state
-      z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-      z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-      return z ^ (z >> 31)
-    }
-  }
-
   enum Kind: CaseIterable { case random, lattice, repeated, greys }
 
   /// `count` packed colours (B | G << 8 | R << 16) of `kind`.
-  static func colors(_ kind: Kind, count: Int, _ g: inout Generator) -> [UInt32] {
+  static func colors(_ kind: Kind, count: Int, _ g: inout SplitMix64) -> [UInt32] {
     func pack(_ r: Int, _ gr: Int, _ b: Int) -> UInt32 { UInt32(b) | UInt32(gr) << 8 | UInt32(r) << 16 }
     let steps = [0, 64, 128, 192, 255]
     return (0..<count).map { i in
@@ -40,7 +28,7 @@ import Testing
 
   /// `count` packed opaque BGRA pixels: random, and for the lattice and
   /// greys kinds, halfway points between their colours.
-  static func pixels(_ kind: Kind, count: Int, _ g: inout Generator) -> [UInt8] {
+  static func pixels(_ kind: Kind, count: Int, _ g: inout SplitMix64) -> [UInt8] {
     var bytes: [UInt8] = []
     for i in 0..<count {
       var (r, gr, b) = (UInt8.random(in: 0...255, using: &g), UInt8.random(in: 0...255, using: &g), UInt8.random(in: 0...255, using: &g))
@@ -68,7 +56,7 @@ import Testing
 
   @Test(arguments: Kind.allCases, [1, 2, 7, 64, 200, 255])
   func mapsAsPaletteuse(kind: Kind, count: Int) throws {
-    var g = Generator(state: UInt64(count) << 8 | UInt64(Kind.allCases.firstIndex(of: kind)!))
+    var g = SplitMix64(seed: UInt64(count) << 8 | UInt64(Kind.allCases.firstIndex(of: kind)!))
     let (width, height) = (64, 48)
     let frames = try GIFFrames(sourceWidth: width, sourceHeight: height, width: width, height: height)
     var ties = 0
@@ -98,7 +86,7 @@ import Testing
   /// The ported quicksort sorts (its order among equal keys is checked by
   /// `mapsAsPaletteuse`, through the trees it shapes).
   @Test func quicksortSorts() {
-    var g = Generator(state: 99)
+    var g = SplitMix64(seed: 99)
     for n in [0, 1, 2, 3, 4, 5, 17, 64, 255] {
       var a = (0..<n).map { _ in Int.random(in: 0...9, using: &g) }
       let expected = a.sorted()
