@@ -39,7 +39,7 @@ public struct FrameRenderer: Sendable {
   /// What still segments after a transition that leaves a composite on
   /// display show, and the drawn status bar's lightness; on first use.
   let resting: RestingImages
-  let compositor: Compositor
+  var compositor: Compositor
   /// What the screens were built from, kept for `overMatte()` and `opaque(scale:fps:)`.
   let assets: [String: Bitmap]
   let fonts: FontSet
@@ -184,6 +184,14 @@ public struct FrameRenderer: Sendable {
     var bitmap = Bitmap(width: width, height: height, fill: spec.canvas.background.premultipliedPixel)
     render(n, into: &bitmap)
     return bitmap
+  }
+
+  /// The same renderer with its compositor spreading each frame's row bands
+  /// over `threads` threads (nil: every core; the pixels do not depend on it).
+  public func spreadingBands(over threads: Int?) -> FrameRenderer {
+    var copy = self
+    copy.compositor.threadCount = threads
+    return copy
   }
 
   /// Draws frame `n` into `bitmap` (whose pixels are all overwritten).

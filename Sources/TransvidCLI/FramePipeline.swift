@@ -10,47 +10,94 @@ import Rendering
 ///
 /// - Workers claim frame numbers in order, at most `depth` ahead of the
 ///   encoder (a bounded queue: memory does not grow with the video's length).
-///   Each worker owns one frame-sized `Bitmap` and one `YUVConverter`
-///   (bands of rows over threads); converted frames come from a pool of `depth + 1`
-///   `YUVFrame`s. Nothing frame-sized is allocated per frame.
+///   Each worker owns one frame-sized `Bitmap` and one `YUVConverter`;
+///   converted frames come from a pool, grown only when it runs dry (to
+///   about `depth + workers` frames, fewer for a short video). Nothing
+///   frame-sized is allocated per frame once it is full.
 /// - A frame that repeats the previous one (`FrameRenderer.repeatsPreviousFrame`:
 ///   holds, paused gestures) is neither rendered nor converted nor copied: the
 ///   encoder is handed the previous converted frame again.
 /// - The encoder (x264, a fixed thread count, see `FormatWriter.encoderThreads`)
-///   gets whatever CPU the workers leave.
+///   comes first. By default (`standard()`) there is one worker per core,
+///   each drawing and converting whole frames on its own thread at the
+///   scheduler's idle priority (`background`: Linux's `SCHED_IDLE`): x264's
+///   threads never wait for a core the renderer holds, and the renderer
+///   takes the time x264 leaves (its 4 threads on 2 cores leave about a
+///   seventh), filling a queue of 8 frames ahead.
+/// - An idle-priority worker can be starved by other work on the machine,
+///   so with `background` the encoder's thread (normal priority, bands over
+///   every core) draws a frame it needs that is not ready: at once if no
+///   worker has claimed it, after `patience` (twice a worker's recent time
+///   per frame) if one has; the worker's copy, the same pixels, is then
+///   dropped. A starved pipeline renders as one on the encoder's thread would.
 ///
 /// Determinism: every frame's pixels are a pure function of its number, the
 /// conversion does not depend on its thread count, and the encoder sees the
-/// frames in order, so the file is byte-identical for any `workers`, `depth`
-/// and `conversionThreads` (tests compare against `MP4Writer.append(Bitmap)`
-/// frame by frame).
+/// frames in order, so the file is byte-identical for any `workers`, `depth`,
+/// `conversionThreads`, `bandThreads`, priority and whoever drew a frame
+/// (tests compare against `MP4Writer.append(Bitmap)` frame by frame).
 struct FramePipeline {
   /// Render workers; 0 renders and converts on the calling thread, in turn
   /// with the encoder (the reference path).
   var workers: Int
-  /// Frames claimed but not yet encoded, at most.
-  var depth: Int
-  /// Threads each converter spreads its bands of rows over.
+  /// Frames claimed but not yet encoded, at most (nil: `aheadDepth` for
+  /// the frames' size).
+  var depth: Int?
+  /// Threads each worker's converter spreads its bands of rows over.
   var conversionThreads: Int
+  /// Threads the compositor spreads a worker's frame's row bands over (nil:
+  /// every core).
+  var bandThreads: Int? = nil
+  /// Whether workers run at idle priority, the encoder's thread drawing a
+  /// frame it waits for.
+  var background = false
+  /// Seconds the encoder waits for a frame a worker has claimed before it
+  /// draws the frame itself (`background` only; nil: twice a worker's
+  /// recent time per frame, at least 5 ms).
+  var patience: Double? = nil
+  /// Tests: runs on a worker's thread before it draws frame `n` (a worker
+  /// made slow, or starved).
+  var beforeWorkerFrame: (@Sendable (Int) -> Void)? = nil
 
-  /// The defaults for this machine: one worker (the compositor already spreads
-  /// each frame's row bands over every core) rendering up to three frames
-  /// ahead, conversion over every core. `TRANSVID_RENDER_WORKERS` and
-  /// `TRANSVID_PIPELINE_DEPTH` (bench and debugging only, undocumented for
-  /// users) override the worker count and the depth.
+  /// The defaults for this machine: a background worker per core, each
+  /// frame drawn and converted on one thread, 8 frames ahead at least.
+  /// `TRANSVID_RENDER_WORKERS` (bench and debugging only, undocumented for
+  /// users) sets that many workers at normal priority instead, each frame's
+  /// bands and conversion spread over every core (the layout before
+  /// background workers; 0: the reference path); `TRANSVID_PIPELINE_DEPTH`
+  /// overrides the depth.
   static func standard(environment: [String: String] = ProcessInfo.processInfo.environment) -> FramePipeline {
     let cores = max(1, ProcessInfo.processInfo.activeProcessorCount)
-    let workers = environment["TRANSVID_RENDER_WORKERS"].flatMap { Int($0) }.map { max(0, $0) } ?? 1
-    let depth = environment["TRANSVID_PIPELINE_DEPTH"].flatMap { Int($0) }.map { max(1, $0) } ?? max(3, workers + 2)
-    return FramePipeline(workers: workers, depth: depth, conversionThreads: cores)
+    var pipeline = FramePipeline(workers: cores, depth: nil, conversionThreads: 1, bandThreads: 1, background: true)
+    if let workers = environment["TRANSVID_RENDER_WORKERS"].flatMap({ Int($0) }).map({ max(0, $0) }) {
+      pipeline = FramePipeline(workers: workers, depth: max(3, workers + 2), conversionThreads: cores)
+    }
+    if let depth = environment["TRANSVID_PIPELINE_DEPTH"].flatMap({ Int($0) }).map({ max(1, $0) }) {
+      pipeline.depth = depth
+    }
+    return pipeline
   }
 
-  /// What the pipeline did, for benchmarks.
+  /// How far background workers draw ahead of the encoder: as many frames
+  /// as 160 MB of yuv420p holds, from 8 to 32 (32 at 1170×2532). x264 has
+  /// stretches on one thread (its lookahead deciding frame types, with
+  /// `sync-lookahead=0` on the encoder's thread) that only a deep queue
+  /// lets the workers fill: on `scripts/bench floor`'s demo, 32 frames
+  /// took 0.955 of the wall time of 3 (the layout before, 6 alternating
+  /// rounds), 8 frames 0.98.
+  static func aheadDepth(width: Int, height: Int, workers: Int) -> Int {
+    let frameBytes = max(1, width * height * 3 / 2)
+    return max(8, workers + 4, min(32, 160_000_000 / frameBytes))
+  }
+
+  /// What the pipeline did, for benchmarks and tests.
   struct Statistics {
     /// Frames rendered (the rest repeated the previous frame).
     var rendered = 0
     /// Frames in total.
     var frames = 0
+    /// Frames the encoder's thread drew itself (`background`).
+    var drawnByEncoder = 0
   }
 
   /// Renders every frame of `renderer` and hands each, in order, to
@@ -85,33 +132,57 @@ struct FramePipeline {
       return statistics
     }
 
-    let state = try PipelineState(
-      count: count, depth: max(1, depth), pool: (0...max(1, depth)).map { _ in try YUVFrame(width: width, height: height) })
+    let depth = max(1, self.depth ?? Self.aheadDepth(width: width, height: height, workers: workers))
+    let state = PipelineState(count: count, depth: depth, width: width, height: height)
     let group = DispatchGroup()
     defer {
       state.stop(nil)
       group.wait()
     }
+    let workerRenderer = renderer.spreadingBands(over: bandThreads)
     for _ in 0..<workers {
       let converter = try YUVConverter(width: width, height: height, threads: conversionThreads)
-      let fitter = try FrameFitter(renderer, width: width, height: height)
+      let fitter = try FrameFitter(workerRenderer, width: width, height: height)
       group.enter()
+      let (background, before) = (background, beforeWorkerFrame)
       let thread = Thread {
-        state.work(renderer: renderer, fitter: fitter, converter: converter, convert: convert)
+        if background { Self.lowerPriority() }
+        state.work(renderer: workerRenderer, fitter: fitter, converter: converter, convert: convert, before: before)
         group.leave()
       }
       thread.stackSize = 8 << 20
       thread.start()
     }
+    // The encoder's own renderer (`background`), made when first needed.
+    var own: (fitter: FrameFitter, converter: YUVConverter, bitmap: Bitmap)? = nil
     var last: YUVFrame? = nil
+    func deliver(_ n: Int, _ yuv: YUVFrame) throws {
+      try consume(n, yuv)
+      // The encoder has let go of the previous frame; workers may reuse it.
+      if let last { state.recycle(last) }
+      last = yuv
+      statistics.rendered += 1
+    }
     for n in 0..<count {
-      switch try StageTimings.measure(.wait, { try state.take(n) }) {
+      let item = try StageTimings.measure(.wait) {
+        try state.take(n, helps: background, patience: patience, repeats: renderer.repeatsPreviousFrame)
+      }
+      switch item {
       case .frame(let yuv):
-        try consume(n, yuv)
-        // The encoder has let go of the previous frame; workers may reuse it.
-        if let last { state.recycle(last) }
-        last = yuv
-        statistics.rendered += 1
+        try deliver(n, yuv)
+      case .draw(let pooled):
+        let yuv = try pooled ?? YUVFrame(width: width, height: height)
+        if own == nil {
+          own = (
+            try FrameFitter(renderer, width: width, height: height),
+            try YUVConverter(width: width, height: height, threads: max(1, ProcessInfo.processInfo.activeProcessorCount)),
+            Bitmap(width: width, height: height)
+          )
+        }
+        try StageTimings.measure(.compose) { try own!.fitter.render(n, into: &own!.bitmap) }
+        if convert { try StageTimings.measure(.convert) { try own!.converter.convert(own!.bitmap, into: yuv) } }
+        statistics.drawnByEncoder += 1
+        try deliver(n, yuv)
       case .repeated:
         try consume(n, last!)
       }
@@ -119,13 +190,29 @@ struct FramePipeline {
     }
     return statistics
   }
+
+  /// Moves the calling thread to the idle scheduling class, where it runs
+  /// only on a core no normal thread wants. `SCHED_IDLE` is 5 in Linux's
+  /// `<sched.h>`; glibc declares it only under `_GNU_SOURCE`, which Swift's
+  /// Glibc module does not set. A failure (a sandbox that forbids it)
+  /// leaves the thread as it was: the encoder's help keeps it correct.
+  static func lowerPriority() {
+    #if os(Linux)
+      var parameters = sched_param()
+      _ = pthread_setschedparam(pthread_self(), 5, &parameters)
+    #endif
+  }
 }
 
-/// What a worker leaves for frame `n`.
+/// What the encoder gets for frame `n`.
 private enum PipelineItem {
+  /// Drawn and converted by a worker.
   case frame(YUVFrame)
   /// The same picture as frame `n − 1`.
   case repeated
+  /// For the encoder's thread to draw, into this pooled frame (nil: the
+  /// pool is dry, make one).
+  case draw(YUVFrame?)
 }
 
 /// The shared state of a `FramePipeline` run: a ring of `depth` slots
@@ -134,27 +221,38 @@ private enum PipelineItem {
 private final class PipelineState: @unchecked Sendable {
   let count: Int
   let depth: Int
+  let width: Int, height: Int
   private let condition = NSCondition()
   private var slots: [PipelineItem?]
   private var free: [YUVFrame]
-  /// The next frame a worker will claim.
+  /// The next frame a worker (or the encoder) will claim.
   private var nextClaim = 0
   /// Frames the encoder has taken and finished with.
   private var consumedCount = 0
+  /// The last frame the encoder has taken: from its slot, or to draw
+  /// itself. A worker's later copy of it is dropped.
+  private var taken = -1
+  /// A worker's recent seconds per frame (drawn and converted), smoothed.
+  private var frameSeconds = 0.0
   private var stopped = false
   private var failure: (any Error)?
 
-  init(count: Int, depth: Int, pool: [YUVFrame]) {
+  init(count: Int, depth: Int, width: Int, height: Int) {
     self.count = count
     self.depth = depth
+    (self.width, self.height) = (width, height)
     slots = Array(repeating: nil, count: depth)
-    free = pool
+    free = []
   }
 
   /// A worker's loop: claim the next frame, render and convert it outside
-  /// the lock, publish it.
-  func work(renderer: FrameRenderer, fitter: FrameFitter, converter: YUVConverter, convert: Bool) {
+  /// the lock, publish it (unless the encoder has drawn it meanwhile).
+  func work(
+    renderer: FrameRenderer, fitter: FrameFitter, converter: YUVConverter, convert: Bool,
+    before: (@Sendable (Int) -> Void)?
+  ) {
     var bitmap = Bitmap(width: fitter.width, height: fitter.height)
+    let clock = ContinuousClock()
     condition.lock()
     while true {
       while !stopped && nextClaim < count && nextClaim - consumedCount >= depth { condition.wait() }
@@ -166,35 +264,71 @@ private final class PipelineState: @unchecked Sendable {
         condition.broadcast()
         continue
       }
-      // At most `depth` claimed frames are unconsumed, and the encoder holds
-      // one more: a pool of `depth + 1` never runs dry here.
-      let yuv = free.removeLast()
+      let pooled = free.popLast()
       condition.unlock()
       var error: (any Error)? = nil
+      var yuv: YUVFrame? = nil
+      let start = clock.now
       do {
+        before?(n)
+        let frame = try pooled ?? YUVFrame(width: width, height: height)
+        yuv = frame
         try StageTimings.measure(.compose) { try fitter.render(n, into: &bitmap) }
-        if convert { try StageTimings.measure(.convert) { try converter.convert(bitmap, into: yuv) } }
+        if convert { try StageTimings.measure(.convert) { try converter.convert(bitmap, into: frame) } }
       } catch let e { error = e }
+      let elapsed = clock.now - start
       condition.lock()
       if let error {
         stopLocked(error)
         break
       }
-      slots[n % depth] = .frame(yuv)
+      let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
+      frameSeconds = frameSeconds == 0 ? seconds : 0.75 * frameSeconds + 0.25 * seconds
+      if n <= taken {
+        free.append(yuv!)  // the encoder drew it
+      } else {
+        slots[n % depth] = .frame(yuv!)
+      }
       condition.broadcast()
     }
     condition.unlock()
   }
 
-  /// Waits for frame `n` and takes it; throws the error that stopped the pipeline.
-  func take(_ n: Int) throws -> PipelineItem {
+  /// Waits for frame `n` and takes it; throws the error that stopped the
+  /// pipeline. With `helps`, hands frame `n` to the encoder to draw when
+  /// no worker has claimed it, or when the worker that has is still at it
+  /// after `patience` seconds (nil: twice `frameSeconds`, at least 5 ms).
+  func take(_ n: Int, helps: Bool, patience: Double?, repeats: (Int) -> Bool) throws -> PipelineItem {
     condition.lock()
     defer { condition.unlock() }
-    while slots[n % depth] == nil && !stopped { condition.wait() }
-    if stopped { throw failure ?? CancellationError() }
-    let item = slots[n % depth]!
-    slots[n % depth] = nil
-    return item
+    var deadline: Date? = nil
+    while true {
+      if stopped { throw failure ?? CancellationError() }
+      if let item = slots[n % depth] {
+        slots[n % depth] = nil
+        taken = n
+        return item
+      }
+      guard helps else {
+        condition.wait()
+        continue
+      }
+      // Claims go in order and every frame before `n` is taken, so `n` is
+      // either the next claim or a worker's.
+      var draws = nextClaim == n
+      if draws {
+        nextClaim = n + 1
+      } else {
+        let due = deadline ?? Date(timeIntervalSinceNow: patience ?? max(0.005, 2 * frameSeconds))
+        deadline = due
+        draws = Date() >= due
+      }
+      if draws {
+        taken = n
+        return repeats(n) ? .repeated : .draw(free.popLast())
+      }
+      _ = condition.wait(until: deadline!)
+    }
   }
 
   /// The encoder is done with frame `n`: its slot may be claimed again.

@@ -42,6 +42,7 @@ import TestSupport
     FramePipeline(workers: 1, depth: 3, conversionThreads: 2),
     FramePipeline(workers: 2, depth: 4, conversionThreads: 3),
     FramePipeline(workers: 4, depth: 2, conversionThreads: 4),
+    FramePipeline(workers: 2, depth: 8, conversionThreads: 1, bandThreads: 1, background: true),
     .standard(),
   ]
 
@@ -127,6 +128,44 @@ import TestSupport
       }
       #expect(count == 4)
     }
+  }
+
+  /// The frames a run hands to the encoder, as raw yuv420p.
+  func frames(_ renderer: FrameRenderer, _ pipeline: FramePipeline) throws -> ([[UInt8]], FramePipeline.Statistics) {
+    var frames: [[UInt8]] = []
+    let statistics = try pipeline.run(renderer, width: 240, height: 400) { _, yuv in frames.append(yuv.planarBytes()) }
+    return (frames, statistics)
+  }
+
+  /// Background workers run at idle priority and can be starved by other
+  /// work on the machine: the encoder's thread then draws the frames it
+  /// waits for itself. Workers that never get to draw in time leave every
+  /// frame to it; slow ones leave some, and their copies of frames the
+  /// encoder drew meanwhile are dropped. The frames are the same.
+  @Test func starvedOrSlowWorkersLeaveFramesToTheEncoder() throws {
+    let dir = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    let renderer = try renderer(dir)
+    let (reference, plain) = try frames(renderer, FramePipeline(workers: 0, depth: 1, conversionThreads: 1))
+    #expect(plain.rendered > 20)
+
+    var starved = FramePipeline(workers: 2, depth: 4, conversionThreads: 1, bandThreads: 1, background: true)
+    starved.patience = 0.001
+    starved.beforeWorkerFrame = { _ in usleep(300_000) }
+    let (a, s) = try frames(renderer, starved)
+    let starvedSame = a == reference
+    #expect(starvedSame, "frames differ from the reference path's")
+    #expect(s.rendered == plain.rendered)
+    #expect(s.drawnByEncoder >= s.rendered - 4, "\(s.drawnByEncoder) of \(s.rendered) drawn by the encoder")
+
+    var slow = starved
+    slow.beforeWorkerFrame = { n in usleep(UInt32(n % 3 == 0 ? 40_000 : 0)) }
+    slow.patience = 0.01
+    let (b, t) = try frames(renderer, slow)
+    let slowSame = b == reference
+    #expect(slowSame, "frames differ from the reference path's")
+    #expect(t.rendered == plain.rendered)
+    #expect(t.drawnByEncoder > 0, "\(t.drawnByEncoder) of \(t.rendered) drawn by the encoder")
   }
 
   @Test func holdsAreNotRendered() throws {
