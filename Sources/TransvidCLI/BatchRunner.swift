@@ -29,10 +29,11 @@ struct JobResult: Sendable {
 ///
 /// Parallelism: jobs run on `-j` threads (default: one per core, at most one
 /// per job), costliest first (`claimOrder`). Inside a job an MP4 goes through
-/// `FramePipeline`: a worker renders frames ahead of the encoder (the compositor spreading each frame's
-/// row bands over the cores), the converter works in bands, repeated frames are
-/// not rendered again, and x264 uses a fixed 4 threads — so a single big job
-/// still keeps the machine busy; many small jobs gain most side by side.
+/// `FramePipeline`: a worker per core renders frames ahead of the encoder
+/// (at idle priority when the batch renders one job at a time), repeated
+/// frames are not rendered again, and x264 uses a fixed 4 threads — so a
+/// single big job still keeps the machine busy; many small jobs gain most
+/// side by side.
 /// Output bytes do not depend on `-j`: each job's pixels and encoder settings
 /// are fixed, and every output is written alone.
 struct BatchRunner: Sendable {
@@ -79,6 +80,7 @@ struct BatchRunner: Sendable {
     let results = Mutex([JobResult?](repeating: nil, count: jobs.count))
     let workers = min(options.jobs ?? ProcessInfo.processInfo.activeProcessorCount, max(jobs.count, 1))
     let order = workers > 1 ? Self.claimOrder(jobs) : Array(jobs.indices)
+    FramePipeline.jobsAtOnce.store(workers, ordering: .relaxed)
     let next = Atomic(0)
     let work: @Sendable () -> Void = {
       while !Cancellation.shared.isCancelled {

@@ -4,6 +4,7 @@ import Jobs
 import Media
 import Raster
 import Rendering
+import Synchronization
 
 /// Renders and converts a job's frames on worker threads ahead of the
 /// encoder, which takes them in order on the calling thread.
@@ -59,8 +60,9 @@ struct FramePipeline {
   /// made slow, or starved).
   var beforeWorkerFrame: (@Sendable (Int) -> Void)? = nil
 
-  /// The defaults for this machine: a background worker per core, each
-  /// frame drawn and converted on one thread, 8 frames ahead at least.
+  /// The defaults for this machine: a worker per core, each frame drawn and
+  /// converted on one thread, 8 frames ahead at least; background workers
+  /// unless other jobs render beside this one (`jobsAtOnce`).
   /// `TRANSVID_RENDER_WORKERS` (bench and debugging only, undocumented for
   /// users) sets that many workers at normal priority instead, each frame's
   /// bands and conversion spread over every core (the layout before
@@ -72,11 +74,20 @@ struct FramePipeline {
     if let workers = environment["TRANSVID_RENDER_WORKERS"].flatMap({ Int($0) }).map({ max(0, $0) }) {
       pipeline = FramePipeline(workers: workers, depth: max(3, workers + 2), conversionThreads: cores)
     }
+    if jobsAtOnce.load(ordering: .relaxed) > 1 { pipeline.background = false }
     if let depth = environment["TRANSVID_PIPELINE_DEPTH"].flatMap({ Int($0) }).map({ max(1, $0) }) {
       pipeline.depth = depth
     }
     return pipeline
   }
+
+  /// How many jobs the process renders side by side (`BatchRunner` sets
+  /// it from `-j`). With more than one, the other jobs' encoders take the
+  /// time one x264 leaves, and background workers, starved by them, would
+  /// leave frames to the encoder's thread to draw twice: workers then run
+  /// at normal priority (a batch of 24 small jobs at `-j 2`: 1.03 of the
+  /// wall time of the layout before with background workers, 0.99 without).
+  static let jobsAtOnce = Atomic<Int>(1)
 
   /// How far background workers draw ahead of the encoder: as many frames
   /// as 160 MB of yuv420p holds, from 8 to 32 (32 at 1170×2532). x264 has
