@@ -93,9 +93,10 @@ struct FramePipeline {
   /// as 160 MB of yuv420p holds, from 8 to 32 (32 at 1170×2532). x264 has
   /// stretches on one thread (its lookahead deciding frame types, with
   /// `sync-lookahead=0` on the encoder's thread) that only a deep queue
-  /// lets the workers fill: on `scripts/bench floor`'s demo, 32 frames
-  /// took 0.955 of the wall time of 3 (the layout before, 6 alternating
-  /// rounds), 8 frames 0.98.
+  /// lets the workers fill: on `scripts/bench floor`'s demo (6 alternating
+  /// rounds), background workers 32 frames ahead took 0.955 of the wall
+  /// time of the layout before (one worker 3 frames ahead), 8 frames ahead
+  /// 0.98.
   static func aheadDepth(width: Int, height: Int, workers: Int) -> Int {
     let frameBytes = max(1, width * height * 3 / 2)
     return max(8, workers + 4, min(32, 160_000_000 / frameBytes))
