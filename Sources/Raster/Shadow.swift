@@ -341,7 +341,9 @@ enum Shadows {
   /// run reads the same row at every tap, so it equals every other such row
   /// of that run and is copied. Each kept row is computed exactly as the
   /// reference computes it, so the result is the same to the bit; what a
-  /// snapshot's shadow costs then grows with its edges, not its area.
+  /// snapshot's shadow costs then grows with its edges, not its area. The
+  /// vertical pass likewise filters only the first of each run of equal
+  /// columns and copies it along, and skips taps that read a zero row.
   ///
   /// The inner loops run over contiguous x for each tap, which LLVM
   /// vectorises; the rows computed are spread over the cores in both passes.
@@ -401,21 +403,49 @@ enum Shadows {
                   }
                 }
               }
+              // An output column depends on its column of the horizontal
+              // pass alone: a column equal to the one on its left (inside a
+              // box, the empty margin) gives that column's result again, so
+              // only the runs' first columns are filtered (`spans`), the
+              // others copied. A zero row adds +0 at every tap (the sums
+              // start at +0 and grow), so its taps are skipped.
+              var repeatsLeft = [Bool](repeating: true, count: w)
+              repeatsLeft[0] = false
+              for y in blurredRows {
+                let row = UnsafeRawPointer(mid.baseAddress! + y * w).assumingMemoryBound(to: UInt32.self)
+                for x in 1..<max(w, 1) where repeatsLeft[x] && row[x] != row[x - 1] { repeatsLeft[x] = false }
+              }
+              var spans: [Int] = []
+              for x in 0..<w where !repeatsLeft[x] {
+                if let last = spans.last, last == x { spans[spans.count - 1] = x + 1 } else { spans += [x, x + 1] }
+              }
+              let zero = (0..<h).map { y in runStart[y] == y && (0..<w).allSatisfy { src[y * w + $0] == 0 } }
               let threadsY = max(1, min(Compositor.processorCount, computedRows.count / 32))
-              DispatchQueue.concurrentPerform(iterations: threadsY) { t in
-                let (_, mid, dst, _, kw, runStart) = job.value
-                for k in stride(from: t, to: computedRows.count, by: threadsY) {
-                  let y = computedRows[k]
-                  let o = dst + y * w
-                  for tap in 0..<taps {
-                    let sy = y + tap - r
-                    if sy < 0 || sy >= h { continue }
-                    let wt = kw[tap]
-                    let s = mid + runStart[sy] * w
-                    for x in 0..<w { o[x] += wt * s[x] }
+              spans.withUnsafeBufferPointer { spans in repeatsLeft.withUnsafeBufferPointer { repeatsLeft in
+                zero.withUnsafeBufferPointer { zero in
+                  let columns = UncheckedSendable(value: (spans.baseAddress!, spans.count, repeatsLeft.baseAddress!, zero.baseAddress!))
+                  DispatchQueue.concurrentPerform(iterations: threadsY) { t in
+                    let (_, mid, dst, _, kw, runStart) = job.value
+                    let (spans, spanCount, repeatsLeft, zero) = columns.value
+                    for k in stride(from: t, to: computedRows.count, by: threadsY) {
+                      let y = computedRows[k]
+                      let o = dst + y * w
+                      for tap in 0..<taps {
+                        let sy = y + tap - r
+                        if sy < 0 || sy >= h || zero[runStart[sy]] { continue }
+                        let wt = kw[tap]
+                        let s = mid + runStart[sy] * w
+                        var i = 0
+                        while i < spanCount {
+                          for x in spans[i]..<spans[i + 1] { o[x] += wt * s[x] }
+                          i += 2
+                        }
+                      }
+                      for x in 1..<max(w, 1) where repeatsLeft[x] { o[x] = o[x - 1] }
+                    }
                   }
                 }
-              }
+              } }
             }
           } }
           for y in 0..<h where copyOf[y] >= 0 {

@@ -146,11 +146,13 @@ import TestSupport
 }
 
 @Suite struct ShadowBlurTests {
-  /// `Shadows.blur` shares the work of identical rows; it gives the bits of
-  /// `blurReference`, which computes every row of both passes on its own:
-  /// on a rounded box's alpha inside an empty margin (long runs of equal
-  /// rows), on rows that repeat in runs shorter and longer than the
-  /// kernel's window, at the edges, and with sub-pixel shifts.
+  /// `Shadows.blur` shares the work of identical rows and columns and skips
+  /// zero rows; it gives the bits of `blurReference`, which computes every
+  /// row of both passes on its own: on a rounded box's alpha inside an
+  /// empty margin (long runs of equal rows and columns), on rows that
+  /// repeat in runs shorter and longer than the kernel's window, on columns
+  /// that do with zero rows between them, at the edges, and with sub-pixel
+  /// shifts.
   @Test(arguments: [(0.0, 0.0), (0.25, 0.75)])
   func sharedRowsGiveTheReferenceBits(shift: (Double, Double)) {
     var state: UInt64 = 7
@@ -175,7 +177,22 @@ import TestSupport
       for _ in 0..<Int(1 + next() % 40) { runs += row }
     }
     runs.removeLast(runs.count - w * h)
-    for (input, sigma) in [(box, 2.0), (box, 5.0), (runs, 1.5), (runs, 4.0)] {
+    // Random columns, each repeated 1 to 40 times, in rows of random
+    // height; every fifth stretch of rows zero.
+    var columns: [Float] = []
+    while columns.count < w * h {
+      var row: [Float] = []
+      while row.count < w {
+        let value = Float(next() % 256) / 255
+        row += [Float](repeating: value, count: Int(1 + next() % 40))
+      }
+      row.removeLast(row.count - w)
+      if next() % 5 == 0 { row = [Float](repeating: 0, count: w) }
+      for _ in 0..<Int(1 + next() % 12) { columns += row }
+    }
+    columns.removeLast(columns.count - w * h)
+    #expect(columns.contains(0) && Set(columns).count > 20)
+    for (input, sigma) in [(box, 2.0), (box, 5.0), (runs, 1.5), (runs, 4.0), (columns, 1.5), (columns, 4.0)] {
       let reach = Int((3 * sigma).rounded(.up))
       let fast = Shadows.blur(input, width: w, height: h, sigma: sigma, reach: reach, shift: shift)
       let reference = Shadows.blurReference(input, width: w, height: h, sigma: sigma, reach: reach, shift: shift)
