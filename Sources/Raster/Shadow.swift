@@ -343,7 +343,9 @@ enum Shadows {
   /// reference computes it, so the result is the same to the bit; what a
   /// snapshot's shadow costs then grows with its edges, not its area. The
   /// vertical pass likewise filters only the first of each run of equal
-  /// columns and copies it along, and skips taps that read a zero row.
+  /// columns and copies it along, and skips taps that read a zero row; the
+  /// horizontal pass copies a column whose window and its left
+  /// neighbour's lie in one run of equal samples, and leaves zero rows.
   ///
   /// The inner loops run over contiguous x for each tap, which LLVM
   /// vectorises; the rows computed are spread over the cores in both passes.
@@ -391,16 +393,50 @@ enum Shadows {
                 let (src, mid, _, kw, _, _) = job.value
                 let padded = UnsafeMutablePointer<Float>.allocate(capacity: w + 2 * r)
                 defer { padded.deallocate() }
+                // Per padded sample, the first of its run of equal samples;
+                // and the output columns filtered, as (start, end) pairs.
+                let runFirst = UnsafeMutablePointer<Int>.allocate(capacity: w + 2 * r)
+                defer { runFirst.deallocate() }
+                let spans = UnsafeMutablePointer<Int>.allocate(capacity: 2 * w)
+                defer { spans.deallocate() }
                 for k in stride(from: t, to: blurredRows.count, by: threadsX) {
                   let y = blurredRows[k]
                   padded.initialize(repeating: 0, count: w + 2 * r)
                   (padded + r).update(from: src + y * w, count: w)
+                  // A zero row stays zero (the buffer starts so).
+                  guard (0..<w).contains(where: { src[y * w + $0] != 0 }) else { continue }
+                  // Column x reads samples x…x + taps − 1: when they and
+                  // column x − 1's lie in one run of equal samples, it sums
+                  // the same products in the same order, so it is column
+                  // x − 1's value again and is copied, not filtered.
+                  let length = w + 2 * r
+                  runFirst[0] = 0
+                  for i in 1..<length {
+                    runFirst[i] = padded[i].bitPattern == padded[i - 1].bitPattern ? runFirst[i - 1] : i
+                  }
+                  @inline(__always) func repeats(_ x: Int) -> Bool {
+                    x > 0 && x + taps - 1 < length && runFirst[x + taps - 1] <= x - 1
+                  }
+                  var spanCount = 0
+                  for x in 0..<w where !repeats(x) {
+                    if spanCount > 0 && spans[spanCount - 1] == x {
+                      spans[spanCount - 1] = x + 1
+                    } else {
+                      (spans[spanCount], spans[spanCount + 1]) = (x, x + 1)
+                      spanCount += 2
+                    }
+                  }
                   let o = mid + y * w
                   for tap in 0..<taps {
                     let wt = kw[tap]
                     let s = padded + tap
-                    for x in 0..<w { o[x] += wt * s[x] }
+                    var i = 0
+                    while i < spanCount {
+                      for x in spans[i]..<spans[i + 1] { o[x] += wt * s[x] }
+                      i += 2
+                    }
                   }
+                  for x in 1..<max(w, 1) where repeats(x) { o[x] = o[x - 1] }
                 }
               }
               // An output column depends on its column of the horizontal
