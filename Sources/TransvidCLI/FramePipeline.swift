@@ -54,7 +54,8 @@ struct FramePipeline {
   var background = false
   /// Seconds the encoder waits for a frame a worker has claimed before it
   /// draws the frame itself (`background` only; nil: twice a worker's
-  /// recent time per frame, at least 5 ms).
+  /// recent time per frame, at least 5 ms; 0.1 s until a worker has
+  /// finished a frame, since the first frames also make the snapshots).
   var patience: Double? = nil
   /// Tests: runs on a worker's thread before it draws frame `n` (a worker
   /// made slow, or starved).
@@ -309,7 +310,8 @@ private final class PipelineState: @unchecked Sendable {
   /// Waits for frame `n` and takes it; throws the error that stopped the
   /// pipeline. With `helps`, hands frame `n` to the encoder to draw when
   /// no worker has claimed it, or when the worker that has is still at it
-  /// after `patience` seconds (nil: twice `frameSeconds`, at least 5 ms).
+  /// after `patience` seconds (nil: twice `frameSeconds`, at least 5 ms;
+  /// 0.1 s before any worker has finished a frame).
   func take(_ n: Int, helps: Bool, patience: Double?, repeats: (Int) -> Bool) throws -> PipelineItem {
     condition.lock()
     defer { condition.unlock() }
@@ -331,7 +333,7 @@ private final class PipelineState: @unchecked Sendable {
       if draws {
         nextClaim = n + 1
       } else {
-        let due = deadline ?? Date(timeIntervalSinceNow: patience ?? max(0.005, 2 * frameSeconds))
+        let due = deadline ?? Date(timeIntervalSinceNow: patience ?? (frameSeconds == 0 ? 0.1 : max(0.005, 2 * frameSeconds)))
         deadline = due
         draws = Date() >= due
       }
