@@ -378,6 +378,10 @@ enum Shadows {
       if firstInRun[runStart[top]] < 0 { firstInRun[runStart[top]] = y } else { copyOf[y] = firstInRun[runStart[top]] }
     }
     let computedRows = (0..<h).filter { copyOf[$0] < 0 }
+    // zeroRow[y]: row y (a run's first) is all zero; its passes add +0.
+    let zeroRow = input.withUnsafeBufferPointer { src in
+      (0..<h).map { y in runStart[y] == y && !(0..<w).contains { src[y * w + $0] != 0 } }
+    }
     var horizontal = [Float](repeating: 0, count: w * h)
     var out = [Float](repeating: 0, count: w * h)
     input.withUnsafeBufferPointer { src in
@@ -404,7 +408,7 @@ enum Shadows {
                   padded.initialize(repeating: 0, count: w + 2 * r)
                   (padded + r).update(from: src + y * w, count: w)
                   // A zero row stays zero (the buffer starts so).
-                  guard (0..<w).contains(where: { src[y * w + $0] != 0 }) else { continue }
+                  if zeroRow[y] { continue }
                   // Column x reads samples x…x + taps − 1: when they and
                   // column x − 1's lie in one run of equal samples, it sums
                   // the same products in the same order, so it is column
@@ -417,15 +421,7 @@ enum Shadows {
                   @inline(__always) func repeats(_ x: Int) -> Bool {
                     x > 0 && x + taps - 1 < length && runFirst[x + taps - 1] <= x - 1
                   }
-                  var spanCount = 0
-                  for x in 0..<w where !repeats(x) {
-                    if spanCount > 0 && spans[spanCount - 1] == x {
-                      spans[spanCount - 1] = x + 1
-                    } else {
-                      (spans[spanCount], spans[spanCount + 1]) = (x, x + 1)
-                      spanCount += 2
-                    }
-                  }
+                  let spanCount = columnSpans(w, into: spans, repeats: repeats)
                   let o = mid + y * w
                   for tap in 0..<taps {
                     let wt = kw[tap]
@@ -451,15 +447,13 @@ enum Shadows {
                 let row = UnsafeRawPointer(mid.baseAddress! + y * w).assumingMemoryBound(to: UInt32.self)
                 for x in 1..<max(w, 1) where repeatsLeft[x] && row[x] != row[x - 1] { repeatsLeft[x] = false }
               }
-              var spans: [Int] = []
-              for x in 0..<w where !repeatsLeft[x] {
-                if let last = spans.last, last == x { spans[spans.count - 1] = x + 1 } else { spans += [x, x + 1] }
-              }
-              let zero = (0..<h).map { y in runStart[y] == y && (0..<w).allSatisfy { src[y * w + $0] == 0 } }
+              let spans = UnsafeMutablePointer<Int>.allocate(capacity: 2 * w)
+              defer { spans.deallocate() }
+              let spanCount = columnSpans(w, into: spans, repeats: { repeatsLeft[$0] })
               let threadsY = max(1, min(Compositor.processorCount, computedRows.count / 32))
-              spans.withUnsafeBufferPointer { spans in repeatsLeft.withUnsafeBufferPointer { repeatsLeft in
-                zero.withUnsafeBufferPointer { zero in
-                  let columns = UncheckedSendable(value: (spans.baseAddress!, spans.count, repeatsLeft.baseAddress!, zero.baseAddress!))
+              repeatsLeft.withUnsafeBufferPointer { repeatsLeft in
+                zeroRow.withUnsafeBufferPointer { zero in
+                  let columns = UncheckedSendable(value: (spans, spanCount, repeatsLeft.baseAddress!, zero.baseAddress!))
                   DispatchQueue.concurrentPerform(iterations: threadsY) { t in
                     let (_, mid, dst, _, kw, runStart) = job.value
                     let (spans, spanCount, repeatsLeft, zero) = columns.value
@@ -481,7 +475,7 @@ enum Shadows {
                     }
                   }
                 }
-              } }
+              }
             }
           } }
           for y in 0..<h where copyOf[y] >= 0 {
@@ -491,6 +485,23 @@ enum Shadows {
       }
     }
     return out
+  }
+
+  /// The columns 0..<count that `repeats` does not copy from their left
+  /// neighbour, as runs written to `spans` (start, end, start, end, …; room
+  /// for 2·count); returns how many values it wrote.
+  @inline(__always)
+  static func columnSpans(_ count: Int, into spans: UnsafeMutablePointer<Int>, repeats: (Int) -> Bool) -> Int {
+    var n = 0
+    for x in 0..<count where !repeats(x) {
+      if n > 0 && spans[n - 1] == x {
+        spans[n - 1] = x + 1
+      } else {
+        (spans[n], spans[n + 1]) = (x, x + 1)
+        n += 2
+      }
+    }
+    return n
   }
 
   /// The horizontal and vertical kernels of a blur moving its input by

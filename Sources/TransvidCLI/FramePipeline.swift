@@ -24,7 +24,7 @@ import Synchronization
 ///   scheduler's idle priority (`background`: Linux's `SCHED_IDLE`): x264's
 ///   threads never wait for a core the renderer holds, and the renderer
 ///   takes the time x264 leaves (its 4 threads on 2 cores leave about a
-///   seventh), filling a queue of 8 frames ahead.
+///   seventh), filling a queue of up to 32 frames ahead (`aheadDepth`).
 /// - An idle-priority worker can be starved by other work on the machine,
 ///   so with `background` the encoder's thread (normal priority, bands over
 ///   every core) draws a frame it needs that is not ready: at once if no
