@@ -28,8 +28,8 @@ import Synchronization
 /// - An idle-priority worker can be starved by other work on the machine,
 ///   so with `background` the encoder's thread (normal priority, bands over
 ///   every core) draws a frame it needs that is not ready: at once if no
-///   worker has claimed it, after `patience` (twice a worker's recent time
-///   per frame) if one has; the worker's copy, the same pixels, is then
+///   worker has claimed it, after `patience` (twice a worker's recent CPU
+///   time per frame) if one has; the worker's copy, the same pixels, is then
 ///   dropped. A starved pipeline renders as one on the encoder's thread would.
 ///
 /// Determinism: every frame's pixels are a pure function of its number, the
@@ -53,9 +53,8 @@ struct FramePipeline {
   /// frame it waits for.
   var background = false
   /// Seconds the encoder waits for a frame a worker has claimed before it
-  /// draws the frame itself (`background` only; nil: twice a worker's
-  /// recent time per frame, at least 5 ms; 0.1 s until a worker has
-  /// finished a frame, since the first frames also make the snapshots).
+  /// draws the frame itself (`background` only; nil: twice the CPU time a
+  /// worker recently took per frame, at least 5 ms).
   var patience: Double? = nil
   /// Tests: runs on a worker's thread before it draws frame `n` (a worker
   /// made slow, or starved).
@@ -245,7 +244,9 @@ private final class PipelineState: @unchecked Sendable {
   /// The last frame the encoder has taken: from its slot, or to draw
   /// itself. A worker's later copy of it is dropped.
   private var taken = -1
-  /// A worker's recent seconds per frame (drawn and converted), smoothed.
+  /// A worker's recent CPU seconds per frame (drawn and converted, on its
+  /// thread), smoothed: what a frame takes a worker that gets a core. Not
+  /// wall time, which grows without bound while workers are starved.
   private var frameSeconds = 0.0
   private var stopped = false
   private var failure: (any Error)?
@@ -265,7 +266,6 @@ private final class PipelineState: @unchecked Sendable {
     before: (@Sendable (Int) -> Void)?
   ) {
     var bitmap = Bitmap(width: fitter.width, height: fitter.height)
-    let clock = ContinuousClock()
     condition.lock()
     while true {
       while !stopped && nextClaim < count && nextClaim - consumedCount >= depth { condition.wait() }
@@ -281,7 +281,7 @@ private final class PipelineState: @unchecked Sendable {
       condition.unlock()
       var error: (any Error)? = nil
       var yuv: YUVFrame? = nil
-      let start = clock.now
+      let start = Self.threadSeconds()
       do {
         before?(n)
         let frame = try pooled ?? YUVFrame(width: width, height: height)
@@ -289,13 +289,12 @@ private final class PipelineState: @unchecked Sendable {
         try StageTimings.measure(.compose) { try fitter.render(n, into: &bitmap) }
         if convert { try StageTimings.measure(.convert) { try converter.convert(bitmap, into: frame) } }
       } catch let e { error = e }
-      let elapsed = clock.now - start
+      let seconds = Self.threadSeconds() - start
       condition.lock()
       if let error {
         stopLocked(error)
         break
       }
-      let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
       frameSeconds = frameSeconds == 0 ? seconds : 0.75 * frameSeconds + 0.25 * seconds
       if n <= taken {
         free.append(yuv!)  // the encoder drew it
@@ -307,11 +306,17 @@ private final class PipelineState: @unchecked Sendable {
     condition.unlock()
   }
 
+  /// The calling thread's CPU time in seconds.
+  static func threadSeconds() -> Double {
+    var time = timespec()
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
+    return Double(time.tv_sec) + Double(time.tv_nsec) * 1e-9
+  }
+
   /// Waits for frame `n` and takes it; throws the error that stopped the
   /// pipeline. With `helps`, hands frame `n` to the encoder to draw when
   /// no worker has claimed it, or when the worker that has is still at it
-  /// after `patience` seconds (nil: twice `frameSeconds`, at least 5 ms;
-  /// 0.1 s before any worker has finished a frame).
+  /// after `patience` seconds (nil: twice `frameSeconds`, at least 5 ms).
   func take(_ n: Int, helps: Bool, patience: Double?, repeats: (Int) -> Bool) throws -> PipelineItem {
     condition.lock()
     defer { condition.unlock() }
@@ -333,7 +338,7 @@ private final class PipelineState: @unchecked Sendable {
       if draws {
         nextClaim = n + 1
       } else {
-        let due = deadline ?? Date(timeIntervalSinceNow: patience ?? (frameSeconds == 0 ? 0.1 : max(0.005, 2 * frameSeconds)))
+        let due = deadline ?? Date(timeIntervalSinceNow: patience ?? max(0.005, 2 * frameSeconds))
         deadline = due
         draws = Date() >= due
       }
