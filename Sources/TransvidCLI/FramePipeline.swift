@@ -135,8 +135,7 @@ struct FramePipeline {
       let fitter = try FrameFitter(renderer, width: width, height: height)
       for n in 0..<count {
         if !renderer.repeatsPreviousFrame(n) {
-          try StageTimings.measure(.compose) { try fitter.render(n, into: &bitmap) }
-          if convert { try StageTimings.measure(.convert) { try converter.convert(bitmap, into: yuv) } }
+          try FramePipeline.draw(n, fitter, &bitmap, converter, into: yuv, convert: convert)
           statistics.rendered += 1
         }
         try consume(n, yuv)
@@ -191,8 +190,7 @@ struct FramePipeline {
             Bitmap(width: width, height: height)
           )
         }
-        try StageTimings.measure(.compose) { try own!.fitter.render(n, into: &own!.bitmap) }
-        if convert { try StageTimings.measure(.convert) { try own!.converter.convert(own!.bitmap, into: yuv) } }
+        try Self.draw(n, own!.fitter, &own!.bitmap, own!.converter, into: yuv, convert: convert)
         statistics.drawnByEncoder += 1
         try deliver(n, yuv)
       case .repeated:
@@ -201,6 +199,16 @@ struct FramePipeline {
       state.consumed(n)
     }
     return statistics
+  }
+
+  /// Draws frame `n` into `bitmap` and, with `convert`, converts it into
+  /// `yuv`, each step timed (`StageTimings`).
+  static func draw(
+    _ n: Int, _ fitter: FrameFitter, _ bitmap: inout Bitmap, _ converter: YUVConverter, into yuv: YUVFrame,
+    convert: Bool
+  ) throws {
+    try StageTimings.measure(.compose) { try fitter.render(n, into: &bitmap) }
+    if convert { try StageTimings.measure(.convert) { try converter.convert(bitmap, into: yuv) } }
   }
 
   /// Moves the calling thread to the idle scheduling class, where it runs
@@ -286,8 +294,7 @@ private final class PipelineState: @unchecked Sendable {
         before?(n)
         let frame = try pooled ?? YUVFrame(width: width, height: height)
         yuv = frame
-        try StageTimings.measure(.compose) { try fitter.render(n, into: &bitmap) }
-        if convert { try StageTimings.measure(.convert) { try converter.convert(bitmap, into: frame) } }
+        try FramePipeline.draw(n, fitter, &bitmap, converter, into: frame, convert: convert)
       } catch let e { error = e }
       let seconds = Self.threadSeconds() - start
       condition.lock()
