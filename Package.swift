@@ -43,6 +43,9 @@ let package = Package(
     // Line breaking (UAX #14, with dictionaries for Thai and its neighbours).
     // A C target, not a system library: its header hides ICU's types from Swift (see cicu.h).
     .target(name: "CICU", linkerSettings: [.linkedLibrary("icuuc")]),
+    // JPEG decoding (libjpeg-turbo) and the EXIF orientation (libexif). A C
+    // target: libjpeg reports errors by longjmp (see cjpeg.h).
+    .target(name: "CJPEG", linkerSettings: [.linkedLibrary("jpeg"), .linkedLibrary("exif")]),
 
     // MARK: - Pure modules (no I/O)
     .target(name: "Geometry", linkerSettings: libm),
@@ -51,7 +54,7 @@ let package = Package(
     .target(name: "Transitions", dependencies: ["Geometry", "Motion", "Raster"], linkerSettings: libm),
 
     // MARK: - Edges (I/O)
-    .target(name: "Media", dependencies: ["CFFmpeg", "CImageQuant", "CGIF", "Raster"]),
+    .target(name: "Media", dependencies: ["CFFmpeg", "CImageQuant", "CGIF", "CJPEG", "Raster"]),
     .target(name: "Jobs", dependencies: ["CYAML", "Geometry", "Motion", "Raster", "Transitions"]),
     .target(name: "Rendering", dependencies: ["CFontconfig", "Jobs", "Raster", "Transitions", "Geometry"]),
     .target(

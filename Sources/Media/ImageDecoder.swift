@@ -9,15 +9,20 @@ import Raster
 /// allocated, and libavcodec is told the same limit (`max_pixels`). Truncated
 /// and corrupt files throw a `MediaError` saying what is wrong.
 ///
-/// Colour: pixels are converted to RGBA with swscale (YUV JPEG/WebP with their
-/// BT.601 matrix, 16-bit PNG dithered to 8 bits) and then premultiplied. ICC
-/// profiles and gamma chunks are ignored: pixel values are taken as sRGB. A
-/// JPEG's EXIF orientation is applied (phone photos rely on it); the returned
-/// size is the upright size.
+/// Decoders: a JPEG goes to libjpeg-turbo first (`TurboJPEG`: RGBA straight
+/// from its SIMD decoder, what browsers show), and to libavcodec when
+/// libjpeg-turbo fails or warns; every other format to libavcodec.
+///
+/// Colour: libavcodec's pixels are converted to RGBA with swscale (YUV
+/// WebP with its BT.601 matrix, 16-bit PNG dithered to 8 bits) and then
+/// premultiplied. ICC profiles and gamma chunks are ignored: pixel values
+/// are taken as sRGB. A JPEG's EXIF orientation is applied (phone photos
+/// rely on it); the returned size is the upright size.
 ///
 /// Size: a caller that will shrink the image anyway may say by how much
 /// (`allowedReduction`); a JPEG is then decoded at 1/2, 1/4 or 1/8 of its
-/// size by libavcodec's `lowres`, which scales the inverse DCT itself, so a
+/// size by libjpeg-turbo's scaled inverse DCT (libavcodec's `lowres` when
+/// it falls back), which scales the transform itself, so a
 /// 12 Mpx photo shown in a thumbnail is never decoded, converted or averaged
 /// at 12 Mpx. It still keeps twice the pixels asked for along each side: a
 /// 4:2:0 JPEG's colour is half its decoded size, and the scaled IDCT is
@@ -26,6 +31,11 @@ import Raster
 /// reduction does the last (≥ 2×) step. Other formats have no such decoder
 /// option and come back whole.
 public enum ImageDecoder {
+  /// Changes whenever a change to decoding moves any pixel of a decoded
+  /// image, so output caches keyed on it (`OutputCache`) do not keep
+  /// frames drawn from an earlier build's pixels. 1: JPEGs by libjpeg-turbo.
+  public static let revision = 1
+
   /// The largest image the decoder accepts.
   public struct Limits: Hashable, Sendable {
     /// Largest width or height in pixels.
@@ -118,11 +128,16 @@ public enum ImageDecoder {
       )
     }
 
+    let factor = allowedReduction(Info(format: kind, width: header.width, height: header.height))
+    if header.format == .jpeg,
+      let bitmap = TurboJPEG.decode(data, header: header, scaleShift: lowres(for: factor, max: 3))
+    {
+      return bitmap
+    }
     try FFmpegLibrary.codec.require()
     guard let decoder = avcodec_find_decoder(header.format.codecID) else {
       throw MediaError(operation, "this FFmpeg build has no \(kind) decoder")
     }
-    let factor = allowedReduction(Info(format: kind, width: header.width, height: header.height))
     let lowres = header.format == .jpeg ? lowres(for: factor, max: Int(decoder.pointee.max_lowres)) : 0
     if lowres > 0 {
       // Some JPEGs cannot be decoded scaled (lossless ones): those, and

@@ -12,7 +12,8 @@ import Synchronization
 ///
 /// A job's key is the SHA-256 of everything its output bytes depend on:
 /// - the transvid version (the renderer and encoders it was built with) and
-///   the compositor's revision (`Compositor.revision`, which moves with its pixels),
+///   the compositor's revision (`Compositor.revision`, which moves with its pixels)
+///   and the image decoder's (`ImageDecoder.revision`, which moves with a photo's),
 /// - the formats asked for, in order, and each one's writer key
 ///   (`FormatWriter.cacheKey`: the encoder and the settings transvid fixes,
 ///   such as x264's thread count),
@@ -38,7 +39,7 @@ final class OutputCache: Sendable {
   /// The cache key of a parsed job.
   func key(for job: PlannedJob) -> String {
     guard let spec = job.spec else { return "" }
-    var text = "transvid \(TransvidCommand.version) compositor \(Compositor.revision)\n"
+    var text = "transvid \(TransvidCommand.version) compositor \(Compositor.revision) images \(ImageDecoder.revision)\n"
     text += "formats \(job.formats.map(\.rawValue).joined(separator: ","))\n"
     for format in job.formats {
       text += "writer \(format.rawValue) \(format.writer.cacheKey)\n"

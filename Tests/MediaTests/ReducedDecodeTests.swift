@@ -1,5 +1,6 @@
 // ImageDecoder's allowedReduction: a JPEG decoded at 1/2, 1/4 or 1/8 of its
-// size (libavcodec's lowres), each side rounded up; everything else whole.
+// size (libjpeg-turbo's scaled IDCT, libavcodec's lowres when it falls back),
+// each side rounded up; everything else whole.
 
 import Foundation
 import Raster

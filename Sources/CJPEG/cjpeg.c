@@ -1,0 +1,123 @@
+#include "cjpeg.h"
+#include <libexif/exif-data.h>
+#include <setjmp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <jpeglib.h>
+
+struct cjpeg_decoder {
+  struct jpeg_decompress_struct info;
+  struct jpeg_error_mgr error;
+  struct jpeg_progress_mgr progress;
+  jmp_buf fail;
+};
+
+// A progressive file of thousands of tiny scans makes libjpeg redo the
+// whole image for each (libjpeg-turbo's advice: cap them, as djpeg's
+// -maxscans does). Cameras and encoders write about ten.
+enum { max_scans = 500 };
+
+static void fail(j_common_ptr info);
+
+static void progress(j_common_ptr info) {
+  j_decompress_ptr d = (j_decompress_ptr)info;
+  if (d->is_decompressor && d->input_scan_number > max_scans) fail(info);
+}
+
+static void fail(j_common_ptr info) {
+  cjpeg_decoder *d = (cjpeg_decoder *)info->client_data;
+  longjmp(d->fail, 1);
+}
+
+// Warnings are counted (error.num_warnings), never printed.
+static void message(j_common_ptr info, int level) {
+  if (level < 0) info->err->num_warnings++;
+}
+
+// The Orientation tag (0x0112) of the first APP1 "Exif" segment's IFD0.
+static int32_t orientation(struct jpeg_decompress_struct *info) {
+  for (jpeg_saved_marker_ptr m = info->marker_list; m; m = m->next) {
+    if (m->marker != JPEG_APP0 + 1 || m->data_length < 6 || memcmp(m->data, "Exif\0\0", 6) != 0) continue;
+    ExifData *exif = exif_data_new();
+    if (!exif) return 1;
+    // Read only: no tags added, fixed or interpreted beyond parsing.
+    exif_data_unset_option(exif, EXIF_DATA_OPTION_FOLLOW_SPECIFICATION);
+    exif_data_unset_option(exif, EXIF_DATA_OPTION_IGNORE_UNKNOWN_TAGS);
+    exif_data_set_option(exif, EXIF_DATA_OPTION_DONT_CHANGE_MAKER_NOTE);
+    exif_data_load_data(exif, m->data, m->data_length);
+    int32_t value = 1;
+    ExifEntry *entry = exif_content_get_entry(exif->ifd[EXIF_IFD_0], EXIF_TAG_ORIENTATION);
+    if (entry && entry->format == EXIF_FORMAT_SHORT && entry->components >= 1 && entry->size >= 2) {
+      value = exif_get_short(entry->data, exif_data_get_byte_order(exif));
+    }
+    exif_data_unref(exif);
+    return value >= 1 && value <= 8 ? value : 1;
+  }
+  return 1;
+}
+
+cjpeg_decoder *cjpeg_open(
+    const uint8_t *data, size_t size, int32_t scale_shift, int32_t *width, int32_t *height,
+    int32_t *orientation_out) {
+  cjpeg_decoder *d = calloc(1, sizeof *d);
+  if (!d) return NULL;
+  d->info.err = jpeg_std_error(&d->error);
+  d->error.error_exit = fail;
+  d->error.emit_message = message;
+  d->info.client_data = d;
+  d->progress.progress_monitor = progress;
+  if (setjmp(d->fail)) {
+    jpeg_destroy_decompress(&d->info);
+    free(d);
+    return NULL;
+  }
+  jpeg_create_decompress(&d->info);
+  d->info.progress = &d->progress;
+  jpeg_mem_src(&d->info, data, (unsigned long)size);
+  jpeg_save_markers(&d->info, JPEG_APP0 + 1, 0xFFFF);
+  jpeg_read_header(&d->info, TRUE);
+  d->info.out_color_space = JCS_EXT_RGBA;
+  d->info.scale_num = 1;
+  d->info.scale_denom = 1u << scale_shift;
+  d->info.dct_method = JDCT_ISLOW;  // exact integer IDCT: the same bits with or without SIMD
+  d->info.do_fancy_upsampling = TRUE;
+  jpeg_start_decompress(&d->info);
+  if (d->error.num_warnings > 0 || d->info.output_components != 4) {
+    jpeg_destroy_decompress(&d->info);
+    free(d);
+    return NULL;
+  }
+  *width = (int32_t)d->info.output_width;
+  *height = (int32_t)d->info.output_height;
+  *orientation_out = orientation(&d->info);
+  return d;
+}
+
+int32_t cjpeg_read(cjpeg_decoder *d, uint8_t *rgba) {
+  if (setjmp(d->fail)) {
+    jpeg_destroy_decompress(&d->info);
+    free(d);
+    return -1;
+  }
+  size_t stride = (size_t)d->info.output_width * 4;
+  JSAMPROW rows[16];
+  while (d->info.output_scanline < d->info.output_height) {
+    JDIMENSION first = d->info.output_scanline;
+    int n = 0;
+    for (; n < 16 && first + (JDIMENSION)n < d->info.output_height; n++) rows[n] = rgba + (first + (JDIMENSION)n) * stride;
+    if (jpeg_read_scanlines(&d->info, rows, (JDIMENSION)n) == 0) break;
+  }
+  int32_t result = d->info.output_scanline == d->info.output_height ? 0 : -1;
+  if (result == 0) jpeg_finish_decompress(&d->info);
+  if (d->error.num_warnings > 0) result = -1;
+  jpeg_destroy_decompress(&d->info);
+  free(d);
+  return result;
+}
+
+void cjpeg_close(cjpeg_decoder *d) {
+  if (!d) return;
+  jpeg_destroy_decompress(&d->info);
+  free(d);
+}

@@ -1,0 +1,37 @@
+// libjpeg-turbo's decoder, for Media's ImageDecoder: a JPEG straight to
+// packed RGBA (its SIMD inverse DCT, upsampling and colour conversion, the
+// decoder browsers use), scaled by 1/2, 1/4 or 1/8 in the inverse DCT, and
+// the EXIF orientation read by libexif.
+//
+// A C target, not a system library: libjpeg reports errors by calling a
+// function that must not return (it longjmps back to a setjmp here), which
+// Swift cannot do, and its header needs <stdio.h> first. So Swift sees only
+// these three functions and an opaque decoder.
+//
+// Strict by design: any error *or warning* (corrupt data libjpeg would paper
+// over, a premature end, a colour space it cannot turn into RGB, 12-bit or
+// lossless JPEG) fails the decode, and the caller decodes the file with
+// libavcodec instead, which gives the error or picture it always gave.
+#ifndef TRANSVID_CJPEG_H
+#define TRANSVID_CJPEG_H
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct cjpeg_decoder cjpeg_decoder;
+
+/// Reads `data`'s headers and prepares a decode at 1/2^`scale_shift` of its
+/// size (0…3; each side rounded up). Sets the output size and the EXIF
+/// orientation (1…8, 1 without one). NULL when libjpeg fails or warns.
+/// `data` must outlive the decoder.
+cjpeg_decoder *cjpeg_open(
+    const uint8_t *data, size_t size, int32_t scale_shift, int32_t *width, int32_t *height,
+    int32_t *orientation);
+
+/// Decodes every row into `rgba` (width × 4 bytes a row, alpha 255) and
+/// frees the decoder. 0 on success; -1 when libjpeg failed or warned
+/// (`rgba` then holds partial rows).
+int32_t cjpeg_read(cjpeg_decoder *decoder, uint8_t *rgba);
+
+/// Frees a decoder that will not be read.
+void cjpeg_close(cjpeg_decoder *decoder);
+#endif
