@@ -405,10 +405,10 @@ enum Shadows {
                 defer { spans.deallocate() }
                 for k in stride(from: t, to: blurredRows.count, by: threadsX) {
                   let y = blurredRows[k]
-                  padded.initialize(repeating: 0, count: w + 2 * r)
-                  (padded + r).update(from: src + y * w, count: w)
                   // A zero row stays zero (the buffer starts so).
                   if zeroRow[y] { continue }
+                  padded.initialize(repeating: 0, count: w + 2 * r)
+                  (padded + r).update(from: src + y * w, count: w)
                   // Column x reads samples x…x + taps − 1: when they and
                   // column x − 1's lie in one run of equal samples, it sums
                   // the same products in the same order, so it is column
@@ -424,13 +424,7 @@ enum Shadows {
                   let spanCount = columnSpans(w, into: spans, repeats: repeats)
                   let o = mid + y * w
                   for tap in 0..<taps {
-                    let wt = kw[tap]
-                    let s = padded + tap
-                    var i = 0
-                    while i < spanCount {
-                      for x in spans[i]..<spans[i + 1] { o[x] += wt * s[x] }
-                      i += 2
-                    }
+                    accumulate(into: o, kw[tap], times: padded + tap, over: spans, spanCount)
                   }
                   for x in 1..<max(w, 1) where repeats(x) { o[x] = o[x - 1] }
                 }
@@ -463,13 +457,7 @@ enum Shadows {
                       for tap in 0..<taps {
                         let sy = y + tap - r
                         if sy < 0 || sy >= h || zero[runStart[sy]] { continue }
-                        let wt = kw[tap]
-                        let s = mid + runStart[sy] * w
-                        var i = 0
-                        while i < spanCount {
-                          for x in spans[i]..<spans[i + 1] { o[x] += wt * s[x] }
-                          i += 2
-                        }
+                        accumulate(into: o, kw[tap], times: mid + runStart[sy] * w, over: spans, spanCount)
                       }
                       for x in 1..<max(w, 1) where repeatsLeft[x] { o[x] = o[x - 1] }
                     }
@@ -485,6 +473,20 @@ enum Shadows {
       }
     }
     return out
+  }
+
+  /// One tap of a pass: `output[x] += weight · source[x]` for the columns
+  /// of `spans` (`columnSpans`' pairs), the others left to be copied.
+  @inline(__always)
+  static func accumulate(
+    into output: UnsafeMutablePointer<Float>, _ weight: Float, times source: UnsafePointer<Float>,
+    over spans: UnsafePointer<Int>, _ spanCount: Int
+  ) {
+    var i = 0
+    while i < spanCount {
+      for x in spans[i]..<spans[i + 1] { output[x] += weight * source[x] }
+      i += 2
+    }
   }
 
   /// The columns 0..<count that `repeats` does not copy from their left
