@@ -1,6 +1,7 @@
 // Media: everything that touches FFmpeg. The only module that imports CFFmpeg
-// (and the GIF writer's libimagequant and giflib); no type of those libraries
-// appears in its public API.
+// (and the GIF writer's libimagequant and giflib, and CJPEG, libjpeg-turbo's
+// decoder for JPEG images); no type of those libraries appears in its public
+// API.
 //
 // Design
 //
