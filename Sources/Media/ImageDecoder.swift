@@ -10,7 +10,7 @@ import Raster
 /// and corrupt files throw a `MediaError` saying what is wrong.
 ///
 /// Decoders: a JPEG goes to libjpeg-turbo first (`TurboJPEG`: RGBA straight
-/// from its SIMD decoder, what browsers show), and to libavcodec when
+/// from its SIMD decoder, the decoder browsers use), and to libavcodec when
 /// libjpeg-turbo fails or warns; every other format to libavcodec.
 ///
 /// Colour: libavcodec's pixels are converted to RGBA with swscale (YUV

@@ -10,8 +10,8 @@ import Raster
 /// colour conversion, straight into the bitmap. libavcodec's decoder
 /// followed by swscale's bit-exact C conversion took about three times as
 /// long for a 12 Mpx photo, and made a whole YUV copy of it on the way.
-/// The picture is what Chromium and Firefox show for the file: they decode
-/// with libjpeg-turbo the same way.
+/// libjpeg-turbo is also the JPEG decoder of Chromium, Firefox and most
+/// image tools; `TurboJPEGTests` hold this decode to its own `djpeg`.
 ///
 /// A JPEG libjpeg fails or warns on (corrupt or truncated data, CMYK,
 /// lossless or 12-bit) returns nil here, and `ImageDecoder` decodes it
