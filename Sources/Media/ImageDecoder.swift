@@ -74,7 +74,15 @@ public enum ImageDecoder {
   /// a decode costs, to order several side by side.
   public static func decodedPixels(_ info: Info, allowedReduction: (Info) -> Double = { _ in 1 }) -> Int {
     let steps = info.format == ImageHeader.Format.jpeg.rawValue ? lowres(for: allowedReduction(info), max: 3) : 0
-    return ((info.width + (1 << steps) - 1) >> steps) * ((info.height + (1 << steps) - 1) >> steps)
+    let size = reducedSize(width: info.width, height: info.height, steps: steps)
+    return size.width * size.height
+  }
+
+  /// The size of a `width × height` image decoded at 1/2^`steps`: each side
+  /// rounded up, as libavcodec's `lowres` (AV_CEIL_RSHIFT) and libjpeg's
+  /// scaled IDCT both make it.
+  static func reducedSize(width: Int, height: Int, steps: Int) -> (width: Int, height: Int) {
+    ((width + (1 << steps) - 1) >> steps, (height + (1 << steps) - 1) >> steps)
   }
 
   /// The `lowres` step for a reduction `factor`: the largest k ≤ `max` with
@@ -185,8 +193,7 @@ public enum ImageDecoder {
       throw MediaError(operation, "corrupt \(kind) data (\(reason))", code: received)
     }
     let f = frame.pointer.pointee
-    // lowres rounds each side up (AV_CEIL_RSHIFT).
-    let scaled = (width: (header.width + (1 << lowres) - 1) >> lowres, height: (header.height + (1 << lowres) - 1) >> lowres)
+    let scaled = reducedSize(width: header.width, height: header.height, steps: lowres)
     guard Int(f.width) == scaled.width, Int(f.height) == scaled.height else {
       throw MediaError(
         operation,

@@ -21,10 +21,7 @@ enum TurboJPEG {
   /// as `header` declares it), premultiplied (opaque) and upright by its
   /// EXIF orientation; nil when libjpeg-turbo fails or warns.
   static func decode(_ data: [UInt8], header: ImageHeader, scaleShift: Int) -> Bitmap? {
-    let expected = (
-      width: (header.width + (1 << scaleShift) - 1) >> scaleShift,
-      height: (header.height + (1 << scaleShift) - 1) >> scaleShift
-    )
+    let expected = ImageDecoder.reducedSize(width: header.width, height: header.height, steps: scaleShift)
     return data.withUnsafeBufferPointer { source -> Bitmap? in
       var width: Int32 = 0, height: Int32 = 0, orientation: Int32 = 1
       guard
