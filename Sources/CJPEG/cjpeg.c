@@ -15,7 +15,9 @@ struct cjpeg_decoder {
 
 // A progressive file of thousands of tiny scans makes libjpeg redo the
 // whole image for each (libjpeg-turbo's advice: cap them, as djpeg's
-// -maxscans does). Cameras and encoders write about ten.
+// -maxscans does). Cameras and encoders write about ten. ImageDecoder
+// refuses such a file from its markers first (Limits.maxScans, 500 by
+// default); this cap holds whatever limit a caller sets.
 enum { max_scans = 500 };
 
 static void fail(j_common_ptr info);

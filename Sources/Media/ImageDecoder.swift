@@ -44,13 +44,20 @@ public enum ImageDecoder {
     public var maxPixels: Int
     /// Largest file, in bytes: the decoder holds the whole file in memory.
     public var maxBytes: Int
+    /// Most scans in a JPEG. Each is a pass over the whole image, in
+    /// libjpeg-turbo and libavcodec alike: 20 000 empty scans of a 12 Mpx
+    /// picture fit in half a megabyte and take libavcodec 10 s.
+    public var maxScans: Int
 
     /// 16384 pixels per side, 100 Mpx and 256 MiB by default (an uncompressed
-    /// 32-bit BMP of 64 Mpx; compressed images of 100 Mpx are far smaller).
-    public init(maxSide: Int = 16384, maxPixels: Int = 100_000_000, maxBytes: Int = 256 << 20) {
+    /// 32-bit BMP of 64 Mpx; compressed images of 100 Mpx are far smaller);
+    /// 500 scans (libjpeg-turbo's advice, as `djpeg -maxscans`: cameras and
+    /// encoders write about ten).
+    public init(maxSide: Int = 16384, maxPixels: Int = 100_000_000, maxBytes: Int = 256 << 20, maxScans: Int = 500) {
       self.maxSide = maxSide
       self.maxPixels = maxPixels
       self.maxBytes = maxBytes
+      self.maxScans = maxScans
     }
   }
 
@@ -134,6 +141,10 @@ public enum ImageDecoder {
         operation,
         "\(kind) declares \(header.width)×\(header.height) pixels, over the limit of \(limits.maxSide) per side and \(limits.maxPixels) in all"
       )
+    }
+    guard header.scans <= limits.maxScans else {
+      throw MediaError(
+        operation, "\(kind) has \(header.scans) scans, over the limit of \(limits.maxScans) (each is a pass over the whole image)")
     }
 
     let factor = allowedReduction(Info(format: kind, width: header.width, height: header.height))

@@ -29,6 +29,10 @@ struct ImageHeader: Equatable {
   var format: Format
   var width: Int
   var height: Int
+  /// The scans (SOS markers) before a JPEG's end of image; 1 for the other
+  /// formats. Each is a pass over the whole image: a progressive file of
+  /// thousands of tiny scans decodes for minutes (`Limits.maxScans`).
+  var scans = 1
 
   /// Reads the header of `data`; the error message says what is wrong.
   /// `operation` names the file for the errors.
@@ -52,8 +56,8 @@ struct ImageHeader: Equatable {
       self.init(format: .png, width: be32(16), height: be32(20))
       try Self.checkPNGChunks(d, fail: fail)
     } else if starts([0xFF, 0xD8, 0xFF]) {
-      let (width, height) = try Self.jpegSize(d, fail: fail)
-      self.init(format: .jpeg, width: width, height: height)
+      let (width, height, scans) = try Self.jpegSize(d, fail: fail)
+      self.init(format: .jpeg, width: width, height: height, scans: scans)
     } else if starts(tag("RIFF")), starts(tag("WEBP"), at: 8) {
       guard d.count >= 30 else { throw fail("truncated WebP: the file ends inside the header") }
       let declared = le32(4) + 8
@@ -86,10 +90,11 @@ struct ImageHeader: Equatable {
     }
   }
 
-  init(format: Format, width: Int, height: Int) {
+  init(format: Format, width: Int, height: Int, scans: Int = 1) {
     self.format = format
     self.width = width
     self.height = height
+    self.scans = scans
   }
 
   /// Walks the chunk list up to IEND: every chunk must fit in the file and
@@ -119,11 +124,12 @@ struct ImageHeader: Equatable {
     if !sawData { throw fail("corrupt PNG: no image data (IDAT) before IEND") }
   }
 
-  /// The size from the first SOF marker; also checks that the entropy-coded
-  /// data is followed by an EOI marker (a truncated JPEG has none).
+  /// The size from the first SOF marker and the number of scans; also
+  /// checks that the entropy-coded data is followed by an EOI marker (a
+  /// truncated JPEG has none).
   private static func jpegSize(
     _ d: [UInt8], fail: (String) -> MediaError
-  ) throws(MediaError) -> (Int, Int) {
+  ) throws(MediaError) -> (Int, Int, Int) {
     var i = 2
     var size: (Int, Int)?
     while true {
@@ -152,10 +158,14 @@ struct ImageHeader: Equatable {
       if marker == 0xDA {
         guard let size else { throw fail("corrupt JPEG: scan before the frame header") }
         // Inside entropy-coded data 0xFF is always followed by 0x00 or a
-        // restart marker, so an FF D9 pair after the scan is the real EOI.
-        var j = i + 2 + length
+        // restart marker, so an FF D9 pair after the scan is the real EOI,
+        // and an FF DA pair the start of another scan.
+        var j = i + 2 + length, scans = 1
         while j + 1 < d.count {
-          if d[j] == 0xFF && d[j + 1] == 0xD9 { return size }
+          if d[j] == 0xFF {
+            if d[j + 1] == 0xD9 { return (size.0, size.1, scans) }
+            if d[j + 1] == 0xDA { scans += 1 }
+          }
           j += 1
         }
         throw fail("truncated JPEG: no end-of-image marker after the image data")

@@ -7,6 +7,7 @@
 import Foundation
 import Media
 import Testing
+import TestSupport
 
 /// One corpus image and the error it must give.
 struct CorpusImage: Sendable, CustomTestStringConvertible {
@@ -52,6 +53,45 @@ struct CorpusImage: Sendable, CustomTestStringConvertible {
     #expect(info.width * info.height > ImageDecoder.Limits().maxPixels || info.width > ImageDecoder.Limits().maxSide)
     let elapsed = ContinuousClock().measure { _ = try? ImageDecoder.decode(data: data, name: name) }
     #expect(elapsed < .milliseconds(100), "took \(elapsed)")
+  }
+
+  /// A JPEG's scans are counted from its markers, every one: jpegtran
+  /// rewrites a picture as 13 scans (a script of ours, spectral selection
+  /// only, the same coefficients), which a limit of 12 refuses from the
+  /// header and a limit of 13 decodes to the picture it was.
+  @Test func scanLimitCountsEveryScan() throws {
+    let dir = try TempDirectory()
+    defer { dir.cleanUp() }
+    let original = try ReducedDecodeTests.generated("testsrc2=s=320x240", "t.jpg", ["-pix_fmt", "yuvj444p", "-q:v", "3"])
+    try Data(original).write(to: URL(fileURLWithPath: dir.path("t.jpg")))
+    let bands = [(1, 2), (3, 5), (6, 9), (10, 14), (15, 20), (21, 27), (28, 35), (36, 44), (45, 54), (55, 63)]
+    let script = (["0,1,2: 0-0, 0, 0;"] + bands.map { "0: \($0.0)-\($0.1), 0, 0;" } + ["1: 1-63, 0, 0;", "2: 1-63, 0, 0;"])
+    try script.joined(separator: "\n").write(toFile: dir.path("scans.txt"), atomically: true, encoding: .utf8)
+    let progressive = [UInt8](
+      try runData("jpegtran", ["-copy", "none", "-scans", dir.path("scans.txt"), dir.path("t.jpg")]))
+    let refused = #expect(throws: MediaError.self) {
+      try ImageDecoder.decode(data: progressive, name: "p.jpg", limits: .init(maxScans: 12))
+    }
+    #expect(refused?.description == "decode image 'p.jpg': JPEG has 13 scans, over the limit of 12 (each is a pass over the whole image)")
+    let decoded = try ImageDecoder.decode(data: progressive, name: "p.jpg", limits: .init(maxScans: 13))
+    let reference = try ImageDecoder.decode(data: original, name: "t.jpg")
+    #expect(decoded.width == 320 && decoded.height == 240)
+    #expect(zip(decoded.bytes, reference.bytes).filter { $0 != $1 }.count == 0)
+    // The default limit takes the file.
+    _ = try ImageDecoder.decode(data: progressive, name: "p.jpg")
+  }
+
+  /// A JPEG of 1000 scans (15 KB: one empty scan repeated) is refused by
+  /// the default limit; under a limit of 1000 the same bytes decode:
+  /// nothing else is wrong with them.
+  @Test func manyScansAreRefusedBeforeDecoding() throws {
+    let path = (CorpusImage.directory as NSString).appendingPathComponent("jpeg-many-scans.jpg")
+    let data = Array(try #require(FileManager.default.contents(atPath: path)))
+    #expect(data.count < 20_000)
+    #expect(throws: MediaError.self) { try ImageDecoder.decode(data: data, name: "m.jpg") }
+    // Under a higher limit the same bytes decode (1024 × 768 of flat grey).
+    let image = try ImageDecoder.decode(data: data, name: "m.jpg", limits: .init(maxScans: 1000))
+    #expect(image.width == 1024 && image.height == 768)
   }
 
   /// Inputs the image fuzzer once stumbled on (`Tests/Corpus/fuzz/images`):
