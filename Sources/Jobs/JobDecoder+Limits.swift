@@ -12,13 +12,13 @@ extension JobDecoder {
     if frames < 1 {
       throw Diagnostic(
         location,
-        "timeline: \(JobDecoder.format(timeline.duration)) s at \(spec.canvas.frameRate) fps is less than one frame; "
+        "timeline: \(JobDecoder.format(seconds: timeline.duration)) s at \(spec.canvas.frameRate) fps is less than one frame; "
           + "a job needs at least half a frame (1/\(2 * fps) s)")
     }
     if frames > limits.maxFrames {
       throw Diagnostic(
         location,
-        "timeline: \(frames) frames (\(JobDecoder.format(timeline.duration)) s at \(spec.canvas.frameRate) fps); "
+        "timeline: \(frames) frames (\(JobDecoder.format(seconds: timeline.duration)) s at \(spec.canvas.frameRate) fps); "
           + "at most \(limits.maxFrames) frames per job (raise the limit with --max-frames)")
     }
     let width = spec.framePixelWidth, height = spec.framePixelHeight

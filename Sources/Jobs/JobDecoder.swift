@@ -174,4 +174,10 @@ struct JobDecoder {
     if value.rounded() == value, abs(value) < 1e15 { return String(Int(value)) }
     return String(value)
   }
+
+  /// A length the job's steps add up to, to the microsecond: 60 000 holds
+  /// of 0.02 s are `1200`, not the sum's `1199.9999999991987`.
+  static func format(seconds: Double) -> String {
+    format((seconds * 1e6).rounded() / 1e6)
+  }
 }

@@ -101,4 +101,26 @@ import Transitions
     }
     #expect(try JobParser.parse(Self.delayed, file: "d.cfg", limits: JobLimits(maxFrames: 60)).name == "d")
   }
+
+  /// The length in the message is what the steps add up to, to the
+  /// microsecond: 600 holds of 0.02 s are 12 s (their floating-point sum is
+  /// 11.999999999999833).
+  @Test func theFrameLimitSaysTheLengthTheStepsAddUpTo() throws {
+    let holds = Array(repeating: "  - hold: 0.02", count: 600).joined(separator: "\n")
+    let job = """
+      name: h
+      canvas: { size: 100x100, fps: 60 }
+      screens: { a: { views: [] } }
+      timeline:
+      \(holds)
+
+      """
+    let timeline = Timeline(spec: try JobParser.parse(job, file: "h.cfg"))
+    #expect(timeline.duration != 12 && abs(timeline.duration - 12) < 1e-9)
+    #expect(throws: Diagnostic(
+      SourceLocation(file: "h.cfg", line: 4, column: 1),
+      "timeline: 720 frames (12 s at 60 fps); at most 100 frames per job (raise the limit with --max-frames)")) {
+      try JobParser.parse(job, file: "h.cfg", limits: JobLimits(maxFrames: 100))
+    }
+  }
 }
