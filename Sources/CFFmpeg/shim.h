@@ -38,4 +38,12 @@ CFF_SHIM const char *cff_err2str(int code, char *buffer, size_t size) {
 /// with `byte`): `mallopt(M_PERTURB, byte)`; 0 stops it. See `HeapFill`.
 CFF_SHIM int cff_fill_allocations(int byte) { return mallopt(M_PERTURB, byte); }
 
+/// Keeps freed blocks of up to `mapped` bytes in the process, and the heap's
+/// free top up to `trimmed` bytes: `mallopt(M_MMAP_THRESHOLD, mapped)` and
+/// `mallopt(M_TRIM_THRESHOLD, trimmed)`. 1 when both were taken. See
+/// `HeapReuse`.
+CFF_SHIM int cff_keep_freed_blocks(int mapped, int trimmed) {
+  return mallopt(M_MMAP_THRESHOLD, mapped) == 1 && mallopt(M_TRIM_THRESHOLD, trimmed) == 1;
+}
+
 #endif

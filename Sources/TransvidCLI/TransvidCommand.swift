@@ -134,6 +134,7 @@ public enum TransvidCommand {
 
   /// The executable's `main`.
   public static func main() -> Never {
+    HeapReuse.setUp()
     Cancellation.installSignalHandlers(console: .standard)
     exit(run(Array(CommandLine.arguments.dropFirst())))
   }
