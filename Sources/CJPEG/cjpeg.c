@@ -10,21 +10,20 @@ struct cjpeg_decoder {
   struct jpeg_decompress_struct info;
   struct jpeg_error_mgr error;
   struct jpeg_progress_mgr progress;
+  int32_t max_scans;
   jmp_buf fail;
 };
 
-// A progressive file of thousands of tiny scans makes libjpeg redo the
-// whole image for each (libjpeg-turbo's advice: cap them, as djpeg's
-// -maxscans does). Cameras and encoders write about ten. ImageDecoder
-// refuses such a file from its markers first (Limits.maxScans, 500 by
-// default); this cap holds whatever limit a caller sets.
-enum { max_scans = 500 };
-
 static void fail(j_common_ptr info);
 
+// A progressive file of thousands of tiny scans makes libjpeg redo the
+// whole image for each (libjpeg-turbo's advice: cap them, as djpeg's
+// -maxscans does). ImageDecoder refuses such a file from its markers first
+// (Limits.maxScans); the same cap here holds for scans the marker walk did
+// not see as such.
 static void progress(j_common_ptr info) {
-  j_decompress_ptr d = (j_decompress_ptr)info;
-  if (d->is_decompressor && d->input_scan_number > max_scans) fail(info);
+  cjpeg_decoder *d = (cjpeg_decoder *)info->client_data;
+  if (d->info.input_scan_number > d->max_scans) fail(info);
 }
 
 static void fail(j_common_ptr info) {
@@ -61,9 +60,10 @@ static int32_t orientation(struct jpeg_decompress_struct *info) {
 
 cjpeg_decoder *cjpeg_open(
     const uint8_t *data, size_t size, int32_t scale_shift, int32_t *width, int32_t *height,
-    int32_t *orientation_out) {
+    int32_t *orientation_out, int32_t max_scans) {
   cjpeg_decoder *d = calloc(1, sizeof *d);
   if (!d) return NULL;
+  d->max_scans = max_scans;
   d->info.err = jpeg_std_error(&d->error);
   d->error.error_exit = fail;
   d->error.emit_message = message;

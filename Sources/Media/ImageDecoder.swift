@@ -149,7 +149,7 @@ public enum ImageDecoder {
 
     let factor = allowedReduction(Info(format: kind, width: header.width, height: header.height))
     if header.format == .jpeg,
-      let bitmap = TurboJPEG.decode(data, header: header, scaleShift: lowres(for: factor, max: 3))
+      let bitmap = TurboJPEG.decode(data, header: header, scaleShift: lowres(for: factor, max: 3), maxScans: limits.maxScans)
     {
       return bitmap
     }

@@ -129,7 +129,7 @@ struct ImageHeader: Equatable {
   /// truncated JPEG has none).
   private static func jpegSize(
     _ d: [UInt8], fail: (String) -> MediaError
-  ) throws(MediaError) -> (Int, Int, Int) {
+  ) throws(MediaError) -> (width: Int, height: Int, scans: Int) {
     var i = 2
     var size: (Int, Int)?
     while true {

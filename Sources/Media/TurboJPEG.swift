@@ -19,13 +19,16 @@ import Raster
 enum TurboJPEG {
   /// `data` decoded at 1/2^`scaleShift` of its size (each side rounded up,
   /// as `header` declares it), premultiplied (opaque) and upright by its
-  /// EXIF orientation; nil when libjpeg-turbo fails or warns.
-  static func decode(_ data: [UInt8], header: ImageHeader, scaleShift: Int) -> Bitmap? {
+  /// EXIF orientation; nil when libjpeg-turbo fails or warns, or finds more
+  /// than `maxScans` scans.
+  static func decode(_ data: [UInt8], header: ImageHeader, scaleShift: Int, maxScans: Int) -> Bitmap? {
     let expected = ImageDecoder.reducedSize(width: header.width, height: header.height, steps: scaleShift)
     return data.withUnsafeBufferPointer { source -> Bitmap? in
       var width: Int32 = 0, height: Int32 = 0, orientation: Int32 = 1
       guard
-        let decoder = cjpeg_open(source.baseAddress, source.count, Int32(scaleShift), &width, &height, &orientation)
+        let decoder = cjpeg_open(
+          source.baseAddress, source.count, Int32(scaleShift), &width, &height, &orientation,
+          Int32(clamping: maxScans))
       else { return nil }
       guard Int(width) == expected.width, Int(height) == expected.height else {
         cjpeg_close(decoder)

@@ -21,11 +21,12 @@ typedef struct cjpeg_decoder cjpeg_decoder;
 
 /// Reads `data`'s headers and prepares a decode at 1/2^`scale_shift` of its
 /// size (0…3; each side rounded up). Sets the output size and the EXIF
-/// orientation (1…8, 1 without one). NULL when libjpeg fails or warns.
+/// orientation (1…8, 1 without one). NULL when libjpeg fails or warns, or
+/// the file has more than `max_scans` scans.
 /// `data` must outlive the decoder.
 cjpeg_decoder *cjpeg_open(
     const uint8_t *data, size_t size, int32_t scale_shift, int32_t *width, int32_t *height,
-    int32_t *orientation);
+    int32_t *orientation, int32_t max_scans);
 
 /// Decodes every row into `rgba` (width × 4 bytes a row, alpha 255) and
 /// frees the decoder. 0 on success; -1 when libjpeg failed or warned
