@@ -174,7 +174,7 @@ struct GIFLZWEncoder {
       var p = 0
       // The code before `p`'s string, which the dictionary learns extended by
       // that string's first index once it is chosen; the index `p` maps to.
-      var previous = -1, own = indices[0]
+      var previous = -1, previousLength = 0, own = indices[0]
       while true {
         // The string from `p` if the choice of its first index found it.
         var found: (code: Int, after: Int)?
@@ -186,7 +186,7 @@ struct GIFLZWEncoder {
           // (or a node whose height it raises) only if `previous` starts with
           // `p`'s first index.
           if head(previous) == indices[p] { found = nil }
-          learn(previous, indices[p])
+          learn(previous, indices[p], length: previousLength)
         }
         // The string from `p`: its code and the pixel after it.
         var code = Int(indices[p]), after = p + 1
@@ -197,11 +197,13 @@ struct GIFLZWEncoder {
           (code, after) = search.longest(from: p, indices, tables, budget: budget)
         } else {
           // String `code` ends with `indices[after - 1]`.
+          tables.ancestry[0] = UInt16(code)
           while after < count {
             let wanted = indices[after]
             let exact = wanted == indices[after - 1] ? tables.runChild[code] : tables.child[code << 8 | Int(wanted)]
             if exact == 0 { break }
             code = Int(exact)
+            tables.ancestry[after - p] = exact
             after += 1
           }
         }
@@ -217,6 +219,7 @@ struct GIFLZWEncoder {
           previous = -1
         } else {
           previous = code
+          previousLength = after - p
         }
         p = after
       }
@@ -239,7 +242,9 @@ struct GIFLZWEncoder {
     }
 
     /// The dictionary learns string `code` + `first`: the decoder's next entry.
-    mutating func learn(_ code: Int, _ first: UInt8) {
+    /// `code`'s string is `length` indices long, and `ancestry` holds its
+    /// prefixes' codes (the last string coded).
+    mutating func learn(_ code: Int, _ first: UInt8, length: Int) {
       tables.child[code << 8 | Int(first)] = UInt16(next)
       if (code < clear ? UInt8(code) : tables.suffix[code]) == first { tables.runChild[code] = UInt16(next) }
       tables.parent[next] = UInt16(code)
@@ -251,8 +256,11 @@ struct GIFLZWEncoder {
       // than before): the ancestor's height, tallest child and other
       // children's height follow, up the tree while the height grows. A
       // child that outgrows the tallest was as tall as it, so the other
-      // children's height is already the old tallest's.
-      var ancestor = code, grown = UInt16(next), h: UInt16 = 1
+      // children's height is already the old tallest's. The ancestors come
+      // from `ancestry`, not from `parent` in turn: loads that do not wait
+      // on each other (on flat UI, the climb is often the whole string).
+      assert(Int(tables.ancestry[length - 1]) == code, "ancestry is not string \(code)'s")
+      var k = length - 1, ancestor = code, grown = UInt16(next), h: UInt16 = 1
       while true {
         if tables.height[ancestor] < h {
           tables.tallest[ancestor] = grown
@@ -263,9 +271,11 @@ struct GIFLZWEncoder {
           assert(heightsHold(ancestor), "string \(ancestor)'s height or tallest child is off")
           break
         }
-        if ancestor < clear { break }
+        if k == 0 { break }
         grown = UInt16(ancestor)
-        ancestor = Int(tables.parent[ancestor])
+        k -= 1
+        ancestor = Int(tables.ancestry[k])
+        assert(ancestor == Int(tables.parent[Int(grown)]), "ancestry is off at \(k)")
         h += 1
       }
       next += 1
@@ -301,6 +311,9 @@ struct GIFLZWEncoder {
     /// most (`Search.reach`), and the summed distance.
     var pathNode, pathNext, pathReach: UnsafeMutablePointer<UInt16>
     var pathCost: UnsafeMutablePointer<Int32>
+    /// `ancestry[k]`: the code of the first `k + 1` indices of the last
+    /// string coded (written as it is found): the ancestors `learn` updates.
+    var ancestry: UnsafeMutablePointer<UInt16>
   }
 
   /// The tables' memory, allocated zeroed once per encoder.
@@ -311,9 +324,9 @@ struct GIFLZWEncoder {
 
     init() {
       // child, then firstChild, sibling, parent, runChild, height, tallest,
-      // otherHeight (4096 each), then pathNode, pathNext, pathReach (4097
-      // each).
-      let wideCount = 4096 * 256 + 7 * 4096 + 3 * 4097
+      // otherHeight (4096 each), then pathNode, pathNext, pathReach,
+      // ancestry (4097 each).
+      let wideCount = 4096 * 256 + 7 * 4096 + 4 * 4097
       wide = .allocate(capacity: wideCount)
       wide.initialize(repeating: 0, count: wideCount)
       narrow = .allocate(capacity: 2 * 4096)
@@ -325,7 +338,8 @@ struct GIFLZWEncoder {
         child: wide, firstChild: small, sibling: small + 4096, parent: small + 2 * 4096,
         runChild: small + 3 * 4096, suffix: narrow, head: narrow + 4096, height: small + 4 * 4096,
         tallest: small + 5 * 4096, otherHeight: small + 6 * 4096, pathNode: small + 7 * 4096,
-        pathNext: small + 7 * 4096 + 4097, pathReach: small + 7 * 4096 + 2 * 4097, pathCost: costs)
+        pathNext: small + 7 * 4096 + 4097, pathReach: small + 7 * 4096 + 2 * 4097, pathCost: costs,
+        ancestry: small + 7 * 4096 + 3 * 4097)
     }
 
     deinit {
@@ -543,13 +557,16 @@ struct GIFLZWEncoder {
     }
 
     /// Writes the indices of string `code`, from pixel `start` to before
-    /// `after`, into `indices` (last to first; the first is there already).
+    /// `after`, into `indices` (last to first; the first is there already),
+    /// and its prefixes' codes into `ancestry`.
     func write(_ code: Int, from start: Int, to after: Int, _ indices: UnsafeMutableBufferPointer<UInt8>, _ tables: Tables) {
       var code = code
       for p in stride(from: after - 1, to: start, by: -1) {
         indices[p] = tables.suffix[code]
+        tables.ancestry[p - start] = UInt16(code)
         code = Int(tables.parent[code])
       }
+      tables.ancestry[0] = UInt16(code)
     }
   }
 
