@@ -447,7 +447,7 @@ struct GIFLZWEncoder {
     ) -> (code: Int, after: Int) {
       let count = indices.count
       let root = Int(indices[start])
-      var best = root, bestAfter = start + 1, bestCost: Int32 = 0
+      var best = root, bestAfter = start + 1, bestCost: Int32 = 0, intact = 0
       if bestAfter < count {
         var depth = 0, visits = 0, stop = Int.max
         tables.pathNode[0] = UInt16(root)
@@ -477,6 +477,8 @@ struct GIFLZWEncoder {
         }
         tables.pathNext[depth] = Self.untried
         let descent = depth
+        // `pathNode[..<intact]` still holds the descent's path.
+        intact = descent + 1
         visits = depth
         if depth > 0 { (best, bestAfter, bestCost) = (node, q, cost) }
         while depth >= 0 && visits < stop && bestAfter < count {
@@ -528,6 +530,7 @@ struct GIFLZWEncoder {
           visits += 1
           depth += 1
           tables.pathNode[depth] = UInt16(found)
+          intact = min(intact, depth)
           tables.pathCost[depth] = tables.pathCost[depth - 1] + Int32(cost)
           tables.pathNext[depth] = Self.untried
           let after = q + 1
@@ -552,21 +555,48 @@ struct GIFLZWEncoder {
           bestAfter += 1
         }
       }
-      if writes { write(best, from: start, to: bestAfter, indices, tables) }
+      if writes { write(best, from: start, to: bestAfter, indices, tables, descended: intact) }
       return (best, bestAfter)
     }
 
     /// Writes the indices of string `code`, from pixel `start` to before
     /// `after`, into `indices` (last to first; the first is there already),
-    /// and its prefixes' codes into `ancestry`.
-    func write(_ code: Int, from start: Int, to after: Int, _ indices: UnsafeMutableBufferPointer<UInt8>, _ tables: Tables) {
-      var code = code
-      for p in stride(from: after - 1, to: start, by: -1) {
+    /// and its prefixes' codes into `ancestry`. `pathNode[..<descended]`
+    /// holds a path of exact extensions from `start` (the search's first
+    /// descent): where the string meets it, the indices before are as they
+    /// are and the rest of the prefixes are the path's — the walk up the
+    /// parents, one load waiting on another, stops there.
+    func write(
+      _ code: Int, from start: Int, to after: Int, _ indices: UnsafeMutableBufferPointer<UInt8>, _ tables: Tables,
+      descended: Int = 0
+    ) {
+      var code = code, p = after - 1
+      while p > start {
+        let depth = p - start
+        if depth < descended && Int(tables.pathNode[depth]) == code {
+          tables.ancestry.update(from: tables.pathNode, count: depth + 1)
+          assert(ancestryHolds(depth, start: start, indices, tables), "the descent's path is not string \(code)'s")
+          return
+        }
         indices[p] = tables.suffix[code]
-        tables.ancestry[p - start] = UInt16(code)
+        tables.ancestry[depth] = UInt16(code)
         code = Int(tables.parent[code])
+        p -= 1
       }
       tables.ancestry[0] = UInt16(code)
+    }
+
+    /// Whether `ancestry[...depth]` is the path from the root to a string
+    /// whose indices are `indices[start...]` (checked in debug builds).
+    func ancestryHolds(_ depth: Int, start: Int, _ indices: UnsafeMutableBufferPointer<UInt8>, _ tables: Tables) -> Bool {
+      guard Int(tables.ancestry[0]) == Int(indices[start]) else { return false }
+      for k in stride(from: 1, through: depth, by: 1) {
+        let code = Int(tables.ancestry[k])
+        guard Int(tables.parent[code]) == Int(tables.ancestry[k - 1]), tables.suffix[code] == indices[start + k] else {
+          return false
+        }
+      }
+      return true
     }
   }
 
