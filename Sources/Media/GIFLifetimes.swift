@@ -47,6 +47,28 @@ struct GIFLifetimes {
   /// order; nil for an image after the capacity was reached.
   func frames(of k: Int) -> ArraySlice<UInt8>? { k < count ? lifetimes[offsets[k]..<offsets[k + 1]] : nil }
 
+  /// Per lifetime of `frames` (an image's, `frames(of:)`), its entry of
+  /// `table` (256 entries), and the lifetimes' mean (0 for none): an
+  /// image's lossy bounds and how long its changed pixels last. A pass over
+  /// every changed pixel of every image, made on the mapping thread.
+  static func bounds(_ frames: ArraySlice<UInt8>, through table: [UInt8]) -> (bounds: [UInt8], meanFrames: Double) {
+    precondition(table.count == 256)
+    var sum = 0
+    let bounds = [UInt8](unsafeUninitializedCapacity: frames.count) { out, n in
+      frames.withUnsafeBufferPointer { frames in
+        table.withUnsafeBufferPointer { table in
+          for i in 0..<frames.count {
+            let f = frames[i]
+            out[i] = table[Int(f)]
+            sum &+= Int(f)
+          }
+        }
+      }
+      n = frames.count
+    }
+    return (bounds, Double(sum) / Double(max(1, frames.count)))
+  }
+
   /// The next image, starting at frame `start`: the pixels of `pixels`
   /// whose colour differs from `previous` (packed BGRA; every pixel without
   /// a previous frame), in the order `GIFImagePlan.changedPixels` lists them.

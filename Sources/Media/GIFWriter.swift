@@ -249,7 +249,7 @@ public enum GIFWriter {
     /// The lossy bounds of run `k`'s changed pixels: each one's share of
     /// `lossy` over the frames it keeps its colour (nil past the lifetimes
     /// kept: `bound(k)` for every one).
-    func bounds(_ k: Int) -> [UInt8]? { lifetimes.frames(of: k)?.map { boundOfLifetime[Int($0)] } }
+    func bounds(_ k: Int) -> [UInt8]? { lifetimes.frames(of: k).map { GIFLifetimes.bounds($0, through: boundOfLifetime).bounds } }
     // A global palette: every run is mapped (each differs from the one before in
     // colour; alpha is always opaque), in order, so the mapping and the plan
     // of each image run ahead on their own thread while the screen draws and
@@ -266,10 +266,9 @@ public enum GIFWriter {
     func planAhead(_ ahead: GIFMappingAhead, _ k: Int) throws {
       guard k < runs.count else { return }
       let pixels = try resized(k)
-      let frames = lifetimes.frames(of: k).map { Double($0.reduce(0) { $0 + Int($1) }) / Double(max(1, $0.count)) }
       ahead.plan(
-        pixels, after: last, pts: pts(k), bounds: bounds(k), bound: bound(k),
-        frames: k == 0 ? 0 : frames ?? Double(runs[k].count))
+        pixels, after: last, pts: pts(k), lifetimes: lifetimes.frames(of: k), boundOfLifetime: boundOfLifetime,
+        bound: bound(k), first: k == 0, frames: Double(runs[k].count))
       last = pixels
     }
     if let ahead {
@@ -425,13 +424,19 @@ private final class GIFMappingAhead: @unchecked Sendable {
   }
 
   /// Maps and plans `pixels` after the frames given before, the last of
-  /// which was `previous` (nil: `pixels` is the first image); its changed
-  /// pixels keep their colours `frames` frames on average (0: the image
-  /// keeps the global palette whatever it shows), each within its lossy
-  /// bound (`bounds`; nil: `bound` for all).
-  func plan(_ pixels: [UInt8], after previous: [UInt8]?, pts: Int, bounds: [UInt8]?, bound: Int, frames: Double) {
+  /// which was `previous` (nil: `pixels` is the first image). Its changed
+  /// pixels keep their colours for their `lifetimes` (nil: past the
+  /// lifetimes kept, the image's `frames`), each within its lifetime's
+  /// lossy bound (`boundOfLifetime`; without lifetimes, `bound` for all);
+  /// the first image keeps the global palette whatever it shows.
+  func plan(
+    _ pixels: [UInt8], after previous: [UInt8]?, pts: Int, lifetimes: ArraySlice<UInt8>?, boundOfLifetime: [UInt8],
+    bound: Int, first: Bool, frames: Double
+  ) {
     queue.async(group: group) { [self] in
       let result = Result { () throws(MediaError) -> (GIFImagePlan, GIFPalette?) in
+        let lasting = lifetimes.map { GIFLifetimes.bounds($0, through: boundOfLifetime) }
+        let bounds = lasting?.bounds, frames = first ? 0 : lasting?.meanFrames ?? frames
         // Every frame is mapped: paletteuse's `diff_mode` follows them all.
         var indices = try mapper.map(pixels, pts: pts)
         let changed = GIFImagePlan.changedPixels(pixels, from: previous, count: width * height)

@@ -31,6 +31,26 @@ import Testing
     #expect(all(lifetimes) == [[2, 8, 1], [4], [6], [3]])
   }
 
+  /// An image's bounds are its lifetimes through the table, their mean
+  /// the lifetimes' average; a slice that does not start at 0 (the second
+  /// image) reads its own lifetimes, and an image without any has mean 0.
+  @Test static func boundsLookTheLifetimesUpInTheTable() {
+    var lifetimes = GIFLifetimes(pixels: 3)
+    lifetimes.add(frame([10, 20, 30]), changedFrom: nil, start: 0)
+    lifetimes.add(frame([10, 21, 31]), changedFrom: frame([10, 20, 30]), start: 3)
+    lifetimes.add(frame([10, 21, 31]), changedFrom: frame([10, 21, 31]), start: 4)
+    lifetimes.finish(frameCount: 10)
+    let table = (0...255).map { UInt8(255 - $0) }
+    let second = GIFLifetimes.bounds(lifetimes.frames(of: 1)!, through: table)
+    #expect(second.bounds == [248, 248])
+    #expect(second.meanFrames == 7)
+    let first = GIFLifetimes.bounds(lifetimes.frames(of: 0)!, through: table)
+    #expect(first.bounds == [245, 252, 252])
+    #expect(first.meanFrames == 16.0 / 3)
+    let none = GIFLifetimes.bounds(lifetimes.frames(of: 2)!, through: table)
+    #expect(none.bounds.isEmpty && none.meanFrames == 0)
+  }
+
   /// A pixel that keeps its colour for more than 255 frames counts 255.
   @Test static func saturatesAt255Frames() {
     var lifetimes = GIFLifetimes(pixels: 2)
