@@ -10,10 +10,12 @@
 /// without OpenMP (then there is nothing to set). Looked up at run time:
 /// libgomp is libimagequant's dependency, not transvid's.
 ///
-/// One thread for the GIF's palette: its output is the same for any count
-/// (libimagequant's k-means sums per thread are combined in order), and on
-/// two cores shared with the compositor the second thread mostly spins at
-/// the barriers (liq_histogram_quantize 0.44 s with two, 0.18 s with one).
+/// The palette depends on the count: each k-means iteration sums the
+/// histogram in one part per thread (`schedule(static)`), its colour sums
+/// combined in thread order and its error by OpenMP's `reduction(+)` in
+/// the order the threads finish. With two threads that order cannot change
+/// the sum (a + b is b + a); with three or more it can. So the count is
+/// fixed (`PaletteQuantizer.threads`), never the machine's.
 static inline int cimagequant_set_openmp_threads(int count) {
   int (*get)(void) = (int (*)(void))dlsym(RTLD_DEFAULT, "omp_get_max_threads");
   void (*set)(int) = (void (*)(int))dlsym(RTLD_DEFAULT, "omp_set_num_threads");

@@ -68,6 +68,11 @@ final class PaletteQuantizer {
   static let maxFlatColors = 32
   /// Every `flatStride`-th counted pixel is tallied for the flat colours.
   static let flatStride = 4
+  /// The threads of libimagequant's k-means (`cimagequant_set_openmp_threads`):
+  /// two on every machine, whatever its cores and `-j`, so the palette is
+  /// the same everywhere. A GIF's palette is chosen between its passes,
+  /// when no other work of the job is ready to run.
+  static let threads: Int32 = 2
   private let attributes: OpaquePointer
   private let histogram: OpaquePointer
   private let width: Int, height: Int
@@ -433,7 +438,7 @@ final class PaletteQuantizer {
         histogram, liq_color(r: UInt8(c >> 16), g: UInt8((c >> 8) & 0xFF), b: UInt8(c & 0xFF), a: 255), 0)
     }
     var result: OpaquePointer?
-    let threads = cimagequant_set_openmp_threads(1)
+    let threads = cimagequant_set_openmp_threads(Self.threads)
     defer { if threads > 0 { _ = cimagequant_set_openmp_threads(threads) } }
     let error = liq_histogram_quantize(histogram, attributes, &result)
     guard error == LIQ_OK, let result else {
