@@ -79,29 +79,13 @@ extension DisplayListBuilder {
     guard !region.isEmpty else { return nil }
 
     let alpha = Shadows.alpha(of: source, region: region, kernels: kernels)
-    let blurred =
+    // Without a blur, the coverage is the alpha (`coverage(level(a))` is a).
+    let bytes =
       reach > 0
       ? Shadows.blur(
         alpha, width: region.width, height: region.height, sigma: sigma, reach: reach,
         shift: (ox - Double(dx), oy - Double(dy)))
       : alpha
-    let bytes = [UInt8](unsafeUninitializedCapacity: blurred.count) { out, n in
-      blurred.withUnsafeBufferPointer { blurred in
-        // UInt8(clamp01(v) * 255 + 0.5), eight at a time.
-        let raw = UnsafeRawPointer(blurred.baseAddress!), bytes = UnsafeMutableRawPointer(out.baseAddress!)
-        var i = 0
-        while i + 8 <= blurred.count {
-          var v = raw.loadUnaligned(fromByteOffset: 4 * i, as: SIMD8<Float>.self)
-          v.replace(with: 0, where: v .< 0)
-          v.replace(with: 1, where: v .> 1)
-          let level = truncated(v * 255 + 0.5)
-          bytes.storeBytes(of: SIMD8<UInt8>(truncatingIfNeeded: level), toByteOffset: i, as: SIMD8<UInt8>.self)
-          i += 8
-        }
-        for j in i..<blurred.count { out[j] = UInt8(clamp01(blurred[j]) * 255 + 0.5) }
-      }
-      n = blurred.count
-    }
     let mask = CoverageMask(
       x0: region.x0 + dx, y0: region.y0 + dy, width: region.width, height: region.height, alpha: bytes)
     let box = mask.box.intersection(canvas)
@@ -294,8 +278,8 @@ enum Shadows {
     return FloatPatch(x0: kept.x0, y0: kept.y0, width: kept.width, height: kept.height, values: values)
   }
 
-  /// The alpha (0…1) that `cmds` composite to over `region`.
-  static func alpha(of cmds: [Command], region: PixelBox, kernels: KernelSet) -> [Float] {
+  /// The alpha that `cmds` composite to over `region`, row by row.
+  static func alpha(of cmds: [Command], region: PixelBox, kernels: KernelSet) -> [UInt8] {
     let w = region.width, h = region.height
     let rgba = UnsafeMutablePointer<UInt8>.allocate(capacity: w * h * 4)
     rgba.initialize(repeating: 0, count: w * h * 4)
@@ -305,8 +289,8 @@ enum Shadows {
     Executor(kernels: kernels).run(
       cmds, target: Target(base: rgba, stride: w * 4, box: region), rows: region.y0..<region.y1,
       scratch: scratch)
-    return [Float](unsafeUninitializedCapacity: w * h) { out, n in
-      for i in 0..<(w * h) { out[i] = Float(rgba[i * 4 + 3]) * (1 / 255) }
+    return [UInt8](unsafeUninitializedCapacity: w * h) { out, n in
+      for i in 0..<(w * h) { out[i] = rgba[i * 4 + 3] }
       n = w * h
     }
   }
@@ -333,8 +317,9 @@ enum Shadows {
     return k.map(Float.init)
   }
 
-  /// Separable Gaussian blur (zero outside), horizontal then vertical: the
-  /// bytes of `blurReference`, with the work of identical rows shared. A
+  /// Separable Gaussian blur (zero outside), horizontal then vertical, of
+  /// alpha levels (`level`) to coverage bytes (`coverage`): the bytes of
+  /// `blurReference`'s values, with the work of identical rows shared. A
   /// row equal to the one above (the inside of a box or rounded box, the
   /// empty margin) has the same horizontal pass, so only the first of each
   /// run is blurred; an output row whose vertical window lies inside one
@@ -346,6 +331,9 @@ enum Shadows {
   /// columns and copies it along, and skips taps that read a zero row; the
   /// horizontal pass copies a column whose window and its left
   /// neighbour's lie in one run of equal samples, and leaves zero rows.
+  /// Bytes in and out: what passes over the whole area (finding the runs,
+  /// copying rows) moves a quarter of what floats would, and no row is
+  /// cleared that is not computed.
   ///
   /// The inner loops run over contiguous x for each tap, which LLVM
   /// vectorises; the rows computed are spread over the cores in both passes.
@@ -355,16 +343,17 @@ enum Shadows {
   /// into the kernels. The result is as large as the input; what moves past
   /// its edge is lost, so callers leave a pixel of margin.
   static func blur(
-    _ input: [Float], width w: Int, height h: Int, sigma: Double, reach: Int, shift: (x: Double, y: Double) = (0, 0)
-  ) -> [Float] {
+    _ input: [UInt8], width w: Int, height h: Int, sigma: Double, reach: Int, shift: (x: Double, y: Double) = (0, 0)
+  ) -> [UInt8] {
     let (kx, ky, r) = passKernels(sigma: sigma, reach: reach, shift: shift)
     let taps = kx.count
     guard w > 0, h > 0 else { return [] }
+    precondition(input.count >= w * h)
     // runStart[y]: the first row of the run of rows equal to row y.
     var runStart = [Int](repeating: 0, count: h)
     input.withUnsafeBufferPointer { src in
       for y in 1..<max(h, 1) {
-        let same = memcmp(src.baseAddress! + y * w, src.baseAddress! + (y - 1) * w, w * MemoryLayout<Float>.size) == 0
+        let same = memcmp(src.baseAddress! + y * w, src.baseAddress! + (y - 1) * w, w) == 0
         runStart[y] = same ? runStart[y - 1] : y
       }
     }
@@ -382,97 +371,118 @@ enum Shadows {
     let zeroRow = input.withUnsafeBufferPointer { src in
       (0..<h).map { y in runStart[y] == y && !(0..<w).contains { src[y * w + $0] != 0 } }
     }
-    var horizontal = [Float](repeating: 0, count: w * h)
-    var out = [Float](repeating: 0, count: w * h)
-    input.withUnsafeBufferPointer { src in
-      horizontal.withUnsafeMutableBufferPointer { mid in
-        out.withUnsafeMutableBufferPointer { dst in
-          kx.withUnsafeBufferPointer { kxw in ky.withUnsafeBufferPointer { kyw in
-            runStart.withUnsafeBufferPointer { runStart in
-              let job = UncheckedSendable(
-                value: (src.baseAddress!, mid.baseAddress!, dst.baseAddress!, kxw.baseAddress!, kyw.baseAddress!,
-                  runStart.baseAddress!))
-              let threadsX = max(1, min(Compositor.processorCount, blurredRows.count / 32))
-              DispatchQueue.concurrentPerform(iterations: threadsX) { t in
-                let (src, mid, _, kw, _, _) = job.value
-                let padded = UnsafeMutablePointer<Float>.allocate(capacity: w + 2 * r)
-                defer { padded.deallocate() }
-                // Per padded sample, the first of its run of equal samples;
-                // and the output columns filtered, as (start, end) pairs.
-                let runFirst = UnsafeMutablePointer<Int>.allocate(capacity: w + 2 * r)
-                defer { runFirst.deallocate() }
-                let spans = UnsafeMutablePointer<Int>.allocate(capacity: 2 * w)
-                defer { spans.deallocate() }
-                for k in stride(from: t, to: blurredRows.count, by: threadsX) {
-                  let y = blurredRows[k]
-                  // A zero row stays zero (the buffer starts so).
-                  if zeroRow[y] { continue }
-                  padded.initialize(repeating: 0, count: w + 2 * r)
-                  (padded + r).update(from: src + y * w, count: w)
-                  // Column x reads samples x…x + taps − 1: when they and
-                  // column x − 1's lie in one run of equal samples, it sums
-                  // the same products in the same order, so it is column
-                  // x − 1's value again and is copied, not filtered.
-                  let length = w + 2 * r
-                  runFirst[0] = 0
-                  for i in 1..<length {
-                    runFirst[i] = padded[i].bitPattern == padded[i - 1].bitPattern ? runFirst[i - 1] : i
-                  }
-                  @inline(__always) func repeats(_ x: Int) -> Bool {
-                    x > 0 && x + taps - 1 < length && runFirst[x + taps - 1] <= x - 1
-                  }
-                  let spanCount = columnSpans(w, into: spans, repeats: repeats)
-                  let o = mid + y * w
-                  for tap in 0..<taps {
-                    accumulate(into: o, kw[tap], times: padded + tap, over: spans, spanCount)
-                  }
-                  for x in 1..<max(w, 1) where repeats(x) { o[x] = o[x - 1] }
-                }
-              }
-              // An output column depends on its column of the horizontal
-              // pass alone: a column equal to the one on its left (inside a
-              // box, the empty margin) gives that column's result again, so
-              // only the runs' first columns are filtered (`spans`), the
-              // others copied. A zero row adds +0 at every tap (the sums
-              // start at +0 and grow), so its taps are skipped.
-              var repeatsLeft = [Bool](repeating: true, count: w)
-              repeatsLeft[0] = false
-              for y in blurredRows {
-                let row = UnsafeRawPointer(mid.baseAddress! + y * w).assumingMemoryBound(to: UInt32.self)
-                for x in 1..<max(w, 1) where repeatsLeft[x] && row[x] != row[x - 1] { repeatsLeft[x] = false }
-              }
+    // The horizontal pass: only the rows of `blurredRows` that are not zero
+    // are written, and only they are read.
+    let mid = UnsafeMutablePointer<Float>.allocate(capacity: w * h)
+    defer { mid.deallocate() }
+    return [UInt8](unsafeUninitializedCapacity: w * h) { out, n in
+      let dst = out.baseAddress!
+      input.withUnsafeBufferPointer { src in
+        kx.withUnsafeBufferPointer { kxw in ky.withUnsafeBufferPointer { kyw in
+          runStart.withUnsafeBufferPointer { runStart in
+            let job = UncheckedSendable(
+              value: (src.baseAddress!, mid, dst, kxw.baseAddress!, kyw.baseAddress!, runStart.baseAddress!))
+            let threadsX = max(1, min(Compositor.processorCount, blurredRows.count / 32))
+            DispatchQueue.concurrentPerform(iterations: threadsX) { t in
+              let (src, mid, _, kw, _, _) = job.value
+              let padded = UnsafeMutablePointer<Float>.allocate(capacity: w + 2 * r)
+              defer { padded.deallocate() }
+              // Per padded sample, the first of its run of equal samples;
+              // and the output columns filtered, as (start, end) pairs.
+              let runFirst = UnsafeMutablePointer<Int>.allocate(capacity: w + 2 * r)
+              defer { runFirst.deallocate() }
               let spans = UnsafeMutablePointer<Int>.allocate(capacity: 2 * w)
               defer { spans.deallocate() }
-              let spanCount = columnSpans(w, into: spans, repeats: { repeatsLeft[$0] })
-              let threadsY = max(1, min(Compositor.processorCount, computedRows.count / 32))
-              repeatsLeft.withUnsafeBufferPointer { repeatsLeft in
-                zeroRow.withUnsafeBufferPointer { zero in
-                  let columns = UncheckedSendable(value: (spans, spanCount, repeatsLeft.baseAddress!, zero.baseAddress!))
-                  DispatchQueue.concurrentPerform(iterations: threadsY) { t in
-                    let (_, mid, dst, _, kw, runStart) = job.value
-                    let (spans, spanCount, repeatsLeft, zero) = columns.value
-                    for k in stride(from: t, to: computedRows.count, by: threadsY) {
-                      let y = computedRows[k]
-                      let o = dst + y * w
-                      for tap in 0..<taps {
-                        let sy = y + tap - r
-                        if sy < 0 || sy >= h || zero[runStart[sy]] { continue }
-                        accumulate(into: o, kw[tap], times: mid + runStart[sy] * w, over: spans, spanCount)
-                      }
-                      for x in 1..<max(w, 1) where repeatsLeft[x] { o[x] = o[x - 1] }
-                    }
+              for k in stride(from: t, to: blurredRows.count, by: threadsX) {
+                let y = blurredRows[k]
+                if zeroRow[y] { continue }
+                padded.initialize(repeating: 0, count: w + 2 * r)
+                for x in 0..<w { padded[r + x] = level(src[y * w + x]) }
+                // Column x reads samples x…x + taps − 1: when they and
+                // column x − 1's lie in one run of equal samples, it sums
+                // the same products in the same order, so it is column
+                // x − 1's value again and is copied, not filtered.
+                let length = w + 2 * r
+                runFirst[0] = 0
+                for i in 1..<length {
+                  runFirst[i] = padded[i].bitPattern == padded[i - 1].bitPattern ? runFirst[i - 1] : i
+                }
+                @inline(__always) func repeats(_ x: Int) -> Bool {
+                  x > 0 && x + taps - 1 < length && runFirst[x + taps - 1] <= x - 1
+                }
+                let spanCount = columnSpans(w, into: spans, repeats: repeats)
+                let o = mid + y * w
+                o.initialize(repeating: 0, count: w)
+                for tap in 0..<taps {
+                  accumulate(into: o, kw[tap], times: padded + tap, over: spans, spanCount)
+                }
+                copyAlong(o, w, over: spans, spanCount)
+              }
+            }
+            // An output column depends on its column of the horizontal
+            // pass alone: a column equal to the one on its left (inside a
+            // box, the empty margin) gives that column's result again, so
+            // only the runs' first columns are filtered (`spans`), the
+            // others copied. A zero row adds +0 at every tap (the sums
+            // start at +0 and grow), so its taps are skipped.
+            var repeatsLeft = [Bool](repeating: true, count: w)
+            repeatsLeft[0] = false
+            for y in blurredRows where !zeroRow[y] {
+              let row = UnsafeRawPointer(mid + y * w).assumingMemoryBound(to: UInt32.self)
+              for x in 1..<max(w, 1) where repeatsLeft[x] && row[x] != row[x - 1] { repeatsLeft[x] = false }
+            }
+            let spans = UnsafeMutablePointer<Int>.allocate(capacity: 2 * w)
+            defer { spans.deallocate() }
+            let spanCount = columnSpans(w, into: spans, repeats: { repeatsLeft[$0] })
+            let threadsY = max(1, min(Compositor.processorCount, computedRows.count / 32))
+            zeroRow.withUnsafeBufferPointer { zero in
+              let columns = UncheckedSendable(value: (spans, spanCount, zero.baseAddress!))
+              DispatchQueue.concurrentPerform(iterations: threadsY) { t in
+                let (_, mid, dst, _, kw, runStart) = job.value
+                let (spans, spanCount, zero) = columns.value
+                let o = UnsafeMutablePointer<Float>.allocate(capacity: w)
+                defer { o.deallocate() }
+                for k in stride(from: t, to: computedRows.count, by: threadsY) {
+                  let y = computedRows[k]
+                  o.initialize(repeating: 0, count: w)
+                  for tap in 0..<taps {
+                    let sy = y + tap - r
+                    if sy < 0 || sy >= h || zero[runStart[sy]] { continue }
+                    accumulate(into: o, kw[tap], times: mid + runStart[sy] * w, over: spans, spanCount)
                   }
+                  copyAlong(o, w, over: spans, spanCount)
+                  coverage(o, into: dst + y * w, count: w)
                 }
               }
             }
-          } }
-          for y in 0..<h where copyOf[y] >= 0 {
-            (dst.baseAddress! + y * w).update(from: dst.baseAddress! + copyOf[y] * w, count: w)
           }
-        }
+        } }
       }
+      for y in 0..<h where copyOf[y] >= 0 {
+        (dst + y * w).initialize(from: dst + copyOf[y] * w, count: w)
+      }
+      n = w * h
     }
-    return out
+  }
+
+  /// An alpha byte as the blur's input: its level, 0…1.
+  @inline(__always)
+  static func level(_ alpha: UInt8) -> Float { Float(alpha) * (1 / 255) }
+
+  /// Blurred values as coverage bytes: each clamped to 0…1 and rounded to
+  /// the nearest of 255 levels, eight at a time.
+  static func coverage(_ values: UnsafePointer<Float>, into bytes: UnsafeMutablePointer<UInt8>, count: Int) {
+    let raw = UnsafeRawPointer(values), out = UnsafeMutableRawPointer(bytes)
+    var i = 0
+    while i + 8 <= count {
+      var v = raw.loadUnaligned(fromByteOffset: 4 * i, as: SIMD8<Float>.self)
+      v.replace(with: 0, where: v .< 0)
+      v.replace(with: 1, where: v .> 1)
+      let level = truncated(v * 255 + 0.5)
+      out.storeBytes(of: SIMD8<UInt8>(truncatingIfNeeded: level), toByteOffset: i, as: SIMD8<UInt8>.self)
+      i += 8
+    }
+    for j in i..<count { bytes[j] = UInt8(clamp01(values[j]) * 255 + 0.5) }
   }
 
   /// One tap of a pass: `output[x] += weight · source[x]` for the columns
@@ -485,6 +495,19 @@ enum Shadows {
     var i = 0
     while i < spanCount {
       for x in spans[i]..<spans[i + 1] { output[x] += weight * source[x] }
+      i += 2
+    }
+  }
+
+  /// Columns 0..<count outside `spans` (`columnSpans`' pairs: column 0 is
+  /// in the first) take the value on their left: each gap is filled with
+  /// the value before it, whole runs at a time.
+  @inline(__always)
+  static func copyAlong(_ output: UnsafeMutablePointer<Float>, _ count: Int, over spans: UnsafePointer<Int>, _ spanCount: Int) {
+    var i = 0
+    while i < spanCount {
+      let start = spans[i + 1], end = i + 2 < spanCount ? spans[i + 2] : count
+      if start < end { (output + start).update(repeating: output[start - 1], count: end - start) }
       i += 2
     }
   }
@@ -513,8 +536,8 @@ enum Shadows {
     (kernel(sigma: sigma, reach: reach, shift: shift.x), kernel(sigma: sigma, reach: reach, shift: shift.y), reach + 1)
   }
 
-  /// The blur as defined: every row of both passes computed on its own.
-  /// `blur` is held to it bit for bit.
+  /// The blur as defined, of levels to values: every row of both passes
+  /// computed on its own. `blur` gives the coverage bytes of its values.
   static func blurReference(
     _ input: [Float], width w: Int, height h: Int, sigma: Double, reach: Int, shift: (x: Double, y: Double) = (0, 0)
   ) -> [Float] {

@@ -162,32 +162,32 @@ import TestSupport
     }
     // A rounded box (radius 9) of alpha 1 with antialiased corners, 12 px of margin.
     let w = 70, h = 90
-    var box = [Float](repeating: 0, count: w * h)
+    var box = [UInt8](repeating: 0, count: w * h)
     for y in 12..<(h - 12) {
       for x in 12..<(w - 12) {
         let dx = max(0, max(21 - Double(x) - 0.5, Double(x) + 0.5 - Double(w - 21)))
         let dy = max(0, max(21 - Double(y) - 0.5, Double(y) + 0.5 - Double(h - 21)))
-        box[y * w + x] = Float(min(1, max(0, 9.5 - (dx * dx + dy * dy).squareRoot())))
+        box[y * w + x] = UInt8((255 * min(1, max(0, 9.5 - (dx * dx + dy * dy).squareRoot()))).rounded())
       }
     }
     // Random rows, each repeated 1 to 40 times.
-    var runs: [Float] = []
+    var runs: [UInt8] = []
     while runs.count < w * h {
-      let row = (0..<w).map { _ in Float(next() % 256) / 255 }
+      let row = (0..<w).map { _ in UInt8(next() % 256) }
       for _ in 0..<Int(1 + next() % 40) { runs += row }
     }
     runs.removeLast(runs.count - w * h)
     // Random columns, each repeated 1 to 40 times, in rows of random
     // height; every fifth stretch of rows zero.
-    var columns: [Float] = []
+    var columns: [UInt8] = []
     while columns.count < w * h {
-      var row: [Float] = []
+      var row: [UInt8] = []
       while row.count < w {
-        let value = Float(next() % 256) / 255
-        row += [Float](repeating: value, count: Int(1 + next() % 40))
+        let value = UInt8(next() % 256)
+        row += [UInt8](repeating: value, count: Int(1 + next() % 40))
       }
       row.removeLast(row.count - w)
-      if next() % 5 == 0 { row = [Float](repeating: 0, count: w) }
+      if next() % 5 == 0 { row = [UInt8](repeating: 0, count: w) }
       for _ in 0..<Int(1 + next() % 12) { columns += row }
     }
     columns.removeLast(columns.count - w * h)
@@ -195,12 +195,26 @@ import TestSupport
     for (input, sigma) in [(box, 2.0), (box, 5.0), (runs, 1.5), (runs, 4.0), (columns, 1.5), (columns, 4.0)] {
       let reach = Int((3 * sigma).rounded(.up))
       let fast = Shadows.blur(input, width: w, height: h, sigma: sigma, reach: reach, shift: shift)
-      let reference = Shadows.blurReference(input, width: w, height: h, sigma: sigma, reach: reach, shift: shift)
+      let reference = Shadows.blurReference(
+        input.map(Shadows.level), width: w, height: h, sigma: sigma, reach: reach, shift: shift
+      ).map { UInt8(min(max($0, 0), 1) * 255 + 0.5) }
       #expect(fast.count == reference.count)
-      let differing = zip(fast, reference).filter { $0.bitPattern != $1.bitPattern }.count
+      let differing = zip(fast, reference).filter { $0 != $1 }.count
       #expect(differing == 0, "σ \(sigma): \(differing) values differ")
     }
     // The box's shadow is not trivially zero.
-    #expect(Shadows.blur(box, width: w, height: h, sigma: 5, reach: 15)[45 * w + 35] > 0.5)
+    #expect(Shadows.blur(box, width: w, height: h, sigma: 5, reach: 15)[45 * w + 35] > 128)
+  }
+
+  /// A shadow without a blur draws its alpha as coverage: every level's
+  /// coverage byte is the alpha byte it came from.
+  @Test func aLevelsCoverageIsItsAlpha() {
+    let levels = (0...255).map { Shadows.level(UInt8($0)) }
+    var bytes = [UInt8](repeating: 0, count: 256)
+    levels.withUnsafeBufferPointer { levels in
+      bytes.withUnsafeMutableBufferPointer { Shadows.coverage(levels.baseAddress!, into: $0.baseAddress!, count: 256) }
+    }
+    #expect(bytes == (0...255).map { UInt8($0) })
+    #expect(levels.allSatisfy { UInt8(min(max($0, 0), 1) * 255 + 0.5) == UInt8(($0 * 255).rounded()) })
   }
 }
