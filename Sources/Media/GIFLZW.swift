@@ -23,7 +23,8 @@
 /// reaches 4095 codes, a clear code and a fresh dictionary; the end code last.
 struct GIFLZWEncoder {
   /// What each index shows at each pixel, and what the pixel should show.
-  /// The per-pixel arrays hold the image's pixels row by row; they may be
+  /// The per-pixel arrays hold the image's pixels row by row from `offset`
+  /// (a frame's arrays, for an image of whole rows of it); they may be
   /// longer (buffers kept from a larger image), the rest is not read.
   struct Tolerance {
     /// Packed colours (B | G << 8 | R << 16) of the palette's opaque indices.
@@ -42,6 +43,8 @@ struct GIFLZWEncoder {
     /// The image's width: a string may start with the index of a pixel
     /// coded above its first pixel (0: rows unknown, none tried).
     var width = 0
+    /// Where the image's first pixel is in `shown`, `wanted` and `bounds`.
+    var offset = 0
 
     /// The `wanted` mark of a pixel that keeps what is on screen.
     static let unchanged: UInt32 = 1 << 24
@@ -91,7 +94,10 @@ struct GIFLZWEncoder {
   mutating func encode(_ indices: inout [UInt8], minimumCodeSize: Int, tolerance: Tolerance?) -> [UInt8] {
     let count = indices.count
     if let t = tolerance {
-      precondition(t.shown.count >= count && t.wanted.count >= count && t.bounds.count >= count, "tolerance shorter than the image")
+      let end = t.offset + count
+      precondition(
+        t.offset >= 0 && t.shown.count >= end && t.wanted.count >= end && t.bounds.count >= end,
+        "tolerance shorter than the image")
     }
     if !isKnownUniquelyReferenced(&dictionary) { dictionary = Dictionary() }
     var stream = CodeStream(minimumCodeSize: minimumCodeSize, tables: dictionary.tables)
@@ -366,8 +372,9 @@ struct GIFLZWEncoder {
             t.bounds.withUnsafeBufferPointer { bounds in
               body(
                 Search(
-                  colors: colors.baseAddress!, shown: shown.baseAddress!, wanted: wanted.baseAddress!,
-                  bounds: bounds.baseAddress!, transparent: t.transparentIndex ?? -1,
+                  colors: colors.baseAddress!, shown: shown.baseAddress! + t.offset,
+                  wanted: wanted.baseAddress! + t.offset, bounds: bounds.baseAddress! + t.offset,
+                  transparent: t.transparentIndex ?? -1,
                   skipsShortLevels: skipsShortLevels))
             }
           }

@@ -381,38 +381,49 @@ struct GIFScreen {
       }
     }
     // Pixels whose source did not change keep what is on screen (their
-    // `wanted` says so).
-    let n = w * h
-    if shownHere.count < n {
-      shownHere = [UInt32](repeating: 0, count: n)
-      wantedHere = [UInt32](repeating: 0, count: n)
-      bounds = [UInt8](repeating: 0, count: n)
-    }
-    shown.withUnsafeBufferPointer { shown in
-      wanted.withUnsafeBufferPointer { wanted in
-        limits.withUnsafeBufferPointer { limits in
-          shownHere.withUnsafeMutableBufferPointer { shownHere in
-            wantedHere.withUnsafeMutableBufferPointer { wantedHere in
-              bounds.withUnsafeMutableBufferPointer { bounds in
-                for y in 0..<h {
-                  let from = (minY + y) * width + minX, to = y * w
-                  (shownHere.baseAddress! + to).update(from: shown.baseAddress! + from, count: w)
-                  (wantedHere.baseAddress! + to).update(from: wanted.baseAddress! + from, count: w)
-                  (bounds.baseAddress! + to).update(from: limits.baseAddress! + from, count: w)
+    // `wanted` says so). An image of whole rows (a transition that moves
+    // across the frame) reads the frame's arrays where they are; a
+    // narrower one, copies of its rectangle.
+    let transparentIndex = first ? nil : palette.transparentIndex
+    let data: [UInt8]
+    if minX == 0 && w == width {
+      let tolerance = GIFLZWEncoder.Tolerance(
+        colors: colors, transparentIndex: transparentIndex, shown: shown, wanted: wanted, bounds: limits, width: w,
+        offset: minY * width)
+      data = coder.encode(&out, minimumCodeSize: codeSize, tolerance: tolerance)
+    } else {
+      let n = w * h
+      if shownHere.count < n {
+        shownHere = [UInt32](repeating: 0, count: n)
+        wantedHere = [UInt32](repeating: 0, count: n)
+        bounds = [UInt8](repeating: 0, count: n)
+      }
+      shown.withUnsafeBufferPointer { shown in
+        wanted.withUnsafeBufferPointer { wanted in
+          limits.withUnsafeBufferPointer { limits in
+            shownHere.withUnsafeMutableBufferPointer { shownHere in
+              wantedHere.withUnsafeMutableBufferPointer { wantedHere in
+                bounds.withUnsafeMutableBufferPointer { bounds in
+                  for y in 0..<h {
+                    let from = (minY + y) * width + minX, to = y * w
+                    (shownHere.baseAddress! + to).update(from: shown.baseAddress! + from, count: w)
+                    (wantedHere.baseAddress! + to).update(from: wanted.baseAddress! + from, count: w)
+                    (bounds.baseAddress! + to).update(from: limits.baseAddress! + from, count: w)
+                  }
                 }
               }
             }
           }
         }
       }
+      let tolerance = GIFLZWEncoder.Tolerance(
+        colors: colors, transparentIndex: transparentIndex, shown: shownHere, wanted: wantedHere, bounds: bounds,
+        width: w)
+      // The tolerance holds the buffers now; they come back after coding.
+      (shownHere, wantedHere, bounds) = ([], [], [])
+      data = coder.encode(&out, minimumCodeSize: codeSize, tolerance: tolerance)
+      (shownHere, wantedHere, bounds) = (tolerance.shown, tolerance.wanted, tolerance.bounds)
     }
-    let tolerance = GIFLZWEncoder.Tolerance(
-      colors: colors, transparentIndex: first ? nil : palette.transparentIndex, shown: shownHere,
-      wanted: wantedHere, bounds: bounds, width: w)
-    // The tolerance holds the buffers now; they come back after coding.
-    (shownHere, wantedHere, bounds) = ([], [], [])
-    let data = coder.encode(&out, minimumCodeSize: codeSize, tolerance: tolerance)
-    (shownHere, wantedHere, bounds) = (tolerance.shown, tolerance.wanted, tolerance.bounds)
     let needsTransparency = Self.show(
       out, width: w, height: h, at: (minX, minY), colors: colors, transparent: transparent, on: &shown,
       screenWidth: width)

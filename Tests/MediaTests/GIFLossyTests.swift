@@ -296,6 +296,35 @@ import TestSupport
     #expect(sizes[1] * 5 < sizes[0] * 3, "strings from above \(sizes[1]) B, without \(sizes[0]) B")
   }
 
+  /// An image of whole rows of a frame reads the frame's arrays from its
+  /// first pixel (`offset`): the same codes and indices as the image's own
+  /// arrays, whatever the rows above and below hold.
+  @Test static func anOffsetReadsTheImageFromTheFramesArrays() {
+    let width = 96, height = 40, above = 7 * width, below = 5 * width
+    let grain = noise(width * height, seed: 17, below: 9)
+    let indices = (0..<(width * height)).map { p in UInt8(80 + p % width / 2 + Int(grain[p])) }
+    let wanted = indices.map { greyColors[Int($0)] }
+    let shown = noise(width * height, seed: 19, below: 250).map { greyColors[Int($0)] }
+    let bounds = noise(width * height, seed: 23, below: 7)
+    let own = GIFLZWEncoder.Tolerance(
+      colors: greyColors, transparentIndex: 255, shown: shown, wanted: wanted, bounds: bounds, width: width)
+    // Other rows around the image: other colours, wider bounds.
+    let frame = GIFLZWEncoder.Tolerance(
+      colors: greyColors, transparentIndex: 255,
+      shown: [UInt32](repeating: 0x101010, count: above) + shown + [UInt32](repeating: 0x202020, count: below),
+      wanted: [UInt32](repeating: 0xFFFFFF, count: above) + wanted + [UInt32](repeating: 0, count: below),
+      bounds: [UInt8](repeating: 99, count: above) + bounds + [UInt8](repeating: 99, count: below), width: width,
+      offset: above)
+    var a = indices, b = indices
+    var coderA = GIFLZWEncoder(), coderB = GIFLZWEncoder()
+    let codesA = coderA.encode(&a, minimumCodeSize: 8, tolerance: own)
+    let codesB = coderB.encode(&b, minimumCodeSize: 8, tolerance: frame)
+    let sameCodes = codesA == codesB, sameIndices = a == b, changed = a != indices
+    #expect(sameCodes, "\(codesA.count) and \(codesB.count) bytes")
+    #expect(sameIndices)
+    #expect(changed, "the lossy coder changed no index: the test shows nothing")
+  }
+
   /// A pixel that keeps what is on screen may take the transparent index or
   /// an opaque index of exactly that colour, whichever makes the longer
   /// string: a second image repeats a ramp whose middle band the first image
