@@ -575,14 +575,26 @@ final class GIFLocalPalettes {
   /// squared differences of R, G and B, summed, from their indices' colours.
   static func meanSquaredError(_ pixels: [UInt8], changed: [Int], indices: [UInt8], colors: [UInt32]) -> Double {
     guard !changed.isEmpty else { return 0 }
+    precondition(pixels.count >= 4 * indices.count && changed.last! < indices.count)
+    // Off pass 2's mapping thread's every changed pixel: buffer pointers,
+    // the palette padded to 256 colours so that no index needs a check.
+    var table = [UInt32](repeating: 0, count: 256)
+    table.replaceSubrange(0..<min(256, colors.count), with: colors.prefix(256))
     var sum = 0
     pixels.withUnsafeBytes { bytes in
-      for p in changed {
-        let a = unsafeBitCast(
-          bytes.loadUnaligned(fromByteOffset: 4 * p, as: UInt32.self) & 0x00FF_FFFF, to: SIMD4<UInt8>.self)
-        let b = unsafeBitCast(colors[Int(indices[p])], to: SIMD4<UInt8>.self)
-        let d = SIMD4<Int32>(truncatingIfNeeded: a) &- SIMD4<Int32>(truncatingIfNeeded: b)
-        sum += Int((d &* d).wrappedSum())
+      changed.withUnsafeBufferPointer { changed in
+        indices.withUnsafeBufferPointer { indices in
+          table.withUnsafeBufferPointer { table in
+            let (bytes, indices, table) = (bytes.baseAddress!, indices.baseAddress!, table.baseAddress!)
+            for p in changed {
+              let a = unsafeBitCast(
+                bytes.loadUnaligned(fromByteOffset: 4 * p, as: UInt32.self) & 0x00FF_FFFF, to: SIMD4<UInt8>.self)
+              let b = unsafeBitCast(table[Int(indices[p])] & 0x00FF_FFFF, to: SIMD4<UInt8>.self)
+              let d = SIMD4<Int32>(truncatingIfNeeded: a) &- SIMD4<Int32>(truncatingIfNeeded: b)
+              sum &+= Int((d &* d).wrappedSum())
+            }
+          }
+        }
       }
     }
     return Double(sum) / Double(changed.count)

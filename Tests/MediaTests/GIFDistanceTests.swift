@@ -52,6 +52,30 @@ import Testing
     return min(bound, range * 4 / 9, 4 * error)
   }
 
+  /// `GIFLocalPalettes.meanSquaredError`: over the changed pixels, the
+  /// squared differences of R, G and B from their indices' colours, summed,
+  /// then averaged; alpha and the other pixels do not count.
+  @Test static func meanSquaredErrorFollowsTheRule() {
+    var state: UInt64 = 99
+    let count = 23 * 17
+    let pixels = (0..<(4 * count)).map { _ in UInt8(truncatingIfNeeded: random(&state) >> 7) }
+    let colors = (0..<40).map { _ in UInt32(truncatingIfNeeded: random(&state) >> 9) & 0x00FF_FFFF }
+    let indices = (0..<count).map { _ in UInt8(random(&state) % 40) }
+    let changed = (0..<count).filter { _ in random(&state) % 3 == 0 }
+    var sum = 0
+    for p in changed {
+      let color = colors[Int(indices[p])]
+      for c in 0..<3 {
+        let d = Int(pixels[4 * p + c]) - Int((color >> (8 * UInt32(c))) & 0xFF)
+        sum += d * d
+      }
+    }
+    let error = GIFLocalPalettes.meanSquaredError(pixels, changed: changed, indices: indices, colors: colors)
+    #expect(changed.count > 100 && sum > 0)
+    #expect(error == Double(sum) / Double(changed.count))
+    #expect(GIFLocalPalettes.meanSquaredError(pixels, changed: [], indices: indices, colors: colors) == 0)
+  }
+
   @Test(arguments: [(1, 1), (1, 7), (9, 1), (13, 11)])
   static func localBoundFollowsTheRule(size: (Int, Int)) {
     let (width, height) = size
