@@ -576,8 +576,9 @@ final class GIFLocalPalettes {
   static func meanSquaredError(_ pixels: [UInt8], changed: [Int], indices: [UInt8], colors: [UInt32]) -> Double {
     guard !changed.isEmpty else { return 0 }
     precondition(pixels.count >= 4 * indices.count && changed.last! < indices.count)
-    // Off pass 2's mapping thread's every changed pixel: buffer pointers,
-    // the palette padded to 256 colours so that no index needs a check.
+    // A pass over every changed pixel, on pass 2's mapping thread: buffer
+    // pointers, and the palette padded to 256 colours so that no index
+    // needs a check.
     var table = [UInt32](repeating: 0, count: 256)
     table.replaceSubrange(0..<min(256, colors.count), with: colors.prefix(256))
     var sum = 0
