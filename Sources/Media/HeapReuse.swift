@@ -11,12 +11,10 @@ import CFFmpeg
 /// memory on every frame, on several threads, in blocks of changing sizes
 /// (a shadow's planes grow with the view that casts it), and each block
 /// that went back to the kernel comes back as fresh pages it faults in and
-/// zeroes. zoom-expand's GIF took 184 000 page faults instead of 61 000 in
-/// 3 runs of 8 (0.80 s instead of 0.67 s), depending on which threads'
-/// heaps the blocks fell in; locales' outputs took 989 000 faults where
-/// 536 000 now do. With the thresholds fixed, a frame reuses the memory the
-/// frame before freed; the peak resident memory was lower on 16 of the 17
-/// jobs of `jobs/` and 2 % higher on one (release-notes).
+/// zeroes — how many depends on which threads' heaps the blocks fall in, so
+/// a job's time varied from run to run. With the thresholds fixed, a frame
+/// reuses the memory the frame before freed (the measurements are in the
+/// commit that set them, d0d586e, and the README).
 ///
 /// Process-wide: the command line sets it up once, before any job.
 public enum HeapReuse {
