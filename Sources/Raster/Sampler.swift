@@ -343,7 +343,12 @@ extension Sampler {
   /// prefetchers do not follow. Only the first, fifth and last texel pairs
   /// are prefetched: eight adjacent columns read one to three cache lines
   /// of a row unless shrunk more than threefold, and a lane that starts a
-  /// row or two lower reads the rows its neighbours prefetched.
+  /// row or two lower reads the rows its neighbours prefetched. A row whose
+  /// texel pairs are the row before's (on flat UI, most rows of a column)
+  /// is its lerps again, not worked out: the rows are still read, one after
+  /// another, which the hardware's stride prefetcher follows (skipping such
+  /// rows unread, by an index of the rows that repeat, made the walk
+  /// slower).
   @inline(__always) static func fill(
     _ q: (ColumnQuad, ColumnQuad), _ raw: UnsafeRawPointer, stride: Int, rows: Int, cache: UnsafeMutableRawPointer
   ) {
@@ -357,21 +362,27 @@ extension Sampler {
     var row = raw
     var out = cache
     var last = (SIMD4<UInt32>(), SIMD4<UInt32>()), start: UInt8 = 0
+    // The texel pairs the last lerps were worked out from.
+    var read = (SIMD2<UInt64>(), SIMD2<UInt64>(), SIMD2<UInt64>(), SIMD2<UInt64>())
     for j in 0..<rows {
       let next = row + ahead
       tv_prefetch(next + o0)
       tv_prefetch(next + o4)
       tv_prefetch(next + (o7 &+ 4))
-      let t0 = row.loadUnaligned(fromByteOffset: o0, as: UInt64.self)
-      let t1 = row.loadUnaligned(fromByteOffset: o1, as: UInt64.self)
-      let t2 = row.loadUnaligned(fromByteOffset: o2, as: UInt64.self)
-      let t3 = row.loadUnaligned(fromByteOffset: o3, as: UInt64.self)
-      let t4 = row.loadUnaligned(fromByteOffset: o4, as: UInt64.self)
-      let t5 = row.loadUnaligned(fromByteOffset: o5, as: UInt64.self)
-      let t6 = row.loadUnaligned(fromByteOffset: o6, as: UInt64.self)
-      let t7 = row.loadUnaligned(fromByteOffset: o7, as: UInt64.self)
+      @inline(__always) func pair(_ o: Int, _ o2: Int) -> SIMD2<UInt64> {
+        SIMD2(row.loadUnaligned(fromByteOffset: o, as: UInt64.self), row.loadUnaligned(fromByteOffset: o2, as: UInt64.self))
+      }
+      let p0 = pair(o0, o1), p1 = pair(o2, o3), p2 = pair(o4, o5), p3 = pair(o6, o7)
       row += stride
-      let (l0, r0) = texelPairs(t0, t1, t2, t3), (l1, r1) = texelPairs(t4, t5, t6, t7)
+      if j > 0 && ((p0 ^ read.0) | (p1 ^ read.1) | (p2 ^ read.2) | (p3 ^ read.3)) == SIMD2<UInt64>() {
+        out.storeBytes(of: last.0, as: SIMD4<UInt32>.self)
+        out.storeBytes(of: last.1, toByteOffset: 16, as: SIMD4<UInt32>.self)
+        out += 32
+        runStart[j] = start
+        continue
+      }
+      read = (p0, p1, p2, p3)
+      let (l0, r0) = texelPairs(p0[0], p0[1], p1[0], p1[1]), (l1, r1) = texelPairs(p2[0], p2[1], p3[0], p3[1])
       let x0 = lerp(split(l0), split(r0), a.wxp, a.iwxp), x1 = lerp(split(l1), split(r1), b.wxp, b.iwxp)
       out.storeBytes(of: x0, as: SIMD4<UInt32>.self)
       out.storeBytes(of: x1, toByteOffset: 16, as: SIMD4<UInt32>.self)

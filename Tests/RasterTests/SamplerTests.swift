@@ -157,32 +157,45 @@ import Testing
         for tint in [nil, Pixel(r: 20, g: 0, b: 40, a: 90)] {
           let scaled = Sampler.samplesScaled(m, width: iw, height: ih)
           let out = SamplerTests.sampleSpans(img, m, spans, width: tw, height: th, tint: tint)
-          var worst = 0, untouched = true
-          for y in 0..<th {
-            var row = [UInt8](repeating: 0, count: tw * 4)
-            img.bytes.withUnsafeBufferPointer { buf in
-              row.withUnsafeMutableBufferPointer {
-                Sampler.sampleRowReference(buf.baseAddress!, width: iw, height: ih, toImage: m, y: y, x0: 0, count: tw, into: $0.baseAddress!)
-                if let tint { Kernels.blend($0.baseAddress!, solid: tint, tw, coverage: 255, .reference) }
-              }
-            }
-            for x in 0..<tw {
-              let inSpan = spans.contains { Int($0.x) == y && Int($0.y) <= x && x < Int($0.z) }
-              for k in 0..<4 {
-                let got = Int(out[(y * tw + x) * 4 + k])
-                if inSpan {
-                  worst = max(worst, abs(got - Int(row[x * 4 + k])))
-                } else if got != 7 {
-                  untouched = false
-                }
-              }
-            }
-          }
+          let (worst, untouched) = SamplerTests.compare(out, img, m, spans, width: tw, height: th, tint: tint)
           #expect(worst <= 1, "\(scaled ? "scaled" : "columns") vs reference: \(worst) (image \(iw)×\(ih), map \(m))")
           #expect(untouched, "wrote outside its spans (map \(m))")
         }
       }
     }
+  }
+
+  /// The largest channel difference of `out` (`sampleSpans`' result) from
+  /// the row sampler's reference inside `spans`, and whether every byte
+  /// outside them is still 7.
+  static func compare(
+    _ out: [UInt8], _ img: Bitmap, _ m: Homography, _ spans: [Sampler.Span], width tw: Int, height th: Int,
+    tint: Pixel?
+  ) -> (worst: Int, untouched: Bool) {
+    var worst = 0, untouched = true
+    for y in 0..<th {
+      var row = [UInt8](repeating: 0, count: tw * 4)
+      img.bytes.withUnsafeBufferPointer { buf in
+        row.withUnsafeMutableBufferPointer {
+          Sampler.sampleRowReference(
+            buf.baseAddress!, width: img.width, height: img.height, toImage: m, y: y, x0: 0, count: tw,
+            into: $0.baseAddress!)
+          if let tint { Kernels.blend($0.baseAddress!, solid: tint, tw, coverage: 255, .reference) }
+        }
+      }
+      for x in 0..<tw {
+        let inSpan = spans.contains { Int($0.x) == y && Int($0.y) <= x && x < Int($0.z) }
+        for k in 0..<4 {
+          let got = Int(out[(y * tw + x) * 4 + k])
+          if inSpan {
+            worst = max(worst, abs(got - Int(row[x * 4 + k])))
+          } else if got != 7 {
+            untouched = false
+          }
+        }
+      }
+    }
+    return (worst, untouched)
   }
 
   /// Rows that repeat the row above (flat UI) are stored from their run
@@ -191,7 +204,9 @@ import Testing
   /// the run's first device row: the bytes are those of lerping every row,
   /// on images of runs 1–12 rows tall, some rows differing from the one
   /// above in a single pixel, under every column map (upside down too) and
-  /// scale, with rows skipped and a row of two spans, tinted and not.
+  /// scale, with rows skipped and a row of two spans, tinted and not. Both
+  /// ways reuse the lerps of image rows whose texels repeat the row above
+  /// (`Sampler.fill`), so both are also held within ±1 of the reference.
   @Test func runsOfEqualRowsMatchLerpedRows() {
     var rng = SplitMix(seed: 29)
     let (tw, th) = (61, 90)
@@ -234,6 +249,8 @@ import Testing
           }
           let differing = zip(outputs[0], outputs[1]).filter { $0 != $1 }.count
           #expect(differing == 0, "\(differing) bytes differ from lerping every row (image \(iw)×\(ih), map \(m))")
+          let (worst, untouched) = SamplerTests.compare(outputs[1], img, m, spans, width: tw, height: th, tint: tint)
+          #expect(worst <= 1 && untouched, "vs reference: \(worst) (image \(iw)×\(ih), map \(m))")
           tested += 1
           if scaled { testedScaled += 1 }
         }
