@@ -345,10 +345,9 @@ extension Sampler {
   /// of a row unless shrunk more than threefold, and a lane that starts a
   /// row or two lower reads the rows its neighbours prefetched. A row whose
   /// texel pairs are the row before's (on flat UI, most rows of a column)
-  /// is its lerps again, not worked out: the rows are still read, one after
-  /// another, which the hardware's stride prefetcher follows (skipping such
-  /// rows unread, by an index of the rows that repeat, made the walk
-  /// slower).
+  /// is its lerps again, not worked out; every row is still read, in turn:
+  /// a walk down every row is what the hardware's stride prefetcher
+  /// follows, where reading only the rows that differ would leave it behind.
   @inline(__always) static func fill(
     _ q: (ColumnQuad, ColumnQuad), _ raw: UnsafeRawPointer, stride: Int, rows: Int, cache: UnsafeMutableRawPointer
   ) {
@@ -370,7 +369,8 @@ extension Sampler {
       tv_prefetch(next + o4)
       tv_prefetch(next + (o7 &+ 4))
       @inline(__always) func pair(_ o: Int, _ o2: Int) -> SIMD2<UInt64> {
-        SIMD2(row.loadUnaligned(fromByteOffset: o, as: UInt64.self), row.loadUnaligned(fromByteOffset: o2, as: UInt64.self))
+        SIMD2(
+          row.loadUnaligned(fromByteOffset: o, as: UInt64.self), row.loadUnaligned(fromByteOffset: o2, as: UInt64.self))
       }
       let p0 = pair(o0, o1), p1 = pair(o2, o3), p2 = pair(o4, o5), p3 = pair(o6, o7)
       row += stride
