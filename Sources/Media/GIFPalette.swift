@@ -17,6 +17,14 @@ struct GIFPalette: Equatable {
   /// The opaque colours as B | G << 8 | R << 16.
   var packed: [UInt32] { colors.map { UInt32($0.b) | UInt32($0.g) << 8 | UInt32($0.r) << 16 } }
 
+  /// `packed` colours (at most 256) followed by zeros to 256 entries: a
+  /// table any palette index reads without a check.
+  static func table(_ packed: [UInt32]) -> [UInt32] {
+    var table = [UInt32](repeating: 0, count: 256)
+    table.replaceSubrange(0..<min(256, packed.count), with: packed.prefix(256))
+    return table
+  }
+
   /// A table of `packed` colours (B | G << 8 | R << 16, at most 255).
   init(packed: [UInt32]) {
     colors = packed.map {

@@ -443,8 +443,7 @@ struct GIFScreen {
     _ out: [UInt8], width w: Int, height h: Int, at origin: (x: Int, y: Int), colors: [UInt32], transparent: UInt8,
     on shown: inout [UInt32], screenWidth: Int
   ) -> Bool {
-    var table = [UInt32](repeating: 0, count: 256)
-    table.replaceSubrange(0..<colors.count, with: colors)
+    let table = GIFPalette.table(colors)
     var keeps = false
     let clear = SIMD8<UInt32>(repeating: UInt32(transparent))
     shown.withUnsafeMutableBufferPointer { shown in

@@ -579,8 +579,7 @@ final class GIFLocalPalettes {
     // A pass over every changed pixel, on pass 2's mapping thread: buffer
     // pointers, and the palette padded to 256 colours so that no index
     // needs a check.
-    var table = [UInt32](repeating: 0, count: 256)
-    table.replaceSubrange(0..<min(256, colors.count), with: colors.prefix(256))
+    let table = GIFPalette.table(colors)
     var sum = 0
     pixels.withUnsafeBytes { bytes in
       changed.withUnsafeBufferPointer { changed in
