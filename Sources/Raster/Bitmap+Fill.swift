@@ -1,8 +1,18 @@
 extension Bitmap {
   /// Sets every pixel to `pixel`.
   public mutating func fill(_ pixel: Pixel) {
-    bytes.withUnsafeMutableBytes { raw in
-      raw.bindMemory(to: Pixel.self).update(repeating: pixel)
+    fill(pixel, x: 0, y: 0, width: width, height: height)
+  }
+
+  /// Sets the pixels of columns `x..<x + width` in rows `y..<y + height`
+  /// to `pixel` (the rectangle must lie inside the bitmap).
+  public mutating func fill(_ pixel: Pixel, x: Int, y: Int, width: Int, height: Int) {
+    precondition(
+      x >= 0 && y >= 0 && width >= 0 && height >= 0 && x + width <= self.width && y + height <= self.height,
+      "fill outside the bitmap")
+    let stride = self.stride
+    bytes.withUnsafeMutableBufferPointer { buffer in
+      for row in y..<(y + height) { Kernels.fill(buffer.baseAddress! + row * stride + x * 4, pixel, width) }
     }
   }
 

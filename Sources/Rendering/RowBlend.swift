@@ -43,14 +43,7 @@ enum RowBlend {
 
   /// Every pixel of `area` of `out` set to `pixel`.
   static func fill(_ pixel: Pixel, into out: inout Bitmap, area: PixelArea) {
-    let stride = out.stride
-    out.bytes.withUnsafeMutableBytes { raw in
-      let pixels = raw.bindMemory(to: Pixel.self)
-      for y in area.y..<(area.y + area.height) {
-        UnsafeMutableBufferPointer(rebasing: pixels[(y * stride / 4 + area.x)..<(y * stride / 4 + area.x + area.width)])
-          .update(repeating: pixel)
-      }
-    }
+    out.fill(pixel, x: area.x, y: area.y, width: area.width, height: area.height)
   }
 
   /// `a` and `b` (premultiplied, the same shapes in two inks) mixed at

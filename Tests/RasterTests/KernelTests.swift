@@ -2,6 +2,25 @@ import Testing
 @testable import Raster
 
 @Suite struct KernelTests {
+  /// A new bitmap of one colour and a filled rectangle hold that colour's
+  /// four bytes at exactly the pixels they cover (widths across the
+  /// eight-pixel stores and their tails).
+  @Test func fillsSetExactlyTheirPixels() {
+    let p = Pixel(r: 1, g: 2, b: 3, a: 4)
+    for width in [1, 7, 8, 9, 17] {
+      let whole = Bitmap(width: width, height: 3, fill: p)
+      #expect(whole.bytes == Array([[UInt8]](repeating: [1, 2, 3, 4], count: width * 3).joined()))
+      var part = Bitmap(width: width + 3, height: 4, fill: Pixel(r: 9, g: 9, b: 9, a: 255))
+      part.fill(p, x: 2, y: 1, width: width, height: 2)
+      for y in 0..<4 {
+        for x in 0..<(width + 3) {
+          let inside = (2..<(width + 2)).contains(x) && (1..<3).contains(y)
+          #expect(part[x, y] == (inside ? p : Pixel(r: 9, g: 9, b: 9, a: 255)), "width \(width) at \(x), \(y)")
+        }
+      }
+    }
+  }
+
   @Test func div255MatchesReferenceRounding() {
     for v in 0...(255 * 255) {
       let s = div255(SIMD8<UInt16>(repeating: UInt16(v)))[0]
