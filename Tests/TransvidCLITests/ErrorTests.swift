@@ -110,12 +110,7 @@ import TransvidCLI
 
   /// The executable itself returns the statuses (not just the library).
   @Test func executableExitStatus() throws {
-    let binary = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-      .deletingLastPathComponent().appendingPathComponent(".build/debug/transvid")
-    guard FileManager.default.fileExists(atPath: binary.path) else {
-      Issue.record("build the executable first (swift build --build-tests): \(binary.path)")
-      return
-    }
+    let binary = try #require(transvidBinary(), "build the executable first (swift build --build-tests)")
     let process = Process()
     process.executableURL = binary
     process.arguments = ["--no-such-flag"]

@@ -7,12 +7,8 @@ import Foundation
 import Testing
 
 @Suite struct FuzzRegressionTests {
-  /// `.build/debug/NAME`, built beside the tests by `swift build --build-tests`.
-  static func executable(_ name: String) -> URL? {
-    let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-      .deletingLastPathComponent().appendingPathComponent(".build/debug/\(name)")
-    return FileManager.default.fileExists(atPath: url.path) ? url : nil
-  }
+  /// The fuzz target `name`, built beside the tests by `swift build --build-tests`.
+  static func executable(_ name: String) -> URL? { builtProduct(name) }
 
   @Test(arguments: [("FuzzTransitions", "transitions"), ("FuzzCommandLine", "cli")])
   func corpusReplaysWithoutACrash(target: String, folder: String) throws {

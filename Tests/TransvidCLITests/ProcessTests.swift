@@ -5,11 +5,23 @@ import Foundation
 import Testing
 import TransvidCLI
 
-/// The built `transvid` executable (`swift build --build-tests` makes it).
-func transvidBinary() -> URL? {
-  let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-    .deletingLastPathComponent().appendingPathComponent(".build/debug/transvid")
-  return FileManager.default.fileExists(atPath: url.path) ? url : nil
+/// An executable product built with the tests (`swift build --build-tests`
+/// makes them all): the one beside the running test bundle, so a debug
+/// test run finds the debug build and scripts/test's optimised run its own.
+func builtProduct(_ name: String) -> URL? {
+  guard let bundle = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") else { return nil }
+  let url = URL(fileURLWithPath: bundle).deletingLastPathComponent().appendingPathComponent(name)
+  return FileManager.default.isExecutableFile(atPath: url.path) ? url : nil
+}
+
+/// The built `transvid` executable.
+func transvidBinary() -> URL? { builtProduct("transvid") }
+
+/// The microseconds `body` took: the scale of a test's random kills, which
+/// must fall inside a render in a debug build and an optimised one alike.
+func microseconds(_ body: () throws -> Void) rethrows -> Int {
+  let (seconds, attoseconds) = try ContinuousClock().measure(body).components
+  return Int(seconds) * 1_000_000 + Int(attoseconds / 1_000_000_000_000)
 }
 
 /// Every entry below `dir`, dot files included.
