@@ -17,11 +17,18 @@ func builtProduct(_ name: String) -> URL? {
 /// The built `transvid` executable.
 func transvidBinary() -> URL? { builtProduct("transvid") }
 
-/// The microseconds `body` took: the scale of a test's random kills, which
-/// must fall inside a render in a debug build and an optimised one alike.
+/// The microseconds `body` took.
 func microseconds(_ body: () throws -> Void) rethrows -> Int {
   let (seconds, attoseconds) = try ContinuousClock().measure(body).components
   return Int(seconds) * 1_000_000 + Int(attoseconds / 1_000_000_000_000)
+}
+
+/// When to kill a process that renders what took `render` microseconds
+/// here: from a fiftieth to three quarters of it, so that the kill falls
+/// inside the render in a debug build and an optimised one alike (at most
+/// 20 ms to 0.8 s, what a debug build's render allows).
+func killMoments(render: Int) -> ClosedRange<UInt32> {
+  UInt32(min(render / 50, 20_000))...UInt32(min(render * 3 / 4, 800_000))
 }
 
 /// Every entry below `dir`, dot files included.

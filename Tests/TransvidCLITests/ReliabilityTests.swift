@@ -210,8 +210,6 @@ func goodJob(name: String = "good", color: String = "#FF9500", formats: String =
     var status: Int32 = -1
     let render = try microseconds { status = try runBinary([new, "-o", path(reference, "new"), "-q"]).status }
     #expect(status == 0)
-    // Kills within a render, whatever the build's speed (up to 0.8 s).
-    let window = UInt32(min(render / 20, 50_000))...UInt32(min(render * 9 / 10, 800_000))
     let oldBytes = try #require(FileManager.default.contents(atPath: path(reference, "old/victim.mp4")))
     let newBytes = try #require(FileManager.default.contents(atPath: path(reference, "new/victim.mp4")))
     #expect(oldBytes != newBytes)
@@ -234,7 +232,7 @@ func goodJob(name: String = "good", color: String = "#FF9500", formats: String =
       process.standardOutput = FileHandle.nullDevice
       process.standardError = FileHandle.nullDevice
       try process.run()
-      usleep(UInt32.random(in: window, using: &generator))
+      usleep(UInt32.random(in: killMoments(render: render), using: &generator))
       kill(process.processIdentifier, SIGKILL)
       process.waitUntilExit()
 

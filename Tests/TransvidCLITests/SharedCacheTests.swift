@@ -116,8 +116,7 @@ import Testing
         return process
       }
       for process in processes {
-        // Within a render of the batch, whatever the build's speed (up to 0.9 s).
-        let delay = UInt32.random(in: UInt32(min(render / 50, 20_000))...UInt32(min(render * 9 / 10, 900_000)), using: &generator)
+        let delay = UInt32.random(in: killMoments(render: render), using: &generator)
         kills.append("round \(round): \(delay / 1000) ms")
         usleep(delay)
         kill(process.processIdentifier, SIGKILL)
