@@ -17,10 +17,11 @@ func builtProduct(_ name: String) -> URL? {
 /// The built `transvid` executable.
 func transvidBinary() -> URL? { builtProduct("transvid") }
 
-/// The microseconds `body` took.
-func microseconds(_ body: () throws -> Void) rethrows -> Int {
-  let (seconds, attoseconds) = try ContinuousClock().measure(body).components
-  return Int(seconds) * 1_000_000 + Int(attoseconds / 1_000_000_000_000)
+/// What `body` returned, and the microseconds it took.
+func timed<T>(_ body: () throws -> T) rethrows -> (T, microseconds: Int) {
+  var result: T?
+  let (seconds, attoseconds) = try ContinuousClock().measure { result = try body() }.components
+  return (result!, Int(seconds) * 1_000_000 + Int(attoseconds / 1_000_000_000_000))
 }
 
 /// When to kill a process that renders what took `render` microseconds

@@ -207,9 +207,8 @@ func goodJob(name: String = "good", color: String = "#FF9500", formats: String =
     let new = try write(victim("#34C759"), to: "new.cfg", in: dir)
     let reference = path(dir, "reference")
     #expect(try runBinary([old, "-o", path(reference, "old"), "-q"]).status == 0)
-    var status: Int32 = -1
-    let render = try microseconds { status = try runBinary([new, "-o", path(reference, "new"), "-q"]).status }
-    #expect(status == 0)
+    let (run, render) = try timed { try runBinary([new, "-o", path(reference, "new"), "-q"]) }
+    #expect(run.status == 0)
     let oldBytes = try #require(FileManager.default.contents(atPath: path(reference, "old/victim.mp4")))
     let newBytes = try #require(FileManager.default.contents(atPath: path(reference, "new/victim.mp4")))
     #expect(oldBytes != newBytes)

@@ -95,9 +95,8 @@ import Testing
     defer { try? FileManager.default.removeItem(atPath: dir) }
     _ = try makeBatch(in: dir, count: 8)
     let formats = ["--format", "mp4,png,gif"]
-    var status: Int32 = -1
-    let render = try microseconds { status = try runTransvid(["jobs", "-o", "reference", "-q", "-j", "1"] + formats, in: dir).status }
-    #expect(status == 0)
+    let (run, render) = try timed { try runTransvid(["jobs", "-o", "reference", "-q", "-j", "1"] + formats, in: dir) }
+    #expect(run.status == 0)
     let reference = files(in: path(dir, "reference"))
     #expect(reference.count == 24)
     let store = ["--cache", "cache", "--cache-max-bytes", "60000", "-j", "1", "-q"] + formats
