@@ -50,7 +50,7 @@ extension JobDecoder {
           pair.value, path.appending(pair.key), expected: "a mapping of keys to strings", keys: pair.value.pairs?.map(\.key) ?? [])
         var values: [String: String] = [:]
         for entry in table.pairs {
-          values[entry.key] = try string(entry.value, table.path(entry.key), expected: "a string")
+          values[entry.key] = try localizedString(entry.value, table.path(entry.key))
         }
         result.tables[pair.key] = values
       }
@@ -65,13 +65,16 @@ extension JobDecoder {
   private func catalog(
     at resolvedPath: String, as written: String, from node: YAMLNode
   ) throws(Diagnostic) -> (String, [String: [String: String]]) {
+    if let refusal = access.refusal(resolvedPath) {
+      throw Diagnostic(node.location, "strings: '\(written)' \(refusal)")
+    }
     let bytes: [UInt8]
     switch JobDecoder.read(resolvedPath) {
     case .success(let b): bytes = b
     case .failure(let failure):
       throw Diagnostic(node.location, "strings: cannot read '\(written)': \(failure)")
     }
-    let source = try SourceText(bytes: bytes, file: resolvedPath)
+    let source = try SourceText(bytes: bytes, file: resolvedPath, what: "the String Catalog")
     guard let root = try YAMLReader.parse(source) else {
       throw Diagnostic(SourceLocation(file: resolvedPath, line: 1, column: 1), "the String Catalog is empty")
     }
@@ -104,13 +107,23 @@ extension JobDecoder {
     return (language, tables)
   }
 
+  /// A translation: a string of at most `maximumTextLength` characters, as
+  /// `text:` itself (a label is one line; shaping a longer run costs more
+  /// than its length, so a catalog cannot stall a batch with one string).
+  private func localizedString(_ node: YAMLNode, _ path: KeyPath) throws(Diagnostic) -> String {
+    let expected = "a string of at most \(JobDecoder.maximumTextLength) characters"
+    let text = try string(node, path, expected: expected)
+    guard text.unicodeScalars.count <= JobDecoder.maximumTextLength else { throw mismatch(node, path, expected: expected) }
+    return text
+  }
+
   /// `{ stringUnit: { value } }` or a plural's `other` (else its first) form.
   private func catalogValue(_ node: YAMLNode, _ path: KeyPath) throws(Diagnostic) -> String? {
     let fields = try fields(node, path, keys: ["stringUnit", "variations", "substitutions"])
     if let unit = fields["stringUnit"] {
       let unitFields = try self.fields(unit, fields.path("stringUnit"), keys: ["state", "value"])
       guard let value = unitFields["value"] else { return nil }
-      return try string(value, unitFields.path("value"), expected: "a string")
+      return try localizedString(value, unitFields.path("value"))
     }
     guard let variations = fields["variations"]?.pairs else { return nil }
     for variation in variations {
@@ -148,27 +161,60 @@ extension JobDecoder {
     }
   }
 
-  /// The bytes of the file at `path`, or errno.
+  /// The bytes of the regular file at `path` (the first `SourceText.maximumSize`
+  /// + 1 at most: more is refused by `SourceText`), or why not. Opened without
+  /// blocking and refused unless it is a regular file, so a FIFO (which
+  /// would wait for a writer) or `/dev/zero` (which never ends) named as a
+  /// job file or a catalog is an error at once.
   static func read(_ path: String) -> Result<[UInt8], ReadFailure> {
-    guard let stream = fopen(path, "rb") else { return .failure(ReadFailure(code: errno)) }
-    defer { fclose(stream) }
+    let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+    guard fd >= 0 else { return .failure(ReadFailure(code: errno)) }
+    defer { close(fd) }
+    var info = stat()
+    guard fstat(fd, &info) == 0 else { return .failure(ReadFailure(code: errno)) }
+    switch info.st_mode & S_IFMT {
+    case S_IFREG: break
+    case S_IFDIR: return .failure(ReadFailure(code: EISDIR))
+    case let kind: return .failure(ReadFailure(code: 0, kind: ReadFailure.name(of: kind)))
+    }
     var bytes: [UInt8] = []
     var chunk = [UInt8](repeating: 0, count: 65536)
-    while true {
-      let count = chunk.withUnsafeMutableBytes { fread($0.baseAddress, 1, $0.count, stream) }
-      bytes += chunk.prefix(count)
-      if count < chunk.count {
-        if ferror(stream) != 0 { return .failure(ReadFailure(code: errno)) }
-        break
+    while bytes.count <= SourceText.maximumSize {
+      let count = chunk.withUnsafeMutableBytes { systemRead(fd, $0.baseAddress, $0.count) }
+      if count < 0 {
+        if errno == EINTR { continue }
+        return .failure(ReadFailure(code: errno))
       }
-      if bytes.count > SourceText.maximumSize { break }
+      if count == 0 { break }
+      bytes += chunk.prefix(count)
     }
     return .success(bytes)
   }
 
-  /// Why a file could not be read: `strerror`'s text.
+  /// Why a file could not be read: `strerror`'s text, or that it is not a
+  /// regular file (`kind`: "a FIFO", "a character device", …).
   struct ReadFailure: Error, CustomStringConvertible {
     var code: Int32
-    var description: String { String(cString: strerror(code)) }
+    var kind: String? = nil
+    var description: String {
+      kind.map { "not a regular file (\($0))" } ?? String(cString: strerror(code))
+    }
+
+    /// The kind of file a `st_mode` file type is, as `Platform` names it.
+    static func name(of type: mode_t) -> String {
+      switch type {
+      case S_IFCHR: "a character device"
+      case S_IFBLK: "a block device"
+      case S_IFIFO: "a FIFO"
+      case S_IFSOCK: "a socket"
+      default: "a file of unknown kind"
+      }
+    }
   }
+}
+
+/// `read(2)`, under a name of its own (inside `JobDecoder`, `read` is the
+/// method above).
+private func systemRead(_ fd: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int {
+  read(fd, buffer, count)
 }

@@ -24,6 +24,8 @@ struct JobDecoder {
   var transitions: [TransitionDescriptor] = Catalog.all
   /// The caps on canvas size, frame count and pixels (`JobDecoder+Limits.swift`).
   var limits = JobLimits()
+  /// Which files besides the job file it may read (its String Catalog).
+  var access = FileAccess.any
   /// The appearance system colours resolve in (`appearances:`); nil is the
   /// light one, decoded first.
   var appearance: String? = nil

@@ -26,19 +26,23 @@ public enum JobParser {
   /// The job in `bytes`; `file` is the name diagnostics and `JobSpec.file` use
   /// (its base name, without extension, is the default job name). A job
   /// bigger than `limits` allow is an error naming the cap.
-  public static func parse(bytes: [UInt8], file: String, limits: JobLimits = JobLimits()) throws(Diagnostic) -> JobSpec {
-    try parse(bytes: bytes, file: file, transitions: Catalog.all, limits: limits)
+  /// `access` says which other files it may read (its String Catalog).
+  public static func parse(
+    bytes: [UInt8], file: String, limits: JobLimits = JobLimits(), access: FileAccess = .any
+  ) throws(Diagnostic) -> JobSpec {
+    try parse(bytes: bytes, file: file, transitions: Catalog.all, limits: limits, access: access)
   }
 
   /// `parse(bytes:file:)` against another list of transitions (for tests).
   static func parse(
-    bytes: [UInt8], file: String, transitions: [TransitionDescriptor], limits: JobLimits = JobLimits()
+    bytes: [UInt8], file: String, transitions: [TransitionDescriptor], limits: JobLimits = JobLimits(),
+    access: FileAccess = .any
   ) throws(Diagnostic) -> JobSpec {
     let source = try SourceText(bytes: bytes, file: file)
     guard let root = try YAMLReader.parse(source), !root.isNull else {
       throw Diagnostic(SourceLocation(file: file, line: 1, column: 1), "the job file is empty")
     }
-    return try JobDecoder(file: file, transitions: transitions, limits: limits).job(root)
+    return try JobDecoder(file: file, transitions: transitions, limits: limits, access: access).job(root)
   }
 
   /// The job in `text` (UTF-8).
@@ -50,8 +54,8 @@ public enum JobParser {
   /// `PATH:1:1: error: cannot read job file: REASON`. The images the job
   /// names are not opened here: the runner decides which paths a job may
   /// reach and checks them (`AssetLoader.checkFiles(of:)`).
-  public static func load(path: String, limits: JobLimits = JobLimits()) throws(Diagnostic) -> JobSpec {
-    try parse(bytes: try read(path), file: path, limits: limits)
+  public static func load(path: String, limits: JobLimits = JobLimits(), access: FileAccess = .any) throws(Diagnostic) -> JobSpec {
+    try parse(bytes: try read(path), file: path, limits: limits, access: access)
   }
 
   private static func read(_ path: String) throws(Diagnostic) -> [UInt8] {

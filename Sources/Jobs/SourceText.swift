@@ -13,17 +13,21 @@ struct SourceText: Sendable {
   /// The bytes, a leading UTF-8 byte-order mark removed.
   var bytes: [UInt8]
   var file: String
+  /// What the file is, for errors: "the job file", "the String Catalog".
+  var what: String
 
   /// Largest job file accepted: job files are short, so anything bigger is
   /// almost surely the wrong file.
   static let maximumSize = 1 << 20
 
-  /// Checks that `bytes` are UTF-8 text YAML allows and drops a leading BOM.
-  init(bytes: [UInt8], file: String) throws(Diagnostic) {
+  /// Checks that `bytes` are UTF-8 text YAML allows and drops a leading BOM;
+  /// errors call the file `what`.
+  init(bytes: [UInt8], file: String, what: String = "the job file") throws(Diagnostic) {
     self.file = file
+    self.what = what
     let start = SourceLocation(file: file, line: 1, column: 1)
     if bytes.count > SourceText.maximumSize {
-      throw Diagnostic(start, "the job file is larger than 1 MiB; is it a job file?")
+      throw Diagnostic(start, "\(what) is larger than 1 MiB; is it \(what == "the job file" ? "a job file" : "the right file")?")
     }
     self.bytes = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? Array(bytes.dropFirst(3)) : bytes
     try check()
@@ -45,17 +49,17 @@ struct SourceText: Sendable {
         let byte = "0x" + String(bytes[offset], radix: 16, uppercase: true)
         throw Diagnostic(
           SourceLocation(file: file, line: line, column: column),
-          "the job file is not valid UTF-8 (byte \(byte)); save it as UTF-8")
+          "\(what) is not valid UTF-8 (byte \(byte)); save it as UTF-8")
       case .valid(let encoded):
         let scalar = Unicode.UTF8.decode(encoded)
         let here = SourceLocation(file: file, line: line, column: column)
         if scalar.value == 0 {
-          throw Diagnostic(here, "the job file contains a NUL byte; is it a text file?")
+          throw Diagnostic(here, "\(what) contains a NUL byte; is it a text file?")
         }
         if !SourceText.isPrintable(scalar) {
           let code = String(scalar.value, radix: 16, uppercase: true)
           let padded = String(repeating: "0", count: max(0, 4 - code.count)) + code
-          throw Diagnostic(here, "the job file contains a control character (U+\(padded))")
+          throw Diagnostic(here, "\(what) contains a control character (U+\(padded))")
         }
         offset += encoded.count
         if scalar == "\n" || (scalar == "\r" && offset < bytes.count && bytes[offset] != UInt8(ascii: "\n")) {

@@ -13,7 +13,7 @@ extension FontLibrary {
   /// The fonts `name` (a `FontName`) stands for, regular and bold.
   public static func named(_ name: String) throws(LoadError) -> FontSet {
     if let path = FontName.path(of: name) {
-      let face = try font(FontFile(path: path, package: "the job's font"))
+      let face = try font(FontFile(path: path, package: FontFile.jobsOwn))
       return FontSet(regular: [face])
     }
     let family = FontName.familyName(of: name) ?? name

@@ -38,6 +38,9 @@ public enum FontLibrary {
       self.faceIndex = faceIndex
       self.package = package
     }
+
+    /// The `package` of a job's own `font: { file: … }`.
+    public static let jobsOwn = "the job's font"
   }
 
   public static let latinRegular = FontFile(
@@ -75,7 +78,9 @@ public enum FontLibrary {
     public var file: FontFile
     public var reason: String
     public var description: String {
-      "cannot load font '\(file.path)': \(reason) (install \(file.package): scripts/bootstrap)"
+      // A job's own font is the job's to supply; the system ones come with bootstrap.
+      "cannot load font '\(file.path)': \(reason)"
+        + (file.package == FontFile.jobsOwn ? "" : " (install \(file.package): scripts/bootstrap)")
     }
   }
 
@@ -162,16 +167,24 @@ public enum FontLibrary {
   /// face reads only the tables and glyphs it draws, so only those pages are
   /// ever read (the CJK collections and the emoji are 50 MB a process would
   /// otherwise copy); or strerror's text for why not.
+  ///
+  /// Only a regular file is read: a job's `font: { file: … }` may name a
+  /// FIFO, which would block (it is opened without blocking, then refused),
+  /// or `/dev/zero`, which never ends.
   static func mapped(_ path: String) -> Result<FontData, ReadError> {
-    let fd = open(path, O_RDONLY)
+    let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
     guard fd >= 0 else { return .failure(ReadError(errno)) }
     defer { close(fd) }
     var info = stat()
     guard fstat(fd, &info) == 0 else { return .failure(ReadError(errno)) }
-    if (info.st_mode & S_IFMT) == S_IFDIR { return .failure(ReadError(EISDIR)) }
+    switch info.st_mode & S_IFMT {
+    case S_IFREG: break
+    case S_IFDIR: return .failure(ReadError(EISDIR))
+    case let type: return .failure(ReadError(notRegular: type))
+    }
     let size = Int(info.st_size)
-    // Not a regular file, or empty (mmap takes no empty mapping): read it.
-    guard (info.st_mode & S_IFMT) == S_IFREG, size > 0 else { return contents(of: fd, size: size).map(FontData.init) }
+    // Empty (mmap takes no empty mapping): read it.
+    guard size > 0 else { return contents(of: fd, size: size).map(FontData.init) }
     let address = mmap(nil, size, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, 0)
     guard let address, address != MAP_FAILED else { return .failure(ReadError(errno)) }
     return .success(
@@ -198,7 +211,20 @@ public enum FontLibrary {
 
   struct ReadError: Error, CustomStringConvertible {
     var code: Int32
+    /// Set for a file that is not a regular one: what it is.
+    var kind: String?
     init(_ code: Int32) { self.code = code }
-    var description: String { String(cString: strerror(code)) }
+    init(notRegular type: mode_t) {
+      code = 0
+      kind =
+        switch type {
+        case S_IFCHR: "a character device"
+        case S_IFBLK: "a block device"
+        case S_IFIFO: "a FIFO"
+        case S_IFSOCK: "a socket"
+        default: "a file of unknown kind"
+        }
+    }
+    var description: String { kind.map { "not a regular file (\($0))" } ?? String(cString: strerror(code)) }
   }
 }

@@ -159,7 +159,7 @@ struct BatchPlan: Sendable {
     let units: [Result<JobSpec, Diagnostic>]
     do throws(Diagnostic) {
       let parsed = try StageTimings.measure(.parse) { () throws(Diagnostic) in
-        try JobParser.load(path: file, limits: options.limits)
+        try JobParser.load(path: file, limits: options.limits, access: options.paths.access(jobFile: file))
       }
       units = try LocaleSelection.all(of: parsed, locales: options.locales).map { .success($0) }
     } catch {

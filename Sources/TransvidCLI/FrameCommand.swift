@@ -12,7 +12,8 @@ enum FrameCommand {
     console: Console
   ) -> Int32 {
     do {
-      let spec = try LocaleSelection.one(of: try JobParser.load(path: job, limits: limits), locale: locale)
+      let parsed = try JobParser.load(path: job, limits: limits, access: paths.access(jobFile: job))
+      let spec = try LocaleSelection.one(of: parsed, locale: locale)
       try paths.check(spec, outputDirectoryGiven: true)
       try AssetLoader.checkFiles(of: spec)
       let renderer = try AssetLoader.makeRenderer(for: spec)

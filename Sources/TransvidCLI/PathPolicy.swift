@@ -21,17 +21,17 @@ struct PathPolicy: Sendable, Equatable {
   /// `--allow-outside` folders, as given.
   var allowed: [String] = []
 
-  /// Throws at the first image, or the `output.dir` when the command line
-  /// gives no `-o`, that lies outside the job's folder and every allowed one.
+  /// Throws at the first image or font file, or the `output.dir` when the
+  /// command line gives no `-o`, that lies outside the job's folder and
+  /// every allowed one.
   func check(_ spec: JobSpec, outputDirectoryGiven: Bool) throws(Diagnostic) {
     let jobFolder = PathText.folder(of: spec.file)
-    let roots = ([jobFolder.isEmpty ? "." : jobFolder] + allowed).compactMap(Self.resolve)
-    func isAllowed(_ path: String) -> Bool {
-      guard let resolved = Self.resolve(path) else { return false }
-      return roots.contains { $0 == "/" || resolved == $0 || resolved.hasPrefix($0 + "/") }
-    }
+    let isAllowed = allows(jobFile: spec.file)
     for asset in spec.assets where !isAllowed(asset.resolvedPath) {
       throw Diagnostic(asset.location, "\(asset.key): '\(asset.path)' is outside the job's folder (\(Self.hint))")
+    }
+    for font in Self.fontFiles(of: spec) where !isAllowed(font.path) {
+      throw Diagnostic(font.location, "\(font.key): '\(font.path)' is outside the job's folder (\(Self.hint))")
     }
     if !outputDirectoryGiven, let dir = spec.output.directory {
       let path = dir.hasPrefix("/") ? dir : (jobFolder as NSString).appendingPathComponent(dir)
@@ -39,6 +39,41 @@ struct PathPolicy: Sendable, Equatable {
         throw Diagnostic(spec.output.directoryLocation, "output.dir: '\(dir)' is outside the job's folder (\(Self.hint))")
       }
     }
+  }
+
+  /// The rule for the job file at `jobFile`: whether a path lies inside its
+  /// folder or an allowed one.
+  func allows(jobFile: String) -> @Sendable (String) -> Bool {
+    let jobFolder = PathText.folder(of: jobFile)
+    let roots = ([jobFolder.isEmpty ? "." : jobFolder] + allowed).compactMap(Self.resolve)
+    return { path in
+      guard let resolved = Self.resolve(path) else { return false }
+      return roots.contains { $0 == "/" || resolved == $0 || resolved.hasPrefix($0 + "/") }
+    }
+  }
+
+  /// What parsing the job file at `jobFile` may read (its String Catalog):
+  /// the same folders.
+  func access(jobFile: String) -> FileAccess {
+    let isAllowed = allows(jobFile: jobFile)
+    return FileAccess { isAllowed($0) ? nil : "is outside the job's folder (\(Self.hint))" }
+  }
+
+  /// The font files (`font: { file: … }`) of the job's views and caption,
+  /// each with the key that names it, in the file's order.
+  static func fontFiles(of spec: JobSpec) -> [(path: String, key: String, location: SourceLocation)] {
+    var found: [(path: String, key: String, location: SourceLocation)] = []
+    for screen in spec.screens {
+      for (i, view) in screen.views.enumerated() {
+        if let path = view.textStyle.font.flatMap(FontName.path(of:)) {
+          found.append((path, "screens.\(screen.name).views[\(i)].font.file", view.location))
+        }
+      }
+    }
+    if let caption = spec.stage?.caption, let path = caption.style.font.flatMap(FontName.path(of:)) {
+      found.append((path, "stage.caption.font.file", caption.location))
+    }
+    return found
   }
 
   static let hint = "jobs may reach only their own folder; allow another with --allow-outside DIR"

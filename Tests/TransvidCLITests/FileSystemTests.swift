@@ -101,7 +101,9 @@ let outsideHint = "jobs may reach only their own folder; allow another with --al
 @Suite(.serialized) struct FileSystemTests {
   // MARK: - One hostile job in a batch
 
-  /// Jobs that point at a FIFO, at /etc/passwd and outside their folder, a
+  /// Jobs that point at a FIFO (as an image, a font, the job file itself),
+  /// at /etc/passwd (as an image, a String Catalog), /dev/zero (a font) and
+  /// outside their folder, a
   /// symlink planted at the old report temp name and at the report itself:
   /// the good jobs render, the report is written (a regular file, the link
   /// target untouched), exit 1, nothing written outside.
@@ -121,6 +123,19 @@ let outsideHint = "jobs may reach only their own folder; allow another with --al
       goodJob(name: "e-absolute").replacingOccurrences(of: "output: {", with: "output: { dir: \(path(dir, "abs")),"),
       to: "e-absolute.cfg", in: jobs)
     try write(goodJob(name: "f-good", color: "#34C759"), to: "f-good.cfg", in: jobs)
+    // A font file that is a FIFO inside the folder, /dev/zero as a font, the
+    // password file as a String Catalog, and a job file that is a FIFO.
+    func textJob(_ name: String, font: String) -> String {
+      goodJob(name: name).replacingOccurrences(
+        of: "color: \"#FF9500\", corner: 4 }", with: "text: \"Hi\", font: { file: \(font) } }")
+    }
+    #expect(mkfifo(path(jobs, "font-fifo.ttf"), 0o644) == 0)
+    try write(textJob("g-font-fifo", font: "font-fifo.ttf"), to: "g-font-fifo.cfg", in: jobs)
+    try write(textJob("h-font-zero", font: "/dev/zero"), to: "h-font-zero.cfg", in: jobs)
+    try write(
+      goodJob(name: "i-strings").replacingOccurrences(of: "output: {", with: "strings: /etc/passwd\noutput: {"),
+      to: "i-strings.cfg", in: jobs)
+    #expect(mkfifo(path(jobs, "j-fifo.cfg"), 0o644) == 0)
     try write("do not overwrite", to: "victim.txt", in: dir)
     try FileManager.default.createDirectory(atPath: path(dir, "out"), withIntermediateDirectories: true)
     try FileManager.default.createDirectory(atPath: path(dir, "victim-folder"), withIntermediateDirectories: true)
@@ -138,6 +153,12 @@ let outsideHint = "jobs may reach only their own folder; allow another with --al
         "jobs/c-passwd.cfg:6:5: error: screens.list.image: '/etc/passwd' is outside the job's folder (\(outsideHint))",
         "jobs/d-outside.cfg:3:16: error: output.dir: '../../elsewhere' is outside the job's folder (\(outsideHint))",
         "jobs/e-absolute.cfg:3:16: error: output.dir: '\(path(dir, "abs"))' is outside the job's folder (\(outsideHint))",
+        "jobs/g-font-fifo.cfg:8:9: error: screens.list.views[0].font: cannot load font 'jobs/font-fifo.ttf': "
+          + "not a regular file (a FIFO)",
+        "jobs/h-font-zero.cfg:8:9: error: screens.list.views[0].font.file: '/dev/zero' is outside the job's folder "
+          + "(\(outsideHint))",
+        "jobs/i-strings.cfg:3:10: error: strings: '/etc/passwd' is outside the job's folder (\(outsideHint))",
+        "jobs/j-fifo.cfg:1:1: error: cannot read job file: not a regular file (a FIFO)",
       ])
     // The good jobs rendered whole.
     for name in ["a-good", "f-good"] {
@@ -153,7 +174,7 @@ let outsideHint = "jobs may reach only their own folder; allow another with --al
     #expect(allEntries(in: path(dir, "out")).filter { $0.contains("partial") } == [])
     #expect(allEntries(in: dir).filter { $0.contains(".tmp") }.allSatisfy { fileType(path(dir, $0)) == S_IFLNK })
     let entries = try reportJobs(path(dir, "report.json"))
-    #expect(entries.map { $0["status"] as? String } == ["rendered", "failed", "failed", "failed", "failed", "rendered"])
+    #expect(entries.map { $0["status"] as? String } == ["rendered"] + Array(repeating: "failed", count: 4) + ["rendered"] + Array(repeating: "failed", count: 4))
     let report = try String(contentsOfFile: path(dir, "report.json"), encoding: .utf8)
     #expect(!report.contains("root:"))
     #expect(fileType(path(dir, "fresh/ci/junit.xml")) == S_IFREG)

@@ -53,8 +53,7 @@ import TransvidCLI
     let missing = try write(Self.job(font: "{ file: fonts/App.ttf }"), to: "missing.cfg", in: dir)
     #expect(throws: Diagnostic(
       SourceLocation(file: missing, line: 5, column: 9),
-      "screens.home.views[0].font: cannot load font '\(dir)/fonts/App.ttf': No such file or directory "
-        + "(install the job's font: scripts/bootstrap)")) {
+      "screens.home.views[0].font: cannot load font '\(dir)/fonts/App.ttf': No such file or directory")) {
       try AssetLoader.makeRenderer(for: try JobParser.load(path: missing))
     }
     #expect(throws: Diagnostic(

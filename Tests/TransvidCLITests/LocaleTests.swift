@@ -3,6 +3,9 @@
 // tables, its screenshots from `{locale}` paths; the errors the issue names
 // are at file:line:col.
 
+#if canImport(Glibc)
+import Glibc
+#endif
 import Foundation
 import Jobs
 import Rendering
@@ -124,6 +127,44 @@ import TransvidCLI
     let cut = try write(Self.job(strings: "Cut.xcstrings"), to: "cut.cfg", in: dir)
     let cutError = try #require(throws: Diagnostic.self) { try JobParser.load(path: cut) }
     #expect(cutError.location.file == dir + "/Cut.xcstrings")
+  }
+
+  /// A translation is one label, capped as `text:` is (shaping cost grows
+  /// faster than the length: 400 000 combining marks took minutes); a
+  /// catalog that is a FIFO or a device is refused at once, and one the
+  /// runner's rule refuses is never opened.
+  @Test func catalogsAreBoundedRegularFilesTheRunnerAllows() throws {
+    let dir = try Self.folder()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    for (length, fails) in [(1000, false), (1001, true)] {
+      let value = "a" + String(repeating: "\u{301}", count: length - 1)
+      try write(Self.catalog.replacingOccurrences(of: "\"Hello\"", with: "\"\(value)\""), to: "Long.xcstrings", in: dir)
+      let job = try write(Self.job(locales: "[en]", strings: "Long.xcstrings"), to: "long.cfg", in: dir)
+      if fails {
+        let error = try #require(throws: Diagnostic.self) { try JobParser.load(path: job) }
+        #expect(error.location == SourceLocation(file: dir + "/Long.xcstrings", line: 7, column: 69))
+        #expect(error.message.hasPrefix(
+          "strings.greet.localizations.en.stringUnit.value: expected a string of at most 1000 characters, got "))
+      } else {
+        #expect(try JobParser.load(path: job).localization?.tables["en"]?["greet"] == value)
+      }
+    }
+    #expect(mkfifo(dir + "/Fifo.xcstrings", 0o644) == 0)
+    let fifo = try write(Self.job(locales: "[en]", strings: "Fifo.xcstrings"), to: "fifo.cfg", in: dir)
+    #expect(throws: Diagnostic(
+      SourceLocation(file: fifo, line: 4, column: 10), "strings: cannot read 'Fifo.xcstrings': not a regular file (a FIFO)")) {
+      try JobParser.load(path: fifo)
+    }
+    let zero = try write(Self.job(locales: "[en]", strings: "/dev/zero"), to: "zero.cfg", in: dir)
+    #expect(throws: Diagnostic(
+      SourceLocation(file: zero, line: 4, column: 10), "strings: cannot read '/dev/zero': not a regular file (a character device)")) {
+      try JobParser.load(path: zero)
+    }
+    let refusing = FileAccess { $0.hasSuffix("App.xcstrings") ? "is not for this job" : nil }
+    let plain = try write(Self.job(locales: "[en]"), to: "plain.cfg", in: dir)
+    #expect(throws: Diagnostic(SourceLocation(file: plain, line: 4, column: 10), "strings: 'App.xcstrings' is not for this job")) {
+      try JobParser.load(path: plain, access: refusing)
+    }
   }
 
   @Test func localeScreenshotMissingForOneLocaleNamesIt() throws {
