@@ -34,6 +34,7 @@ extension JobDecoder {
     try spec.checkOutputSizes(formats: spec.output.formats, limits: limits)
     spec.notes = notes(on: spec)
     try checkLength(of: spec, at: fields.pairs.first { $0.key == "timeline" }?.keyLocation ?? root.location)
+    try checkLayers(of: spec)
     return spec
   }
 

@@ -2,6 +2,12 @@
 // against `limits` once the timeline is known (the canvas side is checked in
 // `JobDecoder+Canvas.swift`). Both are blamed on the `timeline` key: its
 // length (with fps and the canvas) is what makes the job big.
+//
+// How much a job holds at once: every screen is kept as a canvas-sized
+// snapshot, and a text view is drawn into a bitmap of its whole frame, for
+// the whole run. Twelve 8192-point text frames in a 64-point canvas held
+// 3.3 GB; so their pixels, with a canvas per screen, are capped too
+// (`maxLayerPixels`), blamed on the view or screen that goes over.
 
 extension JobDecoder {
   /// Throws when `spec` has more frames or pixels than `limits` allow.
@@ -31,4 +37,29 @@ extension JobDecoder {
           + "at most \(limits.maxPixels) per job (raise the limit with --max-pixels)")
     }
   }
+
+  /// Throws at the first screen or text view at which the job's screens (a
+  /// canvas each) and text frames, in pixels at the canvas scale, come to
+  /// more than `limits.maxLayerPixels`.
+  func checkLayers(of spec: JobSpec) throws(Diagnostic) {
+    let scale = Double(spec.canvas.scale)
+    let canvas = Double(spec.canvas.pixelWidth) * Double(spec.canvas.pixelHeight)
+    var total = 0.0
+    func add(_ pixels: Double, at location: SourceLocation, _ what: String) throws(Diagnostic) {
+      total += pixels
+      guard total > Double(limits.maxLayerPixels) else { return }
+      throw Diagnostic(
+        location,
+        "\(what): the job's screens (a canvas each) and text frames come to more than \(limits.maxLayerPixels) pixels, "
+          + "all held while it renders (raise the limit with --max-layer-pixels)")
+    }
+    for screen in spec.screens {
+      try add(canvas, at: screen.location, "screens.\(screen.name)")
+      for (i, view) in screen.views.enumerated() where view.text != nil || view.textKey != nil {
+        let pixels = (view.frame.width * scale).rounded() * (view.frame.height * scale).rounded()
+        try add(max(pixels, 0), at: view.location, "screens.\(screen.name).views[\(i)]")
+      }
+    }
+  }
 }
+

@@ -17,14 +17,23 @@ public struct JobLimits: Hashable, Sendable {
   /// Most pixels rendered for one output: frames × width × height.
   public var maxPixels: Int
 
+  /// Most pixels the job holds at once for its screens and text: a canvas
+  /// per screen and every text view's frame, at the canvas scale
+  /// (`JobDecoder.checkLayers`).
+  public var maxLayerPixels: Int
+
   /// Largest value `maxSide` may be raised to.
   public static let largestSide = 16384
 
-  /// Defaults: 8192 pixels per side, 20 000 frames (5½ minutes at 60 fps) and
-  /// 20 Gpx (about 110 s of iPhone 15 frames at 3×, 60 fps).
-  public init(maxSide: Int = 8192, maxFrames: Int = 20_000, maxPixels: Int = 20_000_000_000) {
+  /// Defaults: 8192 pixels per side, 20 000 frames (5½ minutes at 60 fps),
+  /// 20 Gpx (about 110 s of iPhone 15 frames at 3×, 60 fps), and 500 Mpx held
+  /// (2 GB; 160 screens of an iPhone 15 at 3×).
+  public init(
+    maxSide: Int = 8192, maxFrames: Int = 20_000, maxPixels: Int = 20_000_000_000, maxLayerPixels: Int = 500_000_000
+  ) {
     self.maxSide = maxSide
     self.maxFrames = maxFrames
     self.maxPixels = maxPixels
+    self.maxLayerPixels = maxLayerPixels
   }
 }

@@ -62,7 +62,7 @@ struct Options: Sendable {
   /// `watch --draft`: render at 1× and at most `WatchCommand.draftFPS` frames per second.
   var draft = false
   var progress: ProgressMode = .auto
-  /// `--max-side`, `--max-frames`, `--max-pixels`: caps on one job's size.
+  /// `--max-side`, `--max-frames`, `--max-pixels`, `--max-layer-pixels`: caps on one job's size.
   var limits = JobLimits()
   /// `--allow-outside DIR`: folders besides its own a job may read and write.
   var paths = PathPolicy()
@@ -82,7 +82,7 @@ struct Options: Sendable {
     "--target",
   ] + limitOptions
   /// The options that set `JobLimits` (`JobLimits.set`), for renders, `plan` and `frame`.
-  static let limitOptions = ["--max-side", "--max-frames", "--max-pixels"]
+  static let limitOptions = ["--max-side", "--max-frames", "--max-pixels", "--max-layer-pixels"]
 
   /// `; did you mean '--format'?` for a near miss among `options`, else
   /// nothing (also for an exact match: `--json` outside `plan`).
@@ -297,7 +297,7 @@ extension Options {
 
 extension JobLimits {
   /// Sets the cap an option names (`--max-side`, `--max-frames`,
-  /// `--max-pixels`) from its text: a whole number ≥ 1, the side at most
+  /// `--max-pixels`, `--max-layer-pixels`) from its text: a whole number ≥ 1, the side at most
   /// `largestSide`.
   mutating func set(_ option: String, _ text: String) throws {
     let n = try Options.positiveInteger(text, for: option)
@@ -309,6 +309,7 @@ extension JobLimits {
       }
       maxSide = n
     case "--max-frames": maxFrames = n
+    case "--max-layer-pixels": maxLayerPixels = n
     default: maxPixels = n
     }
   }

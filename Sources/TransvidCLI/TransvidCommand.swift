@@ -50,13 +50,15 @@ public enum TransvidCommand {
       --cache DIR            a store of finished outputs shared by shards and runs:
                              a job found there is copied, not rendered
       --cache-max-bytes N    keep the --cache store under N bytes (oldest use goes first)
-      --allow-outside DIR    let jobs read images and write output.dir in DIR too
+      --allow-outside DIR    let jobs read images, fonts and catalogs and write output.dir in DIR too
                              (by default only inside the job file's own folder;
                              repeatable; --allow-outside / allows any path)
       --progress MODE        auto (bars on a terminal, else plain), plain, ndjson, none
       --max-side N           refuse canvases over N pixels wide or high (default 8192)
       --max-frames N         refuse jobs over N frames (default 20000)
       --max-pixels N         refuse jobs over N pixels in all frames (default 20000000000)
+      --max-layer-pixels N   refuse jobs whose screens and text views hold over N pixels
+                             (a canvas per screen, each text frame; default 500000000)
       -q, --quiet            print errors only
       --version              print the version
       -h, --help             show this help
