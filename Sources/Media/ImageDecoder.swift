@@ -6,7 +6,8 @@ import Raster
 ///
 /// The format comes from the file's signature, not its name. The size the
 /// header declares is checked against `Limits` before any pixel memory is
-/// allocated, and libavcodec is told the same limit (`max_pixels`). Truncated
+/// allocated, and libavcodec is told the same limit (`max_pixels`, with room
+/// for its stride alignment). Truncated
 /// and corrupt files throw a `MediaError` saying what is wrong.
 ///
 /// Decoders: a JPEG goes to libjpeg-turbo first (`TurboJPEG`: RGBA straight
@@ -177,7 +178,10 @@ public enum ImageDecoder {
   ) throws -> Bitmap {
     let kind = header.format.rawValue
     let codec = try CodecContext(codec: decoder)
-    codec.pointer.pointee.max_pixels = Int64(limits.maxPixels)
+    // libavcodec checks its frame buffers with the width rounded up to its
+    // stride alignment (at most 64), so an image of exactly `maxPixels`,
+    // which the header check lets through, needs that much room more.
+    codec.pointer.pointee.max_pixels = Int64(limits.maxPixels) + 64 * Int64(header.height)
     codec.pointer.pointee.thread_count = 1
     codec.pointer.pointee.lowres = Int32(lowres)
     try check(avcodec_open2(codec.pointer, decoder, nil), "\(operation): open \(kind) decoder")

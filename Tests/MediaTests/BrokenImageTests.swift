@@ -6,6 +6,7 @@
 
 import Foundation
 import Media
+import Raster
 import Testing
 import TestSupport
 
@@ -122,5 +123,23 @@ struct CorpusImage: Sendable, CustomTestStringConvertible {
       try ImageDecoder.decode(data: data, name: "w.webp", limits: .init(maxSide: 4096, maxPixels: 1 << 22))
     }
     #expect(error?.message == "WebP declares 8530×10094 pixels, over the limit of 4096 per side and 4194304 in all")
+  }
+
+  /// An image of exactly the pixel limit decodes: libavcodec checks its
+  /// buffers with the width rounded up to its stride alignment (a 10000 ×
+  /// 10000 PNG, exactly the default 100 Mpx, was "corrupt PNG data
+  /// (get_buffer() failed)"), so it is given that room beyond the limit the
+  /// header check enforces. Here at a smaller scale: 1000 × 100 pixels (1000
+  /// is no multiple of 64) under a limit of 100 000.
+  @Test func imageOfExactlyThePixelLimitDecodes() throws {
+    var bitmap = Bitmap(width: 1000, height: 100, fill: Pixel(r: 10, g: 200, b: 30, a: 255))
+    bitmap[999, 99] = Pixel(r: 255, g: 0, b: 0, a: 255)
+    let png = try PNGWriter.encode(bitmap)
+    let decoded = try ImageDecoder.decode(data: png, name: "exact.png", limits: .init(maxSide: 1000, maxPixels: 100_000))
+    #expect(decoded == bitmap)
+    let error = #expect(throws: MediaError.self) {
+      try ImageDecoder.decode(data: png, name: "exact.png", limits: .init(maxSide: 1000, maxPixels: 99_999))
+    }
+    #expect(error?.message == "PNG declares 1000×100 pixels, over the limit of 1000 per side and 99999 in all")
   }
 }
