@@ -152,7 +152,13 @@ struct BatchRunner: Sendable {
     var outputs: [OutputSummary] = []
     do {
       guard let spec = job.spec else { throw JobFailure(file: job.file, message: "not parsed") }
-      try Platform.createDirectories(job.directory)
+      do {
+        try Platform.createDirectories(job.directory)
+      } catch {
+        // When the folder is the job's own `output.dir`, the error is at that key.
+        guard options.outputDirectory == nil, spec.output.directory != nil else { throw error }
+        throw Diagnostic(spec.output.directoryLocation, "output.dir: \(error)")
+      }
       // A file where the cache folder goes fails the job before any work (the folder is made at commit).
       try Platform.checkDirectories(PathText.folder(of: job.recordPath))
       let folder = try staging.folder(in: job.directory)

@@ -28,10 +28,10 @@ struct PathPolicy: Sendable, Equatable {
     let jobFolder = PathText.folder(of: spec.file)
     let isAllowed = allows(jobFile: spec.file)
     for asset in spec.assets where !isAllowed(asset.resolvedPath) {
-      throw Diagnostic(asset.location, "\(asset.key): '\(asset.path)' is outside the job's folder (\(Self.hint))")
+      throw Self.refusal(asset.location, asset.key, asset.path, resolved: asset.resolvedPath)
     }
     for font in Self.fontFiles(of: spec) where !isAllowed(font.path) {
-      throw Diagnostic(font.location, "\(font.key): '\(font.path)' is outside the job's folder (\(Self.hint))")
+      throw Self.refusal(font.location, font.key, font.path, resolved: font.path)
     }
     if !outputDirectoryGiven, let dir = spec.output.directory {
       let path = dir.hasPrefix("/") ? dir : (jobFolder as NSString).appendingPathComponent(dir)
@@ -74,6 +74,16 @@ struct PathPolicy: Sendable, Equatable {
       found.append((path, "stage.caption.font.file", caption.location))
     }
     return found
+  }
+
+  /// Why `path` (at `key`) may not be read: a loop of links is said as
+  /// such (it resolves nowhere, so it would otherwise count as outside).
+  static func refusal(_ location: SourceLocation, _ key: String, _ path: String, resolved: String) -> Diagnostic {
+    var info = stat()
+    if stat(resolved, &info) != 0 && errno == ELOOP {
+      return Diagnostic(location, "\(key): cannot read '\(path)': \(String(cString: strerror(ELOOP)))")
+    }
+    return Diagnostic(location, "\(key): '\(path)' is outside the job's folder (\(hint))")
   }
 
   static let hint = "jobs may reach only their own folder; allow another with --allow-outside DIR"

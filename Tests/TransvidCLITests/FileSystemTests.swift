@@ -204,6 +204,26 @@ let outsideHint = "jobs may reach only their own folder; allow another with --al
     #expect(try VideoReader(path: path(dir, "published/demos/linked.mp4")).readAll().count == 5)
   }
 
+  /// A loop of links is said as a loop, not as outside the folder; an
+  /// `output.dir` that is a file is an error at that key.
+  @Test func loopsAndFilesInTheWayAreSaidAtTheirKey() throws {
+    let dir = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    try FileManager.default.createSymbolicLink(atPath: path(dir, "loop1.png"), withDestinationPath: "loop2.png")
+    try FileManager.default.createSymbolicLink(atPath: path(dir, "loop2.png"), withDestinationPath: "loop1.png")
+    try write(imageJob(name: "loop", image: "loop1.png"), to: "loop.cfg", in: dir)
+    let loop = try runBinary(["loop.cfg", "-q", "-o", "out"], in: dir)
+    #expect(loop.status == 1)
+    #expect(loop.lines == ["loop.cfg:6:5: error: screens.list.image: cannot read 'loop1.png': Too many levels of symbolic links"])
+    try write("not a folder", to: "taken", in: dir)
+    try write(
+      goodJob(name: "taken").replacingOccurrences(of: "output: {", with: "output: { dir: taken/demos,"), to: "taken.cfg", in: dir)
+    let taken = try runBinary(["taken.cfg", "-q"], in: dir)
+    #expect(taken.status == 1)
+    #expect(taken.lines == ["taken.cfg:3:16: error: output.dir: create folder 'taken/demos': 'taken' is a regular file"])
+    #expect(try String(contentsOfFile: path(dir, "taken"), encoding: .utf8) == "not a folder")
+  }
+
   // MARK: - Image reads
 
   /// A FIFO, /dev/zero, a link to /dev/urandom and a file over the byte cap
