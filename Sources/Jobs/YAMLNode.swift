@@ -86,8 +86,12 @@ struct YAMLNode: Sendable {
   /// (`quoted`), containers by kind.
   var summary: String {
     switch content {
-    case .sequence: return "a list"
-    case .mapping: return "a mapping"
+    // A list's length is what is wrong when the kind was right: "expected a
+    // list of locale codes, got an empty list", "expected [x, y, width,
+    // height], got a list of 3 items".
+    case .sequence(let items):
+      return items.isEmpty ? "an empty list" : items.count == 1 ? "a list of 1 item" : "a list of \(items.count) items"
+    case .mapping(let pairs): return pairs.isEmpty ? "an empty mapping" : "a mapping"
     case .scalar(let text, let style):
       if style == .plain {
         if text.isEmpty { return "nothing" }

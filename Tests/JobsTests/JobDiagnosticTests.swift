@@ -113,7 +113,7 @@ let brokenJobs: [BrokenJob] = [
   // MARK: Top level and name
   BrokenJob(
     "top level is a list", "- a\n- b\n",
-    "job.cfg:1:1: error: the job file: expected a mapping with name, canvas, output, screens and timeline, got a list"),
+    "job.cfg:1:1: error: the job file: expected a mapping with name, canvas, output, screens and timeline, got a list of 2 items"),
   BrokenJob(
     "unknown top-level key", "colour: red\n",
     "job.cfg:1:1: error: unknown key 'colour' at the top level; expected one of: name, canvas, output, screens, timeline, stage, locales, strings, appearances"),
@@ -122,7 +122,7 @@ let brokenJobs: [BrokenJob] = [
     "job.cfg:1:1: error: missing 'screens' (a mapping of screen names to screens)"),
   BrokenJob(
     "name is a list", "name: [a, b]\n",
-    "job.cfg:1:7: error: name: expected a file name of letters, digits, '-', '_' and '.', not starting with '.', got a list"),
+    "job.cfg:1:7: error: name: expected a file name of letters, digits, '-', '_' and '.', not starting with '.', got a list of 2 items"),
   BrokenJob(
     "name with a slash", "name: demos/intro\n",
     "job.cfg:1:7: error: name: expected a file name of letters, digits, '-', '_' and '.', not starting with '.', got \"demos/intro\""),
@@ -211,7 +211,7 @@ let brokenJobs: [BrokenJob] = [
   // MARK: timeline
   BrokenJob(
     "empty timeline", screens + "timeline: []\n",
-    "job.cfg:8:11: error: timeline: expected at least one step, got a list"),
+    "job.cfg:8:11: error: timeline: expected at least one step, got an empty list"),
   BrokenJob(
     "unknown step", job("psuh: { to: detail, transition: circle-spread }"),
     "job.cfg:9:5: error: unknown key 'psuh' in timeline[0]; did you mean 'push'?"),
@@ -277,7 +277,7 @@ let brokenJobs: [BrokenJob] = [
     "job.cfg:9:67: error: timeline[0].push.origin[2]: expected a width ≥ 0, got -5"),
   BrokenJob(
     "point with three numbers", job("push: { to: detail, transition: magic-move, tap: [1, 2, 3] }"),
-    "job.cfg:9:54: error: timeline[0].push.tap: expected [x, y] in points, got a list"),
+    "job.cfg:9:54: error: timeline[0].push.tap: expected [x, y] in points, got a list of 3 items"),
   BrokenJob(
     "unknown curve", job("push: { to: detail, transition: circle-spread, curve: easeOutt }"),
     "job.cfg:9:59: error: timeline[0].push.curve: unknown curve 'easeOutt'; did you mean 'easeOut'?"),

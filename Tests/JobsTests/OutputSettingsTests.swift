@@ -42,7 +42,7 @@ let brokenOutputJobs: [BrokenJob] = [
     "job.cfg:1:26: error: output.gif.dither: unknown dither mode \"bayr\"; did you mean 'bayer'?"),
   BrokenJob(
     "dither is a list", "output: { gif: { dither: [bayer] } }\n",
-    "job.cfg:1:26: error: output.gif.dither: expected a dither mode (bayer, sierra2_4a, floyd_steinberg, none), got a list"),
+    "job.cfg:1:26: error: output.gif.dither: expected a dither mode (bayer, sierra2_4a, floyd_steinberg, none), got a list of 1 item"),
   BrokenJob(
     "bayerScale 9", "output: { gif: { bayerScale: 9 } }\n",
     "job.cfg:1:30: error: output.gif.bayerScale: expected an integer from 0 to 5, got 9"),

@@ -99,7 +99,7 @@ import Testing
       "job.cfg:2:11: error: screens.home.contentMode: there is no 'image' to apply it to"),
     BrokenJob(
       "image is a list", "screens:\n  home: { image: [a.png] }\n",
-      "job.cfg:2:18: error: screens.home.image: expected the path of an image file (PNG, JPEG, WebP, GIF or BMP), got a list"),
+      "job.cfg:2:18: error: screens.home.image: expected the path of an image file (PNG, JPEG, WebP, GIF or BMP), got a list of 1 item"),
     BrokenJob(
       "image is empty", "screens:\n  home: { image: \"\" }\n",
       "job.cfg:2:18: error: screens.home.image: expected the path of an image file (PNG, JPEG, WebP, GIF or BMP), got \"\""),
@@ -135,13 +135,13 @@ import Testing
       "job.cfg:4:40: error: unknown key 'a' in screens.home.views[0].text; expected one of: key"),
     BrokenJob(
       "text is a list", "screens:\n  home:\n    views:\n      - { frame: [0, 0, 1, 1], text: [a] }\n",
-      "job.cfg:4:38: error: screens.home.views[0].text: expected one line of text (at most 1000 characters) or { key: KEY }, got a list"),
+      "job.cfg:4:38: error: screens.home.views[0].text: expected one line of text (at most 1000 characters) or { key: KEY }, got a list of 1 item"),
     BrokenJob(
       "textColor misspelt", "screens:\n  home:\n    views:\n      - { frame: [0, 0, 1, 1], text: a, textColor: lable }\n",
       "job.cfg:4:52: error: screens.home.views[0].textColor: expected a colour: \"#RRGGBB\", \"#RRGGBBAA\" or a name like systemBlue, got \"lable\"; did you mean 'label'?"),
     BrokenJob(
       "gradient with one colour", "screens:\n  home:\n    views:\n      - { frame: [0, 0, 1, 1], gradient: { colors: [red] } }\n",
-      "job.cfg:4:52: error: screens.home.views[0].gradient.colors: expected a list of 2 to 16 colours, got a list"),
+      "job.cfg:4:52: error: screens.home.views[0].gradient.colors: expected a list of 2 to 16 colours, got a list of 1 item"),
     BrokenJob(
       "gradient without colours", "screens:\n  home:\n    views:\n      - { frame: [0, 0, 1, 1], gradient: { start: [0, 0] } }\n",
       "job.cfg:4:42: error: screens.home.views[0].gradient: missing 'colors' (a list of 2 to 16 colours)"),
@@ -150,7 +150,7 @@ import Testing
       "job.cfg:4:82: error: screens.home.views[0].gradient.locations[1]: expected a number ≥ 0.5 (locations ascend), got 0.2"),
     BrokenJob(
       "gradient start of three", "screens:\n  home:\n    views:\n      - { frame: [0, 0, 1, 1], gradient: { colors: [red, blue], start: [0, 0, 1] } }\n",
-      "job.cfg:4:72: error: screens.home.views[0].gradient.start: expected [x, y] in unit coordinates of the view (0 to 1), got a list"),
+      "job.cfg:4:72: error: screens.home.views[0].gradient.start: expected [x, y] in unit coordinates of the view (0 to 1), got a list of 3 items"),
     BrokenJob(
       "unknown view key", "screens:\n  home:\n    views:\n      - { frame: [0, 0, 1, 1], imgae: a.png }\n",
       "job.cfg:4:32: error: unknown key 'imgae' in screens.home.views[0]; did you mean 'image'?"),

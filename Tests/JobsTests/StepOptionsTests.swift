@@ -56,7 +56,7 @@ import Testing
   @Test(arguments: [
     ("slowmo: 0", "s.cfg:7:55: error: timeline[0].push.slowmo: expected a slow-down factor from 1 to 20, got 0"),
     ("touch: true", "s.cfg:7:54: error: timeline[0].push.touch: 'circle-spread' has no tap, origin or element here to put the touch on; give touch: [x, y]"),
-    ("touch: [1]", "s.cfg:7:54: error: timeline[0].push.touch: expected [x, y] in points, or true, got a list"),
+    ("touch: [1]", "s.cfg:7:54: error: timeline[0].push.touch: expected [x, y] in points, or true, got a list of 1 item"),
   ])
   func badOptions(push: String, message: String) {
     do {

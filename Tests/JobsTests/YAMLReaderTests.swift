@@ -110,7 +110,12 @@ import Testing
     #expect(YAMLNode(.scalar("say \"hi\"\n", .quoted), at: here).summary == "\"say \\\"hi\\\"\\n\"")
     #expect(YAMLNode(.scalar(String(repeating: "a", count: 50), .plain), at: here).summary
       == "\"" + String(repeating: "a", count: 40) + "…\"")
-    #expect(YAMLNode(.mapping([]), at: here).summary == "a mapping")
+    #expect(YAMLNode(.mapping([]), at: here).summary == "an empty mapping")
+    let item = YAMLNode(.scalar("1", .plain), at: here)
+    #expect(YAMLNode(.mapping([YAMLNode.Pair(key: "a", keyLocation: here, value: item)]), at: here).summary == "a mapping")
+    #expect(YAMLNode(.sequence([]), at: here).summary == "an empty list")
+    #expect(YAMLNode(.sequence([item]), at: here).summary == "a list of 1 item")
+    #expect(YAMLNode(.sequence([item, item, item]), at: here).summary == "a list of 3 items")
   }
 }
 
