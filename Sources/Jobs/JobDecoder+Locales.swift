@@ -175,7 +175,7 @@ extension JobDecoder {
     switch info.st_mode & S_IFMT {
     case S_IFREG: break
     case S_IFDIR: return .failure(ReadFailure(code: EISDIR))
-    case let kind: return .failure(ReadFailure(code: 0, kind: ReadFailure.name(of: kind)))
+    case let type: return .failure(ReadFailure(code: 0, kind: FileKind.name(of: type)))
     }
     var bytes: [UInt8] = []
     var chunk = [UInt8](repeating: 0, count: 65536)
@@ -198,17 +198,6 @@ extension JobDecoder {
     var kind: String? = nil
     var description: String {
       kind.map { "not a regular file (\($0))" } ?? String(cString: strerror(code))
-    }
-
-    /// The kind of file a `st_mode` file type is, as `Platform` names it.
-    static func name(of type: mode_t) -> String {
-      switch type {
-      case S_IFCHR: "a character device"
-      case S_IFBLK: "a block device"
-      case S_IFIFO: "a FIFO"
-      case S_IFSOCK: "a socket"
-      default: "a file of unknown kind"
-      }
     }
   }
 }

@@ -23,6 +23,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import Jobs
 import Raster
 
 /// The system fonts for labels, loaded once per process.
@@ -216,14 +217,7 @@ public enum FontLibrary {
     init(_ code: Int32) { self.code = code }
     init(notRegular type: mode_t) {
       code = 0
-      kind =
-        switch type {
-        case S_IFCHR: "a character device"
-        case S_IFBLK: "a block device"
-        case S_IFIFO: "a FIFO"
-        case S_IFSOCK: "a socket"
-        default: "a file of unknown kind"
-        }
+      kind = FileKind.name(of: type)
     }
     var description: String { kind.map { "not a regular file (\($0))" } ?? String(cString: strerror(code)) }
   }
