@@ -21,6 +21,7 @@ extension JobDecoder {
     let screens = try screens(try required("screens", in: fields, "a mapping of screen names to screens"), canvas: canvas)
     let timeline = try timeline(try required("timeline", in: fields, "a list of steps"), screens: screens, canvas: canvas)
     var spec = JobSpec(name: name, file: file, canvas: canvas, output: output, screens: screens, timeline: timeline)
+    spec.nameLocation = fields["name"]?.location ?? location(line: 1, column: 1)
     let captions = try stepCaptions(fields["timeline"]!, stage: stage)
     stage?.captionChanges = captions
     spec.stage = stage

@@ -46,6 +46,9 @@ public struct JobSpec: Sendable {
   /// `canvas.size`, `output.gif.width`, `output.sheet`, `output.sheet.width`),
   /// for errors found when `--format` picks other outputs (`OutputSizes.swift`).
   public var sizeSources: [String: SourceLocation] = [:]
+  /// Where the job's `name` is written (its file's start when it has none:
+  /// the name is then the file's).
+  public var nameLocation: SourceLocation? = nil
   /// What the job will do that its author may not expect (`JobNote.swift`).
   public var notes: [JobNote] = []
   /// `locales:` and `strings:` (`Localization.swift`); nil once localized.

@@ -137,9 +137,12 @@ struct BatchPlan: Sendable {
       for output in jobs[i].outputs {
         let key = Self.absolute(output)
         if let other = claimed[key] {
-          jobs[i].failure = JobFailure(
-            file: jobs[i].file,
-            message: "output '\(output)' is also written by \(other) (listed first); give one of the two jobs another name")
+          let message = "output '\(output)' is also written by \(other) (listed first); give one of the two jobs another name"
+          // At the job's name, which makes the output's (its file's start when it has no `name`).
+          jobs[i].failure =
+            if let place = jobs[i].spec?.nameLocation { JobFailure(Diagnostic(place, message)) } else {
+              JobFailure(file: jobs[i].file, message: message)
+            }
           break
         }
       }

@@ -182,7 +182,7 @@ func transvid(_ arguments: [String], _ capture: Capture = Capture(), environment
     #expect(transvid([dir, "-o", out], capture) == 1)
     #expect(
       capture.err == [
-        "\(second): error: output '\(out)/same.mp4' is also written by \(first) (listed first); give one of the two jobs another name"
+        "\(second):1:7: error: output '\(out)/same.mp4' is also written by \(first) (listed first); give one of the two jobs another name"
       ])
     #expect(Array(files(in: out).keys) == ["same.mp4"])
     // The surviving file is the first job's.
