@@ -80,7 +80,7 @@ extension JobDecoder {
     }
     let decoder = JobDecoder(file: resolvedPath)
     let top = try decoder.fields(
-      root, .root, expected: "a String Catalog: { sourceLanguage, strings, version }",
+      root, .catalog, expected: "a String Catalog: { sourceLanguage, strings, version }",
       keys: ["sourceLanguage", "strings", "version"])
     let language = try decoder.string(
       try decoder.required("sourceLanguage", in: top, "the catalog's language"), top.path("sourceLanguage"),

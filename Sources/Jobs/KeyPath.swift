@@ -3,26 +3,30 @@
 struct KeyPath: Sendable, CustomStringConvertible {
   /// The path as written; empty for the document itself.
   var description: String
+  /// What the document is called when a message is about all of it.
+  var document = "the job file"
 
   /// The whole document.
   static let root = KeyPath(description: "")
+  /// The whole of a String Catalog.
+  static let catalog = KeyPath(description: "", document: "the String Catalog")
 
   var isRoot: Bool { description.isEmpty }
 
   /// The value of `key` in the mapping at `self`.
   func appending(_ key: String) -> KeyPath {
-    KeyPath(description: isRoot ? key : "\(description).\(key)")
+    KeyPath(description: isRoot ? key : "\(description).\(key)", document: document)
   }
 
   /// Item `index` of the sequence at `self`.
   func appending(index: Int) -> KeyPath {
-    KeyPath(description: "\(description)[\(index)]")
+    KeyPath(description: "\(description)[\(index)]", document: document)
   }
 
   /// Where a key of the mapping at `self` is: `in canvas`, or `at the top level`.
   var keyPlace: String { isRoot ? "at the top level" : "in \(description)" }
 
   /// How a message starts when it is about the value at `self`: `canvas.fps`,
-  /// or `the job file` for the document itself.
-  var subject: String { isRoot ? "the job file" : description }
+  /// or `the job file` (`the String Catalog`) for the document itself.
+  var subject: String { isRoot ? document : description }
 }

@@ -120,7 +120,14 @@ public enum OutputSizes {
     let (pixels, overflow) = width.multipliedReportingOverflow(by: height)
     let budget = limits.maxSide * limits.maxSide
     let size = "\(width)x\(height) pixels"
-    if overflow || pixels > budget || max(width, height) > largestGIFSide {
+    // GIF and PNG store each side in 16 bits, whatever --max-side allows.
+    if max(width, height) > largestGIFSide {
+      throw spec.diagnostic(
+        at: key,
+        "\(what) would be \(size); at most \(largestGIFSide) per side (GIF and PNG store sides in 16 bits; "
+          + "--max-side cannot raise it)")
+    }
+    if overflow || pixels > budget {
       throw spec.diagnostic(
         at: key,
         "\(what) would be \(size); at most \(budget) pixels (\(limits.maxSide)x\(limits.maxSide)) and 65535 per side "

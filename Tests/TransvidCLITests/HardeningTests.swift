@@ -166,8 +166,8 @@ func runTransvid(_ arguments: [String], in directory: String, environment: [Stri
     #expect(run.status == 1)
     #expect(
       run.errorLines == [
-        "thin.cfg:2:17: error: canvas.size: the GIF would be 16x65536 pixels; at most 67108864 pixels (8192x8192) "
-          + "and 65535 per side (raise the limit with --max-side)"
+        "thin.cfg:2:17: error: canvas.size: the GIF would be 16x65536 pixels; at most 65535 per side "
+          + "(GIF and PNG store sides in 16 bits; --max-side cannot raise it)"
       ])
   }
 

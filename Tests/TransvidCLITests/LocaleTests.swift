@@ -160,6 +160,13 @@ import TransvidCLI
       SourceLocation(file: zero, line: 4, column: 10), "strings: cannot read '/dev/zero': not a regular file (a character device)")) {
       try JobParser.load(path: zero)
     }
+    try write("just text\n", to: "Plain.xcstrings", in: dir)
+    let plainText = try write(Self.job(locales: "[en]", strings: "Plain.xcstrings"), to: "plain-text.cfg", in: dir)
+    #expect(throws: Diagnostic(
+      SourceLocation(file: dir + "/Plain.xcstrings", line: 1, column: 1),
+      "the String Catalog: expected a String Catalog: { sourceLanguage, strings, version }, got \"just text\"")) {
+      try JobParser.load(path: plainText)
+    }
     let refusing = FileAccess { $0.hasSuffix("App.xcstrings") ? "is not for this job" : nil }
     let plain = try write(Self.job(locales: "[en]"), to: "plain.cfg", in: dir)
     #expect(throws: Diagnostic(SourceLocation(file: plain, line: 4, column: 10), "strings: 'App.xcstrings' is not for this job")) {
