@@ -129,7 +129,10 @@ extension JobDecoder {
       }
       view.text = text
     }
-    if let value = fields["font"] { try font(value, fields.path("font"), into: &view.textStyle) }
+    if let value = fields["font"] {
+      view.fontLocation = value.pairs?.first { $0.key == "file" || $0.key == "family" }?.value.location ?? value.location
+      try font(value, fields.path("font"), into: &view.textStyle)
+    }
     if let value = fields["textColor"] { view.textStyle.color = try color(value, fields.path("textColor")) }
     if let value = fields["align"] {
       let name = try choice(

@@ -467,6 +467,9 @@ public struct ViewSpec: Hashable, Sendable {
   public var text: String?
   /// `text: { key: … }`: `text` comes from the job's strings.
   public var textKey: TextKey? = nil
+  /// Where the view's font `file` or `family` (else its `font:`) is written:
+  /// errors about loading the font go there.
+  public var fontLocation: SourceLocation? = nil
   /// `mirror: false`: the view keeps its place in a right-to-left layout (photos, logos).
   public var mirrors = true
   /// `font`, `textColor` and `align`.

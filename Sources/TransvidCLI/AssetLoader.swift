@@ -101,14 +101,14 @@ public enum AssetLoader {
       let (location, key) = firstText(in: spec)
       throw Diagnostic(location, "\(key): \(error)")
     }
-    // The job's own fonts, each loaded once, an error at the first view that names it.
+    // The job's own fonts, each loaded once, an error at the first view's `font:` that names it.
     for screen in spec.screens {
       for (i, view) in screen.views.enumerated() {
         guard view.text != nil, let name = view.textStyle.font, fonts.named[name] == nil else { continue }
         do {
           fonts.named[name] = try FontLibrary.named(name)
         } catch {
-          throw Diagnostic(view.location, "screens.\(screen.name).views[\(i)].font: \(error)")
+          throw Diagnostic(view.fontLocation ?? view.location, "screens.\(screen.name).views[\(i)].font: \(error)")
         }
       }
     }

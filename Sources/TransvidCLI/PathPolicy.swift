@@ -66,7 +66,7 @@ struct PathPolicy: Sendable, Equatable {
     for screen in spec.screens {
       for (i, view) in screen.views.enumerated() {
         if let path = view.textStyle.font.flatMap(FontName.path(of:)) {
-          found.append((path, "screens.\(screen.name).views[\(i)].font.file", view.location))
+          found.append((path, "screens.\(screen.name).views[\(i)].font.file", view.fontLocation ?? view.location))
         }
       }
     }

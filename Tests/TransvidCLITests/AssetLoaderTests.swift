@@ -207,7 +207,7 @@ import TransvidCLI
     let fontError = try #require(throws: Diagnostic.self) {
       try AssetLoader.makeRenderer(for: try JobParser.load(path: fixed))
     }
-    #expect(fontError.location == SourceLocation(file: fixed, line: 6, column: 9))
+    #expect(fontError.location == SourceLocation(file: fixed, line: 6, column: 63))
     #expect("\(fontError)".contains("screens.home.views[1].font: cannot load font 'No Such Face'"))
   }
   /// The images decode side by side, largest first: each is still exactly

@@ -1,6 +1,6 @@
 // A job's own fonts: `font: { file: … }` draws with that file, `font:
 // { family: … }` with fontconfig's file for the family, and a family
-// fontconfig does not have is an error at the view.
+// fontconfig does not have is an error at the family's value.
 
 import Foundation
 import Jobs
@@ -38,21 +38,21 @@ import TransvidCLI
     #expect(dejaVu == system)
   }
 
-  @Test func unknownFamilyAndMissingFileAreErrorsAtTheView() throws {
+  @Test func unknownFamilyAndMissingFileAreErrorsAtTheirValue() throws {
     let dir = try makeTemporaryDirectory()
     defer { try? FileManager.default.removeItem(atPath: dir) }
     let path = try write(Self.job(font: "{ family: No Such Face }"), to: "job.cfg", in: dir)
     let spec = try JobParser.load(path: path)
     // Fontconfig's closest family depends on the machine's fonts.
     let error = try #require(throws: Diagnostic.self) { try AssetLoader.makeRenderer(for: spec) }
-    #expect(error.location == SourceLocation(file: path, line: 5, column: 9))
+    #expect(error.location == SourceLocation(file: path, line: 5, column: 76))
     #expect(
       "\(error)".contains(
         "error: screens.home.views[0].font: cannot load font 'No Such Face': fontconfig has no family 'No Such Face' "
           + "(its closest is '"))
     let missing = try write(Self.job(font: "{ file: fonts/App.ttf }"), to: "missing.cfg", in: dir)
     #expect(throws: Diagnostic(
-      SourceLocation(file: missing, line: 5, column: 9),
+      SourceLocation(file: missing, line: 5, column: 74),
       "screens.home.views[0].font: cannot load font '\(dir)/fonts/App.ttf': No such file or directory")) {
       try AssetLoader.makeRenderer(for: try JobParser.load(path: missing))
     }
