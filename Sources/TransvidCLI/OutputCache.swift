@@ -81,9 +81,7 @@ final class OutputCache: Sendable {
 
   /// The font files the job's own text names (`FontName.file`), sorted.
   static func fontFiles(of spec: JobSpec) -> [String] {
-    var styles = spec.screens.flatMap { $0.views.map(\.textStyle) }
-    if let caption = spec.stage?.caption { styles.append(caption.style) }
-    return Set(styles.compactMap { $0.font.flatMap(FontName.path(of:)) }).sorted()
+    Set(spec.fontFiles.map(\.path)).sorted()
   }
 
   /// The SHA-256 of a file's bytes, or `missing` (`AssetLoader.checkFiles`

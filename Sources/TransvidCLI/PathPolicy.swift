@@ -30,7 +30,7 @@ struct PathPolicy: Sendable, Equatable {
     for asset in spec.assets where !isAllowed(asset.resolvedPath) {
       throw Self.refusal(asset.location, asset.key, asset.path, resolved: asset.resolvedPath)
     }
-    for font in Self.fontFiles(of: spec) where !isAllowed(font.path) {
+    for font in spec.fontFiles where !isAllowed(font.path) {
       throw Self.refusal(font.location, font.key, font.path, resolved: font.path)
     }
     if !outputDirectoryGiven, let dir = spec.output.directory {
@@ -57,23 +57,6 @@ struct PathPolicy: Sendable, Equatable {
   func access(jobFile: String) -> FileAccess {
     let isAllowed = allows(jobFile: jobFile)
     return FileAccess { isAllowed($0) ? nil : "is outside the job's folder (\(Self.hint))" }
-  }
-
-  /// The font files (`font: { file: … }`) of the job's views and caption,
-  /// each with the key that names it, in the file's order.
-  static func fontFiles(of spec: JobSpec) -> [(path: String, key: String, location: SourceLocation)] {
-    var found: [(path: String, key: String, location: SourceLocation)] = []
-    for screen in spec.screens {
-      for (i, view) in screen.views.enumerated() {
-        if let path = view.textStyle.font.flatMap(FontName.path(of:)) {
-          found.append((path, "screens.\(screen.name).views[\(i)].font.file", view.fontLocation ?? view.location))
-        }
-      }
-    }
-    if let caption = spec.stage?.caption, let path = caption.style.font.flatMap(FontName.path(of:)) {
-      found.append((path, "stage.caption.font.file", caption.location))
-    }
-    return found
   }
 
   /// Why `path` (at `key`) may not be read: a loop of links is said as

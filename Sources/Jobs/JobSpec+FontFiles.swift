@@ -1,0 +1,22 @@
+// The font files a job names (`font: { file: … }` on views and the stage's
+// caption): the runner checks them against its path rule (`PathPolicy`) and
+// hashes them into the job's cache key (`OutputCache`).
+
+extension JobSpec {
+  /// Each font file with the key that names it and where it is written, in
+  /// the file's order (a file named twice is listed twice).
+  public var fontFiles: [(path: String, key: String, location: SourceLocation)] {
+    var found: [(path: String, key: String, location: SourceLocation)] = []
+    for screen in screens {
+      for (i, view) in screen.views.enumerated() {
+        if let path = view.textStyle.font.flatMap(FontName.path(of:)) {
+          found.append((path, "screens.\(screen.name).views[\(i)].font.file", view.fontLocation ?? view.location))
+        }
+      }
+    }
+    if let caption = stage?.caption, let path = caption.style.font.flatMap(FontName.path(of:)) {
+      found.append((path, "stage.caption.font.file", caption.location))
+    }
+    return found
+  }
+}
