@@ -161,44 +161,28 @@ extension JobDecoder {
     }
   }
 
-  /// The bytes of the regular file at `path` (the first `SourceText.maximumSize`
-  /// + 1 at most: more is refused by `SourceText`), or why not. Opened without
-  /// blocking and refused unless it is a regular file, so a FIFO (which
-  /// would wait for a writer) or `/dev/zero` (which never ends) named as a
-  /// job file or a catalog is an error at once.
-  static func read(_ path: String) -> Result<[UInt8], ReadFailure> {
-    let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
-    guard fd >= 0 else { return .failure(ReadFailure(code: errno)) }
-    defer { close(fd) }
-    var info = stat()
-    guard fstat(fd, &info) == 0 else { return .failure(ReadFailure(code: errno)) }
-    switch info.st_mode & S_IFMT {
-    case S_IFREG: break
-    case S_IFDIR: return .failure(ReadFailure(code: EISDIR))
-    case let type: return .failure(ReadFailure(code: 0, kind: FileKind.name(of: type)))
+  /// The bytes of the regular file at `path` (`RegularFile`; the first
+  /// `SourceText.maximumSize` + 1 at most: more is refused by `SourceText`),
+  /// or why not.
+  static func read(_ path: String) -> Result<[UInt8], RegularFile.Failure> {
+    let fd: Int32
+    switch RegularFile.open(path) {
+    case .success(let file): fd = file.fd
+    case .failure(let failure): return .failure(failure)
     }
+    defer { close(fd) }
     var bytes: [UInt8] = []
     var chunk = [UInt8](repeating: 0, count: 65536)
     while bytes.count <= SourceText.maximumSize {
       let count = chunk.withUnsafeMutableBytes { systemRead(fd, $0.baseAddress, $0.count) }
       if count < 0 {
         if errno == EINTR { continue }
-        return .failure(ReadFailure(code: errno))
+        return .failure(RegularFile.Failure(code: errno))
       }
       if count == 0 { break }
       bytes += chunk.prefix(count)
     }
     return .success(bytes)
-  }
-
-  /// Why a file could not be read: `strerror`'s text, or that it is not a
-  /// regular file (`kind`: "a FIFO", "a character device", …).
-  struct ReadFailure: Error, CustomStringConvertible {
-    var code: Int32
-    var kind: String? = nil
-    var description: String {
-      kind.map { "not a regular file (\($0))" } ?? String(cString: strerror(code))
-    }
   }
 }
 

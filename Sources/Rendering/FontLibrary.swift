@@ -169,25 +169,19 @@ public enum FontLibrary {
   /// ever read (the CJK collections and the emoji are 50 MB a process would
   /// otherwise copy); or strerror's text for why not.
   ///
-  /// Only a regular file is read: a job's `font: { file: … }` may name a
-  /// FIFO, which would block (it is opened without blocking, then refused),
-  /// or `/dev/zero`, which never ends.
+  /// Only a regular file is read (`RegularFile`): a job's `font: { file: … }`
+  /// may name a FIFO or `/dev/zero`.
   static func mapped(_ path: String) -> Result<FontData, ReadError> {
-    let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
-    guard fd >= 0 else { return .failure(ReadError(errno)) }
-    defer { close(fd) }
-    var info = stat()
-    guard fstat(fd, &info) == 0 else { return .failure(ReadError(errno)) }
-    switch info.st_mode & S_IFMT {
-    case S_IFREG: break
-    case S_IFDIR: return .failure(ReadError(EISDIR))
-    case let type: return .failure(ReadError(notRegular: type))
+    let fd: Int32, size: Int
+    switch RegularFile.open(path) {
+    case .success(let file): (fd, size) = (file.fd, file.size)
+    case .failure(let failure): return .failure(failure)
     }
-    let size = Int(info.st_size)
+    defer { close(fd) }
     // Empty (mmap takes no empty mapping): read it.
     guard size > 0 else { return contents(of: fd, size: size).map(FontData.init) }
     let address = mmap(nil, size, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, 0)
-    guard let address, address != MAP_FAILED else { return .failure(ReadError(errno)) }
+    guard let address, address != MAP_FAILED else { return .failure(ReadError(code: errno)) }
     return .success(
       FontData(taking: UnsafeMutableRawBufferPointer(start: address, count: size)) { munmap($0.baseAddress, $0.count) })
   }
@@ -202,7 +196,7 @@ public enum FontLibrary {
       let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
       if n < 0 {
         if errno == EINTR { continue }
-        return .failure(ReadError(errno))
+        return .failure(ReadError(code: errno))
       }
       if n == 0 { break }
       bytes += chunk.prefix(n)
@@ -210,15 +204,5 @@ public enum FontLibrary {
     return .success(bytes)
   }
 
-  struct ReadError: Error, CustomStringConvertible {
-    var code: Int32
-    /// Set for a file that is not a regular one: what it is.
-    var kind: String?
-    init(_ code: Int32) { self.code = code }
-    init(notRegular type: mode_t) {
-      code = 0
-      kind = FileKind.name(of: type)
-    }
-    var description: String { kind.map { "not a regular file (\($0))" } ?? String(cString: strerror(code)) }
-  }
+  typealias ReadError = RegularFile.Failure
 }
