@@ -32,6 +32,8 @@ let package = Package(
     .systemLibrary(name: "CGIF", providers: [.apt(["libgif-dev"])]),
     // A header-only prefetch hint for the compositor's column walk.
     .systemLibrary(name: "CPrefetch"),
+    // prctl(2) for the batch's worker processes (variadic in C, so a header-only shim).
+    .systemLibrary(name: "CProcess"),
     .systemLibrary(
       name: "CFreeType",
       pkgConfig: "freetype2",
@@ -58,7 +60,7 @@ let package = Package(
     .target(name: "Jobs", dependencies: ["CYAML", "Geometry", "Motion", "Raster", "Transitions"]),
     .target(name: "Rendering", dependencies: ["CFontconfig", "Jobs", "Raster", "Transitions", "Geometry"]),
     .target(
-      name: "TransvidCLI", dependencies: ["Jobs", "Rendering", "Media", "Transitions", "Raster", "Motion", "Geometry"]),
+      name: "TransvidCLI", dependencies: ["CProcess", "Jobs", "Rendering", "Media", "Transitions", "Raster", "Motion", "Geometry"]),
     .executableTarget(name: "transvid", dependencies: ["TransvidCLI"]),
     .executableTarget(
       name: "transvid-bench", dependencies: ["Raster", "Geometry", "Motion", "Transitions"],

@@ -13,7 +13,7 @@ import Raster
 import Transitions
 
 /// A place in a job file (1-based line and column, as editors show them).
-public struct SourceLocation: Hashable, Sendable, CustomStringConvertible {
+public struct SourceLocation: Hashable, Sendable, Codable, CustomStringConvertible {
   public var file: String
   public var line: Int
   public var column: Int

@@ -20,6 +20,11 @@ struct JobFailure: Error, Sendable, CustomStringConvertible {
     location = nil
   }
 
+  init(description: String, location: SourceLocation?) {
+    self.description = description
+    self.location = location
+  }
+
   init(file: String, error: any Error) {
     if let diagnostic = error as? Diagnostic {
       self.init(diagnostic)
@@ -158,7 +163,7 @@ struct BatchPlan: Sendable {
 
   /// The jobs of one file (one per locale, `JobSpec.localizedJobs`), parsed and
   /// placed; a broken file is one failed job.
-  private static func place(file: String, options: Options) -> [PlannedJob] {
+  static func place(file: String, options: Options) -> [PlannedJob] {
     let units: [Result<JobSpec, Diagnostic>]
     do throws(Diagnostic) {
       let parsed = try StageTimings.measure(.parse) { () throws(Diagnostic) in

@@ -27,6 +27,11 @@ struct JobResult: Sendable {
 /// others run on), then writes the reports. The exit status is 1 if any job
 /// failed.
 ///
+/// Isolation: a batch of several jobs renders each in a worker process
+/// (`WorkerProcess`, one per thread), so a job that crashes or runs the
+/// machine out of memory fails alone; finding jobs up to date, the shared
+/// cache, renaming outputs into place and the reports stay in this process.
+///
 /// Parallelism: jobs run on `-j` threads (default: one per core, at most one
 /// per job), costliest first (`claimOrder`). Inside a job an MP4 goes through
 /// `FramePipeline`: a worker per core renders frames ahead of the encoder
@@ -40,6 +45,9 @@ struct BatchRunner: Sendable {
   let options: Options
   let console: Console
   let environment: [String: String]
+  /// How to start worker processes; nil renders every job in this process
+  /// (as a batch of one job always does: it has no other job to protect).
+  var workerLaunch: WorkerLaunch? = nil
 
   func run(inputs: [String]) -> Int32 {
     let files: [String]
@@ -82,12 +90,17 @@ struct BatchRunner: Sendable {
     let order = workers > 1 ? Self.claimOrder(jobs) : Array(jobs.indices)
     FramePipeline.jobsAtOnce.store(workers, ordering: .relaxed)
     let next = Atomic(0)
-    let work: @Sendable () -> Void = {
+    var launch = jobs.count > 1 ? workerLaunch : nil
+    launch?.workers = workers
+    let work: @Sendable () -> Void = { [launch, console] in
+      let worker = launch.map { WorkerProcess(launch: $0, console: console) }
+      defer { worker?.finish() }
       while !Cancellation.shared.isCancelled {
         let claimed = next.add(1, ordering: .relaxed).oldValue
         guard claimed < order.count else { return }
         let i = order[claimed]
-        let result = render(jobs[i], cache: cache, shared: sharedCache, staging: staging, reporter: reporter)
+        let result = render(
+          jobs[i], cache: cache, shared: sharedCache, staging: staging, reporter: reporter, worker: worker)
         results.withLock { $0[i] = result }
       }
     }
@@ -130,8 +143,11 @@ struct BatchRunner: Sendable {
 
   /// Renders one job, or finds it up to date, or reports why it failed.
   /// With a shared cache (`--cache`), a job it holds is copied from it, and a rendered one is stored in it.
+  /// With a `worker`, the job's outputs are rendered in that process and
+  /// renamed into place here; without, in this process.
   func render(
-    _ job: PlannedJob, cache: OutputCache, shared: SharedCache? = nil, staging: StagingArea, reporter: ProgressReporter
+    _ job: PlannedJob, cache: OutputCache, shared: SharedCache? = nil, staging: StagingArea, reporter: ProgressReporter,
+    worker: WorkerProcess? = nil
   ) -> JobResult {
     if let failure = job.failure {
       reporter.jobFailed(job, failure)
@@ -174,30 +190,39 @@ struct BatchRunner: Sendable {
         outputs.append(written)
         reporter.outputWritten(job, written)
       }
-      let renderer = copied == nil ? try AssetLoader.makeRenderer(for: GIFOutput.loaded(spec, formats: job.formats)) : nil
-      if renderer != nil { reporter.jobNotes(job, spec.notes) }
-      for (format, output) in zip(job.formats, job.outputs) {
-        guard let renderer else { break }
-        if Cancellation.shared.isCancelled { throw CancellationError() }
-        let staged = (folder as NSString).appendingPathComponent(PathText.fileName(of: output))
-        var summary: OutputSummary
-        let outputStart = ContinuousClock.now
-        do {
-          summary = try OutputWriter.write(format: format, renderer: renderer, to: staged) { n in
-            // Stop between frames: the writer closes its encoder and removes its temporary file.
-            if Cancellation.shared.isCancelled { throw CancellationError() }
-            reporter.frameRendered(job, n)
-          }
-        } catch var error as MediaError {
-          // The user knows the output path, not the staging folder.
-          error.operation = error.operation.replacingOccurrences(of: staged, with: output)
-          throw error
+      if copied == nil {
+        let staged = job.outputs.map { (folder as NSString).appendingPathComponent(PathText.fileName(of: $0)) }
+        // Each output goes into place as soon as it is written.
+        func commit(_ i: Int, _ summary: OutputSummary) throws {
+          try Cancellation.shared.commit { try Platform.move(staged[i], to: job.outputs[i]) }
+          var written = summary
+          written.path = job.outputs[i]
+          outputs.append(written)
+          reporter.outputWritten(job, written)
         }
-        try Cancellation.shared.commit { try Platform.move(staged, to: output) }
-        summary.path = output
-        summary.seconds = ProgressReporter.seconds(outputStart, .now)
-        outputs.append(summary)
-        reporter.outputWritten(job, summary)
+        if let worker {
+          let request = JobWorker.Request(
+            file: job.file, locale: spec.locale, formats: job.formats.map(\.rawValue), staged: staged,
+            outputs: job.outputs)
+          try worker.render(request, file: job.file) { reply in
+            switch reply {
+            case .started: reporter.jobNotes(job, spec.notes)
+            case .frame(let n): reporter.frameRendered(job, n)
+            case .output(let summary): try commit(outputs.count, summary)
+            case .failed(let description, let location): throw JobFailure(description: description, location: location)
+            case .done: break
+            }
+          }
+        } else {
+          try Self.writeOutputs(
+            of: spec, formats: job.formats, staged: staged, outputs: job.outputs,
+            onStart: { reporter.jobNotes(job, spec.notes) },
+            onFrame: { n in
+              // Stop between frames: the writer closes its encoder and removes its temporary file.
+              if Cancellation.shared.isCancelled { throw CancellationError() }
+              reporter.frameRendered(job, n)
+            }, onOutput: commit)
+        }
       }
       if copied == nil { shared?.store(key: key, job: job.file, outputs: Array(zip(job.formats, outputs))) }
       let record = CacheRecord(
@@ -220,6 +245,33 @@ struct BatchRunner: Sendable {
       return JobResult(
         job: job, status: .failed, outputs: outputs, seconds: ProgressReporter.seconds(start, .now), failure: failure,
         key: key)
+    }
+  }
+
+  /// Renders a job's outputs, one per format, each to its `staged` path:
+  /// `onStart` once its images and fonts are loaded, `onFrame` after every
+  /// frame (it may throw to stop the writer, which removes its temporary
+  /// file), `onOutput` with each output's index and summary once written.
+  /// An error names the output (`outputs`), not the staged file.
+  static func writeOutputs(
+    of spec: JobSpec, formats: [OutputFormat], staged: [String], outputs: [String], onStart: () -> Void,
+    onFrame: (Int) throws -> Void, onOutput: (Int, OutputSummary) throws -> Void
+  ) throws {
+    let renderer = try AssetLoader.makeRenderer(for: GIFOutput.loaded(spec, formats: formats))
+    onStart()
+    for (i, format) in formats.enumerated() {
+      if Cancellation.shared.isCancelled { throw CancellationError() }
+      let start = ContinuousClock.now
+      var summary: OutputSummary
+      do {
+        summary = try OutputWriter.write(format: format, renderer: renderer, to: staged[i], onFrame: onFrame)
+      } catch var error as MediaError {
+        // The user knows the output path, not the staging folder.
+        error.operation = error.operation.replacingOccurrences(of: staged[i], with: outputs[i])
+        throw error
+      }
+      summary.seconds = ProgressReporter.seconds(start, .now)
+      try onOutput(i, summary)
     }
   }
 

@@ -54,7 +54,7 @@ public struct Console: Sendable {
     return String(out)
   }
 
-  private static func writeText(_ text: String, to fd: Int32) {
+  static func writeText(_ text: String, to fd: Int32) {
     var bytes = Array(text.utf8)
     var offset = 0
     while offset < bytes.count {

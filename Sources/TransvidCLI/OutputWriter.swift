@@ -7,7 +7,7 @@ import Rendering
 /// What one written output was: the path, frames, duration and size — the
 /// line the runner prints and the report records — plus notes on anything
 /// the writer changed on its own (a GIF's fps lowered, `maxBytes` fitting).
-struct OutputSummary: Sendable {
+struct OutputSummary: Sendable, Codable {
   var path: String
   var frames: Int
   var duration: Double

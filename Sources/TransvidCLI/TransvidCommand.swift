@@ -73,9 +73,12 @@ public enum TransvidCommand {
 
   /// Runs the command line `arguments` (without the program name) and
   /// returns the exit status.
+  ///
+  /// A batch of several jobs renders them in worker processes started from
+  /// `executable` (`main` passes its own); nil renders them in this process.
   public static func run(
     _ arguments: [String], console: Console = .standard,
-    environment: [String: String] = ProcessInfo.processInfo.environment
+    environment: [String: String] = ProcessInfo.processInfo.environment, executable: String? = nil
   ) -> Int32 {
     // FFmpeg's own log lines ("[png @ 0x…] inflate returned error -3") would
     // only repeat, without the job's name, what the job's error already says:
@@ -122,7 +125,9 @@ public enum TransvidCommand {
         job: job, time: time, output: output, paths: paths, limits: options.limits, locale: options.locales?.first,
         console: console)
     case .render(let inputs):
-      return BatchRunner(options: options, console: console, environment: environment).run(inputs: inputs)
+      var runner = BatchRunner(options: options, console: console, environment: environment)
+      runner.workerLaunch = executable.map { WorkerLaunch(executable: $0, arguments: arguments) }
+      return runner.run(inputs: inputs)
     case .plan(let inputs, let json):
       return PlanCommand.run(inputs: inputs, json: json, options: options, environment: environment, console: console)
     case .check(let inputs):
@@ -137,7 +142,12 @@ public enum TransvidCommand {
   /// The executable's `main`.
   public static func main() -> Never {
     HeapReuse.setUp()
+    let arguments = Array(CommandLine.arguments.dropFirst())
+    if arguments.first == JobWorker.command {
+      MediaLog.setLevel(.quiet)
+      exit(JobWorker.run(Array(arguments.dropFirst()), console: .standard))
+    }
     Cancellation.installSignalHandlers(console: .standard)
-    exit(run(Array(CommandLine.arguments.dropFirst())))
+    exit(run(arguments, executable: WorkerLaunch.currentExecutable()))
   }
 }

@@ -1,0 +1,111 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import CProcess
+import Foundation
+import Jobs
+import Media
+
+/// The worker side of a batch's process isolation (`WorkerProcess` is the
+/// batch's side): `transvid __worker N PID ARGS…` renders the jobs it is
+/// sent, one at a time, for the batch of process PID, which runs N workers
+/// and was started with the command line ARGS (the worker takes its options
+/// from them, and ignores their inputs).
+///
+/// Each request is one line of JSON on standard input (`Request`); the
+/// replies are lines of JSON on standard output (`Reply`): a line per frame,
+/// one per finished output, then `done` or `failed`. Standard error is the
+/// worker's own: whatever a crash prints there becomes part of the job's
+/// error. The worker ends when its standard input does.
+///
+/// The worker renders exactly what a batch renders in its own process
+/// (`BatchRunner.writeOutputs`), so the bytes are the same; it only writes
+/// the staged files the batch names and renames nothing into place.
+enum JobWorker {
+  /// The first argument that makes `transvid` a worker; not in the help, as
+  /// only the batch starts one.
+  static let command = "__worker"
+
+  /// One job to render: the file, which of its locales, and for each of its
+  /// formats where to write (`staged`) and what to call that file in errors (`outputs`).
+  struct Request: Codable {
+    var file: String
+    var locale: String?
+    var formats: [String]
+    var staged: [String]
+    var outputs: [String]
+  }
+
+  /// What the worker reports while it renders a job.
+  enum Reply: Codable {
+    /// The job's images and fonts are loaded: it renders.
+    case started
+    /// A frame of the current output is rendered (its number).
+    case frame(Int)
+    /// An output is written at its staged path.
+    case output(OutputSummary)
+    /// The job failed: the error as printed, and where in the job file.
+    case failed(description: String, location: SourceLocation?)
+    /// Every output is written.
+    case done
+  }
+
+  /// `transvid __worker N PID ARGS…`: serves requests until standard input
+  /// ends; the exit status is 0, or 2 when the arguments are not a batch's.
+  static func run(_ arguments: [String], console: Console) -> Int32 {
+    // Ctrl-C reaches the whole process group: the batch cleans up and stops,
+    // and the worker ends with it (the parent-death signal).
+    signal(SIGINT, SIG_IGN)
+    guard arguments.count >= 2, let count = Int(arguments[0]), count >= 1, let parent = pid_t(arguments[1]),
+      let options = try? Options.parse(Array(arguments.dropFirst(2)))
+    else {
+      console.error("transvid: '\(command)' is started by a batch, not by hand")
+      return 2
+    }
+    // Set, then checked: a batch that ended before the signal was set is no longer the parent.
+    guard tv_set_parent_death_signal(SIGKILL) == 0, getppid() == parent else { return 2 }
+    // Memory running out takes this process, not the batch (best effort: /proc may be read-only).
+    if let file = fopen("/proc/self/oom_score_adj", "w") {
+      fputs("500", file)
+      fclose(file)
+    }
+    FramePipeline.jobsAtOnce.store(count, ordering: .relaxed)
+    let decoder = JSONDecoder()
+    while let line = readLine(strippingNewline: true) {
+      guard let request = try? decoder.decode(Request.self, from: Data(line.utf8)) else {
+        console.error("transvid: the worker got a request it cannot read")
+        return 2
+      }
+      send(render(request, options: options))
+    }
+    if let timings = StageTimings.shared { console.error(timings.report()) }
+    return 0
+  }
+
+  /// Renders one request, sending a reply per frame and per output; returns the last reply.
+  static func render(_ request: Request, options: Options) -> Reply {
+    do {
+      let jobs = BatchPlan.place(file: request.file, options: options)
+      guard let job = jobs.first(where: { $0.spec?.locale == request.locale }) ?? jobs.first else {
+        throw JobFailure(file: request.file, message: "the job file no longer holds this job")
+      }
+      if let failure = job.failure { throw failure }
+      guard let spec = job.spec, job.formats.map(\.rawValue) == request.formats else {
+        throw JobFailure(file: request.file, message: "the job file changed while the batch ran")
+      }
+      try BatchRunner.writeOutputs(
+        of: spec, formats: job.formats, staged: request.staged, outputs: request.outputs,
+        onStart: { send(.started) }, onFrame: { send(.frame($0)) }, onOutput: { _, summary in send(.output(summary)) })
+      return .done
+    } catch {
+      let failure = JobFailure(file: request.file, error: error)
+      return .failed(description: failure.description, location: failure.location)
+    }
+  }
+
+  /// Writes one reply line on standard output, whole.
+  static func send(_ reply: Reply) {
+    guard let data = try? JSONEncoder().encode(reply) else { return }
+    Console.writeText(String(decoding: data, as: UTF8.self) + "\n", to: 1)
+  }
+}

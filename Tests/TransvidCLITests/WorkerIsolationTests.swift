@@ -1,0 +1,167 @@
+// A batch renders each job in a worker process: a job whose process dies
+// (a crash, the kernel's out-of-memory killer) fails alone, with an error
+// that says how it ended, and the batch's other jobs render as they would
+// in one process, byte for byte.
+
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+import Testing
+import TestSupport
+@testable import TransvidCLI
+
+/// The processes whose command line holds every one of `parts` (this test's
+/// temporary folder and `__worker` find one test's workers only).
+func processes(with parts: [String]) -> [pid_t] {
+  let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+  return entries.compactMap { name -> pid_t? in
+    guard let pid = pid_t(name), let data = FileManager.default.contents(atPath: "/proc/\(name)/cmdline") else {
+      return nil
+    }
+    let arguments = data.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
+    return parts.allSatisfy(arguments.contains) ? pid : nil
+  }
+}
+
+/// Waits up to `seconds` for `condition`, checking every 2 ms.
+func eventually(within seconds: Double, _ condition: () -> Bool) -> Bool {
+  let end = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
+  while ContinuousClock.now < end {
+    if condition() { return true }
+    usleep(2000)
+  }
+  return condition()
+}
+
+@Suite(.serialized, .enabled(if: transvidBinary() != nil, "build the executable first (swift build --build-tests)"))
+struct WorkerIsolationTests {
+  /// Three jobs, rendered one at a time (`-j 1`, so in the folder's order):
+  /// the first one's worker is sent `signal` as soon as it exists, or once
+  /// the first of its two outputs is in place. That job fails with how its
+  /// process ended, its finished output kept and its unfinished one never
+  /// written; the other two render in a worker started again, exactly as the
+  /// same jobs render in one process.
+  @Test(arguments: [
+    (SIGSEGV, false, "crashed (SIGSEGV); a bug in transvid, please report it with the job"),
+    (SIGKILL, true, "was killed (SIGKILL; the kernel sends it when memory runs out)"),
+  ])
+  func deadWorkerFailsItsJobAlone(signal: Int32, afterFirstOutput: Bool, says: String) throws {
+    let dir = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    let jobs = path(dir, "jobs"), out = path(dir, "out"), alone = path(dir, "alone")
+    try FileManager.default.createDirectory(atPath: jobs, withIntermediateDirectories: true)
+    // Its GIF takes long enough (60 frames at 600×1000) for the kill to fall inside it.
+    let a = try write(
+      goodJob(name: "a", formats: "[mp4, gif]").replacingOccurrences(of: "hold: 0.2", with: "hold: 6")
+        .replacingOccurrences(of: "size: 60x100", with: "size: 600x1000"), to: "a.cfg", in: jobs)
+    try write(goodJob(name: "b", color: "#34C759", formats: "[mp4, gif]"), to: "b.cfg", in: jobs)
+    try write(goodJob(name: "c", color: "#5856D6"), to: "c.cfg", in: jobs)
+
+    let binary = try #require(transvidBinary())
+    let process = Process()
+    process.executableURL = binary
+    process.arguments = ["-j", "1", "--progress", "ndjson", "-o", out, "--report", path(dir, "report.json"), jobs]
+    // Where a crash's core file would go, if the machine writes them.
+    process.currentDirectoryURL = URL(fileURLWithPath: dir)
+    let stderr = Pipe(), stdout = Pipe()
+    process.standardError = stderr
+    process.standardOutput = stdout
+    try process.run()
+    var worker: pid_t?
+    #expect(eventually(within: 20) {
+      worker = processes(with: [JobWorker.command, jobs]).first
+      return worker != nil
+    })
+    if afterFirstOutput {
+      // The batch's progress events, up to the one for a.mp4 in place.
+      var events = Data()
+      func placed() -> Bool {
+        String(decoding: events, as: UTF8.self).split(separator: "\n")
+          .contains { $0.contains("\"event\":\"progress\"") && $0.contains("a.mp4\"") }
+      }
+      while !placed() {
+        let chunk = stdout.fileHandleForReading.availableData
+        if chunk.isEmpty { break }
+        events += chunk
+      }
+    }
+    if let worker { kill(worker, signal) }
+    let text = String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    _ = stdout.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+
+    #expect(process.terminationReason == .exit && process.terminationStatus == 1)
+    let lines = text.split(separator: "\n").map(String.init)
+    #expect(lines == ["\(a): error: the process rendering this job \(says)"])
+    let files = try FileManager.default.contentsOfDirectory(atPath: out).filter { !$0.hasPrefix(".") }.sorted()
+    #expect(files == (afterFirstOutput ? ["a.mp4"] : []) + ["b.gif", "b.mp4", "c.mp4"])
+    #expect(try FileManager.default.contentsOfDirectory(atPath: out).allSatisfy { !$0.hasPrefix(".transvid-partial") })
+    if afterFirstOutput { #expect(try VideoReader(path: path(out, "a.mp4")).readAll().count == 63) }
+    #expect(try VideoReader(path: path(out, "c.mp4")).readAll().count == 5)
+    let report = try #require(
+      try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path(dir, "report.json"))))
+        as? [String: Any])
+    let entries = try #require(report["jobs"] as? [[String: Any]])
+    #expect(entries.map { $0["status"] as? String } == ["failed", "rendered", "rendered"])
+    #expect(((entries[0]["error"] as? [String: Any])?["message"] as? String) == lines.first)
+    // No worker outlives its batch.
+    #expect(eventually(within: 5) { processes(with: [JobWorker.command, jobs]).isEmpty })
+
+    // The same two jobs in this process (no worker): the same bytes.
+    let capture = Capture()
+    #expect(transvid(["-q", "-o", alone, path(jobs, "b.cfg"), path(jobs, "c.cfg")], capture) == 0, "\(capture.err)")
+    for name in ["b.gif", "b.mp4", "c.mp4"] {
+      #expect(FileManager.default.contents(atPath: path(out, name)) == FileManager.default.contents(atPath: path(alone, name)), "\(name)")
+    }
+  }
+
+  /// A batch killed outright (SIGKILL: no handler runs) takes its workers
+  /// with it: the kernel's parent-death signal.
+  @Test func workersDieWithTheirBatch() throws {
+    let dir = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    let jobs = path(dir, "jobs")
+    try FileManager.default.createDirectory(atPath: jobs, withIntermediateDirectories: true)
+    // Long enough that the batch is still rendering when it is killed.
+    for name in ["a", "b"] {
+      try write(
+        goodJob(name: name).replacingOccurrences(of: "hold: 0.2", with: "hold: 30")
+          .replacingOccurrences(of: "size: 60x100", with: "size: 600x1000"), to: "\(name).cfg", in: jobs)
+    }
+    let process = Process()
+    process.executableURL = try #require(transvidBinary())
+    process.arguments = ["-j", "2", "--progress", "none", "-o", path(dir, "out"), jobs]
+    process.standardError = FileHandle.nullDevice
+    process.standardOutput = FileHandle.nullDevice
+    try process.run()
+    #expect(eventually(within: 20) { processes(with: [JobWorker.command, jobs]).count == 2 })
+    kill(process.processIdentifier, SIGKILL)
+    process.waitUntilExit()
+    #expect(process.terminationReason == .uncaughtSignal)
+    #expect(eventually(within: 5) { processes(with: [JobWorker.command, jobs]).isEmpty })
+  }
+
+  /// How a worker's end reads in its job's error, for each kind of end.
+  @Test func howAWorkerEnded() {
+    #expect(
+      WorkerProcess.describe(status: SIGKILL, printed: "")
+        == "the process rendering this job was killed (SIGKILL; the kernel sends it when memory runs out)")
+    #expect(
+      WorkerProcess.describe(status: SIGILL, printed: "Sources/X.swift:3: Fatal error: Index out of range\n\n")
+        == "the process rendering this job crashed (SIGILL); a bug in transvid, please report it with the job: "
+        + "Sources/X.swift:3: Fatal error: Index out of range")
+    #expect(
+      WorkerProcess.describe(status: SIGTERM, printed: "") == "the process rendering this job was stopped by SIGTERM")
+    #expect(
+      WorkerProcess.describe(status: 3 << 8, printed: "one\ntwo\nthree\nfour")
+        == "the process rendering this job ended with status 3 before the job was done: two / three / four")
+  }
+
+  /// A worker is started by a batch only: by hand it refuses, and says so.
+  @Test func workerByHandRefuses() throws {
+    let run = try runBinary([JobWorker.command])
+    #expect(run.status == 2)
+    #expect(run.lines == ["transvid: '__worker' is started by a batch, not by hand"])
+  }
+}
