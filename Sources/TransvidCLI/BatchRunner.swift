@@ -202,7 +202,7 @@ struct BatchRunner: Sendable {
         }
         if let worker {
           let request = JobWorker.Request(
-            file: job.file, locale: spec.locale, formats: job.formats.map(\.rawValue), staged: staged,
+            file: job.file, locale: spec.locale, spec: JobWorker.digest(of: spec), formats: job.formats.map(\.rawValue), staged: staged,
             outputs: job.outputs)
           try worker.render(request, file: job.file) { reply in
             switch reply {

@@ -26,11 +26,13 @@ enum JobWorker {
   /// only the batch starts one.
   static let command = "__worker"
 
-  /// One job to render: the file, which of its locales, and for each of its
-  /// formats where to write (`staged`) and what to call that file in errors (`outputs`).
+  /// One job to render: the file, which of its locales, the digest of the
+  /// job as the batch parsed it (`digest(of:)`), and for each of its formats
+  /// where to write (`staged`) and what to call that file in errors (`outputs`).
   struct Request: Codable {
     var file: String
     var locale: String?
+    var spec: String
     var formats: [String]
     var staged: [String]
     var outputs: [String]
@@ -83,15 +85,16 @@ enum JobWorker {
   }
 
   /// Renders one request, sending a reply per frame and per output; returns the last reply.
-  static func render(_ request: Request, options: Options) -> Reply {
+  static func render(_ request: Request, options: Options, send: (Reply) -> Void = send) -> Reply {
     do {
       let jobs = BatchPlan.place(file: request.file, options: options)
       guard let job = jobs.first(where: { $0.spec?.locale == request.locale }) ?? jobs.first else {
         throw JobFailure(file: request.file, message: "the job file no longer holds this job")
       }
       if let failure = job.failure { throw failure }
-      guard let spec = job.spec, job.formats.map(\.rawValue) == request.formats else {
-        throw JobFailure(file: request.file, message: "the job file changed while the batch ran")
+      // The worker parses the file again: it must still be the job the batch planned and keyed.
+      guard let spec = job.spec, digest(of: spec) == request.spec, job.formats.map(\.rawValue) == request.formats else {
+        throw JobFailure(file: request.file, message: "the job file changed while the batch ran; run the batch again")
       }
       try BatchRunner.writeOutputs(
         of: spec, formats: job.formats, staged: request.staged, outputs: request.outputs,
@@ -101,6 +104,13 @@ enum JobWorker {
       let failure = JobFailure(file: request.file, error: error)
       return .failed(description: failure.description, location: failure.location)
     }
+  }
+
+  /// The SHA-256 of a job's canonical text (`CanonicalText`, as in its cache key).
+  static func digest(of spec: JobSpec) -> String {
+    var hash = SHA256()
+    hash.update(CanonicalText.of(spec))
+    return hash.hexDigest()
   }
 
   /// Writes one reply line on standard output, whole.

@@ -158,6 +158,35 @@ struct WorkerIsolationTests {
         == "the process rendering this job ended with status 3 before the job was done: two / three / four")
   }
 
+  /// A worker parses its job's file again: a file edited since the batch
+  /// planned (and keyed) the job fails it rather than rendering other content.
+  @Test func jobChangedSinceThePlan() throws {
+    let dir = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    let file = try write(goodJob(), to: "good.cfg", in: dir)
+    let options = try Options.parse([file])
+    let planned = try #require(BatchPlan.place(file: file, options: options).first?.spec)
+    var request = JobWorker.Request(
+      file: file, locale: nil, spec: JobWorker.digest(of: planned), formats: ["mp4"], staged: [path(dir, "s.mp4")],
+      outputs: [path(dir, "good.mp4")])
+    try write(goodJob(color: "#FF0000"), to: "good.cfg", in: dir)
+    guard case .failed(let description, nil) = JobWorker.render(request, options: options) else {
+      Issue.record("an edited job rendered")
+      return
+    }
+    #expect(description == "\(file): error: the job file changed while the batch ran; run the batch again")
+    #expect(!FileManager.default.fileExists(atPath: path(dir, "s.mp4")))
+    // Unchanged, it renders: a reply when loaded, one per frame, one for the output.
+    request.spec = JobWorker.digest(of: try #require(BatchPlan.place(file: file, options: options).first?.spec))
+    var replies: [String] = []
+    guard case .done = JobWorker.render(request, options: options, send: { replies.append("\($0)") }) else {
+      Issue.record("the job did not render")
+      return
+    }
+    #expect(replies.count == 7 && replies.first == "started" && replies[1...5] == ["frame(0)", "frame(1)", "frame(2)", "frame(3)", "frame(4)"])
+    #expect(try VideoReader(path: path(dir, "s.mp4")).readAll().count == 5)
+  }
+
   /// A worker is started by a batch only: by hand it refuses, and says so.
   @Test func workerByHandRefuses() throws {
     let run = try runBinary([JobWorker.command])
