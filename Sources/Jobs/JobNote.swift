@@ -49,7 +49,7 @@ extension JobDecoder {
             + "not past 0.5, so the \(step.operation.rawValue) is cancelled and '\(step.from)' stays on screen "
             + "(UIPercentDrivenInteractiveTransition); say release: cancel to keep this, or move the finger further"))
     }
-    if let note = oddCanvasNote(on: spec) { notes.append(note) }
+    if let note = spec.oddCanvasNote(formats: spec.output.formats) { notes.append(note) }
     if let note = statusBarNote(on: spec) { notes.append(note) }
     return notes
   }

@@ -69,16 +69,19 @@ extension JobDecoder {
     }
     return size
   }
+}
 
-  /// The note on an odd canvas written to a video format at its own size.
-  func oddCanvasNote(on spec: JobSpec) -> JobNote? {
-    let w = spec.framePixelWidth, h = spec.framePixelHeight
+extension JobSpec {
+  /// The note on an odd canvas written to one of `formats` that is a video
+  /// at the canvas's own size (a run's `--format` may differ from the job's).
+  public func oddCanvasNote(formats: [OutputFormat]) -> JobNote? {
+    let w = framePixelWidth, h = framePixelHeight
     guard w % 2 == 1 || h % 2 == 1 else { return nil }
-    let videos = spec.output.formats.filter { spec.videoSize(of: $0) == VideoSize() }
+    let videos = formats.filter { videoSize(of: $0) == VideoSize() }
     guard !videos.isEmpty else { return nil }
-    let key = spec.sizeSources["canvas.size"] != nil ? "canvas.size" : "canvas.device"
-    let location = spec.sizeSources[key] ?? SourceLocation(file: spec.file, line: 1, column: 1)
-    let padded = spec.videoSize(VideoSize())
+    let key = sizeSources["canvas.size"] != nil ? "canvas.size" : "canvas.device"
+    let location = sizeSources[key] ?? SourceLocation(file: file, line: 1, column: 1)
+    let padded = videoSize(VideoSize())
     let sides = [w % 2 == 1 ? "column" : nil, h % 2 == 1 ? "row" : nil].compactMap { $0 }.joined(separator: " and ")
     return JobNote(
       location,

@@ -177,6 +177,7 @@ struct BatchPlan: Sendable {
       var job = PlannedJob(file: file, name: PathText.baseName(of: file))
       do throws(Diagnostic) {
         var spec = try parsed.get()
+        let parsedNote = spec.oddCanvasNote(formats: spec.output.formats)
         if options.draft {
           spec.canvas.scale = 1
           spec.canvas.fps = min(spec.canvas.fps, WatchCommand.draftFPS)
@@ -187,9 +188,16 @@ struct BatchPlan: Sendable {
         }
         try options.paths.check(spec, outputDirectoryGiven: options.outputDirectory != nil)
         try AssetLoader.checkFiles(of: spec)
+        job.formats = options.formats ?? spec.output.formats
+        // The odd-canvas note names the videos this run writes (`--format`, `--target`, `--draft`'s 1x).
+        let note = spec.oddCanvasNote(formats: job.formats)
+        if let i = spec.notes.firstIndex(where: { $0 == parsedNote }) {
+          if let note { spec.notes[i] = note } else { spec.notes.remove(at: i) }
+        } else if let note {
+          spec.notes.append(note)
+        }
         job.spec = spec
         job.name = spec.name
-        job.formats = options.formats ?? spec.output.formats
         if let formats = options.formats {
           // The parser checked the job's own formats; these may make other images.
           try spec.checkOutputSizes(formats: formats, limits: options.limits)

@@ -159,3 +159,31 @@ import Testing
     #expect(fontLines.count == FontLibrary.files.count && Set(FontLibrary.files).count == FontLibrary.files.count)
   }
 }
+
+@Suite struct RunNoteTests {
+  /// The odd-canvas note names the videos the run writes (`--format`
+  /// replaces the job's list), and only when the frame is odd.
+  @Test func oddCanvasNoteFollowsTheRun() throws {
+    let dir = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    let file = try write(
+      smallJob().replacingOccurrences(of: "size: 120x200, scale: 2", with: "size: 121x200, scale: 1"), to: "odd.cfg",
+      in: dir)
+    func notes(_ arguments: [String]) throws -> [String] {
+      let options = try Options.parse(arguments + [file])
+      return try #require(BatchPlan.place(file: file, options: options).first?.spec).notes.map(\.message)
+    }
+    let padded = { (videos: String, its: String) in
+      "canvas.size: the canvas is 121x200 pixels; the \(videos) 122x200, \(its) last column repeated "
+        + "(4:2:0 video has even sides); give a width or height to scale instead"
+    }
+    #expect(try notes([]) == [padded("mp4 is", "its")])
+    #expect(try notes(["--format", "gif,png"]) == [])
+    #expect(try notes(["--format", "gif,webm,mov"]) == [padded("webm, mov are", "their")])
+    let even = try write(
+      try String(contentsOfFile: file, encoding: .utf8).replacingOccurrences(of: "scale: 1", with: "scale: 2"),
+      to: "even.cfg", in: dir)
+    let options = try Options.parse(["--format", "mp4", even])
+    #expect(try #require(BatchPlan.place(file: even, options: options).first?.spec).notes.isEmpty)
+  }
+}
