@@ -26,6 +26,8 @@ final class Cancellation: Sendable {
     var isCancelled = false
     /// Staging folders and temp files to delete on a signal.
     var unfinished: Set<String> = []
+    /// Worker processes writing into them (`WorkerProcess`), killed first.
+    var workers: Set<pid_t> = []
   }
 
   private let state = Mutex(State())
@@ -39,6 +41,13 @@ final class Cancellation: Sendable {
 
   /// Forgets a path registered earlier (it was finished or cleaned up normally).
   func unregister(_ path: String) { state.withLock { _ = $0.unfinished.remove(path) } }
+
+  /// Remembers a worker process to kill before the cleanup, so that none
+  /// can write into a staging folder once it is deleted.
+  func register(worker pid: pid_t) { state.withLock { _ = $0.workers.insert(pid) } }
+
+  /// Forgets a worker that has ended and been waited for.
+  func unregister(worker pid: pid_t) { state.withLock { _ = $0.workers.remove(pid) } }
 
   /// Runs `body` (moving finished files into place) unless the batch was
   /// cancelled; a signal arriving meanwhile waits until it is done.
@@ -54,6 +63,13 @@ final class Cancellation: Sendable {
   func cancelAndCleanUp() {
     state.withLock { state in
       state.isCancelled = true
+      // Workers go first, and are waited for: a process killed is still in
+      // the call it was making until that returns.
+      for pid in state.workers { kill(pid, SIGKILL) }
+      for pid in state.workers {
+        while waitpid(pid, nil, 0) < 0 && errno == EINTR {}
+      }
+      state.workers.removeAll()
       for path in state.unfinished.sorted() {
         let aside = "\(path).cancelled"
         // Moving the folder first makes every later create inside it fail.

@@ -100,7 +100,6 @@ final class WorkerProcess {
         do {
           try onReply(reply)
         } catch {
-          kill(worker.pid, SIGKILL)
           end(worker)
           throw error
         }
@@ -134,17 +133,22 @@ final class WorkerProcess {
     }
     var status: Int32 = 0
     while waitpid(worker.pid, &status, 0) < 0 && errno == EINTR {}
+    Cancellation.shared.unregister(worker: worker.pid)
     close(worker.replies)
     close(worker.errors)
     running = nil
     if !printed.isEmpty { console.error(Self.trimmed(printed)) }
   }
 
-  /// Closes a dead worker's pipes and reaps it; returns its wait status.
+  /// Kills the worker if it still runs, reaps it and closes its pipes;
+  /// returns its wait status (how it ended, when it had ended already).
   @discardableResult
   private func end(_ worker: Running) -> Int32 {
+    // Killed first: the worker may be alive still, when its replies ended for another reason.
+    kill(worker.pid, SIGKILL)
     var status: Int32 = 0
     while waitpid(worker.pid, &status, 0) < 0 && errno == EINTR {}
+    Cancellation.shared.unregister(worker: worker.pid)
     close(worker.requests)
     close(worker.replies)
     close(worker.errors)
@@ -200,6 +204,7 @@ final class WorkerProcess {
       errno = result
       throw startFailure(file)
     }
+    Cancellation.shared.register(worker: pid)
     return Running(pid: pid, requests: input[1], replies: output[0], errors: errors[0])
   }
 

@@ -49,21 +49,24 @@ func wait(seconds: Double, until condition: () -> Bool) -> Bool {
 
 @Suite struct ProcessTests {
   /// SIGTERM and SIGINT stop a render cleanly: exit 143 / 130, no output,
-  /// no temp file, no staging folder.
-  @Test(arguments: [SIGTERM, SIGINT])
-  func signalStopsCleanly(_ signo: Int32) throws {
+  /// no temp file, no staging folder; a batch of two jobs (rendered in two
+  /// worker processes) as well, and its workers end with it.
+  @Test(arguments: [(SIGTERM, 1), (SIGINT, 1), (SIGTERM, 2)])
+  func signalStopsCleanly(_ signo: Int32, jobs: Int) throws {
     let binary = try #require(transvidBinary(), "build the executable first (swift build --build-tests)")
     let dir = try makeTemporaryDirectory()
     defer { try? FileManager.default.removeItem(atPath: dir) }
     // A slow job: 780×1688 px, 60 fps, 20 s.
-    let job = try write(
-      tinyJob(name: "slow").replacingOccurrences(of: "size: 60x100, scale: 1, fps: 10", with: "size: 390x844, scale: 2, fps: 60")
-        .replacingOccurrences(of: "hold: 0.2", with: "hold: 10").replacingOccurrences(of: "duration: 0.3", with: "duration: 10"),
-      to: "slow.cfg", in: dir)
+    let files = try (1...jobs).map { i in
+      try write(
+        tinyJob(name: "slow\(i)").replacingOccurrences(of: "size: 60x100, scale: 1, fps: 10", with: "size: 390x844, scale: 2, fps: 60")
+          .replacingOccurrences(of: "hold: 0.2", with: "hold: 10").replacingOccurrences(of: "duration: 0.3", with: "duration: 10"),
+        to: "slow\(i).cfg", in: dir)
+    }
     let out = path(dir, "out")
     let process = Process()
     process.executableURL = binary
-    process.arguments = [job, "-o", out]
+    process.arguments = files + ["-o", out, "-j", "\(jobs)"]
     let stderr = Pipe()
     process.standardError = stderr
     process.standardOutput = FileHandle.nullDevice
@@ -85,6 +88,7 @@ func wait(seconds: Double, until condition: () -> Bool) -> Bool {
     #expect(allEntries(in: out) == [])
     let message = String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
     #expect(message.contains("transvid: stopped by \(signo == SIGTERM ? "SIGTERM" : "SIGINT"); unfinished outputs removed"))
+    #expect(processes(with: ["__worker", files[0]]).isEmpty)
   }
 
   /// The gallery page, opened from disk in headless Chromium: it loads, every
