@@ -202,13 +202,13 @@ struct BatchRunner: Sendable {
         }
         if let worker {
           let request = JobWorker.Request(
-            file: job.file, locale: spec.locale, spec: JobWorker.digest(of: spec), formats: job.formats.map(\.rawValue), staged: staged,
-            outputs: job.outputs)
+            file: job.file, locale: spec.locale, spec: JobWorker.digest(of: spec),
+            formats: job.formats.map(\.rawValue), staged: staged, outputs: job.outputs)
           try worker.render(request, file: job.file) { reply in
             switch reply {
             case .started: reporter.jobNotes(job, spec.notes)
             case .frame(let n): reporter.frameRendered(job, n)
-            case .output(let summary): try commit(outputs.count, summary)
+            case .output(let i, let summary): try commit(i, summary)
             case .failed(let description, let location): throw JobFailure(description: description, location: location)
             case .done: break
             }

@@ -44,8 +44,8 @@ enum JobWorker {
     case started
     /// A frame of the current output is rendered (its number).
     case frame(Int)
-    /// An output is written at its staged path.
-    case output(OutputSummary)
+    /// An output is written at its staged path (its index in the request's formats).
+    case output(Int, OutputSummary)
     /// The job failed: the error as printed, and where in the job file.
     case failed(description: String, location: SourceLocation?)
     /// Every output is written.
@@ -93,12 +93,14 @@ enum JobWorker {
       }
       if let failure = job.failure { throw failure }
       // The worker parses the file again: it must still be the job the batch planned and keyed.
-      guard let spec = job.spec, digest(of: spec) == request.spec, job.formats.map(\.rawValue) == request.formats else {
+      guard let spec = job.spec, digest(of: spec) == request.spec, job.formats.map(\.rawValue) == request.formats
+      else {
         throw JobFailure(file: request.file, message: "the job file changed while the batch ran; run the batch again")
       }
       try BatchRunner.writeOutputs(
         of: spec, formats: job.formats, staged: request.staged, outputs: request.outputs,
-        onStart: { send(.started) }, onFrame: { send(.frame($0)) }, onOutput: { _, summary in send(.output(summary)) })
+        onStart: { send(.started) }, onFrame: { send(.frame($0)) },
+        onOutput: { i, summary in send(.output(i, summary)) })
       return .done
     } catch {
       let failure = JobFailure(file: request.file, error: error)

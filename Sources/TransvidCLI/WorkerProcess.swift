@@ -73,7 +73,7 @@ final class WorkerProcess {
     line.append(UInt8(ascii: "\n"))
     var pending: [UInt8] = []
     var printed: [UInt8] = []
-    var fds = [pollfd(fd: worker.replies, events: Int16(POLLIN), revents: 0), pollfd(fd: worker.errors, events: Int16(POLLIN), revents: 0)]
+    var fds = [worker.replies, worker.errors].map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
     // A worker that died between jobs fails the write (EPIPE: SIGPIPE is ignored); its end shows below.
     _ = Self.writeAll(line, to: worker.requests)
     var chunk = [UInt8](repeating: 0, count: 1 << 16)
@@ -241,7 +241,8 @@ final class WorkerProcess {
     } else if signal == SIGKILL {
       text = "the process rendering this job was killed (SIGKILL; the kernel sends it when memory runs out)"
     } else if crashSignals.contains(signal) {
-      text = "the process rendering this job crashed (\(signalName(signal))); a bug in transvid, please report it with the job"
+      text =
+        "the process rendering this job crashed (\(signalName(signal))); a bug in transvid, please report it with the job"
     } else {
       text = "the process rendering this job was stopped by \(signalName(signal))"
     }
@@ -255,9 +256,9 @@ final class WorkerProcess {
   /// `SIGSEGV` for 11: the names of the signals a worker may end with.
   static func signalName(_ signal: Int32) -> String {
     let names: [Int32: String] = [
-      SIGILL: "SIGILL", SIGTRAP: "SIGTRAP", SIGABRT: "SIGABRT", SIGBUS: "SIGBUS", SIGFPE: "SIGFPE", SIGKILL: "SIGKILL",
-      SIGSEGV: "SIGSEGV", SIGTERM: "SIGTERM", SIGINT: "SIGINT", SIGHUP: "SIGHUP", SIGXCPU: "SIGXCPU", SIGXFSZ: "SIGXFSZ",
-      SIGSYS: "SIGSYS",
+      SIGILL: "SIGILL", SIGTRAP: "SIGTRAP", SIGABRT: "SIGABRT", SIGBUS: "SIGBUS", SIGFPE: "SIGFPE",
+      SIGKILL: "SIGKILL", SIGSEGV: "SIGSEGV", SIGTERM: "SIGTERM", SIGINT: "SIGINT", SIGHUP: "SIGHUP",
+      SIGXCPU: "SIGXCPU", SIGXFSZ: "SIGXFSZ", SIGSYS: "SIGSYS",
     ]
     return names[signal] ?? "signal \(signal)"
   }

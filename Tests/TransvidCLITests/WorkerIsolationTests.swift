@@ -112,7 +112,8 @@ struct WorkerIsolationTests {
     let capture = Capture()
     #expect(transvid(["-q", "-o", alone, path(jobs, "b.cfg"), path(jobs, "c.cfg")], capture) == 0, "\(capture.err)")
     for name in ["b.gif", "b.mp4", "c.mp4"] {
-      #expect(FileManager.default.contents(atPath: path(out, name)) == FileManager.default.contents(atPath: path(alone, name)), "\(name)")
+      let (batch, inProcess) = (path(out, name), path(alone, name))
+      #expect(FileManager.default.contents(atPath: batch) == FileManager.default.contents(atPath: inProcess), "\(name)")
     }
   }
 
@@ -183,7 +184,8 @@ struct WorkerIsolationTests {
       Issue.record("the job did not render")
       return
     }
-    #expect(replies.count == 7 && replies.first == "started" && replies[1...5] == ["frame(0)", "frame(1)", "frame(2)", "frame(3)", "frame(4)"])
+    #expect(replies.count == 7 && replies.first == "started")
+    #expect(replies[1...5] == ["frame(0)", "frame(1)", "frame(2)", "frame(3)", "frame(4)"])
     #expect(try VideoReader(path: path(dir, "s.mp4")).readAll().count == 5)
   }
 
