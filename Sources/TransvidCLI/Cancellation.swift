@@ -58,9 +58,11 @@ final class Cancellation: Sendable {
     }
   }
 
-  /// Marks the batch cancelled and deletes every unfinished path. Returns
-  /// with the lock held no longer; later `commit`s throw.
-  func cancelAndCleanUp() {
+  /// Marks the batch cancelled and deletes every unfinished path, then runs
+  /// `last` with the lock still held (the signal handler ends the process
+  /// there, so that no thread — one whose worker was just killed, say —
+  /// finishes the batch first with its own exit status). Later `commit`s throw.
+  func cancelAndCleanUp(last: () -> Void = {}) {
     state.withLock { state in
       state.isCancelled = true
       // Workers go first, and are waited for: a process killed is still in
@@ -80,6 +82,7 @@ final class Cancellation: Sendable {
         }
       }
       state.unfinished.removeAll()
+      last()
     }
   }
 
@@ -90,10 +93,11 @@ final class Cancellation: Sendable {
       signal(signo, SIG_IGN)
       let source = DispatchSource.makeSignalSource(signal: signo, queue: .global())
       source.setEventHandler {
-        shared.cancelAndCleanUp()
-        let name = signo == SIGINT ? "SIGINT" : "SIGTERM"
-        console.error("\ntransvid: stopped by \(name); unfinished outputs removed")
-        _exit(128 + signo)
+        shared.cancelAndCleanUp {
+          let name = signo == SIGINT ? "SIGINT" : "SIGTERM"
+          console.error("\ntransvid: stopped by \(name); unfinished outputs removed")
+          _exit(128 + signo)
+        }
       }
       source.resume()
       sources.append(source)
