@@ -155,7 +155,10 @@ extension JobDecoder {
         expected: "a position")
       caption.position = CaptionSpec.Position(rawValue: name)!
     }
-    if let value = fields["font"] { try font(value, fields.path("font"), into: &caption.style) }
+    if let value = fields["font"] {
+      try font(value, fields.path("font"), into: &caption.style)
+      caption.fontLocation = value.pairs?.first { $0.key == "file" || $0.key == "family" }?.value.location
+    }
     if let value = fields["textColor"] { caption.style.color = try color(value, fields.path("textColor")) }
     if let value = fields["lines"] { caption.lines = try integer(value, fields.path("lines"), in: 1...6) }
     return caption

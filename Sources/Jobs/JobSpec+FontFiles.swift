@@ -1,6 +1,7 @@
 // The font files a job names (`font: { file: … }` on views and the stage's
 // caption): the runner checks them against its path rule (`PathPolicy`) and
-// hashes them into the job's cache key (`OutputCache`).
+// hashes them into the job's cache key (`OutputCache`); messages name them
+// as the job writes them.
 
 extension JobSpec {
   /// Each font file with the key that names it and where it is written, in
@@ -15,8 +16,16 @@ extension JobSpec {
       }
     }
     if let caption = stage?.caption, let path = caption.style.font.flatMap(FontName.path(of:)) {
-      found.append((path, "stage.caption.font.file", caption.location))
+      found.append((path, "stage.caption.font.file", caption.fontLocation ?? caption.location))
     }
     return found
+  }
+
+  /// A font file's resolved path as the job file writes it (relative to the
+  /// job's folder, as messages name images).
+  public func writtenPath(of resolved: String) -> String {
+    guard let slash = file.lastIndex(of: "/") else { return resolved }
+    let folder = String(file[...slash])
+    return resolved.hasPrefix(folder) ? String(resolved.dropFirst(folder.count)) : resolved
   }
 }

@@ -71,6 +71,8 @@ public struct CaptionSpec: Hashable, Sendable {
   public var lines: Int
   /// Where `stage.caption` is written.
   public var location: SourceLocation
+  /// Where its `font:`'s `file:` or `family:` is written, when it has one.
+  public var fontLocation: SourceLocation? = nil
 
   public init(text: String, position: Position, style: TextStyle, lines: Int, location: SourceLocation) {
     self.text = text

@@ -101,15 +101,28 @@ public enum AssetLoader {
       let (location, key) = firstText(in: spec)
       throw Diagnostic(location, "\(key): \(error)")
     }
-    // The job's own fonts, each loaded once, an error at the first view's `font:` that names it.
+    // The job's own fonts (views' and the caption's), each loaded once, an
+    // error at the first `font:` that names it.
+    var uses: [(name: String, key: String, location: SourceLocation)] = []
     for screen in spec.screens {
       for (i, view) in screen.views.enumerated() {
-        guard view.text != nil, let name = view.textStyle.font, fonts.named[name] == nil else { continue }
-        do {
-          fonts.named[name] = try FontLibrary.named(name)
-        } catch {
-          throw Diagnostic(view.fontLocation ?? view.location, "screens.\(screen.name).views[\(i)].font: \(error)")
+        guard view.text != nil, let name = view.textStyle.font else { continue }
+        uses.append((name, "screens.\(screen.name).views[\(i)].font", view.fontLocation ?? view.location))
+      }
+    }
+    if let caption = spec.stage?.caption, let name = caption.style.font {
+      uses.append((name, "stage.caption.font", caption.fontLocation ?? caption.location))
+    }
+    for use in uses where fonts.named[use.name] == nil {
+      do {
+        fonts.named[use.name] = try FontLibrary.named(use.name)
+      } catch {
+        var message = "\(error)"
+        if let path = FontName.path(of: use.name) {
+          // The path as the job writes it, as an image's error names it.
+          message = message.replacingOccurrences(of: "'\(path)'", with: "'\(spec.writtenPath(of: path))'")
         }
+        throw Diagnostic(use.location, "\(use.key): \(message)")
       }
     }
     return fonts

@@ -153,7 +153,7 @@ let outsideHint = "jobs may reach only their own folder; allow another with --al
         "jobs/c-passwd.cfg:6:5: error: screens.list.image: '/etc/passwd' is outside the job's folder (\(outsideHint))",
         "jobs/d-outside.cfg:3:16: error: output.dir: '../../elsewhere' is outside the job's folder (\(outsideHint))",
         "jobs/e-absolute.cfg:3:16: error: output.dir: '\(path(dir, "abs"))' is outside the job's folder (\(outsideHint))",
-        "jobs/g-font-fifo.cfg:8:70: error: screens.list.views[0].font: cannot load font 'jobs/font-fifo.ttf': "
+        "jobs/g-font-fifo.cfg:8:70: error: screens.list.views[0].font: cannot load font 'font-fifo.ttf': "
           + "not a regular file (a FIFO)",
         "jobs/h-font-zero.cfg:8:70: error: screens.list.views[0].font.file: '/dev/zero' is outside the job's folder "
           + "(\(outsideHint))",

@@ -1,6 +1,7 @@
 // A job's own fonts: `font: { file: … }` draws with that file, `font:
 // { family: … }` with fontconfig's file for the family, and a family
-// fontconfig does not have is an error at the family's value.
+// fontconfig does not have is an error at the family's value; the stage's
+// caption alike.
 
 import Foundation
 import Jobs
@@ -53,12 +54,47 @@ import TransvidCLI
     let missing = try write(Self.job(font: "{ file: fonts/App.ttf }"), to: "missing.cfg", in: dir)
     #expect(throws: Diagnostic(
       SourceLocation(file: missing, line: 5, column: 74),
-      "screens.home.views[0].font: cannot load font '\(dir)/fonts/App.ttf': No such file or directory")) {
+      "screens.home.views[0].font: cannot load font 'fonts/App.ttf': No such file or directory")) {
       try AssetLoader.makeRenderer(for: try JobParser.load(path: missing))
     }
     #expect(throws: Diagnostic(
       SourceLocation(file: "j.cfg", line: 5, column: 89), "screens.home.views[0].font.family: a font has a 'file' or a 'family', not both")) {
       try JobParser.parse(Self.job(font: "{ file: a.ttf, family: X }"), file: "j.cfg")
+    }
+  }
+
+  /// A job with a stage whose caption says "Hamburgefonstiv" in `font`.
+  static func captionJob(font: String) -> String {
+    """
+    canvas: { size: 240x40, scale: 1, background: "#FFFFFF" }
+    stage: { caption: { text: Hamburgefonstiv, position: top, font: \(font), textColor: "#000000" } }
+    screens:
+      home: {}
+    timeline: [hold: 0.1]
+    """
+  }
+
+  static func renderCaption(_ font: String, in dir: String) throws -> Bitmap {
+    let spec = try JobParser.load(path: try write(captionJob(font: font), to: "caption.cfg", in: dir))
+    return try AssetLoader.makeRenderer(for: spec).frame(0, width: spec.framePixelWidth, height: spec.framePixelHeight)
+  }
+
+  /// The caption draws with its own `file:` or `family:` (it drew with the
+  /// system font whatever they said), and a missing file is an error at it.
+  @Test func captionDrawsWithItsOwnFont() throws {
+    let dir = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    let system = try Self.renderCaption("{ size: 20, weight: regular }", in: dir)
+    let file = try Self.renderCaption(
+      "{ size: 20, weight: regular, file: /usr/share/fonts/truetype/noto/NotoSans-Regular.ttf }", in: dir)
+    let family = try Self.renderCaption("{ size: 20, weight: regular, family: Noto Sans }", in: dir)
+    #expect(file != system)
+    #expect(family == file)
+    let missing = try write(Self.captionJob(font: "{ file: fonts/Caption.ttf }"), to: "missing.cfg", in: dir)
+    #expect(throws: Diagnostic(
+      SourceLocation(file: missing, line: 2, column: 73),
+      "stage.caption.font: cannot load font 'fonts/Caption.ttf': No such file or directory")) {
+      try AssetLoader.makeRenderer(for: try JobParser.load(path: missing))
     }
   }
 }
