@@ -74,11 +74,12 @@ public enum TransvidCommand {
   /// Runs the command line `arguments` (without the program name) and
   /// returns the exit status.
   ///
-  /// A batch of several jobs renders them in worker processes started from
-  /// `executable` (`main` passes its own); nil renders them in this process.
+  /// With `isolatesJobs` (`main`'s), a batch of several jobs renders them in
+  /// worker processes, each this executable (`WorkerProcess`); without, in
+  /// this process (a test runner is no `transvid` to start).
   public static func run(
     _ arguments: [String], console: Console = .standard,
-    environment: [String: String] = ProcessInfo.processInfo.environment, executable: String? = nil
+    environment: [String: String] = ProcessInfo.processInfo.environment, isolatesJobs: Bool = false
   ) -> Int32 {
     // FFmpeg's own log lines ("[png @ 0x…] inflate returned error -3") would
     // only repeat, without the job's name, what the job's error already says:
@@ -126,7 +127,7 @@ public enum TransvidCommand {
         console: console)
     case .render(let inputs):
       var runner = BatchRunner(options: options, console: console, environment: environment)
-      runner.workerLaunch = executable.map { WorkerLaunch(executable: $0, arguments: arguments) }
+      if isolatesJobs { runner.workerLaunch = WorkerLaunch(arguments: arguments) }
       return runner.run(inputs: inputs)
     case .plan(let inputs, let json):
       return PlanCommand.run(inputs: inputs, json: json, options: options, environment: environment, console: console)
@@ -148,6 +149,6 @@ public enum TransvidCommand {
       exit(JobWorker.run(Array(arguments.dropFirst()), console: .standard))
     }
     Cancellation.installSignalHandlers(console: .standard)
-    exit(run(arguments, executable: WorkerLaunch.currentExecutable()))
+    exit(run(arguments, isolatesJobs: true))
   }
 }

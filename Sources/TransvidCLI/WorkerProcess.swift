@@ -5,22 +5,18 @@ import CProcess
 import Foundation
 import Jobs
 
-/// How a batch starts its worker processes: the `transvid` executable, the
-/// batch's own command line (the workers take their options from it), and
-/// how many workers the batch runs (a worker renders at idle priority when
-/// it is the only one, as a batch's own jobs do).
+/// How a batch starts its worker processes: the batch's own command line
+/// (the workers take their options from it), and how many workers the batch
+/// runs (a worker renders at idle priority when it is the only one, as a
+/// batch's own jobs do).
 struct WorkerLaunch: Sendable {
-  var executable: String
   var arguments: [String]
   var workers = 1
 
-  /// This process's executable (`/proc/self/exe`), or nil when it cannot be found.
-  static func currentExecutable() -> String? {
-    var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-    let n = readlink("/proc/self/exe", &buffer, buffer.count - 1)
-    guard n > 0 else { return nil }
-    return String(decoding: buffer[..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-  }
+  /// The program a worker runs: this process's own executable by its
+  /// `/proc` link, so a worker is the batch's own build even when the file
+  /// on disk was replaced (a rebuild, an upgrade) while the batch ran.
+  static let executable = "/proc/self/exe"
 }
 
 /// One worker process of a batch (`JobWorker` is the worker's side): a
@@ -186,7 +182,7 @@ final class WorkerProcess {
     posix_spawnattr_setsigdefault(&attributes, &defaults)
     posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF))
 
-    let arguments = [launch.executable, JobWorker.command, String(launch.workers), String(getpid())] + launch.arguments
+    let arguments = ["transvid", JobWorker.command, String(launch.workers), String(getpid())] + launch.arguments
     var environment = ProcessInfo.processInfo.environment
     // A crash's report is its first line (Swift's "Fatal error: …"); the
     // backtracer would take seconds to symbolicate for a job error.
@@ -195,7 +191,7 @@ final class WorkerProcess {
     let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
     defer { for p in argv + envp { free(p) } }
     var pid: pid_t = 0
-    let result = posix_spawn(&pid, launch.executable, &actions, &attributes, argv, envp)
+    let result = posix_spawn(&pid, WorkerLaunch.executable, &actions, &attributes, argv, envp)
     close(input[0])
     close(output[1])
     close(errors[1])

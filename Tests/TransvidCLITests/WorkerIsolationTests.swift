@@ -117,6 +117,38 @@ struct WorkerIsolationTests {
     }
   }
 
+  /// A worker started again is the batch's own build, even when the
+  /// executable's file was replaced meanwhile (a rebuild, an upgrade).
+  @Test func workersRunTheBatchsOwnBuild() throws {
+    let dir = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    let jobs = path(dir, "jobs"), out = path(dir, "out"), copy = path(dir, "transvid")
+    try FileManager.default.createDirectory(atPath: jobs, withIntermediateDirectories: true)
+    try FileManager.default.copyItem(atPath: try #require(transvidBinary()).path, toPath: copy)
+    for name in ["a", "b"] { try write(goodJob(name: name), to: "\(name).cfg", in: jobs) }
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: copy)
+    process.arguments = ["-j", "1", "-q", "-o", out, jobs]
+    let stderr = Pipe()
+    process.standardError = stderr
+    process.standardOutput = FileHandle.nullDevice
+    try process.run()
+    var worker: pid_t?
+    #expect(eventually(within: 20) {
+      worker = processes(with: [JobWorker.command, jobs]).first
+      return worker != nil
+    })
+    // The file replaced by one that renders nothing, then the worker killed: b needs a new one.
+    let impostor = try write("#!/bin/sh\nexit 3\n", to: "impostor", in: dir)
+    #expect(chmod(impostor, 0o755) == 0 && rename(impostor, copy) == 0)
+    if let worker { kill(worker, SIGKILL) }
+    let text = String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    process.waitUntilExit()
+    #expect(process.terminationStatus == 1)
+    #expect(text.contains("a.cfg: error: the process rendering this job was killed"))
+    #expect(try VideoReader(path: path(out, "b.mp4")).readAll().count == 5)
+  }
+
   /// A batch killed outright (SIGKILL: no handler runs) takes its workers
   /// with it: the kernel's parent-death signal.
   @Test func workersDieWithTheirBatch() throws {
