@@ -46,7 +46,8 @@ struct BatchRunner: Sendable {
   let console: Console
   let environment: [String: String]
   /// How to start worker processes; nil renders every job in this process
-  /// (as a batch of one job always does: it has no other job to protect).
+  /// (as a batch of one job does without `--job-timeout`: it has no other
+  /// job to protect).
   var workerLaunch: WorkerLaunch? = nil
 
   func run(inputs: [String]) -> Int32 {
@@ -90,7 +91,8 @@ struct BatchRunner: Sendable {
     let order = workers > 1 ? Self.claimOrder(jobs) : Array(jobs.indices)
     FramePipeline.jobsAtOnce.store(workers, ordering: .relaxed)
     let next = Atomic(0)
-    var launch = jobs.count > 1 ? workerLaunch : nil
+    // One job has no other to protect, unless it may have to be stopped.
+    var launch = jobs.count > 1 || options.jobTimeout != nil ? workerLaunch : nil
     launch?.workers = workers
     let work: @Sendable () -> Void = { [launch, console] in
       let worker = launch.map { WorkerProcess(launch: $0, console: console) }
@@ -204,7 +206,7 @@ struct BatchRunner: Sendable {
           let request = JobWorker.Request(
             file: job.file, locale: spec.locale, spec: JobWorker.digest(of: spec),
             formats: job.formats.map(\.rawValue), staged: staged, outputs: job.outputs)
-          try worker.render(request, file: job.file) { reply in
+          try worker.render(request, file: job.file, timeout: options.jobTimeout) { reply in
             switch reply {
             case .started: reporter.jobNotes(job, spec.notes)
             case .frame(let n): reporter.frameRendered(job, n)

@@ -59,6 +59,8 @@ struct Options: Sendable {
   var cache: String?
   /// `--cache-max-bytes N`: the shared store's bound (least recently used entries go first).
   var cacheMaxBytes: Int?
+  /// `--job-timeout SECONDS`: a job still rendering after this long is stopped and fails.
+  var jobTimeout: Double?
   /// `watch --draft`: render at 1× and at most `WatchCommand.draftFPS` frames per second.
   var draft = false
   var progress: ProgressMode = .auto
@@ -78,6 +80,7 @@ struct Options: Sendable {
   static let renderOptions = [
     "--help", "--version", "--output-dir", "--format", "--force", "--quiet", "--jobs", "--shard", "--shard-count",
     "--report", "--junit", "--gallery", "--progress", "--json", "--allow-outside", "--cache", "--cache-max-bytes",
+    "--job-timeout",
     "--locale",
     "--target",
   ] + limitOptions
@@ -185,6 +188,12 @@ struct Options: Sendable {
       case "--gallery": options.gallery = try nonEmpty(try value(), arg)
       case "--cache": options.cache = try nonEmpty(try value(), arg)
       case "--cache-max-bytes": options.cacheMaxBytes = try positiveInteger()
+      case "--job-timeout":
+        let text = try value()
+        guard let seconds = Double(text), seconds.isFinite, seconds > 0, seconds <= 1e7 else {
+          throw UsageError(description: "option --job-timeout needs a number of seconds > 0, got '\(text)'")
+        }
+        options.jobTimeout = seconds
       case "--progress":
         let text = try value()
         guard let mode = ProgressMode(rawValue: text), mode != .tty else {

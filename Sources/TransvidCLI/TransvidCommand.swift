@@ -50,6 +50,7 @@ public enum TransvidCommand {
       --cache DIR            a store of finished outputs shared by shards and runs:
                              a job found there is copied, not rendered
       --cache-max-bytes N    keep the --cache store under N bytes (oldest use goes first)
+      --job-timeout S        stop a job still rendering after S seconds; it fails, the others run
       --allow-outside DIR    let jobs read images, fonts and catalogs and write output.dir in DIR too
                              (by default only inside the job file's own folder;
                              repeatable; --allow-outside / allows any path)

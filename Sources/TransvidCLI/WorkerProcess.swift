@@ -60,9 +60,13 @@ final class WorkerProcess {
   /// Sends `request` and hands every reply to `onReply` until the job is
   /// `done` or `failed`. A worker that ends before is a `JobFailure` naming
   /// the signal or status and what it printed; so is one that cannot be
-  /// started. When `onReply` throws, the worker is killed (it may be
+  /// started, and one still at the job after `timeout` seconds (it is
+  /// killed). When `onReply` throws, the worker is killed (it may be
   /// halfway through an output) and the error rethrown.
-  func render(_ request: JobWorker.Request, file: String, onReply: (JobWorker.Reply) throws -> Void) throws {
+  func render(
+    _ request: JobWorker.Request, file: String, timeout: Double? = nil, onReply: (JobWorker.Reply) throws -> Void
+  ) throws {
+    let deadline = timeout.map { ContinuousClock.now + .milliseconds(Int(($0 * 1000).rounded(.up))) }
     let worker = try running ?? start(file: file)
     running = worker
     var line = (try? JSONEncoder().encode(request)).map { Array($0) } ?? []
@@ -74,9 +78,20 @@ final class WorkerProcess {
     _ = Self.writeAll(line, to: worker.requests)
     var chunk = [UInt8](repeating: 0, count: 1 << 16)
     while true {
-      if poll(&fds, 2, -1) < 0 {
+      var wait: Int32 = -1
+      if let deadline {
+        let left = deadline - ContinuousClock.now
+        let ms = left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000 + 1
+        wait = Int32(clamping: max(0, ms))
+      }
+      let ready = poll(&fds, 2, wait)
+      if ready < 0 {
         if errno == EINTR { continue }
         break
+      }
+      if ready == 0, let deadline, ContinuousClock.now >= deadline, let timeout {
+        end(worker)
+        throw JobFailure(file: file, message: "stopped after --job-timeout \(Self.seconds(timeout)) s; it was still rendering")
       }
       if fds[1].revents != 0 {
         let n = read(worker.errors, &chunk, chunk.count)
@@ -206,6 +221,11 @@ final class WorkerProcess {
 
   private func startFailure(_ file: String) -> JobFailure {
     JobFailure(file: file, message: "cannot start a process to render it (\(String(cString: strerror(errno))))")
+  }
+
+  /// `600`, `0.5`: seconds as given on the command line.
+  static func seconds(_ value: Double) -> String {
+    value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
   }
 
   /// Writes all of `bytes`; false when the pipe is closed.

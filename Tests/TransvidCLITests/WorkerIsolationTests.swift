@@ -117,6 +117,30 @@ struct WorkerIsolationTests {
     }
   }
 
+  /// `--job-timeout` stops a job still rendering (its worker killed), in a
+  /// batch and alone; the batch's other job renders.
+  @Test func jobTimeoutStopsAJob() throws {
+    let dir = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    let jobs = path(dir, "jobs"), out = path(dir, "out")
+    try FileManager.default.createDirectory(atPath: jobs, withIntermediateDirectories: true)
+    // Minutes of work: 780×1688 px at 60 fps for 20 s.
+    let slow = try write(
+      goodJob(name: "slow").replacingOccurrences(of: "size: 60x100, scale: 1, fps: 10", with: "size: 390x844, scale: 2, fps: 60")
+        .replacingOccurrences(of: "hold: 0.2", with: "hold: 10").replacingOccurrences(of: "duration: 0.3", with: "duration: 10"),
+      to: "slow.cfg", in: jobs)
+    try write(goodJob(name: "fast"), to: "fast.cfg", in: jobs)
+    let said = "\(slow): error: stopped after --job-timeout 1.5 s; it was still rendering"
+    let batch = try runBinary(["-j", "1", "-q", "--job-timeout", "1.5", "-o", out, jobs])
+    #expect(batch.status == 1 && batch.lines == [said])
+    #expect(try FileManager.default.contentsOfDirectory(atPath: out).filter { !$0.hasPrefix(".") } == ["fast.mp4"])
+    let alone = try runBinary(["-q", "--job-timeout", "1.5", "-o", out, slow])
+    #expect(alone.status == 1 && alone.lines == [said])
+    #expect(eventually(within: 5) { processes(with: [JobWorker.command, jobs]).isEmpty })
+    let error = #expect(throws: Options.UsageError.self) { try Options.parse(["--job-timeout", "0", slow]) }
+    #expect(error?.description == "option --job-timeout needs a number of seconds > 0, got '0'")
+  }
+
   /// A worker started again is the batch's own build, even when the
   /// executable's file was replaced meanwhile (a rebuild, an upgrade).
   @Test func workersRunTheBatchsOwnBuild() throws {
