@@ -54,9 +54,6 @@ final class WorkerProcess {
 
   deinit { finish() }
 
-  /// The worker's process id, or nil before it starts or after it ends.
-  var pid: pid_t? { running?.pid }
-
   /// Sends `request` and hands every reply to `onReply` until the job is
   /// `done` or `failed`. A worker that ends before is a `JobFailure` naming
   /// the signal or status and what it printed; so is one that cannot be
@@ -91,7 +88,8 @@ final class WorkerProcess {
       }
       if ready == 0, let deadline, ContinuousClock.now >= deadline, let timeout {
         end(worker)
-        throw JobFailure(file: file, message: "stopped after --job-timeout \(Self.seconds(timeout)) s; it was still rendering")
+        throw JobFailure(
+          file: file, message: "stopped after --job-timeout \(Self.seconds(timeout)) s; it was still rendering")
       }
       if fds[1].revents != 0 {
         let n = read(worker.errors, &chunk, chunk.count)
