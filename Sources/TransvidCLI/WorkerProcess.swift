@@ -245,15 +245,24 @@ final class WorkerProcess {
 
   /// Why a worker ended before its job did, for the job's error.
   static func describe(status: Int32, printed: String) -> String {
-    // The last lines a crash printed say what went wrong (a Swift trap's "Fatal error: …").
+    // What went wrong: a Swift trap's "Fatal error: …" line, else the last
+    // lines printed, without the stack trace the runtime prints after it.
     let lines = printed.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
-    let said = lines.suffix(3).joined(separator: " / ")
+    let said: String
+    if let fatal = lines.last(where: { $0.contains("Fatal error: ") }) {
+      said = fatal
+    } else {
+      said = lines.filter { !isStackFrame($0) && $0 != "Current stack trace:" }.suffix(3).joined(separator: " / ")
+    }
     let signal = status & 0x7f
     var text: String
     if signal == 0 {
       text = "the process rendering this job ended with status \((status >> 8) & 0xff) before the job was done"
     } else if signal == SIGKILL {
       text = "the process rendering this job was killed (SIGKILL; the kernel sends it when memory runs out)"
+    } else if said.contains("failed to allocate") || said.contains("allocate memory") {
+      // An allocation the process's memory limit (ulimit -v, RLIMIT_AS) refused: no bug, too big a job for it.
+      text = "the process rendering this job ran out of memory (\(signalName(signal)))"
     } else if crashSignals.contains(signal) {
       text =
         "the process rendering this job crashed (\(signalName(signal))); a bug in transvid, please report it with the job"
@@ -262,6 +271,13 @@ final class WorkerProcess {
     }
     if !said.isEmpty { text += ": \(said)" }
     return text
+  }
+
+  /// `14   libdispatch.so   0x00007fba… <unavailable> + 217493`: a line of
+  /// the stack trace Swift's runtime prints after a fatal error.
+  static func isStackFrame(_ line: String) -> Bool {
+    let fields = line.split(separator: " ", omittingEmptySubsequences: true)
+    return fields.count >= 3 && Int(fields[0]) != nil && fields.dropFirst(2).first?.hasPrefix("0x") == true
   }
 
   /// The signals a process gets from its own fault (a trap, a bad address), not from another process.

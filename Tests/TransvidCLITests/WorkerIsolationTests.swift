@@ -210,6 +210,20 @@ struct WorkerIsolationTests {
         + "Sources/X.swift:3: Fatal error: Index out of range")
     #expect(
       WorkerProcess.describe(status: SIGTERM, printed: "") == "the process rendering this job was stopped by SIGTERM")
+    // Swift's report of a refused allocation, then its stack trace (as under `ulimit -v`).
+    let refused = """
+      Fatal error: failed to allocate 1339376 bytes of memory with alignment 8
+      Current stack trace:
+      0    libswiftCore.so                    0x00007f338235f130 swift_reportError + 33
+      1    libswiftCore.so                    0x00007f338266d197 <unavailable> + 4641175
+      """
+    #expect(
+      WorkerProcess.describe(status: SIGABRT, printed: refused)
+        == "the process rendering this job ran out of memory (SIGABRT): "
+        + "Fatal error: failed to allocate 1339376 bytes of memory with alignment 8")
+    #expect(
+      WorkerProcess.describe(status: SIGSEGV, printed: "warning: x\nCurrent stack trace:\n0    a.so    0x1 f + 1")
+        == "the process rendering this job crashed (SIGSEGV); a bug in transvid, please report it with the job: warning: x")
     #expect(
       WorkerProcess.describe(status: 3 << 8, printed: "one\ntwo\nthree\nfour")
         == "the process rendering this job ended with status 3 before the job was done: two / three / four")
