@@ -73,6 +73,8 @@ struct PlannedJob: Sendable {
   var cost = 0
   /// 1-based shard of `BatchPlan.shardCount`.
   var shard = 1
+  /// Which of its file's jobs this is (one per locale and appearance), in `place`'s order.
+  var unit = 0
 
   /// The cache record beside the outputs, named by the job and its formats:
   /// two jobs of one name writing different formats into one folder keep
@@ -173,8 +175,8 @@ struct BatchPlan: Sendable {
     } catch {
       units = [.failure(error)]
     }
-    return units.map { parsed in
-      var job = PlannedJob(file: file, name: PathText.baseName(of: file))
+    return units.enumerated().map { unit, parsed in
+      var job = PlannedJob(file: file, name: PathText.baseName(of: file), unit: unit)
       do throws(Diagnostic) {
         var spec = try parsed.get()
         let parsedNote = spec.oddCanvasNote(formats: spec.output.formats)

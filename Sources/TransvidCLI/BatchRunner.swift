@@ -204,7 +204,7 @@ struct BatchRunner: Sendable {
         }
         if let worker {
           let request = JobWorker.Request(
-            file: job.file, locale: spec.locale, spec: JobWorker.digest(of: spec),
+            file: job.file, unit: job.unit, spec: JobWorker.digest(of: spec),
             formats: job.formats.map(\.rawValue), staged: staged, outputs: job.outputs)
           try worker.render(request, file: job.file, timeout: options.jobTimeout) { reply in
             switch reply {

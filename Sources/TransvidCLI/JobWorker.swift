@@ -26,12 +26,13 @@ enum JobWorker {
   /// only the batch starts one.
   static let command = "__worker"
 
-  /// One job to render: the file, which of its locales, the digest of the
-  /// job as the batch parsed it (`digest(of:)`), and for each of its formats
-  /// where to write (`staged`) and what to call that file in errors (`outputs`).
+  /// One job to render: the file, which of its jobs (`PlannedJob.unit`: a
+  /// file makes one per locale and appearance), the digest of the job as the
+  /// batch parsed it (`digest(of:)`), and for each of its formats where to
+  /// write (`staged`) and what to call that file in errors (`outputs`).
   struct Request: Codable {
     var file: String
-    var locale: String?
+    var unit: Int
     var spec: String
     var formats: [String]
     var staged: [String]
@@ -88,9 +89,11 @@ enum JobWorker {
   static func render(_ request: Request, options: Options, send: (Reply) -> Void = send) -> Reply {
     do {
       let jobs = BatchPlan.place(file: request.file, options: options)
-      guard let job = jobs.first(where: { $0.spec?.locale == request.locale }) ?? jobs.first else {
-        throw JobFailure(file: request.file, message: "the job file no longer holds this job")
+      guard jobs.indices.contains(request.unit) || jobs.count == 1 else {
+        throw JobFailure(file: request.file, message: "the job file changed while the batch ran; run the batch again")
       }
+      // A file that no longer parses is one failed job: its error is the one to give.
+      let job = jobs.indices.contains(request.unit) ? jobs[request.unit] : jobs[0]
       if let failure = job.failure { throw failure }
       // The worker parses the file again: it must still be the job the batch planned and keyed.
       guard let spec = job.spec, digest(of: spec) == request.spec, job.formats.map(\.rawValue) == request.formats

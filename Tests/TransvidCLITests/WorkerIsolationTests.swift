@@ -229,6 +229,43 @@ struct WorkerIsolationTests {
         == "the process rendering this job ended with status 3 before the job was done: two / three / four")
   }
 
+  /// A file that makes several jobs (locales × appearances) renders each of
+  /// them in a worker, each as it renders in one process (the worker once
+  /// took the file's first job for every one of them).
+  @Test func everyJobOfAFileRendersInAWorker() throws {
+    let dir = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    let jobs = path(dir, "jobs")
+    try FileManager.default.createDirectory(atPath: jobs, withIntermediateDirectories: true)
+    try write(
+      """
+      name: ap
+      canvas: { size: 60x100, scale: 1, fps: 10 }
+      locales: [en, fr]
+      strings: { en: { t: Hello }, fr: { t: Bonjour } }
+      appearances: [light, dark]
+      output: { formats: [png], png: { time: 0 } }
+      screens:
+        a: { background: systemBackground, views: [{ frame: [0, 0, 60, 20], text: { key: t }, textColor: label }] }
+        b: { background: "#0000FF" }
+      timeline:
+        - push: { to: b, transition: cross-dissolve }
+      """, to: "ap.cfg", in: jobs)
+    try write(goodJob(), to: "good.cfg", in: jobs)
+    let run = try runBinary(["-j", "2", "-q", "-o", path(dir, "batch"), jobs])
+    #expect(run.status == 0, "\(run.stderr)")
+    let capture = Capture()
+    #expect(transvid(["-q", "-o", path(dir, "alone"), path(jobs, "ap.cfg")], capture) == 0, "\(capture.err)")
+    let names = ["ap.en.light.png", "ap.en.dark.png", "ap.fr.light.png", "ap.fr.dark.png"]
+    for name in names {
+      let (batch, alone) = (path(path(dir, "batch"), name), path(path(dir, "alone"), name))
+      #expect(FileManager.default.contents(atPath: batch) != nil, "\(name)")
+      #expect(FileManager.default.contents(atPath: batch) == FileManager.default.contents(atPath: alone), "\(name)")
+    }
+    // Four different pictures: each locale and appearance its own.
+    #expect(Set(names.map { FileManager.default.contents(atPath: path(path(dir, "batch"), $0)) }).count == 4)
+  }
+
   /// A worker parses its job's file again: a file edited since the batch
   /// planned (and keyed) the job fails it rather than rendering other content.
   @Test func jobChangedSinceThePlan() throws {
@@ -238,7 +275,7 @@ struct WorkerIsolationTests {
     let options = try Options.parse([file])
     let planned = try #require(BatchPlan.place(file: file, options: options).first?.spec)
     var request = JobWorker.Request(
-      file: file, locale: nil, spec: JobWorker.digest(of: planned), formats: ["mp4"], staged: [path(dir, "s.mp4")],
+      file: file, unit: 0, spec: JobWorker.digest(of: planned), formats: ["mp4"], staged: [path(dir, "s.mp4")],
       outputs: [path(dir, "good.mp4")])
     try write(goodJob(color: "#FF0000"), to: "good.cfg", in: dir)
     guard case .failed(let description, nil) = JobWorker.render(request, options: options) else {
