@@ -5,20 +5,24 @@ import Dispatch
 import Foundation
 import Synchronization
 
-/// Stops the process cleanly on Ctrl-C (SIGINT) and SIGTERM.
+/// Stops the process cleanly on Ctrl-C (SIGINT), SIGTERM and SIGHUP (the
+/// terminal or ssh session closed).
 ///
 /// Outputs are written into a staging folder beside their destination
 /// (`<output dir>/.transvid-partial-<host>-<pid>/`; the writers' own temp files land
 /// there too) and renamed into place one by one under this object's lock. On a
 /// signal, under the same lock, the handler marks the batch cancelled, moves
 /// each staging folder aside (so no writer can create a file in it any more)
-/// and deletes it, then ends the process with 128 + the signal number (130,
-/// 143). So after a signal every output path holds either nothing new or a
+/// and deletes it, then ends the process with 128 + the signal number (129,
+/// 130, 143). So after a signal every output path holds either nothing new or a
 /// complete file, and no temp file is left behind.
 ///
 /// The writers' frame loops live in `OutputWriter`, which has no cancellation
 /// hook yet, so a running encoder is not asked to stop: the process exits
 /// under it and its file, already unlinked with its folder, goes with it.
+///
+/// SIGPIPE is ignored (`main`): a reader of standard output that goes away
+/// (`transvid … | head`) makes writes fail, not the process die halfway.
 final class Cancellation: Sendable {
   static let shared = Cancellation()
 
@@ -86,15 +90,17 @@ final class Cancellation: Sendable {
     }
   }
 
-  /// Installs the SIGINT/SIGTERM handlers of the `transvid` executable: clean
-  /// up, say so on standard error and exit with 128 + the signal.
+  /// Installs the SIGINT/SIGTERM/SIGHUP handlers of the `transvid`
+  /// executable: clean up, say so on standard error and exit with 128 + the
+  /// signal. SIGPIPE is ignored.
   static func installSignalHandlers(console: Console) {
-    for signo in [SIGINT, SIGTERM] {
+    signal(SIGPIPE, SIG_IGN)
+    for signo in [SIGINT, SIGTERM, SIGHUP] {
       signal(signo, SIG_IGN)
       let source = DispatchSource.makeSignalSource(signal: signo, queue: .global())
       source.setEventHandler {
         shared.cancelAndCleanUp {
-          let name = signo == SIGINT ? "SIGINT" : "SIGTERM"
+          let name = WorkerProcess.signalName(signo)
           console.error("\ntransvid: stopped by \(name); unfinished outputs removed")
           _exit(128 + signo)
         }

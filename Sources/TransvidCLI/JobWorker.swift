@@ -56,9 +56,10 @@ enum JobWorker {
   /// `transvid __worker N PID ARGS…`: serves requests until standard input
   /// ends; the exit status is 0, or 2 when the arguments are not a batch's.
   static func run(_ arguments: [String], console: Console) -> Int32 {
-    // Ctrl-C reaches the whole process group: the batch cleans up and stops,
-    // and the worker ends with it (the parent-death signal).
+    // Ctrl-C or a closed terminal reaches the whole process group: the batch
+    // cleans up and stops, and the worker ends with it (the parent-death signal).
     signal(SIGINT, SIG_IGN)
+    signal(SIGHUP, SIG_IGN)
     guard arguments.count >= 2, let count = Int(arguments[0]), count >= 1, let parent = pid_t(arguments[1]),
       let options = try? Options.parse(Array(arguments.dropFirst(2)))
     else {

@@ -69,7 +69,8 @@ public enum TransvidCommand {
       transvid jobs -j 4 --report out/report.json --gallery out
 
     EXIT STATUS: 0 all jobs fine, 1 a job failed (the others still ran) or none was
-    found, 2 usage error, 130/143 stopped by SIGINT/SIGTERM (nothing partial is left).
+    found, 2 usage error, 129/130/143 stopped by SIGHUP/SIGINT/SIGTERM (nothing
+    partial is left).
     """
 
   /// Runs the command line `arguments` (without the program name) and

@@ -166,7 +166,7 @@ final class WorkerProcess {
   }
 
   /// Starts a worker: `transvid __worker N PARENT-PID ARGS…`, its standard
-  /// input, output and error on pipes, SIGPIPE back to its default.
+  /// input, output and error on pipes.
   private func start(file: String) throws -> Running {
     // The batch writes to workers that may have died: that is an EPIPE to handle, not a signal to die of.
     signal(SIGPIPE, SIG_IGN)
@@ -189,11 +189,16 @@ final class WorkerProcess {
     var attributes = posix_spawnattr_t()
     posix_spawnattr_init(&attributes)
     defer { posix_spawnattr_destroy(&attributes) }
-    var defaults = sigset_t()
+    // The batch ignores SIGPIPE and handles SIGTERM; a worker takes both as a
+    // plain process does (it sets its own SIGINT and SIGHUP), nothing blocked.
+    var defaults = sigset_t(), mask = sigset_t()
     sigemptyset(&defaults)
     sigaddset(&defaults, SIGPIPE)
+    sigaddset(&defaults, SIGTERM)
+    sigemptyset(&mask)
     posix_spawnattr_setsigdefault(&attributes, &defaults)
-    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF))
+    posix_spawnattr_setsigmask(&attributes, &mask)
+    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
 
     let arguments = ["transvid", JobWorker.command, String(launch.workers), String(getpid())] + launch.arguments
     var environment = ProcessInfo.processInfo.environment

@@ -48,10 +48,31 @@ func wait(seconds: Double, until condition: () -> Bool) -> Bool {
 }
 
 @Suite struct ProcessTests {
+  /// A reader of standard output that has gone (`transvid … | head`): the
+  /// render goes on and ends as usual (it died of SIGPIPE halfway, leaving
+  /// its staging folder).
+  @Test func closedStandardOutputDoesNotStopARender() throws {
+    let dir = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    let job = try write(tinyJob(name: "piped"), to: "piped.cfg", in: dir)
+    let out = path(dir, "out")
+    let process = Process()
+    process.executableURL = try #require(transvidBinary())
+    process.arguments = [job, "-o", out, "--progress", "ndjson"]
+    let stdout = Pipe()
+    process.standardOutput = stdout
+    process.standardError = FileHandle.nullDevice
+    try stdout.fileHandleForReading.close()
+    try process.run()
+    process.waitUntilExit()
+    #expect(process.terminationReason == .exit && process.terminationStatus == 0)
+    #expect(allEntries(in: out).filter { !$0.hasPrefix(".transvid-cache") } == ["piped.mp4"])
+  }
+
   /// SIGTERM and SIGINT stop a render cleanly: exit 143 / 130, no output,
   /// no temp file, no staging folder; a batch of two jobs (rendered in two
   /// worker processes) as well, and its workers end with it.
-  @Test(arguments: [(SIGTERM, 1), (SIGINT, 1), (SIGTERM, 2)])
+  @Test(arguments: [(SIGTERM, 1), (SIGINT, 1), (SIGHUP, 1), (SIGTERM, 2)])
   func signalStopsCleanly(_ signo: Int32, jobs: Int) throws {
     let binary = try #require(transvidBinary(), "build the executable first (swift build --build-tests)")
     let dir = try makeTemporaryDirectory()
@@ -87,7 +108,8 @@ func wait(seconds: Double, until condition: () -> Bool) -> Bool {
     #expect(process.terminationStatus == 128 + signo)
     #expect(allEntries(in: out) == [])
     let message = String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    #expect(message.contains("transvid: stopped by \(signo == SIGTERM ? "SIGTERM" : "SIGINT"); unfinished outputs removed"))
+    let name = [SIGTERM: "SIGTERM", SIGINT: "SIGINT", SIGHUP: "SIGHUP"][signo]!
+    #expect(message.contains("transvid: stopped by \(name); unfinished outputs removed"))
     #expect(processes(with: ["__worker", files[0]]).isEmpty)
   }
 
