@@ -347,10 +347,13 @@ struct BatchRunner: Sendable {
 final class StagingArea: Sendable {
   private let folders = Mutex<[String: String]>([:])
 
-  /// The staging folder in `directory`, created on first use.
+  /// The staging folder in `directory`, created on first use, and again
+  /// when it has gone (the output folder deleted while the batch ran: the
+  /// job then rendering fails, the later ones render).
   func folder(in directory: String) throws -> String {
     try folders.withLock { folders in
-      if let folder = folders[directory] { return folder }
+      var status = stat()
+      if let folder = folders[directory], lstat(folder, &status) == 0 { return folder }
       let folder = (directory as NSString).appendingPathComponent(StaleStaging.folderName)
       Cancellation.shared.register(folder)
       // Made here, exclusively (mode 0700). Something already at this name is not

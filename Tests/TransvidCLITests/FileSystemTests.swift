@@ -183,6 +183,28 @@ let outsideHint = "jobs may reach only their own folder; allow another with --al
   /// A link inside the job's folder that leads out counts as outside;
   /// `--allow-outside DIR` lets a job write its `output.dir` and read an
   /// image in DIR (even a folder not made yet).
+  /// The output folder deleted while a batch runs (here right after its
+  /// first job is done): the later jobs make it again and render; they all
+  /// failed, unable to write into the staging folder that went with it.
+  @Test func outputFolderDeletedMidBatch() throws {
+    let dir = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    let jobs = path(dir, "jobs"), out = path(dir, "out")
+    try FileManager.default.createDirectory(atPath: jobs, withIntermediateDirectories: true)
+    for name in ["a", "b", "c"] { try write(goodJob(name: name), to: "\(name).cfg", in: jobs) }
+    let errors = Capture()
+    let console = Console(
+      print: { line in
+        if line.contains("\"event\":\"done\"") && line.contains("\"job\":\"a\"") {
+          try? FileManager.default.removeItem(atPath: out)
+        }
+      }, error: errors.console.error)
+    #expect(TransvidCommand.run(["-j", "1", "--progress", "ndjson", "-o", out, jobs], console: console) == 0)
+    #expect(errors.err == [])
+    #expect(try FileManager.default.contentsOfDirectory(atPath: out).filter { !$0.hasPrefix(".") }.sorted() == ["b.mp4", "c.mp4"])
+    #expect(allEntries(in: out).allSatisfy { !$0.contains(".transvid-partial") })
+  }
+
   @Test func allowOutsideNamesTheFoldersAJobMayReach() throws {
     let dir = try makeTemporaryDirectory()
     defer { try? FileManager.default.removeItem(atPath: dir) }
