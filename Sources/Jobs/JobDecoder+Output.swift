@@ -157,11 +157,14 @@ extension JobDecoder {
     try byteSize(value, path, in: 1024...(1 << 40))
   }
 
-  /// `loop:` of an animation: `forever`, or repeats after the first play.
-  private func loop(_ value: YAMLNode, _ path: KeyPath) throws(Diagnostic) -> AnimationLoop {
+  /// `loop:` of an animation: `forever`, or repeats after the first play,
+  /// at most `most`: a GIF stores the repeats (65535), APNG and WebP the
+  /// plays (65535, so 65534 repeats).
+  private func loop(_ value: YAMLNode, _ path: KeyPath, most: Int = 65535) throws(Diagnostic) -> AnimationLoop {
+    let expected = "'forever' or a repeat count from 0 to \(most)"
     if value.text == "forever" { return .forever }
-    if value.number != nil { return .repeat(try integer(value, path, in: 0...65535)) }
-    throw mismatch(value, path, expected: "'forever' or a repeat count from 0 to 65535")
+    if value.number != nil { return .repeat(try integer(value, path, in: 0...most)) }
+    throw mismatch(value, path, expected: expected)
   }
 
   private func webm(_ node: YAMLNode, _ path: KeyPath) throws(Diagnostic) -> WebMSettings {
@@ -178,7 +181,7 @@ extension JobDecoder {
   private func apng(_ node: YAMLNode, _ path: KeyPath) throws(Diagnostic) -> APNGSettings {
     let fields = try fields(node, path, keys: JobDecoder.apngKeys)
     var settings = APNGSettings()
-    if let value = fields["loop"] { settings.loop = try loop(value, fields.path("loop")) }
+    if let value = fields["loop"] { settings.loop = try loop(value, fields.path("loop"), most: 65534) }
     return settings
   }
 
@@ -187,7 +190,7 @@ extension JobDecoder {
     var settings = WebPSettings()
     if let value = fields["quality"] { settings.quality = try integer(value, fields.path("quality"), in: 0...100) }
     if let value = fields["lossless"] { settings.lossless = try boolean(value, fields.path("lossless")) }
-    if let value = fields["loop"] { settings.loop = try loop(value, fields.path("loop")) }
+    if let value = fields["loop"] { settings.loop = try loop(value, fields.path("loop"), most: 65534) }
     return settings
   }
 

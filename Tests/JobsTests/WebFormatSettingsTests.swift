@@ -27,7 +27,14 @@ let brokenWebFormatJobs: [BrokenJob] = [
     "job.cfg:1:29: error: output.mp4.frameRate: unknown frame rate \"30\"; expected one of: constant, variable"),
   BrokenJob(
     "apng loop word", "output: { apng: { loop: always } }\n",
-    "job.cfg:1:25: error: output.apng.loop: expected 'forever' or a repeat count from 0 to 65535, got \"always\""),
+    "job.cfg:1:25: error: output.apng.loop: expected 'forever' or a repeat count from 0 to 65534, got \"always\""),
+  // APNG and WebP store plays, at most 65535: one play and 65534 repeats (a GIF stores the repeats).
+  BrokenJob(
+    "apng loop 65535", "output: { apng: { loop: 65535 } }\n",
+    "job.cfg:1:25: error: output.apng.loop: expected an integer from 0 to 65534, got 65535"),
+  BrokenJob(
+    "webp loop 65535", "output: { webp: { loop: 65535 } }\n",
+    "job.cfg:1:25: error: output.webp.loop: expected an integer from 0 to 65534, got 65535"),
   BrokenJob(
     "apng misspelt loop", "output: { apng: { loops: 2 } }\n",
     "job.cfg:1:19: error: unknown key 'loops' in output.apng; did you mean 'loop'?"),
