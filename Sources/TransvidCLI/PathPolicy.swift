@@ -31,7 +31,7 @@ struct PathPolicy: Sendable, Equatable {
       throw Self.refusal(asset.location, asset.key, asset.path, resolved: asset.resolvedPath)
     }
     for font in spec.fontFiles where !isAllowed(font.path) {
-      throw Self.refusal(font.location, font.key, font.path, resolved: font.path)
+      throw Self.refusal(font.location, font.key, spec.writtenPath(of: font.path), resolved: font.path)
     }
     if !outputDirectoryGiven, let dir = spec.output.directory {
       let path = dir.hasPrefix("/") ? dir : (jobFolder as NSString).appendingPathComponent(dir)

@@ -205,6 +205,26 @@ let outsideHint = "jobs may reach only their own folder; allow another with --al
     #expect(allEntries(in: out).allSatisfy { !$0.contains(".transvid-partial") })
   }
 
+  /// A font file outside the job's folder is named as the job writes it,
+  /// as an image is (it was relative to the working folder: 'jobs/../fonts/x.ttf').
+  @Test func fontOutsideTheFolderIsNamedAsWritten() throws {
+    let dir = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    try FileManager.default.createDirectory(atPath: path(dir, "jobs"), withIntermediateDirectories: true)
+    try FileManager.default.createDirectory(atPath: path(dir, "fonts"), withIntermediateDirectories: true)
+    try write("not read", to: "fonts/x.ttf", in: dir)
+    let job = try write(
+      goodJob(name: "k").replacingOccurrences(
+        of: "color: \"#FF9500\", corner: 4 }", with: "text: \"Hi\", font: { file: ../fonts/x.ttf } }"),
+      to: "k.cfg", in: path(dir, "jobs"))
+    let capture = Capture()
+    #expect(transvid(["-q", "-o", path(dir, "out"), job], capture) == 1)
+    #expect(
+      capture.err == [
+        "\(job):8:70: error: screens.list.views[0].font.file: '../fonts/x.ttf' is outside the job's folder (\(outsideHint))"
+      ])
+  }
+
   @Test func allowOutsideNamesTheFoldersAJobMayReach() throws {
     let dir = try makeTemporaryDirectory()
     defer { try? FileManager.default.removeItem(atPath: dir) }
