@@ -24,7 +24,7 @@ extension FontLibrary {
 
   /// Fontconfig's file for `family` at regular or bold weight.
   static func match(family: String, bold: Bool) throws(LoadError) -> FontFile {
-    let asked = FontFile(path: family, package: "a package with the font family '\(family)'")
+    let asked = FontFile(path: family, package: "\(FontFile.familyPackage) '\(family)'")
     let found: (file: String, index: Int, family: String)? = fontconfig.withLock { _ in
       guard let config = FcInitLoadConfigAndFonts() else { return nil }
       defer { FcConfigDestroy(config) }

@@ -42,6 +42,8 @@ public enum FontLibrary {
 
     /// The `package` of a job's own `font: { file: … }`.
     public static let jobsOwn = "the job's font"
+    /// How the `package` of a job's `font: { family: … }` begins.
+    public static let familyPackage = "a package with the font family"
   }
 
   public static let latinRegular = FontFile(
@@ -79,9 +81,15 @@ public enum FontLibrary {
     public var file: FontFile
     public var reason: String
     public var description: String {
-      // A job's own font is the job's to supply; the system ones come with bootstrap.
-      "cannot load font '\(file.path)': \(reason)"
-        + (file.package == FontFile.jobsOwn ? "" : " (install \(file.package): scripts/bootstrap)")
+      // A job's own font is the job's to supply, a family the machine's to
+      // install; transvid's own fonts come with bootstrap.
+      let hint =
+        if file.package == FontFile.jobsOwn { "" } else if file.package.hasPrefix(FontFile.familyPackage) {
+          " (install \(file.package))"
+        } else {
+          " (install \(file.package): scripts/bootstrap)"
+        }
+      return "cannot load font '\(file.path)': \(reason)" + hint
     }
   }
 

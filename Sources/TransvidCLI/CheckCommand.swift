@@ -1,10 +1,12 @@
 import Foundation
+import Jobs
 
 /// `transvid check PATH...`: the lint step of a pull request. Every job is
 /// parsed and placed exactly as a render would (`BatchPlan`: the job file,
 /// its paths under `--allow-outside`, its images readable, no two jobs
-/// writing one output, the sizes `--format` asks for) and nothing is
-/// rendered or written. A broken job prints its `FILE:LINE:COL: error: …`
+/// writing one output, the sizes `--format` asks for), its fonts are
+/// loaded (a font file that is a folder or no font fails here, not at
+/// render), and nothing is rendered or written. A broken job prints its `FILE:LINE:COL: error: …`
 /// on standard error; a good one a line with its length on standard output.
 /// Exit status 1 when any job is broken or no job is found, 2 for a usage error.
 enum CheckCommand {
@@ -17,7 +19,12 @@ enum CheckCommand {
     let plan = BatchPlan(files: files, options: options, shardCount: 1)
     var broken = 0
     for job in plan.jobs {
-      if let failure = job.failure {
+      var failure = job.failure
+      if failure == nil, let spec = job.spec {
+        // Fonts are loaded at render, not when a batch is planned (a cached run opens none).
+        do throws(Diagnostic) { _ = try AssetLoader.fonts(for: spec) } catch { failure = JobFailure(error) }
+      }
+      if let failure {
         broken += 1
         console.error(failure.description)
         continue

@@ -49,6 +49,25 @@ import Testing
     #expect(good.status == 0 && good.stdout.isEmpty && good.stderr.isEmpty, "\(good)")
   }
 
+  /// A job font that cannot be loaded (a folder, bytes that are no font, a
+  /// family fontconfig lacks) fails `check` with the error its render gives.
+  @Test(arguments: ["{ file: fonts }", "{ file: junk.ttf }", "{ family: No Such Face }"])
+  func checkLoadsTheJobsFonts(font: String) throws {
+    let dir = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    try FileManager.default.createDirectory(atPath: path(dir, "fonts"), withIntermediateDirectories: true)
+    try write("no font", to: "junk.ttf", in: dir)
+    try write(
+      smallJob(name: "f").replacingOccurrences(
+        of: "color: \"#FFFFFF\", corner: 8 }", with: "text: Hello, font: \(font) }"),
+      to: "f.cfg", in: dir)
+    let check = try runTransvid(["check", "f.cfg"], in: dir)
+    let render = try runTransvid(["f.cfg", "-q", "-o", "out"], in: dir)
+    #expect(check.status == 1 && render.status == 1)
+    #expect(check.errorLines.count == 1 && check.errorLines == render.errorLines, "\(check.errorLines)")
+    #expect(check.errorLines.first?.contains("f.cfg:8:") == true, "\(check.errorLines)")
+  }
+
   @Test func planExitsOneOnABrokenJobAndPrintsItsErrorOnce() throws {
     let dir = try Self.makeFolder()
     defer { try? FileManager.default.removeItem(atPath: dir) }
