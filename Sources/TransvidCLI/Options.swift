@@ -190,8 +190,11 @@ struct Options: Sendable {
       case "--cache-max-bytes": options.cacheMaxBytes = try positiveInteger()
       case "--job-timeout":
         let text = try value()
-        guard let seconds = Double(text), seconds.isFinite, seconds > 0, seconds <= 1e7 else {
-          throw UsageError(description: "option --job-timeout needs a number of seconds > 0, got '\(text)'")
+        // Decimal only: Double would also read "0x10" and "inf".
+        let decimal = !text.isEmpty && text.allSatisfy { "0123456789.eE+-".contains($0) }
+        guard decimal, let seconds = Double(text), seconds > 0, seconds <= 1e7 else {
+          throw UsageError(
+            description: "option --job-timeout needs a number of seconds above 0 and at most 10000000, got '\(text)'")
         }
         options.jobTimeout = seconds
       case "--progress":

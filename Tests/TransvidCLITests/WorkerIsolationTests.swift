@@ -137,8 +137,11 @@ struct WorkerIsolationTests {
     let alone = try runBinary(["-q", "--job-timeout", "1.5", "-o", out, slow])
     #expect(alone.status == 1 && alone.lines == [said])
     #expect(eventually(within: 5) { processes(with: [JobWorker.command, jobs]).isEmpty })
-    let error = #expect(throws: Options.UsageError.self) { try Options.parse(["--job-timeout", "0", slow]) }
-    #expect(error?.description == "option --job-timeout needs a number of seconds > 0, got '0'")
+    for text in ["0", "-1", "1e8", "0x10", "inf", "nan", "1s"] {
+      let error = #expect(throws: Options.UsageError.self) { try Options.parse(["--job-timeout", text, slow]) }
+      #expect(
+        error?.description == "option --job-timeout needs a number of seconds above 0 and at most 10000000, got '\(text)'")
+    }
   }
 
   /// A worker started again is the batch's own build, even when the
