@@ -134,7 +134,7 @@ final class MuxedEncoder {
       if encoding.pass == 1, let stats = codec.pointer.pointee.stats_out { statsOut = String(cString: stats) }
       // A first pass may return only stats (libvpx): its file is discarded.
       guard packets > 0 || encoding.pass == 1 else { throw MediaError("finish \(encoding.what)", "the encoder returned no packets") }
-      try check(av_write_trailer(format), "write \(encoding.container) trailer")
+      try check(av_write_trailer(format), "write \(encoding.container) trailer to '\(tempPath)'")
       if let format { try check(avio_closep(&format.pointee.pb), "close '\(tempPath)'") }
       close(removingTemp: false)
       try Platform.move(tempPath, to: path)

@@ -268,13 +268,25 @@ struct BatchRunner: Sendable {
       do {
         summary = try OutputWriter.write(format: format, renderer: renderer, to: staged[i], onFrame: onFrame)
       } catch var error as MediaError {
-        // The user knows the output path, not the staging folder.
-        error.operation = error.operation.replacingOccurrences(of: staged[i], with: outputs[i])
+        // The user knows the output path, not the staging folder or a writer's temp file in it.
+        error.operation = Self.naming(error.operation, output: outputs[i], staged: staged[i])
         throw error
       }
       summary.seconds = ProgressReporter.seconds(start, .now)
       try onOutput(i, summary)
     }
+  }
+
+  /// `text` with every quoted path in the staged file's folder ('…/.demo.mp4.tmp-12-1')
+  /// replaced by the output's path.
+  static func naming(_ text: String, output: String, staged: String) -> String {
+    let prefix = "'" + PathText.folder(of: staged) + "/"
+    var result = "", rest = Substring(text)
+    while let start = rest.range(of: prefix), let end = rest[start.upperBound...].firstIndex(of: "'") {
+      result += rest[..<start.lowerBound] + "'\(output)'"
+      rest = rest[rest.index(after: end)...]
+    }
+    return result + rest
   }
 
   /// Writes `--report`, `--junit` and `--gallery`; false when one could not be written.

@@ -187,3 +187,19 @@ import Testing
     #expect(try #require(BatchPlan.place(file: even, options: options).first?.spec).notes.isEmpty)
   }
 }
+
+@Suite struct OutputNamingTests {
+  /// A writer's error names the output, not the staged file or the writer's
+  /// temp file beside it (a full disk named '.demo.mp4.tmp-…' in the staging folder).
+  @Test func writerErrorsNameTheOutput() {
+    let staged = "out/.transvid-partial-host-12/demo.mp4"
+    #expect(
+      BatchRunner.naming(
+        "write packet to 'out/.transvid-partial-host-12/.demo.mp4.tmp-12-1'", output: "out/demo.mp4", staged: staged)
+        == "write packet to 'out/demo.mp4'")
+    #expect(
+      BatchRunner.naming("open 'out/.transvid-partial-host-12/demo.mp4' or 'x'", output: "out/demo.mp4", staged: staged)
+        == "open 'out/demo.mp4' or 'x'")
+    #expect(BatchRunner.naming("write apng trailer", output: "out/demo.mp4", staged: staged) == "write apng trailer")
+  }
+}

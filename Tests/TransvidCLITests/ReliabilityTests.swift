@@ -329,7 +329,7 @@ func goodJob(name: String = "good", color: String = "#FF9500", formats: String =
     let out = path(disk, "out")
     let capture = Capture()
     #expect(transvid([job, "-o", out, "-q"], capture) == 1)
-    #expect(capture.err == ["\(job): error: write mp4 trailer: No space left on device"])
+    #expect(capture.err == ["\(job): error: write mp4 trailer to '\(out)/big.mp4': No space left on device"])
     #expect(allEntries(in: out) == [])
     let gif = Capture()
     #expect(transvid([job, "-o", out, "-q", "--format", "gif"], gif) == 1)
