@@ -58,8 +58,14 @@ final class SharedCache: Sendable {
     for (item, name) in zip(manifest.outputs, names) {
       let target = (folder as NSString).appendingPathComponent(name)
       guard let data = try? Platform.readRegularFile((directory as NSString).appendingPathComponent(item.file), maxBytes: Int.max),
-        data.count == item.bytes, item.sha256 == SHA256.hex(data), (try? Platform.writeAtomically(data, to: target)) != nil
+        data.count == item.bytes, item.sha256 == SHA256.hex(data)
       else {
+        for summary in restored { try? FileManager.default.removeItem(atPath: summary.path) }
+        // A damaged entry goes, so that this render stores a whole one in its place.
+        remove(key, as: "damaged")
+        return nil
+      }
+      guard (try? Platform.writeAtomically(data, to: target)) != nil else {
         for summary in restored { try? FileManager.default.removeItem(atPath: summary.path) }
         return nil
       }
@@ -117,12 +123,17 @@ final class SharedCache: Sendable {
     var total = sized.reduce(0) { $0 + $1.bytes }
     sized.sort { ($0.used, $0.key) < ($1.used, $1.key) }
     for old in sized where total > maxBytes {
-      let trash = (staging as NSString).appendingPathComponent("evicted-\(old.key)")
-      try? Platform.createDirectories(staging)
-      // Out of `entries` in one rename first: a reader sees the whole entry or none.
-      if rename(entry(old.key), trash) == 0 { try? fm.removeItem(atPath: trash) }
+      remove(old.key, as: "evicted")
       total -= old.bytes
     }
+  }
+
+  /// Removes the entry of `key`: out of `entries` in one rename first (to
+  /// `<staging>/<why>-<key>`), so a reader sees the whole entry or none.
+  private func remove(_ key: String, as why: String) {
+    let trash = (staging as NSString).appendingPathComponent("\(why)-\(key)")
+    try? Platform.createDirectories(staging)
+    if rename(entry(key), trash) == 0 { try? FileManager.default.removeItem(atPath: trash) }
   }
 
   /// Deletes this process's staging folder (at the end of a run).

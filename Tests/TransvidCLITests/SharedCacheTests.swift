@@ -42,6 +42,33 @@ import Testing
     }
   }
 
+  /// An entry whose file no longer matches its manifest (a flipped byte) is
+  /// not copied: the job renders, and its render takes the entry's place,
+  /// so the run after copies again (it rendered every time before).
+  @Test func aDamagedEntryIsReplacedByTheRender() throws {
+    let dir = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    _ = try makeBatch(in: dir, count: 1)
+    func run(_ out: String) throws -> [Substring] {
+      let run = try runTransvid(["jobs", "-o", out, "--cache", "cache", "--progress", "plain"], in: dir)
+      #expect(run.status == 0, "\(run.stderr)")
+      return run.stdout.split(separator: "\n").filter { $0.contains(".mp4") }
+    }
+    _ = try run("one")
+    let key = try #require(try Self.entries(path(dir, "cache")).keys.first)
+    let file = path(dir, "cache/entries/\(key)/mp4.mp4")
+    var bytes = try #require(FileManager.default.contents(atPath: file))
+    bytes[bytes.count / 2] ^= 0xFF
+    try bytes.write(to: URL(fileURLWithPath: file))
+    #expect(try Self.entries(path(dir, "cache")) == [key: false])
+    let rendered = try run("two")
+    #expect(rendered.count == 1 && !rendered[0].hasSuffix("(copied from the cache)"), "\(rendered)")
+    #expect(try Self.entries(path(dir, "cache")) == [key: true])
+    let copied = try run("three")
+    #expect(copied.count == 1 && copied[0].hasSuffix("(copied from the cache)"), "\(copied)")
+    #expect(files(in: path(dir, "one")) == files(in: path(dir, "three")))
+  }
+
   @Test func aJobInTheCacheIsCopiedNotRendered() throws {
     let dir = try makeTemporaryDirectory()
     defer { try? FileManager.default.removeItem(atPath: dir) }
