@@ -99,7 +99,7 @@ extension JobDecoder {
             + "is smaller than \(what)\(caption == nil ? "" : " with its caption"), "
             + "\(JobDecoder.format(least.width))x\(JobDecoder.format(least.height)) points; "
             + "make it at least that, or leave size out (\(JobDecoder.format(fitting.width))x"
-            + "\(JobDecoder.format(fitting.height)) with the padding)")
+            + "\(JobDecoder.format(fitting.height))\(stage.padding > 0 ? " with the padding" : ""))")
       }
       stage.size = size
     }

@@ -52,11 +52,17 @@ public enum CaptionFit {
       + stage.captionChanges.map { ($0.text, "timeline[\($0.step)].caption", $0.location) }
     for (text, key, location) in texts {
       let (lines, cutsWord) = caption.wrapped(text)
-      if lines.count > style.lines || cutsWord {
-        let need = cutsWord ? "has a word wider than" : "needs \(lines.count) lines in"
+      if cutsWord {
+        // More lines cannot help a word that does not fit one.
         throw Diagnostic(
           location,
-          "\(key): \("'\(text)'") \(need) the \(format(layout.caption.width))-point-wide caption "
+          "\(key): '\(text)' has a word wider than the \(format(layout.caption.width))-point-wide caption "
+            + "at \(format(style.style.size)) pt (shorten the word, use a smaller font or a wider stage)")
+      }
+      if lines.count > style.lines {
+        throw Diagnostic(
+          location,
+          "\(key): '\(text)' needs \(lines.count) lines in the \(format(layout.caption.width))-point-wide caption "
             + "at \(format(style.style.size)) pt; it holds \(style.lines) "
             + "line\(style.lines == 1 ? "" : "s") (raise stage.caption.lines, shorten the text or use a smaller font)")
       }

@@ -46,6 +46,9 @@ import Testing
       Self.error(Self.job(stage: "{ size: [400, 800] }"))
         == "s.cfg:3:16: error: stage.size: a 400x800-point stage is smaller than the iphone-15 (portrait), "
         + "441x900 points; make it at least that, or leave size out (522x980 with the padding)")
+    // Without padding the fitted size is the least one, rounded to even pixels: no padding to name.
+    let unpadded = Self.error(Self.job(stage: "{ size: [400, 800], padding: 0 }"))
+    #expect(unpadded.hasSuffix("or leave size out (442x900)"), "\(unpadded)")
   }
 
   @Test func stepCaptionsNeedAStageCaption() {

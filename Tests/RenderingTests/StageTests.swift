@@ -206,7 +206,7 @@ import Testing
     #expect(throws: Diagnostic(
       SourceLocation(file: "c.cfg", line: 9, column: 5),
       "timeline[1].caption: 'Supercalifragilisticexpialidociously' has a word wider than the 440-point-wide caption "
-        + "at 30 pt; it holds 1 line (raise stage.caption.lines, shorten the text or use a smaller font)"
+        + "at 30 pt (shorten the word, use a smaller font or a wider stage)"
     )) { try CaptionFit.check(try JobParser.parse(wide, file: "c.cfg"), fonts: fonts) }
   }
 }
