@@ -1,5 +1,9 @@
 // TransvidCLI: the command line and the batch runner. The executable target
-// `transvid` is one line that calls `TransvidCommand.main`.
+// `transvid` is one line that calls `TransvidCommand.main`. A batch of
+// several jobs renders each in a worker process of the same executable
+// (`transvid __worker`: `WorkerProcess`, `JobWorker`), so that a job which
+// crashes, runs out of memory or overruns `--job-timeout` fails alone; what
+// the batch decides and commits (plan, cache, renames, reports) stays here.
 
 #if canImport(Glibc)
 import Glibc
