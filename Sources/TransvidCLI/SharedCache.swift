@@ -53,7 +53,12 @@ final class SharedCache: Sendable {
     guard let bytes = try? Platform.readRegularFile(manifestPath, maxBytes: 1 << 20),
       let manifest = try? JSONDecoder().decode(CacheRecord.self, from: Data(bytes)),
       manifest.key == key, manifest.outputs.map(\.format) == formats.map(\.rawValue)
-    else { return nil }
+    else {
+      // Entries appear whole (one rename): one there without its manifest is damaged, and goes.
+      var status = stat()
+      if lstat(directory, &status) == 0 { remove(key, as: "damaged") }
+      return nil
+    }
     var restored: [OutputSummary] = []
     for (item, name) in zip(manifest.outputs, names) {
       let target = (folder as NSString).appendingPathComponent(name)

@@ -42,10 +42,12 @@ import Testing
     }
   }
 
-  /// An entry whose file no longer matches its manifest (a flipped byte) is
-  /// not copied: the job renders, and its render takes the entry's place,
-  /// so the run after copies again (it rendered every time before).
-  @Test func aDamagedEntryIsReplacedByTheRender() throws {
+  /// A damaged entry (a file that no longer matches its manifest, the
+  /// manifest gone, a plain file where the entry's folder was) is not
+  /// copied: the job renders, and its render takes the entry's place, so the
+  /// run after copies again (it rendered every time before).
+  @Test(arguments: ["flipped byte", "no manifest", "a file"])
+  func aDamagedEntryIsReplacedByTheRender(damage: String) throws {
     let dir = try makeTemporaryDirectory()
     defer { try? FileManager.default.removeItem(atPath: dir) }
     _ = try makeBatch(in: dir, count: 1)
@@ -56,10 +58,17 @@ import Testing
     }
     _ = try run("one")
     let key = try #require(try Self.entries(path(dir, "cache")).keys.first)
-    let file = path(dir, "cache/entries/\(key)/mp4.mp4")
-    var bytes = try #require(FileManager.default.contents(atPath: file))
-    bytes[bytes.count / 2] ^= 0xFF
-    try bytes.write(to: URL(fileURLWithPath: file))
+    let entry = path(dir, "cache/entries/\(key)")
+    switch damage {
+    case "flipped byte":
+      var bytes = try #require(FileManager.default.contents(atPath: path(entry, "mp4.mp4")))
+      bytes[bytes.count / 2] ^= 0xFF
+      try bytes.write(to: URL(fileURLWithPath: path(entry, "mp4.mp4")))
+    case "no manifest": try FileManager.default.removeItem(atPath: path(entry, "manifest.json"))
+    default:
+      try FileManager.default.removeItem(atPath: entry)
+      try write("x", to: key, in: path(dir, "cache/entries"))
+    }
     #expect(try Self.entries(path(dir, "cache")) == [key: false])
     let rendered = try run("two")
     #expect(rendered.count == 1 && !rendered[0].hasSuffix("(copied from the cache)"), "\(rendered)")
