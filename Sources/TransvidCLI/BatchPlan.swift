@@ -75,6 +75,8 @@ struct PlannedJob: Sendable {
   var shard = 1
   /// Which of its file's jobs this is (one per locale and appearance), in `place`'s order.
   var unit = 0
+  /// The String Catalog the job reads (`strings: FILE`), resolved against the job's folder.
+  var catalog: String?
 
   /// The cache record beside the outputs, named by the job and its formats:
   /// two jobs of one name writing different formats into one folder keep
@@ -167,16 +169,20 @@ struct BatchPlan: Sendable {
   /// placed; a broken file is one failed job.
   static func place(file: String, options: Options) -> [PlannedJob] {
     let units: [Result<JobSpec, Diagnostic>]
+    var catalog: String?
     do throws(Diagnostic) {
       let parsed = try StageTimings.measure(.parse) { () throws(Diagnostic) in
         try JobParser.load(path: file, limits: options.limits, access: options.paths.access(jobFile: file))
+      }
+      catalog = parsed.localization?.stringsFile.map { path in
+        path.hasPrefix("/") ? path : (PathText.folder(of: file) as NSString).appendingPathComponent(path)
       }
       units = try LocaleSelection.all(of: parsed, locales: options.locales).map { .success($0) }
     } catch {
       units = [.failure(error)]
     }
     return units.enumerated().map { unit, parsed in
-      var job = PlannedJob(file: file, name: PathText.baseName(of: file), unit: unit)
+      var job = PlannedJob(file: file, name: PathText.baseName(of: file), unit: unit, catalog: catalog)
       do throws(Diagnostic) {
         var spec = try parsed.get()
         let parsedNote = spec.oddCanvasNote(formats: spec.output.formats)

@@ -327,7 +327,8 @@ struct BatchRunner: Sendable {
   }
 
   /// Why `--report`, `--junit` or `--gallery` would overwrite a file the run
-  /// reads or writes (a job file, an image, an output, a cache record, another
+  /// reads or writes (a job file, an image, a font, a String Catalog, an
+  /// output, a cache record, anything in the `--cache` store, another
   /// report), or nil. Paths are compared resolved (`PathPolicy.resolve`).
   func reportClash(_ plan: BatchPlan) -> String? {
     let reports = [
@@ -343,10 +344,18 @@ struct BatchRunner: Sendable {
       for output in job.outputs { take(output, "the output '\(output)' of \(job.file)") }
       if job.spec != nil { take(job.recordPath, "the cache record of \(job.file)") }
       for asset in job.spec?.assets ?? [] { take(asset.resolvedPath, "the image '\(asset.path)' of \(job.file)") }
+      for font in job.spec?.fontFiles ?? [] {
+        take(font.path, "the font '\(job.spec?.writtenPath(of: font.path) ?? font.path)' of \(job.file)")
+      }
+      if let catalog = job.catalog { take(catalog, "the String Catalog of \(job.file)") }
     }
+    let store = options.cache.flatMap(PathPolicy.resolve)
     for case (let flag, let path?) in reports {
       guard let resolved = PathPolicy.resolve(path) else { continue }
       if let what = taken[resolved] { return "\(flag) '\(path)' would overwrite \(what)" }
+      if let store, resolved == store || resolved.hasPrefix(store + "/") {
+        return "\(flag) '\(path)' would overwrite a file of the --cache store '\(options.cache ?? store)'"
+      }
       taken[resolved] = "the \(flag) file"
     }
     return nil

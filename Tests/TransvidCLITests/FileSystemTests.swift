@@ -376,7 +376,22 @@ let outsideHint = "jobs may reach only their own folder; allow another with --al
     let job = try String(contentsOfFile: path(dir, "job.cfg"), encoding: .utf8)
     #expect(try runBinary(["job.cfg", "-o", "out", "-q"], in: dir).status == 0)
     let video = try #require(FileManager.default.contents(atPath: path(dir, "out/base.mp4")))
+    // A job that reads a font file and a String Catalog of its folder.
+    try FileManager.default.copyItem(atPath: "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf", toPath: path(dir, "App.ttf"))
+    let catalog = try write(
+      #"{"sourceLanguage":"en","strings":{"t":{"localizations":{"en":{"stringUnit":{"state":"translated","value":"Hi"}}}}},"version":"1.0"}"#,
+      to: "strings.xcstrings", in: dir)
+    try write(
+      goodJob(name: "cat").replacingOccurrences(of: "output: {", with: "locales: [en]\nstrings: strings.xcstrings\noutput: {")
+        .replacingOccurrences(of: "color: \"#FF9500\", corner: 4 }", with: "text: { key: t }, font: { file: App.ttf } }"),
+      to: "cat.cfg", in: dir)
+    let font = try #require(FileManager.default.contents(atPath: path(dir, "App.ttf")))
+    let strings = try String(contentsOfFile: catalog, encoding: .utf8)
     for (flags, message) in [
+      (["cat.cfg", "--report", "App.ttf"], "--report 'App.ttf' would overwrite the font 'App.ttf' of cat.cfg"),
+      (["cat.cfg", "--junit", "strings.xcstrings"], "--junit 'strings.xcstrings' would overwrite the String Catalog of cat.cfg"),
+      (["--cache", "c", "--report", "c/entries/x/mp4.mp4"],
+        "--report 'c/entries/x/mp4.mp4' would overwrite a file of the --cache store 'c'"),
       (["--report", "out/base.mp4"], "--report 'out/base.mp4' would overwrite the output 'out/base.mp4' of job.cfg"),
       (["--report", "job.cfg"], "--report 'job.cfg' would overwrite the job file job.cfg"),
       (["--junit", "./out/../job.cfg"], "--junit './out/../job.cfg' would overwrite the job file job.cfg"),
@@ -388,6 +403,8 @@ let outsideHint = "jobs may reach only their own folder; allow another with --al
     }
     #expect(FileManager.default.contents(atPath: path(dir, "out/base.mp4")) == video)
     #expect(try String(contentsOfFile: path(dir, "job.cfg"), encoding: .utf8) == job)
+    #expect(FileManager.default.contents(atPath: path(dir, "App.ttf")) == font)
+    #expect(try String(contentsOfFile: catalog, encoding: .utf8) == strings)
     #expect(!FileManager.default.fileExists(atPath: path(dir, "r.json")))
   }
 
