@@ -160,7 +160,9 @@ extension JobDecoder {
       caption.fontLocation = value.pairs?.first { $0.key == "file" || $0.key == "family" }?.value.location
     }
     if let value = fields["textColor"] { caption.style.color = try color(value, fields.path("textColor")) }
-    if let value = fields["lines"] { caption.lines = try integer(value, fields.path("lines"), in: 1...6) }
+    if let value = fields["lines"] {
+      caption.lines = try integer(value, fields.path("lines"), in: 1...CaptionSpec.maximumLines)
+    }
     return caption
   }
 

@@ -69,6 +69,8 @@ public struct CaptionSpec: Hashable, Sendable {
   public var style: TextStyle
   /// How many lines the caption area holds (the text wraps to the stage width).
   public var lines: Int
+  /// The most `lines` may be.
+  public static let maximumLines = 6
   /// Where `stage.caption` is written.
   public var location: SourceLocation
   /// Where its `font:`'s `file:` or `family:` is written, when it has one.

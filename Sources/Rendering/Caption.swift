@@ -60,11 +60,13 @@ public enum CaptionFit {
             + "at \(format(style.style.size)) pt (shorten the word, use a smaller font or a wider stage)")
       }
       if lines.count > style.lines {
+        // Raising `lines` helps only up to its maximum.
+        let raise = lines.count <= CaptionSpec.maximumLines ? "raise stage.caption.lines, " : ""
         throw Diagnostic(
           location,
           "\(key): '\(text)' needs \(lines.count) lines in the \(format(layout.caption.width))-point-wide caption "
             + "at \(format(style.style.size)) pt; it holds \(style.lines) "
-            + "line\(style.lines == 1 ? "" : "s") (raise stage.caption.lines, shorten the text or use a smaller font)")
+            + "line\(style.lines == 1 ? "" : "s") (\(raise)shorten the text or use a smaller font)")
       }
     }
   }

@@ -1,12 +1,14 @@
 import Foundation
 import Jobs
+import Rendering
 
 /// `transvid check PATH...`: the lint step of a pull request. Every job is
 /// parsed and placed exactly as a render would (`BatchPlan`: the job file,
 /// its paths under `--allow-outside`, its images readable, no two jobs
 /// writing one output, the sizes `--format` asks for), its fonts are
-/// loaded (a font file that is a folder or no font fails here, not at
-/// render), and nothing is rendered or written. A broken job prints its `FILE:LINE:COL: error: …`
+/// loaded and its captions wrapped (a font file that is a folder or no
+/// font, a caption too long for its stage, fails here, not at render), and
+/// nothing is rendered or written. A broken job prints its `FILE:LINE:COL: error: …`
 /// on standard error; a good one a line with its length on standard output.
 /// Exit status 1 when any job is broken or no job is found, 2 for a usage error.
 enum CheckCommand {
@@ -22,7 +24,11 @@ enum CheckCommand {
       var failure = job.failure
       if failure == nil, let spec = job.spec {
         // Fonts are loaded at render, not when a batch is planned (a cached run opens none).
-        do throws(Diagnostic) { _ = try AssetLoader.fonts(for: spec) } catch { failure = JobFailure(error) }
+        do throws(Diagnostic) {
+          try CaptionFit.check(spec, fonts: try AssetLoader.fonts(for: spec))
+        } catch {
+          failure = JobFailure(error)
+        }
       }
       if let failure {
         broken += 1

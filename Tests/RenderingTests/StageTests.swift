@@ -202,6 +202,16 @@ import Testing
       "timeline[0].caption: 'A caption far too long to fit on one line of this stage' needs 3 lines in the "
         + "440-point-wide caption at 30 pt; it holds 1 line (raise stage.caption.lines, shorten the text or use a smaller font)"
     )) { try CaptionFit.check(try JobParser.parse(job, file: "c.cfg"), fonts: fonts) }
+    // At the most lines a caption may have, raising them is no advice.
+    let six = job.replacingOccurrences(of: "lines: 1", with: "lines: 6").replacingOccurrences(
+      of: "A caption far too long to fit on one line of this stage",
+      with: String(repeating: "A caption far too long to fit on one line of this stage ", count: 4))
+    let sixError = #expect(throws: Diagnostic.self) {
+      try CaptionFit.check(try JobParser.parse(six, file: "c.cfg"), fonts: fonts)
+    }
+    #expect(
+      sixError?.message.hasSuffix("it holds 6 lines (shorten the text or use a smaller font)") == true,
+      "\(String(describing: sixError))")
     let wide = job.split(separator: "\n").prefix(7).joined(separator: "\n") + "\n  - hold: 1\n    caption: \"Supercalifragilisticexpialidociously\""
     #expect(throws: Diagnostic(
       SourceLocation(file: "c.cfg", line: 9, column: 5),

@@ -68,6 +68,28 @@ import Testing
     #expect(check.errorLines.first?.contains("f.cfg:8:") == true, "\(check.errorLines)")
   }
 
+  /// A caption that cannot fit its stage fails `check` with the render's error.
+  @Test func checkWrapsTheCaptions() throws {
+    let dir = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    try write(
+      """
+      name: c
+      canvas: { size: 100x100, scale: 1, fps: 5 }
+      output: { formats: [png] }
+      stage: { padding: 4, caption: { text: Supercalifragilisticexpialidocious, font: { size: 20 }, lines: 1 } }
+      screens:
+        a: { background: "#FFFFFF" }
+      timeline:
+        - hold: 0.4
+      """, to: "c.cfg", in: dir)
+    let check = try runTransvid(["check", "c.cfg"], in: dir)
+    let render = try runTransvid(["c.cfg", "-q", "-o", "out"], in: dir)
+    #expect(check.status == 1 && render.status == 1)
+    #expect(check.errorLines.count == 1 && check.errorLines == render.errorLines, "\(check.errorLines)")
+    #expect(check.errorLines.first?.contains("has a word wider than the") == true, "\(check.errorLines)")
+  }
+
   @Test func planExitsOneOnABrokenJobAndPrintsItsErrorOnce() throws {
     let dir = try Self.makeFolder()
     defer { try? FileManager.default.removeItem(atPath: dir) }
