@@ -119,7 +119,8 @@ struct BatchPlan: Sendable {
       } else {
         found = [input]
       }
-      for path in found where seen.insert((path as NSString).standardizingPath).inserted {
+      // The same file however it is spelled ('good.cfg', './good.cfg', its absolute path, a link to it).
+      for path in found where seen.insert(PathPolicy.resolve(path) ?? absolute(path)).inserted {
         jobs.append(path)
       }
     }

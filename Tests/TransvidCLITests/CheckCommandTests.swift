@@ -68,6 +68,18 @@ import Testing
     #expect(check.errorLines.first?.contains("f.cfg:8:") == true, "\(check.errorLines)")
   }
 
+  /// A file named several ways (relative, with './', absolute, through its
+  /// folder, by a link) is one job: it was refused as writing another's output.
+  @Test func aFileNamedSeveralWaysIsOneJob() throws {
+    let dir = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    try write(smallJob(name: "one"), to: "one.cfg", in: path(dir, ""))
+    try FileManager.default.createSymbolicLink(atPath: path(dir, "link.yaml"), withDestinationPath: "one.cfg")
+    let check = try runTransvid(["check", "one.cfg", "./one.cfg", path(dir, "one.cfg"), ".", "link.yaml"], in: dir)
+    #expect(check.status == 0, "\(check.stderr)")
+    #expect(check.stdout.hasSuffix("transvid: 1 jobs checked, 0 broken\n"), "\(check.stdout)")
+  }
+
   /// A caption that cannot fit its stage fails `check` with the render's error.
   @Test func checkWrapsTheCaptions() throws {
     let dir = try makeTemporaryDirectory()
