@@ -233,7 +233,14 @@ struct BatchRunner: Sendable {
           .init(file: PathText.fileName(of: $0.path), bytes: $0.bytes, frames: $0.frames, duration: $0.duration)
         })
       let stagedRecord = (folder as NSString).appendingPathComponent("\(job.name).record.json")
-      try Platform.writeAtomically(Array(record.encoded()), to: stagedRecord)
+      do throws(MediaError) {
+        try Platform.writeAtomically(Array(record.encoded()), to: stagedRecord)
+      } catch {
+        // Named as the record it becomes (a full disk named the staging folder's file).
+        var named = error
+        named.operation = Self.naming(error.operation, output: job.recordPath, staged: stagedRecord)
+        throw named
+      }
       try Cancellation.shared.commit {
         try Platform.createDirectories(PathText.folder(of: job.recordPath))
         try Platform.move(stagedRecord, to: job.recordPath)
