@@ -88,19 +88,16 @@ enum JobWorker {
 
   /// Renders one request, sending a reply per frame and per output; returns the last reply.
   static func render(_ request: Request, options: Options, send: (Reply) -> Void = send) -> Reply {
+    let changed = JobFailure(file: request.file, message: "the job file changed while the batch ran; run the batch again")
     do {
       let jobs = BatchPlan.place(file: request.file, options: options)
-      guard jobs.indices.contains(request.unit) || jobs.count == 1 else {
-        throw JobFailure(file: request.file, message: "the job file changed while the batch ran; run the batch again")
-      }
+      guard jobs.indices.contains(request.unit) || jobs.count == 1 else { throw changed }
       // A file that no longer parses is one failed job: its error is the one to give.
       let job = jobs.indices.contains(request.unit) ? jobs[request.unit] : jobs[0]
       if let failure = job.failure { throw failure }
       // The worker parses the file again: it must still be the job the batch planned and keyed.
       guard let spec = job.spec, digest(of: spec) == request.spec, job.formats.map(\.rawValue) == request.formats
-      else {
-        throw JobFailure(file: request.file, message: "the job file changed while the batch ran; run the batch again")
-      }
+      else { throw changed }
       try BatchRunner.writeOutputs(
         of: spec, formats: job.formats, staged: request.staged, outputs: request.outputs,
         onStart: { send(.started) }, onFrame: { send(.frame($0)) },

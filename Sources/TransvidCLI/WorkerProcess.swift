@@ -121,10 +121,7 @@ final class WorkerProcess {
       }
     }
     // The worker ended before the job did: what it printed last, then how it ended.
-    while fds[1].fd >= 0 {
-      let n = read(worker.errors, &chunk, chunk.count)
-      if n > 0 { printed += chunk[..<n] } else if n == 0 || errno != EINTR { break }
-    }
+    if fds[1].fd >= 0 { printed += Self.readToEnd(worker.errors) }
     let status = end(worker)
     throw JobFailure(file: file, message: Self.describe(status: status, printed: Self.trimmed(printed)))
   }
@@ -134,12 +131,7 @@ final class WorkerProcess {
   func finish() {
     guard let worker = running else { return }
     close(worker.requests)
-    var printed: [UInt8] = []
-    var chunk = [UInt8](repeating: 0, count: 1 << 16)
-    while true {
-      let n = read(worker.errors, &chunk, chunk.count)
-      if n > 0 { printed += chunk[..<n] } else if n == 0 || errno != EINTR { break }
-    }
+    let printed = Self.readToEnd(worker.errors)
     var status: Int32 = 0
     while waitpid(worker.pid, &status, 0) < 0 && errno == EINTR {}
     Cancellation.shared.unregister(worker: worker.pid)
@@ -229,6 +221,16 @@ final class WorkerProcess {
   /// `600`, `0.5`: seconds as given on the command line.
   static func seconds(_ value: Double) -> String {
     value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
+  }
+
+  /// What is left to read from `fd`, up to its end (or an error).
+  private static func readToEnd(_ fd: Int32) -> [UInt8] {
+    var bytes: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 1 << 16)
+    while true {
+      let n = read(fd, &chunk, chunk.count)
+      if n > 0 { bytes += chunk[..<n] } else if n == 0 || errno != EINTR { return bytes }
+    }
   }
 
   /// Writes all of `bytes`; false when the pipe is closed.

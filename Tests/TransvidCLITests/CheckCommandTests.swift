@@ -61,11 +61,16 @@ import Testing
       smallJob(name: "f").replacingOccurrences(
         of: "color: \"#FFFFFF\", corner: 8 }", with: "text: Hello, font: \(font) }"),
       to: "f.cfg", in: dir)
-    let check = try runTransvid(["check", "f.cfg"], in: dir)
-    let render = try runTransvid(["f.cfg", "-q", "-o", "out"], in: dir)
+    try Self.expectCheckFailsAsTheRender("f.cfg", in: dir, saying: "f.cfg:8:")
+  }
+
+  /// `check FILE` and a render of it both exit 1 with the same one error, which contains `saying`.
+  static func expectCheckFailsAsTheRender(_ file: String, in dir: String, saying: String) throws {
+    let check = try runTransvid(["check", file], in: dir)
+    let render = try runTransvid([file, "-q", "-o", "out"], in: dir)
     #expect(check.status == 1 && render.status == 1)
     #expect(check.errorLines.count == 1 && check.errorLines == render.errorLines, "\(check.errorLines)")
-    #expect(check.errorLines.first?.contains("f.cfg:8:") == true, "\(check.errorLines)")
+    #expect(check.errorLines.first?.contains(saying) == true, "\(check.errorLines)")
   }
 
   /// A file named several ways (relative, with './', absolute, through its
@@ -95,11 +100,7 @@ import Testing
       timeline:
         - hold: 0.4
       """, to: "c.cfg", in: dir)
-    let check = try runTransvid(["check", "c.cfg"], in: dir)
-    let render = try runTransvid(["c.cfg", "-q", "-o", "out"], in: dir)
-    #expect(check.status == 1 && render.status == 1)
-    #expect(check.errorLines.count == 1 && check.errorLines == render.errorLines, "\(check.errorLines)")
-    #expect(check.errorLines.first?.contains("has a word wider than the") == true, "\(check.errorLines)")
+    try Self.expectCheckFailsAsTheRender("c.cfg", in: dir, saying: "has a word wider than the")
   }
 
   @Test func planExitsOneOnABrokenJobAndPrintsItsErrorOnce() throws {
