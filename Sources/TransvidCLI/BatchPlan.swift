@@ -78,6 +78,12 @@ struct PlannedJob: Sendable {
   /// The String Catalog the job reads (`strings: FILE`), resolved against the job's folder.
   var catalog: String?
 
+  /// The file, and for one of a file's several jobs (a locale, an
+  /// appearance) its name: `jobs/locales.cfg (locales.ar)`, for text rows.
+  var label: String {
+    spec?.locale != nil || spec?.appearance != nil ? "\(file) (\(name))" : file
+  }
+
   /// The cache record beside the outputs, named by the job and its formats:
   /// two jobs of one name writing different formats into one folder keep
   /// one record each (`.transvid-cache/<name>.<format>+<format>.json`).

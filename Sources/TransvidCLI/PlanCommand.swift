@@ -34,7 +34,7 @@ enum PlanCommand {
       } else {
         let state = job.failure.map(\.description) ?? (upToDate ? "up to date" : "to render")
         rows.append(
-          "\(job.shard)/\(shardCount)  \(job.file)  \(job.frames) frames \(job.pixelWidth)x\(job.pixelHeight)"
+          "\(job.shard)/\(shardCount)  \(job.label)  \(job.frames) frames \(job.pixelWidth)x\(job.pixelHeight)"
             + "  cost \(job.cost)  \(key.prefix(12))  \(state)")
       }
     }

@@ -85,6 +85,27 @@ import Testing
     #expect(check.stdout.hasSuffix("transvid: 1 jobs checked, 0 broken\n"), "\(check.stdout)")
   }
 
+  /// A file's several jobs (locales × appearances) are told apart in the
+  /// rows of `check` and `plan` by their names.
+  @Test func rowsNameEachLocaleAndAppearance() throws {
+    let dir = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    try write(
+      smallJob(name: "l").replacingOccurrences(
+        of: "output: {", with: "locales: [en, fr]\nstrings: { en: { t: Hi }, fr: { t: Salut } }\nappearances: [light, dark]\noutput: {"),
+      to: "l.cfg", in: dir)
+    let check = try runTransvid(["check", "l.cfg"], in: dir)
+    #expect(check.status == 0, "\(check.stderr)")
+    let labels = ["l.en.light", "l.en.dark", "l.fr.light", "l.fr.dark"].map { "l.cfg (\($0))" }
+    let checked: [String] = check.stdout.split(separator: "\n").dropLast().map { row in
+      String(row.split(separator: "  ")[0])
+    }
+    #expect(checked == labels)
+    let plan = try runTransvid(["plan", "l.cfg"], in: dir)
+    let planned: [String] = plan.stdout.split(separator: "\n").map { row in String(row.split(separator: "  ")[1]) }
+    #expect(planned == labels)
+  }
+
   /// A caption that cannot fit its stage fails `check` with the render's error.
   @Test func checkWrapsTheCaptions() throws {
     let dir = try makeTemporaryDirectory()
