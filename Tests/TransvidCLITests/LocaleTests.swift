@@ -209,6 +209,10 @@ import TransvidCLI
     let subset = path(dir, "subset")
     #expect(transvid([dir, "-o", subset, "-q", "--locale", "ar,ja"]) == 0)
     #expect(allEntries(in: subset).filter { !$0.hasPrefix(".") } == ["app.ar.png", "app.ja.png"])
+    // Locale codes match in any case (BCP 47): the job's own spelling names the output.
+    let upper = path(dir, "upper")
+    #expect(transvid([dir, "-o", upper, "-q", "--locale", "AR"]) == 0)
+    #expect(allEntries(in: upper).filter { !$0.hasPrefix(".") } == ["app.ar.png"])
     let none = Capture()
     #expect(transvid([dir, "-o", subset, "-q", "--locale", "fr"], none) == 1)
     #expect(none.err.joined().contains("locales: the job has no locale 'fr' (it has en, ar, ja)"))
