@@ -5,15 +5,31 @@ import Media
 /// `transvid frame JOB.cfg --time T -o FRAME.png`: the frame a video would
 /// show at `T` seconds (frame ⌊T·fps⌉), at full canvas size. A time past the
 /// last frame shows the last frame and says so. `--locale L` picks one of a
-/// job's locales (default: its first).
+/// job's locales and `--appearance light|dark` one of its appearances
+/// (default: the first of each).
 enum FrameCommand {
+  /// `--appearance` names one the job does not list.
+  struct NoSuchAppearance: Error, CustomStringConvertible {
+    var job: String, wanted: String, listed: [String]
+    var description: String {
+      "\(job) has no appearance '\(wanted)' ("
+        + (listed.isEmpty ? "it is light only: add appearances: [light, dark]" : "it has \(listed.joined(separator: ", "))")
+        + ")"
+    }
+  }
+
   static func run(
     job: String, time: Double, output: String, paths: PathPolicy, limits: JobLimits, locale: String? = nil,
-    console: Console
+    appearance: String? = nil, console: Console
   ) -> Int32 {
     do {
       let parsed = try JobParser.load(path: job, limits: limits, access: paths.access(jobFile: job))
-      let spec = try LocaleSelection.one(of: parsed, locale: locale)
+      let looks = try LocaleSelection.all(of: parsed, locales: locale.map { [$0] })
+      // A job without `appearances:` has one, light.
+      let chosen = appearance.map { wanted in looks.first { ($0.appearance ?? "light") == wanted } }
+      guard let spec = chosen ?? looks.first else {
+        throw NoSuchAppearance(job: job, wanted: appearance ?? "", listed: parsed.appearances)
+      }
       try paths.check(spec, outputDirectoryGiven: true)
       try AssetLoader.checkFiles(of: spec)
       let renderer = try AssetLoader.makeRenderer(for: spec)

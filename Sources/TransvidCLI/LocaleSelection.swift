@@ -22,9 +22,4 @@ enum LocaleSelection {
     }
     return spec.localizedJobs()
   }
-
-  /// The one job `transvid frame --locale L` renders.
-  static func one(of spec: JobSpec, locale: String?) throws(Diagnostic) -> JobSpec {
-    try all(of: spec, locales: locale.map { [$0] }).first ?? spec
-  }
 }

@@ -70,6 +70,8 @@ struct Options: Sendable {
   var paths = PathPolicy()
   /// `--locale ar,ja`: render only these of a job's locales (nil: all).
   var locales: [String]?
+  /// `frame --appearance dark`: which of a job's appearances to draw (nil: its first).
+  var appearance: String?
 
   /// A usage error: printed with a hint to `--help`, exit status 2.
   struct UsageError: Error, CustomStringConvertible {
@@ -280,11 +282,18 @@ struct Options: Sendable {
         time = t
       case "-o", "--output": output = try nonEmpty(try value(), arg)
       case "--locale": options.locales = try Options.locales(try value())
+      case "--appearance":
+        let name = try value()
+        guard ["light", "dark"].contains(name) else {
+          throw UsageError(description: "--appearance needs light or dark, got '\(name)'")
+        }
+        options.appearance = name
       case "--allow-outside": paths.allowed.append(try nonEmpty(try value(), arg))
       case _ where limitOptions.contains(arg): try options.limits.set(arg, try value())
       default:
         guard !arg.hasPrefix("-"), job == nil else {
-          let hint = arg.hasPrefix("-") ? Options.hint(for: arg, among: ["--help", "--time", "--output", "--locale", "--allow-outside"] + limitOptions) : ""
+          let known = ["--help", "--time", "--output", "--locale", "--appearance", "--allow-outside"] + limitOptions
+          let hint = arg.hasPrefix("-") ? Options.hint(for: arg, among: known) : ""
           throw UsageError(description: "unexpected argument '\(raw)' for 'frame'\(hint)")
         }
         job = arg

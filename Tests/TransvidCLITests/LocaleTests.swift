@@ -272,4 +272,30 @@ import TransvidCLI
     }
     #expect(error.description == "l.cfg:3:22: error: appearances[1]: unknown appearance \"dim\"; expected one of: light, dark")
   }
+
+  /// `frame --appearance dark` draws the dark job's frame: the batch's dark
+  /// poster, byte for byte (it drew the first appearance, whatever was asked).
+  @Test func frameDrawsTheAppearanceAsked() throws {
+    let dir = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    let job = try write(Self.job, to: "look.cfg", in: dir)
+    let out = path(dir, "out")
+    #expect(transvid([job, "-o", out, "-q", "--locale", "ar"]) == 0)
+    for look in ["light", "dark"] {
+      let frame = path(dir, "\(look).png")
+      let capture = Capture()
+      #expect(
+        transvid(["frame", job, "--locale", "ar", "--appearance", look, "--time", "0", "-o", frame], capture) == 0,
+        "\(capture.err)")
+      #expect(FileManager.default.contents(atPath: frame) == FileManager.default.contents(atPath: path(out, "look.ar.\(look).png")))
+    }
+    let plain = try write(Self.job.replacingOccurrences(of: "appearances: [light, dark]\n", with: ""), to: "plain.cfg", in: dir)
+    let none = Capture()
+    #expect(transvid(["frame", plain, "--appearance", "dark", "--time", "0", "-o", path(dir, "x.png")], none) == 1)
+    #expect(none.err == ["transvid: \(plain) has no appearance 'dark' (it is light only: add appearances: [light, dark])"])
+    #expect(transvid(["frame", plain, "--appearance", "light", "--time", "0", "-o", path(dir, "x.png")]) == 0)
+    let usage = Capture()
+    #expect(transvid(["frame", plain, "--appearance", "dim", "--time", "0", "-o", path(dir, "x.png")], usage) == 2)
+    #expect(usage.err.first?.hasPrefix("transvid: --appearance needs light or dark, got 'dim'") == true)
+  }
 }
