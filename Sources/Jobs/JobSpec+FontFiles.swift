@@ -21,6 +21,10 @@ extension JobSpec {
     return found
   }
 
+  /// A path the job writes (a font file, its String Catalog) resolved as the
+  /// decoder resolves it: relative to the job's folder (`writtenPath` undoes it).
+  public func resolvedPath(of written: String) -> String { JobDecoder.resolve(written, relativeTo: file) }
+
   /// A font file's resolved path as the job file writes it (relative to the
   /// job's folder, as messages name images).
   public func writtenPath(of resolved: String) -> String {

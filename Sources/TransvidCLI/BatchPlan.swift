@@ -181,9 +181,7 @@ struct BatchPlan: Sendable {
       let parsed = try StageTimings.measure(.parse) { () throws(Diagnostic) in
         try JobParser.load(path: file, limits: options.limits, access: options.paths.access(jobFile: file))
       }
-      catalog = parsed.localization?.stringsFile.map { path in
-        path.hasPrefix("/") ? path : (PathText.folder(of: file) as NSString).appendingPathComponent(path)
-      }
+      catalog = parsed.localization?.stringsFile.map(parsed.resolvedPath(of:))
       units = try LocaleSelection.all(of: parsed, locales: options.locales).map { .success($0) }
     } catch {
       units = [.failure(error)]
