@@ -427,12 +427,12 @@ extension Sampler {
         gx = gEnd
         continue
       }
-      var q = (ColumnQuad(gx: gx, m, width: w), ColumnQuad(gx: gx + 4, m, width: w))
+      var quads = (ColumnQuad(gx: gx, m, width: w), ColumnQuad(gx: gx + 4, m, width: w))
       // The image rows each column needs, from the first and last spans (v is linear down a column).
       let yFirst = Int(spans[first].x), yLast = Int(spans[last].x)
       var rows = 0, inside = true
       for half in 0..<2 {
-        let quad = half == 0 ? q.0 : q.1
+        let quad = half == 0 ? quads.0 : quads.1
         let (r0, _) = quad.rowAndWeight(yFirst, clamped: true, height: h)
         let (r1, _) = quad.rowAndWeight(yLast, clamped: true, height: h)
         let lo = r0.replacing(with: r1, where: r1 .< r0)
@@ -440,7 +440,7 @@ extension Sampler {
         rows = max(rows, Int((hi &- lo).max()) + 1)
         let vf = quad.v(yFirst), vl = quad.v(yLast)
         inside = inside && all(vf .>= zero) && all(vl .>= zero) && all(vf .<= maxV) && all(vl .<= maxV)
-        if half == 0 { q.0.lo = lo } else { q.1.lo = lo }
+        if half == 0 { quads.0.lo = lo } else { quads.1.lo = lo }
       }
       guard rows <= columnCacheRows else {
         // Shrunk vertically: few rows are shared; fall back to the row sampler.
@@ -459,8 +459,12 @@ extension Sampler {
       // rows starts lower when `rows` would pass the image's last row
       // (hi ≤ h − 1, so it still covers [lo, hi]): every row read is inside.
       let top = Int32(h - rows)
-      q.0.lo.replace(with: top, where: q.0.lo .> top)
-      q.1.lo.replace(with: top, where: q.1.lo .> top)
+      quads.0.lo.replace(with: top, where: quads.0.lo .> top)
+      quads.1.lo.replace(with: top, where: quads.1.lo .> top)
+      // A constant from here: the nested functions below capture it by
+      // value (a captured `var` is a heap box per group, with an
+      // exclusivity check at each access).
+      let q = quads
       fill(q, raw, stride: stride, rows: rows, cache: cache)
       let runStart = UnsafePointer((cache + runStartOffset).assumingMemoryBound(to: UInt8.self))
       let clamped = !inside
