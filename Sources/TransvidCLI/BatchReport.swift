@@ -7,11 +7,13 @@ enum BatchReport {
   /// line and column. Written to `path`, each output also gets `file`: its
   /// path relative to the report's folder, which still holds when the folder
   /// is copied elsewhere (a CI artifact), so `transvid gallery` finds it.
-  static func json(_ results: [JobResult], shard: Shard, at path: String? = nil) -> String {
+  /// `merged`: the number of reports `transvid gallery` merged into this one.
+  static func json(_ results: [JobResult], shard: Shard, at path: String? = nil, merged: Int? = nil) -> String {
     let folder = path.map { BatchPlan.absolute(PathText.folder(of: $0)) }
     var lines: [String] = ["{"]
     lines.append("  \"version\": \(JSONText.string(TransvidCommand.version)),")
     lines.append("  \"shard\": \(shard == .all ? "null" : JSONText.string(shard.description)),")
+    if let merged { lines.append("  \"merged\": \(merged),") }
     let counts = Dictionary(grouping: results, by: \.status).mapValues(\.count)
     lines.append(
       "  \"totals\": " + JSONText.object([

@@ -55,7 +55,7 @@ struct BatchRunner: Sendable {
     let shard: Shard
     do {
       files = try BatchPlan.findJobs(inputs)
-      shard = try options.shard ?? Shard.fromEnvironment(environment, count: options.shardCount) ?? .all
+      shard = try Shard.forBatch(options.shard, count: options.shardCount, environment: environment)
     } catch let error as NoJobsFound {
       console.error("transvid: \(error)")
       return 1

@@ -14,20 +14,34 @@ import Media
 /// report's `file` (its path relative to the report, which holds after the
 /// artifact was moved), else its `path` as written. `DIR/index.html` is
 /// `Gallery.html` (the page `--gallery` writes) with links relative to DIR,
-/// and `DIR/report.json` the merged report.
+/// and `DIR/report.json` the merged report (marked `"merged"`, so that a
+/// later merge into DIR takes it for its own and leaves it out).
+///
+/// Nothing is lost without a word: a `*.json` in a folder that is not valid
+/// JSON (a report cut short by a full disk or a failed upload) is an error,
+/// as is a report of a shard whose N shards are not all there, an output a
+/// report lists that is not on disk, or a report of jobs at `DIR/report.json`
+/// (which the merged report would overwrite). The page and the merged report
+/// are still written where the reports can be read (exit 1).
 enum GalleryCommand {
   static func run(inputs: [String], output: String, console: Console) -> Int32 {
     do {
       let merged = BatchPlan.absolute((output as NSString).appendingPathComponent("report.json"))
+      try refuseToOverwriteJobReport(at: merged, output: output)
       let reports = try findReports(inputs, skipping: merged)
       guard !reports.isEmpty else {
         throw Options.UsageError(description: "no transvid reports found in \(inputs.joined(separator: ", "))")
       }
       var results: [JobResult] = []
+      var problems: [String] = []
+      // The shards each count N has, by the reports that name one ("K/N").
+      var shards: [Int: Set<Int>] = [:]
       // A unit of work is a file and a job name: a file with locales is one job per locale.
       var source: [String: String] = [:]
       for report in reports {
-        for result in try load(report) {
+        let (jobs, shard) = try load(report)
+        if let shard { shards[shard.count, default: []].insert(shard.index) }
+        for result in jobs {
           let unit = result.job.file + "\u{0}" + result.job.name
           if let other = source[unit] {
             let base = PathText.baseName(of: result.job.file)
@@ -36,7 +50,17 @@ enum GalleryCommand {
             return 1
           }
           source[unit] = report
+          for output in result.outputs where result.status != .failed {
+            if !FileManager.default.fileExists(atPath: output.path) {
+              problems.append("\(shown(output.path)), an output of \(report), is missing")
+            }
+          }
           results.append(result)
+        }
+      }
+      for (count, present) in shards.sorted(by: { $0.key < $1.key }) {
+        for index in 1...count where !present.contains(index) {
+          problems.append("no report of shard \(index)/\(count) among the inputs: its jobs are missing")
         }
       }
       results.sort { a, b in
@@ -45,11 +69,13 @@ enum GalleryCommand {
           : Array(a.job.file.utf8).lexicographicallyPrecedes(Array(b.job.file.utf8))
       }
       try BatchRunner.writeAtomically(Gallery.html(results, in: output), to: BatchRunner.galleryPage(output))
-      try BatchRunner.writeAtomically(BatchReport.json(results, shard: .all, at: merged), to: merged)
+      try BatchRunner.writeAtomically(
+        BatchReport.json(results.map(\.relativeToWorkingFolder), shard: .all, at: merged, merged: reports.count), to: merged)
       let failed = results.filter { $0.status == .failed }.count
       console.print(
         "transvid: \(results.count) jobs from \(reports.count) reports (\(failed) failed) in \(BatchRunner.galleryPage(output))")
-      return failed == 0 ? 0 : 1
+      for problem in problems { console.error("transvid: error: \(problem)") }
+      return failed == 0 && problems.isEmpty ? 0 : 1
     } catch let error as Options.UsageError {
       console.error("transvid: \(error)")
       return 2
@@ -59,8 +85,21 @@ enum GalleryCommand {
     }
   }
 
+  /// Throws a usage error when `path` (DIR/report.json) is a report of
+  /// rendered jobs rather than one a merge wrote: the merge would overwrite it.
+  static func refuseToOverwriteJobReport(at path: String, output: String) throws {
+    guard FileManager.default.fileExists(atPath: path), let object = try? report(at: path), object["merged"] == nil
+    else { return }
+    throw Options.UsageError(
+      description: "\((output as NSString).appendingPathComponent("report.json")) is a report of rendered jobs (from --report), which the merged "
+        + "report would overwrite: give -o another folder than \(output)")
+  }
+
   /// The report files named by `inputs`, resolved, sorted per folder, once
-  /// each, without `skipping` (the merged report a previous merge wrote).
+  /// each, without `skipping` (the merged report a previous merge wrote). A
+  /// `*.json` in a folder that is valid JSON but no report, or a merged
+  /// report, is passed over; one that is not valid JSON is an error (a
+  /// report cut short).
   static func findReports(_ inputs: [String], skipping: String) throws -> [String] {
     var reports: [String] = []
     var seen: Set<String> = [skipping]
@@ -72,11 +111,19 @@ enum GalleryCommand {
       }
       var found = [input]
       if isDirectory.boolValue {
-        found = (fm.enumerator(atPath: input)?.allObjects as? [String] ?? [])
+        found = try (fm.enumerator(atPath: input)?.allObjects as? [String] ?? [])
           .filter { $0.hasSuffix(".json") && !$0.split(separator: "/").contains { $0.hasPrefix(".") } }
           .sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }
           .map { (input as NSString).appendingPathComponent($0) }
-          .filter { (try? report(at: $0)) != nil }
+          .filter { BatchPlan.absolute($0) != skipping }
+          .filter { path in
+            // A merged report (a gallery's) is made of reports found beside it.
+            if let object = try? report(at: path) { return object["merged"] == nil }
+            guard let data = FileManager.default.contents(atPath: path),
+              (try? JSONSerialization.jsonObject(with: data, options: .fragmentsAllowed)) != nil
+            else { throw ReportError(description: "\(path) is not valid JSON: a damaged report?") }
+            return false
+          }
       }
       for path in found where seen.insert(BatchPlan.absolute(path)).inserted { reports.append(path) }
     }
@@ -94,11 +141,14 @@ enum GalleryCommand {
 
   struct ReportError: Error, CustomStringConvertible { var description: String }
 
-  /// The jobs of the report at `path`, their outputs' paths resolved.
-  static func load(_ path: String) throws -> [JobResult] {
+  /// The jobs of the report at `path`, their outputs' paths resolved, and
+  /// the shard it names, if any.
+  static func load(_ path: String) throws -> (jobs: [JobResult], shard: Shard?) {
     let folder = BatchPlan.absolute(PathText.folder(of: path))
-    let entries = try report(at: path)["jobs"] as? [[String: Any]] ?? []
-    return try entries.map { entry in
+    let object = try report(at: path)
+    let entries = object["jobs"] as? [[String: Any]] ?? []
+    let shard = (object["shard"] as? String).flatMap(Shard.init(parsing:))
+    let jobs = try entries.map { entry in
       guard let file = entry["file"] as? String, let name = entry["job"] as? String,
         let status = (entry["status"] as? String).flatMap(JobResult.Status.init(rawValue:))
       else { throw ReportError(description: "\(path): a job without file, job or status") }
@@ -123,16 +173,34 @@ enum GalleryCommand {
             duration: output["duration"] as? Double ?? 0, bytes: output["bytes"] as? Int ?? 0))
       }
       if let error = entry["error"] as? [String: Any] {
-        var failure = JobFailure(file: file, message: "")
-        failure.description = error["message"] as? String ?? "failed"
-        result.failure = failure
+        let location = (error["line"] as? Int).flatMap { line in
+          (error["column"] as? Int).map { SourceLocation(file: error["file"] as? String ?? file, line: line, column: $0) }
+        }
+        result.failure = JobFailure(description: error["message"] as? String ?? "failed", location: location)
       }
       return result
     }
+    return (jobs, shard)
+  }
+}
+
+extension JobResult {
+  /// The result with its outputs' paths relative to the working folder (as
+  /// a batch's report writes them), where the merge resolved them absolute.
+  var relativeToWorkingFolder: JobResult {
+    var result = self
+    for i in result.outputs.indices { result.outputs[i].path = GalleryCommand.shown(result.outputs[i].path) }
+    return result
   }
 }
 
 extension GalleryCommand {
+  /// An absolute path as messages and the merged report show it: relative
+  /// to the working folder.
+  static func shown(_ path: String) -> String {
+    Gallery.relativePath(path, from: FileManager.default.currentDirectoryPath, encoded: false)
+  }
+
   /// The format whose file extension ends `path` (the longest: `x.sheet.png` is a sheet, `x.png` a poster).
   static func format(ofFile path: String) -> OutputFormat? {
     OutputFormat.allCases.filter { path.hasSuffix(".\($0.writer.fileType.fileExtension)") }

@@ -74,7 +74,7 @@ struct Options: Sendable {
   var appearance: String?
 
   /// A usage error: printed with a hint to `--help`, exit status 2.
-  struct UsageError: Error, CustomStringConvertible {
+  struct UsageError: Error, Equatable, CustomStringConvertible {
     var description: String
   }
 

@@ -46,7 +46,12 @@ struct Shard: Hashable, Sendable, CustomStringConvertible {
       }
       return try make(zeroBased: index, count: count, source: "JOB_COMPLETION_INDEX")
     }
-    if let id = try number("SLURM_ARRAY_TASK_ID"), let count = try explicitCount ?? number("SLURM_ARRAY_TASK_COUNT") {
+    if let id = try number("SLURM_ARRAY_TASK_ID") {
+      // Without a count every task of the array would render the whole batch.
+      guard let count = try explicitCount ?? number("SLURM_ARRAY_TASK_COUNT") else {
+        throw Options.UsageError(
+          description: "SLURM_ARRAY_TASK_ID is set but SLURM_ARRAY_TASK_COUNT is not: pass --shard-count N")
+      }
       let minimum = try number("SLURM_ARRAY_TASK_MIN") ?? 0
       let (index, overflow) = id.subtractingReportingOverflow(minimum)
       guard !overflow else {
@@ -56,6 +61,26 @@ struct Shard: Hashable, Sendable, CustomStringConvertible {
       return try make(zeroBased: index, count: count, source: "SLURM_ARRAY_TASK_ID")
     }
     return nil
+  }
+
+  /// The shard a batch renders: `--shard`'s (which `--shard-count`, if
+  /// given too, must agree with), else the environment's, else the whole
+  /// batch. A `--shard-count` with no index from either is an error: the
+  /// shards would each render everything.
+  static func forBatch(_ shard: Shard?, count: Int?, environment: [String: String]) throws -> Shard {
+    if let shard {
+      if let count, count != shard.count {
+        throw Options.UsageError(description: "--shard \(shard) and --shard-count \(count) disagree")
+      }
+      return shard
+    }
+    if let found = try fromEnvironment(environment, count: count) { return found }
+    if let count {
+      throw Options.UsageError(
+        description: "--shard-count \(count) needs the shard's index: JOB_COMPLETION_INDEX (0-based) or "
+          + "SLURM_ARRAY_TASK_ID in the environment, or --shard K/\(count)")
+    }
+    return .all
   }
 
   private static func make(zeroBased index: Int, count: Int, source: String) throws -> Shard {

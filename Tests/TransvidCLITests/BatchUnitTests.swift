@@ -28,6 +28,33 @@ import Testing
     #expect(
       try Shard.fromEnvironment(["SLURM_ARRAY_TASK_ID": "3", "SLURM_ARRAY_TASK_COUNT": "4"], count: nil)
         == Shard(index: 4, count: 4))
+    #expect(try Shard.fromEnvironment(["SLURM_ARRAY_TASK_ID": "3"], count: 4) == Shard(index: 4, count: 4))
+    // A task id without a count would have every task render the whole batch.
+    #expect(throws: Options.UsageError(
+      description: "SLURM_ARRAY_TASK_ID is set but SLURM_ARRAY_TASK_COUNT is not: pass --shard-count N")) {
+      try Shard.fromEnvironment(["SLURM_ARRAY_TASK_ID": "1"], count: nil)
+    }
+  }
+
+  /// A batch's shard: `--shard`, else the environment, else the whole batch;
+  /// a count with nothing to say which shard, or one that disagrees with
+  /// `--shard`, is a usage error.
+  @Test func batchShard() throws {
+    let three = Shard(index: 1, count: 3)
+    #expect(try Shard.forBatch(nil, count: nil, environment: [:]) == .all)
+    #expect(try Shard.forBatch(three, count: nil, environment: ["JOB_COMPLETION_INDEX": "2"]) == three)
+    #expect(try Shard.forBatch(three, count: 3, environment: [:]) == three)
+    #expect(try Shard.forBatch(nil, count: 3, environment: ["JOB_COMPLETION_INDEX": "2"]) == Shard(index: 3, count: 3))
+    #expect(throws: Options.UsageError(description: "--shard 1/3 and --shard-count 4 disagree")) {
+      try Shard.forBatch(three, count: 4, environment: [:])
+    }
+    #expect(throws: Options.UsageError(
+      description: "--shard-count 3 needs the shard's index: JOB_COMPLETION_INDEX (0-based) or "
+        + "SLURM_ARRAY_TASK_ID in the environment, or --shard K/3")) {
+      try Shard.forBatch(nil, count: 3, environment: [:])
+    }
+    // TRANSVID_SHARD_COUNT alone (a machine-wide setting) is no shard.
+    #expect(try Shard.forBatch(nil, count: nil, environment: ["TRANSVID_SHARD_COUNT": "3"]) == .all)
   }
 
   /// Longest-processing-time: balanced, and independent of the input order.

@@ -94,6 +94,72 @@ import Testing
     #expect(none.status == 2 && none.errorLines == ["transvid: no transvid reports found in jobs"])
   }
 
+  /// Nothing of a merge is lost without a word: a shard whose report is
+  /// missing, a report cut short, an output no longer on disk each fail the
+  /// merge (exit 1, the page still written from what could be read).
+  @Test func aLostShardReportOrOutputFailsTheMerge() throws {
+    let dir = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    let reports = try Self.renderShards(in: dir)
+    let kept = try Data(contentsOf: URL(fileURLWithPath: reports[1]))
+    try FileManager.default.removeItem(atPath: reports[1])
+    let lost = try runTransvid(["gallery", "artifacts", "-o", "site"], in: dir)
+    #expect(lost.status == 1)
+    #expect(lost.errorLines == ["transvid: error: no report of shard 2/3 among the inputs: its jobs are missing"])
+    #expect(FileManager.default.fileExists(atPath: path(dir, "site/index.html")))
+
+    // Cut short, as by a full disk: it was passed over as "not a report".
+    try kept.prefix(120).write(to: URL(fileURLWithPath: reports[1]))
+    let damaged = try runTransvid(["gallery", "artifacts", "-o", "site"], in: dir)
+    #expect(damaged.status == 1)
+    #expect(damaged.errorLines == ["transvid: artifacts/shard-2/report.json is not valid JSON: a damaged report?"])
+
+    // Valid JSON that is no report is still passed over.
+    try kept.write(to: URL(fileURLWithPath: reports[1]))
+    try Data("{\"name\": \"artifact metadata\"}".utf8).write(to: URL(fileURLWithPath: path(dir, "artifacts/meta.json")))
+    let whole = try runTransvid(["gallery", "artifacts", "-o", "site"], in: dir)
+    #expect(whole.status == 0 && whole.stdout == "transvid: 5 jobs from 3 reports (0 failed) in site/index.html\n")
+
+    let output = try #require((try reportJobs(reports[2]).first?["outputs"] as? [[String: Any]])?.first?["file"] as? String)
+    try FileManager.default.removeItem(atPath: path(dir, "artifacts/shard-3/" + output))
+    let missing = try runTransvid(["gallery", "artifacts", "-o", "site"], in: dir)
+    #expect(missing.status == 1)
+    #expect(
+      missing.errorLines == [
+        "transvid: error: artifacts/shard-3/\(output), an output of artifacts/shard-3/report.json, is missing"
+      ])
+  }
+
+  /// `-o` a shard's own folder would overwrite its report with the merge:
+  /// refused, the report as it was. The merged report keeps each failure's
+  /// line and column, and names outputs relative to the working folder.
+  @Test func theMergeKeepsShardReportsAndFailurePlaces() throws {
+    let dir = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    let jobs = try makeBatch(in: dir, count: 2, broken: true)
+    let run = try runTransvid([jobs, "-o", "out", "--format", "png", "--report", "out/report.json", "-q"], in: dir)
+    #expect(run.status == 1)
+    let before = try Data(contentsOf: URL(fileURLWithPath: path(dir, "out/report.json")))
+    let refused = try runTransvid(["gallery", "out", "-o", "out"], in: dir)
+    #expect(refused.status == 2)
+    #expect(
+      refused.errorLines == [
+        "transvid: out/report.json is a report of rendered jobs (from --report), which the merged report would "
+          + "overwrite: give -o another folder than out"
+      ])
+    #expect(try Data(contentsOf: URL(fileURLWithPath: path(dir, "out/report.json"))) == before)
+
+    let merged = try runTransvid(["gallery", "out", "-o", "site"], in: dir)
+    #expect(merged.status == 1 && merged.stdout == "transvid: 3 jobs from 1 reports (1 failed) in site/index.html\n")
+    func errors(_ jobs: [[String: Any]]) -> [String] {
+      jobs.compactMap { $0["error"] as? [String: Any] }.map { "\($0["file"] ?? "") \($0["line"] ?? "") \($0["column"] ?? "")" }
+    }
+    let shard = try reportJobs(path(dir, "out/report.json")), site = try reportJobs(path(dir, "site/report.json"))
+    #expect(errors(shard).count == 1 && errors(site) == errors(shard) && !errors(site)[0].hasSuffix("  "))
+    let paths = site.flatMap { $0["outputs"] as? [[String: Any]] ?? [] }.compactMap { $0["path"] as? String }
+    #expect(paths.count == 2 && paths.allSatisfy { $0.hasPrefix("out/job-") }, "\(paths)")
+  }
+
   /// A file with locales is one job per locale, and shards split them: the
   /// merge lists each locale once and takes none for a duplicate.
   @Test func localesOfOneFileFromSeveralShardsAreSeveralJobs() throws {
