@@ -14,6 +14,8 @@ import Media
 ///   (editors often save by writing a new file and renaming it over the old
 ///   one, which a watch on the file itself would lose), and a burst of events
 ///   is one change: rendering starts after `quiet` without another event.
+///   Folders are watched from before the files in them are read, so an edit
+///   saved while a render runs (the first included) renders again after it.
 /// - A render goes through `BatchRunner.render`, as in a batch: staged and
 ///   renamed into place, recorded in the cache, so an edit that changes no
 ///   pixel (a comment) renders nothing.
@@ -42,22 +44,26 @@ enum WatchCommand {
     }
     let runner = BatchRunner(options: options, console: console, environment: [:])
     var watched = [job]
+    watcher.watch(watched)
     while true {
-      if let files = renderOnce(job, runner: runner, console: console) { watched = files }
+      if let files = renderOnce(job, runner: runner, console: console, watcher: watcher) { watched = files }
       if !options.quiet { console.print("transvid: watching \(watched.count) file\(watched.count == 1 ? "" : "s"); Ctrl-C stops") }
       watcher.wait(forChangeTo: watched, quiet: quiet)
     }
   }
 
   /// Plans and renders the job, writes the preview; the files it reads
-  /// (job and images), or nil when it is broken (its error printed).
-  static func renderOnce(_ job: String, runner: BatchRunner, console: Console) -> [String]? {
+  /// (job and images, watched by `watcher` before the render starts), or
+  /// nil when it is broken (its error printed).
+  static func renderOnce(_ job: String, runner: BatchRunner, console: Console, watcher: FileWatcher? = nil) -> [String]? {
     let plan = BatchPlan(files: [job], options: runner.options, shardCount: 1)
     let planned = plan.jobs[0]
     if let failure = planned.failure {
       console.error(failure.description)
       return nil
     }
+    let images = planned.spec?.assets.map(\.resolvedPath) ?? []
+    watcher?.watch([job] + images)
     let mode = ProgressReporter.mode(.plain, quiet: runner.options.quiet, console: console)
     let reporter = ProgressReporter(mode: mode, console: console, jobs: [planned])
     let staging = StagingArea()
@@ -77,14 +83,13 @@ enum WatchCommand {
         console.error("transvid: cannot write the preview '\(page)': \((error as? MediaError)?.message ?? "\(error)")")
       }
     }
-    let images = planned.spec?.assets.map(\.resolvedPath) ?? []
     return [job] + images
   }
 }
 
 /// inotify on the folders of some files: `wait(forChangeTo:quiet:)` returns
-/// once one of the files was written, replaced, created or removed and no
-/// further event came for `quiet`.
+/// once one of the files was written, replaced, created or removed (since
+/// `watch` first named its folder) and no further event came for `quiet`.
 final class FileWatcher {
   private let fd: Int32
   /// Watch descriptor → absolute folder.
@@ -97,13 +102,21 @@ final class FileWatcher {
 
   deinit { close(fd) }
 
-  func wait(forChangeTo files: [String], quiet: Duration) {
-    let targets = Set(files.map(BatchPlan.absolute))
+  /// Watches the folders of `files` from now on: their events queue until
+  /// `wait` reads them.
+  func watch(_ files: [String]) {
     let mask = UInt32(IN_CLOSE_WRITE | IN_MOVED_TO | IN_CREATE | IN_DELETE | IN_ATTRIB | IN_MOVED_FROM)
-    for folder in Set(targets.map { PathText.folder(of: $0) }) {
+    for folder in Set(files.map { PathText.folder(of: BatchPlan.absolute($0)) }) {
       let wd = inotify_add_watch(fd, folder, mask)
       if wd >= 0 { folders[wd] = folder }
     }
+  }
+
+  /// Returns once one of `files` changed since it was first watched
+  /// (events queued before this call count) and the burst is over.
+  func wait(forChangeTo files: [String], quiet: Duration) {
+    let targets = Set(files.map(BatchPlan.absolute))
+    watch(files)
     // Block until a watched file changes, then until the burst is over.
     while !readEvents(timeout: -1).contains(where: targets.contains) {}
     let milliseconds = Int32(quiet.components.seconds * 1000 + quiet.components.attoseconds / 1_000_000_000_000_000)

@@ -83,6 +83,34 @@ import TestSupport
     #expect(rename(file + ".swp", file) == 0)
   }
 
+  /// An edit saved while the first render runs renders again after it
+  /// (the folders were watched only once that render was done).
+  @Test func anEditDuringTheFirstRenderRendersAgain() throws {
+    let dir = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    // 720×1200 at 60 fps, a 2 s transition, x264's slowest preset: a render
+    // of about a second and a half, long enough to edit during.
+    func job(_ color: String) -> Data {
+      Data(
+        tinyJob(name: "w", hold: 0.1, color: color)
+          .replacingOccurrences(of: "size: 60x100, scale: 1, fps: 10", with: "size: 240x400, scale: 3, fps: 60")
+          .replacingOccurrences(of: "preset: ultrafast", with: "preset: veryslow")
+          .replacingOccurrences(of: "duration: 0.3", with: "duration: 2").utf8)
+    }
+    let file = path(dir, "w.cfg"), mp4 = path(dir, "out/w.mp4")
+    try job("#FF9500").write(to: URL(fileURLWithPath: file))
+    let watch = try Watch(["watch", "w.cfg", "-o", "out"], in: dir)
+    defer { if watch.process.isRunning { kill(watch.process.processIdentifier, SIGKILL) } }
+    usleep(250_000)
+    #expect(watch.previews == 0, "the first render ended before the edit: make it longer")
+    try Self.save(job("#34C759"), to: file)
+    #expect(watch.wait { watch.previews == 2 }, "\(watch.out.withLock { $0 }) \(watch.err.withLock { $0 })")
+    let frame = try #require(try VideoReader(path: mp4).nextFrame())
+    #expect(Self.near(frame[90, 60], 52, 199, 89))
+    kill(watch.process.processIdentifier, SIGINT)
+    #expect(watch.wait { !watch.process.isRunning })
+  }
+
   @Test func rendersOnEveryChangeAndStopsWith130() throws {
     let dir = try makeTemporaryDirectory()
     defer { try? FileManager.default.removeItem(atPath: dir) }
