@@ -222,6 +222,9 @@ struct Options: Sendable {
       return options
     }
     guard !inputs.isEmpty else { throw UsageError(description: "no job files given") }
+    if options.cacheMaxBytes != nil && options.cache == nil {
+      throw UsageError(description: "--cache-max-bytes bounds the --cache store: give --cache DIR too")
+    }
     if isWatch {
       guard inputs.count == 1 else { throw UsageError(description: "'watch' takes one job file, got \(inputs.count)") }
       options.command = .watch(job: inputs[0])

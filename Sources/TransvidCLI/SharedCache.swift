@@ -141,8 +141,12 @@ final class SharedCache: Sendable {
     if rename(entry(key), trash) == 0 { try? FileManager.default.removeItem(atPath: trash) }
   }
 
-  /// Deletes this process's staging folder (at the end of a run).
+  /// Evicts down to `maxBytes` (a store filled under a higher bound, or by
+  /// runs that only copied from it, shrinks once a run ends; the entries
+  /// this run used are the last to go) and deletes this process's staging
+  /// folder (at the end of a run).
   func close() {
+    evict()
     try? FileManager.default.removeItem(atPath: staging)
     Cancellation.shared.unregister(staging)
   }

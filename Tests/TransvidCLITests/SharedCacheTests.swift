@@ -119,6 +119,18 @@ import Testing
     #expect(try runTransvid([a, "-o", "r3"] + store, in: dir).status == 0)  // a copy: a is now used last
     #expect(try runTransvid([c, "-o", "r4"] + store, in: dir).status == 0)  // over the bound: b goes
     #expect(try Set(Self.entries(path(dir, "bounded")).keys) == [keyOf(a), keyOf(c)])
+
+    // A lower bound shrinks the store at the end of a run that only copies
+    // from it: the entry it used stays.
+    let smallest = ["--cache", "bounded", "--cache-max-bytes", "\(sizes.max()!)", "-q"]
+    #expect(try runTransvid([c, "-o", "r5"] + smallest, in: dir).status == 0)
+    #expect(try Set(Self.entries(path(dir, "bounded")).keys) == [keyOf(c)])
+    let unused = try runTransvid([c, "-o", "r6", "--cache-max-bytes", "1000"], in: dir)
+    #expect(unused.status == 2)
+    #expect(
+      unused.errorLines == [
+        "transvid: --cache-max-bytes bounds the --cache store: give --cache DIR too", "Run 'transvid --help' for usage.",
+      ])
   }
 
   /// Two processes share one store, each killed with SIGKILL at a random
