@@ -370,7 +370,7 @@ struct BatchRunner: Sendable {
 }
 
 /// The staging folders of this process, one per output folder:
-/// `<dir>/.transvid-partial-<host>-<pid>/`. Outputs are written there and renamed
+/// `<dir>/.transvid-partial-<host>-<boot>.<pidns>-<pid>/`. Outputs are written there and renamed
 /// into place when complete; a signal deletes the folders (`Cancellation`).
 final class StagingArea: Sendable {
   private let folders = Mutex<[String: String]>([:])

@@ -9,7 +9,7 @@ import Synchronization
 /// terminal or ssh session closed).
 ///
 /// Outputs are written into a staging folder beside their destination
-/// (`<output dir>/.transvid-partial-<host>-<pid>/`; the writers' own temp files land
+/// (`<output dir>/.transvid-partial-<host>-<boot>.<pidns>-<pid>/`; the writers' own temp files land
 /// there too) and renamed into place one by one under this object's lock. On a
 /// signal, under the same lock, the handler marks the batch cancelled, moves
 /// each staging folder aside (so no writer can create a file in it any more)

@@ -14,7 +14,7 @@ import Media
 ///
 /// What is true, and why it holds with many writers and SIGKILL:
 /// - An entry is built in this process's staging folder inside DIR
-///   (`staging/.transvid-partial-<host>-<pid>/`, the name `StaleStaging`
+///   (`staging/.transvid-partial-<host>-<boot>.<pidns>-<pid>/`, the name `StaleStaging`
 ///   removes once its process is gone) and appears by one `rename(2)` of the whole folder:
 ///   `entries/<key>` is either absent or complete. Two writers of one key
 ///   race on that rename; the loser's rename fails (the target is a full
@@ -29,7 +29,7 @@ final class SharedCache: Sendable {
   let root: String
   let maxBytes: Int?
   private var entries: String { (root as NSString).appendingPathComponent("entries") }
-  /// This process's staging folder, `DIR/staging/.transvid-partial-<host>-<pid>`.
+  /// This process's staging folder, `DIR/staging/.transvid-partial-<namespace>-<pid>` (`StaleStaging`).
   private var staging: String { ((root as NSString).appendingPathComponent("staging") as NSString).appendingPathComponent(StaleStaging.folderName) }
 
   /// Opens (creating) the store at `root`, removing the staging folders of

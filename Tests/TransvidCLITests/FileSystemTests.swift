@@ -143,7 +143,7 @@ let outsideHint = "jobs may reach only their own folder; allow another with --al
 
     // Links where the old report temp name, the report and this process's staging folder go.
     let plant = #"ln -s victim.txt "report.json.tmp-$$" && ln -s victim.txt report.json && "#
-      + #"ln -s ../victim-folder "out/.transvid-partial-\#(StaleStaging.host)-$$" && exec "$0" "$@""#
+      + #"ln -s ../victim-folder "out/.transvid-partial-\#(StaleStaging.namespace)-$$" && exec "$0" "$@""#
     let run = try runInShell(
       plant, ["jobs", "-q", "-j", "2", "--report", "report.json", "--junit", "fresh/ci/junit.xml"], in: dir)
     #expect(run.reason == .exit && run.status == 1, "\(run.stderr)")

@@ -95,7 +95,7 @@ func wait(seconds: Double, until condition: () -> Bool) -> Bool {
     defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
 
     // Started: the encoder's temp file exists in the staging folder.
-    let staging = path(out, ".transvid-partial-\(StaleStaging.host)-\(process.processIdentifier)")
+    let staging = path(out, StaleStaging.folderName(pid: process.processIdentifier))
     let started = wait(seconds: 120) {
       (try? FileManager.default.contentsOfDirectory(atPath: staging))?.contains { $0.contains(".tmp-") } == true
     }

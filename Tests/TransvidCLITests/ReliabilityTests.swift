@@ -283,9 +283,12 @@ func goodJob(name: String = "good", color: String = "#FF9500", formats: String =
     let dead = child.processIdentifier
     let host = StaleStaging.host
     let otherHost = ".transvid-partial-\(host)x-\(dead)"  // another machine's: its pid means nothing here
+    // Another pid namespace of this host (a container sharing its name): nor there.
+    let otherNamespace = ".transvid-partial-\(StaleStaging.namespace)0-\(dead)"
     for name in [
       ".transvid-partial-\(host)-\(dead)", ".transvid-partial-\(host)-\(dead).cancelled", ".transvid-partial-\(host)-1",
-      ".transvid-partial-x", otherHost,
+      ".transvid-partial-x", otherHost, otherNamespace, StaleStaging.folderName(pid: dead),
+      StaleStaging.folderName(pid: dead) + ".cancelled",
     ] {
       try FileManager.default.createDirectory(atPath: path(out, name), withIntermediateDirectories: true)
       try Data("half a file".utf8).write(to: URL(fileURLWithPath: path(path(out, name), "victim.mp4.tmp-1")))
@@ -293,7 +296,7 @@ func goodJob(name: String = "good", color: String = "#FF9500", formats: String =
     #expect(transvid([job, "-o", out, "-q"]) == 0)
     #expect(
       allEntries(in: out).filter { !$0.contains("/") && $0.hasPrefix(".transvid-partial") }.sorted()
-        == [".transvid-partial-\(host)-1", otherHost, ".transvid-partial-x"].sorted())
+        == [".transvid-partial-\(host)-1", otherHost, otherNamespace, ".transvid-partial-x"].sorted())
   }
 
   /// A full disk fails the job with the system's words for it and leaves
