@@ -91,7 +91,7 @@ extension JobSpec {
   /// The keys `sizeSources` records.
   static let sizeKeys = [
     ["canvas", "size"], ["canvas", "device"], ["output", "gif", "width"], ["output", "sheet", "width"],
-    ["output", "mp4", "maxBytes"], ["output", "webm", "maxBytes"],
+    ["output", "mp4", "maxBytes"], ["output", "webm", "maxBytes"], ["output", "gif", "maxBytes"],
   ]
 }
 

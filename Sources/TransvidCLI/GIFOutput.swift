@@ -184,8 +184,9 @@ struct GIFOutput: FormatWriter {
           if try fits() { break search }
         }
         throw JobFailure(
-          file: spec.file,
-          message: "output.gif.maxBytes \(maxBytes): even at 32 px, \(fps) fps and \(colors) colours the GIF is \(lastBytes) bytes")
+          spec.diagnostic(
+            at: "output.gif.maxBytes",
+            "even at 32 px, \(fps) fps and \(colors) colours the GIF is \(lastBytes) bytes, over \(maxBytes)"))
       }
       guard let kept else { preconditionFailure("a search that ends has kept a file") }
       var changes: [String] = []

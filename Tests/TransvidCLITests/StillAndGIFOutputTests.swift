@@ -93,6 +93,30 @@ func smallJob(output: String) -> String {
     #expect(abs(summary.duration - 1.9) <= 0.01)
   }
 
+  /// A budget no GIF of the job can meet is an error at its key, found
+  /// while rendering, with the place in the job file (a batch then keeps
+  /// no GIF: the writer's file is in its staging folder).
+  @Test func anUnreachableBudgetIsAnErrorAtItsKey() throws {
+    let dir = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    let renderer = try renderer("{ formats: [gif], gif: { width: 120, maxBytes: 1100 } }", in: dir, gradients: true)
+    let text = try String(contentsOfFile: path(dir, "small.cfg"), encoding: .utf8)
+    let line = try #require(text.split(separator: "\n", omittingEmptySubsequences: false).firstIndex { $0.contains("maxBytes") })
+    let column = try #require(text.split(separator: "\n", omittingEmptySubsequences: false)[line].range(of: "1100")).lowerBound
+    let row = text.split(separator: "\n", omittingEmptySubsequences: false)[line]
+    do {
+      _ = try OutputWriter.write(format: .gif, renderer: renderer, to: path(dir, "small.gif"))
+      Issue.record("a 1100-byte budget was met")
+    } catch let failure as JobFailure {
+      let place = "\(dir)/small.cfg:\(line + 1):\(row.distance(from: row.startIndex, to: column) + 1)"
+      #expect(failure.location?.description == place, "\(failure.description)")
+      #expect(
+        failure.description.wholeMatch(
+          of: /.*small\.cfg:\d+:\d+: error: output\.gif\.maxBytes: even at 32 px, \d+ fps and \d+ colours the GIF is \d+ bytes, over 1100/)
+          != nil, "\(failure.description)")
+    }
+  }
+
   /// A budget a little under the file keeps most of the colours: the most
   /// (within `colourStep`) that fit, not the first step down.
   @Test func maxBytesKeepsTheMostColoursThatFit() throws {
