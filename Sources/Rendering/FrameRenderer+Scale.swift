@@ -17,4 +17,14 @@ extension FrameRenderer {
     job.canvas.isFractional = false
     return FrameRenderer(spec: job, assets: assets, fonts: fonts)
   }
+
+  /// This job at `fps` frames a second (fractional, ×1000/1001, as the
+  /// canvas is), built once from the same assets and fonts; this renderer
+  /// itself when it already is that rate.
+  public func retimed(fps: Int) -> FrameRenderer {
+    guard spec.canvas.fps != fps else { return self }
+    var job = spec
+    job.canvas.fps = fps
+    return FrameRenderer(spec: job, assets: assets, fonts: fonts)
+  }
 }

@@ -3,18 +3,21 @@ import Media
 import Rendering
 
 /// `webp`: an animated WebP by `WebPWriter`, at the canvas's full pixel
-/// size and rate.
+/// size and rate, at most 60 fps (`AnimationRate`).
 struct WebPOutput: FormatWriter {
   var fileType: OutputFileType { WebPWriter.fileType }
-  var cacheKey: String { "libwebp_anim" }
+  var cacheKey: String { "libwebp_anim-60fps" }
 
   func write(_ renderer: FrameRenderer, to path: String, onFrame: (Int) throws -> Void) throws -> OutputSummary {
+    let (renderer, note) = AnimationRate.renderer(renderer, format: "webp")
     let spec = renderer.spec
     let settings = spec.output.webp
     let writer = try WebPWriter(
       path: path, width: spec.framePixelWidth, height: spec.framePixelHeight, fps: spec.canvas.fps,
       quality: settings.quality, lossless: settings.lossless, loop: (settings.loop ?? .forever).plays,
       fractional: spec.canvas.isFractional)
-    return try writer.encodeFrames(of: renderer, onFrame: onFrame)
+    var summary = try writer.encodeFrames(of: renderer, onFrame: onFrame)
+    if let note { summary.notes.append(note) }
+    return summary
   }
 }

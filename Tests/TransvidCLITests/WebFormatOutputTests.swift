@@ -217,6 +217,37 @@ struct WebFormatOutputTests {
     #expect(psnr(try firstWebPFrame(r), r.renderer.frame(0, width: 240, height: 400)) == .infinity)
   }
 
+  /// A 120 fps canvas: APNG and WebP at 60 fps, every other frame, with a
+  /// note (browsers show a frame of 10 ms or less for 100 ms); 119.88 at
+  /// 59.94. Every picture of the APNG is the canvas frame it stands for.
+  @Test(.enabled(if: tool("webpmux"), "needs libwebp's tools (Debian package webp)"))
+  func animatedImagesAreAtMost60FPS() throws {
+    let dir = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    let job = smallJob(output: "{ formats: [apng, webp] }").replacingOccurrences(of: "fps: 30", with: "fps: 120")
+    let renderer = FrameRenderer(spec: try JobParser.parse(job, file: "\(dir)/small.cfg"))
+    let apng = try OutputWriter.write(format: .apng, renderer: renderer, to: "\(dir)/small.apng.png")
+    #expect(apng.notes == ["apng: 120 fps reduced to 60 fps (browsers show frames of 10 ms or less for 100 ms)"])
+    let webp = try OutputWriter.write(format: .webp, renderer: renderer, to: "\(dir)/small.webp")
+    #expect(webp.notes == ["webp: 120 fps reduced to 60 fps (browsers show frames of 10 ms or less for 100 ms)"])
+    let durations = try webpInfo("\(dir)/small.webp").durations
+    #expect(durations.allSatisfy { $0 >= 16 } && abs(durations.reduce(0, +) - 1900) <= 17, "\(durations)")
+    // The APNG's frames as ffmpeg shows them at 60 fps: canvas frames 0, 2, 4, …
+    let (_, data) = try PlanFramesTests.run(
+      URL(fileURLWithPath: "/usr/bin/env"),
+      ["ffmpeg", "-v", "error", "-i", "\(dir)/small.apng.png", "-vf", "fps=60", "-f", "rawvideo", "-pix_fmt", "rgba", "-"])
+    let size = 240 * 400 * 4
+    #expect(data.count / size == 114, "\(data.count / size) frames at 60 fps for 1.9 s")
+    for k in [0, 30, 57, 113] where (k + 1) * size <= data.count {
+      let picture = try #require(Bitmap(width: 240, height: 400, bytes: Array(data[(k * size)..<((k + 1) * size)])))
+      #expect(picture == renderer.frame(2 * k, width: 240, height: 400), "60 fps frame \(k)")
+    }
+    let ntsc = FrameRenderer(spec: try JobParser.parse(job.replacingOccurrences(of: "fps: 120", with: "fps: 119.88"), file: "\(dir)/small.cfg"))
+    let fractional = try OutputWriter.write(format: .apng, renderer: ntsc, to: "\(dir)/ntsc.apng.png")
+    #expect(fractional.notes == ["apng: 119.88 fps reduced to 59.94 fps (browsers show frames of 10 ms or less for 100 ms)"])
+    #expect(AnimationRate.reduced(100) == 50 && AnimationRate.reduced(90) == 45 && AnimationRate.reduced(75) == 60)
+  }
+
   /// An odd canvas (121×201 px): the WebM and MOV repeat the last column
   /// and row (122×202) as the MP4 does; APNG and WebP keep every pixel as is.
   @Test(.enabled(if: tool("webpmux"), "needs libwebp's tools (Debian package webp)"))
