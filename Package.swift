@@ -30,6 +30,7 @@ let package = Package(
     // GIF palettes (libimagequant, GPL-3) and GIF files (giflib, MIT).
     .systemLibrary(name: "CImageQuant", pkgConfig: "imagequant", providers: [.apt(["libimagequant-dev"])]),
     .systemLibrary(name: "CGIF", providers: [.apt(["libgif-dev"])]),
+    .systemLibrary(name: "CWebP", pkgConfig: "libwebpmux", providers: [.apt(["libwebp-dev"])]),
     // A header-only prefetch hint for the compositor's column walk.
     .systemLibrary(name: "CPrefetch"),
     // prctl(2) for the batch's worker processes (variadic in C, so a header-only shim).
@@ -56,7 +57,7 @@ let package = Package(
     .target(name: "Transitions", dependencies: ["Geometry", "Motion", "Raster"], linkerSettings: libm),
 
     // MARK: - Edges (I/O)
-    .target(name: "Media", dependencies: ["CFFmpeg", "CImageQuant", "CGIF", "CJPEG", "Raster"]),
+    .target(name: "Media", dependencies: ["CFFmpeg", "CImageQuant", "CGIF", "CJPEG", "CWebP", "Raster"]),
     .target(name: "Jobs", dependencies: ["CYAML", "Geometry", "Motion", "Raster", "Transitions"]),
     .target(name: "Rendering", dependencies: ["CFontconfig", "Jobs", "Raster", "Transitions", "Geometry"]),
     .target(

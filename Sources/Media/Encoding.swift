@@ -11,7 +11,6 @@ import CFFmpeg
 ///     WebM  container "webm", codec "libvpx-vp9",   yuv420p,      1/fps, BT.709, crf, bit rate 0
 ///     MOV   container "mov",  codec "prores_ks",    yuv422p10le,  1/fps, BT.709, profile hq
 ///     APNG  container "apng", codec "apng",         rgba,         1/fps, plays
-///     WebP  container "webp", codec "libwebp_anim", bgra,         1/fps, quality, loop
 struct Encoding {
   /// libavformat's muxer name.
   var container: String

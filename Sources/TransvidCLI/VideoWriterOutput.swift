@@ -2,13 +2,13 @@ import Media
 import Raster
 import Rendering
 
-extension VideoWriter {
+extension FrameSink {
   /// Renders every frame of `renderer` at the writer's size (`FrameFitter`:
   /// the canvas, padded to even sides or scaled) and appends it; a
   /// frame that repeats the previous one is appended again without
   /// rendering, or held (`hold()`) where the writer merges holds
   /// (`mergesHolds`, or `mergingHolds`). The writer converts each bitmap itself (swscale for YUV,
-  /// a straight-alpha copy for RGBA). Cancels the writer on error.
+  /// a straight-alpha copy for RGBA and WebP). Cancels the writer on error.
   func encodeFrames(
     of renderer: FrameRenderer, mergingHolds: Bool? = nil, onFrame: (Int) throws -> Void
   ) throws -> OutputSummary {

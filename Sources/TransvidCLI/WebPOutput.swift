@@ -6,7 +6,7 @@ import Rendering
 /// size and rate, at most 60 fps (`AnimationRate`).
 struct WebPOutput: FormatWriter {
   var fileType: OutputFileType { WebPWriter.fileType }
-  var cacheKey: String { "libwebp_anim-60fps" }
+  var cacheKey: String { "libwebp-mux" }
 
   func write(_ renderer: FrameRenderer, to path: String, onFrame: (Int) throws -> Void) throws -> OutputSummary {
     let (renderer, note) = AnimationRate.renderer(renderer, format: "webp")

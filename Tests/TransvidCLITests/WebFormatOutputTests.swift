@@ -181,6 +181,79 @@ struct WebFormatOutputTests {
     return (size, loop.trimmingCharacters(in: .whitespaces), durations)
   }
 
+  /// What the WebP at `path` shows after each of its frames, and for how
+  /// many ms: each frame taken out by webpmux, decoded by dwebp and put in
+  /// place over the canvas so far (transvid writes frames that replace
+  /// their rectangle, `dispose none`, `blend no`; any other is refused here).
+  func webpCanvases(_ path: String, width: Int, height: Int, in dir: String) throws -> [(canvas: Bitmap, ms: Int)] {
+    let text = try output(["webpmux", "-info", path])
+    var canvas = Bitmap(width: width, height: height)
+    var result: [(Bitmap, Int)] = []
+    for line in text.split(separator: "\n") {
+      // "  n:  width height alpha x y duration dispose blend size compression"
+      let f = line.split(separator: " ").map(String.init)
+      guard f.count == 11, f[0].hasSuffix(":"), let n = Int(f[0].dropLast()) else { continue }
+      #expect(f[7] == "none" && f[8] == "no", "\(line)")
+      let (w, h, x, y, ms) = (Int(f[1])!, Int(f[2])!, Int(f[4])!, Int(f[5])!, Int(f[6])!)
+      let frame = "\(dir)/f\(n).webp", pam = "\(dir)/f\(n).pam"
+      _ = try output(["webpmux", "-get", "frame", "\(n)", path, "-o", frame])
+      _ = try output(["dwebp", "-quiet", frame, "-pam", "-o", pam])
+      let data = Array(try Data(contentsOf: URL(fileURLWithPath: pam)))
+      let end = try #require((0..<(data.count - 7)).first { Array(data[$0..<($0 + 7)]) == Array("ENDHDR\n".utf8) })
+      let pixels = Array(data[(end + 7)...])
+      #expect(pixels.count == w * h * 4)
+      for row in 0..<h where pixels.count == w * h * 4 {
+        for column in 0..<w {
+          let i = (row * w + column) * 4
+          canvas[x + column, y + row] = Pixel(r: pixels[i], g: pixels[i + 1], b: pixels[i + 2], a: pixels[i + 3])
+        }
+      }
+      result.append((canvas, ms))
+    }
+    return result
+  }
+
+  /// A fade too slow for any frame to change a pixel by more than a level
+  /// or so (12 levels of grey over 1.5 s): every change reaches the file,
+  /// so each frame shows its own colour within the codec's loss and the
+  /// last shows the end state. libwebp's animation encoder took such
+  /// changes for none and ended 12 levels off.
+  @Test(.enabled(if: tool("webpmux") && tool("dwebp"), "needs libwebp's tools (Debian package webp)"))
+  func aSlowFadeReachesItsEndState() throws {
+    let dir = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    let job = """
+      name: fade
+      canvas: { size: 120x200, scale: 1, fps: 30, background: "#000000" }
+      output: { formats: [webp] }
+      screens:
+        a: { background: "#404040" }
+        b: { background: "#4C4C4C" }
+      timeline:
+        - hold: 0.1
+        - present: { to: b, transition: cross-dissolve, duration: 1.5 }
+        - hold: 0.2
+
+      """
+    let renderer = FrameRenderer(spec: try JobParser.parse(job, file: "\(dir)/fade.cfg"))
+    let summary = try OutputWriter.write(format: .webp, renderer: renderer, to: "\(dir)/fade.webp")
+    let canvases = try webpCanvases("\(dir)/fade.webp", width: 120, height: 200, in: dir)
+    #expect(canvases.map(\.ms).reduce(0, +) == 1800 && summary.frames == 54)
+    var start = 0
+    for (k, shown) in canvases.enumerated() {
+      // Its first frame, and the last it stays for (times in whole ms, rounded).
+      let first = Int((Double(start) * 0.03).rounded()), end = Int((Double(start + shown.ms) * 0.03).rounded())
+      #expect(end > first)
+      for n in [first, end - 1] {
+        let expected = renderer.frame(n, width: 120, height: 200)
+        let error = (0..<200).map { y in (0..<120).map { x in abs(Int(shown.canvas[x, y].g) - Int(expected[x, y].g)) }.max()! }.max()!
+        #expect(error <= 2, "picture \(k) at frame \(n): \(error) levels off")
+      }
+      start += shown.ms
+    }
+    #expect(canvases.last.map { $0.canvas[60, 100].g } == renderer.frame(53, width: 120, height: 200)[60, 100].g)
+  }
+
   /// The WebP's first frame (a full-canvas key frame), decoded by dwebp.
   func firstWebPFrame(_ r: Rendered) throws -> Bitmap {
     let frame = "\(r.dir)/frame1.webp", pam = "\(r.dir)/frame1.pam"
