@@ -8,9 +8,11 @@ import Media
 /// the rate control's error; a file over the budget is encoded again at a
 /// rate lowered in proportion, one under 80 % of it at a rate raised —
 /// until a higher rate no longer makes it larger (a short or simple demo
-/// far under a generous budget needs no more bits), at most 1 Gb/s. The
-/// result is never over the budget: a budget no rate meets is an error
-/// naming the key and the limit.
+/// far under a generous budget needs no more bits), at most 1 Gb/s; the
+/// largest file that fitted is kept, and a budget none of the rates tried
+/// meets is tried once more at the lowest rate. The result is never over
+/// the budget: a budget no rate meets is an error naming the key, the
+/// limit and the rates tried.
 ///
 /// Two passes rather than a search over crf: a crf search needs several full
 /// encodes (each rendering every frame again) to bracket the size, while
@@ -37,6 +39,13 @@ struct SizeBudget {
   /// Encodes the video with `encode(bitRate)` (both passes, writing the
   /// file at `path`) until it fits. Returns the last summary and the note
   /// for the summary line; on failure nothing is left at `path`.
+  ///
+  /// x264's size is not monotone in the rate at low rates (a lower rate
+  /// can make a larger file), so the search brackets: a rate over the
+  /// budget is followed by one at most 9/10 of it, one under by one below
+  /// the lowest rate found over. When the attempts run out the largest file
+  /// that fitted is kept (encoded again if another came after it), or, if
+  /// none did, the lowest rate is tried before the budget is called unmet.
   func fit(path: String, duration: Double, what: String, encode: (Int) throws -> VideoSummary) throws -> (
     VideoSummary, String
   ) {
@@ -46,36 +55,66 @@ struct SizeBudget {
       throw failure(
         "\(maxBytes) bytes over \(Self.format(duration)) s is \(rate / 1000) kb/s, below the lowest rate (\(Self.lowestBitRate / 1000) kb/s)")
     }
-    var tried: [String] = []
-    var previous: (rate: Int, bytes: Int)?
-    for attempt in 1...Self.attempts {
+    var tried: [(rate: Int, bytes: Int)] = []
+    var best: (rate: Int, summary: VideoSummary)?
+    var lowestOver = Int.max
+    func triedText(_ attempts: ArraySlice<(rate: Int, bytes: Int)>) -> String {
+      attempts.map { "\($0.rate / 1000) kb/s → \($0.bytes) bytes" }.joined(separator: ", ")
+    }
+    func kept(_ summary: VideoSummary, at rate: Int, needsNoMore: Bool) -> (VideoSummary, String) {
+      let share = Int((Double(summary.bytes) * 100 / Double(maxBytes)).rounded(.down))
+      return (
+        summary,
+        "\(what): maxBytes \(maxBytes): two-pass at \(rate / 1000) kb/s, \(share) % of the budget"
+          + (needsNoMore ? " (it needs no more: a higher rate made it no larger)" : "")
+          + (tried.count > 1 ? " (tried \(triedText(tried.dropLast())))" : "")
+      )
+    }
+    func attempt(_ rate: Int) throws -> VideoSummary {
       let summary = try encode(rate)
-      tried.append("\(rate / 1000) kb/s → \(summary.bytes) bytes")
+      tried.append((rate, summary.bytes))
+      return summary
+    }
+    for _ in 1...Self.attempts {
+      let summary = try attempt(rate)
       let fits = summary.bytes <= maxBytes
-      // A file far under a generous budget may need no more bits: when a
-      // higher rate did not make it larger, or the rate is at its ceiling,
-      // it is kept (raising further would end at a rate x264 refuses).
-      let stalled = previous.map { rate >= $0.rate * 3 / 2 && summary.bytes * 10 < $0.bytes * 11 } ?? false
-      let ceiling = rate >= Self.highestBitRate
-      if fits, summary.bytes * 5 >= maxBytes * 4 || attempt == Self.attempts || stalled || ceiling {
-        let share = Int((Double(summary.bytes) * 100 / Double(maxBytes)).rounded(.down))
-        return (summary, "\(what): maxBytes \(maxBytes): two-pass at \(rate / 1000) kb/s, \(share) % of the budget"
-          + (summary.bytes * 5 < maxBytes * 4 && (stalled || ceiling) ? " (it needs no more: a higher rate made it no larger)" : "")
-          + (attempt > 1 ? " (tried \(tried.dropLast().joined(separator: ", ")))" : ""))
+      let previous = tried.dropLast().last
+      if fits {
+        if best == nil || summary.bytes > best!.summary.bytes { best = (rate, summary) }
+        // A file far under a generous budget may need no more bits: when a
+        // higher rate did not make it larger, or the rate is at its ceiling,
+        // it is kept (raising further would end at a rate x264 refuses).
+        let stalled = previous.map { rate >= $0.rate * 3 / 2 && summary.bytes * 10 < $0.bytes * 11 } ?? false
+        let ceiling = rate >= Self.highestBitRate
+        if summary.bytes * 5 >= maxBytes * 4 || stalled || ceiling {
+          return kept(summary, at: rate, needsNoMore: summary.bytes * 5 < maxBytes * 4)
+        }
+      } else {
+        lowestOver = min(lowestOver, rate)
       }
-      previous = (rate, summary.bytes)
       // Size goes roughly with the rate: aim at the middle of 80…100 %, a
       // little under the top when the file was over.
       let aim = fits ? 0.95 : Self.headroom
-      let next = Int(Double(rate) * Double(maxBytes) * aim / Double(max(summary.bytes, 1)))
-      if !fits, next < Self.lowestBitRate || attempt == Self.attempts {
-        try? FileManager.default.removeItem(atPath: path)
-        throw failure(
-          "even at \(max(next, Self.lowestBitRate) / 1000) kb/s the \(what) does not fit \(maxBytes) bytes (tried \(tried.joined(separator: ", ")))")
-      }
-      rate = min(max(next, Self.lowestBitRate), Self.highestBitRate)
+      var next = Int(Double(rate) * Double(maxBytes) * aim / Double(max(summary.bytes, 1)))
+      next = fits ? min(next, lowestOver == .max ? next : (rate + lowestOver) / 2) : min(next, rate * 9 / 10)
+      next = min(max(next, Self.lowestBitRate), Self.highestBitRate)
+      // Nothing left between the rates tried.
+      if fits ? next <= rate : rate <= Self.lowestBitRate { break }
+      rate = next
     }
-    fatalError("unreachable: the last attempt returns or throws")
+    if let best {
+      let summary = tried.last!.rate == best.rate ? best.summary : try attempt(best.rate)
+      return kept(summary, at: best.rate, needsNoMore: false)
+    }
+    // The lowest rate, unless a rate within a tenth of it was tried.
+    if tried.map(\.rate).min()! > Self.lowestBitRate * 11 / 10 {
+      let summary = try attempt(Self.lowestBitRate)
+      if summary.bytes <= maxBytes { return kept(summary, at: Self.lowestBitRate, needsNoMore: false) }
+    }
+    try? FileManager.default.removeItem(atPath: path)
+    let lowest = tried.min { $0.rate < $1.rate }!
+    throw failure(
+      "even at \(lowest.rate / 1000) kb/s the \(what) is \(lowest.bytes) bytes, over \(maxBytes) (tried \(triedText(tried[...])))")
   }
 
   private func failure(_ message: String) -> JobFailure {

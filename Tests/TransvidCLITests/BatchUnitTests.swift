@@ -230,3 +230,54 @@ import Testing
     #expect(BatchRunner.naming("write apng trailer", output: "out/demo.mp4", staged: staged) == "write apng trailer")
   }
 }
+
+/// `SizeBudget`'s search against encoders whose size is not monotone in
+/// the rate (x264's at low rates): it never fails a budget one of the rates
+/// it may try meets, keeps the largest file that fits, and names only
+/// rates it tried.
+@Suite struct SizeBudgetSearchTests {
+  let spec = try! JobParser.parse(smallJob(output: "{ formats: [mp4], mp4: { maxBytes: 60kB } }"), file: "small.cfg")
+
+  /// The search over `bytes(rate)` for a 60 000-byte budget over 10 s: the
+  /// result, or the error; and the rates tried.
+  func search(_ bytes: @escaping (Int) -> Int) -> (result: Result<(VideoSummary, String), Error>, rates: [Int]) {
+    var rates: [Int] = []
+    let budget = SizeBudget(maxBytes: 60_000, key: "output.mp4.maxBytes", spec: spec)
+    let result = Result {
+      try budget.fit(path: "/nonexistent/small.mp4", duration: 10, what: "mp4") { rate in
+        rates.append(rate)
+        return VideoSummary(frames: 600, duration: 10, bytes: bytes(rate))
+      }
+    }
+    return (result, rates)
+  }
+
+  @Test func aBudgetMetOnlyFarBelowTheFirstRatesIsMet() throws {
+    // 1.7 % over at every rate down to 30 kb/s, then 36 000 bytes.
+    let (result, rates) = search { $0 >= 30_000 ? 61_000 : 36_000 }
+    let (summary, note) = try result.get()
+    #expect(summary.bytes == 36_000 && rates.last == SizeBudget.lowestBitRate, "\(rates)")
+    #expect(note.hasPrefix("mp4: maxBytes 60000: two-pass at 20 kb/s, 60 % of the budget (tried 46 kb/s → 61000 bytes, "))
+    #expect(zip(rates, rates.dropFirst()).allSatisfy { $1 <= $0 * 9 / 10 }, "each over-budget rate is followed by a lower one")
+  }
+
+  @Test func theLargestFileThatFitsIsKept() throws {
+    // Fits at 46 kb/s with room (70 %), over above it: the search raises,
+    // finds every higher rate over, and keeps 46 kb/s, encoded again.
+    let (result, rates) = search { $0 <= 46_080 ? 42_000 : 61_000 }
+    let (summary, note) = try result.get()
+    #expect(summary.bytes == 42_000 && rates.first == 46_080 && rates.last == 46_080, "\(rates)")
+    #expect(note.hasPrefix("mp4: maxBytes 60000: two-pass at 46 kb/s, 70 % of the budget (tried "))
+    #expect(rates.dropFirst().dropLast().allSatisfy { $0 > 46_080 })
+  }
+
+  @Test func anUnmetBudgetNamesTheLowestRateTried() {
+    let (result, rates) = search { _ in 61_000 }
+    #expect(rates.last == SizeBudget.lowestBitRate)
+    guard case .failure(let error as JobFailure) = result else {
+      Issue.record("met: \(result)")
+      return
+    }
+    #expect(error.description.contains("error: output.mp4.maxBytes: even at 20 kb/s the mp4 is 61000 bytes, over 60000 (tried 46 kb/s → 61000 bytes, "), "\(error.description)")
+  }
+}
