@@ -169,6 +169,10 @@ public enum GIFTiming {
   /// The highest frame rate a GIF can show: 2 cs per frame.
   public static let maximumFPS = 50
 
+  /// The longest delay one image can carry (16 bits of centiseconds); a
+  /// longer one is written as the image again (`GIFWriter`).
+  public static let longestDelay = 65535
+
   /// The boundary before frame `index`, in centiseconds (half up).
   public static func centiseconds(beforeFrame index: Int, fps: Int) -> Int {
     (200 * index + fps) / (2 * fps)

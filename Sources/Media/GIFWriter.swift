@@ -340,7 +340,16 @@ public enum GIFWriter {
       images.append((image, data))
       delays.append(rest)
     }
-    for (image, data) in images { try file.append(image, data: data) }
+    for (image, data) in images {
+      // A delay past 16 bits (a hold over 655.35 s) goes on in copies of the
+      // image: drawn again over what it left, it changes nothing.
+      var part = image, rest = image.delay
+      repeat {
+        part.delay = min(rest, GIFTiming.longestDelay)
+        try file.append(part, data: data)
+        rest -= part.delay
+      } while rest > 0
+    }
     try file.finish()
     try Platform.writeAtomically(file.bytes, to: path)
     return GIFSummary(

@@ -31,6 +31,26 @@ func smallJob(output: String) -> String {
     return FrameRenderer(spec: try JobParser.load(path: job))
   }
 
+  /// A hold longer than a GIF delay's 16 bits of centiseconds (655.35 s):
+  /// the image carries the most it can and copies of it the rest, so the
+  /// GIF lasts the clip's length (it wrapped: 660.5 s showed for 5.14 s).
+  @Test func aHoldPastTheLongestDelayLastsItsLength() throws {
+    let dir = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    let job = smallJob(output: "{ formats: [gif], gif: { width: 60 } }")
+      .replacingOccurrences(of: "- hold: 0.1", with: "- hold: 600\n  - hold: 60.5")
+    #expect(job.contains("- hold: 600\n  - hold: 60.5\n"))
+    let renderer = FrameRenderer(spec: try JobParser.parse(job, file: "\(dir)/small.cfg"))
+    let path = (dir as NSString).appendingPathComponent("small.gif")
+    let summary = try OutputWriter.write(format: .gif, renderer: renderer, to: path)
+    let gif = try GIFReader(path: path)
+    #expect(gif.delays.allSatisfy { $0 <= GIFTiming.longestDelay })
+    #expect(gif.delays.reduce(0, +) == Int((summary.duration * 100).rounded()) && summary.duration > 660, "\(gif.delays)")
+    // The copy shows what the image did.
+    let long = try #require(gif.delays.firstIndex(of: GIFTiming.longestDelay))
+    #expect(gif.frames[long + 1] == gif.frames[long])
+  }
+
   @Test func gifTimingSizeAndLoop() throws {
     let dir = try makeTemporaryDirectory()
     defer { try? FileManager.default.removeItem(atPath: dir) }
