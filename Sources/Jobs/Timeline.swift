@@ -81,9 +81,14 @@ public struct Timeline: Sendable {
     self.duration = time
   }
 
-  /// The number of frames: the timeline's length × fps, rounded.
+  /// The number of frames: the timeline's length × fps, rounded (half up).
+  /// The product is first taken to a millionth of a frame, so that steps
+  /// whose sum is a half frame in decimal (0.5 + 0.5 + 0.8 + 0.5 + 0.4 s at
+  /// 15 fps: 40.5, as `hold: 2.7` is) give the same count though their
+  /// binary sum falls a hair under it.
   public var frameCount: Int {
-    Int((duration * Double(frameRate.frames) / Double(frameRate.seconds)).rounded())
+    let frames = duration * Double(frameRate.frames) / Double(frameRate.seconds)
+    return Int(((frames * 1_000_000).rounded() / 1_000_000).rounded())
   }
 
   /// Where the touch indicator of a segment's step shows at `clock` seconds

@@ -37,6 +37,20 @@ import Transitions
     #expect(timeline.finalScreen == "a")
   }
 
+  /// Steps summing to a half frame in decimal give the count one step of
+  /// that length does, though their binary sum falls a hair under it.
+  @Test func aSumOfStepsCountsAsItsDecimalLength() {
+    func frames(_ holds: [Double]) -> Int {
+      var spec = Self.spec(fps: 15)
+      spec.timeline = holds.map { .hold(seconds: $0, location: Self.here) }
+      return Timeline(spec: spec).frameCount
+    }
+    let sum: Double = [0.5, 0.5, 0.8, 0.5, 0.4].reduce(0, +)
+    #expect(sum < 2.7)
+    #expect(frames([2.7]) == 41 && frames([0.5, 0.5, 0.8, 0.5, 0.4]) == 41)
+    #expect(frames([0.1, 0.2]) == frames([0.3]))
+  }
+
   @Test func frameNShowsTimeNOverFPS() {
     let timeline = Timeline(spec: Self.spec())
     guard case .still(let s0) = timeline.content(ofFrame: 0) else {
