@@ -33,7 +33,9 @@ enum FrameCommand {
       try paths.check(spec, outputDirectoryGiven: true)
       try AssetLoader.checkFiles(of: spec)
       let renderer = try AssetLoader.makeRenderer(for: spec)
-      for note in spec.notes { console.error(note.description) }
+      // Notes on the job, not on the videos it writes: a frame is a PNG.
+      let videoNote = spec.oddCanvasNote(formats: spec.output.formats)
+      for note in spec.notes where note != videoNote { console.error(note.description) }
       let fps = spec.canvas.frameRate.value
       let last = Swift.max(renderer.frameCount - 1, 0)
       // Compared as doubles: `time · fps` may be beyond any Int.

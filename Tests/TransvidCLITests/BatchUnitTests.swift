@@ -212,6 +212,10 @@ import Testing
       to: "even.cfg", in: dir)
     let options = try Options.parse(["--format", "mp4", even])
     #expect(try #require(BatchPlan.place(file: even, options: options).first?.spec).notes.isEmpty)
+    // A frame is a PNG: no note on the videos.
+    let capture = Capture()
+    #expect(transvid(["frame", file, "--time", "0", "-o", path(dir, "f.png")], capture) == 0)
+    #expect(capture.err == [], "\(capture.err)")
   }
 }
 
