@@ -1,7 +1,7 @@
 /// `transvid plan DIR|FILE... [--json]`: what a batch would do, without
 /// rendering — every job with its cache key, estimated cost, shard (of
 /// `--shard`'s N, `--shard-count`, or the environment's; 1 by default) and
-/// whether its outputs are up to date. Exit status 1 when a job is broken
+/// whether its outputs are up to date or, with `--cache`, in the store. Exit status 1 when a job is broken
 /// (its row holds its `FILE:LINE:COL: error: …`) or no job is found.
 enum PlanCommand {
   static func run(inputs: [String], json: Bool, options: Options, environment: [String: String], console: Console) -> Int32 {
@@ -23,16 +23,20 @@ enum PlanCommand {
     for job in plan.jobs {
       let key = job.failure == nil ? cache.key(for: job) : ""
       let upToDate = job.failure == nil && !options.force && OutputCache.validRecord(for: job, key: key) != nil
+      // With --cache: a job the store holds is copied, not rendered.
+      let inStore = options.cache.map { !upToDate && job.failure == nil && SharedCache.holds(key, in: $0) }
       if json {
         var fields: [(String, Any?)] = [
           ("job", job.name), ("file", job.file), ("shard", job.shard), ("cost", job.cost), ("frames", job.frames),
           ("width", job.pixelWidth), ("height", job.pixelHeight), ("key", key.isEmpty ? nil : key),
           ("outputs", job.outputs), ("up_to_date", upToDate),
         ]
+        if let inStore { fields.append(("in_cache", inStore)) }
         if let failure = job.failure { fields.append(("error", failure.description)) }
         rows.append("    " + JSONText.object(fields))
       } else {
-        let state = job.failure.map(\.description) ?? (upToDate ? "up to date" : "to render")
+        let state =
+          job.failure.map(\.description) ?? (upToDate ? "up to date" : inStore == true ? "in the cache (copied)" : "to render")
         rows.append(
           "\(job.shard)/\(shardCount)  \(job.label)  \(job.frames) frames \(job.pixelWidth)x\(job.pixelHeight)"
             + "  cost \(job.cost)  \(key.prefix(12))  \(state)")

@@ -43,6 +43,16 @@ final class SharedCache: Sendable {
 
   private func entry(_ key: String) -> String { (entries as NSString).appendingPathComponent(key) }
 
+  /// Whether the store at `root` has an entry for `key` (its manifest; the
+  /// files are checked when restored), without opening the store: what
+  /// `transvid plan` shows.
+  static func holds(_ key: String, in root: String) -> Bool {
+    let manifest = (((root as NSString).appendingPathComponent("entries") as NSString)
+      .appendingPathComponent(key) as NSString).appendingPathComponent("manifest.json")
+    var info = stat()
+    return stat(manifest, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG
+  }
+
   /// Copies the outputs stored under `key` for `formats` into `folder` as
   /// `names` (one per format), each checked against its SHA-256, and marks
   /// the entry used; nil (nothing left in `folder`) when there is no

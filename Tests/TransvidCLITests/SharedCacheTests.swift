@@ -86,6 +86,12 @@ import Testing
     #expect(first.status == 0, "\(first.stderr)")
     let stored = try Self.entries(path(dir, "cache"))
     #expect(stored.count == 3 && stored.values.allSatisfy { $0 })
+    // `plan` says so first: each job is in the store (--json: in_cache).
+    let plan = try runTransvid(["plan", "jobs", "-o", "two", "--cache", "cache", "--format", "mp4,png"], in: dir)
+    #expect(plan.stdout.split(separator: "\n").filter { $0.hasSuffix("  in the cache (copied)") }.count == 3, "\(plan.stdout)")
+    let planned = try runTransvid(["plan", "jobs", "-o", "two", "--cache", "cache", "--format", "mp4,png", "--json"], in: dir)
+    let json = try #require(try JSONSerialization.jsonObject(with: Data(planned.stdout.utf8)) as? [String: Any])
+    #expect((json["jobs"] as? [[String: Any]])?.map { $0["in_cache"] as? Bool } == [true, true, true])
     // Another output folder (another shard, another machine sharing the store): copies.
     let second = try runTransvid(["jobs", "-o", "two", "--cache", "cache", "--format", "mp4,png", "--progress", "plain"], in: dir)
     #expect(second.status == 0, "\(second.stderr)")
