@@ -78,6 +78,7 @@ cjpeg_decoder *cjpeg_open(
   d->info.progress = &d->progress;
   jpeg_mem_src(&d->info, data, (unsigned long)size);
   jpeg_save_markers(&d->info, JPEG_APP0 + 1, 0xFFFF);
+  jpeg_save_markers(&d->info, JPEG_APP0 + 2, 0xFFFF);  // ICC profile chunks
   jpeg_read_header(&d->info, TRUE);
   d->info.out_color_space = JCS_EXT_RGBA;
   d->info.scale_num = 1;
@@ -94,6 +95,16 @@ cjpeg_decoder *cjpeg_open(
   *height = (int32_t)d->info.output_height;
   *orientation_out = orientation(&d->info);
   return d;
+}
+
+int32_t cjpeg_icc(cjpeg_decoder *d, uint8_t **icc, uint32_t *size) {
+  JOCTET *data = NULL;
+  unsigned int length = 0;
+  if (setjmp(d->fail)) return 0;  // a broken profile is no profile; the decode goes on
+  if (!jpeg_read_icc_profile(&d->info, &data, &length) || !data) return 0;
+  *icc = data;
+  *size = (uint32_t)length;
+  return 1;
 }
 
 int32_t cjpeg_read(cjpeg_decoder *d, uint8_t *rgba) {

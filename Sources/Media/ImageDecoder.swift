@@ -16,9 +16,12 @@ import Raster
 ///
 /// Colour: libavcodec's pixels are converted to RGBA with swscale (YUV
 /// WebP with its BT.601 matrix, 16-bit PNG dithered to 8 bits) and then
-/// premultiplied. ICC profiles and gamma chunks are ignored: pixel values
-/// are taken as sRGB. A JPEG's EXIF orientation is applied (phone photos
-/// rely on it); the returned size is the upright size.
+/// premultiplied. An embedded ICC profile (PNG's iCCP, JPEG's APP2, WebP's
+/// ICCP) is honoured: the pixels are converted to sRGB (`ColorProfile`:
+/// Display P3 screenshots and photos show as a browser shows them); without
+/// one, and with PNG's gamma chunks, pixel values are taken as sRGB. A
+/// JPEG's EXIF orientation is applied (phone photos rely on it); the
+/// returned size is the upright size.
 ///
 /// Size: a caller that will shrink the image anyway may say by how much
 /// (`allowedReduction`); a JPEG is then decoded at 1/2, 1/4 or 1/8 of its
@@ -34,8 +37,9 @@ import Raster
 public enum ImageDecoder {
   /// Changes whenever a change to decoding moves any pixel of a decoded
   /// image, so output caches keyed on it (`OutputCache`) do not keep
-  /// frames drawn from an earlier build's pixels. 1: JPEGs by libjpeg-turbo.
-  public static let revision = 1
+  /// frames drawn from an earlier build's pixels. 1: JPEGs by libjpeg-turbo;
+  /// 2: ICC profiles honoured.
+  public static let revision = 2
 
   /// The largest image the decoder accepts.
   public struct Limits: Hashable, Sendable {
@@ -216,6 +220,13 @@ public enum ImageDecoder {
       )
     }
     var bitmap = try Scaler().rgba(from: frame, defaultMatrix: header.format.defaultMatrix)
+    if let side = av_frame_get_side_data(frame.pointer, AV_FRAME_DATA_ICC_PROFILE), let icc = side.pointee.data {
+      let pixels = bitmap.width * bitmap.height
+      bitmap.bytes.withUnsafeMutableBufferPointer { rgba in
+        _ = ColorProfile.convertToSRGB(
+          rgba.baseAddress!, pixels: pixels, icc: UnsafeRawBufferPointer(start: icc, count: Int(side.pointee.size)))
+      }
+    }
     if hasAlpha(frame) { Alpha.premultiply(&bitmap.bytes) }
     return oriented(bitmap, exifOrientation(frame))
   }

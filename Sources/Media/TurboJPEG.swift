@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import CJPEG
 import Raster
 
@@ -18,7 +21,8 @@ import Raster
 /// with libavcodec as before, with that decoder's errors.
 enum TurboJPEG {
   /// `data` decoded at 1/2^`scaleShift` of its size (each side rounded up,
-  /// as `header` declares it), premultiplied (opaque) and upright by its
+  /// as `header` declares it), in sRGB (its ICC profile's colours
+  /// converted, `ColorProfile`), premultiplied (opaque) and upright by its
   /// EXIF orientation; nil when libjpeg-turbo fails or warns, or finds more
   /// than `maxScans` scans.
   static func decode(_ data: [UInt8], header: ImageHeader, scaleShift: Int, maxScans: Int) -> Bitmap? {
@@ -34,10 +38,18 @@ enum TurboJPEG {
         cjpeg_close(decoder)
         return nil
       }
+      var icc: UnsafeMutablePointer<UInt8>?, iccSize: UInt32 = 0
+      let profile = cjpeg_icc(decoder, &icc, &iccSize) == 1 ? icc : nil
+      defer { free(profile) }
       var decoded = false
       let bytes = [UInt8](unsafeUninitializedCapacity: Int(width) * Int(height) * 4) { out, count in
         decoded = cjpeg_read(decoder, out.baseAddress) == 0
         count = decoded ? out.count : 0
+        // Opaque, so straight and premultiplied alike: converted in place.
+        if decoded, let profile {
+          ColorProfile.convertToSRGB(
+            out.baseAddress!, pixels: Int(width) * Int(height), icc: UnsafeRawBufferPointer(start: profile, count: Int(iccSize)))
+        }
       }
       guard decoded, let bitmap = Bitmap(width: Int(width), height: Int(height), bytes: bytes) else { return nil }
       return ImageDecoder.oriented(bitmap, Int(orientation))

@@ -28,6 +28,12 @@ cjpeg_decoder *cjpeg_open(
     const uint8_t *data, size_t size, int32_t scale_shift, int32_t *width, int32_t *height,
     int32_t *orientation, int32_t max_scans);
 
+/// The ICC profile the JPEG embeds (its APP2 chunks joined, by libjpeg's
+/// `jpeg_read_icc_profile`): 1 with `*icc` (malloc'd, the caller frees
+/// it) and `*size` set; 0 without one. After `cjpeg_open`, before
+/// `cjpeg_read`.
+int32_t cjpeg_icc(cjpeg_decoder *decoder, uint8_t **icc, uint32_t *size);
+
 /// Decodes every row into `rgba` (width × 4 bytes a row, alpha 255) and
 /// frees the decoder. 0 on success; -1 when libjpeg failed or warned
 /// (`rgba` then holds partial rows).

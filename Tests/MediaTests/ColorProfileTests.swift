@@ -1,0 +1,130 @@
+// Images that embed an ICC profile decode to sRGB: a Display P3 JPEG
+// (libjpeg-turbo's own cjpeg writes the profile) and PNG (FFmpeg carries
+// the profile over) decode to the colours the standard P3 → sRGB matrices
+// give, worked out here in Double from the primaries (the oracle shares
+// nothing with LittleCMS but the profile); an sRGB profile leaves every
+// pixel as it is; a grey or broken profile is ignored.
+
+import CLCMS
+import Foundation
+import Raster
+import Testing
+import TestSupport
+
+@testable import Media
+
+@Suite struct ColorProfileTests {
+  /// The Display P3 profile: P3's primaries, D65, sRGB's transfer curve, as
+  /// an ICC profile LittleCMS writes.
+  static func displayP3() throws -> [UInt8] {
+    var white = cmsCIExyY(x: 0.3127, y: 0.3290, Y: 1)
+    var primaries = cmsCIExyYTRIPLE(
+      Red: cmsCIExyY(x: 0.680, y: 0.320, Y: 1), Green: cmsCIExyY(x: 0.265, y: 0.690, Y: 1),
+      Blue: cmsCIExyY(x: 0.150, y: 0.060, Y: 1))
+    var parameters: [Double] = [2.4, 1 / 1.055, 0.055 / 1.055, 1 / 12.92, 0.04045]
+    let curve = try #require(cmsBuildParametricToneCurve(nil, 4, &parameters))
+    defer { cmsFreeToneCurve(curve) }
+    var curves: [OpaquePointer?] = [curve, curve, curve]
+    let profile = try #require(cmsCreateRGBProfile(&white, &primaries, &curves))
+    defer { cmsCloseProfile(profile) }
+    var size: UInt32 = 0
+    try #require(cmsSaveProfileToMem(profile, nil, &size) != 0)
+    var bytes = [UInt8](repeating: 0, count: Int(size))
+    try #require(cmsSaveProfileToMem(profile, &bytes, &size) != 0)
+    return bytes
+  }
+
+  /// sRGB of Display P3 `rgb` (0…255), by the matrices: P3 to XYZ from its
+  /// primaries and D65, XYZ to sRGB (IEC 61966-2-1), clipped.
+  static func srgb(fromP3 rgb: [Double]) -> [Double] {
+    func linear(_ v: Double) -> Double { v <= 0.04045 ? v / 12.92 : pow((v + 0.055) / 1.055, 2.4) }
+    func encoded(_ v: Double) -> Double { v <= 0.0031308 ? v * 12.92 : 1.055 * pow(v, 1 / 2.4) - 0.055 }
+    let p3ToXYZ = [
+      [0.4865709, 0.2656677, 0.1982173], [0.2289746, 0.6917385, 0.0792869], [0.0000000, 0.0451134, 1.0439444],
+    ]
+    let xyzToSRGB = [
+      [3.2404542, -1.5371385, -0.4985314], [-0.9692660, 1.8760108, 0.0415560], [0.0556434, -0.2040259, 1.0572252],
+    ]
+    let l = rgb.map { linear($0 / 255) }
+    let xyz = p3ToXYZ.map { row in zip(row, l).map(*).reduce(0, +) }
+    return xyzToSRGB.map { row in encoded(min(max(zip(row, xyz).map(*).reduce(0, +), 0), 1)) * 255 }
+  }
+
+  /// P3 colours of a screenshot: UI greys and tints, and P3's own red,
+  /// green and blue at the edge of sRGB (clipped there).
+  static let colours: [[UInt8]] = [
+    [234, 51, 35], [200, 120, 80], [90, 160, 220], [128, 128, 128], [250, 245, 230], [30, 40, 50], [117, 251, 76],
+  ]
+
+  /// A PPM of `colours` as 16×16 blocks side by side.
+  static func ppm() -> [UInt8] {
+    let width = 16 * colours.count, height = 16
+    var bytes = Array("P6\n\(width) \(height)\n255\n".utf8)
+    for _ in 0..<height { for c in colours { for _ in 0..<16 { bytes += c } } }
+    return bytes
+  }
+
+  /// Each block's centre pixel of `image` against the matrices' sRGB.
+  static func checkBlocks(_ image: Bitmap, bound: Double, _ label: String) {
+    for (k, colour) in colours.enumerated() {
+      let expected = srgb(fromP3: colour.map(Double.init))
+      let p = image[16 * k + 8, 8]
+      let got = [Double(p.r), Double(p.g), Double(p.b)]
+      let off = zip(got, expected).map { abs($0 - $1) }.max()!
+      #expect(off <= bound, "\(label) P3 \(colour): \(got), expected \(expected.map { ($0 * 10).rounded() / 10 })")
+    }
+  }
+
+  @Test func aDisplayP3JPEGAndPNGDecodeToSRGB() throws {
+    let dir = try TempDirectory()
+    defer { dir.cleanUp() }
+    try Data(try Self.displayP3()).write(to: URL(fileURLWithPath: dir.path("p3.icc")))
+    try Data(Self.ppm()).write(to: URL(fileURLWithPath: dir.path("p3.ppm")))
+    // libjpeg-turbo's encoder at 4:4:4 and quality 100: the blocks' centres within a level.
+    let jpeg = try runData("cjpeg", ["-quality", "100", "-sample", "1x1", "-icc", dir.path("p3.icc"), dir.path("p3.ppm")])
+    try jpeg.write(to: URL(fileURLWithPath: dir.path("p3.jpg")))
+    let decoded = try ImageDecoder.decode(path: dir.path("p3.jpg"))
+    Self.checkBlocks(decoded, bound: 2, "JPEG")
+    // The same pixels untagged are taken as sRGB: the profile is what moved them.
+    let plain = try ImageDecoder.decode(data: [UInt8](try runData("cjpeg", ["-quality", "100", "-sample", "1x1", dir.path("p3.ppm")])), name: "plain.jpg")
+    #expect(plain[8, 8].r >= 233 && plain[8, 8].g <= 52 && decoded[8, 8].r >= 254 && decoded[8, 8].g <= 2)
+
+    // A PNG: FFmpeg's PNG encoder writes the JPEG's profile as iCCP.
+    _ = try runData("ffmpeg", ["-v", "error", "-i", dir.path("p3.jpg"), "-y", dir.path("p3.png")])
+    let png = try [UInt8](Data(contentsOf: URL(fileURLWithPath: dir.path("p3.png"))))
+    let chunk = Array("iCCP".utf8)
+    try #require((0..<(png.count - 4)).contains { Array(png[$0..<($0 + 4)]) == chunk }, "ffmpeg wrote no iCCP")
+    Self.checkBlocks(try ImageDecoder.decode(data: png, name: "p3.png"), bound: 2, "PNG")
+  }
+
+  /// An embedded sRGB profile changes nothing, bit for bit; a grey profile
+  /// (not RGB) and bytes that are no profile are ignored.
+  @Test func sRGBGreyAndBrokenProfilesLeavePixelsAsTheyAre() throws {
+    let srgb = try #require(cmsCreate_sRGBProfile())
+    defer { cmsCloseProfile(srgb) }
+    var size: UInt32 = 0
+    _ = cmsSaveProfileToMem(srgb, nil, &size)
+    var icc = [UInt8](repeating: 0, count: Int(size))
+    _ = cmsSaveProfileToMem(srgb, &icc, &size)
+    let curve = try #require(cmsBuildGamma(nil, 2.2))
+    defer { cmsFreeToneCurve(curve) }
+    var white = cmsCIExyY(x: 0.3127, y: 0.3290, Y: 1)
+    let grey = try #require(cmsCreateGrayProfile(&white, curve))
+    defer { cmsCloseProfile(grey) }
+    _ = cmsSaveProfileToMem(grey, nil, &size)
+    var greyICC = [UInt8](repeating: 0, count: Int(size))
+    _ = cmsSaveProfileToMem(grey, &greyICC, &size)
+    var original: [UInt8] = []
+    for i in 0..<4096 {
+      let r = UInt8(i % 256), g = UInt8(i / 16 % 256), b = UInt8(i * 7 % 256)
+      original += [r, g, b, 255]
+    }
+    for (label, profile) in [("sRGB", icc), ("grey", greyICC), ("broken", Array(icc.prefix(200)) + [UInt8](repeating: 7, count: 300))] {
+      var pixels = original
+      let converted = pixels.withUnsafeMutableBufferPointer { p in
+        profile.withUnsafeBytes { ColorProfile.convertToSRGB(p.baseAddress!, pixels: 4096, icc: $0) }
+      }
+      #expect(!converted && pixels == original, "\(label)")
+    }
+  }
+}
