@@ -129,10 +129,18 @@ public final class WebPWriter: FrameSink {
         func rowDiffers(_ y: Int) -> Bool { memcmp(a.baseAddress! + y * rowBytes, b.baseAddress! + y * rowBytes, rowBytes) != 0 }
         guard let top = (0..<height).first(where: rowDiffers) else { return nil }
         let bottom = (top..<height).last(where: rowDiffers)!
-        let pa = a.bindMemory(to: UInt32.self), pb = b.bindMemory(to: UInt32.self)
-        func columnDiffers(_ x: Int) -> Bool { (top...bottom).contains { pa[$0 * width + x] != pb[$0 * width + x] } }
-        let left = (0..<width).first(where: columnDiffers)!
-        let right = (left..<width).last(where: columnDiffers)!
+        // Row by row, each row read only outside the columns found so far.
+        let pa = a.bindMemory(to: UInt32.self).baseAddress!, pb = b.bindMemory(to: UInt32.self).baseAddress!
+        var left = width, right = -1
+        for y in top...bottom {
+          let ra = pa + y * width, rb = pb + y * width
+          var x = 0
+          while x < left && ra[x] == rb[x] { x += 1 }
+          left = x
+          var r = width - 1
+          while r > right && ra[r] == rb[r] { r -= 1 }
+          right = r
+        }
         return (left, top, right - left + 1, bottom - top + 1)
       }
     }

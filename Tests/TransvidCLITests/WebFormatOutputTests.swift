@@ -4,6 +4,7 @@
 // (Debian's FFmpeg 5.1 cannot decode animated WebP). The reference frame is
 // `FrameRenderer.frame`, what `transvid frame` writes.
 import Foundation
+import Media
 import Jobs
 import Raster
 import Rendering
@@ -211,6 +212,33 @@ struct WebFormatOutputTests {
       result.append((canvas, ms))
     }
     return result
+  }
+
+  /// A frame stores the rectangle that changed, its offsets made even; an
+  /// equal frame lengthens the one before.
+  @Test(.enabled(if: tool("webpmux") && tool("dwebp"), "needs libwebp's tools (Debian package webp)"))
+  func aWebPFrameIsTheRectangleThatChanged() throws {
+    let dir = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    let writer = try WebPWriter(path: "\(dir)/r.webp", width: 80, height: 60, fps: 10, lossless: true)
+    var frame = Bitmap(width: 80, height: 60, fill: Pixel(r: 90, g: 90, b: 90, a: 255))
+    try writer.append(frame)
+    for y in 21..<27 { for x in 33..<43 { frame[x, y] = Pixel(r: 250, g: 20, b: 20, a: 255) } }
+    frame[79, 59] = Pixel(r: 0, g: 0, b: 255, a: 255)
+    try writer.append(frame)
+    try writer.append(frame)
+    frame[5, 50] = Pixel(r: 0, g: 255, b: 0, a: 255)
+    try writer.append(frame)
+    let summary = try writer.finish()
+    #expect(summary.frames == 4)
+    let rows = try output(["webpmux", "-info", "\(dir)/r.webp"]).split(separator: "\n")
+      .map { $0.split(separator: " ").map(String.init) }.filter { $0.count == 11 && Int($0[0].dropLast()) != nil }
+    // width height alpha x y duration
+    #expect(rows.map { Array($0[1...6]) } == [
+      ["80", "60", "no", "0", "0", "100"], ["48", "40", "no", "32", "20", "200"], ["2", "1", "no", "4", "50", "100"],
+    ])
+    let canvases = try webpCanvases("\(dir)/r.webp", width: 80, height: 60, in: dir)
+    #expect(canvases.last?.canvas == frame)
   }
 
   /// A fade too slow for any frame to change a pixel by more than a level
