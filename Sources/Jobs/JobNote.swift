@@ -6,8 +6,6 @@
 // - a gesture without `release:` whose last sample is not past 0.5: UIKit's
 //   UIPercentDrivenInteractiveTransition then cancels, the step plays back
 //   and the screens after it are not the ones the step names;
-// - emoji in label text: the renderer's text is coverage in one colour, so
-//   emoji are drawn as monochrome outlines (Symbola), not as on a device;
 // - an odd canvas written to mp4, webm or mov at its own size: the video
 //   repeats the last column or row (`VideoSize.swift`).
 
@@ -29,15 +27,6 @@ extension JobDecoder {
   /// The notes on `spec` (see the file's comment).
   func notes(on spec: JobSpec) -> [JobNote] {
     var notes: [JobNote] = []
-    for screen in spec.screens {
-      for (i, view) in screen.views.enumerated() {
-        guard let text = view.text, JobDecoder.hasEmoji(text) else { continue }
-        notes.append(
-          JobNote(
-            view.location,
-            "screens.\(screen.name).views[\(i)].text: emoji are drawn as monochrome outlines, not in colour"))
-      }
-    }
     for case (let i, .transition(let step)) in spec.timeline.enumerated() {
       guard let gesture = step.gesture, gesture.release == nil, gesture.isCancelled else { continue }
       // Three decimals: 520 of 1194 points is 0.436.
@@ -54,8 +43,4 @@ extension JobDecoder {
     return notes
   }
 
-  /// Whether `text` has an emoji drawn as one (emoji presentation or VS16).
-  static func hasEmoji(_ text: String) -> Bool {
-    text.unicodeScalars.contains { $0.properties.isEmojiPresentation || $0.value == 0xFE0F }
-  }
 }
