@@ -52,7 +52,7 @@ public struct Compositor: Sendable {
   /// Changes whenever a change to the compositor moves any pixel of any
   /// frame (by a rounding step or more), so output caches keyed on it
   /// (`OutputCache`) do not keep pixels an earlier build drew.
-  public static let revision = 3
+  public static let revision = 4
 
   /// Pixels per point.
   public var scale: Double

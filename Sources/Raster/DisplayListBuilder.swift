@@ -259,13 +259,20 @@ struct DisplayListBuilder {
       m31: s(m.m31), m32: s(m.m32), m33: s(m.m33))
   }
 
+  /// The gradient's paint over `b`. As CAGradientLayer draws it: in the
+  /// unit square of the bounds, then stretched to them, so t is
+  /// (u − start)·(end − start) / |end − start|² in unit coordinates
+  /// u = ((x − minX)/width, (y − minY)/height), and a diagonal from (0, 0)
+  /// to (1, 1) has its middle colour along the other diagonal on any
+  /// rectangle (a point-space axis, as Core Graphics' own linear gradient
+  /// and Sketch draw it, turns it towards the long side).
   func gradientPaint(_ g: Gradient, bounds b: Rect, _ map: Homography) -> Paint? {
     guard !g.colors.isEmpty, let inverse = map.inverted() else { return nil }
     let s = Point(x: b.minX + g.startPoint.x * b.width, y: b.minY + g.startPoint.y * b.height)
-    let e = Point(x: b.minX + g.endPoint.x * b.width, y: b.minY + g.endPoint.y * b.height)
-    let dx = e.x - s.x, dy = e.y - s.y
+    let dx = g.endPoint.x - g.startPoint.x, dy = g.endPoint.y - g.startPoint.y
     let len2 = dx * dx + dy * dy
-    let axis = len2 > 0 ? Point(x: dx / len2, y: dy / len2) : .zero
+    let axis = len2 > 0 && b.width > 0 && b.height > 0
+      ? Point(x: dx / (len2 * b.width), y: dy / (len2 * b.height)) : .zero
     var toLocal = inverse
     if toLocal.isAffine { toLocal = toLocal.normalized }
     return .gradient(GradientPaint(lut: g.lookupTable(), toLocal: toLocal, start: s, axis: axis))

@@ -69,3 +69,30 @@ import Testing
     #expect(low && high)
   }
 }
+
+/// A gradient's start and end are in the unit square of its bounds, and it
+/// is stretched with them, as CAGradientLayer draws it: from (0, 0) to
+/// (1, 1) on a 200 × 50 view, pixel (x, y) is at t = (x/200 + y/50) / 2
+/// (Chromium's `linear-gradient(to bottom right)` draws the same), its
+/// middle colour along the other diagonal.
+@Suite struct GradientGeometryTests {
+  @Test func aDiagonalIsStretchedWithItsBounds() {
+    var root = Layer(frame: Rect(x: 0, y: 0, width: 200, height: 50))
+    root.backgroundColor = Color(red: 0, green: 0, blue: 0)
+    var layer = Layer(frame: root.bounds)
+    layer.gradient = Gradient(
+      colors: [Color(red: 0, green: 0, blue: 0), Color(red: 1, green: 1, blue: 1)],
+      startPoint: Point(x: 0, y: 0), endPoint: Point(x: 1, y: 1))
+    root.sublayers = [layer]
+    var bitmap = Bitmap(width: 200, height: 50)
+    Compositor(scale: 1).render(root, into: &bitmap)
+    var worst = 0.0
+    for (x, y) in [(199, 5), (0, 45), (150, 10), (100, 25), (10, 40), (190, 48)] {
+      let t = ((Double(x) + 0.5) / 200 + (Double(y) + 0.5) / 50) / 2
+      worst = max(worst, abs(Double(bitmap[x, y].g) - t * 255))
+    }
+    #expect(worst <= 2, "worst \(worst) levels off t = (x/W + y/H)/2")
+    // The middle colour runs corner to corner along the other diagonal.
+    #expect(abs(Int(bitmap[199, 0].g) - Int(bitmap[0, 49].g)) <= 2 && abs(Int(bitmap[100, 25].g) - 128) <= 2)
+  }
+}
