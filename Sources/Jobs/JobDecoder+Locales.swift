@@ -117,13 +117,17 @@ extension JobDecoder {
     return text
   }
 
-  /// `{ stringUnit: { value } }` or a plural's `other` (else its first) form.
+  /// `{ stringUnit: { value } }` or a plural's `other` (else its first)
+  /// form; nil (the key is missing in that language) for an empty value
+  /// not marked `translated`: Xcode's untranslated entry (`state: new`).
   private func catalogValue(_ node: YAMLNode, _ path: KeyPath) throws(Diagnostic) -> String? {
     let fields = try fields(node, path, keys: ["stringUnit", "variations", "substitutions"])
     if let unit = fields["stringUnit"] {
       let unitFields = try self.fields(unit, fields.path("stringUnit"), keys: ["state", "value"])
       guard let value = unitFields["value"] else { return nil }
-      return try localizedString(value, unitFields.path("value"))
+      let text = try localizedString(value, unitFields.path("value"))
+      if text.isEmpty, unitFields["state"]?.text != "translated" { return nil }
+      return text
     }
     guard let variations = fields["variations"]?.pairs else { return nil }
     for variation in variations {

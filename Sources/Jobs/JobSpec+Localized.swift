@@ -37,6 +37,13 @@ extension JobSpec {
         if let image = view.image { view.image = image.localized(to: locale) }
         if let key = view.textKey, let found = localization?.string(key.key, locale: locale) {
           view.text = found.value
+          if let specifier = Localization.formatSpecifier(in: found.value) {
+            spec.notes.append(
+              JobNote(
+                key.location,
+                "\(key.path): the '\(locale)' string of '\(key.key)' has the format specifier '\(specifier)', "
+                  + "drawn as written: an app fills it in at run time, and a job has nothing to fill it with"))
+          }
           if found.fellBack {
             spec.notes.append(
               JobNote(

@@ -97,6 +97,17 @@ public struct Localization: Hashable, Sendable {
   static let knownRegions = Set(Locale.Region.isoRegions.map(\.identifier))
 }
 
+extension Localization {
+  /// The first printf-style format specifier in `text` (`%@`, `%lld`,
+  /// `%1$@`, `%.2f`; not `%%`), or nil: a catalog string an app formats.
+  public static func formatSpecifier(in text: String) -> String? {
+    // "%%" is matched first, so the percent it escapes starts no specifier.
+    // No space flag: "50% off" is text, not "% o".
+    let pattern = /%%|%(?:[0-9]+\$)?[-+#0]*[0-9]*(?:\.[0-9]+)?[hlqztjL]*[@dDiuUxXoOfFeEgGaAcCsSp]/
+    return text.matches(of: pattern).lazy.map { String(text[$0.range]) }.first { $0 != "%%" }
+  }
+}
+
 /// `text: { key: greet }`: a view's text from the job's strings.
 public struct TextKey: Hashable, Sendable {
   public var key: String

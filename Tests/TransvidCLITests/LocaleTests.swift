@@ -21,7 +21,8 @@ import TransvidCLI
         "greet" : {
           "localizations" : {
             "ar" : { "stringUnit" : { "state" : "translated", "value" : "مرحبا" } },
-            "en" : { "stringUnit" : { "state" : "translated", "value" : "Hello" } }
+            "en" : { "stringUnit" : { "state" : "translated", "value" : "Hello" } },
+            "ja" : { "stringUnit" : { "state" : "new", "value" : "" } }
           }
         },
         "items" : {
@@ -69,11 +70,18 @@ import TransvidCLI
       ["Hello", "items"], ["مرحبا", "items"], ["Hello", "%lld件"],
     ])
     #expect(jobs.map { $0.screens[0].views[0].textStyle.language } == ["en", "ar", "ja"])
-    // 'greet' has no Japanese string: the source language's, and a note naming key, locale, file.
+    // 'greet' has no Japanese string (Xcode's untranslated entry, state new
+    // and empty): the source language's, and a note naming key, locale,
+    // file. 'items' is a format string a job cannot fill: drawn as written,
+    // and said.
     #expect(jobs[2].notes.map(\.description) == [
       "\(path):8:48: note: screens.home.views[0].text.key: key 'greet' has no 'ja' string in 'App.xcstrings'; "
-        + "using the source language 'en'"
+        + "using the source language 'en'",
+      "\(path):9:49: note: screens.home.views[1].text.key: the 'ja' string of 'items' has the format specifier '%lld', "
+        + "drawn as written: an app fills it in at run time, and a job has nothing to fill it with",
     ])
+    #expect(Localization.formatSpecifier(in: "Hello, %@!") == "%@" && Localization.formatSpecifier(in: "%2$s and %1$.2f") == "%2$s")
+    #expect(Localization.formatSpecifier(in: "100%% sure, 50% off") == nil)
     #expect(jobs[0].notes.isEmpty)
     // Each locale draws its own text: the Arabic label is right-aligned (natural), the English left.
     let en = try AssetLoader.makeRenderer(for: jobs[0]).snapshot(of: "home")!
