@@ -56,18 +56,21 @@ public enum FontLibrary {
   public static let cjkBold = FontFile(
     path: "/usr/share/fonts/opentype/noto/NotoSansCJK-Bold.ttc", faceIndex: 2, package: "fonts-noto-cjk")
 
-  /// The fonts preferred per script (ISO 15924), regular and bold.
+  /// The fonts preferred per script (ISO 15924), regular and bold (the
+  /// regular again where fonts-noto-core has no bold: Syriac, Yi). Tibetan
+  /// is Noto Serif Tibetan, the only Noto face of it.
   public static let scriptFonts: [(script: String, regular: FontFile, bold: FontFile)] = [
-    ("Arab", "Arabic"), ("Hebr", "Hebrew"), ("Deva", "Devanagari"), ("Thai", "Thai"), ("Beng", "Bengali"),
-    ("Taml", "Tamil"), ("Laoo", "Lao"), ("Mymr", "Myanmar"), ("Khmr", "Khmer"), ("Gujr", "Gujarati"),
-    ("Guru", "Gurmukhi"), ("Knda", "Kannada"), ("Mlym", "Malayalam"), ("Telu", "Telugu"), ("Sinh", "Sinhala"),
-    ("Armn", "Armenian"), ("Geor", "Georgian"), ("Ethi", "Ethiopic"),
-  ].map { code, name in
-    let base = "/usr/share/fonts/truetype/noto/NotoSans\(name)"
-    return (
-      code, FontFile(path: base + "-Regular.ttf", faceIndex: 0, package: "fonts-noto-core"),
-      FontFile(path: base + "-Bold.ttf", faceIndex: 0, package: "fonts-noto-core")
-    )
+    ("Arab", "Sans", "Arabic"), ("Hebr", "Sans", "Hebrew"), ("Deva", "Sans", "Devanagari"), ("Thai", "Sans", "Thai"),
+    ("Beng", "Sans", "Bengali"), ("Taml", "Sans", "Tamil"), ("Laoo", "Sans", "Lao"), ("Mymr", "Sans", "Myanmar"),
+    ("Khmr", "Sans", "Khmer"), ("Gujr", "Sans", "Gujarati"), ("Guru", "Sans", "Gurmukhi"), ("Knda", "Sans", "Kannada"),
+    ("Mlym", "Sans", "Malayalam"), ("Telu", "Sans", "Telugu"), ("Sinh", "Sans", "Sinhala"), ("Armn", "Sans", "Armenian"),
+    ("Geor", "Sans", "Georgian"), ("Ethi", "Sans", "Ethiopic"), ("Orya", "Sans", "Oriya"), ("Thaa", "Sans", "Thaana"),
+    ("Cher", "Sans", "Cherokee"), ("Tibt", "Serif", "Tibetan"), ("Syrc", "Sans", "Syriac"), ("Yiii", "Sans", "Yi"),
+  ].map { code, style, name in
+    let base = "/usr/share/fonts/truetype/noto/Noto\(style)\(name)"
+    let regular = FontFile(path: base + "-Regular.ttf", faceIndex: 0, package: "fonts-noto-core")
+    let hasBold = !["Syrc", "Yiii"].contains(code)
+    return (code, regular, hasBold ? FontFile(path: base + "-Bold.ttf", faceIndex: 0, package: "fonts-noto-core") : regular)
   }
   /// Emoji in colour (CBDT bitmaps).
   public static let colorEmoji = FontFile(

@@ -5,8 +5,9 @@
   import Glibc
 #endif
 import Geometry
-import Raster
 import Testing
+
+@testable import Raster
 
 @testable import Rendering
 
@@ -45,6 +46,22 @@ import Testing
     let file = FontLibrary.FontFile(path: empty, package: "none")
     #expect(throws: FontLibrary.LoadError(file: file, reason: "empty font data (FreeType error 0)")) {
       try FontLibrary.font(file)
+    }
+  }
+
+  /// Scripts whose fonts fonts-noto-core installs draw in them, regular
+  /// and bold, never as the missing glyph (these six were boxes, where
+  /// Chromium and an iPhone draw them).
+  @Test(arguments: [
+    ("Orya", "ଓଡ଼ିଆ ଭାଷା"), ("Tibt", "བོད་ཡིག"), ("Syrc", "ܠܫܢܐ ܣܘܪܝܝܐ"), ("Thaa", "ދިވެހި"), ("Cher", "ᏣᎳᎩ ᎦᏬᏂᎯᏍᏗ"),
+    ("Yiii", "ꆈꌠꁱꂷ"), ("Ethi", "ግዕዝ"), ("Arab", "مرحبا"),
+  ])
+  static func eachScriptDrawsInItsFont(script: String, sample: String) throws {
+    let fonts = try FontLibrary.system.get()
+    #expect(fonts.scripts[script] != nil, "no font for \(script)")
+    for weight in [FontWeight.regular, .bold] {
+      let line = ShapedLine(sample.unicodeScalars.map(\.value), fonts: fonts, weight: weight, language: nil, pixelSize: 20)
+      #expect(!line.glyphs.isEmpty && line.glyphs.allSatisfy { $0.glyph != 0 }, "\(script) \(weight): a missing glyph")
     }
   }
 
