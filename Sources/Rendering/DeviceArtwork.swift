@@ -47,6 +47,19 @@ struct DeviceArtwork {
     return g
   }
 
+  /// The end point, from (0, 0), of the light's gradient across a `size`
+  /// rectangle: the colours change along its diagonal in points (lines of
+  /// one colour square to it), where a gradient's unit square stretched
+  /// with a tall body (CAGradientLayer's) would slant them towards its long
+  /// side. With u = x/w, v = y/h, t = (u·a + v·b)/(a² + b²) is
+  /// (x·w + y·h)/(w² + h²) for (a, b) = c·(w², h²), c = (w² + h²)/(w⁴ + h⁴).
+  static func lightDiagonal(_ size: Size) -> Point {
+    let w2 = size.width * size.width, h2 = size.height * size.height
+    guard w2 > 0, h2 > 0 else { return Point(x: 1, y: 1) }
+    let c = (w2 + h2) / (w2 * w2 + h2 * h2)
+    return Point(x: w2 * c, y: h2 * c)
+  }
+
   func roundedLayer(_ rect: Rect, radius: Double, color: Color? = nil, gradient: Gradient? = nil) -> Layer {
     var layer = Layer(frame: place(rect))
     layer.cornerRadius = Swift.min(radius, Swift.min(rect.width, rect.height) / 2)
@@ -101,7 +114,7 @@ struct DeviceArtwork {
       whole, radius: radius,
       gradient: Gradient(
         colors: [shade(0.45), shade(0.05), shade(-0.25), shade(-0.05)], locations: [0, 0.35, 0.7, 1],
-        startPoint: Point(x: 0, y: 0), endPoint: Point(x: 1, y: 1)))
+        startPoint: Point(x: 0, y: 0), endPoint: Self.lightDiagonal(whole.size)))
     band.borderColor = shade(-0.45)
     band.borderWidth = 0.75
     result.append(band)
@@ -119,7 +132,7 @@ struct DeviceArtwork {
         glassRect, radius: radius - glassInset,
         gradient: Gradient(
           colors: [Color(red: 1, green: 1, blue: 1, alpha: 0.10), Color(red: 1, green: 1, blue: 1, alpha: 0)],
-          locations: [0, 0.45], startPoint: Point(x: 0, y: 0), endPoint: Point(x: 1, y: 1))))
+          locations: [0, 0.45], startPoint: Point(x: 0, y: 0), endPoint: Self.lightDiagonal(glassRect.size))))
 
     // The screen (its contents are drawn per frame) and what cuts into it.
     let screen = Rect(
