@@ -4,6 +4,7 @@
 //   systemBlue, label, …        UIKit's named colours, light-mode sRGB values
 //                               (iOS 15+ palette: systemTeal is #30B0C7), or
 //                               their dark-mode values in a dark appearance
+//                               (on a sheet, the elevated level's backgrounds)
 //
 // A hex colour must be quoted in YAML ("#FF0000"): unquoted, `#` starts a
 // comment and the value is empty; the decoder says so.
@@ -11,11 +12,25 @@
 import Raster
 
 enum ColorSyntax {
-  /// The colour `text` names, or nil.
-  static func color(_ text: String, dark: Bool = false) -> Color? {
+  /// The colour `text` names, or nil; `elevated`: on a sheet (its dark
+  /// backgrounds lighter, `elevatedDarkNamed`).
+  static func color(_ text: String, dark: Bool = false, elevated: Bool = false) -> Color? {
     if text.hasPrefix("#") { return hex(text.dropFirst()) }
-    return (dark ? darkNamed[text] : nil) ?? named[text]
+    return (dark && elevated ? elevatedDarkNamed[text] : nil) ?? (dark ? darkNamed[text] : nil) ?? named[text]
   }
+
+  /// The backgrounds' dark values at UIKit's elevated level
+  /// (`UIUserInterfaceLevel.elevated`: what a sheet, a form sheet or a
+  /// popover shows, so it stands out from the dark screen behind it); the
+  /// other colours are the base level's. Light mode has no elevated values.
+  static let elevatedDarkNamed: [String: Color] = [
+    "systemBackground": rgb(28, 28, 30),
+    "secondarySystemBackground": rgb(44, 44, 46),
+    "tertiarySystemBackground": rgb(58, 58, 60),
+    "systemGroupedBackground": rgb(28, 28, 30),
+    "secondarySystemGroupedBackground": rgb(44, 44, 46),
+    "tertiarySystemGroupedBackground": rgb(58, 58, 60),
+  ]
 
   /// What a colour value may be, for messages.
   static let expected = "a colour: \"#RRGGBB\", \"#RRGGBBAA\" or a name like systemBlue"

@@ -18,7 +18,9 @@ extension JobDecoder {
       try self.stage(node, canvasNode: fields["canvas"], canvas: &canvas)
     }
     let output = try output(fields["output"])
-    let screens = try screens(try required("screens", in: fields, "a mapping of screen names to screens"), canvas: canvas)
+    let screens = try screens(
+      try required("screens", in: fields, "a mapping of screen names to screens"), canvas: canvas,
+      sheets: JobDecoder.sheetScreens(fields["timeline"]))
     let timeline = try timeline(try required("timeline", in: fields, "a list of steps"), screens: screens, canvas: canvas)
     var spec = JobSpec(name: name, file: file, canvas: canvas, output: output, screens: screens, timeline: timeline)
     spec.nameLocation = fields["name"]?.location ?? location(line: 1, column: 1)

@@ -19,7 +19,24 @@
 extension JobDecoder {
   static let screenKeys = ["background", "image", "contentMode", "views"]
 
-  func screens(_ node: YAMLNode, canvas: CanvasSpec) throws(Diagnostic) -> [ScreenSpec] {
+  /// The screens a `sheet` step presents (`to:` of a step whose
+  /// `transition` is sheet), read ahead of the timeline's own decoding:
+  /// in a dark appearance they are drawn at UIKit's elevated level.
+  static func sheetScreens(_ timeline: YAMLNode?) -> Set<String> {
+    var names: Set<String> = []
+    for item in timeline?.items ?? [] {
+      for step in item.pairs ?? [] {
+        let fields = step.value.pairs ?? []
+        guard fields.contains(where: { $0.key == "transition" && $0.value.text == "sheet" }),
+          let to = fields.first(where: { $0.key == "to" })?.value.text
+        else { continue }
+        names.insert(to)
+      }
+    }
+    return names
+  }
+
+  func screens(_ node: YAMLNode, canvas: CanvasSpec, sheets: Set<String> = []) throws(Diagnostic) -> [ScreenSpec] {
     let path = KeyPath.root.appending("screens")
     let expected = "a mapping of screen names to screens"
     guard let pairs = node.pairs else { throw mismatch(node, path, expected: expected) }
@@ -29,11 +46,15 @@ extension JobDecoder {
       let location = pair.keyLocation
       guard !pair.key.isEmpty else { throw Diagnostic(location, "\(path): a screen needs a name") }
       let screenPath = path.appending(pair.key)
-      let fields = try fields(pair.value, screenPath, keys: JobDecoder.screenKeys, allowsNull: true)
+      var decoder = self
+      decoder.isElevated = sheets.contains(pair.key)
+      let fields = try decoder.fields(pair.value, screenPath, keys: JobDecoder.screenKeys, allowsNull: true)
       var screen = ScreenSpec(name: pair.key, background: nil, views: [], location: location)
-      if let value = fields["background"] { screen.background = try color(value, fields.path("background")) }
-      screen.image = try image(in: fields, modes: [.fill, .fit])
-      if let value = fields["views"] { screen.views = try views(value, fields.path("views"), screen: pair.key, canvas: canvas) }
+      if let value = fields["background"] { screen.background = try decoder.color(value, fields.path("background")) }
+      screen.image = try decoder.image(in: fields, modes: [.fill, .fit])
+      if let value = fields["views"] {
+        screen.views = try decoder.views(value, fields.path("views"), screen: pair.key, canvas: canvas)
+      }
       screens.append(screen)
     }
     return screens

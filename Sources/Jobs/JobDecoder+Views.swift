@@ -86,7 +86,8 @@ extension JobDecoder {
       view.color = isDark ? Color(red8: 29, green8: 29, blue8: 29, alpha8: 240) : Color(red8: 249, green8: 249, blue8: 249, alpha8: 240)
       view.textStyle = TextStyle(size: 17, weight: .semibold, color: label, alignment: .center)
     case .cell:
-      view.color = isDark ? ColorSyntax.darkNamed["secondarySystemGroupedBackground"] : .white
+      view.color = isDark
+        ? ColorSyntax.color("secondarySystemGroupedBackground", dark: true, elevated: isElevated) : .white
       view.cornerRadius = 10
     case .button:
       view.color = ColorSyntax.color("systemBlue", dark: isDark)

@@ -30,6 +30,9 @@ struct JobDecoder {
   /// light one, decoded first.
   var appearance: String? = nil
   var isDark: Bool { appearance == "dark" }
+  /// Whether the screen being decoded is presented as a sheet: its system
+  /// backgrounds take the elevated level's dark values (`ColorSyntax`).
+  var isElevated = false
 
   /// A place in the file.
   func location(line: Int, column: Int) -> SourceLocation {
@@ -128,7 +131,7 @@ struct JobDecoder {
 
   /// A colour (see `ColorSyntax`).
   func color(_ node: YAMLNode, _ path: KeyPath) throws(Diagnostic) -> Color {
-    if let text = node.text, let color = ColorSyntax.color(text, dark: isDark) { return color }
+    if let text = node.text, let color = ColorSyntax.color(text, dark: isDark, elevated: isElevated) { return color }
     var hint = ""
     if case .scalar("", .plain) = node.content {
       hint = " (quote hex colours: an unquoted # starts a comment)"

@@ -253,6 +253,38 @@ import TransvidCLI
     timeline: [hold: 0.1]
     """
 
+  /// A screen a sheet presents is drawn at UIKit's elevated level in dark
+  /// mode: its system backgrounds lighter than the base level's black, so
+  /// the card stands out from the screen behind it; light mode has no
+  /// elevated values, and a screen pushed or shown in place keeps the base.
+  @Test func aSheetIsElevatedInTheDark() throws {
+    let text = """
+      canvas: { size: 40x60, scale: 1, fps: 10, background: "#000000" }
+      output: { formats: [png] }
+      appearances: [light, dark]
+      screens:
+        a:
+          background: systemBackground
+          views: [ { kind: cell, frame: [0, 0, 40, 20] } ]
+        b:
+          background: systemBackground
+          views:
+            - { kind: cell, frame: [0, 0, 40, 20] }
+            - { frame: [0, 20, 40, 20], color: secondarySystemBackground }
+            - { frame: [0, 40, 40, 20], color: tertiarySystemGroupedBackground }
+      timeline:
+        - hold: 0.1
+        - present: { to: b, transition: sheet }
+      """
+    let jobs = try JobParser.parse(text, file: "sheet.cfg").localizedJobs()
+    let (light, dark) = (jobs[0], jobs[1])
+    let grey = { (v: UInt8) in Color(red8: v, green8: v, blue8: v + 2) }
+    #expect(dark.screens[1].background == grey(28))
+    #expect(dark.screens[1].views.map(\.color) == [grey(44), grey(44), grey(58)])
+    #expect(dark.screens[0].background == Color(red8: 0, green8: 0, blue8: 0) && dark.screens[0].views[0].color == grey(28))
+    #expect(light.screens[1].background == .white && light.screens[1].views[0].color == .white)
+  }
+
   @Test func systemColoursResolvePerAppearance() throws {
     let jobs = try JobParser.parse(Self.job, file: "look.cfg").localizedJobs()
     #expect(jobs.map(\.name) == ["look.en.light", "look.en.dark", "look.ar.light", "look.ar.dark"])
