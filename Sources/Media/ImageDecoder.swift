@@ -220,7 +220,9 @@ public enum ImageDecoder {
       )
     }
     var bitmap = try Scaler().rgba(from: frame, defaultMatrix: header.format.defaultMatrix)
-    if let side = av_frame_get_side_data(frame.pointer, AV_FRAME_DATA_ICC_PROFILE), let icc = side.pointee.data {
+    if header.colorComponents == 3, let side = av_frame_get_side_data(frame.pointer, AV_FRAME_DATA_ICC_PROFILE),
+      let icc = side.pointee.data
+    {
       let pixels = bitmap.width * bitmap.height
       bitmap.bytes.withUnsafeMutableBufferPointer { rgba in
         _ = ColorProfile.convertToSRGB(

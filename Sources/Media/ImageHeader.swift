@@ -33,6 +33,11 @@ struct ImageHeader: Equatable {
   /// formats. Each is a pass over the whole image: a progressive file of
   /// thousands of tiny scans decodes for minutes (`Limits.maxScans`).
   var scans = 1
+  /// The colour channels the image stores: 1 for a grey PNG or JPEG, 4 for
+  /// a CMYK JPEG, 3 otherwise. Only an RGB image takes an RGB colour
+  /// profile (`ColorProfile`): one on a grey or CMYK image is malformed,
+  /// and browsers ignore it.
+  var colorComponents = 3
 
   /// Reads the header of `data`; the error message says what is wrong.
   /// `operation` names the file for the errors.
@@ -54,10 +59,12 @@ struct ImageHeader: Equatable {
       guard d.count >= 24 else { throw fail("truncated PNG: the file ends inside the header") }
       guard starts(tag("IHDR"), at: 12) else { throw fail("corrupt PNG: the first chunk is not IHDR") }
       self.init(format: .png, width: be32(16), height: be32(20))
+      if d.count > 25, d[25] == 0 || d[25] == 4 { colorComponents = 1 }  // grey, grey + alpha
       try Self.checkPNGChunks(d, fail: fail)
     } else if starts([0xFF, 0xD8, 0xFF]) {
-      let (width, height, scans) = try Self.jpegSize(d, fail: fail)
+      let (width, height, scans, components) = try Self.jpegSize(d, fail: fail)
       self.init(format: .jpeg, width: width, height: height, scans: scans)
+      colorComponents = components
     } else if starts(tag("RIFF")), starts(tag("WEBP"), at: 8) {
       guard d.count >= 30 else { throw fail("truncated WebP: the file ends inside the header") }
       let declared = le32(4) + 8
@@ -129,9 +136,10 @@ struct ImageHeader: Equatable {
   /// truncated JPEG has none).
   private static func jpegSize(
     _ d: [UInt8], fail: (String) -> MediaError
-  ) throws(MediaError) -> (width: Int, height: Int, scans: Int) {
+  ) throws(MediaError) -> (width: Int, height: Int, scans: Int, components: Int) {
     var i = 2
     var size: (Int, Int)?
+    var components = 3
     while true {
       // Markers: 0xFF, optional 0xFF fill bytes, the marker byte.
       guard i + 1 < d.count else { throw fail("truncated JPEG: the file ends in the headers") }
@@ -153,7 +161,10 @@ struct ImageHeader: Equatable {
         guard length >= 7 else { throw fail("corrupt JPEG: short frame header") }
         let height = Int(d[i + 5]) << 8 | Int(d[i + 6])
         let width = Int(d[i + 7]) << 8 | Int(d[i + 8])
-        if size == nil { size = (width, height) }
+        if size == nil {
+          size = (width, height)
+          if length >= 8 { components = Int(d[i + 9]) }
+        }
       }
       if marker == 0xDA {
         guard let size else { throw fail("corrupt JPEG: scan before the frame header") }
@@ -163,7 +174,7 @@ struct ImageHeader: Equatable {
         var j = i + 2 + length, scans = 1
         while j + 1 < d.count {
           if d[j] == 0xFF {
-            if d[j + 1] == 0xD9 { return (size.0, size.1, scans) }
+            if d[j + 1] == 0xD9 { return (size.0, size.1, scans, components) }
             if d[j + 1] == 0xDA { scans += 1 }
           }
           j += 1

@@ -39,7 +39,8 @@ enum TurboJPEG {
         return nil
       }
       var icc: UnsafeMutablePointer<UInt8>?, iccSize: UInt32 = 0
-      let profile = cjpeg_icc(decoder, &icc, &iccSize) == 1 ? icc : nil
+      // Grey and CMYK JPEGs take no RGB profile (`ImageHeader.colorComponents`).
+      let profile = header.colorComponents == 3 && cjpeg_icc(decoder, &icc, &iccSize) == 1 ? icc : nil
       defer { free(profile) }
       var decoded = false
       let bytes = [UInt8](unsafeUninitializedCapacity: Int(width) * Int(height) * 4) { out, count in

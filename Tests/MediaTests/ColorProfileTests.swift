@@ -16,13 +16,14 @@ import TestSupport
 @Suite struct ColorProfileTests {
   /// The Display P3 profile: P3's primaries, D65, sRGB's transfer curve, as
   /// an ICC profile LittleCMS writes.
-  static func displayP3() throws -> [UInt8] {
+  static func displayP3(gamma: Double? = nil) throws -> [UInt8] {
     var white = cmsCIExyY(x: 0.3127, y: 0.3290, Y: 1)
     var primaries = cmsCIExyYTRIPLE(
       Red: cmsCIExyY(x: 0.680, y: 0.320, Y: 1), Green: cmsCIExyY(x: 0.265, y: 0.690, Y: 1),
       Blue: cmsCIExyY(x: 0.150, y: 0.060, Y: 1))
     var parameters: [Double] = [2.4, 1 / 1.055, 0.055 / 1.055, 1 / 12.92, 0.04045]
-    let curve = try #require(cmsBuildParametricToneCurve(nil, 4, &parameters))
+    let curve = try #require(
+      gamma.map { cmsBuildGamma(nil, $0) } ?? cmsBuildParametricToneCurve(nil, 4, &parameters))
     defer { cmsFreeToneCurve(curve) }
     var curves: [OpaquePointer?] = [curve, curve, curve]
     let profile = try #require(cmsCreateRGBProfile(&white, &primaries, &curves))
@@ -95,6 +96,28 @@ import TestSupport
     let chunk = Array("iCCP".utf8)
     try #require((0..<(png.count - 4)).contains { Array(png[$0..<($0 + 4)]) == chunk }, "ffmpeg wrote no iCCP")
     Self.checkBlocks(try ImageDecoder.decode(data: png, name: "p3.png"), bound: 2, "PNG")
+  }
+
+  /// An RGB profile on a grey image (a malformed file: libpng and browsers
+  /// drop it) is ignored: a grey JPEG by `cjpeg -grayscale -icc` decodes as
+  /// djpeg decodes it, a grey PNG FFmpeg writes from it as FFmpeg reads it.
+  /// (The profile's gamma 1.8 would lighten every grey.)
+  @Test func anRGBProfileOnAGreyImageIsIgnored() throws {
+    let dir = try TempDirectory()
+    defer { dir.cleanUp() }
+    try Data(try Self.displayP3(gamma: 1.8)).write(to: URL(fileURLWithPath: dir.path("p3.icc")))
+    try Data(Self.ppm()).write(to: URL(fileURLWithPath: dir.path("p3.ppm")))
+    let jpeg = try runData("cjpeg", ["-quality", "100", "-grayscale", "-icc", dir.path("p3.icc"), dir.path("p3.ppm")])
+    try jpeg.write(to: URL(fileURLWithPath: dir.path("grey.jpg")))
+    let width = 16 * Self.colours.count
+    let reference = [UInt8](try runData("djpeg", ["-grayscale", "-pnm", dir.path("grey.jpg")])).suffix(width * 16)
+    let decoded = try ImageDecoder.decode(path: dir.path("grey.jpg"))
+    #expect((0..<(width * 16)).allSatisfy { decoded.bytes[4 * $0] == reference[reference.startIndex + $0] })
+    _ = try runData("ffmpeg", ["-v", "error", "-i", dir.path("grey.jpg"), "-pix_fmt", "gray", "-y", dir.path("grey.png")])
+    let png = try [UInt8](Data(contentsOf: URL(fileURLWithPath: dir.path("grey.png"))))
+    let raw = [UInt8](try runData("ffmpeg", ["-v", "error", "-i", dir.path("grey.png"), "-f", "rawvideo", "-pix_fmt", "gray", "-"]))
+    let greyPNG = try ImageDecoder.decode(data: png, name: "grey.png")
+    #expect(raw.count == width * 16 && (0..<raw.count).allSatisfy { greyPNG.bytes[4 * $0] == raw[$0] })
   }
 
   /// An embedded sRGB profile changes nothing, bit for bit; a grey profile
