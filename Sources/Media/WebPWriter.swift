@@ -116,6 +116,9 @@ public final class WebPWriter: FrameSink {
     pictures = []
   }
 
+  /// The longest duration one frame can carry: 24 bits of milliseconds.
+  public static let longestDuration = 0xFF_FFFF
+
   private func guardOpen(_ action: String) throws(MediaError) {
     if isDone { throw MediaError("\(action) of \(what)", "the writer is finished or cancelled") }
   }
@@ -186,20 +189,34 @@ public final class WebPWriter: FrameSink {
       let numerator = n * 1000 * rate.denominator
       return (numerator + rate.frames / 2) / rate.frames
     }
+    // Each picture's frames: its duration in parts of at most 24 bits of
+    // milliseconds (WebP's field), and in two parts for a lone picture, which
+    // libwebpmux would otherwise write as a still without its length and
+    // loop count. A copy drawn again over what it left changes nothing.
     for (k, picture) in pictures.enumerated() {
       let end = k + 1 < pictures.count ? pictures[k + 1].start : frameCount
-      let status = picture.data.withUnsafeBufferPointer { data in
-        var info = WebPMuxFrameInfo()
-        info.bitstream = WebPData(bytes: data.baseAddress, size: data.count)
-        info.x_offset = Int32(picture.x)
-        info.y_offset = Int32(picture.y)
-        info.duration = Int32(max(1, milliseconds(end) - milliseconds(picture.start)))
-        info.id = WEBP_CHUNK_ANMF
-        info.dispose_method = WEBP_MUX_DISPOSE_NONE
-        info.blend_method = WEBP_MUX_NO_BLEND
-        return WebPMuxPushFrame(mux, &info, 1)
+      var rest = max(1, milliseconds(end) - milliseconds(picture.start))
+      var parts: [Int] = []
+      while rest > Self.longestDuration {
+        parts.append(Self.longestDuration)
+        rest -= Self.longestDuration
       }
-      guard status == WEBP_MUX_OK else { throw MediaError("finish \(what)", "libwebpmux error \(status.rawValue)") }
+      parts.append(rest)
+      if pictures.count == 1 && frameCount > 1 && parts.count == 1 && rest > 1 { parts = [rest / 2, rest - rest / 2] }
+      for duration in parts {
+        let status = picture.data.withUnsafeBufferPointer { data in
+          var info = WebPMuxFrameInfo()
+          info.bitstream = WebPData(bytes: data.baseAddress, size: data.count)
+          info.x_offset = Int32(picture.x)
+          info.y_offset = Int32(picture.y)
+          info.duration = Int32(duration)
+          info.id = WEBP_CHUNK_ANMF
+          info.dispose_method = WEBP_MUX_DISPOSE_NONE
+          info.blend_method = WEBP_MUX_NO_BLEND
+          return WebPMuxPushFrame(mux, &info, 1)
+        }
+        guard status == WEBP_MUX_OK else { throw MediaError("finish \(what)", "libwebpmux error \(status.rawValue)") }
+      }
     }
     var params = WebPMuxAnimParams(bgcolor: 0xFFFF_FFFF, loop_count: Int32(loop))
     guard WebPMuxSetAnimationParams(mux, &params) == WEBP_MUX_OK,

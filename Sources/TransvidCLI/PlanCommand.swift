@@ -5,17 +5,19 @@
 /// (its row holds its `FILE:LINE:COL: error: …`) or no job is found.
 enum PlanCommand {
   static func run(inputs: [String], json: Bool, options: Options, environment: [String: String], console: Console) -> Int32 {
-    let files: [String]
-    switch CheckCommand.findJobs(inputs, console: console) {
-    case .success(let found): files = found
-    case .failure(let exit): return exit.status
-    }
+    // The options first: a usage error comes before any file is looked for.
     let shardCount: Int
     do {
+      if let shard = options.shard { try Shard.checkAgreement(shard, count: options.shardCount) }
       shardCount = try options.shard?.count ?? options.shardCount ?? Shard.fromEnvironment(environment, count: nil)?.count ?? 1
     } catch {
       console.error("transvid: \(error)\nRun 'transvid --help' for usage.")
       return 2
+    }
+    let files: [String]
+    switch CheckCommand.findJobs(inputs, console: console) {
+    case .success(let found): files = found
+    case .failure(let exit): return exit.status
     }
     let plan = BatchPlan(files: files, options: options, shardCount: shardCount)
     let cache = OutputCache()

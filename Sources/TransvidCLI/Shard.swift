@@ -69,9 +69,7 @@ struct Shard: Hashable, Sendable, CustomStringConvertible {
   /// shards would each render everything.
   static func forBatch(_ shard: Shard?, count: Int?, environment: [String: String]) throws -> Shard {
     if let shard {
-      if let count, count != shard.count {
-        throw Options.UsageError(description: "--shard \(shard) and --shard-count \(count) disagree")
-      }
+      try checkAgreement(shard, count: count)
       return shard
     }
     if let found = try fromEnvironment(environment, count: count) { return found }
@@ -81,6 +79,13 @@ struct Shard: Hashable, Sendable, CustomStringConvertible {
           + "SLURM_ARRAY_TASK_ID in the environment, or --shard K/\(count)")
     }
     return .all
+  }
+
+  /// Throws a usage error when `--shard`'s N and `--shard-count` differ.
+  static func checkAgreement(_ shard: Shard, count: Int?) throws {
+    if let count, count != shard.count {
+      throw Options.UsageError(description: "--shard \(shard) and --shard-count \(count) disagree")
+    }
   }
 
   private static func make(zeroBased index: Int, count: Int, source: String) throws -> Shard {

@@ -55,6 +55,10 @@ import Testing
     }
     // TRANSVID_SHARD_COUNT alone (a machine-wide setting) is no shard.
     #expect(try Shard.forBatch(nil, count: nil, environment: ["TRANSVID_SHARD_COUNT": "3"]) == .all)
+    // `plan` refuses the disagreement the batch refuses.
+    let capture = Capture()
+    #expect(transvid(["plan", "--shard", "1/2", "--shard-count", "3", "nowhere.cfg"], capture) == 2)
+    #expect(capture.err.first?.hasPrefix("transvid: --shard 1/2 and --shard-count 3 disagree\n") == true, "\(capture.err)")
   }
 
   /// Longest-processing-time: balanced, and independent of the input order.

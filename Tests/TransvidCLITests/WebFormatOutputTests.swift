@@ -241,6 +241,28 @@ struct WebFormatOutputTests {
     #expect(canvases.last?.canvas == frame)
   }
 
+  /// A clip that never changes stays an animation of its length and loop
+  /// count (libwebpmux writes one frame as a still), and a hold past WebP's
+  /// 24 bits of milliseconds goes on in copies of its picture.
+  @Test(.enabled(if: tool("webpmux"), "needs libwebp's tools (Debian package webp)"))
+  func aStillClipAndAVeryLongHoldKeepTheirLength() throws {
+    let dir = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    let grey = Bitmap(width: 8, height: 6, fill: Pixel(r: 90, g: 90, b: 90, a: 255))
+    let still = try WebPWriter(path: "\(dir)/still.webp", width: 8, height: 6, fps: 10, lossless: true, loop: 3)
+    for _ in 0..<30 { try still.append(grey) }
+    try still.finish()
+    let info = try webpInfo("\(dir)/still.webp")
+    #expect(info.loop == "3" && info.durations == [1500, 1500], "\(info)")
+    // 16 800 s at 1 fps, then a change: past 16 777.215 s.
+    let long = try WebPWriter(path: "\(dir)/long.webp", width: 8, height: 6, fps: 1, lossless: true)
+    for _ in 0..<16_800 { try long.append(grey) }
+    try long.append(Bitmap(width: 8, height: 6, fill: Pixel(r: 200, g: 0, b: 0, a: 255)))
+    try long.finish()
+    let durations = try webpInfo("\(dir)/long.webp").durations
+    #expect(durations == [WebPWriter.longestDuration, 16_800_000 - WebPWriter.longestDuration, 1000], "\(durations)")
+  }
+
   /// A fade too slow for any frame to change a pixel by more than a level
   /// or so (12 levels of grey over 1.5 s): every change reaches the file,
   /// so each frame shows its own colour within the codec's loss and the
