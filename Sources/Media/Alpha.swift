@@ -7,6 +7,8 @@
 // premultiplying again gives c' back exactly: the rounding of c moves c·a/255
 // by at most a/510 < ½.
 
+import Raster
+
 enum Alpha {
   /// `round(x / 255)` for `x` in 0…65025, without a division.
   @inline(__always)
@@ -60,6 +62,24 @@ enum Alpha {
 }
 
 extension Alpha {
+  /// Writes premultiplied `bitmap` as straight RGBA8 at `destination`, rows
+  /// `stride` bytes apart (a frame's or a packed buffer's).
+  static func unpremultiply(_ bitmap: Bitmap, into destination: UnsafeMutablePointer<UInt8>, stride: Int) {
+    bitmap.bytes.withUnsafeBufferPointer { source in
+      for y in 0..<bitmap.height {
+        unpremultiply(source.baseAddress! + y * bitmap.stride, into: destination + y * stride, pixels: bitmap.width)
+      }
+    }
+  }
+
+  /// `bitmap` as packed straight RGBA8 at `destination` with its edges'
+  /// colours spread into its fully transparent pixels (`bleed`): what a
+  /// lossy encoder with alpha is given (VP9, ProRes 4444, WebP).
+  static func straightBled(_ bitmap: Bitmap, into destination: UnsafeMutablePointer<UInt8>) {
+    unpremultiply(bitmap, into: destination, stride: bitmap.width * 4)
+    bleed(destination, width: bitmap.width, height: bitmap.height, stride: bitmap.width * 4)
+  }
+
   /// Gives every fully transparent pixel of straight RGBA8 (`width × height`,
   /// rows `stride` bytes apart) the colour of the nearest pixel in its row
   /// that is not fully transparent — or, in a row without one, the colours

@@ -59,13 +59,11 @@ enum PixelFormat: String, Sendable {
   case pal8
   /// Packed 8-bit straight RGBA: PNG, APNG.
   case rgba
-  /// Packed 8-bit straight BGRA: WebP (libwebp takes no RGBA).
-  case bgra
 
   /// Whether the format stores alpha.
   var hasAlpha: Bool {
     switch self {
-    case .yuva420p, .yuva444p10le, .rgba, .bgra: true
+    case .yuva420p, .yuva444p10le, .rgba: true
     case .yuv420p, .yuv422p10le, .pal8: false
     }
   }
@@ -78,7 +76,6 @@ enum PixelFormat: String, Sendable {
     case .yuva444p10le: AV_PIX_FMT_YUVA444P10LE
     case .pal8: AV_PIX_FMT_PAL8
     case .rgba: AV_PIX_FMT_RGBA
-    case .bgra: AV_PIX_FMT_BGRA
     }
   }
 }

@@ -39,13 +39,7 @@ public enum PNGWriter {
     guard let rows = frame.pointer.pointee.data.0 else {
       throw MediaError(operation, "frame has no pixel buffer")
     }
-    bitmap.bytes.withUnsafeBufferPointer { source in
-      guard let base = source.baseAddress else { return }
-      for y in 0..<bitmap.height {
-        Alpha.unpremultiply(
-          base + y * bitmap.stride, into: rows + y * stride, pixels: bitmap.width)
-      }
-    }
+    Alpha.unpremultiply(bitmap, into: rows, stride: stride)
 
     try check(avcodec_send_frame(c, frame.pointer), operation)
     try check(avcodec_send_frame(c, nil), operation)

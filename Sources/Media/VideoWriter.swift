@@ -30,7 +30,7 @@ public struct VideoSummary: Hashable, Sendable {
 ///
 /// Frames are premultiplied RGBA converted by swscale to the encoding's YUV
 /// pixel format with the BT.709 matrix, limited range (`Scaler.yuv`), copied
-/// as straight RGBA or BGRA for the packed formats (APNG, WebP), or
+/// as straight RGBA for APNG, or
 /// converted elsewhere (`YUVFrame`, by a `YUVConverter` on a worker thread).
 /// For a YUV format with alpha (VP9 yuva420p, ProRes 4444) the frame is made
 /// straight first, with the colours of its edges spread into its fully
@@ -82,8 +82,8 @@ public class VideoWriter {
       try checkSize(bitmap.width, bitmap.height)
       try check(av_frame_make_writable(frame.pointer), "make frame writable")
       let format = encoder.encoding.pixelFormat
-      if format == .rgba || format == .bgra {
-        copyStraight(bitmap, swappingRedAndBlue: format == .bgra, bleeding: format == .bgra)
+      if format == .rgba {
+        Alpha.unpremultiply(bitmap, into: frame.pointer.pointee.data.0!, stride: Int(frame.pointer.pointee.linesize.0))
       } else if format.hasAlpha {
         try scaler.yuv(from: straightBled(bitmap), into: frame)
       } else {
@@ -155,35 +155,12 @@ public class VideoWriter {
     encoder.cancel()
   }
 
-  /// Writes premultiplied `bitmap` into the packed frame as straight RGBA
-  /// (what PNG and WebP store), or BGRA; opaque pixels keep their values.
-  /// With `bleeding`, the edges' colours are spread into fully transparent
-  /// pixels (`Alpha.bleed`), for WebP, whose lossy mode is 4:2:0 inside.
-  private func copyStraight(_ bitmap: Bitmap, swappingRedAndBlue: Bool, bleeding: Bool) {
-    let f = frame.pointer.pointee
-    bitmap.bytes.withUnsafeBufferPointer { src in
-      for y in 0..<height {
-        let row = f.data.0! + y * Int(f.linesize.0)
-        Alpha.unpremultiply(src.baseAddress! + y * bitmap.stride, into: row, pixels: width)
-        if swappingRedAndBlue {
-          for i in stride(from: 0, to: width * 4, by: 4) { (row[i], row[i + 2]) = (row[i + 2], row[i]) }
-        }
-      }
-    }
-    if bleeding { Alpha.bleed(f.data.0!, width: width, height: height, stride: Int(f.linesize.0)) }
-  }
-
   /// `bitmap` as straight RGBA with its edge colours spread into its fully
   /// transparent pixels (`Alpha.bleed`); alpha as it is.
   private func straightBled(_ bitmap: Bitmap) -> Bitmap {
     var out = straight ?? Bitmap(width: width, height: height)
     straight = nil  // Keeps `out`'s storage unshared, so it is written in place.
-    bitmap.bytes.withUnsafeBufferPointer { src in
-      out.bytes.withUnsafeMutableBufferPointer { dst in
-        Alpha.unpremultiply(src.baseAddress!, into: dst.baseAddress!, pixels: width * height)
-        Alpha.bleed(dst.baseAddress!, width: width, height: height, stride: width * 4)
-      }
-    }
+    out.bytes.withUnsafeMutableBufferPointer { Alpha.straightBled(bitmap, into: $0.baseAddress!) }
     straight = out
     return out
   }

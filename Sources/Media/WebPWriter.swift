@@ -72,15 +72,7 @@ public final class WebPWriter: FrameSink {
       throw MediaError(
         "append frame \(frameCount) to \(what)", "frame is \(bitmap.width)×\(bitmap.height), expected \(width)×\(height)")
     }
-    bitmap.bytes.withUnsafeBufferPointer { source in
-      current.withUnsafeMutableBufferPointer { straight in
-        for y in 0..<height {
-          Alpha.unpremultiply(
-            source.baseAddress! + y * bitmap.stride, into: straight.baseAddress! + y * width * 4, pixels: width)
-        }
-        Alpha.bleed(straight.baseAddress!, width: width, height: height, stride: width * 4)
-      }
-    }
+    current.withUnsafeMutableBufferPointer { Alpha.straightBled(bitmap, into: $0.baseAddress!) }
     let changed = frameCount == 0 ? (x: 0, y: 0, width: width, height: height) : changedRectangle()
     guard let changed else { return try hold() }
     // WebP stores frame offsets halved: an odd edge takes one more column or row.

@@ -60,16 +60,17 @@ public enum FontLibrary {
   /// regular again where fonts-noto-core has no bold: Syriac, Yi). Tibetan
   /// is Noto Serif Tibetan, the only Noto face of it.
   public static let scriptFonts: [(script: String, regular: FontFile, bold: FontFile)] = [
-    ("Arab", "Sans", "Arabic"), ("Hebr", "Sans", "Hebrew"), ("Deva", "Sans", "Devanagari"), ("Thai", "Sans", "Thai"),
-    ("Beng", "Sans", "Bengali"), ("Taml", "Sans", "Tamil"), ("Laoo", "Sans", "Lao"), ("Mymr", "Sans", "Myanmar"),
-    ("Khmr", "Sans", "Khmer"), ("Gujr", "Sans", "Gujarati"), ("Guru", "Sans", "Gurmukhi"), ("Knda", "Sans", "Kannada"),
-    ("Mlym", "Sans", "Malayalam"), ("Telu", "Sans", "Telugu"), ("Sinh", "Sans", "Sinhala"), ("Armn", "Sans", "Armenian"),
-    ("Geor", "Sans", "Georgian"), ("Ethi", "Sans", "Ethiopic"), ("Orya", "Sans", "Oriya"), ("Thaa", "Sans", "Thaana"),
-    ("Cher", "Sans", "Cherokee"), ("Tibt", "Serif", "Tibetan"), ("Syrc", "Sans", "Syriac"), ("Yiii", "Sans", "Yi"),
-  ].map { code, style, name in
+    ("Arab", "Sans", "Arabic", true), ("Hebr", "Sans", "Hebrew", true), ("Deva", "Sans", "Devanagari", true),
+    ("Thai", "Sans", "Thai", true), ("Beng", "Sans", "Bengali", true), ("Taml", "Sans", "Tamil", true),
+    ("Laoo", "Sans", "Lao", true), ("Mymr", "Sans", "Myanmar", true), ("Khmr", "Sans", "Khmer", true),
+    ("Gujr", "Sans", "Gujarati", true), ("Guru", "Sans", "Gurmukhi", true), ("Knda", "Sans", "Kannada", true),
+    ("Mlym", "Sans", "Malayalam", true), ("Telu", "Sans", "Telugu", true), ("Sinh", "Sans", "Sinhala", true),
+    ("Armn", "Sans", "Armenian", true), ("Geor", "Sans", "Georgian", true), ("Ethi", "Sans", "Ethiopic", true),
+    ("Orya", "Sans", "Oriya", true), ("Thaa", "Sans", "Thaana", true), ("Cher", "Sans", "Cherokee", true),
+    ("Tibt", "Serif", "Tibetan", true), ("Syrc", "Sans", "Syriac", false), ("Yiii", "Sans", "Yi", false),
+  ].map { code, style, name, hasBold in
     let base = "/usr/share/fonts/truetype/noto/Noto\(style)\(name)"
     let regular = FontFile(path: base + "-Regular.ttf", faceIndex: 0, package: "fonts-noto-core")
-    let hasBold = !["Syrc", "Yiii"].contains(code)
     return (code, regular, hasBold ? FontFile(path: base + "-Bold.ttf", faceIndex: 0, package: "fonts-noto-core") : regular)
   }
   /// Emoji in colour (CBDT bitmaps).
