@@ -44,9 +44,10 @@ let package = Package(
     .systemLibrary(name: "CHarfBuzz", pkgConfig: "harfbuzz", providers: [.apt(["libharfbuzz-dev"])]),
     .systemLibrary(name: "CFriBidi", pkgConfig: "fribidi", providers: [.apt(["libfribidi-dev"])]),
     .systemLibrary(name: "CFontconfig", pkgConfig: "fontconfig", providers: [.apt(["libfontconfig-dev"])]),
-    // Line breaking (UAX #14, with dictionaries for Thai and its neighbours).
-    // A C target, not a system library: its header hides ICU's types from Swift (see cicu.h).
-    .target(name: "CICU", linkerSettings: [.linkedLibrary("icuuc")]),
+    // Line breaking (UAX #14, with dictionaries for Thai and its neighbours)
+    // and CLDR's plural rules. A C target, not a system library: its header
+    // hides ICU's types from Swift (see cicu.h).
+    .target(name: "CICU", linkerSettings: [.linkedLibrary("icuuc"), .linkedLibrary("icui18n")]),
     // JPEG decoding (libjpeg-turbo) and the EXIF orientation (libexif). A C
     // target: libjpeg reports errors by longjmp (see cjpeg.h).
     .target(name: "CJPEG", linkerSettings: [.linkedLibrary("jpeg"), .linkedLibrary("exif")]),
@@ -59,7 +60,7 @@ let package = Package(
 
     // MARK: - Edges (I/O)
     .target(name: "Media", dependencies: ["CFFmpeg", "CImageQuant", "CGIF", "CJPEG", "CWebP", "CLCMS", "Raster"]),
-    .target(name: "Jobs", dependencies: ["CYAML", "Geometry", "Motion", "Raster", "Transitions"]),
+    .target(name: "Jobs", dependencies: ["CICU", "CYAML", "Geometry", "Motion", "Raster", "Transitions"]),
     .target(name: "Rendering", dependencies: ["CFontconfig", "Jobs", "Raster", "Transitions", "Geometry"]),
     .target(
       name: "TransvidCLI", dependencies: ["CProcess", "Jobs", "Rendering", "Media", "Transitions", "Raster", "Motion", "Geometry"]),

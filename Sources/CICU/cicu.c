@@ -1,5 +1,7 @@
 #include "cicu.h"
 #include <unicode/ubrk.h>
+#include <unicode/upluralrules.h>
+#include <unicode/ustring.h>
 
 int32_t cicu_line_breaks(
     const uint16_t *text, int32_t length, const char *locale, int32_t *breaks, int32_t capacity) {
@@ -12,4 +14,17 @@ int32_t cicu_line_breaks(
   }
   ubrk_close(iterator);
   return count;
+}
+
+int32_t cicu_plural_category(const char *locale, double number, char *category, int32_t capacity) {
+  UErrorCode status = U_ZERO_ERROR;
+  UPluralRules *rules = uplrules_openForType(locale, UPLURAL_TYPE_CARDINAL, &status);
+  if (U_FAILURE(status)) return -1;
+  UChar keyword[16];
+  int32_t length = uplrules_select(rules, number, keyword, 16, &status);
+  uplrules_close(rules);
+  if (U_FAILURE(status) || length >= capacity || length >= 16) return -1;
+  u_UCharsToChars(keyword, category, length);
+  category[length] = 0;
+  return length;
 }

@@ -48,9 +48,9 @@ extension JobDecoder {
       for pair in pairs {
         let table = try fields(
           pair.value, path.appending(pair.key), expected: "a mapping of keys to strings", keys: pair.value.pairs?.map(\.key) ?? [])
-        var values: [String: String] = [:]
+        var values: [String: LocalizedString] = [:]
         for entry in table.pairs {
-          values[entry.key] = try localizedString(entry.value, table.path(entry.key))
+          values[entry.key] = .text(try localizedString(entry.value, table.path(entry.key)))
         }
         result.tables[pair.key] = values
       }
@@ -64,7 +64,7 @@ extension JobDecoder {
   /// The source language and tables of the String Catalog at `resolvedPath`.
   private func catalog(
     at resolvedPath: String, as written: String, from node: YAMLNode
-  ) throws(Diagnostic) -> (String, [String: [String: String]]) {
+  ) throws(Diagnostic) -> (String, [String: [String: LocalizedString]]) {
     if let refusal = access.refusal(resolvedPath) {
       throw Diagnostic(node.location, "strings: '\(written)' \(refusal)")
     }
@@ -85,14 +85,14 @@ extension JobDecoder {
     let language = try decoder.string(
       try decoder.required("sourceLanguage", in: top, "the catalog's language"), top.path("sourceLanguage"),
       expected: "a language code")
-    var tables: [String: [String: String]] = [:]
+    var tables: [String: [String: LocalizedString]] = [:]
     guard let strings = top["strings"] else { return (language, tables) }
     guard let entries = strings.pairs else { throw decoder.mismatch(strings, top.path("strings"), expected: "a mapping of keys") }
     for entry in entries {
       let entryPath = top.path("strings").appending(entry.key)
       let fields = try decoder.fields(
         entry.value, entryPath, keys: ["localizations", "comment", "extractionState", "shouldTranslate"], allowsNull: true)
-      tables[language, default: [:]][entry.key] = entry.key
+      tables[language, default: [:]][entry.key] = .text(entry.key)
       guard let node = fields["localizations"] else { continue }
       guard let localizations = node.pairs else {
         throw decoder.mismatch(node, entryPath.appending("localizations"), expected: "a mapping of languages")
@@ -117,25 +117,112 @@ extension JobDecoder {
     return text
   }
 
-  /// `{ stringUnit: { value } }` or a plural's `other` (else its first)
-  /// form; nil (the key is missing in that language) for an empty value
-  /// not marked `translated`: Xcode's untranslated entry (`state: new`).
-  private func catalogValue(_ node: YAMLNode, _ path: KeyPath) throws(Diagnostic) -> String? {
+  /// `{ stringUnit: { value } }`, or `{ variations: { plural | device: {
+  /// FORM: … } } }`, either with `substitutions`; nil (the key is missing
+  /// in that language) for an empty value not marked `translated`
+  /// (Xcode's untranslated entry, `state: new`), or variations none of
+  /// whose forms has a value.
+  private func catalogValue(_ node: YAMLNode, _ path: KeyPath) throws(Diagnostic) -> LocalizedString? {
     let fields = try fields(node, path, keys: ["stringUnit", "variations", "substitutions"])
+    var value: LocalizedString?
     if let unit = fields["stringUnit"] {
-      let unitFields = try self.fields(unit, fields.path("stringUnit"), keys: ["state", "value"])
-      guard let value = unitFields["value"] else { return nil }
-      let text = try localizedString(value, unitFields.path("value"))
-      if text.isEmpty, unitFields["state"]?.text != "translated" { return nil }
-      return text
+      value = try unitValue(unit, fields.path("stringUnit")).map(LocalizedString.text)
+    } else if let node = fields["variations"] {
+      value = try variations(node, fields.path("variations")) { (form, path) throws(Diagnostic) in
+        try catalogValue(form, path)
+      }
     }
-    guard let variations = fields["variations"]?.pairs else { return nil }
-    for variation in variations {
-      guard let forms = variation.value.pairs else { continue }
-      let form = forms.first { $0.key == "other" } ?? forms.first
-      if let form { return try catalogValue(form.value, fields.path("variations").appending(variation.key).appending(form.key)) }
+    guard let value else { return nil }
+    guard let node = fields["substitutions"] else { return value }
+    let path = fields.path("substitutions")
+    guard let entries = node.pairs else { throw mismatch(node, path, expected: "a mapping of substitution names") }
+    var substitutions: [String: LocalizedString.Substitution] = [:]
+    for entry in entries {
+      let entryPath = path.appending(entry.key)
+      let entryFields = try self.fields(entry.value, entryPath, keys: ["argNum", "formatSpecifier", "variations"])
+      let argument = try entryFields["argNum"].map { (node) throws(Diagnostic) in
+        try integer(node, entryFields.path("argNum"), in: 1...JobDecoder.maximumFormatArguments)
+      }
+      let specifierNode = try required("formatSpecifier", in: entryFields, "a format specifier such as lld")
+      let specifier = try string(specifierNode, entryFields.path("formatSpecifier"), expected: "a format specifier such as lld")
+      guard ("%" + specifier).wholeMatch(of: StringFormat.specifier)?.output.7 != nil else {
+        throw mismatch(specifierNode, entryFields.path("formatSpecifier"), expected: "a format specifier such as lld, d or .1f")
+      }
+      let formsNode = try required("variations", in: entryFields, "the substitution's plural forms")
+      let forms = try variations(formsNode, entryFields.path("variations")) { (form, path) throws(Diagnostic) in
+        let formFields = try self.fields(form, path, keys: ["stringUnit"])
+        return try formFields["stringUnit"].flatMap { (unit) throws(Diagnostic) in
+          try unitValue(unit, formFields.path("stringUnit")).map(LocalizedString.text)
+        }
+      }
+      guard case .plural(let plural)? = forms else {
+        throw mismatch(formsNode, entryFields.path("variations"), expected: "{ plural: { one: …, other: … } } with a value")
+      }
+      substitutions[entry.key] = LocalizedString.Substitution(
+        argument: argument, specifier: specifier, forms: plural.mapValues { $0.asWritten() })
     }
-    return nil
+    return .substituted(value, substitutions)
+  }
+
+  /// A `stringUnit`'s value, or nil: none, or empty and not `translated`.
+  private func unitValue(_ unit: YAMLNode, _ path: KeyPath) throws(Diagnostic) -> String? {
+    let unitFields = try self.fields(unit, path, keys: ["state", "value"])
+    guard let value = unitFields["value"] else { return nil }
+    let text = try localizedString(value, unitFields.path("value"))
+    if text.isEmpty, unitFields["state"]?.text != "translated" { return nil }
+    return text
+  }
+
+  /// `{ plural: { CATEGORY: FORM, … } }` or `{ device: { DEVICE: FORM, … } }`,
+  /// each form read by `form` (nil: no value, left out); nil when no form has one.
+  private func variations(
+    _ node: YAMLNode, _ path: KeyPath, form: (YAMLNode, KeyPath) throws(Diagnostic) -> LocalizedString?
+  ) throws(Diagnostic) -> LocalizedString? {
+    let fields = try fields(node, path, expected: "{ plural: … } or { device: … }", keys: ["plural", "device"])
+    guard let (kind, formsNode) = fields.pairs.first.map({ ($0.key, $0.value) }) else { return nil }
+    guard let entries = formsNode.pairs else { throw mismatch(formsNode, fields.path(kind), expected: "a mapping of forms") }
+    var forms: [String: LocalizedString] = [:]
+    for entry in entries {
+      if kind == "plural", !JobDecoder.pluralCategories.contains(entry.key) {
+        throw Diagnostic(
+          entry.keyLocation,
+          "\(fields.path(kind).appending(entry.key)): unknown plural category '\(entry.key)' "
+            + "(expected one of \(JobDecoder.pluralCategories.joined(separator: ", ")))")
+      }
+      if let value = try form(entry.value, fields.path(kind).appending(entry.key)) { forms[entry.key] = value }
+    }
+    guard !forms.isEmpty else { return nil }
+    return kind == "plural" ? .plural(forms) : .device(forms)
+  }
+
+  /// CLDR's plural categories, as a String Catalog names its forms.
+  static let pluralCategories = ["zero", "one", "two", "few", "many", "other"]
+
+  /// Most arguments a string's `args:` (and a substitution's `argNum`) may give.
+  static let maximumFormatArguments = 16
+
+  /// `args: [3, 2.5, Anna]`: plain numbers (a whole one within 64 bits is
+  /// an integer, for `%lld`), anything else text.
+  func formatArguments(_ node: YAMLNode, _ path: KeyPath) throws(Diagnostic) -> [FormatArgument] {
+    let expected = "a list of at most \(JobDecoder.maximumFormatArguments) numbers or texts, such as [3] or [Anna, 2]"
+    guard let items = node.items, items.count <= JobDecoder.maximumFormatArguments else {
+      throw mismatch(node, path, expected: expected)
+    }
+    var args: [FormatArgument] = []
+    for (i, item) in items.enumerated() {
+      let itemPath = path.appending(index: i)
+      if let number = item.number {
+        guard number.isFinite else { throw mismatch(item, itemPath, expected: "a finite number or a text") }
+        if number.rounded() == number, abs(number) < 0x1p63 {
+          args.append(.integer(Int64(number)))
+        } else {
+          args.append(.real(number))
+        }
+      } else {
+        args.append(.text(try localizedString(item, itemPath)))
+      }
+    }
+    return args
   }
 
   /// Every `text: { key: … }` must be in some table; without locales the
@@ -151,13 +238,28 @@ extension JobDecoder {
       }
       return
     }
+    let place = localization.stringsFile.map { "'\($0)'" } ?? "the inline strings"
     for screen in spec.screens {
       for view in screen.views {
-        guard let key = view.textKey, !localization.hasKey(key.key) else { continue }
-        let place = localization.stringsFile.map { "'\($0)'" } ?? "the inline strings"
-        throw Diagnostic(
-          key.location,
-          "\(key.path): no string '\(key.key)' in \(place)\(Suggestion.hint(for: key.key, in: Array(Set(localization.tables.values.flatMap(\.keys))).sorted()))")
+        guard let key = view.textKey else { continue }
+        guard localization.hasKey(key.key) else {
+          throw Diagnostic(
+            key.location,
+            "\(key.path): no string '\(key.key)' in \(place)\(Suggestion.hint(for: key.key, in: Array(Set(localization.tables.values.flatMap(\.keys))).sorted()))")
+        }
+        // Each locale's string must take the arguments (checked here, where an error can stop the job).
+        guard let argsLocation = key.argsLocation, let argsPath = key.argsPath else { continue }
+        for locale in localization.locales.isEmpty ? [localization.sourceLanguage] : localization.locales {
+          guard let found = localization.string(key.key, locale: locale) else { continue }
+          do {
+            _ = try found.value.text(args: key.args, locale: locale, language: found.language, device: spec.deviceFamily)
+          } catch {
+            throw Diagnostic(
+              argsLocation,
+              "\(argsPath): the '\(locale)' string of '\(key.key)' in \(place) "
+                + "(\(YAMLNode.quoted(found.value.asWritten(device: spec.deviceFamily)))) cannot take them: \(error.message)")
+          }
+        }
       }
     }
     if localization.locales.isEmpty {

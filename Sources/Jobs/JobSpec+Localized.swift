@@ -22,6 +22,12 @@ extension JobSpec {
     }
   }
 
+  /// Xcode's name of the job's device family for a String Catalog's device
+  /// variations: `ipad` on an iPad preset, else `iphone`.
+  public var deviceFamily: String {
+    canvas.device.flatMap(DevicePreset.named)?.idiom == .pad ? "ipad" : "iphone"
+  }
+
   /// This job as `locale` renders it (see the file's comment). A key the
   /// locale lacks takes the source language's string and a note says so.
   public func localized(to locale: String, renamed: Bool = true) -> JobSpec {
@@ -36,13 +42,21 @@ extension JobSpec {
         var view = spec.screens[s].views[v]
         if let image = view.image { view.image = image.localized(to: locale) }
         if let key = view.textKey, let found = localization?.string(key.key, locale: locale) {
-          view.text = found.value
-          if let specifier = Localization.formatSpecifier(in: found.value) {
+          // The arguments were checked against every locale's string when the job was read.
+          let written = found.value.asWritten(device: deviceFamily)
+          let specifier = Localization.formatSpecifier(in: written)
+          let formatted =
+            key.args.isEmpty && specifier != nil
+            ? nil
+            // With no specifier, `%%` is still a percent sign (Xcode writes SwiftUI's "100%" as "100%%").
+            : try? found.value.text(args: key.args, locale: locale, language: found.language, device: deviceFamily)
+          view.text = formatted ?? written
+          if formatted == nil, let specifier {
             spec.notes.append(
               JobNote(
                 key.location,
                 "\(key.path): the '\(locale)' string of '\(key.key)' has the format specifier '\(specifier)', "
-                  + "drawn as written: an app fills it in at run time, and a job has nothing to fill it with"))
+                  + "drawn as written: an app fills it in at run time (give the values with text: { key: \(key.key), args: [...] })"))
           }
           if found.fellBack {
             spec.notes.append(

@@ -27,12 +27,12 @@ public struct Localization: Hashable, Sendable {
   /// the first inline table's).
   public var sourceLanguage: String
   /// Strings by language, then key.
-  public var tables: [String: [String: String]]
+  public var tables: [String: [String: LocalizedString]]
   /// The `.xcstrings` file as the job writes it, or nil for inline tables.
   public var stringsFile: String?
 
   public init(
-    locales: [String], localeLocations: [SourceLocation], sourceLanguage: String, tables: [String: [String: String]],
+    locales: [String], localeLocations: [SourceLocation], sourceLanguage: String, tables: [String: [String: LocalizedString]],
     stringsFile: String? = nil
   ) {
     self.locales = locales
@@ -43,11 +43,12 @@ public struct Localization: Hashable, Sendable {
   }
 
   /// The string for `key` in `locale`: its own table, then its language's
-  /// (`pt` for `pt-BR`), else the source language's (`fellBack`).
-  public func string(_ key: String, locale: String) -> (value: String, fellBack: Bool)? {
-    if let value = tables[locale]?[key] { return (value, false) }
-    if let language = Localization.language(of: locale), let value = tables[language]?[key] { return (value, false) }
-    if let value = tables[sourceLanguage]?[key] { return (value, true) }
+  /// (`pt` for `pt-BR`), else the source language's (`fellBack`); and the
+  /// language it is written in, whose plural rules it takes.
+  public func string(_ key: String, locale: String) -> (value: LocalizedString, fellBack: Bool, language: String)? {
+    if let value = tables[locale]?[key] { return (value, false, locale) }
+    if let language = Localization.language(of: locale), let value = tables[language]?[key] { return (value, false, locale) }
+    if let value = tables[sourceLanguage]?[key] { return (value, true, sourceLanguage) }
     return nil
   }
 
@@ -108,16 +109,28 @@ extension Localization {
   }
 }
 
-/// `text: { key: greet }`: a view's text from the job's strings.
+/// `text: { key: greet }`: a view's text from the job's strings, and
+/// `args:` for its format specifiers (`{ key: photos, args: [3] }`).
 public struct TextKey: Hashable, Sendable {
   public var key: String
   /// Where the key is written, and its key path (`screens.home.views[0].text.key`).
   public var location: SourceLocation
   public var path: String
+  /// The arguments of its format specifiers (empty: drawn as written).
+  public var args: [FormatArgument]
+  /// Where `args` is written, and its key path (nil without `args`).
+  public var argsLocation: SourceLocation?
+  public var argsPath: String?
 
-  public init(key: String, location: SourceLocation, path: String) {
+  public init(
+    key: String, location: SourceLocation, path: String, args: [FormatArgument] = [],
+    argsLocation: SourceLocation? = nil, argsPath: String? = nil
+  ) {
     self.key = key
     self.location = location
     self.path = path
+    self.args = args
+    self.argsLocation = argsLocation
+    self.argsPath = argsPath
   }
 }

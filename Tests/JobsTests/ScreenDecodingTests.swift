@@ -132,7 +132,7 @@ import Testing
       "job.cfg:4:17: error: screens.home.views[0].kind: unknown view kind \"tabbar\"; did you mean 'navbar'?"),
     BrokenJob(
       "text is a mapping without key", "screens:\n  home:\n    views:\n      - { frame: [0, 0, 1, 1], text: { a: b } }\n",
-      "job.cfg:4:40: error: unknown key 'a' in screens.home.views[0].text; expected one of: key"),
+      "job.cfg:4:40: error: unknown key 'a' in screens.home.views[0].text; expected one of: key, args"),
     BrokenJob(
       "text is a list", "screens:\n  home:\n    views:\n      - { frame: [0, 0, 1, 1], text: [a] }\n",
       "job.cfg:4:38: error: screens.home.views[0].text: expected one line of text (at most 1000 characters) or { key: KEY }, got a list of 1 item"),

@@ -1,7 +1,9 @@
 // ICU's break iterator, for Raster's text: line-break opportunities by
 // UAX #14 with ICU's tailorings — no break between an ideograph and a
 // closing 。, breaks between ideographs and kana, and dictionary breaks for
-// Thai, Lao, Khmer and Burmese, which write words without spaces.
+// Thai, Lao, Khmer and Burmese, which write words without spaces. And
+// ICU's plural rules, for Jobs' String Catalogs: CLDR's category of a
+// number in a language (`one`, `few`, …).
 //
 // This header names no ICU type: Foundation carries its own copy of ICU's
 // headers (_FoundationICU), and a Swift module that saw both would have
@@ -18,4 +20,10 @@
 /// `capacity`), or -1 when ICU cannot open its line rules.
 int32_t cicu_line_breaks(
     const uint16_t *text, int32_t length, const char *locale, int32_t *breaks, int32_t capacity);
+
+/// CLDR's plural category of `number` in `locale` (an ICU locale ID: "ru",
+/// "ar", "pt_PT"), as "zero", "one", "two", "few", "many" or "other", written
+/// NUL-terminated to `category` (at least 8 bytes). Returns its length, or
+/// -1 when ICU has no cardinal rules for it.
+int32_t cicu_plural_category(const char *locale, double number, char *category, int32_t capacity);
 #endif
