@@ -166,10 +166,46 @@ struct BatchPlan: Sendable {
         for output in jobs[i].outputs { claimed[Self.absolute(output)] = jobs[i].file }
       }
     }
+    // Nor is a file the run reads: a poster named as its own screenshot, a job file named as an output.
+    let inputs = Self.inputs(of: jobs)
+    for i in jobs.indices where jobs[i].failure == nil {
+      for output in jobs[i].outputs {
+        guard let resolved = PathPolicy.resolve(output), let what = inputs[resolved] else { continue }
+        let message = "output '\(output)' would overwrite \(what), which the run reads; give the job another name or output.dir"
+        jobs[i].failure =
+          if let place = jobs[i].spec?.nameLocation { JobFailure(Diagnostic(place, message)) } else {
+            JobFailure(file: jobs[i].file, message: message)
+          }
+        break
+      }
+    }
     let shards = Shard.assign(
       costs: jobs.map(\.cost), keys: jobs.map { job in job.spec?.locale.map { "\(job.file)#\($0)" } ?? job.file },
       count: shardCount)
     for i in jobs.indices { jobs[i].shard = shards[i] }
+  }
+
+  /// Every file `jobs` read — job files, images, fonts, String Catalogs —
+  /// resolved (`PathPolicy.resolve`), with what it is.
+  static func inputs(of jobs: [PlannedJob]) -> [String: String] {
+    inputs(jobs.map { ($0.file, $0.spec, $0.catalog) })
+  }
+
+  /// `inputs(of:)` for job files, their specs if parsed, and their catalogs' resolved paths.
+  static func inputs(_ jobs: [(file: String, spec: JobSpec?, catalog: String?)]) -> [String: String] {
+    var inputs: [String: String] = [:]
+    func take(_ path: String, _ what: String) {
+      if let resolved = PathPolicy.resolve(path), inputs[resolved] == nil { inputs[resolved] = what }
+    }
+    for (file, spec, catalog) in jobs {
+      take(file, "the job file \(file)")
+      for asset in spec?.assets ?? [] { take(asset.resolvedPath, "the image '\(asset.path)' of \(file)") }
+      for font in spec?.fontFiles ?? [] {
+        take(font.path, "the font '\(spec?.writtenPath(of: font.path) ?? font.path)' of \(file)")
+      }
+      if let catalog { take(catalog, "the String Catalog of \(file)") }
+    }
+    return inputs
   }
 
   /// The jobs of one file (one per locale, `JobSpec.localizedJobs`), parsed and

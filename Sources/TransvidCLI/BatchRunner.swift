@@ -342,19 +342,13 @@ struct BatchRunner: Sendable {
       ("--report", options.report), ("--junit", options.junit), ("--gallery", options.gallery.map(Self.galleryPage)),
     ]
     guard reports.contains(where: { $0.1 != nil }) else { return nil }
-    var taken: [String: String] = [:]
+    var taken = BatchPlan.inputs(of: plan.jobs)
     func take(_ path: String, _ what: String) {
       if let resolved = PathPolicy.resolve(path), taken[resolved] == nil { taken[resolved] = what }
     }
     for job in plan.jobs {
-      take(job.file, "the job file \(job.file)")
       for output in job.outputs { take(output, "the output '\(output)' of \(job.file)") }
       if job.spec != nil { take(job.recordPath, "the cache record of \(job.file)") }
-      for asset in job.spec?.assets ?? [] { take(asset.resolvedPath, "the image '\(asset.path)' of \(job.file)") }
-      for font in job.spec?.fontFiles ?? [] {
-        take(font.path, "the font '\(job.spec?.writtenPath(of: font.path) ?? font.path)' of \(job.file)")
-      }
-      if let catalog = job.catalog { take(catalog, "the String Catalog of \(job.file)") }
     }
     let store = options.cache.flatMap(PathPolicy.resolve)
     for case (let flag, let path?) in reports {

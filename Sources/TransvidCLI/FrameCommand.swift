@@ -31,6 +31,11 @@ enum FrameCommand {
         throw NoSuchAppearance(job: job, wanted: appearance ?? "", listed: parsed.appearances)
       }
       try paths.check(spec, outputDirectoryGiven: true)
+      let catalog = parsed.localization?.stringsFile.map(parsed.resolvedPath(of:))
+      if let resolved = PathPolicy.resolve(output), let what = BatchPlan.inputs([(job, spec, catalog)])[resolved] {
+        console.error("transvid: -o '\(output)' would overwrite \(what); write the frame elsewhere")
+        return 2
+      }
       try AssetLoader.checkFiles(of: spec)
       let renderer = try AssetLoader.makeRenderer(for: spec)
       // Notes on the job, not on the videos it writes: a frame is a PNG.

@@ -408,6 +408,44 @@ let outsideHint = "jobs may reach only their own folder; allow another with --al
     #expect(!FileManager.default.fileExists(atPath: path(dir, "r.json")))
   }
 
+  /// An output or `frame -o` that is a file the run reads — the job's own
+  /// screenshot (a poster named like it), the job file itself — fails that
+  /// job (the others render) or is a usage error, and the file is untouched.
+  @Test func outputsNeverOverwriteInputs() throws {
+    let dir = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    try FileManager.default.copyItem(atPath: AssetLoaderTests.assets + "/cover.png", toPath: path(dir, "home.png"))
+    let screenshot = try #require(FileManager.default.contents(atPath: path(dir, "home.png")))
+    try write(
+      goodJob(name: "home", formats: "[png]").replacingOccurrences(of: "output: {", with: "output: { dir: ., ")
+        .replacingOccurrences(of: "background: \"#F2F2F7\"", with: "image: home.png"),
+      to: "home.cfg", in: dir)
+    try write(goodJob(name: "self", formats: "[png]").replacingOccurrences(of: "output: {", with: "output: { dir: ., "),
+      to: "self.png", in: dir)
+    let selfJob = try #require(FileManager.default.contents(atPath: path(dir, "self.png")))
+    try write(goodJob(name: "other", formats: "[png]"), to: "other.cfg", in: dir)
+    let run = try runBinary(["home.cfg", "self.png", "other.cfg", "-q"], in: dir)
+    #expect(run.status == 1)
+    #expect(run.lines.sorted() == [
+      "home.cfg:1:7: error: output './home.png' would overwrite the image 'home.png' of home.cfg, which the run reads; "
+        + "give the job another name or output.dir",
+      "self.png:1:7: error: output './self.png' would overwrite the job file self.png, which the run reads; "
+        + "give the job another name or output.dir",
+    ])
+    #expect(FileManager.default.fileExists(atPath: path(dir, "out/other.png")))
+    for (flags, message) in [
+      (["home.cfg", "-o", "./home.png"], "-o './home.png' would overwrite the image 'home.png' of home.cfg"),
+      (["home.cfg", "-o", "home.cfg"], "-o 'home.cfg' would overwrite the job file home.cfg"),
+    ] {
+      let frame = try runBinary(["frame"] + flags + ["--time", "0"], in: dir)
+      #expect(frame.status == 2)
+      #expect(frame.lines == ["transvid: \(message); write the frame elsewhere"])
+    }
+    #expect(FileManager.default.contents(atPath: path(dir, "home.png")) == screenshot)
+    #expect(FileManager.default.contents(atPath: path(dir, "self.png")) == selfJob)
+    #expect(try String(contentsOfFile: path(dir, "home.cfg"), encoding: .utf8).hasPrefix("name: home"))
+  }
+
   // MARK: - Clear errors
 
   /// `-o` naming a file, below a file, empty; `.transvid-cache` a file;
