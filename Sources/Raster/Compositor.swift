@@ -49,10 +49,11 @@ import Synchronization
 /// Tried and not kept (slower or no change): sampling in 8- to 128-column
 /// tiles through the row sampler, huge pages for snapshots, smaller bands.
 public struct Compositor: Sendable {
-  /// Changes whenever a change to the compositor moves any pixel of any
-  /// frame (by a rounding step or more), so output caches keyed on it
-  /// (`OutputCache`) do not keep pixels an earlier build drew.
-  public static let revision = 4
+  /// Changes whenever a change to the compositor, or to what the renderer
+  /// gives it to draw, moves any pixel of any frame (by a rounding step or
+  /// more), so output caches keyed on it (`OutputCache`) do not keep pixels
+  /// an earlier build drew.
+  public static let revision = 5
 
   /// Pixels per point.
   public var scale: Double

@@ -16,8 +16,8 @@ extension FrameRenderer {
   /// What `step`'s transition sees: its screens, flipped for a mirrored step.
   static func context(for step: TransitionStep, screens: ScreenSnapshots, spec: JobSpec) -> TransitionContext? {
     let mirror = step.mirror == true
-    guard let from = mirror ? screens.mirrored(step.from) : screens[step.from],
-      let to = mirror ? screens.mirrored(step.to) : screens[step.to]
+    guard let from = screens.transitioning(step.from, mirrored: mirror),
+      let to = screens.transitioning(step.to, mirrored: mirror)
     else { return nil }
     return TransitionContext(
       containerSize: spec.canvas.size, scale: Double(spec.canvas.scale), operation: step.operation,

@@ -23,6 +23,11 @@ final class ScreenSnapshots: Sendable {
   private let shared: Set<String>
   private let slots: [String: Slot]
   private let mirroredSlots: [String: Slot]
+  /// The screenshots' own status bar (`statusBar: HEIGHT`) in pixel rows, 0 without one.
+  private let stripRows: Int
+  /// Snapshots as transitions draw them, plain and mirrored (`transitioning`).
+  private let strippedSlots: [String: Slot]
+  private let strippedMirroredSlots: [String: Slot]
 
   private final class Slot: Sendable {
     let screen: ScreenSpec?
@@ -42,6 +47,10 @@ final class ScreenSnapshots: Sendable {
       for name in [step.from, step.to] where slots[name] != nil { mirrored[name] = Slot(nil) }
     }
     mirroredSlots = mirrored
+    let bar = spec.canvas.statusBar
+    stripRows = bar.map { $0.isDrawn ? 0 : Int(($0.height * Double(spec.canvas.scale)).rounded()) } ?? 0
+    strippedSlots = stripRows > 0 ? slots.mapValues { _ in Slot(nil) } : [:]
+    strippedMirroredSlots = stripRows > 0 ? mirrored.mapValues { _ in Slot(nil) } : [:]
   }
 
   /// The snapshot of the screen `name`, made now if no thread has made it
@@ -51,6 +60,24 @@ final class ScreenSnapshots: Sendable {
     return slot.value.withLock { value in
       if let value { return value }
       let made = builder.snapshot(of: screen, shared: shared)
+      value = made
+      return made
+    }
+  }
+
+  /// The screen `name` as a transition draws it (`mirrored` for a step drawn
+  /// mirrored). With the screenshots' own status bar, its strip is the
+  /// row below it repeated: on a device the bar's glyphs are the system's,
+  /// not the view's, so a presented screen slides up, a receding one
+  /// shrinks and a card turns without them; the frame's fixed strip is drawn
+  /// over the top rows afterwards (`StatusBar.apply`).
+  func transitioning(_ name: String, mirrored: Bool) -> ScreenSnapshot? {
+    guard stripRows > 0, let slot = (mirrored ? strippedMirroredSlots : strippedSlots)[name] else {
+      return mirrored ? self.mirrored(name) : self[name]
+    }
+    return slot.value.withLock { value in
+      if let value { return value }
+      let made = (mirrored ? self.mirrored(name) : self[name])?.withoutStrip(rows: stripRows)
       value = made
       return made
     }
@@ -66,5 +93,27 @@ final class ScreenSnapshots: Sendable {
       value = made
       return made
     }
+  }
+}
+
+extension ScreenSnapshot {
+  /// The snapshot with its top `rows` (the screenshot's status bar) replaced
+  /// by the row below them, in the screen and in its images with a view hidden.
+  func withoutStrip(rows: Int) -> ScreenSnapshot {
+    func stripped(_ image: Bitmap) -> Bitmap {
+      guard rows > 0, rows < image.height else { return image }
+      var image = image
+      let stride = image.stride
+      image.bytes.withUnsafeMutableBytes { bytes in
+        let below = UnsafeRawPointer(bytes.baseAddress! + rows * stride)
+        for y in 0..<rows { (bytes.baseAddress! + y * stride).copyMemory(from: below, byteCount: stride) }
+      }
+      image.updateOpacityHint()
+      return image
+    }
+    var snapshot = self
+    snapshot.image = stripped(image)
+    snapshot.imagesWithViewHidden = imagesWithViewHidden.mapValues(stripped)
+    return snapshot
   }
 }

@@ -161,6 +161,41 @@ import Testing
     #expect(Set((0..<100).map { "\(slid[$0, 10])" }).count > 1)
   }
 
+  /// A screenshot's own status bar does not ride on a screen that slides
+  /// up, shrinks or turns: on a device the glyphs are the system's. The
+  /// strip's colour (red, black) appears nowhere below the fixed strip, the
+  /// presented screen's body (blue) does.
+  @Test(arguments: ["cover-vertical", "sheet", "elastic-present", "flip-horizontal", "page-flip", "cross-dissolve"])
+  func aPresentedScreenCarriesNoStatusBar(transition: String) throws {
+    let job = """
+      name: p
+      canvas: { size: 100x200, scale: 1, fps: 10, statusBar: 20 }
+      screens:
+        list:
+          background: "#FFFFFF"
+          views: [{ frame: [0, 0, 100, 20], color: "#FF0000" }]
+        detail:
+          background: "#0000FF"
+          views: [{ frame: [0, 0, 100, 20], color: "#000000" }]
+      timeline:
+        - present: { to: detail, transition: \(transition), curve: linear, duration: 1, safeAreaTop: 20 }
+      """.replacingOccurrences(of: ", safeAreaTop: 20", with: transition == "sheet" ? ", safeAreaTop: 20" : "")
+    let renderer = FrameRenderer(spec: try JobParser.parse(job, file: "p.cfg"))
+    var blue = 0
+    for n in 2..<9 {
+      let frame = renderer.frame(n, width: 100, height: 200)
+      for y in 20..<200 {
+        for x in 0..<100 {
+          let p = frame[x, y]
+          #expect(!(p.r > 200 && p.g < 40 && p.b < 40), "frame \(n): the list's red strip at \(x), \(y)")
+          #expect(!(p.r < 10 && p.g < 10 && p.b < 10 && y > 40 && transition == "cover-vertical"), "frame \(n): the detail's black strip at \(x), \(y)")
+          if p.b > 200 && p.r < 60 { blue += 1 }
+        }
+      }
+    }
+    #expect(blue > 1000)
+  }
+
   @Test func drawnStatusBarHasGlyphsInBothEars() throws {
     let job = """
       name: d
