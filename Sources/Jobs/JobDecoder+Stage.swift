@@ -237,18 +237,24 @@ extension JobDecoder {
 }
 
 extension JobDecoder {
-  /// Built-ins that differ on iPad follow the canvas's device: a `sheet`
-  /// presents as a centred form-sheet card (540 pt wide) under the iPad's
-  /// status bar, unless the step says otherwise.
+  /// Built-ins that follow the canvas's device and the appearance, unless
+  /// the step says otherwise: a `sheet` rests 10 pt below the device's own
+  /// safe-area top (20 pt on an iPhone SE, 47 on an iPhone 14, 62 on a 16
+  /// Pro; the parameter's 59 is the iPhone 15's), presents on an iPad as a
+  /// centred form-sheet card 540 pt wide under its status bar, and dims the
+  /// screen below by UIDimmingView's 0.48 in the dark (0.2 in the light).
   func withDeviceDefaults(_ parameters: TransitionParameters, transition: String, canvas: CanvasSpec)
     -> TransitionParameters
   {
-    guard transition == "sheet", let preset = canvas.device.flatMap(DevicePreset.named), preset.idiom == .pad else {
-      return parameters
-    }
+    guard transition == "sheet" else { return parameters }
     var result = parameters
-    if result.values["cardWidth"] == nil { result.values["cardWidth"] = .number(540) }
-    if result.values["safeAreaTop"] == nil { result.values["safeAreaTop"] = .number(preset.safeAreaTop) }
+    if isDark, result.values["dimming"] == nil { result.values["dimming"] = .number(0.48) }
+    guard let preset = canvas.device.flatMap(DevicePreset.named) else { return result }
+    if preset.idiom == .pad, result.values["cardWidth"] == nil { result.values["cardWidth"] = .number(540) }
+    // A landscape iPhone has no status bar and presents sheets its own way (not modelled): the parameter's default.
+    if preset.idiom == .pad || canvas.orientation == .portrait, result.values["safeAreaTop"] == nil {
+      result.values["safeAreaTop"] = .number(preset.safeAreaTop)
+    }
     return result
   }
 }

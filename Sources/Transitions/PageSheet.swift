@@ -18,8 +18,10 @@ import Raster
 /// lower rounded corners stay off-screen, including during overshoot-free
 /// settling. The present ends on the composite (old screen receded, sheet
 /// up): `restingLayers(in:)`; a dismiss starts from it. The safe-area top
-/// comes from the `safeAreaTop` parameter (59 pt: iPhone 15/16 class).
-/// Dark mode's 0.48 dimming: set `dimming`. The iOS 26 look is not modelled.
+/// comes from the `safeAreaTop` parameter (59 pt: iPhone 15 class), which
+/// a job's device preset sets to its own, as a dark appearance sets
+/// `dimming` to 0.48 (`JobDecoder.withDeviceDefaults`). The iOS 26 look is
+/// not modelled.
 ///
 /// On iPad (`cardWidth` > 0; the job's device sets it) a sheet presents as
 /// iPadOS shows it in regular width: a centred card, `cardWidth ×
@@ -36,8 +38,8 @@ public struct PageSheet: PartialPresentation {
     summary: "a card sheet rises from the bottom while the old screen recedes behind it; dismiss reverses",
     operations: [.present, .dismiss, .push, .pop],
     parameters: Self.timing.parameters + [
-      ParameterDescriptor("safeAreaTop", .number, default: "59", "the safe-area top inset in points (status bar / Dynamic Island)"),
-      ParameterDescriptor("dimming", .number, default: "0.2", "the black dimming over the old screen (0.48 in dark mode)"),
+      ParameterDescriptor("safeAreaTop", .number, default: "59", "the safe-area top inset in points (status bar / Dynamic Island; a device preset's own)"),
+      ParameterDescriptor("dimming", .number, default: "0.2", "the black dimming over the old screen (0.48 in a dark appearance)"),
       ParameterDescriptor("cardWidth", .number, default: "0", "0: a full-width page sheet (iPhone); else a centred card this wide (iPad: 540)"),
       ParameterDescriptor("cardHeight", .number, default: "620", "the centred card's height in points"),
     ],

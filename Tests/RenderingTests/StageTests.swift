@@ -316,6 +316,39 @@ import Testing
     #expect(sheet[5, 600] == Pixel(r: 255, g: 0, b: 0, a: 255))
   }
 
+  /// A sheet rests 10 pt below the device's own safe-area top (UIKIT.md
+  /// §2; the presets' insets as `transvid list devices` gives them), the
+  /// presenting screen's top at the safe-area top; in the dark the screen
+  /// below is dimmed by 0.48, not 0.2.
+  @Test(arguments: [("iphone-se", 20.0), ("iphone-14", 47.0), ("iphone-15", 59.0), ("iphone-16-pro", 62.0)])
+  func aSheetRestsBelowItsDevicesSafeArea(device: String, safeAreaTop: Double) throws {
+    #expect(DevicePreset.named(device)?.safeAreaTop == safeAreaTop)
+    let job = """
+      name: p
+      canvas: { device: \(device), scale: 1, fps: 10 }
+      appearances: [light, dark]
+      screens:
+        a: { background: "#FF0000" }
+        b: { background: "#0000FF" }
+      timeline:
+        - present: { to: b, transition: sheet }
+        - hold: 0.2
+      """
+    for look in try JobParser.parse(job, file: "p.cfg").localizedJobs() {
+      let renderer = FrameRenderer(spec: look)
+      let preset = try #require(DevicePreset.named(device))
+      let (w, h) = (Int(preset.size.width), Int(preset.size.height))
+      let last = renderer.frame(renderer.frameCount - 1, width: w, height: h)
+      let top = Int(safeAreaTop) + 10
+      #expect(last[w / 2, top + 2].b == 255 && last[w / 2, top + 2].r == 0, "\(device): the sheet at \(top) pt")
+      #expect(last[w / 2, top - 2].b == 0, "\(device): the sheet not above \(top) pt")
+      // The presenting screen behind, dimmed: red 255 × (1 − dimming).
+      let dimming = look.appearance == "dark" ? 0.48 : 0.2
+      let behind = last[w / 2, top - 5]
+      #expect(abs(Double(behind.r) - 255 * (1 - dimming)) <= 1.5, "\(device) \(look.appearance ?? ""): \(behind)")
+    }
+  }
+
   /// A magic move at 10 fps over 1 s, linear: `listViews` (flow YAML
   /// items, the element `thumb` among them) to a detail screen's `hero`.
   static func magicMoveJob(listViews: String, placeholder: String) -> String {
