@@ -31,8 +31,15 @@ struct Caption {
     let lines = lines(text)
     let lineHeight = (style.size * 1.25).rounded(.up)
     let top = ((frame.height - lineHeight * Double(lines.count)) / 2 * scale).rounded() / scale
+    // Each line's label reaches half a line above and below its line box:
+    // Arabic's and Thai's marks and tails go further below the baseline than
+    // the Latin font's descent, and a label draws only inside its frame.
+    // Whole pixels, and the same on both sides, so the baseline stays where
+    // the line box centres it.
+    let reach = (lineHeight / 2 * scale).rounded() / scale
     for (i, line) in lines.enumerated() {
-      let rect = Rect(x: 0, y: top + Double(i) * lineHeight, width: frame.width, height: lineHeight)
+      let rect = Rect(
+        x: 0, y: top + Double(i) * lineHeight - reach, width: frame.width, height: lineHeight + 2 * reach)
       root.sublayers.append(Label(line, style: style).layer(frame: rect, scale: scale, fonts: fonts))
     }
     return root

@@ -218,6 +218,36 @@ import Testing
     #expect(frame[200, 400] == Pixel(r: 255, g: 255, b: 255, a: 255))
   }
 
+  /// A caption draws all of its text's ink: Arabic's tails and the dots
+  /// under ي reach further below the baseline than the line box, and were
+  /// cut flat (41 of 54 rows). The caption's ink rows are those of the same
+  /// text drawn alone in a frame three times its size, to a row.
+  @Test(arguments: ["وعر يجي", "ปู่ญู", "gyp jQ"])
+  func aCaptionDrawsItsWholeInk(text: String) throws {
+    let fonts = try FontLibrary.system.get()
+    let job = """
+      name: c
+      canvas: { device: iphone-se, scale: 2 }
+      stage: { background: "#FFFFFF", padding: 20, caption: { text: "\(text)", position: top, font: { size: 28, weight: bold } } }
+      screens:
+        a: { background: "#FFFFFF" }
+      timeline:
+        - hold: 0.1
+      """
+    let spec = try JobParser.parse(job, file: "c.cfg")
+    let renderer = FrameRenderer(spec: spec, fonts: fonts)
+    let frame = renderer.frame(0, width: spec.framePixelWidth, height: spec.framePixelHeight)
+    func inkRows(_ b: Bitmap, rows: Range<Int>) -> Int {
+      rows.filter { y in (0..<b.width).contains { b[$0, y].r < 128 && b[$0, y].a > 0 } }.count
+    }
+    let alone = Label(text, style: TextStyle(size: 28, weight: .bold, color: Color(red: 0, green: 0, blue: 0, alpha: 1)))
+      .render(size: Size(width: 400, height: 84), scale: 2, fonts: fonts)
+    // The caption band is above the device, which starts well below row 200 at 2x. A row of
+    // antialiasing either way: the two baselines sit at different fractions of a pixel.
+    let (caption, whole) = (inkRows(frame, rows: 0..<200), inkRows(alone, rows: 0..<alone.height))
+    #expect(abs(caption - whole) <= 1, "\(caption) ink rows in the caption, \(whole) drawn alone")
+  }
+
   @Test func captionsThatCannotFitAreAnError() throws {
     let job = """
       name: c
