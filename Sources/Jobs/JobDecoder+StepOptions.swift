@@ -23,6 +23,14 @@ extension JobDecoder {
     var step = step
     if let node = fields["gesture"] {
       step.gesture = try gesture(node, fields.path("gesture"), canvas: canvas)
+      // UINavigationController's interactive push and pop track the finger
+      // linearly (UIKit's curve 3: every property linear in p, UIKIT.md §1),
+      // not along the system spring; a `curve:` the step writes still wins.
+      if Catalog.descriptor(named: step.transition)?.origin.contains("UINavigationController") == true,
+        fields["curve"] == nil
+      {
+        step.parameters.values["curve"] = .curve(.linear)
+      }
     }
     if let node = fields["mirror"] { step.mirror = try boolean(node, fields.path("mirror")) }
     if let node = fields["slowmo"] {
