@@ -79,7 +79,9 @@ extension JobSpec {
   /// `mirror: false`), navigation steps are drawn mirrored (push from the
   /// left, back-swipe from the right edge) unless `mirror: false`, custom
   /// transitions only with `mirror: true`; `leading`/`trailing` gestures
-  /// point the locale's way. A left-to-right locale mirrors nothing.
+  /// point the locale's way; a touch, and a transition's tap point or
+  /// origin button, land on the view under them wherever it went. A
+  /// left-to-right locale mirrors nothing.
   mutating func mirror(rightToLeft: Bool) {
     let width = canvas.size.width
     let laidOut = screens
@@ -99,8 +101,22 @@ extension JobSpec {
         gesture.travel = Size(width: -travel.width, height: travel.height)
         step.gesture = gesture
       }
+      let from = laidOut.first { $0.name == step.from }
       if let touch = step.touch, rightToLeft {
-        step.touch = JobSpec.touch(touch, on: laidOut.first { $0.name == step.from }, width: width, drawnMirrored: mirrored)
+        step.touch = JobSpec.touch(touch, on: from, width: width, drawnMirrored: mirrored)
+      }
+      // Where the transition starts (tap-spread's `tap`, a circle's `origin`
+      // button) is where the user taps, so it goes where the tap goes.
+      for (name, value) in step.parameters.values where rightToLeft {
+        switch value {
+        case .point(let point):
+          step.parameters.values[name] = .point(JobSpec.touch(point, on: from, width: width, drawnMirrored: mirrored))
+        case .rect(let rect):
+          let centre = JobSpec.touch(Point(x: rect.midX, y: rect.midY), on: from, width: width, drawnMirrored: mirrored)
+          step.parameters.values[name] = .rect(
+            Rect(x: centre.x - rect.width / 2, y: rect.minY, width: rect.width, height: rect.height))
+        default: break
+        }
       }
       timeline[i] = .transition(step)
     }

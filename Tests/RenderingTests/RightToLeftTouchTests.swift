@@ -1,7 +1,8 @@
 // A touch in a right-to-left locale lands on the view the user taps, where
 // the mirrored layout put it: at W − x for a view that mirrors, at x for a
 // `mirror: false` one — the same on a seed step whose geometry stays
-// left-to-right and on a navigation step drawn mirrored.
+// left-to-right and on a navigation step drawn mirrored; and a seed step's
+// tap point or origin button with it, so the circle grows under the finger.
 
 import Geometry
 import Jobs
@@ -61,6 +62,15 @@ import Testing
     // as written on b1 (drawn at 180) and pre-flipped on the logo, which
     // stays at 160; the last seed step's touch is on b's logo: unmoved.
     #expect(touches[1].map(\.x) == [170, 20, 40, 160])
+    // A seed step's origin button is where the user taps too: on b1, at
+    // 200 − 40 with its touch; on the logo, unmoved (tap-spread's `tap` alike).
+    let origins = jobs.map { job in
+      job.timeline.compactMap { item -> Double? in
+        guard case .transition(let step) = item, case .rect(let r)? = step.parameters.values["origin"] else { return nil }
+        return r.minX
+      }
+    }
+    #expect(origins == [[20, 150], [160, 150]])
 
     // Where the discs are drawn: early in each step, when the touch shows.
     var untouched = jobs[1]
