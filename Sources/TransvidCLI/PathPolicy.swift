@@ -59,12 +59,25 @@ struct PathPolicy: Sendable, Equatable {
     return FileAccess { isAllowed($0) ? nil : "is outside the job's folder (\(Self.hint))" }
   }
 
-  /// Why `path` (at `key`) may not be read: a loop of links is said as
-  /// such (it resolves nowhere, so it would otherwise count as outside).
+  /// Why `path` (at `key`) may not be read: a loop of links, and a link to
+  /// nothing, are said as such (they resolve nowhere, so they would
+  /// otherwise count as outside, even under `--allow-outside /`).
   static func refusal(_ location: SourceLocation, _ key: String, _ path: String, resolved: String) -> Diagnostic {
     var info = stat()
-    if stat(resolved, &info) != 0 && errno == ELOOP {
-      return Diagnostic(location, "\(key): cannot read '\(path)': \(String(cString: strerror(ELOOP)))")
+    if stat(resolved, &info) != 0 {
+      let failure = errno
+      if failure == ELOOP {
+        return Diagnostic(location, "\(key): cannot read '\(path)': \(String(cString: strerror(ELOOP)))")
+      }
+      var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+      if failure == ENOENT, lstat(resolved, &info) == 0, (info.st_mode & S_IFMT) == S_IFLNK,
+        readlink(resolved, &buffer, buffer.count - 1) >= 0
+      {
+        let target = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        return Diagnostic(
+          location,
+          "\(key): cannot read '\(path)': \(String(cString: strerror(ENOENT))) (a symbolic link to \(target))")
+      }
     }
     return Diagnostic(location, "\(key): '\(path)' is outside the job's folder (\(hint))")
   }

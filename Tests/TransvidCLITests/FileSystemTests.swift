@@ -246,7 +246,8 @@ let outsideHint = "jobs may reach only their own folder; allow another with --al
     #expect(try VideoReader(path: path(dir, "published/demos/linked.mp4")).readAll().count == 5)
   }
 
-  /// A loop of links is said as a loop, not as outside the folder; an
+  /// A loop of links is said as a loop, and a link to nothing as missing,
+  /// not as outside the folder; an
   /// `output.dir` that is a file is an error at that key.
   @Test func loopsAndFilesInTheWayAreSaidAtTheirKey() throws {
     let dir = try makeTemporaryDirectory()
@@ -257,6 +258,16 @@ let outsideHint = "jobs may reach only their own folder; allow another with --al
     let loop = try runBinary(["loop.cfg", "-q", "-o", "out"], in: dir)
     #expect(loop.status == 1)
     #expect(loop.lines == ["loop.cfg:6:5: error: screens.list.image: cannot read 'loop1.png': Too many levels of symbolic links"])
+    // A link to nothing is missing, with its target, even where every folder is allowed.
+    try FileManager.default.createSymbolicLink(atPath: path(dir, "dangling.png"), withDestinationPath: "gone.png")
+    try write(imageJob(name: "dangling", image: "dangling.png"), to: "dangling.cfg", in: dir)
+    for flags in [[], ["--allow-outside", "/"]] {
+      let dangling = try runBinary(["dangling.cfg", "-q", "-o", "out"] + flags, in: dir)
+      #expect(dangling.status == 1)
+      #expect(dangling.lines == [
+        "dangling.cfg:6:5: error: screens.list.image: cannot read 'dangling.png': No such file or directory (a symbolic link to gone.png)"
+      ])
+    }
     try write("not a folder", to: "taken", in: dir)
     try write(
       goodJob(name: "taken").replacingOccurrences(of: "output: {", with: "output: { dir: taken/demos,"), to: "taken.cfg", in: dir)
