@@ -255,6 +255,7 @@ struct BatchPlan: Sendable {
         job.outputs = job.formats.map {
           (job.directory as NSString).appendingPathComponent("\(spec.name).\($0.writer.fileType.fileExtension)")
         }
+        try Self.checkNameLengths(of: job)
         let timeline = Timeline(spec: spec)
         job.frames = timeline.frameCount
         job.duration = timeline.duration
@@ -274,6 +275,29 @@ struct BatchPlan: Sendable {
         job.failure = JobFailure(error)
       }
       return job
+    }
+  }
+
+  /// The longest file name a job may write: the file systems' 255 bytes,
+  /// less the temporary name's `.` and `.tmp-<pid>-<n>` (`Platform`).
+  static let maximumFileNameBytes = 255 - 25
+
+  /// Throws at the job's name when a file it would write (an output, its
+  /// cache record, whose name lists the formats) has a name longer than
+  /// the file system allows: the name's 200 bytes with a locale, an
+  /// appearance and eight formats come to more, and the job would render
+  /// and then fail to rename its record, in every run.
+  static func checkNameLengths(of job: PlannedJob) throws(Diagnostic) {
+    guard let spec = job.spec else { return }
+    for path in job.outputs + [job.recordPath] {
+      let name = PathText.fileName(of: path)
+      guard name.utf8.count > maximumFileNameBytes else { continue }
+      let message =
+        "the file '\(name)' this job writes has a name of \(name.utf8.count) bytes; file systems allow "
+        + "\(maximumFileNameBytes) with transvid's temporary suffix (shorten the name\(spec.locale == nil ? "" : ", the locale") "
+        + "or write fewer formats)"
+      throw spec.nameLocation.map { Diagnostic($0, "name: " + message) } ?? Diagnostic(
+        SourceLocation(file: spec.file, line: 1, column: 1), message)
     }
   }
 

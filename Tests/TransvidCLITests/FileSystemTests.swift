@@ -457,6 +457,25 @@ let outsideHint = "jobs may reach only their own folder; allow another with --al
     #expect(try String(contentsOfFile: path(dir, "home.cfg"), encoding: .utf8).hasPrefix("name: home"))
   }
 
+  /// A name within its 200 bytes whose locale, appearance and formats
+  /// make a file name past the file system's 255 (with the temporary
+  /// suffix) is an error at `name:` from `check` on, where the job
+  /// rendered, failed to rename its cache record, and failed every run.
+  @Test func fileNamesTheRunComposesFitTheFileSystem() throws {
+    let dir = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    let name = String(repeating: "n", count: 200)
+    let formats = "[mp4, gif, webm, mov, apng, webp, png, sheet]"
+    try write(goodJob(name: name, formats: formats), to: "long.cfg", in: dir)
+    try write(goodJob(name: String(repeating: "n", count: 180), formats: "[png]"), to: "fits.cfg", in: dir)
+    let check = try runBinary(["check", "long.cfg", "fits.cfg"], in: dir)
+    #expect(check.status == 1)
+    let record = "\(name).mp4+gif+webm+mov+apng+webp+png+sheet.json"
+    #expect(check.lines.first == "long.cfg:1:7: error: name: the file '\(record)' this job writes has a name of 242 bytes; "
+      + "file systems allow 230 with transvid's temporary suffix (shorten the name or write fewer formats)")
+    #expect(check.lines.count == 1)  // fits.cfg is fine
+  }
+
   // MARK: - Clear errors
 
   /// `-o` naming a file, below a file, empty; `.transvid-cache` a file;
