@@ -225,40 +225,35 @@ extension JobDecoder {
     return args
   }
 
-  /// Every `text: { key: … }` must be in some table; without locales the
-  /// keys are resolved now, in the source language.
+  /// Every `text: { key: … }` (a view's, a caption's) must be in some
+  /// table, and each rendered locale's string must take its `args`;
+  /// without locales the keys are resolved now, in the source language.
   func resolveKeys(in spec: inout JobSpec) throws(Diagnostic) {
+    let keys = spec.textKeys
     guard let localization = spec.localization else {
-      for screen in spec.screens {
-        for view in screen.views {
-          if let key = view.textKey {
-            throw Diagnostic(key.location, "\(key.path): there are no strings: add strings: FILE.xcstrings or inline tables")
-          }
-        }
+      if let key = keys.first {
+        throw Diagnostic(key.location, "\(key.path): there are no strings: add strings: FILE.xcstrings or inline tables")
       }
       return
     }
     let place = localization.stringsFile.map { "'\($0)'" } ?? "the inline strings"
-    for screen in spec.screens {
-      for view in screen.views {
-        guard let key = view.textKey else { continue }
-        guard localization.hasKey(key.key) else {
+    for key in keys {
+      guard localization.hasKey(key.key) else {
+        throw Diagnostic(
+          key.location,
+          "\(key.path): no string '\(key.key)' in \(place)\(Suggestion.hint(for: key.key, in: Array(Set(localization.tables.values.flatMap(\.keys))).sorted()))")
+      }
+      // Each locale's string must take the arguments (checked here, where an error can stop the job).
+      guard let argsLocation = key.argsLocation, let argsPath = key.argsPath else { continue }
+      for locale in localization.locales.isEmpty ? [localization.sourceLanguage] : localization.locales {
+        guard let found = localization.string(key.key, locale: locale) else { continue }
+        do {
+          _ = try found.value.text(args: key.args, locale: locale, language: found.language, device: spec.deviceFamily)
+        } catch {
           throw Diagnostic(
-            key.location,
-            "\(key.path): no string '\(key.key)' in \(place)\(Suggestion.hint(for: key.key, in: Array(Set(localization.tables.values.flatMap(\.keys))).sorted()))")
-        }
-        // Each locale's string must take the arguments (checked here, where an error can stop the job).
-        guard let argsLocation = key.argsLocation, let argsPath = key.argsPath else { continue }
-        for locale in localization.locales.isEmpty ? [localization.sourceLanguage] : localization.locales {
-          guard let found = localization.string(key.key, locale: locale) else { continue }
-          do {
-            _ = try found.value.text(args: key.args, locale: locale, language: found.language, device: spec.deviceFamily)
-          } catch {
-            throw Diagnostic(
-              argsLocation,
-              "\(argsPath): the '\(locale)' string of '\(key.key)' in \(place) "
-                + "(\(YAMLNode.quoted(found.value.asWritten(device: spec.deviceFamily)))) cannot take them: \(error.message)")
-          }
+            argsLocation,
+            "\(argsPath): the '\(locale)' string of '\(key.key)' in \(place) "
+              + "(\(YAMLNode.quoted(found.value.asWritten(device: spec.deviceFamily)))) cannot take them: \(error.message)")
         }
       }
     }

@@ -148,7 +148,14 @@ extension JobDecoder {
       return caption
     }
     let fields = try fields(pair.value, path, keys: JobDecoder.captionKeys)
-    if let value = fields["text"] { caption.text = try captionText(value, fields.path("text")) }
+    if let value = fields["text"] {
+      if value.pairs != nil {
+        caption.textKey = try textKey(value, fields.path("text"))
+        caption.text = caption.textKey!.key
+      } else {
+        caption.text = try captionText(value, fields.path("text"))
+      }
+    }
     if let value = fields["position"] {
       let name = try choice(
         value, fields.path("position"), among: CaptionSpec.Position.allCases.map(\.rawValue), what: "position",
@@ -174,8 +181,24 @@ extension JobDecoder {
     return text
   }
 
-  /// The `caption:` keys beside timeline steps, in step order. A step's
-  /// caption needs a stage caption to replace.
+  /// `{ key: K }` or `{ key: K, args: […] }`: text from the job's strings
+  /// (a view's `text:`, a caption's).
+  func textKey(_ node: YAMLNode, _ path: KeyPath) throws(Diagnostic) -> TextKey {
+    let keyFields = try self.fields(
+      node, path, expected: "{ key: KEY } or { key: KEY, args: [ARGUMENT, …] }", keys: ["key", "args"])
+    let keyNode = try required("key", in: keyFields, "a key of the job's strings")
+    let key = try string(keyNode, keyFields.path("key"), expected: "a key of the job's strings")
+    var textKey = TextKey(key: key, location: keyNode.location, path: keyFields.path("key").description)
+    if let args = keyFields["args"] {
+      textKey.args = try formatArguments(args, keyFields.path("args"))
+      textKey.argsLocation = args.location
+      textKey.argsPath = keyFields.path("args").description
+    }
+    return textKey
+  }
+
+  /// The `caption:` keys beside timeline steps (TEXT or `{ key: K, args }`),
+  /// in step order. A step's caption needs a stage caption to replace.
   func stepCaptions(_ timeline: YAMLNode, stage: StageSpec?) throws(Diagnostic) -> [CaptionChange] {
     var changes: [CaptionChange] = []
     for (i, item) in (timeline.items ?? []).enumerated() {
@@ -185,7 +208,14 @@ extension JobDecoder {
         throw Diagnostic(
           pair.keyLocation, "\(path): there is no stage caption to replace; add stage: { caption: … } first")
       }
-      changes.append(CaptionChange(step: i, text: try captionText(pair.value, path), location: pair.keyLocation))
+      if pair.value.pairs != nil {
+        let key = try textKey(pair.value, path)
+        var change = CaptionChange(step: i, text: key.key, location: pair.keyLocation)
+        change.textKey = key
+        changes.append(change)
+      } else {
+        changes.append(CaptionChange(step: i, text: try captionText(pair.value, path), location: pair.keyLocation))
+      }
     }
     return changes
   }

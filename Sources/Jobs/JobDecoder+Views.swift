@@ -119,17 +119,9 @@ extension JobDecoder {
     }
     let expected = "one line of text (at most \(JobDecoder.maximumTextLength) characters) or { key: KEY }"
     if value.pairs != nil {
-      let keyFields = try self.fields(
-        value, fields.path("text"), expected: "{ key: KEY } or { key: KEY, args: [ARGUMENT, …] }", keys: ["key", "args"])
-      let node = try required("key", in: keyFields, "a key of the job's strings")
-      let key = try string(node, keyFields.path("key"), expected: "a key of the job's strings")
-      view.text = key
-      view.textKey = TextKey(key: key, location: node.location, path: keyFields.path("key").description)
-      if let args = keyFields["args"] {
-        view.textKey!.args = try formatArguments(args, keyFields.path("args"))
-        view.textKey!.argsLocation = args.location
-        view.textKey!.argsPath = keyFields.path("args").description
-      }
+      let key = try textKey(value, fields.path("text"))
+      view.text = key.key
+      view.textKey = key
     } else {
       guard let text = value.text, text.unicodeScalars.count <= JobDecoder.maximumTextLength else {
         throw mismatch(value, fields.path("text"), expected: expected)

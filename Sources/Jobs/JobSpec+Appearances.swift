@@ -44,7 +44,7 @@ extension JobSpec {
         }
       }
     }
-    spec.assets = JobSpec.assets(of: spec.screens)
+    spec.assets = JobSpec.assets(of: spec.screens, stage: spec.stage)
     return spec
   }
 }

@@ -35,44 +35,69 @@ extension JobSpec {
     spec.localization = nil
     spec.locale = locale
     if renamed { spec.name = "\(name).\(locale)" }
-    let place = localization?.stringsFile.map { "'\($0)'" } ?? "the inline strings"
     for s in spec.screens.indices {
       if let image = spec.screens[s].image { spec.screens[s].image = image.localized(to: locale) }
       for v in spec.screens[s].views.indices {
         var view = spec.screens[s].views[v]
         if let image = view.image { view.image = image.localized(to: locale) }
-        if let key = view.textKey, let found = localization?.string(key.key, locale: locale) {
-          // The arguments were checked against every locale's string when the job was read.
-          let written = found.value.asWritten(device: deviceFamily)
-          let specifier = Localization.formatSpecifier(in: written)
-          let formatted =
-            key.args.isEmpty && specifier != nil
-            ? nil
-            // With no specifier, `%%` is still a percent sign (Xcode writes SwiftUI's "100%" as "100%%").
-            : try? found.value.text(args: key.args, locale: locale, language: found.language, device: deviceFamily)
-          view.text = formatted ?? written
-          if formatted == nil, let specifier {
-            spec.notes.append(
-              JobNote(
-                key.location,
-                "\(key.path): the '\(locale)' string of '\(key.key)' has the format specifier '\(specifier)', "
-                  + "drawn as written: an app fills it in at run time (give the values with text: { key: \(key.key), args: [...] })"))
-          }
-          if found.fellBack {
-            spec.notes.append(
-              JobNote(
-                key.location,
-                "\(key.path): key '\(key.key)' has no '\(locale)' string in \(place); "
-                  + "using the source language '\(localization!.sourceLanguage)'"))
-          }
-        }
+        if let key = view.textKey, let text = resolved(key, locale: locale, into: &spec.notes) { view.text = text }
         if view.text != nil { view.textStyle.language = locale }
         spec.screens[s].views[v] = view
       }
     }
-    spec.assets = JobSpec.assets(of: spec.screens)
+    if var stage = spec.stage {
+      if var caption = stage.caption {
+        if let key = caption.textKey, let text = resolved(key, locale: locale, into: &spec.notes) { caption.text = text }
+        caption.style.language = locale
+        stage.caption = caption
+      }
+      for c in stage.captionChanges.indices {
+        if let key = stage.captionChanges[c].textKey, let text = resolved(key, locale: locale, into: &spec.notes) {
+          stage.captionChanges[c].text = text
+        }
+      }
+      spec.stage = stage
+    }
+    spec.assets = JobSpec.assets(of: spec.screens, stage: spec.stage)
     spec.mirror(rightToLeft: Localization.isRightToLeft(locale))
     return spec
+  }
+
+  /// Every `text: { key: … }` of the job: its views', its captions'.
+  var textKeys: [TextKey] {
+    screens.flatMap { $0.views.compactMap(\.textKey) } + [stage?.caption?.textKey].compactMap { $0 }
+      + (stage?.captionChanges.compactMap(\.textKey) ?? [])
+  }
+
+  /// The text `key` shows in `locale`: its string with its `args` filled
+  /// in, or as written (a format string without `args`, with a note);
+  /// a note when the locale lacks it and the source language's is used.
+  func resolved(_ key: TextKey, locale: String, into notes: inout [JobNote]) -> String? {
+    guard let localization, let found = localization.string(key.key, locale: locale) else { return nil }
+    let place = localization.stringsFile.map { "'\($0)'" } ?? "the inline strings"
+    // The arguments were checked against every locale's string when the job was read.
+    let written = found.value.asWritten(device: deviceFamily)
+    let specifier = Localization.formatSpecifier(in: written)
+    let formatted =
+      key.args.isEmpty && specifier != nil
+      ? nil
+      // With no specifier, `%%` is still a percent sign (Xcode writes SwiftUI's "100%" as "100%%").
+      : try? found.value.text(args: key.args, locale: locale, language: found.language, device: deviceFamily)
+    if formatted == nil, let specifier {
+      notes.append(
+        JobNote(
+          key.location,
+          "\(key.path): the '\(locale)' string of '\(key.key)' has the format specifier '\(specifier)', "
+            + "drawn as written: an app fills it in at run time (give the values with text: { key: \(key.key), args: [...] })"))
+    }
+    if found.fellBack {
+      notes.append(
+        JobNote(
+          key.location,
+          "\(key.path): key '\(key.key)' has no '\(locale)' string in \(place); "
+            + "using the source language '\(localization.sourceLanguage)'"))
+    }
+    return formatted ?? written
   }
 
   /// A right-to-left layout: views at x move to W − x − width (unless

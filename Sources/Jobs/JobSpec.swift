@@ -82,10 +82,12 @@ public struct JobSpec: Sendable {
 
   /// The images `screens` refer to, in file order: each screen's screenshot,
   /// then its views' images.
-  public static func assets(of screens: [ScreenSpec]) -> [AssetReference] {
-    screens.flatMap { screen in
+  public static func assets(of screens: [ScreenSpec], stage: StageSpec? = nil) -> [AssetReference] {
+    var stageImage: [AssetReference] = []
+    if case .image(let asset)? = stage?.background { stageImage = [asset] }
+    return screens.flatMap { screen in
       [screen.image?.asset].compactMap { $0 } + screen.views.compactMap { $0.image?.asset }
-    }
+    } + stageImage
   }
 
   /// Whether any view has a label (so fonts are needed).

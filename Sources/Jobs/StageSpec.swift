@@ -64,6 +64,9 @@ public struct CaptionSpec: Hashable, Sendable {
 
   /// The first caption (the `stage.caption.text`); may be empty.
   public var text: String
+  /// `text: { key: K, args: […] }`: the caption from the job's strings,
+  /// each locale's own (`text` is the key until it is resolved).
+  public var textKey: TextKey? = nil
   public var position: Position
   /// Size, weight and colour; centred.
   public var style: TextStyle
@@ -95,6 +98,8 @@ public struct CaptionChange: Hashable, Sendable {
   /// Index into `JobSpec.timeline`.
   public var step: Int
   public var text: String
+  /// `caption: { key: K, args: […] }`: from the job's strings (see `CaptionSpec.textKey`).
+  public var textKey: TextKey? = nil
   public var location: SourceLocation
 
   public init(step: Int, text: String, location: SourceLocation) {

@@ -105,6 +105,42 @@ import TransvidCLI
     #expect(plain.localizedJobs().count == 1)
   }
 
+  /// Captions take the job's strings too (`text: { key }` on the stage's,
+  /// `caption: { key }` beside a step), each locale its own, shaped in its
+  /// language; and a localized job keeps its stage's background image (it
+  /// was dropped from the job's assets and drawn as the grey placeholder).
+  @Test func captionsAreLocalizedAndTheStageImageKept() throws {
+    let dir = try Self.folder()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    try FileManager.default.copyItem(atPath: AssetLoaderTests.assets + "/cover.png", toPath: dir + "/bg.png")
+    let job = """
+      name: s
+      canvas: { size: 100x200, scale: 1, fps: 10 }
+      locales: [en, ar]
+      appearances: [light, dark]
+      strings: { en: { c: "Hello", d: "%lld photos" }, ar: { c: "مرحبا", d: "%lld صور" } }
+      stage: { device: none, background: { image: bg.png }, padding: 20, caption: { text: { key: c }, lines: 1, font: 14 } }
+      screens:
+        a: { background: "#FFFFFF" }
+        b: { background: "#0000FF" }
+      timeline:
+        - hold: 0.3
+        - push: { to: b, transition: push }
+          caption: { key: d, args: [3] }
+      """
+    let path = try write(job, to: "s.cfg", in: dir)
+    let jobs = try JobParser.load(path: path).localizedJobs()
+    #expect(jobs.map(\.name) == ["s.en.light", "s.en.dark", "s.ar.light", "s.ar.dark"])
+    #expect(jobs.map { $0.stage?.caption?.text } == ["Hello", "Hello", "مرحبا", "مرحبا"])
+    #expect(jobs.map { $0.stage?.captionChanges.first?.text } == ["3 photos", "3 photos", "3 صور", "3 صور"])
+    #expect(jobs.map { $0.stage?.caption?.style.language } == ["en", "en", "ar", "ar"])
+    #expect(jobs.allSatisfy { $0.assets.map(\.path) == ["bg.png"] })
+    // A caption key the strings lack is an error at it.
+    let missing = try write(job.replacingOccurrences(of: "{ key: c }", with: "{ key: nope }"), to: "m.cfg", in: dir)
+    let error = try #require(throws: Diagnostic.self) { try JobParser.load(path: missing) }
+    #expect(error.description == "\(missing):6:92: error: stage.caption.text.key: no string 'nope' in the inline strings; expected one of: c, d")
+  }
+
   @Test(arguments: [
     ("[en, xx]", "App.xcstrings", "greet", "j.cfg:3:15: error: locales[1]: unknown locale code \"xx\": no ISO 639 language 'xx'"),
     ("[en, english]", "App.xcstrings", "greet",
