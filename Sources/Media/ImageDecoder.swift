@@ -53,16 +53,24 @@ public enum ImageDecoder {
     /// libjpeg-turbo and libavcodec alike: 20 000 empty scans of a 12 Mpx
     /// picture fit in half a megabyte and take libavcodec 10 s.
     public var maxScans: Int
+    /// Largest sum of `width × height` over a job's images as decoded (each
+    /// file once): all of them are held while the job renders, 4 bytes a pixel.
+    public var maxTotalPixels: Int
 
     /// 16384 pixels per side, 100 Mpx and 256 MiB by default (an uncompressed
     /// 32-bit BMP of 64 Mpx; compressed images of 100 Mpx are far smaller);
     /// 500 scans (libjpeg-turbo's advice, as `djpeg -maxscans`: cameras and
-    /// encoders write about ten).
-    public init(maxSide: Int = 16384, maxPixels: Int = 100_000_000, maxBytes: Int = 256 << 20, maxScans: Int = 500) {
+    /// encoders write about ten); 500 Mpx for a job's images together (2 GB
+    /// decoded: forty 12 Mpx photos; five of the largest single image).
+    public init(
+      maxSide: Int = 16384, maxPixels: Int = 100_000_000, maxBytes: Int = 256 << 20, maxScans: Int = 500,
+      maxTotalPixels: Int = 500_000_000
+    ) {
       self.maxSide = maxSide
       self.maxPixels = maxPixels
       self.maxBytes = maxBytes
       self.maxScans = maxScans
+      self.maxTotalPixels = maxTotalPixels
     }
   }
 

@@ -37,8 +37,12 @@ public enum AssetLoader {
   }
 
   /// Every image `spec` refers to, decoded (premultiplied, sRGB) and keyed by
-  /// `AssetReference.resolvedPath`; a file named twice is decoded once, a
+  /// `AssetReference.resolvedPath`; a file named twice, however it is spelled
+  /// (`a.png`, `./a.png`, `../dir/a.png`, a link to it), is decoded once, a
   /// JPEG no larger than the screens draw it (`ScreenBuilder.decodeReduction`).
+  /// The files' decoded sizes, from their headers, must come to at most
+  /// `limits.maxTotalPixels` before any is decoded: otherwise an error at the
+  /// image that passes it.
   ///
   /// The files are decoded side by side (a job's set-up is time its encoder
   /// waits, and one photo is one thread's work), the largest decodes first
@@ -49,11 +53,17 @@ public enum AssetLoader {
   public static func images(
     for spec: JobSpec, limits: ImageDecoder.Limits = ImageDecoder.Limits()
   ) throws(Diagnostic) -> [String: Bitmap] {
+    // One decode per file: assets keyed by the file's physical path.
+    func file(_ asset: AssetReference) -> String { PathPolicy.resolve(asset.resolvedPath) ?? asset.resolvedPath }
     var seen: Set<String> = []
-    let assets = spec.assets.filter { seen.insert($0.resolvedPath).inserted }
+    let assets = spec.assets.filter { seen.insert(file($0)).inserted }
+    let spellings = Dictionary(grouping: Set(spec.assets.map(\.resolvedPath)), by: { path in PathPolicy.resolve(path) ?? path })
     @Sendable func reduction(_ path: String) -> @Sendable (ImageDecoder.Info) -> Double {
-      // No larger than the screens draw it (a thumbnail's photo at 1/4 or 1/8).
-      { info in ScreenBuilder.decodeReduction(ofImage: path, width: info.width, height: info.height, in: spec) }
+      // No larger than the screens draw it (a thumbnail's photo at 1/4 or 1/8), under every spelling.
+      let paths = spellings[PathPolicy.resolve(path) ?? path] ?? [path]
+      return { info in
+        paths.map { ScreenBuilder.decodeReduction(ofImage: $0, width: info.width, height: info.height, in: spec) }.min() ?? 1
+      }
     }
     // The files are read first (small beside decoding them), to know each decode's size.
     let files = assets.map { asset in
@@ -63,6 +73,15 @@ public enum AssetLoader {
       guard case .success(let data) = file, let info = try? ImageDecoder.info(data: data, name: asset.resolvedPath)
       else { return 0 }
       return ImageDecoder.decodedPixels(info, allowedReduction: reduction(asset.resolvedPath))
+    }
+    var total = 0
+    for (asset, cost) in zip(assets, costs) {
+      total += cost
+      guard total > limits.maxTotalPixels else { continue }
+      throw Diagnostic(
+        asset.location,
+        "\(asset.key): the job's images come to more than \(limits.maxTotalPixels) pixels decoded with '\(asset.path)' "
+          + "(\((total * 4) >> 20) MiB, all held while it renders); use smaller or fewer images")
     }
     let order = assets.indices.sorted { (costs[$0], $1) > (costs[$1], $0) }
     let decoded = Mutex([Result<Bitmap, any Error>?](repeating: nil, count: assets.count))
@@ -74,10 +93,11 @@ public enum AssetLoader {
       decoded.withLock { $0[i] = result }
     }
     var images: [String: Bitmap] = [:]
+    var byFile: [String: Bitmap] = [:]
     for (asset, result) in zip(assets, decoded.withLock { $0 }) {
       switch result! {
       case .success(let bitmap):
-        images[asset.resolvedPath] = bitmap
+        byFile[file(asset)] = bitmap
       case .failure(let error as MediaError):
         // The file was readable when the job loaded; it may have gone since.
         let verb = error.operation.hasPrefix("read ") ? "read" : "decode"
@@ -86,6 +106,8 @@ public enum AssetLoader {
         throw Diagnostic(asset.location, "\(asset.key): cannot decode '\(asset.path)': \(error)")
       }
     }
+    // Every spelling shares its file's pixels (a copy on write, never written).
+    for asset in spec.assets { images[asset.resolvedPath] = byFile[file(asset)] }
     return images
   }
 

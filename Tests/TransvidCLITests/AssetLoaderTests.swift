@@ -96,6 +96,44 @@ import TransvidCLI
     }
   }
 
+  /// A file named under several spellings is decoded once (eight spellings
+  /// of a 100 Mpx PNG held 3.8 GB), and the job's images together may
+  /// decode to at most `maxTotalPixels`, checked from their headers before
+  /// any is decoded: an error at the image that passes it.
+  @Test func aJobsImagesAreDecodedOnceAndBoundedTogether() throws {
+    let dir = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    try FileManager.default.copyItem(atPath: "\(Self.assets)/cover.png", toPath: dir + "/a.png")
+    try FileManager.default.copyItem(atPath: "\(Self.assets)/cover.png", toPath: dir + "/b.png")
+    try FileManager.default.createDirectory(atPath: dir + "/sub", withIntermediateDirectories: true)
+    try FileManager.default.createSymbolicLink(atPath: dir + "/link.png", withDestinationPath: "a.png")
+    func job(_ images: [String]) -> String {
+      """
+      canvas: { size: 60x80, scale: 1 }
+      screens:
+        home:
+          views:
+      \(images.map { "      - { frame: [0, 0, 60, 40], image: \($0) }" }.joined(separator: "\n"))
+      timeline: [hold: 0.1]
+      """
+    }
+    let one = 512 * 512
+    let spelled = try write(job(["a.png", "./a.png", "sub/../a.png", ".//a.png", "link.png"]), to: "spelled.cfg", in: dir)
+    let images = try AssetLoader.images(
+      for: try JobParser.load(path: spelled), limits: ImageDecoder.Limits(maxTotalPixels: one))
+    #expect(images.count == 5 && Set(images.values).count == 1)
+    // One decode: every spelling holds the same pixel buffer.
+    let buffers = Set(images.values.map { $0.bytes.withUnsafeBufferPointer { Int(bitPattern: $0.baseAddress) } })
+    #expect(buffers.count == 1)
+    let two = try write(job(["a.png", "./a.png", "b.png"]), to: "two.cfg", in: dir)
+    #expect(throws: Diagnostic(
+      SourceLocation(file: two, line: 7, column: 34),
+      "screens.home.views[2].image: the job's images come to more than \(2 * one - 1) pixels decoded with 'b.png' "
+        + "(2 MiB, all held while it renders); use smaller or fewer images")) {
+      _ = try AssetLoader.images(for: try JobParser.load(path: two), limits: ImageDecoder.Limits(maxTotalPixels: 2 * one - 1))
+    }
+  }
+
   @Test func projectImagesDecode() throws {
     let dir = try makeTemporaryDirectory()
     let path = try write(
