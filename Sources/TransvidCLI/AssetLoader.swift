@@ -70,7 +70,9 @@ public enum AssetLoader {
       Result { () throws(MediaError) in try Platform.readRegularFile(asset.resolvedPath, maxBytes: limits.maxBytes) }
     }
     let costs = zip(assets, files).map { asset, file -> Int in
-      guard case .success(let data) = file, let info = try? ImageDecoder.info(data: data, name: asset.resolvedPath)
+      guard case .success(let data) = file, let info = try? ImageDecoder.info(data: data, name: asset.resolvedPath),
+        // An image over the limits of one is refused by its decode, with that reason.
+        info.width <= limits.maxSide, info.height <= limits.maxSide, info.width * info.height <= limits.maxPixels
       else { return 0 }
       return ImageDecoder.decodedPixels(info, allowedReduction: reduction(asset.resolvedPath))
     }
