@@ -13,6 +13,7 @@
 //                        navigation step unmirrored there)
 
 import Geometry
+import Motion
 import Transitions
 
 extension JobDecoder {
@@ -23,13 +24,31 @@ extension JobDecoder {
     var step = step
     if let node = fields["gesture"] {
       step.gesture = try gesture(node, fields.path("gesture"), canvas: canvas)
-      // UINavigationController's interactive push and pop track the finger
-      // linearly (UIKit's curve 3: every property linear in p, UIKIT.md §1),
-      // not along the system spring; a `curve:` the step writes still wins.
-      if Catalog.descriptor(named: step.transition)?.origin.contains("UINavigationController") == true,
-        fields["curve"] == nil
+      if let descriptor = Catalog.descriptor(named: step.transition),
+        descriptor.origin.contains("UINavigationController"), var gesture = step.gesture
       {
-        step.parameters.values["curve"] = .curve(.linear)
+        // UINavigationController's interactive push and pop track the finger
+        // linearly (UIKit's curve 3: every property linear in p, UIKIT.md §1),
+        // not along the system spring; a `curve:` the step writes still wins.
+        if fields["curve"] == nil { step.parameters.values["curve"] = .curve(.linear) }
+        // And end by its own rules (position, velocity and acceleration; the
+        // rest at the finger's speed) where the gesture does not say.
+        let fingerFields = try self.fields(node, fields.path("gesture"), keys: JobDecoder.gestureKeys)
+        let duration = descriptor.make(step.parameters).totalDuration
+        let decided = InteractiveTransitionTrack.navigationRelease(
+          percentComplete: gesture.progress, interval: gesture.interval, duration: duration, width: canvas.size.width)
+        if fingerFields["release"] == nil {
+          gesture.release = decided.release
+          gesture.releasedAsNavigation = true
+        }
+        if fingerFields["completionSpeed"] == nil {
+          let speed = InteractiveTransitionTrack.navigationCompletionSpeed(
+            release: gesture.release ?? decided.release, percentComplete: gesture.progress.last ?? 0,
+            velocity: decided.velocity, duration: duration)
+          // Within the range `completionSpeed:` takes (a finger at rest at the start: r = 0).
+          gesture.completionSpeed = Swift.min(Swift.max(speed, 0.01), 100)
+        }
+        step.gesture = gesture
       }
     }
     if let node = fields["mirror"] { step.mirror = try boolean(node, fields.path("mirror")) }

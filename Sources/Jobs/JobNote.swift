@@ -5,7 +5,8 @@
 // The decoder notes:
 // - a gesture without `release:` whose last sample is not past 0.5: UIKit's
 //   UIPercentDrivenInteractiveTransition then cancels, the step plays back
-//   and the screens after it are not the ones the step names;
+//   and the screens after it are not the ones the step names (on a
+//   navigation push or pop, UINavigationController's own rule cancels it);
 // - an odd canvas written to mp4, webm or mov at its own size: the video
 //   repeats the last column or row (`VideoSize.swift`).
 
@@ -28,15 +29,21 @@ extension JobDecoder {
   func notes(on spec: JobSpec) -> [JobNote] {
     var notes: [JobNote] = []
     for case (let i, .transition(let step)) in spec.timeline.enumerated() {
-      guard let gesture = step.gesture, gesture.release == nil, gesture.isCancelled else { continue }
+      guard let gesture = step.gesture, gesture.release == nil || gesture.releasedAsNavigation, gesture.isCancelled
+      else { continue }
       // Three decimals: 520 of 1194 points is 0.436.
       let last = ((gesture.progress.last ?? 0) * 1000).rounded() / 1000
+      let rule =
+        gesture.releasedAsNavigation
+        ? "and its speed do not carry it past min(187.5 pt, half the screen) within the step's duration, so "
+          + "UINavigationController cancels the \(step.operation.rawValue) and '\(step.from)' stays on screen"
+        : "not past 0.5, so the \(step.operation.rawValue) is cancelled and '\(step.from)' stays on screen "
+          + "(UIPercentDrivenInteractiveTransition)"
       notes.append(
         JobNote(
           step.location,
           "timeline[\(i)].\(step.operation.rawValue): the gesture ends at progress \(JobDecoder.format(last)), "
-            + "not past 0.5, so the \(step.operation.rawValue) is cancelled and '\(step.from)' stays on screen "
-            + "(UIPercentDrivenInteractiveTransition); say release: cancel to keep this, or move the finger further"))
+            + rule + "; say release: cancel to keep this, or move the finger further"))
     }
     if let note = spec.oddCanvasNote(formats: spec.output.formats) { notes.append(note) }
     if let note = statusBarNote(on: spec) { notes.append(note) }

@@ -573,6 +573,9 @@ public struct GestureSpec: Hashable, Sendable {
   public var interval: Double = InteractiveTransitionTrack.defaultSampleInterval
   /// Given, or nil to decide by the last sample (> 0.5 finishes).
   public var release: InteractiveTransitionTrack.Release?
+  /// Whether `release` and `completionSpeed` were decided by
+  /// UINavigationController's edge-swipe rules (`navigationRelease`), not written.
+  public var releasedAsNavigation = false
   public var completionSpeed: Double = 1
   public var completionCurve: AnimationCurve = .easeInEaseOut
   /// How far the finger travels at percentComplete 1, in points (from

@@ -72,6 +72,38 @@ public struct InteractiveTransitionTrack: Hashable, Sendable {
     self.completionCurve = completionCurve
   }
 
+  // MARK: - UINavigationController's edge swipe
+
+  /// How UINavigationController's interactive pop (`_UINavigationInteractiveTransitionBase`,
+  /// UIKIT.md §1) ends a gesture given as `percentComplete` samples `interval`
+  /// seconds apart over a transition of `duration` D, on a screen `width`
+  /// points wide (p = translation / W, so velocities are in widths a second):
+  /// with three velocity samples or more it finishes iff p + v̄·D + ½·ā·D² >
+  /// min(187.5 / W, 0.5), v̄ and ā the means of the last three velocities and
+  /// accelerations (each acceleration clamped to ±5); with fewer, iff v̄ > 0.
+  /// Also returns v̄, for `navigationCompletionSpeed`.
+  public static func navigationRelease(
+    percentComplete samples: [Double], interval: Double, duration: Double, width: Double
+  ) -> (release: Release, velocity: Double) {
+    let p = samples.last ?? 0
+    let velocities = interval > 0 ? zip(samples.dropFirst(), samples).map { ($0 - $1) / interval } : []
+    let accelerations = zip(velocities.dropFirst(), velocities).map { Swift.min(Swift.max(($0 - $1) / interval, -5), 5) }
+    func mean(_ values: ArraySlice<Double>) -> Double { values.isEmpty ? 0 : values.reduce(0, +) / Double(values.count) }
+    let v = mean(velocities.suffix(3)), a = mean(accelerations.suffix(3))
+    let finishes =
+      velocities.count >= 3 ? p + v * duration + a * duration * duration / 2 > Swift.min(187.5 / width, 0.5) : v > 0
+    return (finishes ? .finish : .cancel, v)
+  }
+
+  /// UINavigationController's completion speed: max(r, D·|v̄|), r = 1 − p
+  /// to finish or p to cancel, so the rest takes min(D, r/|v̄|) seconds,
+  /// the finger's own speed (UIKIT.md §1).
+  public static func navigationCompletionSpeed(
+    release: Release, percentComplete p: Double, velocity: Double, duration: Double
+  ) -> Double {
+    Swift.max(release == .finish ? 1 - p : p, duration * abs(velocity))
+  }
+
   // MARK: - Phases
 
   /// How long the finger tracks, from the first sample to the last.

@@ -39,4 +39,43 @@ import Testing
     let blue = (0..<300).reduce(0.0) { $0 + Double(frame[$1, 100].b) / 255 }
     #expect(300 - blue > 100)
   }
+
+  /// Without `release:` or `completionSpeed:`, UINavigationController ends
+  /// the swipe by its own rules (UIKIT.md §1): a flick let go at p = 0.3
+  /// moving 1 width a second finishes (0.3 + 1 × 0.5 > 0.5), a finger that
+  /// stops there cancels (with a note); the rest plays at the finger's speed,
+  /// min(D, r / |v|): 0.4 s for the last 0.4 of the width at 1 width a second.
+  @Test(arguments: [
+    // distance samples (of 300 pt, 0.2 s apart), finishes, completion seconds
+    ("[0, 30, 60, 90]", true, 0.5),  // p 0.3, v 0.5 W/s: 0.3 + 0.25 > 0.5; r 0.7 ⇒ min(0.5, 1.4)
+    ("[0, 60, 120, 180]", true, 0.4),  // p 0.6, v 1 W/s: r 0.4 ⇒ 0.4 s
+    ("[0, 30, 60, 90, 90, 90, 90]", false, 0.5),  // stopped at p 0.3: cancels; min(D, r / 0) = D
+  ])
+  func theSwipeEndsByUINavigationControllersRules(distances: String, finishes: Bool, completion: Double) throws {
+    let job = """
+      name: g
+      canvas: { size: 300x200, scale: 1, fps: 30 }
+      screens:
+        a: { background: "#FF0000" }
+        b: { background: "#0000FF" }
+      timeline:
+        - push: { to: b, transition: push }
+        - pop: { gesture: { direction: right, distance: \(distances), interval: 0.2 } }
+      """
+    let spec = try JobParser.parse(job, file: "g.cfg")
+    guard case .transition(let pop) = spec.timeline[1], let gesture = pop.gesture else {
+      Issue.record("no pop")
+      return
+    }
+    #expect(pop.isCancelled == !finishes)
+    let track = gesture.track(duration: 0.5)
+    #expect(abs(track.remainingDuration - completion) < 1e-9, "\(track.remainingDuration)")
+    #expect(spec.notes.contains { $0.message.contains("UINavigationController cancels the pop") } == !finishes)
+    // What the gesture says wins.
+    let written = try JobParser.parse(
+      job.replacingOccurrences(of: "interval: 0.2 }", with: "interval: 0.2, release: cancel, completionSpeed: 1 }"),
+      file: "g.cfg")
+    guard case .transition(let kept) = written.timeline[1] else { return }
+    #expect(kept.isCancelled && kept.gesture?.completionSpeed == 1)
+  }
 }
