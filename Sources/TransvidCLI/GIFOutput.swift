@@ -39,8 +39,8 @@ struct GIFOutput: FormatWriter {
   /// `width`. The renderer given may already be at that scale (a GIF-only
   /// job is loaded there, `loaded(_:formats:)`). With `maxBytes`, a file that
   /// is too big is written again, keeping the most quality that fits: the
-  /// most colours down to 128 that fit (`mostColours`); else at 20 fps, the
-  /// most colours down to 128, then down to 64; else narrower, at 64
+  /// most colours down to 128 that fit (`mostColours`), else down to 64;
+  /// else at 20 fps, the most colours down to 64; else narrower, at 64
   /// colours, until it fits. The summary says what changed.
   func write(_ renderer: FrameRenderer, to path: String, onFrame: (Int) throws -> Void) throws -> OutputSummary {
     let spec = renderer.spec
@@ -171,11 +171,16 @@ struct GIFOutput: FormatWriter {
         if firstColors > 128, try mostColours(from: 128, upTo: firstColors - 1, highBytes: firstBytes) {
           break search
         }
+        // Colours down to 64 before frames: a dropped frame shows the one
+        // before it, which costs more than a coarser palette on every frame
+        // a viewer sees (SSIM over the job's frames).
+        if firstColors > 64, try mostColours(from: 64, upTo: min(127, firstColors - 1), highBytes: lastBytes) {
+          break search
+        }
         if fps > 20 {
           fps = 20
-          if try mostColours(from: min(128, firstColors), upTo: firstColors) { break search }
+          if try mostColours(from: min(64, firstColors), upTo: firstColors) { break search }
         }
-        if firstColors > 64, try mostColours(from: 64, upTo: min(127, firstColors - 1)) { break search }
         colors = min(64, firstColors)
         while width > 32 {
           // File size goes roughly with the area: aim a little under.

@@ -137,6 +137,28 @@ func smallJob(output: String) -> String {
     }
   }
 
+  /// A budget 128 colours miss but fewer meet keeps every frame: colours go
+  /// down to 64 before the rate does (a dropped frame shows the one before).
+  @Test func maxBytesTakesColoursBeforeFrames() throws {
+    let dir = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    func size(_ colors: Int) throws -> Int {
+      try OutputWriter.write(
+        format: .gif,
+        renderer: try renderer("{ formats: [gif], gif: { width: 120, maxColors: \(colors) } }", in: dir, gradients: true),
+        to: (dir as NSString).appendingPathComponent("c\(colors).gif")
+      ).bytes
+    }
+    let (at64, at128) = (try size(64), try size(128))
+    try #require(at64 < at128)
+    let (_, summary, limit, _) = try budgeted(in: dir) { _ in (at64 + at128) / 2 }
+    #expect(summary.bytes <= limit)
+    let note = try #require(summary.notes.first)
+    #expect(!note.contains("fps") && !note.contains("width"), "\(note)")
+    let kept = try #require(note.split(separator: "→").last.flatMap { Int($0.trimmingCharacters(in: .whitespaces)) })
+    #expect((64..<128).contains(kept), "\(note)")
+  }
+
   /// A budget a little under the file keeps most of the colours: the most
   /// (within `colourStep`) that fit, not the first step down.
   @Test func maxBytesKeepsTheMostColoursThatFit() throws {
