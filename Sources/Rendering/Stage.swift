@@ -86,7 +86,8 @@ struct Stage: Sendable {
     captions = stage.caption.map { caption in
       CaptionTrack(
         caption: Caption(style: caption.style, frame: layout.caption, scale: scale, fonts: fonts), first: caption.text,
-        changes: stage.captionChanges, timeline: timeline, base: base, compositor: compositor)
+        changes: stage.captionChanges, timeline: timeline, base: base, compositor: compositor,
+        reach: StageLayout.captionGap(caption))
     }
     token = Self.tokens.wrappingAdd(1, ordering: .relaxed).oldValue
   }
@@ -225,8 +226,10 @@ struct PixelArea: Sendable, Equatable {
 /// shorter) — short, so two lines of text overlap only briefly.
 ///
 /// Each caption is drawn once onto its strip of the stage (the rows of the
-/// caption area, background included); a frame copies its strip, or blends
-/// two while they cross-fade.
+/// caption area and the gap's worth of rows on either side, where marks
+/// and tails that pass the line box go — Arabic's dots below, Thai's tone
+/// marks above — background included; the gap keeps the strip off the
+/// screen); a frame copies its strip, or blends two while they cross-fade.
 struct CaptionTrack: Sendable {
   struct Entry: Sendable {
     var start: Double
@@ -240,10 +243,13 @@ struct CaptionTrack: Sendable {
 
   static let fade = 0.35
 
-  init(caption: Caption, first: String, changes: [CaptionChange], timeline: Timeline, base: Bitmap, compositor: Compositor) {
+  init(
+    caption: Caption, first: String, changes: [CaptionChange], timeline: Timeline, base: Bitmap, compositor: Compositor,
+    reach: Double
+  ) {
     let scale = caption.scale
-    let top = Swift.max(0, Swift.min(base.height - 1, Int((caption.frame.minY * scale).rounded(.down))))
-    let bottom = Swift.max(top + 1, Swift.min(base.height, Int((caption.frame.maxY * scale).rounded(.up))))
+    let top = Swift.max(0, Swift.min(base.height - 1, Int(((caption.frame.minY - reach) * scale).rounded(.up))))
+    let bottom = Swift.max(top + 1, Swift.min(base.height, Int(((caption.frame.maxY + reach) * scale).rounded(.down))))
     let rows = Array(base.bytes[(top * base.stride)..<(bottom * base.stride)])
     var cache: [String: Bitmap] = [:]
     func strip(_ text: String) -> Bitmap {

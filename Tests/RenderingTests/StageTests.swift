@@ -220,15 +220,16 @@ import Testing
 
   /// A caption draws all of its text's ink: Arabic's tails and the dots
   /// under ي reach further below the baseline than the line box, and were
-  /// cut flat (41 of 54 rows). The caption's ink rows are those of the same
-  /// text drawn alone in a frame three times its size, to a row.
-  @Test(arguments: ["وعر يجي", "ปู่ญู", "gyp jQ"])
-  func aCaptionDrawsItsWholeInk(text: String) throws {
+  /// cut flat (41 of 54 rows), by the line box and, in a one-line caption,
+  /// by the caption's own strip. The caption's ink rows are those of the
+  /// same text drawn alone in a frame three times its size, to a row.
+  @Test(arguments: ["وعر يجي", "ปู่ญู", "gyp jQ"], [1, 2])
+  func aCaptionDrawsItsWholeInk(text: String, lines: Int) throws {
     let fonts = try FontLibrary.system.get()
     let job = """
       name: c
       canvas: { device: iphone-se, scale: 2 }
-      stage: { background: "#FFFFFF", padding: 20, caption: { text: "\(text)", position: top, font: { size: 28, weight: bold } } }
+      stage: { background: "#FFFFFF", padding: 20, caption: { text: "\(text)", position: top, font: { size: 28, weight: bold }, lines: \(lines) } }
       screens:
         a: { background: "#FFFFFF" }
       timeline:
@@ -242,9 +243,12 @@ import Testing
     }
     let alone = Label(text, style: TextStyle(size: 28, weight: .bold, color: Color(red: 0, green: 0, blue: 0, alpha: 1)))
       .render(size: Size(width: 400, height: 84), scale: 2, fonts: fonts)
-    // The caption band is above the device, which starts well below row 200 at 2x. A row of
+    // The caption's rows and the gap's on either side (the device starts below them). A row of
     // antialiasing either way: the two baselines sit at different fractions of a pixel.
-    let (caption, whole) = (inkRows(frame, rows: 0..<200), inkRows(alone, rows: 0..<alone.height))
+    let stage = try #require(spec.stage)
+    let area = StageLayout(stage: stage, canvas: spec.canvas).caption, gap = StageLayout.captionGap(stage.caption)
+    let rows = Int(max(0, area.minY - gap) * 2)..<Int((area.maxY + gap) * 2)
+    let (caption, whole) = (inkRows(frame, rows: rows), inkRows(alone, rows: 0..<alone.height))
     #expect(abs(caption - whole) <= 1, "\(caption) ink rows in the caption, \(whole) drawn alone")
   }
 
