@@ -213,7 +213,13 @@ extension JobDecoder {
       let itemPath = path.appending(index: i)
       if let number = item.number {
         guard number.isFinite else { throw mismatch(item, itemPath, expected: "a finite number or a text") }
-        if number.rounded() == number, abs(number) < 0x1p63 {
+        // A whole number as written is read exactly (a Double has 53 bits).
+        if case .scalar(let text, .plain) = item.content, text.wholeMatch(of: /[-+]?[0-9]+/) != nil {
+          guard let integer = Int64(text.hasPrefix("+") ? String(text.dropFirst()) : text) else {
+            throw mismatch(item, itemPath, expected: "a whole number from \(Int64.min) to \(Int64.max)")
+          }
+          args.append(.integer(integer))
+        } else if number.rounded() == number, abs(number) < 0x1p53 {
           args.append(.integer(Int64(number)))
         } else {
           args.append(.real(number))

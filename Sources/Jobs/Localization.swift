@@ -104,7 +104,7 @@ extension Localization {
   public static func formatSpecifier(in text: String) -> String? {
     // "%%" is matched first, so the percent it escapes starts no specifier.
     // No space flag: "50% off" is text, not "% o".
-    let pattern = /%%|%(?:[0-9]+\$)?[-+#0]*[0-9]*(?:\.[0-9]+)?[hlqztjL]*[@dDiuUxXoOfFeEgGaAcCsSp]/
+    let pattern = /%%|%(?:[0-9]+\$)?[-+#0]*(?:[0-9]*|\*)(?:\.(?:[0-9]*|\*))?[hlqztjL]*[@dDiuUxXoOfFeEgGaAcCsSpn]/
     return text.matches(of: pattern).lazy.map { String(text[$0.range]) }.first { $0 != "%%" }
   }
 }

@@ -21,29 +21,47 @@ public enum StringFormat {
   /// The widest field (width or precision) a specifier may ask for.
   static let maximumField = 999
 
-  /// A specifier: `%%`, a substitution token `%#@NAME@`, or `%[N$][flags][width][.precision][length]conversion`.
+  /// A specifier: `%%`, a substitution token `%#@NAME@`, or `%[N$][flags][width][.precision][length]conversion`
+  /// (a `*` width or precision, and `%n`, are specifiers a job cannot fill).
   /// No space flag: "50% off" is text, not "% o".
   nonisolated(unsafe) static let specifier =
-    /%%|%#@([A-Za-z0-9_]+)@|%(?:([0-9]+)\$)?([-+#0]*)([0-9]*)(?:\.([0-9]+))?([hlqztjL]*)([@dDiuUxXoOfFeEgGaAcCsSp])/
+    /%%|%#@([A-Za-z0-9_]+)@|%(?:([0-9]+)\$)?([-+#0]*)([0-9]*|\*)(?:\.([0-9]*|\*))?([hlqztjL]*)([@dDiuUxXoOfFeEgGaAcCsSpn])/
+
+  /// How deep substitutions may name substitutions (`%arg and %#@more@`).
+  static let maximumNesting = 4
 
   /// `text` with its specifiers filled in from `args` in `locale`;
   /// `%#@NAME@` tokens take their `substitutions`' form for their argument
-  /// by the plural rules of `language` (nil: the locale's).
+  /// by the plural rules of `language` (nil: the locale's), `%arg` in it
+  /// standing for that argument, and the form is formatted in turn. The
+  /// result is at most `JobDecoder.maximumTextLength` characters, as any text.
   public static func format(
     _ text: String, _ args: [FormatArgument], locale: String, language: String? = nil,
     substitutions: [String: LocalizedString.Substitution] = [:]
   ) throws(Problem) -> String {
-    let foundationLocale = Locale(identifier: locale)
+    let result = try format(
+      text, args, locale: Locale(identifier: locale), language: language ?? locale, substitutions: substitutions,
+      depth: 0)
+    let length = result.unicodeScalars.count
+    guard length <= JobDecoder.maximumTextLength else {
+      throw Problem(message: "the text comes to \(length) characters, more than the \(JobDecoder.maximumTextLength) a label holds")
+    }
+    return result
+  }
+
+  private static func format(
+    _ text: String, _ args: [FormatArgument], locale: Locale, language: String,
+    substitutions: [String: LocalizedString.Substitution], depth: Int
+  ) throws(Problem) -> String {
     var result = ""
     var rest = text[...]
     var next = 1
-    /// The argument numbered `slot` (1-based) for `what`.
-    func argument(_ slot: Int, for what: Substring) throws(Problem) -> FormatArgument {
-      guard slot >= 1, slot <= args.count else {
-        throw Problem(
-          message: "'\(what)' takes argument \(slot), and args gives \(args.count)")
+    /// The argument numbered `slot` (1-based, as written) for `what`.
+    func argument(_ slot: Substring, for what: Substring) throws(Problem) -> (Int, FormatArgument) {
+      guard let n = Int(slot), n >= 1, n <= args.count else {
+        throw Problem(message: "'\(what)' takes argument \(slot), and args gives \(args.count)")
       }
-      return args[slot - 1]
+      return (n, args[n - 1])
     }
     while let match = rest.firstMatch(of: specifier) {
       result += rest[..<match.range.lowerBound]
@@ -59,18 +77,22 @@ public enum StringFormat {
         guard let substitution = substitutions[String(name)] else {
           throw Problem(message: "'\(whole)' has no substitution '\(name)' in the catalog")
         }
-        let slot = substitution.argument ?? sequential
-        let value = try argument(slot, for: whole)
+        guard depth < maximumNesting else {
+          throw Problem(message: "'\(whole)' nests substitutions more than \(maximumNesting) deep")
+        }
+        let (slot, value) = try argument(Substring(String(substitution.argument ?? sequential)), for: whole)
         guard let number = value.number else {
           throw Problem(message: "'\(whole)' varies by plural and needs a number as argument \(slot), not \(value)")
         }
-        let form = LocalizedString.pluralForm(substitution.forms, of: number, language: language ?? locale)
-        let formatted = try formatOne("%" + substitution.specifier, value, slot: slot, locale: foundationLocale)
-        result += form.replacing("%arg", with: formatted)
+        // The form, `%arg` its argument's own specifier, formatted like any string.
+        let form = LocalizedString.pluralForm(substitution.forms, of: number, language: language)
+          .replacing("%arg", with: "%\(slot)$\(substitution.specifier)")
+        result += try format(
+          form, args, locale: locale, language: language, substitutions: substitutions, depth: depth + 1)
         continue
       }
-      let slot = match.output.2.flatMap { Int($0) } ?? sequential
-      result += try formatOne(whole, try argument(slot, for: whole), slot: slot, locale: foundationLocale)
+      let (slot, value) = try argument(match.output.2 ?? Substring(String(sequential)), for: whole)
+      result += try formatOne(whole, value, slot: slot, locale: locale)
     }
     result += rest
     return result
@@ -84,7 +106,10 @@ public enum StringFormat {
       throw Problem(message: "'\(spec)' is not a format specifier")
     }
     let flags = match.output.3 ?? "", width = match.output.4 ?? "", precision = match.output.5
-    for field in [width, precision ?? ""] where (Int(field) ?? 0) > maximumField {
+    if width == "*" || precision == "*" {
+      throw Problem(message: "'\(spec)' takes its field width from an argument, which a job cannot give (write the width)")
+    }
+    for field in [width, precision ?? ""] where field.count > 3 || (Int(field) ?? 0) > maximumField {
       throw Problem(message: "'\(spec)' asks for a field wider than \(maximumField) characters")
     }
     let shape = "%" + flags + width + (precision.map { "." + $0 } ?? "")
@@ -107,6 +132,8 @@ public enum StringFormat {
         throw Problem(message: "'\(spec)' takes a number as argument \(slot), not \(value)")
       }
       return String(format: shape + conversion, locale: locale, x)
+    case "n":
+      throw Problem(message: "'\(spec)' writes to its argument, which a job cannot give")
     default:
       throw Problem(
         message: "'\(spec)' takes a C string, character or pointer, which a job cannot give (use %@ for text)")

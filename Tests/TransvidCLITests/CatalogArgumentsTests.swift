@@ -43,11 +43,25 @@ import Testing
         } } },
         "device" : { "localizations" : { "en" : { "variations" : { "device" : {
           "ipad" : \(unit("on iPad")), "iphone" : \(unit("on iPhone %@")), "other" : \(unit("elsewhere")) } } } } },
-        "plain" : { "localizations" : { "en" : \(unit("50% off, %lld%% more, %*d stays")) } },
+        "plain" : { "localizations" : { "en" : \(unit("50% off, %lld%% more, 100 % sure")) } },
         "family" : { "localizations" : { "en" : { "variations" : { "device" : {
           "ipad" : \(unit("On iPad")), "iphone" : \(unit("On iPhone")), "other" : \(unit("On device")) } } } } },
         "percent" : { "localizations" : { "en" : \(unit("100%% done")) } },
         "cstring" : { "localizations" : { "en" : \(unit("%s")) } },
+        "lld" : { "localizations" : { "en" : \(unit("%lld")) } },
+        "far" : { "localizations" : { "en" : \(unit("%18446744073709551617$@")) } },
+        "star" : { "localizations" : { "en" : \(unit("%*d")) } },
+        "write" : { "localizations" : { "en" : \(unit("%n")) } },
+        "twice" : { "localizations" : { "en" : \(unit("%1$@ %1$@")) } },
+        "form" : { "localizations" : { "en" : {
+          "stringUnit" : { "state" : "translated", "value" : "%#@x@" },
+          "substitutions" : {
+            "x" : { "argNum" : 1, "formatSpecifier" : "lld", "variations" : { "plural" : {
+              "other" : \(unit("%arg%% x %2$lld and %#@y@")) } } },
+            "y" : { "argNum" : 2, "formatSpecifier" : "lld", "variations" : { "plural" : {
+              "one" : \(unit("one y")), "other" : \(unit("%arg ys")) } } }
+          }
+        } } },
         "wide" : { "localizations" : { "en" : \(unit("%5000lld")) } }
       }
     }
@@ -112,12 +126,26 @@ import Testing
     #expect(try texts("[ru]", key: "albums", args: "[Anna, 21, 2]") == ["ru": "Anna has 21 photos in 2 albums"])
     #expect(try texts("[en]", key: "device", args: "[15]") == ["en": "on iPhone 15"])
     // What is not a specifier stays as written; %% is a percent sign, with arguments or without.
-    #expect(try texts("[en]", key: "plain", args: "[7]") == ["en": "50% off, 7% more, %*d stays"])
+    #expect(try texts("[en]", key: "plain", args: "[7]") == ["en": "50% off, 7% more, 100 % sure"])
     #expect(try texts("[en]", key: "percent", args: nil) == ["en": "100% done"])
     // A device variation is the job's device family's: an iPad preset takes `ipad`, anything else `iphone`.
     #expect(try texts("[en]", key: "family", args: nil) == ["en": "On iPhone"])
     #expect(try texts("[en]", key: "family", args: nil, canvas: "device: ipad-11") == ["en": "On iPad"])
     #expect(try texts("[en]", key: "family", args: nil, canvas: "device: iphone-se") == ["en": "On iPhone"])
+    // Whole numbers are read exactly, to 64 bits (a Double rounds past 2^53).
+    #expect(try texts("[en]", key: "lld", args: "[1234567890123456789]") == ["en": "1,234,567,890,123,456,789"])
+    #expect(try texts("[en]", key: "lld", args: "[9223372036854775807]") == ["en": "9,223,372,036,854,775,807"])
+    let dir = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    try write(Self.catalog, to: "App.xcstrings", in: dir)
+    let path = try write(Self.job("[en]", key: "lld", args: "[9223372036854775808]"), to: "j.cfg", in: dir)
+    #expect(throws: Diagnostic(
+      SourceLocation(file: path, line: 8, column: 60),
+      "screens.home.views[0].text.args[0]: expected a whole number from -9223372036854775808 to 9223372036854775807, "
+        + "got 9223372036854775808")) { try JobParser.load(path: path) }
+    // A substitution's form is formatted in turn: its %%, its other specifiers, a substitution it names.
+    #expect(try texts("[en]", key: "form", args: "[3, 5]") == ["en": "3% x 5 and 5 ys"])
+    #expect(try texts("[en]", key: "form", args: "[3, 1]") == ["en": "3% x 1 and one y"])
   }
 
   @Test(arguments: [
@@ -133,6 +161,14 @@ import Testing
      "the 'en' string of 'cstring' in 'App.xcstrings' (\"%s\") cannot take them: '%s' takes a C string, character or pointer, which a job cannot give (use %@ for text)"),
     ("wide", "[1]",
      "the 'en' string of 'wide' in 'App.xcstrings' (\"%5000lld\") cannot take them: '%5000lld' asks for a field wider than 999 characters"),
+    ("far", "[a, b]",
+     "the 'en' string of 'far' in 'App.xcstrings' (\"%18446744073709551617$@\") cannot take them: '%18446744073709551617$@' takes argument 18446744073709551617, and args gives 2"),
+    ("star", "[3, 4]",
+     "the 'en' string of 'star' in 'App.xcstrings' (\"%*d\") cannot take them: '%*d' takes its field width from an argument, which a job cannot give (write the width)"),
+    ("write", "[3]",
+     "the 'en' string of 'write' in 'App.xcstrings' (\"%n\") cannot take them: '%n' writes to its argument, which a job cannot give"),
+    ("twice", "[\"\(String(repeating: "a", count: 600))\"]",
+     "the 'en' string of 'twice' in 'App.xcstrings' (\"%1$@ %1$@\") cannot take them: the text comes to 1201 characters, more than the 1000 a label holds"),
     ("count", "[1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17]",
      "expected a list of at most 16 numbers or texts, such as [3] or [Anna, 2], got a list of 17 items"),
   ])
