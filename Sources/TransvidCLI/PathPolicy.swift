@@ -36,6 +36,9 @@ struct PathPolicy: Sendable, Equatable {
     if !outputDirectoryGiven, let dir = spec.output.directory {
       let path = dir.hasPrefix("/") ? dir : (jobFolder as NSString).appendingPathComponent(dir)
       if !isAllowed(path) {
+        if let missing = Self.missing(path) {
+          throw Diagnostic(spec.output.directoryLocation, "output.dir: cannot use '\(dir)': \(missing)")
+        }
         throw Diagnostic(spec.output.directoryLocation, "output.dir: '\(dir)' is outside the job's folder (\(Self.hint))")
       }
     }
@@ -53,10 +56,37 @@ struct PathPolicy: Sendable, Equatable {
   }
 
   /// What parsing the job file at `jobFile` may read (its String Catalog):
-  /// the same folders.
+  /// the same folders; a path that resolves nowhere is said as missing.
   func access(jobFile: String) -> FileAccess {
     let isAllowed = allows(jobFile: jobFile)
-    return FileAccess { isAllowed($0) ? nil : "is outside the job's folder (\(Self.hint))" }
+    return FileAccess { path in
+      if isAllowed(path) { return nil }
+      return Self.missing(path).map { "cannot be read: \($0)" } ?? "is outside the job's folder (\(Self.hint))"
+    }
+  }
+
+  /// Why `path` resolves nowhere, if it does not because something on it
+  /// is missing: a link to nothing (itself or a folder on the way), with
+  /// what it points to. Nil for a path that resolves, or fails otherwise.
+  static func missing(_ path: String) -> String? {
+    guard resolve(path) == nil else { return nil }
+    var info = stat()
+    guard stat(path, &info) != 0, errno == ENOENT else { return nil }
+    // The first link on the way whose target is missing.
+    var current = path.hasPrefix("/") ? "" : FileManager.default.currentDirectoryPath
+    for part in path.split(separator: "/") where part != "." {
+      current += "/" + part
+      var linkInfo = stat()
+      guard lstat(current, &linkInfo) == 0 else { break }
+      if (linkInfo.st_mode & S_IFMT) == S_IFLNK, stat(current, &info) != 0 {
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        guard readlink(current, &buffer, buffer.count - 1) >= 0 else { break }
+        let target = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        let name = part == path.split(separator: "/").last ? "" : " ('\(part)')"
+        return "\(String(cString: strerror(ENOENT))) (a symbolic link\(name) to \(target))"
+      }
+    }
+    return nil
   }
 
   /// Why `path` (at `key`) may not be read: a loop of links, and a link to
@@ -64,20 +94,11 @@ struct PathPolicy: Sendable, Equatable {
   /// otherwise count as outside, even under `--allow-outside /`).
   static func refusal(_ location: SourceLocation, _ key: String, _ path: String, resolved: String) -> Diagnostic {
     var info = stat()
-    if stat(resolved, &info) != 0 {
-      let failure = errno
-      if failure == ELOOP {
-        return Diagnostic(location, "\(key): cannot read '\(path)': \(String(cString: strerror(ELOOP)))")
-      }
-      var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-      if failure == ENOENT, lstat(resolved, &info) == 0, (info.st_mode & S_IFMT) == S_IFLNK,
-        readlink(resolved, &buffer, buffer.count - 1) >= 0
-      {
-        let target = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        return Diagnostic(
-          location,
-          "\(key): cannot read '\(path)': \(String(cString: strerror(ENOENT))) (a symbolic link to \(target))")
-      }
+    if stat(resolved, &info) != 0 && errno == ELOOP {
+      return Diagnostic(location, "\(key): cannot read '\(path)': \(String(cString: strerror(ELOOP)))")
+    }
+    if let missing = missing(resolved) {
+      return Diagnostic(location, "\(key): cannot read '\(path)': \(missing)")
     }
     return Diagnostic(location, "\(key): '\(path)' is outside the job's folder (\(hint))")
   }

@@ -261,12 +261,26 @@ let outsideHint = "jobs may reach only their own folder; allow another with --al
     // A link to nothing is missing, with its target, even where every folder is allowed.
     try FileManager.default.createSymbolicLink(atPath: path(dir, "dangling.png"), withDestinationPath: "gone.png")
     try write(imageJob(name: "dangling", image: "dangling.png"), to: "dangling.cfg", in: dir)
+    // So is a folder link to nothing on the way, a catalog link and an output.dir link.
+    try FileManager.default.createSymbolicLink(atPath: path(dir, "folder"), withDestinationPath: "nowhere")
+    try write(imageJob(name: "inside", image: "folder/x.png"), to: "inside.cfg", in: dir)
+    try FileManager.default.createSymbolicLink(atPath: path(dir, "cat.xcstrings"), withDestinationPath: "nocat.xcstrings")
+    try write(
+      goodJob(name: "cat").replacingOccurrences(of: "output: {", with: "locales: [en]\nstrings: cat.xcstrings\noutput: {"),
+      to: "cat.cfg", in: dir)
+    try write(
+      goodJob(name: "dir").replacingOccurrences(of: "output: {", with: "output: { dir: folder,"), to: "dir.cfg", in: dir)
     for flags in [[], ["--allow-outside", "/"]] {
-      let dangling = try runBinary(["dangling.cfg", "-q", "-o", "out"] + flags, in: dir)
-      #expect(dangling.status == 1)
-      #expect(dangling.lines == [
-        "dangling.cfg:6:5: error: screens.list.image: cannot read 'dangling.png': No such file or directory (a symbolic link to gone.png)"
-      ])
+      for (job, message) in [
+        ("dangling.cfg", "dangling.cfg:6:5: error: screens.list.image: cannot read 'dangling.png': No such file or directory (a symbolic link to gone.png)"),
+        ("inside.cfg", "inside.cfg:6:5: error: screens.list.image: cannot read 'folder/x.png': No such file or directory (a symbolic link ('folder') to nowhere)"),
+        ("cat.cfg", "cat.cfg:4:10: error: strings: 'cat.xcstrings' cannot be read: No such file or directory (a symbolic link to nocat.xcstrings)"),
+        ("dir.cfg", "dir.cfg:3:16: error: output.dir: cannot use 'folder': No such file or directory (a symbolic link to nowhere)"),
+      ] {
+        let run = try runBinary([job, "-q"] + flags, in: dir)
+        #expect(run.status == 1)
+        #expect(run.lines == [message], "\(flags)")
+      }
     }
     try write("not a folder", to: "taken", in: dir)
     try write(
