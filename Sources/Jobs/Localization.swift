@@ -87,8 +87,11 @@ public struct Localization: Hashable, Sendable {
         }
       } else if (part.count == 2 && part.allSatisfy(\.isLetter)) || (part.count == 3 && part.allSatisfy(\.isNumber)) {
         guard knownRegions.contains(part.uppercased()) else { return "no ISO 3166 region '\(part)'" }
-      } else if !(5...8).contains(part.count) || !part.allSatisfy({ $0.isLetter || $0.isNumber }) {
-        return "'\(part)' is not a script, region or variant subtag"
+      } else if !((5...8).contains(part.count) || (part.count == 4 && part.first!.isNumber))
+        || !part.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) })
+      {
+        // A variant: 5–8 letters or digits, or 4 beginning with a digit (de-1996, sl-rozaj).
+        return "'\(YAMLNode.quoted(part).dropFirst().dropLast())' is not a script, region or variant subtag"
       }
     }
     return nil

@@ -177,8 +177,16 @@ struct BatchRunner: Sendable {
         guard options.outputDirectory == nil, spec.output.directory != nil else { throw error }
         throw Diagnostic(spec.output.directoryLocation, "output.dir: \(error)")
       }
-      // A file where the cache folder goes fails the job before any work (the folder is made at commit).
-      try Platform.checkDirectories(PathText.folder(of: job.recordPath))
+      // A file where the cache folder goes fails the job before any work (the folder is made at commit);
+      // so does a link there, which would carry the records out of the output folder.
+      let records = PathText.folder(of: job.recordPath)
+      var info = stat()
+      if lstat(records, &info) == 0, info.st_mode & S_IFMT == S_IFLNK {
+        throw JobFailure(
+          file: job.file,
+          message: "'\(records)' is a symbolic link; transvid keeps its records in a folder of its own there")
+      }
+      try Platform.checkDirectories(records)
       let folder = try staging.folder(in: job.directory)
       // The old record goes first: if this render fails halfway, the next run renders again.
       try? FileManager.default.removeItem(atPath: job.recordPath)

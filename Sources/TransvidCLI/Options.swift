@@ -218,7 +218,9 @@ struct Options: Sendable {
       }
     }
     if options.command == .list || options.command == .listDevices {
-      guard inputs.isEmpty else { throw UsageError(description: "'list' takes no arguments") }
+      guard inputs.isEmpty else {
+        throw UsageError(description: "'list' takes no arguments but 'devices' ('transvid list devices'), got '\(inputs[0])'")
+      }
       return options
     }
     guard !inputs.isEmpty else { throw UsageError(description: "no job files given") }

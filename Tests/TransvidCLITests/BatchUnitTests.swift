@@ -39,6 +39,14 @@ import Testing
   /// A batch's shard: `--shard`, else the environment, else the whole batch;
   /// a count with nothing to say which shard, or one that disagrees with
   /// `--shard`, is a usage error.
+  /// `list` takes `devices` and nothing else, and says so.
+  @Test func listSaysWhatItTakes() throws {
+    #expect(throws: Options.UsageError(
+      description: "'list' takes no arguments but 'devices' ('transvid list devices'), got 'nope'")) {
+      try Options.parse(["list", "nope"])
+    }
+  }
+
   @Test func batchShard() throws {
     let three = Shard(index: 1, count: 3)
     #expect(try Shard.forBatch(nil, count: nil, environment: [:]) == .all)

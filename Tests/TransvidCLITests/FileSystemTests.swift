@@ -490,6 +490,23 @@ let outsideHint = "jobs may reach only their own folder; allow another with --al
     #expect(check.lines.count == 1)  // fits.cfg is fine
   }
 
+  /// The cache folder is transvid's own: a link in its place (to a folder
+  /// outside, say) fails the job, and no record goes through it.
+  @Test func aLinkedCacheFolderIsRefused() throws {
+    let dir = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    try write(goodJob(name: "good", formats: "[png]"), to: "good.cfg", in: dir)
+    try FileManager.default.createDirectory(atPath: path(dir, "out"), withIntermediateDirectories: true)
+    try FileManager.default.createDirectory(atPath: path(dir, "elsewhere"), withIntermediateDirectories: true)
+    try FileManager.default.createSymbolicLink(atPath: path(dir, "out/.transvid-cache"), withDestinationPath: "../elsewhere")
+    let run = try runBinary(["good.cfg", "-q"], in: dir)
+    #expect(run.status == 1)
+    #expect(run.lines == [
+      "good.cfg: error: 'out/.transvid-cache' is a symbolic link; transvid keeps its records in a folder of its own there"
+    ])
+    #expect(try FileManager.default.contentsOfDirectory(atPath: path(dir, "elsewhere")).isEmpty)
+  }
+
   // MARK: - Clear errors
 
   /// `-o` naming a file, below a file, empty; `.transvid-cache` a file;

@@ -146,6 +146,12 @@ import TransvidCLI
     ("[en, english]", "App.xcstrings", "greet",
      "j.cfg:3:15: error: locales[1]: unknown locale code \"english\": not a BCP 47 tag (a language code of 2 or 3 letters first: en, ar, ja, pt-BR, zh-Hans)"),
     ("[en, pt-QQ]", "App.xcstrings", "greet", "j.cfg:3:15: error: locales[1]: unknown locale code \"pt-QQ\": no ISO 3166 region 'QQ'"),
+    // A variant is 5–8 letters or digits, or 4 beginning with a digit (de-1996 is valid, de-abcd is not).
+    ("[en, de-1996, de-abcd]", "App.xcstrings", "greet",
+     "j.cfg:3:24: error: locales[2]: unknown locale code \"de-abcd\": no ISO 15924 script 'abcd'"),
+    // A code that would reorder the terminal's line is echoed escaped.
+    ("[en, \"ar-\u{202E}x\"]", "App.xcstrings", "greet",
+     "j.cfg:3:15: error: locales[1]: unknown locale code \"ar-\\u{202e}x\": '\\u{202e}x' is not a script, region or variant subtag"),
     ("[en, en]", "App.xcstrings", "greet", "j.cfg:3:15: error: locales[1]: locale 'en' is already listed at j.cfg:3:11"),
     ("[en]", "App.xcstrings", "greeting",
      "j.cfg:8:48: error: screens.home.views[0].text.key: no string 'greeting' in 'App.xcstrings'; expected one of: Done, greet, items"),
