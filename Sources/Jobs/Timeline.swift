@@ -145,8 +145,44 @@ public struct Timeline: Sendable {
       // The step's own clock: wall time, slowed down, through any gesture.
       let clock = Swift.min(t - s.start, s.duration) / step.slowmo
       guard let track = s.track else { return .transition(segment: index, time: clock) }
+      if let transition = s.transition, let curve = transition.valueCurve,
+        let time = Self.completionTime(track, at: clock, curve: curve, delay: transition.delay)
+      {
+        return .transition(segment: index, time: time)
+      }
       return .transition(segment: index, time: track.fraction(atTime: clock) * track.duration)
     }
+  }
+
+  /// After a gesture lets go, the step's time at which its one `curve`
+  /// (after `delay`) shows the value UIKit gives it: from the value at
+  /// release, v_now, to the end (1, or 0 when cancelled) along the
+  /// completion curve, v_now + (v_end − v_now)·C(τ/T_rem) (TIMING.md §5),
+  /// found by bisection on the curve. Nil while the finger tracks (the
+  /// clock is the finger's, `fraction`), or when the curve is not
+  /// monotone from 0 to 1 (an overshoot reaches a value twice): the clock
+  /// then runs to the end along the completion curve instead.
+  static func completionTime(
+    _ track: InteractiveTransitionTrack, at clock: Double, curve: AnimationCurve, delay: Double
+  ) -> Double? {
+    let duration = track.duration - delay
+    guard clock > track.trackingDuration, duration > 0 else { return nil }
+    let samples = (0...64).map { curve.progress(atTime: duration * Double($0) / 64, duration: duration) }
+    guard samples.first == 0, samples.last == 1, zip(samples, samples.dropFirst()).allSatisfy({ $0 <= $1 }) else {
+      return nil
+    }
+    let released = track.percentCompleteAtRelease * track.duration
+    let now = released <= delay ? 0 : curve.progress(atTime: released - delay, duration: duration)
+    let end: Double = track.release == .finish ? 1 : 0
+    let value = now + (end - now) * track.completionProgress(atTime: clock)
+    if value <= 0 { return track.release == .finish ? released : 0 }
+    if value >= 1 { return track.duration }
+    var low = 0.0, high = duration
+    for _ in 0..<52 {
+      let mid = (low + high) / 2
+      if curve.progress(atTime: mid, duration: duration) < value { low = mid } else { high = mid }
+    }
+    return delay + high
   }
 }
 

@@ -34,6 +34,7 @@ public struct CirclePresent: Transition {
   public let duration: Double
   public let delay: Double
   public let curve: AnimationCurve
+  public var valueCurve: AnimationCurve? { curve }
   /// The button's frame.
   public let origin: Rect
 

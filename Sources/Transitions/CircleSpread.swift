@@ -37,6 +37,7 @@ public struct CircleSpread: Transition {
   public let duration: Double
   public let delay: Double
   public let curve: AnimationCurve
+  public var valueCurve: AnimationCurve? { curve }
   public let origin: Rect
 
   public init(parameters: TransitionParameters) {

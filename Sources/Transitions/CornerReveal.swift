@@ -35,6 +35,7 @@ public struct CornerReveal: Transition {
   public let duration: Double
   public let delay: Double
   public let curve: AnimationCurve
+  public var valueCurve: AnimationCurve? { curve }
   public let origin: Rect
 
   public init(parameters: TransitionParameters) {

@@ -24,6 +24,7 @@ public struct CoverVertical: Transition {
   public let duration: Double
   public let delay: Double
   public let curve: AnimationCurve
+  public var valueCurve: AnimationCurve? { curve }
 
   public init(parameters: TransitionParameters) {
     (duration, delay, curve) = Self.timing.resolve(parameters)

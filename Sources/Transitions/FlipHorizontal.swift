@@ -38,6 +38,7 @@ public struct FlipHorizontal: Transition {
   public let duration: Double
   public let delay: Double
   public let curve: AnimationCurve
+  public var valueCurve: AnimationCurve? { curve }
   /// The eye distance; `nil` = twice the container's height.
   public let distance: Double?
   public let dim: Double

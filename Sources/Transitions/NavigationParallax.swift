@@ -54,6 +54,7 @@ public struct NavigationParallax: Transition {
   public let duration: Double
   public let delay: Double
   public let curve: AnimationCurve
+  public var valueCurve: AnimationCurve? { curve }
   public let dimming: Double
 
   public init(parameters: TransitionParameters) {

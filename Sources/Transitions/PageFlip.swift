@@ -39,6 +39,7 @@ public struct PageFlip: Transition {
   public let duration: Double
   public let delay: Double
   public let curve: AnimationCurve
+  public var valueCurve: AnimationCurve? { curve }
   public let m34: Double
 
   public init(parameters: TransitionParameters) {

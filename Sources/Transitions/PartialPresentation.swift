@@ -17,6 +17,8 @@ protocol PartialPresentation: Transition {
 }
 
 extension PartialPresentation {
+  public var valueCurve: AnimationCurve? { curve }
+
   /// The presented amount at timing value `progress`: `progress` on the way
   /// in, `1 − progress` on the way out.
   func presentedAmount(in context: TransitionContext, progress: Double) -> Double {

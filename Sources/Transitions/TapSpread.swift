@@ -39,6 +39,7 @@ public struct TapSpread: Transition {
   public let duration: Double
   public let delay: Double
   public let curve: AnimationCurve
+  public var valueCurve: AnimationCurve? { curve }
   /// The tap point; `nil` means the container's centre.
   public let tap: Point?
 

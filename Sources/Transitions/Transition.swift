@@ -135,11 +135,18 @@ public protocol Transition: Sendable {
   /// present should show it, and the matching dismiss starts from it
   /// (`restingLayers(in: context.reversed)` = the dismiss's frame at time 0).
   func restingLayers(in context: TransitionContext) -> Layer
+  /// The one curve every property of the step follows over `duration`
+  /// after `delay`, or nil when its properties keep curves of their own
+  /// (keyframes, several springs). A gesture's completion then moves the
+  /// step's value, not its clock (TIMING.md §5, `Timeline`).
+  var valueCurve: AnimationCurve? { get }
 }
 
 extension Transition {
   /// The whole step: delay plus animation.
   public var totalDuration: Double { delay + duration }
+
+  public var valueCurve: AnimationCurve? { nil }
 
   /// The to-screen alone, filling the container.
   public func restingLayers(in context: TransitionContext) -> Layer {

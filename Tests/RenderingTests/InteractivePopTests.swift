@@ -4,6 +4,7 @@
 // under the finger, not ahead of it along the system spring.
 
 import Jobs
+import Motion
 import Raster
 import Rendering
 import Testing
@@ -77,5 +78,38 @@ import Testing
       file: "g.cfg")
     guard case .transition(let kept) = written.timeline[1] else { return }
     #expect(kept.isCancelled && kept.gesture?.completionSpeed == 1)
+  }
+
+  /// After the finger lets go, a one-curve step's value goes from its value
+  /// at release to the end along the completion curve (TIMING.md §5:
+  /// v_now + (v_end − v_now)·C(τ/T_rem)), finishing and cancelling; the
+  /// step's clock is where its curve shows that value.
+  @Test(arguments: ["finish", "cancel"])
+  func theCompletionMovesTheValue(release: String) throws {
+    let job = """
+      name: g
+      canvas: { size: 100x200, scale: 1, fps: 50 }
+      screens:
+        a: { background: "#FF0000" }
+        b: { background: "#0000FF" }
+      timeline:
+        - hold: 0.1
+        - present: { to: b, transition: cover-vertical, duration: 0.6, curve: easeIn, gesture: { progress: [0, 0.2, 0.4], interval: 0.1, release: \(release) } }
+      """
+    let spec = try JobParser.parse(job, file: "g.cfg")
+    let timeline = Timeline(spec: spec)
+    let segment = timeline.segments[1]
+    let track = try #require(segment.track)
+    var checked = 0
+    for n in 0..<timeline.frameCount {
+      guard case .transition(1, let time) = timeline.content(ofFrame: n) else { continue }
+      let clock = timeline.frameRate.time(ofFrame: n) - segment.start
+      guard clock > track.trackingDuration + 1e-9 else { continue }
+      let shown = AnimationCurve.easeIn.progress(atTime: time, duration: 0.6)
+      let model = track.progress(atTime: clock, curve: .easeIn)
+      #expect(abs(shown - model) < 1e-9, "frame \(n): \(shown) against \(model)")
+      checked += 1
+    }
+    #expect(checked >= 10)
   }
 }
