@@ -28,12 +28,13 @@ enum GalleryCommand {
     do {
       let merged = BatchPlan.absolute((output as NSString).appendingPathComponent("report.json"))
       try refuseToOverwriteJobReport(at: merged, output: output)
-      let reports = try findReports(inputs, skipping: merged)
-      guard !reports.isEmpty else {
+      let (reports, damaged) = try findReports(inputs, skipping: merged)
+      guard !reports.isEmpty || !damaged.isEmpty else {
         throw Options.UsageError(description: "no transvid reports found in \(inputs.joined(separator: ", "))")
       }
       var results: [JobResult] = []
-      var problems: [String] = []
+      // A damaged report is said, and the page made from the others.
+      var problems = damaged.map { "\($0) is not valid JSON: a damaged report?" }
       // The shards each count N has, by the reports that name one ("K/N").
       var shards: [Int: Set<Int>] = [:]
       // A unit of work is a file and a job name: a file with locales is one job per locale.
@@ -98,10 +99,10 @@ enum GalleryCommand {
   /// The report files named by `inputs`, resolved, sorted per folder, once
   /// each, without `skipping` (the merged report a previous merge wrote). A
   /// `*.json` in a folder that is valid JSON but no report, or a merged
-  /// report, is passed over; one that is not valid JSON is an error (a
-  /// report cut short).
-  static func findReports(_ inputs: [String], skipping: String) throws -> [String] {
-    var reports: [String] = []
+  /// report, is passed over; one that is not valid JSON is `damaged` (a
+  /// report cut short), for the caller to say.
+  static func findReports(_ inputs: [String], skipping: String) throws -> (reports: [String], damaged: [String]) {
+    var reports: [String] = [], damaged: [String] = []
     var seen: Set<String> = [skipping]
     let fm = FileManager.default
     for input in inputs {
@@ -119,15 +120,16 @@ enum GalleryCommand {
           .filter { path in
             // A merged report (a gallery's) is made of reports found beside it.
             if let object = try? report(at: path) { return object["merged"] == nil }
-            guard let data = FileManager.default.contents(atPath: path),
-              (try? JSONSerialization.jsonObject(with: data, options: .fragmentsAllowed)) != nil
-            else { throw ReportError(description: "\(path) is not valid JSON: a damaged report?") }
+            let data = FileManager.default.contents(atPath: path)
+            if data.flatMap({ try? JSONSerialization.jsonObject(with: $0, options: .fragmentsAllowed) }) == nil {
+              damaged.append(path)
+            }
             return false
           }
       }
       for path in found where seen.insert(BatchPlan.absolute(path)).inserted { reports.append(path) }
     }
-    return reports
+    return (reports, damaged)
   }
 
   /// The report at `path` as JSON, or an error saying it is not one.
