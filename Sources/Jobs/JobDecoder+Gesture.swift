@@ -24,33 +24,37 @@ extension JobDecoder {
   func gesture(_ node: YAMLNode, _ path: KeyPath, canvas: CanvasSpec) throws(Diagnostic) -> GestureSpec {
     let fields = try self.fields(node, path, keys: JobDecoder.gestureKeys)
     var gesture = GestureSpec(progress: [])
-    if let progress = fields["progress"] {
-      if fields["distance"] != nil || fields["direction"] != nil {
-        throw Diagnostic(progress.location, "\(fields.path("progress")): give either progress or direction and distance, not both")
-      }
-      gesture.progress = try samples(progress, fields.path("progress"), in: 0...1, expected: "a number from 0 to 1")
-    } else if let distance = fields["distance"] {
-      let directionNode = try required("direction", in: fields, "left, right, up, down, leading or trailing")
+    // The direction, if given: which way the finger travels, and how far is percentComplete 1.
+    var extent = 0.0
+    if let directionNode = fields["direction"] {
       var direction = try string(directionNode, fields.path("direction"), expected: "left, right, up, down, leading or trailing")
       if direction == "leading" || direction == "trailing" {
         gesture.isLayoutRelative = true
         direction = direction == "leading" ? "left" : "right"
       }
-      let extent: Double
       switch direction {
       case "left", "right": extent = canvas.size.width
       case "up", "down": extent = canvas.size.height
       default:
         throw mismatch(directionNode, fields.path("direction"), expected: "left, right, up, down, leading or trailing")
       }
-      let points = try samples(distance, fields.path("distance"), in: 0...extent, expected: "a distance in points from 0 to \(Int(extent))")
-      gesture.progress = points.map { $0 / extent }
       switch direction {
       case "left": gesture.travel = Size(width: -extent, height: 0)
       case "right": gesture.travel = Size(width: extent, height: 0)
       case "up": gesture.travel = Size(width: 0, height: -extent)
       default: gesture.travel = Size(width: 0, height: extent)
       }
+    }
+    if let progress = fields["progress"] {
+      // `direction` may say which way a progress gesture goes (DESIGN.md's example); `distance` is the other form.
+      if fields["distance"] != nil {
+        throw Diagnostic(progress.location, "\(fields.path("progress")): give either progress or distance, not both")
+      }
+      gesture.progress = try samples(progress, fields.path("progress"), in: 0...1, expected: "a number from 0 to 1")
+    } else if let distance = fields["distance"] {
+      _ = try required("direction", in: fields, "left, right, up, down, leading or trailing")
+      let points = try samples(distance, fields.path("distance"), in: 0...extent, expected: "a distance in points from 0 to \(Int(extent))")
+      gesture.progress = points.map { $0 / extent }
     } else {
       throw Diagnostic(fields.node.location, "\(path): missing 'progress' (percentComplete samples, 0…1) or 'direction' and 'distance'")
     }

@@ -32,6 +32,23 @@ import Testing
     #expect(timeline.finalScreen == "detail")
   }
 
+  /// DESIGN.md's form: `direction` beside `progress` says which way the
+  /// finger goes (for right-to-left locales); `distance` beside `progress`
+  /// is an error.
+  @Test func aProgressGestureMayHaveADirection() throws {
+    let spec = try JobParser.parse(
+      Self.job(pop: "{ gesture: { direction: right, progress: [0, 0.3, 0.45], release: cancel } }"), file: "g.cfg")
+    guard case .transition(let pop) = spec.timeline[1], let gesture = pop.gesture else {
+      Issue.record("no pop")
+      return
+    }
+    #expect(gesture.progress == [0, 0.3, 0.45] && gesture.travel == Size(width: 40, height: 0) && pop.isCancelled)
+    #expect(throws: Diagnostic(
+      SourceLocation(file: "g.cfg", line: 8, column: 33), "timeline[1].pop.gesture.progress: give either progress or distance, not both")) {
+      try JobParser.parse(Self.job(pop: "{ gesture: { progress: [0, 0.5], distance: [0, 20], direction: right } }"), file: "g.cfg")
+    }
+  }
+
   @Test func finishedPopEndsOnTheScreenBelow() throws {
     let spec = try JobParser.parse(
       Self.job(pop: "{ gesture: { progress: [0, 0.3, 0.6] } }"), file: "g.cfg")
