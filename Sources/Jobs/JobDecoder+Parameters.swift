@@ -26,7 +26,10 @@ extension JobDecoder {
         if fields["curve"] != nil {
           throw Diagnostic(pair.keyLocation, "\(fields.path("spring")): give either curve or spring, not both")
         }
-        values["curve"] = .curve(try spring(pair.value, fields.path("spring")))
+        // UIKit's form without its own duration takes the step's (DESIGN.md: `spring: { damping, velocity }`).
+        let stepDuration = fields["duration"]?.text
+          ?? descriptor.parameters.first { $0.name == "duration" }.flatMap { Double($0.defaultValue) }.map { String($0) }
+        values["curve"] = .curve(try spring(pair.value, fields.path("spring"), stepDuration: stepDuration))
         continue
       }
       guard let parameter = descriptor.parameters.first(where: { $0.name == pair.key }) else {
@@ -100,7 +103,7 @@ extension JobDecoder {
   /// spring forms `AnimationCurve(parsing:)` takes, written as a mapping:
   /// UIKit's `{damping, velocity, duration}`, CA's `{mass, stiffness,
   /// damping, velocity}`, `{response, dampingRatio}` or `{duration, bounce}`.
-  func spring(_ node: YAMLNode, _ path: KeyPath) throws(Diagnostic) -> AnimationCurve {
+  func spring(_ node: YAMLNode, _ path: KeyPath, stepDuration: String? = nil) throws(Diagnostic) -> AnimationCurve {
     guard let pairs = node.pairs, !pairs.isEmpty else {
       throw mismatch(node, path, expected: "a mapping such as { damping: 0.55, velocity: 1.8, duration: 0.75 }")
     }
@@ -110,6 +113,10 @@ extension JobDecoder {
         throw mismatch(pair.value, path.appending(pair.key), expected: "a number")
       }
       arguments.append("\(pair.key): \(text)")
+    }
+    let keys = Set(pairs.map(\.key))
+    if let stepDuration, keys.contains("damping"), keys.isDisjoint(with: ["duration", "stiffness", "mass", "response", "bounce"]) {
+      arguments.append("duration: \(stepDuration)")
     }
     do {
       return try AnimationCurve(parsing: "spring(\(arguments.joined(separator: ", ")))")

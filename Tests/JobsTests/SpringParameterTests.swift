@@ -33,6 +33,14 @@ import Transitions
     #expect(
       try Self.curve("spring: { response: 0.5, dampingRatio: 0.8 }")
         == .spring(Spring(response: 0.5, dampingRatio: 0.8)))
+    // UIKit's form without a duration of its own takes the step's (DESIGN.md's `{damping, velocity}`), else its default.
+    #expect(
+      try Self.curve("duration: 0.5, spring: { damping: 0.5, velocity: 0 }")
+        == .spring(Spring(duration: 0.5, dampingRatio: 0.5, initialVelocity: 0)))
+    let circleDefault = try #require(Catalog.descriptor(named: "circle-spread")?.parameters.first { $0.name == "duration" })
+    #expect(
+      try Self.curve("spring: { damping: 0.7 }")
+        == .spring(Spring(duration: try #require(Double(circleDefault.defaultValue)), dampingRatio: 0.7, initialVelocity: 0)))
   }
 
   @Test(arguments: [
