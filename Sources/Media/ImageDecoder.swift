@@ -135,13 +135,16 @@ public enum ImageDecoder {
     try Platform.checkRegularFile(path, maxBytes: limits.maxBytes)
   }
 
-  /// Decodes an encoded image held in memory; `name` is used in error
-  /// messages, `allowedReduction` as in `decode(path:limits:allowedReduction:)`.
-  public static func decode(
-    data: [UInt8], name: String, limits: Limits = Limits(), allowedReduction: (Info) -> Double = { _ in 1 }
-  ) throws -> Bitmap {
-    MediaLog.setUp()
-    let operation = "decode image '\(name)'"
+  /// What `decode` checks before decoding: an image's header, its declared
+  /// size against `limits` (not empty, not over), its scans. The image's
+  /// `Info`, or the error `decode` would throw (`transvid check` says it
+  /// without decoding).
+  public static func checkHeader(data: [UInt8], name: String, limits: Limits = Limits()) throws(MediaError) -> Info {
+    let header = try checkedHeader(data: data, operation: "decode image '\(name)'", limits: limits)
+    return Info(format: header.format.rawValue, width: header.width, height: header.height)
+  }
+
+  private static func checkedHeader(data: [UInt8], operation: String, limits: Limits) throws(MediaError) -> ImageHeader {
     let header = try ImageHeader(data, operation: operation)
     let kind = header.format.rawValue
     guard header.width > 0, header.height > 0 else {
@@ -159,6 +162,19 @@ public enum ImageDecoder {
       throw MediaError(
         operation, "\(kind) has \(header.scans) scans, over the limit of \(limits.maxScans) (each is a pass over the whole image)")
     }
+
+    return header
+  }
+
+  /// Decodes an encoded image held in memory; `name` is used in error
+  /// messages, `allowedReduction` as in `decode(path:limits:allowedReduction:)`.
+  public static func decode(
+    data: [UInt8], name: String, limits: Limits = Limits(), allowedReduction: (Info) -> Double = { _ in 1 }
+  ) throws -> Bitmap {
+    MediaLog.setUp()
+    let operation = "decode image '\(name)'"
+    let header = try checkedHeader(data: data, operation: operation, limits: limits)
+    let kind = header.format.rawValue
 
     let factor = allowedReduction(Info(format: kind, width: header.width, height: header.height))
     if header.format == .jpeg,

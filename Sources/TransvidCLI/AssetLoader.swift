@@ -36,6 +36,64 @@ public enum AssetLoader {
     }
   }
 
+  /// What `transvid check` knows of `spec`'s images without decoding them:
+  /// each readable, an image by its header, within the limits one at a time
+  /// and together (`images(for:)`'s errors, at the same keys).
+  public static func checkImages(of spec: JobSpec, limits: ImageDecoder.Limits = ImageDecoder.Limits()) throws(Diagnostic) {
+    _ = try read(spec, limits: limits)
+  }
+
+  /// `spec`'s image files, one per file however spelled (the physical path),
+  /// read; each decode's cost in pixels from its header; and the reduction
+  /// each may be decoded at (the smallest its spellings allow). Throws at the
+  /// first image, in the job's order, that cannot be read, whose header
+  /// `decode` would refuse, or that takes the job's images past
+  /// `limits.maxTotalPixels`.
+  private static func read(_ spec: JobSpec, limits: ImageDecoder.Limits) throws(Diagnostic) -> (
+    assets: [AssetReference], files: [Result<[UInt8], MediaError>], costs: [Int],
+    reduction: @Sendable (String) -> @Sendable (ImageDecoder.Info) -> Double
+  ) {
+    func file(_ asset: AssetReference) -> String { PathPolicy.resolve(asset.resolvedPath) ?? asset.resolvedPath }
+    var seen: Set<String> = []
+    let assets = spec.assets.filter { seen.insert(file($0)).inserted }
+    let spellings = Dictionary(grouping: Set(spec.assets.map(\.resolvedPath)), by: { path in PathPolicy.resolve(path) ?? path })
+    let reduction: @Sendable (String) -> @Sendable (ImageDecoder.Info) -> Double = { path in
+      // No larger than the screens draw it (a thumbnail's photo at 1/4 or 1/8), under every spelling.
+      let paths = spellings[PathPolicy.resolve(path) ?? path] ?? [path]
+      return { info in
+        paths.map { ScreenBuilder.decodeReduction(ofImage: $0, width: info.width, height: info.height, in: spec) }.min() ?? 1
+      }
+    }
+    // The files are read first (small beside decoding them), to know each decode's size.
+    let files = assets.map { asset in
+      Result { () throws(MediaError) in try Platform.readRegularFile(asset.resolvedPath, maxBytes: limits.maxBytes) }
+    }
+    var costs: [Int] = [], total = 0
+    for (asset, file) in zip(assets, files) {
+      let data: [UInt8]
+      switch file {
+      case .success(let bytes): data = bytes
+      case .failure(let error):
+        throw Diagnostic(asset.location, "\(asset.key): cannot read '\(asset.path)': \(error.message)")
+      }
+      let info: ImageDecoder.Info
+      do {
+        info = try ImageDecoder.checkHeader(data: data, name: asset.resolvedPath, limits: limits)
+      } catch {
+        throw Diagnostic(asset.location, "\(asset.key): cannot decode '\(asset.path)': \(error.message)")
+      }
+      let cost = ImageDecoder.decodedPixels(info, allowedReduction: reduction(asset.resolvedPath))
+      costs.append(cost)
+      total += cost
+      guard total > limits.maxTotalPixels else { continue }
+      throw Diagnostic(
+        asset.location,
+        "\(asset.key): the job's images come to more than \(limits.maxTotalPixels) pixels decoded with '\(asset.path)' "
+          + "(\((total * 4) >> 20) MiB, all held while it renders); use smaller or fewer images")
+    }
+    return (assets, files, costs, reduction)
+  }
+
   /// Every image `spec` refers to, decoded (premultiplied, sRGB) and keyed by
   /// `AssetReference.resolvedPath`; a file named twice, however it is spelled
   /// (`a.png`, `./a.png`, `../dir/a.png`, a link to it), is decoded once, a
@@ -53,38 +111,7 @@ public enum AssetLoader {
   public static func images(
     for spec: JobSpec, limits: ImageDecoder.Limits = ImageDecoder.Limits()
   ) throws(Diagnostic) -> [String: Bitmap] {
-    // One decode per file: assets keyed by the file's physical path.
-    func file(_ asset: AssetReference) -> String { PathPolicy.resolve(asset.resolvedPath) ?? asset.resolvedPath }
-    var seen: Set<String> = []
-    let assets = spec.assets.filter { seen.insert(file($0)).inserted }
-    let spellings = Dictionary(grouping: Set(spec.assets.map(\.resolvedPath)), by: { path in PathPolicy.resolve(path) ?? path })
-    @Sendable func reduction(_ path: String) -> @Sendable (ImageDecoder.Info) -> Double {
-      // No larger than the screens draw it (a thumbnail's photo at 1/4 or 1/8), under every spelling.
-      let paths = spellings[PathPolicy.resolve(path) ?? path] ?? [path]
-      return { info in
-        paths.map { ScreenBuilder.decodeReduction(ofImage: $0, width: info.width, height: info.height, in: spec) }.min() ?? 1
-      }
-    }
-    // The files are read first (small beside decoding them), to know each decode's size.
-    let files = assets.map { asset in
-      Result { () throws(MediaError) in try Platform.readRegularFile(asset.resolvedPath, maxBytes: limits.maxBytes) }
-    }
-    let costs = zip(assets, files).map { asset, file -> Int in
-      guard case .success(let data) = file, let info = try? ImageDecoder.info(data: data, name: asset.resolvedPath),
-        // An image over the limits of one is refused by its decode, with that reason.
-        info.width <= limits.maxSide, info.height <= limits.maxSide, info.width * info.height <= limits.maxPixels
-      else { return 0 }
-      return ImageDecoder.decodedPixels(info, allowedReduction: reduction(asset.resolvedPath))
-    }
-    var total = 0
-    for (asset, cost) in zip(assets, costs) {
-      total += cost
-      guard total > limits.maxTotalPixels else { continue }
-      throw Diagnostic(
-        asset.location,
-        "\(asset.key): the job's images come to more than \(limits.maxTotalPixels) pixels decoded with '\(asset.path)' "
-          + "(\((total * 4) >> 20) MiB, all held while it renders); use smaller or fewer images")
-    }
+    let (assets, files, costs, reduction) = try read(spec, limits: limits)
     let order = assets.indices.sorted { (costs[$0], $1) > (costs[$1], $0) }
     let decoded = Mutex([Result<Bitmap, any Error>?](repeating: nil, count: assets.count))
     DispatchQueue.concurrentPerform(iterations: assets.count) { k in
@@ -94,6 +121,7 @@ public enum AssetLoader {
       }
       decoded.withLock { $0[i] = result }
     }
+    func file(_ asset: AssetReference) -> String { PathPolicy.resolve(asset.resolvedPath) ?? asset.resolvedPath }
     var images: [String: Bitmap] = [:]
     var byFile: [String: Bitmap] = [:]
     for (asset, result) in zip(assets, decoded.withLock { $0 }) {

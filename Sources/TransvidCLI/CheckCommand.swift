@@ -7,8 +7,9 @@ import Rendering
 /// its paths under `--allow-outside`, its images readable, no two jobs
 /// writing one output, the sizes `--format` asks for), its fonts are
 /// loaded and its captions wrapped (a font file that is a folder or no
-/// font, a caption too long for its stage, fails here, not at render), and
-/// nothing is rendered or written. A broken job prints its `FILE:LINE:COL: error: …`
+/// font, a caption too long for its stage, fails here, not at render), its
+/// images read to their headers (not an image, over the limits), its
+/// `maxBytes` held to the lowest rate, and nothing is rendered or written. A broken job prints its `FILE:LINE:COL: error: …`
 /// on standard error; a good one a line with its length on standard output.
 /// Exit status 1 when any job is broken or no job is found, 2 for a usage error.
 enum CheckCommand {
@@ -26,6 +27,9 @@ enum CheckCommand {
         // Fonts are loaded at render, not when a batch is planned (a cached run opens none).
         do throws(Diagnostic) {
           try CaptionFit.check(spec, fonts: try AssetLoader.fonts(for: spec))
+          // Images by their headers (a render reads them; a cached run does not), and the video budgets.
+          try AssetLoader.checkImages(of: spec)
+          try SizeBudget.check(spec, formats: job.formats, duration: job.duration)
         } catch {
           failure = JobFailure(error)
         }

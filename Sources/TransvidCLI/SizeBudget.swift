@@ -49,12 +49,8 @@ struct SizeBudget {
   func fit(path: String, duration: Double, what: String, encode: (Int) throws -> VideoSummary) throws -> (
     VideoSummary, String
   ) {
-    let seconds = max(duration, 1e-3)
-    var rate = min(Int(Double(maxBytes) * 8 * Self.headroom / seconds), Self.highestBitRate)
-    guard rate >= Self.lowestBitRate else {
-      throw failure(
-        "\(maxBytes) bytes over \(Self.format(duration)) s is \(rate / 1000) kb/s, below the lowest rate (\(Self.lowestBitRate / 1000) kb/s)")
-    }
+    if let problem = Self.tooLow(maxBytes, over: duration) { throw failure(problem) }
+    var rate = Self.firstRate(maxBytes, over: duration)
     var tried: [(rate: Int, bytes: Int)] = []
     var best: (rate: Int, summary: VideoSummary)?
     var lowestOver = Int.max
@@ -115,6 +111,30 @@ struct SizeBudget {
     let lowest = tried.min { $0.rate < $1.rate }!
     throw failure(
       "even at \(lowest.rate / 1000) kb/s the \(what) is \(lowest.bytes) bytes, over \(maxBytes) (tried \(triedText(tried[...])))")
+  }
+
+  /// Throws, for `transvid check`, a `maxBytes` of `formats` below the
+  /// lowest rate over `duration` seconds: the error `fit` would give.
+  static func check(_ spec: JobSpec, formats: [OutputFormat], duration: Double) throws(Diagnostic) {
+    let budgets = [
+      (OutputFormat.mp4, spec.output.mp4.maxBytes, "output.mp4.maxBytes"),
+      (OutputFormat.webm, spec.output.webm.maxBytes, "output.webm.maxBytes"),
+    ]
+    for case (let kind, let maxBytes?, let key) in budgets where formats.contains(kind) {
+      if let problem = tooLow(maxBytes, over: duration) { throw spec.diagnostic(at: key, problem) }
+    }
+  }
+
+  /// The first rate `fit` tries for `maxBytes` over `duration` seconds.
+  static func firstRate(_ maxBytes: Int, over duration: Double) -> Int {
+    min(Int(Double(maxBytes) * 8 * headroom / max(duration, 1e-3)), highestBitRate)
+  }
+
+  /// Why `maxBytes` over `duration` seconds cannot be met, if its rate is below the lowest.
+  static func tooLow(_ maxBytes: Int, over duration: Double) -> String? {
+    let rate = firstRate(maxBytes, over: duration)
+    guard rate < lowestBitRate else { return nil }
+    return "\(maxBytes) bytes over \(format(duration)) s is \(rate / 1000) kb/s, below the lowest rate (\(lowestBitRate / 1000) kb/s)"
   }
 
   private func failure(_ message: String) -> JobFailure {

@@ -507,6 +507,31 @@ let outsideHint = "jobs may reach only their own folder; allow another with --al
     #expect(try FileManager.default.contentsOfDirectory(atPath: path(dir, "elsewhere")).isEmpty)
   }
 
+  /// `check` finds what a render would: an image that is no image, one
+  /// whose header declares too many pixels, a `maxBytes` below the lowest
+  /// rate — each at its key, without rendering.
+  @Test func checkReadsImagesToTheirHeadersAndHoldsBudgets() throws {
+    let dir = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    try write("just text", to: "text.png", in: dir)
+    let corpus = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+      .appendingPathComponent("Corpus/images/png-bomb-side.png").path
+    try FileManager.default.copyItem(atPath: corpus, toPath: path(dir, "wide.png"))
+    try write(imageJob(name: "text", image: "text.png"), to: "text.cfg", in: dir)
+    try write(imageJob(name: "wide", image: "wide.png"), to: "wide.cfg", in: dir)
+    try write(
+      goodJob(name: "budget").replacingOccurrences(of: "mp4: { crf: 23, preset: ultrafast }", with: "mp4: { maxBytes: 1024 }"),
+      to: "budget.cfg", in: dir)
+    try write(goodJob(name: "fine"), to: "fine.cfg", in: dir)
+    let check = try runBinary(["check", "text.cfg", "wide.cfg", "budget.cfg", "fine.cfg"], in: dir)
+    #expect(check.status == 1)
+    #expect(check.lines == [
+      "text.cfg:6:5: error: screens.list.image: cannot decode 'text.png': not a PNG, JPEG, WebP, GIF or BMP image (unrecognised signature)",
+      "wide.cfg:6:5: error: screens.list.image: cannot decode 'wide.png': PNG declares 100000×100000 pixels, over the limit of 16384 per side and 100000000 in all",
+      "budget.cfg:3:44: error: output.mp4.maxBytes: 1024 bytes over 0.50 s is 15 kb/s, below the lowest rate (20 kb/s)",
+    ])
+  }
+
   // MARK: - Clear errors
 
   /// `-o` naming a file, below a file, empty; `.transvid-cache` a file;
