@@ -106,7 +106,9 @@ struct Options: Sendable {
 
   /// A whole number from 1 to `Int.max` for `option`.
   static func positiveInteger(_ text: String, for option: String) throws -> Int {
-    guard let n = Int(text), n >= 1 else {
+    // Also as the help writes large limits: 2e10, 5e8 (a whole number within Int).
+    let scientific = text.wholeMatch(of: /[0-9]+(\.[0-9]+)?[eE]\+?[0-9]+/) != nil ? Double(text) : nil
+    guard let n = Int(text) ?? scientific.flatMap({ $0.rounded() == $0 && $0 < 0x1p63 ? Int($0) : nil }), n >= 1 else {
       throw UsageError(description: "option \(option) needs a whole number ≥ 1, got '\(text)'")
     }
     return n

@@ -106,6 +106,12 @@ import Testing
     #expect(o.jobs == 3 && o.shard == Shard(index: 2, count: 5) && o.report == "r.json" && o.junit == "j.xml")
     #expect(o.gallery == "g" && o.progress == .ndjson && o.force && o.formats == [.mp4, .gif])
     #expect(try Options.parse(["-j4", "x.cfg"]).jobs == 4)
+    // Large limits as the help writes them.
+    #expect(try Options.parse(["--max-pixels", "2e10", "x.cfg"]).limits.maxPixels == 20_000_000_000)
+    #expect(try Options.parse(["--max-layer-pixels", "5E8", "x.cfg"]).limits.maxLayerPixels == 500_000_000)
+    #expect(throws: Options.UsageError(description: "option --max-pixels needs a whole number ≥ 1, got '2.5e0'")) {
+      try Options.parse(["--max-pixels", "2.5e0", "x.cfg"])
+    }
     #expect(try Options.parse(["plan", "jobs", "--json"]).command == .plan(inputs: ["jobs"], json: true))
   }
 
