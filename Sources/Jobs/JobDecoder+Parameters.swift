@@ -67,7 +67,12 @@ extension JobDecoder {
       return .color(try color(node, path))
     case .fill:
       if node.text == "blur" { return .blur }
-      return .color(try color(node, path))
+      do {
+        return .color(try color(node, path))
+      } catch {
+        // The colour's error, hints and all, naming the other choice too.
+        throw Diagnostic(error.location, error.message.replacingAll("expected a colour", with: "expected blur or a colour"))
+      }
     case .curve:
       let expected = "a curve name, cubic-bezier(x1, y1, x2, y2) or spring(…)"
       guard let text = node.text else { throw mismatch(node, path, expected: expected) }

@@ -258,7 +258,7 @@ struct Options: Sendable {
         samples = n
       case "--duration":
         guard let v = rest.popFirst(), let d = Double(v), d.isFinite, d > 0, d <= 600 else {
-          throw UsageError(description: "--duration needs a number of seconds from 0 to 600")
+          throw UsageError(description: "--duration needs a number of seconds above 0, at most 600")
         }
         duration = d
       default:

@@ -405,6 +405,13 @@ import Testing
     func job(_ placeholder: String) -> String {
       Self.magicMoveJob(listViews: "{ id: thumb, frame: [10, 10, 30, 30], color: \"#0000FF\" }", placeholder: placeholder)
     }
+    // A placeholder that is neither names both choices, and the colour it may have meant.
+    #expect(throws: Diagnostic(
+      SourceLocation(file: "m.cfg", line: 11, column: 126),
+      "timeline[0].push.placeholder: expected blur or a colour: \"#RRGGBB\", \"#RRGGBBAA\" or a name like systemBlue, "
+        + "got \"sytemBlue\"; did you mean 'systemBlue'?")) {
+      try JobParser.parse(job(", placeholder: sytemBlue"), file: "m.cfg")
+    }
     let with = FrameRenderer(spec: try JobParser.parse(job(", placeholder: \"#00FF00\""), file: "m.cfg"))
     let without = FrameRenderer(spec: try JobParser.parse(job(""), file: "m.cfg"))
     let a = with.frame(3, width: 100, height: 200), b = without.frame(3, width: 100, height: 200)
