@@ -14,6 +14,7 @@
 // values replacing them (`TransitionParameters.merging`). Parameters are
 // checked in `JobDecoder+Parameters.swift`.
 
+import Motion
 import Transitions
 
 extension JobDecoder {
@@ -158,7 +159,23 @@ extension JobDecoder {
     let to = screens.first { $0.name == push.from }!
     var parameters = try self.parameters(fields, for: descriptor, from: from, to: to)
     if descriptor.name == push.transition {
+      let written = parameters
       parameters = push.parameters.reversedElements.merging(parameters)
+      // A UIKit spring the push timed by its own duration (`spring: { damping, velocity }`) is timed by
+      // the duration the pop writes: the spring is the animation's, whatever its length.
+      let pushDuration = push.parameters.values["duration"].flatMap { value -> Double? in
+        if case .number(let d) = value { return d } else { return nil }
+      } ?? descriptor.parameters.first { $0.name == "duration" }.flatMap { Double($0.defaultValue) }
+      if written.values["curve"] == nil, case .number(let own)? = written.values["duration"],
+        case .curve(.spring(let spring))? = parameters.values["curve"], spring.mass == 1, !spring.allowsOverdamping,
+        let timed = spring.duration, timed == pushDuration
+      {
+        parameters.values["curve"] = .curve(
+          .spring(
+            Spring(
+              duration: own, dampingRatio: spring.damping / (2 * spring.stiffness.squareRoot()),
+              initialVelocity: spring.initialVelocity)))
+      }
     }
     let step = TransitionStep(
       operation: operation, from: push.to, to: push.from, transition: descriptor.name, parameters: parameters,

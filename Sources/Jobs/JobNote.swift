@@ -35,7 +35,7 @@ extension JobDecoder {
       let last = ((gesture.progress.last ?? 0) * 1000).rounded() / 1000
       let rule =
         gesture.releasedAsNavigation
-        ? "and its speed do not carry it past min(187.5 pt, half the screen) within the step's duration, so "
+        ? "and its speed does not carry it past min(187.5 pt, half the screen) within the step's duration, so "
           + "UINavigationController cancels the \(step.operation.rawValue) and '\(step.from)' stays on screen"
         : "not past 0.5, so the \(step.operation.rawValue) is cancelled and '\(step.from)' stays on screen "
           + "(UIPercentDrivenInteractiveTransition)"

@@ -80,6 +80,7 @@ public struct Localization: Hashable, Sendable {
       return "not a BCP 47 tag (a language code of 2 or 3 letters first: en, ar, ja, pt-BR, zh-Hans)"
     }
     guard knownLanguages.contains(language.lowercased()) else { return "no ISO 639 language '\(language)'" }
+    var variants: Set<String> = []
     for part in parts.dropFirst() {
       if part.count == 4, part.allSatisfy(\.isLetter) {
         guard Locale.Script(part.prefix(1).uppercased() + part.dropFirst().lowercased()).isISOScript else {
@@ -92,6 +93,9 @@ public struct Localization: Hashable, Sendable {
       {
         // A variant: 5–8 letters or digits, or 4 beginning with a digit (de-1996, sl-rozaj).
         return "'\(YAMLNode.quoted(part).dropFirst().dropLast())' is not a script, region or variant subtag"
+      } else if !variants.insert(part.lowercased()).inserted {
+        // RFC 5646 §2.2.5: a variant appears once.
+        return "the variant '\(part)' is given twice"
       }
     }
     return nil

@@ -118,8 +118,9 @@ struct YAMLNode: Sendable {
       case "\n": out += "\\n"
       case "\t": out += "\\t"
       default:
-        // Controls, and the marks that reorder or break a terminal's line (U+202E, U+2028…), escaped.
-        if c.value < 0x20 || c.value == 0x7F || (0x80...0x9F).contains(c.value) || (0x200E...0x200F).contains(c.value)
+        // Controls, and the marks that reorder or break a terminal's line (U+202E, U+061C, U+2028…), escaped.
+        if c.value < 0x20 || c.value == 0x7F || (0x80...0x9F).contains(c.value) || c.value == 0x061C
+          || (0x200E...0x200F).contains(c.value)
           || (0x2028...0x202E).contains(c.value) || (0x2066...0x2069).contains(c.value)
         {
           out += "\\u{\(String(c.value, radix: 16))}"

@@ -43,6 +43,30 @@ import Transitions
         == .spring(Spring(duration: try #require(Double(circleDefault.defaultValue)), dampingRatio: 0.7, initialVelocity: 0)))
   }
 
+  /// A pop that writes its own duration times the push's UIKit spring by it
+  /// (the spring is the animation's): it played the push's 1 s spring,
+  /// cut off at its 0.4 s end.
+  @Test func aPopTimesTheInheritedSpringByItsDuration() throws {
+    let job = """
+      name: sp
+      canvas: { size: 40x60, scale: 1, fps: 30 }
+      screens: { a: {}, b: {} }
+      timeline:
+        - push: { to: b, transition: circle-spread, duration: 1.0, spring: { damping: 0.6, velocity: 0 } }
+        - pop: { duration: 0.4 }
+        - push: { to: b, transition: circle-spread, duration: 1.0, curve: "spring(damping: 0.6, velocity: 0, duration: 0.7)" }
+        - pop: { duration: 0.4 }
+      """
+    let spec = try JobParser.parse(job, file: "sp.cfg")
+    func curve(_ i: Int) -> AnimationCurve? {
+      guard case .transition(let step) = spec.timeline[i], case .curve(let c)? = step.parameters.values["curve"] else { return nil }
+      return c
+    }
+    #expect(curve(1) == .spring(Spring(duration: 0.4, dampingRatio: 0.6, initialVelocity: 0)))
+    // A spring with a length of its own keeps it.
+    #expect(curve(3) == .spring(Spring(duration: 0.7, dampingRatio: 0.6, initialVelocity: 0)))
+  }
+
   @Test(arguments: [
     ("spring: { damping: 0.5 }, curve: linear", "sp.cfg:5:47: error: timeline[0].push.spring: give either curve or spring, not both"),
     ("spring: { dampingg: 1 }", "sp.cfg:5:55: error: timeline[0].push.spring: spring: unknown parameter 'dampingg'; did you mean 'damping'?"),

@@ -149,6 +149,10 @@ import TransvidCLI
     // A variant is 5–8 letters or digits, or 4 beginning with a digit (de-1996 is valid, de-abcd is not).
     ("[en, de-1996, de-abcd]", "App.xcstrings", "greet",
      "j.cfg:3:24: error: locales[2]: unknown locale code \"de-abcd\": no ISO 15924 script 'abcd'"),
+    ("[en, de-1996-1996]", "App.xcstrings", "greet",
+     "j.cfg:3:15: error: locales[1]: unknown locale code \"de-1996-1996\": the variant '1996' is given twice"),
+    ("[en, \"ar-x\u{061C}y\"]", "App.xcstrings", "greet",
+     "j.cfg:3:15: error: locales[1]: unknown locale code \"ar-x\\u{61c}y\": 'x\\u{61c}y' is not a script, region or variant subtag"),
     // A code that would reorder the terminal's line is echoed escaped.
     ("[en, \"ar-\u{202E}x\"]", "App.xcstrings", "greet",
      "j.cfg:3:15: error: locales[1]: unknown locale code \"ar-\\u{202e}x\": '\\u{202e}x' is not a script, region or variant subtag"),
