@@ -40,7 +40,15 @@ enum GalleryCommand {
       // A unit of work is a file and a job name: a file with locales is one job per locale.
       var source: [String: String] = [:]
       for report in reports {
-        let (jobs, shard) = try load(report)
+        let loaded: (jobs: [JobResult], shard: Shard?)
+        do {
+          loaded = try load(report)
+        } catch let error as ReportError {
+          // A report named on the command line that cannot be read is said like one found in a folder.
+          problems.append(error.description)
+          continue
+        }
+        let (jobs, shard) = loaded
         if let shard { shards[shard.count, default: []].insert(shard.index) }
         for result in jobs {
           let unit = result.job.file + "\u{0}" + result.job.name

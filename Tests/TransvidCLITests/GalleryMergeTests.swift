@@ -120,6 +120,13 @@ import Testing
     ])
     #expect(FileManager.default.fileExists(atPath: path(dir, "site/index.html")))
     #expect(FileManager.default.fileExists(atPath: path(dir, "site/report.json")))
+    // Named on the command line, alike.
+    let named = try runTransvid(
+      ["gallery", "artifacts/shard-1/report.json", "artifacts/shard-2/report.json", "artifacts/shard-3/report.json", "-o", "named"],
+      in: dir)
+    #expect(named.status == 1)
+    #expect(named.errorLines.first?.hasPrefix("transvid: error: artifacts/shard-2/report.json is not a transvid report") == true)
+    #expect(FileManager.default.fileExists(atPath: path(dir, "named/index.html")))
 
     // Valid JSON that is no report is still passed over.
     try kept.write(to: URL(fileURLWithPath: reports[1]))
