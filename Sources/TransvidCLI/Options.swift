@@ -1,3 +1,4 @@
+import Foundation
 import Jobs
 
 /// The command line, parsed. transvid's grammar is small enough that a
@@ -106,9 +107,15 @@ struct Options: Sendable {
 
   /// A whole number from 1 to `Int.max` for `option`.
   static func positiveInteger(_ text: String, for option: String) throws -> Int {
-    // Also as the help writes large limits: 2e10, 5e8 (a whole number within Int).
-    let scientific = text.wholeMatch(of: /[0-9]+(\.[0-9]+)?[eE]\+?[0-9]+/) != nil ? Double(text) : nil
-    guard let n = Int(text) ?? scientific.flatMap({ $0.rounded() == $0 && $0 < 0x1p63 ? Int($0) : nil }), n >= 1 else {
+    // Also as the help writes large limits: 2e10, 5e8 — read exactly (Decimal), a whole number within Int.
+    let scientific = text.wholeMatch(of: /[0-9]+(\.[0-9]+)?[eE][-+]?[0-9]{1,3}/) != nil ? Decimal(string: text) : nil
+    let exact = scientific.flatMap { value -> Int? in
+      var whole = Decimal(), copy = value
+      NSDecimalRound(&whole, &copy, 0, .down)
+      guard whole == value, value <= Decimal(Int.max) else { return nil }
+      return NSDecimalNumber(decimal: value).intValue
+    }
+    guard let n = Int(text) ?? exact, n >= 1 else {
       throw UsageError(description: "option \(option) needs a whole number ≥ 1, got '\(text)'")
     }
     return n

@@ -109,6 +109,8 @@ import Testing
     // Large limits as the help writes them.
     #expect(try Options.parse(["--max-pixels", "2e10", "x.cfg"]).limits.maxPixels == 20_000_000_000)
     #expect(try Options.parse(["--max-layer-pixels", "5E8", "x.cfg"]).limits.maxLayerPixels == 500_000_000)
+    #expect(try Options.parse(["--max-pixels", "92233720368547758e2", "x.cfg"]).limits.maxPixels == 9_223_372_036_854_775_800)
+    #expect(try Options.parse(["--max-side", "1e-0", "x.cfg"]).limits.maxSide == 1)
     #expect(throws: Options.UsageError(description: "option --max-pixels needs a whole number ≥ 1, got '2.5e0'")) {
       try Options.parse(["--max-pixels", "2.5e0", "x.cfg"])
     }
