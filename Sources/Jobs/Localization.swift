@@ -107,12 +107,10 @@ public struct Localization: Hashable, Sendable {
 
 extension Localization {
   /// The first printf-style format specifier in `text` (`%@`, `%lld`,
-  /// `%1$@`, `%.2f`; not `%%`), or nil: a catalog string an app formats.
+  /// `%1$@`, `%.2f`, `%#@name@`; not `%%`), or nil: a catalog string an app
+  /// formats (`StringFormat.specifier`).
   public static func formatSpecifier(in text: String) -> String? {
-    // "%%" is matched first, so the percent it escapes starts no specifier.
-    // No space flag: "50% off" is text, not "% o".
-    let pattern = /%%|%(?:[0-9]+\$)?[-+#0]*(?:[0-9]*|\*)(?:\.(?:[0-9]*|\*))?[hlqztjL]*[@dDiuUxXoOfFeEgGaAcCsSpn]/
-    return text.matches(of: pattern).lazy.map { String(text[$0.range]) }.first { $0 != "%%" }
+    text.matches(of: StringFormat.specifier).lazy.map { String(text[$0.range]) }.first { $0 != "%%" }
   }
 }
 
