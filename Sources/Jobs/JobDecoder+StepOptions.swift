@@ -33,15 +33,15 @@ extension JobDecoder {
         if fields["curve"] == nil { step.parameters.values["curve"] = .curve(.linear) }
         // And end by its own rules (position, velocity and acceleration; the
         // rest at the finger's speed) where the gesture does not say.
-        let fingerFields = try self.fields(node, fields.path("gesture"), keys: JobDecoder.gestureKeys)
+        let written = Set(node.pairs?.map(\.key) ?? [])
         let duration = descriptor.make(step.parameters).totalDuration
         let decided = InteractiveTransitionTrack.navigationRelease(
           percentComplete: gesture.progress, interval: gesture.interval, duration: duration, width: canvas.size.width)
-        if fingerFields["release"] == nil {
+        if !written.contains("release") {
           gesture.release = decided.release
           gesture.releasedAsNavigation = true
         }
-        if fingerFields["completionSpeed"] == nil {
+        if !written.contains("completionSpeed") {
           let speed = InteractiveTransitionTrack.navigationCompletionSpeed(
             release: gesture.release ?? decided.release, percentComplete: gesture.progress.last ?? 0,
             velocity: decided.velocity, duration: duration)

@@ -50,12 +50,11 @@ public enum AssetLoader {
   /// `decode` would refuse, or that takes the job's images past
   /// `limits.maxTotalPixels`.
   private static func read(_ spec: JobSpec, limits: ImageDecoder.Limits) throws(Diagnostic) -> (
-    assets: [AssetReference], files: [Result<[UInt8], MediaError>], costs: [Int],
+    assets: [AssetReference], files: [[UInt8]], costs: [Int],
     reduction: @Sendable (String) -> @Sendable (ImageDecoder.Info) -> Double
   ) {
-    func file(_ asset: AssetReference) -> String { PathPolicy.resolve(asset.resolvedPath) ?? asset.resolvedPath }
     var seen: Set<String> = []
-    let assets = spec.assets.filter { seen.insert(file($0)).inserted }
+    let assets = spec.assets.filter { seen.insert(physicalPath(of: $0)).inserted }
     let spellings = Dictionary(grouping: Set(spec.assets.map(\.resolvedPath)), by: { path in PathPolicy.resolve(path) ?? path })
     let reduction: @Sendable (String) -> @Sendable (ImageDecoder.Info) -> Double = { path in
       // No larger than the screens draw it (a thumbnail's photo at 1/4 or 1/8), under every spelling.
@@ -65,17 +64,15 @@ public enum AssetLoader {
       }
     }
     // The files are read first (small beside decoding them), to know each decode's size.
-    let files = assets.map { asset in
-      Result { () throws(MediaError) in try Platform.readRegularFile(asset.resolvedPath, maxBytes: limits.maxBytes) }
-    }
-    var costs: [Int] = [], total = 0
-    for (asset, file) in zip(assets, files) {
+    var files: [[UInt8]] = [], costs: [Int] = [], total = 0
+    for asset in assets {
       let data: [UInt8]
-      switch file {
-      case .success(let bytes): data = bytes
-      case .failure(let error):
+      do {
+        data = try Platform.readRegularFile(asset.resolvedPath, maxBytes: limits.maxBytes)
+      } catch {
         throw Diagnostic(asset.location, "\(asset.key): cannot read '\(asset.path)': \(error.message)")
       }
+      files.append(data)
       let info: ImageDecoder.Info
       do {
         info = try ImageDecoder.checkHeader(data: data, name: asset.resolvedPath, limits: limits)
@@ -117,28 +114,30 @@ public enum AssetLoader {
     DispatchQueue.concurrentPerform(iterations: assets.count) { k in
       let i = order[k], path = assets[i].resolvedPath
       let result = Result<Bitmap, any Error> {
-        try ImageDecoder.decode(data: try files[i].get(), name: path, limits: limits, allowedReduction: reduction(path))
+        try ImageDecoder.decode(data: files[i], name: path, limits: limits, allowedReduction: reduction(path))
       }
       decoded.withLock { $0[i] = result }
     }
-    func file(_ asset: AssetReference) -> String { PathPolicy.resolve(asset.resolvedPath) ?? asset.resolvedPath }
     var images: [String: Bitmap] = [:]
     var byFile: [String: Bitmap] = [:]
     for (asset, result) in zip(assets, decoded.withLock { $0 }) {
       switch result! {
       case .success(let bitmap):
-        byFile[file(asset)] = bitmap
+        byFile[physicalPath(of: asset)] = bitmap
       case .failure(let error as MediaError):
-        // The file was readable when the job loaded; it may have gone since.
-        let verb = error.operation.hasPrefix("read ") ? "read" : "decode"
-        throw Diagnostic(asset.location, "\(asset.key): cannot \(verb) '\(asset.path)': \(error.message)")
+        throw Diagnostic(asset.location, "\(asset.key): cannot decode '\(asset.path)': \(error.message)")
       case .failure(let error):
         throw Diagnostic(asset.location, "\(asset.key): cannot decode '\(asset.path)': \(error)")
       }
     }
     // Every spelling shares its file's pixels (a copy on write, never written).
-    for asset in spec.assets { images[asset.resolvedPath] = byFile[file(asset)] }
+    for asset in spec.assets { images[asset.resolvedPath] = byFile[physicalPath(of: asset)] }
     return images
+  }
+
+  /// The file an asset names, however it is spelled (`PathPolicy.resolve`).
+  private static func physicalPath(of asset: AssetReference) -> String {
+    PathPolicy.resolve(asset.resolvedPath) ?? asset.resolvedPath
   }
 
   /// The fonts for `spec`'s labels (`FontLibrary.system`), or `.empty` when it
