@@ -18,7 +18,9 @@ import Transitions
 ///   and dims nothing there, and a sheet or page flip passes under it.
 /// - `statusBar: { time, style }` — transvid draws one over every frame:
 ///   the time in the left ear, cellular bars, Wi-Fi and battery in the
-///   right, as vector shapes; `dark` glyphs for light content, `light` for
+///   right, as vector shapes (on a home-button iPhone, whose 20 pt bar has
+///   no ears, the time in the middle at 12 pt, cellular and Wi-Fi at the
+///   left and the battery at the right; on an iPad the time at the left); `dark` glyphs for light content, `light` for
 ///   dark, or (`auto`, the default) as the screen under the bar asks, the
 ///   way apps set their style per screen: light glyphs where the screen's
 ///   top strip is dark (mean luma below half), and through a transition
@@ -101,18 +103,25 @@ struct StatusBar: Sendable {
       break
     }
     let ear = (width - gap) / 2
-    // iPadOS puts the time at the left edge and the icons at the right, smaller.
+    // iPadOS puts the time at the left edge and the icons at the right, smaller;
+    // a home-button iPhone the time in the middle, cellular and Wi-Fi at the
+    // left edge and the battery at the right.
     let isPad = preset?.idiom == .pad || (preset == nil && width >= 600)
+    let isHomeButtonPhone = !isPad && preset?.hasHomeButton == true
     var result: [Layer] = []
-    let timeFrame = isPad
-      ? Rect(x: 20, y: centreY - 8, width: 120, height: 16) : Rect(x: 0, y: centreY - 11, width: ear, height: 22)
+    let timeFrame =
+      isPad
+      ? Rect(x: 20, y: centreY - 8, width: 120, height: 16)
+      : isHomeButtonPhone
+        ? Rect(x: 0, y: centreY - 8, width: width, height: 16) : Rect(x: 0, y: centreY - 11, width: ear, height: 22)
+    let timeAlignment: TextAlignment = isPad ? .left : .center
     result.append(
-      Label(time, style: TextStyle(size: isPad ? 12 : 17, weight: .semibold, color: ink, alignment: isPad ? .left : .center))
+      Label(time, style: TextStyle(size: isPad || isHomeButtonPhone ? 12 : 17, weight: .semibold, color: ink, alignment: timeAlignment))
         .layer(frame: timeFrame, scale: Double(canvas.scale), fonts: fonts))
 
     // Right ear: cellular (17 × 11), Wi-Fi (15 × 11), battery (27 × 12), 6 pt apart.
     let total = 17.0 + 6 + 15 + 6 + 27
-    var x = isPad ? width - 20 - total : width - ear / 2 - total / 2
+    var x = isPad ? width - 20 - total : isHomeButtonPhone ? 6 : width - ear / 2 - total / 2
     for (i, barHeight) in [4.0, 6.5, 9.0, 11.5].enumerated() {
       var bar = Layer(frame: Rect(x: x + Double(i) * 4.5, y: centreY + 5.75 - barHeight, width: 3, height: barHeight))
       bar.backgroundColor = ink
@@ -124,7 +133,7 @@ struct StatusBar: Sendable {
     wifi.path = wifiPath(width: 15, height: 11)
     wifi.fillColor = ink
     result.append(wifi)
-    x += 15 + 6
+    x = isHomeButtonPhone ? width - 6 - 27 : x + 15 + 6
     var battery = Layer(frame: Rect(x: x, y: centreY - 6, width: 24.5, height: 12))
     battery.cornerRadius = 3.8
     battery.borderWidth = 1

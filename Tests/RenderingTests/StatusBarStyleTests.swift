@@ -73,4 +73,37 @@ import Testing
     let (_, pad) = try Self.frames(job.replacing("device: iphone-15", with: "device: ipad-11"))
     #expect(Self.inkInTheTopStrip(pad(0)) > 50)
   }
+
+  /// The columns of `bitmap`'s top `rows` rows that hold ink (not white),
+  /// as runs at least `gap` pixels apart: the glyph groups, left to right.
+  static func inkGroups(_ bitmap: Bitmap, rows: Int, gap: Int = 12) -> [ClosedRange<Int>] {
+    let columns = (0..<bitmap.width).filter { x in
+      (0..<rows).contains { bitmap[x, $0] != Pixel(r: 255, g: 255, b: 255, a: 255) }
+    }
+    var groups: [ClosedRange<Int>] = []
+    for x in columns {
+      if let last = groups.last, x - last.upperBound <= gap {
+        groups[groups.count - 1] = last.lowerBound...x
+      } else {
+        groups.append(x...x)
+      }
+    }
+    return groups
+  }
+
+  /// A home-button iPhone's 20 pt bar has no ears: the time in the middle,
+  /// cellular and Wi-Fi at the left edge, the battery at the right.
+  @Test func aHomeButtonIPhoneCentresTheTime() throws {
+    let job = Self.pushJob(canvas: "device: iphone-se").replacing("scale: 1", with: "scale: 2")
+    let (_, frame) = try Self.frames(job)
+    let groups = Self.inkGroups(frame(0), rows: 40)
+    // Cellular, Wi-Fi, the time, the battery (375 pt at 2x: 750 px).
+    #expect(groups.count == 4, "\(groups)")
+    guard groups.count == 4 else { return }
+    #expect(groups[0].lowerBound == 12, "cellular at 6 pt: \(groups)")
+    let timeCentre = Double(groups[2].lowerBound + groups[2].upperBound) / 2
+    #expect(abs(timeCentre - 375) <= 2, "the time centred: \(groups)")
+    #expect(groups[2].count < 64, "12 pt digits: \(groups)")
+    #expect(groups[3].upperBound == 737, "the battery's cap ends 6 pt from the edge: \(groups)")
+  }
 }
