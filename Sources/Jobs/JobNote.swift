@@ -1,3 +1,6 @@
+import Motion
+import Transitions
+
 // JobNote: something a valid job will do that its author may not expect,
 // said once when the job renders (`FILE:LINE:COL: note: …`), as compilers
 // print notes beside errors. Notes never stop a job.
@@ -8,7 +11,10 @@
 //   and the screens after it are not the ones the step names (on a
 //   navigation push or pop, UINavigationController's own rule cancels it);
 // - an odd canvas written to mp4, webm or mov at its own size: the video
-//   repeats the last column or row (`VideoSize.swift`).
+//   repeats the last column or row (`VideoSize.swift`);
+// - a step's spring that is still more than 1 % of its travel from its end
+//   when the step ends: it jumps there in one frame, as Core Animation ends
+//   a CASpringAnimation at its duration (TIMING.md §2).
 
 /// A remark on a valid job, at a place in its file.
 public struct JobNote: Hashable, Sendable, CustomStringConvertible {
@@ -45,9 +51,35 @@ extension JobDecoder {
           "timeline[\(i)].\(step.operation.rawValue): the gesture ends at progress \(JobDecoder.format(last)), "
             + rule + "; say release: cancel to keep this, or move the finger further"))
     }
+    notes += unsettledSpringNotes(on: spec)
     if let note = spec.oddCanvasNote(formats: spec.output.formats) { notes.append(note) }
     if let note = statusBarNote(on: spec) { notes.append(note) }
     return notes
   }
 
+
+  /// A step whose written spring has not come within 1 % of its end when
+  /// the step's duration ends (an interactive step's completion is re-timed,
+  /// and so left out).
+  func unsettledSpringNotes(on spec: JobSpec) -> [JobNote] {
+    var notes: [JobNote] = []
+    for case (let i, .transition(let step)) in spec.timeline.enumerated() where step.gesture == nil {
+      guard case .curve(.spring(let spring))? = step.parameters.values["curve"],
+        let transition = Catalog.descriptor(named: step.transition)?.make(step.parameters)
+      else { continue }
+      let duration = transition.duration
+      let short = 1 - spring.position(at: duration)
+      guard abs(short) > 0.01 else { continue }
+      let percent = Int((abs(short) * 100).rounded())
+      notes.append(
+        JobNote(
+          step.location,
+          "timeline[\(i)].\(step.operation.rawValue): its spring is still \(percent) % of its travel "
+            + (short > 0 ? "short of" : "past") + " its end when the step's \(JobDecoder.format(duration)) s end, "
+            + "and jumps there in one frame (Core Animation ends a spring at its duration); it settles in about "
+            + "\(JobDecoder.format((spring.settlingDuration * 100).rounded() / 100)) s: give the step that duration, "
+            + "or a stiffer spring"))
+    }
+    return notes
+  }
 }

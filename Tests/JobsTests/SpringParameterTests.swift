@@ -81,4 +81,23 @@ import Transitions
       #expect(error.description == message)
     }
   }
+
+  /// A spring still on its way when the step ends jumps to its end in one
+  /// frame, as Core Animation ends a spring at its duration: a note says so
+  /// and how long it takes to settle; a spring that has settled gets none.
+  @Test func aSpringCutShortByItsStepIsNoted() throws {
+    let cut = try JobParser.parse(Self.job(#"duration: 0.5, curve: "spring(duration: 0.5, bounce: -0.5)""#), file: "sp.cfg")
+    let spring = Spring(duration: 0.5, bounce: -0.5)
+    let short = Int(((1 - spring.position(at: 0.5)) * 100).rounded())
+    #expect(short == 20)
+    #expect(
+      cut.notes.map(\.description) == [
+        "sp.cfg:5:5: note: timeline[0].push: its spring is still 20 % of its travel short of its end when the step's "
+          + "0.5 s end, and jumps there in one frame (Core Animation ends a spring at its duration); it settles in "
+          + "about 2.13 s: give the step that duration, or a stiffer spring"
+      ])
+    // The same spring given time to settle, and UIKit's duration form (within 1e-3 at its end), say nothing.
+    #expect(try JobParser.parse(Self.job(#"duration: 2.2, curve: "spring(duration: 0.5, bounce: -0.5)""#), file: "sp.cfg").notes.isEmpty)
+    #expect(try JobParser.parse(Self.job("spring: { damping: 0.3, velocity: 0, duration: 0.6 }"), file: "sp.cfg").notes.isEmpty)
+  }
 }
