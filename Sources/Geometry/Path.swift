@@ -53,7 +53,10 @@ public struct Path: Hashable, Sendable {
              control2: Point(x: cx + rx, y: cy - k * ry)),
       .close,
     ]
-    if rx == ry { circle = (Point(x: cx, y: cy), rx) }
+    // A rect of negative size (an overshooting curve blending two ovals
+    // point by point, as Core Animation does) mirrors the points: the same
+    // oval, traced the other way, and filled all the same.
+    if abs(rx) == abs(ry) { circle = (Point(x: cx, y: cy), abs(rx)) }
   }
 
   /// `UIBezierPath(arcCenter:radius:startAngle: 0, endAngle: 2π, clockwise: true)`.

@@ -192,6 +192,18 @@ import TestSupport
     #expect(psnr(analytic, raster) > 40)
   }
 
+  /// An oval in a rect of negative size, as an overshooting curve blends a
+  /// big circle onto a small one point by point: its points are mirrored
+  /// through the centre, the same oval traced the other way, which the
+  /// non-zero rule fills (as the rasterizer does with the same points).
+  @Test func anOvalOfNegativeSizeIsStillFilled() {
+    let mirrored = Path(ovalIn: Rect(x: 34, y: 35.8, width: -30.6, height: -30.6))
+    #expect(mirrored.circle?.radius == 15.3)
+    let filled = fill(mirrored)
+    #expect(psnr(filled, fill(Path(ovalIn: Rect(x: 3.4, y: 5.2, width: 30.6, height: 30.6)))) > 60)
+    #expect(psnr(filled, mask(mirrored, rule: .nonZero, size: 40)) > 40)
+  }
+
   /// A convex outline of straight lines is filled analytically, edge by
   /// edge (`Shape.polygon`): distance coverage where the rasterizer gives
   /// area coverage, so the two agree within the 45° bound above.
