@@ -41,6 +41,6 @@ extension ScreenSnapshot {
       name: name, image: image.mirroredHorizontally(),
       viewFrames: viewFrames.mapValues { Rect(x: width - $0.maxX, y: $0.minY, width: $0.width, height: $0.height) },
       viewImages: viewImages.mapValues { $0.mirroredHorizontally() },
-      imagesWithViewHidden: imagesWithViewHidden.mapValues { $0.mirroredHorizontally() })
+      imagesWithViewHidden: imagesWithViewHidden.mapValues { $0.mirroredHorizontally() }, viewsTop: viewsTop)
   }
 }

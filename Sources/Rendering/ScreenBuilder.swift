@@ -153,7 +153,8 @@ public struct ScreenBuilder: Sendable {
       hidden[id] = render(without)
     }
     return ScreenSnapshot(
-      name: screen.name, image: render(root), viewFrames: frames, viewImages: images, imagesWithViewHidden: hidden)
+      name: screen.name, image: render(root), viewFrames: frames, viewImages: images, imagesWithViewHidden: hidden,
+      viewsTop: screen.views.map(\.frame.minY).min())
   }
 }
 

@@ -26,7 +26,7 @@ import Raster
 ///   a cylinder's back; the page's mirrored content on the roll is not drawn;
 /// - a 14 pt soft shadow falls from the fold onto the presented screen.
 /// Timing: easeInEaseOut over 0.5 s (INF). h defaults from the presented
-/// screen's identified views (their topmost minY), else half the screen.
+/// screen's views (the highest one's minY), else half the screen.
 /// The present ends on the curled composite (`restingLayers(in:)`).
 public struct PartialCurl: PartialPresentation {
   /// `duration` and `curve` defaults (descriptor and init alike).
@@ -62,7 +62,7 @@ public struct PartialCurl: PartialPresentation {
   /// h: the height uncovered at rest, for the presented screen `presented`.
   public func revealHeight(in context: TransitionContext, presented: ScreenSnapshot) -> Double {
     if let reveal { return Swift.min(Swift.max(reveal, 0), context.height) }
-    guard let top = presented.viewFrames.values.map(\.minY).min() else { return context.height / 2 }
+    guard let top = presented.viewsTop else { return context.height / 2 }
     return context.height - Swift.max(40, top)
   }
 

@@ -39,16 +39,21 @@ public struct ScreenSnapshot: Sendable {
   /// transitions (magic-move) use it to hide the element that flies, as the
   /// seeds do; without it they draw the plain snapshot.
   public var imagesWithViewHidden: [String: Bitmap]
+  /// The top edge (points) of the highest of all the screen's views,
+  /// identified or not; nil for a screen without views (or one built from
+  /// `viewFrames` alone, which then stand for its views).
+  public var viewsTop: Double?
 
   public init(
     name: String, image: Bitmap, viewFrames: [String: Rect] = [:], viewImages: [String: Bitmap] = [:],
-    imagesWithViewHidden: [String: Bitmap] = [:]
+    imagesWithViewHidden: [String: Bitmap] = [:], viewsTop: Double? = nil
   ) {
     self.name = name
     self.image = image
     self.viewFrames = viewFrames
     self.viewImages = viewImages
     self.imagesWithViewHidden = imagesWithViewHidden
+    self.viewsTop = viewsTop ?? viewFrames.values.map(\.minY).min()
   }
 }
 

@@ -46,4 +46,28 @@ import Testing
     #expect(a[20, 40].r < b[20, 40].r)
     #expect(a[2, 58] == b[2, 58])
   }
+
+  /// A partial curl uncovers the new screen down to its highest view,
+  /// whether or not the view has an id (UIKIT.md: H − max(40, its minY)).
+  @Test func aPartialCurlUncoversTheHighestViewWithOrWithoutAnID() throws {
+    let job = """
+      name: c
+      canvas: { size: 393x852, scale: 1, fps: 30 }
+      screens:
+        a: { background: "#FF0000" }
+        b:
+          background: "#0000FF"
+          views:
+            - { frame: [20, 300, 100, 50], color: "#00FF00" }
+      timeline:
+        - present: { to: b, transition: partial-curl }
+        - hold: 0.5
+      """
+    let renderer = FrameRenderer(spec: try JobParser.parse(job, file: "c.cfg"))
+    let rest = renderer.frame(renderer.frameCount - 1, width: 393, height: 852)
+    // The view's lower half shows at rest (the fold tilts 10° across its top edge).
+    #expect(rest[100, 340] == Pixel(r: 0, g: 255, b: 0, a: 255))
+    // Above the reveal the old screen's red, curled, is no longer drawn; far above it, it is.
+    #expect(rest[200, 100] == Pixel(r: 255, g: 0, b: 0, a: 255))
+  }
 }

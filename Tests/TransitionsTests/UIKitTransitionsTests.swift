@@ -138,6 +138,12 @@ import Transitions
     // Default h: H − max(40, the topmost view's minY) — the hero at y = 100.
     let d = PartialCurl(parameters: TransitionParameters())
     #expect(d.revealHeight(in: ctx, presented: Fixture.b) == 752)
+    // Every view counts, with an id or without (a screen's snapshot knows the highest).
+    var unnamed = Fixture.b
+    unnamed.viewsTop = 300
+    #expect(d.revealHeight(in: ctx, presented: unnamed) == 552)
+    unnamed.viewsTop = nil
+    #expect(d.revealHeight(in: ctx, presented: unnamed) == 426)
     // The presented screen is below, the curled page above, masked.
     let layer = t.layers(in: ctx, at: 0.25)
     #expect(layer.sublayers[0].contents == Fixture.b.image && layer.sublayers[2].contents == Fixture.a.image)
