@@ -270,9 +270,12 @@ extension JobDecoder {
   /// Built-ins that follow the canvas's device and the appearance, unless
   /// the step says otherwise: a `sheet` rests 10 pt below the device's own
   /// safe-area top (20 pt on an iPhone SE, 47 on an iPhone 14, 62 on a 16
-  /// Pro; the parameter's 59 is the iPhone 15's), presents on an iPad as a
-  /// centred form-sheet card 540 pt wide under its status bar, and dims the
-  /// screen below by UIDimmingView's 0.48 in the dark (0.2 in the light).
+  /// Pro; the parameter's 59 is the iPhone 15's; 0 on an iPhone held in
+  /// landscape, which shows no status bar), presents on an iPad as a
+  /// centred form-sheet card of UIKit's size for its longest side (540 ×
+  /// 600 up to 1024 pt, 580 × 640 up to 1590, 620 × 680 above) under its
+  /// status bar, and dims the screen below by UIDimmingView's 0.48 in the
+  /// dark (0.2 in the light).
   func withDeviceDefaults(_ parameters: TransitionParameters, transition: String, canvas: CanvasSpec)
     -> TransitionParameters
   {
@@ -280,10 +283,13 @@ extension JobDecoder {
     var result = parameters
     if isDark, result.values["dimming"] == nil { result.values["dimming"] = .number(0.48) }
     guard let preset = canvas.device.flatMap(DevicePreset.named) else { return result }
-    if preset.idiom == .pad, result.values["cardWidth"] == nil { result.values["cardWidth"] = .number(540) }
-    // A landscape iPhone has no status bar and presents sheets its own way (not modelled): the parameter's default.
-    if preset.idiom == .pad || canvas.orientation == .portrait, result.values["safeAreaTop"] == nil {
-      result.values["safeAreaTop"] = .number(preset.safeAreaTop)
+    if preset.idiom == .pad, result.values["cardWidth"] == nil {
+      let longest = Swift.max(canvas.size.width, canvas.size.height)
+      result.values["cardWidth"] = .number(longest <= 1024 ? 540 : longest <= 1590 ? 580 : 620)
+    }
+    if result.values["safeAreaTop"] == nil {
+      let showsNoStatusBar = preset.idiom == .phone && canvas.orientation == .landscape
+      result.values["safeAreaTop"] = .number(showsNoStatusBar ? 0 : preset.safeAreaTop)
     }
     return result
   }

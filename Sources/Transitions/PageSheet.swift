@@ -5,7 +5,9 @@ import Raster
 /// `sheet` — the iOS 13–18 page sheet (`.pageSheet`, `.automatic`;
 /// UIKIT.md §2).
 ///
-/// Present: the sheet rises from below to 10 pt under the safe-area top,
+/// Present: the sheet rises from below to 10 pt under the safe-area top
+/// (8 pt in compact height: a canvas wider than tall and under 500 pt
+/// high, as an iPhone held in landscape, whose safe-area top is 0),
 /// with corner radius 10, on UIKit's sheet spring (damping ratio 1,
 /// response 0.344144233 s — the same ω0 as curve 7, critically damped).
 /// Alongside, the presenting screen recedes: it scales by s = 1 − 20/W
@@ -25,7 +27,9 @@ import Raster
 ///
 /// On iPad (`cardWidth` > 0; the job's device sets it) a sheet presents as
 /// iPadOS shows it in regular width: a centred card, `cardWidth ×
-/// cardHeight` points (UIKit's form sheet is 540 × 620), rising from below
+/// cardHeight` points, UIKit's form-sheet size for the screen's longest
+/// side (540 × 600 up to 1024 pt, 580 × 640 up to 1590, 620 × 680 above:
+/// a card 60 pt taller than wide, `cardHeight`'s default), rising from below
 /// on the same spring with corner radius 10, over the presenting screen
 /// dimmed in place (it does not recede). The presented screen's top-left
 /// part shows in the card.
@@ -40,13 +44,15 @@ public struct PageSheet: PartialPresentation {
     parameters: Self.timing.parameters + [
       ParameterDescriptor("safeAreaTop", .number, default: "59", "the safe-area top inset in points (status bar / Dynamic Island; a device preset's own)"),
       ParameterDescriptor("dimming", .number, default: "0.2", "the black dimming over the old screen (0.48 in a dark appearance)"),
-      ParameterDescriptor("cardWidth", .number, default: "0", "0: a full-width page sheet (iPhone); else a centred card this wide (iPad: 540)"),
-      ParameterDescriptor("cardHeight", .number, default: "620", "the centred card's height in points"),
+      ParameterDescriptor("cardWidth", .number, default: "0", "0: a full-width page sheet (iPhone); else a centred card this wide (an iPad preset: 540, 580 or 620 by its longest side)"),
+      ParameterDescriptor("cardHeight", .number, default: "cardWidth + 60", "the centred card's height in points (UIKit's form sheets: 540 × 600, 580 × 640, 620 × 680)"),
     ],
     make: { PageSheet(parameters: $0) })
 
-  /// The sheet's gap below the safe-area top, and its corner radius.
+  /// The sheet's gap below the safe-area top (in regular and in compact
+  /// height), and its corner radius.
   public static let topOffset = 10.0
+  public static let compactHeightTopOffset = 8.0
   public static let cornerRadius = 10.0
   /// UIKit's sheet spring.
   public static let spring = Spring(response: 0.344144233, dampingRatio: 1)
@@ -64,12 +70,18 @@ public struct PageSheet: PartialPresentation {
     safeAreaTop = parameters.number("safeAreaTop", default: 59)
     dimming = parameters.number("dimming", default: 0.2)
     cardWidth = parameters.number("cardWidth", default: 0)
-    cardHeight = parameters.number("cardHeight", default: 620)
+    cardHeight = parameters.number("cardHeight", default: cardWidth + 60)
+  }
+
+  /// The sheet's gap below the safe-area top in `context`: 8 pt in compact
+  /// height (an iPhone in landscape), else 10.
+  public static func topOffset(in context: TransitionContext) -> Double {
+    context.width > context.height && context.height < 500 ? compactHeightTopOffset : topOffset
   }
 
   /// The sheet's top edge when `amount` presented (1 = at rest).
   public func sheetTop(in context: TransitionContext, amount: Double) -> Double {
-    lerp(context.height, safeAreaTop + Self.topOffset, amount)
+    lerp(context.height, safeAreaTop + Self.topOffset(in: context), amount)
   }
 
   /// The presenting screen's transform when `amount` presented: scale about
@@ -88,7 +100,7 @@ public struct PageSheet: PartialPresentation {
     receding.cornerRadius = Self.cornerRadius * clampedUnit(amount)
     receding.masksToBounds = true
     let dim = Layer.solid(Color(red: 0, green: 0, blue: 0, alpha: dimming), frame: context.bounds, opacity: amount)
-    let restingTop = safeAreaTop + Self.topOffset
+    let restingTop = safeAreaTop + Self.topOffset(in: context)
     var card = Layer(frame: Rect(x: 0, y: restingTop, width: context.width, height: context.height - restingTop + 2 * Self.cornerRadius))
     card.cornerRadius = Self.cornerRadius
     card.masksToBounds = true

@@ -336,14 +336,21 @@ import Testing
         - hold: 0.2
       """
     }
-    let spec = try JobParser.parse(job("ipad-11"), file: "p.cfg")
-    let renderer = FrameRenderer(spec: spec)
-    let last = renderer.frame(renderer.frameCount - 1, width: 834, height: 1194)
-    // The 540 × 620 card in the middle; around it the presenting screen, dimmed in place (not receded).
-    #expect(last[417, 597] == Pixel(r: 255, g: 0, b: 0, a: 255))
-    #expect(last[147 + 5, 287 + 5] == Pixel(r: 255, g: 0, b: 0, a: 255))
-    #expect(last[147 - 5, 597].r == last[0, 0].r && last[0, 0].r < 255 && last[0, 0].r > 180)
-    #expect(last[417, 287 - 5].g == last[0, 0].g)
+    // UIKit's form-sheet size for the screen's longest side (UIKIT.md §2):
+    // 580 × 640 from 1024 to 1590 pt, the three presets'.
+    for (device, w, h) in [("ipad-11", 834, 1194), ("ipad-13", 1024, 1366), ("ipad-mini", 744, 1133)] {
+      let spec = try JobParser.parse(job(device), file: "p.cfg")
+      let renderer = FrameRenderer(spec: spec)
+      let last = renderer.frame(renderer.frameCount - 1, width: w, height: h)
+      // The card in the middle; around it the presenting screen, dimmed in place (not receded).
+      let (left, top) = ((w - 580) / 2, (h - 640) / 2)
+      #expect(last[w / 2, h / 2] == Pixel(r: 255, g: 0, b: 0, a: 255), "\(device)")
+      #expect(last[left + 5, top + 5] == Pixel(r: 255, g: 0, b: 0, a: 255), "\(device)")
+      #expect(last[left + 575, top + 635] == Pixel(r: 255, g: 0, b: 0, a: 255), "\(device)")
+      #expect(last[left - 3, h / 2].r == last[0, 0].r && last[0, 0].r < 255 && last[0, 0].r > 180, "\(device)")
+      #expect(last[left + 583, h / 2].r == last[0, 0].r, "\(device)")
+      #expect(last[w / 2, top - 3].g == last[0, 0].g && last[w / 2, top + 643].g == last[0, 0].g, "\(device)")
+    }
     // On an iPhone the same step is a full-width page sheet.
     let phone = try JobParser.parse(job("iphone-15"), file: "p.cfg")
     let sheet = FrameRenderer(spec: phone).frame(FrameRenderer(spec: phone).frameCount - 1, width: 393, height: 852)
@@ -354,6 +361,27 @@ import Testing
   /// §2; the presets' insets as `transvid list devices` gives them), the
   /// presenting screen's top at the safe-area top; in the dark the screen
   /// below is dimmed by 0.48, not 0.2.
+  /// An iPhone held in landscape shows no status bar (safe-area top 0) and
+  /// is compact in height, where the gap is 8 pt: the sheet rests at 8 pt,
+  /// the presenting screen's top at 0.
+  @Test func aSheetInLandscapeRestsEightPointsBelowTheTop() throws {
+    let job = """
+      name: p
+      canvas: { device: iphone-15, orientation: landscape, scale: 1, fps: 10 }
+      screens:
+        a: { background: "#FF0000" }
+        b: { background: "#0000FF" }
+      timeline:
+        - present: { to: b, transition: sheet }
+        - hold: 0.2
+      """
+    let renderer = FrameRenderer(spec: try JobParser.parse(job, file: "p.cfg"))
+    let last = renderer.frame(renderer.frameCount - 1, width: 852, height: 393)
+    #expect(last[426, 10].b == 255 && last[426, 10].r == 0, "the sheet from 8 pt: \(last[426, 10])")
+    #expect(last[426, 6].b == 0 && last[426, 6].r > 150, "the receding screen above it: \(last[426, 6])")
+    #expect(last[426, 1].r > 150, "the receding screen's top at 0: \(last[426, 1])")
+  }
+
   @Test(arguments: [("iphone-se", 20.0), ("iphone-14", 47.0), ("iphone-15", 59.0), ("iphone-16-pro", 62.0)])
   func aSheetRestsBelowItsDevicesSafeArea(device: String, safeAreaTop: Double) throws {
     #expect(DevicePreset.named(device)?.safeAreaTop == safeAreaTop)
