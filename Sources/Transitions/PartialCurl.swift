@@ -16,8 +16,8 @@ import Raster
 /// Honest approximation (the filter is private and is not rebuilt here):
 /// - the curl is a straight fold line, tilted 10° off horizontal (260° is
 ///   10° from straight down) so the bottom-right corner lifts first, that
-///   sweeps up from the corner until it crosses the centre line h above the
-///   bottom;
+///   sweeps up from the corner until its lowest point, at the left edge,
+///   is h above the bottom, so all of the height h shows across the width;
 /// - below the fold the presenting screen is cut away (a polygon mask) and
 ///   the presented screen shows;
 /// - above the fold the rolled paper is a band of height R·sin(min(L/R, π/2))
@@ -72,7 +72,7 @@ public struct PartialCurl: PartialPresentation {
     let n = Self.normal
     let flat = context.width * n.x + context.height * n.y  // the bottom-right corner
     let h = revealHeight(in: context, presented: presented)
-    let rest = context.width / 2 * n.x + (context.height - h) * n.y
+    let rest = (context.height - h) * n.y  // the fold's left end, its lowest point
     return lerp(flat, rest, amount)
   }
 

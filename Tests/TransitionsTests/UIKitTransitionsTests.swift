@@ -132,9 +132,9 @@ import Transitions
     let ctx = Fixture.context(.present)
     let n = PartialCurl.normal
     #expect(close(n.x * n.x + n.y * n.y, 1))
-    // Flat: the fold touches the bottom-right corner; at rest it crosses the centre line 300 pt up.
+    // Flat: the fold touches the bottom-right corner; at rest its lowest point, at the left edge, is 300 pt up.
     #expect(close(t.foldOffset(in: ctx, presented: ctx.toScreen, amount: 0), 393 * n.x + 852 * n.y))
-    #expect(close(t.foldOffset(in: ctx, presented: ctx.toScreen, amount: 1), 196.5 * n.x + 552 * n.y))
+    #expect(close(t.foldOffset(in: ctx, presented: ctx.toScreen, amount: 1), 552 * n.y))
     // Default h: H − max(40, the topmost view's minY) — the hero at y = 100.
     let d = PartialCurl(parameters: TransitionParameters())
     #expect(d.revealHeight(in: ctx, presented: Fixture.b) == 752)
