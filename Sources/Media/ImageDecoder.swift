@@ -12,7 +12,9 @@ import Raster
 ///
 /// Decoders: a JPEG goes to libjpeg-turbo first (`TurboJPEG`: RGBA straight
 /// from its SIMD decoder, the decoder browsers use), and to libavcodec when
-/// libjpeg-turbo fails or warns; every other format to libavcodec.
+/// libjpeg-turbo fails or warns; a WebP still to libwebp (`WebPDecoder`,
+/// the browsers' decoder too), and to libavcodec when libwebp cannot
+/// decode it; every other format to libavcodec.
 ///
 /// Colour: libavcodec's pixels are converted to RGBA with swscale (YUV
 /// WebP with its BT.601 matrix, 16-bit PNG dithered to 8 bits) and then
@@ -38,8 +40,8 @@ public enum ImageDecoder {
   /// Changes whenever a change to decoding moves any pixel of a decoded
   /// image, so output caches keyed on it (`OutputCache`) do not keep
   /// frames drawn from an earlier build's pixels. 1: JPEGs by libjpeg-turbo;
-  /// 2: ICC profiles honoured.
-  public static let revision = 2
+  /// 2: ICC profiles honoured; 3: WebP by libwebp.
+  public static let revision = 3
 
   /// The largest image the decoder accepts.
   public struct Limits: Hashable, Sendable {
@@ -182,6 +184,7 @@ public enum ImageDecoder {
     {
       return bitmap
     }
+    if header.format == .webp, let bitmap = WebPDecoder.decode(data, header: header) { return bitmap }
     try FFmpegLibrary.codec.require()
     guard let decoder = avcodec_find_decoder(header.format.codecID) else {
       throw MediaError(operation, "this FFmpeg build has no \(kind) decoder")
