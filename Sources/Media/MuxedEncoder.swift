@@ -103,7 +103,7 @@ final class MuxedEncoder {
       self.packet = try Packet()
       self.format = format
     } catch {
-      if opened { avio_closep(&format.pointee.pb) }
+      if opened { _ = avio_closep(&format.pointee.pb) }
       avformat_free_context(format)
       if opened { Platform.remove(tempPath) }
       throw error
@@ -174,7 +174,7 @@ final class MuxedEncoder {
   /// Frees the muxer (closing the file if still open) and optionally the temp file.
   private func close(removingTemp: Bool) {
     guard let format else { return }
-    if format.pointee.pb != nil { avio_closep(&format.pointee.pb) }
+    if format.pointee.pb != nil { _ = avio_closep(&format.pointee.pb) }
     avformat_free_context(format)
     self.format = nil
     if removingTemp { Platform.remove(tempPath) }
