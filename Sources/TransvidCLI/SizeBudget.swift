@@ -9,8 +9,9 @@ import Media
 /// rate lowered in proportion, one under 80 % of it at a rate raised —
 /// until a higher rate no longer makes it larger (a short or simple demo
 /// far under a generous budget needs no more bits), at most 1 Gb/s; the
-/// largest file that fitted is kept, and a budget none of the rates tried
-/// meets is tried once more at the lowest rate. The result is never over
+/// largest file that fitted is kept (set aside while later rates are
+/// tried, never encoded twice), and a budget none of the rates tried meets
+/// is tried once more at the lowest rate. The result is never over
 /// the budget: a budget no rate meets is an error naming the key, the
 /// limit and the rates tried.
 ///
@@ -44,8 +45,8 @@ struct SizeBudget {
   /// can make a larger file), so the search brackets: a rate over the
   /// budget is followed by one at most 9/10 of it, one under by one below
   /// the lowest rate found over. When the attempts run out the largest file
-  /// that fitted is kept (encoded again if another came after it), or, if
-  /// none did, the lowest rate is tried before the budget is called unmet.
+  /// that fitted is kept, or, if none did, the lowest rate is tried before
+  /// the budget is called unmet.
   func fit(path: String, duration: Double, what: String, encode: (Int) throws -> VideoSummary) throws -> (
     VideoSummary, String
   ) {
@@ -53,37 +54,65 @@ struct SizeBudget {
     var rate = Self.firstRate(maxBytes, over: duration)
     var tried: [(rate: Int, bytes: Int)] = []
     var best: (rate: Int, summary: VideoSummary)?
+    // The best file is kept aside while later rates are tried, and moved
+    // back if none beats it: never encoded twice.
+    let aside = path + ".best"
+    var bestIsAside = false
+    defer { if bestIsAside { try? FileManager.default.removeItem(atPath: aside) } }
     var lowestOver = Int.max
     func triedText(_ attempts: ArraySlice<(rate: Int, bytes: Int)>) -> String {
-      attempts.map { "\($0.rate / 1000) kb/s → \($0.bytes) bytes" }.joined(separator: ", ")
+      attempts.map { "\(Self.rateText($0.rate)) → \($0.bytes) bytes" }.joined(separator: ", ")
     }
     func kept(_ summary: VideoSummary, at rate: Int, needsNoMore: Bool) -> (VideoSummary, String) {
       let share = Int((Double(summary.bytes) * 100 / Double(maxBytes)).rounded(.down))
+      let others = tried.filter { $0.rate != rate || $0.bytes != summary.bytes }
+      // A file that needs no more bits averages less than it was allowed: its own rate is the one to say.
+      let made = Int((Double(summary.bytes) * 8 / max(duration, 1e-3)).rounded())
       return (
         summary,
-        "\(what): maxBytes \(maxBytes): two-pass at \(rate / 1000) kb/s, \(share) % of the budget"
-          + (needsNoMore ? " (it needs no more: a higher rate made it no larger)" : "")
-          + (tried.count > 1 ? " (tried \(triedText(tried.dropLast())))" : "")
+        "\(what): maxBytes \(maxBytes): two-pass at \(Self.rateText(rate)), \(share) % of the budget"
+          + (needsNoMore ? " (it needs no more: a higher rate made it no larger; it averages \(Self.rateText(made)))" : "")
+          + (others.isEmpty ? "" : " (tried \(triedText(others[...])))")
       )
     }
     func attempt(_ rate: Int) throws -> VideoSummary {
+      if let best, !bestIsAside, tried.last?.rate == best.rate {
+        try Platform.move(path, to: aside)
+        bestIsAside = true
+      }
       let summary = try encode(rate)
       tried.append((rate, summary.bytes))
       return summary
+    }
+    /// The best file, at `path`.
+    func keptBest(needsNoMore: Bool) throws -> (VideoSummary, String) {
+      let best = best!
+      if tried.last!.rate != best.rate || tried.last!.bytes != best.summary.bytes {
+        try Platform.move(aside, to: path)
+        bestIsAside = false
+      }
+      return kept(best.summary, at: best.rate, needsNoMore: needsNoMore)
     }
     for _ in 1...Self.attempts {
       let summary = try attempt(rate)
       let fits = summary.bytes <= maxBytes
       let previous = tried.dropLast().last
       if fits {
-        if best == nil || summary.bytes > best!.summary.bytes { best = (rate, summary) }
+        if best == nil || summary.bytes > best!.summary.bytes {
+          best = (rate, summary)
+          if bestIsAside {
+            try? FileManager.default.removeItem(atPath: aside)
+            bestIsAside = false
+          }
+        }
         // A file far under a generous budget may need no more bits: when a
         // higher rate did not make it larger, or the rate is at its ceiling,
-        // it is kept (raising further would end at a rate x264 refuses).
+        // the largest file so far is kept (raising further would end at a
+        // rate x264 refuses).
         let stalled = previous.map { rate >= $0.rate * 3 / 2 && summary.bytes * 10 < $0.bytes * 11 } ?? false
         let ceiling = rate >= Self.highestBitRate
         if summary.bytes * 5 >= maxBytes * 4 || stalled || ceiling {
-          return kept(summary, at: rate, needsNoMore: summary.bytes * 5 < maxBytes * 4)
+          return try keptBest(needsNoMore: best!.summary.bytes * 5 < maxBytes * 4)
         }
       } else {
         lowestOver = min(lowestOver, rate)
@@ -94,14 +123,12 @@ struct SizeBudget {
       var next = Int(Double(rate) * Double(maxBytes) * aim / Double(max(summary.bytes, 1)))
       next = fits ? min(next, lowestOver == .max ? next : (rate + lowestOver) / 2) : min(next, rate * 9 / 10)
       next = min(max(next, Self.lowestBitRate), Self.highestBitRate)
-      // Nothing left between the rates tried.
-      if fits ? next <= rate : rate <= Self.lowestBitRate { break }
+      // Nothing left between the rates tried (a rate over the budget is
+      // followed by one at least a tenth lower, or by none).
+      if fits ? next <= rate : next * 10 > rate * 9 { break }
       rate = next
     }
-    if let best {
-      let summary = tried.last!.rate == best.rate ? best.summary : try attempt(best.rate)
-      return kept(summary, at: best.rate, needsNoMore: false)
-    }
+    if best != nil { return try keptBest(needsNoMore: false) }
     // The lowest rate, unless a rate within a tenth of it was tried.
     if tried.map(\.rate).min()! > Self.lowestBitRate * 11 / 10 {
       let summary = try attempt(Self.lowestBitRate)
@@ -110,7 +137,14 @@ struct SizeBudget {
     try? FileManager.default.removeItem(atPath: path)
     let lowest = tried.min { $0.rate < $1.rate }!
     throw failure(
-      "even at \(lowest.rate / 1000) kb/s the \(what) is \(lowest.bytes) bytes, over \(maxBytes) (tried \(triedText(tried[...])))")
+      "even at \(Self.rateText(lowest.rate)) the \(what) is \(lowest.bytes) bytes, over \(maxBytes) (tried \(triedText(tried[...])))")
+  }
+
+  /// A rate in kb/s, to a tenth below 100 kb/s where it is not whole
+  /// (20.9 kb/s, not 20, beside the lowest rate).
+  static func rateText(_ bitsPerSecond: Int) -> String {
+    let tenths = (bitsPerSecond + 50) / 100
+    return tenths % 10 == 0 || tenths >= 1000 ? "\((bitsPerSecond + 500) / 1000) kb/s" : "\(tenths / 10).\(tenths % 10) kb/s"
   }
 
   /// Throws, for `transvid check`, a `maxBytes` of `formats` below the

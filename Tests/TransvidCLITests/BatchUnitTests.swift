@@ -3,6 +3,7 @@ import Jobs
 import Media
 import Rendering
 import Testing
+import TestSupport
 
 @testable import TransvidCLI
 
@@ -263,45 +264,82 @@ import Testing
   let spec = try! JobParser.parse(smallJob(output: "{ formats: [mp4], mp4: { maxBytes: 60kB } }"), file: "small.cfg")
 
   /// The search over `bytes(rate)` for a 60 000-byte budget over 10 s: the
-  /// result, or the error; and the rates tried.
-  func search(_ bytes: @escaping (Int) -> Int) -> (result: Result<(VideoSummary, String), Error>, rates: [Int]) {
+  /// result, or the error; the rates tried; and the rate whose file is left
+  /// at the output path (each encode writes its rate there), if any.
+  func search(_ bytes: @escaping (Int) -> Int, maxBytes: Int = 60_000) throws -> (
+    result: Result<(VideoSummary, String), Error>, rates: [Int], file: Int?
+  ) {
+    let dir = try TempDirectory()
+    defer { dir.cleanUp() }
+    let path = dir.path("small.mp4")
     var rates: [Int] = []
-    let budget = SizeBudget(maxBytes: 60_000, key: "output.mp4.maxBytes", spec: spec)
+    let budget = SizeBudget(maxBytes: maxBytes, key: "output.mp4.maxBytes", spec: spec)
     let result = Result {
-      try budget.fit(path: "/nonexistent/small.mp4", duration: 10, what: "mp4") { rate in
+      try budget.fit(path: path, duration: 10, what: "mp4") { rate in
         rates.append(rate)
+        try Data("\(rate)".utf8).write(to: URL(fileURLWithPath: path))
         return VideoSummary(frames: 600, duration: 10, bytes: bytes(rate))
       }
     }
-    return (result, rates)
+    let file = (try? String(contentsOfFile: path, encoding: .utf8)).flatMap { Int($0) }
+    // Nothing is left beside the output.
+    #expect(try dir.entries() == (file == nil ? [] : ["small.mp4"]))
+    return (result, rates, file)
   }
 
   @Test func aBudgetMetOnlyFarBelowTheFirstRatesIsMet() throws {
     // 1.7 % over at every rate down to 30 kb/s, then 36 000 bytes.
-    let (result, rates) = search { $0 >= 30_000 ? 61_000 : 36_000 }
+    let (result, rates, file) = try search { $0 >= 30_000 ? 61_000 : 36_000 }
     let (summary, note) = try result.get()
-    #expect(summary.bytes == 36_000 && rates.last == SizeBudget.lowestBitRate, "\(rates)")
-    #expect(note.hasPrefix("mp4: maxBytes 60000: two-pass at 20 kb/s, 60 % of the budget (tried 46 kb/s → 61000 bytes, "))
+    #expect(summary.bytes == 36_000 && rates.last == SizeBudget.lowestBitRate && file == rates.last, "\(rates)")
+    #expect(note.hasPrefix("mp4: maxBytes 60000: two-pass at 20 kb/s, 60 % of the budget (tried 46.1 kb/s → 61000 bytes, "))
     #expect(zip(rates, rates.dropFirst()).allSatisfy { $1 <= $0 * 9 / 10 }, "each over-budget rate is followed by a lower one")
   }
 
   @Test func theLargestFileThatFitsIsKept() throws {
     // Fits at 46 kb/s with room (70 %), over above it: the search raises,
-    // finds every higher rate over, and keeps 46 kb/s, encoded again.
-    let (result, rates) = search { $0 <= 46_080 ? 42_000 : 61_000 }
+    // finds every higher rate over, and keeps the 46 kb/s file it set aside.
+    let (result, rates, file) = try search { $0 <= 46_080 ? 42_000 : 61_000 }
     let (summary, note) = try result.get()
-    #expect(summary.bytes == 42_000 && rates.first == 46_080 && rates.last == 46_080, "\(rates)")
-    #expect(note.hasPrefix("mp4: maxBytes 60000: two-pass at 46 kb/s, 70 % of the budget (tried "))
-    #expect(rates.dropFirst().dropLast().allSatisfy { $0 > 46_080 })
+    #expect(summary.bytes == 42_000 && rates.first == 46_080 && file == 46_080, "\(rates)")
+    #expect(rates.dropFirst().allSatisfy { $0 > 46_080 }, "encoded once: \(rates)")
+    #expect(note.hasPrefix("mp4: maxBytes 60000: two-pass at 46.1 kb/s, 70 % of the budget (tried "))
+    #expect(!note.contains("46.1 kb/s → 42000"), "\(note)")
   }
 
-  @Test func anUnmetBudgetNamesTheLowestRateTried() {
-    let (result, rates) = search { _ in 61_000 }
-    #expect(rates.last == SizeBudget.lowestBitRate)
+  /// A short demo far under a generous budget: a higher rate made the file
+  /// no larger (a little smaller), so the larger first file is kept, and
+  /// the note gives the rate the file averages, not the rate allowed.
+  @Test func aFileThatNeedsNoMoreKeepsTheLargerOfTheTwo() throws {
+    let (result, rates, file) = try search({ $0 < 100_000_000 ? 332_234 : 332_179 }, maxBytes: 10_000_000)
+    let (summary, note) = try result.get()
+    #expect(rates.count == 2 && file == rates[0] && summary.bytes == 332_234, "\(rates)")
+    #expect(
+      note.hasPrefix(
+        "mp4: maxBytes 10000000: two-pass at 7680 kb/s, 3 % of the budget (it needs no more: a higher rate made it no "
+          + "larger; it averages 266 kb/s) (tried "), "\(note)")
+  }
+
+  @Test func anUnmetBudgetNamesTheLowestRateTried() throws {
+    let (result, rates, file) = try search { _ in 61_000 }
+    #expect(rates.last == SizeBudget.lowestBitRate && file == nil)
     guard case .failure(let error as JobFailure) = result else {
       Issue.record("met: \(result)")
       return
     }
-    #expect(error.description.contains("error: output.mp4.maxBytes: even at 20 kb/s the mp4 is 61000 bytes, over 60000 (tried 46 kb/s → 61000 bytes, "), "\(error.description)")
+    #expect(error.description.contains("error: output.mp4.maxBytes: even at 20 kb/s the mp4 is 61000 bytes, over 60000 (tried 46.1 kb/s → 61000 bytes, "), "\(error.description)")
+  }
+
+  /// A budget just above the lowest rate, met at none: the lowest rate is
+  /// within a tenth of the first, so no other is tried, and the error names
+  /// the rate as it was (20.9 kb/s, not 20).
+  @Test func aBudgetNearTheLowestRateIsTriedOnce() throws {
+    let (result, rates, _) = try search({ _ in 30_000 }, maxBytes: 27_200)
+    #expect(rates == [20_889], "\(rates)")
+    guard case .failure(let error as JobFailure) = result else {
+      Issue.record("met: \(result)")
+      return
+    }
+    #expect(error.description.hasSuffix("error: output.mp4.maxBytes: even at 20.9 kb/s the mp4 is 30000 bytes, over 27200 (tried 20.9 kb/s → 30000 bytes)"), "\(error.description)")
   }
 }
