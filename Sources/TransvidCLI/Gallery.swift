@@ -8,9 +8,11 @@ import Media
 /// from disk, copied together with the outputs, or served as it is.
 ///
 /// How an output is shown comes from its writer (`OutputFileType`): every
-/// video of a job is a `<source>` of one `<video>` (in the job's format
-/// order, so a browser takes the first it plays), with the first still as
-/// its poster; a job without video shows its first animation, else its still.
+/// video of a job is a `<source>` of one `<video>`, WebM (VP9, the smaller)
+/// before the others and those in the job's format order, since a browser
+/// takes the first it plays and every browser plays H.264; the first still
+/// is its poster; a job without video shows its first animation, else its
+/// still.
 ///
 /// A small inline script marks `<body>` when the page is settled:
 /// `data-media-ready="true"` once every `<video>` has its first frame
@@ -30,7 +32,8 @@ enum Gallery {
       func first(_ presentation: OutputFileType.Presentation) -> String? {
         files.first { $0.type.presentation == presentation }?.path
       }
-      let videos = files.filter { $0.type.presentation == .video }
+      let playable = files.filter { $0.type.presentation == .video }
+      let videos = playable.filter { $0.type.mimeType == "video/webm" } + playable.filter { $0.type.mimeType != "video/webm" }
       var media = ""
       if !videos.isEmpty {
         let posterAttribute = first(.still).map { " poster=\"\(link($0))\"" } ?? ""

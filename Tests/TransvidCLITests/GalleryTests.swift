@@ -48,6 +48,10 @@ import Testing
       html.contains(
         "<video poster=\"j.file3\" controls muted loop playsinline preload=\"auto\"><source src=\"j.file0\" type=\"video/webm\"><source src=\"j.file1\" type=\"video/mp4\"></video>"))
     #expect(!html.contains("video/quicktime") && html.contains("<a href=\"j.file2\">j.file2</a>"))
+    // The WebM first whatever the format order: a browser takes the first source it plays, and every one plays H.264.
+    #expect(
+      card([.mp4, .png, .webm]).contains(
+        "<source src=\"j.file2\" type=\"video/webm\"><source src=\"j.file0\" type=\"video/mp4\"></video>"))
   }
 
   @Test func anAnimatedPNGOrWebPIsAnImage() {
