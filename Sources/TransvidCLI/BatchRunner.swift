@@ -254,7 +254,7 @@ struct BatchRunner: Sendable {
         try Platform.move(stagedRecord, to: job.recordPath)
       }
       let seconds = ProgressReporter.seconds(start, .now)
-      reporter.jobFinished(job, seconds: seconds, bytes: outputs.reduce(0) { $0 + $1.bytes })
+      reporter.jobFinished(job, seconds: seconds, bytes: outputs.reduce(0) { $0 + $1.bytes }, copied: copied != nil)
       return JobResult(job: job, status: copied == nil ? .rendered : .cached, outputs: outputs, seconds: seconds, key: key)
     } catch {
       let failure = JobFailure(file: job.file, error: error)

@@ -157,13 +157,18 @@ final class ProgressReporter: Sendable {
     }
   }
 
-  func jobFinished(_ job: PlannedJob, seconds: Double, bytes: Int) {
+  /// The job's outputs are in place: rendered, or (`copied`) copied from
+  /// a `--cache` store, which ndjson says as the report does, `cached`.
+  func jobFinished(_ job: PlannedJob, seconds: Double, bytes: Int, copied: Bool = false) {
     state.withLock {
       $0.running[job.file] = nil
       $0.order.removeAll { $0 == job.file }
       $0.jobsDone += 1
     }
-    if mode == .ndjson {
+    guard mode == .ndjson else { return }
+    if copied {
+      emit([("event", "cached"), ("job", job.name), ("file", job.file), ("outputs", job.outputs), ("copied", true)])
+    } else {
       emit([
         ("event", "done"), ("job", job.name), ("file", job.file), ("frames", job.frames), ("bytes", bytes),
         ("seconds", seconds),

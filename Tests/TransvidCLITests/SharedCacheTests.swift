@@ -101,6 +101,14 @@ import Testing
     #expect(files(in: path(dir, "one")) == files(in: path(dir, "two")))
     // No staging left behind.
     #expect(try FileManager.default.contentsOfDirectory(atPath: path(dir, "cache/staging")) == [])
+    // ndjson says what the summary and the report say: cached (copied), not done.
+    let third = try runTransvid(["jobs", "-o", "three", "--cache", "cache", "--format", "mp4,png", "--progress", "ndjson"], in: dir)
+    let events = third.stdout.split(separator: "\n").compactMap {
+      try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+    }
+    let finished = events.filter { ["done", "cached"].contains($0["event"] as? String) }
+    #expect(finished.count == 3 && finished.allSatisfy { $0["event"] as? String == "cached" && $0["copied"] as? Bool == true }, "\(third.stdout)")
+    #expect(events.last?["cached"] as? Int == 3 && events.last?["rendered"] as? Int == 0, "\(third.stdout)")
   }
 
   @Test func theLeastRecentlyUsedEntryIsEvicted() throws {
