@@ -114,7 +114,7 @@ public struct Timeline: Sendable {
     let s = segments[index]
     let slowmo: Double
     if case .transition(_, let step) = s.content { slowmo = step.slowmo } else { slowmo = 1 }
-    return Swift.min(frameRate.time(ofFrame: n) - s.start, s.duration) / slowmo
+    return Swift.max(0, Swift.min(frameRate.time(ofFrame: n) - s.start, s.duration)) / slowmo
   }
 
   /// The screen on display at the end.
@@ -127,10 +127,14 @@ public struct Timeline: Sendable {
   }
 
   /// The segment frame `n` falls in (the last one for frames past the end).
+  /// A segment's end is taken to a millionth of a frame, as `frameCount`
+  /// takes the length: steps of 0.2 + 0.2 + 0.2 s end a hair past 0.6 in
+  /// binary, and the frame at 0.6 s is the next step's first.
   public func segmentIndex(ofFrame n: Int) -> Int {
     let t = frameRate.time(ofFrame: n)
+    let tolerance = Double(frameRate.seconds) / Double(frameRate.frames) / 1_000_000
     // Segments are few; a linear scan is cheaper than anything clever.
-    for (i, s) in segments.enumerated() where t < s.start + s.duration { return i }
+    for (i, s) in segments.enumerated() where t < s.start + s.duration - tolerance { return i }
     return segments.count - 1
   }
 
@@ -143,7 +147,7 @@ public struct Timeline: Sendable {
     case .still(let screen): return .still(screen: screen)
     case .transition(_, let step):
       // The step's own clock: wall time, slowed down, through any gesture.
-      let clock = Swift.min(t - s.start, s.duration) / step.slowmo
+      let clock = Swift.max(0, Swift.min(t - s.start, s.duration)) / step.slowmo
       guard let track = s.track else { return .transition(segment: index, time: clock) }
       if let transition = s.transition, let curve = transition.valueCurve,
         let time = Self.completionTime(track, at: clock, curve: curve, delay: transition.delay)

@@ -37,6 +37,30 @@ import Transitions
     #expect(timeline.finalScreen == "a")
   }
 
+  /// A step starting on a frame in decimal starts on that frame, though its
+  /// binary start falls a hair past it: holds of 0.2 + 0.2 + 0.2 s end at
+  /// 0.6000000000000001, and frame 18 at 30 fps (0.6 s) is the pop's first
+  /// (its touch's first frame), not the hold's last.
+  @Test func aStepStartsOnTheFrameItsDecimalStartIsOn() {
+    var spec = Self.spec(fps: 30)
+    var push = TransitionStep(
+      operation: .push, from: "a", to: "b", transition: "cross-dissolve",
+      parameters: TransitionParameters(["duration": .number(0.2)]), location: Self.here)
+    push.touch = Point(x: 5, y: 5)
+    var pop = push
+    (pop.operation, pop.from, pop.to) = (.pop, "b", "a")
+    spec.timeline = [.hold(seconds: 0.2, location: Self.here), .transition(push), .hold(seconds: 0.2, location: Self.here), .transition(pop)]
+    let timeline = Timeline(spec: spec)
+    #expect(timeline.segments[3].start > 0.6)
+    #expect(timeline.segmentIndex(ofFrame: 17) == 2 && timeline.segmentIndex(ofFrame: 18) == 3)
+    guard case .transition(3, let time) = timeline.content(ofFrame: 18) else {
+      Issue.record("frame 18: \(timeline.content(ofFrame: 18))")
+      return
+    }
+    #expect(time == 0)
+    #expect(timeline.touchLocation(segment: 3, clock: timeline.clock(ofFrame: 18, segment: 3)) == Point(x: 5, y: 5))
+  }
+
   /// Steps summing to a half frame in decimal give the count one step of
   /// that length does, though their binary sum falls a hair under it.
   @Test func aSumOfStepsCountsAsItsDecimalLength() {
