@@ -85,6 +85,11 @@ public struct GIFOptions: Hashable, Sendable {
   public var palette: Palette
   public var statistics: PaletteStatistics
   public var loop: Loop
+  /// The length the file should last, in centiseconds (the timeline's, to
+  /// the centisecond): the last image ends there, at least 2 cs after it
+  /// starts. Nil: `round(100 · frameCount / fps)`, the frames' own grid,
+  /// which a rate below the timeline's rounds by up to half a frame.
+  public var duration: Int?
   /// Lossy coding: the most a shown pixel's R, G or B may differ from the
   /// lossless GIF's (0…255, 0 lossless), for an image shown one frame;
   /// divided by the frames of an image shown longer (`lossyBound(frames:)`).

@@ -76,8 +76,9 @@ public struct GIFSummary: Hashable, Sendable {
 ///
 /// Timing: frame `i` is shown from `i / fps` s; delays are whole centiseconds
 /// with the rounding carried (`GIFTiming`), so the file lasts
-/// `round(100 · frameCount / fps)` cs. `fps` must be 1…50 (2 cs minimum).
-/// A frame that draws nothing lengthens the previous image.
+/// `round(100 · frameCount / fps)` cs, or `options.duration` (the last image
+/// shortened or lengthened to end there). `fps` must be 1…50 (2 cs
+/// minimum). A frame that draws nothing lengthens the previous image.
 ///
 /// Because of the two passes, `frame` is called up to twice per frame (once
 /// per distinct frame in pass 2) and must return the same pixels each time;
@@ -339,6 +340,12 @@ public enum GIFWriter {
       image.delay = rest
       images.append((image, data))
       delays.append(rest)
+    }
+    // The last image ends where the file should (see `GIFOptions.duration`).
+    if let duration = options.duration, let last = images.indices.last {
+      let end = Swift.max(duration - (delays.reduce(0, +) - delays[last]), 2)
+      images[last].image.delay = end
+      delays[last] = end
     }
     for (image, data) in images {
       // A delay past 16 bits (a hold over 655.35 s) goes on in copies of the

@@ -90,6 +90,8 @@ struct GIFOutput: FormatWriter {
       }
       options.width = width
       options.height = max(1, Int((Double(canvasHeight) * Double(width) / Double(canvasWidth)).rounded()))
+      // As long as the timeline, whatever the GIF's rate rounds its frames to.
+      options.duration = Int((clip.timeline.duration * 100).rounded())
       options.maxColors = colors
       let clipSpec = clip.spec
       // Three frames drawn in turn: while one is drawn the writer still

@@ -72,6 +72,20 @@ func smallJob(output: String) -> String {
     #expect(bytes[at + 13] == 2 && bytes[at + 14] == 0)
   }
 
+  /// A GIF at a rate that does not divide the timeline lasts as long as the
+  /// timeline all the same: 1.9 s at 15 fps is 28.5 frames, rounded up to
+  /// 29 (1.93 s); the last image ends at 1.90 s, as the video does.
+  @Test func aGIFLastsAsLongAsTheTimelineAtAnyRate() throws {
+    let dir = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    let renderer = try renderer("{ formats: [gif], gif: { width: 60, fps: 15 } }", in: dir)
+    let path = (dir as NSString).appendingPathComponent("small.gif")
+    let summary = try OutputWriter.write(format: .gif, renderer: renderer, to: path)
+    let gif = try GIFReader(path: path)
+    #expect(gif.delays.reduce(0, +) == 190, "\(gif.delays)")
+    #expect(summary.duration == 1.9 && gif.delays.allSatisfy { $0 >= 2 })
+  }
+
   @Test func canvasRatesAbove50AreReducedWithANote() throws {
     let dir = try makeTemporaryDirectory()
     defer { try? FileManager.default.removeItem(atPath: dir) }
