@@ -22,7 +22,8 @@ public struct ContactSheet: Sendable {
   public var columns: Int
   /// Space between and around thumbnails, in pixels.
   public var gap: Int
-  /// Sheet background (opaque).
+  /// Sheet background: opaque, or transparent for frames with alpha, which
+  /// then keep it on the sheet.
   public var background: Pixel
   /// Label colour (opaque).
   public var labelColor: Pixel

@@ -1,5 +1,6 @@
 import Jobs
 import Media
+import Raster
 import Rendering
 
 /// `sheet`: a contact sheet, a grid of frames with their times, as a PNG.
@@ -26,7 +27,9 @@ struct SheetOutput: FormatWriter {
     let indices = Self.frames(count: settings.frames, of: max(renderer.frameCount, 1))
     let columns = min(settings.columns, indices.count)
     // The size the parser checked against the limits (`JobSpec.checkOutputSizes`).
-    let sheet = ContactSheet(width: spec.sheetWidth(columns: columns), columns: columns, gap: OutputSizes.sheetGap)
+    var sheet = ContactSheet(width: spec.sheetWidth(columns: columns), columns: columns, gap: OutputSizes.sheetGap)
+    // A transparent canvas keeps its alpha on the sheet too: a transparent page.
+    if spec.canvas.background.alpha < 1 { sheet.background = Pixel(r: 0, g: 0, b: 0, a: 0) }
     let width = spec.framePixelWidth, height = spec.framePixelHeight
     let image = try sheet.render(
       count: indices.count, frameWidth: width, frameHeight: height, font: try FontLibrary.font(FontLibrary.latinRegular),

@@ -224,6 +224,41 @@ func smallJob(output: String) -> String {
     #expect(OutputFormat.sheet.writer.fileType.fileExtension == "sheet.png")
   }
 
+  /// A transparent canvas keeps its alpha on the sheet (the README's
+  /// table: sheet, alpha yes): the page and the canvas in each cell are
+  /// transparent; an opaque canvas keeps the grey page.
+  @Test func aSheetOfATransparentCanvasKeepsItsAlpha() throws {
+    let dir = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    let output = "{ formats: [sheet], sheet: { frames: 2, columns: 2, width: 200 } }"
+    let job = smallJob(output: output).replacingOccurrences(of: "background: \"#000000\"", with: "background: transparent")
+      .replacingOccurrences(of: "background: \"#F2F2F7\"", with: "background: transparent")
+    try #require(job.components(separatedBy: "background: transparent").count == 3)
+    let clear = FrameRenderer(spec: try JobParser.parse(job, file: "\(dir)/small.cfg"))
+    let path = (dir as NSString).appendingPathComponent("small.sheet.png")
+    _ = try OutputWriter.write(format: .sheet, renderer: clear, to: path)
+    let sheet = try ImageDecoder.decode(path: path)
+    #expect(sheet[1, 1].a == 0, "the page: \(sheet[1, 1])")
+    // The first frame's canvas where no view covers it is transparent in its cell too.
+    let frame = clear.frame(0, width: clear.spec.framePixelWidth, height: clear.spec.framePixelHeight)
+    let layout = try ContactSheet(width: 200, columns: 2).layout(count: 2, frameWidth: frame.width, frameHeight: frame.height)
+    let (x, y) = layout.origin(of: 0)
+    var clearPoint: (x: Int, y: Int)?
+    for py in 20..<(frame.height - 20) where clearPoint == nil {
+      for px in 20..<(frame.width - 20) where frame[px, py].a == 0 {
+        clearPoint = (px, py)
+        break
+      }
+    }
+    let point = try #require(clearPoint, "the first frame shows its transparent canvas somewhere")
+    let sx = x + point.x * layout.thumbnailWidth / frame.width, sy = y + point.y * layout.thumbnailHeight / frame.height
+    #expect(sheet[sx, sy].a < 32, "canvas at \(point) → \(sheet[sx, sy])")
+    // An opaque canvas: the grey page.
+    let opaque = FrameRenderer(spec: try JobParser.parse(smallJob(output: output), file: "\(dir)/small.cfg"))
+    _ = try OutputWriter.write(format: .sheet, renderer: opaque, to: path)
+    #expect(try ImageDecoder.decode(path: path)[1, 1] == Pixel(r: 242, g: 242, b: 247, a: 255))
+  }
+
   @Test func gifThroughTheCommandLine() throws {
     let dir = try makeTemporaryDirectory()
     defer { try? FileManager.default.removeItem(atPath: dir) }
