@@ -7,24 +7,31 @@ extension FrameSink {
   /// the canvas, padded to even sides or scaled) and appends it; a
   /// frame that repeats the previous one is appended again without
   /// rendering, or held (`hold()`) where the writer merges holds
-  /// (`mergesHolds`, or `mergingHolds`). The writer converts each bitmap itself (swscale for YUV,
-  /// a straight-alpha copy for RGBA and WebP). Cancels the writer on error.
+  /// (`mergesHolds`, or `mergingHolds`): a frame the renderer knows repeats
+  /// (a hold) is not drawn, and one drawn with the last picture's pixels (a
+  /// transition's delay, a spring settled before its end) is held too. The
+  /// writer converts each bitmap itself (swscale for YUV, a straight-alpha
+  /// copy for RGBA and WebP). Cancels the writer on error.
   func encodeFrames(
     of renderer: FrameRenderer, mergingHolds: Bool? = nil, onFrame: (Int) throws -> Void
   ) throws -> OutputSummary {
     let merging = mergingHolds ?? mergesHolds
     do {
       var bitmap = Bitmap(width: width, height: height)
+      // The last picture appended, where holds merge.
+      var shown = merging ? Bitmap(width: width, height: height) : nil
       let fitter = try FrameFitter(renderer, width: width, height: height)
       let last = renderer.frameCount - 1
       for n in 0..<renderer.frameCount {
-        let repeats = n > 0 && renderer.repeatsPreviousFrame(n)
+        var repeats = n > 0 && renderer.repeatsPreviousFrame(n)
+        if !repeats { try fitter.render(n, into: &bitmap) }
+        if !repeats, n > 0, let shown { repeats = bitmap == shown }
         // A hold is a longer delay where pictures carry delays; the last frame is always a picture.
         if repeats, merging, n < last {
           try hold()
         } else {
-          if !repeats { try fitter.render(n, into: &bitmap) }
           try append(bitmap)
+          if merging { shown = bitmap }
         }
         try onFrame(n)
       }

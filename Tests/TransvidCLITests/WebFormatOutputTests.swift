@@ -158,12 +158,18 @@ struct WebFormatOutputTests {
     let size = 240 * 400 * 4
     #expect(data.count == size * delays.count)
     var n = 0
+    var previous: Bitmap?
     for (k, count) in frames.enumerated() where data.count == size * delays.count {
       let picture = try #require(Bitmap(width: 240, height: 400, bytes: Array(data[(k * size)..<((k + 1) * size)])))
       for _ in 0..<count {
         #expect(picture == r.renderer.frame(n, width: 240, height: 400), "frame \(n) (picture \(k))")
         n += 1
       }
+      // Frames drawn alike are one picture, not only holds (a transition's first frame, a settled end);
+      // the last frame is always a picture of its own.
+      let repeatsPrevious = previous == picture  // a Bool: a failure does not print both pictures
+      if k < frames.count - 1 { #expect(!repeatsPrevious, "picture \(k) repeats the one before") }
+      previous = picture
     }
   }
 
