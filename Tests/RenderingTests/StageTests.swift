@@ -357,24 +357,25 @@ import Testing
     #expect(sheet[5, 600] == Pixel(r: 255, g: 0, b: 0, a: 255))
   }
 
-  /// A sheet rests 10 pt below the device's own safe-area top (UIKIT.md
-  /// §2; the presets' insets as `transvid list devices` gives them), the
-  /// presenting screen's top at the safe-area top; in the dark the screen
-  /// below is dimmed by 0.48, not 0.2.
+  /// A sheet step presenting a blue screen over a red one on `canvas`, at 1x and 10 fps.
+  static func sheetJob(canvas: String, appearances: String = "") -> String {
+    """
+    name: p
+    canvas: { \(canvas), scale: 1, fps: 10 }\(appearances)
+    screens:
+      a: { background: "#FF0000" }
+      b: { background: "#0000FF" }
+    timeline:
+      - present: { to: b, transition: sheet }
+      - hold: 0.2
+    """
+  }
+
   /// An iPhone held in landscape shows no status bar (safe-area top 0) and
   /// is compact in height, where the gap is 8 pt: the sheet rests at 8 pt,
   /// the presenting screen's top at 0.
   @Test func aSheetInLandscapeRestsEightPointsBelowTheTop() throws {
-    let job = """
-      name: p
-      canvas: { device: iphone-15, orientation: landscape, scale: 1, fps: 10 }
-      screens:
-        a: { background: "#FF0000" }
-        b: { background: "#0000FF" }
-      timeline:
-        - present: { to: b, transition: sheet }
-        - hold: 0.2
-      """
+    let job = Self.sheetJob(canvas: "device: iphone-15, orientation: landscape")
     let renderer = FrameRenderer(spec: try JobParser.parse(job, file: "p.cfg"))
     let last = renderer.frame(renderer.frameCount - 1, width: 852, height: 393)
     #expect(last[426, 10].b == 255 && last[426, 10].r == 0, "the sheet from 8 pt: \(last[426, 10])")
@@ -382,20 +383,14 @@ import Testing
     #expect(last[426, 1].r > 150, "the receding screen's top at 0: \(last[426, 1])")
   }
 
+  /// A sheet rests 10 pt below the device's own safe-area top (UIKIT.md
+  /// §2; the presets' insets as `transvid list devices` gives them), the
+  /// presenting screen's top at the safe-area top; in the dark the screen
+  /// below is dimmed by 0.48, not 0.2.
   @Test(arguments: [("iphone-se", 20.0), ("iphone-14", 47.0), ("iphone-15", 59.0), ("iphone-16-pro", 62.0)])
   func aSheetRestsBelowItsDevicesSafeArea(device: String, safeAreaTop: Double) throws {
     #expect(DevicePreset.named(device)?.safeAreaTop == safeAreaTop)
-    let job = """
-      name: p
-      canvas: { device: \(device), scale: 1, fps: 10 }
-      appearances: [light, dark]
-      screens:
-        a: { background: "#FF0000" }
-        b: { background: "#0000FF" }
-      timeline:
-        - present: { to: b, transition: sheet }
-        - hold: 0.2
-      """
+    let job = Self.sheetJob(canvas: "device: \(device)", appearances: "\nappearances: [light, dark]")
     for look in try JobParser.parse(job, file: "p.cfg").localizedJobs() {
       let renderer = FrameRenderer(spec: look)
       let preset = try #require(DevicePreset.named(device))
