@@ -123,9 +123,8 @@ struct SizeBudget {
       var next = Int(Double(rate) * Double(maxBytes) * aim / Double(max(summary.bytes, 1)))
       next = fits ? min(next, lowestOver == .max ? next : (rate + lowestOver) / 2) : min(next, rate * 9 / 10)
       next = min(max(next, Self.lowestBitRate), Self.highestBitRate)
-      // Nothing left between the rates tried (a rate over the budget is
-      // followed by one at least a tenth lower, or by none).
-      if fits ? next <= rate : next * 10 > rate * 9 { break }
+      // Nothing left between the rates tried.
+      if fits ? next <= rate : rate <= Self.lowestBitRate { break }
       rate = next
     }
     if best != nil { return try keptBest(needsNoMore: false) }
