@@ -25,20 +25,27 @@ public struct ContactSheet: Sendable {
   /// Sheet background: opaque, or transparent for frames with alpha, which
   /// then keep it on the sheet.
   public var background: Pixel
+  /// Under each label (opaque): the label reads on any page a transparent
+  /// sheet is laid on.
+  public var labelBackground: Pixel
   /// Label colour (opaque).
   public var labelColor: Pixel
 
   public init(
     width: Int, columns: Int, gap: Int = 8,
-    background: Pixel = Pixel(r: 242, g: 242, b: 247, a: 255),
-    labelColor: Pixel = Pixel(r: 60, g: 60, b: 67, a: 255)
+    background: Pixel = ContactSheet.page,
+    labelColor: Pixel = Pixel(r: 60, g: 60, b: 67, a: 255), labelBackground: Pixel = ContactSheet.page
   ) {
     self.width = width
     self.columns = columns
     self.gap = gap
     self.background = background
     self.labelColor = labelColor
+    self.labelBackground = labelBackground
   }
+
+  /// The page's grey (iOS's systemGroupedBackground).
+  public static let page = Pixel(r: 242, g: 242, b: 247, a: 255)
 
   /// Where things go for `count` frames of `frameWidth × frameHeight`.
   public struct Layout: Hashable, Sendable {
@@ -99,6 +106,10 @@ public struct ContactSheet: Sendable {
       let strip = Label(label(i), style: style).render(
         size: .init(width: Double(layout.thumbnailWidth), height: Double(layout.labelHeight)), scale: 1,
         fonts: fonts)
+      if labelBackground != background {
+        let under = Bitmap(width: layout.thumbnailWidth, height: layout.labelHeight, fill: labelBackground)
+        draw(under, at: x, y + layout.thumbnailHeight, into: &sheet)
+      }
       draw(strip, at: x, y + layout.thumbnailHeight, into: &sheet)
     }
     return sheet

@@ -226,7 +226,8 @@ func smallJob(output: String) -> String {
 
   /// A transparent canvas keeps its alpha on the sheet (the README's
   /// table: sheet, alpha yes): the page and the canvas in each cell are
-  /// transparent; an opaque canvas keeps the grey page.
+  /// transparent, the labels on their grey strips; an opaque canvas keeps
+  /// the grey page.
   @Test func aSheetOfATransparentCanvasKeepsItsAlpha() throws {
     let dir = try makeTemporaryDirectory()
     defer { try? FileManager.default.removeItem(atPath: dir) }
@@ -253,6 +254,8 @@ func smallJob(output: String) -> String {
     let point = try #require(clearPoint, "the first frame shows its transparent canvas somewhere")
     let sx = x + point.x * layout.thumbnailWidth / frame.width, sy = y + point.y * layout.thumbnailHeight / frame.height
     #expect(sheet[sx, sy].a < 32, "canvas at \(point) → \(sheet[sx, sy])")
+    // The time labels keep their grey strip, so they read on any page the sheet is laid on.
+    #expect(sheet[x + 1, y + layout.thumbnailHeight + 1] == ContactSheet.page)
     // An opaque canvas: the grey page.
     let opaque = FrameRenderer(spec: try JobParser.parse(smallJob(output: output), file: "\(dir)/small.cfg"))
     _ = try OutputWriter.write(format: .sheet, renderer: opaque, to: path)
