@@ -11,8 +11,9 @@
 // off again and return to the screen below: a pop undoes a push, a dismiss a
 // present. Without `transition` a pop reuses its push's; with the same
 // transition (given or not) it also inherits the push's parameters, its own
-// values replacing them (`TransitionParameters.merging`). Parameters are
-// checked in `JobDecoder+Parameters.swift`.
+// values replacing them (`TransitionParameters.merging`), except a `delay`
+// when the pop is a gesture; and the push's `mirror:` unless it says its
+// own. Parameters are checked in `JobDecoder+Parameters.swift`.
 
 import Motion
 import Transitions
@@ -177,10 +178,16 @@ extension JobDecoder {
               initialVelocity: spring.initialVelocity)))
       }
     }
+    // A finger drags an interactive pop from its first instant: a `delay`
+    // the push had is not the pop's unless the pop writes one.
+    if fields["gesture"] != nil, fields["delay"] == nil { parameters.values["delay"] = nil }
     let step = TransitionStep(
       operation: operation, from: push.to, to: push.from, transition: descriptor.name, parameters: parameters,
       location: pair.keyLocation)
-    return try withStepOptions(step, fields, canvas: canvas, from: from)
+    var reverse = try withStepOptions(step, fields, canvas: canvas, from: from)
+    // And the push's `mirror:`, so a right-to-left job undoes the push on the side it was made.
+    if fields["mirror"] == nil { reverse.mirror = push.mirror }
+    return reverse
   }
 
   /// `key`'s value; when it is missing but a key is a near miss of it, that

@@ -78,6 +78,27 @@ import Glibc
     #expect(s[1].parameters.curve(default: .linear) == .timing(TimingFunction(controlPoints: 0.2, 0, 0, 1)))
   }
 
+  /// A pop inherits the push's `delay` unless a finger drives it (a
+  /// gesture tracks from its first instant), and the push's `mirror:`
+  /// unless it says its own.
+  @Test static func anInteractivePopTakesNoDelayAndEveryPopTheMirror() throws {
+    let job = try parse(
+      screens + """
+        timeline:
+          - push: { to: detail, transition: circle-spread, delay: 0.2, mirror: true }
+          - pop: {}
+          - push: { to: detail, transition: circle-spread, delay: 0.2, mirror: true }
+          - pop: { gesture: { progress: [0, 0.6] } }
+          - push: { to: detail, transition: circle-spread, delay: 0.2 }
+          - pop: { gesture: { progress: [0, 0.6] }, delay: 0.1, mirror: true }
+        """)
+    let s = steps(job)
+    #expect(s[1].parameters.values["delay"] == .number(0.2) && s[1].mirror == true)
+    #expect(s[3].parameters.values["delay"] == nil && s[3].mirror == true)
+    #expect(s[5].parameters.values["delay"] == .number(0.1) && s[5].mirror == true)
+    #expect(s[4].mirror == nil)
+  }
+
   @Test static func popElementIsOrientedToItsOwnStep() throws {
     // In a pop's own element, `from` is on the screen being left.
     #expect(throws: Diagnostic(
