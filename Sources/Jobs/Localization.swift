@@ -63,9 +63,12 @@ public struct Localization: Hashable, Sendable {
 
   /// Whether UIKit mirrors `transition` in a right-to-left layout: its
   /// navigation controller's push and pop do; modal styles and the seeds'
-  /// custom animations (written left to right) do not.
+  /// custom animations (written left to right) do not. A `sheet` is drawn
+  /// mirrored too: its motion is symmetric, and a card narrower than the
+  /// screen (an iPad's form sheet) lays its screen out right to left in its
+  /// own width, so it shows the screen's leading, right-hand part.
   public static func mirrorsByDefault(_ transition: String) -> Bool {
-    Catalog.descriptor(named: transition)?.origin.contains("UINavigationController") ?? false
+    transition == "sheet" || Catalog.descriptor(named: transition)?.origin.contains("UINavigationController") ?? false
   }
 
   /// Whether `locale` is written right to left (Arabic, Hebrew, Persian, Urdu, …).

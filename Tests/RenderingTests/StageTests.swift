@@ -357,6 +357,33 @@ import Testing
     #expect(sheet[5, 600] == Pixel(r: 255, g: 0, b: 0, a: 255))
   }
 
+  /// In a right-to-left locale an iPad's form-sheet card lays its screen
+  /// out right to left in its own width: a view at the screen's leading
+  /// edge shows at the card's right edge (it was mirrored about the whole
+  /// screen's width, out of the card, which stayed blank).
+  @Test func anIPadSheetShowsItsScreensLeadingPartRightToLeft() throws {
+    let job = """
+      name: p
+      canvas: { device: ipad-11, scale: 1, fps: 10 }
+      locales: [he]
+      screens:
+        a: { background: "#FFFFFF" }
+        b:
+          background: "#FFFFFF"
+          views: [{ frame: [0, 0, 200, 100], color: "#FF0000" }]
+      timeline:
+        - present: { to: b, transition: sheet }
+        - hold: 0.2
+      """
+    let spec = try #require(try JobParser.parse(job, file: "p.cfg").localizedJobs().first)
+    let renderer = FrameRenderer(spec: spec)
+    let last = renderer.frame(renderer.frameCount - 1, width: 834, height: 1194)
+    let (left, top) = ((834 - 580) / 2, (1194 - 640) / 2)
+    #expect(last[left + 575, top + 50] == Pixel(r: 255, g: 0, b: 0, a: 255), "\(last[left + 575, top + 50])")
+    #expect(last[left + 385, top + 50] == Pixel(r: 255, g: 0, b: 0, a: 255), "\(last[left + 385, top + 50])")
+    #expect(last[left + 370, top + 50] == Pixel(r: 255, g: 255, b: 255, a: 255), "\(last[left + 370, top + 50])")
+  }
+
   /// A sheet step presenting a blue screen over a red one on `canvas`, at 1x and 10 fps.
   static func sheetJob(canvas: String, appearances: String = "") -> String {
     """
