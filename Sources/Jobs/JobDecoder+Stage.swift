@@ -77,7 +77,7 @@ extension JobDecoder {
     }
     var caption: CaptionSpec?
     if let pair = fields.pairs.first(where: { $0.key == "caption" }) {
-      caption = try self.caption(pair, fields.path("caption"))
+      caption = try self.caption(pair, fields.path("caption"), ink: captionInk(on: background))
     }
     var stage = StageSpec(
       size: .zero, device: device, orientation: canvas.orientation, finish: finish, background: background,
@@ -138,10 +138,25 @@ extension JobDecoder {
     return .gradient(try gradient(node, path))
   }
 
-  /// `caption: TEXT` or `{ text, position, font, textColor, lines }`.
-  private func caption(_ pair: YAMLNode.Pair, _ path: KeyPath) throws(Diagnostic) -> CaptionSpec {
+  /// The caption's ink unless it says its own: black on a light stage
+  /// background (a colour or gradient whose mean luma is at least half),
+  /// white on a dark one; over an image, as the appearance (white in dark).
+  func captionInk(on background: StageBackground) -> Color {
+    func luma(_ c: Color) -> Double { 0.2126 * c.red + 0.7152 * c.green + 0.0722 * c.blue }
+    let colors: [Color]
+    switch background {
+    case .color(let c): colors = [c]
+    case .gradient(let g): colors = g.colors
+    case .image: return isDark ? .white : .black
+    }
+    guard colors.allSatisfy({ $0.alpha >= 0.5 }) else { return isDark ? .white : .black }
+    return colors.map(luma).reduce(0, +) / Double(colors.count) < 0.5 ? .white : .black
+  }
+
+  /// `caption: TEXT` or `{ text, position, font, textColor, lines }`, in `ink` unless it says its own.
+  private func caption(_ pair: YAMLNode.Pair, _ path: KeyPath, ink: Color) throws(Diagnostic) -> CaptionSpec {
     var caption = CaptionSpec(
-      text: "", position: .top, style: TextStyle(size: 28, weight: .bold, color: isDark ? .white : .black, alignment: .center),
+      text: "", position: .top, style: TextStyle(size: 28, weight: .bold, color: ink, alignment: .center),
       lines: 2, location: pair.keyLocation)
     guard pair.value.pairs != nil else {
       caption.text = try captionText(pair.value, path)

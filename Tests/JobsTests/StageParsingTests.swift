@@ -1,4 +1,5 @@
 import Geometry
+import Raster
 import Testing
 
 @testable import Jobs
@@ -25,6 +26,23 @@ import Testing
     } catch {
       return error.description
     }
+  }
+
+  /// A caption's default ink reads on its stage: black on a light
+  /// background, white on a dark one, whatever the appearance; over an
+  /// image (or the default background), as the appearance; its own
+  /// `textColor` wins.
+  @Test(arguments: [
+    ("{ background: \"#DDE3EE\", caption: Hi }", Color.black, Color.black),
+    ("{ background: \"#1C1C1E\", caption: Hi }", Color.white, Color.white),
+    ("{ background: { colors: [\"#F4F6FB\", \"#D5DCEB\"] }, caption: Hi }", Color.black, Color.black),
+    ("{ caption: Hi }", Color.black, Color.white),
+    ("{ background: \"#DDE3EE\", caption: { text: Hi, textColor: \"#FF0000\" } }", Color(red: 1, green: 0, blue: 0), Color(red: 1, green: 0, blue: 0)),
+  ])
+  func captionInkReadsOnItsStage(stage: String, light: Color, dark: Color) throws {
+    let job = Self.job(stage: stage).replacingOccurrences(of: "name: s\n", with: "name: s\nappearances: [light, dark]\n")
+    let looks = try JobParser.parse(job, file: "s.cfg").localizedJobs()
+    #expect(looks.map { $0.stage?.caption?.style.color } == [light, dark], "\(stage)")
   }
 
   @Test func unknownDeviceSuggestsTheNearest() {
