@@ -18,7 +18,9 @@ extension FrameSink {
     let merging = mergingHolds ?? mergesHolds
     do {
       var bitmap = Bitmap(width: width, height: height)
-      // The last picture appended, where holds merge.
+      // Where holds merge, the last picture appended: it and `bitmap` trade
+      // places after each picture (the fitter overwrites every pixel), so
+      // neither is copied.
       var shown = merging ? Bitmap(width: width, height: height) : nil
       let fitter = try FrameFitter(renderer, width: width, height: height)
       let last = renderer.frameCount - 1
@@ -29,9 +31,11 @@ extension FrameSink {
         // A hold is a longer delay where pictures carry delays; the last frame is always a picture.
         if repeats, merging, n < last {
           try hold()
+        } else if repeats, let shown {
+          try append(shown)
         } else {
           try append(bitmap)
-          if merging { shown = bitmap }
+          if merging { swap(&bitmap, &shown!) }
         }
         try onFrame(n)
       }
