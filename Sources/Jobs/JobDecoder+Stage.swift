@@ -77,7 +77,7 @@ extension JobDecoder {
     }
     var caption: CaptionSpec?
     if let pair = fields.pairs.first(where: { $0.key == "caption" }) {
-      caption = try self.caption(pair, fields.path("caption"), ink: captionInk(on: background))
+      caption = try self.caption(pair, fields.path("caption"))
     }
     var stage = StageSpec(
       size: .zero, device: device, orientation: canvas.orientation, finish: finish, background: background,
@@ -138,26 +138,12 @@ extension JobDecoder {
     return .gradient(try gradient(node, path))
   }
 
-  /// The caption's ink unless it says its own: black on a light stage
-  /// background (a colour or gradient whose mean luma is at least half),
-  /// white on a dark one; over an image, as the appearance (white in dark).
-  func captionInk(on background: StageBackground) -> Color {
-    func luma(_ c: Color) -> Double { 0.2126 * c.red + 0.7152 * c.green + 0.0722 * c.blue }
-    let colors: [Color]
-    switch background {
-    case .color(let c): colors = [c]
-    case .gradient(let g): colors = g.colors
-    case .image: return isDark ? .white : .black
-    }
-    guard colors.allSatisfy({ $0.alpha >= 0.5 }) else { return isDark ? .white : .black }
-    return colors.map(luma).reduce(0, +) / Double(colors.count) < 0.5 ? .white : .black
-  }
-
-  /// `caption: TEXT` or `{ text, position, font, textColor, lines }`, in `ink` unless it says its own.
-  private func caption(_ pair: YAMLNode.Pair, _ path: KeyPath, ink: Color) throws(Diagnostic) -> CaptionSpec {
+  /// `caption: TEXT` or `{ text, position, font, textColor, lines }`.
+  private func caption(_ pair: YAMLNode.Pair, _ path: KeyPath) throws(Diagnostic) -> CaptionSpec {
     var caption = CaptionSpec(
-      text: "", position: .top, style: TextStyle(size: 28, weight: .bold, color: ink, alignment: .center),
+      text: "", position: .top, style: TextStyle(size: 28, weight: .bold, color: isDark ? .white : .black, alignment: .center),
       lines: 2, location: pair.keyLocation)
+    caption.inkFollowsBackground = true
     guard pair.value.pairs != nil else {
       caption.text = try captionText(pair.value, path)
       return caption
@@ -181,7 +167,10 @@ extension JobDecoder {
       try font(value, fields.path("font"), into: &caption.style)
       caption.fontLocation = value.pairs?.first { $0.key == "file" || $0.key == "family" }?.value.location
     }
-    if let value = fields["textColor"] { caption.style.color = try color(value, fields.path("textColor")) }
+    if let value = fields["textColor"] {
+      caption.style.color = try color(value, fields.path("textColor"))
+      caption.inkFollowsBackground = false
+    }
     if let value = fields["lines"] {
       caption.lines = try integer(value, fields.path("lines"), in: 1...CaptionSpec.maximumLines)
     }

@@ -70,6 +70,10 @@ public struct CaptionSpec: Hashable, Sendable {
   public var position: Position
   /// Size, weight and colour; centred.
   public var style: TextStyle
+  /// Whether the colour is chosen by what the caption is drawn over (no
+  /// `textColor:`): black on a light stage under it, white on a dark one
+  /// (`Stage`); `style.color` is the appearance's until then.
+  public var inkFollowsBackground = false
   /// How many lines the caption area holds (the text wraps to the stage width).
   public var lines: Int
   /// The most `lines` may be.

@@ -84,12 +84,34 @@ struct Stage: Sendable {
     canvases = BitmapPool(width: spec.canvas.pixelWidth, height: spec.canvas.pixelHeight)
     edges = Self.edges(stage: stage, layout: layout, size: screen, compositor: compositor)
     captions = stage.caption.map { caption in
-      CaptionTrack(
-        caption: Caption(style: caption.style, frame: layout.caption, scale: scale, fonts: fonts), first: caption.text,
+      var style = caption.style
+      if caption.inkFollowsBackground { style.color = Self.ink(over: base, in: layout.caption, scale: scale) }
+      return CaptionTrack(
+        caption: Caption(style: style, frame: layout.caption, scale: scale, fonts: fonts), first: caption.text,
         changes: stage.captionChanges, timeline: timeline, base: base, compositor: compositor,
         reach: StageLayout.captionGap(caption))
     }
     token = Self.tokens.wrappingAdd(1, ordering: .relaxed).oldValue
+  }
+
+  /// A caption's ink over `base` (the stage drawn without it) in `frame`
+  /// (stage points): black where the pixels under it are light (mean luma,
+  /// BT.709 weights on the sRGB bytes, at least half), white where dark;
+  /// what shows through a transparent stage counts as black.
+  static func ink(over base: Bitmap, in frame: Rect, scale: Double) -> Color {
+    let x0 = max(0, Int((frame.minX * scale).rounded())), x1 = min(base.width, Int((frame.maxX * scale).rounded()))
+    let y0 = max(0, Int((frame.minY * scale).rounded())), y1 = min(base.height, Int((frame.maxY * scale).rounded()))
+    guard x1 > x0, y1 > y0 else { return .black }
+    var total = 0
+    base.bytes.withUnsafeBufferPointer { p in
+      for y in y0..<y1 {
+        for x in x0..<x1 {
+          let i = y * base.stride + x * 4
+          total += 54 * Int(p[i]) + 183 * Int(p[i + 1]) + 19 * Int(p[i + 2])
+        }
+      }
+    }
+    return total < 128 * 256 * (x1 - x0) * (y1 - y0) ? .white : .black
   }
 
   /// The screen's coverage, row by row, from the same shapes the device

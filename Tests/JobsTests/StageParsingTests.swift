@@ -28,21 +28,14 @@ import Testing
     }
   }
 
-  /// A caption's default ink reads on its stage: black on a light
-  /// background, white on a dark one, whatever the appearance; over an
-  /// image (or the default background), as the appearance; its own
-  /// `textColor` wins.
-  @Test(arguments: [
-    ("{ background: \"#DDE3EE\", caption: Hi }", Color.black, Color.black),
-    ("{ background: \"#1C1C1E\", caption: Hi }", Color.white, Color.white),
-    ("{ background: { colors: [\"#F4F6FB\", \"#D5DCEB\"] }, caption: Hi }", Color.black, Color.black),
-    ("{ caption: Hi }", Color.black, Color.white),
-    ("{ background: \"#DDE3EE\", caption: { text: Hi, textColor: \"#FF0000\" } }", Color(red: 1, green: 0, blue: 0), Color(red: 1, green: 0, blue: 0)),
-  ])
-  func captionInkReadsOnItsStage(stage: String, light: Color, dark: Color) throws {
-    let job = Self.job(stage: stage).replacingOccurrences(of: "name: s\n", with: "name: s\nappearances: [light, dark]\n")
-    let looks = try JobParser.parse(job, file: "s.cfg").localizedJobs()
-    #expect(looks.map { $0.stage?.caption?.style.color } == [light, dark], "\(stage)")
+  /// A caption without `textColor` takes its ink from what it is drawn
+  /// over (`Stage`); one with it keeps its own.
+  @Test func aCaptionsInkFollowsItsBackgroundUnlessItSaysItsOwn() throws {
+    func caption(_ stage: String) throws -> CaptionSpec? { try JobParser.parse(Self.job(stage: stage), file: "s.cfg").stage?.caption }
+    #expect(try caption("{ background: \"#DDE3EE\", caption: Hi }")?.inkFollowsBackground == true)
+    #expect(try caption("{ caption: { text: Hi, font: 20 } }")?.inkFollowsBackground == true)
+    let own = try caption("{ caption: { text: Hi, textColor: \"#FF0000\" } }")
+    #expect(own?.inkFollowsBackground == false && own?.style.color == Color(red: 1, green: 0, blue: 0))
   }
 
   @Test func unknownDeviceSuggestsTheNearest() {

@@ -320,6 +320,50 @@ import Testing
   }
 }
 
+/// A caption's default ink reads on what is drawn under it: white at the
+/// black end of a gradient, black at its white end and on a light colour,
+/// whatever the appearance.
+@Suite struct CaptionInkTests {
+  /// The lightest and darkest luma in the caption's strip of the first frame.
+  static func inkRange(stage: String, appearance: String = "light") throws -> (min: Int, max: Int) {
+    let job = """
+      name: c
+      canvas: { size: 200x200, scale: 1, fps: 10 }
+      appearances: [\(appearance)]
+      stage: \(stage)
+      screens: { a: { background: "#808080" } }
+      timeline: [{ hold: 0.2 }]
+      """
+    let spec = try #require(try JobParser.parse(job, file: "c.cfg").localizedJobs().first)
+    let renderer = FrameRenderer(spec: spec)
+    let frame = renderer.frame(0, width: spec.framePixelWidth, height: spec.framePixelHeight)
+    let bottom = spec.stage?.caption?.position == .bottom
+    let rows = bottom ? (frame.height - 40)..<(frame.height - 8) : 8..<40
+    var (low, high) = (255, 0)
+    for y in rows {
+      for x in 0..<frame.width {
+        let p = frame[x, y]
+        let luma = (54 * Int(p.r) + 183 * Int(p.g) + 19 * Int(p.b)) >> 8
+        (low, high) = (Swift.min(low, luma), Swift.max(high, luma))
+      }
+    }
+    return (low, high)
+  }
+
+  @Test func theInkReadsOnWhatIsUnderIt() throws {
+    let gradient = "background: { colors: [\"#000000\", \"#FFFFFF\"] }, padding: 10, device: none"
+    // Top: over the black end, white ink (the mean over the whole gradient is a half: it was black).
+    let top = try Self.inkRange(stage: "{ \(gradient), caption: { text: WWWW, font: 24 } }")
+    #expect(top.max > 200, "\(top)")
+    let bottom = try Self.inkRange(stage: "{ \(gradient), caption: { text: WWWW, font: 24, position: bottom } }")
+    #expect(bottom.min < 60, "\(bottom)")
+    // A light colour in a dark appearance: black ink.
+    let light = try Self.inkRange(
+      stage: "{ background: \"#DDE3EE\", padding: 10, device: none, caption: { text: WWWW, font: 24 } }", appearance: "dark")
+    #expect(light.min < 60, "\(light)")
+  }
+}
+
 /// Built-ins that follow the device: an iPad sheet is a centred card; a
 /// magic move's vacated slot shows its placeholder.
 @Suite struct DeviceTransitionTests {
