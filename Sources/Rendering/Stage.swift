@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import Geometry
 import Jobs
 import Raster
@@ -95,23 +98,30 @@ struct Stage: Sendable {
   }
 
   /// A caption's ink over `base` (the stage drawn without it) in `frame`
-  /// (stage points): black where the pixels under it are light (mean luma,
-  /// BT.709 weights on the sRGB bytes, at least half), white where dark;
+  /// (stage points): the one of black and white that contrasts more with
+  /// the mean colour there (WCAG 2's contrast ratio: black where the mean
+  /// relative luminance is above 0.179, so black on #7F7F7F and on red);
   /// what shows through a transparent stage counts as black.
   static func ink(over base: Bitmap, in frame: Rect, scale: Double) -> Color {
     let x0 = max(0, Int((frame.minX * scale).rounded())), x1 = min(base.width, Int((frame.maxX * scale).rounded()))
     let y0 = max(0, Int((frame.minY * scale).rounded())), y1 = min(base.height, Int((frame.maxY * scale).rounded()))
     guard x1 > x0, y1 > y0 else { return .black }
-    var total = 0
+    // sRGB's transfer curve undone, per byte.
+    let linear = (0..<256).map { v -> Double in
+      let c = Double(v) / 255
+      return c <= 0.04045 ? c / 12.92 : pow((c + 0.055) / 1.055, 2.4)
+    }
+    var total = 0.0
     base.bytes.withUnsafeBufferPointer { p in
       for y in y0..<y1 {
         for x in x0..<x1 {
           let i = y * base.stride + x * 4
-          total += 54 * Int(p[i]) + 183 * Int(p[i + 1]) + 19 * Int(p[i + 2])
+          let r = linear[Int(p[i])], g = linear[Int(p[i + 1])], b = linear[Int(p[i + 2])]
+          total += 0.2126 * r + 0.7152 * g + 0.0722 * b
         }
       }
     }
-    return total < 128 * 256 * (x1 - x0) * (y1 - y0) ? .white : .black
+    return total / Double((x1 - x0) * (y1 - y0)) > 0.179 ? .black : .white
   }
 
   /// The screen's coverage, row by row, from the same shapes the device

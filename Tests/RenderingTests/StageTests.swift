@@ -361,6 +361,9 @@ import Testing
     let light = try Self.inkRange(
       stage: "{ background: \"#DDE3EE\", padding: 10, device: none, caption: { text: WWWW, font: 24 } }", appearance: "dark")
     #expect(light.min < 60, "\(light)")
+    // Pure red contrasts more with black (WCAG: 5.3 against 4.0): no white ink over it.
+    let red = try Self.inkRange(stage: "{ background: \"#FF0000\", padding: 10, device: none, caption: { text: WWWW, font: 24 } }")
+    #expect(red.max < 100, "\(red)")
   }
 }
 
