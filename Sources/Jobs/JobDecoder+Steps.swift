@@ -12,7 +12,7 @@
 // present. Without `transition` a pop reuses its push's; with the same
 // transition (given or not) it also inherits the push's parameters, its own
 // values replacing them (`TransitionParameters.merging`), except a `delay`
-// when the pop is a gesture; and the push's `mirror:` unless it says its
+// when the pop is a gesture, and the push's `mirror:` unless it says its
 // own. Parameters are checked in `JobDecoder+Parameters.swift`.
 
 import Motion
@@ -185,8 +185,8 @@ extension JobDecoder {
       operation: operation, from: push.to, to: push.from, transition: descriptor.name, parameters: parameters,
       location: pair.keyLocation)
     var reverse = try withStepOptions(step, fields, canvas: canvas, from: from)
-    // And the push's `mirror:`, so a right-to-left job undoes the push on the side it was made.
-    if fields["mirror"] == nil { reverse.mirror = push.mirror }
+    // With the push's transition, its `mirror:` too, so a right-to-left job undoes the push on the side it was made.
+    if fields["mirror"] == nil, descriptor.name == push.transition { reverse.mirror = push.mirror }
     return reverse
   }
 

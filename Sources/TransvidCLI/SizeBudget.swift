@@ -123,13 +123,13 @@ struct SizeBudget {
       var next = Int(Double(rate) * Double(maxBytes) * aim / Double(max(summary.bytes, 1)))
       next = fits ? min(next, lowestOver == .max ? next : (rate + lowestOver) / 2) : min(next, rate * 9 / 10)
       next = min(max(next, Self.lowestBitRate), Self.highestBitRate)
-      // Nothing left between the rates tried.
-      if fits ? next <= rate : rate <= Self.lowestBitRate { break }
+      // Nothing left between the rates tried (a rate within 1 % of the lowest is the lowest).
+      if fits ? next <= rate : rate <= Self.lowestBitRate * 101 / 100 { break }
       rate = next
     }
     if best != nil { return try keptBest(needsNoMore: false) }
-    // The lowest rate, unless a rate within a tenth of it was tried.
-    if tried.map(\.rate).min()! > Self.lowestBitRate * 11 / 10 {
+    // The lowest rate, unless it (or a rate within 1 % of it) was tried.
+    if tried.map(\.rate).min()! > Self.lowestBitRate * 101 / 100 {
       let summary = try attempt(Self.lowestBitRate)
       if summary.bytes <= maxBytes { return kept(summary, at: Self.lowestBitRate, needsNoMore: false) }
     }

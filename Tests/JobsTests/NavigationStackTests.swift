@@ -97,6 +97,15 @@ import Glibc
     #expect(s[3].parameters.values["delay"] == nil && s[3].mirror == true)
     #expect(s[5].parameters.values["delay"] == .number(0.1) && s[5].mirror == true)
     #expect(s[4].mirror == nil)
+    // Another transition than the push's inherits neither its parameters nor its mirror.
+    let other = steps(
+      try parse(
+        screens + """
+          timeline:
+            - push: { to: detail, transition: circle-spread, mirror: true }
+            - pop: { transition: magic-move }
+          """))
+    #expect(other[1].mirror == nil)
   }
 
   @Test static func popElementIsOrientedToItsOwnStep() throws {

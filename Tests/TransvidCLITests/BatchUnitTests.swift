@@ -343,5 +343,16 @@ import TestSupport
       return
     }
     #expect(error.description.hasSuffix("error: output.mp4.maxBytes: even at 20 kb/s the mp4 is 30000 bytes, over 27200 (tried 20.9 kb/s → 30000 bytes, 20 kb/s → 30000 bytes)"), "\(error.description)")
+    // A first rate within 1 % of the lowest is the lowest: encoded once.
+    let (_, once, _) = try search({ _ in 30_000 }, maxBytes: 26_050)
+    #expect(once == [20_006], "\(once)")
+  }
+
+  /// Every attempt over the budget down to 20.9 kb/s, the last of the
+  /// four: the lowest rate is still tried, and meets it.
+  @Test func attemptsRunningOutStillTryTheLowestRate() throws {
+    let (met, tried, file) = try search({ $0 > 20_000 ? 61_000 : 59_000 }, maxBytes: 60_000)
+    #expect(tried.count == 5 && tried.last == 20_000 && file == 20_000, "\(tried)")
+    #expect((try? met.get().0.bytes) == 59_000)
   }
 }
