@@ -18,12 +18,19 @@ enum FrameCommand {
     }
   }
 
+  /// `--locale` on a job without `locales:`: it has no other language to draw.
+  struct NoLocales: Error, CustomStringConvertible {
+    var job: String, wanted: String
+    var description: String { "\(job) has no locale '\(wanted)' (it lists none: add locales: [\(wanted)] and its strings)" }
+  }
+
   static func run(
     job: String, time: Double, output: String, paths: PathPolicy, limits: JobLimits, locale: String? = nil,
     appearance: String? = nil, console: Console
   ) -> Int32 {
     do {
       let parsed = try JobParser.load(path: job, limits: limits, access: paths.access(jobFile: job))
+      if let locale, parsed.localization?.locales.isEmpty ?? true { throw NoLocales(job: job, wanted: locale) }
       let looks = try LocaleSelection.all(of: parsed, locales: locale.map { [$0] })
       // A job without `appearances:` has one, light.
       let chosen = appearance.map { wanted in looks.first { ($0.appearance ?? "light") == wanted } }

@@ -379,6 +379,12 @@ import TransvidCLI
     let none = Capture()
     #expect(transvid(["frame", plain, "--appearance", "dark", "--time", "0", "-o", path(dir, "x.png")], none) == 1)
     #expect(none.err == ["transvid: \(plain) has no appearance 'dark' (it is light only: add appearances: [light, dark])"])
+    // Nor another language than its own: drawn as written, it would pass for the one asked.
+    let unlocalized = try write(
+      "name: u\ncanvas: { size: 40x60, scale: 1, fps: 10 }\nscreens: { a: {} }\ntimeline: [{ hold: 0.2 }]\n", to: "u.cfg", in: dir)
+    let noLocale = Capture()
+    #expect(transvid(["frame", unlocalized, "--locale", "ar", "--time", "0", "-o", path(dir, "u.png")], noLocale) == 1)
+    #expect(noLocale.err == ["transvid: \(unlocalized) has no locale 'ar' (it lists none: add locales: [ar] and its strings)"])
     #expect(transvid(["frame", plain, "--appearance", "light", "--time", "0", "-o", path(dir, "x.png")]) == 0)
     let usage = Capture()
     #expect(transvid(["frame", plain, "--appearance", "dim", "--time", "0", "-o", path(dir, "x.png")], usage) == 2)
