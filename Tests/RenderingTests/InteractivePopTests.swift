@@ -76,7 +76,10 @@ import Testing
     let written = try JobParser.parse(
       job.replacingOccurrences(of: "interval: 0.2 }", with: "interval: 0.2, release: cancel, completionSpeed: 1 }"),
       file: "g.cfg")
-    guard case .transition(let kept) = written.timeline[1] else { return }
+    guard case .transition(let kept) = written.timeline[1] else {
+      Issue.record("no pop with the gesture's own release")
+      return
+    }
     #expect(kept.isCancelled && kept.gesture?.completionSpeed == 1)
   }
 
