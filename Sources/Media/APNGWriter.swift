@@ -2,7 +2,8 @@
 /// RGBA, lossless) that loops forever or a given number of times. Holds
 /// are merged as in the GIF (`mergesHolds`): a picture's delay is its pts
 /// gap, whole frames of exactly `1/fps` s (APNG delays are fractions), and
-/// the last picture's is one frame (`final_delay`). A `VideoWriter` that only
+/// the last picture's runs to the clip's end (`final_delay`: one frame, or
+/// more where the clip ends on a hold). A `VideoWriter` that only
 /// chooses its `Encoding`.
 ///
 /// Size: any, 1…16384.
@@ -27,4 +28,5 @@ public final class APNGWriter: VideoWriter {
   }
 
   public override var mergesHolds: Bool { true }
+  public override var endsOnHold: Bool { true }
 }

@@ -12,6 +12,9 @@ public protocol FrameSink: AnyObject {
   /// Whether pictures carry their own delays, so a hold is better written
   /// as a longer delay (`hold()`) than as a repeated picture.
   var mergesHolds: Bool { get }
+  /// Whether the clip may end on a hold (the last picture's delay runs to
+  /// its end); elsewhere the last frame must be a picture.
+  var endsOnHold: Bool { get }
   func append(_ bitmap: Bitmap) throws
   func hold() throws
   @discardableResult func finish() throws -> VideoSummary

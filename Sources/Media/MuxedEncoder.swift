@@ -125,6 +125,14 @@ final class MuxedEncoder {
     }
   }
 
+  /// Sets one of the muxer's own options (`final_delay`) after the header
+  /// is written: for those it reads only at the trailer.
+  func setMuxerOption(_ name: String, _ value: String) throws(MediaError) {
+    try guardOpen("set \(name) of")
+    guard let format else { return }
+    try check(av_opt_set(format.pointee.priv_data, name, value, 0), "set \(encoding.container) muxer option \(name)=\(value)")
+  }
+
   /// Flushes the encoder, writes the trailer and renames the temp file onto
   /// `path`; returns the file's size in bytes.
   func finish() throws(MediaError) -> Int {

@@ -51,6 +51,8 @@ public class VideoWriter {
   private let frame: Frame
   private let scaler = Scaler()
   private var frameCount = 0
+  /// Frames held (`hold()`) since the last picture.
+  private var heldFrames = 0
   /// The straight-alpha copy of a frame, for YUV formats with alpha.
   private var straight: Bitmap?
 
@@ -117,6 +119,11 @@ public class VideoWriter {
   /// written as a longer delay (`hold()`) than as a repeated picture.
   public var mergesHolds: Bool { false }
 
+  /// Whether the clip may end on a hold: the last picture then stays on
+  /// display to the clip's end (APNG's final delay). Elsewhere the last
+  /// frame must be a picture, or the file would end early.
+  public var endsOnHold: Bool { false }
+
   /// Keeps the picture on display one frame longer without encoding
   /// another: the next picture's pts is one frame later. After `append`.
   public func hold() throws {
@@ -127,6 +134,7 @@ public class VideoWriter {
       throw MediaError("hold frame of \(encoder.encoding.what)", "no picture is on display yet")
     }
     frameCount += 1
+    heldFrames += 1
   }
 
   /// Flushes the encoder, writes the trailer and renames the temp file onto
@@ -139,8 +147,17 @@ public class VideoWriter {
       encoder.cancel()
       throw MediaError("finish \(encoder.encoding.what)", "no frames were appended")
     }
-    let bytes = try encoder.finish()
     let rate = Self.timing(fps, fractional: fractional)
+    if heldFrames > 0, endsOnHold {
+      // The last picture's delay: itself and the frames held after it.
+      var num: Int32 = 0, den: Int32 = 0
+      av_reduce(&num, &den, Int64((heldFrames + 1) * rate.timeBase.num), Int64(rate.timeBase.den), 65535)
+      do { try encoder.setMuxerOption("final_delay", "\(num)/\(den)") } catch {
+        encoder.cancel()
+        throw error
+      }
+    }
+    let bytes = try encoder.finish()
     let duration = Double(frameCount) * Double(rate.denominator) / Double(rate.frames)
     return VideoSummary(frames: frameCount, duration: duration, bytes: bytes)
   }
@@ -199,6 +216,7 @@ public class VideoWriter {
     frame.pointer.pointee.pts = Int64(frameCount)
     try encoder.encode(frame)
     frameCount += 1
+    heldFrames = 0
   }
 
   private func checkSize(_ w: Int, _ h: Int) throws(MediaError) {

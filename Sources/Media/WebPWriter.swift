@@ -30,6 +30,8 @@ public final class WebPWriter: FrameSink {
   public let path: String
   public let width: Int, height: Int
   public var mergesHolds: Bool { true }
+  /// The last picture lasts to the clip's end (its timestamps).
+  public var endsOnHold: Bool { true }
 
   private let what: String
   private let rate: (timeBase: (num: Int, den: Int), frames: Int, denominator: Int)

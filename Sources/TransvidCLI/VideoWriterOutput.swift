@@ -28,8 +28,9 @@ extension FrameSink {
         var repeats = n > 0 && renderer.repeatsPreviousFrame(n)
         if !repeats { try fitter.render(n, into: &bitmap) }
         if !repeats, n > 0, let shown { repeats = bitmap == shown }
-        // A hold is a longer delay where pictures carry delays; the last frame is always a picture.
-        if repeats, merging, n < last {
+        // A hold is a longer delay where pictures carry delays; the last
+        // frame is a picture unless the writer's last delay runs to the end.
+        if repeats, merging, n < last || endsOnHold {
           try hold()
         } else if repeats, let shown {
           try append(shown)
