@@ -97,7 +97,7 @@ extension JobSpec {
           "\(key.path): key '\(key.key)' has no '\(locale)' string in \(place); "
             + "using the source language '\(localization.sourceLanguage)'"))
     }
-    return formatted ?? written
+    return formatted ?? Localization.asWritten(written)
   }
 
   /// A right-to-left layout: views at x move to W − x − width (unless

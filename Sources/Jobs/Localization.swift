@@ -115,6 +115,19 @@ extension Localization {
   public static func formatSpecifier(in text: String) -> String? {
     text.matches(of: StringFormat.specifier).lazy.map { String(text[$0.range]) }.first { $0 != "%%" }
   }
+
+  /// `text` as drawn without arguments: each `%%` a percent sign, its other
+  /// specifiers as written (`%lld at 50%% off` → `%lld at 50% off`).
+  public static func asWritten(_ text: String) -> String {
+    var out = ""
+    var rest = text.startIndex
+    for match in text.matches(of: StringFormat.specifier) where text[match.range] == "%%" {
+      out += text[rest..<match.range.lowerBound]
+      out += "%"
+      rest = match.range.upperBound
+    }
+    return out + text[rest...]
+  }
 }
 
 /// `text: { key: greet }`: a view's text from the job's strings, and

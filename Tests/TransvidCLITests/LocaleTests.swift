@@ -29,7 +29,7 @@ import TransvidCLI
           "localizations" : {
             "ja" : { "variations" : { "plural" : {
               "one" : { "stringUnit" : { "state" : "translated", "value" : "1件" } },
-              "other" : { "stringUnit" : { "state" : "translated", "value" : "%lld件" } } } } }
+              "other" : { "stringUnit" : { "state" : "translated", "value" : "%lld件 100%%" } } } } }
           }
         },
         "Done" : { }
@@ -67,13 +67,13 @@ import TransvidCLI
     let jobs = spec.localizedJobs()
     #expect(jobs.map(\.name) == ["app.en", "app.ar", "app.ja"])
     #expect(jobs.map { $0.screens[0].views.map { $0.text ?? "" } } == [
-      ["Hello", "items"], ["مرحبا", "items"], ["Hello", "%lld件"],
+      ["Hello", "items"], ["مرحبا", "items"], ["Hello", "%lld件 100%"],
     ])
     #expect(jobs.map { $0.screens[0].views[0].textStyle.language } == ["en", "ar", "ja"])
     // 'greet' has no Japanese string (Xcode's untranslated entry, state new
     // and empty): the source language's, and a note naming key, locale,
-    // file. 'items' is a format string a job cannot fill: drawn as written,
-    // and said.
+    // file. 'items' is a format string a job cannot fill: drawn as written
+    // (its %% a percent sign), and said.
     #expect(jobs[2].notes.map(\.description) == [
       "\(path):8:48: note: screens.home.views[0].text.key: key 'greet' has no 'ja' string in 'App.xcstrings'; "
         + "using the source language 'en'",
@@ -82,6 +82,8 @@ import TransvidCLI
     ])
     #expect(Localization.formatSpecifier(in: "Hello, %@!") == "%@" && Localization.formatSpecifier(in: "%2$s and %1$.2f") == "%2$s")
     #expect(Localization.formatSpecifier(in: "100%% sure, 50% off") == nil)
+    // Drawn as written, a string's %% is still a percent sign; its specifiers stay.
+    #expect(Localization.asWritten("%lld at 50%% off, %%lld") == "%lld at 50% off, %lld")
     #expect(jobs[0].notes.isEmpty)
     // Each locale draws its own text: the Arabic label is right-aligned (natural), the English left.
     let en = try AssetLoader.makeRenderer(for: jobs[0]).snapshot(of: "home")!
