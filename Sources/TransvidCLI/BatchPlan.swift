@@ -179,9 +179,7 @@ struct BatchPlan: Sendable {
         break
       }
     }
-    let shards = Shard.assign(
-      costs: jobs.map(\.cost), keys: jobs.map { job in job.spec?.locale.map { "\(job.file)#\($0)" } ?? job.file },
-      count: shardCount)
+    let shards = Shard.assign(costs: jobs.map(\.cost), keys: Array(jobs.indices), count: shardCount)
     for i in jobs.indices { jobs[i].shard = shards[i] }
   }
 

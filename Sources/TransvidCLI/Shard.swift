@@ -48,11 +48,27 @@ struct Shard: Hashable, Sendable, CustomStringConvertible {
     }
     if let id = try number("SLURM_ARRAY_TASK_ID") {
       // Without a count every task of the array would render the whole batch.
-      guard let count = try explicitCount ?? number("SLURM_ARRAY_TASK_COUNT") else {
+      let tasks = try number("SLURM_ARRAY_TASK_COUNT")
+      guard let count = explicitCount ?? tasks else {
         throw Options.UsageError(
           description: "SLURM_ARRAY_TASK_ID is set but SLURM_ARRAY_TASK_COUNT is not: pass --shard-count N")
       }
+      // A count other than the array's leaves shards no task renders, or renders some twice.
+      if let tasks, let explicitCount, tasks != explicitCount {
+        throw Options.UsageError(
+          description: "--shard-count \(explicitCount) and SLURM_ARRAY_TASK_COUNT=\(tasks) disagree: "
+            + "the array must have one task per shard")
+      }
       let minimum = try number("SLURM_ARRAY_TASK_MIN") ?? 0
+      // A stepped or listed array (--array=0-6:2, --array=1,3,5) skips indices: their shards would never render.
+      if let tasks, let maximum = try number("SLURM_ARRAY_TASK_MAX") {
+        let (span, overflow) = maximum.subtractingReportingOverflow(minimum)
+        if overflow || span != tasks - 1 {
+          throw Options.UsageError(
+            description: "the Slurm array is not contiguous (SLURM_ARRAY_TASK_MIN=\(minimum), SLURM_ARRAY_TASK_MAX=\(maximum), "
+              + "SLURM_ARRAY_TASK_COUNT=\(tasks)): give it as --array=\(minimum)-\(minimum &+ tasks &- 1)")
+        }
+      }
       let (index, overflow) = id.subtractingReportingOverflow(minimum)
       guard !overflow else {
         throw Options.UsageError(
@@ -99,13 +115,17 @@ struct Shard: Hashable, Sendable, CustomStringConvertible {
   /// longest-processing-time, over the items sorted by (cost descending,
   /// key ascending), each to the least loaded shard (the lowest index on a
   /// tie). It depends only on the costs and keys, so every machine computes
-  /// the same partition. Returns each item's 1-based shard.
+  /// the same partition. Returns each item's 1-based shard. A batch's keys
+  /// are its jobs' places in the order they were found (the arguments'
+  /// order, each folder's files by their path below it), which do not
+  /// depend on how a folder is spelled (`jobs`, `./jobs/`, its absolute
+  /// path), as the paths themselves would.
   ///
   /// Only the first `costs.count` shards can get an item (each of them gets
   /// one before any gets two), so at most that many loads are kept, whatever
   /// `count` is: `--shard 1/9223372036854775807` allocates nothing more.
   /// Loads add with overflow reported and saturate, so huge costs cannot trap.
-  static func assign(costs: [Int], keys: [String], count: Int) -> [Int] {
+  static func assign<Key: Comparable>(costs: [Int], keys: [Key], count: Int) -> [Int] {
     precondition(costs.count == keys.count && count >= 1)
     let order = costs.indices.sorted { a, b in
       costs[a] != costs[b] ? costs[a] > costs[b] : keys[a] < keys[b]

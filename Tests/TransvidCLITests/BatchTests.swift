@@ -172,6 +172,26 @@ func transvid(_ arguments: [String], _ capture: Capture = Capture(), environment
     #expect(files(in: viaKubernetes) == expected)
   }
 
+  /// Jobs of equal cost are split by where they were found, not by how a folder is spelled:
+  /// one shard given `x y` and another `x ./y` would otherwise both render one job and neither the other.
+  @Test func theSplitDoesNotDependOnHowAFolderIsSpelled() throws {
+    let dir = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    for sub in ["x", "y"] { try FileManager.default.createDirectory(atPath: path(dir, sub), withIntermediateDirectories: true) }
+    try write(tinyJob(name: "p"), to: "x/p.cfg", in: dir)
+    try write(tinyJob(name: "q"), to: "y/q.cfg", in: dir)
+    func split(_ roots: [String]) throws -> [String: Int] {
+      let capture = Capture()
+      #expect(transvid(["plan"] + roots + ["--json", "--shard-count", "2", "-o", path(dir, "out")], capture) == 0)
+      let object = try JSONSerialization.jsonObject(with: Data(capture.out.joined(separator: "\n").utf8)) as? [String: Any]
+      let list = try #require(object?["jobs"] as? [[String: Any]])
+      return Dictionary(uniqueKeysWithValues: list.map { ($0["job"] as? String ?? "", $0["shard"] as? Int ?? 0) })
+    }
+    let plain = try split([path(dir, "x"), path(dir, "y")])
+    #expect(plain == ["p": 1, "q": 2])
+    #expect(try split([path(dir, "x"), path(dir, ".") + "/y/"]) == plain)
+  }
+
   @Test func twoJobsWritingOneOutputIsAnError() throws {
     let dir = try makeTemporaryDirectory()
     defer { try? FileManager.default.removeItem(atPath: dir) }

@@ -35,6 +35,21 @@ import TestSupport
       description: "SLURM_ARRAY_TASK_ID is set but SLURM_ARRAY_TASK_COUNT is not: pass --shard-count N")) {
       try Shard.fromEnvironment(["SLURM_ARRAY_TASK_ID": "1"], count: nil)
     }
+    // --shard-count agrees with the array's own count (the README's sbatch passes both), or shards go unrendered.
+    let slurm = ["SLURM_ARRAY_TASK_ID": "2", "SLURM_ARRAY_TASK_MIN": "0", "SLURM_ARRAY_TASK_MAX": "2", "SLURM_ARRAY_TASK_COUNT": "3"]
+    #expect(try Shard.fromEnvironment(slurm, count: 3) == Shard(index: 3, count: 3))
+    #expect(throws: Options.UsageError(
+      description: "--shard-count 4 and SLURM_ARRAY_TASK_COUNT=3 disagree: the array must have one task per shard")) {
+      try Shard.fromEnvironment(slurm, count: 4)
+    }
+    // --array=0-6:2 (tasks 0, 2, 4, 6) would leave shards 2 and 4 to no task.
+    #expect(throws: Options.UsageError(
+      description: "the Slurm array is not contiguous (SLURM_ARRAY_TASK_MIN=0, SLURM_ARRAY_TASK_MAX=6, "
+        + "SLURM_ARRAY_TASK_COUNT=4): give it as --array=0-3")) {
+      try Shard.fromEnvironment(
+        ["SLURM_ARRAY_TASK_ID": "2", "SLURM_ARRAY_TASK_MIN": "0", "SLURM_ARRAY_TASK_MAX": "6", "SLURM_ARRAY_TASK_COUNT": "4"],
+        count: nil)
+    }
   }
 
   /// A batch's shard: `--shard`, else the environment, else the whole batch;
