@@ -8,7 +8,8 @@ import Media
 /// the rate control's error; a file over the budget is encoded again at a
 /// rate lowered in proportion, one under 80 % of it at a rate raised —
 /// until a higher rate no longer makes it larger (a short or simple demo
-/// far under a generous budget needs no more bits), at most 1 Gb/s; the
+/// far under a generous budget needs no more bits: the file at the lower
+/// rate is kept), at most 100 Mb/s; the
 /// largest file that fitted is kept (set aside while later rates are
 /// tried, never encoded twice), and a budget none of the rates tried meets
 /// is tried once more at the lowest rate. The result is never over
@@ -33,9 +34,10 @@ struct SizeBudget {
   static let headroom = 0.96
   /// At most this many attempts.
   static let attempts = 4
-  /// The highest rate tried (1 Gb/s): far above any demo's need, far
-  /// below what the encoders refuse.
-  static let highestBitRate = 1_000_000_000
+  /// The highest rate tried (100 Mb/s): far above any demo's need. x264
+  /// takes its level from the rate, and this keeps it at 5.1 or below
+  /// (160 Mb/s makes 6.1, a level for 8K video many phones do not decode).
+  static let highestBitRate = 100_000_000
 
   /// Encodes the video with `encode(bitRate)` (both passes, writing the
   /// file at `path`) until it fits. Returns the last summary and the note
@@ -71,7 +73,7 @@ struct SizeBudget {
       return (
         summary,
         "\(what): maxBytes \(maxBytes): two-pass at \(Self.rateText(rate)), \(share) % of the budget"
-          + (needsNoMore ? " (it needs no more: a higher rate made it no larger; it averages \(Self.rateText(made)))" : "")
+          + (needsNoMore ? " (it needs no more bits: it averages \(Self.rateText(made)))" : "")
           + (others.isEmpty ? "" : " (tried \(triedText(others[...])))")
       )
     }
@@ -97,8 +99,10 @@ struct SizeBudget {
       let summary = try attempt(rate)
       let fits = summary.bytes <= maxBytes
       let previous = tried.dropLast().last
+      // A higher rate that made the file hardly larger bought nothing: the file at the lower rate is kept.
+      let stalled = previous.map { rate >= $0.rate * 3 / 2 && summary.bytes * 10 < $0.bytes * 11 } ?? false
       if fits {
-        if best == nil || summary.bytes > best!.summary.bytes {
+        if best == nil || (summary.bytes > best!.summary.bytes && !stalled) {
           best = (rate, summary)
           if bestIsAside {
             try? FileManager.default.removeItem(atPath: aside)
@@ -106,10 +110,9 @@ struct SizeBudget {
           }
         }
         // A file far under a generous budget may need no more bits: when a
-        // higher rate did not make it larger, or the rate is at its ceiling,
-        // the largest file so far is kept (raising further would end at a
-        // rate x264 refuses).
-        let stalled = previous.map { rate >= $0.rate * 3 / 2 && summary.bytes * 10 < $0.bytes * 11 } ?? false
+        // higher rate did not make it larger, or at the ceiling, the best
+        // file so far is kept. (How far a file falls short of its rate says
+        // nothing: libvpx lands at a third of it and still grows with it.)
         let ceiling = rate >= Self.highestBitRate
         if summary.bytes * 5 >= maxBytes * 4 || stalled || ceiling {
           return try keptBest(needsNoMore: best!.summary.bytes * 5 < maxBytes * 4)
