@@ -133,9 +133,15 @@ public struct Timeline: Sendable {
   public func segmentIndex(ofFrame n: Int) -> Int {
     let t = frameRate.time(ofFrame: n)
     let tolerance = Double(frameRate.seconds) / Double(frameRate.frames) / 1_000_000
-    // Segments are few; a linear scan is cheaper than anything clever.
-    for (i, s) in segments.enumerated() where t < s.start + s.duration - tolerance { return i }
-    return segments.count - 1
+    // The first segment ending after t: ends never decrease, so a binary
+    // search (a timeline may hold many thousands of zero-length holds).
+    var low = 0, high = segments.count
+    while low < high {
+      let mid = (low + high) / 2
+      let s = segments[mid]
+      if t < s.start + s.duration - tolerance { high = mid } else { low = mid + 1 }
+    }
+    return Swift.min(low, segments.count - 1)
   }
 
   /// What frame `n` shows: the state at `n / fps` seconds.

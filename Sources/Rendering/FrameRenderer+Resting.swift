@@ -67,62 +67,64 @@ final class RestingImages: Sendable {
   }
 
   /// `read` of the progress once it reaches `segment`, working out the
-  /// segments before it that no thread has, one by one.
+  /// segments before it that no thread has, one by one. Each is worked out
+  /// from the last one's state alone and appended in place, so a timeline
+  /// of many segments costs each of them once (copying the arrays for each
+  /// made 50 000 zero-length holds take seconds).
   private func worked<T>(through segment: Int, _ read: (Progress) -> T) -> T {
     if let value = progress.withLock({ p in p.images.count > segment ? read(p) : nil }) { return value }
     return working.withLock { _ in
       while true {
-        var p = progress.withLock { $0 }
-        if p.images.count > segment { return read(p) }
-        advance(&p, through: p.images.count)
-        progress.withLock { [p] in $0 = p }
+        let state = progress.withLock { p in p.images.count > segment ? nil : (p.images.count, p.display, p.current) }
+        guard let (index, display, current) = state else { return progress.withLock { read($0) } }
+        let next = self.segment(index, after: display, current: current)
+        progress.withLock { p in
+          p.images.append(next.image)
+          if let lightness = next.lightness { p.lightness.append(lightness) }
+          p.display = next.display
+          p.current = next.current
+        }
       }
     }
   }
 
-  /// Works out the segments after those in `p` up to `last`.
-  private func advance(_ p: inout Progress, through last: Int) {
+  /// Segment `index`'s values, given what the segments before it left on
+  /// display (`display`) and the bar's lightness there (`current`).
+  private func segment(_ index: Int, after display: Bitmap?, current: Double?) -> (
+    image: Bitmap?, lightness: (start: Double, end: Double)?, display: Bitmap?, current: Double?
+  ) {
     let follows = followsScreens
-    while p.images.count <= last {
-      let index = p.images.count
-      switch timeline.segments[index].content {
-      case .still(let screen):
-        p.images.append(p.display)
-        if follows, let statusBar {
-          let value = (p.display ?? screens[screen]?.image).map(statusBar.lightness(over:)) ?? p.current ?? 0
-          p.lightness.append((value, value))
-          p.current = value
-        }
-      case .transition(_, let step):
-        p.images.append(nil)
-        var start = 0.0
-        if follows, let statusBar {
-          start = p.current ?? screens[step.from].map { statusBar.lightness(over: $0.image) } ?? 0
-          // A cancelled step ends where it started.
-          p.lightness.append((start, start))
-          p.current = start
-        }
-        // A cancelled step leaves the display as it was.
-        guard !step.isCancelled, let transition = transitions[index],
-          let from = screens[step.from], let to = screens[step.to],
-          let context = FrameRenderer.context(for: step, screens: screens, spec: spec)
-        else { continue }
-        var image = Bitmap(
-          width: spec.canvas.pixelWidth, height: spec.canvas.pixelHeight, fill: spec.canvas.background.premultipliedPixel)
-        // What the step leaves on display: its own last frame.
-        let layers = transition.layers(in: context, at: transition.totalDuration)
-        compositor.render(FrameRenderer.presented(layers, for: step, size: spec.canvas.size), into: &image)
-        if statusBar?.drawn == nil {
-          statusBar?.apply(to: &image, area: PixelArea(whole: image), transition: (from.image, to.image, 1))
-        }
-        image.updateOpacityHint()
-        p.display = image == to.image ? nil : image
-        if follows, let statusBar {
-          let end = statusBar.lightness(over: image)
-          p.lightness[index] = (start, end)
-          p.current = end
-        }
+    switch timeline.segments[index].content {
+    case .still(let screen):
+      guard follows, let statusBar else { return (display, nil, display, current) }
+      let value = (display ?? screens[screen]?.image).map(statusBar.lightness(over:)) ?? current ?? 0
+      return (display, (value, value), display, value)
+    case .transition(_, let step):
+      var start = 0.0
+      var current = current
+      if follows, let statusBar {
+        start = current ?? screens[step.from].map { statusBar.lightness(over: $0.image) } ?? 0
+        current = start
       }
+      // A cancelled step leaves the display as it was, and ends where it started.
+      let unchanged = (image: Bitmap?.none, lightness: follows ? (start, start) : nil, display: display, current: current)
+      guard !step.isCancelled, let transition = transitions[index],
+        let from = screens[step.from], let to = screens[step.to],
+        let context = FrameRenderer.context(for: step, screens: screens, spec: spec)
+      else { return unchanged }
+      var image = Bitmap(
+        width: spec.canvas.pixelWidth, height: spec.canvas.pixelHeight, fill: spec.canvas.background.premultipliedPixel)
+      // What the step leaves on display: its own last frame.
+      let layers = transition.layers(in: context, at: transition.totalDuration)
+      compositor.render(FrameRenderer.presented(layers, for: step, size: spec.canvas.size), into: &image)
+      if statusBar?.drawn == nil {
+        statusBar?.apply(to: &image, area: PixelArea(whole: image), transition: (from.image, to.image, 1))
+      }
+      image.updateOpacityHint()
+      let left = image == to.image ? nil : image
+      guard follows, let statusBar else { return (nil, nil, left, current) }
+      let end = statusBar.lightness(over: image)
+      return (nil, (start, end), left, end)
     }
   }
 }

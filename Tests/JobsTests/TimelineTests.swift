@@ -61,6 +61,26 @@ import Transitions
     #expect(timeline.touchLocation(segment: 3, clock: timeline.clock(ofFrame: 18, segment: 3)) == Point(x: 5, y: 5))
   }
 
+  /// The segment of each frame is the first that ends after it (to a
+  /// millionth of a frame): zero-length holds are never a frame's, and the
+  /// search gives the linear scan's answer on timelines of many steps.
+  @Test func eachFrameFallsInTheFirstSegmentEndingAfterIt() {
+    var spec = Self.spec(fps: 30)
+    var holds: [Double] = []
+    for i in 0..<600 { holds.append([0, 0.1, 0, 0.2, 1.0 / 30, 0.05][i % 6]) }
+    spec.timeline = holds.map { .hold(seconds: $0, location: Self.here) }
+    let timeline = Timeline(spec: spec)
+    let tolerance = 1.0 / 30 / 1_000_000
+    var mismatches: [Int] = []
+    for n in 0..<(timeline.frameCount + 3) {
+      let t = Double(n) / 30
+      let linear = timeline.segments.firstIndex { t < $0.start + $0.duration - tolerance } ?? timeline.segments.count - 1
+      if timeline.segmentIndex(ofFrame: n) != linear { mismatches.append(n) }
+    }
+    #expect(mismatches.isEmpty, "\(mismatches.prefix(10))")
+    #expect(timeline.segments[timeline.segmentIndex(ofFrame: 5)].duration > 0)
+  }
+
   /// Steps summing to a half frame in decimal give the count one step of
   /// that length does, though their binary sum falls a hair under it.
   @Test func aSumOfStepsCountsAsItsDecimalLength() {
