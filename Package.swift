@@ -32,6 +32,8 @@ let package = Package(
     .systemLibrary(name: "CGIF", providers: [.apt(["libgif-dev"])]),
     .systemLibrary(name: "CWebP", pkgConfig: "libwebpmux", providers: [.apt(["libwebp-dev"])]),
     .systemLibrary(name: "CLCMS", pkgConfig: "lcms2", providers: [.apt(["liblcms2-dev"])]),
+    // A PNG's compressed ICC profile, inflated with a bound (`PNGAncillaryChunks`).
+    .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
     // A header-only prefetch hint for the compositor's column walk.
     .systemLibrary(name: "CPrefetch"),
     // prctl(2) for the batch's worker processes (variadic in C, so a header-only shim).
@@ -59,7 +61,7 @@ let package = Package(
     .target(name: "Transitions", dependencies: ["Geometry", "Motion", "Raster"], linkerSettings: libm),
 
     // MARK: - Edges (I/O)
-    .target(name: "Media", dependencies: ["CFFmpeg", "CImageQuant", "CGIF", "CJPEG", "CWebP", "CLCMS", "Raster"]),
+    .target(name: "Media", dependencies: ["CFFmpeg", "CImageQuant", "CGIF", "CJPEG", "CWebP", "CLCMS", "CZlib", "Raster"]),
     .target(name: "Jobs", dependencies: ["CICU", "CYAML", "Geometry", "Motion", "Raster", "Transitions"]),
     .target(name: "Rendering", dependencies: ["CFontconfig", "Jobs", "Raster", "Transitions", "Geometry"]),
     .target(
@@ -88,7 +90,7 @@ let package = Package(
     .testTarget(name: "MotionTests", dependencies: ["Motion"]),
     .testTarget(name: "RasterTests", dependencies: ["Raster", "Geometry", "TestSupport"], exclude: ["Goldens"]),
     .testTarget(name: "TransitionsTests", dependencies: ["Transitions", "Raster", "Motion", "Geometry"]),
-    .testTarget(name: "MediaTests", dependencies: ["Media", "Raster", "TestSupport", "CLCMS"]),
+    .testTarget(name: "MediaTests", dependencies: ["Media", "Raster", "TestSupport", "CLCMS", "CZlib"]),
     .testTarget(name: "JobsTests", dependencies: ["Jobs"]),
     .testTarget(name: "RenderingTests", dependencies: ["Rendering", "Jobs", "Raster", "Transitions", "Geometry"]),
     .testTarget(

@@ -185,6 +185,14 @@ public enum ImageDecoder {
       return bitmap
     }
     if header.format == .webp, let bitmap = WebPDecoder.decode(data, header: header) { return bitmap }
+    // A PNG's text chunks and ICC profile never reach libavcodec, which inflates them without a limit.
+    var data = data
+    var profile: [UInt8]?
+    if header.format == .png {
+      let separated = try PNGAncillaryChunks.separated(data, operation: operation)
+      if let stream = separated.stream { data = stream }
+      profile = separated.profile
+    }
     try FFmpegLibrary.codec.require()
     guard let decoder = avcodec_find_decoder(header.format.codecID) else {
       throw MediaError(operation, "this FFmpeg build has no \(kind) decoder")
@@ -193,19 +201,20 @@ public enum ImageDecoder {
     if lowres > 0 {
       // Some JPEGs cannot be decoded scaled (lossless ones): those, and
       // corrupt files, are decoded whole, with that attempt's outcome.
-      if let bitmap = try? decode(data, header, decoder, limits: limits, lowres: lowres, operation: operation) {
+      if let bitmap = try? decode(data, header, decoder, limits: limits, lowres: lowres, profile: profile, operation: operation) {
         return bitmap
       }
       MediaLog.setUp()
     }
-    return try decode(data, header, decoder, limits: limits, lowres: 0, operation: operation)
+    return try decode(data, header, decoder, limits: limits, lowres: 0, profile: profile, operation: operation)
   }
 
   /// Decodes `data` with `decoder` at 1/2^`lowres` of its size: RGBA,
-  /// premultiplied, upright.
+  /// premultiplied, upright; its colours converted by `profile` (a PNG's,
+  /// inflated by `PNGAncillaryChunks`), else by the profile libavcodec found.
   private static func decode(
     _ data: [UInt8], _ header: ImageHeader, _ decoder: UnsafePointer<AVCodec>, limits: Limits, lowres: Int,
-    operation: String
+    profile: [UInt8]?, operation: String
   ) throws -> Bitmap {
     let kind = header.format.rawValue
     let codec = try CodecContext(codec: decoder)
@@ -247,13 +256,17 @@ public enum ImageDecoder {
       )
     }
     var bitmap = try Scaler().rgba(from: frame, defaultMatrix: header.format.defaultMatrix)
-    if header.colorComponents == 3, let side = av_frame_get_side_data(frame.pointer, AV_FRAME_DATA_ICC_PROFILE),
-      let icc = side.pointee.data
-    {
+    if header.colorComponents == 3 {
       let pixels = bitmap.width * bitmap.height
-      bitmap.bytes.withUnsafeMutableBufferPointer { rgba in
-        _ = ColorProfile.convertToSRGB(
-          rgba.baseAddress!, pixels: pixels, icc: UnsafeRawBufferPointer(start: icc, count: Int(side.pointee.size)))
+      if let profile {
+        bitmap.bytes.withUnsafeMutableBufferPointer { rgba in
+          profile.withUnsafeBytes { _ = ColorProfile.convertToSRGB(rgba.baseAddress!, pixels: pixels, icc: $0) }
+        }
+      } else if let side = av_frame_get_side_data(frame.pointer, AV_FRAME_DATA_ICC_PROFILE), let icc = side.pointee.data {
+        bitmap.bytes.withUnsafeMutableBufferPointer { rgba in
+          _ = ColorProfile.convertToSRGB(
+            rgba.baseAddress!, pixels: pixels, icc: UnsafeRawBufferPointer(start: icc, count: Int(side.pointee.size)))
+        }
       }
     }
     if hasAlpha(frame) { Alpha.premultiply(&bitmap.bytes) }

@@ -120,8 +120,11 @@ struct ImageHeader: Equatable {
       let type = String(decoding: d[offset + 4..<offset + 8], as: UTF8.self)
       let end = offset + 12 + length
       guard end <= d.count else {
+        // A type is four ASCII letters; anything else is the file's bytes, never echoed.
+        let letters = d[offset + 4..<offset + 8].allSatisfy { (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0) }
         throw fail(
-          "truncated PNG: chunk '\(type)' at byte \(offset) needs \(12 + length) bytes, only \(d.count - offset) left"
+          "truncated PNG: \(letters ? "chunk '\(type)'" : "a chunk of no valid type") at byte \(offset) needs \(12 + length) bytes, "
+            + "only \(d.count - offset) left"
         )
       }
       if type == "IDAT" { sawData = true }

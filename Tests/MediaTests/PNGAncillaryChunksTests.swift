@@ -1,0 +1,61 @@
+// A PNG's compressed chunks besides its pixels: text is never handed to
+// libavcodec (which inflates it without a limit), and the ICC profile is
+// inflated within a bound (its bombs are in the corpus, BrokenImageTests).
+
+import CZlib
+import Foundation
+import Raster
+import Testing
+
+@testable import Media
+
+@Suite struct PNGAncillaryChunksTests {
+  /// A chunk: length, type, body, CRC.
+  static func chunk(_ type: String, _ body: [UInt8]) -> [UInt8] {
+    let typed = Array(type.utf8) + body
+    let crc = UInt32(typed.withUnsafeBufferPointer { crc32(0, $0.baseAddress, UInt32($0.count)) })
+    func be(_ v: UInt32) -> [UInt8] { [UInt8(v >> 24), UInt8(v >> 16 & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)] }
+    return be(UInt32(body.count)) + typed + be(crc)
+  }
+
+  static func deflated(_ bytes: [UInt8]) -> [UInt8] {
+    var size = compressBound(UInt(bytes.count))
+    var out = [UInt8](repeating: 0, count: Int(size))
+    _ = compress2(&out, &size, bytes, UInt(bytes.count), 9)
+    return Array(out[..<Int(size)])
+  }
+
+  /// A 4×4 opaque orange PNG with `extra` chunks after its header.
+  static func png(_ extra: [UInt8]) -> [UInt8] {
+    let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+    let header = chunk("IHDR", [0, 0, 0, 4, 0, 0, 0, 4, 8, 2, 0, 0, 0])
+    let row: [UInt8] = [0] + [UInt8]([255, 149, 0, 255, 149, 0, 255, 149, 0, 255, 149, 0])
+    let rows = row + row + row + row
+    return signature + header + extra + chunk("IDAT", deflated(rows)) + chunk("IEND", [])
+  }
+
+  /// Text chunks of 16 MiB each once inflated decode as the PNG without them,
+  /// and what libavcodec is given holds none of them (nor the profile).
+  @Test func textChunksNeverReachTheDecoder() throws {
+    let text = Self.deflated([UInt8](repeating: 0x41, count: 16 << 20))
+    let plain = Self.png([])
+    let withText = Self.png(
+      Self.chunk("zTXt", Array("Comment".utf8) + [0, 0] + text) + Self.chunk("tEXt", Array("Title\0x".utf8))
+        + Self.chunk("iTXt", Array("XML".utf8) + [0, 1, 0, 0, 0] + text))
+    let separated = try PNGAncillaryChunks.separated(withText, operation: "test")
+    #expect(separated.stream == plain && separated.profile == nil)
+    #expect(try PNGAncillaryChunks.separated(plain, operation: "test").stream == nil)
+    let decoded = try ImageDecoder.decode(data: withText, name: "text.png")
+    #expect(decoded == (try ImageDecoder.decode(data: plain, name: "plain.png")))
+    #expect(decoded[2, 2] == Pixel(r: 255, g: 149, b: 0, a: 255))
+  }
+
+  /// A profile is inflated whole up to the bound (a profile of exactly
+  /// 16 MiB is taken), and handed on; the chunk is left out of the stream.
+  @Test func aProfileIsInflatedUpToTheBound() throws {
+    let profile = [UInt8](repeating: 7, count: PNGAncillaryChunks.maxProfileBytes)
+    let data = Self.png(Self.chunk("iCCP", Array("p".utf8) + [0, 0] + Self.deflated(profile)))
+    let separated = try PNGAncillaryChunks.separated(data, operation: "test")
+    #expect(separated.profile == profile && separated.stream == Self.png([]))
+  }
+}
