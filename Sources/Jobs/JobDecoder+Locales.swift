@@ -75,7 +75,7 @@ extension JobDecoder {
       throw Diagnostic(node.location, "strings: cannot read '\(written)': \(failure)")
     }
     let source = try SourceText(bytes: bytes, file: resolvedPath, what: "the String Catalog")
-    guard let root = try YAMLReader.parse(source) else {
+    guard let root = try YAMLReader.parse(source, json: true) else {
       throw Diagnostic(SourceLocation(file: resolvedPath, line: 1, column: 1), "the String Catalog is empty")
     }
     let decoder = JobDecoder(file: resolvedPath)
@@ -168,6 +168,8 @@ extension JobDecoder {
   private func unitValue(_ unit: YAMLNode, _ path: KeyPath) throws(Diagnostic) -> String? {
     let unitFields = try self.fields(unit, path, keys: ["state", "value"])
     guard let value = unitFields["value"] else { return nil }
+    // JSON: a number or true is no string.
+    if case .scalar(_, .plain) = value.content { throw mismatch(value, unitFields.path("value"), expected: "a string") }
     let text = try localizedString(value, unitFields.path("value"))
     if text.isEmpty, unitFields["state"]?.text != "translated" { return nil }
     return text
@@ -190,6 +192,13 @@ extension JobDecoder {
             + "(expected one of \(JobDecoder.pluralCategories.joined(separator: ", ")))")
       }
       if let value = try form(entry.value, fields.path(kind).appending(entry.key)) { forms[entry.key] = value }
+    }
+    // Every number falls in `other` when its own category has no form: Xcode requires it.
+    if kind == "plural", !entries.contains(where: { $0.key == "other" }) {
+      throw Diagnostic(
+        formsNode.location,
+        "\(fields.path(kind)): no 'other' form (has \(entries.map(\.key).joined(separator: ", "))): "
+          + "'other' is the form of every number whose category has none, and a String Catalog needs it")
     }
     guard !forms.isEmpty else { return nil }
     return kind == "plural" ? .plural(forms) : .device(forms)

@@ -17,8 +17,13 @@ enum YAMLReader {
   /// Deepest nesting accepted; job files need 5.
   static let maximumDepth = 32
 
-  /// The document in `source`, or nil when it holds none (only blanks or comments).
-  static func parse(_ source: SourceText) throws(Diagnostic) -> YAMLNode? {
+  /// The document in `source`, or nil when it holds none (only blanks or
+  /// comments). With `json`, the document must also be written as JSON (a
+  /// String Catalog): flow collections, double-quoted keys and strings on
+  /// one line, plain scalars only as JSON's numbers, `true`, `false` and
+  /// `null`; anything else is an error at its place. (libyaml reads JSON as
+  /// the YAML it is; a trailing comma, which YAML allows, is not caught.)
+  static func parse(_ source: SourceText, json: Bool = false) throws(Diagnostic) -> YAMLNode? {
     // libyaml asserts on a null input pointer, which an empty array may have.
     if source.bytes.isEmpty { return nil }
     let parser = UnsafeMutablePointer<yaml_parser_t>.allocate(capacity: 1)
@@ -35,10 +40,10 @@ enum YAMLReader {
     let result: Result<YAMLNode?, Diagnostic> = source.bytes.withUnsafeBufferPointer { buffer in
       yaml_parser_set_encoding(parser, YAML_UTF8_ENCODING)
       yaml_parser_set_input_string(parser, buffer.baseAddress, buffer.count)
-      var builder = Builder(file: source.file)
+      var builder = Builder(file: source.file, json: json)
       while true {
         guard yaml_parser_parse(parser, event) != 0 else {
-          return .failure(syntaxError(parser.pointee, in: source))
+          return .failure(syntaxError(parser.pointee, in: source, json: json))
         }
         defer { yaml_event_delete(event) }
         do throws(Diagnostic) {
@@ -52,7 +57,8 @@ enum YAMLReader {
   }
 
   /// libyaml's own message, at the place it reports.
-  private static func syntaxError(_ parser: yaml_parser_t, in source: SourceText) -> Diagnostic {
+  private static func syntaxError(_ parser: yaml_parser_t, in source: SourceText, json: Bool) -> Diagnostic {
+    let language = json ? "JSON" : "YAML"
     let file = source.file
     func place(_ mark: yaml_mark_t) -> SourceLocation {
       SourceLocation(file: file, line: Int(mark.line) + 1, column: Int(mark.column) + 1)
@@ -62,10 +68,10 @@ enum YAMLReader {
     case YAML_MEMORY_ERROR:
       return Diagnostic(SourceLocation(file: file, line: 1, column: 1), "out of memory while reading YAML")
     case YAML_READER_ERROR:
-      return Diagnostic(source.location(ofByte: Int(parser.problem_offset)), "invalid YAML: \(problem)")
+      return Diagnostic(source.location(ofByte: Int(parser.problem_offset)), "invalid \(language): \(problem)")
     default:
       let location = place(parser.problem_mark)
-      var message = "invalid YAML: \(problem)"
+      var message = "invalid \(language): \(problem)"
       if let context = parser.context.map({ String(cString: $0) }) {
         let at = place(parser.context_mark)
         message += at == location ? " (\(context))" : " (\(context) at line \(at.line), column \(at.column))"
@@ -98,13 +104,30 @@ enum YAMLReader {
     }
 
     let file: String
+    /// Whether the document must be written as JSON.
+    let json: Bool
     private var stack: [Frame] = []
     private var documents = 0
     /// The finished document, once its root node is complete.
     private(set) var document: YAMLNode?
 
-    init(file: String) {
+    init(file: String, json: Bool) {
       self.file = file
+      self.json = json
+    }
+
+    /// JSON's plain scalars: a number as its grammar writes it, true, false, null.
+    nonisolated(unsafe) private static let jsonLiteral = /-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][-+]?[0-9]+)?|true|false|null/
+
+    /// Throws unless a scalar written in `style`, at `location`, is JSON.
+    private func checkJSON(scalar text: String, style: yaml_scalar_style_t, start: yaml_mark_t, end: yaml_mark_t) throws(Diagnostic) {
+      let location = place(start)
+      let isKey = stack.last.map { $0.kind == .mapping && $0.key == nil } ?? false
+      if style == YAML_DOUBLE_QUOTED_SCALAR_STYLE {
+        if end.line != start.line { throw Diagnostic(location, "invalid JSON: a string holds no line break (write \\n)") }
+      } else if isKey || style != YAML_PLAIN_SCALAR_STYLE || text.wholeMatch(of: Self.jsonLiteral) == nil {
+        throw Diagnostic(location, "invalid JSON: expected \(isKey ? "a key in double quotes" : "a value: a string in double quotes, a number, true, false, null, { or ["), got \(YAMLNode.quoted(text))")
+      }
     }
 
     private func place(_ mark: yaml_mark_t) -> SourceLocation {
@@ -138,15 +161,22 @@ enum YAMLReader {
         let scalar = event.data.scalar
         try checkProperties(anchor: scalar.anchor, tag: scalar.tag, at: location)
         let text = String(decoding: UnsafeBufferPointer(start: scalar.value, count: scalar.length), as: UTF8.self)
+        if json { try checkJSON(scalar: text, style: scalar.style, start: event.start_mark, end: event.end_mark) }
         let style: YAMLNode.ScalarStyle = scalar.style == YAML_PLAIN_SCALAR_STYLE ? .plain : .quoted
         try attach(YAMLNode(.scalar(text, style), at: location))
       case YAML_SEQUENCE_START_EVENT:
         let start = event.data.sequence_start
         try checkProperties(anchor: start.anchor, tag: start.tag, at: location)
+        if json, start.style != YAML_FLOW_SEQUENCE_STYLE {
+          throw Diagnostic(location, "invalid JSON: expected a value (a string in double quotes, a number, { or [), got a YAML list")
+        }
         try push(Frame(kind: .sequence, location: location, path: nextPath), at: location)
       case YAML_MAPPING_START_EVENT:
         let start = event.data.mapping_start
         try checkProperties(anchor: start.anchor, tag: start.tag, at: location)
+        if json, start.style != YAML_FLOW_MAPPING_STYLE {
+          throw Diagnostic(location, "invalid JSON: expected a value (a string in double quotes, a number, { or [), got a YAML mapping")
+        }
         try push(Frame(kind: .mapping, location: location, path: nextPath), at: location)
       case YAML_SEQUENCE_END_EVENT, YAML_MAPPING_END_EVENT:
         let frame = stack.removeLast()

@@ -182,7 +182,27 @@ import TransvidCLI
     #expect(error.message == "strings.a.localizations: expected a mapping of languages, got 3")
     let cut = try write(Self.job(strings: "Cut.xcstrings"), to: "cut.cfg", in: dir)
     let cutError = try #require(throws: Diagnostic.self) { try JobParser.load(path: cut) }
-    #expect(cutError.location.file == dir + "/Cut.xcstrings")
+    #expect(cutError.location.file == dir + "/Cut.xcstrings" && cutError.message.hasPrefix("invalid JSON: "))
+    // A catalog is JSON, as Xcode reads it: YAML that libyaml would take, a number for a string,
+    // a string across lines, and plural forms without 'other' are errors where they are written.
+    let cases: [(String, Int, Int, String)] = [
+      ("sourceLanguage: en\nstrings: {}\n", 1, 1, "invalid JSON: expected a value (a string in double quotes, a number, { or [), got a YAML mapping"),
+      ("{\n  sourceLanguage : \"en\"\n}\n", 2, 3, "invalid JSON: expected a key in double quotes, got \"sourceLanguage\""),
+      ("{\n  \"sourceLanguage\" : 'en'\n}\n", 2, 22, "invalid JSON: expected a value: a string in double quotes, a number, true, false, null, { or [, got \"en\""),
+      ("{\n  \"sourceLanguage\" : \"en\",\n  \"strings\" : { \"a\" : { \"localizations\" : { \"en\" : { \"stringUnit\" : { \"value\" : 42 } } } } }\n}\n",
+       3, 81, "strings.a.localizations.en.stringUnit.value: expected a string, got 42"),
+      ("{\n  \"sourceLanguage\" : \"en\",\n  \"strings\" : { \"a\" : { \"comment\" : \"one\ntwo\" } }\n}\n", 3, 37, "invalid JSON: a string holds no line break (write \\n)"),
+      ("{\n  \"sourceLanguage\" : \"en\",\n  \"strings\" : { \"a\" : { \"localizations\" : { \"en\" : { \"variations\" : { \"plural\" : {\n"
+        + "    \"one\" : { \"stringUnit\" : { \"state\" : \"translated\", \"value\" : \"%lld one\" } } } } } } } }\n}\n",
+       3, 82, "strings.a.localizations.en.variations.plural: no 'other' form (has one): 'other' is the form of every number whose category has none, and a String Catalog needs it"),
+    ]
+    for (n, (catalog, line, column, message)) in cases.enumerated() {
+      try write(catalog, to: "Case\(n).xcstrings", in: dir)
+      let job = try write(Self.job(locales: "[en]", strings: "Case\(n).xcstrings", key: "a"), to: "case\(n).cfg", in: dir)
+      let error = try #require(throws: Diagnostic.self) { try JobParser.load(path: job) }
+      #expect(error.location == SourceLocation(file: dir + "/Case\(n).xcstrings", line: line, column: column), "\(n): \(error)")
+      #expect(error.message == message, "\(n)")
+    }
   }
 
   /// A translation is one label, capped as `text:` is (shaping cost grows
@@ -220,7 +240,7 @@ import TransvidCLI
     let plainText = try write(Self.job(locales: "[en]", strings: "Plain.xcstrings"), to: "plain-text.cfg", in: dir)
     #expect(throws: Diagnostic(
       SourceLocation(file: dir + "/Plain.xcstrings", line: 1, column: 1),
-      "the String Catalog: expected a String Catalog: { sourceLanguage, strings, version }, got \"just text\"")) {
+      "invalid JSON: expected a value: a string in double quotes, a number, true, false, null, { or [, got \"just text\"")) {
       try JobParser.load(path: plainText)
     }
     let refusing = FileAccess { $0.hasSuffix("App.xcstrings") ? "is not for this job" : nil }
