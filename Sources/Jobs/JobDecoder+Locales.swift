@@ -30,7 +30,8 @@ extension JobDecoder {
         if let problem = Localization.problem(with: code) {
           throw Diagnostic(item.location, "\(path.appending(index: i)): unknown locale code \(YAMLNode.quoted(code)): \(problem)")
         }
-        if let first = codes.firstIndex(of: code) {
+        // BCP 47 tags match in any case (en and EN are one locale, and one output name on macOS).
+        if let first = codes.firstIndex(where: { $0.lowercased() == code.lowercased() }) {
           throw Diagnostic(item.location, "\(path.appending(index: i)): locale '\(code)' is already listed at \(places[first])")
         }
         codes.append(code)

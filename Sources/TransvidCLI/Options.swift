@@ -295,7 +295,13 @@ struct Options: Sendable {
         }
         time = t
       case "-o", "--output": output = try nonEmpty(try value(), arg)
-      case "--locale": options.locales = try Options.locales(try value())
+      case "--locale":
+        // One frame is one picture: of one locale.
+        let locales = try Options.locales(try value())
+        guard options.locales == nil, locales.count == 1 else {
+          throw UsageError(description: "'frame' draws one locale: give --locale once, with one code (got \(((options.locales ?? []) + locales).joined(separator: ", ")))")
+        }
+        options.locales = locales
       case "--appearance":
         let name = try value()
         guard ["light", "dark"].contains(name) else {

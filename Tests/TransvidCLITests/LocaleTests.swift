@@ -159,6 +159,8 @@ import TransvidCLI
     ("[en, \"ar-\u{202E}x\"]", "App.xcstrings", "greet",
      "j.cfg:3:15: error: locales[1]: unknown locale code \"ar-\\u{202e}x\": '\\u{202e}x' is not a script, region or variant subtag"),
     ("[en, en]", "App.xcstrings", "greet", "j.cfg:3:15: error: locales[1]: locale 'en' is already listed at j.cfg:3:11"),
+    // Codes match in any case, as BCP 47's do (and en, EN would name one file on macOS).
+    ("[en, EN]", "App.xcstrings", "greet", "j.cfg:3:15: error: locales[1]: locale 'EN' is already listed at j.cfg:3:11"),
     ("[en]", "App.xcstrings", "greeting",
      "j.cfg:8:48: error: screens.home.views[0].text.key: no string 'greeting' in 'App.xcstrings'; expected one of: Done, greet, items"),
     ("[en]", "Missing.xcstrings", "greet", "j.cfg:4:10: error: strings: cannot read 'Missing.xcstrings': No such file or directory"),
@@ -411,5 +413,11 @@ import TransvidCLI
     let usage = Capture()
     #expect(transvid(["frame", plain, "--appearance", "dim", "--time", "0", "-o", path(dir, "x.png")], usage) == 2)
     #expect(usage.err.first?.hasPrefix("transvid: --appearance needs light or dark, got 'dim'") == true)
+    // One frame is of one locale: a list, or --locale twice, is a usage error (the second was dropped).
+    for locales in [["--locale", "ar,ru"], ["--locale", "ar", "--locale", "ru"]] {
+      let two = Capture()
+      #expect(transvid(["frame", job] + locales + ["--time", "0", "-o", path(dir, "two.png")], two) == 2)
+      #expect(two.err.first?.hasPrefix("transvid: 'frame' draws one locale: give --locale once, with one code (got ar, ru)") == true, "\(two.err)")
+    }
   }
 }
