@@ -6,8 +6,8 @@ import Jobs
 import Media
 
 /// `transvid watch JOB.cfg [-o DIR] [--format …] [--draft]`: the author's
-/// loop. Renders the job at once, then again whenever the job file or an
-/// image it uses changes, until Ctrl-C (exit 130; `Cancellation` removes any
+/// loop. Renders the job at once, then again whenever the job file or a
+/// file it reads (an image, a font, its String Catalog) changes, until Ctrl-C (exit 130; `Cancellation` removes any
 /// unfinished output, so only complete files are ever in place).
 ///
 /// - Changes are seen through inotify on the folders that hold those files
@@ -31,8 +31,13 @@ enum WatchCommand {
   static let quiet: Duration = .milliseconds(200)
 
   static func run(job: String, options: Options, console: Console) -> Int32 {
-    guard FileManager.default.fileExists(atPath: job) else {
+    var isFolder: ObjCBool = false
+    guard FileManager.default.fileExists(atPath: job, isDirectory: &isFolder) else {
       console.error("transvid: no such file: \(job)")
+      return 2
+    }
+    guard !isFolder.boolValue else {
+      console.error("transvid: 'watch' takes a job file; \(job) is a folder (render a folder with 'transvid \(job)')")
       return 2
     }
     let watcher: FileWatcher
@@ -53,7 +58,7 @@ enum WatchCommand {
   }
 
   /// Plans and renders the job, writes the preview; the files it reads
-  /// (job and images, watched by `watcher` before the render starts), or
+  /// (job, images, fonts, catalog; watched by `watcher` before the render starts), or
   /// nil when it is broken (its error printed).
   static func renderOnce(_ job: String, runner: BatchRunner, console: Console, watcher: FileWatcher? = nil) -> [String]? {
     let plan = BatchPlan(files: [job], options: runner.options, shardCount: 1)
@@ -62,8 +67,9 @@ enum WatchCommand {
       console.error(failure.description)
       return nil
     }
-    let images = planned.spec?.assets.map(\.resolvedPath) ?? []
-    watcher?.watch([job] + images)
+    // Everything the job reads: its images, fonts and String Catalog.
+    let inputs = BatchPlan.inputs(of: [planned]).keys.sorted().filter { $0 != PathPolicy.resolve(job) }
+    watcher?.watch([job] + inputs)
     let mode = ProgressReporter.mode(.plain, quiet: runner.options.quiet, console: console)
     let reporter = ProgressReporter(mode: mode, console: console, jobs: [planned])
     let staging = StagingArea()
@@ -83,7 +89,7 @@ enum WatchCommand {
         console.error("transvid: cannot write the preview '\(page)': \((error as? MediaError)?.message ?? "\(error)")")
       }
     }
-    return [job] + images
+    return [job] + inputs
   }
 }
 

@@ -111,6 +111,41 @@ import TestSupport
     #expect(watch.wait { !watch.process.isRunning })
   }
 
+  /// The job's String Catalog is watched as its images are (a translator's
+  /// edit renders again); a folder is no job to watch (exit 2 at once, not a
+  /// watch of nothing).
+  @Test func aCatalogEditRendersAgainAndAFolderIsRefused() throws {
+    let dir = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    func catalog(_ text: String) -> Data {
+      Data("{ \"sourceLanguage\" : \"en\", \"strings\" : { \"t\" : { \"localizations\" : { \"en\" : { \"stringUnit\" : { \"state\" : \"translated\", \"value\" : \"\(text)\" } } } } } }\n".utf8)
+    }
+    try catalog("Hello").write(to: URL(fileURLWithPath: path(dir, "App.xcstrings")))
+    // The poster is the last frame: the text is on the screen pushed.
+    let job = tinyJob(name: "w").replacingOccurrences(
+      of: "background: \"#FFFFFF\"\n", with: "background: \"#FFFFFF\"\n    views: [{ frame: [0, 40, 60, 30], text: { key: t }, font: 20 }]\n")
+      .replacingOccurrences(of: "screens:", with: "locales: [en]\nstrings: App.xcstrings\nscreens:")
+    #expect(job.contains("text: { key: t }"))
+    try Data(job.utf8).write(to: URL(fileURLWithPath: path(dir, "w.cfg")))
+    let watch = try Watch(["watch", "w.cfg", "-o", "out", "--format", "png"], in: dir)
+    defer { if watch.process.isRunning { kill(watch.process.processIdentifier, SIGKILL) } }
+    #expect(watch.wait { watch.previews == 1 }, "\(watch.err.withLock { $0 })")
+    let first = try Data(contentsOf: URL(fileURLWithPath: path(dir, "out/w.en.png")))
+    usleep(300_000)
+    try Self.save(catalog("Bonjour"), to: path(dir, "App.xcstrings"))
+    #expect(watch.wait { watch.previews == 2 }, "\(watch.out.withLock { $0 })")
+    #expect(try Data(contentsOf: URL(fileURLWithPath: path(dir, "out/w.en.png"))) != first)
+    kill(watch.process.processIdentifier, SIGINT)
+    #expect(watch.wait { !watch.process.isRunning })
+
+    let folder = try Watch(["watch", "."], in: dir)
+    defer { if folder.process.isRunning { kill(folder.process.processIdentifier, SIGKILL) } }
+    #expect(folder.wait(seconds: 10) { !folder.process.isRunning })
+    folder.process.waitUntilExit()
+    #expect(folder.process.terminationStatus == 2)
+    #expect(folder.err.withLock { $0 }.hasPrefix("transvid: 'watch' takes a job file; . is a folder (render a folder with 'transvid .')"))
+  }
+
   @Test func rendersOnEveryChangeAndStopsWith130() throws {
     let dir = try makeTemporaryDirectory()
     defer { try? FileManager.default.removeItem(atPath: dir) }
