@@ -38,7 +38,10 @@ enum GalleryCommand {
       // The shards each count N has, by the reports that name one ("K/N").
       var shards: [Int: Set<Int>] = [:]
       // A unit of work is a file and a job name: a file with locales is one job per locale.
-      var source: [String: String] = [:]
+      // The file as written differs between shards given `jobs`, `./jobs/` or its absolute
+      // path: the same job is one whose name is the same and whose file, lexically
+      // normalized, is the other's or ends with it at a folder.
+      var source: [String: [(file: String, report: String)]] = [:]
       for report in reports {
         let loaded: (jobs: [JobResult], shard: Shard?)
         do {
@@ -51,14 +54,15 @@ enum GalleryCommand {
         let (jobs, shard) = loaded
         if let shard { shards[shard.count, default: []].insert(shard.index) }
         for result in jobs {
-          let unit = result.job.file + "\u{0}" + result.job.name
-          if let other = source[unit] {
+          let file = Self.normalized(result.job.file)
+          let unit = PathText.fileName(of: file) + "\u{0}" + result.job.name
+          if let other = source[unit]?.first(where: { Self.sameFile($0.file, file) }) {
             let base = PathText.baseName(of: result.job.file)
             let job = result.job.name == base ? result.job.file : "\(result.job.file) (\(result.job.name))"
-            console.error("transvid: job \(job) is in two reports: \(other) and \(report)")
+            console.error("transvid: job \(job) is in two reports: \(other.report) and \(report)")
             return 1
           }
-          source[unit] = report
+          source[unit, default: []].append((file, report))
           for output in result.outputs where result.status != .failed {
             if !FileManager.default.fileExists(atPath: output.path) {
               problems.append("\(shown(output.path)), an output of \(report), is missing")
@@ -109,6 +113,23 @@ enum GalleryCommand {
   /// `*.json` in a folder that is valid JSON but no report, or a merged
   /// report, is passed over; one that is not valid JSON is `damaged` (a
   /// report cut short), for the caller to say.
+  /// `path` without `.` components, repeated or trailing slashes, and
+  /// `name/..` pairs (`./jobs//a/../b.cfg` → `jobs/b.cfg`).
+  static func normalized(_ path: String) -> String {
+    var parts: [Substring] = []
+    for part in path.split(separator: "/", omittingEmptySubsequences: true) where part != "." {
+      if part == "..", let last = parts.last, last != ".." { parts.removeLast() } else { parts.append(part) }
+    }
+    let joined = parts.joined(separator: "/")
+    return path.hasPrefix("/") ? "/" + joined : joined
+  }
+
+  /// Whether two normalized paths name one file as two shards would write
+  /// it: equal, or one ends with the other after a slash.
+  static func sameFile(_ a: String, _ b: String) -> Bool {
+    a == b || a.hasSuffix("/" + b) || b.hasSuffix("/" + a)
+  }
+
   static func findReports(_ inputs: [String], skipping: String) throws -> (reports: [String], damaged: [String]) {
     var reports: [String] = [], damaged: [String] = []
     var seen: Set<String> = [skipping]

@@ -92,6 +92,15 @@ import Testing
 
     let none = try runTransvid(["gallery", "jobs", "-o", "site"], in: dir)
     #expect(none.status == 2 && none.errorLines == ["transvid: no transvid reports found in jobs"])
+
+    // The same shard run with the folder spelled another way (its absolute path, `./`, a
+    // trailing slash) writes other paths into its report: still the same jobs.
+    let spelled = try runTransvid(
+      [path(dir, ".") + "/jobs/", "--shard", "1/3", "-o", "abs", "--format", "mp4,png", "--report", "abs/report.json", "-q"], in: dir)
+    #expect(spelled.status == 0, "\(spelled.stderr)")
+    let twice = try runTransvid(["gallery", "artifacts/shard-1/report.json", "abs/report.json", "-o", "site"], in: dir)
+    #expect(twice.status == 1)
+    #expect(twice.errorLines.count == 1 && twice.errorLines.first?.hasSuffix(" is in two reports: artifacts/shard-1/report.json and abs/report.json") == true, "\(twice.errorLines)")
   }
 
   /// Nothing of a merge is lost without a word: a shard whose report is
