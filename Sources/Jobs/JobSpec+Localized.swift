@@ -104,7 +104,7 @@ extension JobSpec {
   /// `mirror: false`), navigation steps are drawn mirrored (push from the
   /// left, back-swipe from the right edge) unless `mirror: false`, custom
   /// transitions only with `mirror: true`; `leading`/`trailing` gestures
-  /// point the locale's way; a touch, and a transition's tap point or
+  /// point the locale's way, `left`/`right` mirror with a mirrored step; a touch, and a transition's tap point or
   /// origin button, land on the view under them wherever it went. A
   /// left-to-right locale mirrors nothing.
   mutating func mirror(rightToLeft: Bool) {
@@ -119,10 +119,12 @@ extension JobSpec {
       guard case .transition(var step) = timeline[i] else { continue }
       let mirrored = rightToLeft && (step.mirror ?? Localization.mirrorsByDefault(step.transition))
       step.mirror = mirrored
-      // The renderer draws a mirrored step as its left-to-right self, flipped:
-      // a gesture in screen terms flips with it, one in the locale's terms is
-      // already left-to-right. An unmirrored step in RTL turns leading to the right.
-      if var gesture = step.gesture, let travel = gesture.travel, rightToLeft, mirrored != gesture.isLayoutRelative {
+      // The renderer draws a mirrored step as its left-to-right self, flipped,
+      // and a gesture with it: `left`/`right` mirror as the touch and the
+      // screen do (a back-swipe written `right` for English drags to the left
+      // in Arabic, with the page), and `leading`/`trailing` are already the
+      // left-to-right self's. An unmirrored step in RTL turns leading to the right.
+      if var gesture = step.gesture, let travel = gesture.travel, rightToLeft, !mirrored, gesture.isLayoutRelative {
         gesture.travel = Size(width: -travel.width, height: travel.height)
         step.gesture = gesture
       }

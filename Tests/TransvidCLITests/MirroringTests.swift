@@ -86,7 +86,22 @@ import TransvidCLI
       Issue.record("no step")
       return
     }
-    // left on screen in Arabic is right in the step's left-to-right self.
-    #expect(arLeft.gesture?.travel?.width == 60)
+    // `left` mirrors with the mirrored step, as its touch does: written for
+    // English, it drags to the right in Arabic (its left-to-right self keeps
+    // left), so the finger moves with the page, not against it.
+    #expect(arLeft.gesture?.travel?.width == -60)
+    // A step that is not mirrored keeps `left` as it is, and turns `trailing` to the left on screen.
+    let unmirrored = try JobParser.parse(
+      Self.job(step: "push: { to: b, transition: circle-spread, gesture: { direction: left, distance: [0, 30, 50] } }"), file: "m.cfg"
+    ).localizedJobs()
+    let unmirroredTrailing = try JobParser.parse(
+      Self.job(step: "push: { to: b, transition: circle-spread, gesture: { direction: trailing, distance: [0, 30, 50] } }"), file: "m.cfg"
+    ).localizedJobs()
+    guard case .transition(let arCircle) = unmirrored[1].timeline[1], case .transition(let arTrailing) = unmirroredTrailing[1].timeline[1] else {
+      Issue.record("no step")
+      return
+    }
+    #expect(arCircle.mirror == false && arCircle.gesture?.travel?.width == -60)
+    #expect(arTrailing.gesture?.travel?.width == -60)
   }
 }
