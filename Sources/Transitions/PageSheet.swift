@@ -76,7 +76,19 @@ public struct PageSheet: PartialPresentation {
   /// The sheet's gap below the safe-area top in `context`: 8 pt in compact
   /// height (an iPhone in landscape), else 10.
   public static func topOffset(in context: TransitionContext) -> Double {
-    context.width > context.height && context.height < 500 ? compactHeightTopOffset : topOffset
+    topOffset(width: context.width, height: context.height)
+  }
+
+  /// `topOffset(in:)` on a `width × height` screen.
+  public static func topOffset(width: Double, height: Double) -> Double {
+    width > height && height < 500 ? compactHeightTopOffset : topOffset
+  }
+
+  /// How far the sheet's top moves between rest and below a `width ×
+  /// height` screen: the distance a finger dragging it covers.
+  public func travel(width: Double, height: Double) -> Double {
+    if cardWidth > 0 { return height - (height - Swift.min(cardHeight, height)) / 2 }
+    return height - (safeAreaTop + Self.topOffset(width: width, height: height))
   }
 
   /// The sheet's top edge when `amount` presented (1 = at rest).

@@ -457,6 +457,39 @@ import Testing
     #expect(last[426, 1].r > 150, "the receding screen's top at 0: \(last[426, 1])")
   }
 
+  /// A sheet dragged down follows the finger, as UIKit's own sheet pan
+  /// moves it (not along the spring, which left the finger 200 pt behind):
+  /// at every frame of the tracking, its top is as far below its rest as the
+  /// finger has travelled; percentComplete 1 is the top at the screen's bottom.
+  @Test func aDraggedSheetFollowsTheFinger() throws {
+    let job = """
+      name: p
+      canvas: { device: iphone-15, scale: 1, fps: 10 }
+      screens:
+        a: { background: "#FF0000" }
+        b: { background: "#0000FF" }
+      timeline:
+        - present: { to: b, transition: sheet }
+        - hold: 0.2
+        - dismiss: { gesture: { direction: down, distance: [0, 100, 250, 500], interval: 0.2 } }
+      """
+    let spec = try JobParser.parse(job, file: "p.cfg")
+    guard case .transition(let step) = spec.timeline[2], let gesture = step.gesture else {
+      Issue.record("no gesture step")
+      return
+    }
+    // 852 − (59 + 10) = 783 pt from rest to the bottom.
+    #expect(gesture.travel == Size(width: 0, height: 783) && gesture.progress == [0, 100, 250, 500].map { $0 / 783 })
+    let renderer = FrameRenderer(spec: spec)
+    let start = 5 + 2  // the present (0.5 s) and the hold (0.2 s) at 10 fps
+    for k in 0...6 {
+      let frame = renderer.frame(start + k, width: 393, height: 852)
+      let finger = k < 6 ? [0.0, 100, 250, 500][k / 2] + ([0.0, 100, 250, 500][k / 2 + 1] - [0.0, 100, 250, 500][k / 2]) * Double(k % 2) / 2 : 500
+      let top = (0..<852).first { frame[196, $0].b > 200 && frame[196, $0].r < 60 }
+      #expect(top.map { abs(Double($0) - (69 + finger)) <= 1 } == true, "frame \(k): sheet top \(top ?? -1), finger \(finger)")
+    }
+  }
+
   /// A sheet rests 10 pt below the device's own safe-area top (UIKIT.md
   /// §2; the presets' insets as `transvid list devices` gives them), the
   /// presenting screen's top at the safe-area top; in the dark the screen
