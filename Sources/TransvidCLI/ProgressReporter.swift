@@ -69,7 +69,8 @@ final class ProgressReporter: Sendable {
 
   /// Picks the mode from `--progress`, `-q` and whether stderr is a terminal.
   static func mode(_ option: Options.ProgressMode, quiet: Bool, console: Console) -> Mode {
-    if quiet { return .quiet }
+    // ndjson is for programs, which -q (for people) does not silence.
+    if quiet { return option == .ndjson ? .ndjson : .quiet }
     switch option {
     case .auto: return console.terminal == nil ? .plain : .tty
     case .tty: return .tty
@@ -112,8 +113,11 @@ final class ProgressReporter: Sendable {
       guard var r = s.running[job.file] else { return 0 }
       s.pixelFramesDone += Double(summary.frames * r.pixels)
       s.outputSeconds += Self.seconds(r.outputStarted, now)
-      s.unitsDone += summary.frames
-      r.unitsDone += summary.frames
+      // An output stands for all of the job's frames, whatever its own
+      // count (a poster is one frame, a GIF at a lower rate fewer): the
+      // units reach the total, job frames × outputs, when the job is done.
+      s.unitsDone += r.frames
+      r.unitsDone += r.frames
       r.outputsDone += 1
       r.framesInOutput = 0
       r.outputStarted = now

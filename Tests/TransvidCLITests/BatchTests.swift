@@ -231,6 +231,17 @@ func transvid(_ arguments: [String], _ capture: Capture = Capture(), environment
     let again = Capture()
     #expect(transvid([jobs, "-o", out, "--progress", "ndjson"], again) == 1)
     #expect(again.out.filter { $0.contains("\"event\":\"cached\"") }.count == 2)
+
+    // Outputs of other frame counts (a poster is one frame, a GIF at a lower rate fewer) each stand
+    // for the job's frames: the last progress event reaches its total. And -q, for people,
+    // does not silence the events, which are for programs.
+    let formats = Capture()
+    #expect(transvid([path(jobs, "a/job-00.cfg"), "-o", path(dir, "f"), "--format", "mp4,png,gif", "--progress", "ndjson", "-q"], formats) == 0)
+    let progress = try formats.out.compactMap { line -> [String: Any]? in
+      let event = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+      return event["event"] as? String == "progress" ? event : nil
+    }
+    #expect(progress.map { $0["frames"] as? Int ?? 0 } == [5, 10, 15] && progress.allSatisfy { $0["total"] as? Int == 15 }, "\(progress)")
   }
 
   @Test func planListsJobsKeysCostsAndShards() throws {
