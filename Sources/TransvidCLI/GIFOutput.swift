@@ -41,7 +41,7 @@ struct GIFOutput: FormatWriter {
   /// is too big is written again, keeping the most quality that fits: the
   /// most colours down to 128 that fit (`mostColours`), else down to 64;
   /// else at 20 fps, the most colours down to 64; else narrower, at 64
-  /// colours, until it fits. The summary says what changed.
+  /// colours, the widest that fits (within 2 px). The summary says what changed.
   func write(_ renderer: FrameRenderer, to path: String, onFrame: (Int) throws -> Void) throws -> OutputSummary {
     let spec = renderer.spec
     let settings = spec.output.gif
@@ -184,11 +184,23 @@ struct GIFOutput: FormatWriter {
           if try mostColours(from: min(64, firstColors), upTo: firstColors) { break search }
         }
         colors = min(64, firstColors)
+        var over = width
         while width > 32 {
           // File size goes roughly with the area: aim a little under.
           let ratio = (Double(maxBytes) / Double(lastBytes)).squareRoot() * 0.97
           width = max(32, min(width - 1, Int(Double(width) * ratio)))
-          if try fits() { break search }
+          if try fits() {
+            // Then the widest that fits between it and the narrowest width over
+            // (halving the gap to within 2 px): the aim may fall well under.
+            var fitting = width
+            while over - fitting > 2 {
+              width = (fitting + over) / 2
+              if try fits() { fitting = width } else { over = width }
+            }
+            width = fitting
+            break search
+          }
+          over = width
         }
         throw JobFailure(
           spec.diagnostic(

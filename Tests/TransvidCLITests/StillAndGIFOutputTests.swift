@@ -151,6 +151,30 @@ func smallJob(output: String) -> String {
     }
   }
 
+  /// A budget that needs a narrower GIF keeps the widest that fits, within
+  /// 2 px: the width aimed at from the area falls under it, and the gap to
+  /// the narrowest width over is halved (a 150 kB page flip kept 166 px where
+  /// 172 fit). So a width at most 2 px wider was tried and is over.
+  @Test(arguments: [35, 75])
+  func maxBytesKeepsTheWidestGIFThatFits(percent: Int) throws {
+    let dir = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    func size(_ width: Int) throws -> Int {
+      try OutputWriter.write(
+        format: .gif,
+        renderer: try renderer("{ formats: [gif], gif: { width: \(width), maxColors: 64, fps: 20 } }", in: dir, gradients: true),
+        to: (dir as NSString).appendingPathComponent("w\(width).gif")
+      ).bytes
+    }
+    let full = try size(120)
+    let (_, summary, limit, _) = try budgeted(in: dir) { _ in full * percent / 100 }
+    #expect(summary.bytes <= limit)
+    let note = try #require(summary.notes.first)
+    let width = try #require(note.firstMatch(of: /width 120 → ([0-9]+)/).flatMap { Int($0.output.1) }, "\(note)")
+    #expect(try size(width) <= limit)
+    #expect(try max(size(width + 1), size(width + 2)) > limit, "\(note)")
+  }
+
   /// A budget 128 colours miss but fewer meet keeps every frame: colours go
   /// down to 64 before the rate does (a dropped frame shows the one before).
   @Test func maxBytesTakesColoursBeforeFrames() throws {
