@@ -117,8 +117,11 @@ struct BatchPlan: Sendable {
       if isDirectory.boolValue {
         found = (fm.enumerator(atPath: input)?.allObjects as? [String] ?? [])
           .filter { path in
-            jobExtensions.contains(PathText.fileExtension(of: path))
+            var folder: ObjCBool = false
+            // A folder named `x.cfg` is no job file.
+            return jobExtensions.contains(PathText.fileExtension(of: path))
               && !path.split(separator: "/").contains { $0.hasPrefix(".") }
+              && !(fm.fileExists(atPath: (input as NSString).appendingPathComponent(path), isDirectory: &folder) && folder.boolValue)
           }
           .sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }
           .map { (input as NSString).appendingPathComponent($0) }

@@ -99,6 +99,14 @@ public enum TransvidCommand {
       console.error("transvid: \(error)\nRun 'transvid --help' for usage.")
       return 2
     }
+    // Outputs go into a folder: a file there would fail every job alike.
+    var isFolder: ObjCBool = false
+    if let folder = options.outputDirectory, FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder),
+      !isFolder.boolValue
+    {
+      console.error("transvid: -o '\(folder)' is a file; outputs go into a folder\nRun 'transvid --help' for usage.")
+      return 2
+    }
     switch options.command {
     case .help:
       console.print(usage)

@@ -192,6 +192,22 @@ func transvid(_ arguments: [String], _ capture: Capture = Capture(), environment
     #expect(try split([path(dir, "x"), path(dir, ".") + "/y/"]) == plain)
   }
 
+  /// A folder named like a job file is no job; an -o that is a file is a
+  /// usage error at once (every job failed alike, exit 1).
+  @Test func aFolderNamedLikeAJobAndAFileForOutputs() throws {
+    let dir = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    try FileManager.default.createDirectory(atPath: path(dir, "jobs/x.cfg"), withIntermediateDirectories: true)
+    try write(tinyJob(name: "p"), to: "jobs/p.cfg", in: dir)
+    let capture = Capture()
+    #expect(transvid(["check", path(dir, "jobs")], capture) == 0, "\(capture.err)")
+    #expect(capture.out.last == "transvid: 1 jobs checked, 0 broken")
+    try write("", to: "taken", in: dir)
+    let file = Capture()
+    #expect(transvid([path(dir, "jobs"), "-o", path(dir, "taken")], file) == 2)
+    #expect(file.err.first?.hasPrefix("transvid: -o '\(path(dir, "taken"))' is a file; outputs go into a folder") == true, "\(file.err)")
+  }
+
   @Test func twoJobsWritingOneOutputIsAnError() throws {
     let dir = try makeTemporaryDirectory()
     defer { try? FileManager.default.removeItem(atPath: dir) }
