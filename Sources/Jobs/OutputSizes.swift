@@ -62,6 +62,19 @@ extension JobSpec {
     }
   }
 
+  /// Throws when a video of one of `formats` (those a run writes: the job's,
+  /// or `--format`'s) is over its codec's largest level
+  /// (`OutputSizes.checkPlayable`), at the key that made it that big.
+  public func checkPlayable(formats: [OutputFormat]) throws(Diagnostic) {
+    let canvasKey = sizeSources["canvas.size"] != nil ? "canvas.size" : "canvas.device"
+    for format in formats {
+      guard let size = videoSize(of: format) else { continue }
+      let (w, h) = videoSize(size)
+      let key = size == VideoSize() ? canvasKey : "output.\(format.rawValue).\(size.width != nil ? "width" : "height")"
+      try OutputSizes.checkPlayable(format, w, h, key: key, in: self)
+    }
+  }
+
   /// The GIF's frame size in pixels.
   public var gifSize: (width: Int, height: Int) {
     let width = output.gif.width ?? Swift.max(16, Int(frameSize.width.rounded()))
@@ -111,6 +124,39 @@ public enum OutputSizes {
   static func ffmpegAccepts(_ width: Int, _ height: Int) -> Bool {
     let (area, overflow) = (width + 128).multipliedReportingOverflow(by: height + 128)
     return !overflow && area < Int(Int32.max) / 8
+  }
+
+  /// H.264's largest level (6.2) decodes frames of at most 139 264
+  /// macroblocks (8192 × 4352 pixels) and 16 880 pixels a side; VP9's (6.2)
+  /// pictures of at most 35 651 584 pixels and 16 384 a side. Larger ones
+  /// encode, but no player is bound to decode them, and the encoders take
+  /// gigabytes for them (x264: 15 GB for 8192 × 8192).
+  static let h264MaxMacroblocks = 139_264
+  static let vp9MaxPixels = 35_651_584
+
+  /// Throws when a `width × height` video of `format` is over its codec's
+  /// largest level.
+  static func checkPlayable(_ format: OutputFormat, _ width: Int, _ height: Int, key: String, in spec: JobSpec) throws(Diagnostic) {
+    let size = "\(width)x\(height) pixels"
+    let advice = key.hasPrefix("output.") ? "give a smaller width or height" : "give output.\(format.rawValue).width or height"
+    switch format {
+    case .mp4:
+      let macroblocks = ((width + 15) / 16) * ((height + 15) / 16)
+      if macroblocks > h264MaxMacroblocks || Swift.max(width, height) > 16_880 {
+        throw spec.diagnostic(
+          at: key,
+          "the mp4 would be \(size) (\(macroblocks) macroblocks); H.264's largest level decodes at most "
+            + "\(h264MaxMacroblocks) (8192x4352) and 16880 per side, so players could not play it: \(advice)")
+      }
+    case .webm:
+      if width * height > vp9MaxPixels || Swift.max(width, height) > 16_384 {
+        throw spec.diagnostic(
+          at: key,
+          "the webm would be \(size); VP9's largest level decodes at most \(vp9MaxPixels) pixels (8192x4352) "
+            + "and 16384 per side, so players could not play it: \(advice)")
+      }
+    default: break
+    }
   }
 
   /// Throws unless a `width × height` image fits `limits` and the encoders.

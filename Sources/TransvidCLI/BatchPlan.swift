@@ -239,6 +239,7 @@ struct BatchPlan: Sendable {
         try options.paths.check(spec, outputDirectoryGiven: options.outputDirectory != nil)
         try AssetLoader.checkFiles(of: spec)
         job.formats = options.formats ?? spec.output.formats
+        try spec.checkPlayable(formats: job.formats)
         // The odd-canvas note names the videos this run writes (`--format`, `--target`, `--draft`'s 1x).
         let note = spec.oddCanvasNote(formats: job.formats)
         if let i = spec.notes.firstIndex(where: { $0 == parsedNote }) {

@@ -171,6 +171,28 @@ func runTransvid(_ arguments: [String], in directory: String, environment: [Stri
       ])
   }
 
+  /// A video over its codec's largest level is refused before anything is
+  /// drawn, at the key that made it big: no player is bound to decode it,
+  /// and x264 took 15 GB for an 8192×8192 frame. Other formats of the same
+  /// canvas are fine, and an 8192×4352 video (the levels' largest) is too.
+  @Test func aVideoNoPlayerDecodesIsRefused() throws {
+    let dir = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    try write(goodJob(name: "big").replacingOccurrences(of: "size: 60x100", with: "size: 8192x8192"), to: "big.cfg", in: dir)
+    let mp4 = try runTransvid(["check", "big.cfg"], in: dir)
+    #expect(mp4.status == 1)
+    #expect(mp4.errorLines.first == "big.cfg:2:17: error: canvas.size: the mp4 would be 8192x8192 pixels (262144 macroblocks); "
+      + "H.264's largest level decodes at most 139264 (8192x4352) and 16880 per side, so players could not play it: give output.mp4.width or height")
+    let webm = try runTransvid(["check", "big.cfg", "--format", "webm"], in: dir)
+    #expect(webm.errorLines.first?.hasPrefix("big.cfg:2:17: error: canvas.size: the webm would be 8192x8192 pixels; VP9's largest level") == true, "\(webm.errorLines)")
+    #expect(try runTransvid(["check", "big.cfg", "--format", "png,apng"], in: dir).status == 0)
+    try write(goodJob(name: "wide").replacingOccurrences(of: "size: 60x100", with: "size: 8192x4352"), to: "wide.cfg", in: dir)
+    #expect(try runTransvid(["check", "wide.cfg", "--format", "mp4,webm"], in: dir).status == 0)
+    try write(goodJob(name: "up").replacingOccurrences(of: "mp4: { crf: 23, preset: ultrafast }", with: "mp4: { height: 8192 }"), to: "up.cfg", in: dir)
+    let scaled = try runTransvid(["check", "up.cfg"], in: dir)
+    #expect(scaled.errorLines.first?.contains(": error: output.mp4") == true && scaled.errorLines.first?.hasSuffix("give a smaller width or height") == true, "\(scaled.errorLines)")
+  }
+
   /// A canvas `--max-side 16384` allows but FFmpeg cannot encode fails when
   /// parsed (it rendered for 19 s, then failed in the encoder).
   @Test func encoderPictureLimitIsKnownUpFront() throws {
