@@ -432,7 +432,7 @@ import Testing
   }
 
   /// A sheet step presenting a blue screen over a red one on `canvas`, at 1x and 10 fps.
-  static func sheetJob(canvas: String, appearances: String = "") -> String {
+  static func sheetJob(canvas: String, appearances: String = "", then steps: String = "") -> String {
     """
     name: p
     canvas: { \(canvas), scale: 1, fps: 10 }\(appearances)
@@ -441,7 +441,7 @@ import Testing
       b: { background: "#0000FF" }
     timeline:
       - present: { to: b, transition: sheet }
-      - hold: 0.2
+      - hold: 0.2\(steps)
     """
   }
 
@@ -462,17 +462,8 @@ import Testing
   /// at every frame of the tracking, its top is as far below its rest as the
   /// finger has travelled; percentComplete 1 is the top at the screen's bottom.
   @Test func aDraggedSheetFollowsTheFinger() throws {
-    let job = """
-      name: p
-      canvas: { device: iphone-15, scale: 1, fps: 10 }
-      screens:
-        a: { background: "#FF0000" }
-        b: { background: "#0000FF" }
-      timeline:
-        - present: { to: b, transition: sheet }
-        - hold: 0.2
-        - dismiss: { gesture: { direction: down, distance: [0, 100, 250, 500], interval: 0.2 } }
-      """
+    let job = Self.sheetJob(
+      canvas: "device: iphone-15", then: "\n  - dismiss: { gesture: { direction: down, distance: [0, 100, 250, 500], interval: 0.2 } }")
     let spec = try JobParser.parse(job, file: "p.cfg")
     guard case .transition(let step) = spec.timeline[2], let gesture = step.gesture else {
       Issue.record("no gesture step")
