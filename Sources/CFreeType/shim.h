@@ -9,6 +9,7 @@
 #include FT_FREETYPE_H
 #include FT_OUTLINE_H
 #include FT_ADVANCES_H
+#include FT_MULTIPLE_MASTERS_H
 
 /// Outlines only, no hinting, no embedded bitmaps: the same coverage on every
 /// machine and every run, whatever the font's bytecode or the build's hinter.
@@ -25,6 +26,34 @@ static inline int cft_is_outline(FT_GlyphSlot slot) { return slot->format == FT_
 /// Emoji): no outlines, fixed strikes, colour.
 static inline int cft_is_color_bitmap_face(FT_Face face) {
   return FT_HAS_COLOR(face) && FT_HAS_FIXED_SIZES(face) && !FT_IS_SCALABLE(face);
+}
+
+/// Sets a variable face's `wght` axis to `weight` (clamped to the axis's
+/// range), the other axes to their defaults; returns 0 when the face has no
+/// weight axis (nothing is set), else 1. `range` gets the axis's minimum and
+/// maximum.
+static inline int cft_set_weight(FT_Library library, FT_Face face, double weight, double range[2]) {
+  if (!FT_HAS_MULTIPLE_MASTERS(face)) return 0;
+  FT_MM_Var *mm = NULL;
+  if (FT_Get_MM_Var(face, &mm) != 0 || mm == NULL) return 0;
+  int found = 0;
+  FT_Fixed coords[64];
+  FT_UInt count = mm->num_axis < 64 ? mm->num_axis : 64;
+  for (FT_UInt i = 0; i < count; i++) {
+    FT_Var_Axis axis = mm->axis[i];
+    coords[i] = axis.def;
+    if (axis.tag == FT_MAKE_TAG('w', 'g', 'h', 't')) {
+      double low = axis.minimum / 65536.0, high = axis.maximum / 65536.0;
+      double clamped = weight < low ? low : weight > high ? high : weight;
+      coords[i] = (FT_Fixed)(clamped * 65536.0 + 0.5);
+      range[0] = low;
+      range[1] = high;
+      found = 1;
+    }
+  }
+  if (found) FT_Set_Var_Design_Coordinates(face, count, coords);
+  FT_Done_MM_Var(library, mm);
+  return found;
 }
 
 /// Colour bitmaps as they are stored (BGRA, premultiplied).

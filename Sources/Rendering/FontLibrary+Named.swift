@@ -1,5 +1,7 @@
 // A job's own fonts: `font: { file: path.ttf }` opens that file (face 0;
-// its bold is the same face), `font: { family: "Noto Sans Arabic" }` asks
+// a variable font's weight axis set to 400, and to 700 for its bold, as a
+// browser sets it for font-weight; a font of one weight is its own bold),
+// `font: { family: "Noto Sans Arabic" }` asks
 // fontconfig for the family's regular and bold files. Fontconfig always
 // answers with its closest match, so a family it does not have is an
 // error naming what it offered, not a silent substitute.
@@ -13,8 +15,11 @@ extension FontLibrary {
   /// The fonts `name` (a `FontName`) stands for, regular and bold.
   public static func named(_ name: String) throws(LoadError) -> FontSet {
     if let path = FontName.path(of: name) {
-      let face = try font(FontFile(path: path, package: FontFile.jobsOwn))
-      return FontSet(regular: [face])
+      let file = FontFile(path: path, package: FontFile.jobsOwn)
+      var files: [String: FontData] = [:]
+      let regular = try font(file, weight: 400, files: &files)
+      guard regular.weightAxis != nil else { return FontSet(regular: [regular]) }
+      return FontSet(regular: [regular], bold: [try font(file, weight: 700, files: &files)])
     }
     let family = FontName.familyName(of: name) ?? name
     let regular = try font(try match(family: family, bold: false))

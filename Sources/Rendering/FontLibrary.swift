@@ -103,8 +103,9 @@ public enum FontLibrary {
     return try font(file, files: &files)
   }
 
-  /// Opens one face, reading its file once for every face of it `files` holds.
-  static func font(_ file: FontFile, files: inout [String: FontData]) throws(LoadError) -> Font {
+  /// Opens one face, reading its file once for every face of it `files`
+  /// holds; `weight` sets a variable face's weight axis (`Font`).
+  static func font(_ file: FontFile, weight: Double? = nil, files: inout [String: FontData]) throws(LoadError) -> Font {
     let data: FontData
     if let read = files[file.path] {
       data = read
@@ -116,7 +117,7 @@ public enum FontLibrary {
       files[file.path] = data
     }
     do {
-      return try Font(data: data, faceIndex: file.faceIndex)
+      return try Font(data: data, faceIndex: file.faceIndex, weight: weight)
     } catch {
       throw LoadError(file: file, reason: error.description)
     }

@@ -39,6 +39,73 @@ import TransvidCLI
     #expect(dejaVu == system)
   }
 
+  /// A variable font file (made here by fontTools: a box glyph 200 units
+  /// wide at wght 400, 600 at 900, its advance alike) draws its weights:
+  /// regular and medium at 400, semibold and bold at 700, as browsers set
+  /// font-weight on the axis. At 100 px a unit is a tenth of a pixel, so
+  /// the box is 20 px wide, and 20 + 24 = 44 px at 700 (interpolated).
+  static let variableFont = """
+    import sys
+    from fontTools.fontBuilder import FontBuilder
+    from fontTools.pens.ttGlyphPen import TTGlyphPen
+    from fontTools.ttLib.tables.TupleVariation import TupleVariation
+    pen = TTGlyphPen(None)
+    pen.moveTo((100, 0)); pen.lineTo((100, 700)); pen.lineTo((300, 700)); pen.lineTo((300, 0)); pen.closePath()
+    fb = FontBuilder(1000, isTTF=True)
+    fb.setupGlyphOrder([".notdef", "I"])
+    fb.setupCharacterMap({ord("I"): "I"})
+    fb.setupGlyf({".notdef": TTGlyphPen(None).glyph(), "I": pen.glyph()})
+    fb.setupHorizontalMetrics({".notdef": (500, 0), "I": (400, 100)})
+    fb.setupHorizontalHeader(ascent=800, descent=-200)
+    fb.setupNameTable({"familyName": "Transvid Test VF", "styleName": "Regular"})
+    fb.setupOS2(sTypoAscender=800, sTypoDescender=-200, usWinAscent=800, usWinDescent=200)
+    fb.setupPost()
+    fb.setupFvar(axes=[("wght", 100, 400, 900, "Weight")], instances=[])
+    # The box's right edge and the advance (the last four are phantom points) move 400 units at 900.
+    deltas = [(0, 0), (0, 0), (400, 0), (400, 0), (0, 0), (400, 0), (0, 0), (0, 0)]
+    fb.setupGvar({"I": [TupleVariation({"wght": (0, 1.0, 1.0)}, deltas)]})
+    fb.save(sys.argv[1])
+    """
+
+  static var hasFontTools: Bool {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+    process.arguments = ["-c", "import fontTools.fontBuilder"]
+    process.standardError = FileHandle.nullDevice
+    guard (try? process.run()) != nil else { return false }
+    process.waitUntilExit()
+    return process.terminationStatus == 0
+  }
+
+  @Test(.enabled(if: hasFontTools, "needs fontTools for /usr/bin/python3 (Debian package python3-fonttools, scripts/bootstrap)"))
+  func aVariableFontDrawsItsWeights() throws {
+    let dir = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    let script = try write(Self.variableFont, to: "make.py", in: dir)
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+    process.arguments = [script, path(dir, "vf.ttf")]
+    try process.run()
+    process.waitUntilExit()
+    try #require(process.terminationStatus == 0)
+    var inkWidths: [String: Double] = [:]
+    for weight in ["regular", "medium", "semibold", "bold"] {
+      let job = """
+        canvas: { size: 100x100, scale: 1, background: "#FFFFFF" }
+        screens:
+          home:
+            views:
+              - { frame: [0, 0, 100, 100], text: "I", textColor: "#000000", font: { size: 100, file: vf.ttf, weight: \(weight) } }
+        timeline: [hold: 0.1]
+        """
+      let spec = try JobParser.load(path: try write(job, to: "\(weight).cfg", in: dir))
+      let bitmap = try AssetLoader.makeRenderer(for: spec).snapshot(of: "home")!
+      // Ink in a row through the box's middle: its width in pixels.
+      inkWidths[weight] = (0..<100).reduce(0.0) { $0 + Double(255 - Int(bitmap[$1, 50].g)) / 255 }
+    }
+    #expect(inkWidths == ["regular": 20, "medium": 20, "semibold": 44, "bold": 44], "\(inkWidths)")
+  }
+
   @Test func unknownFamilyAndMissingFileAreErrorsAtTheirValue() throws {
     let dir = try makeTemporaryDirectory()
     defer { try? FileManager.default.removeItem(atPath: dir) }

@@ -77,6 +77,11 @@ public final class Font: Sendable {
   let hasKerning: Bool
   /// Whether the face draws colour bitmaps (emoji) instead of outlines.
   let isColor: Bool
+  /// A variable face's weight axis (`wght`) range, or nil for a face of
+  /// one weight.
+  public let weightAxis: ClosedRange<Double>?
+  /// The weight set on the axis (nil: no axis, or none asked for).
+  public let weight: Double?
   private let state: Mutex<FaceState>
   /// HarfBuzz's font on the same bytes, scaled to design units. Shaping
   /// only reads it (`hb_shape` on a font nobody changes is thread-safe).
@@ -94,14 +99,17 @@ public final class Font: Sendable {
 
   /// Opens face `faceIndex` (0 for a single font; 2 is Simplified Chinese in
   /// Noto Sans CJK's collections) from the bytes of a font file.
-  public convenience init(data: [UInt8], faceIndex: Int = 0) throws(FontError) {
+  public convenience init(data: [UInt8], faceIndex: Int = 0, weight: Double? = nil) throws(FontError) {
     guard !data.isEmpty else { throw FontError(code: 0, message: "empty font data") }
-    try self.init(data: FontData(data), faceIndex: faceIndex)
+    try self.init(data: FontData(data), faceIndex: faceIndex, weight: weight)
   }
 
   /// Opens face `faceIndex` of bytes other faces may share: a collection's
   /// faces (Noto Sans CJK's JP, KR, SC, TC) cost one copy of the file.
-  public init(data: FontData, faceIndex: Int = 0) throws(FontError) {
+  /// `weight` (100 regular … 900 black, CSS's and OpenType's scale) sets a
+  /// variable face's weight axis, for outlines and shaping alike; a face of
+  /// one weight ignores it.
+  public init(data: FontData, faceIndex: Int = 0, weight: Double? = nil) throws(FontError) {
     guard data.buffer.count > 0 else { throw FontError(code: 0, message: "empty font data") }
     var library: FT_Library?
     var error = FT_Init_FreeType(&library)
@@ -134,6 +142,18 @@ public final class Font: Sendable {
     hb_face_destroy(hbFace)
     hb_blob_destroy(blob)
     hb_font_set_scale(shaper, upem, upem)
+    var range = [0.0, 0.0]
+    if let weight, !color, cft_set_weight(library, face, weight, &range) != 0 {
+      let set = Swift.min(Swift.max(weight, range[0]), range[1])
+      var variation = hb_variation_t(tag: 0x7767_6874, value: Float(set))  // 'wght'
+      hb_font_set_variations(shaper, &variation, 1)
+      weightAxis = range[0]...range[1]
+      self.weight = set
+    } else {
+      var probe = [0.0, 0.0]
+      weightAxis = !color && cft_set_weight(library, face, 400, &probe) != 0 ? probe[0]...probe[1] : nil
+      self.weight = nil
+    }
     self.data = data
     familyName = rec.family_name.map { String(cString: $0) } ?? ""
     styleName = rec.style_name.map { String(cString: $0) } ?? ""
