@@ -185,6 +185,14 @@ struct Ink {
     #expect(av.width < a.width + v.width - 1)
   }
 
+  /// In a one-line label a line break is a space, and a CR LF pair is one
+  /// break (it drew as two spaces).
+  @Test static func aLineBreakInOneLineIsOneSpace() {
+    func width(_ text: String) -> Double { TextLayout(text, fonts: [TestFonts.dejaVu], pixelSize: 50, maxWidth: 1000).width }
+    #expect(width("a\r\nb") == width("a b") && width("a\nb") == width("a b") && width("a\rb") == width("a b"))
+    #expect(width("a\r\n\r\nb") == width("a  b"))
+  }
+
   @Test static func labelLayerCompositesWhereItsFrameIs() {
     var root = solidLayer(Rect(x: 0, y: 0, width: 100, height: 60), .white)
     root.sublayers = [Label("Hi", style: TextStyle(size: 20)).layer(frame: Rect(x: 50, y: 20, width: 50, height: 30), scale: 2, fonts: TestFonts.set)]

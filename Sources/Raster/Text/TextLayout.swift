@@ -90,9 +90,13 @@ struct TextLayout {
     isRightToLeft = line.isRightToLeft
   }
 
-  /// The text's scalars, tabs and line breaks as spaces, other controls dropped.
+  /// The text's scalars, tabs and line breaks as spaces (a CR LF pair is
+  /// one break, one space), other controls dropped.
   static func clean(_ text: String) -> [UInt32] {
-    text.unicodeScalars.compactMap { scalar in
+    var previous: Unicode.Scalar?
+    return text.unicodeScalars.compactMap { scalar in
+      defer { previous = scalar }
+      if scalar == "\n" && previous == "\r" { return nil }
       if scalar == "\n" || scalar == "\r" || scalar == "\t" { return 0x20 }
       if scalar.value < 0x20 || (0x7F..<0xA0).contains(scalar.value) { return nil }
       return scalar.value
