@@ -245,7 +245,7 @@ extension Options {
     var inputs: [String] = []
     var output: String?
     var stream = ArgumentStream(arguments, splitsJobs: false)
-    while let arg = stream.next() {
+    while let arg = try stream.next() {
       switch arg {
       case "-h", "--help": return Options(command: .help)
       case "-o", "--output-dir":

@@ -156,7 +156,7 @@ struct Options: Sendable {
       return try parseCurve(rest)
     }
     var stream = ArgumentStream(rest, splitsJobs: true)
-    while let arg = stream.next() {
+    while let arg = try stream.next() {
       let raw = stream.raw
       func value() throws -> String { try stream.value() }
       func positiveInteger() throws -> Int { try Options.positiveInteger(value(), for: arg) }
@@ -283,7 +283,7 @@ struct Options: Sendable {
     var job: String?, time: Double?, output: String?
     var paths = PathPolicy()
     var stream = ArgumentStream(arguments, splitsJobs: false)
-    while let arg = stream.next() {
+    while let arg = try stream.next() {
       let raw = stream.raw
       func value() throws -> String { try stream.value() }
       switch arg {
@@ -373,8 +373,13 @@ struct ArgumentStream {
     self.splitsJobs = splitsJobs
   }
 
-  /// The next argument's name, or nil at the end.
-  mutating func next() -> String? {
+  /// The next argument's name, or nil at the end. A `--flag=value` whose
+  /// value the option did not take (a flag takes none: `--json=false`
+  /// would otherwise be `--json`) is a usage error.
+  mutating func next() throws -> String? {
+    if let attached {
+      throw Options.UsageError(description: "option \(name) takes no value, got '\(name)=\(attached)'")
+    }
     guard let raw = rest.popFirst() else { return nil }
     self.raw = raw
     name = raw
@@ -391,7 +396,10 @@ struct ArgumentStream {
 
   /// The value of the option just read (`Options.isValue`).
   mutating func value() throws -> String {
-    if let attached { return attached }
+    if let value = attached {
+      attached = nil
+      return value
+    }
     guard let v = rest.popFirst(), Options.isValue(v) else {
       throw Options.UsageError(description: "option \(name) needs a value")
     }

@@ -139,6 +139,9 @@ import TestSupport
       (["--shard", "4/3", "x.cfg"], "transvid: --shard needs K/N with 1 ≤ K ≤ N (K is 1-based), got '4/3'"),
       (["--progress", "loud", "x.cfg"], "transvid: --progress needs auto, plain, ndjson or none, got 'loud'"),
       (["x.cfg", "--json"], "transvid: unknown option '--json'"),
+      // A flag takes no value: --json=false was --json, --force=no forced.
+      (["plan", "x.cfg", "--json=false"], "transvid: option --json takes no value, got '--json=false'"),
+      (["x.cfg", "--force=no"], "transvid: option --force takes no value, got '--force=no'"),
     ] {
       let capture = Capture()
       #expect(TransvidCommand.run(args, console: capture.console, environment: [:]) == 2)
