@@ -18,7 +18,8 @@ enum TransitionPhase {
   /// The phase at `time` for an animation of `duration` after `delay`.
   init(time: Double, duration: Double, delay: Double) {
     // Compare times, not differences, so `delay + duration` is exactly the end.
-    if time <= delay {
+    // An animation of no duration is a cut: at its delay it has ended.
+    if time < delay || (time == delay && duration > 0) {
       self = .start
     } else if time >= delay + duration {
       self = .end

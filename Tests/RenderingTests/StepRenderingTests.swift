@@ -31,6 +31,26 @@ import Testing
     #expect(tracking != renderer.snapshot(of: "detail") && tracking != renderer.snapshot(of: "list"))
   }
 
+  /// A step of no duration is a cut (README: a step's duration is 0…60 s):
+  /// the screen after it shows from its first frame, with a delay after the
+  /// delay, and a pop of no duration goes back. The new screen never showed
+  /// (an animation of no length was always at its start).
+  @Test(arguments: ["push", "cross-dissolve", "circle-spread", "cover-vertical", "page-flip"])
+  func aStepOfNoDurationIsACut(transition: String) throws {
+    let job = Self.job(push: "", pop: "{ duration: 0, delay: 0 }").replacingOccurrences(
+      of: "transition: circle-spread", with: "transition: \(transition), duration: 0, delay: 0.1")
+      .replacingOccurrences(of: "  - pop: {", with: "  - hold: 0.2\n  - pop: {")
+    let renderer = FrameRenderer(spec: try JobParser.parse(job, file: "g.cfg"))
+    #expect(renderer.frameCount == 15)
+    // 0.1 s delay (frames 0–2) on the list, the hold (frames 3–8) on the detail, the pop's cut back to the list.
+    let (list, detail) = (renderer.snapshot(of: "list"), renderer.snapshot(of: "detail"))
+    let shows = (0..<renderer.frameCount).map { n -> String in
+      let frame = renderer.frame(n, width: 40, height: 60)
+      return frame == list ? "L" : frame == detail ? "D" : "?"
+    }
+    #expect(shows.joined() == "LLLDDDDDDLLLLLL", "\(transition)")
+  }
+
   @Test func finishedPopEndsOnTheScreenBelow() throws {
     let renderer = FrameRenderer(
       spec: try JobParser.parse(Self.job(pop: "{ gesture: { progress: [0, 0.3, 0.6] } }"), file: "g.cfg"))
