@@ -26,6 +26,9 @@ enum YAMLReader {
   static func parse(_ source: SourceText, json: Bool = false) throws(Diagnostic) -> YAMLNode? {
     // libyaml asserts on a null input pointer, which an empty array may have.
     if source.bytes.isEmpty { return nil }
+    if json, let offset = jsonStringBreak(in: source.bytes) {
+      throw Diagnostic(source.location(ofByte: offset), "invalid JSON: a string holds no line break (write \\n)")
+    }
     let parser = UnsafeMutablePointer<yaml_parser_t>.allocate(capacity: 1)
     let event = UnsafeMutablePointer<yaml_event_t>.allocate(capacity: 1)
     defer {
@@ -54,6 +57,26 @@ enum YAMLReader {
       }
     }
     return try result.get()
+  }
+
+  /// The byte offset of the first raw CR or LF inside a double-quoted
+  /// string, which JSON forbids (YAML folds it into a space; a string left
+  /// open runs on to the next quote): a byte scan, since libyaml also counts
+  /// U+2028 and U+0085, which JSON strings may hold, as line breaks.
+  static func jsonStringBreak(in bytes: [UInt8]) -> Int? {
+    var inString = false, escaped = false
+    for (offset, byte) in bytes.enumerated() {
+      if inString {
+        if escaped { escaped = false } else if byte == UInt8(ascii: "\\") { escaped = true } else if byte == UInt8(ascii: "\"") {
+          inString = false
+        } else if byte == 0x0A || byte == 0x0D {
+          return offset
+        }
+      } else if byte == UInt8(ascii: "\"") {
+        inString = true
+      }
+    }
+    return nil
   }
 
   /// libyaml's own message, at the place it reports.
@@ -120,11 +143,11 @@ enum YAMLReader {
     nonisolated(unsafe) private static let jsonLiteral = /-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][-+]?[0-9]+)?|true|false|null/
 
     /// Throws unless a scalar written in `style`, at `location`, is JSON.
-    private func checkJSON(scalar text: String, style: yaml_scalar_style_t, start: yaml_mark_t, end: yaml_mark_t) throws(Diagnostic) {
+    private func checkJSON(scalar text: String, style: yaml_scalar_style_t, start: yaml_mark_t) throws(Diagnostic) {
       let location = place(start)
       let isKey = stack.last.map { $0.kind == .mapping && $0.key == nil } ?? false
       if style == YAML_DOUBLE_QUOTED_SCALAR_STYLE {
-        if end.line != start.line { throw Diagnostic(location, "invalid JSON: a string holds no line break (write \\n)") }
+        // Raw line breaks inside strings were refused before parsing (`jsonStringBreak`).
       } else if isKey || style != YAML_PLAIN_SCALAR_STYLE || text.wholeMatch(of: Self.jsonLiteral) == nil {
         throw Diagnostic(location, "invalid JSON: expected \(isKey ? "a key in double quotes" : "a value: a string in double quotes, a number, true, false, null, { or ["), got \(YAMLNode.quoted(text))")
       }
@@ -161,7 +184,7 @@ enum YAMLReader {
         let scalar = event.data.scalar
         try checkProperties(anchor: scalar.anchor, tag: scalar.tag, at: location)
         let text = String(decoding: UnsafeBufferPointer(start: scalar.value, count: scalar.length), as: UTF8.self)
-        if json { try checkJSON(scalar: text, style: scalar.style, start: event.start_mark, end: event.end_mark) }
+        if json { try checkJSON(scalar: text, style: scalar.style, start: event.start_mark) }
         let style: YAMLNode.ScalarStyle = scalar.style == YAML_PLAIN_SCALAR_STYLE ? .plain : .quoted
         try attach(YAMLNode(.scalar(text, style), at: location))
       case YAML_SEQUENCE_START_EVENT:

@@ -39,8 +39,9 @@ enum GalleryCommand {
       var shards: [Int: Set<Int>] = [:]
       // A unit of work is a file and a job name: a file with locales is one job per locale.
       // The file as written differs between shards given `jobs`, `./jobs/` or its absolute
-      // path: the same job is one whose name is the same and whose file, lexically
-      // normalized, is the other's or ends with it at a folder.
+      // path: the same job in another report is one whose name is the same and whose file,
+      // lexically normalized, is the other's, or, one absolute and one not, ends with it at
+      // a folder (two jobs of one name in `jobs/` and `legacy/jobs/` are two jobs).
       var source: [String: [(file: String, report: String)]] = [:]
       for report in reports {
         let loaded: (jobs: [JobResult], shard: Shard?)
@@ -56,7 +57,7 @@ enum GalleryCommand {
         for result in jobs {
           let file = Self.normalized(result.job.file)
           let unit = PathText.fileName(of: file) + "\u{0}" + result.job.name
-          if let other = source[unit]?.first(where: { Self.sameFile($0.file, file) }) {
+          if let other = source[unit]?.first(where: { $0.report != report && Self.sameFile($0.file, file) }) {
             let base = PathText.baseName(of: result.job.file)
             let job = result.job.name == base ? result.job.file : "\(result.job.file) (\(result.job.name))"
             console.error("transvid: job \(job) is in two reports: \(other.report) and \(report)")
@@ -125,9 +126,14 @@ enum GalleryCommand {
   }
 
   /// Whether two normalized paths name one file as two shards would write
-  /// it: equal, or one ends with the other after a slash.
+  /// it: equal, or the absolute one ends with the relative one after a slash.
   static func sameFile(_ a: String, _ b: String) -> Bool {
-    a == b || a.hasSuffix("/" + b) || b.hasSuffix("/" + a)
+    if a == b { return true }
+    switch (a.hasPrefix("/"), b.hasPrefix("/")) {
+    case (true, false): return a.hasSuffix("/" + b)
+    case (false, true): return b.hasSuffix("/" + a)
+    default: return false
+    }
   }
 
   static func findReports(_ inputs: [String], skipping: String) throws -> (reports: [String], damaged: [String]) {

@@ -7,7 +7,7 @@ import Rendering
 /// the encoder by a `FramePipeline`.
 struct MP4Output: FormatWriter {
   var fileType: OutputFileType { MP4Writer.fileType }
-  var cacheKey: String { "libx264 threads=\(Self.encoderThreads)" }
+  var cacheKey: String { "libx264 threads=\(Self.encoderThreads) budget=\(SizeBudget.revision)" }
 
   func write(_ renderer: FrameRenderer, to path: String, onFrame: (Int) throws -> Void) throws -> OutputSummary {
     if let maxBytes = renderer.spec.output.mp4.maxBytes {

@@ -21,6 +21,11 @@ import Media
 /// the second pass of an average-rate encode lands within a few per cent of
 /// its target, and x264's first pass runs at a fast setting by default.
 struct SizeBudget {
+  /// Changes whenever the search keeps another file for some budget, so
+  /// cached outputs (the mp4 and webm writers' keys carry it) are made again.
+  /// 2: rates stop at 100 Mb/s; a higher rate that bought nothing keeps the lower's file.
+  static let revision = 2
+
   /// The budget in bytes.
   var maxBytes: Int
   /// `output.mp4.maxBytes`: what errors name.

@@ -24,18 +24,23 @@ extension FrameSink {
       var shown = merging ? Bitmap(width: width, height: height) : nil
       let fitter = try FrameFitter(renderer, width: width, height: height)
       let last = renderer.frameCount - 1
+      var pictures = 0
       for n in 0..<renderer.frameCount {
         var repeats = n > 0 && renderer.repeatsPreviousFrame(n)
         if !repeats { try fitter.render(n, into: &bitmap) }
         if !repeats, n > 0, let shown { repeats = bitmap == shown }
         // A hold is a longer delay where pictures carry delays; the last
-        // frame is a picture unless the writer's last delay runs to the end.
-        if repeats, merging, n < last || endsOnHold {
+        // frame is a picture unless the writer's last delay runs to the end
+        // (and the clip has two pictures: an APNG of one is a still PNG,
+        // without the animation's length).
+        if repeats, merging, n < last || (endsOnHold && pictures > 1) {
           try hold()
         } else if repeats, let shown {
           try append(shown)
+          pictures += 1
         } else {
           try append(bitmap)
+          pictures += 1
           if merging { swap(&bitmap, &shown!) }
         }
         try onFrame(n)

@@ -8,7 +8,7 @@ import Rendering
 /// canvas gives VP9 with alpha, each frame converted by the writer.
 struct WebMOutput: FormatWriter {
   var fileType: OutputFileType { WebMWriter.fileType }
-  var cacheKey: String { "libvpx-vp9 threads=\(Self.encoderThreads)" }
+  var cacheKey: String { "libvpx-vp9 threads=\(Self.encoderThreads) budget=\(SizeBudget.revision)" }
 
   func write(_ renderer: FrameRenderer, to path: String, onFrame: (Int) throws -> Void) throws -> OutputSummary {
     let spec = renderer.spec

@@ -101,6 +101,17 @@ import Testing
     let twice = try runTransvid(["gallery", "artifacts/shard-1/report.json", "abs/report.json", "-o", "site"], in: dir)
     #expect(twice.status == 1)
     #expect(twice.errorLines.count == 1 && twice.errorLines.first?.hasSuffix(" is in two reports: artifacts/shard-1/report.json and abs/report.json") == true, "\(twice.errorLines)")
+
+    // Two jobs of one name in two folders, one below the other's name, are two jobs.
+    for folder in ["pair/jobs", "pair/legacy/jobs"] {
+      try FileManager.default.createDirectory(atPath: path(dir, folder), withIntermediateDirectories: true)
+    }
+    try write(tinyJob(name: "twin").replacingOccurrences(of: "output: { formats", with: "output: { dir: one, formats"), to: "pair/jobs/a.cfg", in: dir)
+    try write(tinyJob(name: "twin").replacingOccurrences(of: "output: { formats", with: "output: { dir: two, formats"), to: "pair/legacy/jobs/a.cfg", in: dir)
+    let pair = try runTransvid(["jobs", "legacy", "--report", "r.json", "-q"], in: path(dir, "pair"))
+    #expect(pair.status == 0, "\(pair.stderr)")
+    let merged = try runTransvid(["gallery", "pair/r.json", "-o", "pair-site"], in: dir)
+    #expect(merged.status == 0, "\(merged.stderr)")
   }
 
   /// Nothing of a merge is lost without a word: a shard whose report is

@@ -193,11 +193,15 @@ import TransvidCLI
       ("{\n  \"sourceLanguage\" : 'en'\n}\n", 2, 22, "invalid JSON: expected a value: a string in double quotes, a number, true, false, null, { or [, got \"en\""),
       ("{\n  \"sourceLanguage\" : \"en\",\n  \"strings\" : { \"a\" : { \"localizations\" : { \"en\" : { \"stringUnit\" : { \"value\" : 42 } } } } }\n}\n",
        3, 81, "strings.a.localizations.en.stringUnit.value: expected a string, got 42"),
-      ("{\n  \"sourceLanguage\" : \"en\",\n  \"strings\" : { \"a\" : { \"comment\" : \"one\ntwo\" } }\n}\n", 3, 37, "invalid JSON: a string holds no line break (write \\n)"),
+      ("{\n  \"sourceLanguage\" : \"en\",\n  \"strings\" : { \"a\" : { \"comment\" : \"one\ntwo\" } }\n}\n", 3, 41, "invalid JSON: a string holds no line break (write \\n)"),
       ("{\n  \"sourceLanguage\" : \"en\",\n  \"strings\" : { \"a\" : { \"localizations\" : { \"en\" : { \"variations\" : { \"plural\" : {\n"
         + "    \"one\" : { \"stringUnit\" : { \"state\" : \"translated\", \"value\" : \"%lld one\" } } } } } } } }\n}\n",
        3, 82, "strings.a.localizations.en.variations.plural: no 'other' form (has one): 'other' is the form of every number whose category has none, and a String Catalog needs it"),
     ]
+    // JSON strings may hold U+2028 and U+0085 as they are (libyaml breaks lines at them).
+    try write("{ \"sourceLanguage\" : \"en\", \"strings\" : { \"a\" : { \"comment\" : \"one\u{2028}two\u{85}three\" }, \"items\" : {} } }\n", to: "Separators.xcstrings", in: dir)
+    let separators = try write(Self.job(locales: "[en]", strings: "Separators.xcstrings", key: "a"), to: "separators.cfg", in: dir)
+    #expect(throws: Never.self) { try JobParser.load(path: separators) }
     for (n, (catalog, line, column, message)) in cases.enumerated() {
       try write(catalog, to: "Case\(n).xcstrings", in: dir)
       let job = try write(Self.job(locales: "[en]", strings: "Case\(n).xcstrings", key: "a"), to: "case\(n).cfg", in: dir)

@@ -174,6 +174,30 @@ struct WebFormatOutputTests {
     }
   }
 
+  /// A clip that is one hold stays an animation of its length: two
+  /// pictures (an APNG of one would be a still PNG, its length lost).
+  @Test func anAPNGOfOneHoldKeepsItsLength() throws {
+    let binary = try #require(transvidBinary())
+    let dir = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    let job = try write(
+      "name: still\ncanvas: { size: 20x20, scale: 1, fps: 30 }\noutput: { formats: [apng] }\nscreens: { a: {} }\ntimeline: [{ hold: 0.5 }]\n",
+      to: "still.cfg", in: dir)
+    let (status, _) = try PlanFramesTests.run(binary, [job, "-o", dir, "-q"])
+    #expect(status == 0)
+    let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: path(dir, "still.apng.png"))))
+    func u16(_ i: Int) -> Int { Int(bytes[i]) << 8 | Int(bytes[i + 1]) }
+    func u32(_ i: Int) -> Int { u16(i) << 16 | u16(i + 2) }
+    var delays: [Double] = []
+    var i = 8
+    while i + 8 <= bytes.count {
+      let length = u32(i), type = String(decoding: bytes[(i + 4)..<(i + 8)], as: UTF8.self)
+      if type == "fcTL" { delays.append(Double(u16(i + 8 + 20)) / Double(u16(i + 8 + 22))) }
+      i += 12 + length
+    }
+    #expect(delays.count == 2 && abs(delays.reduce(0, +) - 0.5) < 1e-9, "\(delays)")
+  }
+
   /// `webpmux -info`: canvas size, loop count and each frame's duration in ms.
   func webpInfo(_ path: String) throws -> (size: String, loop: String, durations: [Int]) {
     let text = try output(["webpmux", "-info", path])
