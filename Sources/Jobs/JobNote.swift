@@ -39,10 +39,14 @@ extension JobDecoder {
       else { continue }
       // Three decimals: 520 of 1194 points is 0.436.
       let last = ((gesture.progress.last ?? 0) * 1000).rounded() / 1000
+      // UIKit's rule by position and speed takes three velocities (four samples); with fewer, the speed alone.
+      let why =
+        gesture.progress.count >= 4
+        ? "its speed does not carry it past min(187.5 pt, half the screen) within the step's duration"
+        : "with fewer than four samples UIKit goes by the finger's speed alone, and it is not moving on"
       let rule =
         gesture.releasedAsNavigation
-        ? "and its speed does not carry it past min(187.5 pt, half the screen) within the step's duration, so "
-          + "UINavigationController cancels the \(step.operation.rawValue) and '\(step.from)' stays on screen"
+        ? "and \(why), so UINavigationController cancels the \(step.operation.rawValue) and '\(step.from)' stays on screen"
         : "not past 0.5, so the \(step.operation.rawValue) is cancelled and '\(step.from)' stays on screen "
           + "(UIPercentDrivenInteractiveTransition)"
       notes.append(

@@ -41,6 +41,25 @@ import Testing
     #expect(300 - blue > 100)
   }
 
+  /// A finger at rest given by three samples: UIKit's rule by position
+  /// takes three velocities, so with two it goes by the speed alone and
+  /// cancels; the note says so (it named the position rule).
+  @Test func aShortSwipeAtRestIsCancelledByItsSpeedAndSaysSo() throws {
+    let job = """
+      name: g
+      canvas: { size: 200x200, scale: 1, fps: 30 }
+      screens:
+        a: { background: "#FF0000" }
+        b: { background: "#0000FF" }
+      timeline:
+        - push: { to: b, transition: push }
+        - pop: { gesture: { direction: right, distance: [150, 150, 150] } }
+      """
+    let spec = try JobParser.parse(job, file: "g.cfg")
+    let note = try #require(spec.notes.first { $0.message.contains("UINavigationController cancels the pop") })
+    #expect(note.message.contains("with fewer than four samples UIKit goes by the finger's speed alone, and it is not moving on"), "\(note)")
+  }
+
   /// Without `release:` or `completionSpeed:`, UINavigationController ends
   /// the swipe by its own rules (UIKIT.md §1): a flick let go at p = 0.3
   /// moving 1 width a second finishes (0.3 + 1 × 0.5 > 0.5), a finger that
