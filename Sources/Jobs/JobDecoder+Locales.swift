@@ -26,13 +26,14 @@ extension JobDecoder {
         throw mismatch(locales, path, expected: "a list of locale codes such as [en, ar, ja, de]")
       }
       for (i, item) in items.enumerated() {
-        let code = try string(item, path.appending(index: i), expected: "a locale code such as en, ar, pt-BR")
-        if let problem = Localization.problem(with: code) {
-          throw Diagnostic(item.location, "\(path.appending(index: i)): unknown locale code \(YAMLNode.quoted(code)): \(problem)")
+        let written = try string(item, path.appending(index: i), expected: "a locale code such as en, ar, pt-BR")
+        if let problem = Localization.problem(with: written) {
+          throw Diagnostic(item.location, "\(path.appending(index: i)): unknown locale code \(YAMLNode.quoted(written)): \(problem)")
         }
-        // BCP 47 tags match in any case (en and EN are one locale, and one output name on macOS).
-        if let first = codes.firstIndex(where: { $0.lowercased() == code.lowercased() }) {
-          throw Diagnostic(item.location, "\(path.appending(index: i)): locale '\(code)' is already listed at \(places[first])")
+        // BCP 47 tags match in any case: AR is ar (right to left, the ar table, one output name).
+        let code = Localization.canonical(written)
+        if let first = codes.firstIndex(of: code) {
+          throw Diagnostic(item.location, "\(path.appending(index: i)): locale '\(written)' is already listed at \(places[first])")
         }
         codes.append(code)
         places.append(item.location)

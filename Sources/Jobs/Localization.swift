@@ -76,6 +76,20 @@ public struct Localization: Hashable, Sendable {
     Locale.Language(identifier: locale).characterDirection == .rightToLeft
   }
 
+  /// `tag` in BCP 47's canonical case (RFC 5646 §2.1.1): the language and
+  /// variants lower case, a script title case, a region upper case
+  /// (`AR` → `ar`, `zh-hant-tw` → `zh-Hant-TW`). Tags match in any case;
+  /// the tables, the mirroring and the output names take this one.
+  public static func canonical(_ tag: String) -> String {
+    tag.split(separator: "-", omittingEmptySubsequences: false).enumerated().map { i, part in
+      if i > 0, part.count == 4, part.allSatisfy(\.isLetter) { return part.prefix(1).uppercased() + part.dropFirst().lowercased() }
+      if i > 0, (part.count == 2 && part.allSatisfy(\.isLetter)) || (part.count == 3 && part.allSatisfy(\.isNumber)) {
+        return part.uppercased()
+      }
+      return part.lowercased()
+    }.joined(separator: "-")
+  }
+
   /// Why `tag` is not a BCP 47 locale code of a known language, or nil.
   static func problem(with tag: String) -> String? {
     let parts = tag.split(separator: "-", omittingEmptySubsequences: false).map(String.init)

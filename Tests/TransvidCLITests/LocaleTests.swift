@@ -70,6 +70,9 @@ import TransvidCLI
       ["Hello", "items"], ["مرحبا", "items"], ["Hello", "%lld件 100%"],
     ])
     #expect(jobs.map { $0.screens[0].views[0].textStyle.language } == ["en", "ar", "ja"])
+    // Codes in any case are the canonical ones: AR is Arabic (its table, right to left, its name).
+    let upper = try JobParser.load(path: try write(Self.job(locales: "[EN, AR]"), to: "upper.cfg", in: dir)).localizedJobs()
+    #expect(upper.map(\.name) == ["upper.en", "upper.ar"] && upper[1].screens[0].views[0].text == "مرحبا")
     // 'greet' has no Japanese string (Xcode's untranslated entry, state new
     // and empty): the source language's, and a note naming key, locale,
     // file. 'items' is a format string a job cannot fill: drawn as written
