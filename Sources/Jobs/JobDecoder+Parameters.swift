@@ -42,23 +42,23 @@ extension JobDecoder {
         }
         throw Diagnostic(pair.keyLocation, message)
       }
-      values[pair.key] = try value(pair.value, fields.path(pair.key), kind: parameter.kind, from: from, to: to)
+      values[pair.key] = try value(pair.value, fields.path(pair.key), kind: parameter.kind, range: parameter.range, from: from, to: to)
     }
     return TransitionParameters(values)
   }
 
   private func value(
-    _ node: YAMLNode, _ path: KeyPath, kind: ParameterKind, from: ScreenSpec, to: ScreenSpec
+    _ node: YAMLNode, _ path: KeyPath, kind: ParameterKind, range: ClosedRange<Double>?, from: ScreenSpec, to: ScreenSpec
   ) throws(Diagnostic) -> ParameterValue {
     switch kind {
     case .duration:
       return .number(
         try number(node, path, in: 0...JobDecoder.maximumDuration, expected: "a number of seconds from 0 to 60"))
     case .number:
+      let range = range ?? -JobDecoder.maximumCoordinate...JobDecoder.maximumCoordinate
       return .number(
         try number(
-          node, path, in: -JobDecoder.maximumCoordinate...JobDecoder.maximumCoordinate,
-          expected: "a number from -100000 to 100000"))
+          node, path, in: range, expected: "a number from \(JobDecoder.format(range.lowerBound)) to \(JobDecoder.format(range.upperBound))"))
     case .rect:
       return .rect(try rect(node, path))
     case .point:

@@ -28,8 +28,8 @@ public struct ElasticPresent: PartialPresentation {
     summary: "a sheet springs up from the bottom while the old screen shrinks behind it; dismiss reverses",
     operations: [.present, .dismiss, .push, .pop],
     parameters: SharedParameters.timed(duration: 0.5, curve: "spring(damping: 0.55, velocity: 1/0.55, duration: <duration>)") + [
-      ParameterDescriptor("height", .number, default: "500", "the sheet's height in points"),
-      ParameterDescriptor("scale", .number, default: "0.85", "the old screen's final scale"),
+      ParameterDescriptor("height", .number, default: "500", "the sheet's height in points", range: 1...100_000),
+      ParameterDescriptor("scale", .number, default: "0.85", "the old screen's final scale", range: 0.01...10),
     ],
     make: { ElasticPresent(parameters: $0) })
 

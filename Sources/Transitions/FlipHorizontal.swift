@@ -30,8 +30,8 @@ public struct FlipHorizontal: Transition {
     summary: "the screen turns over about its vertical axis to show the new one on its back",
     operations: [.present, .dismiss, .push, .pop],
     parameters: Self.timing.parameters + [
-      ParameterDescriptor("distance", .number, default: "2 × screen height", "the eye's distance from the screen in points (m34 = −1/distance)"),
-      ParameterDescriptor("dim", .number, default: "0.3", "how dark the turning face gets edge-on (black alpha × |sin θ|)"),
+      ParameterDescriptor("distance", .number, default: "2 × screen height", "the eye's distance from the screen in points (m34 = −1/distance)", range: 1...100_000),
+      ParameterDescriptor("dim", .number, default: "0.3", "how dark the turning face gets edge-on (black alpha × |sin θ|)", range: 0...1),
     ],
     make: { FlipHorizontal(parameters: $0) })
 

@@ -35,7 +35,7 @@ public struct NavigationParallax: Transition {
       summary: "the standard navigation slide: the new screen from the right over the old one's parallax; pop mirrors it",
       operations: [.push, .pop, .present, .dismiss],
       parameters: Self.timing.parameters + [
-        ParameterDescriptor("dimming", .number, default: "0.1", "the black dimming over the screen underneath, at its darkest")
+        ParameterDescriptor("dimming", .number, default: "0.1", "the black dimming over the screen underneath, at its darkest", range: 0...1)
       ],
       make: { NavigationParallax(parameters: $0) })
   }

@@ -29,7 +29,7 @@ public struct PageFlip: Transition {
     summary: "the old screen turns away like a page hinged on its left edge, in perspective; pop turns it back",
     operations: [.push, .pop, .present, .dismiss],
     parameters: Self.timing.parameters + [
-      ParameterDescriptor("m34", .number, default: "-0.002", "the container's sublayerTransform.m34 (−1/eye distance)")
+      ParameterDescriptor("m34", .number, default: "-0.002", "the container's sublayerTransform.m34 (−1/eye distance)", range: -1...0)
     ],
     make: { PageFlip(parameters: $0) })
 

@@ -42,10 +42,10 @@ public struct PageSheet: PartialPresentation {
     summary: "a card sheet rises from the bottom while the old screen recedes behind it; dismiss reverses",
     operations: [.present, .dismiss, .push, .pop],
     parameters: Self.timing.parameters + [
-      ParameterDescriptor("safeAreaTop", .number, default: "59", "the safe-area top inset in points (status bar / Dynamic Island; a device preset's own)"),
-      ParameterDescriptor("dimming", .number, default: "0.2", "the black dimming over the old screen (0.48 in a dark appearance)"),
-      ParameterDescriptor("cardWidth", .number, default: "0", "0: a full-width page sheet (iPhone); else a centred card this wide (an iPad preset: 540, 580 or 620 by its longest side)"),
-      ParameterDescriptor("cardHeight", .number, default: "cardWidth + 60", "the centred card's height in points (UIKit's form sheets: 540 × 600, 580 × 640, 620 × 680)"),
+      ParameterDescriptor("safeAreaTop", .number, default: "59", "the safe-area top inset in points (status bar / Dynamic Island; a device preset's own)", range: 0...200),
+      ParameterDescriptor("dimming", .number, default: "0.2", "the black dimming over the old screen (0.48 in a dark appearance)", range: 0...1),
+      ParameterDescriptor("cardWidth", .number, default: "0", "0: a full-width page sheet (iPhone); else a centred card this wide (an iPad preset: 540, 580 or 620 by its longest side)", range: 0...100_000),
+      ParameterDescriptor("cardHeight", .number, default: "cardWidth + 60", "the centred card's height in points (UIKit's form sheets: 540 × 600, 580 × 640, 620 × 680)", range: 1...100_000),
     ],
     make: { PageSheet(parameters: $0) })
 

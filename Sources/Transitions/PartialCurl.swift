@@ -37,8 +37,8 @@ public struct PartialCurl: PartialPresentation {
     summary: "the bottom of the old screen curls up to uncover the new one beneath; dismiss uncurls (approximation)",
     operations: [.present, .dismiss, .push, .pop],
     parameters: Self.timing.parameters + [
-      ParameterDescriptor("reveal", .number, default: "H − max(40, top of the new screen's topmost view)", "how much of the new screen the curl uncovers, in points up from the bottom"),
-      ParameterDescriptor("radius", .number, default: "100", "the curl's radius in points"),
+      ParameterDescriptor("reveal", .number, default: "H − max(40, top of the new screen's topmost view)", "how much of the new screen the curl uncovers, in points up from the bottom", range: 0...100_000),
+      ParameterDescriptor("radius", .number, default: "100", "the curl's radius in points", range: 1...100_000),
     ],
     make: { PartialCurl(parameters: $0) })
 

@@ -30,12 +30,18 @@ public struct ParameterDescriptor: Sendable {
   /// The default, as shown by `transvid list`.
   public var defaultValue: String
   public var summary: String
+  /// The values a `.number` takes (nil: any of the job file's numbers,
+  /// ±100 000): those that draw something sensible.
+  public var range: ClosedRange<Double>?
 
-  public init(_ name: String, _ kind: ParameterKind, default defaultValue: String, _ summary: String) {
+  public init(
+    _ name: String, _ kind: ParameterKind, default defaultValue: String, _ summary: String, range: ClosedRange<Double>? = nil
+  ) {
     self.name = name
     self.kind = kind
     self.defaultValue = defaultValue
     self.summary = summary
+    self.range = range
   }
 }
 

@@ -11,7 +11,9 @@ enum ListCommand {
       lines.append("  from: \(d.origin)")
       lines.append("  operations: \(d.operations.map(\.rawValue).joined(separator: ", "))")
       for p in d.parameters {
-        lines.append("  \(p.name) (\(p.kind.rawValue), default \(p.defaultValue)): \(p.summary)")
+        func text(_ x: Double) -> String { x == x.rounded() ? String(Int(x)) : String(x) }
+        let range = p.range.map { ", \(text($0.lowerBound))…\(text($0.upperBound))" } ?? ""
+        lines.append("  \(p.name) (\(p.kind.rawValue)\(range), default \(p.defaultValue)): \(p.summary)")
       }
       lines.append("")
     }

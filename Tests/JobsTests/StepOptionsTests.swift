@@ -19,6 +19,24 @@ import Testing
     """
   }
 
+  /// A number a transition draws something sensible only within has that
+  /// range, said where it is written (`transvid list` shows it): a sheet
+  /// below a 10 000-point safe area drew black frames, a turning page with
+  /// its eye behind it, a curl of no radius.
+  @Test(arguments: [
+    ("sheet", "safeAreaTop: 10000", "safeAreaTop: expected a number from 0 to 200, got 10000"),
+    ("sheet", "dimming: -0.5", "dimming: expected a number from 0 to 1, got -0.5"),
+    ("page-flip", "m34: 0.002", "m34: expected a number from -1 to 0, got 0.002"),
+    ("flip-horizontal", "distance: 0", "distance: expected a number from 1 to 100000, got 0"),
+    ("partial-curl", "radius: -5", "radius: expected a number from 1 to 100000, got -5"),
+    ("elastic-present", "height: 0", "height: expected a number from 1 to 100000, got 0"),
+  ])
+  func numbersOutsideWhatATransitionDrawsAreErrors(transition: String, parameter: String, message: String) throws {
+    let job = Self.job(parameter).replacingOccurrences(of: "transition: circle-spread", with: "transition: \(transition)")
+    let error = try #require(throws: Diagnostic.self) { try JobParser.parse(job, file: "s.cfg") }
+    #expect(error.message == "timeline[0].push.\(message)", "\(error)")
+  }
+
   @Test func slowmoStretchesTheStepAndItsClock() throws {
     let spec = try JobParser.parse(Self.job("slowmo: 4"), file: "s.cfg")
     let timeline = Timeline(spec: spec)

@@ -545,7 +545,8 @@ let outsideHint = "jobs may reach only their own folder; allow another with --al
     try FileManager.default.createDirectory(atPath: path(dir, "cached"), withIntermediateDirectories: true)
     try write("x", to: "cached/.transvid-cache", in: dir)
     var cases = [
-      (["-o", "afile"], 1, "good.cfg: error: create folder 'afile': 'afile' is a regular file"),
+      // A file for -o fails every job alike: a usage error before any.
+      (["-o", "afile"], 2, "transvid: -o 'afile' is a file; outputs go into a folder"),
       (["-o", "afile/sub"], 1, "good.cfg: error: create folder 'afile/sub': 'afile' is a regular file"),
       (["-o", "cached"], 1, "good.cfg: error: create folder 'cached/.transvid-cache': 'cached/.transvid-cache' is a regular file"),
       (["-o", ""], 2, "transvid: option -o needs a path, got an empty one"),

@@ -93,9 +93,9 @@ func goodJob(name: String = "good", color: String = "#FF9500", formats: String =
     let big = path(jobs, "bytes-too-big.cfg")
     try Data(repeating: UInt8(ascii: "#"), count: (1 << 20) + 1).write(to: URL(fileURLWithPath: big))
     expected[big] = "\(big):1:1: error: the job file is larger than 1 MiB; is it a job file?"
+    // A folder named like a job file is a folder, not a job: nothing is said of it.
     let folder = path(jobs, "read-folder.cfg")
     try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false)
-    expected[folder] = "\(folder):1:1: error: cannot read job file: Is a directory"
     let loop = path(jobs, "read-symlink-loop.cfg")
     try FileManager.default.createSymbolicLink(atPath: loop, withDestinationPath: "read-symlink-loop.cfg")
     expected[loop] = "\(loop):1:1: error: cannot read job file: Too many levels of symbolic links"
