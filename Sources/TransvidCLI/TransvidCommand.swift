@@ -99,12 +99,18 @@ public enum TransvidCommand {
       console.error("transvid: \(error)\nRun 'transvid --help' for usage.")
       return 2
     }
-    // Outputs go into a folder: a file there would fail every job alike.
+    // Outputs go into a folder, reports into files: the wrong kind there
+    // would fail every job alike, or the run after every job rendered.
     var isFolder: ObjCBool = false
     if let folder = options.outputDirectory, FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder),
       !isFolder.boolValue
     {
       console.error("transvid: -o '\(folder)' is a file; outputs go into a folder\nRun 'transvid --help' for usage.")
+      return 2
+    }
+    for (option, file) in [("--report", options.report), ("--junit", options.junit)] {
+      guard let file, FileManager.default.fileExists(atPath: file, isDirectory: &isFolder), isFolder.boolValue else { continue }
+      console.error("transvid: \(option) '\(file)' is a folder; give a file\nRun 'transvid --help' for usage.")
       return 2
     }
     switch options.command {

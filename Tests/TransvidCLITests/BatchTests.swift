@@ -206,6 +206,11 @@ func transvid(_ arguments: [String], _ capture: Capture = Capture(), environment
     let file = Capture()
     #expect(transvid([path(dir, "jobs"), "-o", path(dir, "taken")], file) == 2)
     #expect(file.err.first?.hasPrefix("transvid: -o '\(path(dir, "taken"))' is a file; outputs go into a folder") == true, "\(file.err)")
+    // A report that is a folder fails before anything renders (it failed after every job had).
+    let report = Capture()
+    #expect(transvid([path(dir, "jobs"), "-o", path(dir, "out"), "--report", path(dir, "jobs")], report) == 2)
+    #expect(report.err.first?.hasPrefix("transvid: --report '\(path(dir, "jobs"))' is a folder; give a file") == true, "\(report.err)")
+    #expect(!FileManager.default.fileExists(atPath: path(dir, "out")))
   }
 
   @Test func twoJobsWritingOneOutputIsAnError() throws {
