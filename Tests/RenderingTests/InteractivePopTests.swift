@@ -41,21 +41,25 @@ import Testing
     #expect(300 - blue > 100)
   }
 
+  /// A push on a `width`-point canvas, then a pop driven by `gesture`.
+  static func swipeJob(width: Int, gesture: String) -> String {
+    """
+    name: g
+    canvas: { size: \(width)x200, scale: 1, fps: 30 }
+    screens:
+      a: { background: "#FF0000" }
+      b: { background: "#0000FF" }
+    timeline:
+      - push: { to: b, transition: push }
+      - pop: { gesture: { \(gesture) } }
+    """
+  }
+
   /// A finger at rest given by three samples: UIKit's rule by position
   /// takes three velocities, so with two it goes by the speed alone and
   /// cancels; the note says so (it named the position rule).
   @Test func aShortSwipeAtRestIsCancelledByItsSpeedAndSaysSo() throws {
-    let job = """
-      name: g
-      canvas: { size: 200x200, scale: 1, fps: 30 }
-      screens:
-        a: { background: "#FF0000" }
-        b: { background: "#0000FF" }
-      timeline:
-        - push: { to: b, transition: push }
-        - pop: { gesture: { direction: right, distance: [150, 150, 150] } }
-      """
-    let spec = try JobParser.parse(job, file: "g.cfg")
+    let spec = try JobParser.parse(Self.swipeJob(width: 200, gesture: "direction: right, distance: [150, 150, 150]"), file: "g.cfg")
     let note = try #require(spec.notes.first { $0.message.contains("UINavigationController cancels the pop") })
     #expect(note.message.contains("with fewer than four samples UIKit goes by the finger's speed alone, and it is not moving on"), "\(note)")
   }
@@ -72,16 +76,7 @@ import Testing
     ("[0, 30, 60, 90, 90, 90, 90]", false, 0.5),  // stopped at p 0.3: cancels; min(D, r / 0) = D
   ])
   func theSwipeEndsByUINavigationControllersRules(distances: String, finishes: Bool, completion: Double) throws {
-    let job = """
-      name: g
-      canvas: { size: 300x200, scale: 1, fps: 30 }
-      screens:
-        a: { background: "#FF0000" }
-        b: { background: "#0000FF" }
-      timeline:
-        - push: { to: b, transition: push }
-        - pop: { gesture: { direction: right, distance: \(distances), interval: 0.2 } }
-      """
+    let job = Self.swipeJob(width: 300, gesture: "direction: right, distance: \(distances), interval: 0.2")
     let spec = try JobParser.parse(job, file: "g.cfg")
     guard case .transition(let pop) = spec.timeline[1], let gesture = pop.gesture else {
       Issue.record("no pop")
