@@ -142,14 +142,15 @@ enum YAMLReader {
     /// JSON's plain scalars: a number as its grammar writes it, true, false, null.
     nonisolated(unsafe) private static let jsonLiteral = /-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][-+]?[0-9]+)?|true|false|null/
 
-    /// Throws unless a scalar written in `style`, at `location`, is JSON.
+    /// Throws unless a scalar written in `style`, starting at `start`, is
+    /// JSON: a string in double quotes (raw line breaks in one were refused
+    /// before parsing, `jsonStringBreak`), or a literal that is not a key.
     private func checkJSON(scalar text: String, style: yaml_scalar_style_t, start: yaml_mark_t) throws(Diagnostic) {
-      let location = place(start)
+      guard style != YAML_DOUBLE_QUOTED_SCALAR_STYLE else { return }
       let isKey = stack.last.map { $0.kind == .mapping && $0.key == nil } ?? false
-      if style == YAML_DOUBLE_QUOTED_SCALAR_STYLE {
-        // Raw line breaks inside strings were refused before parsing (`jsonStringBreak`).
-      } else if isKey || style != YAML_PLAIN_SCALAR_STYLE || text.wholeMatch(of: Self.jsonLiteral) == nil {
-        throw Diagnostic(location, "invalid JSON: expected \(isKey ? "a key in double quotes" : "a value: a string in double quotes, a number, true, false, null, { or ["), got \(YAMLNode.quoted(text))")
+      if isKey || style != YAML_PLAIN_SCALAR_STYLE || text.wholeMatch(of: Self.jsonLiteral) == nil {
+        let expected = isKey ? "a key in double quotes" : "a value: a string in double quotes, a number, true, false, null, { or ["
+        throw Diagnostic(place(start), "invalid JSON: expected \(expected), got \(YAMLNode.quoted(text))")
       }
     }
 

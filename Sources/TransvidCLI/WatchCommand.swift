@@ -7,8 +7,9 @@ import Media
 
 /// `transvid watch JOB.cfg [-o DIR] [--format …] [--draft]`: the author's
 /// loop. Renders the job at once, then again whenever the job file or a
-/// file it reads (an image, a font, its String Catalog) changes, until Ctrl-C (exit 130; `Cancellation` removes any
-/// unfinished output, so only complete files are ever in place).
+/// file it reads (an image, a font, its String Catalog) changes, until
+/// Ctrl-C (exit 130; `Cancellation` removes any unfinished output, so only
+/// complete files are ever in place).
 ///
 /// - Changes are seen through inotify on the folders that hold those files
 ///   (editors often save by writing a new file and renaming it over the old
