@@ -28,11 +28,11 @@ static inline int cft_is_color_bitmap_face(FT_Face face) {
   return FT_HAS_COLOR(face) && FT_HAS_FIXED_SIZES(face) && !FT_IS_SCALABLE(face);
 }
 
-/// Sets a variable face's `wght` axis to `weight` (clamped to the axis's
-/// range), the other axes to their defaults; returns 0 when the face has no
-/// weight axis (nothing is set), else 1. `range` gets the axis's minimum and
-/// maximum.
-static inline int cft_set_weight(FT_Library library, FT_Face face, double weight, double range[2]) {
+/// A variable face's `wght` axis: with `set`, sets it to `weight` (clamped
+/// to the axis's range) and the other axes to their defaults. Returns 0 when
+/// the face has no weight axis (nothing is set), else 1, with the axis's
+/// minimum and maximum in `range`.
+static inline int cft_weight_axis(FT_Library library, FT_Face face, int set, double weight, double range[2]) {
   if (!FT_HAS_MULTIPLE_MASTERS(face)) return 0;
   FT_MM_Var *mm = NULL;
   if (FT_Get_MM_Var(face, &mm) != 0 || mm == NULL) return 0;
@@ -51,7 +51,7 @@ static inline int cft_set_weight(FT_Library library, FT_Face face, double weight
       found = 1;
     }
   }
-  if (found) FT_Set_Var_Design_Coordinates(face, count, coords);
+  if (found && set) FT_Set_Var_Design_Coordinates(face, count, coords);
   FT_Done_MM_Var(library, mm);
   return found;
 }

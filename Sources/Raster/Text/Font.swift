@@ -80,8 +80,6 @@ public final class Font: Sendable {
   /// A variable face's weight axis (`wght`) range, or nil for a face of
   /// one weight.
   public let weightAxis: ClosedRange<Double>?
-  /// The weight set on the axis (nil: no axis, or none asked for).
-  public let weight: Double?
   private let state: Mutex<FaceState>
   /// HarfBuzz's font on the same bytes, scaled to design units. Shaping
   /// only reads it (`hb_shape` on a font nobody changes is thread-safe).
@@ -106,9 +104,10 @@ public final class Font: Sendable {
 
   /// Opens face `faceIndex` of bytes other faces may share: a collection's
   /// faces (Noto Sans CJK's JP, KR, SC, TC) cost one copy of the file.
-  /// `weight` (100 regular … 900 black, CSS's and OpenType's scale) sets a
-  /// variable face's weight axis, for outlines and shaping alike; a face of
-  /// one weight ignores it.
+  /// `weight` (100 thin, 400 regular, 700 bold, 900 black: CSS's and
+  /// OpenType's scale) sets a variable face's weight axis, for outlines and
+  /// shaping alike; a face of one weight ignores it, and without it a
+  /// variable face keeps its default instance.
   public init(data: FontData, faceIndex: Int = 0, weight: Double? = nil) throws(FontError) {
     guard data.buffer.count > 0 else { throw FontError(code: 0, message: "empty font data") }
     var library: FT_Library?
@@ -143,16 +142,14 @@ public final class Font: Sendable {
     hb_blob_destroy(blob)
     hb_font_set_scale(shaper, upem, upem)
     var range = [0.0, 0.0]
-    if let weight, !color, cft_set_weight(library, face, weight, &range) != 0 {
-      let set = Swift.min(Swift.max(weight, range[0]), range[1])
-      var variation = hb_variation_t(tag: 0x7767_6874, value: Float(set))  // 'wght'
-      hb_font_set_variations(shaper, &variation, 1)
+    if !color, cft_weight_axis(library, face, weight == nil ? 0 : 1, weight ?? 0, &range) != 0 {
       weightAxis = range[0]...range[1]
-      self.weight = set
+      if let weight {
+        var variation = hb_variation_t(tag: 0x7767_6874, value: Float(Swift.min(Swift.max(weight, range[0]), range[1])))  // 'wght'
+        hb_font_set_variations(shaper, &variation, 1)
+      }
     } else {
-      var probe = [0.0, 0.0]
-      weightAxis = !color && cft_set_weight(library, face, 400, &probe) != 0 ? probe[0]...probe[1] : nil
-      self.weight = nil
+      weightAxis = nil
     }
     self.data = data
     familyName = rec.family_name.map { String(cString: $0) } ?? ""
