@@ -130,7 +130,7 @@ public enum OutputSizes {
   /// macroblocks (8192 × 4352 pixels) and 16 880 pixels a side; VP9's (6.2)
   /// pictures of at most 35 651 584 pixels and 16 384 a side. Larger ones
   /// encode, but no player is bound to decode them, and the encoders take
-  /// gigabytes for them (x264: 15 GB for 8192 × 8192).
+  /// gigabytes for them (x264: 4.9 to 15 GB for 8192 × 8192 frames).
   static let h264MaxMacroblocks = 139_264
   static let vp9MaxPixels = 35_651_584
 
