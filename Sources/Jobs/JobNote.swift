@@ -1,3 +1,4 @@
+import Geometry
 import Motion
 import Transitions
 
@@ -55,12 +56,44 @@ extension JobDecoder {
           "timeline[\(i)].\(step.operation.rawValue): the gesture ends at progress \(JobDecoder.format(last)), "
             + rule + "; say release: cancel to keep this, or move the finger further"))
     }
+    notes += gestureAgainstMotionNotes(on: spec)
     notes += unsettledSpringNotes(on: spec)
     if let note = spec.oddCanvasNote(formats: spec.output.formats) { notes.append(note) }
     if let note = statusBarNote(on: spec) { notes.append(note) }
     return notes
   }
 
+
+  /// A gesture whose finger moves across or against what it drags: a
+  /// navigation push or pop (the page slides left or right with the
+  /// finger) or a sheet (up to present, down to dismiss). The finger is
+  /// drawn where the direction says, so it would move against the page.
+  func gestureAgainstMotionNotes(on spec: JobSpec) -> [JobNote] {
+    var notes: [JobNote] = []
+    for case (let i, .transition(let step)) in spec.timeline.enumerated() {
+      guard let travel = step.gesture?.travel else { continue }
+      let forward = step.operation == .push || step.operation == .present
+      let expected: (axis: Size, name: String, direction: String)
+      if step.transition == "sheet" {
+        expected = forward ? (Size(width: 0, height: -1), "up", "up") : (Size(width: 0, height: 1), "down", "down")
+      } else if Catalog.descriptor(named: step.transition)?.origin.contains("UINavigationController") == true {
+        expected =
+          forward
+          ? (Size(width: -1, height: 0), "left (leading)", "leading") : (Size(width: 1, height: 0), "right (trailing)", "trailing")
+      } else {
+        continue
+      }
+      guard travel.width * expected.axis.width + travel.height * expected.axis.height <= 0 else { continue }
+      let moves = travel.width > 0 ? "right" : travel.width < 0 ? "left" : travel.height < 0 ? "up" : "down"
+      notes.append(
+        JobNote(
+          step.location,
+          "timeline[\(i)].\(step.operation.rawValue): its gesture moves the finger \(moves), but '\(step.transition)' "
+            + "moves \(forward ? "its screen" : "the screen it takes away") \(expected.name): the finger is drawn moving "
+            + "against it; give direction: \(expected.direction)"))
+    }
+    return notes
+  }
 
   /// A step whose written spring has not come within 1 % of its end when
   /// the step's duration ends (an interactive step's completion is re-timed,

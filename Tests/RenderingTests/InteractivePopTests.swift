@@ -64,6 +64,17 @@ import Testing
     #expect(note.message.contains("with fewer than four samples UIKit goes by the finger's speed alone, and it is not moving on"), "\(note)")
   }
 
+  /// A finger moving across or against what it drags is said: a back-swipe
+  /// moves the page right (trailing), a sheet down when dismissed.
+  @Test func aGestureAgainstItsPageIsNoted() throws {
+    let up = try JobParser.parse(Self.swipeJob(width: 200, gesture: "direction: up, distance: [0, 50, 100]"), file: "g.cfg")
+    #expect(up.notes.map(\.message).contains(
+      "timeline[1].pop: its gesture moves the finger up, but 'push' moves the screen it takes away right (trailing): "
+        + "the finger is drawn moving against it; give direction: trailing"), "\(up.notes)")
+    let along = try JobParser.parse(Self.swipeJob(width: 200, gesture: "direction: trailing, distance: [0, 50, 100]"), file: "g.cfg")
+    #expect(!along.notes.contains { $0.message.contains("against it") })
+  }
+
   /// Without `release:` or `completionSpeed:`, UINavigationController ends
   /// the swipe by its own rules (UIKIT.md §1): a flick let go at p = 0.3
   /// moving 1 width a second finishes (0.3 + 1 × 0.5 > 0.5), a finger that
