@@ -25,7 +25,7 @@ extension JobDecoder {
     if let node = fields["gesture"] {
       step.gesture = try gesture(node, fields.path("gesture"), canvas: canvas)
       if let descriptor = Catalog.descriptor(named: step.transition),
-        descriptor.origin.contains("UINavigationController"), var gesture = step.gesture
+        descriptor.isNavigationController, var gesture = step.gesture
       {
         // UINavigationController's interactive push and pop track the finger
         // linearly (UIKit's curve 3: every property linear in p, UIKIT.md §1),

@@ -76,7 +76,7 @@ extension JobDecoder {
       let expected: (axis: Size, name: String, direction: String)
       if step.transition == "sheet" {
         expected = forward ? (Size(width: 0, height: -1), "up", "up") : (Size(width: 0, height: 1), "down", "down")
-      } else if Catalog.descriptor(named: step.transition)?.origin.contains("UINavigationController") == true {
+      } else if Catalog.descriptor(named: step.transition)?.isNavigationController == true {
         expected =
           forward
           ? (Size(width: -1, height: 0), "left (leading)", "leading") : (Size(width: 1, height: 0), "right (trailing)", "trailing")

@@ -68,7 +68,7 @@ public struct Localization: Hashable, Sendable {
   /// screen (an iPad's form sheet) lays its screen out right to left in its
   /// own width, so it shows the screen's leading, right-hand part.
   public static func mirrorsByDefault(_ transition: String) -> Bool {
-    transition == "sheet" || Catalog.descriptor(named: transition)?.origin.contains("UINavigationController") ?? false
+    transition == "sheet" || Catalog.descriptor(named: transition)?.isNavigationController == true
   }
 
   /// Whether `locale` is written right to left (Arabic, Hebrew, Persian, Urdu, …).

@@ -25,7 +25,6 @@ extension JobSpec {
   /// beyond `limits` or beyond what its encoder accepts.
   public func checkOutputSizes(formats: [OutputFormat], limits: JobLimits) throws(Diagnostic) {
     let width = framePixelWidth, height = framePixelHeight
-    let canvasKey = sizeSources["canvas.size"] != nil ? "canvas.size" : "canvas.device"
     try OutputSizes.check(width, height, what: "the canvas", key: canvasKey, in: self, limits: limits)
     if formats.contains(.mp4), width < 2 || height < 2 {
       throw diagnostic(
@@ -34,8 +33,7 @@ extension JobSpec {
     for format in formats {
       guard let size = videoSize(of: format), size != VideoSize() else { continue }
       let (w, h) = videoSize(size)
-      let key = "output.\(format.rawValue).\(size.width != nil ? "width" : "height")"
-      try OutputSizes.check(w, h, what: "the \(format.rawValue)", key: key, in: self, limits: limits)
+      try OutputSizes.check(w, h, what: "the \(format.rawValue)", key: videoSizeKey(format, size), in: self, limits: limits)
     }
     if formats.contains(.gif) {
       let size = gifSize
@@ -66,13 +64,20 @@ extension JobSpec {
   /// or `--format`'s) is over its codec's largest level
   /// (`OutputSizes.checkPlayable`), at the key that made it that big.
   public func checkPlayable(formats: [OutputFormat]) throws(Diagnostic) {
-    let canvasKey = sizeSources["canvas.size"] != nil ? "canvas.size" : "canvas.device"
     for format in formats {
       guard let size = videoSize(of: format) else { continue }
       let (w, h) = videoSize(size)
-      let key = size == VideoSize() ? canvasKey : "output.\(format.rawValue).\(size.width != nil ? "width" : "height")"
-      try OutputSizes.checkPlayable(format, w, h, key: key, in: self)
+      try OutputSizes.checkPlayable(format, w, h, key: videoSizeKey(format, size), in: self)
     }
+  }
+
+  /// The key a size error blames: the canvas's size (or device) as written.
+  var canvasKey: String { sizeSources["canvas.size"] != nil ? "canvas.size" : "canvas.device" }
+
+  /// The key that makes `format`'s video `size`: its `width:` or `height:`,
+  /// else the canvas's.
+  func videoSizeKey(_ format: OutputFormat, _ size: VideoSize) -> String {
+    size == VideoSize() ? canvasKey : "output.\(format.rawValue).\(size.width != nil ? "width" : "height")"
   }
 
   /// The GIF's frame size in pixels.

@@ -79,7 +79,7 @@ extension JobSpec {
     guard w % 2 == 1 || h % 2 == 1 else { return nil }
     let videos = formats.filter { videoSize(of: $0) == VideoSize() }
     guard !videos.isEmpty else { return nil }
-    let key = sizeSources["canvas.size"] != nil ? "canvas.size" : "canvas.device"
+    let key = canvasKey
     let location = sizeSources[key] ?? SourceLocation(file: file, line: 1, column: 1)
     let padded = videoSize(VideoSize())
     let sides = [w % 2 == 1 ? "column" : nil, h % 2 == 1 ? "row" : nil].compactMap { $0 }.joined(separator: " and ")

@@ -5,9 +5,9 @@ import CZlib
 ///
 /// The compressed chunks a PNG may carry besides its pixels — text (zTXt,
 /// iTXt) and the ICC profile — are inflated by libavcodec's decoder
-/// without any limit, before a pixel is decoded: a 64×64 PNG of 7.7 MB
-/// whose four zTXt chunks each inflate to 1.9 GiB took 5.9 GB and 37 s,
-/// and the pixel limits, checked from the header, never saw it. Text is
+/// without any limit, before a pixel is decoded: a few megabytes of zTXt
+/// inflate to gigabytes, which the pixel limits, checked from the header,
+/// never see. Text is
 /// never drawn, so its chunks (tEXt too) are left out of what libavcodec
 /// reads; the profile is inflated here by zlib, at most `maxProfileBytes`,
 /// and handed to the colour conversion as libavcodec's side data would be.

@@ -69,8 +69,7 @@ final class RestingImages: Sendable {
   /// `read` of the progress once it reaches `segment`, working out the
   /// segments before it that no thread has, one by one. Each is worked out
   /// from the last one's state alone and appended in place, so a timeline
-  /// of many segments costs each of them once (copying the arrays for each
-  /// made 50 000 zero-length holds take seconds).
+  /// of many segments costs each of them once.
   private func worked<T>(through segment: Int, _ read: (Progress) -> T) -> T {
     if let value = progress.withLock({ p in p.images.count > segment ? read(p) : nil }) { return value }
     return working.withLock { _ in

@@ -111,6 +111,9 @@ public struct TransitionDescriptor: Sendable {
   public var name: String
   /// Where it comes from: a seed article or UIKit.
   public var origin: String
+  /// Whether it is UINavigationController's own push and pop, whose
+  /// gestures and mirroring follow that controller's rules.
+  public var isNavigationController: Bool { origin.contains("UINavigationController") }
   public var summary: String
   /// The operations it supports.
   public var operations: [TransitionOperation]

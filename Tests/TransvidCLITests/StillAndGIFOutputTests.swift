@@ -101,6 +101,14 @@ func smallJob(output: String) -> String {
     #expect(GIFOutput.reducedRate(120) == 40 && GIFOutput.reducedRate(59) == 50)
   }
 
+  /// The bytes of the small job's GIF, its screens of gradients, with `gif:` `settings`.
+  func gifBytes(_ settings: String, in dir: String) throws -> Int {
+    try OutputWriter.write(
+      format: .gif, renderer: try renderer("{ formats: [gif], gif: { \(settings) } }", in: dir, gradients: true),
+      to: (dir as NSString).appendingPathComponent("sized.gif")
+    ).bytes
+  }
+
   /// The small job's 120 px GIF, its screens of gradients, written without
   /// a budget, then with `limit(bytes)`: both summaries and the path.
   func budgeted(in dir: String, limit: (Int) -> Int) throws -> (free: OutputSummary, summary: OutputSummary, limit: Int, path: String) {
@@ -159,13 +167,7 @@ func smallJob(output: String) -> String {
   func maxBytesKeepsTheWidestGIFThatFits(percent: Int) throws {
     let dir = try makeTemporaryDirectory()
     defer { try? FileManager.default.removeItem(atPath: dir) }
-    func size(_ width: Int) throws -> Int {
-      try OutputWriter.write(
-        format: .gif,
-        renderer: try renderer("{ formats: [gif], gif: { width: \(width), maxColors: 64, fps: 20 } }", in: dir, gradients: true),
-        to: (dir as NSString).appendingPathComponent("w\(width).gif")
-      ).bytes
-    }
+    func size(_ width: Int) throws -> Int { try gifBytes("width: \(width), maxColors: 64, fps: 20", in: dir) }
     let full = try size(120)
     let (_, summary, limit, _) = try budgeted(in: dir) { _ in full * percent / 100 }
     #expect(summary.bytes <= limit)
@@ -180,13 +182,7 @@ func smallJob(output: String) -> String {
   @Test func maxBytesTakesColoursBeforeFrames() throws {
     let dir = try makeTemporaryDirectory()
     defer { try? FileManager.default.removeItem(atPath: dir) }
-    func size(_ colors: Int) throws -> Int {
-      try OutputWriter.write(
-        format: .gif,
-        renderer: try renderer("{ formats: [gif], gif: { width: 120, maxColors: \(colors) } }", in: dir, gradients: true),
-        to: (dir as NSString).appendingPathComponent("c\(colors).gif")
-      ).bytes
-    }
+    func size(_ colors: Int) throws -> Int { try gifBytes("width: 120, maxColors: \(colors)", in: dir) }
     let (at64, at128) = (try size(64), try size(128))
     try #require(at64 < at128)
     let (_, summary, limit, _) = try budgeted(in: dir) { _ in (at64 + at128) / 2 }
