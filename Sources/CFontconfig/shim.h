@@ -10,6 +10,6 @@ static inline const char *cfc_family(void) { return FC_FAMILY; }
 static inline const char *cfc_file(void) { return FC_FILE; }
 static inline const char *cfc_index(void) { return FC_INDEX; }
 static inline const char *cfc_weight(void) { return FC_WEIGHT; }
-static inline int cfc_weight_bold(void) { return FC_WEIGHT_BOLD; }
-static inline int cfc_weight_regular(void) { return FC_WEIGHT_REGULAR; }
+/// Fontconfig's weight for an OpenType one (400 regular, 700 bold).
+static inline int cfc_weight_of(int opentype) { return (int)FcWeightFromOpenTypeDouble((double)opentype); }
 #endif

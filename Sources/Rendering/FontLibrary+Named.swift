@@ -1,8 +1,9 @@
 // A job's own fonts: `font: { file: path.ttf }` opens that file (face 0;
-// a variable font's weight axis set to 400, and to 700 for its bold, as a
-// browser sets it for font-weight; a font of one weight is its own bold),
-// `font: { family: "Noto Sans Arabic" }` asks
-// fontconfig for the family's regular and bold files. Fontconfig always
+// a variable font's weight axis set to 400, 500, 600 and 700 for regular,
+// medium, semibold and bold, as a browser sets it for font-weight; a font
+// of one weight draws every weight), `font: { family: "Noto Sans Arabic" }`
+// asks fontconfig for the family's file at each weight (its nearest face:
+// medium is the regular face and semibold the bold one in a family of two). Fontconfig always
 // answers with its closest match, so a family it does not have is an
 // error naming what it offered, not a silent substitute.
 
@@ -12,23 +13,43 @@ import Raster
 import Synchronization
 
 extension FontLibrary {
-  /// The fonts `name` (a `FontName`) stands for, regular and bold.
+  /// The fonts `name` (a `FontName`) stands for, at each weight it has.
   public static func named(_ name: String) throws(LoadError) -> FontSet {
+    var files: [String: FontData] = [:]
     if let path = FontName.path(of: name) {
       let file = FontFile(path: path, package: FontFile.jobsOwn)
-      var files: [String: FontData] = [:]
-      let regular = try font(file, weight: 400, files: &files)
+      let regular = try font(file, weight: FontWeight.regular.value, files: &files)
       guard regular.weightAxis != nil else { return FontSet(regular: [regular]) }
-      return FontSet(regular: [regular], bold: [try font(file, weight: 700, files: &files)])
+      return try instances(of: file, regular: regular, files: &files)
     }
     let family = FontName.familyName(of: name) ?? name
-    let regular = try font(try match(family: family, bold: false))
-    let bold = try font(try match(family: family, bold: true))
-    return FontSet(regular: [regular], bold: [bold])
+    let regularFile = try match(family: family, weight: .regular)
+    let regular = try font(regularFile, files: &files)
+    if regular.weightAxis != nil {
+      // A variable family: its weights are instances of the one face.
+      return try instances(of: regularFile, regular: try font(regularFile, weight: 400, files: &files), files: &files)
+    }
+    let boldFile = try match(family: family, weight: .bold)
+    var set = FontSet(regular: [regular], bold: [try font(boldFile, files: &files)])
+    // A family's own medium and semibold faces; fontconfig's nearest is
+    // the regular or bold face when it has none.
+    let medium = try match(family: family, weight: .medium), semibold = try match(family: family, weight: .semibold)
+    if medium != regularFile { set.medium = [try font(medium, files: &files)] }
+    if semibold != boldFile { set.semibold = [try font(semibold, files: &files)] }
+    return set
+  }
+
+  /// A variable face at each weight: its weight axis set as CSS's
+  /// font-weight sets it (400, 500, 600, 700).
+  static func instances(of file: FontFile, regular: Font, files: inout [String: FontData]) throws(LoadError) -> FontSet {
+    var set = FontSet(regular: [regular], bold: [try font(file, weight: FontWeight.bold.value, files: &files)])
+    set.medium = [try font(file, weight: FontWeight.medium.value, files: &files)]
+    set.semibold = [try font(file, weight: FontWeight.semibold.value, files: &files)]
+    return set
   }
 
   /// Fontconfig's file for `family` at regular or bold weight.
-  static func match(family: String, bold: Bool) throws(LoadError) -> FontFile {
+  static func match(family: String, weight: FontWeight) throws(LoadError) -> FontFile {
     let asked = FontFile(path: family, package: "\(FontFile.familyPackage) '\(family)'")
     let found: (file: String, index: Int, family: String)? = fontconfig.withLock { _ in
       guard let config = FcInitLoadConfigAndFonts() else { return nil }
@@ -36,7 +57,7 @@ extension FontLibrary {
       guard let pattern = FcPatternCreate() else { return nil }
       defer { FcPatternDestroy(pattern) }
       FcPatternAddString(pattern, cfc_family(), family)
-      FcPatternAddInteger(pattern, cfc_weight(), bold ? cfc_weight_bold() : cfc_weight_regular())
+      FcPatternAddInteger(pattern, cfc_weight(), cfc_weight_of(Int32(weight.value)))
       FcConfigSubstitute(config, pattern, FcMatchPattern)
       FcDefaultSubstitute(pattern)
       var result = FcResultNoMatch

@@ -41,9 +41,10 @@ import TransvidCLI
 
   /// A variable font file (made here by fontTools: a box glyph 200 units
   /// wide at wght 400, 600 at 900, its advance alike) draws its weights:
-  /// regular and medium at 400, semibold and bold at 700, as browsers set
-  /// font-weight on the axis. At 100 px a unit is a tenth of a pixel, so
-  /// the box is 20 px wide, and 20 + 24 = 44 px at 700 (interpolated).
+  /// regular, medium, semibold and bold at 400, 500, 600 and 700, as
+  /// browsers set font-weight on the axis. At 100 px a unit is a tenth of a
+  /// pixel, so the box is 20 px wide, and 20 + 8, 16, 24 px at 500, 600, 700
+  /// (interpolated: a fifth, two fifths, three fifths of the way to 900).
   static let variableFont = """
     import sys
     from fontTools.fontBuilder import FontBuilder
@@ -103,7 +104,7 @@ import TransvidCLI
       // Ink in a row through the box's middle: its width in pixels.
       inkWidths[weight] = (0..<100).reduce(0.0) { $0 + Double(255 - Int(bitmap[$1, 50].g)) / 255 }
     }
-    #expect(inkWidths == ["regular": 20, "medium": 20, "semibold": 44, "bold": 44], "\(inkWidths)")
+    #expect(inkWidths == ["regular": 20, "medium": 28, "semibold": 36, "bold": 44], "\(inkWidths)")
   }
 
   @Test func unknownFamilyAndMissingFileAreErrorsAtTheirValue() throws {

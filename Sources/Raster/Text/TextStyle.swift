@@ -3,8 +3,16 @@
 public enum FontWeight: String, Hashable, Sendable, CaseIterable {
   case regular, medium, semibold, bold
 
-  /// Whether the bold face draws this weight.
-  public var usesBoldFace: Bool { self == .semibold || self == .bold }
+  /// The weight on CSS's and OpenType's scale (`UIFont.Weight`'s medium is
+  /// 500, semibold 600): a variable face's `wght` axis.
+  public var value: Double {
+    switch self {
+    case .regular: 400
+    case .medium: 500
+    case .semibold: 600
+    case .bold: 700
+    }
+  }
 }
 
 /// Where a line sits across its frame (`NSTextAlignment`). `natural` is the
@@ -58,6 +66,12 @@ public struct FontSet: Sendable {
   public var regular: [Font]
   /// Bold faces, first choice first; empty draws bold text with `regular`.
   public var bold: [Font]
+  /// Medium and semibold faces where a font has them (a variable font's
+  /// instances, a family's own faces); empty draws medium with `regular`
+  /// and semibold with `bold`, the nearest weights, as CSS's font matching
+  /// picks them.
+  public var medium: [Font] = []
+  public var semibold: [Font] = []
   /// Fonts preferred for one script, by ISO 15924 code (`Arab`, `Hebr`,
   /// `Deva`, `Thai`).
   public var scripts: [String: FontSet]
@@ -84,17 +98,30 @@ public struct FontSet: Sendable {
   /// the app's own font draws every character it has.
   public func using(_ name: String?) -> FontSet {
     guard let name, let own = named[name] else { return self }
-    let ownBold = own.bold.isEmpty ? own.regular : own.bold
-    var result = FontSet(
-      regular: own.regular + regular, bold: ownBold + (bold.isEmpty ? regular : bold),
-      scripts: scripts.mapValues { FontSet(regular: own.regular + $0.regular, bold: ownBold + $0.cascade(for: .bold)) },
-      fallback: fallback)
+    var result = own.before(self)
+    result.scripts = scripts.mapValues { own.before($0) }
+    result.fallback = fallback
     result.languages = languages
+    return result
+  }
+
+  /// Each weight's cascade: this set's faces, then `other`'s.
+  func before(_ other: FontSet) -> FontSet {
+    var result = FontSet(
+      regular: cascade(for: .regular) + other.cascade(for: .regular),
+      bold: cascade(for: .bold) + other.cascade(for: .bold))
+    result.medium = cascade(for: .medium) + other.cascade(for: .medium)
+    result.semibold = cascade(for: .semibold) + other.cascade(for: .semibold)
     return result
   }
 
   /// The cascade that draws `weight`.
   public func cascade(for weight: FontWeight) -> [Font] {
-    weight.usesBoldFace && !bold.isEmpty ? bold : regular
+    switch weight {
+    case .regular: regular
+    case .medium: medium.isEmpty ? regular : medium
+    case .semibold: semibold.isEmpty ? cascade(for: .bold) : semibold
+    case .bold: bold.isEmpty ? regular : bold
+    }
   }
 }
