@@ -62,9 +62,11 @@ public struct NavigationParallax: Transition {
     dimming = parameters.number("dimming", default: 0.1)
   }
 
-  /// How far the screen underneath moves: W − round(0.7·W).
+  /// How far the screen underneath moves: W − round(0.7·W), a half to
+  /// even, as UIKIT.md's widths have it (113 pt at 375: 0.7 × 375 is
+  /// exactly 262.5 in double, and 262 is kept).
   public static func parallaxOffset(width: Double) -> Double {
-    width - (0.7 * width).rounded(.toNearestOrAwayFromZero)
+    width - (0.7 * width).rounded(.toNearestOrEven)
   }
 
   /// The x offsets of the under (left) and top (right) screens when the top

@@ -12,9 +12,9 @@ import Transitions
   static let fractions = [0.1, 0.2, 0.5, 0.8]
 
   @Test func parallaxOffsetsMatchTheReference() {
-    // UIKIT.md lists 113 @375, but in double 0.7 × 375 is exactly 262.5, which
-    // C round takes to 263: W − round(0.7·W) = 112 (113 needs Float or 0.3·W).
-    #expect(NavigationParallax.parallaxOffset(width: 375) == 112)
+    // UIKIT.md's table: 113 @375, where 0.7 × 375 is exactly 262.5 in
+    // double and the half goes to even (C's round would give 112).
+    #expect(NavigationParallax.parallaxOffset(width: 375) == 113)
     #expect(NavigationParallax.parallaxOffset(width: 393) == 118)
     #expect(NavigationParallax.parallaxOffset(width: 402) == 121)
     #expect(NavigationParallax.parallaxOffset(width: 430) == 129)
