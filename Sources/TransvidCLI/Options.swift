@@ -264,8 +264,9 @@ struct Options: Sendable {
         }
         samples = n
       case "--duration":
-        guard let v = rest.popFirst(), let d = Double(v), d.isFinite, d > 0, d <= 600 else {
-          throw UsageError(description: "--duration needs a number of seconds above 0, at most 600")
+        // A millisecond at least: over less, a velocity in 1/s overflows.
+        guard let v = rest.popFirst(), let d = Double(v), d.isFinite, d >= 0.001, d <= 600 else {
+          throw UsageError(description: "--duration needs a number of seconds from 0.001 to 600")
         }
         duration = d
       default:

@@ -32,4 +32,17 @@ import TransvidCLI
     #expect(TransvidCommand.run(["curve", "easeInOt"], console: capture.console) == 2)
     #expect(capture.err == ["transvid: unknown curve 'easeInOt'; did you mean 'easeInOut'?\nRun 'transvid --help' for usage."])
   }
+
+  /// Over less than a millisecond a velocity per second overflows (a
+  /// subnormal duration printed `inf` for easeIn's middle).
+  @Test func aDurationUnderAMillisecondIsAUsageError() {
+    for duration in ["1e-320", "0.0009", "0"] {
+      let capture = Capture()
+      #expect(TransvidCommand.run(["curve", "easeIn", "--duration", duration], console: capture.console) == 2)
+      #expect(capture.err == ["transvid: --duration needs a number of seconds from 0.001 to 600\nRun 'transvid --help' for usage."])
+    }
+    let capture = Capture()
+    #expect(TransvidCommand.run(["curve", "easeIn", "--duration", "0.001", "-n", "3"], console: capture.console) == 0)
+    #expect(!capture.out.joined().contains("inf"))
+  }
 }
