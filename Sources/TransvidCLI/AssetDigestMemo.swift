@@ -7,8 +7,9 @@ import Synchronization
 
 /// The SHA-256 of asset files (images, fonts) without reading a file again
 /// while it is unchanged, across runs: a memo of digests keyed by each
-/// file's device, inode, size and modification time, as build tools keep
-/// (make's timestamps, git's index). A file is read and hashed only when one
+/// file's device, inode, size, modification time and change time, as git's
+/// index keeps them (ctime moves with every write and with `tar -x`,
+/// `cp -p` or `touch -r`, which set mtime back). A file is read and hashed only when one
 /// of those differs from the memo's entry, so a fully cached batch does not
 /// read a 20 MB CJK font again every night.
 ///
@@ -20,13 +21,13 @@ import Synchronization
 ///   a second write within the file system's timestamp granularity could
 ///   leave size and mtime as they were (git's "racily clean" entries).
 /// - The memo lives in `$XDG_CACHE_HOME/transvid/asset-digests` (default
-///   `~/.cache`), one line per file: `device inode size mtime-ns digest path`.
+///   `~/.cache`), one line per file: `device inode size mtime-ns ctime-ns digest path`.
 ///   A missing, unreadable or malformed file is an empty memo; a memo that
 ///   cannot be written costs only the hashing next run.
 final class AssetDigestMemo: Sendable {
   /// A file's identity and version as `stat` reports it.
   struct Stamp: Hashable, Sendable {
-    var device: UInt64, inode: UInt64, size: Int64, modified: Int64
+    var device: UInt64, inode: UInt64, size: Int64, modified: Int64, changed: Int64
 
     /// The stamp of the file at `path` (following links, as reading does), or nil.
     init?(path: String) {
@@ -36,15 +37,17 @@ final class AssetDigestMemo: Sendable {
       inode = UInt64(s.st_ino)
       size = Int64(s.st_size)
       modified = Int64(s.st_mtim.tv_sec) * 1_000_000_000 + Int64(s.st_mtim.tv_nsec)
+      changed = Int64(s.st_ctim.tv_sec) * 1_000_000_000 + Int64(s.st_ctim.tv_nsec)
     }
 
-    init(device: UInt64, inode: UInt64, size: Int64, modified: Int64) {
-      (self.device, self.inode, self.size, self.modified) = (device, inode, size, modified)
+    init(device: UInt64, inode: UInt64, size: Int64, modified: Int64, changed: Int64) {
+      (self.device, self.inode, self.size, self.modified, self.changed) = (device, inode, size, modified, changed)
     }
   }
 
-  /// How recent a modification may be and the digest still not recorded.
-  static let racyWindow: Int64 = 2_000_000_000
+  /// How recent a modification may be and the digest still not recorded
+  /// (nanoseconds; 2 s, FAT's granularity).
+  let racyWindow: Int64
 
   /// The memo of this process, in the user's cache folder.
   static let shared = AssetDigestMemo(file: defaultFile())
@@ -53,8 +56,9 @@ final class AssetDigestMemo: Sendable {
   let file: String?
   private let state: Mutex<(entries: [String: (Stamp, String)], changed: Bool, loaded: Bool)>
 
-  init(file: String?) {
+  init(file: String?, racyWindow: Int64 = 2_000_000_000) {
     self.file = file
+    self.racyWindow = racyWindow
     state = Mutex((entries: [:], changed: false, loaded: file == nil))
   }
 
@@ -72,7 +76,7 @@ final class AssetDigestMemo: Sendable {
     guard let bytes = try? Platform.readRegularFile(path, maxBytes: maxBytes) else { return "missing" }
     let digest = SHA256.hex(bytes)
     let now = Int64(Date().timeIntervalSince1970 * 1e9)
-    if Stamp(path: path) == before, now - before.modified > Self.racyWindow, !path.contains("\n") {
+    if Stamp(path: path) == before, now - max(before.modified, before.changed) > racyWindow, !path.contains("\n") {
       state.withLock {
         $0.entries[path] = (before, digest)
         $0.changed = true
@@ -89,7 +93,7 @@ final class AssetDigestMemo: Sendable {
       state.changed = false
       return state.entries.sorted { $0.key < $1.key }.map { path, entry in
         let (s, digest) = entry
-        return "\(s.device) \(s.inode) \(s.size) \(s.modified) \(digest) \(path)\n"
+        return "\(s.device) \(s.inode) \(s.size) \(s.modified) \(s.changed) \(digest) \(path)\n"
       }.joined()
     }
     guard let text else { return }
@@ -102,12 +106,13 @@ final class AssetDigestMemo: Sendable {
     state.loaded = true
     guard let bytes = try? Platform.readRegularFile(file, maxBytes: 64 << 20) else { return }
     for line in String(decoding: bytes, as: UTF8.self).split(separator: "\n") {
-      let fields = line.split(separator: " ", maxSplits: 5)
-      guard fields.count == 6, let device = UInt64(fields[0]), let inode = UInt64(fields[1]),
-        let size = Int64(fields[2]), let modified = Int64(fields[3]), fields[4].utf8.count == 64
+      let fields = line.split(separator: " ", maxSplits: 6)
+      guard fields.count == 7, let device = UInt64(fields[0]), let inode = UInt64(fields[1]),
+        let size = Int64(fields[2]), let modified = Int64(fields[3]), let changed = Int64(fields[4]),
+        fields[5].utf8.count == 64
       else { continue }
-      state.entries[String(fields[5])] = (
-        Stamp(device: device, inode: inode, size: size, modified: modified), String(fields[4])
+      state.entries[String(fields[6])] = (
+        Stamp(device: device, inode: inode, size: size, modified: modified, changed: changed), String(fields[5])
       )
     }
   }

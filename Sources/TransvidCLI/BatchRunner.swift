@@ -238,7 +238,9 @@ struct BatchRunner: Sendable {
       let record = CacheRecord(
         key: key, job: job.file, version: TransvidCommand.version,
         outputs: outputs.map {
-          .init(file: PathText.fileName(of: $0.path), bytes: $0.bytes, frames: $0.frames, duration: $0.duration)
+          .init(
+            file: PathText.fileName(of: $0.path), bytes: $0.bytes, frames: $0.frames, duration: $0.duration,
+            stamp: CacheRecord.Output.stamp(of: $0.path))
         })
       let stagedRecord = (folder as NSString).appendingPathComponent("\(job.name).record.json")
       do throws(MediaError) {

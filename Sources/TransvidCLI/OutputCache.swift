@@ -27,10 +27,13 @@ import Synchronization
 /// the key: the same job run from its own folder, from the folder above or
 /// by absolute path, in another checkout or on another machine, has one key.
 ///
-/// The key and each output's size are recorded in
-/// `<output dir>/.transvid-cache/<job name>.<formats>.json` after the job's outputs are
-/// all in place. A later run trusts the record only when the key matches and
-/// every output still exists with the recorded size; `--force` ignores it.
+/// The key and each output's size and stamp (device, inode, modification
+/// time) are recorded in `<output dir>/.transvid-cache/<job name>.<formats>.json`
+/// after the job's outputs are all in place. A later run trusts the record
+/// only when the key matches and every output is still the file it put
+/// there, the same size and stamp (an output another run rewrote, for
+/// another list of formats, is a new file: outputs are renamed into place);
+/// `--force` ignores it.
 /// Editing an asset changes the key of exactly the jobs that use it.
 final class OutputCache: Sendable {
   /// Asset digests by path and stamp, so an asset several jobs share is hashed (or found in the memo) once.
@@ -96,7 +99,7 @@ final class OutputCache: Sendable {
   }
 
   /// The record of a job's last successful render, when it is still valid:
-  /// same key, and every output present with its recorded size.
+  /// same key, and every output present with its recorded size and stamp.
   static func validRecord(for job: PlannedJob, key: String) -> CacheRecord? {
     // A record is a few hundred bytes; anything but a small regular file is no record.
     guard let bytes = try? Platform.readRegularFile(job.recordPath, maxBytes: 1 << 20),
@@ -106,7 +109,9 @@ final class OutputCache: Sendable {
     for output in record.outputs {
       let path = (job.directory as NSString).appendingPathComponent(output.file)
       var s = stat()
-      guard lstat(path, &s) == 0, (s.st_mode & S_IFMT) == S_IFREG, s.st_size == output.bytes else { return nil }
+      guard lstat(path, &s) == 0, (s.st_mode & S_IFMT) == S_IFREG, s.st_size == output.bytes,
+        let stamp = output.stamp, stamp == CacheRecord.Output.stamp(of: path)
+      else { return nil }
     }
     return record
   }
@@ -125,6 +130,16 @@ struct CacheRecord: Codable, Sendable {
     /// (a record beside the outputs leaves them out).
     var format: String? = nil
     var sha256: String? = nil
+    /// In a record beside the outputs: the output file's `device:inode:mtime-ns`
+    /// as it was put in place.
+    var stamp: String? = nil
+
+    /// The stamp of the regular file at `path` (not following a link), or nil.
+    static func stamp(of path: String) -> String? {
+      var s = stat()
+      guard lstat(path, &s) == 0, (s.st_mode & S_IFMT) == S_IFREG else { return nil }
+      return "\(s.st_dev):\(s.st_ino):\(Int64(s.st_mtim.tv_sec) * 1_000_000_000 + Int64(s.st_mtim.tv_nsec))"
+    }
   }
 
   var key: String

@@ -8,7 +8,8 @@ import Testing
 @testable import TransvidCLI
 
 /// The asset digest memo reads a file only when its stamp (device, inode,
-/// size, mtime) changes, and remembers across processes through its file.
+/// size, mtime, ctime) changes, and remembers across processes through its
+/// file.
 @Suite struct AssetDigestMemoTests {
   /// Sets the file's modification time to `seconds` after the epoch.
   func setModified(_ path: String, seconds: Int) {
@@ -23,6 +24,9 @@ import Testing
     try handle.close()
   }
 
+  /// A digest the memo could only have from its file, never from the asset.
+  static let planted = String(repeating: "f", count: 64)
+
   @Test func anUnchangedStampIsNotReadAgainAcrossMemos() throws {
     let dir = try makeTemporaryDirectory()
     defer { try? FileManager.default.removeItem(atPath: dir) }
@@ -30,24 +34,42 @@ import Testing
     setModified(asset, seconds: 1_000_000_000)
     let memoFile = (dir as NSString).appendingPathComponent("memo/asset-digests")
 
-    let memo = AssetDigestMemo(file: memoFile)
+    // No racy window: the file's ctime is now, and cannot be set back.
+    let memo = AssetDigestMemo(file: memoFile, racyWindow: 0)
     #expect(memo.digest(of: asset, maxBytes: 1 << 20) == SHA256.hex(Array("first".utf8)))
     memo.save()
-    #expect(FileManager.default.fileExists(atPath: memoFile))
-
-    // Same size, same inode, mtime put back: a new memo (a later run) trusts
-    // the stamp and does not read the file, so it still gives the old digest.
-    try overwrite(asset, with: "other")
-    setModified(asset, seconds: 1_000_000_000)
-    let later = AssetDigestMemo(file: memoFile)
-    #expect(later.digest(of: asset, maxBytes: 1 << 20) == SHA256.hex(Array("first".utf8)))
+    // A later run trusts the stamp and does not read the file: it gives the digest its memo file says.
+    let text = try String(contentsOfFile: memoFile, encoding: .utf8)
+    try text.replacingOccurrences(of: SHA256.hex(Array("first".utf8)), with: Self.planted)
+      .write(toFile: memoFile, atomically: true, encoding: .utf8)
+    #expect(AssetDigestMemo(file: memoFile, racyWindow: 0).digest(of: asset, maxBytes: 1 << 20) == Self.planted)
 
     // Any change of the stamp reads the file again.
+    let later = AssetDigestMemo(file: memoFile, racyWindow: 0)
     setModified(asset, seconds: 1_000_000_001)
-    #expect(later.digest(of: asset, maxBytes: 1 << 20) == SHA256.hex(Array("other".utf8)))
+    #expect(later.digest(of: asset, maxBytes: 1 << 20) == SHA256.hex(Array("first".utf8)))
     try write("longer text", to: "a.png", in: dir)
     setModified(asset, seconds: 1_000_000_001)
     #expect(later.digest(of: asset, maxBytes: 1 << 20) == SHA256.hex(Array("longer text".utf8)))
+  }
+
+  /// `tar -x`, `cp -p` and `touch -r` put mtime back after a write of the
+  /// same size in the same inode; ctime still moves (the stale digest went
+  /// on into the output cache and a shared `--cache` store).
+  @Test func aRewriteWithItsOldTimesIsReadAgain() throws {
+    let dir = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    let asset = try write("first", to: "a.png", in: dir)
+    setModified(asset, seconds: 1_000_000_000)
+    let memoFile = (dir as NSString).appendingPathComponent("asset-digests")
+    let memo = AssetDigestMemo(file: memoFile, racyWindow: 0)
+    #expect(memo.digest(of: asset, maxBytes: 1 << 20) == SHA256.hex(Array("first".utf8)))
+    memo.save()
+    // Past the kernel's timestamp tick, so the write moves ctime.
+    usleep(50_000)
+    try overwrite(asset, with: "other")
+    setModified(asset, seconds: 1_000_000_000)
+    #expect(AssetDigestMemo(file: memoFile, racyWindow: 0).digest(of: asset, maxBytes: 1 << 20) == SHA256.hex(Array("other".utf8)))
   }
 
   @Test func aFileModifiedJustNowIsHashedButNotRecorded() throws {

@@ -140,6 +140,32 @@ func transvid(_ arguments: [String], _ capture: Capture = Capture(), environment
     #expect(files(in: out) == after)
   }
 
+  /// Each list of formats keeps its own record: an output another list's
+  /// run rewrote (a poster previewed from an edited job, of the same size)
+  /// is not the file the first record wrote, so it is made again.
+  @Test func anOutputAnotherRunRewroteIsNotUpToDate() throws {
+    let dir = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    let job = path(dir, "s.cfg"), out = path(dir, "out")
+    func setColor(_ color: String) throws {
+      _ = try write(
+        "name: sz\ncanvas: { size: 100x100, scale: 1, fps: 10 }\noutput: { formats: [png, mp4] }\n"
+          + "screens:\n  one: { background: \"\(color)\" }\ntimeline: [hold: 0.5]\n", to: "s.cfg", in: dir)
+    }
+    try setColor("#FF9F0A")
+    #expect(transvid([job, "-o", out]) == 0)
+    let poster = try #require(FileManager.default.contents(atPath: path(out, "sz.png")))
+    try setColor("#FF9F0B")
+    #expect(transvid([job, "-o", out, "--format", "png"]) == 0)
+    let preview = try #require(FileManager.default.contents(atPath: path(out, "sz.png")))
+    try #require(preview.count == poster.count && preview != poster)
+    try setColor("#FF9F0A")
+    let again = Capture()
+    #expect(transvid([job, "-o", out], again) == 0)
+    #expect(!again.out.contains { $0.hasSuffix("sz.png  up to date") }, "\(again.out)")
+    #expect(FileManager.default.contents(atPath: path(out, "sz.png")) == poster)
+  }
+
   /// Three shard runs write exactly what one unsharded run writes; -j 1 and
   /// -j 3 give the same bytes.
   @Test func shardsAndWorkerCountsGiveTheSameFiles() throws {
