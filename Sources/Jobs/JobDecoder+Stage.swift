@@ -229,7 +229,7 @@ extension JobDecoder {
     let limit = (canvas.size.height / 2).rounded(.down)
     let expected = "a height in points from 1 to \(JobDecoder.format(limit))"
     if node.pairs == nil {
-      return StatusBarSpec(height: try number(node, path, in: 1...limit, expected: expected))
+      return StatusBarSpec(height: try number(node, path, in: 1...limit, expected: expected), location: node.location)
     }
     let fields = try fields(node, path, keys: JobDecoder.statusBarKeys)
     let preset = canvas.device.flatMap(DevicePreset.named)
@@ -250,14 +250,14 @@ extension JobDecoder {
     return bar
   }
 
-  /// A drawn status bar on an iPhone in landscape: iOS shows none, so none is drawn.
+  /// A status bar on an iPhone in landscape: iOS shows none, so none is
+  /// drawn and no strip of the screenshots is held still.
   func statusBarNote(on spec: JobSpec) -> JobNote? {
-    guard let bar = spec.canvas.statusBar, bar.isDrawn, spec.canvas.hidesStatusBar, let location = bar.location else {
-      return nil
-    }
+    guard let bar = spec.canvas.statusBar, spec.canvas.hidesStatusBar, let location = bar.location else { return nil }
+    let what = bar.isDrawn ? "it is not drawn" : "the screens' top \(JobDecoder.format(bar.height)) points move with them"
     return JobNote(
       location,
-      "canvas.statusBar: iOS shows no status bar on an iPhone in landscape; it is not drawn "
+      "canvas.statusBar: iOS shows no status bar on an iPhone in landscape; \(what) "
         + "(hold the device in portrait, or use an iPad, to show one)")
   }
 

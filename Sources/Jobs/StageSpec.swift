@@ -269,7 +269,7 @@ public struct StatusBarSpec: Hashable, Sendable {
   /// nil: the screenshots carry their own status bar; else transvid draws one.
   public var time: String?
   public var style: Style
-  /// Where a drawn bar's `canvas.statusBar` is written (for notes).
+  /// Where `canvas.statusBar` is written (for notes).
   public var location: SourceLocation?
 
   public init(height: Double, time: String? = nil, style: Style = .auto, location: SourceLocation? = nil) {
@@ -288,6 +288,12 @@ extension CanvasSpec {
   /// (an iPad keeps it).
   public var hidesStatusBar: Bool {
     orientation == .landscape && device.flatMap(DevicePreset.named)?.idiom == .phone
+  }
+
+  /// The status bar the frames show: none where iOS hides it, drawn or
+  /// the screenshots' own.
+  public var shownStatusBar: StatusBarSpec? {
+    hidesStatusBar ? nil : statusBar
   }
 }
 

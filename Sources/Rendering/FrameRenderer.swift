@@ -67,10 +67,8 @@ public struct FrameRenderer: Sendable {
     self.timeline = timeline
     transitions = timeline.segments.map(\.transition)
     compositor = Compositor(scale: Double(spec.canvas.scale))
-    // iOS shows no status bar on an iPhone in landscape (the parser notes a drawn one).
-    let statusBar = spec.canvas.statusBar.flatMap {
-      $0.isDrawn && spec.canvas.hidesStatusBar ? nil : StatusBar(spec: $0, canvas: spec.canvas, fonts: fonts)
-    }
+    // iOS shows no status bar on an iPhone in landscape (the parser notes it).
+    let statusBar = spec.canvas.shownStatusBar.map { StatusBar(spec: $0, canvas: spec.canvas, fonts: fonts) }
     self.statusBar = statusBar
     resting = RestingImages(
       timeline: timeline, transitions: transitions, screens: screens, spec: spec, compositor: compositor,

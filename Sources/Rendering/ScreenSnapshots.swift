@@ -47,7 +47,7 @@ final class ScreenSnapshots: Sendable {
       for name in [step.from, step.to] where slots[name] != nil { mirrored[name] = Slot(nil) }
     }
     mirroredSlots = mirrored
-    let bar = spec.canvas.statusBar
+    let bar = spec.canvas.shownStatusBar
     stripRows = bar.map { $0.isDrawn ? 0 : Int(($0.height * Double(spec.canvas.scale)).rounded()) } ?? 0
     strippedSlots = stripRows > 0 ? slots.mapValues { _ in Slot(nil) } : [:]
     strippedMirroredSlots = stripRows > 0 ? mirrored.mapValues { _ in Slot(nil) } : [:]

@@ -74,6 +74,33 @@ import Testing
     #expect(Self.inkInTheTopStrip(pad(0)) > 50)
   }
 
+  /// The screenshots' own strip alike: not held still in landscape on an
+  /// iPhone (a sheet's card top went under the first screen's strip).
+  @Test func anIPhoneInLandscapeHoldsNoStripOfTheScreenshots() throws {
+    let job = """
+      name: b
+      canvas: { device: iphone-15, orientation: landscape, scale: 1, fps: 10, statusBar: 54 }
+      screens:
+        a: { background: "#FFFFFF", views: [ { frame: [20, 10, 100, 30], color: "#34C759" } ] }
+        b: { background: "#FF3B30", views: [ { frame: [0, 0, 852, 20], color: "#0000FF" } ] }
+      timeline:
+        - present: { to: b, transition: sheet }
+        - hold: 0.2
+      """
+    let spec = try JobParser.parse(job, file: "b.cfg")
+    #expect(
+      spec.notes.map(\.description).filter { $0.contains("statusBar") } == [
+        "b.cfg:2:84: note: canvas.statusBar: iOS shows no status bar on an iPhone in landscape; the screens' top 54 "
+          + "points move with them (hold the device in portrait, or use an iPad, to show one)"
+      ])
+    let (renderer, strip) = try Self.frames(job)
+    let (_, none) = try Self.frames(job.replacing(", statusBar: 54", with: ""))
+    for i in [2, 5, renderer.frameCount - 1] {
+      let same = strip(i) == none(i)
+      #expect(same, "frame \(i)")
+    }
+  }
+
   /// The columns of `bitmap`'s top `rows` rows that hold ink (not white),
   /// as runs at least `gap` pixels apart: the glyph groups, left to right.
   static func inkGroups(_ bitmap: Bitmap, rows: Int, gap: Int = 12) -> [ClosedRange<Int>] {
