@@ -88,7 +88,9 @@ struct Stage: Sendable {
     edges = Self.edges(stage: stage, layout: layout, size: screen, compositor: compositor)
     captions = stage.caption.map { caption in
       var style = caption.style
-      if caption.inkFollowsBackground { style.color = Self.ink(over: base, in: layout.caption, scale: scale) }
+      if caption.inkFollowsBackground {
+        style.color = Self.ink(over: base, in: layout.caption, scale: scale, matte: spec.output.matte)
+      }
       return CaptionTrack(
         caption: Caption(style: style, frame: layout.caption, scale: scale, fonts: fonts), first: caption.text,
         changes: stage.captionChanges, timeline: timeline, base: base, compositor: compositor,
@@ -101,8 +103,9 @@ struct Stage: Sendable {
   /// (stage points): the one of black and white that contrasts more with
   /// the mean colour there (WCAG 2's contrast ratio: black where the mean
   /// relative luminance is above 0.179, so black on #7F7F7F and on red);
-  /// what shows through a transparent stage counts as black.
-  static func ink(over base: Bitmap, in frame: Rect, scale: Double) -> Color {
+  /// what shows through a transparent stage counts as `matte`, what MP4 and
+  /// GIF show there (and what a job that sets it expects behind the others).
+  static func ink(over base: Bitmap, in frame: Rect, scale: Double, matte: Color = .black) -> Color {
     let x0 = max(0, Int((frame.minX * scale).rounded())), x1 = min(base.width, Int((frame.maxX * scale).rounded()))
     let y0 = max(0, Int((frame.minY * scale).rounded())), y1 = min(base.height, Int((frame.maxY * scale).rounded()))
     guard x1 > x0, y1 > y0 else { return .black }
@@ -111,12 +114,18 @@ struct Stage: Sendable {
       let c = Double(v) / 255
       return c <= 0.04045 ? c / 12.92 : pow((c + 0.055) / 1.055, 2.4)
     }
+    // Premultiplied pixels over the matte, in bytes.
+    let behind = [matte.red, matte.green, matte.blue].map { $0 * 255 }
+    func over(_ c: UInt8, _ a: UInt8, _ m: Double) -> Int {
+      min(255, Int((Double(c) + m * Double(255 - Int(a)) / 255).rounded()))
+    }
     var total = 0.0
     base.bytes.withUnsafeBufferPointer { p in
       for y in y0..<y1 {
         for x in x0..<x1 {
-          let i = y * base.stride + x * 4
-          let r = linear[Int(p[i])], g = linear[Int(p[i + 1])], b = linear[Int(p[i + 2])]
+          let i = y * base.stride + x * 4, a = p[i + 3]
+          let r = linear[over(p[i], a, behind[0])], g = linear[over(p[i + 1], a, behind[1])]
+          let b = linear[over(p[i + 2], a, behind[2])]
           total += 0.2126 * r + 0.7152 * g + 0.0722 * b
         }
       }

@@ -367,6 +367,38 @@ import Testing
   }
 }
 
+extension CaptionInkTests {
+  /// Through a transparent stage shows what MP4 and GIF put there,
+  /// `output.matte`: white ink over the default black, black over white.
+  @Test func overATransparentStageTheInkReadsOnTheMatte() throws {
+    func inkLuma(matte: String) throws -> Int {
+      let job = """
+        name: c
+        canvas: { size: 200x200, scale: 1, fps: 10 }
+        output: { formats: [png]\(matte) }
+        stage: { background: transparent, padding: 10, device: none, caption: { text: WWWW, font: 24 } }
+        screens: { a: { background: "#808080" } }
+        timeline: [{ hold: 0.2 }]
+        """
+      let spec = try JobParser.parse(job, file: "c.cfg")
+      let frame = FrameRenderer(spec: spec).frame(0, width: spec.framePixelWidth, height: spec.framePixelHeight)
+      // The mean luma of the caption's opaque pixels: its ink.
+      var (sum, count) = (0, 0)
+      for y in 8..<40 {
+        for x in 0..<frame.width where frame[x, y].a == 255 {
+          let p = frame[x, y]
+          sum += (54 * Int(p.r) + 183 * Int(p.g) + 19 * Int(p.b)) >> 8
+          count += 1
+        }
+      }
+      try #require(count > 20)
+      return sum / count
+    }
+    #expect(try inkLuma(matte: "") > 200)
+    #expect(try inkLuma(matte: ", matte: \"#FFFFFF\"") < 60)
+  }
+}
+
 /// Built-ins that follow the device: an iPad sheet is a centred card; a
 /// magic move's vacated slot shows its placeholder.
 @Suite struct DeviceTransitionTests {
