@@ -74,13 +74,14 @@ enum BatchReport {
     xml += "  <testsuite name=\"transvid\" tests=\"\(results.count)\" failures=\"\(failures)\" errors=\"0\" skipped=\"0\" time=\"\(seconds(time))\">\n"
     for r in results {
       let classname = junitClassName(file: r.job.file)
-      xml += "    <testcase classname=\"\(escape(classname))\" name=\"\(escape(r.job.name))\" file=\"\(escape(r.job.file))\""
+      xml += "    <testcase classname=\"\(escape(classname, attribute: true))\" name=\"\(escape(r.job.name, attribute: true))\" "
+        + "file=\"\(escape(r.job.file, attribute: true))\""
       if let line = r.failure?.location?.line { xml += " line=\"\(line)\"" }
       xml += " time=\"\(seconds(r.seconds))\""
       switch r.status {
       case .failed:
         let message = r.failure?.description ?? "failed"
-        xml += ">\n      <failure message=\"\(escape(message))\" type=\"error\">\(escape(message))</failure>\n    </testcase>\n"
+        xml += ">\n      <failure message=\"\(escape(message, attribute: true))\" type=\"error\">\(escape(message))</failure>\n    </testcase>\n"
       case .cached:
         xml += ">\n      <system-out>up to date: \(escape(r.outputs.map(\.path).joined(separator: ", ")))</system-out>\n    </testcase>\n"
       case .rendered:
@@ -97,7 +98,9 @@ enum BatchReport {
   /// not allow at all (controls other than tab and newline, U+FFFE, U+FFFF)
   /// become `?`: a job name or message may echo them, and a JUnit file a CI
   /// server cannot parse reports nothing.
-  static func escape(_ text: String) -> String {
+  /// `attribute`: for an XML attribute, whose line breaks and tabs a
+  /// parser turns into spaces unless they are character references.
+  static func escape(_ text: String, attribute: Bool = false) -> String {
     var out = ""
     for scalar in text.unicodeScalars {
       switch scalar {
@@ -106,6 +109,7 @@ enum BatchReport {
       case ">": out += "&gt;"
       case "\"": out += "&quot;"
       case "'": out += "&apos;"
+      case "\n" where attribute, "\t" where attribute: out += "&#\(scalar.value);"
       case "\n", "\t": out.unicodeScalars.append(scalar)
       case _ where scalar.value < 0x20 || scalar.value == 0xFFFE || scalar.value == 0xFFFF: out += "?"
       default: out.unicodeScalars.append(scalar)

@@ -42,9 +42,9 @@ enum Gallery {
           "<video\(posterAttribute) controls muted loop playsinline preload=\"auto\">\(sources.joined())</video>"
       } else if let image = first(.animation) ?? first(.still) {
         media = "<img src=\"\(link(image))\" alt=\"\(escape(r.job.name))\">"
-      } else if let failure = r.failure {
-        media = "<pre class=\"error\">\(escape(failure.description))</pre>"
       }
+      // A job that failed part way shows what it wrote and why it stopped.
+      if let failure = r.failure { media += "<pre class=\"error\">\(escape(failure.description))</pre>" }
       var facts: [String] = []
       if !r.job.transitions.isEmpty { facts.append(r.job.transitions.joined(separator: ", ")) }
       if r.job.frames > 0 {
@@ -120,10 +120,10 @@ enum Gallery {
       <script>
         setInterval(function () {
           var tag = document.createElement('script');
-          tag.src = \(JSONText.string(preview.script)) + '?' + Date.now();
+          tag.src = \(JSONText.scriptString(percentEncoded(preview.script))) + '?' + Date.now();
           tag.onload = function () {
             tag.remove();
-            if (window.transvidPreviewKey && window.transvidPreviewKey !== \(JSONText.string(preview.key))) { location.reload(); }
+            if (window.transvidPreviewKey && window.transvidPreviewKey !== \(JSONText.scriptString(preview.key))) { location.reload(); }
           };
           tag.onerror = function () { tag.remove(); };
           document.head.appendChild(tag);

@@ -353,10 +353,25 @@ enum JSONText {
       case "\n": out += "\\n"
       case "\r": out += "\\r"
       case "\t": out += "\\t"
-      case _ where scalar.value < 0x20: out += String(format: "\\u%04x", scalar.value)
+      // C0 and C1 controls and DEL as escapes: the console would write them as `\u{7f}`.
+      case _ where scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value):
+        out += String(format: "\\u%04x", scalar.value)
       default: out.unicodeScalars.append(scalar)
       }
     }
     return out + "\""
+  }
+
+  /// `string(s)` for a page's inline `<script>`: `<`, `>`, `&` and the
+  /// line separators escaped too, so no text can close the script.
+  static func scriptString(_ s: String) -> String {
+    var out = ""
+    for scalar in string(s).unicodeScalars {
+      switch scalar {
+      case "<", ">", "&", "\u{2028}", "\u{2029}": out += String(format: "\\u%04x", scalar.value)
+      default: out.unicodeScalars.append(scalar)
+      }
+    }
+    return out
   }
 }

@@ -67,4 +67,40 @@ import Testing
     #expect(GalleryCommand.format(ofFile: "out/a.apng.png") == .apng)
     #expect(GalleryCommand.format(ofFile: "out/a.txt") == nil)
   }
+
+  /// A job that failed after writing some outputs (a budget it missed, a
+  /// timeout) shows them and why it stopped.
+  @Test func aJobThatFailedPartWayShowsItsError() {
+    var failed = result("j", [.png, .mp4])
+    failed.status = .failed
+    failed.outputs.removeLast()
+    failed.failure = JobFailure(file: "j.cfg", message: "output.mp4.maxBytes: 3 kB is not reached")
+    let html = Gallery.html([failed], in: "/demos")
+    #expect(html.contains("<img src=\"j.file0\" alt=\"j\"><pre class=\"error\">j.cfg: error: output.mp4.maxBytes: 3 kB is not reached</pre>"))
+  }
+
+  /// The watch preview's script names its file and key in an inline script:
+  /// no job name can close it.
+  @Test func thePreviewScriptCannotBeClosedByAName() {
+    let name = "</script><img src=x onerror=alert(1)>#"
+    let html = Gallery.html([result("j", [.png])], in: "/demos", preview: (script: name + ".preview.js", key: "</script>"))
+    #expect(html.components(separatedBy: "</script>").count == html.components(separatedBy: "<script>").count)
+    #expect(html.contains("tag.src = \"%3C%2Fscript%3E%3Cimg%20src=x%20onerror=alert(1)%3E%23.preview.js\" + '?'"))
+    #expect(html.contains("window.transvidPreviewKey !== \"\\u003c/script\\u003e\""))
+  }
+
+  /// JSON lines (ndjson, `plan --json`) escape DEL and the C1 controls: the
+  /// console wrote them as Swift's `\u{7f}`, which no JSON parser reads.
+  @Test func jsonTextEscapesEveryControl() throws {
+    let text = JSONText.string("out\u{7F}/\u{85}\u{9F}\u{1B}é")
+    #expect(text == "\"out\\u007f/\\u0085\\u009f\\u001bé\"")
+    #expect(Console.visible(text) == text)
+  }
+
+  /// JUnit attributes keep a name's line breaks and tabs as character
+  /// references (a parser turns raw ones into spaces).
+  @Test func junitAttributesKeepLineBreaks() {
+    #expect(BatchReport.escape("a\nb\tc<", attribute: true) == "a&#10;b&#9;c&lt;")
+    #expect(BatchReport.escape("a\nb\tc<") == "a\nb\tc&lt;")
+  }
 }
