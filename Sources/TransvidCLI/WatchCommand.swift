@@ -58,39 +58,51 @@ enum WatchCommand {
     }
   }
 
-  /// Plans and renders the job, writes the preview; the files it reads
-  /// (job, images, fonts, catalog; watched by `watcher` before the render starts), or
-  /// nil when it is broken (its error printed).
+  /// Plans and renders the job (each of its locales and appearances the
+  /// options select), writes the preview; the files it reads (job, images,
+  /// fonts, catalog; watched by `watcher` before the render starts), or nil
+  /// when it is broken (its error printed).
   static func renderOnce(_ job: String, runner: BatchRunner, console: Console, watcher: FileWatcher? = nil) -> [String]? {
     let plan = BatchPlan(files: [job], options: runner.options, shardCount: 1)
-    let planned = plan.jobs[0]
-    if let failure = planned.failure {
+    if let failure = plan.jobs.lazy.compactMap(\.failure).first {
       console.error(failure.description)
       return nil
     }
     // Everything the job reads: its images, fonts and String Catalog.
-    let inputs = BatchPlan.inputs(of: [planned]).keys.sorted().filter { $0 != PathPolicy.resolve(job) }
+    let inputs = BatchPlan.inputs(of: plan.jobs).keys.sorted().filter { $0 != PathPolicy.resolve(job) }
     watcher?.watch([job] + inputs)
     let mode = ProgressReporter.mode(.plain, quiet: runner.options.quiet, console: console)
-    let reporter = ProgressReporter(mode: mode, console: console, jobs: [planned])
+    let reporter = ProgressReporter(mode: mode, console: console, jobs: plan.jobs)
     let staging = StagingArea()
-    let result = runner.render(planned, cache: OutputCache(), staging: staging, reporter: reporter)
+    let results = plan.jobs.map { runner.render($0, cache: OutputCache(), staging: staging, reporter: reporter) }
     staging.removeAll()
-    if result.status != .failed {
-      let page = (planned.directory as NSString).appendingPathComponent("\(planned.name).preview.html")
-      let script = "\(planned.name).preview.js"
+    if let first = plan.jobs.first, results.allSatisfy({ $0.status != .failed }) {
+      let name = unitName(first)
+      let page = (first.directory as NSString).appendingPathComponent("\(name).preview.html")
+      let script = "\(name).preview.js"
+      let key = results.map(\.key).joined(separator: " ")
       do {
         try BatchRunner.writeAtomically(
-          "window.transvidPreviewKey = \(JSONText.string(result.key));\n",
-          to: (planned.directory as NSString).appendingPathComponent(script))
+          "window.transvidPreviewKey = \(JSONText.string(key));\n",
+          to: (first.directory as NSString).appendingPathComponent(script))
         try BatchRunner.writeAtomically(
-          Gallery.html([result], in: planned.directory, preview: (script: script, key: result.key)), to: page)
+          Gallery.html(results, in: first.directory, preview: (script: script, key: key)), to: page)
         if runner.options.quiet == false { console.print("transvid: preview \(page)") }
       } catch {
         console.error("transvid: cannot write the preview '\(page)': \((error as? MediaError)?.message ?? "\(error)")")
       }
     }
     return [job] + inputs
+  }
+
+  /// The job's name without the locale and appearance its outputs add
+  /// (`<name>.<locale>.<appearance>`): the preview's, for all of them.
+  static func unitName(_ job: PlannedJob) -> String {
+    var name = job.name
+    for part in [job.spec?.appearance, job.spec?.locale].compactMap({ $0 }) where name.hasSuffix("." + part) {
+      name.removeLast(part.count + 1)
+    }
+    return name
   }
 }
 
@@ -113,7 +125,7 @@ final class FileWatcher {
   /// `wait` reads them.
   func watch(_ files: [String]) {
     let mask = UInt32(IN_CLOSE_WRITE | IN_MOVED_TO | IN_CREATE | IN_DELETE | IN_ATTRIB | IN_MOVED_FROM)
-    for folder in Set(files.map { PathText.folder(of: BatchPlan.absolute($0)) }) {
+    for folder in Set(files.flatMap(Self.paths).map(PathText.folder)) {
       let wd = inotify_add_watch(fd, folder, mask)
       if wd >= 0 { folders[wd] = folder }
     }
@@ -122,12 +134,22 @@ final class FileWatcher {
   /// Returns once one of `files` changed since it was first watched
   /// (events queued before this call count) and the burst is over.
   func wait(forChangeTo files: [String], quiet: Duration) {
-    let targets = Set(files.map(BatchPlan.absolute))
+    let targets = Set(files.flatMap(Self.paths))
     watch(files)
     // Block until a watched file changes, then until the burst is over.
     while !readEvents(timeout: -1).contains(where: targets.contains) {}
     let milliseconds = Int32(quiet.components.seconds * 1000 + quiet.components.attoseconds / 1_000_000_000_000_000)
     while !readEvents(timeout: milliseconds).isEmpty {}
+  }
+
+  /// Where `file` changes: its absolute path, and the file a link there
+  /// leads to (a job linked from another folder is edited in that one).
+  static func paths(of file: String) -> [String] {
+    let absolute = BatchPlan.absolute(file)
+    guard let resolved = realpath(absolute, nil) else { return [absolute] }
+    defer { free(resolved) }
+    let target = String(cString: resolved)
+    return target == absolute ? [absolute] : [absolute, target]
   }
 
   /// The paths of the events that arrive within `timeout` ms (-1: wait for one).

@@ -146,6 +146,38 @@ import TestSupport
     #expect(folder.err.withLock { $0 }.hasPrefix("transvid: 'watch' takes a job file; . is a folder (render a folder with 'transvid .')"))
   }
 
+  /// Every appearance (and locale) of the job is rendered and shown on one
+  /// preview page (only the first was); a job linked from another folder
+  /// renders again when the file the link leads to is edited.
+  @Test func everyVariantIsRenderedAndALinkedJobIsWatched() throws {
+    let dir = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    try FileManager.default.createDirectory(atPath: path(dir, "real"), withIntermediateDirectories: true)
+    try FileManager.default.createDirectory(atPath: path(dir, "link"), withIntermediateDirectories: true)
+    func job(_ color: String) -> Data {
+      // The poster is the last frame, the detail screen: its background changes.
+      Data(
+        tinyJob(name: "w").replacingOccurrences(of: "screens:", with: "appearances: [light, dark]\nscreens:")
+          .replacingOccurrences(of: "detail:\n    background: \"#FFFFFF\"", with: "detail:\n    background: \"\(color)\"").utf8)
+    }
+    try job("#FF9500").write(to: URL(fileURLWithPath: path(dir, "real/w.cfg")))
+    #expect(symlink("../real/w.cfg", path(dir, "link/w.cfg")) == 0)
+    let watch = try Watch(["watch", "link/w.cfg", "-o", "out", "--format", "png"], in: dir)
+    defer { if watch.process.isRunning { kill(watch.process.processIdentifier, SIGKILL) } }
+    #expect(watch.wait { watch.previews == 1 }, "\(watch.err.withLock { $0 })")
+    #expect(watch.renders == 2, "\(watch.out.withLock { $0 })")
+    let page = try String(contentsOfFile: path(dir, "out/w.preview.html"), encoding: .utf8)
+    #expect(page.contains("<img src=\"w.light.png\"") && page.contains("<img src=\"w.dark.png\""))
+    let light = try Data(contentsOf: URL(fileURLWithPath: path(dir, "out/w.light.png")))
+    usleep(300_000)
+    try Self.save(job("#34C759"), to: path(dir, "real/w.cfg"))
+    #expect(watch.wait { watch.previews == 2 }, "\(watch.out.withLock { $0 })")
+    #expect(watch.renders == 4)
+    #expect(try Data(contentsOf: URL(fileURLWithPath: path(dir, "out/w.light.png"))) != light)
+    kill(watch.process.processIdentifier, SIGINT)
+    #expect(watch.wait { !watch.process.isRunning })
+  }
+
   @Test func rendersOnEveryChangeAndStopsWith130() throws {
     let dir = try makeTemporaryDirectory()
     defer { try? FileManager.default.removeItem(atPath: dir) }
