@@ -3,9 +3,10 @@ import Raster
 
 /// What `VideoWriter.finish()` produced.
 public struct VideoSummary: Hashable, Sendable {
-  /// Frames written.
+  /// Pictures in the file, as a decoder counts them: a frame held by a
+  /// longer delay (APNG, WebP, a variable-rate video) is none.
   public var frames: Int
-  /// Duration in seconds: `frames / fps`.
+  /// Duration in seconds: the frames shown, pictures and holds, `/ fps`.
   public var duration: Double
   /// Size of the file in bytes.
   public var bytes: Int
@@ -51,6 +52,8 @@ public class VideoWriter {
   private let frame: Frame
   private let scaler = Scaler()
   private var frameCount = 0
+  /// Frames that are pictures (`frameCount` less the holds).
+  private var pictureCount = 0
   /// Frames held (`hold()`) since the last picture.
   private var heldFrames = 0
   /// The straight-alpha copy of a frame, for YUV formats with alpha.
@@ -159,7 +162,7 @@ public class VideoWriter {
     }
     let bytes = try encoder.finish()
     let duration = Double(frameCount) * Double(rate.denominator) / Double(rate.frames)
-    return VideoSummary(frames: frameCount, duration: duration, bytes: bytes)
+    return VideoSummary(frames: pictureCount, duration: duration, bytes: bytes)
   }
 
   /// After `finish()` of the first pass of a two-pass encode, the stats an
@@ -216,6 +219,7 @@ public class VideoWriter {
     frame.pointer.pointee.pts = Int64(frameCount)
     try encoder.encode(frame)
     frameCount += 1
+    pictureCount += 1
     heldFrames = 0
   }
 

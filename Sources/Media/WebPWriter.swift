@@ -101,7 +101,7 @@ public final class WebPWriter: FrameSink {
     let bytes = try assembled()
     try Platform.writeAtomically(bytes, to: path)
     let duration = Double(frameCount) * Double(rate.denominator) / Double(rate.frames)
-    return VideoSummary(frames: frameCount, duration: duration, bytes: bytes.count)
+    return VideoSummary(frames: pictures.count, duration: duration, bytes: bytes.count)
   }
 
   /// Stops writing; `path` is left as it was (nothing is written before `finish`).
