@@ -49,6 +49,23 @@ import Testing
     #expect(result.last?.hasSuffix(" ok") == true)
   }
 
+  /// A soft hyphen is where a long word may break, and a line broken there
+  /// ends in a hyphen (TextKit's, and a browser's); one not broken at shows
+  /// nothing. The hyphen counts in the line's width.
+  @Test static func aLineBrokenAtASoftHyphenShowsAHyphen() {
+    func measured(_ s: String) -> Double { Label(s, style: TextStyle(size: 20)).width(scale: 1, fonts: TestFonts.latinOnly) }
+    let word = "extra\u{AD}ordinary"
+    let hyphenated = measured("extra\u{2010}")
+    let broken = lines(word, fonts: TestFonts.latinOnly, width: max(hyphenated, measured("ordinary")) + 1)
+    #expect(broken == ["extra\u{2010}", "ordinary"])
+    // Too narrow for the hyphen too: the word is cut where the line is full, no hyphen.
+    let cut = lines(word, fonts: TestFonts.latinOnly, width: hyphenated - 1)
+    #expect(!cut.contains { $0.contains("\u{2010}") }, "\(cut)")
+    // Wide enough for the whole word: one line, the soft hyphen invisible in it.
+    let whole = lines(word, fonts: TestFonts.latinOnly, width: 1000)
+    #expect(whole == [word] && measured(word) == measured("extraordinary"))
+  }
+
   @Test static func japaneseBreaksBetweenCharactersButNotBeforeAFullStop() {
     // Every character here is one em (20 px) wide: five fit in 110 px.
     let result = lines("吾輩は猫である。名前はまだ無い。", fonts: FontSet(regular: [LanguageFontTests.japanese]), width: 110, language: "ja")

@@ -127,7 +127,7 @@ public struct Label: Hashable, Sendable {
       maxWidth: width * scale)
     let lines = wrapped.map { w in
       var line = String.UnicodeScalarView()
-      line.append(contentsOf: TextBlock.trimmed(paragraphs[w.paragraph][w.range]).compactMap(Unicode.Scalar.init))
+      line.append(contentsOf: TextBlock.shown(paragraphs[w.paragraph], w.range, hyphen: w.hyphen).compactMap(Unicode.Scalar.init))
       return String(line)
     }
     let cutsWord = wrapped.contains { !$0.endsAtBreak }

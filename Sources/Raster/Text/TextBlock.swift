@@ -2,7 +2,8 @@
 /// not 1: each paragraph (text between line breaks) filled greedily, a line
 /// ending at the last break opportunity (`LineBreaks`) that fits the width,
 /// its trailing spaces hanging outside it; a word wider than the line is
-/// cut between clusters. Each line is shaped and ordered on its own
+/// cut between clusters; a line that ends at a soft hyphen (U+00AD) shows a
+/// hyphen there, as TextKit does. Each line is shaped and ordered on its own
 /// (FriBidi's reordering per line, rule L2) in its paragraph's direction.
 ///
 /// A line is as tall as its fonts ask (the primary font's and every font
@@ -47,7 +48,7 @@ struct TextBlock {
     var total = 0.0
     for w in wrapped {
       if maxLines > 0, lines.count == maxLines { break }
-      let line = layout(TextBlock.trimmed(paragraphs[w.paragraph][w.range]), rightToLeft: w.rightToLeft)
+      let line = layout(TextBlock.shown(paragraphs[w.paragraph], w.range, hyphen: w.hyphen), rightToLeft: w.rightToLeft)
       if !lines.isEmpty, total + line.height > maxHeight + 1e-6 { break }
       lines.append(line)
       total += line.height
@@ -61,17 +62,22 @@ struct TextBlock {
   }
 
   /// Every line `paragraphs` wrap into: its paragraph, its scalars there,
-  /// the paragraph's direction, and whether it ends at a break opportunity
-  /// (not where a word wider than the line was cut).
+  /// the paragraph's direction, whether it ends at a break opportunity
+  /// (not where a word wider than the line was cut) and whether that is a
+  /// soft hyphen it shows.
   static func wrapped(
     _ paragraphs: [[UInt32]], fonts: FontSet, weight: FontWeight, language: String?, pixelSize: Double, maxWidth: Double
-  ) -> [(paragraph: Int, range: Range<Int>, rightToLeft: Bool, endsAtBreak: Bool)] {
-    var wrapped: [(paragraph: Int, range: Range<Int>, rightToLeft: Bool, endsAtBreak: Bool)] = []
+  ) -> [(paragraph: Int, range: Range<Int>, rightToLeft: Bool, endsAtBreak: Bool, hyphen: Bool)] {
+    var wrapped: [(paragraph: Int, range: Range<Int>, rightToLeft: Bool, endsAtBreak: Bool, hyphen: Bool)] = []
     for (p, scalars) in paragraphs.enumerated() {
       let shaped = ShapedLine(scalars, fonts: fonts, weight: weight, language: language, pixelSize: pixelSize)
       let breaks = LineBreaks.opportunities(scalars, language: language)
-      let ranges = TextBlock.wrap(scalars, shaped: shaped, breaks: breaks, maxWidth: maxWidth)
-      wrapped += ranges.map { (p, $0, shaped.isRightToLeft, scalars.isEmpty || breaks.contains($0.upperBound)) }
+      let hyphen = scalars.contains(softHyphen)
+        ? ShapedLine([hyphen], fonts: fonts, weight: weight, language: language, pixelSize: pixelSize).width : 0
+      let ranges = TextBlock.wrap(scalars, shaped: shaped, breaks: breaks, maxWidth: maxWidth, hyphenWidth: hyphen)
+      wrapped += ranges.map {
+        (p, $0.range, shaped.isRightToLeft, scalars.isEmpty || breaks.contains($0.range.upperBound), $0.hyphen)
+      }
     }
     return wrapped
   }
@@ -93,6 +99,20 @@ struct TextBlock {
     return result
   }
 
+  /// U+00AD, a break opportunity that shows `hyphen` where a line ends at it.
+  static let softHyphen: UInt32 = 0xAD
+  /// U+2010 HYPHEN, what a line broken at a soft hyphen ends in.
+  static let hyphen: UInt32 = 0x2010
+
+  /// The scalars of `paragraph` in `range` as their line shows them:
+  /// trailing white space left out, and with `hyphen` the soft hyphen the
+  /// line breaks at shown.
+  static func shown(_ paragraph: [UInt32], _ range: Range<Int>, hyphen: Bool) -> [UInt32] {
+    var line = trimmed(paragraph[range])
+    if hyphen, line.last == softHyphen { line[line.count - 1] = Self.hyphen }
+    return line
+  }
+
   /// `scalars` without its trailing white space, which hangs past the line's end.
   static func trimmed(_ scalars: ArraySlice<UInt32>) -> [UInt32] {
     var end = scalars.endIndex
@@ -105,10 +125,15 @@ struct TextBlock {
   /// The lines `scalars` fills, greedily: each ends at the last break
   /// opportunity whose text (less trailing spaces) fits `maxWidth` pixels,
   /// or, when not even the first word fits, after as many whole clusters as
-  /// fit (at least one). Widths are the paragraph's shaped cluster advances.
-  static func wrap(_ scalars: [UInt32], shaped: ShapedLine, breaks: [Int], maxWidth: Double) -> [Range<Int>] {
+  /// fit (at least one). Widths are the paragraph's shaped cluster advances,
+  /// and `hyphenWidth` for a line that ends at a soft hyphen and shows it
+  /// (`hyphen`); a line cut inside a word takes the soft hyphens after it,
+  /// unseen.
+  static func wrap(
+    _ scalars: [UInt32], shaped: ShapedLine, breaks: [Int], maxWidth: Double, hyphenWidth: Double = 0
+  ) -> [(range: Range<Int>, hyphen: Bool)] {
     let n = scalars.count
-    guard n > 0 else { return [0..<0] }
+    guard n > 0 else { return [(0..<0, false)] }
     var advance = [Double](repeating: 0, count: n)
     var isClusterStart = [Bool](repeating: false, count: n + 1)
     isClusterStart[0] = true
@@ -122,11 +147,12 @@ struct TextBlock {
     func width(_ start: Int, _ end: Int) -> Double {
       var e = end
       while e > start, isWhitespace(scalars[e - 1]) { e -= 1 }
-      return before[e] - before[start]
+      let hyphen = e > start && e < n && scalars[e - 1] == softHyphen ? hyphenWidth : 0
+      return before[e] - before[start] + hyphen
     }
     func fits(_ start: Int, _ end: Int) -> Bool { width(start, end) <= maxWidth + 1e-6 }
 
-    var result: [Range<Int>] = []
+    var result: [(range: Range<Int>, hyphen: Bool)] = []
     var start = 0, k = 0
     while start < n {
       while k < breaks.count, breaks[k] <= start { k += 1 }
@@ -136,7 +162,12 @@ struct TextBlock {
         end = breaks[j]
         j += 1
       }
-      if end == nil {
+      var hyphen = false
+      if let e = end {
+        var last = e
+        while last > start, isWhitespace(scalars[last - 1]) { last -= 1 }
+        hyphen = last > start && last < n && scalars[last - 1] == softHyphen
+      } else {
         var cut = start + 1
         while !isClusterStart[cut] { cut += 1 }
         var next = cut + 1
@@ -146,9 +177,11 @@ struct TextBlock {
           cut = next
           next += 1
         }
+        // The soft hyphens right after the cut (of no width) stay on its line.
+        while cut < n, scalars[cut] == softHyphen { cut += 1 }
         end = cut
       }
-      result.append(start..<end!)
+      result.append((start..<end!, hyphen))
       start = end!
     }
     return result
