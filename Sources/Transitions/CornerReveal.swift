@@ -17,8 +17,12 @@ import Raster
 ///
 /// The seed's navigation delegate returns the same animator for every
 /// operation, so pop (and dismiss) also reveal the destination growing from
-/// the corner, on top of the leaving screen. The `origin` parameter moves
-/// the starting rect.
+/// the corner, on top of the leaving screen. The `origin` parameter, which
+/// the seed does not have, moves the starting rect; from any rect but the
+/// seed's the circle grows until it covers the screen's farthest corner,
+/// as tap-spread's does (the seed's r, measured to the bottom-left corner,
+/// left half of the screen to appear at once from a rect at the bottom
+/// right).
 public struct CornerReveal: Transition {
   /// `duration` and `curve` defaults (descriptor and init alike).
   static let timing = TimingDefaults(duration: 0.5, curve: .linear, curveText: "linear")
@@ -28,7 +32,9 @@ public struct CornerReveal: Transition {
     summary: "the new screen appears inside a circle growing from the top-left corner (pop too)",
     operations: [.push, .pop, .present, .dismiss],
     parameters: Self.timing.parameters + [
-      ParameterDescriptor("origin", .rect, default: "[0, 0, 100, 100]", "the rect whose oval the circle grows from, in points")
+      ParameterDescriptor(
+        "origin", .rect, default: "[0, 0, 100, 100]",
+        "the rect whose oval the circle grows from, in points (from another rect it grows until it covers the farthest corner)")
     ],
     make: { CornerReveal(parameters: $0) })
 
@@ -40,13 +46,22 @@ public struct CornerReveal: Transition {
 
   public init(parameters: TransitionParameters) {
     (duration, delay, curve) = Self.timing.resolve(parameters)
-    origin = parameters.rect("origin", default: Rect(x: 0, y: 0, width: 100, height: 100))
+    origin = parameters.rect("origin", default: Self.seedOrigin)
   }
 
-  /// The seed's r: |(midX, H − midY)|.
+  /// The seed's rect.
+  static let seedOrigin = Rect(x: 0, y: 0, width: 100, height: 100)
+
+  /// How far the rect grows on every side: the seed's r, |(midX, H − midY)|,
+  /// from the seed's rect; from another, until the oval's narrower half
+  /// axis reaches the farthest corner of the screen.
   public func growth(in context: TransitionContext) -> Double {
-    let x = origin.midX, y = context.height - origin.midY
-    return (x * x + y * y).squareRoot()
+    guard origin != Self.seedOrigin else {
+      let x = origin.midX, y = context.height - origin.midY
+      return (x * x + y * y).squareRoot()
+    }
+    let dx = max(origin.midX, context.width - origin.midX), dy = max(origin.midY, context.height - origin.midY)
+    return max(0, (dx * dx + dy * dy).squareRoot() - min(origin.width, origin.height) / 2)
   }
 
   /// The mask's oval at timing value `progress` (the same in both directions).

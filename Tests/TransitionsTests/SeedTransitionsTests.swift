@@ -58,6 +58,17 @@ import Transitions
     }
   }
 
+  /// From a rect of the job's own (the seed has none) the circle covers the
+  /// farthest corner at its end: from the bottom right, the top-left corner.
+  @Test func cornerRevealFromAnotherOriginCoversTheScreen() throws {
+    let origin = Rect(x: 293, y: 752, width: 50, height: 50)
+    let t = CornerReveal(parameters: TransitionParameters(["origin": .rect(origin)]))
+    let end = t.maskOval(in: Fixture.context(.push), progress: 1)
+    // The top-left corner (0, 0), 318 and 777 pt from the oval's centre, lies on its edge.
+    let radius = end.width / 2
+    #expect(close(radius, (318.0 * 318 + 777 * 777).squareRoot(), 1e-9) && close(end.midX, 318) && close(end.midY, 777))
+  }
+
   // MARK: circle-present (seed 002 demo 4)
 
   @Test(arguments: fractions)
