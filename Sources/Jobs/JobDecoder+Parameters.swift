@@ -91,13 +91,21 @@ extension JobDecoder {
     }
   }
 
-  /// The id `node` names, which must be a view's on `screen`.
+  /// The id `node` names, which must be a view's on `screen`, with a size
+  /// (a view of no width or height leaves nothing to fly: the other end
+  /// would pop in at the end).
   private func viewID(_ node: YAMLNode, _ path: KeyPath, on screen: ScreenSpec) throws(Diagnostic) -> String {
     let id = try string(node, path, expected: "a view id")
     let ids = screen.views.compactMap(\.id)
-    guard ids.contains(id) else {
+    guard let view = screen.views.first(where: { $0.id == id }) else {
       let hint = ids.isEmpty ? "; it has no views with an id" : Suggestion.hint(for: id, in: ids)
       throw Diagnostic(node.location, "\(path): screen '\(screen.name)' has no view '\(id)'\(hint)")
+    }
+    guard view.frame.width > 0, view.frame.height > 0 else {
+      throw Diagnostic(
+        node.location,
+        "\(path): view '\(id)' on '\(screen.name)' has no size (\(JobDecoder.format(view.frame.width))×"
+          + "\(JobDecoder.format(view.frame.height)) pt), so nothing would fly; give it a frame with a width and height")
     }
     return id
   }

@@ -13,6 +13,7 @@ import Transitions
 //   navigation push or pop, UINavigationController's own rule cancels it);
 // - an odd canvas written to mp4, webm or mov at its own size: the video
 //   repeats the last column or row (`VideoSize.swift`);
+// - a zoom-expand without `element`: nothing to zoom, so it cuts;
 // - a step's spring that is still more than 1 % of its travel from its end
 //   when the step ends: it jumps there in one frame, as Core Animation ends
 //   a CASpringAnimation at its duration (TIMING.md §2).
@@ -55,6 +56,14 @@ extension JobDecoder {
           step.location,
           "timeline[\(i)].\(step.operation.rawValue): the gesture ends at progress \(JobDecoder.format(last)), "
             + rule + "; say release: cancel to keep this, or move the finger further"))
+    }
+    for case (let i, .transition(let step)) in spec.timeline.enumerated()
+    where step.transition == "zoom-expand" && step.parameters.element() == nil {
+      notes.append(
+        JobNote(
+          step.location,
+          "timeline[\(i)].\(step.operation.rawValue): zoom-expand without element cuts to '\(step.to)': it zooms the "
+            + "tapped control into the new screen; give element: { from: VIEW ID, to: VIEW ID }"))
     }
     notes += gestureAgainstMotionNotes(on: spec)
     notes += unsettledSpringNotes(on: spec)

@@ -316,4 +316,22 @@ let brokenJobs: [BrokenJob] = [
       try JobParser.parse(job("hold: 1"), file: "jobs/my job.cfg")
     }
   }
+
+  /// zoom-expand zooms the tapped control: without `element` it cuts, and says so.
+  @Test static func aZoomExpandWithoutElementIsNoted() throws {
+    let text = """
+      canvas: { size: 60x100, scale: 1, fps: 10 }
+      screens:
+        a: { views: [ { id: b1, frame: [5, 5, 20, 20] } ] }
+        b: { views: [ { id: b2, frame: [0, 0, 60, 40] } ] }
+      timeline:
+        - push: { to: b, transition: zoom-expand }
+        - pop: { transition: zoom-expand, element: { from: b2, to: b1 } }
+      """
+    let spec = try JobParser.parse(text, file: "z.cfg")
+    #expect(spec.notes.map(\.description) == [
+      "z.cfg:6:5: note: timeline[0].push: zoom-expand without element cuts to 'b': it zooms the tapped control "
+        + "into the new screen; give element: { from: VIEW ID, to: VIEW ID }"
+    ])
+  }
 }
