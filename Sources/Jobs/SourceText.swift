@@ -104,6 +104,43 @@ struct SourceText: Sendable {
     return nil
   }
 
+  /// The first `#` that starts a comment (unquoted, after white space or at
+  /// a line's start) from 1-based (`line`, `column`) up to (`endLine`,
+  /// `endColumn`), or nil: in a `{ … }` or `[ … ]` such a `#` hides the rest
+  /// of its line, the closing bracket too.
+  func comment(fromLine line: Int, column: Int, toLine endLine: Int, column endColumn: Int) -> SourceLocation? {
+    var l = 1, c = 1
+    var previous: Unicode.Scalar?
+    var quote: Unicode.Scalar?
+    var escaped = false
+    for scalar in String(decoding: bytes, as: UTF8.self).unicodeScalars {
+      if previous == "\r" && scalar != "\n" { (l, c) = (l + 1, 1) }
+      if (l, c) > (endLine, endColumn) { return nil }
+      if (l, c) >= (line, column), scalar != "\n", scalar != "\r" {
+        if let q = quote {
+          if escaped {
+            escaped = false
+          } else if q == "\"" && scalar == "\\" {
+            escaped = true
+          } else if scalar == q {
+            quote = nil
+          }
+        } else if scalar == "\"" || scalar == "'" {
+          quote = scalar
+        } else if scalar == "#", c == 1 || previous == " " || previous == "\t" {
+          return SourceLocation(file: file, line: l, column: c)
+        }
+      }
+      if scalar == "\n" {
+        (l, c) = (l + 1, 1)
+      } else if scalar != "\r" {
+        c += 1
+      }
+      previous = scalar
+    }
+    return nil
+  }
+
   /// The place of byte `offset` (clamped to the text).
   func location(ofByte offset: Int) -> SourceLocation {
     let prefix = String(decoding: bytes.prefix(max(0, offset)), as: UTF8.self).unicodeScalars

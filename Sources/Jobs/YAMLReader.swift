@@ -95,6 +95,17 @@ enum YAMLReader {
     default:
       let location = place(parser.problem_mark)
       var message = "invalid \(language): \(problem)"
+      // `background: #FFFFFF }`: the comment the # starts hid the closing bracket.
+      if !json, let context = parser.context.map({ String(cString: $0) }), context.contains("flow"),
+        let hash = source.comment(
+          fromLine: place(parser.context_mark).line, column: place(parser.context_mark).column,
+          toLine: location.line, column: location.column)
+      {
+        return Diagnostic(
+          hash,
+          "invalid YAML: this # starts a comment, which hides the rest of the line and the bracket that closes "
+            + "the { … } or [ … ] it is in; quote a hex colour: \"#RRGGBB\"")
+      }
       if let context = parser.context.map({ String(cString: $0) }) {
         let at = place(parser.context_mark)
         message += at == location ? " (\(context))" : " (\(context) at line \(at.line), column \(at.column))"
