@@ -21,13 +21,12 @@ enum YAMLReader {
   /// comments). With `json`, the document must also be written as JSON (a
   /// String Catalog): flow collections, double-quoted keys and strings on
   /// one line, plain scalars only as JSON's numbers, `true`, `false` and
-  /// `null`; anything else is an error at its place. (libyaml reads JSON as
-  /// the YAML it is; a trailing comma, which YAML allows, is not caught.)
+  /// `null`, no trailing commas; anything else is an error at its place.
   static func parse(_ source: SourceText, json: Bool = false) throws(Diagnostic) -> YAMLNode? {
     // libyaml asserts on a null input pointer, which an empty array may have.
     if source.bytes.isEmpty { return nil }
-    if json, let offset = jsonStringBreak(in: source.bytes) {
-      throw Diagnostic(source.location(ofByte: offset), "invalid JSON: a string holds no line break (write \\n)")
+    if json, let problem = jsonProblem(in: source.bytes) {
+      throw Diagnostic(source.location(ofByte: problem.offset), "invalid JSON: \(problem.message)")
     }
     let parser = UnsafeMutablePointer<yaml_parser_t>.allocate(capacity: 1)
     let event = UnsafeMutablePointer<yaml_event_t>.allocate(capacity: 1)
@@ -59,21 +58,33 @@ enum YAMLReader {
     return try result.get()
   }
 
-  /// The byte offset of the first raw CR or LF inside a double-quoted
-  /// string, which JSON forbids (YAML folds it into a space; a string left
-  /// open runs on to the next quote): a byte scan, since libyaml also counts
-  /// U+2028 and U+0085, which JSON strings may hold, as line breaks.
-  static func jsonStringBreak(in bytes: [UInt8]) -> Int? {
+  /// What JSON forbids and libyaml, reading JSON as the YAML it is, takes,
+  /// found in the bytes: a raw line break inside a string (libyaml folds
+  /// it; it also breaks lines at U+2028 and U+0085, which JSON's strings may
+  /// hold, so this is a byte scan), a comma before a closing bracket and a
+  /// `#` comment. Its byte offset and message, or nil.
+  static func jsonProblem(in bytes: [UInt8]) -> (offset: Int, message: String)? {
     var inString = false, escaped = false
+    var lastComma: Int?
     for (offset, byte) in bytes.enumerated() {
       if inString {
         if escaped { escaped = false } else if byte == UInt8(ascii: "\\") { escaped = true } else if byte == UInt8(ascii: "\"") {
           inString = false
         } else if byte == 0x0A || byte == 0x0D {
-          return offset
+          return (offset, "a string holds no line break (write \\n)")
         }
-      } else if byte == UInt8(ascii: "\"") {
+        continue
+      }
+      switch byte {
+      case UInt8(ascii: "\""):
         inString = true
+        lastComma = nil
+      case UInt8(ascii: ","): lastComma = offset
+      case UInt8(ascii: "}"), UInt8(ascii: "]"):
+        if let comma = lastComma { return (comma, "a comma before '\(Character(Unicode.Scalar(byte)))' (JSON has no trailing commas)") }
+      case UInt8(ascii: "#"): return (offset, "# starts no comment in JSON")
+      case 0x20, 0x09, 0x0A, 0x0D: break
+      default: lastComma = nil
       }
     }
     return nil
@@ -155,7 +166,7 @@ enum YAMLReader {
 
     /// Throws unless a scalar written in `style`, starting at `start`, is
     /// JSON: a string in double quotes (raw line breaks in one were refused
-    /// before parsing, `jsonStringBreak`), or a literal that is not a key.
+    /// before parsing, `jsonProblem`), or a literal that is not a key.
     private func checkJSON(scalar text: String, style: yaml_scalar_style_t, start: yaml_mark_t) throws(Diagnostic) {
       guard style != YAML_DOUBLE_QUOTED_SCALAR_STYLE else { return }
       let isKey = stack.last.map { $0.kind == .mapping && $0.key == nil } ?? false

@@ -200,6 +200,10 @@ import TransvidCLI
       ("{\n  \"sourceLanguage\" : \"en\",\n  \"strings\" : { \"a\" : { \"localizations\" : { \"en\" : { \"variations\" : { \"plural\" : {\n"
         + "    \"one\" : { \"stringUnit\" : { \"state\" : \"translated\", \"value\" : \"%lld one\" } } } } } } } }\n}\n",
        3, 82, "strings.a.localizations.en.variations.plural: no 'other' form (has one): 'other' is the form of every number whose category has none, and a String Catalog needs it"),
+      // libyaml takes a trailing comma and a comment; JSON does not (a "#" or "," in a string is fine).
+      ("{\n  \"sourceLanguage\" : \"en, #1\",\n  \"strings\" : { \"a\" : { \"comment\" : \"x\" }, },\n}\n", 3, 42,
+       "invalid JSON: a comma before '}' (JSON has no trailing commas)"),
+      ("{\n  \"sourceLanguage\" : \"en\", # the source\n  \"strings\" : {}\n}\n", 2, 28, "invalid JSON: # starts no comment in JSON"),
     ]
     // JSON strings may hold U+2028 and U+0085 as they are (libyaml breaks lines at them).
     try write("{ \"sourceLanguage\" : \"en\", \"strings\" : { \"a\" : { \"comment\" : \"one\u{2028}two\u{85}three\" }, \"items\" : {} } }\n", to: "Separators.xcstrings", in: dir)
