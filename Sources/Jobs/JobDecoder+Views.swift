@@ -162,8 +162,10 @@ extension JobDecoder {
       style.font = FontName.file(JobDecoder.resolve(file, relativeTo: self.file))
     }
     if let value = fields["family"] {
-      guard let family = value.text, !family.isEmpty else {
-        throw mismatch(value, fields.path("family"), expected: "a font family name, as fontconfig knows it")
+      // Family names are short (fontconfig's longest here: 30 characters); a long one is no name.
+      guard let family = value.text, !family.isEmpty, family.count <= 100 else {
+        throw mismatch(
+          value, fields.path("family"), expected: "a font family name of at most 100 characters, as fontconfig knows it")
       }
       style.font = FontName.family(family)
     }
