@@ -121,10 +121,12 @@ struct JobDecoder {
   }
 
   /// `true` or `false`.
+  /// A plain `true` or `false` (a quoted `"false"` is text, as a quoted
+  /// `"60"` is no number).
   func boolean(_ node: YAMLNode, _ path: KeyPath) throws(Diagnostic) -> Bool {
-    switch node.text {
-    case "true": return true
-    case "false": return false
+    switch node.content {
+    case .scalar("true", .plain): return true
+    case .scalar("false", .plain): return false
     default: throw mismatch(node, path, expected: "true or false")
     }
   }
