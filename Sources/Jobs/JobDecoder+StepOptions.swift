@@ -22,6 +22,18 @@ extension JobDecoder {
     _ step: TransitionStep, _ fields: Fields, canvas: CanvasSpec, from: ScreenSpec
   ) throws(Diagnostic) -> TransitionStep {
     var step = step
+    // A sheet rests below the safe area: a screen no taller shows none of it.
+    if step.transition == "sheet" {
+      let sheet = PageSheet(parameters: step.parameters)
+      if sheet.cardWidth == 0, sheet.travel(width: canvas.size.width, height: canvas.size.height) <= 0 {
+        let top = sheet.safeAreaTop + PageSheet.topOffset(width: canvas.size.width, height: canvas.size.height)
+        throw Diagnostic(
+          step.location,
+          "\(fields.path): a sheet rests \(JobDecoder.format(top)) pt from the top (the safe "
+            + "area and its gap), below this \(JobDecoder.format(canvas.size.height))-point screen; give the canvas a "
+            + "device or a taller size, or the step a smaller safeAreaTop")
+      }
+    }
     if let node = fields["gesture"] {
       step.gesture = try gesture(node, fields.path("gesture"), canvas: canvas)
       if let descriptor = Catalog.descriptor(named: step.transition),

@@ -340,7 +340,7 @@ import TransvidCLI
   /// elevated values, and a screen pushed or shown in place keeps the base.
   @Test func aSheetIsElevatedInTheDark() throws {
     let text = """
-      canvas: { size: 40x60, scale: 1, fps: 10, background: "#000000" }
+      canvas: { size: 40x100, scale: 1, fps: 10, background: "#000000" }
       output: { formats: [png] }
       appearances: [light, dark]
       screens:
