@@ -134,7 +134,10 @@ extension JobDecoder {
     do {
       return try AnimationCurve(parsing: "spring(\(arguments.joined(separator: ", ")))")
     } catch {
-      throw Diagnostic(node.location, "\(path.subject): \(error.message)")
+      // At the label the message names (`velocity = 5000 must be…`, `unknown parameter 'stifness'`), if one.
+      let named = pairs.first { error.message.contains("'\($0.key)'") }.map(\.keyLocation)
+        ?? pairs.first { error.message.contains("\($0.key) =") }.map(\.value.location)
+      throw Diagnostic(named ?? node.location, "\(path.subject): \(error.message)")
     }
   }
 }
