@@ -59,11 +59,15 @@ import Testing
     return n
   }
 
+  /// The job's notes on its status bar.
+  static func statusBarNotes(_ job: String) throws -> [String] {
+    try JobParser.parse(job, file: "b.cfg").notes.map(\.description).filter { $0.contains("statusBar") }
+  }
+
   @Test func anIPhoneInLandscapeHidesTheBarAndSaysSo() throws {
     let job = Self.pushJob(canvas: "device: iphone-15, orientation: landscape")
-    let spec = try JobParser.parse(job, file: "b.cfg")
     #expect(
-      spec.notes.map(\.description).filter { $0.contains("statusBar") } == [
+      try Self.statusBarNotes(job) == [
         "b.cfg:2:84: note: canvas.statusBar: iOS shows no status bar on an iPhone in landscape; it is not drawn "
           + "(hold the device in portrait, or use an iPad, to show one)"
       ])
@@ -87,9 +91,8 @@ import Testing
         - present: { to: b, transition: sheet }
         - hold: 0.2
       """
-    let spec = try JobParser.parse(job, file: "b.cfg")
     #expect(
-      spec.notes.map(\.description).filter { $0.contains("statusBar") } == [
+      try Self.statusBarNotes(job) == [
         "b.cfg:2:84: note: canvas.statusBar: iOS shows no status bar on an iPhone in landscape; the screens' top 54 "
           + "points move with them (hold the device in portrait, or use an iPad, to show one)"
       ])

@@ -27,17 +27,23 @@ import Testing
   /// A digest the memo could only have from its file, never from the asset.
   static let planted = String(repeating: "f", count: 64)
 
-  @Test func anUnchangedStampIsNotReadAgainAcrossMemos() throws {
-    let dir = try makeTemporaryDirectory()
-    defer { try? FileManager.default.removeItem(atPath: dir) }
+  /// An asset "first" in `dir`, hashed by a memo saved to its file: the
+  /// asset's and the memo file's paths. No racy window: the asset's ctime
+  /// is now, and cannot be set back.
+  func remembered(in dir: String) throws -> (asset: String, memoFile: String) {
     let asset = try write("first", to: "a.png", in: dir)
     setModified(asset, seconds: 1_000_000_000)
     let memoFile = (dir as NSString).appendingPathComponent("memo/asset-digests")
-
-    // No racy window: the file's ctime is now, and cannot be set back.
     let memo = AssetDigestMemo(file: memoFile, racyWindow: 0)
     #expect(memo.digest(of: asset, maxBytes: 1 << 20) == SHA256.hex(Array("first".utf8)))
     memo.save()
+    return (asset, memoFile)
+  }
+
+  @Test func anUnchangedStampIsNotReadAgainAcrossMemos() throws {
+    let dir = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    let (asset, memoFile) = try remembered(in: dir)
     // A later run trusts the stamp and does not read the file: it gives the digest its memo file says.
     let text = try String(contentsOfFile: memoFile, encoding: .utf8)
     try text.replacingOccurrences(of: SHA256.hex(Array("first".utf8)), with: Self.planted)
@@ -59,12 +65,7 @@ import Testing
   @Test func aRewriteWithItsOldTimesIsReadAgain() throws {
     let dir = try makeTemporaryDirectory()
     defer { try? FileManager.default.removeItem(atPath: dir) }
-    let asset = try write("first", to: "a.png", in: dir)
-    setModified(asset, seconds: 1_000_000_000)
-    let memoFile = (dir as NSString).appendingPathComponent("asset-digests")
-    let memo = AssetDigestMemo(file: memoFile, racyWindow: 0)
-    #expect(memo.digest(of: asset, maxBytes: 1 << 20) == SHA256.hex(Array("first".utf8)))
-    memo.save()
+    let (asset, memoFile) = try remembered(in: dir)
     // Past the kernel's timestamp tick, so the write moves ctime.
     usleep(50_000)
     try overwrite(asset, with: "other")
