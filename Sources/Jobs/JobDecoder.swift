@@ -26,6 +26,9 @@ struct JobDecoder {
   var limits = JobLimits()
   /// Which files besides the job file it may read (its String Catalog).
   var access = FileAccess.any
+  /// The formats the run writes when not the job's own (`--format`): the
+  /// outputs whose sizes are checked.
+  var formats: [OutputFormat]? = nil
   /// The appearance system colours resolve in (`appearances:`); nil is the
   /// light one, decoded first.
   var appearance: String? = nil

@@ -26,23 +26,26 @@ public enum JobParser {
   /// The job in `bytes`; `file` is the name diagnostics and `JobSpec.file` use
   /// (its base name, without extension, is the default job name). A job
   /// bigger than `limits` allow is an error naming the cap.
-  /// `access` says which other files it may read (its String Catalog).
+  /// `access` says which other files it may read (its String Catalog);
+  /// `formats`, the formats the run writes when not the job's own (whose
+  /// outputs' sizes are checked).
   public static func parse(
-    bytes: [UInt8], file: String, limits: JobLimits = JobLimits(), access: FileAccess = .any
+    bytes: [UInt8], file: String, limits: JobLimits = JobLimits(), access: FileAccess = .any,
+    formats: [OutputFormat]? = nil
   ) throws(Diagnostic) -> JobSpec {
-    try parse(bytes: bytes, file: file, transitions: Catalog.all, limits: limits, access: access)
+    try parse(bytes: bytes, file: file, transitions: Catalog.all, limits: limits, access: access, formats: formats)
   }
 
   /// `parse(bytes:file:)` against another list of transitions (for tests).
   static func parse(
     bytes: [UInt8], file: String, transitions: [TransitionDescriptor], limits: JobLimits = JobLimits(),
-    access: FileAccess = .any
+    access: FileAccess = .any, formats: [OutputFormat]? = nil
   ) throws(Diagnostic) -> JobSpec {
     let source = try SourceText(bytes: bytes, file: file)
     guard let root = try YAMLReader.parse(source), !root.isNull else {
       throw Diagnostic(SourceLocation(file: file, line: 1, column: 1), "the job file is empty")
     }
-    return try JobDecoder(file: file, transitions: transitions, limits: limits, access: access).job(root)
+    return try JobDecoder(file: file, transitions: transitions, limits: limits, access: access, formats: formats).job(root)
   }
 
   /// The job in `text` (UTF-8).
@@ -54,8 +57,10 @@ public enum JobParser {
   /// `PATH:1:1: error: cannot read job file: REASON`. The images the job
   /// names are not opened here: the runner decides which paths a job may
   /// reach and checks them (`AssetLoader.checkFiles(of:)`).
-  public static func load(path: String, limits: JobLimits = JobLimits(), access: FileAccess = .any) throws(Diagnostic) -> JobSpec {
-    try parse(bytes: try read(path), file: path, limits: limits, access: access)
+  public static func load(
+    path: String, limits: JobLimits = JobLimits(), access: FileAccess = .any, formats: [OutputFormat]? = nil
+  ) throws(Diagnostic) -> JobSpec {
+    try parse(bytes: try read(path), file: path, limits: limits, access: access, formats: formats)
   }
 
   private static func read(_ path: String) throws(Diagnostic) -> [UInt8] {

@@ -216,7 +216,8 @@ struct BatchPlan: Sendable {
     var catalog: String?
     do throws(Diagnostic) {
       let parsed = try StageTimings.measure(.parse) { () throws(Diagnostic) in
-        try JobParser.load(path: file, limits: options.limits, access: options.paths.access(jobFile: file))
+        try JobParser.load(
+          path: file, limits: options.limits, access: options.paths.access(jobFile: file), formats: options.formats)
       }
       catalog = parsed.localization?.stringsFile.map(parsed.resolvedPath(of:))
       units = try LocaleSelection.all(of: parsed, locales: options.locales).map { .success($0) }
@@ -249,10 +250,6 @@ struct BatchPlan: Sendable {
         }
         job.spec = spec
         job.name = spec.name
-        if let formats = options.formats {
-          // The parser checked the job's own formats; these may make other images.
-          try spec.checkOutputSizes(formats: formats, limits: options.limits)
-        }
         job.directory = Self.outputDirectory(for: spec, options: options)
         job.outputs = job.formats.map {
           (job.directory as NSString).appendingPathComponent("\(spec.name).\($0.writer.fileType.fileExtension)")

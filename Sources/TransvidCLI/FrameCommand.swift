@@ -29,7 +29,8 @@ enum FrameCommand {
     appearance: String? = nil, console: Console
   ) -> Int32 {
     do {
-      let parsed = try JobParser.load(path: job, limits: limits, access: paths.access(jobFile: job))
+      // One PNG: the job's own outputs are not made, so their sizes do not count.
+      let parsed = try JobParser.load(path: job, limits: limits, access: paths.access(jobFile: job), formats: [.png])
       if let locale, parsed.localization?.locales.isEmpty ?? true { throw NoLocales(job: job, wanted: locale) }
       let looks = try LocaleSelection.all(of: parsed, locales: locale.map { [$0] })
       // A job without `appearances:` has one, light.

@@ -191,6 +191,16 @@ func runTransvid(_ arguments: [String], in directory: String, environment: [Stri
     try write(goodJob(name: "up").replacingOccurrences(of: "mp4: { crf: 23, preset: ultrafast }", with: "mp4: { height: 8192 }"), to: "up.cfg", in: dir)
     let scaled = try runTransvid(["check", "up.cfg"], in: dir)
     #expect(scaled.errorLines.first?.contains(": error: output.mp4") == true && scaled.errorLines.first?.hasSuffix("give a smaller width or height") == true, "\(scaled.errorLines)")
+    // The outputs the run writes are the ones checked: a 1x1 canvas is no MP4, but --format png makes
+    // none (it failed on the job's own mp4), nor is a GIF too wide for the limits made by --format png.
+    try write(goodJob(name: "dot").replacingOccurrences(of: "size: 60x100", with: "size: 1x1"), to: "dot.cfg", in: dir)
+    #expect(try runTransvid(["check", "dot.cfg"], in: dir).errorLines.first?.hasSuffix("an MP4 needs at least 2x2 (H.264 4:2:0 has even sides)") == true)
+    #expect(try runTransvid(["dot.cfg", "--format", "png", "-o", "out"], in: dir).status == 0)
+    try write(
+      goodJob(name: "wide-gif").replacingOccurrences(of: "formats: [mp4]", with: "formats: [gif], gif: { width: 8000 }"),
+      to: "wide-gif.cfg", in: dir)
+    #expect(try runTransvid(["check", "wide-gif.cfg"], in: dir).status == 1)
+    #expect(try runTransvid(["check", "wide-gif.cfg", "--format", "png"], in: dir).status == 0)
   }
 
   /// A canvas `--max-side 16384` allows but FFmpeg cannot encode fails when
