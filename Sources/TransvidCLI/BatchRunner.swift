@@ -240,6 +240,7 @@ struct BatchRunner: Sendable {
         outputs: outputs.map {
           .init(
             file: PathText.fileName(of: $0.path), bytes: $0.bytes, frames: $0.frames, duration: $0.duration,
+            sha256: (try? Platform.readRegularFile($0.path, maxBytes: Int.max)).map(SHA256.hex),
             stamp: CacheRecord.Output.stamp(of: $0.path))
         })
       let stagedRecord = (folder as NSString).appendingPathComponent("\(job.name).record.json")

@@ -27,13 +27,15 @@ import Synchronization
 /// the key: the same job run from its own folder, from the folder above or
 /// by absolute path, in another checkout or on another machine, has one key.
 ///
-/// The key and each output's size and stamp (device, inode, modification
-/// time) are recorded in `<output dir>/.transvid-cache/<job name>.<formats>.json`
-/// after the job's outputs are all in place. A later run trusts the record
-/// only when the key matches and every output is still the file it put
-/// there, the same size and stamp (an output another run rewrote, for
-/// another list of formats, is a new file: outputs are renamed into place);
-/// `--force` ignores it.
+/// The key and each output's size, SHA-256 and stamp (device, inode,
+/// modification time) are recorded in
+/// `<output dir>/.transvid-cache/<job name>.<formats>.json` after the job's
+/// outputs are all in place. A later run trusts the record only when the
+/// key matches and every output is still the file it put there: the same
+/// size and stamp, or, when the stamp moved, the same bytes (a folder
+/// restored from an archive or a CI cache has new inodes and whole-second
+/// times; an output another run rewrote, for another list of formats, has
+/// other bytes). `--force` ignores it.
 /// Editing an asset changes the key of exactly the jobs that use it.
 final class OutputCache: Sendable {
   /// Asset digests by path and stamp, so an asset several jobs share is hashed (or found in the memo) once.
@@ -99,7 +101,8 @@ final class OutputCache: Sendable {
   }
 
   /// The record of a job's last successful render, when it is still valid:
-  /// same key, and every output present with its recorded size and stamp.
+  /// same key, and every output present with its recorded size and stamp,
+  /// or size and bytes.
   static func validRecord(for job: PlannedJob, key: String) -> CacheRecord? {
     // A record is a few hundred bytes; anything but a small regular file is no record.
     guard let bytes = try? Platform.readRegularFile(job.recordPath, maxBytes: 1 << 20),
@@ -109,8 +112,10 @@ final class OutputCache: Sendable {
     for output in record.outputs {
       let path = (job.directory as NSString).appendingPathComponent(output.file)
       var s = stat()
-      guard lstat(path, &s) == 0, (s.st_mode & S_IFMT) == S_IFREG, s.st_size == output.bytes,
-        let stamp = output.stamp, stamp == CacheRecord.Output.stamp(of: path)
+      guard lstat(path, &s) == 0, (s.st_mode & S_IFMT) == S_IFREG, s.st_size == output.bytes else { return nil }
+      if let stamp = output.stamp, stamp == CacheRecord.Output.stamp(of: path) { continue }
+      guard let sha256 = output.sha256, let bytes = try? Platform.readRegularFile(path, maxBytes: Int(s.st_size)),
+        SHA256.hex(bytes) == sha256
       else { return nil }
     }
     return record
@@ -126,8 +131,7 @@ struct CacheRecord: Codable, Sendable {
     var bytes: Int
     var frames: Int
     var duration: Double
-    /// In a `SharedCache` entry: the output's format and its bytes' SHA-256
-    /// (a record beside the outputs leaves them out).
+    /// The output's format (in a `SharedCache` entry) and its bytes' SHA-256.
     var format: String? = nil
     var sha256: String? = nil
     /// In a record beside the outputs: the output file's `device:inode:mtime-ns`

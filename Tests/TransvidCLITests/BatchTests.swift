@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import Foundation
 import Testing
 import TransvidCLI
@@ -164,6 +167,29 @@ func transvid(_ arguments: [String], _ capture: Capture = Capture(), environment
     #expect(transvid([job, "-o", out], again) == 0)
     #expect(!again.out.contains { $0.hasSuffix("sz.png  up to date") }, "\(again.out)")
     #expect(FileManager.default.contents(atPath: path(out, "sz.png")) == poster)
+  }
+
+  /// An output folder restored from an archive (a CI cache: new inodes,
+  /// whole-second times) is up to date by its bytes.
+  @Test func aRestoredOutputFolderIsUpToDate() throws {
+    let dir = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    let job = try write(tinyJob(name: "r").replacingOccurrences(of: "formats: [mp4]", with: "formats: [mp4, png]"), to: "r.cfg", in: dir)
+    let out = path(dir, "out")
+    #expect(transvid([job, "-o", out]) == 0)
+    let before = files(in: out)
+    // As tar restores it: every file copied (a new inode) with its time cut to the second.
+    try FileManager.default.copyItem(atPath: out, toPath: path(dir, "copy"))
+    try FileManager.default.removeItem(atPath: out)
+    try FileManager.default.moveItem(atPath: path(dir, "copy"), toPath: out)
+    for name in (FileManager.default.enumerator(atPath: out)?.allObjects as? [String] ?? []) {
+      var times = [timespec(tv_sec: 1_700_000_000, tv_nsec: 0), timespec(tv_sec: 1_700_000_000, tv_nsec: 0)]
+      #expect(utimensat(AT_FDCWD, path(out, name), &times, 0) == 0)
+    }
+    let again = Capture()
+    #expect(transvid([job, "-o", out], again) == 0)
+    #expect(again.out.filter { $0.hasSuffix("  up to date") }.count == 2, "\(again.out)")
+    #expect(files(in: out) == before)
   }
 
   /// Three shard runs write exactly what one unsharded run writes; -j 1 and
