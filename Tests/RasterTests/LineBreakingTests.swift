@@ -61,6 +61,11 @@ import Testing
     // Too narrow for the hyphen too: the word is cut where the line is full, no hyphen.
     let cut = lines(word, fonts: TestFonts.latinOnly, width: hyphenated - 1)
     #expect(!cut.contains { $0.contains("\u{2010}") }, "\(cut)")
+    // A soft hyphen beside a space or at the start splits no word: no hyphen, no line of its own.
+    let narrow = measured("Schifffahrt") + 1
+    #expect(lines("Donau\u{AD} Schifffahrt", fonts: TestFonts.latinOnly, width: narrow) == ["Donau\u{AD}", "Schifffahrt"])
+    #expect(lines("Donau \u{AD}Schifffahrt", fonts: TestFonts.latinOnly, width: narrow) == ["Donau", "\u{AD}Schifffahrt"])
+    #expect(!lines("\u{AD}Schifffahrtsgesellschaft", fonts: TestFonts.latinOnly, width: narrow).contains { $0 == "\u{2010}" || $0 == "\u{AD}" })
     // Wide enough for the whole word: one line, the soft hyphen invisible in it.
     let whole = lines(word, fonts: TestFonts.latinOnly, width: 1000)
     #expect(whole == [word] && measured(word) == measured("extraordinary"))

@@ -127,13 +127,18 @@ struct TextBlock {
   /// or, when not even the first word fits, after as many whole clusters as
   /// fit (at least one). Widths are the paragraph's shaped cluster advances,
   /// and `hyphenWidth` for a line that ends at a soft hyphen and shows it
-  /// (`hyphen`); a line cut inside a word takes the soft hyphens after it,
+  /// (`hyphen`): one right before the break, inside a word (a soft hyphen
+  /// after a space or at the paragraph's start splits no word, and is no
+  /// break); a line cut inside a word takes the soft hyphens after it,
   /// unseen.
   static func wrap(
     _ scalars: [UInt32], shaped: ShapedLine, breaks: [Int], maxWidth: Double, hyphenWidth: Double = 0
   ) -> [(range: Range<Int>, hyphen: Bool)] {
     let n = scalars.count
     guard n > 0 else { return [(0..<0, false)] }
+    /// Whether a line ending at `end` ends at a soft hyphen inside a word.
+    func endsHyphenated(_ end: Int) -> Bool { end >= 2 && end < n && scalars[end - 1] == softHyphen && !isWhitespace(scalars[end - 2]) }
+    let breaks = breaks.filter { $0 < 1 || scalars[$0 - 1] != softHyphen || endsHyphenated($0) || $0 == n }
     var advance = [Double](repeating: 0, count: n)
     var isClusterStart = [Bool](repeating: false, count: n + 1)
     isClusterStart[0] = true
@@ -147,8 +152,7 @@ struct TextBlock {
     func width(_ start: Int, _ end: Int) -> Double {
       var e = end
       while e > start, isWhitespace(scalars[e - 1]) { e -= 1 }
-      let hyphen = e > start && e < n && scalars[e - 1] == softHyphen ? hyphenWidth : 0
-      return before[e] - before[start] + hyphen
+      return before[e] - before[start] + (end - 1 > start && endsHyphenated(end) ? hyphenWidth : 0)
     }
     func fits(_ start: Int, _ end: Int) -> Bool { width(start, end) <= maxWidth + 1e-6 }
 
@@ -164,9 +168,7 @@ struct TextBlock {
       }
       var hyphen = false
       if let e = end {
-        var last = e
-        while last > start, isWhitespace(scalars[last - 1]) { last -= 1 }
-        hyphen = last > start && last < n && scalars[last - 1] == softHyphen
+        hyphen = e - 1 > start && endsHyphenated(e)
       } else {
         var cut = start + 1
         while !isClusterStart[cut] { cut += 1 }
