@@ -105,16 +105,25 @@ struct SourceText: Sendable {
   }
 
   /// The first `#` that starts a comment (unquoted, after white space or at
-  /// a line's start) from 1-based (`line`, `column`) up to (`endLine`,
-  /// `endColumn`), or nil: in a `{ … }` or `[ … ]` such a `#` hides the rest
-  /// of its line, the closing bracket too.
+  /// a line's start) hiding a `}` or `]` later on its line, from 1-based
+  /// (`line`, `column`) up to (`endLine`, `endColumn`), or nil: in a
+  /// `{ … }` or `[ … ]` such a `#` hides the closing bracket.
   func comment(fromLine line: Int, column: Int, toLine endLine: Int, column endColumn: Int) -> SourceLocation? {
     var l = 1, c = 1
     var previous: Unicode.Scalar?
     var quote: Unicode.Scalar?
     var escaped = false
+    // A comment on the current line, and whether a bracket follows it there.
+    var comment: SourceLocation?
     for scalar in String(decoding: bytes, as: UTF8.self).unicodeScalars {
       if previous == "\r" && scalar != "\n" { (l, c) = (l + 1, 1) }
+      if let found = comment {
+        if scalar == "}" || scalar == "]" { return found }
+        if scalar == "\n" || scalar == "\r" { comment = nil }
+        if scalar == "\n" { (l, c) = (l + 1, 1) } else if scalar != "\r" { c += 1 }
+        previous = scalar
+        continue
+      }
       if (l, c) > (endLine, endColumn) { return nil }
       if (l, c) >= (line, column), scalar != "\n", scalar != "\r" {
         if let q = quote {
@@ -128,7 +137,7 @@ struct SourceText: Sendable {
         } else if scalar == "\"" || scalar == "'" {
           quote = scalar
         } else if scalar == "#", c == 1 || previous == " " || previous == "\t" {
-          return SourceLocation(file: file, line: l, column: c)
+          comment = SourceLocation(file: file, line: l, column: c)
         }
       }
       if scalar == "\n" {
