@@ -8,8 +8,13 @@ enum PlanCommand {
     // The options first: a usage error comes before any file is looked for.
     let shardCount: Int
     do {
-      if let shard = options.shard { try Shard.checkAgreement(shard, count: options.shardCount) }
-      shardCount = try options.shard?.count ?? options.shardCount ?? Shard.fromEnvironment(environment, count: nil)?.count ?? 1
+      if let shard = options.shard {
+        try Shard.checkAgreement(shard, count: options.shardCount)
+        shardCount = shard.count
+      } else {
+        // The scheduler's variables as a render reads them, so a count they disagree with is the same usage error.
+        shardCount = try Shard.fromEnvironment(environment, count: options.shardCount)?.count ?? options.shardCount ?? 1
+      }
     } catch {
       console.error("transvid: \(error)\nRun 'transvid --help' for usage.")
       return 2

@@ -336,5 +336,10 @@ func transvid(_ arguments: [String], _ capture: Capture = Capture(), environment
     #expect(list[1]["cost"] as? Int == 5 * 60 * 100 && (list[1]["key"] as? String)?.count == 64)
     #expect(Set(list.map { $0["shard"] as? Int ?? 0 }) == [1, 2])
     #expect(list[1]["up_to_date"] as? Bool == false)
+    // The scheduler's count is read as a render reads it: one that disagrees is a usage error.
+    let slurm = ["SLURM_ARRAY_TASK_ID": "0", "SLURM_ARRAY_TASK_MIN": "0", "SLURM_ARRAY_TASK_COUNT": "2"]
+    let disagreeing = Capture()
+    #expect(transvid(["plan", jobs, "--shard-count", "3"], disagreeing, environment: slurm) == 2)
+    #expect(disagreeing.err.first?.hasPrefix("transvid: --shard-count 3 and SLURM_ARRAY_TASK_COUNT=2 disagree") == true)
   }
 }
