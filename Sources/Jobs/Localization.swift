@@ -42,14 +42,48 @@ public struct Localization: Hashable, Sendable {
     self.stringsFile = stringsFile
   }
 
-  /// The string for `key` in `locale`: its own table, then its language's
-  /// (`pt` for `pt-BR`), else the source language's (`fellBack`); and the
-  /// language it is written in, whose plural rules it takes.
+  /// The string for `key` in `locale`: the first of its tables
+  /// (`fallbacks(of:)`) that has it, else the source language's
+  /// (`fellBack`); and the language it is written in, whose plural rules it
+  /// takes.
   public func string(_ key: String, locale: String) -> (value: LocalizedString, fellBack: Bool, language: String)? {
-    if let value = tables[locale]?[key] { return (value, false, locale) }
-    if let language = Localization.language(of: locale), let value = tables[language]?[key] { return (value, false, locale) }
+    for table in Localization.fallbacks(of: locale) {
+      if let value = tables[table]?[key] { return (value, false, locale) }
+    }
     if let value = tables[sourceLanguage]?[key] { return (value, true, sourceLanguage) }
     return nil
+  }
+
+  /// The tables a locale reads, most specific first, as iOS matches an
+  /// app's localizations to a preferred language: the tag; without its
+  /// script (`zh-Hant-HK` → `zh-HK`); its CLDR parent where the language
+  /// has regional families (`es-MX` → `es-419`; `en-AU` → `en-001`, then
+  /// `en-GB`, which Apple takes for it; `pt-AO` → `pt-PT`; `zh-MO` →
+  /// `zh-HK`); the language in its script, written or likely (`zh-TW` →
+  /// `zh-Hant`, `zh-CN` → `zh-Hans`: Foundation's likely subtags); the
+  /// language (`pt` for `pt-BR`).
+  static func fallbacks(of locale: String) -> [String] {
+    let parts = locale.split(separator: "-").map(String.init)
+    guard let language = parts.first else { return [locale] }
+    let region = parts.dropFirst().first { ($0.count == 2 && $0.allSatisfy(\.isLetter)) || ($0.count == 3 && $0.allSatisfy(\.isNumber)) }
+    let written = parts.dropFirst().first { $0.count == 4 && $0.allSatisfy(\.isLetter) }
+    var result = [locale]
+    if let region, written != nil { result.append("\(language)-\(region)") }
+    if let region {
+      switch language {
+      case "es" where region != "ES" && region != "419": result.append("es-419")
+      case "en" where !["US", "PR", "GU", "AS", "MP", "UM", "VI", "001"].contains(region): result += ["en-001", "en-GB"]
+      case "pt" where region != "BR" && region != "PT": result.append("pt-PT")
+      case "zh" where region == "MO": result += ["zh-Hant-HK", "zh-HK"]
+      default: break
+      }
+    }
+    if let script = written ?? Locale.Language(identifier: locale).script?.identifier {
+      result.append("\(language)-\(script)")
+    }
+    result.append(language)
+    var seen = Set<String>()
+    return result.filter { seen.insert($0).inserted }
   }
 
   /// Whether any table has `key`.
@@ -71,10 +105,18 @@ public struct Localization: Hashable, Sendable {
     transition == "sheet" || Catalog.descriptor(named: transition)?.isNavigationController == true
   }
 
-  /// Whether `locale` is written right to left (Arabic, Hebrew, Persian, Urdu, …).
+  /// Whether `locale` is written right to left (Arabic, Hebrew, Persian,
+  /// Urdu, …): its language's direction, or its script's (`az-Arab`, whose
+  /// language Foundation gives as left to right).
   public static func isRightToLeft(_ locale: String) -> Bool {
-    Locale.Language(identifier: locale).characterDirection == .rightToLeft
+    let language = Locale.Language(identifier: locale)
+    return language.characterDirection == .rightToLeft || language.script.map { rightToLeftScripts.contains($0.identifier) } == true
   }
+
+  /// ISO 15924 scripts written right to left (Unicode's bidi class R or AL).
+  static let rightToLeftScripts: Set<String> = [
+    "Adlm", "Arab", "Aran", "Hebr", "Mand", "Mend", "Nkoo", "Rohg", "Samr", "Syrc", "Thaa", "Yezi",
+  ]
 
   /// `tag` in BCP 47's canonical case (RFC 5646 §2.1.1): the language and
   /// variants lower case, a script title case, a region upper case

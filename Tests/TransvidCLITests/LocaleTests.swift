@@ -110,6 +110,24 @@ import TransvidCLI
     #expect(plain.localizedJobs().count == 1)
   }
 
+  /// A regional locale reads the table iOS would match it to: by its
+  /// script (Taiwan's and Hong Kong's Chinese the traditional table, the
+  /// mainland's the simplified), by its CLDR parent (Mexico's Spanish
+  /// Latin America's, Australia's English the British), else its language.
+  @Test func aRegionalLocaleFindsTheTableIOSWouldMatch() throws {
+    let inline = """
+      { en: { greet: en, items: x }, zh-Hans: { greet: Hans }, zh-Hant: { greet: Hant }, zh-HK: { greet: HK },
+        es: { greet: es }, es-419: { greet: "419" }, en-GB: { greet: GB }, ar: { greet: ar } }
+      """
+    let locales = ["zh-TW", "zh-Hant-TW", "zh-CN", "zh-Hans-SG", "zh-Hant-HK", "zh-MO", "es-MX", "es-ES", "en-AU", "en-US", "ar-SA"]
+    let spec = try JobParser.parse(Self.job(locales: "[\(locales.joined(separator: ", "))]", strings: inline), file: "j.cfg")
+    let greetings = spec.localizedJobs().map { $0.screens[0].views[0].text ?? "" }
+    #expect(greetings == ["Hant", "Hant", "Hans", "Hans", "HK", "HK", "419", "es", "GB", "en", "ar"])
+    #expect(!spec.notes.contains { $0.message.contains("'greet'") }, "\(spec.notes)")
+    // Arabic script is right to left whatever Foundation says of the language.
+    #expect(Localization.isRightToLeft("az-Arab") && Localization.isRightToLeft("ar") && !Localization.isRightToLeft("az"))
+  }
+
   /// Captions take the job's strings too (`text: { key }` on the stage's,
   /// `caption: { key }` beside a step), each locale its own, shaped in its
   /// language; and a localized job keeps its stage's background image (it
