@@ -28,6 +28,8 @@ enum YAMLReader {
     if json, let problem = jsonProblem(in: source.bytes) {
       throw Diagnostic(source.location(ofByte: problem.offset), "invalid JSON: \(problem.message)")
     }
+    var source = source
+    if json { source.bytes = joiningSurrogatePairs(source.bytes) }
     let parser = UnsafeMutablePointer<yaml_parser_t>.allocate(capacity: 1)
     let event = UnsafeMutablePointer<yaml_event_t>.allocate(capacity: 1)
     defer {
@@ -88,6 +90,43 @@ enum YAMLReader {
       }
     }
     return nil
+  }
+
+  /// JSON's `\\uD83D\\uDE00` (a character beyond the BMP as a UTF-16
+  /// surrogate pair, as Python's `json.dump` writes emoji) as YAML's one
+  /// escape of it, `\\U0001F600`: libyaml takes no surrogate escape. Only
+  /// inside strings; a place after it on its line is two columns earlier.
+  static func joiningSurrogatePairs(_ bytes: [UInt8]) -> [UInt8] {
+    func hex(_ i: Int) -> UInt32? {
+      guard i + 4 <= bytes.count, let text = String(bytes: bytes[i..<(i + 4)], encoding: .ascii) else { return nil }
+      return UInt32(text, radix: 16)
+    }
+    guard bytes.contains(UInt8(ascii: "\\")) else { return bytes }
+    var out: [UInt8] = []
+    out.reserveCapacity(bytes.count)
+    var inString = false
+    var i = 0
+    while i < bytes.count {
+      let byte = bytes[i]
+      if inString, byte == UInt8(ascii: "\\"), i + 1 < bytes.count {
+        if bytes[i + 1] == UInt8(ascii: "u"), let high = hex(i + 2), (0xD800...0xDBFF).contains(high),
+          i + 12 <= bytes.count, bytes[i + 6] == UInt8(ascii: "\\"), bytes[i + 7] == UInt8(ascii: "u"),
+          let low = hex(i + 8), (0xDC00...0xDFFF).contains(low)
+        {
+          let scalar = 0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00)
+          out += Array(("\\U" + String(format: "%08X", scalar)).utf8)
+          i += 12
+        } else {
+          out += [byte, bytes[i + 1]]
+          i += 2
+        }
+        continue
+      }
+      if byte == UInt8(ascii: "\"") { inString.toggle() }
+      out.append(byte)
+      i += 1
+    }
+    return out
   }
 
   /// libyaml's own message, at the place it reports.

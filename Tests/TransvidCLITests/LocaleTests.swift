@@ -223,6 +223,12 @@ import TransvidCLI
        "invalid JSON: a comma before '}' (JSON has no trailing commas)"),
       ("{\n  \"sourceLanguage\" : \"en\", # the source\n  \"strings\" : {}\n}\n", 2, 28, "invalid JSON: # starts no comment in JSON"),
     ]
+    // A character beyond the BMP written as JSON's surrogate pair (Python's json.dump writes emoji so).
+    try write("{ \"sourceLanguage\" : \"en\", \"strings\" : { \"a\" : { \"localizations\" : { \"en\" : { \"stringUnit\" : "
+      + "{ \"state\" : \"translated\", \"value\" : \"%lld \\ud83d\\ude00 \\\\ud83d\" } } } }, \"items\" : {} } }\n",
+      to: "Surrogates.xcstrings", in: dir)
+    let surrogates = try write(Self.job(locales: "[en]", strings: "Surrogates.xcstrings", key: "a"), to: "surrogates.cfg", in: dir)
+    #expect(try JobParser.load(path: surrogates).localizedJobs()[0].screens[0].views[0].text == "%lld \u{1F600} \\ud83d")
     // JSON strings may hold U+2028 and U+0085 as they are (libyaml breaks lines at them).
     try write("{ \"sourceLanguage\" : \"en\", \"strings\" : { \"a\" : { \"comment\" : \"one\u{2028}two\u{85}three\" }, \"items\" : {} } }\n", to: "Separators.xcstrings", in: dir)
     let separators = try write(Self.job(locales: "[en]", strings: "Separators.xcstrings", key: "a"), to: "separators.cfg", in: dir)
