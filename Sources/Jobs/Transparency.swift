@@ -5,10 +5,11 @@
 //
 // Formats that carry alpha (webm, mov, apng, webp, png) keep it. The others
 // (mp4, gif) show the frames composited over `output.matte` (default
-// black). Compositing is associative and the canvas background is the
-// bottom of every frame, so "frame over matte" is the job rendered with its
-// background replaced by "background over matte": `JobSpec.overMatte`, an
-// opaque job, rendered by the usual path at no extra cost per frame.
+// black): each frame drawn as the alpha formats draw it, then laid over the
+// matte (`FrameRenderer.overMatte`). Not the job drawn over a background of
+// the matte's colour: a screen with a transparent background is snapshotted
+// over the canvas's, so over an opaque one it would hide the screen beneath
+// it in a transition, and a transparent stage would stay black.
 
 import Raster
 
@@ -17,23 +18,16 @@ extension CanvasSpec {
   public var isOpaque: Bool { background.alpha >= 1 }
 }
 
-extension Color {
-  /// This colour composited over the opaque `matte` (straight alpha).
-  public func over(_ matte: Color) -> Color {
-    let a = Swift.min(Swift.max(alpha, 0), 1)
-    return Color(
-      red: red * a + matte.red * (1 - a), green: green * a + matte.green * (1 - a),
-      blue: blue * a + matte.blue * (1 - a))
-  }
-}
-
 extension JobSpec {
-  /// The job as its frames look over `output.matte`: the canvas background
-  /// composited over the matte. An opaque job is returned as it is.
-  public var overMatte: JobSpec {
-    guard !canvas.isOpaque else { return self }
-    var matted = self
-    matted.canvas.background = canvas.background.over(output.matte)
-    return matted
+  /// Whether every frame is opaque: the canvas and the stage around it.
+  /// A stage image may have alpha, so it counts as not opaque.
+  public var isOpaque: Bool {
+    guard canvas.isOpaque else { return false }
+    switch stage?.background {
+    case nil: return true
+    case .color(let color)?: return color.alpha >= 1
+    case .gradient(let gradient)?: return gradient.colors.allSatisfy { $0.alpha >= 1 }
+    case .image?: return false
+    }
   }
 }

@@ -48,6 +48,9 @@ public struct FrameRenderer: Sendable {
   let stage: StageOnDemand?
   /// The system status bar that no transition moves (`StatusBar.swift`).
   let statusBar: StatusBar?
+  /// For a format without alpha: the opaque colour every frame is
+  /// composited over once drawn (`overMatte()`).
+  var matte: Pixel?
 
   /// Prepares a job: configures its transitions; its screens are
   /// snapshotted when a frame first shows them (any thread may ask).
@@ -201,6 +204,12 @@ public struct FrameRenderer: Sendable {
   /// the wrapper's map is exactly the root's, and occlusion never changes
   /// the result.
   public func render(_ n: Int, into bitmap: inout Bitmap) {
+    draw(n, into: &bitmap)
+    if let matte { bitmap.composite(over: matte) }
+  }
+
+  /// `render` before the matte.
+  private func draw(_ n: Int, into bitmap: inout Bitmap) {
     guard let stage = stage?.stage else {
       let area = PixelArea(whole: bitmap)
       renderCanvas(n, into: &bitmap, area: area)
@@ -209,7 +218,7 @@ public struct FrameRenderer: Sendable {
     guard bitmap.width == stage.base.width, bitmap.height == stage.base.height else {
       // Another size than the stage's: drawn at the stage's, the overlap copied.
       var full = Bitmap(width: stage.base.width, height: stage.base.height)
-      render(n, into: &full)
+      draw(n, into: &full)
       return bitmap.copy(from: full)
     }
     stage.compose(time: Double(n) / Double(spec.canvas.fps), into: &bitmap) { target, area in

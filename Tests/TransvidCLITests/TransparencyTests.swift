@@ -178,4 +178,46 @@ struct TransparencyTests {
       }
     }
   }
+
+  /// A frame without alpha is the frame with alpha laid over the matte,
+  /// exactly, in transitions too: a transparent screen pushed over another
+  /// shows it (it was snapshotted over the matte's colour and hid it), and a
+  /// transparent stage shows the matte (it stayed black).
+  @Test func theMatteIsUnderTheFrameWithAlpha() throws {
+    let job = """
+      name: m
+      canvas: { size: 100x150, scale: 1, fps: 10, background: transparent }
+      output: { formats: [mp4], matte: "#FFFFFF" }
+      stage: { background: transparent, padding: 10, device: none }
+      screens:
+        a:
+          background: transparent
+          views: [ { frame: [10, 10, 80, 60], color: "#FF0000", corner: 8 }, { frame: [10, 80, 80, 40], color: "#0000FF80" } ]
+        b:
+          background: transparent
+          views: [ { frame: [30, 40, 40, 40], color: "#FFCC00", corner: 20 } ]
+      timeline:
+        - push: { to: b, transition: push, duration: 1 }
+        - present: { to: a, transition: cross-dissolve, duration: 1 }
+      """
+    let renderer = FrameRenderer(spec: try JobParser.parse(job, file: "m.cfg"))
+    let matted = renderer.overMatte()
+    let (width, height) = (renderer.spec.framePixelWidth, renderer.spec.framePixelHeight)
+    for n in [0, 4, 12, 15, renderer.frameCount - 1] {
+      let alpha = renderer.frame(n, width: width, height: height), opaque = matted.frame(n, width: width, height: height)
+      var differ = 0
+      for y in 0..<height {
+        for x in 0..<width {
+          let p = alpha[x, y], q = opaque[x, y]
+          // Premultiplied: p + white × (1 − a), each channel rounded.
+          let expected = [p.r, p.g, p.b].map { Int($0) + (255 * (255 - Int(p.a)) + 127) / 255 }
+          if [Int(q.r), Int(q.g), Int(q.b)] != expected || q.a != 255 { differ += 1 }
+        }
+      }
+      #expect(differ == 0, "frame \(n): \(differ) pixels are not the frame with alpha over the matte")
+    }
+    // Mid-push both screens show: the red card of the screen leaving beside the one arriving.
+    let mid = matted.frame(4, width: width, height: height)
+    #expect((0..<width).contains { mid[$0, 40].g == 0 && mid[$0, 40].r > 200 }, "the leaving screen's red card is hidden")
+  }
 }
