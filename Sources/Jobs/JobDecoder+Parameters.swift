@@ -122,7 +122,7 @@ extension JobDecoder {
     }
     var arguments: [String] = []
     for pair in pairs {
-      guard let text = pair.value.text, pair.value.number != nil || (pair.value.isBoolean && text == text.lowercased()) else {
+      guard let text = pair.value.text, pair.value.number != nil || pair.value.plainBoolean != nil else {
         throw mismatch(pair.value, path.appending(pair.key), expected: "a number")
       }
       arguments.append("\(pair.key): \(text)")

@@ -95,8 +95,8 @@ extension JobDecoder {
   private func touch(
     _ node: YAMLNode, _ path: KeyPath, step: TransitionStep, from: ScreenSpec
   ) throws(Diagnostic) -> Point? {
-    if case .scalar("false", .plain) = node.content { return nil }
-    if case .scalar("true", .plain) = node.content {
+    if node.plainBoolean == false { return nil }
+    if node.plainBoolean == true {
       let p = step.parameters
       if case .point(let tap)? = p.values["tap"] { return tap }
       if case .rect(let origin)? = p.values["origin"] { return origin.center }

@@ -123,15 +123,10 @@ struct JobDecoder {
     return Int(value)
   }
 
-  /// `true` or `false`.
-  /// A plain `true` or `false` (a quoted `"false"` is text, as a quoted
-  /// `"60"` is no number).
+  /// A plain `true` or `false` (`YAMLNode.plainBoolean`).
   func boolean(_ node: YAMLNode, _ path: KeyPath) throws(Diagnostic) -> Bool {
-    switch node.content {
-    case .scalar("true", .plain): return true
-    case .scalar("false", .plain): return false
-    default: throw mismatch(node, path, expected: "true or false")
-    }
+    guard let value = node.plainBoolean else { throw mismatch(node, path, expected: "true or false") }
+    return value
   }
 
   /// A colour (see `ColorSyntax`).

@@ -89,12 +89,6 @@ public struct Localization: Hashable, Sendable {
   /// Whether any table has `key`.
   public func hasKey(_ key: String) -> Bool { tables.values.contains { $0[key] != nil } }
 
-  /// The language subtag of a tag (`pt` of `pt-BR`), nil when it is the tag.
-  static func language(of tag: String) -> String? {
-    let language = tag.split(whereSeparator: { $0 == "-" || $0 == "_" }).first.map(String.init) ?? tag
-    return language == tag ? nil : language
-  }
-
   /// Whether UIKit mirrors `transition` in a right-to-left layout: its
   /// navigation controller's push and pop do; modal styles and the seeds'
   /// custom animations (written left to right) do not. A `sheet` is drawn

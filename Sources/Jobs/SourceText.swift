@@ -113,7 +113,7 @@ struct SourceText: Sendable {
     var previous: Unicode.Scalar?
     var quote: Unicode.Scalar?
     var escaped = false
-    // A comment on the current line, and whether a bracket follows it there.
+    // A comment found on the current line, waiting for a bracket after it.
     var comment: SourceLocation?
     for scalar in String(decoding: bytes, as: UTF8.self).unicodeScalars {
       if previous == "\r" && scalar != "\n" { (l, c) = (l + 1, 1) }

@@ -63,6 +63,16 @@ struct YAMLNode: Sendable {
     return YAMLNode.number(fromPlain: text)
   }
 
+  /// A plain `true` or `false` as job files write them (a quoted `"false"`
+  /// is text, as a quoted `"60"` is no number), or nil.
+  var plainBoolean: Bool? {
+    switch content {
+    case .scalar("true", .plain): true
+    case .scalar("false", .plain): false
+    default: nil
+    }
+  }
+
   /// A plain `true`/`false` (any of the core schema's spellings).
   var isBoolean: Bool {
     guard case .scalar(let text, .plain) = content else { return false }

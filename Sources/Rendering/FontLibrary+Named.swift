@@ -3,9 +3,10 @@
 // medium, semibold and bold, as a browser sets it for font-weight; a font
 // of one weight draws every weight), `font: { family: "Noto Sans Arabic" }`
 // asks fontconfig for the family's file at each weight (its nearest face:
-// medium is the regular face and semibold the bold one in a family of two). Fontconfig always
-// answers with its closest match, so a family it does not have is an
-// error naming what it offered, not a silent substitute.
+// medium is the regular face and semibold the bold one in a family of
+// two). Fontconfig always answers with its closest match, so a family it
+// does not have is an error naming what it offered, not a silent
+// substitute.
 
 import CFontconfig
 import Jobs
@@ -27,7 +28,8 @@ extension FontLibrary {
     let regular = try font(regularFile, files: &files)
     if regular.weightAxis != nil {
       // A variable family: its weights are instances of the one face.
-      return try instances(of: regularFile, regular: try font(regularFile, weight: 400, files: &files), files: &files)
+      let instance = try font(regularFile, weight: FontWeight.regular.value, files: &files)
+      return try instances(of: regularFile, regular: instance, files: &files)
     }
     let boldFile = try match(family: family, weight: .bold)
     var set = FontSet(regular: [regular], bold: [try font(boldFile, files: &files)])

@@ -9,9 +9,9 @@ import Synchronization
 /// while it is unchanged, across runs: a memo of digests keyed by each
 /// file's device, inode, size, modification time and change time, as git's
 /// index keeps them (ctime moves with every write and with `tar -x`,
-/// `cp -p` or `touch -r`, which set mtime back). A file is read and hashed only when one
-/// of those differs from the memo's entry, so a fully cached batch does not
-/// read a 20 MB CJK font again every night.
+/// `cp -p` or `touch -r`, which set mtime back). A file is read and hashed
+/// only when one of those differs from the memo's entry, so a fully cached
+/// batch does not read a 20 MB CJK font again every night.
 ///
 /// What is true, and why:
 /// - A digest is trusted only for the exact stamp it was computed at, and it
