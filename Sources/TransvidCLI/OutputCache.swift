@@ -138,11 +138,10 @@ struct CacheRecord: Codable, Sendable {
     /// as it was put in place.
     var stamp: String? = nil
 
-    /// The stamp of the regular file at `path` (not following a link), or nil.
+    /// The stamp of the regular file at `path` (`AssetDigestMemo.Stamp`'s
+    /// device, inode and mtime), or nil.
     static func stamp(of path: String) -> String? {
-      var s = stat()
-      guard lstat(path, &s) == 0, (s.st_mode & S_IFMT) == S_IFREG else { return nil }
-      return "\(s.st_dev):\(s.st_ino):\(Int64(s.st_mtim.tv_sec) * 1_000_000_000 + Int64(s.st_mtim.tv_nsec))"
+      AssetDigestMemo.Stamp(path: path).map { "\($0.device):\($0.inode):\($0.modified)" }
     }
   }
 
