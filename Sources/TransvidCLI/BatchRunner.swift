@@ -234,13 +234,13 @@ struct BatchRunner: Sendable {
             }, onOutput: commit)
         }
       }
-      if copied == nil { shared?.store(key: key, job: job.file, outputs: Array(zip(job.formats, outputs))) }
+      if copied == nil, let shared { outputs = shared.store(key: key, job: job.file, outputs: Array(zip(job.formats, outputs))) }
       let record = CacheRecord(
         key: key, job: job.file, version: TransvidCommand.version,
         outputs: outputs.map {
           .init(
             file: PathText.fileName(of: $0.path), bytes: $0.bytes, frames: $0.frames, duration: $0.duration,
-            sha256: (try? Platform.readRegularFile($0.path, maxBytes: Int.max)).map(SHA256.hex),
+            sha256: $0.sha256 ?? (try? Platform.readRegularFile($0.path, maxBytes: Int.max)).map(SHA256.hex),
             stamp: CacheRecord.Output.stamp(of: $0.path))
         })
       let stagedRecord = (folder as NSString).appendingPathComponent("\(job.name).record.json")

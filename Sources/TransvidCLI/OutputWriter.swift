@@ -16,6 +16,9 @@ struct OutputSummary: Sendable, Codable {
   var notes: [String] = []
   /// Wall-clock seconds this output took to render and encode (set by the runner).
   var seconds = 0.0
+  /// The file's SHA-256, set where its bytes were read whole anyway (the
+  /// shared cache storing or restoring it), so the record need not read them again.
+  var sha256: String? = nil
 
   /// `PATH  N frames  D s video  B bytes  rendered in T s`: the video's length and the time it took.
   var line: String {

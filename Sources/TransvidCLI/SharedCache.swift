@@ -84,16 +84,21 @@ final class SharedCache: Sendable {
         for summary in restored { try? FileManager.default.removeItem(atPath: summary.path) }
         return nil
       }
-      restored.append(OutputSummary(path: target, frames: item.frames, duration: item.duration, bytes: item.bytes))
+      restored.append(
+        OutputSummary(path: target, frames: item.frames, duration: item.duration, bytes: item.bytes, sha256: item.sha256))
     }
     _ = utimes(manifestPath, nil)  // used now: last to be evicted
     return restored
   }
 
   /// Stores a job's finished outputs under `key` (best effort: a full disk
-  /// or a lost race leaves the store as it was), then evicts down to `maxBytes`.
-  func store(key: String, job: String, outputs: [(format: OutputFormat, summary: OutputSummary)]) {
-    guard !FileManager.default.fileExists(atPath: entry(key)) else { return }
+  /// or a lost race leaves the store as it was), then evicts down to
+  /// `maxBytes`. Returns the summaries, each with the SHA-256 of the bytes
+  /// it read (none where it read nothing).
+  @discardableResult
+  func store(key: String, job: String, outputs: [(format: OutputFormat, summary: OutputSummary)]) -> [OutputSummary] {
+    var summaries = outputs.map(\.summary)
+    guard !FileManager.default.fileExists(atPath: entry(key)) else { return summaries }
     let stage = (staging as NSString).appendingPathComponent(key)
     Cancellation.shared.register(staging)
     defer { try? FileManager.default.removeItem(atPath: stage) }
@@ -101,23 +106,25 @@ final class SharedCache: Sendable {
       try? FileManager.default.removeItem(atPath: stage)
       try Platform.createDirectories(stage)
       var items: [CacheRecord.Output] = []
-      for (format, summary) in outputs {
+      for (i, (format, summary)) in outputs.enumerated() {
         let data = try Platform.readRegularFile(summary.path, maxBytes: Int.max)
+        summaries[i].sha256 = SHA256.hex(data)
         let file = "\(format.rawValue).\(PathText.fileExtension(of: summary.path))"
         try Platform.writeAtomically(data, to: (stage as NSString).appendingPathComponent(file))
         items.append(
           .init(
             file: file, bytes: data.count, frames: summary.frames, duration: summary.duration, format: format.rawValue,
-            sha256: SHA256.hex(data)))
+            sha256: summaries[i].sha256))
       }
       let manifest = CacheRecord(key: key, job: job, version: TransvidCommand.version, outputs: items)
       try Platform.writeAtomically(Array(manifest.encoded()), to: (stage as NSString).appendingPathComponent("manifest.json"))
       // The entry appears whole or not at all; a full target (another writer won) makes this fail.
       _ = rename(stage, entry(key))
     } catch {
-      return
+      return summaries
     }
     evict()
+    return summaries
   }
 
   /// Removes least recently used entries until the store holds at most `maxBytes`.

@@ -99,6 +99,24 @@ import Testing
     #expect(lines.filter { $0.hasSuffix("(copied from the cache)") }.count == 6, "\(second.stdout)")
     #expect(lines.last?.hasPrefix("transvid: 3 jobs: 0 rendered, 3 up to date, 0 failed in ") == true, "\(second.stdout)")
     #expect(files(in: path(dir, "one")) == files(in: path(dir, "two")))
+    // The records of the stored (one) and the copied (two) outputs hold each
+    // output's own SHA-256, which the store worked out as it read them.
+    for out in ["one", "two"] {
+      let records = path(dir, "\(out)/.transvid-cache")
+      let names = try FileManager.default.contentsOfDirectory(atPath: records).filter { $0.hasSuffix(".json") }
+      #expect(names.count == 3, "\(names)")
+      for name in names {
+        let data = try #require(FileManager.default.contents(atPath: path(records, name)))
+        let record = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        let outputs = try #require(record["outputs"] as? [[String: Any]])
+        #expect(outputs.count == 2)
+        for output in outputs {
+          let file = try #require(output["file"] as? String)
+          let bytes = try #require(FileManager.default.contents(atPath: path(dir, "\(out)/\(file)")))
+          #expect(output["sha256"] as? String == SHA256.hex(Array(bytes)), "\(out)/\(file)")
+        }
+      }
+    }
     // No staging left behind.
     #expect(try FileManager.default.contentsOfDirectory(atPath: path(dir, "cache/staging")) == [])
     // ndjson says what the summary and the report say: cached (copied), not done.
