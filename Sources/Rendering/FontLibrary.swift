@@ -15,7 +15,9 @@
 // it has no Indic or Thai at all), as iOS takes SF Arabic, Kohinoor, Thonburi;
 // Noto Color Emoji draws emoji in their colours (as Apple Color Emoji),
 // Symbola the symbols it lacks (and emoji, as outlines, without it). Han
-// characters take the CJK face of the text's language (`cjkFaces`). Raster
+// characters take the CJK face of the text's language (`cjkFaces`), and
+// Urdu's Arabic letters Noto Nastaliq Urdu, as iOS draws Urdu in Nastaliq
+// (`urduRegular`; Arabic, Persian and the rest keep Noto Sans Arabic). Raster
 // never opens files: this is where the bytes come from.
 
 #if canImport(Glibc)
@@ -126,11 +128,17 @@ public enum FontLibrary {
   /// Every file `load()` reads, each once: what a job's text pixels can
   /// depend on, so the output cache keys text jobs by these files' bytes.
   public static var files: [String] {
-    let all = [latinRegular, latinBold, cjkRegular, cjkBold, colorEmoji, symbols]
+    let all = [latinRegular, latinBold, cjkRegular, cjkBold, colorEmoji, symbols, urduRegular, urduBold]
       + scriptFonts.flatMap { [$0.regular, $0.bold] }
     var seen = Set<String>()
     return all.map(\.path).filter { seen.insert($0).inserted }
   }
+
+  /// Urdu's Nastaliq, for the Arabic script in Urdu text (`ur`, `ur-PK`, `ur-IN`).
+  public static let urduRegular = FontFile(
+    path: "/usr/share/fonts/truetype/noto/NotoNastaliqUrdu-Regular.ttf", faceIndex: 0, package: "fonts-noto-core")
+  public static let urduBold = FontFile(
+    path: "/usr/share/fonts/truetype/noto/NotoNastaliqUrdu-Bold.ttf", faceIndex: 0, package: "fonts-noto-core")
 
   /// The faces of Noto Sans CJK's collections per language, so Han
   /// characters take the language's own forms (骨 and 直 differ between
@@ -169,8 +177,9 @@ public enum FontLibrary {
           regular: [try font(FontFile(path: cjkRegular.path, faceIndex: face, package: cjkRegular.package), files: &files)],
           bold: [try font(FontFile(path: cjkBold.path, faceIndex: face, package: cjkBold.package), files: &files)])
       }
-      set.languages[language] = faces[face]
+      set.languages[language] = Dictionary(uniqueKeysWithValues: ["Hani", "Hira", "Kana", "Hang", "Bopo"].map { ($0, faces[face]!) })
     }
+    set.languages["ur"] = ["Arab": FontSet(regular: [try font(urduRegular, files: &files)], bold: [try font(urduBold, files: &files)])]
     return set
   }
 

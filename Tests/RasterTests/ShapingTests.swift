@@ -142,7 +142,7 @@ enum ScriptFonts {
 
   @Test static func japaneseKanjiTakeTheJapaneseFace() {
     var set = TestFonts.set
-    set.languages["ja"] = FontSet(regular: [japanese])
+    set.languages["ja"] = ["Hani": FontSet(regular: [japanese])]
     let ja = TextLayout("直 A", fonts: set, weight: .regular, language: "ja", pixelSize: 40, maxWidth: 1e6)
     let plain = TextLayout("直 A", fonts: set, weight: .regular, pixelSize: 40, maxWidth: 1e6)
     #expect(ja.faces[ja.glyphs[0].font] === japanese)

@@ -88,11 +88,32 @@ import Testing
     #expect(try ink(character, language: "ja-JP") == ja)
   }
 
+  /// Urdu is drawn in Nastaliq, as iOS draws it (Noto Nastaliq Urdu, in
+  /// both weights); the same letters in Arabic, Persian or no language take
+  /// Noto Sans Arabic, and Latin in Urdu text keeps the cascade.
+  @Test static func urduTakesNastaliq() throws {
+    let fonts = try FontLibrary.system.get()
+    func faces(_ text: String, _ language: String?, _ weight: FontWeight = .regular) -> [String] {
+      let line = ShapedLine(text.unicodeScalars.map(\.value), fonts: fonts, weight: weight, language: language, pixelSize: 20)
+      return line.glyphs.map { line.faces[$0.font].familyName + " " + line.faces[$0.font].styleName }
+    }
+    let urdu = "اردو زبان"
+    for language in ["ur", "ur-PK", "ur-Arab-IN"] {
+      #expect(Set(faces(urdu, language)) == ["Noto Nastaliq Urdu Regular"], "\(language)")
+    }
+    #expect(Set(faces(urdu, "ur", .bold)) == ["Noto Nastaliq Urdu Bold"])
+    for language in ["ar", "fa", nil] {
+      #expect(Set(faces(urdu, language)) == ["Noto Sans Arabic Regular"], "\(language ?? "none")")
+    }
+    #expect(faces("A", "ur") == ["DejaVu Sans Book"])
+    #expect(FontLibrary.files.contains(FontLibrary.urduRegular.path))
+  }
+
   @Test static func theLanguagesShareOneCopyOfTheCollection() throws {
     let fonts = try FontLibrary.system.get()
-    let names = ["ja", "ko", "zh-Hans", "zh-Hant", "zh-HK"].map { fonts.languages[$0]?.regular.first?.familyName }
+    let names = ["ja", "ko", "zh-Hans", "zh-Hant", "zh-HK"].map { fonts.languages[$0]?["Hani"]?.regular.first?.familyName }
     #expect(names == ["Noto Sans CJK JP", "Noto Sans CJK KR", "Noto Sans CJK SC", "Noto Sans CJK TC", "Noto Sans CJK HK"])
-    #expect(fonts.languages["zh-Hans"]?.regular.first === fonts.regular[1])
+    #expect(fonts.languages["zh-Hans"]?["Hani"]?.regular.first === fonts.regular[1])
   }
 
   @Test static func hangulIsDrawnNotABox() throws {

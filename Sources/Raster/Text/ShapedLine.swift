@@ -122,15 +122,14 @@ struct FontChoice {
     general = (fonts.cascade(for: weight) + fonts.fallback).map(index)
     emoji = fonts.fallback.filter(\.isColor).map(index)
     for (code, set) in fonts.scripts { byScript[code] = set.cascade(for: weight).map(index) }
-    if let set = FontChoice.languageFonts(fonts.languages, for: language) {
-      let own = set.cascade(for: weight).map(index)
-      for code in ["Hani", "Hira", "Kana", "Hang", "Bopo"] { byScript[code] = own + (byScript[code] ?? []) }
+    for (code, set) in FontChoice.languageFonts(fonts.languages, for: language) ?? [:] {
+      byScript[code] = set.cascade(for: weight).map(index) + (byScript[code] ?? [])
     }
   }
 
   /// The fonts for `language`: the whole tag's, else the tag's without its
   /// last subtag, and so on (`zh-Hant-TW`, `zh-Hant`, `zh`).
-  static func languageFonts(_ table: [String: FontSet], for language: String?) -> FontSet? {
+  static func languageFonts(_ table: [String: [String: FontSet]], for language: String?) -> [String: FontSet]? {
     guard var tag = language?.replacingUnderscores else { return nil }
     while true {
       if let set = table[tag] { return set }

@@ -77,9 +77,11 @@ public struct FontSet: Sendable {
   public var scripts: [String: FontSet]
   /// Fonts for what nothing above draws, any weight.
   public var fallback: [Font]
-  /// Han, kana and Hangul fonts per language (`ja`: Noto Sans CJK JP),
-  /// so ideographs take the language's forms; other text is unaffected.
-  public var languages: [String: FontSet] = [:]
+  /// Fonts per language, for some scripts, before `scripts`' own: Han,
+  /// kana and Hangul take the language's CJK face (`ja`: Noto Sans CJK JP),
+  /// so ideographs take its forms; Urdu's Arabic letters take Nastaliq, as
+  /// iOS draws Urdu. Other text is unaffected.
+  public var languages: [String: [String: FontSet]] = [:]
   /// Fonts a job brings (`font: { file: … }`, a family name), by the name
   /// `TextStyle.font` gives them.
   public var named: [String: FontSet] = [:]
