@@ -5,7 +5,7 @@ import Rendering
 
 /// `webm`: VP9 by `WebMWriter`, its frames rendered and converted ahead of
 /// the encoder by a `FramePipeline` (yuv420p, as the MP4's); a transparent
-/// canvas gives VP9 with alpha, each frame converted by the writer.
+/// canvas or stage gives VP9 with alpha, each frame converted by the writer.
 struct WebMOutput: FormatWriter {
   var fileType: OutputFileType { WebMWriter.fileType }
   var cacheKey: String { "libvpx-vp9 threads=\(Self.encoderThreads) budget=\(SizeBudget.revision)" }
@@ -39,10 +39,10 @@ struct WebMOutput: FormatWriter {
     let (width, height) = spec.videoSize(spec.output.webm.size)
     let writer = try WebMWriter(
       path: path, width: width, height: height, fps: spec.canvas.fps, crf: spec.output.webm.crf,
-      speed: spec.output.webm.speed, threads: encoderThreads, alpha: !spec.canvas.isOpaque, twoPass: twoPass,
+      speed: spec.output.webm.speed, threads: encoderThreads, alpha: !spec.isOpaque, twoPass: twoPass,
       fractional: spec.canvas.isFractional)
     let variable = spec.output.webm.frameRate == .variable
-    if !spec.canvas.isOpaque {
+    if !spec.isOpaque {
       let s = try writer.encodeFrames(of: renderer, mergingHolds: variable, onFrame: onFrame)
       return (VideoSummary(frames: s.frames, duration: s.duration, bytes: s.bytes), writer.passStats)
     }

@@ -149,6 +149,37 @@ struct TransparencyTests {
     }
   }
 
+  /// An opaque canvas on a transparent stage: the frame has alpha around
+  /// the screen, so the WebM and the MOV are their alpha kinds (they were
+  /// chosen by the canvas alone, and showed black there).
+  @Test func aTransparentStageGivesTheAlphaKinds() throws {
+    let dir = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    let binary = try #require(transvidBinary())
+    let job = try write(
+      """
+      name: staged
+      canvas: { size: 100x180, scale: 2, fps: 30, background: "#FFFFFF" }
+      stage: { device: none, background: transparent, padding: 10 }
+      output: { formats: [webm, mov] }
+      screens:
+        one: { background: "#3080E0" }
+      timeline:
+        - hold: 0.2
+      """, to: "staged.cfg", in: dir)
+    let (status, _) = try PlanFramesTests.run(binary, [job, "-o", dir, "-q"])
+    #expect(status == 0)
+    for (file, kind, decoder) in [("staged.webm", "TAG:alpha_mode=1", ["-c:v", "libvpx-vp9"]), ("staged.mov", "profile=4444", [])] {
+      #expect(try probe("\(dir)/\(file)").contains(kind), "\(file)")
+      let (_, data) = try PlanFramesTests.run(
+        URL(fileURLWithPath: "/usr/bin/env"),
+        ["ffmpeg", "-v", "error"] + decoder + ["-i", "\(dir)/\(file)", "-frames:v", "1", "-f", "rawvideo", "-pix_fmt", "rgba", "-"])
+      let frame = try #require(Bitmap(width: 240, height: 400, bytes: Array(data)))
+      #expect(frame[4, 4].a <= 2 && frame[235, 395].a <= 2, "\(file): the stage around the screen")
+      #expect(frame[120, 200].a >= 253 && abs(Int(frame[120, 200].b) - 0xE0) <= 6, "\(file): the screen")
+    }
+  }
+
   @Test func apngKeepsAlphaExactly() throws {
     try check("apng", "{ formats: [apng] }", alphaBound: 0, colorBound: 2) { path, _ in try decoded(path) }
   }
