@@ -166,7 +166,7 @@ public enum Platform {
 
   /// Refuses a target that exists and is neither a regular file nor a
   /// symbolic link (renaming onto a link replaces the link, not its target).
-  static func checkReplaceable(_ path: String) throws(MediaError) {
+  public static func checkReplaceable(_ path: String) throws(MediaError) {
     var info = stat()
     guard lstat(path, &info) == 0 else { return }
     let type = info.st_mode & S_IFMT

@@ -189,7 +189,9 @@ struct BatchRunner: Sendable {
       try Platform.checkDirectories(records)
       let folder = try staging.folder(in: job.directory)
       // The old record goes first: if this render fails halfway, the next run renders again.
-      try? FileManager.default.removeItem(atPath: job.recordPath)
+      // A folder or FIFO where it goes is refused, not removed with what it holds.
+      try Platform.checkReplaceable(job.recordPath)
+      _ = unlink(job.recordPath)
       let names = job.outputs.map { PathText.fileName(of: $0) }
       let copied = options.force ? nil : shared?.restore(key: key, formats: job.formats, names: names, into: folder)
       for (summary, output) in zip(copied ?? [], job.outputs) {

@@ -351,6 +351,22 @@ let outsideHint = "jobs may reach only their own folder; allow another with --al
       ])
     #expect(fileType(path(dir, "out/good.mp4")) == S_IFIFO)
     #expect(allEntries(in: path(dir, "out")).filter { $0.contains("tmp") || $0.contains("partial") } == [])
+
+    // Where the job's cache record goes: a folder (and what it holds) and a FIFO stay.
+    try FileManager.default.removeItem(atPath: path(dir, "out/good.mp4"))
+    let record = "out/.transvid-cache/good.mp4.json"
+    try FileManager.default.createDirectory(atPath: path(dir, record + "/sub"), withIntermediateDirectories: true)
+    try write("mine", to: "keep.txt", in: path(dir, record + "/sub"))
+    let folder = try runBinary(["good.cfg", "-o", "out", "-q"], in: dir)
+    #expect(folder.status == 1)
+    #expect(folder.lines == ["good.cfg: error: write '\(record)': it is a folder, not a regular file; transvid writes only regular files"])
+    #expect(FileManager.default.contents(atPath: path(dir, record + "/sub/keep.txt")) == Data("mine".utf8))
+    try FileManager.default.removeItem(atPath: path(dir, record))
+    #expect(mkfifo(path(dir, record), 0o644) == 0)
+    let fifo = try runBinary(["good.cfg", "-o", "out", "-q"], in: dir)
+    #expect(fifo.status == 1)
+    #expect(fifo.lines == ["good.cfg: error: write '\(record)': it is a FIFO, not a regular file; transvid writes only regular files"])
+    #expect(fileType(path(dir, record)) == S_IFIFO)
   }
 
   // MARK: - Reports
