@@ -125,6 +125,8 @@ struct BatchPlan: Sendable {
           }
           .sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }
           .map { (input as NSString).appendingPathComponent($0) }
+        // Each folder given must hold a job: one left empty among others is as wrong as alone.
+        if found.isEmpty { throw NoJobsFound(inputs: [input]) }
       } else {
         found = [input]
       }

@@ -128,6 +128,10 @@ func runTransvid(_ arguments: [String], in directory: String, environment: [Stri
       arguments: ["empty"], status: 1,
       stderr: ["transvid: no jobs found in empty (a folder stands for the *.cfg, *.yaml, *.yml files below it)"]),
     Case(
+      label: "an empty folder beside a job says no jobs found too (it was passed over)",
+      arguments: ["good.cfg", "empty", "-o", "out"], status: 1,
+      stderr: ["transvid: no jobs found in empty (a folder stands for the *.cfg, *.yaml, *.yml files below it)"]),
+    Case(
       label: "--formats: did you mean",
       arguments: ["--formats", "gif", "good.cfg"], status: 2,
       stderr: ["transvid: unknown option '--formats'; did you mean '--format'?", usage]),
