@@ -38,8 +38,9 @@ struct SheetOutput: FormatWriter {
     let bytes = try PNGWriter.encode(image)
     try Platform.writeAtomically(bytes, to: path)
     let last = spec.canvas.frameRate.time(ofFrame: indices[indices.count - 1])
+    // One picture (as a decoder counts it; the report's frames), showing `indices.count` frames.
     return OutputSummary(
-      path: path, frames: indices.count, duration: last, bytes: bytes.count,
-      notes: ["contact sheet \(image.width)×\(image.height), \(columns) columns"])
+      path: path, frames: 1, duration: last, bytes: bytes.count,
+      notes: ["contact sheet \(image.width)×\(image.height): \(indices.count) frames in \(columns) columns"])
   }
 }

@@ -235,7 +235,9 @@ func smallJob(output: String) -> String {
     let renderer = try renderer("{ formats: [sheet], sheet: { frames: 6, columns: 3, width: 200 } }", in: dir)
     let path = (dir as NSString).appendingPathComponent("small.sheet.png")
     let summary = try OutputWriter.write(format: .sheet, renderer: renderer, to: path)
-    #expect(summary.frames == 6)
+    // The report's frames are the file's pictures: one, its note says how many it shows.
+    #expect(summary.frames == 1)
+    #expect(summary.notes == ["contact sheet 200×\(try ImageDecoder.decode(path: path).height): 6 frames in 3 columns"])
     #expect(SheetOutput.frames(count: 6, of: 57) == [0, 11, 22, 34, 45, 56])
     let image = try ImageDecoder.decode(path: path)
     let layout = try ContactSheet(width: 200, columns: 3).layout(count: 6, frameWidth: 240, frameHeight: 400)
