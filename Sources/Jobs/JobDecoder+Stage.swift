@@ -287,9 +287,8 @@ extension JobDecoder {
     var result = parameters
     if isDark, result.values["dimming"] == nil { result.values["dimming"] = .number(0.48) }
     guard let preset = canvas.device.flatMap(DevicePreset.named) else { return result }
-    if preset.idiom == .pad, result.values["cardWidth"] == nil {
-      let longest = Swift.max(canvas.size.width, canvas.size.height)
-      result.values["cardWidth"] = .number(longest <= 1024 ? 540 : longest <= 1590 ? 580 : 620)
+    if let width = SafeArea.formSheetWidth(canvas), result.values["cardWidth"] == nil {
+      result.values["cardWidth"] = .number(width)
     }
     if result.values["safeAreaTop"] == nil {
       let showsNoStatusBar = preset.idiom == .phone && canvas.orientation == .landscape

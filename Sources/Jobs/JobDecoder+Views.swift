@@ -61,8 +61,10 @@ extension JobDecoder {
       kind = ViewKind(rawValue: name)!
     }
     let frame: Rect
+    var barHeight: Double? = nil
     if kind == .navbar, fields["frame"] == nil {
-      frame = Rect(x: 0, y: 0, width: canvas.size.width, height: SafeArea.top(for: canvas.size) + 44)
+      // A screen a sheet presents is the one drawn at the elevated level.
+      (frame, barHeight) = SafeArea.navigationBar(on: canvas, inSheet: isElevated)
     } else {
       let node = try required("frame", in: fields, "[x, y, width, height] in points")
       frame = try rect(node, fields.path("frame"))
@@ -78,6 +80,7 @@ extension JobDecoder {
     }
     let label = isDark ? Color.white : Color.black
     var view = ViewSpec(id: id, kind: kind, frame: frame, color: nil, cornerRadius: 0, location: location)
+    view.barHeight = barHeight
     view.textStyle.color = label
     switch kind {
     case .view: break

@@ -474,6 +474,10 @@ public struct ViewSpec: Hashable, Sendable {
   public var fontLocation: SourceLocation? = nil
   /// `mirror: false`: the view keeps its place in a right-to-left layout (photos, logos).
   public var mirrors = true
+  /// A navigation bar's own height below the status bar, where its title
+  /// centres (its default frame's: 32, 44, 50 or 56 pt); nil for a bar of
+  /// the job's own frame, whose title takes its bottom 44 pt.
+  public var barHeight: Double? = nil
   /// `font`, `textColor` and `align`.
   public var textStyle: TextStyle
   public var location: SourceLocation
@@ -496,7 +500,8 @@ public struct ViewSpec: Hashable, Sendable {
   }
 
   /// Where the label goes, in the view's own coordinates: cells inset it
-  /// 16 pt on each side, a navigation bar puts its title in its bottom 44 pt.
+  /// 16 pt on each side, a navigation bar puts its title in its bar below
+  /// the status bar (`barHeight`, else its bottom 44 pt).
   public var textFrame: Rect {
     let bounds = Rect(x: 0, y: 0, width: frame.width, height: frame.height)
     switch kind {
@@ -504,7 +509,7 @@ public struct ViewSpec: Hashable, Sendable {
     case .cell:
       return Rect(x: 16, y: 0, width: Swift.max(0, frame.width - 32), height: frame.height)
     case .navbar:
-      let h = Swift.min(44, frame.height)
+      let h = Swift.min(barHeight ?? 44, frame.height)
       return Rect(x: 16, y: frame.height - h, width: Swift.max(0, frame.width - 32), height: h)
     }
   }

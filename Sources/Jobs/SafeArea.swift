@@ -1,9 +1,10 @@
 import Geometry
 
-/// The status bar's height on the devices of `DevicePreset`, for views that
-/// sit under it (`kind: navbar`): UIKit's `safeAreaInsets.top` in portrait.
+/// Where UIKit's bars sit on the devices of `DevicePreset`, for views laid
+/// out under them (`kind: navbar`).
 enum SafeArea {
-  /// The top inset in points for a canvas of `size` points.
+  /// The status bar's height in points for a canvas of `size` points held
+  /// upright: UIKit's `safeAreaInsets.top` in portrait.
   static func top(for size: Size) -> Double {
     switch (size.width, size.height) {
     case (375, 667): return 20  // iPhone SE (home button)
@@ -16,5 +17,45 @@ enum SafeArea {
       if size.width < 600, size.height / size.width > 2 { return 59 }
       return size.width >= 600 ? 24 : 20
     }
+  }
+
+  /// Whether `canvas` is an iPhone held sideways (compact height): a phone
+  /// preset in landscape, or a canvas of no device wider than tall and
+  /// under 500 pt high (every iPhone's short side is, no iPad's is).
+  static func isCompactHeight(_ canvas: CanvasSpec) -> Bool {
+    if let preset = canvas.device.flatMap(DevicePreset.named) { return preset.idiom == .phone && canvas.orientation == .landscape }
+    return canvas.size.width > canvas.size.height && canvas.size.height < 500
+  }
+
+  /// Whether `canvas` is an iPad's: a pad preset, or a canvas of no device
+  /// whose short side is 600 pt or more.
+  static func isPad(_ canvas: CanvasSpec) -> Bool {
+    if let preset = canvas.device.flatMap(DevicePreset.named) { return preset.idiom == .pad }
+    return Swift.min(canvas.size.width, canvas.size.height) >= 600
+  }
+
+  /// The width of the centred card a sheet presents on an iPad (UIKit's
+  /// form-sheet widths by the screen's longest side: 540 up to 1024 pt, 580
+  /// up to 1590, 620 above); nil where a sheet spans the screen.
+  static func formSheetWidth(_ canvas: CanvasSpec) -> Double? {
+    guard canvas.device.flatMap(DevicePreset.named)?.idiom == .pad else { return nil }
+    let longest = Swift.max(canvas.size.width, canvas.size.height)
+    return longest <= 1024 ? 540 : longest <= 1590 ? 580 : 620
+  }
+
+  /// A navigation bar's default frame on a screen of `canvas`, as
+  /// UINavigationController lays it out: under the status bar, across the
+  /// screen, 44 pt tall; 50 pt on an iPad (iPadOS 12 on); on an iPhone held
+  /// sideways, which shows no status bar, at the top and 32 pt tall (44 on
+  /// the Plus and Max phones, 414 pt or wider upright); and on a screen a
+  /// sheet presents, at the card's top with no status bar above it, 56 pt
+  /// tall (iOS 13's page and form sheets) and as wide as the card. With
+  /// the bar's own height, below the status bar.
+  static func navigationBar(on canvas: CanvasSpec, inSheet: Bool) -> (frame: Rect, barHeight: Double) {
+    let width = (inSheet ? formSheetWidth(canvas) : nil) ?? canvas.size.width
+    let (top, bar): (Double, Double) =
+      inSheet
+      ? (0, 56) : isCompactHeight(canvas) ? (0, canvas.size.height >= 414 ? 44 : 32) : (top(for: canvas.size), isPad(canvas) ? 50 : 44)
+    return (Rect(x: 0, y: 0, width: width, height: top + bar), bar)
   }
 }

@@ -87,6 +87,34 @@ import Testing
     #expect(!se.hasText)
   }
 
+  /// UINavigationController's bar: under the status bar, 44 pt (50 on an
+  /// iPad); an iPhone held sideways shows no status bar and a 32 pt bar (44
+  /// on a Max); a screen a sheet presents has a 56 pt bar at the card's
+  /// top, as wide as the card (an iPad's form sheet: 580 pt on an iPad
+  /// mini, whose longest side is over 1024 pt). The title centres in the bar, not in the status bar above it.
+  @Test(arguments: [
+    ("device: iphone-15", false, Rect(x: 0, y: 0, width: 393, height: 103), 44.0),
+    ("device: iphone-15, orientation: landscape", false, Rect(x: 0, y: 0, width: 852, height: 32), 32),
+    ("device: iphone-se, orientation: landscape", false, Rect(x: 0, y: 0, width: 667, height: 32), 32),
+    ("device: iphone-15-pro-max, orientation: landscape", false, Rect(x: 0, y: 0, width: 932, height: 44), 44),
+    ("size: 844x390", false, Rect(x: 0, y: 0, width: 844, height: 32), 32),
+    ("device: ipad-mini", false, Rect(x: 0, y: 0, width: 744, height: 74), 50),
+    ("device: ipad-11, orientation: landscape", false, Rect(x: 0, y: 0, width: 1194, height: 74), 50),
+    ("device: iphone-15", true, Rect(x: 0, y: 0, width: 393, height: 56), 56),
+    ("device: ipad-mini", true, Rect(x: 0, y: 0, width: 580, height: 56), 56),
+  ])
+  static func navbarIsUIKitsBar(canvas: String, inSheet: Bool, frame: Rect, bar: Double) throws {
+    let job = try JobParser.parse(
+      """
+      canvas: { \(canvas) }
+      screens: { a: {}, b: { views: [ { kind: navbar, text: T } ] } }
+      timeline: [\(inSheet ? "present: { from: a, to: b, transition: sheet }" : "hold: 1")]
+      """, file: "j.cfg")
+    let view = job.screens[1].views[0]
+    #expect(view.frame == frame)
+    #expect(view.textFrame == Rect(x: 16, y: frame.height - bar, width: frame.width - 32, height: bar))
+  }
+
   static let broken: [BrokenJob] = [
     BrokenJob(
       "screen contentMode stretch", "screens:\n  home: { image: a.png, contentMode: stretch }\n",
