@@ -155,7 +155,7 @@ struct BatchRunner: Sendable {
       reporter.jobFailed(job, failure)
       return JobResult(job: job, status: .failed, failure: failure)
     }
-    let key = cache.key(for: job)
+    var key = cache.key(for: job)
     if !options.force, let record = OutputCache.validRecord(for: job, key: key) {
       reporter.jobCached(job, record)
       let outputs = record.outputs.map {
@@ -165,6 +165,11 @@ struct BatchRunner: Sendable {
       }
       return JobResult(job: job, status: .cached, outputs: outputs, key: key)
     }
+    // What the key read, as stamped now; the key again from those files (only a
+    // file whose stamp moved since is read again). After the render the stamps
+    // must be the same, or the outputs may show bytes the key does not name.
+    let stamps = cache.inputStamps(of: job)
+    key = cache.key(for: job)
     reporter.jobStarted(job)
     let start = ContinuousClock.now
     var outputs: [OutputSummary] = []
@@ -236,6 +241,13 @@ struct BatchRunner: Sendable {
             }, onOutput: commit)
         }
       }
+      if copied == nil, let changed = Self.changedInput(of: job, since: stamps, cache: cache) {
+        // Kept, as rendered, but neither recorded nor stored: the next run renders them again.
+        reporter.jobNotes(job, [changed])
+        let seconds = ProgressReporter.seconds(start, .now)
+        reporter.jobFinished(job, seconds: seconds, bytes: outputs.reduce(0) { $0 + $1.bytes }, copied: false)
+        return JobResult(job: job, status: .rendered, outputs: outputs, seconds: seconds, key: key)
+      }
       if copied == nil, let shared { outputs = shared.store(key: key, job: job.file, outputs: Array(zip(job.formats, outputs))) }
       let record = CacheRecord(
         key: key, job: job.file, version: TransvidCommand.version,
@@ -268,6 +280,21 @@ struct BatchRunner: Sendable {
         job: job, status: .failed, outputs: outputs, seconds: ProgressReporter.seconds(start, .now), failure: failure,
         key: key)
     }
+  }
+
+  /// A note on the first file the job reads whose stamp is not `stamps`'
+  /// (saved while the job rendered), at the image's key where it is one;
+  /// nil when none moved.
+  static func changedInput(of job: PlannedJob, since stamps: [String: AssetDigestMemo.Stamp?], cache: OutputCache)
+    -> JobNote?
+  {
+    let now = cache.inputStamps(of: job)
+    guard let path = now.keys.sorted().first(where: { now[$0] != stamps[$0] }), let spec = job.spec else { return nil }
+    let asset = spec.assets.first { $0.resolvedPath == path }
+    return JobNote(
+      asset?.location ?? SourceLocation(file: job.file, line: 1, column: 1),
+      "'\(asset?.path ?? path)' changed while the job rendered; its outputs are kept but not recorded as up to date, "
+        + "so the next run renders them again")
   }
 
   /// Renders a job's outputs, one per format, each to its `staged` path:

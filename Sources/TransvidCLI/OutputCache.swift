@@ -57,6 +57,15 @@ final class OutputCache: Sendable {
     return hash.hexDigest()
   }
 
+  /// The stamp (device, inode, size, mtime, ctime) of every file `key(for:)`
+  /// reads for `job`, nil for one that cannot be stat'ed: taken before a
+  /// render and after it, they differ when a file was saved meanwhile.
+  func inputStamps(of job: PlannedJob) -> [String: AssetDigestMemo.Stamp?] {
+    guard let spec = job.spec else { return [:] }
+    let paths = Self.assetPaths(of: spec) + Self.fontFiles(of: spec) + job.formats.flatMap(\.writer.inputFiles)
+    return Dictionary(paths.map { ($0, AssetDigestMemo.Stamp(path: $0)) }, uniquingKeysWith: { a, _ in a })
+  }
+
   /// The files a job reads besides itself, sorted: its images
   /// (`JobSpec.assets`) and, when it has text, the system fonts.
   static func assetPaths(of spec: JobSpec) -> [String] {

@@ -18,6 +18,7 @@ import Glibc
 #endif
 import Foundation
 import Media
+import Raster
 import Synchronization
 import Testing
 import TransvidCLI
@@ -203,6 +204,53 @@ let outsideHint = "jobs may reach only their own folder; allow another with --al
     #expect(errors.err == [])
     #expect(try FileManager.default.contentsOfDirectory(atPath: out).filter { !$0.hasPrefix(".") }.sorted() == ["b.mp4", "c.mp4"])
     #expect(allEntries(in: out).allSatisfy { !$0.contains(".transvid-partial") })
+  }
+
+  /// An image saved while its job renders (here as the render starts,
+  /// after the cache key was worked out from the old bytes): the outputs
+  /// are kept with a note, but not recorded, so the next run renders them
+  /// again from the file as it is. They were recorded under the old
+  /// image's key, so a run after the old image came back said "up to date"
+  /// over a video of the new one (the fleet sweep).
+  @Test func anImageSavedDuringTheRenderIsNotRecorded() throws {
+    let dir = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    let red = try PNGWriter.encode(Bitmap(width: 8, height: 8, fill: Pixel(r: 255, g: 0, b: 0, a: 255)))
+    let blue = try PNGWriter.encode(Bitmap(width: 8, height: 8, fill: Pixel(r: 0, g: 0, b: 255, a: 255)))
+    try Data(red).write(to: URL(fileURLWithPath: path(dir, "img.png")))
+    try Data(blue).write(to: URL(fileURLWithPath: path(dir, "blue.png")))
+    // The poster at 0 s: the list screen, the image filling it.
+    try write(
+      imageJob(name: "job", image: "img.png").replacingOccurrences(of: "formats: [mp4],", with: "formats: [png], png: { time: 0 },"),
+      to: "job.cfg", in: dir)
+    let out = path(dir, "out")
+    func centre() throws -> Pixel {
+      let image = try ImageDecoder.decode(path: path(out, "job.png"))
+      return image[image.width / 2, image.height / 2]
+    }
+    let events = Capture()
+    let swapping = Console(
+      print: { line in
+        if line.contains("\"event\":\"start\"") { _ = rename(path(dir, "blue.png"), path(dir, "img.png")) }
+        events.console.print(line)
+      }, error: events.console.error)
+    #expect(TransvidCommand.run(["--progress", "ndjson", "-o", out, path(dir, "job.cfg")], console: swapping) == 0)
+    let first = try centre()
+    #expect(first.r == 0 && first.b == 255)
+    let notes = events.out.compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+      .filter { $0["event"] as? String == "note" }.compactMap { $0["note"] as? String }
+    #expect(
+      notes.map { $0.replacingOccurrences(of: dir + "/", with: "") } == [
+        "job.cfg:6:5: note: 'img.png' changed while the job rendered; its outputs are kept but not recorded as up to date, "
+          + "so the next run renders them again"
+      ], "\(events.out) \(events.err)")
+    // The old image back: rendered again, red.
+    try Data(red).write(to: URL(fileURLWithPath: path(dir, "img.png")))
+    let again = Capture()
+    #expect(TransvidCommand.run(["--progress", "plain", "-o", out, path(dir, "job.cfg")], console: again.console) == 0)
+    #expect(!again.out.contains { $0.hasSuffix("up to date") }, "\(again.out)")
+    let pixel = try centre()
+    #expect(pixel.r == 255 && pixel.b == 0, "\(again.out) \(again.err) \(pixel)")
   }
 
   /// A font file outside the job's folder is named as the job writes it,
