@@ -154,10 +154,11 @@ struct BatchPlan: Sendable {
     }
     jobs = placed.withLock { $0.flatMap { $0 } }
     var claimed: [String: String] = [:]
+    // An output is claimed as the file it lands on: through linked folders and `..`.
+    func landing(_ output: String) -> String { PathPolicy.resolve(output) ?? Self.absolute(output) }
     for i in jobs.indices {
       for output in jobs[i].outputs {
-        let key = Self.absolute(output)
-        if let other = claimed[key] {
+        if let other = claimed[landing(output)] {
           let message = "output '\(output)' is also written by \(other) (listed first); give one of the two jobs another name"
           // At the job's name, which makes the output's (its file's start when it has no `name`).
           jobs[i].failure =
@@ -168,7 +169,7 @@ struct BatchPlan: Sendable {
         }
       }
       if jobs[i].failure == nil {
-        for output in jobs[i].outputs { claimed[Self.absolute(output)] = jobs[i].file }
+        for output in jobs[i].outputs { claimed[landing(output)] = jobs[i].file }
       }
     }
     // Nor is a file the run reads: a poster named as its own screenshot, a job file named as an output.

@@ -283,6 +283,31 @@ func transvid(_ arguments: [String], _ capture: Capture = Capture(), environment
     #expect(files(in: out)["same.mp4"] == files(in: path(dir, "alone"))["same.mp4"])
   }
 
+  /// The same, each job writing through its own `output.dir`, one of them a
+  /// link to the other's folder: one file, so the second job fails (both
+  /// rendered and the last one's video won).
+  @Test func twoJobsWritingOneOutputThroughALinkIsAnError() throws {
+    let dir = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    try FileManager.default.createDirectory(atPath: path(dir, "p/q"), withIntermediateDirectories: true)
+    try FileManager.default.createDirectory(atPath: path(dir, "p/out"), withIntermediateDirectories: true)
+    try FileManager.default.createSymbolicLink(atPath: path(dir, "p/q/lnk"), withDestinationPath: "../out")
+    func job(_ folder: String, _ color: String) -> String {
+      tinyJob(name: "same", color: color).replacingOccurrences(of: "output: { formats:", with: "output: { dir: \(folder), formats:")
+    }
+    let first = try write(job("../out", "#FFFFFF"), to: "p/q/a.cfg", in: dir)
+    let second = try write(job("lnk", "#000000"), to: "p/q/b.cfg", in: dir)
+    let capture = Capture()
+    #expect(transvid([path(dir, "p"), "--allow-outside", path(dir, "p")], capture) == 1)
+    #expect(
+      capture.err == [
+        "\(second):1:7: error: output '\(path(dir, "p/q/lnk"))/same.mp4' is also written by \(first) (listed first); "
+          + "give one of the two jobs another name"
+      ], "\(capture.err)")
+    #expect(transvid([first, "-o", path(dir, "alone"), "-q"]) == 0)
+    #expect(files(in: path(dir, "p/out"))["same.mp4"] == files(in: path(dir, "alone"))["same.mp4"])
+  }
+
   @Test func ndjsonEvents() throws {
     let dir = try makeTemporaryDirectory()
     defer { try? FileManager.default.removeItem(atPath: dir) }
