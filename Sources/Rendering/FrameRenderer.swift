@@ -71,7 +71,9 @@ public struct FrameRenderer: Sendable {
     transitions = timeline.segments.map(\.transition)
     compositor = Compositor(scale: Double(spec.canvas.scale))
     // iOS shows no status bar on an iPhone in landscape (the parser notes it).
-    let statusBar = spec.canvas.shownStatusBar.map { StatusBar(spec: $0, canvas: spec.canvas, fonts: fonts) }
+    let statusBar = spec.canvas.shownStatusBar.map {
+      StatusBar(spec: $0, canvas: spec.canvas, rightToLeft: spec.locale.map(Localization.isRightToLeft) ?? false, fonts: fonts)
+    }
     self.statusBar = statusBar
     resting = RestingImages(
       timeline: timeline, transitions: transitions, screens: screens, spec: spec, compositor: compositor,

@@ -22,7 +22,10 @@ import Transitions
 ///   no ears, the time in the middle at 12 pt, cellular and Wi-Fi at the
 ///   left and the battery at the right; on an iPad the time at the left); `dark` glyphs for light content, `light` for
 ///   dark, or (`auto`, the default) as the screen under the bar asks, the
-///   way apps set their style per screen: light glyphs where the screen's
+///   way apps set their style per screen. In a right-to-left locale the bar
+///   is laid out mirrored, as iOS lays it out in Arabic or Hebrew: the time
+///   in the right ear, the battery at the left end (each glyph itself as
+///   drawn left to right, as system symbols that are not directional are): light glyphs where the screen's
 ///   top strip is dark (mean luma below half), and through a transition
 ///   between a light and a dark screen the glyphs' ink cross-fades over its
 ///   progress, as UIKit animates a style change alongside a push.
@@ -34,14 +37,15 @@ struct StatusBar: Sendable {
   /// the one style twice when a style is given — or nil for the screenshots' own.
   let drawn: (dark: Bitmap, light: Bitmap)?
 
-  init(spec: StatusBarSpec, canvas: CanvasSpec, fonts: FontSet) {
+  init(spec: StatusBarSpec, canvas: CanvasSpec, rightToLeft: Bool = false, fonts: FontSet) {
     self.spec = spec
     rows = Int((spec.height * Double(canvas.scale)).rounded())
     drawn = spec.time.map { time in
       let compositor = Compositor(scale: Double(canvas.scale))
       func bar(_ style: StatusBarSpec.Style) -> Bitmap {
         var root = Layer(frame: Rect(x: 0, y: 0, width: canvas.size.width, height: spec.height))
-        root.sublayers = Self.glyphs(time: time, style: style, canvas: canvas, height: spec.height, fonts: fonts)
+        root.sublayers = Self.glyphs(
+          time: time, style: style, canvas: canvas, height: spec.height, rightToLeft: rightToLeft, fonts: fonts)
         return compositor.snapshot(root)
       }
       switch spec.style {
@@ -82,12 +86,16 @@ struct StatusBar: Sendable {
     if let drawn { RowBlend.sourceOver(drawn.dark, drawn.light, progress: lightness, into: &bitmap, area: area) }
   }
 
-  /// The time, cellular bars, Wi-Fi and battery, placed around the sensor housing.
-  static func glyphs(time: String, style: StatusBarSpec.Style, canvas: CanvasSpec, height: Double, fonts: FontSet)
-    -> [Layer]
-  {
+  /// The time, cellular bars, Wi-Fi and battery, placed around the sensor
+  /// housing (each glyph's place mirrored `rightToLeft`).
+  static func glyphs(
+    time: String, style: StatusBarSpec.Style, canvas: CanvasSpec, height: Double, rightToLeft: Bool = false,
+    fonts: FontSet
+  ) -> [Layer] {
     let ink = style == .light ? Color.white : Color.black
     let width = canvas.size.width
+    // Where a glyph `w` wide placed at `x` left to right goes.
+    func x(_ x: Double, _ w: Double) -> Double { rightToLeft ? width - x - w : x }
     let preset = canvas.device.flatMap(DevicePreset.named)
     // The ears either side of the housing; the centre line of the glyphs.
     var gap = width * 0.4
@@ -109,32 +117,34 @@ struct StatusBar: Sendable {
     let isPad = preset?.idiom == .pad || (preset == nil && width >= 600)
     let isHomeButtonPhone = !isPad && preset?.hasHomeButton == true
     var result: [Layer] = []
-    let timeFrame =
+    var timeFrame =
       isPad
       ? Rect(x: 20, y: centreY - 8, width: 120, height: 16)
       : isHomeButtonPhone
         ? Rect(x: 0, y: centreY - 8, width: width, height: 16) : Rect(x: 0, y: centreY - 11, width: ear, height: 22)
-    let timeAlignment: TextAlignment = isPad ? .left : .center
+    timeFrame.origin.x = x(timeFrame.minX, timeFrame.width)
+    let timeAlignment: TextAlignment = isPad ? (rightToLeft ? .right : .left) : .center
     result.append(
       Label(time, style: TextStyle(size: isPad || isHomeButtonPhone ? 12 : 17, weight: .semibold, color: ink, alignment: timeAlignment))
         .layer(frame: timeFrame, scale: Double(canvas.scale), fonts: fonts))
 
     // Right ear: cellular (17 × 11), Wi-Fi (15 × 11), battery (27 × 12), 6 pt apart.
     let total = 17.0 + 6 + 15 + 6 + 27
-    var x = isPad ? width - 20 - total : isHomeButtonPhone ? 6 : width - ear / 2 - total / 2
+    var left = isPad ? width - 20 - total : isHomeButtonPhone ? 6 : width - ear / 2 - total / 2
+    let cellular = x(left, 17)
     for (i, barHeight) in [4.0, 6.5, 9.0, 11.5].enumerated() {
-      var bar = Layer(frame: Rect(x: x + Double(i) * 4.5, y: centreY + 5.75 - barHeight, width: 3, height: barHeight))
+      var bar = Layer(frame: Rect(x: cellular + Double(i) * 4.5, y: centreY + 5.75 - barHeight, width: 3, height: barHeight))
       bar.backgroundColor = ink
       bar.cornerRadius = 1
       result.append(bar)
     }
-    x += 17 + 6
-    var wifi = Layer(frame: Rect(x: x, y: centreY - 5.5, width: 15, height: 11))
+    left += 17 + 6
+    var wifi = Layer(frame: Rect(x: x(left, 15), y: centreY - 5.5, width: 15, height: 11))
     wifi.path = wifiPath(width: 15, height: 11)
     wifi.fillColor = ink
     result.append(wifi)
-    x = isHomeButtonPhone ? width - 6 - 27 : x + 15 + 6
-    var battery = Layer(frame: Rect(x: x, y: centreY - 6, width: 24.5, height: 12))
+    left = x(isHomeButtonPhone ? width - 6 - 27 : left + 15 + 6, 27)
+    var battery = Layer(frame: Rect(x: left, y: centreY - 6, width: 24.5, height: 12))
     battery.cornerRadius = 3.8
     battery.borderWidth = 1
     battery.borderColor = Color(red: ink.red, green: ink.green, blue: ink.blue, alpha: 0.4)
@@ -143,7 +153,7 @@ struct StatusBar: Sendable {
     level.cornerRadius = 2
     battery.sublayers = [level]
     result.append(battery)
-    var cap = Layer(frame: Rect(x: x + 25.5, y: centreY - 2, width: 1.5, height: 4))
+    var cap = Layer(frame: Rect(x: left + 25.5, y: centreY - 2, width: 1.5, height: 4))
     cap.backgroundColor = Color(red: ink.red, green: ink.green, blue: ink.blue, alpha: 0.4)
     cap.cornerRadius = 0.75
     result.append(cap)

@@ -1,7 +1,7 @@
 import Geometry
 import Jobs
 import Raster
-import Rendering
+@testable import Rendering
 import Testing
 
 /// The stage as drawn: every device preset around a red canvas on a green
@@ -216,6 +216,50 @@ import Testing
     #expect(dark(270..<380) > 100)  // bars, Wi-Fi, battery
     #expect(dark(150..<240) == 0)  // where the island is
     #expect(frame[200, 400] == Pixel(r: 255, g: 255, b: 255, a: 255))
+  }
+
+  /// In a right-to-left locale the drawn bar is laid out mirrored, as iOS
+  /// lays it out in Arabic and Hebrew: the time in the right ear, the
+  /// icons in the left with the battery at the outer end, each glyph as
+  /// drawn left to right (the bars still rise to the right, the battery's
+  /// cap still on its right). On a home-button iPhone the time stays in the
+  /// middle. A renderer of an Arabic job draws the mirrored bar.
+  @Test(arguments: ["iphone-15", "iphone-se", "ipad-mini"])
+  func theDrawnBarIsMirroredRightToLeft(device: String) throws {
+    let fonts = try FontLibrary.system.get()
+    let spec = try JobParser.parse(
+      """
+      name: d
+      canvas: { device: \(device), scale: 1, fps: 10, statusBar: { time: "9:41", style: dark } }
+      locales: [en, ar]
+      screens:
+        a: { background: "#FFFFFF" }
+      timeline:
+        - hold: 0.1
+      """, file: "d.cfg")
+    let canvas = spec.canvas, width = canvas.size.width, height = try #require(canvas.statusBar).height
+    let ltr = StatusBar.glyphs(time: "9:41", style: .dark, canvas: canvas, height: height, fonts: fonts)
+    let rtl = StatusBar.glyphs(time: "9:41", style: .dark, canvas: canvas, height: height, rightToLeft: true, fonts: fonts)
+    try #require(ltr.count == 8 && rtl.count == 8)  // time, four bars, Wi-Fi, battery, its cap
+    func mirrored(_ r: Rect) -> Rect { Rect(x: width - r.maxX, y: r.minY, width: r.width, height: r.height) }
+    #expect(rtl[0].frame == mirrored(ltr[0].frame))
+    #expect(rtl[5].frame == mirrored(ltr[5].frame))
+    for i in 1...4 {  // the bars as one 17 pt glyph
+      #expect(rtl[i].frame.minX == width - ltr[1].frame.minX - 17 + Double(i - 1) * 4.5)
+      #expect(rtl[i].frame.height == ltr[i].frame.height)
+    }
+    #expect(rtl[6].frame.minX == width - ltr[6].frame.minX - 27)  // the battery and its cap, 27 pt
+    #expect(rtl[7].frame.minX == rtl[6].frame.minX + 25.5)
+    if device == "iphone-se" { #expect(rtl[0].frame == ltr[0].frame) } else { #expect(rtl[0].frame.midX > width / 2) }
+    #expect(rtl[6].frame.midX < width / 2)
+    // The renderer of the Arabic job draws it; the English one does not.
+    func frame(_ locale: String) -> Bitmap {
+      let localized = spec.localized(to: locale)
+      return FrameRenderer(spec: localized, fonts: fonts).frame(0, width: localized.framePixelWidth, height: localized.framePixelHeight)
+    }
+    let battery = rtl[6].frame
+    let inBattery = { (b: Bitmap) in b[Int(battery.midX), Int(battery.midY)].r < 128 }
+    #expect(inBattery(frame("ar")) && !inBattery(frame("en")))
   }
 
   /// A caption draws all of its text's ink: Arabic's tails and the dots
