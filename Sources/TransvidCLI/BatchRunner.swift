@@ -257,7 +257,9 @@ struct BatchRunner: Sendable {
             sha256: $0.sha256 ?? (try? Platform.readRegularFile($0.path, maxBytes: Int.max)).map(SHA256.hex),
             stamp: CacheRecord.Output.stamp(of: $0.path))
         })
-      let stagedRecord = (folder as NSString).appendingPathComponent("\(job.name).record.json")
+      // Named as the record (by name and formats): two jobs of one name with other formats
+      // stage theirs in the same folder at once.
+      let stagedRecord = (folder as NSString).appendingPathComponent(PathText.fileName(of: job.recordPath))
       do throws(MediaError) {
         try Platform.writeAtomically(Array(record.encoded()), to: stagedRecord)
       } catch {
