@@ -7,7 +7,9 @@
 // snapshot, and a text view is drawn into a bitmap of its whole frame, for
 // the whole run. Twelve 8192-point text frames in a 64-point canvas held
 // 3.3 GB; so their pixels, with a canvas per screen, are capped too
-// (`maxLayerPixels`), blamed on the view or screen that goes over.
+// (`maxLayerPixels`), blamed on the view or screen that goes over. A view a
+// transition flies (`element`) is held twice more: its own image, a bitmap
+// of its whole frame, and its screen without it, a canvas.
 
 extension JobDecoder {
   /// Throws when `spec` has more frames or pixels than `limits` allow.
@@ -50,14 +52,24 @@ extension JobDecoder {
       guard total > Double(limits.maxLayerPixels) else { return }
       throw Diagnostic(
         location,
-        "\(what): the job's screens (a canvas each) and text frames come to more than \(limits.maxLayerPixels) pixels, "
+        "\(what): the job's screens (a canvas each), text frames and flown views come to more than \(limits.maxLayerPixels) pixels, "
           + "all held while it renders (raise the limit with --max-layer-pixels)")
+    }
+    var flown = Set<String>()
+    for case .transition(let step) in spec.timeline {
+      for case .element(let from, let to) in step.parameters.values.values {
+        // A pop may name the ends either way round (as `ScreenBuilder.sharedElements`).
+        for screen in [step.from, step.to] { for id in [from, to] { flown.insert("\(screen)/\(id)") } }
+      }
     }
     for screen in spec.screens {
       try add(canvas, at: screen.location, "screens.\(screen.name)")
-      for (i, view) in screen.views.enumerated() where view.text != nil || view.textKey != nil {
-        let pixels = (view.frame.width * scale).rounded() * (view.frame.height * scale).rounded()
-        try add(max(pixels, 0), at: view.location, "screens.\(screen.name).views[\(i)]")
+      for (i, view) in screen.views.enumerated() {
+        let pixels = max((view.frame.width * scale).rounded() * (view.frame.height * scale).rounded(), 0)
+        if view.text != nil || view.textKey != nil { try add(pixels, at: view.location, "screens.\(screen.name).views[\(i)]") }
+        if let id = view.id, flown.contains("\(screen.name)/\(id)") {
+          try add(pixels + canvas, at: view.location, "screens.\(screen.name).views[\(i)]")
+        }
       }
     }
   }

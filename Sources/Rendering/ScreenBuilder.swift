@@ -120,8 +120,10 @@ public struct ScreenBuilder: Sendable {
     return result
   }
 
-  /// One screen rendered at the canvas scale, with its views' own images
-  /// and, for the views in `shared` (`sharedElements`), the screen without them.
+  /// One screen rendered at the canvas scale, with its views' frames and,
+  /// for the views in `shared` (`sharedElements`, the only ones a
+  /// transition flies), their own images and the screen without them: a
+  /// view's image is a bitmap of its whole frame, held for the whole run.
   func snapshot(of screen: ScreenSpec, shared: Set<String>) -> ScreenSnapshot {
     let compositor = Compositor(scale: Double(spec.canvas.scale))
     let root = layer(for: screen)
@@ -130,6 +132,7 @@ public struct ScreenBuilder: Sendable {
     for (i, view) in screen.views.enumerated() {
       guard let id = view.id else { continue }
       frames[id] = view.frame
+      guard shared.contains("\(screen.name)/\(id)") else { continue }
       // `root.sublayers[i]` is `layer(for: view)`: its image is downsampled once.
       images[id] = compositor.snapshot(root.sublayers[i])
     }

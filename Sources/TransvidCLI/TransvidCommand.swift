@@ -64,7 +64,7 @@ public enum TransvidCommand {
       --max-frames N         refuse jobs over N frames (default 20000)
       --max-pixels N         refuse jobs over N pixels in all frames (default 20000000000)
       --max-layer-pixels N   refuse jobs whose screens and text views hold over N pixels
-                             (a canvas per screen, each text frame; default 500000000)
+                             (a canvas per screen, each text frame and flown view; default 500000000)
       -q, --quiet            print errors only
       --version              print the version
       -h, --help             show this help

@@ -25,9 +25,12 @@ import Transitions
     return b
   }
 
+  /// The screen `home`, each view with an id taken as one a transition flies (its own image made).
   static func snapshot(_ yaml: String, assets: [String: Bitmap], fonts: FontSet = .empty) throws -> ScreenSnapshot {
     let spec = try JobParser.parse(yaml, file: "jobs/t.cfg")
-    return ScreenBuilder(spec: spec, assets: assets, fonts: fonts).snapshots()["home"]!
+    let home = try #require(spec.screens.first { $0.name == "home" })
+    let flown = Set(home.views.compactMap { $0.id.map { "home/\($0)" } })
+    return ScreenBuilder(spec: spec, assets: assets, fonts: fonts).snapshot(of: home, shared: flown)
   }
 
   static func view(_ extra: String, canvas: String = "{ size: 100x100, scale: 1 }") -> String {
@@ -83,9 +86,16 @@ import Transitions
     #expect(shot.image[89, 59] == white)
   }
 
+  /// A view a transition flies has its own image, the view alone; one that
+  /// no transition flies keeps only its frame (its image, a bitmap of its
+  /// whole frame, was held for every view with an id: 270 MB for an
+  /// 8192-point one).
   @Test static func viewImageIsTheViewAlone() throws {
-    let shot = try snapshot(view(", contentMode: stretch", canvas: "{ size: 100x100, scale: 2 }"), assets: ["jobs/a.png": halves(40)])
-    let photo = shot.viewImages["photo"]!
+    let spec = try JobParser.parse(view(", contentMode: stretch", canvas: "{ size: 100x100, scale: 2 }"), file: "jobs/t.cfg")
+    let builder = ScreenBuilder(spec: spec, assets: ["jobs/a.png": halves(40)], fonts: .empty)
+    #expect(builder.snapshot(of: spec.screens[0], shared: []).viewImages.isEmpty)
+    let shot = builder.snapshot(of: spec.screens[0], shared: ["home/photo"])
+    let photo = try #require(shot.viewImages["photo"])
     #expect(photo.width == 160 && photo.height == 80)
     #expect(photo[5, 5] == red && photo[150, 75] == green)
     #expect(shot.viewFrames["photo"] == Rect(x: 10, y: 20, width: 80, height: 40))

@@ -157,7 +157,7 @@ func goodJob(name: String = "good", color: String = "#FF9500", formats: String =
       (["--max-frames", "4"], "\(job):11:1: error: timeline: 5 frames (0.5 s at 10 fps); at most 4 frames per job (raise the limit with --max-frames)"),
       (["--max-pixels=29999"], "\(job):11:1: error: timeline: 5 frames of 60x100 pixels is 30000 pixels; at most 29999 per job (raise the limit with --max-pixels)"),
       (["--max-layer-pixels", "11999"],
-       "\(job):9:3: error: screens.detail: the job's screens (a canvas each) and text frames come to more than 11999 pixels, "
+       "\(job):9:3: error: screens.detail: the job's screens (a canvas each), text frames and flown views come to more than 11999 pixels, "
         + "all held while it renders (raise the limit with --max-layer-pixels)"),
       (["--max-side", "99"], "\(job):2:17: error: canvas.size: 60x100 points at scale 1 is 60x100 pixels; at most 99 per side (raise the limit with --max-side)"),
       (["--max-side", "7"], "\(job):2:17: error: canvas.size: 60x100 points at scale 1 is 60x100 pixels; at most 7 per side (raise the limit with --max-side)"),
