@@ -111,7 +111,12 @@ struct BatchPlan: Sendable {
     for input in inputs {
       var isDirectory: ObjCBool = false
       guard fm.fileExists(atPath: input, isDirectory: &isDirectory) else {
-        throw Options.UsageError(description: "no such file or directory: \(input)")
+        // Missing, or there but not to be reached (a loop of links, a folder not searchable): say which.
+        var info = stat()
+        let code = stat(input, &info) == 0 ? ENOENT : errno
+        throw Options.UsageError(
+          description: code == ENOENT
+            ? "no such file or directory: \(input)" : "cannot read '\(input)': \(String(cString: strerror(code)))")
       }
       var found: [String]
       if isDirectory.boolValue {

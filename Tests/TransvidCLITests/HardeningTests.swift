@@ -132,6 +132,10 @@ func runTransvid(_ arguments: [String], in directory: String, environment: [Stri
       arguments: ["good.cfg", "empty", "-o", "out"], status: 1,
       stderr: ["transvid: no jobs found in empty (a folder stands for the *.cfg, *.yaml, *.yml files below it)"]),
     Case(
+      label: "a loop of links named on the command line says so (it said 'no such file')",
+      arguments: ["loop1.cfg"], status: 2,
+      stderr: ["transvid: cannot read 'loop1.cfg': Too many levels of symbolic links"]),
+    Case(
       label: "--formats: did you mean",
       arguments: ["--formats", "gif", "good.cfg"], status: 2,
       stderr: ["transvid: unknown option '--formats'; did you mean '--format'?", usage]),
@@ -147,6 +151,8 @@ func runTransvid(_ arguments: [String], in directory: String, environment: [Stri
     defer { try? FileManager.default.removeItem(atPath: dir) }
     try write(goodJob(), to: "good.cfg", in: dir)
     try FileManager.default.createDirectory(atPath: path(dir, "empty"), withIntermediateDirectories: false)
+    try FileManager.default.createSymbolicLink(atPath: path(dir, "loop1.cfg"), withDestinationPath: "loop2.cfg")
+    try FileManager.default.createSymbolicLink(atPath: path(dir, "loop2.cfg"), withDestinationPath: "loop1.cfg")
     let start = ContinuousClock.now
     let run = try runTransvid(edge.arguments, in: dir, environment: edge.environment)
     #expect(run.reason == .exit && run.status == edge.status, "\(run.reason) \(run.status): \(run.stderr)")
