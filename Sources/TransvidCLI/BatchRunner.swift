@@ -248,7 +248,14 @@ struct BatchRunner: Sendable {
         reporter.jobFinished(job, seconds: seconds, bytes: outputs.reduce(0) { $0 + $1.bytes }, copied: false)
         return JobResult(job: job, status: .rendered, outputs: outputs, seconds: seconds, key: key)
       }
-      if copied == nil, let shared { outputs = shared.store(key: key, job: job.file, outputs: Array(zip(job.formats, outputs))) }
+      if copied == nil, let shared {
+        let stored = shared.store(key: key, job: job.file, outputs: Array(zip(job.formats, outputs)))
+        outputs = stored.summaries
+        if let failure = stored.failure {
+          reporter.jobNotes(
+            job, [JobNote(SourceLocation(file: job.file, line: 1, column: 1), "its outputs are not in the cache: \(failure)")])
+        }
+      }
       let record = CacheRecord(
         key: key, job: job.file, version: TransvidCommand.version,
         outputs: outputs.map {

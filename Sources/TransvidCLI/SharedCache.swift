@@ -94,11 +94,14 @@ final class SharedCache: Sendable {
   /// Stores a job's finished outputs under `key` (best effort: a full disk
   /// or a lost race leaves the store as it was), then evicts down to
   /// `maxBytes`. Returns the summaries, each with the SHA-256 of the bytes
-  /// it read (none where it read nothing).
+  /// it read (none where it read nothing), and why nothing was stored when
+  /// writing failed (a full disk: the run goes on, and says so).
   @discardableResult
-  func store(key: String, job: String, outputs: [(format: OutputFormat, summary: OutputSummary)]) -> [OutputSummary] {
+  func store(key: String, job: String, outputs: [(format: OutputFormat, summary: OutputSummary)])
+    -> (summaries: [OutputSummary], failure: String?)
+  {
     var summaries = outputs.map(\.summary)
-    guard !FileManager.default.fileExists(atPath: entry(key)) else { return summaries }
+    guard !FileManager.default.fileExists(atPath: entry(key)) else { return (summaries, nil) }
     let stage = (staging as NSString).appendingPathComponent(key)
     Cancellation.shared.register(staging)
     defer { try? FileManager.default.removeItem(atPath: stage) }
@@ -121,10 +124,10 @@ final class SharedCache: Sendable {
       // The entry appears whole or not at all; a full target (another writer won) makes this fail.
       _ = rename(stage, entry(key))
     } catch {
-      return summaries
+      return (summaries, "\(error)")
     }
     evict()
-    return summaries
+    return (summaries, nil)
   }
 
   /// Removes least recently used entries until the store holds at most `maxBytes`.

@@ -654,6 +654,12 @@ let outsideHint = "jobs may reach only their own folder; allow another with --al
     #expect(poster.status == 1)
     #expect(poster.lines == ["good.cfg: error: write 'disk/out/good.png': No space left on device"])
     #expect(allEntries(in: disk).filter { $0 != "filler" && $0 != "out" && $0 != "out/.transvid-cache" } == [])
+    // A --cache store on the full disk: the job is done and says it is not in the store (it said nothing).
+    let stored = try runBinary(["good.cfg", "-o", "fresh", "--format", "png", "--cache", "disk/cache", "--progress", "plain"], in: dir)
+    #expect(stored.status == 0)
+    let note = stored.stderr.split(separator: "\n").filter { $0.hasPrefix("good.cfg:1:1: note: its outputs are not in the cache: write '") }
+    #expect(note.count == 1 && note[0].hasSuffix("': No space left on device"), "\(stored.stderr)")
+    #expect(FileManager.default.fileExists(atPath: path(dir, "fresh/good.png")))
   }
 
   // MARK: - Cache records
