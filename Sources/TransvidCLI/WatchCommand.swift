@@ -66,7 +66,16 @@ enum WatchCommand {
     let plan = BatchPlan(files: [job], options: runner.options, shardCount: 1)
     if let failure = plan.jobs.lazy.compactMap(\.failure).first {
       console.error(failure.description)
-      return nil
+      // A job that reads but names a file not there yet (an image still to be
+      // exported) is watched for it too; a broken one keeps the last good files.
+      let options = runner.options
+      guard
+        let spec = try? JobParser.load(
+          path: job, limits: options.limits, access: options.paths.access(jobFile: job), formats: options.formats)
+      else { return nil }
+      let inputs = BatchPlan.inputs([(file: job, spec: spec, catalog: nil)]).keys.sorted().filter { $0 != PathPolicy.resolve(job) }
+      watcher?.watch([job] + inputs)
+      return [job] + inputs
     }
     // Everything the job reads: its images, fonts and String Catalog.
     let inputs = BatchPlan.inputs(of: plan.jobs).keys.sorted().filter { $0 != PathPolicy.resolve(job) }

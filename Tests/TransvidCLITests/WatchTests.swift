@@ -10,6 +10,7 @@ import Glibc
 #endif
 import Foundation
 import Raster
+import Media
 import Synchronization
 import Testing
 import TestSupport
@@ -144,6 +145,24 @@ import TestSupport
     folder.process.waitUntilExit()
     #expect(folder.process.terminationStatus == 2)
     #expect(folder.err.withLock { $0 }.hasPrefix("transvid: 'watch' takes a job file; . is a folder (render a folder with 'transvid .')"))
+  }
+
+  /// An image the job names that is not there yet (still to be exported):
+  /// the error, then a render once it appears (the watch waited for an edit
+  /// of the job alone).
+  @Test func anImageThatAppearsLaterIsRendered() throws {
+    let dir = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    try write(imageJob(name: "w", image: "shot.png"), to: "w.cfg", in: dir)
+    let watch = try Watch(["watch", "w.cfg", "-o", "out", "--format", "png"], in: dir)
+    defer { if watch.process.isRunning { kill(watch.process.processIdentifier, SIGKILL) } }
+    #expect(watch.wait { watch.errors.count == 1 }, "\(watch.err.withLock { $0 })")
+    #expect(watch.errors.first?.hasSuffix("cannot read 'shot.png': No such file or directory") == true, "\(watch.errors)")
+    try Self.save(Data(try PNGWriter.encode(Bitmap(width: 4, height: 4, fill: Pixel(r: 0, g: 0, b: 255, a: 255)))), to: path(dir, "shot.png"))
+    #expect(watch.wait { watch.previews == 1 }, "\(watch.out.withLock { $0 }) \(watch.err.withLock { $0 })")
+    #expect(FileManager.default.fileExists(atPath: path(dir, "out/w.png")))
+    kill(watch.process.processIdentifier, SIGINT)
+    #expect(watch.wait { !watch.process.isRunning })
   }
 
   /// Every appearance (and locale) of the job is rendered and shown on one
