@@ -40,6 +40,26 @@ public final class YUVFrame: @unchecked Sendable {
     }
     return bytes
   }
+
+  /// Whether `other` holds the same picture: every row of its three planes
+  /// the same bytes (`memcmp`, as `Bitmap`'s `==`; the rows' padding
+  /// aside). A variable-rate video holds a frame that equals the one before
+  /// (`FramePipeline`'s `comparing`).
+  public func hasSamePixels(as other: YUVFrame) -> Bool {
+    guard other !== self else { return true }
+    guard width == other.width, height == other.height else { return false }
+    return frame.withPlanes { a, aLines in
+      other.frame.withPlanes { b, bLines in
+        for plane in 0..<3 {
+          let w = plane == 0 ? width : width / 2, h = plane == 0 ? height : height / 2
+          for y in 0..<h where memcmp(a[plane]! + y * Int(aLines[plane]), b[plane]! + y * Int(bLines[plane]), w) != 0 {
+            return false
+          }
+        }
+        return true
+      }
+    }
+  }
 }
 
 /// Converts premultiplied RGBA bitmaps (colour bytes as they are, i.e. over

@@ -17,7 +17,12 @@ import Synchronization
 ///   frame-sized is allocated per frame once it is full.
 /// - A frame that repeats the previous one (`FrameRenderer.repeatsPreviousFrame`:
 ///   holds, paused gestures) is neither rendered nor converted nor copied: the
-///   encoder is handed the previous converted frame again.
+///   encoder is handed the previous converted frame again. With `comparing`
+///   (a variable-rate video, whose holds are one picture) so is a frame
+///   drawn with the same pixels as the one before (a transition's delay, a
+///   spring settled before its end): its converted planes are compared with
+///   the frame handed over before (`YUVFrame.hasSamePixels`, on the
+///   encoder's thread: the frame before may be another worker's).
 /// - The encoder (x264, a fixed thread count, see `FormatWriter.encoderThreads`)
 ///   comes first. By default (`standard()`) there is one worker per core,
 ///   each drawing and converting whole frames on its own thread at the
@@ -113,32 +118,48 @@ struct FramePipeline {
   }
 
   /// Renders every frame of `renderer` and hands each, in order, to
-  /// `consume` (with the frame number and the converted frame; a repeated
-  /// frame is the same `YUVFrame` object as the one before). An error from a
-  /// worker or from `consume` stops the workers; it is rethrown once they
-  /// have all stopped.
+  /// `consume` (with the frame number, the converted frame and whether it
+  /// repeats the frame before: then it is the same `YUVFrame` object as the
+  /// one before). A frame repeats the one before when the renderer knows it
+  /// does, and with `comparing` also when its converted pixels are the same.
+  /// An error from a worker or from `consume` stops the workers; it is
+  /// rethrown once they have all stopped.
   ///
   /// `convert: false` renders only (no conversion; `consume` gets a frame
   /// with stale pixels): the compositor-only benchmark.
   @discardableResult
   func run(
-    _ renderer: FrameRenderer, width: Int, height: Int, convert: Bool = true,
-    consume: (Int, YUVFrame) throws -> Void
+    _ renderer: FrameRenderer, width: Int, height: Int, convert: Bool = true, comparing: Bool = false,
+    consume: (Int, YUVFrame, _ repeats: Bool) throws -> Void
   ) throws -> Statistics {
     let count = renderer.frameCount
     var statistics = Statistics(frames: count)
     guard count > 0 else { return statistics }
+    let comparing = comparing && convert
     if workers == 0 {
       let converter = try YUVConverter(width: width, height: height, threads: conversionThreads)
-      let yuv = try YUVFrame(width: width, height: height)
+      // The frame handed over; with `comparing`, a frame is drawn into
+      // `scratch` and the two trade places when it differs.
+      var shown = try YUVFrame(width: width, height: height)
+      var scratch = comparing ? try YUVFrame(width: width, height: height) : nil
       var bitmap = Bitmap(width: width, height: height)
       let fitter = try FrameFitter(renderer, width: width, height: height)
       for n in 0..<count {
-        if !renderer.repeatsPreviousFrame(n) {
+        var repeats = n > 0 && renderer.repeatsPreviousFrame(n)
+        if !repeats {
+          let yuv = n > 0 ? scratch ?? shown : shown
           try FramePipeline.draw(n, fitter, &bitmap, converter, into: yuv, convert: convert)
           statistics.rendered += 1
+          if yuv !== shown {
+            if yuv.hasSamePixels(as: shown) {
+              repeats = true
+            } else {
+              scratch = shown
+              shown = yuv
+            }
+          }
         }
-        try consume(n, yuv)
+        try consume(n, shown, repeats)
       }
       return statistics
     }
@@ -168,11 +189,17 @@ struct FramePipeline {
     var own: (fitter: FrameFitter, converter: YUVConverter, bitmap: Bitmap)? = nil
     var last: YUVFrame? = nil
     func deliver(_ n: Int, _ yuv: YUVFrame) throws {
-      try consume(n, yuv)
+      statistics.rendered += 1
+      if comparing, let last, yuv.hasSamePixels(as: last) {
+        // The picture before, again: the new copy goes back to the pool.
+        state.recycle(yuv)
+        try consume(n, last, true)
+        return
+      }
+      try consume(n, yuv, false)
       // The encoder has let go of the previous frame; workers may reuse it.
       if let last { state.recycle(last) }
       last = yuv
-      statistics.rendered += 1
     }
     for n in 0..<count {
       let item = try StageTimings.measure(.wait) {
@@ -194,7 +221,7 @@ struct FramePipeline {
         statistics.drawnByEncoder += 1
         try deliver(n, yuv)
       case .repeated:
-        try consume(n, last!)
+        try consume(n, last!, true)
       }
       state.consumed(n)
     }

@@ -7,7 +7,9 @@ import Rendering
 /// the encoder by a `FramePipeline`.
 struct MP4Output: FormatWriter {
   var fileType: OutputFileType { MP4Writer.fileType }
-  var cacheKey: String { "libx264 threads=\(Self.encoderThreads) budget=\(SizeBudget.revision)" }
+  /// `vfr-pixels`: a variable-rate MP4 holds a frame drawn with the pixels
+  /// of the one before (it was a picture), so such files are made again.
+  var cacheKey: String { "libx264 threads=\(Self.encoderThreads) budget=\(SizeBudget.revision) vfr-pixels" }
 
   func write(_ renderer: FrameRenderer, to path: String, onFrame: (Int) throws -> Void) throws -> OutputSummary {
     if let maxBytes = renderer.spec.output.mp4.maxBytes {
@@ -43,8 +45,9 @@ struct MP4Output: FormatWriter {
         path: pass == 1 ? firstPass : path, width: width, height: height, fps: spec.canvas.fps,
         preset: spec.output.mp4.preset, threads: encoderThreads,
         twoPass: TwoPass(pass: pass, bitRate: bitRate, stats: stats), fractional: spec.canvas.isFractional)
-      try pipeline.run(renderer, width: width, height: height) { n, yuv in
-        try writer.append(yuv, frame: n, of: renderer, mergingHolds: spec.output.mp4.frameRate == .variable)
+      let variable = spec.output.mp4.frameRate == .variable
+      try pipeline.run(renderer, width: width, height: height, comparing: variable) { n, yuv, repeats in
+        try writer.append(yuv, frame: n, of: renderer, repeats: repeats, mergingHolds: variable)
         try onFrame(n)
       }
       summary = try writer.finish()
@@ -59,7 +62,8 @@ struct MP4Output: FormatWriter {
   /// Frames are rendered and converted ahead of the encoder by a
   /// `FramePipeline` (`pipeline`, default `FramePipeline.standard()`); held
   /// frames reuse the previous converted frame, and with `frameRate:
-  /// variable` are not encoded again (`FrameRateMode`). The bytes do not depend on the
+  /// variable` are not encoded again (`FrameRateMode`), nor is a frame drawn
+  /// with the same pixels as the one before. The bytes do not depend on the
   /// pipeline's settings.
   ///
   /// Bench only: with `TRANSVID_NO_ENCODE=1` in the environment the frames
@@ -90,8 +94,10 @@ struct MP4Output: FormatWriter {
       FileManager.default.createFile(atPath: path, contents: nil) ? FileHandle(forWritingAtPath: path) : nil
     }
     let variable = spec.output.mp4.frameRate == .variable
-    try pipeline.run(renderer, width: width, height: height) { n, yuv in
-      try StageTimings.measure(.encode) { try writer.append(yuv, frame: n, of: renderer, mergingHolds: variable) }
+    try pipeline.run(renderer, width: width, height: height, comparing: variable) { n, yuv, repeats in
+      try StageTimings.measure(.encode) {
+        try writer.append(yuv, frame: n, of: renderer, repeats: repeats, mergingHolds: variable)
+      }
       raw?.write(Data(yuv.planarBytes()))
       try onFrame(n)
     }
@@ -114,7 +120,7 @@ struct MP4Output: FormatWriter {
     FrameRenderer(spec: renderer.spec).prepare()
     let prepare = seconds(clock.now - prepareStart)
     let start = clock.now
-    let statistics = try pipeline.run(renderer, width: width, height: height, convert: false) { n, _ in
+    let statistics = try pipeline.run(renderer, width: width, height: height, convert: false) { n, _, _ in
       try onFrame(n)
     }
     let loop = seconds(clock.now - start)

@@ -57,10 +57,12 @@ extension FrameSink {
 extension VideoWriter {
   /// Appends frame `n` of `renderer`, converted ahead (`yuv`), or, with
   /// `mergingHolds` (`frameRate: variable`), keeps the picture on display
-  /// when the frame repeats the one before. The last frame is always a
-  /// picture, so the video lasts its whole length.
-  func append(_ yuv: YUVFrame, frame n: Int, of renderer: FrameRenderer, mergingHolds: Bool) throws {
-    if mergingHolds, n > 0, n < renderer.frameCount - 1, renderer.repeatsPreviousFrame(n) {
+  /// when the frame repeats the one before (`repeats`, as `FramePipeline`
+  /// hands it over: run `comparing` so that a frame drawn with the same
+  /// pixels counts). The last frame is always a picture, so the video
+  /// lasts its whole length.
+  func append(_ yuv: YUVFrame, frame n: Int, of renderer: FrameRenderer, repeats: Bool, mergingHolds: Bool) throws {
+    if mergingHolds, repeats, n > 0, n < renderer.frameCount - 1 {
       try hold()
     } else {
       try append(yuv)

@@ -8,7 +8,9 @@ import Rendering
 /// canvas or stage gives VP9 with alpha, each frame converted by the writer.
 struct WebMOutput: FormatWriter {
   var fileType: OutputFileType { WebMWriter.fileType }
-  var cacheKey: String { "libvpx-vp9 threads=\(Self.encoderThreads) budget=\(SizeBudget.revision)" }
+  /// `vfr-pixels`: as the MP4's (a variable-rate WebM holds a frame drawn
+  /// with the pixels of the one before).
+  var cacheKey: String { "libvpx-vp9 threads=\(Self.encoderThreads) budget=\(SizeBudget.revision) vfr-pixels" }
 
   func write(_ renderer: FrameRenderer, to path: String, onFrame: (Int) throws -> Void) throws -> OutputSummary {
     let spec = renderer.spec
@@ -46,8 +48,8 @@ struct WebMOutput: FormatWriter {
       let s = try writer.encodeFrames(of: renderer, mergingHolds: variable, onFrame: onFrame)
       return (VideoSummary(frames: s.frames, duration: s.duration, bytes: s.bytes), writer.passStats)
     }
-    try FramePipeline.standard().run(renderer, width: width, height: height) { n, yuv in
-      try writer.append(yuv, frame: n, of: renderer, mergingHolds: variable)
+    try FramePipeline.standard().run(renderer, width: width, height: height, comparing: variable) { n, yuv, repeats in
+      try writer.append(yuv, frame: n, of: renderer, repeats: repeats, mergingHolds: variable)
       try onFrame(n)
     }
     return (try writer.finish(), writer.passStats)

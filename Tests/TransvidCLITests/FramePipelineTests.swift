@@ -121,7 +121,7 @@ import TestSupport
     for pipeline in [FramePipeline(workers: 0, depth: 1, conversionThreads: 1), FramePipeline(workers: 2, depth: 3, conversionThreads: 1)] {
       var count = 0
       #expect(throws: Boom.self) {
-        try pipeline.run(renderer, width: 240, height: 400) { n, _ in
+        try pipeline.run(renderer, width: 240, height: 400) { n, _, _ in
           count += 1
           if n == 3 { throw Boom() }
         }
@@ -133,7 +133,7 @@ import TestSupport
   /// The frames a run hands to the encoder, as raw yuv420p.
   func frames(_ renderer: FrameRenderer, _ pipeline: FramePipeline) throws -> ([[UInt8]], FramePipeline.Statistics) {
     var frames: [[UInt8]] = []
-    let statistics = try pipeline.run(renderer, width: 240, height: 400) { _, yuv in frames.append(yuv.planarBytes()) }
+    let statistics = try pipeline.run(renderer, width: 240, height: 400) { _, yuv, _ in frames.append(yuv.planarBytes()) }
     return (frames, statistics)
   }
 
@@ -168,11 +168,40 @@ import TestSupport
     #expect(t.drawnByEncoder > 0, "\(t.drawnByEncoder) of \(t.rendered) drawn by the encoder")
   }
 
+  /// With `comparing` (a variable-rate video), a frame drawn with the
+  /// pixels of the frame before is handed over as a repeat of it (the same
+  /// object), on every setting; without it, only the frames the renderer
+  /// knows repeat are. The frames are the same either way.
+  @Test func comparingHandsOverFramesDrawnWithThePixelsBeforeAsRepeats() throws {
+    let dir = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    let renderer = try renderer(dir)
+    let (reference, _) = try frames(renderer, FramePipeline(workers: 0, depth: 1, conversionThreads: 1))
+    let equal = reference.indices.map { n in n > 0 && reference[n] == reference[n - 1] }
+    let known = reference.indices.map { n in n > 0 && renderer.repeatsPreviousFrame(n) }
+    // circle-spread's first and last frames draw what the frame before did.
+    #expect(equal.filter { $0 }.count >= known.filter { $0 }.count + 5)
+    for pipeline in Self.settings {
+      var got: [[UInt8]] = [], repeats: [Bool] = [], plain: [Bool] = []
+      var previous: YUVFrame? = nil
+      try pipeline.run(renderer, width: 240, height: 400, comparing: true) { _, yuv, repeated in
+        got.append(yuv.planarBytes())
+        repeats.append(repeated)
+        if repeated { #expect(yuv === previous) }
+        previous = yuv
+      }
+      #expect(got == reference, "\(pipeline)")
+      #expect(repeats == equal, "\(pipeline)")
+      try pipeline.run(renderer, width: 240, height: 400) { _, _, repeated in plain.append(repeated) }
+      #expect(plain == known, "\(pipeline)")
+    }
+  }
+
   @Test func holdsAreNotRendered() throws {
     let dir = try makeTemporaryDirectory()
     defer { try? FileManager.default.removeItem(atPath: dir) }
     let renderer = try renderer(dir)
-    let stats = try FramePipeline(workers: 1, depth: 2, conversionThreads: 1).run(renderer, width: 240, height: 400) { _, _ in }
+    let stats = try FramePipeline(workers: 1, depth: 2, conversionThreads: 1).run(renderer, width: 240, height: 400) { _, _, _ in }
     let repeats = (0..<renderer.frameCount).filter { renderer.repeatsPreviousFrame($0) }.count
     #expect(stats.frames == renderer.frameCount)
     #expect(stats.rendered == renderer.frameCount - repeats)
