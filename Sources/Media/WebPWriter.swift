@@ -21,6 +21,9 @@ import Raster
 /// transparent pixels (`Alpha.bleed`: lossy WebP is 4:2:0 inside). A
 /// picture's duration is its frames' span in whole milliseconds, rounded
 /// at each frame's time (`n/fps` s), so the durations sum to the clip's.
+/// A picture may be written as more than one frame of the file (a lone
+/// picture as two, a hold past 24 bits of milliseconds in parts, see
+/// `assembled()`): `finish()` counts the file's frames, as a decoder does.
 ///
 /// Size: any, 1…16383 (WebP's limit).
 public final class WebPWriter: FrameSink {
@@ -98,10 +101,10 @@ public final class WebPWriter: FrameSink {
     try guardOpen("finish")
     isDone = true
     guard frameCount > 0 else { throw MediaError("finish \(what)", "no frames were appended") }
-    let bytes = try assembled()
+    let (bytes, frames) = try assembled()
     try Platform.writeAtomically(bytes, to: path)
     let duration = Double(frameCount) * Double(rate.denominator) / Double(rate.frames)
-    return VideoSummary(frames: pictures.count, duration: duration, bytes: bytes.count)
+    return VideoSummary(frames: frames, duration: duration, bytes: bytes.count)
   }
 
   /// Stops writing; `path` is left as it was (nothing is written before `finish`).
@@ -174,8 +177,9 @@ public final class WebPWriter: FrameSink {
   }
 
   /// The pictures as one animated WebP (libwebpmux): each replaces its
-  /// rectangle and stays until the next; loop count and canvas size.
-  private func assembled() throws(MediaError) -> [UInt8] {
+  /// rectangle and stays until the next; loop count and canvas size. Returns
+  /// the file and its frames (ANMF chunks), as a decoder counts them.
+  private func assembled() throws(MediaError) -> (bytes: [UInt8], frames: Int) {
     guard let mux = WebPMuxNew() else { throw MediaError("finish \(what)", "libwebpmux's mux failed") }
     defer { WebPMuxDelete(mux) }
     /// Frame `n`'s time in whole milliseconds (rounded).
@@ -187,6 +191,7 @@ public final class WebPWriter: FrameSink {
     // milliseconds (WebP's field), and in two parts for a lone picture, which
     // libwebpmux would otherwise write as a still without its length and
     // loop count. A copy drawn again over what it left changes nothing.
+    var frames = 0
     for (k, picture) in pictures.enumerated() {
       let end = k + 1 < pictures.count ? pictures[k + 1].start : frameCount
       var rest = max(1, milliseconds(end) - milliseconds(picture.start))
@@ -210,6 +215,7 @@ public final class WebPWriter: FrameSink {
           return WebPMuxPushFrame(mux, &info, 1)
         }
         guard status == WEBP_MUX_OK else { throw MediaError("finish \(what)", "libwebpmux error \(status.rawValue)") }
+        frames += 1
       }
     }
     var params = WebPMuxAnimParams(bgcolor: 0xFFFF_FFFF, loop_count: Int32(loop))
@@ -221,6 +227,6 @@ public final class WebPWriter: FrameSink {
       throw MediaError("finish \(what)", "libwebpmux could not assemble the file")
     }
     defer { WebPDataClear(&output) }
-    return Array(UnsafeBufferPointer(start: bytes, count: output.size))
+    return (Array(UnsafeBufferPointer(start: bytes, count: output.size)), frames)
   }
 }

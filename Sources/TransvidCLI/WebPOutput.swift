@@ -6,7 +6,10 @@ import Rendering
 /// size and rate, at most 60 fps (`AnimationRate`).
 struct WebPOutput: FormatWriter {
   var fileType: OutputFileType { WebPWriter.fileType }
-  var cacheKey: String { "libwebp-mux" }
+  /// `frames-counted`: the same bytes, but a cache record keeps the
+  /// output's frames, which counted pictures, not the file's frames (a
+  /// clip that never changes is two), so records are made again.
+  var cacheKey: String { "libwebp-mux frames-counted" }
 
   func write(_ renderer: FrameRenderer, to path: String, onFrame: (Int) throws -> Void) throws -> OutputSummary {
     let (renderer, note) = AnimationRate.renderer(renderer, format: "webp")

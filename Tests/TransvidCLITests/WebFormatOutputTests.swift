@@ -278,7 +278,9 @@ struct WebFormatOutputTests {
 
   /// A clip that never changes stays an animation of its length and loop
   /// count (libwebpmux writes one frame as a still), and a hold past WebP's
-  /// 24 bits of milliseconds goes on in copies of its picture.
+  /// 24 bits of milliseconds goes on in copies of its picture. The summary
+  /// counts the file's frames, copies included, as a decoder does (it said
+  /// 1 and 2: the pictures encoded).
   @Test(.enabled(if: tool("webpmux"), "needs libwebp's tools (Debian package webp)"))
   func aStillClipAndAVeryLongHoldKeepTheirLength() throws {
     let dir = try makeTemporaryDirectory()
@@ -286,16 +288,23 @@ struct WebFormatOutputTests {
     let grey = Bitmap(width: 8, height: 6, fill: Pixel(r: 90, g: 90, b: 90, a: 255))
     let still = try WebPWriter(path: "\(dir)/still.webp", width: 8, height: 6, fps: 10, lossless: true, loop: 3)
     for _ in 0..<30 { try still.append(grey) }
-    try still.finish()
+    let stillSummary = try still.finish()
     let info = try webpInfo("\(dir)/still.webp")
     #expect(info.loop == "3" && info.durations == [1500, 1500], "\(info)")
+    #expect(stillSummary.frames == 2)
     // 16 800 s at 1 fps, then a change: past 16 777.215 s.
     let long = try WebPWriter(path: "\(dir)/long.webp", width: 8, height: 6, fps: 1, lossless: true)
     for _ in 0..<16_800 { try long.append(grey) }
     try long.append(Bitmap(width: 8, height: 6, fill: Pixel(r: 200, g: 0, b: 0, a: 255)))
-    try long.finish()
+    let longSummary = try long.finish()
     let durations = try webpInfo("\(dir)/long.webp").durations
     #expect(durations == [WebPWriter.longestDuration, 16_800_000 - WebPWriter.longestDuration, 1000], "\(durations)")
+    #expect(longSummary.frames == 3)
+    // One frame is a still WebP: one frame to a decoder.
+    let one = try WebPWriter(path: "\(dir)/one.webp", width: 8, height: 6, fps: 10, lossless: true)
+    try one.append(grey)
+    #expect(try one.finish().frames == 1)
+    #expect(try output(["webpmux", "-info", "\(dir)/one.webp"]).contains("No features present."))
   }
 
   /// A fade too slow for any frame to change a pixel by more than a level
