@@ -12,6 +12,11 @@ extension FrameSink {
   /// transition's delay, a spring settled before its end) is held too. The
   /// writer converts each bitmap itself (swscale for YUV, a straight-alpha
   /// copy for RGBA and WebP). Cancels the writer on error.
+  ///
+  /// At least one frame is written: at a rate below the canvas's (APNG and
+  /// WebP above 60 fps, `AnimationRate`) a timeline of one canvas frame may
+  /// round to none (0.008 s: 0.96 frames at 120 fps, 0.48 at 60); its first
+  /// frame is still shown, as the GIF's is.
   func encodeFrames(
     of renderer: FrameRenderer, mergingHolds: Bool? = nil, onFrame: (Int) throws -> Void
   ) throws -> OutputSummary {
@@ -23,9 +28,10 @@ extension FrameSink {
       // neither is copied.
       var shown = merging ? Bitmap(width: width, height: height) : nil
       let fitter = try FrameFitter(renderer, width: width, height: height)
-      let last = renderer.frameCount - 1
+      let count = max(renderer.frameCount, 1)
+      let last = count - 1
       var pictures = 0
-      for n in 0..<renderer.frameCount {
+      for n in 0..<count {
         var repeats = n > 0 && renderer.repeatsPreviousFrame(n)
         if !repeats { try fitter.render(n, into: &bitmap) }
         if !repeats, n > 0, let shown { repeats = bitmap == shown }

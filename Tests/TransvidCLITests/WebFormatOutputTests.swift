@@ -415,6 +415,50 @@ struct WebFormatOutputTests {
     #expect(AnimationRate.reduced(100) == 50 && AnimationRate.reduced(90) == 45 && AnimationRate.reduced(75) == 60)
   }
 
+  /// A timeline of one canvas frame above 60 fps (0.008 s: 0.96 frames at
+  /// 120 fps, 0.56 at 70) rounds to none at the rate APNG and WebP are
+  /// written at (0.48 at 60, 0.28 at 35): they still show its first frame,
+  /// one picture each, and the job writes all its outputs. It failed with
+  /// "no frames were appended" and no line, and wrote nothing, not even the MP4.
+  @Test(arguments: ["120", "70", "119.88"])
+  func oneFrameAbove60FPSIsOnePicture(_ fps: String) throws {
+    let dir = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    _ = try write(
+      """
+      name: one
+      canvas: { size: 64x64, scale: 1, fps: \(fps) }
+      output: { formats: [apng, webp, mp4] }
+      screens:
+        a: { background: "#FF0000" }
+      timeline:
+        - hold: 0.008
+
+      """, to: "one.cfg", in: dir)
+    let run = try runBinary(["one.cfg", "-o", "out", "-q", "--report", "report.json"], in: dir)
+    #expect(run.status == 0, "\(run.stderr)")
+    let report = try #require(
+      try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: "\(dir)/report.json"))) as? [String: Any])
+    let outputs = try #require((report["jobs"] as? [[String: Any]])?.first?["outputs"] as? [[String: Any]])
+    let frames = Dictionary(
+      uniqueKeysWithValues: outputs.map { ((($0["file"] as? String ?? "") as NSString).lastPathComponent, $0["frames"] as? Int ?? -1) })
+    #expect(frames == ["one.apng.png": 1, "one.webp": 1, "one.mp4": 1])
+    // Each file decodes to one frame of the red screen (the MP4 and the lossy WebP within a few levels).
+    for file in ["one.apng.png", "one.webp", "one.mp4"] {
+      let (_, data) = try PlanFramesTests.run(
+        URL(fileURLWithPath: "/usr/bin/env"),
+        ["ffmpeg", "-v", "error", "-i", "\(dir)/out/\(file)", "-f", "rawvideo", "-pix_fmt", "rgba", "-"])
+      #expect(data.count == 64 * 64 * 4, "\(file): \(data.count / (64 * 64 * 4)) frames")
+      let pixels = [UInt8](data)
+      var far = 0
+      for i in stride(from: 0, to: pixels.count, by: 4) {
+        let (r, g, b, a) = (pixels[i], pixels[i + 1], pixels[i + 2], pixels[i + 3])
+        if r < 247 || g > 8 || b > 8 || a != 255 { far += 1 }
+      }
+      #expect(far == 0, "\(file): \(far) pixels not red")
+    }
+  }
+
   /// An odd canvas (121×201 px): the WebM and MOV repeat the last column
   /// and row (122×202) as the MP4 does; APNG and WebP keep every pixel as is.
   @Test(.enabled(if: tool("webpmux"), "needs libwebp's tools (Debian package webp)"))
