@@ -166,16 +166,22 @@ struct SizeBudget {
     }
   }
 
-  /// The first rate `fit` tries for `maxBytes` over `duration` seconds.
+  /// The first rate `fit` tries for `maxBytes` over `duration` seconds:
+  /// the budget's rate less the headroom, at least the lowest rate (a
+  /// budget of 20–20.8 kb/s starts there).
   static func firstRate(_ maxBytes: Int, over duration: Double) -> Int {
-    min(Int(Double(maxBytes) * 8 * headroom / max(duration, 1e-3)), highestBitRate)
+    min(max(Int(Double(maxBytes) * 8 * headroom / max(duration, 1e-3)), lowestBitRate), highestBitRate)
   }
 
-  /// Why `maxBytes` over `duration` seconds cannot be met, if its rate is below the lowest.
+  /// Why `maxBytes` over `duration` seconds cannot be met, if the budget's
+  /// own rate (no headroom) is below the lowest: said to a tenth of a kb/s,
+  /// rounded down, so a rate below the lowest never reads as it.
   static func tooLow(_ maxBytes: Int, over duration: Double) -> String? {
-    let rate = firstRate(maxBytes, over: duration)
-    guard rate < lowestBitRate else { return nil }
-    return "\(maxBytes) bytes over \(format(duration)) s is \(rate / 1000) kb/s, below the lowest rate (\(lowestBitRate / 1000) kb/s)"
+    let rate = Double(maxBytes) * 8 / max(duration, 1e-3)
+    guard rate < Double(lowestBitRate) else { return nil }
+    let tenths = Int((rate / 100).rounded(.down))
+    let text = tenths % 10 == 0 ? "\(tenths / 10)" : "\(tenths / 10).\(tenths % 10)"
+    return "\(maxBytes) bytes over \(format(duration)) s is \(text) kb/s, below the lowest rate (\(lowestBitRate / 1000) kb/s)"
   }
 
   private func failure(_ message: String) -> JobFailure {

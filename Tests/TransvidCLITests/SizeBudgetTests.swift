@@ -63,8 +63,44 @@ struct SizeBudgetTests {
     #expect(run.status == 1)
     #expect(
       errors.contains(
-        "small.cfg:3:44: error: output.mp4.maxBytes: 2000 bytes over 1.90 s is 8 kb/s, below the lowest rate (20 kb/s)"),
+        "small.cfg:3:44: error: output.mp4.maxBytes: 2000 bytes over 1.90 s is 8.4 kb/s, below the lowest rate (20 kb/s)"),
       "\(errors)")
     #expect(!FileManager.default.fileExists(atPath: "\(dir)/out/small.mp4"))
+  }
+
+  /// The lowest rate is the budget's own (bytes × 8 over the duration), not
+  /// the rate less the first attempt's headroom: 2600 bytes over 1 s (20.8
+  /// kb/s) is met, at 20 kb/s (it was refused as "19 kb/s"); 2499 bytes
+  /// (19.99 kb/s) is refused, said as 19.9 kb/s, never rounded up to the
+  /// lowest rate it is below; 2500 bytes (20 kb/s) is not refused.
+  @Test func aBudgetAtTheLowestRateIsTried() throws {
+    let dir = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    func job(_ maxBytes: Int) -> String {
+      """
+      name: b\(maxBytes)
+      canvas: { size: 60x60, scale: 1, fps: 30, background: "#000000" }
+      output: { formats: [mp4], mp4: { maxBytes: \(maxBytes) } }
+      screens:
+        a: { background: "#FFFFFF" }
+      timeline:
+        - hold: 1.0
+
+      """
+    }
+    for maxBytes in [2499, 2500, 2600] { _ = try write(job(maxBytes), to: "b\(maxBytes).cfg", in: dir) }
+    let check = try runBinary(["check", "b2499.cfg", "b2500.cfg", "b2600.cfg"], in: dir)
+    #expect(check.status == 1)
+    let refusal = "b2499.cfg:3:44: error: output.mp4.maxBytes: 2499 bytes over 1.00 s is 19.9 kb/s, below the lowest rate (20 kb/s)"
+    #expect(check.lines == [refusal], "\(check.lines)")
+    let low = try runBinary(["b2499.cfg", "-o", "out", "-q"], in: dir)
+    #expect(low.status == 1 && low.stderr.contains(refusal), "\(low.stderr)")
+    let binary = try #require(transvidBinary())
+    let (status, data) = try PlanFramesTests.run(binary, ["\(dir)/b2600.cfg", "-o", "\(dir)/out"])
+    let text = String(decoding: data, as: UTF8.self)
+    #expect(status == 0, "\(text)")
+    #expect(text.contains("(mp4: maxBytes 2600: two-pass at 20 kb/s, "), "\(text)")
+    let size = try #require(try FileManager.default.attributesOfItem(atPath: "\(dir)/out/b2600.mp4")[.size] as? Int)
+    #expect(size > 1000 && size <= 2600, "\(size) bytes")
   }
 }
