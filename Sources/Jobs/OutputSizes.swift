@@ -6,8 +6,9 @@
 // - every format: frames of the canvas's pixel size;
 // - mp4, webm, mov: the canvas padded to even sides, or scaled to a
 //   `width:`/`height:` (`VideoSize.swift`);
-// - gif: frames `gif.width` wide (default: the canvas width in points, at
-//   least 16), the height keeping the canvas's aspect ratio;
+// - gif: frames `gif.width` wide (default: the canvas width in points, one
+//   pixel per point however narrow), the height keeping the canvas's
+//   aspect ratio;
 // - sheet: `sheet.width` wide (default: thumbnails of half the canvas
 //   width in points), one row of thumbnails and labels per `columns` frames.
 // Each image must have at most `maxSide²` pixels and each side at most 65535
@@ -80,9 +81,10 @@ extension JobSpec {
     size == VideoSize() ? canvasKey : "output.\(format.rawValue).\(size.width != nil ? "width" : "height")"
   }
 
-  /// The GIF's frame size in pixels.
+  /// The GIF's frame size in pixels: `output.gif.width`, else one pixel
+  /// per point (at least one pixel).
   public var gifSize: (width: Int, height: Int) {
-    let width = output.gif.width ?? Swift.max(16, Int(frameSize.width.rounded()))
+    let width = output.gif.width ?? Swift.max(1, Int(frameSize.width.rounded()))
     let height = Swift.max(1, Int((Double(framePixelHeight) * Double(width) / Double(framePixelWidth)).rounded()))
     return (width, height)
   }

@@ -10,7 +10,7 @@ struct GIFOutput: FormatWriter {
   var fileType: OutputFileType { GIFWriter.fileType }
   /// The GIF writer needs no filled heap (`GIFWriter.write`).
   var fillsHeap: Bool { false }
-  var cacheKey: String { "gif libimagequant paletteuse lossy-lzw giflib scale-3x per-frame-target rest-weighted lossy-per-frame error-4x q100 budget-most-colours lossy-lifetime-48 palette-auto-1000 lossless-exact budget-widest" }
+  var cacheKey: String { "gif libimagequant paletteuse lossy-lzw giflib scale-3x per-frame-target rest-weighted lossy-per-frame error-4x q100 budget-most-colours lossy-lifetime-48 palette-auto-1000 lossless-exact budget-widest width-per-point" }
 
   /// `maxBytes` settles the colour count within this many colours.
   static let colourStep = 8
@@ -205,7 +205,7 @@ struct GIFOutput: FormatWriter {
         throw JobFailure(
           spec.diagnostic(
             at: "output.gif.maxBytes",
-            "even at 32 px, \(fps) fps and \(colors) colours the GIF is \(lastBytes) bytes, over \(maxBytes)"))
+            "even at \(width) px, \(fps) fps and \(colors) colours the GIF is \(lastBytes) bytes, over \(maxBytes)"))
       }
       guard let kept else { preconditionFailure("a search that ends has kept a file") }
       var changes: [String] = []

@@ -162,21 +162,23 @@ func runTransvid(_ arguments: [String], in directory: String, environment: [Stri
     #expect(ContinuousClock.now - start < .seconds(60))
   }
 
-  /// `--format` is checked like the job's own formats: a GIF of a 2×8192
-  /// canvas would be 16×65536 pixels (GIF sides end at 65535); as an MP4 the job is fine.
+  /// `--format` is checked like the job's own formats: a GIF 16 px wide
+  /// (its `gif.width`) of a 2×8192 canvas would be 16×65536 pixels (GIF
+  /// sides end at 65535); as an MP4 the job is fine.
   @Test func formatsFromTheCommandLineAreSizedToo() throws {
     let dir = try makeTemporaryDirectory()
     defer { try? FileManager.default.removeItem(atPath: dir) }
     try write(
       goodJob(name: "thin").replacingOccurrences(of: "size: 60x100", with: "size: 2x8192")
-        .replacingOccurrences(of: "[5, 10, 50, 20]", with: "[0, 10, 2, 20]"),
+        .replacingOccurrences(of: "[5, 10, 50, 20]", with: "[0, 10, 2, 20]")
+        .replacingOccurrences(of: "mp4: { crf: 23, preset: ultrafast }", with: "mp4: { crf: 23, preset: ultrafast }, gif: { width: 16 }"),
       to: "thin.cfg", in: dir)
     #expect(try runTransvid(["thin.cfg", "-o", "out", "-q"], in: dir).status == 0)
     let run = try runTransvid(["thin.cfg", "-o", "out", "-q", "--format", "gif"], in: dir)
     #expect(run.status == 1)
     #expect(
       run.errorLines == [
-        "thin.cfg:2:17: error: canvas.size: the GIF would be 16x65536 pixels; at most 65535 per side "
+        "thin.cfg:3:78: error: output.gif.width: the GIF would be 16x65536 pixels; at most 65535 per side "
           + "(GIF and PNG store sides in 16 bits; --max-side cannot raise it)"
       ])
   }
