@@ -9,6 +9,14 @@
 // `%f`, anything for `%@`) and formatted on its own, so a catalog cannot make
 // Foundation read an argument that is not there (`%*d`, `%s`, a `%lld` given
 // text). What is not a specifier is copied as it is (`50% off`).
+//
+// The work is bounded by what a label holds, not by what a catalog writes:
+// substitutions may name substitutions, so 200 tokens a level, 4 levels
+// deep, would come to 200⁴ expansions, all within the limits on a string's
+// length and nesting. Filling in stops as soon as the text built passes
+// `JobDecoder.maximumTextLength` characters, or the specifiers filled in
+// (its own and its substitutions') pass `maximumSpecifiers`, which bounds a
+// string whose substitutions expand to nothing.
 
 import Foundation
 
@@ -30,28 +38,54 @@ public enum StringFormat {
   /// How deep substitutions may name substitutions (`%arg and %#@more@`).
   static let maximumNesting = 4
 
+  /// Most specifiers one string fills in, its substitutions' included: as
+  /// many as the characters a label holds (a string's own text has at most
+  /// half as many, each specifier being two characters or more).
+  static let maximumSpecifiers = JobDecoder.maximumTextLength
+
+  /// What filling in one string has done so far, across its substitutions.
+  private struct Work {
+    /// Characters of the text built.
+    var characters = 0
+    /// Specifiers filled in (`%%` and `%#@NAME@` tokens included).
+    var specifiers = 0
+
+    /// Counts `text` as built; throws once the text passes what a label holds.
+    mutating func add(_ text: some StringProtocol) throws(Problem) {
+      characters += text.unicodeScalars.count
+      guard characters <= JobDecoder.maximumTextLength else {
+        throw Problem(message: "the text comes to more than the \(JobDecoder.maximumTextLength) characters a label holds")
+      }
+    }
+
+    /// Counts one specifier; throws once there are more than `maximumSpecifiers`.
+    mutating func fill() throws(Problem) {
+      specifiers += 1
+      guard specifiers <= maximumSpecifiers else {
+        throw Problem(message: "its substitutions expand to more than \(maximumSpecifiers) format specifiers")
+      }
+    }
+  }
+
   /// `text` with its specifiers filled in from `args` in `locale`;
   /// `%#@NAME@` tokens take their `substitutions`' form for their argument
   /// by the plural rules of `language` (nil: the locale's), `%arg` in it
   /// standing for that argument, and the form is formatted in turn. The
-  /// result is at most `JobDecoder.maximumTextLength` characters, as any text.
+  /// result is at most `JobDecoder.maximumTextLength` characters, as any
+  /// text, and takes at most `maximumSpecifiers` specifiers to fill in.
   public static func format(
     _ text: String, _ args: [FormatArgument], locale: String, language: String? = nil,
     substitutions: [String: LocalizedString.Substitution] = [:]
   ) throws(Problem) -> String {
-    let result = try format(
+    var work = Work()
+    return try format(
       text, args, locale: Locale(identifier: locale), language: language ?? locale, substitutions: substitutions,
-      depth: 0)
-    let length = result.unicodeScalars.count
-    guard length <= JobDecoder.maximumTextLength else {
-      throw Problem(message: "the text comes to \(length) characters, more than the \(JobDecoder.maximumTextLength) a label holds")
-    }
-    return result
+      depth: 0, work: &work)
   }
 
   private static func format(
     _ text: String, _ args: [FormatArgument], locale: Locale, language: String,
-    substitutions: [String: LocalizedString.Substitution], depth: Int
+    substitutions: [String: LocalizedString.Substitution], depth: Int, work: inout Work
   ) throws(Problem) -> String {
     var result = ""
     var rest = text[...]
@@ -64,10 +98,13 @@ public enum StringFormat {
       return (n, args[n - 1])
     }
     while let match = rest.firstMatch(of: specifier) {
+      try work.add(rest[..<match.range.lowerBound])
       result += rest[..<match.range.lowerBound]
       rest = rest[match.range.upperBound...]
       let whole = match.output.0
+      try work.fill()
       if whole == "%%" {
+        try work.add("%")
         result += "%"
         continue
       }
@@ -87,13 +124,17 @@ public enum StringFormat {
         // The form, `%arg` its argument's own specifier, formatted like any string.
         let form = LocalizedString.pluralForm(substitution.forms, of: number, language: language)
           .replacing("%arg", with: "%\(slot)$\(substitution.specifier)")
+        // The form's text is counted as it is built, so it is not counted again here.
         result += try format(
-          form, args, locale: locale, language: language, substitutions: substitutions, depth: depth + 1)
+          form, args, locale: locale, language: language, substitutions: substitutions, depth: depth + 1, work: &work)
         continue
       }
       let (slot, value) = try argument(match.output.2 ?? Substring(String(sequential)), for: whole)
-      result += try formatOne(whole, value, slot: slot, locale: locale)
+      let filled = try formatOne(whole, value, slot: slot, locale: locale)
+      try work.add(filled)
+      result += filled
     }
+    try work.add(rest)
     result += rest
     return result
   }

@@ -168,7 +168,7 @@ import Testing
     ("write", "[3]",
      "the 'en' string of 'write' in 'App.xcstrings' (\"%n\") cannot take them: '%n' writes to its argument, which a job cannot give"),
     ("twice", "[\"\(String(repeating: "a", count: 600))\"]",
-     "the 'en' string of 'twice' in 'App.xcstrings' (\"%1$@ %1$@\") cannot take them: the text comes to 1201 characters, more than the 1000 a label holds"),
+     "the 'en' string of 'twice' in 'App.xcstrings' (\"%1$@ %1$@\") cannot take them: the text comes to more than the 1000 characters a label holds"),
     ("count", "[1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17]",
      "expected a list of at most 16 numbers or texts, such as [3] or [Anna, 2], got a list of 17 items"),
   ])
@@ -180,5 +180,41 @@ import Testing
     let error = try #require(throws: Diagnostic.self) { try JobParser.load(path: path) }
     #expect(error.location == SourceLocation(file: path, line: 8, column: 56 + key.count))
     #expect(error.message == "screens.home.views[0].text.args: " + message)
+  }
+
+  /// A catalog of one key `k` whose text is `%#@a@` 200 times, `a`'s form
+  /// `%#@b@` 200 times, `b`'s `%#@c@`, `c`'s `%#@d@`, and `d`'s `bottom`:
+  /// every string within the length limit and the nesting within 4 levels.
+  static func multiplying(bottom: String) -> String {
+    func substitution(_ form: String) -> String {
+      "{ \"argNum\" : 1, \"formatSpecifier\" : \"lld\", \"variations\" : { \"plural\" : { \"other\" : \(unit(form)) } } }"
+    }
+    let tokens = { (name: String) in String(repeating: "%#@\(name)@", count: 200) }
+    return """
+      { "sourceLanguage" : "en", "version" : "1.0", "strings" : { "k" : { "localizations" : { "en" : {
+        "stringUnit" : { "state" : "translated", "value" : "\(tokens("a"))" },
+        "substitutions" : {
+          "a" : \(substitution(tokens("b"))), "b" : \(substitution(tokens("c"))),
+          "c" : \(substitution(tokens("d"))), "d" : \(substitution(bottom)) } } } } } }
+      """
+  }
+
+  // 200⁴ expansions, 1.6 billion characters (or none, of as many empty forms), once hung
+  // `transvid check` while the job was read: filling in stops once the work passes what a label holds.
+  @Test(arguments: [
+    ("%arg photo", "the text comes to more than the 1000 characters a label holds"),
+    ("", "its substitutions expand to more than 1000 format specifiers"),
+  ])
+  func substitutionsThatMultiplyStopAtWhatALabelHolds(bottom: String, problem: String) throws {
+    let dir = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    try write(Self.multiplying(bottom: bottom), to: "App.xcstrings", in: dir)
+    let path = try write(Self.job("[en]", key: "k", args: "[1]"), to: "j.cfg", in: dir)
+    #expect(throws: Diagnostic(
+      SourceLocation(file: path, line: 8, column: 57),
+      "screens.home.views[0].text.args: the 'en' string of 'k' in 'App.xcstrings' "
+        + "(\"%#@a@%#@a@%#@a@%#@a@%#@a@%#@a@%#@a@%#@a@…\") cannot take them: \(problem)")) {
+      try JobParser.load(path: path)
+    }
   }
 }
