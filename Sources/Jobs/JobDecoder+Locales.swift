@@ -258,7 +258,7 @@ extension JobDecoder {
       guard localization.hasKey(key.key) else {
         throw Diagnostic(
           key.location,
-          "\(key.path): no string '\(key.key)' in \(place)\(Suggestion.hint(for: key.key, in: Array(Set(localization.tables.values.flatMap(\.keys))).sorted()))")
+          "\(key.path): no string \(YAMLNode.singleQuoted(key.key)) in \(place)\(Suggestion.hint(for: key.key, in: Array(Set(localization.tables.values.flatMap(\.keys))).sorted()))")
       }
       // Each locale's string must take the arguments (checked here, where an error can stop the job).
       guard let argsLocation = key.argsLocation, let argsPath = key.argsPath else { continue }
@@ -269,7 +269,7 @@ extension JobDecoder {
         } catch {
           throw Diagnostic(
             argsLocation,
-            "\(argsPath): the '\(locale)' string of '\(key.key)' in \(place) "
+            "\(argsPath): the '\(locale)' string of \(YAMLNode.singleQuoted(key.key)) in \(place) "
               + "(\(YAMLNode.quoted(found.value.asWritten(device: spec.deviceFamily)))) cannot take them: \(error.message)")
         }
       }

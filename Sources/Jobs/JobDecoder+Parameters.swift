@@ -34,7 +34,7 @@ extension JobDecoder {
       }
       guard let parameter = descriptor.parameters.first(where: { $0.name == pair.key }) else {
         let names = descriptor.parameters.map(\.name)
-        var message = "unknown parameter '\(pair.key)' in \(fields.path)"
+        var message = "unknown parameter \(YAMLNode.singleQuoted(pair.key)) in \(fields.path)"
         if let match = Suggestion.closest(to: pair.key, in: names + (takesCurve ? ["spring"] : []) + JobDecoder.stepReservedKeys) {
           message += "; did you mean '\(match)'?"
         } else {
@@ -99,7 +99,7 @@ extension JobDecoder {
     let ids = screen.views.compactMap(\.id)
     guard let view = screen.views.first(where: { $0.id == id }) else {
       let hint = ids.isEmpty ? "; it has no views with an id" : Suggestion.hint(for: id, in: ids)
-      throw Diagnostic(node.location, "\(path): screen '\(screen.name)' has no view '\(id)'\(hint)")
+      throw Diagnostic(node.location, "\(path): screen '\(screen.name)' has no view \(YAMLNode.singleQuoted(id))\(hint)")
     }
     guard view.frame.width > 0, view.frame.height > 0 else {
       throw Diagnostic(

@@ -15,9 +15,17 @@
 // `JobDecoder+Views.swift`); an `id` (unique on its screen) lets transitions
 // refer to the view. Image paths are relative to the job file; the runner
 // decides which paths a job may reach, checks the files and decodes them.
+//
+// Screen names and view ids are words the job chooses, at most
+// `maximumIDLength` characters: steps name them, messages echo them, and a
+// name that matches none is compared with each for "did you mean".
 
 extension JobDecoder {
   static let screenKeys = ["background", "image", "contentMode", "views"]
+
+  /// Longest screen name or view id, in Unicode scalars (as the longest
+  /// font family name).
+  static let maximumIDLength = 100
 
   /// The screens a `sheet` step presents (`to:` of a step whose
   /// `transition` is sheet), read ahead of the timeline's own decoding:
@@ -45,6 +53,11 @@ extension JobDecoder {
     for pair in pairs {
       let location = pair.keyLocation
       guard !pair.key.isEmpty else { throw Diagnostic(location, "\(path): a screen needs a name") }
+      guard pair.key.unicodeScalars.count <= JobDecoder.maximumIDLength else {
+        throw Diagnostic(
+          location,
+          "\(path): expected a screen name of at most \(JobDecoder.maximumIDLength) characters, got \(YAMLNode.quoted(pair.key))")
+      }
       let screenPath = path.appending(pair.key)
       var decoder = self
       decoder.isElevated = sheets.contains(pair.key)

@@ -50,7 +50,8 @@ extension JobDecoder {
       if pairs.count > 1 {
         throw Diagnostic(
           pairs[1].keyLocation,
-          "\(itemPath): a step has one key, found '\(pair.key)' and '\(pairs[1].key)' (start each step with '-')")
+          "\(itemPath): a step has one key, found \(YAMLNode.singleQuoted(pair.key)) and \(YAMLNode.singleQuoted(pairs[1].key)) "
+            + "(start each step with '-')")
       }
       let stepPath = itemPath.appending(pair.key)
       switch pair.key {

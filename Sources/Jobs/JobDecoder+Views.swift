@@ -38,7 +38,11 @@ extension JobDecoder {
         item, itemPath, expected: "a view: { id, frame, color, corner, image, text, … }", keys: JobDecoder.viewKeys)
       var id: String?
       if let value = fields["id"] {
-        let text = try string(value, fields.path("id"), expected: "a view id")
+        let expected = "a view id of at most \(JobDecoder.maximumIDLength) characters"
+        let text = try string(value, fields.path("id"), expected: expected)
+        guard text.unicodeScalars.count <= JobDecoder.maximumIDLength else {
+          throw mismatch(value, fields.path("id"), expected: expected)
+        }
         if let first = ids[text] {
           throw Diagnostic(
             value.location,

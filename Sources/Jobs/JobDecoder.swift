@@ -85,7 +85,7 @@ struct JobDecoder {
   func unknownKey(_ pair: YAMLNode.Pair, in path: KeyPath, keys: [String]) -> Diagnostic {
     Diagnostic(
       pair.keyLocation,
-      "unknown key '\(pair.key)' \(path.keyPlace)\(Suggestion.hint(for: pair.key, in: keys))")
+      "unknown key \(YAMLNode.singleQuoted(pair.key)) \(path.keyPlace)\(Suggestion.hint(for: pair.key, in: keys))")
   }
 
   /// The value of `key`, which must be there. `what` says what it is for.

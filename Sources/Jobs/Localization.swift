@@ -145,7 +145,7 @@ public struct Localization: Hashable, Sendable {
         || !part.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) })
       {
         // A variant: 5–8 letters or digits, or 4 beginning with a digit (de-1996, sl-rozaj).
-        return "'\(YAMLNode.quoted(part).dropFirst().dropLast())' is not a script, region or variant subtag"
+        return "\(YAMLNode.singleQuoted(part)) is not a script, region or variant subtag"
       } else if !variants.insert(part.lowercased()).inserted {
         // RFC 5646 §2.2.5: a variant appears once.
         return "the variant '\(part)' is given twice"

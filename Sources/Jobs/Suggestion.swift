@@ -6,6 +6,16 @@
 // close when it is at most 2 edits away (1 for words of up to 4 characters,
 // so `to` does not suggest `id`) and changes at most half of the longer
 // word; the closest wins, the earlier on a tie.
+//
+// Only distances up to that limit matter, so a comparison costs the length
+// of the shorter word times five, not the product of the two lengths: a
+// candidate whose length differs by more than the limit is passed over
+// unread, and the table is filled only within the limit of its diagonal.
+// The words compared are the job's own (an unknown key, a view id it
+// names), of any length.
+//
+// The names a hint echoes are cut as every echoed value is
+// (`YAMLNode.singleQuoted`), and a list of names stops after `maximumListed`.
 
 public enum Suggestion {
   /// The candidate closest to `word`, if any is close enough.
@@ -15,7 +25,7 @@ public enum Suggestion {
     for candidate in candidates {
       let other = Array(candidate.lowercased().unicodeScalars)
       let limit = min(target.count, other.count) <= 4 ? 1 : 2
-      let d = distance(target, other)
+      let d = distance(target, other, atMost: limit)
       // Replacing half the word or more is no near miss (`x` is not `a`).
       if d <= limit, 2 * d <= max(target.count, other.count), d < (best?.distance ?? .max) {
         best = (candidate, d)
@@ -24,32 +34,54 @@ public enum Suggestion {
     return best?.name
   }
 
+  /// Most names `hint` lists: more than any fixed vocabulary has (the
+  /// longest, the device finishes, has 16); a job's own names (a catalog's
+  /// keys, a screen's view ids) may be any number.
+  static let maximumListed = 20
+
   /// `; did you mean 'x'?` for a close candidate, else `; expected one of: a, b, c`
-  /// (or nothing when `listing` is false and nothing is close).
+  /// (the first `maximumListed`, then how many more), or nothing when
+  /// `listing` is false and nothing is close.
   static func hint(for word: String, in candidates: [String], listing: Bool = true) -> String {
-    if let match = closest(to: word, in: candidates) { return "; did you mean '\(match)'?" }
-    if listing, !candidates.isEmpty { return "; expected one of: \(candidates.joined(separator: ", "))" }
-    return ""
+    if let match = closest(to: word, in: candidates) { return "; did you mean \(YAMLNode.singleQuoted(match))?" }
+    guard listing, !candidates.isEmpty else { return "" }
+    let shown = candidates.prefix(maximumListed).map { YAMLNode.singleQuoted($0).dropFirst().dropLast() }
+    let more = candidates.count > maximumListed ? " and \(candidates.count - maximumListed) more" : ""
+    return "; expected one of: \(shown.joined(separator: ", "))\(more)"
   }
 
-  /// Optimal string alignment distance between `a` and `b`.
-  static func distance(_ a: [Unicode.Scalar], _ b: [Unicode.Scalar]) -> Int {
+  /// Optimal string alignment distance between `a` and `b`, or `limit + 1`
+  /// when it is more than `limit`.
+  static func distance(_ a: [Unicode.Scalar], _ b: [Unicode.Scalar], atMost limit: Int = .max) -> Int {
+    let limit = min(limit, max(a.count, b.count))
+    let beyond = limit + 1
+    // Each edit changes the length by at most one.
+    if abs(a.count - b.count) > limit { return beyond }
     if a.isEmpty { return b.count }
     if b.isEmpty { return a.count }
-    // Three rows: two back (for swaps), one back, current.
-    var before = [Int](repeating: 0, count: b.count + 1)
-    var previous = Array(0...b.count)
-    var current = [Int](repeating: 0, count: b.count + 1)
+    // Three rows: two back (for swaps), one back, current. Row i is filled
+    // from column i − limit to i + limit; the cell on each side of that band
+    // holds `beyond`, so the next row reads nothing stale.
+    var before = [Int](repeating: beyond, count: b.count + 1)
+    var previous = (0...b.count).map { Swift.min($0, beyond) }
+    var current = [Int](repeating: beyond, count: b.count + 1)
     for i in 1...a.count {
-      current[0] = i
-      for j in 1...b.count {
+      let low = Swift.max(1, i - limit), high = Swift.min(b.count, i + limit)
+      current[low - 1] = low == 1 ? Swift.min(i, beyond) : beyond
+      if high < b.count { current[high + 1] = beyond }
+      var smallest = current[low - 1]
+      for j in low...high {
         let cost = a[i - 1] == b[j - 1] ? 0 : 1
-        var d = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
+        var d = Swift.min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
         if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] {
-          d = min(d, before[j - 2] + 1)
+          d = Swift.min(d, before[j - 2] + 1)
         }
-        current[j] = d
+        current[j] = Swift.min(d, beyond)
+        smallest = Swift.min(smallest, current[j])
       }
+      // A swap reaches back two rows, but only from a cell that the row
+      // between also reaches at no more cost: past the limit here, past it for good.
+      if smallest > limit { return beyond }
       (before, previous, current) = (previous, current, before)
     }
     return previous[b.count]

@@ -142,6 +142,12 @@ struct YAMLNode: Sendable {
     return out + "\""
   }
 
+  /// `text` as messages echo a name: in single quotes (`'hero'`), escaped
+  /// and shortened to 40 characters as `quoted` does.
+  static func singleQuoted(_ text: String) -> String {
+    "'\(quoted(text).dropFirst().dropLast())'"
+  }
+
   /// The core schema's number forms: `[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?`,
   /// `[-+]?\.inf` and `.nan` in their three spellings.
   static func number(fromPlain text: String) -> Double? {

@@ -118,6 +118,16 @@ let brokenJobs: [BrokenJob] = [
     "unknown top-level key", "colour: red\n",
     "job.cfg:1:1: error: unknown key 'colour' at the top level; expected one of: name, canvas, output, screens, timeline, stage, locales, strings, appearances"),
   BrokenJob(
+    "unknown key, echoed cut", "\(String(repeating: "x", count: 60)): 1\n",
+    "job.cfg:1:1: error: unknown key '\(String(repeating: "x", count: 40))…' at the top level; expected one of: name, canvas, output, screens, timeline, stage, locales, strings, appearances"),
+  BrokenJob(
+    "two keys in a step, echoed cut", "screens: { a: {} }\ntimeline:\n  - { hold: 1, \(String(repeating: "x", count: 60)): 2 }\n",
+    "job.cfg:3:16: error: timeline[0]: a step has one key, found 'hold' and '\(String(repeating: "x", count: 40))…' (start each step with '-')"),
+  BrokenJob(
+    "unknown string key, echoed cut",
+    "strings: { en: { greet: Hi } }\nscreens:\n  a:\n    views:\n      - { frame: [0, 0, 10, 10], text: { key: \(String(repeating: "k", count: 60)) } }\ntimeline: [hold: 1]\n",
+    "job.cfg:5:47: error: screens.a.views[0].text.key: no string '\(String(repeating: "k", count: 40))…' in the inline strings; expected one of: greet"),
+  BrokenJob(
     "missing screens", "timeline: [hold: 1]\n",
     "job.cfg:1:1: error: missing 'screens' (a mapping of screen names to screens)"),
   BrokenJob(
@@ -195,6 +205,12 @@ let brokenJobs: [BrokenJob] = [
     "job.cfg:1:26: error: output.formats[1]: 'gif' is listed twice"),
 
   // MARK: screens
+  BrokenJob(
+    "screen name too long", "screens:\n  \(String(repeating: "s", count: 101)):\n    background: white\ntimeline: [hold: 1]\n",
+    "job.cfg:2:3: error: screens: expected a screen name of at most 100 characters, got \"\(String(repeating: "s", count: 40))…\""),
+  BrokenJob(
+    "view id too long", "screens:\n  home:\n    views:\n      - { id: \(String(repeating: "v", count: 101)), frame: [0, 0, 10, 10] }\ntimeline: [hold: 1]\n",
+    "job.cfg:4:15: error: screens.home.views[0].id: expected a view id of at most 100 characters, got \"\(String(repeating: "v", count: 40))…\""),
   BrokenJob(
     "unknown screen key", "screens:\n  home:\n    backgroud: white\n",
     "job.cfg:3:5: error: unknown key 'backgroud' in screens.home; did you mean 'background'?"),
@@ -279,6 +295,9 @@ let brokenJobs: [BrokenJob] = [
     "point with three numbers", job("push: { to: detail, transition: magic-move, tap: [1, 2, 3] }"),
     "job.cfg:9:54: error: timeline[0].push.tap: expected [x, y] in points, got a list of 3 items"),
   BrokenJob(
+    "unknown view id, echoed cut", job("push: { to: detail, transition: magic-move, element: { from: \(String(repeating: "b", count: 60)), to: hero } }"),
+    "job.cfg:9:66: error: timeline[0].push.element.from: screen 'home' has no view '\(String(repeating: "b", count: 40))…'; expected one of: button"),
+  BrokenJob(
     "unknown curve", job("push: { to: detail, transition: circle-spread, curve: easeOutt }"),
     "job.cfg:9:59: error: timeline[0].push.curve: unknown curve 'easeOutt'; did you mean 'easeOut'?"),
   BrokenJob(
@@ -314,6 +333,25 @@ let brokenJobs: [BrokenJob] = [
       "the job has no 'name' and its file name \"my job\" is not a safe output name; "
         + "add name: using letters, digits, '-', '_' and '.', not starting with '.'")) {
       try JobParser.parse(job("hold: 1"), file: "jobs/my job.cfg")
+    }
+  }
+
+  /// A step naming a view by 250 000 characters on a screen of 200 views
+  /// with ids of 100 (the most an id may have): the error echoes 40 of
+  /// them and 20 of the ids, and "did you mean" reads none of either (two
+  /// edits cannot bridge their lengths).
+  @Test static func aHugeNameAmongManyLongIDsFailsWithAShortMessage() {
+    let ids = (1000..<1200).map { "\($0)" + String(repeating: "v", count: 96) }
+    let name = String(repeating: "x", count: 250_000)
+    let text =
+      "screens:\n  a:\n    views:\n" + ids.map { "      - { id: \($0), frame: [0, 0, 10, 10] }\n" }.joined()
+      + "  b:\n    views:\n      - { id: w, frame: [0, 0, 10, 10] }\n"
+      + "timeline:\n  - push: { to: b, transition: magic-move, element: { from: \(name), to: w } }\n"
+    let shown = ids.prefix(20).map { "\($0.prefix(40))…" }.joined(separator: ", ")
+    #expect(throws: Diagnostic(
+      SourceLocation(file: "job.cfg", line: 208, column: 61),
+      "timeline[0].push.element.from: screen 'a' has no view '\(name.prefix(40))…'; expected one of: \(shown) and 180 more")) {
+      try JobParser.parse(bytes: Array(text.utf8), file: "job.cfg", transitions: TestCatalog.all)
     }
   }
 

@@ -36,6 +36,40 @@ import Testing
     #expect(d("same", "same") == 0)
   }
 
+  /// Optimal string alignment by the whole table, as the definition reads.
+  static func fullDistance(_ a: [Unicode.Scalar], _ b: [Unicode.Scalar]) -> Int {
+    var t = [[Int]](repeating: [Int](repeating: 0, count: b.count + 1), count: a.count + 1)
+    for i in 0...a.count { t[i][0] = i }
+    for j in 0...b.count { t[0][j] = j }
+    for i in stride(from: 1, through: a.count, by: 1) {
+      for j in stride(from: 1, through: b.count, by: 1) {
+        t[i][j] = min(t[i - 1][j] + 1, t[i][j - 1] + 1, t[i - 1][j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+        if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] { t[i][j] = min(t[i][j], t[i - 2][j - 2] + 1) }
+      }
+    }
+    return t[a.count][b.count]
+  }
+
+  /// The table filled within `limit` of its diagonal gives the distance, or
+  /// `limit + 1` past it: every pair of words of up to 5 letters from "abc".
+  @Test static func aBoundedDistanceIsTheDistanceUpToItsLimit() {
+    var words: [[Unicode.Scalar]] = [[]]
+    for length in 1...5 {
+      words += words.filter { $0.count == length - 1 }.flatMap { word in "abc".unicodeScalars.map { word + [$0] } }
+    }
+    for a in words {
+      for b in words {
+        let full = fullDistance(a, b)
+        for limit in [0, 1, 2, 3, .max] {
+          let expected = limit == .max ? full : min(full, limit + 1)
+          if Suggestion.distance(a, b, atMost: limit) != expected {
+            Issue.record("'\(String(String.UnicodeScalarView(a)))' to '\(String(String.UnicodeScalarView(b)))' at most \(limit)")
+          }
+        }
+      }
+    }
+  }
+
   @Test static func suggestions() {
     #expect(Suggestion.closest(to: "backgroud", in: ["background", "views"]) == "background")
     #expect(Suggestion.closest(to: "EASEINEASEOUT", in: ["easeIn", "easeInEaseOut"]) == "easeInEaseOut")
@@ -43,6 +77,18 @@ import Testing
     #expect(Suggestion.closest(to: "to", in: ["id"]) == nil)
     #expect(Suggestion.closest(to: "colour", in: ["name", "canvas"]) == nil)
     #expect(Suggestion.hint(for: "x", in: ["a", "bb"]) == "; expected one of: a, bb")
+  }
+
+  /// The job's own names may be long and many: a hint echoes each cut to 40
+  /// characters and lists 20 of them, and comparing a long word with long
+  /// names reads only what could be within two edits.
+  @Test static func suggestionsAmongLongAndManyNames() {
+    let ids = (10000..<10200).map { "\($0)" + String(repeating: "v", count: 995) }
+    let shown = ids.prefix(20).map { $0.prefix(40) + "…" }.joined(separator: ", ")
+    #expect(Suggestion.hint(for: String(repeating: "x", count: 250_000), in: ids) == "; expected one of: \(shown) and 180 more")
+    #expect(Suggestion.hint(for: "10007" + String(repeating: "v", count: 994), in: ids) == "; did you mean '\(ids[7].prefix(40))…'?")
+    #expect(Suggestion.closest(to: "v" + String(repeating: "v", count: 999), in: ids) == nil)
+    #expect(Suggestion.hint(for: "x", in: ["a\"b"]) == "; expected one of: a\\\"b")
   }
 
   @Test static func devicePresets() throws {
