@@ -31,9 +31,12 @@ public enum StringFormat {
 
   /// A specifier: `%%`, a substitution token `%#@NAME@`, or `%[N$][flags][width][.precision][length]conversion`
   /// (a `*` width or precision, and `%n`, are specifiers a job cannot fill).
-  /// No space flag: "50% off" is text, not "% o".
+  /// No space flag: "50% off" is text, not "% o". A width starts with 1–9,
+  /// as in printf (a 0 is the flag), so a run of zeros splits between flags
+  /// and width one way only: were it any way, each `%` followed by a
+  /// thousand zeros and no conversion would be tried at every split.
   nonisolated(unsafe) static let specifier =
-    /%%|%#@([A-Za-z0-9_]+)@|%(?:([0-9]+)\$)?([-+#0]*)([0-9]*|\*)(?:\.([0-9]*|\*))?([hlqztjL]*)([@dDiuUxXoOfFeEgGaAcCsSpn])/
+    /%%|%#@([A-Za-z0-9_]+)@|%(?:([0-9]+)\$)?([-+#0]*)([1-9][0-9]*|\*)?(?:\.([0-9]*|\*))?([hlqztjL]*)([@dDiuUxXoOfFeEgGaAcCsSpn])/
 
   /// How deep substitutions may name substitutions (`%arg and %#@more@`).
   static let maximumNesting = 4

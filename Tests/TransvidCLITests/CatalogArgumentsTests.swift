@@ -217,4 +217,19 @@ import Testing
       try JobParser.load(path: path)
     }
   }
+
+  // A 0 after the `%` (and its `N$`) is the zero flag, as many times as written; the width starts at
+  // the first other digit. A `%` and 999 zeros has no conversion: it is text, copied as written.
+  @Test(arguments: [
+    ("%-5lld|", "42   |"), ("%0lld", "42"), ("%1$00lld", "42"),
+    ("%" + String(repeating: "0", count: 999), "%" + String(repeating: "0", count: 999)),
+    ("%00001000lld", "'%00001000lld' asks for a field wider than 999 characters"),
+  ])
+  func zeroFlagsAndWidthsAreReadAsPrintfReadsThem(format: String, text: String) {
+    do {
+      #expect(try StringFormat.format(format, [.integer(42)], locale: "en") == text)
+    } catch {
+      #expect(error.message == text)
+    }
+  }
 }
