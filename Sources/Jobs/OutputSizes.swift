@@ -72,8 +72,16 @@ extension JobSpec {
     }
   }
 
-  /// The key a size error blames: the canvas's size (or device) as written.
-  var canvasKey: String { sizeSources["canvas.size"] != nil ? "canvas.size" : "canvas.device" }
+  /// The key a size error about the frame blames: the canvas's size (or
+  /// device) as written; with a stage that makes the frame larger than
+  /// the canvas, the stage's `size`, else its `padding`, else its `device`
+  /// (else `stage` itself), which made it so.
+  var canvasKey: String {
+    if stage != nil, framePixelWidth > canvas.pixelWidth || framePixelHeight > canvas.pixelHeight {
+      return ["stage.size", "stage.padding", "stage.device"].first { sizeSources[$0] != nil } ?? "stage"
+    }
+    return sizeSources["canvas.size"] != nil ? "canvas.size" : "canvas.device"
+  }
 
   /// The key that makes `format`'s video `size`: its `width:` or `height:`,
   /// else the canvas's.
@@ -112,6 +120,7 @@ extension JobSpec {
   static let sizeKeys = [
     ["canvas", "size"], ["canvas", "device"], ["output", "gif", "width"], ["output", "sheet", "width"],
     ["output", "mp4", "maxBytes"], ["output", "webm", "maxBytes"], ["output", "gif", "maxBytes"],
+    ["stage", "size"], ["stage", "padding"], ["stage", "device"],
   ]
 }
 

@@ -198,6 +198,15 @@ func runTransvid(_ arguments: [String], in directory: String, environment: [Stri
     let webm = try runTransvid(["check", "big.cfg", "--format", "webm"], in: dir)
     #expect(webm.errorLines.first?.hasPrefix("big.cfg:2:17: error: canvas.size: the webm would be 8192x8192 pixels; VP9's largest level") == true, "\(webm.errorLines)")
     #expect(try runTransvid(["check", "big.cfg", "--format", "png,apng"], in: dir).status == 0)
+    // A stage that makes the frame that big is blamed, not the small canvas inside it.
+    try write(goodJob(name: "staged") + "stage:\n  device: none\n  size: [8192, 8192]\n", to: "staged.cfg", in: dir)
+    let staged = try runTransvid(["check", "staged.cfg"], in: dir)
+    #expect(staged.errorLines.first?.hasPrefix("staged.cfg:16:9: error: stage.size: the mp4 would be 8192x8192 pixels") == true, "\(staged.errorLines)")
+    try write(
+      goodJob(name: "padded").replacingOccurrences(of: "size: 60x100", with: "size: 4000x4000") + "stage: { padding: 1000 }\n",
+      to: "padded.cfg", in: dir)
+    let padded = try runTransvid(["check", "padded.cfg"], in: dir)
+    #expect(padded.errorLines.first?.hasPrefix("padded.cfg:14:19: error: stage.padding: the mp4 would be 6000x6000 pixels") == true, "\(padded.errorLines)")
     try write(goodJob(name: "wide").replacingOccurrences(of: "size: 60x100", with: "size: 8192x4352"), to: "wide.cfg", in: dir)
     #expect(try runTransvid(["check", "wide.cfg", "--format", "mp4,webm"], in: dir).status == 0)
     try write(goodJob(name: "up").replacingOccurrences(of: "mp4: { crf: 23, preset: ultrafast }", with: "mp4: { height: 8192 }"), to: "up.cfg", in: dir)
