@@ -91,11 +91,12 @@ extension JobSpec {
             + "drawn as written: an app fills it in at run time (give the values with text: { key: \(key.key), args: [...] })"))
     }
     if found.fellBack {
-      notes.append(
-        JobNote(
-          key.location,
-          "\(key.path): key '\(key.key)' has no '\(locale)' string in \(place); "
-            + "using the source language '\(localization.sourceLanguage)'"))
+      // A catalog key with no string in its source language either is its own text, as iOS draws it.
+      let source = localization.sourceLanguage
+      let fallback =
+        found.value == .text(key.key) ? "the source language '\(source)' has none either, so the key itself is drawn, as iOS draws it"
+        : "using the source language '\(source)'"
+      notes.append(JobNote(key.location, "\(key.path): key '\(key.key)' has no '\(locale)' string in \(place); \(fallback)"))
     }
     return formatted ?? Localization.asWritten(written)
   }

@@ -59,6 +59,20 @@ import TransvidCLI
     return dir
   }
 
+  /// A key with no string in any language, the source's included ('Done':
+  /// an entry Xcode extracted and nobody wrote), is drawn as the key itself,
+  /// as iOS draws it, and the note says so (it said the source language's
+  /// string was used).
+  @Test func aKeyWithoutAnyStringIsDrawnAsItself() throws {
+    let dir = try Self.folder()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    let path = try write(Self.job(locales: "[ar]", key: "Done"), to: "app.cfg", in: dir)
+    let job = try #require(try JobParser.load(path: path).localizedJobs().first)
+    #expect(job.screens[0].views[0].text == "Done")
+    #expect(job.notes.first?.description == "\(path):8:48: note: screens.home.views[0].text.key: key 'Done' has no 'ar' string in "
+      + "'App.xcstrings'; the source language 'en' has none either, so the key itself is drawn, as iOS draws it")
+  }
+
   @Test func catalogGivesEachLocaleItsStrings() throws {
     let dir = try Self.folder()
     defer { try? FileManager.default.removeItem(atPath: dir) }
