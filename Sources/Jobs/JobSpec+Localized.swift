@@ -87,7 +87,7 @@ extension JobSpec {
       notes.append(
         JobNote(
           key.location,
-          "\(key.path): the '\(locale)' string of '\(key.key)' has the format specifier '\(specifier)', "
+          "\(key.path): the '\(locale)' string of \(YAMLNode.singleQuoted(key.key)) has the format specifier '\(specifier)', "
             + "drawn as written: an app fills it in at run time (give the values with text: { key: \(key.key), args: [...] })"))
     }
     if found.fellBack {
@@ -96,7 +96,8 @@ extension JobSpec {
       let fallback =
         found.value == .text(key.key) ? "the source language '\(source)' has none either, so the key itself is drawn, as iOS draws it"
         : "using the source language '\(source)'"
-      notes.append(JobNote(key.location, "\(key.path): key '\(key.key)' has no '\(locale)' string in \(place); \(fallback)"))
+      notes.append(
+        JobNote(key.location, "\(key.path): key \(YAMLNode.singleQuoted(key.key)) has no '\(locale)' string in \(place); \(fallback)"))
     }
     return formatted ?? Localization.asWritten(written)
   }

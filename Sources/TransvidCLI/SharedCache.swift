@@ -96,7 +96,6 @@ final class SharedCache: Sendable {
   /// `maxBytes`. Returns the summaries, each with the SHA-256 of the bytes
   /// it read (none where it read nothing), and why nothing was stored when
   /// writing failed (a full disk: the run goes on, and says so).
-  @discardableResult
   func store(key: String, job: String, outputs: [(format: OutputFormat, summary: OutputSummary)])
     -> (summaries: [OutputSummary], failure: String?)
   {

@@ -73,13 +73,9 @@ enum WatchCommand {
         let spec = try? JobParser.load(
           path: job, limits: options.limits, access: options.paths.access(jobFile: job), formats: options.formats)
       else { return nil }
-      let inputs = BatchPlan.inputs([(file: job, spec: spec, catalog: nil)]).keys.sorted().filter { $0 != PathPolicy.resolve(job) }
-      watcher?.watch([job] + inputs)
-      return [job] + inputs
+      return watching(job, BatchPlan.inputs([(file: job, spec: spec, catalog: nil)]), watcher)
     }
-    // Everything the job reads: its images, fonts and String Catalog.
-    let inputs = BatchPlan.inputs(of: plan.jobs).keys.sorted().filter { $0 != PathPolicy.resolve(job) }
-    watcher?.watch([job] + inputs)
+    let files = watching(job, BatchPlan.inputs(of: plan.jobs), watcher)
     let mode = ProgressReporter.mode(.plain, quiet: runner.options.quiet, console: console)
     let reporter = ProgressReporter(mode: mode, console: console, jobs: plan.jobs)
     let staging = StagingArea()
@@ -101,7 +97,15 @@ enum WatchCommand {
         console.error("transvid: cannot write the preview '\(page)': \((error as? MediaError)?.message ?? "\(error)")")
       }
     }
-    return [job] + inputs
+    return files
+  }
+
+  /// The job and every file it reads (`inputs`: images, fonts, String
+  /// Catalog), watched by `watcher` from now on.
+  static func watching(_ job: String, _ inputs: [String: String], _ watcher: FileWatcher?) -> [String] {
+    let files = [job] + inputs.keys.sorted().filter { $0 != PathPolicy.resolve(job) }
+    watcher?.watch(files)
+    return files
   }
 
   /// The job's name without the locale and appearance its outputs add
