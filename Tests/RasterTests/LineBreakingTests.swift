@@ -146,6 +146,20 @@ import Testing
     #expect(block.lines.count == 2 && block.lines[1].layout.isTruncated)
   }
 
+  @Test static func aBreakThatEndsTheTextStartsNoLine() {
+    #expect(lines("Done\n", fonts: TestFonts.latinOnly, width: 500) == ["Done"])
+    #expect(lines("Done\r\n", fonts: TestFonts.latinOnly, width: 500) == ["Done"])
+    #expect(lines("Done\n\n", fonts: TestFonts.latinOnly, width: 500) == ["Done", ""])
+    #expect(lines("\n", fonts: TestFonts.latinOnly, width: 500) == [""])
+    // So it sits where the same text without the break sits, centred in its frame.
+    let style = TextStyle(size: 20, lines: 0)
+    let size = Size(width: 150, height: 120)
+    let plain = Label("Done", style: style).render(size: size, scale: 1, fonts: TestFonts.latinOnly)
+    let broken = Label("Done\n", style: style).render(size: size, scale: 1, fonts: TestFonts.latinOnly)
+    let same = plain == broken
+    #expect(same)
+  }
+
   @Test static func theLinesAreCentredInTheFrameWithTheFontsLineHeight() {
     let style = TextStyle(size: 20, lines: 0)
     let bitmap = Label(sentence, style: style).render(size: Size(width: 150, height: 300), scale: 1, fonts: TestFonts.latinOnly)

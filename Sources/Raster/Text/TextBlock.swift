@@ -83,7 +83,9 @@ struct TextBlock {
   }
 
   /// The text's paragraphs (split at line and paragraph separators), each
-  /// cleaned as `TextLayout.clean` cleans a line.
+  /// cleaned as `TextLayout.clean` cleans a line. A break that ends the
+  /// text starts no line, as NSString drawing lays out none after it (a
+  /// label's "Done\n" is one line tall; "Done\n\n" two).
   static func paragraphs(_ text: String) -> [[UInt32]] {
     var result: [[UInt32]] = [[]]
     var previous: Unicode.Scalar?
@@ -96,6 +98,7 @@ struct TextBlock {
         result[result.count - 1] += TextLayout.clean(String(scalar))
       }
     }
+    if result.count > 1, result[result.count - 1].isEmpty { result.removeLast() }
     return result
   }
 
