@@ -6,10 +6,18 @@ import Transitions
 
 /// What each still segment shows when it is not a plain screen (the end
 /// state of the last transition that completed before it: a sheet over the
-/// shrunken old screen) and, with a drawn status bar that follows the
-/// screens, how light its glyphs are at each segment's start and end (over
-/// what each still shows, and from there to over each transition's last
-/// frame).
+/// shrunken old screen), the screens each transition starts and ends on
+/// and, with a drawn status bar that follows the screens, how light its
+/// glyphs are at each segment's start and end (over what each still shows,
+/// and from there to over each transition's last frame).
+///
+/// A screen a sheet (or another presentation over the old screen) shows
+/// stays inside that composite while it is up: a step from it starts from
+/// the composite (`Transition.restingScreen`), and the step that comes back
+/// to it ends on the composite again, so nothing jumps to full screen
+/// between them. Forward steps (push, present) and the reverse steps that
+/// undo them nest, so a stack of what each forward step started from gives
+/// every reverse step the screen it returns to.
 ///
 /// Each segment's values depend on the segments before it, so they are
 /// worked out in order, as far as the latest segment asked about, the first
@@ -20,12 +28,25 @@ import Transitions
 /// worked out does not wait for one being worked out ahead of it
 /// (`FrameRenderer.preparingAhead`).
 final class RestingImages: Sendable {
+  /// A composite on display that steps start from, in the space of a
+  /// step drawn `mirrored` or not.
+  private struct Shown {
+    var screen: ScreenSnapshot
+    var mirrored: Bool
+  }
+
   private struct Progress {
     var images: [Bitmap?] = []
     var lightness: [(start: Double, end: Double)] = []
+    /// What each transition segment's transition sees (nil for stills).
+    var contexts: [TransitionContext?] = []
     /// What the last completed transition left on display (nil: its screen).
     var display: Bitmap? = nil
     var current: Double? = nil
+    /// The composite a step from the screen on display starts from (nil: the screen).
+    var shown: Shown? = nil
+    /// What each forward step not yet undone started from, the latest last.
+    var below: [Shown?] = []
   }
 
   private let timeline: Timeline
@@ -59,6 +80,12 @@ final class RestingImages: Sendable {
     worked(through: segment) { $0.images[segment] }
   }
 
+  /// What segment `segment`'s transition sees: its screens, or the
+  /// composites it starts or ends on; nil for a still.
+  func context(segment: Int) -> TransitionContext? {
+    worked(through: segment) { $0.contexts[segment] }
+  }
+
   /// How light the drawn bar's glyphs are at the start and end of
   /// `segment`; nil unless the bar follows the screens.
   func lightness(segment: Int) -> (start: Double, end: Double)? {
@@ -74,56 +101,79 @@ final class RestingImages: Sendable {
     if let value = progress.withLock({ p in p.images.count > segment ? read(p) : nil }) { return value }
     return working.withLock { _ in
       while true {
-        let state = progress.withLock { p in p.images.count > segment ? nil : (p.images.count, p.display, p.current) }
-        guard let (index, display, current) = state else { return progress.withLock { read($0) } }
-        let next = self.segment(index, after: display, current: current)
-        progress.withLock { p in
-          p.images.append(next.image)
-          if let lightness = next.lightness { p.lightness.append(lightness) }
-          p.display = next.display
-          p.current = next.current
-        }
+        let state = progress.withLock { p in p.images.count > segment ? nil : p }
+        guard var p = state else { return progress.withLock { read($0) } }
+        self.segment(p.images.count, state: &p)
+        progress.withLock { $0 = p }
       }
     }
   }
 
-  /// Segment `index`'s values, given what the segments before it left on
-  /// display (`display`) and the bar's lightness there (`current`).
-  private func segment(_ index: Int, after display: Bitmap?, current: Double?) -> (
-    image: Bitmap?, lightness: (start: Double, end: Double)?, display: Bitmap?, current: Double?
-  ) {
+  /// Appends segment `index`'s values to `state`, which holds those of
+  /// the segments before it (what they left on display, the bar's
+  /// lightness there, the composites steps start from).
+  private func segment(_ index: Int, state p: inout Progress) {
     let follows = followsScreens
     switch timeline.segments[index].content {
     case .still(let screen):
-      guard follows, let statusBar else { return (display, nil, display, current) }
-      let value = (display ?? screens[screen]?.image).map(statusBar.lightness(over:)) ?? current ?? 0
-      return (display, (value, value), display, value)
+      p.images.append(p.display)
+      p.contexts.append(nil)
+      guard follows, let statusBar else { return }
+      let value = (p.display ?? screens[screen]?.image).map(statusBar.lightness(over:)) ?? p.current ?? 0
+      p.lightness.append((value, value))
+      p.current = value
     case .transition(_, let step):
       var start = 0.0
-      var current = current
       if follows, let statusBar {
-        start = current ?? screens[step.from].map { statusBar.lightness(over: $0.image) } ?? 0
-        current = start
+        start = p.current ?? screens[step.from].map { statusBar.lightness(over: $0.image) } ?? 0
+        p.current = start
       }
+      // A forward step starts from what is on display; a reverse step ends
+      // on what the forward step it undoes started from.
+      let mirrored = step.mirror == true
+      let reverse = step.operation.isReverse
+      let from = reverse ? nil : p.shown
+      let to = reverse ? (p.below.last ?? nil) : nil
+      func inSpace(_ shown: Shown?) -> ScreenSnapshot? {
+        guard let shown else { return nil }
+        return shown.mirrored == mirrored ? shown.screen : shown.screen.mirrored(width: spec.canvas.size.width)
+      }
+      let context = FrameRenderer.context(for: step, screens: screens, spec: spec, from: inSpace(from), to: inSpace(to))
+      p.contexts.append(context)
+      p.images.append(nil)
       // A cancelled step leaves the display as it was, and ends where it started.
-      let unchanged = (image: Bitmap?.none, lightness: follows ? (start, start) : nil, display: display, current: current)
-      guard !step.isCancelled, let transition = transitions[index],
-        let from = screens[step.from], let to = screens[step.to],
-        let context = FrameRenderer.context(for: step, screens: screens, spec: spec)
-      else { return unchanged }
+      guard !step.isCancelled, let transition = transitions[index], let context, let plainTo = screens[step.to] else {
+        if follows { p.lightness.append((start, start)) }
+        return
+      }
+      if reverse {
+        p.shown = p.below.popLast() ?? nil
+      } else {
+        p.below.append(from)
+        let render = { (layers: Layer) -> Bitmap in
+          var image = Bitmap(
+            width: self.spec.canvas.pixelWidth, height: self.spec.canvas.pixelHeight,
+            fill: self.spec.canvas.background.premultipliedPixel)
+          self.compositor.render(layers, into: &image)
+          image.updateOpacityHint()
+          return image
+        }
+        p.shown = transition.restingScreen(in: context, rendering: render).map { Shown(screen: $0, mirrored: mirrored) }
+      }
       var image = Bitmap(
         width: spec.canvas.pixelWidth, height: spec.canvas.pixelHeight, fill: spec.canvas.background.premultipliedPixel)
       // What the step leaves on display: its own last frame.
       let layers = transition.layers(in: context, at: transition.totalDuration)
       compositor.render(FrameRenderer.presented(layers, for: step, size: spec.canvas.size), into: &image)
-      if statusBar?.drawn == nil {
-        statusBar?.apply(to: &image, area: PixelArea(whole: image), transition: (from.image, to.image, 1))
+      if statusBar?.drawn == nil, let plainFrom = screens[step.from] {
+        statusBar?.apply(to: &image, area: PixelArea(whole: image), transition: (plainFrom.image, plainTo.image, 1))
       }
       image.updateOpacityHint()
-      let left = image == to.image ? nil : image
-      guard follows, let statusBar else { return (nil, nil, left, current) }
+      p.display = image == plainTo.image ? nil : image
+      guard follows, let statusBar else { return }
       let end = statusBar.lightness(over: image)
-      return (nil, (start, end), left, end)
+      p.lightness.append((start, end))
+      p.current = end
     }
   }
 }

@@ -107,7 +107,7 @@ public struct FrameRenderer: Sendable {
     guard case .transition(let index, let time) = timeline.content(ofFrame: n),
       case .transition(_, let step) = timeline.segments[index].content,
       let transition = transitions[index],
-      let context = Self.context(for: step, screens: screens, spec: spec)
+      let context = resting.context(segment: index)
     else { return nil }
     var layers = transition.layers(in: context, at: time)
     if let touch = timeline.touchLocation(segment: index, clock: timeline.clock(ofFrame: n, segment: index)) {

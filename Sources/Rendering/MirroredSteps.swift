@@ -13,11 +13,16 @@ import Raster
 import Transitions
 
 extension FrameRenderer {
-  /// What `step`'s transition sees: its screens, flipped for a mirrored step.
-  static func context(for step: TransitionStep, screens: ScreenSnapshots, spec: JobSpec) -> TransitionContext? {
+  /// What `step`'s transition sees: its screens, flipped for a mirrored
+  /// step, or in their place the composites `from` and `to` (already in
+  /// the step's space) it starts or ends on (`RestingImages`).
+  static func context(
+    for step: TransitionStep, screens: ScreenSnapshots, spec: JobSpec, from: ScreenSnapshot? = nil,
+    to: ScreenSnapshot? = nil
+  ) -> TransitionContext? {
     let mirror = step.mirror == true
-    guard let from = screens.transitioning(step.from, mirrored: mirror),
-      let to = screens.transitioning(step.to, mirrored: mirror)
+    guard let from = from ?? screens.transitioning(step.from, mirrored: mirror),
+      let to = to ?? screens.transitioning(step.to, mirrored: mirror)
     else { return nil }
     return TransitionContext(
       containerSize: spec.canvas.size, scale: Double(spec.canvas.scale), operation: step.operation,
@@ -37,10 +42,11 @@ extension FrameRenderer {
 extension ScreenSnapshot {
   /// The screen mirrored left to right: images flipped, view frames at W − x − width.
   func mirrored(width: Double) -> ScreenSnapshot {
-    ScreenSnapshot(
-      name: name, image: image.mirroredHorizontally(),
-      viewFrames: viewFrames.mapValues { Rect(x: width - $0.maxX, y: $0.minY, width: $0.width, height: $0.height) },
-      viewImages: viewImages.mapValues { $0.mirroredHorizontally() },
-      imagesWithViewHidden: imagesWithViewHidden.mapValues { $0.mirroredHorizontally() }, viewsTop: viewsTop)
+    var mirrored = self
+    mirrored.image = image.mirroredHorizontally()
+    mirrored.viewFrames = viewFrames.mapValues { Rect(x: width - $0.maxX, y: $0.minY, width: $0.width, height: $0.height) }
+    mirrored.viewImages = viewImages.mapValues { $0.mirroredHorizontally() }
+    mirrored.imagesWithViewHidden = imagesWithViewHidden.mapValues { $0.mirroredHorizontally() }
+    return mirrored
   }
 }

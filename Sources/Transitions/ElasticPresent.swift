@@ -66,6 +66,8 @@ public struct ElasticPresent: PartialPresentation {
 
   /// The tree for a sheet `amount` presented (1 = at rest), in the
   /// present's terms: `below` is the old screen, `sheet` the new one.
+  func presentedOrigin(in context: TransitionContext) -> Point { Point(x: 0, y: context.height - height) }
+
   func composite(in context: TransitionContext, amount: Double, presenting below: ScreenSnapshot, presented sheet: ScreenSnapshot) -> Layer {
     var background = context.snapshotLayer(below)
     let s = lerp(1, scale, amount)

@@ -97,18 +97,22 @@ public struct PageSheet: PartialPresentation {
   }
 
   /// The presenting screen's transform when `amount` presented: scale about
-  /// its centre, then the move that puts its top edge at the safe-area top.
-  public func recedingTransform(in context: TransitionContext, amount: Double) -> Transform3D {
+  /// its centre, then the move that puts its top edge at the safe-area top;
+  /// a presenting sheet (`card`: its resting composite) moves up by as much
+  /// as the scale brings its top down, less the 10 pt it sat below the safe
+  /// area, so its card's top shows above the new one (UIKIT.md §2, as
+  /// react-navigation's modal interpolator stacks cards).
+  public func recedingTransform(in context: TransitionContext, amount: Double, card: Bool = false) -> Transform3D {
     let w = context.width, h = context.height
     let s = lerp(1, 1 - 20 / w, amount)
-    let ty = lerp(0, safeAreaTop - 10 * h / w, amount)
+    let ty = lerp(0, (card ? 0 : safeAreaTop) - 10 * h / w, amount)
     return Transform3D.scale(x: s, y: s).concatenating(.translation(x: 0, y: ty))
   }
 
   func composite(in context: TransitionContext, amount: Double, presenting below: ScreenSnapshot, presented sheet: ScreenSnapshot) -> Layer {
     if cardWidth > 0 { return formSheet(in: context, amount: amount, presenting: below, presented: sheet) }
     var receding = context.snapshotLayer(below)
-    receding.transform = recedingTransform(in: context, amount: amount)
+    receding.transform = recedingTransform(in: context, amount: amount, card: below.isPageSheet)
     receding.cornerRadius = Self.cornerRadius * clampedUnit(amount)
     receding.masksToBounds = true
     let dim = Layer.solid(Color(red: 0, green: 0, blue: 0, alpha: dimming), frame: context.bounds, opacity: amount)
@@ -121,6 +125,14 @@ public struct PageSheet: PartialPresentation {
     var container = context.emptyContainer()
     container.sublayers = [.solid(.black, frame: context.bounds), receding, dim, card]
     return container
+  }
+
+  func presentedOrigin(in context: TransitionContext) -> Point {
+    guard cardWidth <= 0 else {
+      let w = Swift.min(cardWidth, context.width), h = Swift.min(cardHeight, context.height)
+      return Point(x: (context.width - w) / 2, y: (context.height - h) / 2)
+    }
+    return Point(x: 0, y: safeAreaTop + Self.topOffset(in: context))
   }
 
   /// iPad: the centred card over the dimmed presenting screen.

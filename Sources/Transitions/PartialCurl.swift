@@ -76,6 +76,9 @@ public struct PartialCurl: PartialPresentation {
     return lerp(flat, rest, amount)
   }
 
+  /// The presented screen lies under the page where it was.
+  func presentedOrigin(in context: TransitionContext) -> Point { .zero }
+
   func composite(in context: TransitionContext, amount: Double, presenting page: ScreenSnapshot, presented below: ScreenSnapshot) -> Layer {
     let n = Self.normal
     let f = foldOffset(in: context, presented: below, amount: amount)

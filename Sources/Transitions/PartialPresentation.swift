@@ -1,3 +1,4 @@
+import Geometry
 import Motion
 import Raster
 
@@ -14,6 +15,9 @@ protocol PartialPresentation: Transition {
   func composite(
     in context: TransitionContext, amount: Double, presenting: ScreenSnapshot, presented: ScreenSnapshot
   ) -> Layer
+  /// Where the presented screen's top-left corner rests in the container:
+  /// its views are there, moved by as much.
+  func presentedOrigin(in context: TransitionContext) -> Point
 }
 
 extension PartialPresentation {
@@ -28,6 +32,31 @@ extension PartialPresentation {
   public func restingLayers(in context: TransitionContext) -> Layer {
     let c = context.operation.isReverse ? context.reversed : context
     return composite(in: c, amount: 1, presenting: c.fromScreen, presented: c.toScreen)
+  }
+
+  /// The resting composite, and with each view the presented screen hides
+  /// for a shared-element step the composite over that hidden form.
+  public func restingScreen(in context: TransitionContext, rendering render: (Layer) -> Bitmap) -> ScreenSnapshot? {
+    guard !context.operation.isReverse else { return nil }
+    let presenting = context.fromScreen, presented = context.toScreen
+    func drawn(_ shown: ScreenSnapshot) -> Bitmap {
+      render(composite(in: context, amount: 1, presenting: presenting, presented: shown))
+    }
+    var hidden: [String: Bitmap] = [:]
+    for (id, image) in presented.imagesWithViewHidden {
+      var shown = presented
+      shown.image = image
+      hidden[id] = drawn(shown)
+    }
+    let origin = presentedOrigin(in: context)
+    var resting = ScreenSnapshot(
+      name: presented.name, image: drawn(presented),
+      viewFrames: presented.viewFrames.mapValues {
+        Rect(x: $0.minX + origin.x, y: $0.minY + origin.y, width: $0.width, height: $0.height)
+      },
+      viewImages: presented.viewImages, imagesWithViewHidden: hidden, viewsTop: presented.viewsTop.map { $0 + origin.y })
+    resting.isPageSheet = (self as? PageSheet).map { $0.cardWidth <= 0 } ?? false
+    return resting
   }
 
   public func layers(in context: TransitionContext, at time: Double) -> Layer {

@@ -43,6 +43,10 @@ public struct ScreenSnapshot: Sendable {
   /// identified or not; nil for a screen without views (or one built from
   /// `viewFrames` alone, which then stand for its views).
   public var viewsTop: Double?
+  /// Whether this is a page sheet's resting composite, the card over the
+  /// screen behind it (`Transition.restingScreen`): a sheet it presents
+  /// moves it back as a card, not as a full-screen root.
+  public var isPageSheet = false
 
   public init(
     name: String, image: Bitmap, viewFrames: [String: Rect] = [:], viewImages: [String: Bitmap] = [:],
@@ -140,6 +144,14 @@ public protocol Transition: Sendable {
   /// present should show it, and the matching dismiss starts from it
   /// (`restingLayers(in: context.reversed)` = the dismiss's frame at time 0).
   func restingLayers(in context: TransitionContext) -> Layer
+  /// The screen a finished forward step leaves on display, as the steps
+  /// after it start from it: nil where that is the to-screen itself (the
+  /// default). A presentation over the old screen gives its resting
+  /// composite (drawn by `render`), with the presented screen's views
+  /// where the composite shows them — so a sheet that presents another
+  /// screen, or pushes one, starts from the card and the screen behind it,
+  /// as UIKit's `fromVC.view` sits inside them, not from its screen alone.
+  func restingScreen(in context: TransitionContext, rendering render: (Layer) -> Bitmap) -> ScreenSnapshot?
   /// The one curve every property of the step follows over `duration`
   /// after `delay`, or nil when its properties keep curves of their own
   /// (keyframes, several springs). A gesture's completion then moves the
@@ -157,4 +169,6 @@ extension Transition {
   public func restingLayers(in context: TransitionContext) -> Layer {
     context.container(showing: context.toScreen)
   }
+
+  public func restingScreen(in context: TransitionContext, rendering render: (Layer) -> Bitmap) -> ScreenSnapshot? { nil }
 }

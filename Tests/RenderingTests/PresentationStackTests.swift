@@ -1,0 +1,90 @@
+import Jobs
+import Raster
+import Rendering
+import Testing
+
+/// A screen a presentation over the old screen shows (a sheet, an
+/// elastic card, a curl) stays inside that composite while it is up: the
+/// next step starts from the composite, the step back ends on it, and the
+/// holds between show it — no frame jumps to the screen alone.
+@Suite struct PresentationStackTests {
+  static func job(first: String, second: String, back: String) -> String {
+    """
+    name: stack
+    canvas: { size: 200x400, scale: 1, fps: 30, background: "#000000" }
+    screens:
+      a: { background: "#FF0000" }
+      b: { background: "#0000FF" }
+      c: { background: "#FF00FF" }
+    timeline:
+      - present: { to: b, transition: \(first), duration: 0.3 }
+      - hold: 0.2
+      - \(second): { to: c, duration: 0.3 }
+      - hold: 0.2
+      - \(back): {}
+      - hold: 0.2
+      - dismiss: {}
+      - hold: 0.2
+    """
+  }
+
+  /// Each segment's first and last frame, in order.
+  static func bounds(_ renderer: FrameRenderer) -> [(first: Int, last: Int)] {
+    var result: [(first: Int, last: Int)] = []
+    var segment = -1
+    for n in 0..<renderer.frameCount {
+      let s = renderer.timeline.segmentIndex(ofFrame: n)
+      if s != segment {
+        result.append((n, n))
+        segment = s
+      } else {
+        result[result.count - 1].last = n
+      }
+    }
+    return result
+  }
+
+  @Test(arguments: [
+    ("sheet", "present", "transition: sheet"), ("sheet", "present", "transition: cover-vertical"),
+    ("sheet", "push", "transition: push"), ("elastic-present", "present", "transition: cross-dissolve"),
+    ("partial-curl", "push", "transition: circle-spread"), ("elastic-present", "present", "transition: elastic-present"),
+  ])
+  func stepsFromAndBackToACompositeDoNotJump(first: String, operation: String, second: String) throws {
+    let back = operation == "push" ? "pop" : "dismiss"
+    let job = Self.job(first: first, second: operation, back: back)
+      .replacingOccurrences(of: "to: c, duration", with: "to: c, \(second), duration")
+    let renderer = FrameRenderer(spec: try JobParser.parse(job, file: "stack.cfg"))
+    let segments = Self.bounds(renderer)
+    #expect(segments.count == 8)
+    func frame(_ n: Int) -> Bitmap { renderer.frame(n, width: 200, height: 400) }
+    let resting = frame(segments[1].last)
+    #expect(resting != renderer.snapshot(of: "b"), "the hold shows the composite, not b alone")
+    // The second step starts where the hold left off, and the step back returns there.
+    let starts = frame(segments[2].first) == resting
+    #expect(starts, "\(first) then \(second): the step from the composite jumps")
+    let holdsBack = frame(segments[5].first) == resting && frame(segments[5].last) == resting
+    #expect(holdsBack, "\(first) then \(second): the step back does not return to the composite")
+    // And the composite's own dismiss starts from it and ends on a.
+    let dismisses = frame(segments[6].first) == resting
+    #expect(dismisses)
+    let ends = frame(segments[7].last) == renderer.snapshot(of: "a")
+    #expect(ends)
+  }
+
+  /// A sheet presented from a sheet moves the first card back as a card
+  /// (UIKIT.md §2): its top shows just above the new card, dimmed, where a
+  /// full-screen root moved back would show the black behind it.
+  @Test func aSheetOverASheetLeavesTheFirstCardShowingAboveIt() throws {
+    let job = Self.job(first: "sheet", second: "present", back: "dismiss")
+      .replacingOccurrences(of: "to: c, duration: 0.3", with: "to: c, transition: sheet, duration: 2")
+    let renderer = FrameRenderer(spec: try JobParser.parse(job, file: "stack.cfg"))
+    let segments = Self.bounds(renderer)
+    let stacked = renderer.frame(segments[3].last, width: 200, height: 400)
+    // The new card's top rests at 59 + 10 pt; the first card, scaled by
+    // 1 − 20/200 about the centre and moved up 10·400/200 pt, has its top at 62.1.
+    let new = stacked[100, 75], first = stacked[100, 66], above = stacked[100, 55]
+    #expect(new == Pixel(r: 255, g: 0, b: 255, a: 255), "\(new)")
+    #expect(first.b > 190 && first.b < 215 && first.r == 0, "the first card is not there, dimmed: \(first)")
+    #expect(above.b == 0, "\(above)")
+  }
+}
