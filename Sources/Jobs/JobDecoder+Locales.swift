@@ -47,20 +47,41 @@ extension JobDecoder {
       result.stringsFile = file
       (result.sourceLanguage, result.tables) = try catalog(at: JobDecoder.resolve(file, relativeTo: self.file), as: file, from: strings)
     } else if let pairs = strings.pairs {
+      var seen: [String: SourceLocation] = [:]
       for pair in pairs {
+        let language = try tableLanguage(pair.key, at: pair.keyLocation, path.appending(pair.key), seen: &seen)
         let table = try fields(
           pair.value, path.appending(pair.key), expected: "a mapping of keys to strings", keys: pair.value.pairs?.map(\.key) ?? [])
         var values: [String: LocalizedString] = [:]
         for entry in table.pairs {
           values[entry.key] = .text(try localizedString(entry.value, table.path(entry.key)))
         }
-        result.tables[pair.key] = values
+        result.tables[language] = values
       }
-      result.sourceLanguage = pairs.first?.key ?? result.sourceLanguage
+      result.sourceLanguage = pairs.first.map { Localization.canonical($0.key) } ?? result.sourceLanguage
     } else {
       throw mismatch(strings, path, expected: "the path of a .xcstrings String Catalog, or { LANGUAGE: { KEY: STRING } }")
     }
     return result
+  }
+
+  /// A language strings are given in (a key of inline `strings:`, a
+  /// catalog's `sourceLanguage` or one of its localizations): a known BCP 47
+  /// code, in the canonical case `locales:` takes codes in, so a `zh-hant`
+  /// table is the `zh-Hant` locale's. `seen` holds the codes given before
+  /// beside it (one table per language, whatever the case).
+  func tableLanguage(
+    _ written: String, at location: SourceLocation, _ path: KeyPath, seen: inout [String: SourceLocation]
+  ) throws(Diagnostic) -> String {
+    if let problem = Localization.problem(with: written) {
+      throw Diagnostic(location, "\(path): unknown locale code \(YAMLNode.quoted(written)): \(problem)")
+    }
+    let code = Localization.canonical(written)
+    if let first = seen[code] {
+      throw Diagnostic(location, "\(path): the language \(YAMLNode.quoted(written)) is already given at \(first)")
+    }
+    seen[code] = location
+    return code
   }
 
   /// The source language and tables of the String Catalog at `resolvedPath`.
@@ -84,9 +105,11 @@ extension JobDecoder {
     let top = try decoder.fields(
       root, .catalog, expected: "a String Catalog: { sourceLanguage, strings, version }",
       keys: ["sourceLanguage", "strings", "version"])
-    let language = try decoder.string(
-      try decoder.required("sourceLanguage", in: top, "the catalog's language"), top.path("sourceLanguage"),
-      expected: "a language code")
+    let languageNode = try decoder.required("sourceLanguage", in: top, "the catalog's language")
+    var none: [String: SourceLocation] = [:]
+    let language = try decoder.tableLanguage(
+      try decoder.string(languageNode, top.path("sourceLanguage"), expected: "a language code"), at: languageNode.location,
+      top.path("sourceLanguage"), seen: &none)
     var tables: [String: [String: LocalizedString]] = [:]
     guard let strings = top["strings"] else { return (language, tables) }
     guard let entries = strings.pairs else { throw decoder.mismatch(strings, top.path("strings"), expected: "a mapping of keys") }
@@ -99,10 +122,12 @@ extension JobDecoder {
       guard let localizations = node.pairs else {
         throw decoder.mismatch(node, entryPath.appending("localizations"), expected: "a mapping of languages")
       }
+      var seen: [String: SourceLocation] = [:]
       for localization in localizations {
         let place = entryPath.appending("localizations").appending(localization.key)
+        let code = try decoder.tableLanguage(localization.key, at: localization.keyLocation, place, seen: &seen)
         if let value = try decoder.catalogValue(localization.value, place) {
-          tables[localization.key, default: [:]][entry.key] = value
+          tables[code, default: [:]][entry.key] = value
         }
       }
     }

@@ -28,8 +28,10 @@ enum YAMLReader {
     if json, let problem = jsonProblem(in: source.bytes) {
       throw Diagnostic(source.location(ofByte: problem.offset), "invalid JSON: \(problem.message)")
     }
+    let original = source
     var source = source
-    if json { source.bytes = joiningSurrogatePairs(source.bytes) }
+    var joins = Joins()
+    if json { (source.bytes, joins) = joiningSurrogatePairs(source.bytes) }
     let parser = UnsafeMutablePointer<yaml_parser_t>.allocate(capacity: 1)
     let event = UnsafeMutablePointer<yaml_event_t>.allocate(capacity: 1)
     defer {
@@ -44,10 +46,10 @@ enum YAMLReader {
     let result: Result<YAMLNode?, Diagnostic> = source.bytes.withUnsafeBufferPointer { buffer in
       yaml_parser_set_encoding(parser, YAML_UTF8_ENCODING)
       yaml_parser_set_input_string(parser, buffer.baseAddress, buffer.count)
-      var builder = Builder(file: source.file, json: json)
+      var builder = Builder(file: source.file, json: json, joins: joins)
       while true {
         guard yaml_parser_parse(parser, event) != 0 else {
-          return .failure(syntaxError(parser.pointee, in: source, json: json))
+          return .failure(syntaxError(parser.pointee, in: original, json: json, joins: joins))
         }
         defer { yaml_event_delete(event) }
         do throws(Diagnostic) {
@@ -92,20 +94,38 @@ enum YAMLReader {
     return nil
   }
 
+  /// Where `joiningSurrogatePairs` made a line two characters shorter, so
+  /// that places libyaml reports after it are moved back to the file's own.
+  struct Joins {
+    /// By 0-based line: the 0-based columns, in the rewritten text, right
+    /// after each join.
+    var byLine: [Int: [Int]] = [:]
+
+    /// The place in the file of a libyaml `mark` in the rewritten text.
+    func location(_ mark: yaml_mark_t, file: String) -> SourceLocation {
+      let line = Int(mark.line), column = Int(mark.column)
+      let shift = 2 * (byLine[line]?.count { $0 <= column } ?? 0)
+      return SourceLocation(file: file, line: line + 1, column: column + shift + 1)
+    }
+  }
+
   /// JSON's `\\uD83D\\uDE00` (a character beyond the BMP as a UTF-16
   /// surrogate pair, as Python's `json.dump` writes emoji) as YAML's one
   /// escape of it, `\\U0001F600`: libyaml takes no surrogate escape. Only
-  /// inside strings; a place after it on its line is two columns earlier.
-  static func joiningSurrogatePairs(_ bytes: [UInt8]) -> [UInt8] {
+  /// inside strings; `Joins` gives the places after one back their columns.
+  static func joiningSurrogatePairs(_ bytes: [UInt8]) -> ([UInt8], Joins) {
     func hex(_ i: Int) -> UInt32? {
       guard i + 4 <= bytes.count, let text = String(bytes: bytes[i..<(i + 4)], encoding: .ascii) else { return nil }
       return UInt32(text, radix: 16)
     }
-    guard bytes.contains(UInt8(ascii: "\\")) else { return bytes }
+    var joins = Joins()
+    guard bytes.contains(UInt8(ascii: "\\")) else { return (bytes, joins) }
     var out: [UInt8] = []
     out.reserveCapacity(bytes.count)
     var inString = false
     var i = 0
+    // The output's line, and where it starts, as libyaml counts (a CR LF is one break).
+    var line = 0, lineStart = 0
     while i < bytes.count {
       let byte = bytes[i]
       if inString, byte == UInt8(ascii: "\\"), i + 1 < bytes.count {
@@ -116,6 +136,9 @@ enum YAMLReader {
           let scalar = 0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00)
           out += Array(("\\U" + String(format: "%08X", scalar)).utf8)
           i += 12
+          // Columns count characters: the bytes since the line's start less UTF-8's continuation bytes.
+          let column = out[lineStart...].count { $0 & 0xC0 != 0x80 }
+          joins.byLine[line, default: []].append(column)
         } else {
           out += [byte, bytes[i + 1]]
           i += 2
@@ -125,17 +148,19 @@ enum YAMLReader {
       if byte == UInt8(ascii: "\"") { inString.toggle() }
       out.append(byte)
       i += 1
+      if byte == UInt8(ascii: "\n") || (byte == UInt8(ascii: "\r") && (i == bytes.count || bytes[i] != UInt8(ascii: "\n"))) {
+        line += 1
+        lineStart = out.count
+      }
     }
-    return out
+    return (out, joins)
   }
 
   /// libyaml's own message, at the place it reports.
-  private static func syntaxError(_ parser: yaml_parser_t, in source: SourceText, json: Bool) -> Diagnostic {
+  private static func syntaxError(_ parser: yaml_parser_t, in source: SourceText, json: Bool, joins: Joins) -> Diagnostic {
     let language = json ? "JSON" : "YAML"
     let file = source.file
-    func place(_ mark: yaml_mark_t) -> SourceLocation {
-      SourceLocation(file: file, line: Int(mark.line) + 1, column: Int(mark.column) + 1)
-    }
+    func place(_ mark: yaml_mark_t) -> SourceLocation { joins.location(mark, file: file) }
     let problem = parser.problem.map { String(cString: $0) } ?? "unknown error"
     switch parser.error {
     case YAML_MEMORY_ERROR:
@@ -195,9 +220,13 @@ enum YAMLReader {
     /// The finished document, once its root node is complete.
     private(set) var document: YAMLNode?
 
-    init(file: String, json: Bool) {
+    /// Where surrogate pairs were joined (JSON only).
+    let joins: Joins
+
+    init(file: String, json: Bool, joins: Joins = Joins()) {
       self.file = file
       self.json = json
+      self.joins = joins
     }
 
     /// JSON's plain scalars: a number as its grammar writes it, true, false, null.
@@ -215,9 +244,7 @@ enum YAMLReader {
       }
     }
 
-    private func place(_ mark: yaml_mark_t) -> SourceLocation {
-      SourceLocation(file: file, line: Int(mark.line) + 1, column: Int(mark.column) + 1)
-    }
+    private func place(_ mark: yaml_mark_t) -> SourceLocation { joins.location(mark, file: file) }
 
     /// The path of the node that starts now.
     private var nextPath: KeyPath {

@@ -236,6 +236,14 @@ import TransvidCLI
       ("{\n  \"sourceLanguage\" : \"en, #1\",\n  \"strings\" : { \"a\" : { \"comment\" : \"x\" }, },\n}\n", 3, 42,
        "invalid JSON: a comma before '}' (JSON has no trailing commas)"),
       ("{\n  \"sourceLanguage\" : \"en\", # the source\n  \"strings\" : {}\n}\n", 2, 28, "invalid JSON: # starts no comment in JSON"),
+      // A surrogate pair is read as one escape two characters shorter; places after it keep the file's columns.
+      ("{\n  \"sourceLanguage\" : \"en\",\n  \"strings\" : { \"a\" : { \"comment\" : \"\\ud83d\\ude00\", \"bogus\" : 1 } }\n}\n", 3, 53,
+       "unknown key 'bogus' in strings.a; expected one of: localizations, comment, extractionState, shouldTranslate"),
+      // Languages are BCP 47 codes, one table each whatever the case.
+      ("{\n  \"sourceLanguage\" : \"en\",\n  \"strings\" : { \"a\" : { \"localizations\" : { \"en_GB\" : {} } } }\n}\n", 3, 45,
+       "strings.a.localizations.en_GB: unknown locale code \"en_GB\": not a BCP 47 tag (a language code of 2 or 3 letters first: en, ar, ja, pt-BR, zh-Hans)"),
+      ("{\n  \"sourceLanguage\" : \"en\",\n  \"strings\" : { \"a\" : { \"localizations\" : { \"de\" : {}, \"DE\" : {} } } }\n}\n", 3, 56,
+       "strings.a.localizations.DE: the language \"DE\" is already given at {dir}/Case10.xcstrings:3:45"),
     ]
     // A character beyond the BMP written as JSON's surrogate pair (Python's json.dump writes emoji so).
     try write("{ \"sourceLanguage\" : \"en\", \"strings\" : { \"a\" : { \"localizations\" : { \"en\" : { \"stringUnit\" : "
@@ -252,8 +260,37 @@ import TransvidCLI
       let job = try write(Self.job(locales: "[en]", strings: "Case\(n).xcstrings", key: "a"), to: "case\(n).cfg", in: dir)
       let error = try #require(throws: Diagnostic.self) { try JobParser.load(path: job) }
       #expect(error.location == SourceLocation(file: dir + "/Case\(n).xcstrings", line: line, column: column), "\(n): \(error)")
-      #expect(error.message == message, "\(n)")
+      #expect(error.message == message.replacingOccurrences(of: "{dir}", with: dir), "\(n)")
     }
+  }
+
+  /// A table's language matches a locale in any case, as locale codes do
+  /// (README): a `zh-hant` table is the `zh-Hant` locale's, a catalog's
+  /// `DE` the `de` locale's. It showed the source language's string.
+  @Test func tableLanguagesMatchLocalesInAnyCase() throws {
+    let inline = """
+      canvas: { size: 120x60, scale: 1, fps: 10 }
+      locales: [zh-Hant, de]
+      strings:
+        DE: { greet: "Hallo" }
+        zh-hant: { greet: "你好" }
+      screens:
+        a: { views: [ { frame: [0, 0, 120, 60], text: { key: greet } } ] }
+      timeline: [hold: 0.1]
+      """
+    let jobs = try JobParser.parse(inline, file: "j.cfg").localizedJobs()
+    #expect(jobs.map { $0.screens[0].views[0].text } == ["你好", "Hallo"])
+    let twice = inline.replacingOccurrences(of: "  DE: {", with: "  de: { greet: \"x\" }\n  DE: {")
+    let error = try #require(throws: Diagnostic.self) { try JobParser.parse(twice, file: "j.cfg") }
+    #expect(error.description == "j.cfg:5:3: error: strings.DE: the language \"DE\" is already given at j.cfg:4:3")
+    let dir = try Self.folder()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    try write(
+      "{ \"sourceLanguage\" : \"EN\", \"strings\" : { \"greet\" : { \"localizations\" : { \"DE\" : { \"stringUnit\" : "
+        + "{ \"state\" : \"translated\", \"value\" : \"Hallo\" } } } }, \"items\" : {} } }\n",
+      to: "Upper.xcstrings", in: dir)
+    let path = try write(Self.job(locales: "[de, en]", strings: "Upper.xcstrings"), to: "upper.cfg", in: dir)
+    #expect(try JobParser.load(path: path).localizedJobs().map { $0.screens[0].views[0].text } == ["Hallo", "greet"])
   }
 
   /// A translation is one label, capped as `text:` is (shaping cost grows
