@@ -77,6 +77,10 @@ struct PlannedJob: Sendable {
   var unit = 0
   /// The String Catalog the job reads (`strings: FILE`), resolved against the job's folder.
   var catalog: String?
+  /// Whether the job lists none of `--locale`'s codes (`BatchPlan.init` leaves it out, or fails it).
+  var listsNoneWanted = false
+  /// The locales its file lists (`locales:`).
+  var listedLocales: [String] = []
 
   /// The file, and for one of a file's several jobs (a locale, an
   /// appearance) its name: `jobs/locales.cfg (locales.ar)`, for text rows.
@@ -96,6 +100,18 @@ struct PlannedJob: Sendable {
 struct BatchPlan: Sendable {
   var jobs: [PlannedJob]
   var shardCount: Int
+  /// A usage error: `--locale` names codes no job of the run lists.
+  var unlistedLocales: String?
+  /// Job files `--locale` leaves out: they list none of its codes.
+  var notRendered: [String] = []
+
+  /// The line saying which job files `--locale` leaves out, if any.
+  func notRenderedNote(options: Options) -> String? {
+    guard !notRendered.isEmpty, let wanted = options.locales else { return nil }
+    let count = notRendered.count == 1 ? "1 job that lists" : "\(notRendered.count) jobs that list"
+    return "transvid: note: --locale \(wanted.joined(separator: ",")) leaves out \(count) none of its locales: "
+      + notRendered.joined(separator: ", ")
+  }
 
   /// The extensions of job files a folder stands for (named files may have any).
   static let jobExtensions = ["cfg", "yaml", "yml"]
@@ -158,6 +174,27 @@ struct BatchPlan: Sendable {
       placed.withLock { $0[i] = jobs }
     }
     jobs = placed.withLock { $0.flatMap { $0 } }
+    if let wanted = options.locales {
+      // A code no job lists is a mistake; a job that lists none of them is not rendered.
+      let listed = Set(jobs.flatMap(\.listedLocales).map(LocaleSelection.tag))
+      let unlisted = wanted.filter { !listed.contains(LocaleSelection.tag($0)) }
+      if unlisted.count == wanted.count {
+        for i in jobs.indices where jobs[i].listsNoneWanted {
+          guard let spec = jobs[i].spec else { continue }
+          jobs[i].failure = LocaleSelection.failure(of: spec, file: jobs[i].file, wanted: wanted)
+          jobs[i].spec = nil
+        }
+      } else {
+        if !unlisted.isEmpty {
+          var all: [String] = []
+          for code in jobs.flatMap(\.listedLocales) where !all.contains(code) { all.append(code) }
+          all.sort()
+          unlistedLocales = "--locale: no job lists \(unlisted.map { "'\($0)'" }.joined(separator: ", ")) (the jobs list \(all.joined(separator: ", ")))"
+        }
+        notRendered = jobs.filter(\.listsNoneWanted).map(\.file)
+        jobs.removeAll { $0.listsNoneWanted }
+      }
+    }
     var claimed: [String: String] = [:]
     // An output is claimed as the file it lands on: through linked folders and `..`.
     func landing(_ output: String) -> String { PathPolicy.resolve(output) ?? Self.absolute(output) }
@@ -222,18 +259,29 @@ struct BatchPlan: Sendable {
   static func place(file: String, options: Options) -> [PlannedJob] {
     let units: [Result<JobSpec, Diagnostic>]
     var catalog: String?
+    var listed: [String] = []
     do throws(Diagnostic) {
       let parsed = try StageTimings.measure(.parse) { () throws(Diagnostic) in
         try JobParser.load(
           path: file, limits: options.limits, access: options.paths.access(jobFile: file), formats: options.formats)
       }
       catalog = parsed.localization?.stringsFile.map(parsed.resolvedPath(of:))
-      units = try LocaleSelection.all(of: parsed, locales: options.locales).map { .success($0) }
+      guard let chosen = LocaleSelection.all(of: parsed, locales: options.locales) else {
+        // None of `--locale`'s codes: the batch decides (`BatchPlan.init`).
+        var job = PlannedJob(file: file, name: parsed.name, catalog: catalog)
+        job.spec = parsed
+        job.listsNoneWanted = true
+        job.listedLocales = parsed.localization?.locales ?? []
+        return [job]
+      }
+      units = chosen.map { .success($0) }
+      listed = parsed.localization?.locales ?? []
     } catch {
       units = [.failure(error)]
     }
     return units.enumerated().map { unit, parsed in
       var job = PlannedJob(file: file, name: PathText.baseName(of: file), unit: unit, catalog: catalog)
+      job.listedLocales = listed
       do throws(Diagnostic) {
         var spec = try parsed.get()
         let parsedNote = spec.oddCanvasNote(formats: spec.output.formats)

@@ -64,6 +64,11 @@ struct BatchRunner: Sendable {
       return 2
     }
     let plan = BatchPlan(files: files, options: options, shardCount: shard.count)
+    if let unlisted = plan.unlistedLocales {
+      console.error("transvid: \(unlisted)")
+      return 2
+    }
+    if !options.quiet, let note = plan.notRenderedNote(options: options) { console.error(note) }
     if let clash = reportClash(plan) {
       console.error("transvid: \(clash)")
       return 2

@@ -20,6 +20,11 @@ enum CheckCommand {
     case .failure(let exit): return exit.status
     }
     let plan = BatchPlan(files: files, options: options, shardCount: 1)
+    if let unlisted = plan.unlistedLocales {
+      console.error("transvid: \(unlisted)")
+      return 2
+    }
+    if !options.quiet, let note = plan.notRenderedNote(options: options) { console.error(note) }
     var broken = 0
     for job in plan.jobs {
       var failure = job.failure

@@ -32,7 +32,10 @@ enum FrameCommand {
       // One PNG: the job's own outputs are not made, so their sizes do not count.
       let parsed = try JobParser.load(path: job, limits: limits, access: paths.access(jobFile: job), formats: [.png])
       if let locale, parsed.localization?.locales.isEmpty ?? true { throw NoLocales(job: job, wanted: locale) }
-      let looks = try LocaleSelection.all(of: parsed, locales: locale.map { [$0] })
+      let looks = LocaleSelection.all(of: parsed, locales: locale.map { [$0] }) ?? []
+      if looks.isEmpty, let locale, let localization = parsed.localization {
+        throw LocaleSelection.missing([locale], in: localization)
+      }
       // A job without `appearances:` has one, light.
       let chosen = appearance.map { wanted in looks.first { ($0.appearance ?? "light") == wanted } }
       guard let spec = chosen ?? looks.first else {

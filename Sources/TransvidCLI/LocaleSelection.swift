@@ -1,25 +1,42 @@
 import Jobs
 
-/// Which of a job's locales a command renders: `--locale ar,ja` picks some
-/// (a locale the job does not have is an error at its `locales:` list),
+/// Which of a job's locales a command renders: `--locale ar,ja` picks some,
 /// `transvid frame` renders one (the first by default). Codes match as
 /// BCP 47 and Apple's tags do: in any case, `-` or `_` between parts
 /// (`--locale PT_br` picks the job's `pt-BR`).
+///
+/// In a batch, a job that lists none of the codes (or no locales at all)
+/// renders nothing; a code that no job of the run lists is a usage error
+/// (a typo in `ar,fr` is caught, not ignored); and when the run lists none
+/// of them, each job fails at its `locales:` list, saying what it has.
 enum LocaleSelection {
-  /// The jobs to render for `spec`: one per wanted locale (and appearance), or the job itself.
-  static func all(of spec: JobSpec, locales wanted: [String]?) throws(Diagnostic) -> [JobSpec] {
-    guard let localization = spec.localization, !localization.locales.isEmpty else { return spec.localizedJobs() }
-    if let wanted {
-      func tag(_ code: String) -> String { code.lowercased().replacingOccurrences(of: "_", with: "-") }
-      let chosen = wanted.compactMap { code in localization.locales.first { tag($0) == tag(code) } }
-      if chosen.isEmpty {
-        throw Diagnostic(
-          localization.localeLocations[0],
-          "locales: the job has no locale \(wanted.map { "'\($0)'" }.joined(separator: ", ")) "
-            + "(it has \(localization.locales.joined(separator: ", ")))")
-      }
-      return spec.localizedJobs(only: chosen)
+  /// The form codes are compared in.
+  static func tag(_ code: String) -> String { code.lowercased().replacingOccurrences(of: "_", with: "-") }
+
+  /// The jobs to render for `spec`: one per wanted locale (and appearance),
+  /// or the job itself; nil when `wanted` names none of its locales (it has
+  /// none, or others).
+  static func all(of spec: JobSpec, locales wanted: [String]?) -> [JobSpec]? {
+    guard let wanted else { return spec.localizedJobs() }
+    guard let localization = spec.localization, !localization.locales.isEmpty else { return nil }
+    let chosen = wanted.compactMap { code in localization.locales.first { tag($0) == tag(code) } }
+    return chosen.isEmpty ? nil : spec.localizedJobs(only: chosen)
+  }
+
+  /// Why `spec` (of `file`), which lists none of `wanted`, cannot render
+  /// when no job of the run lists them.
+  static func failure(of spec: JobSpec, file: String, wanted: [String]) -> JobFailure {
+    guard let localization = spec.localization, !localization.locales.isEmpty else {
+      return JobFailure(file: file, message: FrameCommand.NoLocales(job: file, wanted: wanted.joined(separator: ",")).description)
     }
-    return spec.localizedJobs()
+    return JobFailure(missing(wanted, in: localization))
+  }
+
+  /// `locales: the job has no locale 'fr' (it has en, ar)`, at the job's list.
+  static func missing(_ wanted: [String], in localization: Localization) -> Diagnostic {
+    Diagnostic(
+      localization.localeLocations[0],
+      "locales: the job has no locale \(wanted.map { "'\($0)'" }.joined(separator: ", ")) "
+        + "(it has \(localization.locales.joined(separator: ", ")))")
   }
 }

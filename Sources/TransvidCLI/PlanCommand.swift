@@ -25,6 +25,10 @@ enum PlanCommand {
     case .failure(let exit): return exit.status
     }
     let plan = BatchPlan(files: files, options: options, shardCount: shardCount)
+    if let unlisted = plan.unlistedLocales {
+      console.error("transvid: \(unlisted)")
+      return 2
+    }
     let cache = OutputCache()
     var rows: [String] = []
     for job in plan.jobs {

@@ -64,6 +64,10 @@ enum WatchCommand {
   /// when it is broken (its error printed).
   static func renderOnce(_ job: String, runner: BatchRunner, console: Console, watcher: FileWatcher? = nil) -> [String]? {
     let plan = BatchPlan(files: [job], options: runner.options, shardCount: 1)
+    if let unlisted = plan.unlistedLocales {
+      console.error("transvid: \(unlisted)")
+      return nil
+    }
     if let failure = plan.jobs.lazy.compactMap(\.failure).first {
       console.error(failure.description)
       // A job that reads but names a file not there yet (an image still to be

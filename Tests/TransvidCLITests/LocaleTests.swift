@@ -380,6 +380,20 @@ import TransvidCLI
     let none = Capture()
     #expect(transvid([dir, "-o", subset, "-q", "--locale", "fr"], none) == 1)
     #expect(none.err.joined().contains("locales: the job has no locale 'fr' (it has en, ar, ja)"))
+    // In a batch, a job that lists none of the codes is left out (said once), and a code
+    // no job lists is a usage error: a typo in a list is not ignored.
+    let mixed = try Self.folder()
+    defer { try? FileManager.default.removeItem(atPath: mixed) }
+    try write(Self.job(), to: "app.cfg", in: mixed)
+    try write(Self.job(locales: "[en, de]"), to: "other.cfg", in: mixed)
+    try write("canvas: { size: 20x20, scale: 1, fps: 10 }\noutput: { formats: [png] }\nscreens: { a: {} }\ntimeline: [hold: 0.1]\n", to: "plain.cfg", in: mixed)
+    let some = path(mixed, "some"), left = Capture()
+    #expect(transvid([mixed, "-o", some, "--locale", "ja"], left) == 0, "\(left.err)")
+    #expect(allEntries(in: some).filter { !$0.hasPrefix(".") } == ["app.ja.png"])
+    #expect(left.err.first == "transvid: note: --locale ja leaves out 2 jobs that list none of its locales: \(path(mixed, "other.cfg")), \(path(mixed, "plain.cfg"))")
+    let typo = Capture()
+    #expect(transvid([mixed, "-o", some, "--locale", "ja,fr"], typo) == 2)
+    #expect(typo.err == ["transvid: --locale: no job lists 'fr' (the jobs list ar, de, en, ja)"])
 
     // `transvid frame --locale ar` draws the Arabic frame: the same pixels as the batch's poster.
     let frame = path(dir, "ar-frame.png")
