@@ -27,9 +27,9 @@ struct JobResult: Sendable {
 /// others run on), then writes the reports. The exit status is 1 if any job
 /// failed.
 ///
-/// Isolation: a batch of several jobs renders each in a worker process
-/// (`WorkerProcess`, one per thread), so a job that crashes or runs the
-/// machine out of memory fails alone; finding jobs up to date, the shared
+/// Isolation: every job renders in a worker process (`WorkerProcess`, one
+/// per thread; a job alone too), so a job that crashes or runs the machine
+/// out of memory fails alone, in one line; finding jobs up to date, the shared
 /// cache, renaming outputs into place and the reports stay in this process.
 ///
 /// Parallelism: jobs run on `-j` threads (default: one per core, at most one
@@ -96,8 +96,10 @@ struct BatchRunner: Sendable {
     let order = workers > 1 ? Self.claimOrder(jobs) : Array(jobs.indices)
     FramePipeline.jobsAtOnce.store(workers, ordering: .relaxed)
     let next = Atomic(0)
-    // One job has no other to protect, unless it may have to be stopped.
-    var launch = jobs.count > 1 || options.jobTimeout != nil ? workerLaunch : nil
+    // Even a job alone renders in a worker: one that runs out of memory or
+    // crashes is then a failed job with one line saying so, its staged files
+    // removed, not a backtrace (a worker starts in about 15 ms).
+    var launch = workerLaunch
     launch?.workers = workers
     let work: @Sendable () -> Void = { [launch, console] in
       let worker = launch.map { WorkerProcess(launch: $0, console: console) }

@@ -117,6 +117,22 @@ struct WorkerIsolationTests {
     }
   }
 
+  /// A job alone renders in a worker too: one that runs out of memory fails
+  /// with one line saying so, exit 1, and leaves no staged files. In this
+  /// process it aborted with a backtrace (exit 134) and left its folder.
+  @Test func aJobAloneThatRunsOutOfMemoryFailsWithOneLine() throws {
+    let dir = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    // 8192×8192 pixels: 256 MiB a bitmap, two at least; the batch itself needs far less than 450 MB.
+    let job = try write(
+      "canvas: { size: 4096x4096, scale: 2, fps: 10 }\noutput: { formats: [png] }\n"
+        + "screens: { a: { background: \"#FF0000\" } }\ntimeline: [hold: 0.2]\n", to: "huge.cfg", in: dir)
+    let run = try runInShell(#"ulimit -v 450000; exec "$0" "$@""#, ["-q", "-o", "out", job], in: dir)
+    #expect(run.reason == .exit && run.status == 1, "\(run.stderr)")
+    #expect(run.lines.count == 1 && run.lines.first?.hasPrefix("\(job): error: the process rendering this job ran out of memory (SIGABRT)") == true, "\(run.stderr)")
+    #expect(try FileManager.default.contentsOfDirectory(atPath: path(dir, "out")).isEmpty)
+  }
+
   /// `--job-timeout` stops a job still rendering (its worker killed), in a
   /// batch and alone; the batch's other job renders.
   @Test func jobTimeoutStopsAJob() throws {
