@@ -28,11 +28,21 @@ import Transitions
 /// worked out does not wait for one being worked out ahead of it
 /// (`FrameRenderer.preparingAhead`).
 final class RestingImages: Sendable {
+  /// A presentation over the old screen (a sheet) that navigation steps
+  /// run inside: its transition and the context it rests in, in the space
+  /// of a step drawn `mirrored` or not.
+  struct Host: Sendable {
+    var transition: any Transition
+    var context: TransitionContext
+    var mirrored: Bool
+  }
+
   /// A composite on display that steps start from, in the space of a
-  /// step drawn `mirrored` or not.
+  /// step drawn `mirrored` or not, and the presentation that made it.
   private struct Shown {
     var screen: ScreenSnapshot
     var mirrored: Bool
+    var host: Host
   }
 
   private struct Progress {
@@ -40,6 +50,8 @@ final class RestingImages: Sendable {
     var lightness: [(start: Double, end: Double)] = []
     /// What each transition segment's transition sees (nil for stills).
     var contexts: [TransitionContext?] = []
+    /// The presentation each transition segment runs inside (nil: none, or a still).
+    var hosts: [Host?] = []
     /// What the last completed transition left on display (nil: its screen).
     var display: Bitmap? = nil
     var current: Double? = nil
@@ -86,6 +98,12 @@ final class RestingImages: Sendable {
     worked(through: segment) { $0.contexts[segment] }
   }
 
+  /// The presentation segment `segment`'s transition runs inside: a push
+  /// or pop while a sheet is up runs in its card. Nil for most.
+  func host(segment: Int) -> Host? {
+    worked(through: segment) { $0.hosts[segment] }
+  }
+
   /// How light the drawn bar's glyphs are at the start and end of
   /// `segment`; nil unless the bar follows the screens.
   func lightness(segment: Int) -> (start: Double, end: Double)? {
@@ -118,6 +136,7 @@ final class RestingImages: Sendable {
     case .still(let screen):
       p.images.append(p.display)
       p.contexts.append(nil)
+      p.hosts.append(nil)
       guard follows, let statusBar else { return }
       let value = (p.display ?? screens[screen]?.image).map(statusBar.lightness(over:)) ?? p.current ?? 0
       p.lightness.append((value, value))
@@ -128,18 +147,22 @@ final class RestingImages: Sendable {
         start = p.current ?? screens[step.from].map { statusBar.lightness(over: $0.image) } ?? 0
         p.current = start
       }
-      // A forward step starts from what is on display; a reverse step ends
-      // on what the forward step it undoes started from.
+      // A push or pop while a sheet is up runs inside its card, between the
+      // screens themselves. Otherwise a forward step starts from what is on
+      // display, and a reverse step ends on what the forward step it undoes
+      // started from.
       let mirrored = step.mirror == true
       let reverse = step.operation.isReverse
-      let from = reverse ? nil : p.shown
-      let to = reverse ? (p.below.last ?? nil) : nil
+      let host = step.operation == .push || step.operation == .pop ? p.shown?.host : nil
+      let from = reverse || host != nil ? nil : p.shown
+      let to = reverse && host == nil ? (p.below.last ?? nil) : nil
       func inSpace(_ shown: Shown?) -> ScreenSnapshot? {
         guard let shown else { return nil }
         return shown.mirrored == mirrored ? shown.screen : shown.screen.mirrored(width: spec.canvas.size.width)
       }
       let context = FrameRenderer.context(for: step, screens: screens, spec: spec, from: inSpace(from), to: inSpace(to))
       p.contexts.append(context)
+      p.hosts.append(host)
       p.images.append(nil)
       // A cancelled step leaves the display as it was, and ends where it started.
       guard !step.isCancelled, let transition = transitions[index], let context, let plainTo = screens[step.to] else {
@@ -149,7 +172,7 @@ final class RestingImages: Sendable {
       if reverse {
         p.shown = p.below.popLast() ?? nil
       } else {
-        p.below.append(from)
+        p.below.append(p.shown)
         let render = { (layers: Layer) -> Bitmap in
           var image = Bitmap(
             width: self.spec.canvas.pixelWidth, height: self.spec.canvas.pixelHeight,
@@ -158,13 +181,24 @@ final class RestingImages: Sendable {
           image.updateOpacityHint()
           return image
         }
-        p.shown = transition.restingScreen(in: context, rendering: render).map { Shown(screen: $0, mirrored: mirrored) }
+        if let host {
+          // The sheet, now with the pushed screen in its card.
+          var resting = host
+          if let pushed = screens.transitioning(step.to, mirrored: host.mirrored) { resting.context.toScreen = pushed }
+          p.shown = host.transition.restingScreen(in: resting.context, rendering: render).map {
+            Shown(screen: $0, mirrored: host.mirrored, host: resting)
+          }
+        } else {
+          p.shown = transition.restingScreen(in: context, rendering: render).map {
+            Shown(screen: $0, mirrored: mirrored, host: Host(transition: transition, context: context, mirrored: mirrored))
+          }
+        }
       }
       var image = Bitmap(
         width: spec.canvas.pixelWidth, height: spec.canvas.pixelHeight, fill: spec.canvas.background.premultipliedPixel)
       // What the step leaves on display: its own last frame.
       let layers = transition.layers(in: context, at: transition.totalDuration)
-      compositor.render(FrameRenderer.presented(layers, for: step, size: spec.canvas.size), into: &image)
+      compositor.render(FrameRenderer.shown(layers, for: step, inside: host, size: spec.canvas.size), into: &image)
       if statusBar?.drawn == nil, let plainFrom = screens[step.from] {
         statusBar?.apply(to: &image, area: PixelArea(whole: image), transition: (plainFrom.image, plainTo.image, 1))
       }

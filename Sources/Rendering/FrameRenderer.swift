@@ -113,7 +113,7 @@ public struct FrameRenderer: Sendable {
     if let touch = timeline.touchLocation(segment: index, clock: timeline.clock(ofFrame: n, segment: index)) {
       layers.sublayers.append(Self.touchIndicator(at: touch))
     }
-    return Self.presented(layers, for: step, size: spec.canvas.size)
+    return Self.shown(layers, for: step, inside: resting.host(segment: index), size: spec.canvas.size)
   }
 
   /// The touch a screen recording shows: a translucent grey disc, 44 pt

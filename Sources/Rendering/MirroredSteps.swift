@@ -31,7 +31,22 @@ extension FrameRenderer {
 
   /// `layers` as the frame shows them: flipped back for a mirrored step.
   static func presented(_ layers: Layer, for step: TransitionStep, size: Size) -> Layer {
-    guard step.mirror == true else { return layers }
+    step.mirror == true ? flipped(layers, size: size) : layers
+  }
+
+  /// `layers` as the frame shows them, inside the card of the sheet `host`
+  /// when the step runs there (`RestingImages.host(segment:)`).
+  static func shown(_ layers: Layer, for step: TransitionStep, inside host: RestingImages.Host?, size: Size) -> Layer {
+    let flat = presented(layers, for: step, size: size)
+    guard let host else { return flat }
+    guard let hosted = host.transition.hosting(host.mirrored ? flipped(flat, size: size) : flat, in: host.context) else {
+      return flat
+    }
+    return host.mirrored ? flipped(hosted, size: size) : hosted
+  }
+
+  /// `layers` flipped left to right in a `size` container.
+  static func flipped(_ layers: Layer, size: Size) -> Layer {
     var flip = Layer(frame: Rect(origin: .zero, size: size))
     flip.transform = .scale(x: -1, y: 1)
     flip.sublayers = [layers]

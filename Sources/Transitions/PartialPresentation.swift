@@ -59,6 +59,13 @@ extension PartialPresentation {
     return resting
   }
 
+  public func hosting(_ content: Layer, in context: TransitionContext) -> Layer? {
+    guard !context.operation.isReverse else { return nil }
+    var presented = context.toScreen
+    presented.liveContent = content
+    return composite(in: context, amount: 1, presenting: context.fromScreen, presented: presented)
+  }
+
   public func layers(in context: TransitionContext, at time: Double) -> Layer {
     let reverse = context.operation.isReverse
     let presenting = reverse ? context.toScreen : context.fromScreen

@@ -47,6 +47,9 @@ public struct ScreenSnapshot: Sendable {
   /// screen behind it (`Transition.restingScreen`): a sheet it presents
   /// moves it back as a card, not as a full-screen root.
   public var isPageSheet = false
+  /// Drawn where the screen shows instead of `image`: a navigation
+  /// transition running inside a sheet's card (`Transition.hosting`).
+  public var liveContent: Layer? = nil
 
   public init(
     name: String, image: Bitmap, viewFrames: [String: Rect] = [:], viewImages: [String: Bitmap] = [:],
@@ -88,6 +91,7 @@ public struct TransitionContext: Sendable {
 
   /// A full-screen layer showing `screen`'s snapshot.
   public func snapshotLayer(_ screen: ScreenSnapshot) -> Layer {
+    if let live = screen.liveContent { return live }
     var layer = Layer(frame: bounds)
     layer.contents = screen.image
     layer.contentsScale = scale
@@ -152,6 +156,11 @@ public protocol Transition: Sendable {
   /// screen, or pushes one, starts from the card and the screen behind it,
   /// as UIKit's `fromVC.view` sits inside them, not from its screen alone.
   func restingScreen(in context: TransitionContext, rendering render: (Layer) -> Bitmap) -> ScreenSnapshot?
+  /// The resting composite with `content`, a container-sized layer, where
+  /// the presented screen shows: a push or pop inside a sheet runs in its
+  /// card, as UIKit's navigation controller inside the presented one does.
+  /// Nil for a transition that leaves its to-screen alone on display.
+  func hosting(_ content: Layer, in context: TransitionContext) -> Layer?
   /// The one curve every property of the step follows over `duration`
   /// after `delay`, or nil when its properties keep curves of their own
   /// (keyframes, several springs). A gesture's completion then moves the
@@ -171,4 +180,6 @@ extension Transition {
   }
 
   public func restingScreen(in context: TransitionContext, rendering render: (Layer) -> Bitmap) -> ScreenSnapshot? { nil }
+
+  public func hosting(_ content: Layer, in context: TransitionContext) -> Layer? { nil }
 }

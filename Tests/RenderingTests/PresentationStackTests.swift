@@ -71,6 +71,33 @@ import Testing
     #expect(ends)
   }
 
+  /// A push and a pop while a sheet is up run inside its card, as a
+  /// navigation controller presented as a sheet pushes: what is above the
+  /// card (the screen behind, moved back) stays as it rests in every frame,
+  /// and the pushed screen shows inside the card, moved down with it.
+  @Test(arguments: [false, true]) func aPushWhileASheetIsUpRunsInsideItsCard(rightToLeft: Bool) throws {
+    var job = Self.job(first: "sheet", second: "push", back: "pop")
+      .replacingOccurrences(of: "to: c, duration", with: "to: c, transition: push, duration")
+    if rightToLeft { job = job.replacingOccurrences(of: "transition: push,", with: "transition: push, mirror: true,") }
+    let renderer = FrameRenderer(spec: try JobParser.parse(job, file: "stack.cfg"))
+    let segments = Self.bounds(renderer)
+    let resting = renderer.frame(segments[1].last, width: 200, height: 400)
+    // The card's top rests 59 + 10 pt down; the rows above it are the screen behind.
+    func above(_ bitmap: Bitmap) -> [Pixel] { (0..<68).flatMap { y in (0..<200).map { bitmap[$0, y] } } }
+    for n in segments[2].first...segments[5].last {
+      let frame = renderer.frame(n, width: 200, height: 400)
+      let same = above(frame) == above(resting)
+      #expect(same, "frame \(n): what is above the card moved")
+    }
+    // Halfway through the push, b and c share the card's rows: both colours on row 200.
+    let middle = renderer.frame((segments[2].first + segments[2].last) / 2, width: 200, height: 400)
+    let row = (0..<200).map { middle[$0, 200] }
+    #expect(row.contains { $0.b > 100 && $0.r == 0 } && row.contains { $0.r > 200 && $0.b > 200 && $0.g == 0 }, "\(row)")
+    // At rest after the push, c fills the card below its top, not the screen.
+    let pushed = renderer.frame(segments[3].last, width: 200, height: 400)
+    #expect(pushed[100, 200] == Pixel(r: 255, g: 0, b: 255, a: 255) && above(pushed) == above(resting))
+  }
+
   /// A sheet presented from a sheet moves the first card back as a card
   /// (UIKIT.md §2): its top shows just above the new card, dimmed, where a
   /// full-screen root moved back would show the black behind it.
