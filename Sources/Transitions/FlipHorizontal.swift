@@ -30,7 +30,7 @@ public struct FlipHorizontal: Transition {
     summary: "the screen turns over about its vertical axis to show the new one on its back",
     operations: [.present, .dismiss, .push, .pop],
     parameters: Self.timing.parameters + [
-      ParameterDescriptor("distance", .number, default: "2 × screen height", "the eye's distance from the screen in points (m34 = −1/distance)", range: 1...100_000),
+      ParameterDescriptor("distance", .number, default: "2 × screen height", "the eye's distance from the screen in points (m34 = −1/distance); at least half the screen's width is used", range: 1...100_000),
       ParameterDescriptor("dim", .number, default: "0.3", "how dark the turning face gets edge-on (black alpha × |sin θ|)", range: 0...1),
     ],
     make: { FlipHorizontal(parameters: $0) })
@@ -49,8 +49,12 @@ public struct FlipHorizontal: Transition {
     dim = parameters.number("dim", default: 0.3)
   }
 
-  /// The eye distance for `context`.
-  public func eyeDistance(in context: TransitionContext) -> Double { distance ?? 2 * context.height }
+  /// The eye distance for `context`: at least half the screen's width,
+  /// nearer than which the card's dolly, s(θ), would fall below zero and
+  /// turn the card upside down mid-flip (and its near edge reach the eye).
+  public func eyeDistance(in context: TransitionContext) -> Double {
+    Swift.max(distance ?? 2 * context.height, context.width / 2)
+  }
 
   /// The card's rotation about y at curve value `progress` (0 … ∓π).
   public func angle(in context: TransitionContext, progress: Double) -> Double {

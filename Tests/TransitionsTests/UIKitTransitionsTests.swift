@@ -95,6 +95,20 @@ import Transitions
     }
   }
 
+  /// An eye nearer than half the screen's width is taken at half of it: the
+  /// card's dolly stays at or above zero, so the card never turns upside
+  /// down (at distance 50 on a 393 pt screen it reached −2.9).
+  @Test func flipWithTheEyeCloseKeepsTheCardUpright() {
+    let t = FlipHorizontal(parameters: TransitionParameters(["distance": .number(50)]))
+    let ctx = Fixture.context(.present)
+    #expect(t.eyeDistance(in: ctx) == 196.5)
+    for fraction in stride(from: 0.0, through: 1, by: 0.05) {
+      let theta = t.angle(in: ctx, progress: fraction)
+      #expect(t.cardScale(in: ctx, angle: theta) >= -1e-12, "\(fraction)")
+    }
+    #expect(FlipHorizontal(parameters: TransitionParameters(["distance": .number(300)])).eyeDistance(in: ctx) == 300)
+  }
+
   @Test func sheetRestsBelowTheSafeAreaWithThePresenterReceded() throws {
     let t = PageSheet(parameters: TransitionParameters())
     let ctx = Fixture.context(.present)
