@@ -34,7 +34,9 @@ extension JobDecoder {
     spec.localization = try localization(locales: fields["locales"], strings: fields["strings"])
     try resolveKeys(in: &spec)
     try appearances(fields["appearances"], root: root, into: &spec)
-    try spec.checkOutputSizes(formats: formats ?? spec.output.formats, limits: limits)
+    try spec.checkOutputSizes(
+      formats: formats ?? spec.output.formats, limits: limits,
+      frameCount: Timeline(spec: spec, transitions: transitions).frameCount)
     spec.notes = notes(on: spec)
     try checkLength(of: spec, at: fields.pairs.first { $0.key == "timeline" }?.keyLocation ?? root.location)
     try checkLayers(of: spec)

@@ -240,8 +240,9 @@ public struct PNGSettings: Hashable, Sendable {
   }
 }
 
-/// `output.sheet:` — the contact sheet: `frames` frames spread evenly over
-/// the timeline (first and last included), `columns` to a row, time labels.
+/// `output.sheet:` — the contact sheet: `frames` frames (at most the
+/// video's) spread evenly over the timeline (first and last included),
+/// `columns` to a row, time labels.
 public struct SheetSettings: Hashable, Sendable {
   public var frames: Int
   public var columns: Int

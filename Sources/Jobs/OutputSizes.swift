@@ -10,7 +10,8 @@
 //   pixel per point however narrow), the height keeping the canvas's
 //   aspect ratio;
 // - sheet: `sheet.width` wide (default: thumbnails of half the canvas
-//   width in points), one row of thumbnails and labels per `columns` frames.
+//   width in points), one row of thumbnails and labels per `columns` of the
+//   frames it shows (`sheet.frames`, at most the video's frames).
 // Each image must have at most `maxSide²` pixels and each side at most 65535
 // (GIF's field), and every image goes through an FFmpeg encoder, which
 // refuses pictures with (w + 128)·(h + 128) ≥ 2³¹/8 (`av_image_check_size`).
@@ -23,8 +24,9 @@
 
 extension JobSpec {
   /// Throws when an output of one of `formats` would allocate an image
-  /// beyond `limits` or beyond what its encoder accepts.
-  public func checkOutputSizes(formats: [OutputFormat], limits: JobLimits) throws(Diagnostic) {
+  /// beyond `limits` or beyond what its encoder accepts; `frameCount` is
+  /// the video's (`Timeline.frameCount`), which bounds the contact sheet's.
+  public func checkOutputSizes(formats: [OutputFormat], limits: JobLimits, frameCount: Int) throws(Diagnostic) {
     let width = framePixelWidth, height = framePixelHeight
     try OutputSizes.check(width, height, what: "the canvas", key: canvasKey, in: self, limits: limits)
     if formats.contains(.mp4), width < 2 || height < 2 {
@@ -43,9 +45,10 @@ extension JobSpec {
       try OutputSizes.check(size.width, size.height, what: "the GIF", key: key, in: self, limits: limits)
     }
     if formats.contains(.sheet) {
-      let key = sizeSources["output.sheet.width"] != nil ? "output.sheet.width" : canvasKey
-      let sheet = output.sheet
-      let columns = Swift.min(sheet.columns, sheet.frames)
+      // The sheet's keys the job wrote, the one that sizes the thumbnails first; else the canvas.
+      let key = ["output.sheet.width", "output.sheet.frames", "output.sheet.columns"].first { sizeSources[$0] != nil } ?? canvasKey
+      let frames = sheetFrameCount(of: frameCount)
+      let columns = Swift.min(output.sheet.columns, frames)
       let gap = OutputSizes.sheetGap
       let sheetWidth = sheetWidth(columns: columns)
       let thumbnail = (sheetWidth - gap * (columns + 1)) / columns
@@ -54,7 +57,7 @@ extension JobSpec {
           at: key, "\(sheetWidth) pixels do not fit \(columns) columns (each needs 8 pixels and \(gap) between)")
       }
       let thumbnailHeight = Swift.max(1, Int((Double(thumbnail) * Double(height) / Double(width)).rounded()))
-      let rows = (sheet.frames + columns - 1) / columns
+      let rows = (frames + columns - 1) / columns
       // At most 100 rows of at most 8192 · 65535 pixels: no overflow.
       let sheetHeight = gap + rows * (thumbnailHeight + OutputSizes.sheetLabelHeight(thumbnailWidth: thumbnail) + gap)
       try OutputSizes.check(sheetWidth, sheetHeight, what: "the contact sheet", key: key, in: self, limits: limits)
@@ -97,6 +100,12 @@ extension JobSpec {
     return (width, height)
   }
 
+  /// The frames the contact sheet shows of a video of `frameCount` frames:
+  /// `sheet.frames`, but no more than the video has (and at least one).
+  public func sheetFrameCount(of frameCount: Int) -> Int {
+    Swift.max(1, Swift.min(output.sheet.frames, frameCount))
+  }
+
   /// The contact sheet's width in pixels for `columns` columns.
   public func sheetWidth(columns: Int) -> Int {
     let thumbnail = Swift.max(16, Int((frameSize.width / 2).rounded(.up)))
@@ -118,7 +127,8 @@ extension JobSpec {
 
   /// The keys `sizeSources` records.
   static let sizeKeys = [
-    ["canvas", "size"], ["canvas", "device"], ["output", "gif", "width"], ["output", "sheet", "width"],
+    ["canvas", "size"], ["canvas", "device"], ["output", "gif", "width"],
+    ["output", "sheet", "width"], ["output", "sheet", "frames"], ["output", "sheet", "columns"],
     ["output", "mp4", "maxBytes"], ["output", "webm", "maxBytes"], ["output", "gif", "maxBytes"],
     ["stage", "size"], ["stage", "padding"], ["stage", "device"],
   ]

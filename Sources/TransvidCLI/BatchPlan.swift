@@ -291,7 +291,8 @@ struct BatchPlan: Sendable {
         }
         if let target = options.target {
           spec = spec.applying(target)
-          try spec.checkOutputSizes(formats: spec.output.formats, limits: options.limits)
+          try spec.checkOutputSizes(
+            formats: spec.output.formats, limits: options.limits, frameCount: Timeline(spec: spec).frameCount)
         }
         try options.paths.check(spec, outputDirectoryGiven: options.outputDirectory != nil)
         try AssetLoader.checkFiles(of: spec)

@@ -24,7 +24,8 @@ struct SheetOutput: FormatWriter {
   func write(_ renderer: FrameRenderer, to path: String, onFrame: (Int) throws -> Void) throws -> OutputSummary {
     let spec = renderer.spec
     let settings = spec.output.sheet
-    let indices = Self.frames(count: settings.frames, of: max(renderer.frameCount, 1))
+    // As many as the parser sized the sheet for (`JobSpec.sheetFrameCount`).
+    let indices = Self.frames(count: spec.sheetFrameCount(of: renderer.frameCount), of: max(renderer.frameCount, 1))
     let columns = min(settings.columns, indices.count)
     // The size the parser checked against the limits (`JobSpec.checkOutputSizes`).
     var sheet = ContactSheet(width: spec.sheetWidth(columns: columns), columns: columns, gap: OutputSizes.sheetGap)

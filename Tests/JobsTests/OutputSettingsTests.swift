@@ -104,6 +104,34 @@ let brokenOutputJobs: [BrokenJob] = [
     #expect(spec.output.sheet == SheetSettings(frames: 8, columns: 2, width: 600))
   }
 
+  /// A contact sheet shows at most the video's frames (`SheetOutput`), so
+  /// it is sized for those: 100 asked of a 30-frame video are 30 rows of
+  /// one 1000-pixel thumbnail, which fit; of a 103-frame video, 100 rows do
+  /// not, and the error is at the `frames` that asked for them. Without
+  /// sheet keys the canvas, which sizes the thumbnails, is blamed.
+  @Test static func aSheetIsSizedForTheFramesItShows() throws {
+    func failure(_ text: String) -> String? {
+      do {
+        _ = try JobParser.parse(text, file: "job.cfg")
+        return nil
+      } catch {
+        return error.description
+      }
+    }
+    let head = "canvas: { size: 2000x2000, scale: 1, fps: 10 }\noutput: { formats: [sheet], sheet: { frames: 100, columns: 1 } }\n"
+    #expect(failure(head + job("hold: 3")) == nil)
+    #expect(
+      failure(head + job("hold: 10.3"))
+        == "job.cfg:2:46: error: output.sheet.frames: the contact sheet would be 1016x107408 pixels; "
+        + "at most 65535 per side (GIF and PNG store sides in 16 bits; --max-side cannot raise it)")
+    let plain = "canvas: { size: 4000x8192, scale: 1, fps: 10 }\noutput: { formats: [sheet] }\n"
+    #expect(failure(plain + job("hold: 0.3")) == nil)
+    #expect(
+      failure(plain + job("hold: 2"))
+        == "job.cfg:1:17: error: canvas.size: the contact sheet would be 8040x12518 pixels; "
+        + "at most 67108864 pixels (8192x8192) and 65535 per side (raise the limit with --max-side)")
+  }
+
   @Test static func defaultsAndForever() throws {
     let spec = try JobParser.parse(
       "output: { gif: { loop: forever, dither: floyd_steinberg } }\n" + job("hold: 1"), file: "job.cfg")
