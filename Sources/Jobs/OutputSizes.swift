@@ -12,9 +12,11 @@
 // - sheet: `sheet.width` wide (default: thumbnails of half the canvas
 //   width in points), one row of thumbnails and labels per `columns` of the
 //   frames it shows (`sheet.frames`, at most the video's frames).
-// Each image must have at most `maxSide²` pixels and each side at most 65535
-// (GIF's field), and every image goes through an FFmpeg encoder, which
-// refuses pictures with (w + 128)·(h + 128) ≥ 2³¹/8 (`av_image_check_size`).
+// Each image must have at most `maxSide²` pixels and each side at most what
+// its format takes (`OutputSizes.largestSide`: 16384 for a video, as the
+// writers and libx264 take them; 16383 for a WebP; 65535 for a GIF and the
+// sheet), and every image goes through an FFmpeg encoder, which refuses
+// pictures with (w + 128)·(h + 128) ≥ 2³¹/8 (`av_image_check_size`).
 // The GIF and the sheet are bounded by the same pixel count as the canvas:
 // an upscaled GIF or a tall sheet costs what a canvas of that area would.
 //
@@ -33,16 +35,25 @@ extension JobSpec {
       throw diagnostic(
         at: canvasKey, "the canvas is \(width)x\(height) pixels; an MP4 needs at least 2x2 (H.264 4:2:0 has even sides)")
     }
+    if formats.contains(.webp) {
+      try OutputSizes.check(
+        width, height, what: "the webp", key: canvasKey, side: OutputSizes.largestSide(of: .webp), in: self, limits: limits)
+    }
     for format in formats {
       guard let size = videoSize(of: format), size != VideoSize() else { continue }
       let (w, h) = videoSize(size)
-      try OutputSizes.check(w, h, what: "the \(format.rawValue)", key: videoSizeKey(format, size), in: self, limits: limits)
+      let key = videoSizeKey(format, size)
+      // A scaled video is that size at any canvas scale (`--draft`'s too): its codec's level binds first.
+      try OutputSizes.checkPlayable(format, w, h, key: key, in: self)
+      try OutputSizes.check(
+        w, h, what: "the \(format.rawValue)", key: key, side: OutputSizes.largestSide(of: format), in: self, limits: limits)
     }
     if formats.contains(.gif) {
       let size = gifSize
       // Without a width the GIF's size comes from the canvas: blame that.
       let key = sizeSources["output.gif.width"] != nil ? "output.gif.width" : canvasKey
-      try OutputSizes.check(size.width, size.height, what: "the GIF", key: key, in: self, limits: limits)
+      try OutputSizes.check(
+        size.width, size.height, what: "the GIF", key: key, side: OutputSizes.largestSide(of: .gif), in: self, limits: limits)
     }
     if formats.contains(.sheet) {
       // The sheet's keys the job wrote, the one that sizes the thumbnails first; else the canvas.
@@ -60,7 +71,9 @@ extension JobSpec {
       let rows = (frames + columns - 1) / columns
       // At most 100 rows of at most 8192 · 65535 pixels: no overflow.
       let sheetHeight = gap + rows * (thumbnailHeight + OutputSizes.sheetLabelHeight(thumbnailWidth: thumbnail) + gap)
-      try OutputSizes.check(sheetWidth, sheetHeight, what: "the contact sheet", key: key, in: self, limits: limits)
+      try OutputSizes.check(
+        sheetWidth, sheetHeight, what: "the contact sheet", key: key, side: OutputSizes.largestSide(of: .sheet), in: self,
+        limits: limits)
     }
   }
 
@@ -129,6 +142,8 @@ extension JobSpec {
   static let sizeKeys = [
     ["canvas", "size"], ["canvas", "device"], ["output", "gif", "width"],
     ["output", "sheet", "width"], ["output", "sheet", "frames"], ["output", "sheet", "columns"],
+    ["output", "mp4", "width"], ["output", "mp4", "height"], ["output", "webm", "width"], ["output", "webm", "height"],
+    ["output", "mov", "width"], ["output", "mov", "height"],
     ["output", "mp4", "maxBytes"], ["output", "webm", "maxBytes"], ["output", "gif", "maxBytes"],
     ["stage", "size"], ["stage", "padding"], ["stage", "device"],
   ]
@@ -144,8 +159,32 @@ public enum OutputSizes {
     let size = Double(Swift.min(Swift.max(thumbnailWidth / 12, 10), 40))
     return Int((size * 1.25).rounded(.up)) + 2 * Swift.max(3, Int(size / 5))
   }
-  /// GIF stores sides in 16 bits.
-  static let largestGIFSide = 65535
+  /// The most pixels a side of an image may have, and what sets that.
+  struct Side {
+    var pixels: Int
+    /// Why, as the error gives it.
+    var reason: String
+  }
+
+  /// The longest side `format`'s file may have: what its encoder, or
+  /// transvid's writer, takes.
+  static func largestSide(of format: OutputFormat) -> Side? {
+    switch format {
+    // x264 refuses either side over 16384 ("invalid width x height").
+    case .mp4: Side(pixels: 16384, reason: "libx264 encodes no more")
+    // VP9's largest level; libvpx fails to allocate frames past it.
+    case .webm: Side(pixels: 16384, reason: "VP9's largest level, and libvpx, take no more")
+    // `VideoWriter.checkEvenSize`: prores_ks itself would take more.
+    case .mov: Side(pixels: 16384, reason: "transvid's ProRes writer takes no more")
+    // libwebp's WEBP_MAX_DIMENSION (`WebPWriter`).
+    case .webp: Side(pixels: 16383, reason: "libwebp encodes no more")
+    case .gif: Side(pixels: 65535, reason: "GIF stores sides in 16 bits")
+    // PNG stores 31 bits; the sheet keeps to a GIF's sides.
+    case .sheet: Side(pixels: 65535, reason: "transvid's bound for a contact sheet")
+    // Frames of the canvas, whose sides --max-side keeps to 16384 at most.
+    case .png, .apng: nil
+    }
+  }
   /// FFmpeg's `av_image_check_size`: (w + 128)·(h + 128) < INT_MAX / 8.
   static func ffmpegAccepts(_ width: Int, _ height: Int) -> Bool {
     let (area, overflow) = (width + 128).multipliedReportingOverflow(by: height + 128)
@@ -185,25 +224,24 @@ public enum OutputSizes {
     }
   }
 
-  /// Throws unless a `width × height` image fits `limits` and the encoders.
+  /// Throws unless a `width × height` image fits `limits`, its format's
+  /// `side` and the encoders.
   static func check(
-    _ width: Int, _ height: Int, what: String, key: String, in spec: JobSpec, limits: JobLimits
+    _ width: Int, _ height: Int, what: String, key: String, side: Side? = nil, in spec: JobSpec, limits: JobLimits
   ) throws(Diagnostic) {
     let (pixels, overflow) = width.multipliedReportingOverflow(by: height)
     let budget = limits.maxSide * limits.maxSide
     let size = "\(width)x\(height) pixels"
-    // GIF and PNG store each side in 16 bits, whatever --max-side allows.
-    if max(width, height) > largestGIFSide {
+    // The format's own limit, whatever --max-side allows.
+    if let side, max(width, height) > side.pixels {
       throw spec.diagnostic(
-        at: key,
-        "\(what) would be \(size); at most \(largestGIFSide) per side (GIF and PNG store sides in 16 bits; "
-          + "--max-side cannot raise it)")
+        at: key, "\(what) would be \(size); at most \(side.pixels) per side (\(side.reason); --max-side cannot raise it)")
     }
     if overflow || pixels > budget {
       throw spec.diagnostic(
         at: key,
-        "\(what) would be \(size); at most \(budget) pixels (\(limits.maxSide)x\(limits.maxSide)) and 65535 per side "
-          + "(raise the limit with --max-side)")
+        "\(what) would be \(size); at most \(budget) pixels (\(limits.maxSide)x\(limits.maxSide))"
+          + (side.map { " and \($0.pixels) per side" } ?? "") + " (raise the limit with --max-side)")
     }
     if !ffmpegAccepts(width, height) {
       throw spec.diagnostic(

@@ -99,6 +99,20 @@ struct CorpusJob: Sendable, CustomTestStringConvertible {
     #expect(try JobParser.parse(job, file: "j.cfg", limits: JobLimits(maxSide: 200, maxFrames: 15, maxPixels: 360_000)).name == "j")
   }
 
+  /// Each format keeps to the sides its encoder takes, which --max-side
+  /// cannot raise: a WebP to libwebp's 16383, though the canvas may have
+  /// 16384 (an APNG of it is fine).
+  @Test static func aWebPKeepsToLibwebpsSides() throws {
+    let job = "canvas: { size: 16384x16, scale: 1, fps: 10 }\noutput: { formats: [webp] }\nscreens: { a: {} }\ntimeline: [hold: 0.2]\n"
+    let limits = JobLimits(maxSide: 16384)
+    #expect(throws: Diagnostic(
+      SourceLocation(file: "j.cfg", line: 1, column: 17),
+      "canvas.size: the webp would be 16384x16 pixels; at most 16383 per side (libwebp encodes no more; --max-side cannot raise it)")) {
+      try JobParser.parse(job, file: "j.cfg", limits: limits)
+    }
+    #expect(try JobParser.parse(job.replacingOccurrences(of: "[webp]", with: "[apng]"), file: "j.cfg", limits: limits).name == "j")
+  }
+
   /// The largest job a 1 MiB file can describe is counted exactly (no overflow).
   @Test static func hugeJobsAreCountedExactly() {
     var steps = ""

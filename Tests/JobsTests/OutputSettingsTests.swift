@@ -123,7 +123,7 @@ let brokenOutputJobs: [BrokenJob] = [
     #expect(
       failure(head + job("hold: 10.3"))
         == "job.cfg:2:46: error: output.sheet.frames: the contact sheet would be 1016x107408 pixels; "
-        + "at most 65535 per side (GIF and PNG store sides in 16 bits; --max-side cannot raise it)")
+        + "at most 65535 per side (transvid's bound for a contact sheet; --max-side cannot raise it)")
     let plain = "canvas: { size: 4000x8192, scale: 1, fps: 10 }\noutput: { formats: [sheet] }\n"
     #expect(failure(plain + job("hold: 0.3")) == nil)
     #expect(
