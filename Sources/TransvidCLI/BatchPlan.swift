@@ -65,7 +65,8 @@ struct PlannedJob: Sendable {
   /// Frames per output.
   var frames = 0
   var pixelWidth = 0, pixelHeight = 0
-  /// Seconds of video.
+  /// Seconds of video: `frames` at the canvas rate (1.5 s at 25 fps is 38
+  /// frames, 1.52 s), as the outputs' lines give it.
   var duration = 0.0
   /// Transition names in timeline order, without repeats.
   var transitions: [String] = []
@@ -314,7 +315,8 @@ struct BatchPlan: Sendable {
         try Self.checkNameLengths(of: job)
         let timeline = Timeline(spec: spec)
         job.frames = timeline.frameCount
-        job.duration = timeline.duration
+        // The video's length, as its writers give it: whole frames of 1/fps.
+        job.duration = spec.canvas.frameRate.time(ofFrame: job.frames)
         job.pixelWidth = spec.framePixelWidth
         job.pixelHeight = spec.framePixelHeight
         // Saturating: `--max-pixels` may allow more than an Int holds.

@@ -49,6 +49,21 @@ import Testing
     #expect(good.status == 0 && good.stdout.isEmpty && good.stderr.isEmpty, "\(good)")
   }
 
+  /// `check` gives a job's length as the render's line gives its video's:
+  /// whole frames at the canvas rate (1.5 s at 25 fps is 38 frames, 1.52 s).
+  @Test func checkGivesTheLengthTheRenderGives() throws {
+    let dir = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    try write(
+      "name: held\ncanvas: { size: 40x60, scale: 1, fps: 25 }\noutput: { formats: [mp4], mp4: { preset: ultrafast } }\n"
+        + "screens: { a: {} }\ntimeline: [hold: 1.5]\n", to: "held.cfg", in: dir)
+    let check = try runTransvid(["check", "held.cfg"], in: dir)
+    #expect(check.stdout == "held.cfg  ok  38 frames  1.52 s video  40x60  mp4\ntransvid: 1 jobs checked, 0 broken\n")
+    let render = try runTransvid(["held.cfg", "-o", "out", "--progress", "plain"], in: dir)
+    #expect(render.status == 0)
+    #expect(render.stdout.hasPrefix("out/held.mp4  38 frames  1.52 s video  "), "\(render.stdout)")
+  }
+
   /// A job font that cannot be loaded (a folder, bytes that are no font, a
   /// family fontconfig lacks) fails `check` with the error its render gives.
   @Test(arguments: ["{ file: fonts }", "{ file: junk.ttf }", "{ family: No Such Face }"])
