@@ -8,6 +8,8 @@
 // A `device` sets size and scale; `size` and `scale` given beside it
 // override the preset's. With neither device nor size the canvas is an
 // iphone-15 (393×852 pt @3x). Without a device the scale defaults to 2.
+// `orientation` turns the device (the stage's too): beside a `size` with no
+// device, the canvas's or the stage's, it would turn nothing, and is an error.
 // fps defaults to 60, the background to black. Each side must come to at
 // most `limits.maxSide` pixels (points × scale; 8192 unless raised).
 
@@ -69,6 +71,24 @@ extension JobDecoder {
     }
     canvas.isFractional = isFractional
     return canvas
+  }
+
+  /// Throws at `canvas.orientation` when it turns nothing: the canvas has a
+  /// `size` and no device, nor does `stage` draw one.
+  func checkOrientation(_ node: YAMLNode?, canvas: CanvasSpec, stage: StageSpec?) throws(Diagnostic) {
+    guard let pairs = node?.pairs, let pair = pairs.first(where: { $0.key == "orientation" }),
+      pairs.contains(where: { $0.key == "size" }), canvas.device == nil, stage?.device == nil
+    else { return }
+    let size = canvas.size
+    let long = max(size.width, size.height), short = min(size.width, size.height)
+    let turned = canvas.orientation == .landscape ? (long, short) : (short, long)
+    let written = "\(JobDecoder.format(turned.0))x\(JobDecoder.format(turned.1))"
+    let advice =
+      turned == (size.width, size.height)
+      ? "already \(canvas.orientation.rawValue): leave orientation out" : "write \(written) for \(canvas.orientation.rawValue)"
+    throw Diagnostic(
+      pair.keyLocation,
+      "canvas.orientation: there is no 'device' to turn (canvas.size is used as written; \(advice))")
   }
 
   /// `WIDTHxHEIGHT` (text) or `[WIDTH, HEIGHT]`, each from 1 to 8192 points

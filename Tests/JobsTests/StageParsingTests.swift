@@ -91,6 +91,33 @@ import Testing
     #expect(stage.size.height == (preset.bodySize.width + 8).rounded(.up))
   }
 
+  /// `orientation` turns a device, the canvas's or the stage's: beside a
+  /// `size` with neither it would turn nothing (the video was the portrait
+  /// one), so it is an error at the key, as `contentMode` without an image is.
+  @Test func orientationNeedsADeviceToTurn() throws {
+    let plain = "canvas: { size: 390x844, scale: 1, orientation: landscape }\nscreens: { a: {} }\ntimeline: [hold: 1]\n"
+    #expect(
+      Self.error(plain)
+        == "s.cfg:1:36: error: canvas.orientation: there is no 'device' to turn "
+        + "(canvas.size is used as written; write 844x390 for landscape)")
+    #expect(
+      Self.error(plain.replacingOccurrences(of: "390x844", with: "844x390"))
+        == "s.cfg:1:36: error: canvas.orientation: there is no 'device' to turn "
+        + "(canvas.size is used as written; already landscape: leave orientation out)")
+    #expect(
+      Self.error(plain.replacingOccurrences(of: "landscape", with: "portrait").replacingOccurrences(of: "390x844", with: "844x390"))
+        == "s.cfg:1:36: error: canvas.orientation: there is no 'device' to turn "
+        + "(canvas.size is used as written; write 390x844 for portrait)")
+    let device = try JobParser.parse(
+      Self.job(canvas: "{ device: iphone-15, size: 852x393, orientation: landscape }", stage: "{}"), file: "s.cfg")
+    #expect(device.canvas.orientation == .landscape && device.canvas.size == Size(width: 852, height: 393))
+    let staged = try JobParser.parse(
+      Self.job(canvas: "{ size: 852x393, scale: 1, orientation: landscape }", stage: "{ device: iphone-15 }"), file: "s.cfg")
+    #expect(staged.stage?.orientation == .landscape && staged.stage?.device == "iphone-15")
+    #expect(Self.error(Self.job(canvas: "{ size: 852x393, scale: 1, orientation: landscape }", stage: "{ device: none }")).hasPrefix(
+      "s.cfg:2:36: error: canvas.orientation: there is no 'device' to turn"))
+  }
+
   @Test func aStageDeviceSetsAnUnsizedCanvas() throws {
     let spec = try JobParser.parse(Self.job(canvas: "{ fps: 30 }", stage: "{ device: ipad-mini }"), file: "s.cfg")
     #expect(spec.canvas.size == Size(width: 744, height: 1133) && spec.canvas.scale == 2)
