@@ -323,6 +323,10 @@ struct Options: Sendable {
     guard let job else { throw UsageError(description: "'frame' needs a job file") }
     guard let time else { throw UsageError(description: "'frame' needs --time SECONDS") }
     guard let output else { throw UsageError(description: "'frame' needs -o FILE.png") }
+    // The frame is written as PNG whatever the name says.
+    guard (output as NSString).pathExtension.lowercased() == "png" else {
+      throw UsageError(description: "'frame' writes a PNG: -o needs a file name ending in .png, got '\(output)'")
+    }
     options.command = .frame(job: job, time: time, output: output, paths: paths)
     return options
   }

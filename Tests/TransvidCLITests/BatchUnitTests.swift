@@ -152,6 +152,23 @@ import TestSupport
   }
 }
 
+/// `frame` writes a PNG: to a name of another kind it would be a PNG misnamed.
+@Suite struct FrameOptionTests {
+  @Test func theFrameGoesToAPNGName() throws {
+    for name in ["f.jpg", "frame", "f.png.webp", "dir/.png"] {
+      let capture = Capture()
+      #expect(TransvidCommand.run(["frame", "x.cfg", "--time", "0", "-o", name], console: capture.console, environment: [:]) == 2)
+      #expect(
+        capture.err == [
+          "transvid: 'frame' writes a PNG: -o needs a file name ending in .png, got '\(name)'\nRun 'transvid --help' for usage."
+        ])
+    }
+    for name in ["f.png", "out/F.PNG"] {
+      #expect(try Options.parse(["frame", "x.cfg", "--time", "0", "-o", name]).command == .frame(job: "x.cfg", time: 0, output: name, paths: PathPolicy()))
+    }
+  }
+}
+
 @Suite struct CacheKeyTests {
   func spec(_ text: String, file: String = "/jobs/a.cfg") throws -> JobSpec {
     try JobParser.parse(text, file: file)

@@ -369,14 +369,18 @@ let outsideHint = "jobs may reach only their own folder; allow another with --al
 
   // MARK: - Output targets
 
-  /// `frame -o` onto /dev/null, a device node made here or a FIFO, and a
-  /// batch output path that is a FIFO: refused, the node left as it was.
+  /// `frame -o` onto a device node made here or a FIFO, and a batch output
+  /// path that is a FIFO: refused, the node left as it was. (/dev/null is
+  /// no PNG name: a usage error.)
   @Test func outputsThatAreNotRegularFilesAreRefused() throws {
     let dir = try makeTemporaryDirectory()
     defer { try? FileManager.default.removeItem(atPath: dir) }
     try write(goodJob(), to: "good.cfg", in: dir)
     #expect(mkfifo(path(dir, "pipe.png"), 0o644) == 0)
-    var targets = [("/dev/null", "a character device"), ("pipe.png", "a FIFO")]
+    let null = try runBinary(["frame", "good.cfg", "--time", "0.1", "-o", "/dev/null"], in: dir)
+    #expect(null.status == 2)
+    #expect(null.lines.first == "transvid: 'frame' writes a PNG: -o needs a file name ending in .png, got '/dev/null'")
+    var targets = [("pipe.png", "a FIFO")]
     if mknod(path(dir, "null.png"), S_IFCHR | 0o666, dev_t(0x103)) == 0 {  // 1:3, what /dev/null is; root only
       targets.append(("null.png", "a character device"))
     }
@@ -524,7 +528,7 @@ let outsideHint = "jobs may reach only their own folder; allow another with --al
     #expect(FileManager.default.fileExists(atPath: path(dir, "out/other.png")))
     for (flags, message) in [
       (["home.cfg", "-o", "./home.png"], "-o './home.png' would overwrite the image 'home.png' of home.cfg"),
-      (["home.cfg", "-o", "home.cfg"], "-o 'home.cfg' would overwrite the job file home.cfg"),
+      (["self.png", "-o", "self.png"], "-o 'self.png' would overwrite the job file self.png"),
     ] {
       let frame = try runBinary(["frame"] + flags + ["--time", "0"], in: dir)
       #expect(frame.status == 2)
