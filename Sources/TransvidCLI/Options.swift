@@ -155,7 +155,7 @@ struct Options: Sendable {
       rest.removeFirst()
       return try parseCurve(rest)
     }
-    var stream = ArgumentStream(rest, splitsJobs: true)
+    var stream = ArgumentStream(rest, splitsJobs: true, lists: ["--format", "--locale"])
     while let arg = try stream.next() {
       let raw = stream.raw
       func value() throws -> String { try stream.value() }
@@ -253,24 +253,28 @@ struct Options: Sendable {
 
   /// `curve NAME|SPEC [--samples N] [--duration S]`.
   private static func parseCurve(_ arguments: ArraySlice<String>) throws -> Options {
-    var rest = arguments
     var spec: String?, samples = 101, duration: Double?
-    while let arg = rest.popFirst() {
+    var stream = ArgumentStream(arguments, splitsJobs: false)
+    while let arg = try stream.next() {
       switch arg {
       case "-h", "--help": return Options(command: .help)
       case "--samples", "-n":
-        guard let v = rest.popFirst(), let n = Int(v), (2...100_000).contains(n) else {
-          throw UsageError(description: "--samples needs a whole number from 2 to 100000")
+        let problem = "--samples needs a whole number from 2 to 100000"
+        guard let n = Int(try stream.value(else: problem)), (2...100_000).contains(n) else {
+          throw UsageError(description: problem)
         }
         samples = n
       case "--duration":
         // A millisecond at least: over less, a velocity in 1/s overflows.
-        guard let v = rest.popFirst(), let d = Double(v), d.isFinite, d >= 0.001, d <= 600 else {
-          throw UsageError(description: "--duration needs a number of seconds from 0.001 to 600")
+        let problem = "--duration needs a number of seconds from 0.001 to 600"
+        guard let d = Double(try stream.value(else: problem)), d.isFinite, d >= 0.001, d <= 600 else {
+          throw UsageError(description: problem)
         }
         duration = d
       default:
-        guard spec == nil, !arg.hasPrefix("--") else { throw UsageError(description: "unexpected argument '\(arg)' for 'curve'") }
+        guard spec == nil, !arg.hasPrefix("--") else {
+          throw UsageError(description: "unexpected argument '\(stream.raw)' for 'curve'")
+        }
         spec = arg
       }
     }
@@ -297,10 +301,10 @@ struct Options: Sendable {
         time = t
       case "-o", "--output": output = try nonEmpty(try value(), arg)
       case "--locale":
-        // One frame is one picture: of one locale.
+        // One frame is one picture: of one locale (the stream refuses a second --locale).
         let locales = try Options.locales(try value())
-        guard options.locales == nil, locales.count == 1 else {
-          throw UsageError(description: "'frame' draws one locale: give --locale once, with one code (got \(((options.locales ?? []) + locales).joined(separator: ", ")))")
+        guard locales.count == 1 else {
+          throw UsageError(description: "'frame' draws one locale: give --locale once, with one code (got \(locales.joined(separator: ", ")))")
         }
         options.locales = locales
       case "--appearance":
@@ -363,19 +367,31 @@ extension JobLimits {
 
 /// Command-line arguments one at a time: `--name=value` is read as `--name`
 /// with its value attached (and `-jN` as `-j N` when `splitsJobs`); `value()`
-/// takes the attached value or the next argument.
+/// takes the attached value or the next argument. An option takes one value:
+/// a second one, in any of its spellings, is a usage error rather than
+/// replacing the first, except for the `repeatable` options.
 struct ArgumentStream {
+  /// Options each of whose values adds to a list (`--allow-outside DIR`).
+  static let repeatable: Set<String> = ["--allow-outside"]
+  /// The spellings of one option; the first names it.
+  static let spellings = [["-o", "--output-dir", "--output"], ["-j", "--jobs"], ["-t", "--time"], ["-n", "--samples"]]
+
   private var rest: ArraySlice<String>
   private let splitsJobs: Bool
+  /// Options whose value is a comma-separated list, for the hint on a repeat.
+  private let lists: Set<String>
+  /// The option and value read so far for each option, by its first spelling.
+  private var given: [String: (spelling: String, value: String)] = [:]
   private var attached: String?
   /// The last argument as written.
   private(set) var raw = ""
   /// The last argument's option name (`--shard` for `--shard=1/2`).
   private(set) var name = ""
 
-  init(_ arguments: ArraySlice<String>, splitsJobs: Bool) {
+  init(_ arguments: ArraySlice<String>, splitsJobs: Bool, lists: Set<String> = []) {
     rest = arguments
     self.splitsJobs = splitsJobs
+    self.lists = lists
   }
 
   /// The next argument's name, or nil at the end. A `--flag=value` whose
@@ -399,16 +415,28 @@ struct ArgumentStream {
     return name
   }
 
-  /// The value of the option just read (`Options.isValue`).
-  mutating func value() throws -> String {
-    if let value = attached {
-      attached = nil
-      return value
+  /// The value of the option just read (`Options.isValue`); without one,
+  /// the usage error `problem` (else `option NAME needs a value`).
+  mutating func value(else problem: String? = nil) throws -> String {
+    let value: String
+    if let attached {
+      value = attached
+      self.attached = nil
+    } else {
+      guard let next = rest.first, Options.isValue(next) else {
+        throw Options.UsageError(description: problem ?? "option \(name) needs a value")
+      }
+      value = rest.removeFirst()
     }
-    guard let v = rest.popFirst(), Options.isValue(v) else {
-      throw Options.UsageError(description: "option \(name) needs a value")
+    let option = Self.spellings.first { $0.contains(name) }?.first ?? name
+    guard !Self.repeatable.contains(option) else { return value }
+    if let first = given[option] {
+      let list = lists.contains(option) ? ", with a list: \(name) \(first.value),\(value)" : ""
+      throw Options.UsageError(
+        description: "option \(name) is given twice ('\(first.spelling) \(first.value)' and '\(name) \(value)'); give it once\(list)")
     }
-    return v
+    given[option] = (name, value)
+    return value
   }
 
   /// Every argument not read yet (after `--`).

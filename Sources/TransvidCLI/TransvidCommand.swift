@@ -58,7 +58,7 @@ public enum TransvidCommand {
       --job-timeout S        stop a job still rendering after S seconds; it fails, the others run
       --allow-outside DIR    let jobs read images, fonts and catalogs and write output.dir in DIR too
                              (by default only inside the job file's own folder;
-                             repeatable; --allow-outside / allows any path)
+                             repeatable, as no other option is; --allow-outside / allows any path)
       --progress MODE        auto (bars on a terminal, else plain), plain, ndjson, none
       --max-side N           refuse canvases over N pixels wide or high (default 8192)
       --max-frames N         refuse jobs over N frames (default 20000)

@@ -152,6 +152,43 @@ import TestSupport
   }
 }
 
+/// An option takes one value: a second, in any spelling, is a usage error
+/// naming it (before, the last one won: `--locale ar --locale en` rendered
+/// only en); `--allow-outside` adds a folder each time, and a flag may repeat.
+@Suite struct RepeatedOptionTests {
+  @Test func aSecondValueIsAUsageError() throws {
+    for (args, message) in [
+      (["x.cfg", "--locale", "ar", "--locale", "en"],
+       "option --locale is given twice ('--locale ar' and '--locale en'); give it once, with a list: --locale ar,en"),
+      (["x.cfg", "--format", "mp4", "--format=gif"],
+       "option --format is given twice ('--format mp4' and '--format gif'); give it once, with a list: --format mp4,gif"),
+      (["x.cfg", "--shard", "1/2", "--shard", "2/2"], "option --shard is given twice ('--shard 1/2' and '--shard 2/2'); give it once"),
+      (["x.cfg", "--output-dir", "a", "-o", "b"], "option -o is given twice ('--output-dir a' and '-o b'); give it once"),
+      (["check", "x.cfg", "-j2", "--jobs", "3"], "option --jobs is given twice ('-j 2' and '--jobs 3'); give it once"),
+      (["plan", "x.cfg", "--max-side", "100", "--max-side", "100"],
+       "option --max-side is given twice ('--max-side 100' and '--max-side 100'); give it once"),
+      (["watch", "x.cfg", "--format", "gif", "--format", "gif"],
+       "option --format is given twice ('--format gif' and '--format gif'); give it once, with a list: --format gif,gif"),
+      (["frame", "x.cfg", "-t", "0", "--time", "1", "-o", "f.png"], "option --time is given twice ('-t 0' and '--time 1'); give it once"),
+      (["frame", "x.cfg", "--time", "0", "-o", "f.png", "--output", "g.png"],
+       "option --output is given twice ('-o f.png' and '--output g.png'); give it once"),
+      (["frame", "x.cfg", "--time", "0", "-o", "f.png", "--appearance", "dark", "--appearance", "light"],
+       "option --appearance is given twice ('--appearance dark' and '--appearance light'); give it once"),
+      (["gallery", "r.json", "-o", "a", "-o", "b"], "option -o is given twice ('-o a' and '-o b'); give it once"),
+      (["curve", "easeIn", "-n", "3", "--samples", "5"], "option --samples is given twice ('-n 3' and '--samples 5'); give it once"),
+      (["curve", "easeIn", "--duration", "1", "--duration", "2"],
+       "option --duration is given twice ('--duration 1' and '--duration 2'); give it once"),
+    ] {
+      let capture = Capture()
+      #expect(TransvidCommand.run(args, console: capture.console, environment: [:]) == 2, "\(args)")
+      #expect(capture.err == ["transvid: \(message)\nRun 'transvid --help' for usage."])
+    }
+    let o = try Options.parse(["x.cfg", "--allow-outside", "a", "--allow-outside=b", "--force", "--force", "-q", "-q"])
+    #expect(o.paths.allowed == ["a", "b"] && o.force && o.quiet)
+    #expect(try Options.parse(["curve", "easeIn", "--samples=3"]).command == .curve(spec: "easeIn", samples: 3, duration: nil))
+  }
+}
+
 /// `frame` writes a PNG: to a name of another kind it would be a PNG misnamed.
 @Suite struct FrameOptionTests {
   @Test func theFrameGoesToAPNGName() throws {
