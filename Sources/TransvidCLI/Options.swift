@@ -241,6 +241,15 @@ struct Options: Sendable {
       options.command = .watch(job: inputs[0])
       return options
     }
+    if isPlan || isCheck {
+      // What a render writes: taken and dropped, a CI step would publish nothing and pass.
+      let given = [("--report", options.report), ("--junit", options.junit), ("--gallery", options.gallery)]
+      if let (name, _) = given.first(where: { $0.1 != nil }) {
+        throw UsageError(
+          description: "'\(isPlan ? "plan" : "check")' writes no \(name == "--gallery" ? "gallery" : "report"): "
+            + "\(name) is for a render (transvid JOB.cfg|DIR \(name) ...)")
+      }
+    }
     options.command = isPlan ? .plan(inputs: inputs, json: json) : isCheck ? .check(inputs: inputs) : .render(inputs: inputs)
     return options
   }

@@ -152,6 +152,22 @@ import TestSupport
   }
 }
 
+/// `check` and `plan` write no report, JUnit file or gallery: given one,
+/// they took it and wrote nothing, so a CI step publishing it passed empty.
+@Suite struct CheckWritesNoReportTests {
+  @Test func aReportOptionIsAUsageErrorOutsideARender() throws {
+    for (args, message) in [
+      (["check", "x.cfg", "--junit", "j.xml"], "'check' writes no report: --junit is for a render (transvid JOB.cfg|DIR --junit ...)"),
+      (["plan", "x.cfg", "--report", "r.json"], "'plan' writes no report: --report is for a render (transvid JOB.cfg|DIR --report ...)"),
+      (["check", "x.cfg", "--gallery", "g"], "'check' writes no gallery: --gallery is for a render (transvid JOB.cfg|DIR --gallery ...)"),
+    ] {
+      let capture = Capture()
+      #expect(TransvidCommand.run(args, console: capture.console, environment: [:]) == 2, "\(args)")
+      #expect(capture.err == ["transvid: \(message)\nRun 'transvid --help' for usage."])
+    }
+  }
+}
+
 /// An option takes one value: a second, in any spelling, is a usage error
 /// naming it (before, the last one won: `--locale ar --locale en` rendered
 /// only en); `--allow-outside` adds a folder each time, and a flag may repeat.
