@@ -83,6 +83,15 @@ struct PlannedJob: Sendable {
   /// The locales its file lists (`locales:`).
   var listedLocales: [String] = []
 
+  /// Which job of the batch this is: its file and its `unit` there (the
+  /// jobs of one file, its locales and appearances, share the file).
+  struct ID: Hashable, Sendable {
+    var file: String
+    var unit: Int
+  }
+
+  var id: ID { ID(file: file, unit: unit) }
+
   /// The file, and for one of a file's several jobs (a locale, an
   /// appearance) its name: `jobs/locales.cfg (locales.ar)`, for text rows.
   var label: String {

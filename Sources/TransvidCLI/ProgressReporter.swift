@@ -38,9 +38,10 @@ final class ProgressReporter: Sendable {
   }
 
   private struct State {
-    var running: [String: Running] = [:]
+    /// Running jobs by `PlannedJob.id`: a file's locales and appearances may run at once.
+    var running: [PlannedJob.ID: Running] = [:]
     /// Running jobs in start order (for a steady display).
-    var order: [String] = []
+    var order: [PlannedJob.ID] = []
     /// Output frames to make in all (cached and failed jobs drop out).
     var unitsTotal = 0
     var unitsDone = 0
@@ -94,10 +95,10 @@ final class ProgressReporter: Sendable {
   func jobStarted(_ job: PlannedJob) {
     let now = ContinuousClock.now
     state.withLock {
-      $0.running[job.file] = Running(
+      $0.running[job.id] = Running(
         name: job.name, frames: job.frames, pixels: job.pixelWidth * job.pixelHeight, outputs: job.formats.count,
         started: now, outputStarted: now)
-      $0.order.append(job.file)
+      $0.order.append(job.id)
     }
     if mode == .ndjson {
       emit([
@@ -110,7 +111,7 @@ final class ProgressReporter: Sendable {
   func outputWritten(_ job: PlannedJob, _ summary: OutputSummary) {
     let now = ContinuousClock.now
     let units = state.withLock { s -> Int in
-      guard var r = s.running[job.file] else { return 0 }
+      guard var r = s.running[job.id] else { return 0 }
       s.pixelFramesDone += Double(summary.frames * r.pixels)
       s.outputSeconds += Self.seconds(r.outputStarted, now)
       // An output stands for all of the job's frames, whatever its own
@@ -121,7 +122,7 @@ final class ProgressReporter: Sendable {
       r.outputsDone += 1
       r.framesInOutput = 0
       r.outputStarted = now
-      s.running[job.file] = r
+      s.running[job.id] = r
       return r.unitsDone
     }
     switch mode {
@@ -138,7 +139,7 @@ final class ProgressReporter: Sendable {
   /// Frame `n` of the output being written is done: exact counts for the
   /// live bars, and an ndjson `frame` event every `ndjsonFrameInterval`.
   func frameRendered(_ job: PlannedJob, _ n: Int) {
-    state.withLock { s in s.running[job.file]?.framesInOutput = n + 1 }
+    state.withLock { s in s.running[job.id]?.framesInOutput = n + 1 }
     if mode == .ndjson, (n + 1) % Self.ndjsonFrameInterval == 0 {
       emit([("event", "frame"), ("job", job.name), ("frame", n + 1), ("frames", job.frames)])
     }
@@ -165,8 +166,8 @@ final class ProgressReporter: Sendable {
   /// a `--cache` store, which ndjson says as the report does, `cached`.
   func jobFinished(_ job: PlannedJob, seconds: Double, bytes: Int, copied: Bool = false) {
     state.withLock {
-      $0.running[job.file] = nil
-      $0.order.removeAll { $0 == job.file }
+      $0.running[job.id] = nil
+      $0.order.removeAll { $0 == job.id }
       $0.jobsDone += 1
     }
     guard mode == .ndjson else { return }
@@ -182,13 +183,13 @@ final class ProgressReporter: Sendable {
 
   func jobFailed(_ job: PlannedJob, _ failure: JobFailure) {
     state.withLock {
-      if let r = $0.running[job.file] {
+      if let r = $0.running[job.id] {
         $0.unitsTotal -= r.frames * r.outputs - r.unitsDone
       } else if job.failure == nil {
         $0.unitsTotal -= job.frames * job.formats.count
       }
-      $0.running[job.file] = nil
-      $0.order.removeAll { $0 == job.file }
+      $0.running[job.id] = nil
+      $0.order.removeAll { $0 == job.id }
       $0.jobsDone += 1
       $0.failed += 1
     }
@@ -267,8 +268,8 @@ final class ProgressReporter: Sendable {
       let rate = s.outputSeconds > 0 ? s.pixelFramesDone / s.outputSeconds : 0  // pixel-frames per second per job
       var lines: [String] = []
       var estimatedUnits = s.unitsDone
-      for file in s.order {
-        guard let r = s.running[file] else { continue }
+      for id in s.order {
+        guard let r = s.running[id] else { continue }
         // Exact when the writer reports frames; else estimated from throughput.
         let estimate = Int(Self.seconds(r.outputStarted, now) * rate / Double(max(r.pixels, 1)))
         let guess = r.outputsDone < r.outputs ? min(r.frames, r.framesInOutput > 0 ? r.framesInOutput : estimate) : 0
