@@ -19,10 +19,12 @@ import Media
 ///
 /// Nothing is lost without a word: a `*.json` in a folder that is not valid
 /// JSON (a report cut short by a full disk or a failed upload) is an error,
-/// as is a report of a shard whose N shards are not all there, an output a
-/// report lists that is not on disk, or a report of jobs at `DIR/report.json`
-/// (which the merged report would overwrite). The page and the merged report
-/// are still written where the reports can be read (exit 1).
+/// as is a report of a shard whose N shards are not all there, or an output a
+/// report lists that is not on disk; the page and the merged report are
+/// still written where the reports can be read (exit 1). `DIR/report.json`
+/// is replaced only when a merge wrote it: a shard's report there, or a
+/// file that is not valid JSON (which may be a shard's, cut short), is a
+/// usage error, nothing written.
 enum GalleryCommand {
   static func run(inputs: [String], output: String, console: Console) -> Int32 {
     do {
@@ -99,21 +101,36 @@ enum GalleryCommand {
     }
   }
 
-  /// Throws a usage error when `path` (DIR/report.json) is a report of
-  /// rendered jobs rather than one a merge wrote: the merge would overwrite it.
+  /// Throws a usage error unless the merged report may take `path`
+  /// (DIR/report.json): nothing is there, or a report a merge wrote (marked
+  /// `"merged"`; a merge writes its report whole, by a rename). Anything
+  /// else is kept: a shard's report (`--report`), a file that is not valid
+  /// JSON (a report cut short, whose nothing shows), JSON that is no
+  /// transvid report, a file that cannot be read.
   static func refuseToOverwriteJobReport(at path: String, output: String) throws {
-    guard FileManager.default.fileExists(atPath: path), let object = try? report(at: path), object["merged"] == nil
-    else { return }
+    guard FileManager.default.fileExists(atPath: path) else { return }
+    let shown = (output as NSString).appendingPathComponent("report.json")
+    func kept(_ what: String) -> Options.UsageError {
+      Options.UsageError(
+        description: "\(shown) \(what), and no merge wrote it; the merged report would overwrite it: "
+          + "give -o another folder than \(output), or remove it")
+    }
+    let bytes: [UInt8]
+    do throws(MediaError) {
+      bytes = try Platform.readRegularFile(path, maxBytes: Int.max)
+    } catch {
+      throw kept("cannot be read (\(error.message))")
+    }
+    guard let json = try? JSONSerialization.jsonObject(with: Data(bytes), options: .fragmentsAllowed) else {
+      throw kept("is not valid JSON (a report cut short?)")
+    }
+    guard let object = report(json) else { throw kept("is not a transvid report") }
+    if object["merged"] != nil { return }
     throw Options.UsageError(
-      description: "\((output as NSString).appendingPathComponent("report.json")) is a report of rendered jobs (from --report), which the merged "
+      description: "\(shown) is a report of rendered jobs (from --report), which the merged "
         + "report would overwrite: give -o another folder than \(output)")
   }
 
-  /// The report files named by `inputs`, resolved, sorted per folder, once
-  /// each, without `skipping` (the merged report a previous merge wrote). A
-  /// `*.json` in a folder that is valid JSON but no report, or a merged
-  /// report, is passed over; one that is not valid JSON is `damaged` (a
-  /// report cut short), for the caller to say.
   /// `path` without `.` components, repeated or trailing slashes, and
   /// `name/..` pairs (`./jobs//a/../b.cfg` → `jobs/b.cfg`).
   static func normalized(_ path: String) -> String {
@@ -136,6 +153,11 @@ enum GalleryCommand {
     }
   }
 
+  /// The report files named by `inputs`, resolved, sorted per folder, once
+  /// each, without `skipping` (the merged report a previous merge wrote). A
+  /// `*.json` in a folder that is valid JSON but no report, or a merged
+  /// report, is passed over; one that is not valid JSON is `damaged` (a
+  /// report cut short), for the caller to say.
   static func findReports(_ inputs: [String], skipping: String) throws -> (reports: [String], damaged: [String]) {
     var reports: [String] = [], damaged: [String] = []
     var seen: Set<String> = [skipping]
@@ -170,9 +192,15 @@ enum GalleryCommand {
   /// The report at `path` as JSON, or an error saying it is not one.
   static func report(at path: String) throws -> [String: Any] {
     let data = try Data(contentsOf: URL(fileURLWithPath: path))
-    guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any], object["jobs"] is [Any],
-      object["totals"] is [String: Any]
-    else { throw ReportError(description: "\(path) is not a transvid report (from --report)") }
+    guard let object = (try? JSONSerialization.jsonObject(with: data)).flatMap(report) else {
+      throw ReportError(description: "\(path) is not a transvid report (from --report)")
+    }
+    return object
+  }
+
+  /// `json` as a report: an object with `jobs` and `totals`, else nil.
+  static func report(_ json: Any) -> [String: Any]? {
+    guard let object = json as? [String: Any], object["jobs"] is [Any], object["totals"] is [String: Any] else { return nil }
     return object
   }
 

@@ -194,6 +194,43 @@ import Testing
     #expect(paths.count == 2 && paths.allSatisfy { $0.hasPrefix("out/job-") }, "\(paths)")
   }
 
+  /// `DIR/report.json` is replaced only when a merge wrote it (`"merged"`):
+  /// a report there cut short may be a shard's, so `gallery DIR -o DIR`
+  /// keeps it (exit 2, nothing written), as it keeps a whole one, and JSON
+  /// that is no report. A merged report is replaced; one cut short is kept.
+  @Test func onlyAMergedReportIsOverwritten() throws {
+    let dir = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    let jobs = try makeBatch(in: dir, count: 1)
+    let run = try runTransvid([jobs, "-o", "out", "--format", "png", "--report", "out/shard.json", "-q"], in: dir)
+    #expect(run.status == 0, "\(run.stderr)")
+    let report = path(dir, "out/report.json")
+    let whole = try Data(contentsOf: URL(fileURLWithPath: path(dir, "out/shard.json")))
+    func refused(_ text: Data, _ what: String) throws {
+      try text.write(to: URL(fileURLWithPath: report))
+      let run = try runTransvid(["gallery", "out", "-o", "out"], in: dir)
+      #expect(run.status == 2)
+      #expect(
+        run.errorLines == [
+          "transvid: out/report.json \(what), and no merge wrote it; the merged report would overwrite it: "
+            + "give -o another folder than out, or remove it"
+        ])
+      #expect(try Data(contentsOf: URL(fileURLWithPath: report)) == text)
+      #expect(!FileManager.default.fileExists(atPath: path(dir, "out/index.html")))
+    }
+    try refused(whole.prefix(120), "is not valid JSON (a report cut short?)")
+    try refused(Data("{\"name\": \"artifact metadata\"}".utf8), "is not a transvid report")
+
+    try FileManager.default.removeItem(atPath: report)
+    for _ in 1...2 {
+      let merged = try runTransvid(["gallery", "out", "-o", "out"], in: dir)
+      #expect(merged.status == 0 && merged.stdout == "transvid: 1 jobs from 1 reports (0 failed) in out/index.html\n", "\(merged.stderr)")
+    }
+    let merged = try Data(contentsOf: URL(fileURLWithPath: report))
+    try FileManager.default.removeItem(atPath: path(dir, "out/index.html"))
+    try refused(merged.prefix(merged.count / 2), "is not valid JSON (a report cut short?)")
+  }
+
   /// A file with locales is one job per locale, and shards split them: the
   /// merge lists each locale once and takes none for a duplicate.
   @Test func localesOfOneFileFromSeveralShardsAreSeveralJobs() throws {
