@@ -63,9 +63,10 @@ enum BatchReport {
     return path.isEmpty ? "transvid" : "transvid." + path
   }
 
-  /// JUnit XML, one `testcase` per job (classname: the job file's folder);
-  /// a failed job carries a `failure` with the message, an up-to-date one a
-  /// `system-out` saying so.
+  /// JUnit XML, one `testcase` per job (classname: the job file's folder;
+  /// `file` the job file, or for a failure with a place the file its `line`
+  /// is in); a failed job carries a `failure` with the message, an
+  /// up-to-date one a `system-out` saying so.
   static func junit(_ results: [JobResult]) -> String {
     let failures = results.filter { $0.status == .failed }.count
     let time = results.reduce(0) { $0 + $1.seconds }
@@ -74,9 +75,11 @@ enum BatchReport {
     xml += "  <testsuite name=\"transvid\" tests=\"\(results.count)\" failures=\"\(failures)\" errors=\"0\" skipped=\"0\" time=\"\(seconds(time))\">\n"
     for r in results {
       let classname = junitClassName(file: r.job.file)
+      // A failure's file and line, where it has a place: the job file, or the file the error is in (its String Catalog).
+      let place = r.failure?.location
       xml += "    <testcase classname=\"\(escape(classname, attribute: true))\" name=\"\(escape(r.job.name, attribute: true))\" "
-        + "file=\"\(escape(r.job.file, attribute: true))\""
-      if let line = r.failure?.location?.line { xml += " line=\"\(line)\"" }
+        + "file=\"\(escape(place?.file ?? r.job.file, attribute: true))\""
+      if let line = place?.line { xml += " line=\"\(line)\"" }
       xml += " time=\"\(seconds(r.seconds))\""
       switch r.status {
       case .failed:

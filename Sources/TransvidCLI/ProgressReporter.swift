@@ -14,7 +14,7 @@ import Synchronization
 ///   more than one job;
 /// - `ndjson`: one JSON object per line on standard output — `start`,
 ///   `frame` (every 30 frames), `progress` (after each output), `done`,
-///   `cached`, `failed`, `summary`;
+///   `cached`, `failed` (with the error's file, line and column), `summary`;
 /// - `none`: the result lines only.
 /// Errors always go to standard error as `FILE:LINE:COL: error: …`; `-q`
 /// leaves only them.
@@ -195,7 +195,8 @@ final class ProgressReporter: Sendable {
     }
     if mode == .ndjson {
       var fields: [(String, Any?)] = [("event", "failed"), ("job", job.name), ("file", job.file), ("error", failure.description)]
-      if let l = failure.location { fields += [("line", l.line), ("column", l.column)] }
+      // `file` is the job's; `error_file` is the one its line and column are in (the job file, or its String Catalog).
+      if let l = failure.location { fields += [("error_file", l.file), ("line", l.line), ("column", l.column)] }
       emit(fields)
     }
     clearing { console.error(failure.description) }

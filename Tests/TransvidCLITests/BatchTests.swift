@@ -342,6 +342,38 @@ func transvid(_ arguments: [String], _ capture: Capture = Capture(), environment
     #expect(progress.map { $0["frames"] as? Int ?? 0 } == [5, 10, 15] && progress.allSatisfy { $0["total"] as? Int == 15 }, "\(progress)")
   }
 
+  /// An error in the job's String Catalog is placed in the catalog: ndjson
+  /// gives `error_file` beside `line` and `column` (`file` stays the job's),
+  /// and JUnit's `file` names the file its `line` is in, as the report's
+  /// `error` does.
+  @Test func aFailureInTheStringCatalogIsPlacedThere() throws {
+    let dir = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    let job = try write(
+      """
+      name: cat
+      canvas: { size: 60x100, scale: 1, fps: 10 }
+      output: { formats: [png] }
+      locales: [en]
+      strings: App.xcstrings
+      screens: { a: { views: [ { frame: [0, 0, 60, 20], text: { key: hi } } ] } }
+      timeline: [ { hold: 0.2 } ]
+
+      """, to: "cat.cfg", in: dir)
+    let catalog = try write("{\n  \"sourceLanguage\" : \"en\",\n  \"strings\" : {\n    \"hi\" : { }, ,\n  }\n}\n", to: "App.xcstrings", in: dir)
+    let junit = path(dir, "junit.xml"), report = path(dir, "report.json")
+    let capture = Capture()
+    #expect(transvid([job, "-o", path(dir, "out"), "--progress", "ndjson", "--junit", junit, "--report", report], capture) == 1)
+    let message = "\(catalog):4:17: error: invalid JSON: a comma before '}' (JSON has no trailing commas)"
+    #expect(
+      capture.out.first
+        == "{\"event\":\"failed\",\"job\":\"cat\",\"file\":\"\(job)\",\"error\":\"\(message)\",\"error_file\":\"\(catalog)\",\"line\":4,\"column\":17}")
+    let xml = try String(contentsOfFile: junit, encoding: .utf8)
+    #expect(xml.contains(" name=\"cat\" file=\"\(catalog)\" line=\"4\" time="), "\(xml)")
+    let error = try #require(try reportJobs(report).first?["error"] as? [String: Any])
+    #expect(error["file"] as? String == catalog && error["line"] as? Int == 4 && error["column"] as? Int == 17)
+  }
+
   @Test func planListsJobsKeysCostsAndShards() throws {
     let dir = try makeTemporaryDirectory()
     defer { try? FileManager.default.removeItem(atPath: dir) }
