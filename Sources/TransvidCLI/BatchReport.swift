@@ -66,7 +66,8 @@ enum BatchReport {
   /// JUnit XML, one `testcase` per job (classname: the job file's folder;
   /// `file` the job file, or for a failure with a place the file its `line`
   /// is in); a failed job carries a `failure` with the message, an
-  /// up-to-date one a `system-out` saying so.
+  /// up-to-date one a `system-out` saying so, a rendered one or one copied
+  /// from the `--cache` store its result lines.
   static func junit(_ results: [JobResult]) -> String {
     let failures = results.filter { $0.status == .failed }.count
     let time = results.reduce(0) { $0 + $1.seconds }
@@ -85,9 +86,10 @@ enum BatchReport {
       case .failed:
         let message = r.failure?.description ?? "failed"
         xml += ">\n      <failure message=\"\(escape(message, attribute: true))\" type=\"error\">\(escape(message))</failure>\n    </testcase>\n"
-      case .cached:
+      case .cached where !r.copied:
         xml += ">\n      <system-out>up to date: \(escape(r.outputs.map(\.path).joined(separator: ", ")))</system-out>\n    </testcase>\n"
-      case .rendered:
+      case .rendered, .cached:
+        // A copy from the `--cache` store has its result lines, each saying so, as a render has.
         xml += ">\n      <system-out>\(escape(r.outputs.map(\.line).joined(separator: "\n")))</system-out>\n    </testcase>\n"
       }
     }

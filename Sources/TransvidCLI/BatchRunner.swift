@@ -18,6 +18,8 @@ struct JobResult: Sendable {
   var seconds = 0.0
   var failure: JobFailure?
   var key = ""
+  /// Its outputs were copied from a `--cache` store (status `cached`), not found up to date.
+  var copied = false
 
   var bytes: Int { outputs.reduce(0) { $0 + $1.bytes } }
 }
@@ -288,7 +290,9 @@ struct BatchRunner: Sendable {
       }
       let seconds = ProgressReporter.seconds(start, .now)
       reporter.jobFinished(job, seconds: seconds, bytes: outputs.reduce(0) { $0 + $1.bytes }, copied: copied != nil)
-      return JobResult(job: job, status: copied == nil ? .rendered : .cached, outputs: outputs, seconds: seconds, key: key)
+      return JobResult(
+        job: job, status: copied == nil ? .rendered : .cached, outputs: outputs, seconds: seconds, key: key,
+        copied: copied != nil)
     } catch {
       let failure = JobFailure(file: job.file, error: error)
       reporter.jobFailed(job, failure)

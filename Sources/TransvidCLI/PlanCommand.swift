@@ -34,8 +34,8 @@ enum PlanCommand {
     for job in plan.jobs {
       let key = job.failure == nil ? cache.key(for: job) : ""
       let upToDate = job.failure == nil && !options.force && OutputCache.validRecord(for: job, key: key) != nil
-      // With --cache: a job the store holds is copied, not rendered.
-      let inStore = options.cache.map { !upToDate && job.failure == nil && SharedCache.holds(key, in: $0) }
+      // With --cache: whether the store holds the job; one not up to date is then copied, not rendered (but for --force).
+      let inStore = options.cache.map { job.failure == nil && SharedCache.holds(key, in: $0) }
       if json {
         var fields: [(String, Any?)] = [
           ("job", job.name), ("file", job.file), ("shard", job.shard), ("cost", job.cost), ("frames", job.frames),
@@ -47,7 +47,8 @@ enum PlanCommand {
         rows.append("    " + JSONText.object(fields))
       } else {
         let state =
-          job.failure.map(\.description) ?? (upToDate ? "up to date" : inStore == true ? "in the cache (copied)" : "to render")
+          job.failure.map(\.description)
+          ?? (upToDate ? "up to date" : inStore == true && !options.force ? "in the cache (copied)" : "to render")
         rows.append(
           "\(job.shard)/\(shardCount)  \(job.label)  \(job.frames) frames \(job.pixelWidth)x\(job.pixelHeight)"
             + "  cost \(job.cost)  \(key.prefix(12))  \(state)")

@@ -92,11 +92,25 @@ import Testing
     let planned = try runTransvid(["plan", "jobs", "-o", "two", "--cache", "cache", "--format", "mp4,png", "--json"], in: dir)
     let json = try #require(try JSONSerialization.jsonObject(with: Data(planned.stdout.utf8)) as? [String: Any])
     #expect((json["jobs"] as? [[String: Any]])?.map { $0["in_cache"] as? Bool } == [true, true, true])
+    // The store holds them also where the outputs are up to date; with --force they render.
+    let here = try runTransvid(["plan", "jobs", "-o", "one", "--cache", "cache", "--format", "mp4,png", "--json"], in: dir)
+    let rows = try #require((try JSONSerialization.jsonObject(with: Data(here.stdout.utf8)) as? [String: Any])?["jobs"] as? [[String: Any]])
+    #expect(rows.map { [$0["up_to_date"] as? Bool, $0["in_cache"] as? Bool] } == Array(repeating: [true, true], count: 3))
+    let forced = try runTransvid(["plan", "jobs", "-o", "two", "--cache", "cache", "--format", "mp4,png", "--force"], in: dir)
+    #expect(forced.stdout.split(separator: "\n").filter { $0.hasSuffix("  to render") }.count == 3, "\(forced.stdout)")
     // Another output folder (another shard, another machine sharing the store): copies.
-    let second = try runTransvid(["jobs", "-o", "two", "--cache", "cache", "--format", "mp4,png", "--progress", "plain"], in: dir)
+    let second = try runTransvid(
+      ["jobs", "-o", "two", "--cache", "cache", "--format", "mp4,png", "--progress", "plain", "--junit", "junit.xml"], in: dir)
     #expect(second.status == 0, "\(second.stderr)")
     let lines = second.stdout.split(separator: "\n")
     #expect(lines.filter { $0.hasSuffix("(copied from the cache)") }.count == 6, "\(second.stdout)")
+    // JUnit says so too, in the result lines: a copy is not an up-to-date job.
+    let junit = try String(contentsOfFile: path(dir, "junit.xml"), encoding: .utf8)
+    let outs = junit.matches(of: /<system-out>([^<]*)<\/system-out>/).map { String($0.output.1) }
+    #expect(
+      outs.count == 3
+        && Set(outs.flatMap { $0.split(separator: "\n") }) == Set(lines.filter { $0.hasSuffix("(copied from the cache)") }),
+      "\(junit)")
     #expect(lines.last?.hasPrefix("transvid: 3 jobs: 0 rendered, 3 up to date, 0 failed in ") == true, "\(second.stdout)")
     #expect(files(in: path(dir, "one")) == files(in: path(dir, "two")))
     // The records of the stored (one) and the copied (two) outputs hold each
