@@ -7,7 +7,9 @@ enum BatchReport {
   /// line and column. Written to `path`, each output also gets `file`: its
   /// path relative to the report's folder, which still holds when the folder
   /// is copied elsewhere (a CI artifact), so `transvid gallery` finds it.
-  /// `merged`: the number of reports `transvid gallery` merged into this one.
+  /// `merged`: the number of reports `transvid gallery` merged into this one;
+  /// an output one of them lists that is gone is `"missing": true`, without
+  /// bytes, counted in the totals' `missing` and in no `bytes`.
   static func json(_ results: [JobResult], shard: Shard, at path: String? = nil, merged: Int? = nil) -> String {
     let folder = path.map { BatchPlan.absolute(PathText.folder(of: $0)) }
     var lines: [String] = ["{"]
@@ -19,6 +21,7 @@ enum BatchReport {
       "  \"totals\": " + JSONText.object([
         ("jobs", results.count), ("rendered", counts[.rendered] ?? 0), ("cached", counts[.cached] ?? 0),
         ("failed", counts[.failed] ?? 0), ("bytes", results.reduce(0) { $0 + $1.bytes }),
+        ("missing", merged.map { _ in results.reduce(0) { $0 + $1.outputs.filter(\.missing).count } }),
       ]) + ",")
     lines.append("  \"jobs\": [")
     for (i, r) in results.enumerated() {
@@ -31,8 +34,8 @@ enum BatchReport {
       let outputs = r.outputs.map { output in
         let file = folder.map { Gallery.relativePath(BatchPlan.absolute(output.path), from: $0, encoded: false) }
         return JSONText.object([
-          ("path", output.path), ("file", file), ("bytes", output.bytes), ("frames", output.frames),
-          ("duration", output.duration),
+          ("path", output.path), ("file", file), ("missing", output.missing ? true : nil),
+          ("bytes", output.missing ? nil : output.bytes), ("frames", output.frames), ("duration", output.duration),
         ])
       }
       fields.append(("outputs", RawJSON("[" + outputs.joined(separator: ",") + "]")))

@@ -21,7 +21,8 @@ struct JobResult: Sendable {
   /// Its outputs were copied from a `--cache` store (status `cached`), not found up to date.
   var copied = false
 
-  var bytes: Int { outputs.reduce(0) { $0 + $1.bytes } }
+  /// The bytes of its outputs on disk (a `missing` one has none).
+  var bytes: Int { outputs.reduce(0) { $0 + ($1.missing ? 0 : $1.bytes) } }
 }
 
 /// Renders a batch: finds the jobs, keeps this shard's, skips the up-to-date

@@ -27,8 +27,9 @@ enum Gallery {
     var cards: [String] = []
     for r in results {
       func link(_ path: String) -> String { escape(relativePath(BatchPlan.absolute(path), from: base)) }
-      // A job's outputs are its formats' files, in order (the written ones, when it failed part way).
-      let files = zip(r.job.formats, r.outputs).map { (type: $0.writer.fileType, path: $1.path) }
+      // A job's outputs are its formats' files, in order (the written ones, when it failed part way);
+      // one that is gone (`missing`, after a merge) is named, not shown or linked.
+      let files = zip(r.job.formats, r.outputs).filter { !$1.missing }.map { (type: $0.writer.fileType, path: $1.path) }
       func first(_ presentation: OutputFileType.Presentation) -> String? {
         files.first { $0.type.presentation == presentation }?.path
       }
@@ -45,6 +46,9 @@ enum Gallery {
       }
       // A job that failed part way shows what it wrote and why it stopped.
       if let failure = r.failure { media += "<pre class=\"error\">\(escape(failure.description))</pre>" }
+      for output in r.outputs where output.missing {
+        media += "<pre class=\"error\">\(escape(PathText.fileName(of: output.path))) is missing</pre>"
+      }
       var facts: [String] = []
       if !r.job.transitions.isEmpty { facts.append(r.job.transitions.joined(separator: ", ")) }
       if r.job.frames > 0 {
@@ -53,7 +57,7 @@ enum Gallery {
       }
       if r.bytes > 0 { facts.append(byteText(r.bytes)) }
       facts.append(r.status == .cached ? "up to date" : r.status.rawValue)
-      let links = r.outputs.map { "<a href=\"\(link($0.path))\">\(escape(PathText.fileName(of: $0.path)))</a>" }
+      let links = r.outputs.filter { !$0.missing }.map { "<a href=\"\(link($0.path))\">\(escape(PathText.fileName(of: $0.path)))</a>" }
       cards.append(
         """
             <figure class="job \(r.status.rawValue)">

@@ -20,8 +20,9 @@ import Media
 /// Nothing is lost without a word: a `*.json` in a folder that is not valid
 /// JSON (a report cut short by a full disk or a failed upload) is an error,
 /// as is a report of a shard whose N shards are not all there, or an output a
-/// report lists that is not on disk; the page and the merged report are
-/// still written where the reports can be read (exit 1). `DIR/report.json`
+/// report lists that is not on disk (`missing`: the page does not show it,
+/// the merged report marks it); the page and the merged report are still
+/// written where the reports can be read (exit 1). `DIR/report.json`
 /// is replaced only when a merge wrote it: a shard's report there, or a
 /// file that is not valid JSON (which may be a shard's, cut short), is a
 /// usage error, nothing written.
@@ -56,7 +57,7 @@ enum GalleryCommand {
         }
         let (jobs, shard) = loaded
         if let shard { shards[shard.count, default: []].insert(shard.index) }
-        for result in jobs {
+        for var result in jobs {
           let file = Self.normalized(result.job.file)
           let unit = PathText.fileName(of: file) + "\u{0}" + result.job.name
           if let other = source[unit]?.first(where: { $0.report != report && Self.sameFile($0.file, file) }) {
@@ -66,10 +67,10 @@ enum GalleryCommand {
             return 1
           }
           source[unit, default: []].append((file, report))
-          for output in result.outputs where result.status != .failed {
-            if !FileManager.default.fileExists(atPath: output.path) {
-              problems.append("\(shown(output.path)), an output of \(report), is missing")
-            }
+          // One that is gone is kept as missing: the page does not show it, the merged report says so.
+          for (i, output) in result.outputs.enumerated() where !FileManager.default.fileExists(atPath: output.path) {
+            problems.append("\(shown(output.path)), an output of \(report), is missing")
+            result.outputs[i].missing = true
           }
           results.append(result)
         }

@@ -19,6 +19,8 @@ struct OutputSummary: Sendable, Codable {
   /// The file's SHA-256, set where its bytes were read whole anyway (the
   /// shared cache storing or restoring it), so the record need not read them again.
   var sha256: String? = nil
+  /// The file is gone: a report `transvid gallery` merged lists it, and it is not on disk.
+  var missing = false
 
   /// `PATH  N frames  D s video  B bytes  rendered in T s`: the video's length and the time it took.
   var line: String {

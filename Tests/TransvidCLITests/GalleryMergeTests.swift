@@ -154,7 +154,9 @@ import Testing
     let whole = try runTransvid(["gallery", "artifacts", "-o", "site"], in: dir)
     #expect(whole.status == 0 && whole.stdout == "transvid: 5 jobs from 3 reports (0 failed) in site/index.html\n")
 
-    let output = try #require((try reportJobs(reports[2]).first?["outputs"] as? [[String: Any]])?.first?["file"] as? String)
+    let entry = try #require(try reportJobs(reports[2]).first)
+    let written = try #require(entry["outputs"] as? [[String: Any]])
+    let output = try #require(written.first?["file"] as? String)
     try FileManager.default.removeItem(atPath: path(dir, "artifacts/shard-3/" + output))
     let missing = try runTransvid(["gallery", "artifacts", "-o", "site"], in: dir)
     #expect(missing.status == 1)
@@ -162,6 +164,23 @@ import Testing
       missing.errorLines == [
         "transvid: error: artifacts/shard-3/\(output), an output of artifacts/shard-3/report.json, is missing"
       ])
+    // The merged report and the page say it is gone: marked missing, in no bytes, never linked.
+    let data = try Data(contentsOf: URL(fileURLWithPath: path(dir, "site/report.json")))
+    let object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+    let jobs = try #require(object["jobs"] as? [[String: Any]])
+    let merged = try #require(jobs.first { $0["job"] as? String == entry["job"] as? String })
+    let outputs = try #require(merged["outputs"] as? [[String: Any]])
+    #expect(outputs.map { $0["missing"] as? Bool } == [true, nil] && outputs[0]["bytes"] == nil)
+    #expect(merged["status"] as? String == "rendered" && merged["bytes"] as? Int == written[1]["bytes"] as? Int)
+    let totals = try #require(object["totals"] as? [String: Any])
+    #expect(totals["missing"] as? Int == 1 && totals["bytes"] as? Int == jobs.reduce(0) { $0 + ($1["bytes"] as? Int ?? 0) })
+    let html = try String(contentsOfFile: path(dir, "site/index.html"), encoding: .utf8)
+    #expect(html.contains("<pre class=\"error\">\(output) is missing</pre>"))
+    let links = Self.links(in: html)
+    #expect(links.count == 5 * 4 - 2, "\(links)")
+    for link in links {
+      #expect(FileManager.default.fileExists(atPath: path(path(dir, "site"), link)), "\(link) does not resolve")
+    }
   }
 
   /// `-o` a shard's own folder would overwrite its report with the merge:
