@@ -55,14 +55,25 @@ enum BatchReport {
     return lines.joined(separator: "\n") + "\n"
   }
 
-  /// `transvid.` and the folder of `file` without `.` components
-  /// (`transvid.jobs/a` for `./jobs/a/x.cfg`), or just `transvid` for a job
-  /// in the current folder (`transvid .`).
-  static func junitClassName(file: String) -> String {
-    let folder = PathText.folder(of: file)
-    let parts = folder.split(separator: "/", omittingEmptySubsequences: false)
-    let kept = parts.enumerated().filter { $0.element != "." && ($0.element != "" || $0.offset == 0) }.map(\.element)
-    let path = kept.joined(separator: "/")
+  /// `transvid.` and the folder of the job file `file`, the same however
+  /// the command line named it: relative to `workingFolder` when inside it
+  /// (`transvid.jobs/a` for `jobs/a/x.cfg`, `./jobs/a/`, `jobs/../jobs/a/x.cfg`
+  /// or its absolute path, also one through a link to the working folder),
+  /// else absolute, `.` and `..` taken from the text (`PathText.normalized`);
+  /// just `transvid` for a job in the working folder.
+  static func junitClassName(file: String, workingFolder: String = FileManager.default.currentDirectoryPath) -> String {
+    func below(_ folder: String, _ base: String) -> String? {
+      if folder == base { return "" }
+      let prefix = base == "/" ? "/" : base + "/"
+      return folder.hasPrefix(prefix) ? String(folder.dropFirst(prefix.count)) : nil
+    }
+    let base = PathText.normalized(workingFolder)
+    let written = PathText.folder(of: file)
+    let folder = PathText.normalized(written.hasPrefix("/") ? written : base + "/" + written)
+    let path =
+      below(folder, base)
+      ?? PathPolicy.resolve(folder).flatMap { real in PathPolicy.resolve(base).flatMap { below(real, $0) } }
+      ?? folder
     return path.isEmpty ? "transvid" : "transvid." + path
   }
 

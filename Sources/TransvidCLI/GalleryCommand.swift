@@ -58,7 +58,7 @@ enum GalleryCommand {
         let (jobs, shard) = loaded
         if let shard { shards[shard.count, default: []].insert(shard.index) }
         for var result in jobs {
-          let file = Self.normalized(result.job.file)
+          let file = PathText.normalized(result.job.file)
           let unit = PathText.fileName(of: file) + "\u{0}" + result.job.name
           if let other = source[unit]?.first(where: { $0.report != report && Self.sameFile($0.file, file) }) {
             let base = PathText.baseName(of: result.job.file)
@@ -130,17 +130,6 @@ enum GalleryCommand {
     throw Options.UsageError(
       description: "\(shown) is a report of rendered jobs (from --report), which the merged "
         + "report would overwrite: give -o another folder than \(output)")
-  }
-
-  /// `path` without `.` components, repeated or trailing slashes, and
-  /// `name/..` pairs (`./jobs//a/../b.cfg` → `jobs/b.cfg`).
-  static func normalized(_ path: String) -> String {
-    var parts: [Substring] = []
-    for part in path.split(separator: "/", omittingEmptySubsequences: true) where part != "." {
-      if part == "..", let last = parts.last, last != ".." { parts.removeLast() } else { parts.append(part) }
-    }
-    let joined = parts.joined(separator: "/")
-    return path.hasPrefix("/") ? "/" + joined : joined
   }
 
   /// Whether two normalized paths name one file as two shards would write

@@ -51,6 +51,18 @@ enum PathText {
     return dot
   }
 
+  /// `path` without `.` components, repeated or trailing slashes, and
+  /// `name/..` pairs (`./jobs//a/../b.cfg` → `jobs/b.cfg`), from its text
+  /// alone (a `..` after a link is not the link's parent).
+  static func normalized(_ path: String) -> String {
+    var parts: [Substring] = []
+    for part in path.split(separator: "/", omittingEmptySubsequences: true) where part != "." {
+      if part == "..", let last = parts.last, last != ".." { parts.removeLast() } else { parts.append(part) }
+    }
+    let joined = parts.joined(separator: "/")
+    return path.hasPrefix("/") ? "/" + joined : joined
+  }
+
   /// `path` with each run of slashes made one.
   private static func oneSlashEach(_ path: String) -> Substring {
     guard path.contains("//") else { return Substring(path) }

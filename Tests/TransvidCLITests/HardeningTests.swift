@@ -303,6 +303,21 @@ func runTransvid(_ arguments: [String], in directory: String, environment: [Stri
     #expect(xml.contains("<testcase classname=\"transvid\" name=\"good\" file=\"./good.cfg\""))
   }
 
+  /// A job's JUnit class is the same however the command line names it:
+  /// relative to the working folder, `.` and `..` resolved.
+  @Test func junitClassNameHoweverTheJobIsNamed() throws {
+    let dir = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    try FileManager.default.createDirectory(atPath: path(dir, "t1"), withIntermediateDirectories: true)
+    try write(goodJob(name: "a", formats: "[png]"), to: "t1/a.cfg", in: dir)
+    for name in ["t1/a.cfg", "./t1/", "t1/../t1/a.cfg", "t1//a.cfg", path(dir, "t1/a.cfg"), path(dir, "./t1/../t1")] {
+      let run = try runTransvid([name, "-o", "out", "-q", "--junit", "junit.xml"], in: dir)
+      #expect(run.status == 0, "\(run.stderr)")
+      let xml = try String(contentsOfFile: path(dir, "junit.xml"), encoding: .utf8)
+      #expect(xml.contains("<testcase classname=\"transvid.t1\" name=\"a\" "), "\(name): \(xml)")
+    }
+  }
+
   /// A folder of good jobs and hostile ones (the numbers that used to trap or
   /// exhaust memory): every good job renders, the report is written, exit 1.
   @Test func hostileJobsDoNotStopTheBatch() throws {

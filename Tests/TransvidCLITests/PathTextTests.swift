@@ -24,6 +24,17 @@ import Testing
     ("", "", "", "", ""),
   ]
 
+  /// A JUnit class is the job's folder relative to the working folder when
+  /// inside it, else absolute, `.` and `..` resolved from the text.
+  @Test func junitClassNameIsTheFolderFromTheWorkingFolder() {
+    #expect(BatchReport.junitClassName(file: "/ci/jobs/./x/../y/a.cfg", workingFolder: "/work") == "transvid./ci/jobs/y")
+    #expect(BatchReport.junitClassName(file: "../jobs/a.cfg", workingFolder: "/ci/work") == "transvid./ci/jobs")
+    #expect(BatchReport.junitClassName(file: "/ci/work/x/../a.cfg", workingFolder: "/ci/work/") == "transvid")
+    #expect(BatchReport.junitClassName(file: "./a.cfg", workingFolder: "/ci/work") == "transvid")
+    #expect(BatchReport.junitClassName(file: "/ci/jobs/a.cfg", workingFolder: "/") == "transvid.ci/jobs")
+    #expect(BatchReport.junitClassName(file: "/ci/work2/a.cfg", workingFolder: "/ci/work") == "transvid./ci/work2")
+  }
+
   @Test func answersAsNSStringDoes() {
     for (path, folder, name, ext, base) in Self.answered {
       let ns = path as NSString
