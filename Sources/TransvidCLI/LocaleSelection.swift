@@ -27,7 +27,10 @@ enum LocaleSelection {
   /// when no job of the run lists them.
   static func failure(of spec: JobSpec, file: String, wanted: [String]) -> JobFailure {
     guard let localization = spec.localization, !localization.locales.isEmpty else {
-      return JobFailure(file: file, message: FrameCommand.NoLocales(job: file, wanted: wanted.joined(separator: ",")).description)
+      let quoted = wanted.map { "'\($0)'" }.joined(separator: ", ")
+      return JobFailure(
+        file: file,
+        message: "the job has no locale \(quoted) (it lists none: add locales: [\(wanted.joined(separator: ", "))] and its strings)")
     }
     return JobFailure(missing(wanted, in: localization))
   }

@@ -394,6 +394,10 @@ import TransvidCLI
     let typo = Capture()
     #expect(transvid([mixed, "-o", some, "--locale", "ja,fr"], typo) == 2)
     #expect(typo.err == ["transvid: --locale: no job lists 'fr' (the jobs list ar, de, en, ja)"])
+    // No job lists it: each fails, a job without locales too.
+    let nowhere = Capture()
+    #expect(transvid([mixed, "-o", some, "--locale", "fr"], nowhere) == 1)
+    #expect(nowhere.err.contains("\(path(mixed, "plain.cfg")): error: the job has no locale 'fr' (it lists none: add locales: [fr] and its strings)"), "\(nowhere.err)")
 
     // `transvid frame --locale ar` draws the Arabic frame: the same pixels as the batch's poster.
     let frame = path(dir, "ar-frame.png")

@@ -28,11 +28,11 @@ import Testing
   /// inside it, else absolute, `.` and `..` resolved from the text.
   @Test func junitClassNameIsTheFolderFromTheWorkingFolder() {
     #expect(BatchReport.junitClassName(file: "/ci/jobs/./x/../y/a.cfg", workingFolder: "/work") == "transvid./ci/jobs/y")
-    #expect(BatchReport.junitClassName(file: "../jobs/a.cfg", workingFolder: "/ci/work") == "transvid./ci/jobs")
-    #expect(BatchReport.junitClassName(file: "/ci/work/x/../a.cfg", workingFolder: "/ci/work/") == "transvid")
-    #expect(BatchReport.junitClassName(file: "./a.cfg", workingFolder: "/ci/work") == "transvid")
+    #expect(BatchReport.junitClassName(file: "../jobs/a.cfg", workingFolder: "/ci/checkout") == "transvid./ci/jobs")
+    #expect(BatchReport.junitClassName(file: "/ci/checkout/x/../a.cfg", workingFolder: "/ci/checkout/") == "transvid")
+    #expect(BatchReport.junitClassName(file: "./a.cfg", workingFolder: "/ci/checkout") == "transvid")
     #expect(BatchReport.junitClassName(file: "/ci/jobs/a.cfg", workingFolder: "/") == "transvid.ci/jobs")
-    #expect(BatchReport.junitClassName(file: "/ci/work2/a.cfg", workingFolder: "/ci/work") == "transvid./ci/work2")
+    #expect(BatchReport.junitClassName(file: "/ci/checkout2/a.cfg", workingFolder: "/ci/checkout") == "transvid./ci/checkout2")
   }
 
   @Test func answersAsNSStringDoes() {
