@@ -127,10 +127,12 @@ final class ProgressReporter: Sendable {
     }
     switch mode {
     case .ndjson:
-      emit([
-        ("event", "progress"), ("job", job.name), ("frames", units), ("total", job.frames * job.formats.count),
-        ("output", summary.path), ("bytes", summary.bytes),
-      ])
+      // What the writer decided on its own (a GIF's rate lowered, a budget met), as the result line says it.
+      emit(
+        [
+          ("event", "progress"), ("job", job.name), ("frames", units), ("total", job.frames * job.formats.count),
+          ("output", summary.path), ("bytes", summary.bytes),
+        ] + (summary.notes.isEmpty ? [] : [("notes", summary.notes)]))
     case .plain, .none, .tty: line(summary.line)
     case .quiet: break
     }

@@ -340,6 +340,8 @@ func transvid(_ arguments: [String], _ capture: Capture = Capture(), environment
       return event["event"] as? String == "progress" ? event : nil
     }
     #expect(progress.map { $0["frames"] as? Int ?? 0 } == [5, 10, 15] && progress.allSatisfy { $0["total"] as? Int == 15 }, "\(progress)")
+    // An output's notes, which its result line shows, are in its event too (they were left out).
+    #expect(progress.map { $0["notes"] as? [String] ?? [] } == [[], ["poster at 0.30 s (frame 3)"], []], "\(progress)")
   }
 
   /// An error in the job's String Catalog is placed in the catalog: ndjson
