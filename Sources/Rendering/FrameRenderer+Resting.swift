@@ -173,14 +173,7 @@ final class RestingImages: Sendable {
         p.shown = p.below.popLast() ?? nil
       } else {
         p.below.append(p.shown)
-        let render = { (layers: Layer) -> Bitmap in
-          var image = Bitmap(
-            width: self.spec.canvas.pixelWidth, height: self.spec.canvas.pixelHeight,
-            fill: self.spec.canvas.background.premultipliedPixel)
-          self.compositor.render(layers, into: &image)
-          image.updateOpacityHint()
-          return image
-        }
+        let render = { (layers: Layer) in self.canvasImage(layers) }
         if let host {
           // The sheet, now with the pushed screen in its card.
           var resting = host
@@ -194,20 +187,27 @@ final class RestingImages: Sendable {
           }
         }
       }
-      var image = Bitmap(
-        width: spec.canvas.pixelWidth, height: spec.canvas.pixelHeight, fill: spec.canvas.background.premultipliedPixel)
       // What the step leaves on display: its own last frame.
       let layers = transition.layers(in: context, at: transition.totalDuration)
-      compositor.render(FrameRenderer.shown(layers, for: step, inside: host, size: spec.canvas.size), into: &image)
-      if statusBar?.drawn == nil, let plainFrom = screens[step.from] {
-        statusBar?.apply(to: &image, area: PixelArea(whole: image), transition: (plainFrom.image, plainTo.image, 1))
+      var image = canvasImage(FrameRenderer.shown(layers, for: step, inside: host, size: spec.canvas.size))
+      if let statusBar, statusBar.drawn == nil, let plainFrom = screens[step.from] {
+        statusBar.apply(to: &image, area: PixelArea(whole: image), transition: (plainFrom.image, plainTo.image, 1))
+        image.updateOpacityHint()
       }
-      image.updateOpacityHint()
       p.display = image == plainTo.image ? nil : image
       guard follows, let statusBar else { return }
       let end = statusBar.lightness(over: image)
       p.lightness.append((start, end))
       p.current = end
     }
+  }
+
+  /// `layers` drawn over the canvas background, a canvas-sized bitmap.
+  private func canvasImage(_ layers: Layer) -> Bitmap {
+    var image = Bitmap(
+      width: spec.canvas.pixelWidth, height: spec.canvas.pixelHeight, fill: spec.canvas.background.premultipliedPixel)
+    compositor.render(layers, into: &image)
+    image.updateOpacityHint()
+    return image
   }
 }
