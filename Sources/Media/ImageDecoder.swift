@@ -189,7 +189,7 @@ public enum ImageDecoder {
     var data = data
     var profile: [UInt8]?
     if header.format == .png {
-      let separated = try PNGAncillaryChunks.separated(data, operation: operation)
+      let separated = PNGAncillaryChunks.separated(data)
       if let stream = separated.stream { data = stream }
       profile = separated.profile
     }

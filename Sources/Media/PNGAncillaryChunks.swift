@@ -11,6 +11,9 @@ import CZlib
 /// never drawn, so its chunks (tEXt too) are left out of what libavcodec
 /// reads; the profile is inflated here by zlib, at most `maxProfileBytes`,
 /// and handed to the colour conversion as libavcodec's side data would be.
+/// A profile that does not inflate, or inflates past the bound, is no
+/// profile: the picture is drawn as sRGB, as libpng (a benign error) and so
+/// browsers show such a PNG, and as the JPEG decoder treats a broken one.
 /// The chunks are whole, so the PNG stays valid and its pixels are the
 /// same.
 enum PNGAncillaryChunks {
@@ -20,11 +23,12 @@ enum PNGAncillaryChunks {
 
   /// `data` (a PNG whose chunk list `ImageHeader` has checked) without its
   /// tEXt, zTXt, iTXt and iCCP chunks, or nil when it has none; and its
-  /// ICC profile, inflated. Throws when the profile does not inflate, or
-  /// inflates past `maxProfileBytes`.
-  static func separated(_ data: [UInt8], operation: String) throws(MediaError) -> (stream: [UInt8]?, profile: [UInt8]?) {
+  /// ICC profile, inflated: nil when there is none, or it does not inflate
+  /// within `maxProfileBytes`.
+  static func separated(_ data: [UInt8]) -> (stream: [UInt8]?, profile: [UInt8]?) {
     var kept: [Range<Int>] = []
     var profile: [UInt8]?
+    var profileSeen = false
     var dropped = false
     var offset = 8
     var run = 0..<8
@@ -40,7 +44,8 @@ enum PNGAncillaryChunks {
       case Array("iCCP".utf8):
         dropped = true
         // The first profile, as libavcodec takes it: name, NUL, method 0 (zlib), the stream.
-        if profile == nil { profile = try inflatedProfile(data[body], operation: operation) }
+        if !profileSeen { profile = inflatedProfile(data[body]) }
+        profileSeen = true
       default:
         if run.upperBound == offset { run = run.lowerBound..<end } else {
           kept.append(run)
@@ -59,16 +64,16 @@ enum PNGAncillaryChunks {
   }
 
   /// An iCCP chunk's profile: the bytes after its name's NUL and the
-  /// compression method, inflated by zlib up to `maxProfileBytes`.
-  private static func inflatedProfile(_ body: ArraySlice<UInt8>, operation: String) throws(MediaError) -> [UInt8] {
-    guard let nul = body.prefix(80).firstIndex(of: 0), nul + 1 < body.endIndex, body[nul + 1] == 0 else {
-      throw MediaError(operation, "corrupt PNG: its ICC profile chunk (iCCP) has no name or an unknown compression")
-    }
+  /// compression method, inflated by zlib up to `maxProfileBytes`; nil
+  /// when the chunk is malformed, its stream corrupt or cut short, or the
+  /// profile larger.
+  private static func inflatedProfile(_ body: ArraySlice<UInt8>) -> [UInt8]? {
+    // A name of 1…79 bytes, its NUL, method 0 (zlib).
+    guard let nul = body.prefix(80).firstIndex(of: 0), nul > body.startIndex, nul + 1 < body.endIndex, body[nul + 1] == 0
+    else { return nil }
     let compressed = Array(body[(nul + 2)...])
     var stream = z_stream()
-    guard inflateInit_(&stream, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size)) == Z_OK else {
-      throw MediaError(operation, "zlib could not start inflating its ICC profile")
-    }
+    guard inflateInit_(&stream, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size)) == Z_OK else { return nil }
     defer { inflateEnd(&stream) }
     var out = [UInt8](repeating: 0, count: min(maxProfileBytes + 1, max(4096, compressed.count * 4)))
     var produced = 0
@@ -91,13 +96,7 @@ enum PNGAncillaryChunks {
         if status == Z_BUF_ERROR && stream.avail_out == 0 { status = Z_OK }
       }
     }
-    if produced > maxProfileBytes {
-      throw MediaError(
-        operation, "its ICC profile (iCCP) inflates to more than \(maxProfileBytes >> 20) MiB, the most a profile may take")
-    }
-    guard status == Z_STREAM_END else {
-      throw MediaError(operation, "corrupt PNG: its ICC profile (iCCP) does not inflate (zlib error \(status))")
-    }
+    guard produced <= maxProfileBytes, status == Z_STREAM_END else { return nil }
     return Array(out[..<produced])
   }
 }

@@ -1,6 +1,6 @@
 // A PNG's compressed chunks besides its pixels: text is never handed to
 // libavcodec (which inflates it without a limit), and the ICC profile is
-// inflated within a bound (its bombs are in the corpus, BrokenImageTests).
+// inflated within a bound; one that does not inflate within it is no profile.
 
 import CZlib
 import Foundation
@@ -42,9 +42,9 @@ import Testing
     let withText = Self.png(
       Self.chunk("zTXt", Array("Comment".utf8) + [0, 0] + text) + Self.chunk("tEXt", Array("Title\0x".utf8))
         + Self.chunk("iTXt", Array("XML".utf8) + [0, 1, 0, 0, 0] + text))
-    let separated = try PNGAncillaryChunks.separated(withText, operation: "test")
+    let separated = PNGAncillaryChunks.separated(withText)
     #expect(separated.stream == plain && separated.profile == nil)
-    #expect(try PNGAncillaryChunks.separated(plain, operation: "test").stream == nil)
+    #expect(PNGAncillaryChunks.separated(plain).stream == nil)
     let decoded = try ImageDecoder.decode(data: withText, name: "text.png")
     #expect(decoded == (try ImageDecoder.decode(data: plain, name: "plain.png")))
     #expect(decoded[2, 2] == Pixel(r: 255, g: 149, b: 0, a: 255))
@@ -55,7 +55,33 @@ import Testing
   @Test func aProfileIsInflatedUpToTheBound() throws {
     let profile = [UInt8](repeating: 7, count: PNGAncillaryChunks.maxProfileBytes)
     let data = Self.png(Self.chunk("iCCP", Array("p".utf8) + [0, 0] + Self.deflated(profile)))
-    let separated = try PNGAncillaryChunks.separated(data, operation: "test")
+    let separated = PNGAncillaryChunks.separated(data)
     #expect(separated.profile == profile && separated.stream == Self.png([]))
+  }
+
+  /// A profile that does not inflate (cut short, corrupt, no name, another
+  /// compression method) or inflates past the bound is no profile: the PNG
+  /// decodes as the one without it (libpng's benign error; browsers show
+  /// such a PNG), and the first iCCP is the one that counts.
+  @Test func aBrokenProfileIsNoProfile() throws {
+    let plain = try ImageDecoder.decode(data: Self.png([]), name: "plain.png")
+    let stream = Self.deflated([UInt8](repeating: 7, count: 4096))
+    let bodies: [(String, [UInt8])] = [
+      ("cut short", Array("p".utf8) + [0, 0] + stream.prefix(stream.count / 2)),
+      ("not zlib", Array("p".utf8) + [0, 0] + Array("garbage-not-zlib".utf8)),
+      ("no name", [0, 0] + stream), ("method 1", Array("p".utf8) + [0, 1] + stream),
+      ("no NUL", Array(repeating: 0x41, count: 100)),
+      ("over the bound", Array("p".utf8) + [0, 0] + Self.deflated([UInt8](repeating: 7, count: PNGAncillaryChunks.maxProfileBytes + 1))),
+    ]
+    for (label, body) in bodies {
+      let data = Self.png(Self.chunk("iCCP", body))
+      let separated = PNGAncillaryChunks.separated(data)
+      #expect(separated.profile == nil && separated.stream == Self.png([]), "\(label)")
+      let decoded = try ImageDecoder.decode(data: data, name: "broken-profile.png")
+      #expect(decoded == plain, "\(label)")
+    }
+    let good = Array("p".utf8) + [0, 0] + stream
+    let second = PNGAncillaryChunks.separated(Self.png(Self.chunk("iCCP", bodies[0].1) + Self.chunk("iCCP", good)))
+    #expect(second.profile == nil)
   }
 }
