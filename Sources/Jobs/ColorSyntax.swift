@@ -113,6 +113,15 @@ enum ColorSyntax {
     "red": rgb(255, 0, 0),
     "green": rgb(0, 255, 0),
     "blue": rgb(0, 0, 255),
+    "cyan": rgb(0, 255, 255),
+    "yellow": rgb(255, 255, 0),
+    "magenta": rgb(255, 0, 255),
+    // UIColor's documented components: orange 1, 0.5, 0; purple 0.5, 0, 0.5; brown 0.6, 0.4, 0.2.
+    "orange": Color(red: 1, green: 0.5, blue: 0),
+    "purple": Color(red: 0.5, green: 0, blue: 0.5),
+    "brown": Color(red: 0.6, green: 0.4, blue: 0.2),
+    "darkText": .black,
+    "lightText": Color(red: 1, green: 1, blue: 1, alpha: 0.6),
   ]
 
   /// The dynamic colours' dark-appearance values (UIColor in

@@ -25,6 +25,15 @@ import Testing
     #expect(ColorSyntax.color("systemGray6") == Color(red8: 242, green8: 242, blue8: 247))
     #expect(ColorSyntax.color("secondaryLabel")?.alpha == 0.6)
     #expect(ColorSyntax.color("SystemBlue") == nil)
+    // UIColor's fixed colours beside the system ones (its documented components).
+    #expect(ColorSyntax.color("yellow") == Color(red8: 255, green8: 255, blue8: 0))
+    #expect(ColorSyntax.color("cyan") == Color(red8: 0, green8: 255, blue8: 255))
+    #expect(ColorSyntax.color("magenta") == Color(red8: 255, green8: 0, blue8: 255))
+    #expect(ColorSyntax.color("orange") == Color(red: 1, green: 0.5, blue: 0))
+    #expect(ColorSyntax.color("purple") == Color(red: 0.5, green: 0, blue: 0.5))
+    #expect(ColorSyntax.color("brown") == Color(red: 0.6, green: 0.4, blue: 0.2))
+    #expect(ColorSyntax.color("darkText") == .black)
+    #expect(ColorSyntax.color("lightText") == Color(red: 1, green: 1, blue: 1, alpha: 0.6))
   }
 
   @Test static func editDistance() {
