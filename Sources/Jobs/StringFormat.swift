@@ -29,14 +29,16 @@ public enum StringFormat {
   /// The widest field (width or precision) a specifier may ask for.
   static let maximumField = 999
 
-  /// A specifier: `%%`, a substitution token `%#@NAME@`, or `%[N$][flags][width][.precision][length]conversion`
+  /// A specifier: `%%`, a substitution token `%[N$]#@NAME@` (a name is any
+  /// characters but `@`, `%` and spaces, as `.stringsdict` files and Xcode
+  /// take them), or `%[N$][flags][width][.precision][length]conversion`
   /// (a `*` width or precision, and `%n`, are specifiers a job cannot fill).
   /// No space flag: "50% off" is text, not "% o". A width starts with 1–9,
   /// as in printf (a 0 is the flag), so a run of zeros splits between flags
   /// and width one way only: were it any way, each `%` followed by a
   /// thousand zeros and no conversion would be tried at every split.
   nonisolated(unsafe) static let specifier =
-    /%%|%#@([A-Za-z0-9_]+)@|%(?:([0-9]+)\$)?([-+#0]*)([1-9][0-9]*|\*)?(?:\.([0-9]*|\*))?([hlqztjL]*)([@dDiuUxXoOfFeEgGaAcCsSpn])/
+    /%%|%(?:([0-9]+)\$)?#@([^@%\s]+)@|%(?:([0-9]+)\$)?([-+#0]*)([1-9][0-9]*|\*)?(?:\.([0-9]*|\*))?([hlqztjL]*)([@dDiuUxXoOfFeEgGaAcCsSpn])/
 
   /// How deep substitutions may name substitutions (`%arg and %#@more@`).
   static let maximumNesting = 4
@@ -113,14 +115,16 @@ public enum StringFormat {
       }
       let sequential = next
       next += 1
-      if let name = match.output.1 {
+      if let name = match.output.2 {
         guard let substitution = substitutions[String(name)] else {
           throw Problem(message: "'\(whole)' has no substitution '\(name)' in the catalog")
         }
         guard depth < maximumNesting else {
           throw Problem(message: "'\(whole)' nests substitutions more than \(maximumNesting) deep")
         }
-        let (slot, value) = try argument(Substring(String(substitution.argument ?? sequential)), for: whole)
+        // The token's own position (`%2$#@name@`) first, then the substitution's `argNum`.
+        let (slot, value) = try argument(
+          match.output.1 ?? Substring(String(substitution.argument ?? sequential)), for: whole)
         guard let number = value.number else {
           throw Problem(message: "'\(whole)' varies by plural and needs a number as argument \(slot), not \(value)")
         }
@@ -132,7 +136,7 @@ public enum StringFormat {
           form, args, locale: locale, language: language, substitutions: substitutions, depth: depth + 1, work: &work)
         continue
       }
-      let (slot, value) = try argument(match.output.2 ?? Substring(String(sequential)), for: whole)
+      let (slot, value) = try argument(match.output.3 ?? Substring(String(sequential)), for: whole)
       let filled = try formatOne(whole, value, slot: slot, locale: locale)
       try work.add(filled)
       result += filled
@@ -146,10 +150,10 @@ public enum StringFormat {
   static func formatOne(
     _ spec: some StringProtocol, _ value: FormatArgument, slot: Int, locale: Locale
   ) throws(Problem) -> String {
-    guard let match = String(spec).wholeMatch(of: specifier), let conversion = match.output.7 else {
+    guard let match = String(spec).wholeMatch(of: specifier), let conversion = match.output.8 else {
       throw Problem(message: "'\(spec)' is not a format specifier")
     }
-    let flags = match.output.3 ?? "", width = match.output.4 ?? "", precision = match.output.5
+    let flags = match.output.4 ?? "", width = match.output.5 ?? "", precision = match.output.6
     if width == "*" || precision == "*" {
       throw Problem(message: "'\(spec)' takes its field width from an argument, which a job cannot give (write the width)")
     }
