@@ -4,7 +4,8 @@
 //     dir: demos                      # relative to the job file; default: the CLI's
 //     formats: [mp4, gif]             # mp4 (default), gif, png (poster), sheet, webm, mov, apng, webp
 //     mp4: { crf: 18, preset: medium }
-//     mp4: { maxBytes: 10MB }         # two-pass at the rate that fills it (webm too)
+//     mp4: { maxBytes: 10MB }         # two-pass at the rate that fills it (webm too);
+//                                     # beside crf, or from a target: crf unless over it
 //     mp4: { width: 720 }             # or height; also webm and mov (VideoSize.swift)
 //     mp4: { frameRate: variable }    # holds coded once (FrameRateMode.swift); also webm; default constant
 //     gif: { width: 360, fps: 30 }    # default: the writer's choice
@@ -114,6 +115,7 @@ extension JobDecoder {
       settings.preset = name
     }
     if let value = fields["maxBytes"] { settings.maxBytes = try maxBytes(value, fields.path("maxBytes")) }
+    settings.capsCRF = settings.maxBytes != nil && fields["crf"] != nil
     if let value = fields["frameRate"] { settings.frameRate = try frameRate(value, fields.path("frameRate")) }
     settings.size = try videoSize(fields)
     return settings
@@ -173,6 +175,7 @@ extension JobDecoder {
     if let value = fields["crf"] { settings.crf = try integer(value, fields.path("crf"), in: 0...63) }
     if let value = fields["speed"] { settings.speed = try integer(value, fields.path("speed"), in: 0...5) }
     if let value = fields["maxBytes"] { settings.maxBytes = try maxBytes(value, fields.path("maxBytes")) }
+    settings.capsCRF = settings.maxBytes != nil && fields["crf"] != nil
     if let value = fields["frameRate"] { settings.frameRate = try frameRate(value, fields.path("frameRate")) }
     settings.size = try videoSize(fields)
     return settings

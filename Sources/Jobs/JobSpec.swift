@@ -264,8 +264,15 @@ public struct MP4Settings: Hashable, Sendable {
   /// One of x264's presets (`ultrafast` … `placebo`).
   public var preset: String
   /// `maxBytes:` — the largest acceptable file: a two-pass encode at the
-  /// rate that fills it (`crf` is then unused).
+  /// rate that fills it (`crf` is then unused), or, with `capsCRF`, the
+  /// `crf` encode when it fits.
   public var maxBytes: Int? = nil
+  /// Whether `maxBytes` only caps the `crf` encode, as when the job writes
+  /// `crf` beside it (the quality it asked for, which more bits would only
+  /// make larger) or a target sets the budget (GitHub's upload limit, not
+  /// a size to fill): the file is encoded at `crf`, and in two passes at
+  /// the rate that fits only when that is over the budget.
+  public var capsCRF = false
   /// `width:` or `height:` (`VideoSize.swift`).
   public var size = VideoSize()
   /// `frameRate:` — `constant` (every frame a picture) or `variable` (holds
@@ -291,6 +298,8 @@ public struct WebMSettings: Hashable, Sendable {
   public var speed: Int
   /// `maxBytes:` — as `MP4Settings.maxBytes`.
   public var maxBytes: Int? = nil
+  /// As `MP4Settings.capsCRF`.
+  public var capsCRF = false
   /// `width:` or `height:` (`VideoSize.swift`).
   public var size = VideoSize()
   /// `frameRate:` — as `MP4Settings.frameRate`.

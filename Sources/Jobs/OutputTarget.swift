@@ -4,7 +4,8 @@
 // be overridden by writing that key.
 //
 //   github   formats [mp4, gif]; mp4 and gif maxBytes 10MB (GitHub's limit
-//            for videos and images on free plans); the mp4 at most 1280 px
+//            for videos and images on free plans: the mp4's caps its crf
+//            encode, `MP4Settings.capsCRF`); the mp4 at most 1280 px
 //            wide (width: 1280 when the canvas is wider); mp4 frameRate
 //            variable
 //   web      formats [webm, mp4, png]: VP9 first, H.264 as the fallback,
@@ -47,7 +48,10 @@ extension JobSpec {
     switch target {
     case .github:
       if unwritten("output.formats") { spec.output.formats = [.mp4, .gif] }
-      if unwritten("output.mp4.maxBytes") { spec.output.mp4.maxBytes = OutputTarget.githubLimit }
+      if unwritten("output.mp4.maxBytes") {
+        spec.output.mp4.maxBytes = OutputTarget.githubLimit
+        spec.output.mp4.capsCRF = true
+      }
       if unwritten("output.gif.maxBytes") { spec.output.gif.maxBytes = OutputTarget.githubLimit }
       if unwritten("output.mp4.width"), unwritten("output.mp4.height"), canvas.pixelWidth > OutputTarget.githubWidth {
         spec.output.mp4.size = VideoSize(width: OutputTarget.githubWidth)

@@ -16,7 +16,11 @@ struct MP4Output: FormatWriter {
       let renderer = renderer.overMatte()
       let duration = renderer.spec.canvas.frameRate.time(ofFrame: renderer.frameCount)
       let budget = SizeBudget(maxBytes: maxBytes, key: "output.mp4.maxBytes", spec: renderer.spec)
-      let (s, note) = try budget.fit(path: path, duration: duration, what: "mp4") { bitRate in
+      let settings = renderer.spec.output.mp4
+      let (s, note) = try budget.capping(
+        settings.capsCRF, crf: settings.crf, path: path, duration: duration, what: "mp4",
+        encodeAtCRF: { try Self.encode(renderer, to: path, onFrame: onFrame) }
+      ) { bitRate in
         try Self.encodeTwoPass(renderer, to: path, bitRate: bitRate, onFrame: onFrame)
       }
       return OutputSummary(path: path, frames: s.frames, duration: s.duration, bytes: s.bytes, notes: [note])

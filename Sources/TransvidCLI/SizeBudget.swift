@@ -16,6 +16,11 @@ import Media
 /// the budget: a budget no rate meets is an error naming the key, the
 /// limit and the rates tried.
 ///
+/// Where the budget only caps the crf encode (`MP4Settings.capsCRF`: the
+/// job wrote `crf` beside it, or a target set it), `capping` encodes at the
+/// crf first and keeps that file when it fits; only one over the budget
+/// goes on to the two-pass search.
+///
 /// Two passes rather than a search over crf: a crf search needs several full
 /// encodes (each rendering every frame again) to bracket the size, while
 /// the second pass of an average-rate encode lands within a few per cent of
@@ -24,7 +29,8 @@ struct SizeBudget {
   /// Changes whenever the search keeps another file for some budget, so
   /// cached outputs (the mp4 and webm writers' keys carry it) are made again.
   /// 2: rates stop at 100 Mb/s; a higher rate that bought nothing keeps the lower's file.
-  static let revision = 2
+  /// 3: a budget beside `crf`, or a target's, caps the crf encode.
+  static let revision = 3
 
   /// The budget in bytes.
   var maxBytes: Int
@@ -43,6 +49,24 @@ struct SizeBudget {
   /// takes its level from the rate, and this keeps it at 5.1 or below
   /// (160 Mb/s makes 6.1, a level for 8K video many phones do not decode).
   static let highestBitRate = 100_000_000
+
+  /// The crf encode (`encodeAtCRF`, writing the file at `path`) when
+  /// `capsCRF` and it fits the budget, else `fit`'s file, its note saying
+  /// what the crf encode came to.
+  func capping(
+    _ capsCRF: Bool, crf: Int, path: String, duration: Double, what: String,
+    encodeAtCRF: () throws -> VideoSummary, encode: (Int) throws -> VideoSummary
+  ) throws -> (VideoSummary, String) {
+    guard capsCRF else { return try fit(path: path, duration: duration, what: what, encode: encode) }
+    let summary = try encodeAtCRF()
+    if summary.bytes <= maxBytes {
+      let share = Int((Double(summary.bytes) * 100 / Double(maxBytes)).rounded(.down))
+      return (summary, "\(what): crf \(crf), \(share) % of maxBytes \(maxBytes)")
+    }
+    try? FileManager.default.removeItem(atPath: path)
+    let (fitted, note) = try fit(path: path, duration: duration, what: what, encode: encode)
+    return (fitted, note + " (crf \(crf) made \(summary.bytes) bytes)")
+  }
 
   /// Encodes the video with `encode(bitRate)` (both passes, writing the
   /// file at `path`) until it fits. Returns the last summary and the note

@@ -22,7 +22,10 @@ struct WebMOutput: FormatWriter {
     let budget = SizeBudget(maxBytes: maxBytes, key: "output.webm.maxBytes", spec: spec)
     let firstPass = path + ".pass1"
     defer { try? FileManager.default.removeItem(atPath: firstPass) }
-    let (s, note) = try budget.fit(path: path, duration: duration, what: "webm") { bitRate in
+    let (s, note) = try budget.capping(
+      spec.output.webm.capsCRF, crf: spec.output.webm.crf, path: path, duration: duration, what: "webm",
+      encodeAtCRF: { try Self.encode(renderer, to: path, twoPass: nil, onFrame: onFrame).0 }
+    ) { bitRate in
       // libvpx's first pass writes only stats, which it returns in memory.
       let first = try Self.encode(renderer, to: firstPass, twoPass: TwoPass(pass: 1, bitRate: bitRate), onFrame: onFrame)
       return try Self.encode(

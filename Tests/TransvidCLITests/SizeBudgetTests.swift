@@ -29,16 +29,17 @@ struct SizeBudgetTests {
     #expect(files[0].count <= 30_000 && files[0].count >= 24_000, "\(files[0].count) bytes")
   }
 
-  /// A budget far above what the demo needs (the github target's 10 MB for
-  /// a 2 s demo): the rate is raised once, to the 100 Mb/s ceiling, the file
-  /// grows no larger, and the file at the first rate is kept, at level 5.1
-  /// or below (the ceiling was 1 Gb/s, and x264 wrote the larger file at
-  /// level 6.2, which many phones do not decode).
+  /// A budget far above what the demo needs (10 MB for a 2 s demo): the
+  /// rate is raised once, to the 100 Mb/s ceiling, the file grows no
+  /// larger, and the file at the first rate is kept, at level 5.1 or below
+  /// (the ceiling was 1 Gb/s, and x264 wrote the larger file at level 6.2,
+  /// which many phones do not decode).
   @Test func aGenerousBudgetStopsWhereMoreBitsAreNotUsed() throws {
     let binary = try #require(transvidBinary())
     let dir = try makeTemporaryDirectory()
     defer { try? FileManager.default.removeItem(atPath: dir) }
-    let job = try write(smallJob(output: "{ target: github, formats: [mp4] }"), to: "small.cfg", in: dir)
+    let job = try write(
+      smallJob(output: "{ formats: [mp4], mp4: { maxBytes: 10MB, frameRate: variable } }"), to: "small.cfg", in: dir)
     let (status, data) = try PlanFramesTests.run(binary, [job, "-o", "\(dir)/out"])
     let text = String(decoding: data, as: UTF8.self)
     #expect(status == 0, "\(text)")
@@ -52,6 +53,43 @@ struct SizeBudgetTests {
       ["ffprobe", "-v", "error", "-show_entries", "stream=level", "-of", "csv=p=0", "\(dir)/out/small.mp4"])
     let level = Int(String(decoding: probe, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)) ?? 99
     #expect(level <= 51, "level \(level)")
+  }
+
+  /// A budget beside `crf`, or the github target's, caps the crf encode:
+  /// the file is the one the crf alone makes (byte for byte) when it fits,
+  /// and two passes at the rate that fits when it does not.
+  @Test(arguments: ["mp4", "webm"])
+  func aBudgetBesideCRFCapsTheCRFEncode(format: String) throws {
+    let binary = try #require(transvidBinary())
+    let dir = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    func render(_ output: String, _ extra: [String] = []) throws -> (text: String, bytes: Data) {
+      let job = try write(smallJob(output: output), to: "small.cfg", in: dir)
+      try? FileManager.default.removeItem(atPath: "\(dir)/out")
+      let (status, data) = try PlanFramesTests.run(binary, [job, "-o", "\(dir)/out", "--force"] + extra)
+      let text = String(decoding: data, as: UTF8.self)
+      #expect(status == 0, "\(text)")
+      return (text, try Data(contentsOf: URL(fileURLWithPath: "\(dir)/out/small.\(format)")))
+    }
+    let crf = format == "mp4" ? 8 : 4
+    let plain = try render("{ formats: [\(format)], \(format): { crf: \(crf) } }")
+    let capped = try render("{ formats: [\(format)], \(format): { crf: \(crf), maxBytes: 1MB } }")
+    #expect(capped.bytes == plain.bytes)
+    let share = plain.bytes.count * 100 / 1_000_000
+    #expect(capped.text.contains("(\(format): crf \(crf), \(share) % of maxBytes 1000000)"), "\(capped.text)")
+    // Over the budget: two passes at the rate that fits, the crf encode's size said.
+    let budget = plain.bytes.count * 6 / 10
+    let over = try render("{ formats: [\(format)], \(format): { crf: \(crf), maxBytes: \(budget) } }")
+    #expect(over.bytes.count <= budget && over.bytes != plain.bytes)
+    #expect(
+      over.text.contains("\(format): maxBytes \(budget): two-pass at ")
+        && over.text.contains("(crf \(crf) made \(plain.bytes.count) bytes)"), "\(over.text)")
+    guard format == "mp4" else { return }
+    // The github target's 10 MB is GitHub's limit, not a size to fill: the default crf's file, at its variable rate.
+    let variable = try render("{ formats: [mp4], mp4: { frameRate: variable } }")
+    let github = try render("{ formats: [mp4] }", ["--target", "github"])
+    #expect(github.bytes == variable.bytes)
+    #expect(github.text.contains("(mp4: crf 18, 0 % of maxBytes 10000000)"), "\(github.text)")
   }
 
   @Test func aBudgetBelowTheLowestRateIsAnError() throws {
