@@ -45,6 +45,8 @@ final class RestingImages: Sendable {
     var host: Host
   }
 
+  /// The values worked out so far, one per segment (`lightness` only
+  /// when the bar follows the screens): published to every thread.
   private struct Progress {
     var images: [Bitmap?] = []
     var lightness: [(start: Double, end: Double)] = []
@@ -52,6 +54,19 @@ final class RestingImages: Sendable {
     var contexts: [TransitionContext?] = []
     /// The presentation each transition segment runs inside (nil: none, or a still).
     var hosts: [Host?] = []
+  }
+
+  /// One segment's values, appended to `Progress` in place.
+  private struct Entry {
+    var image: Bitmap? = nil
+    var context: TransitionContext? = nil
+    var host: Host? = nil
+    var lightness: (start: Double, end: Double)? = nil
+  }
+
+  /// What the segments worked out so far leave for the next one: held by
+  /// the thread working segments out.
+  private struct Carry {
     /// What the last completed transition left on display (nil: its screen).
     var display: Bitmap? = nil
     var current: Double? = nil
@@ -69,7 +84,7 @@ final class RestingImages: Sendable {
   private let statusBar: StatusBar?
   private let progress = Mutex(Progress())
   /// Held by the thread working segments out.
-  private let working = Mutex(())
+  private let working = Mutex(Carry())
 
   init(
     timeline: Timeline, transitions: [(any Transition)?], screens: ScreenSnapshots, spec: JobSpec,
@@ -113,34 +128,39 @@ final class RestingImages: Sendable {
 
   /// `read` of the progress once it reaches `segment`, working out the
   /// segments before it that no thread has, one by one. Each is worked out
-  /// from the last one's state alone and appended in place, so a timeline
-  /// of many segments costs each of them once.
+  /// from what the last one left (`Carry`) and appended in place, so a
+  /// timeline of many segments costs each of them once.
   private func worked<T>(through segment: Int, _ read: (Progress) -> T) -> T {
     if let value = progress.withLock({ p in p.images.count > segment ? read(p) : nil }) { return value }
-    return working.withLock { _ in
+    return working.withLock { carry in
       while true {
-        let state = progress.withLock { p in p.images.count > segment ? nil : p }
-        guard var p = state else { return progress.withLock { read($0) } }
-        self.segment(p.images.count, state: &p)
-        progress.withLock { $0 = p }
+        let next = progress.withLock { p in p.images.count > segment ? nil : p.images.count }
+        guard let next else { return progress.withLock { read($0) } }
+        let entry = self.segment(next, carry: &carry)
+        progress.withLock { p in
+          p.images.append(entry.image)
+          p.contexts.append(entry.context)
+          p.hosts.append(entry.host)
+          if let lightness = entry.lightness { p.lightness.append(lightness) }
+        }
       }
     }
   }
 
-  /// Appends segment `index`'s values to `state`, which holds those of
-  /// the segments before it (what they left on display, the bar's
-  /// lightness there, the composites steps start from).
-  private func segment(_ index: Int, state p: inout Progress) {
+  /// Segment `index`'s values, from what the segments before it left in
+  /// `p` (what is on display, the bar's lightness there, the composites
+  /// steps start from), which it updates.
+  private func segment(_ index: Int, carry p: inout Carry) -> Entry {
     let follows = followsScreens
+    var entry = Entry()
     switch timeline.segments[index].content {
     case .still(let screen):
-      p.images.append(p.display)
-      p.contexts.append(nil)
-      p.hosts.append(nil)
-      guard follows, let statusBar else { return }
+      entry.image = p.display
+      guard follows, let statusBar else { return entry }
       let value = (p.display ?? screens[screen]?.image).map(statusBar.lightness(over:)) ?? p.current ?? 0
-      p.lightness.append((value, value))
+      entry.lightness = (value, value)
       p.current = value
+      return entry
     case .transition(_, let step):
       var start = 0.0
       if follows, let statusBar {
@@ -161,13 +181,12 @@ final class RestingImages: Sendable {
         return shown.mirrored == mirrored ? shown.screen : shown.screen.mirrored(width: spec.canvas.size.width)
       }
       let context = FrameRenderer.context(for: step, screens: screens, spec: spec, from: inSpace(from), to: inSpace(to))
-      p.contexts.append(context)
-      p.hosts.append(host)
-      p.images.append(nil)
+      entry.context = context
+      entry.host = host
       // A cancelled step leaves the display as it was, and ends where it started.
       guard !step.isCancelled, let transition = transitions[index], let context, let plainTo = screens[step.to] else {
-        if follows { p.lightness.append((start, start)) }
-        return
+        if follows { entry.lightness = (start, start) }
+        return entry
       }
       if reverse {
         p.shown = p.below.popLast() ?? nil
@@ -195,10 +214,11 @@ final class RestingImages: Sendable {
         image.updateOpacityHint()
       }
       p.display = image == plainTo.image ? nil : image
-      guard follows, let statusBar else { return }
+      guard follows, let statusBar else { return entry }
       let end = statusBar.lightness(over: image)
-      p.lightness.append((start, end))
+      entry.lightness = (start, end)
       p.current = end
+      return entry
     }
   }
 

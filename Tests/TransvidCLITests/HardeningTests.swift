@@ -244,6 +244,36 @@ func runTransvid(_ arguments: [String], in directory: String, environment: [Stri
     #expect(ContinuousClock.now - start < .seconds(10))
   }
 
+  /// A timeline of many short steps costs each step once: 16 000 holds of
+  /// 0.01 s (160 frames at 1 fps, a 240 kB job file) and 10 000 push/pop
+  /// pairs render in seconds. Each step's resting images were appended to
+  /// arrays copied per step, so the first took 247 s, the second over a
+  /// minute, holding a nightly batch for hours with no limit reached.
+  @Test func manyStepsCostEachStepOnce() throws {
+    let dir = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    let head = """
+      canvas: { size: 40x60, scale: 1, fps: 1 }
+      output: { formats: [mp4] }
+      screens:
+        a: { background: "#FF0000" }
+        b: { background: "#00FF00" }
+      timeline:
+
+      """
+    try write("name: holds\n" + head + String(repeating: "  - hold: 0.01\n", count: 16_000), to: "holds.cfg", in: dir)
+    try write(
+      "name: pairs\n" + head
+        + String(repeating: "  - push: { to: b, transition: push, duration: 0.01 }\n  - pop: { duration: 0.01 }\n", count: 10_000),
+      to: "pairs.cfg", in: dir)
+    let start = ContinuousClock.now
+    let run = try runTransvid(["holds.cfg", "pairs.cfg", "-o", "out", "-q", "-j", "1"], in: dir)
+    #expect(run.reason == .exit && run.status == 0, "\(run.reason) \(run.status): \(run.stderr)")
+    #expect(ContinuousClock.now - start < .seconds(60))
+    #expect(FileManager.default.fileExists(atPath: path(dir, "out/holds.mp4")))
+    #expect(FileManager.default.fileExists(atPath: path(dir, "out/pairs.mp4")))
+  }
+
   /// `frame` writes the last frame for a time past the end.
   @Test func framePastTheEndIsTheLastFrame() throws {
     let dir = try makeTemporaryDirectory()
