@@ -272,8 +272,9 @@ extension JobDecoder {
   }
 
   /// Every `text: { key: … }` (a view's, a caption's) must be in some
-  /// table, and each rendered locale's string must take its `args`;
-  /// without locales the keys are resolved now, in the source language.
+  /// table; without locales the keys are resolved now, in the source
+  /// language, whose strings must take their `args`. (With locales, each
+  /// locale's job checks its own: `JobSpec.localeProblem`.)
   func resolveKeys(in spec: inout JobSpec) throws(Diagnostic) {
     let keys = spec.textKeys
     guard let localization = spec.localization else {
@@ -289,21 +290,9 @@ extension JobDecoder {
           key.location,
           "\(key.path): no string \(YAMLNode.singleQuoted(key.key)) in \(place)\(Suggestion.hint(for: key.key, in: Array(Set(localization.tables.values.flatMap(\.keys))).sorted()))")
       }
-      // Each locale's string must take the arguments (checked here, where an error can stop the job).
-      guard let argsLocation = key.argsLocation, let argsPath = key.argsPath else { continue }
-      for locale in localization.locales.isEmpty ? [localization.sourceLanguage] : localization.locales {
-        guard let found = localization.string(key.key, locale: locale) else { continue }
-        do {
-          _ = try found.value.text(args: key.args, locale: locale, language: found.language, device: spec.deviceFamily)
-        } catch {
-          throw Diagnostic(
-            argsLocation,
-            "\(argsPath): the '\(locale)' string of \(YAMLNode.singleQuoted(key.key)) in \(place) "
-              + "(\(YAMLNode.quoted(found.value.asWritten(device: spec.deviceFamily)))) cannot take them: \(error.message)")
-        }
-      }
     }
     if localization.locales.isEmpty {
+      if let problem = spec.argumentsProblem(locale: localization.sourceLanguage) { throw problem }
       spec = spec.localized(to: localization.sourceLanguage, renamed: false)
     }
   }

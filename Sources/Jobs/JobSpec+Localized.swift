@@ -32,6 +32,7 @@ extension JobSpec {
   /// locale lacks takes the source language's string and a note says so.
   public func localized(to locale: String, renamed: Bool = true) -> JobSpec {
     var spec = self
+    spec.localeProblem = argumentsProblem(locale: locale)
     spec.localization = nil
     spec.locale = locale
     if renamed { spec.name = "\(name).\(locale)" }
@@ -63,6 +64,33 @@ extension JobSpec {
     return spec
   }
 
+  /// Throws `localeProblem`: a string of this locale's that cannot take its `args`.
+  public func checkLocale() throws(Diagnostic) {
+    if let localeProblem { throw localeProblem }
+  }
+
+  /// The first key whose string in `locale` cannot take its `args` (a
+  /// `%lld` given text, too few, `%s`, a text past what a label holds),
+  /// as an error at those `args`; nil when every one can.
+  func argumentsProblem(locale: String) -> Diagnostic? {
+    guard let localization else { return nil }
+    let place = localization.stringsFile.map { "'\($0)'" } ?? "the inline strings"
+    for key in textKeys {
+      guard let argsLocation = key.argsLocation, let argsPath = key.argsPath,
+        let found = localization.string(key.key, locale: locale)
+      else { continue }
+      do {
+        _ = try found.value.text(args: key.args, locale: locale, language: found.language, device: deviceFamily)
+      } catch {
+        return Diagnostic(
+          argsLocation,
+          "\(argsPath): the '\(locale)' string of \(YAMLNode.singleQuoted(key.key)) in \(place) "
+            + "(\(YAMLNode.quoted(found.value.asWritten(device: deviceFamily)))) cannot take them: \(error.message)")
+      }
+    }
+    return nil
+  }
+
   /// Every `text: { key: … }` of the job: its views', its captions'.
   var textKeys: [TextKey] {
     screens.flatMap { $0.views.compactMap(\.textKey) } + [stage?.caption?.textKey].compactMap { $0 }
@@ -75,7 +103,7 @@ extension JobSpec {
   func resolved(_ key: TextKey, locale: String, into notes: inout [JobNote]) -> String? {
     guard let localization, let found = localization.string(key.key, locale: locale) else { return nil }
     let place = localization.stringsFile.map { "'\($0)'" } ?? "the inline strings"
-    // The arguments were checked against every locale's string when the job was read.
+    // The locale's job fails when its string cannot take the arguments (`localeProblem`).
     let written = found.value.asWritten(device: deviceFamily)
     let specifier = Localization.formatSpecifier(in: written)
     let formatted =

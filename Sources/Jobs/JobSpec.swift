@@ -55,6 +55,10 @@ public struct JobSpec: Sendable {
   public var localization: Localization? = nil
   /// The locale this job renders (`localized(to:)`), nil for a job without locales.
   public var locale: String? = nil
+  /// Why this locale's job cannot render: a string of its that cannot take
+  /// a key's `args` (`checkLocale()` throws it). One locale's translation
+  /// fails that locale alone, as its own job.
+  public var localeProblem: Diagnostic? = nil
   /// `appearances: [light, dark]` and the job decoded in each but light
   /// (`JobSpec+Appearances.swift`); empty without the key.
   public var appearances: [String] = []

@@ -294,6 +294,7 @@ struct BatchPlan: Sendable {
       job.listedLocales = listed
       do throws(Diagnostic) {
         var spec = try parsed.get()
+        try spec.checkLocale()
         let parsedNote = spec.oddCanvasNote(formats: spec.output.formats)
         if options.draft {
           spec.canvas.scale = 1

@@ -41,6 +41,7 @@ enum FrameCommand {
       guard let spec = chosen ?? looks.first else {
         throw NoSuchAppearance(job: job, wanted: appearance ?? "", listed: parsed.appearances)
       }
+      try spec.checkLocale()
       try paths.check(spec, outputDirectoryGiven: true)
       let catalog = parsed.localization?.stringsFile.map(parsed.resolvedPath(of:))
       if let resolved = PathPolicy.resolve(output), let what = BatchPlan.inputs([(job, spec, catalog)])[resolved] {

@@ -199,9 +199,35 @@ import Testing
     defer { try? FileManager.default.removeItem(atPath: dir) }
     try write(Self.catalog, to: "App.xcstrings", in: dir)
     let path = try write(Self.job("[en]", key: key, args: args), to: "j.cfg", in: dir)
-    let error = try #require(throws: Diagnostic.self) { try JobParser.load(path: path) }
+    let error = try #require(throws: Diagnostic.self) {
+      for job in try JobParser.load(path: path).localizedJobs() { try job.checkLocale() }
+    }
     #expect(error.location == SourceLocation(file: path, line: 8, column: 56 + key.count))
     #expect(error.message == "screens.home.views[0].text.args: " + message)
+  }
+
+  /// A string of one locale that cannot take the arguments fails that
+  /// locale's job alone, as a caption too long for one locale does: the
+  /// others render, and with `--locale` the broken one is not read at all.
+  /// (It failed every locale of the file when the job was read.)
+  @Test func oneLocalesBadStringFailsThatLocaleAlone() throws {
+    let dir = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    try write(
+      Self.job("[en, ar]", key: "n", args: "[5]").replacingOccurrences(
+        of: "strings: App.xcstrings", with: "strings: { en: { n: \"%lld items\" }, ar: { n: \"%@ عناصر %@\" } }"),
+      to: "j.cfg", in: dir)
+    let message =
+      "j.cfg:8:57: error: screens.home.views[0].text.args: the 'ar' string of 'n' in the inline strings "
+      + "(\"%@ عناصر %@\") cannot take them: '%@' takes argument 2, and args gives 1"
+    let all = try runTransvid(["j.cfg", "-o", "out", "-q"], in: dir)
+    #expect(all.status == 1 && all.errorLines == [message], "\(all.stderr)")
+    let outputs = try FileManager.default.contentsOfDirectory(atPath: path(dir, "out")).filter { !$0.hasPrefix(".") }
+    #expect(outputs == ["j.en.png"])
+    let en = try runTransvid(["j.cfg", "-o", "en", "-q", "--locale", "en"], in: dir)
+    #expect(en.status == 0 && en.errorLines.isEmpty, "\(en.stderr)")
+    let check = try runTransvid(["check", "j.cfg", "-q"], in: dir)
+    #expect(check.status == 1 && check.errorLines == [message], "\(check.stderr)")
   }
 
   /// A catalog of one key `k` whose text is `%#@a@` 200 times, `a`'s form
@@ -236,7 +262,7 @@ import Testing
       SourceLocation(file: path, line: 8, column: 57),
       "screens.home.views[0].text.args: the 'en' string of 'k' in 'App.xcstrings' "
         + "(\"%#@a@%#@a@%#@a@%#@a@%#@a@%#@a@%#@a@%#@a@…\") cannot take them: \(problem)")) {
-      try JobParser.load(path: path)
+      try JobParser.load(path: path).localizedJobs()[0].checkLocale()
     }
   }
 

@@ -79,11 +79,15 @@ import TransvidCLI
     let path = try write(Self.job(), to: "app.cfg", in: dir)
     let spec = try JobParser.load(path: path)
     let jobs = spec.localizedJobs()
-    #expect(jobs.map(\.name) == ["app.en", "app.ar", "app.ja"])
-    #expect(jobs.map { $0.screens[0].views.map { $0.text ?? "" } } == [
-      ["Hello", "items"], ["مرحبا", "items"], ["Hello", "%lld件 100%"],
-    ])
-    #expect(jobs.map { $0.screens[0].views[0].textStyle.language } == ["en", "ar", "ja"])
+    // (Compared into a Bool first: Swift 6.3's #expect on these nested arrays of a JobSpec crashed.)
+    let names = jobs.map(\.name), texts = jobs.map { $0.screens[0].views.map { $0.text ?? "" } }
+    let languages = jobs.map { $0.screens[0].views[0].textStyle.language }
+    let namesRight = names == ["app.en", "app.ar", "app.ja"]
+    #expect(namesRight, "\(names)")
+    let textsRight = texts == [["Hello", "items"], ["مرحبا", "items"], ["Hello", "%lld件 100%"]]
+    #expect(textsRight, "\(texts)")
+    let languagesRight = languages == ["en", "ar", "ja"]
+    #expect(languagesRight, "\(languages)")
     // Codes in any case are the canonical ones: AR is Arabic (its table, right to left, its name).
     let upper = try JobParser.load(path: try write(Self.job(locales: "[EN, AR]"), to: "upper.cfg", in: dir)).localizedJobs()
     #expect(upper.map(\.name) == ["upper.en", "upper.ar"] && upper[1].screens[0].views[0].text == "مرحبا")
