@@ -61,19 +61,29 @@ public enum FontLibrary {
   /// The fonts preferred per script (ISO 15924), regular and bold (the
   /// regular again where fonts-noto-core has no bold: Syriac, Yi). Tibetan
   /// is Noto Serif Tibetan, the only Noto face of it.
+  ///
+  /// Where Noto has a UI variant (fonts-noto-ui-core), it is the one: the
+  /// same design fitted to Noto Sans UI's line height (1.36 em), as iOS's
+  /// system fonts for these scripts keep the Latin line's height. The
+  /// document variants are taller: Arabic's lines 2.11 em, Myanmar's 2.18,
+  /// so a wrapped Arabic label showed about half the lines an iPhone shows.
   public static let scriptFonts: [(script: String, regular: FontFile, bold: FontFile)] = [
-    ("Arab", "Sans", "Arabic", true), ("Hebr", "Sans", "Hebrew", true), ("Deva", "Sans", "Devanagari", true),
-    ("Thai", "Sans", "Thai", true), ("Beng", "Sans", "Bengali", true), ("Taml", "Sans", "Tamil", true),
-    ("Laoo", "Sans", "Lao", true), ("Mymr", "Sans", "Myanmar", true), ("Khmr", "Sans", "Khmer", true),
-    ("Gujr", "Sans", "Gujarati", true), ("Guru", "Sans", "Gurmukhi", true), ("Knda", "Sans", "Kannada", true),
-    ("Mlym", "Sans", "Malayalam", true), ("Telu", "Sans", "Telugu", true), ("Sinh", "Sans", "Sinhala", true),
-    ("Armn", "Sans", "Armenian", true), ("Geor", "Sans", "Georgian", true), ("Ethi", "Sans", "Ethiopic", true),
-    ("Orya", "Sans", "Oriya", true), ("Thaa", "Sans", "Thaana", true), ("Cher", "Sans", "Cherokee", true),
-    ("Tibt", "Serif", "Tibetan", true), ("Syrc", "Sans", "Syriac", false), ("Yiii", "Sans", "Yi", false),
-  ].map { code, style, name, hasBold in
-    let base = "/usr/share/fonts/truetype/noto/Noto\(style)\(name)"
-    let regular = FontFile(path: base + "-Regular.ttf", faceIndex: 0, package: "fonts-noto-core")
-    return (code, regular, hasBold ? FontFile(path: base + "-Bold.ttf", faceIndex: 0, package: "fonts-noto-core") : regular)
+    ("Arab", "Sans", "Arabic", true, true), ("Hebr", "Sans", "Hebrew", true, false),
+    ("Deva", "Sans", "Devanagari", true, true), ("Thai", "Sans", "Thai", true, true),
+    ("Beng", "Sans", "Bengali", true, true), ("Taml", "Sans", "Tamil", true, true), ("Laoo", "Sans", "Lao", true, true),
+    ("Mymr", "Sans", "Myanmar", true, true), ("Khmr", "Sans", "Khmer", true, true),
+    ("Gujr", "Sans", "Gujarati", true, true), ("Guru", "Sans", "Gurmukhi", true, true),
+    ("Knda", "Sans", "Kannada", true, true), ("Mlym", "Sans", "Malayalam", true, true),
+    ("Telu", "Sans", "Telugu", true, true), ("Sinh", "Sans", "Sinhala", true, true),
+    ("Armn", "Sans", "Armenian", true, false), ("Geor", "Sans", "Georgian", true, false),
+    ("Ethi", "Sans", "Ethiopic", true, false), ("Orya", "Sans", "Oriya", true, true),
+    ("Thaa", "Sans", "Thaana", true, false), ("Cher", "Sans", "Cherokee", true, false),
+    ("Tibt", "Serif", "Tibetan", true, false), ("Syrc", "Sans", "Syriac", false, false), ("Yiii", "Sans", "Yi", false, false),
+  ].map { code, style, name, hasBold, hasUI in
+    let base = "/usr/share/fonts/truetype/noto/Noto\(style)\(name)\(hasUI ? "UI" : "")"
+    let package = hasUI ? "fonts-noto-ui-core" : "fonts-noto-core"
+    let regular = FontFile(path: base + "-Regular.ttf", faceIndex: 0, package: package)
+    return (code, regular, hasBold ? FontFile(path: base + "-Bold.ttf", faceIndex: 0, package: package) : regular)
   }
   /// Emoji in colour (CBDT bitmaps).
   public static let colorEmoji = FontFile(
