@@ -102,7 +102,10 @@ package final class Scaler {
   /// alpha, full range. YUV sources use `frame.colorspace` and
   /// `frame.color_range`; an unspecified matrix means `defaultMatrix`
   /// (`SWS_CS_ITU709` for transvid's videos, `SWS_CS_ITU601` for JPEG/WebP).
+  /// 16-bit grey and RGB, with or without alpha, are scaled to 8 bits as
+  /// libpng scales them (`SixteenBitSamples`), not by swscale.
   package func rgba(from source: Frame, defaultMatrix: Int32) throws(MediaError) -> Bitmap {
+    if let bitmap = SixteenBitSamples.rgba(from: source) { return bitmap }
     let f = source.pointer.pointee
     let width = Int(f.width), height = Int(f.height)
     guard width > 0, height > 0, let format = AVPixelFormat(rawValue: f.format).nonNone,

@@ -17,8 +17,8 @@ import Raster
 /// decode it; every other format to libavcodec.
 ///
 /// Colour: libavcodec's pixels are converted to RGBA with swscale (YUV
-/// WebP with its BT.601 matrix, 16-bit PNG dithered to 8 bits) and then
-/// premultiplied. An embedded ICC profile (PNG's iCCP, JPEG's APP2, WebP's
+/// WebP with its BT.601 matrix; a 16-bit PNG's samples scaled to 8 bits as
+/// libpng scales them, `SixteenBitSamples`) and then premultiplied. An embedded ICC profile (PNG's iCCP, JPEG's APP2, WebP's
 /// ICCP) is honoured: the pixels are converted to sRGB (`ColorProfile`:
 /// Display P3 screenshots and photos show as a browser shows them); without
 /// one, and with PNG's gamma chunks, pixel values are taken as sRGB. A
@@ -40,8 +40,9 @@ public enum ImageDecoder {
   /// Changes whenever a change to decoding moves any pixel of a decoded
   /// image, so output caches keyed on it (`OutputCache`) do not keep
   /// frames drawn from an earlier build's pixels. 1: JPEGs by libjpeg-turbo;
-  /// 2: ICC profiles honoured; 3: WebP by libwebp.
-  public static let revision = 3
+  /// 2: ICC profiles honoured; 3: WebP by libwebp; 4: 16-bit samples
+  /// scaled as libpng scales them.
+  public static let revision = 4
 
   /// The largest image the decoder accepts.
   public struct Limits: Hashable, Sendable {
