@@ -22,8 +22,9 @@ import Raster
 /// ICCP) is honoured: the pixels are converted to sRGB (`ColorProfile`:
 /// Display P3 screenshots and photos show as a browser shows them); without
 /// one, and with PNG's gamma chunks, pixel values are taken as sRGB. A
-/// JPEG's EXIF orientation is applied (phone photos rely on it); the
-/// returned size is the upright size.
+/// JPEG's or PNG's EXIF orientation is applied (phone photos rely on it;
+/// a PNG's is its eXIf chunk, `PNGAncillaryChunks`); the returned size is
+/// the upright size.
 ///
 /// Size: a caller that will shrink the image anyway may say by how much
 /// (`allowedReduction`); a JPEG is then decoded at 1/2, 1/4 or 1/8 of its
@@ -41,8 +42,8 @@ public enum ImageDecoder {
   /// image, so output caches keyed on it (`OutputCache`) do not keep
   /// frames drawn from an earlier build's pixels. 1: JPEGs by libjpeg-turbo;
   /// 2: ICC profiles honoured; 3: WebP by libwebp; 4: 16-bit samples
-  /// scaled as libpng scales them.
-  public static let revision = 4
+  /// scaled as libpng scales them; 5: a PNG's EXIF orientation applied.
+  public static let revision = 5
 
   /// The largest image the decoder accepts.
   public struct Limits: Hashable, Sendable {
@@ -78,7 +79,8 @@ public enum ImageDecoder {
   }
 
   /// What an image declares about itself, without decoding it. The size is
-  /// the stored one: a JPEG with EXIF orientation 5…8 decodes transposed.
+  /// the stored one: a JPEG or PNG with EXIF orientation 5…8 decodes
+  /// transposed.
   public struct Info: Hashable, Sendable {
     /// `"PNG"`, `"JPEG"`, `"WebP"`, `"GIF"` or `"BMP"`.
     public var format: String
@@ -189,10 +191,12 @@ public enum ImageDecoder {
     // A PNG's text chunks and ICC profile never reach libavcodec, which inflates them without a limit.
     var data = data
     var profile: [UInt8]?
+    var orientation: Int?
     if header.format == .png {
       let separated = PNGAncillaryChunks.separated(data)
       if let stream = separated.stream { data = stream }
       profile = separated.profile
+      orientation = separated.orientation
     }
     try FFmpegLibrary.codec.require()
     guard let decoder = avcodec_find_decoder(header.format.codecID) else {
@@ -202,20 +206,24 @@ public enum ImageDecoder {
     if lowres > 0 {
       // Some JPEGs cannot be decoded scaled (lossless ones): those, and
       // corrupt files, are decoded whole, with that attempt's outcome.
-      if let bitmap = try? decode(data, header, decoder, limits: limits, lowres: lowres, profile: profile, operation: operation) {
+      if let bitmap = try? decode(
+        data, header, decoder, limits: limits, lowres: lowres, profile: profile, orientation: orientation, operation: operation)
+      {
         return bitmap
       }
       MediaLog.setUp()
     }
-    return try decode(data, header, decoder, limits: limits, lowres: 0, profile: profile, operation: operation)
+    return try decode(
+      data, header, decoder, limits: limits, lowres: 0, profile: profile, orientation: orientation, operation: operation)
   }
 
   /// Decodes `data` with `decoder` at 1/2^`lowres` of its size: RGBA,
-  /// premultiplied, upright; its colours converted by `profile` (a PNG's,
-  /// inflated by `PNGAncillaryChunks`), else by the profile libavcodec found.
+  /// premultiplied; its colours converted by `profile` (a PNG's, inflated
+  /// by `PNGAncillaryChunks`), else by the profile libavcodec found; upright
+  /// by EXIF `orientation` (a PNG's), else by the one libavcodec exported.
   private static func decode(
     _ data: [UInt8], _ header: ImageHeader, _ decoder: UnsafePointer<AVCodec>, limits: Limits, lowres: Int,
-    profile: [UInt8]?, operation: String
+    profile: [UInt8]?, orientation: Int?, operation: String
   ) throws -> Bitmap {
     let kind = header.format.rawValue
     let codec = try CodecContext(codec: decoder)
@@ -271,7 +279,7 @@ public enum ImageDecoder {
       }
     }
     if hasAlpha(frame) { Alpha.premultiply(&bitmap.bytes) }
-    return oriented(bitmap, exifOrientation(frame))
+    return oriented(bitmap, orientation ?? exifOrientation(frame))
   }
 
   /// Whether `frame`'s pixel format carries alpha, in a channel or in a

@@ -1,7 +1,8 @@
 import CZlib
 
 /// A PNG as libavcodec is given it: without its text chunks, and with its
-/// ICC profile (iCCP) inflated here, within a bound.
+/// ICC profile (iCCP) inflated here, within a bound; and the EXIF
+/// orientation its eXIf chunk records.
 ///
 /// The compressed chunks a PNG may carry besides its pixels — text (zTXt,
 /// iTXt) and the ICC profile — are inflated by libavcodec's decoder
@@ -16,19 +17,26 @@ import CZlib
 /// browsers show such a PNG, and as the JPEG decoder treats a broken one.
 /// The chunks are whole, so the PNG stays valid and its pixels are the
 /// same.
+///
+/// libavcodec does not read eXIf, whose orientation UIImage, ImageIO and
+/// Safari apply as they do a JPEG's: it is read here (`EXIFOrientation`),
+/// from the first eXIf chunk, as libpng keeps the first.
 enum PNGAncillaryChunks {
   /// The largest ICC profile accepted: display and camera profiles are a
   /// few kilobytes, printers' with large tables a few megabytes.
   static let maxProfileBytes = 16 << 20
 
   /// `data` (a PNG whose chunk list `ImageHeader` has checked) without its
-  /// tEXt, zTXt, iTXt and iCCP chunks, or nil when it has none; and its
-  /// ICC profile, inflated: nil when there is none, or it does not inflate
-  /// within `maxProfileBytes`.
-  static func separated(_ data: [UInt8]) -> (stream: [UInt8]?, profile: [UInt8]?) {
+  /// tEXt, zTXt, iTXt and iCCP chunks, or nil when it has none; its ICC
+  /// profile, inflated: nil when there is none, or it does not inflate
+  /// within `maxProfileBytes`; and its EXIF orientation, nil when it
+  /// records none.
+  static func separated(_ data: [UInt8]) -> (stream: [UInt8]?, profile: [UInt8]?, orientation: Int?) {
     var kept: [Range<Int>] = []
     var profile: [UInt8]?
     var profileSeen = false
+    var orientation: Int?
+    var exifSeen = false
     var dropped = false
     var offset = 8
     var run = 0..<8
@@ -47,6 +55,10 @@ enum PNGAncillaryChunks {
         if !profileSeen { profile = inflatedProfile(data[body]) }
         profileSeen = true
       default:
+        if type == Array("eXIf".utf8), !exifSeen {
+          orientation = EXIFOrientation.orientation(tiff: data[body])
+          exifSeen = true
+        }
         if run.upperBound == offset { run = run.lowerBound..<end } else {
           kept.append(run)
           run = offset..<end
@@ -56,11 +68,11 @@ enum PNGAncillaryChunks {
       if type == Array("IEND".utf8) { break }
     }
     kept.append(run)
-    guard dropped else { return (nil, profile) }
+    guard dropped else { return (nil, profile, orientation) }
     var stream: [UInt8] = []
     stream.reserveCapacity(kept.reduce(0) { $0 + $1.count })
     for range in kept { stream += data[range] }
-    return (stream, profile)
+    return (stream, profile, orientation)
   }
 
   /// An iCCP chunk's profile: the bytes after its name's NUL and the
