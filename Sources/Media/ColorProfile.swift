@@ -12,18 +12,43 @@ import CLCMS
 /// colorimetric, no black point compensation: what browsers do for such
 /// profiles; colours outside sRGB clip to its gamut, as an sRGB video must).
 ///
+/// A grey image (a grey PNG or JPEG) takes a grey profile: LittleCMS
+/// converts its 256 levels to sRGB once, and each pixel (r = g = b, the
+/// grey decoded) takes its level's colour from that table.
+///
 /// A profile that maps every colour to itself (an embedded sRGB profile,
-/// checked on a 17-level grid of the RGB cube) leaves the pixels as they
-/// are, bit for bit; a profile that is not RGB (grey, CMYK) or that
-/// LittleCMS cannot read is ignored, and the pixels are taken as sRGB, as
-/// before.
+/// checked on a 17-level grid of the RGB cube; a grey one on every level)
+/// leaves the pixels as they are, bit for bit. A profile of another colour
+/// space than the image's (an RGB one on a grey image, a grey one on an RGB
+/// image: malformed files, which libpng and browsers ignore), a CMYK one,
+/// and one LittleCMS cannot read are ignored, and the pixels are taken as
+/// sRGB.
 enum ColorProfile {
   /// Converts `pixels` straight RGBA pixels at `bytes` from the colour space
-  /// `icc` describes to sRGB, alpha as it is. Returns whether anything was
+  /// `icc` describes to sRGB, alpha as it is, for an image that stores
+  /// `components` colour channels (`ImageHeader.colorComponents`): an RGB
+  /// profile converts an RGB image (3), a grey profile a grey one (1, its
+  /// pixels decoded with r = g = b). Returns whether anything was
   /// converted.
   @discardableResult
-  static func convertToSRGB(_ bytes: UnsafeMutablePointer<UInt8>, pixels: Int, icc: UnsafeRawBufferPointer) -> Bool {
-    guard pixels > 0, let transform = transform(icc) else { return false }
+  static func convertToSRGB(
+    _ bytes: UnsafeMutablePointer<UInt8>, pixels: Int, icc: UnsafeRawBufferPointer, components: Int
+  ) -> Bool {
+    guard pixels > 0, icc.count >= 132, icc.count <= UInt32.max,
+      let source = cmsOpenProfileFromMem(icc.baseAddress, UInt32(icc.count))
+    else { return false }
+    defer { cmsCloseProfile(source) }
+    let space = cmsGetColorSpace(source)
+    if space == cmsSigGrayData, components == 1 {
+      guard let table = greyTable(source) else { return false }
+      for i in 0..<pixels {
+        let pixel = bytes + 4 * i
+        let colour = 3 * Int(pixel[0])
+        (pixel[0], pixel[1], pixel[2]) = (table[colour], table[colour + 1], table[colour + 2])
+      }
+      return true
+    }
+    guard space == cmsSigRgbData, components == 3, let transform = transform(source) else { return false }
     defer { cmsDeleteTransform(transform) }
     // In place, in pieces (LittleCMS takes a UInt32 count).
     var done = 0
@@ -35,14 +60,10 @@ enum ColorProfile {
     return true
   }
 
-  /// The transform from `icc`'s RGB space to sRGB (8-bit RGBA, alpha
+  /// The transform from the RGB space `source` to sRGB (8-bit RGBA, alpha
   /// copied), or nil when there is none to do.
-  private static func transform(_ icc: UnsafeRawBufferPointer) -> cmsHTRANSFORM? {
-    guard icc.count >= 132, icc.count <= UInt32.max,
-      let source = cmsOpenProfileFromMem(icc.baseAddress, UInt32(icc.count))
-    else { return nil }
-    defer { cmsCloseProfile(source) }
-    guard cmsGetColorSpace(source) == cmsSigRgbData, let srgb = cmsCreate_sRGBProfile() else { return nil }
+  private static func transform(_ source: cmsHPROFILE) -> cmsHTRANSFORM? {
+    guard let srgb = cmsCreate_sRGBProfile() else { return nil }
     defer { cmsCloseProfile(srgb) }
     let format = rgba8
     guard
@@ -56,8 +77,34 @@ enum ColorProfile {
     return transform
   }
 
+  /// The sRGB colour of each level 0…255 of the grey space `source`, three
+  /// bytes a level, each rounded to nearest; nil when there is no
+  /// transform, or it leaves every level as it is. Worked out in floating
+  /// point, as browsers do: 256 colours cost nothing, and LittleCMS's
+  /// 8-bit transform, optimised for whole images, is a level off in places
+  /// among the darkest greys.
+  private static func greyTable(_ source: cmsHPROFILE) -> [UInt8]? {
+    guard let srgb = cmsCreate_sRGBProfile() else { return nil }
+    defer { cmsCloseProfile(srgb) }
+    guard let transform = cmsCreateTransform(source, greyFloat, srgb, rgbFloat, UInt32(INTENT_RELATIVE_COLORIMETRIC), 0)
+    else { return nil }
+    defer { cmsDeleteTransform(transform) }
+    let levels = (0...255).map { Float($0) / 255 }
+    var colours = [Float](repeating: 0, count: 3 * 256)
+    levels.withUnsafeBytes { input in
+      colours.withUnsafeMutableBytes { output in cmsDoTransform(transform, input.baseAddress, output.baseAddress, 256) }
+    }
+    let table = colours.map { UInt8(min(max(($0 * 255).rounded(), 0), 255)) }
+    let identity = (0...255).flatMap { [UInt8($0), UInt8($0), UInt8($0)] }
+    return table == identity ? nil : table
+  }
+
   /// LittleCMS's TYPE_RGBA_8: 4 channels (one extra) of 1 byte, RGB.
   private static let rgba8 = UInt32(PT_RGB << 16 | 1 << 7 | 3 << 3 | 1)
+  /// LittleCMS's TYPE_RGB_FLT: floating point, 3 channels of 4 bytes, RGB (0…1).
+  private static let rgbFloat = UInt32(1 << 22 | PT_RGB << 16 | 3 << 3 | 4)
+  /// LittleCMS's TYPE_GRAY_FLT: floating point, 1 channel of 4 bytes, grey (0…1).
+  private static let greyFloat = UInt32(1 << 22 | PT_GRAY << 16 | 1 << 3 | 4)
 
   /// Whether `transform` leaves every colour of a 17-level RGB grid as it is.
   private static func isIdentity(_ transform: cmsHTRANSFORM) -> Bool {

@@ -42,8 +42,9 @@ public enum ImageDecoder {
   /// image, so output caches keyed on it (`OutputCache`) do not keep
   /// frames drawn from an earlier build's pixels. 1: JPEGs by libjpeg-turbo;
   /// 2: ICC profiles honoured; 3: WebP by libwebp; 4: 16-bit samples
-  /// scaled as libpng scales them; 5: a PNG's EXIF orientation applied.
-  public static let revision = 5
+  /// scaled as libpng scales them; 5: a PNG's EXIF orientation applied;
+  /// 6: grey profiles honoured.
+  public static let revision = 6
 
   /// The largest image the decoder accepts.
   public struct Limits: Hashable, Sendable {
@@ -265,17 +266,18 @@ public enum ImageDecoder {
       )
     }
     var bitmap = try Scaler().rgba(from: frame, defaultMatrix: header.format.defaultMatrix)
-    if header.colorComponents == 3 {
-      let pixels = bitmap.width * bitmap.height
-      if let profile {
-        bitmap.bytes.withUnsafeMutableBufferPointer { rgba in
-          profile.withUnsafeBytes { _ = ColorProfile.convertToSRGB(rgba.baseAddress!, pixels: pixels, icc: $0) }
+    let pixels = bitmap.width * bitmap.height, components = header.colorComponents
+    if let profile {
+      bitmap.bytes.withUnsafeMutableBufferPointer { rgba in
+        profile.withUnsafeBytes {
+          _ = ColorProfile.convertToSRGB(rgba.baseAddress!, pixels: pixels, icc: $0, components: components)
         }
-      } else if let side = av_frame_get_side_data(frame.pointer, AV_FRAME_DATA_ICC_PROFILE), let icc = side.pointee.data {
-        bitmap.bytes.withUnsafeMutableBufferPointer { rgba in
-          _ = ColorProfile.convertToSRGB(
-            rgba.baseAddress!, pixels: pixels, icc: UnsafeRawBufferPointer(start: icc, count: Int(side.pointee.size)))
-        }
+      }
+    } else if let side = av_frame_get_side_data(frame.pointer, AV_FRAME_DATA_ICC_PROFILE), let icc = side.pointee.data {
+      bitmap.bytes.withUnsafeMutableBufferPointer { rgba in
+        _ = ColorProfile.convertToSRGB(
+          rgba.baseAddress!, pixels: pixels, icc: UnsafeRawBufferPointer(start: icc, count: Int(side.pointee.size)),
+          components: components)
       }
     }
     if hasAlpha(frame) { Alpha.premultiply(&bitmap.bytes) }

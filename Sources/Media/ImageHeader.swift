@@ -34,8 +34,8 @@ struct ImageHeader: Equatable {
   /// thousands of tiny scans decodes for minutes (`Limits.maxScans`).
   var scans = 1
   /// The colour channels the image stores: 1 for a grey PNG or JPEG, 4 for
-  /// a CMYK JPEG, 3 otherwise. Only an RGB image takes an RGB colour
-  /// profile (`ColorProfile`): one on a grey or CMYK image is malformed,
+  /// a CMYK JPEG, 3 otherwise. An image takes a colour profile of its own
+  /// space (`ColorProfile`: RGB for 3, grey for 1); another is malformed,
   /// and browsers ignore it.
   var colorComponents = 3
 

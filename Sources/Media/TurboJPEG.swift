@@ -39,8 +39,7 @@ enum TurboJPEG {
         return nil
       }
       var icc: UnsafeMutablePointer<UInt8>?, iccSize: UInt32 = 0
-      // Grey and CMYK JPEGs take no RGB profile (`ImageHeader.colorComponents`).
-      let profile = header.colorComponents == 3 && cjpeg_icc(decoder, &icc, &iccSize) == 1 ? icc : nil
+      let profile = cjpeg_icc(decoder, &icc, &iccSize) == 1 ? icc : nil
       defer { free(profile) }
       var decoded = false
       let bytes = [UInt8](unsafeUninitializedCapacity: Int(width) * Int(height) * 4) { out, count in
@@ -48,8 +47,10 @@ enum TurboJPEG {
         count = decoded ? out.count : 0
         // Opaque, so straight and premultiplied alike: converted in place.
         if decoded, let profile {
+          // A grey JPEG's pixels come with r = g = b (libjpeg's grey to RGBA).
           ColorProfile.convertToSRGB(
-            out.baseAddress!, pixels: Int(width) * Int(height), icc: UnsafeRawBufferPointer(start: profile, count: Int(iccSize)))
+            out.baseAddress!, pixels: Int(width) * Int(height), icc: UnsafeRawBufferPointer(start: profile, count: Int(iccSize)),
+            components: header.colorComponents)
         }
       }
       guard decoded, let bitmap = Bitmap(width: Int(width), height: Int(height), bytes: bytes) else { return nil }

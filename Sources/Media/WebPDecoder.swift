@@ -34,9 +34,12 @@ enum WebPDecoder {
         count = decoded ? out.count : 0
       }
       guard decoded else { return nil }
-      if header.colorComponents == 3, let icc = iccProfile(source) {
+      if let icc = iccProfile(source) {
         bytes.withUnsafeMutableBufferPointer { rgba in
-          icc.withUnsafeBytes { _ = ColorProfile.convertToSRGB(rgba.baseAddress!, pixels: width * height, icc: $0) }
+          icc.withUnsafeBytes {
+            _ = ColorProfile.convertToSRGB(
+              rgba.baseAddress!, pixels: width * height, icc: $0, components: header.colorComponents)
+          }
         }
       }
       if features.has_alpha != 0 { Alpha.premultiply(&bytes) }

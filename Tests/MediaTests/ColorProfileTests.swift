@@ -2,8 +2,10 @@
 // (libjpeg-turbo's own cjpeg writes the profile) and PNG (FFmpeg carries
 // the profile over) decode to the colours the standard P3 → sRGB matrices
 // give, worked out here in Double from the primaries (the oracle shares
-// nothing with LittleCMS but the profile); an sRGB profile leaves every
-// pixel as it is; a grey or broken profile is ignored.
+// nothing with LittleCMS but the profile); a grey PNG or JPEG with a grey
+// profile decodes to the levels its curve gives, worked out the same way;
+// an sRGB profile leaves every pixel as it is; a profile of another space
+// than the image's, or a broken one, is ignored.
 
 import CLCMS
 import Foundation
@@ -120,8 +122,75 @@ import TestSupport
     #expect(raw.count == width * 16 && (0..<raw.count).allSatisfy { greyPNG.bytes[4 * $0] == raw[$0] })
   }
 
+  /// A grey profile of gamma `gamma`, D65, as an ICC profile LittleCMS
+  /// writes.
+  static func grey(gamma: Double) throws -> [UInt8] {
+    let curve = try #require(cmsBuildGamma(nil, gamma))
+    defer { cmsFreeToneCurve(curve) }
+    var white = cmsCIExyY(x: 0.3127, y: 0.3290, Y: 1)
+    let grey = try #require(cmsCreateGrayProfile(&white, curve))
+    defer { cmsCloseProfile(grey) }
+    var size: UInt32 = 0
+    try #require(cmsSaveProfileToMem(grey, nil, &size) != 0)
+    var bytes = [UInt8](repeating: 0, count: Int(size))
+    try #require(cmsSaveProfileToMem(grey, &bytes, &size) != 0)
+    return bytes
+  }
+
+  /// The sRGB level of grey `v` (0…255) of a gamma-2.2 space: its light
+  /// (v / 255)^2.2, encoded by sRGB's curve.
+  static func srgb(fromGamma22 v: Int) -> Double {
+    let light = pow(Double(v) / 255, 2.2)
+    return (light <= 0.0031308 ? light * 12.92 : 1.055 * pow(light, 1 / 2.4) - 0.055) * 255
+  }
+
+  /// A grey image with a grey profile is converted as browsers convert it
+  /// (LittleCMS and Chrome draw gamma-2.2 greys 10, 30, 50, 100, 128, 200
+  /// as 3, 24, 46, 100, 129, 201): a grey PNG, a grey + alpha one (the
+  /// grey converted, then premultiplied) and a grey JPEG (libjpeg-turbo's
+  /// encoder writes the profile), every level to the curve's sRGB,
+  /// rounded to nearest.
+  @Test func aGreyProfileOnAGreyImageIsHonoured() throws {
+    let icc = try Self.grey(gamma: 2.2)
+    let levels = (0...255).map { UInt8($0) }
+    let iccp = PNGAncillaryChunksTests.chunk("iCCP", Array("g22".utf8) + [0, 0] + PNGAncillaryChunksTests.deflated(icc))
+    /// A 256×1 PNG of `colorType` whose row is `samples`, with the profile.
+    func png(colorType: UInt8, _ samples: [UInt8]) -> [UInt8] {
+      let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+      return signature + PNGAncillaryChunksTests.chunk("IHDR", [0, 0, 1, 0, 0, 0, 0, 1, 8, colorType, 0, 0, 0]) + iccp
+        + PNGAncillaryChunksTests.chunk("IDAT", PNGAncillaryChunksTests.deflated([0] + samples))
+        + PNGAncillaryChunksTests.chunk("IEND", [])
+    }
+    func check(_ image: Bitmap, stored: [UInt8], _ label: String) {
+      var off: [String] = []
+      for x in 0..<256 {
+        let p = image[x, 0], expected = Self.srgb(fromGamma22: Int(stored[x]))
+        if p.r != p.g || p.g != p.b || Double(p.r) != expected.rounded() { off.append("\(stored[x]): \(p)") }
+      }
+      #expect(off.isEmpty, "\(label): \(off.count) levels off the curve, first \(off.prefix(4))")
+    }
+
+    let grey = try ImageDecoder.decode(data: png(colorType: 0, levels), name: "grey.png")
+    check(grey, stored: levels, "PNG")
+    #expect([10, 30, 50, 100, 128, 200].map { grey[$0, 0].r } == [3, 24, 46, 100, 129, 201])
+    // Grey + alpha 128: the grey converted, then premultiplied.
+    let translucent = try ImageDecoder.decode(data: png(colorType: 4, levels.flatMap { [$0, 128] }), name: "ya.png")
+    let premultiplied = (0..<256).map { UInt8((Double(grey[$0, 0].r) * 128 / 255).rounded()) }
+    #expect((0..<256).map { translucent[$0, 0].r } == premultiplied && translucent[200, 0].a == 128)
+
+    let dir = try TempDirectory()
+    defer { dir.cleanUp() }
+    try Data(icc).write(to: URL(fileURLWithPath: dir.path("g22.icc")))
+    try Data(Array("P5\n256 1\n255\n".utf8) + levels).write(to: URL(fileURLWithPath: dir.path("ramp.pgm")))
+    let jpeg = try runData("cjpeg", ["-quality", "100", "-grayscale", "-icc", dir.path("g22.icc"), dir.path("ramp.pgm")])
+    try jpeg.write(to: URL(fileURLWithPath: dir.path("grey.jpg")))
+    // The JPEG's own levels, as djpeg decodes them (it applies no profile).
+    let stored = Array([UInt8](try runData("djpeg", ["-grayscale", "-pnm", dir.path("grey.jpg")])).suffix(256))
+    check(try ImageDecoder.decode(path: dir.path("grey.jpg")), stored: stored, "JPEG")
+  }
+
   /// An embedded sRGB profile changes nothing, bit for bit; a grey profile
-  /// (not RGB) and bytes that are no profile are ignored.
+  /// on an RGB image, and bytes that are no profile, are ignored.
   @Test func sRGBGreyAndBrokenProfilesLeavePixelsAsTheyAre() throws {
     let srgb = try #require(cmsCreate_sRGBProfile())
     defer { cmsCloseProfile(srgb) }
@@ -145,7 +214,7 @@ import TestSupport
     for (label, profile) in [("sRGB", icc), ("grey", greyICC), ("broken", Array(icc.prefix(200)) + [UInt8](repeating: 7, count: 300))] {
       var pixels = original
       let converted = pixels.withUnsafeMutableBufferPointer { p in
-        profile.withUnsafeBytes { ColorProfile.convertToSRGB(p.baseAddress!, pixels: 4096, icc: $0) }
+        profile.withUnsafeBytes { ColorProfile.convertToSRGB(p.baseAddress!, pixels: 4096, icc: $0, components: 3) }
       }
       #expect(!converted && pixels == original, "\(label)")
     }
