@@ -5,9 +5,15 @@ import Raster
 ///
 /// Pixels are un-premultiplied to straight alpha first (PNG stores straight
 /// alpha); fully transparent pixels become (0, 0, 0, 0). The file is tagged
-/// sRGB. Output is deterministic: the encoder runs with
-/// `AV_CODEC_FLAG_BITEXACT` and writes no time or software chunks.
+/// sRGB, and its pixels square (pHYs 1:1: libavcodec writes the chunk from
+/// the sample aspect ratio, always, and 0:1 when it is not set). Output is
+/// deterministic: the encoder runs with `AV_CODEC_FLAG_BITEXACT` and
+/// writes no time or software chunks.
 public enum PNGWriter {
+  /// Changes whenever the bytes written for the same bitmap change, so
+  /// output caches keyed on it do not keep earlier files. 1: pHYs 1:1.
+  public static let revision = 1
+
   /// A PNG of one frame stands for the clip: the video's poster.
   public static let fileType = OutputFileType(fileExtension: "png", mimeType: "image/png", presentation: .still)
 
@@ -25,6 +31,7 @@ public enum PNGWriter {
     c.pointee.height = Int32(bitmap.height)
     c.pointee.pix_fmt = AV_PIX_FMT_RGBA
     c.pointee.time_base = AVRational(num: 1, den: 1)
+    c.pointee.sample_aspect_ratio = AVRational(num: 1, den: 1)
     c.pointee.color_primaries = AVCOL_PRI_BT709
     c.pointee.color_trc = AVCOL_TRC_IEC61966_2_1
     c.pointee.flags |= Int32(AV_CODEC_FLAG_BITEXACT)

@@ -5,7 +5,7 @@ import Rendering
 /// `png`: the poster, one frame at full canvas size.
 struct PosterOutput: FormatWriter {
   var fileType: OutputFileType { PNGWriter.fileType }
-  var cacheKey: String { "png" }
+  var cacheKey: String { "png \(PNGWriter.revision)" }
 
   /// The poster frame's time: `png.time`, else the middle of the first
   /// transition, else the middle of the timeline.

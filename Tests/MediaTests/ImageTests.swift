@@ -97,6 +97,23 @@ func maxChannelDifference(_ a: Pixel, _ b: Pixel) -> Int {
     #expect(a.firstRange(of: Array("tIME".utf8)) == nil)
   }
 
+  /// The pixels are square: one pHYs chunk, 1:1, unit unknown (libavcodec
+  /// writes pHYs always; left unset it said 0:1, which readers such as PIL
+  /// take as an aspect of 0).
+  @Test func declaresSquarePixels() throws {
+    let png = try PNGWriter.encode(quadrants())
+    var chunks: [(type: String, body: [UInt8])] = []
+    var offset = 8
+    while offset + 12 <= png.count {
+      let length = png[offset..<(offset + 4)].reduce(0) { $0 << 8 | Int($1) }
+      chunks.append((String(decoding: png[(offset + 4)..<(offset + 8)], as: UTF8.self), Array(png[(offset + 8)..<(offset + 8 + length)])))
+      offset += 12 + length
+    }
+    #expect(offset == png.count && chunks.last?.type == "IEND")
+    let physical = chunks.filter { $0.type == "pHYs" }
+    #expect(physical.count == 1 && physical.first?.body == [0, 0, 0, 1, 0, 0, 0, 1, 0])
+  }
+
   @Test func ffmpegReadsOurPNG() throws {
     let dir = try TempDirectory()
     defer { dir.cleanUp() }
@@ -350,8 +367,11 @@ func maxChannelDifference(_ a: Pixel, _ b: Pixel) -> Int {
 
   @Test func truncatedJPEG() throws {
     let jpeg = try convert(quadrants(), to: "q.jpg", [])
+    // Cut halfway through the entropy-coded data, after the scan header.
+    let scan = try #require(jpeg.firstRange(of: [0xFF, 0xDA])).lowerBound
+    let data = scan + 2 + (Int(jpeg[scan + 2]) << 8 | Int(jpeg[scan + 3]))
     let error = #expect(throws: MediaError.self) {
-      try ImageDecoder.decode(data: Array(jpeg.prefix(jpeg.count * 2 / 3)), name: "cut.jpg")
+      try ImageDecoder.decode(data: Array(jpeg.prefix((data + jpeg.count) / 2)), name: "cut.jpg")
     }
     #expect(error?.message == "truncated JPEG: no end-of-image marker after the image data")
     let header = #expect(throws: MediaError.self) {
