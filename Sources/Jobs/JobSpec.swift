@@ -70,6 +70,10 @@ public struct JobSpec: Sendable {
   /// Which of the settings an `OutputTarget` fills in the file writes itself
   /// (`output.formats`, `canvas.background`, …; `OutputTarget.swift`).
   public var writtenSettings: Set<String> = []
+  /// What a target may fill in, as it was before the first target filled
+  /// it: another target (`--target` on a job with its own) starts again
+  /// from there (`OutputTarget.swift`).
+  var untargeted: TargetSettings? = nil
 
   public init(
     name: String, file: String, canvas: CanvasSpec, output: OutputSpec, screens: [ScreenSpec], timeline: [TimelineStep],

@@ -34,16 +34,44 @@ public enum OutputTarget: String, Hashable, Sendable, CaseIterable {
   public static func hint(forUnknown name: String) -> String { Suggestion.hint(for: name, in: allCases.map(\.rawValue)) }
 }
 
+/// The settings a target may fill in (`JobSpec.targetKeys`), together.
+struct TargetSettings: Sendable {
+  var formats: [OutputFormat]
+  var mp4: MP4Settings
+  var webm: WebMSettings
+  var gifMaxBytes: Int?
+  var background: Color
+}
+
 extension JobSpec {
+  /// The settings a target may fill in, as they are now.
+  var targetSettings: TargetSettings {
+    get {
+      TargetSettings(
+        formats: output.formats, mp4: output.mp4, webm: output.webm, gifMaxBytes: output.gif.maxBytes,
+        background: canvas.background)
+    }
+    set {
+      output.formats = newValue.formats
+      output.mp4 = newValue.mp4
+      output.webm = newValue.webm
+      output.gif.maxBytes = newValue.gifMaxBytes
+      canvas.background = newValue.background
+    }
+  }
+
   /// The keys a target may fill in, by dotted path (`writtenSettings` holds those the file writes).
   static let targetKeys = [
     ["output", "formats"], ["output", "mp4", "maxBytes"], ["output", "gif", "maxBytes"], ["output", "mp4", "width"],
     ["output", "mp4", "height"], ["canvas", "background"], ["output", "mp4", "frameRate"], ["output", "webm", "frameRate"],
   ]
 
-  /// The job with `target`'s settings wherever the file does not write them.
+  /// The job with `target`'s settings wherever the file does not write
+  /// them. A job another target filled in (its own `output.target`, then
+  /// `--target`) takes this one's settings alone: the first's are undone.
   public func applying(_ target: OutputTarget) -> JobSpec {
     var spec = self
+    if let untargeted { spec.targetSettings = untargeted } else { spec.untargeted = targetSettings }
     func unwritten(_ key: String) -> Bool { !writtenSettings.contains(key) }
     switch target {
     case .github:

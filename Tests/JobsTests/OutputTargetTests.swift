@@ -42,4 +42,20 @@ import Testing
     #expect(plain.output.mp4.frameRate == .constant && plain.applying(.web).output.mp4.frameRate == .variable)
     #expect(plain.applying(.editor).canvas.background == .white && plain.applying(.editor).output.formats == [.mov])
   }
+
+  /// `--target` on a job with its own target: the command line's alone
+  /// (the job's filled-in settings are undone, what the file writes stays).
+  /// The github MP4's budget and the editor's transparent canvas stayed.
+  @Test static func anotherTargetReplacesTheJobsOwn() throws {
+    let github = try spec("output: { target: github }\n").applying(.web)
+    #expect(github.output.target == .web && github.output.formats == [.webm, .mp4, .png])
+    #expect(github.output.mp4.maxBytes == nil && !github.output.mp4.capsCRF && github.output.gif.maxBytes == nil)
+    #expect(github.output.mp4.frameRate == .variable && github.output.webm.frameRate == .variable)
+    let editor = try spec("output: { target: editor }\n")
+    #expect(editor.canvas.background == .clear && editor.applying(.web).canvas.background == .black)
+    #expect(editor.applying(.web).applying(.editor).canvas.background == .clear)
+    let written = try spec("output: { target: github, mp4: { maxBytes: 5MB } }\n").applying(.web)
+    #expect(written.output.mp4.maxBytes == 5_000_000 && written.output.gif.maxBytes == nil)
+    #expect(try spec("output: { target: github }\n").applying(.github).output.formats == [.mp4, .gif])
+  }
 }
