@@ -2,8 +2,8 @@
 // (`maxBytes:` of gif, mp4 and webm).
 //
 //   2000000        bytes
-//   10MB  1.5 MB   SI: 10 000 000 and 1 500 000 bytes (also kB, GB; B alone is bytes)
-//   10MiB 512 KiB  binary: 10 485 760 and 524 288 bytes (also GiB)
+//   10MB  1.5 MB   SI: 10 000 000 and 1 500 000 bytes (also kB, GB, TB; B alone is bytes)
+//   10MiB 512 KiB  binary: 10 485 760 and 524 288 bytes (also GiB, TiB)
 //
 // GitHub's "10 MB" upload limit is SI megabytes. A fractional size is
 // rounded down to whole bytes.
@@ -11,7 +11,8 @@
 enum ByteSize {
   /// Bytes per unit; units are case-sensitive except that `KB` is taken as `kB`.
   static let units: [String: Double] = [
-    "B": 1, "kB": 1e3, "KB": 1e3, "MB": 1e6, "GB": 1e9, "KiB": 1024, "MiB": 1_048_576, "GiB": 1_073_741_824,
+    "B": 1, "kB": 1e3, "KB": 1e3, "MB": 1e6, "GB": 1e9, "TB": 1e12, "KiB": 1024, "MiB": 1_048_576,
+    "GiB": 1_073_741_824, "TiB": 1_099_511_627_776,
   ]
 
   /// The bytes `text` names (`10MB`, `1.5 MiB`, `2000000`), or nil.

@@ -166,7 +166,7 @@ struct Options: Sendable {
       case "-o", "--output-dir": options.outputDirectory = try nonEmpty(try value(), arg)
       case "--allow-outside": options.paths.allowed.append(try nonEmpty(try value(), arg))
       case "--format":
-        let list = try value().split(separator: ",").map(String.init)
+        let list = Options.items(try value())
         guard !list.isEmpty else { throw UsageError(description: "option --format needs a value") }
         var formats: [OutputFormat] = []
         for name in list {
@@ -348,9 +348,17 @@ struct Options: Sendable {
 extension Options {
   /// `--locale ar,ja`: a comma-separated list of locale codes.
   static func locales(_ text: String) throws -> [String] {
-    let list = text.split(separator: ",").map(String.init)
+    let list = items(text)
     guard !list.isEmpty else { throw UsageError(description: "option --locale needs a value, e.g. --locale ar,ja") }
     return list
+  }
+}
+
+extension Options {
+  /// A list option's items: split at commas, each without the spaces
+  /// around it (`--format "mp4, gif"`, as a shell user quotes a list).
+  static func items(_ text: String) -> [String] {
+    text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
   }
 }
 

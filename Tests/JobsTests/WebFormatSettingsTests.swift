@@ -131,6 +131,8 @@ let brokenWebFormatJobs: [BrokenJob] = [
     #expect(ByteSize.bytes("512KiB") == 524_288 && ByteSize.bytes("500kB") == 500_000)
     #expect(ByteSize.bytes("2000000") == 2_000_000 && ByteSize.bytes("64 B") == 64)
     #expect(ByteSize.bytes("10 mb") == nil && ByteSize.bytes("MB") == nil && ByteSize.bytes("1.2.3MB") == nil)
+    // The largest budget (1 TiB) in its own unit.
+    #expect(ByteSize.bytes("1TiB") == 1 << 40 && ByteSize.bytes("1 TB") == 1_000_000_000_000)
   }
 }
 

@@ -122,6 +122,9 @@ import TestSupport
     #expect(o.jobs == 3 && o.shard == Shard(index: 2, count: 5) && o.report == "r.json" && o.junit == "j.xml")
     #expect(o.gallery == "g" && o.progress == .ndjson && o.force && o.formats == [.mp4, .gif])
     #expect(try Options.parse(["-j4", "x.cfg"]).jobs == 4)
+    // A quoted list with spaces after its commas, as shell users write one.
+    #expect(try Options.parse(["--format", "mp4, gif", "x.cfg"]).formats == [.mp4, .gif])
+    #expect(try Options.parse(["--locale", " ar , ja", "x.cfg"]).locales == ["ar", "ja"])
     // Large limits as the help writes them.
     #expect(try Options.parse(["--max-pixels", "2e10", "x.cfg"]).limits.maxPixels == 20_000_000_000)
     #expect(try Options.parse(["--max-layer-pixels", "5E8", "x.cfg"]).limits.maxLayerPixels == 500_000_000)

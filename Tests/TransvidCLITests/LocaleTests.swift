@@ -79,7 +79,6 @@ import TransvidCLI
     let path = try write(Self.job(), to: "app.cfg", in: dir)
     let spec = try JobParser.load(path: path)
     let jobs = spec.localizedJobs()
-    // (Compared into a Bool first: Swift 6.3's #expect on these nested arrays of a JobSpec crashed.)
     let names = jobs.map(\.name), texts = jobs.map { $0.screens[0].views.map { $0.text ?? "" } }
     let languages = jobs.map { $0.screens[0].views[0].textStyle.language }
     let namesRight = names == ["app.en", "app.ar", "app.ja"]
