@@ -1,7 +1,8 @@
 // The font files a job names (`font: { file: … }` on views and the stage's
 // caption): the runner checks them against its path rule (`PathPolicy`) and
 // hashes them into the job's cache key (`OutputCache`); messages name them
-// as the job writes them.
+// as the job writes them. The families it names (`font: { family: … }`),
+// whose files fontconfig finds, are hashed and watched alike.
 
 extension JobSpec {
   /// Each font file with the key that names it and where it is written, in
@@ -19,6 +20,14 @@ extension JobSpec {
       found.append((path, "stage.caption.font.file", caption.fontLocation ?? caption.location))
     }
     return found
+  }
+
+  /// The font families the job's own text names (`FontName.family`), each
+  /// once, sorted.
+  public var fontFamilies: [String] {
+    var names = screens.flatMap { $0.views.compactMap(\.textStyle.font) }
+    if let font = stage?.caption?.style.font { names.append(font) }
+    return Set(names.compactMap(FontName.familyName(of:))).sorted()
   }
 
   /// A path the job writes (a font file, its String Catalog) resolved as the

@@ -53,31 +53,72 @@ extension FontLibrary {
   /// Fontconfig's file for `family` at regular or bold weight.
   static func match(family: String, weight: FontWeight) throws(LoadError) -> FontFile {
     let asked = FontFile(path: family, package: "\(FontFile.familyPackage) '\(family)'")
-    let found: (file: String, index: Int, family: String)? = fontconfig.withLock { _ in
-      guard let config = FcInitLoadConfigAndFonts() else { return nil }
-      defer { FcConfigDestroy(config) }
-      guard let pattern = FcPatternCreate() else { return nil }
-      defer { FcPatternDestroy(pattern) }
-      FcPatternAddString(pattern, cfc_family(), family)
-      FcPatternAddInteger(pattern, cfc_weight(), cfc_weight_of(Int32(weight.value)))
-      FcConfigSubstitute(config, pattern, FcMatchPattern)
-      FcDefaultSubstitute(pattern)
-      var result = FcResultNoMatch
-      guard let match = FcFontMatch(config, pattern, &result) else { return nil }
-      defer { FcPatternDestroy(match) }
-      var file: UnsafeMutablePointer<FcChar8>?, name: UnsafeMutablePointer<FcChar8>?
-      var index: Int32 = 0
-      guard FcPatternGetString(match, cfc_file(), 0, &file) == FcResultMatch, let file,
-        FcPatternGetString(match, cfc_family(), 0, &name) == FcResultMatch, let name
-      else { return nil }
-      _ = FcPatternGetInteger(match, cfc_index(), 0, &index)
-      return (String(cString: file), Int(index), String(cString: name))
-    }
-    guard let found else { throw LoadError(file: asked, reason: "fontconfig has no fonts") }
+    guard let found = withConfiguration({ config in best(family: family, weight: weight, in: config) }) else { throw LoadError(file: asked, reason: "fontconfig has no fonts") }
     guard found.family.lowercased() == family.lowercased() else {
       throw LoadError(file: asked, reason: "fontconfig has no family '\(family)' (its closest is '\(found.family)')")
     }
     return FontFile(path: found.file, faceIndex: found.index, package: asked.package)
+  }
+
+  /// The faces `named` may open for each of `families` (fontconfig's match at
+  /// regular, medium, semibold and bold weight, in that order, each face
+  /// once): what text in the family draws with, so the output cache keys a
+  /// job by these files' bytes and `watch` watches them. A family fontconfig
+  /// does not have has none (`named` throws for it). Fontconfig's
+  /// configuration is read once for all of them, and again at each call, as
+  /// `named` reads it: a face installed or a file replaced since is seen.
+  public static func faces(ofFamilies families: [String]) -> [String: [FontFile]] {
+    guard !families.isEmpty else { return [:] }
+    let found = withConfiguration { config in
+      families.map { family in
+        FontWeight.allCases.compactMap { weight in
+          best(family: family, weight: weight, in: config).flatMap { $0.family.lowercased() == family.lowercased() ? $0 : nil }
+        }
+      }
+    }
+    var faces: [String: [FontFile]] = [:]
+    for (family, matches) in zip(families, found ?? families.map { _ in [] }) {
+      var files: [FontFile] = []
+      for match in matches {
+        let file = FontFile(path: match.file, faceIndex: match.index, package: "\(FontFile.familyPackage) '\(family)'")
+        if !files.contains(file) { files.append(file) }
+      }
+      faces[family] = files
+    }
+    return faces
+  }
+
+  /// `body` with fontconfig's configuration as it is on disk now, or nil
+  /// when it cannot be loaded.
+  private static func withConfiguration<T>(_ body: (OpaquePointer) -> T?) -> T? {
+    fontconfig.withLock { _ in
+      guard let config = FcInitLoadConfigAndFonts() else { return nil }
+      defer { FcConfigDestroy(config) }
+      return body(config)
+    }
+  }
+
+  /// Fontconfig's closest font to `family` at `weight`: its file, face and
+  /// family name (another family's when it has none of this one), or nil.
+  private static func best(
+    family: String, weight: FontWeight, in config: OpaquePointer
+  ) -> (file: String, index: Int, family: String)? {
+    guard let pattern = FcPatternCreate() else { return nil }
+    defer { FcPatternDestroy(pattern) }
+    FcPatternAddString(pattern, cfc_family(), family)
+    FcPatternAddInteger(pattern, cfc_weight(), cfc_weight_of(Int32(weight.value)))
+    FcConfigSubstitute(config, pattern, FcMatchPattern)
+    FcDefaultSubstitute(pattern)
+    var result = FcResultNoMatch
+    guard let match = FcFontMatch(config, pattern, &result) else { return nil }
+    defer { FcPatternDestroy(match) }
+    var file: UnsafeMutablePointer<FcChar8>?, name: UnsafeMutablePointer<FcChar8>?
+    var index: Int32 = 0
+    guard FcPatternGetString(match, cfc_file(), 0, &file) == FcResultMatch, let file,
+      FcPatternGetString(match, cfc_family(), 0, &name) == FcResultMatch, let name
+    else { return nil }
+    _ = FcPatternGetInteger(match, cfc_index(), 0, &index)
+    return (String(cString: file), Int(index), String(cString: name))
   }
 
   /// Fontconfig's configuration calls are not documented thread-safe.

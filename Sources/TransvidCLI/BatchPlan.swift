@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import Jobs
+import Rendering
 import Synchronization
 
 /// Why a job did not render: the text printed (`FILE:LINE:COL: error: …`) and,
@@ -241,8 +242,9 @@ struct BatchPlan: Sendable {
     for i in jobs.indices { jobs[i].shard = shards[i] }
   }
 
-  /// Every file `jobs` read — job files, images, fonts, String Catalogs —
-  /// resolved (`PathPolicy.resolve`), with what it is.
+  /// Every file `jobs` read — job files, images, fonts (their own files and
+  /// the faces fontconfig finds now for the families they name), String
+  /// Catalogs — resolved (`PathPolicy.resolve`), with what it is.
   static func inputs(of jobs: [PlannedJob]) -> [String: String] {
     inputs(jobs.map { ($0.file, $0.spec, $0.catalog) })
   }
@@ -253,11 +255,15 @@ struct BatchPlan: Sendable {
     func take(_ path: String, _ what: String) {
       if let resolved = PathPolicy.resolve(path), inputs[resolved] == nil { inputs[resolved] = what }
     }
+    let families = FontLibrary.faces(ofFamilies: Set(jobs.flatMap { $0.spec?.fontFamilies ?? [] }).sorted())
     for (file, spec, catalog) in jobs {
       take(file, "the job file \(file)")
       for asset in spec?.assets ?? [] { take(asset.resolvedPath, "the image '\(asset.path)' of \(file)") }
       for font in spec?.fontFiles ?? [] {
         take(font.path, "the font '\(spec?.writtenPath(of: font.path) ?? font.path)' of \(file)")
+      }
+      for family in spec?.fontFamilies ?? [] {
+        for face in families[family] ?? [] { take(face.path, "the font '\(face.path)' (family '\(family)') of \(file)") }
       }
       if let catalog { take(catalog, "the String Catalog of \(file)") }
     }

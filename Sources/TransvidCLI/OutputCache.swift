@@ -20,8 +20,10 @@ import Synchronization
 /// - the job as parsed (`CanonicalText`: comments, layout and key order of the
 ///   file do not matter; every value does),
 /// - the bytes of every image the job uses, each beside its path as the job
-///   writes it, of the fonts it draws with (`assetLines(of:)`), and of every
-///   file a writer reads (`FormatWriter.inputFiles`, the contact sheet's font).
+///   writes it, of the fonts it draws with (`assetLines(of:)`: the system's,
+///   its own files and the faces fontconfig finds for the families it names),
+///   and of every file a writer reads (`FormatWriter.inputFiles`, the
+///   contact sheet's font).
 ///
 /// No path as typed on the command line or resolved on this machine enters
 /// the key: the same job run from its own folder, from the folder above or
@@ -40,6 +42,9 @@ import Synchronization
 final class OutputCache: Sendable {
   /// Asset digests by path and stamp, so an asset several jobs share is hashed (or found in the memo) once.
   private let assetDigests = Mutex<[String: [AssetDigestMemo.Stamp: String]]>([:])
+  /// The faces of each font family a job names, looked up once per family
+  /// for this cache's run (a lookup reads fontconfig's whole configuration).
+  private let familyFaces = Mutex<[String: [FontLibrary.FontFile]]>([:])
 
   /// The cache key of a parsed job.
   func key(for job: PlannedJob) -> String {
@@ -62,7 +67,9 @@ final class OutputCache: Sendable {
   /// render and after it, they differ when a file was saved meanwhile.
   func inputStamps(of job: PlannedJob) -> [String: AssetDigestMemo.Stamp?] {
     guard let spec = job.spec else { return [:] }
-    let paths = Self.assetPaths(of: spec) + Self.fontFiles(of: spec) + job.formats.flatMap(\.writer.inputFiles)
+    let paths =
+      Self.assetPaths(of: spec) + Self.fontFiles(of: spec) + faces(ofFamiliesIn: spec).flatMap { $0.faces.map(\.path) }
+      + job.formats.flatMap(\.writer.inputFiles)
     return Dictionary(paths.map { ($0, AssetDigestMemo.Stamp(path: $0)) }, uniquingKeysWith: { a, _ in a })
   }
 
@@ -80,7 +87,11 @@ final class OutputCache: Sendable {
   /// One line per file the job reads: `asset PATH DIGEST` for each image,
   /// PATH as the job writes it (relative to the job file, so the same
   /// wherever the job is run from), sorted; `font N DIGEST` for each
-  /// system font when the job has text.
+  /// system font when the job has text; `font file NAME DIGEST` for each of
+  /// its own font files; `font family NAME face INDEX DIGEST` for each face
+  /// fontconfig finds for a family it names (`none` without one), by name and
+  /// bytes, not by path: an upgraded package or another face installed under
+  /// the family's name changes the key.
   func assetLines(of spec: JobSpec) -> [String] {
     var images: [String: String] = [:]
     for asset in spec.assets where images[asset.path] == nil { images[asset.path] = asset.resolvedPath }
@@ -90,7 +101,24 @@ final class OutputCache: Sendable {
     }
     // `font: { file: … }`: by name and bytes (`CanonicalText` keeps only the name).
     lines += Self.fontFiles(of: spec).map { "font file \(String(reflecting: PathText.fileName(of: $0))) \(assetDigest($0))\n" }
+    for (family, faces) in faces(ofFamiliesIn: spec) {
+      let name = String(reflecting: family)
+      if faces.isEmpty { lines.append("font family \(name) none\n") }
+      lines += faces.map { "font family \(name) face \($0.faceIndex) \(assetDigest($0.path))\n" }
+    }
     return lines
+  }
+
+  /// The faces fontconfig finds for each family `spec` names
+  /// (`FontLibrary.faces(ofFamilies:)`), sorted by family.
+  func faces(ofFamiliesIn spec: JobSpec) -> [(family: String, faces: [FontLibrary.FontFile])] {
+    let families = spec.fontFamilies
+    let unknown = familyFaces.withLock { known in families.filter { known[$0] == nil } }
+    if !unknown.isEmpty {
+      let found = FontLibrary.faces(ofFamilies: unknown)
+      familyFaces.withLock { $0.merge(found) { old, _ in old } }
+    }
+    return familyFaces.withLock { known in families.map { ($0, known[$0] ?? []) } }
   }
 
   /// The font files the job's own text names (`FontName.file`), sorted.

@@ -1,10 +1,11 @@
 // A job's own fonts: `font: { file: … }` draws with that file, `font:
 // { family: … }` with fontconfig's file for the family, and a family
 // fontconfig does not have is an error at the family's value; the stage's
-// caption alike.
+// caption alike. A family's file is part of the job's cache key.
 
 import Foundation
 import Jobs
+import Media
 import Raster
 import Testing
 import TransvidCLI
@@ -164,5 +165,110 @@ import TransvidCLI
       "stage.caption.font: cannot load font 'fonts/Caption.ttf': No such file or directory")) {
       try AssetLoader.makeRenderer(for: try JobParser.load(path: missing))
     }
+  }
+
+  /// A font of the family "Transvid Test Box" whose letters are boxes
+  /// `sys.argv[2]` units wide (of 1000), made by fontTools.
+  static let boxFont = """
+    import sys
+    from fontTools.fontBuilder import FontBuilder
+    from fontTools.pens.ttGlyphPen import TTGlyphPen
+    width = int(sys.argv[2])
+    letters = [chr(c) for c in range(ord("a"), ord("z") + 1)] + [chr(c) for c in range(ord("A"), ord("Z") + 1)]
+    pen = TTGlyphPen(None)
+    pen.moveTo((100, 0)); pen.lineTo((100, 700)); pen.lineTo((100 + width, 700)); pen.lineTo((100 + width, 0)); pen.closePath()
+    box = pen.glyph()
+    fb = FontBuilder(1000, isTTF=True)
+    fb.setupGlyphOrder([".notdef"] + letters)
+    fb.setupCharacterMap({ord(c): c for c in letters})
+    fb.setupGlyf(dict([(".notdef", TTGlyphPen(None).glyph())] + [(c, box) for c in letters]))
+    fb.setupHorizontalMetrics(dict([(".notdef", (500, 0))] + [(c, (width + 200, 100)) for c in letters]))
+    fb.setupHorizontalHeader(ascent=800, descent=-200)
+    fb.setupNameTable({"familyName": "Transvid Test Box", "styleName": "Regular"})
+    fb.setupOS2(sTypoAscender=800, sTypoDescender=-200, usWinAscent=800, usWinDescent=200)
+    fb.setupPost()
+    fb.save(sys.argv[1])
+    """
+
+  /// Writes the box font with letters `width` units wide to `file` as a
+  /// package upgrade does: a new file renamed over the old one.
+  static func installBoxFont(width: Int, at file: String, in dir: String) throws {
+    let script = try write(boxFont, to: "box.py", in: dir)
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+    process.arguments = [script, file + ".new", "\(width)"]
+    try process.run()
+    process.waitUntilExit()
+    try #require(process.terminationStatus == 0)
+    try #require(rename(file + ".new", file) == 0)
+  }
+
+  /// The environment of a transvid whose fontconfig reads the system's
+  /// configuration and the folder `fonts` (with its cache in `dir`).
+  static func fontconfigEnvironment(fonts: String, in dir: String) throws -> [String: String] {
+    let conf = try write(
+      """
+      <?xml version="1.0"?>
+      <!DOCTYPE fontconfig SYSTEM "fonts.dtd">
+      <fontconfig>
+        <include ignore_missing="yes">/etc/fonts/fonts.conf</include>
+        <dir>\(fonts)</dir>
+        <cachedir>\(path(dir, "fontconfig-cache"))</cachedir>
+      </fontconfig>
+      """, to: "fonts.conf", in: dir)
+    return ["FONTCONFIG_FILE": conf]
+  }
+
+  /// A job of one label in `family`: black ink on white.
+  static func familyJob(_ family: String) -> String {
+    """
+    canvas: { size: 100x40, scale: 1, background: "#FFFFFF" }
+    output: { formats: [png] }
+    screens:
+      home:
+        views:
+          - { frame: [0, 0, 100, 40], text: "Hamburg", textColor: "#000000", font: { size: 24, family: \(family) } }
+    timeline: [hold: 0.1]
+    """
+  }
+
+  /// The ink of a PNG: how dark its pixels are, summed (255 a black pixel).
+  static func ink(_ png: String) throws -> Int {
+    let bitmap = try ImageDecoder.decode(path: png)
+    var ink = 0
+    for y in 0..<bitmap.height { for x in 0..<bitmap.width { ink += 255 - Int(bitmap[x, y].g) } }
+    return ink
+  }
+
+  /// The file fontconfig finds for a job's `font: { family: … }` is part of
+  /// the job's key: when a package upgrade replaces it, `plan` says the job
+  /// is to render, a run renders it with the new font, and a `--cache`
+  /// store does not hand out the old outputs. (The key hashed only the
+  /// system fonts and `font: { file: … }`: the job stayed up to date, with
+  /// the old letters, the fleet sweep.)
+  @Test(.enabled(if: hasFontTools, "needs fontTools for /usr/bin/python3 (Debian package python3-fonttools, scripts/bootstrap)"))
+  func aFamilysNewFileRendersAgain() throws {
+    let dir = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    let fonts = path(dir, "fonts")
+    try FileManager.default.createDirectory(atPath: fonts, withIntermediateDirectories: true)
+    try Self.installBoxFont(width: 100, at: path(fonts, "box.ttf"), in: dir)
+    let environment = try Self.fontconfigEnvironment(fonts: fonts, in: dir)
+    _ = try write(Self.familyJob("Transvid Test Box"), to: "job.cfg", in: dir)
+    let first = try runTransvid(["job.cfg", "-o", "out", "--cache", "store"], in: dir, environment: environment)
+    #expect(first.status == 0 && first.stdout.contains("rendered in"), "\(first.stdout) \(first.stderr)")
+    let narrow = try Self.ink(path(dir, "out/job.png"))
+    #expect(try runTransvid(["plan", "job.cfg", "-o", "out"], in: dir, environment: environment).stdout.hasSuffix("  up to date\n"))
+
+    try Self.installBoxFont(width: 300, at: path(fonts, "box.ttf"), in: dir)
+    let plan = try runTransvid(["plan", "job.cfg", "-o", "out", "--cache", "store"], in: dir, environment: environment)
+    #expect(plan.stdout.hasSuffix("  to render\n"), "\(plan.stdout)")
+    let fresh = try runTransvid(["job.cfg", "-o", "fresh", "--cache", "store"], in: dir, environment: environment)
+    #expect(fresh.status == 0 && fresh.stdout.contains("rendered in") && !fresh.stdout.contains("copied"), "\(fresh.stdout)")
+    let again = try runTransvid(["job.cfg", "-o", "out"], in: dir, environment: environment)
+    #expect(again.status == 0 && again.stdout.contains("rendered in"), "\(again.stdout)")
+    let wide = try Self.ink(path(dir, "out/job.png"))
+    #expect(wide > narrow * 2, "\(narrow) \(wide)")
+    #expect(try Data(contentsOf: URL(fileURLWithPath: path(dir, "fresh/job.png"))) == Data(contentsOf: URL(fileURLWithPath: path(dir, "out/job.png"))))
   }
 }

@@ -21,12 +21,14 @@ import TestSupport
     let process: Process
     let out = Mutex(""), err = Mutex("")
 
-    init(_ arguments: [String], in directory: String) throws {
+    /// `environment` is added to this process's.
+    init(_ arguments: [String], in directory: String, environment: [String: String] = [:]) throws {
       let binary = try #require(transvidBinary(), "build the executable first (swift build --build-tests)")
       process = Process()
       process.executableURL = binary
       process.arguments = arguments
       process.currentDirectoryURL = URL(fileURLWithPath: directory)
+      if !environment.isEmpty { process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
       let outPipe = Pipe(), errPipe = Pipe()
       process.standardOutput = outPipe
       process.standardError = errPipe
@@ -161,6 +163,30 @@ import TestSupport
     try Self.save(Data(try PNGWriter.encode(Bitmap(width: 4, height: 4, fill: Pixel(r: 0, g: 0, b: 255, a: 255)))), to: path(dir, "shot.png"))
     #expect(watch.wait { watch.previews == 1 }, "\(watch.out.withLock { $0 }) \(watch.err.withLock { $0 })")
     #expect(FileManager.default.fileExists(atPath: path(dir, "out/w.png")))
+    kill(watch.process.processIdentifier, SIGINT)
+    #expect(watch.wait { !watch.process.isRunning })
+  }
+
+  /// The file fontconfig finds for the job's `font: { family: … }` is
+  /// watched: a package upgrade that replaces it renders again, with the
+  /// new letters (the fleet sweep: only `font: { file: … }` was).
+  @Test(.enabled(if: JobFontTests.hasFontTools, "needs fontTools for /usr/bin/python3 (Debian package python3-fonttools, scripts/bootstrap)"))
+  func aFamilysNewFileRendersAgain() throws {
+    let dir = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    let fonts = path(dir, "fonts")
+    try FileManager.default.createDirectory(atPath: fonts, withIntermediateDirectories: true)
+    try JobFontTests.installBoxFont(width: 100, at: path(fonts, "box.ttf"), in: dir)
+    let environment = try JobFontTests.fontconfigEnvironment(fonts: fonts, in: dir)
+    try write(JobFontTests.familyJob("Transvid Test Box"), to: "w.cfg", in: dir)
+    let watch = try Watch(["watch", "w.cfg", "-o", "out"], in: dir, environment: environment)
+    defer { if watch.process.isRunning { kill(watch.process.processIdentifier, SIGKILL) } }
+    #expect(watch.wait { watch.previews == 1 }, "\(watch.err.withLock { $0 })")
+    let narrow = try JobFontTests.ink(path(dir, "out/w.png"))
+    usleep(300_000)
+    try JobFontTests.installBoxFont(width: 300, at: path(fonts, "box.ttf"), in: dir)
+    #expect(watch.wait { watch.previews == 2 } && watch.renders == 2, "\(watch.out.withLock { $0 })")
+    #expect(try JobFontTests.ink(path(dir, "out/w.png")) > narrow * 2)
     kill(watch.process.processIdentifier, SIGINT)
     #expect(watch.wait { !watch.process.isRunning })
   }
