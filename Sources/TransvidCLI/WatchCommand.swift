@@ -17,6 +17,9 @@ import Media
 ///   is one change: rendering starts after `quiet` without another event.
 ///   Folders are watched from before the files in them are read, so an edit
 ///   saved while a render runs (the first included) renders again after it.
+///   A folder not there yet (`shots/` of screenshots still to be exported),
+///   or removed and made again, is watched for from the nearest folder above
+///   it that is (`FileWatcher`).
 /// - A render goes through `BatchRunner.render`, as in a batch: staged and
 ///   renamed into place, recorded in the cache, so an edit that changes no
 ///   pixel (a comment) renders nothing.
@@ -125,7 +128,15 @@ enum WatchCommand {
 
 /// inotify on the folders of some files: `wait(forChangeTo:quiet:)` returns
 /// once one of the files was written, replaced, created or removed (since
-/// `watch` first named its folder) and no further event came for `quiet`.
+/// `watch` first named its folder) and no further event about them came for
+/// `quiet` (events of other files in those folders do not hold it up).
+///
+/// A file's folder may not be there yet (screenshots still to be exported to
+/// `shots/`), or be removed and made again: each file is watched through the
+/// nearest of its folders that exists and that folder's parent, and when a
+/// folder on a file's way appears, goes or moves, the watches are set again
+/// for what is there now. A folder that goes is a change; one that appears is
+/// when a file of ours is already in it (copied in before its watch was set).
 final class FileWatcher {
   private let fd: Int32
   /// Watch descriptor → absolute folder.
@@ -138,11 +149,19 @@ final class FileWatcher {
 
   deinit { close(fd) }
 
-  /// Watches the folders of `files` from now on: their events queue until
-  /// `wait` reads them.
+  /// Watches the folders of `files` from now on (the nearest that exists
+  /// and its parent): their events queue until `wait` reads them.
   func watch(_ files: [String]) {
-    let mask = UInt32(IN_CLOSE_WRITE | IN_MOVED_TO | IN_CREATE | IN_DELETE | IN_ATTRIB | IN_MOVED_FROM)
-    for folder in Set(files.flatMap(Self.paths).map(PathText.folder)) {
+    let mask = UInt32(
+      IN_CLOSE_WRITE | IN_MOVED_TO | IN_CREATE | IN_DELETE | IN_ATTRIB | IN_MOVED_FROM | IN_MOVE_SELF | IN_DELETE_SELF)
+    var wanted = Set<String>()
+    for file in files.flatMap(Self.paths) {
+      var folder = PathText.folder(of: file)
+      while folder != "/", !Self.isFolder(folder) { folder = PathText.folder(of: folder) }
+      wanted.insert(folder)
+      wanted.insert(PathText.folder(of: folder))
+    }
+    for folder in wanted {
       let wd = inotify_add_watch(fd, folder, mask)
       if wd >= 0 { folders[wd] = folder }
     }
@@ -152,11 +171,49 @@ final class FileWatcher {
   /// (events queued before this call count) and the burst is over.
   func wait(forChangeTo files: [String], quiet: Duration) {
     let targets = Set(files.flatMap(Self.paths))
+    // The folders on the files' way, whose coming and going moves the watches.
+    var ways = Set<String>()
+    for target in targets {
+      var folder = PathText.folder(of: target)
+      while ways.insert(folder).inserted, folder != "/" { folder = PathText.folder(of: folder) }
+    }
     watch(files)
+    /// Whether `events` touch the files (`any`) and change them: an event of
+    /// a file; a folder on the way that went, or came with a file of ours in
+    /// it. A folder that came or went sets the watches again.
+    func touched(_ events: [Event]) -> (changed: Bool, any: Bool) {
+      if events.contains(where: { targets.contains($0.path) }) { return (true, true) }
+      let moved = events.filter { ways.contains($0.path) && $0.mask & Event.cameOrWent != 0 }
+      guard !moved.isEmpty else { return (false, false) }
+      watch(files)
+      let changed = moved.contains { event in
+        event.mask & Event.came == 0
+          || targets.contains { $0.hasPrefix(event.path + "/") && access($0, F_OK) == 0 }
+      }
+      return (changed, true)
+    }
     // Block until a watched file changes, then until the burst is over.
-    while !readEvents(timeout: -1).contains(where: targets.contains) {}
+    while !touched(readEvents(timeout: -1)).changed {}
     let milliseconds = Int32(quiet.components.seconds * 1000 + quiet.components.attoseconds / 1_000_000_000_000_000)
-    while !readEvents(timeout: milliseconds).isEmpty {}
+    while touched(readEvents(timeout: milliseconds)).any {}
+  }
+
+  /// An inotify event: the path it is about (a folder's own, when the folder
+  /// itself went or moved) and its mask.
+  struct Event {
+    var path: String
+    var mask: UInt32
+
+    /// A name that came into a folder.
+    static let came = UInt32(IN_CREATE | IN_MOVED_TO)
+    /// A name that came or went, or a watched folder that went or moved.
+    static let cameOrWent = came | UInt32(IN_DELETE | IN_MOVED_FROM | IN_DELETE_SELF | IN_MOVE_SELF)
+  }
+
+  /// Whether `path` is a folder (following links).
+  private static func isFolder(_ path: String) -> Bool {
+    var info = stat()
+    return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
   }
 
   /// Where `file` changes: its absolute path, and the file a link there
@@ -169,27 +226,38 @@ final class FileWatcher {
     return target == absolute ? [absolute] : [absolute, target]
   }
 
-  /// The paths of the events that arrive within `timeout` ms (-1: wait for one).
-  private func readEvents(timeout: Int32) -> [String] {
+  /// The events that arrive within `timeout` ms (-1: wait for one).
+  private func readEvents(timeout: Int32) -> [Event] {
     var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
     let ready = poll(&poller, 1, timeout)
     guard ready > 0 else { return [] }
     var buffer = [UInt8](repeating: 0, count: 64 * 1024)
     let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
     guard count > 0 else { return [] }
-    var paths: [String] = []
+    var events: [Event] = []
     var offset = 0
     let header = MemoryLayout<inotify_event>.size
     while offset + header <= count {
-      let (wd, length) = buffer.withUnsafeBytes { raw in
-        (raw.load(fromByteOffset: offset, as: Int32.self), Int(raw.load(fromByteOffset: offset + 12, as: UInt32.self)))
+      let (wd, mask, length) = buffer.withUnsafeBytes { raw in
+        (
+          raw.load(fromByteOffset: offset, as: Int32.self), raw.load(fromByteOffset: offset + 4, as: UInt32.self),
+          Int(raw.load(fromByteOffset: offset + 12, as: UInt32.self))
+        )
       }
       let nameBytes = buffer[(offset + header)..<min(offset + header + length, count)].prefix { $0 != 0 }
       if let folder = folders[wd] {
-        paths.append((folder as NSString).appendingPathComponent(String(decoding: nameBytes, as: UTF8.self)))
+        if mask & UInt32(IN_DELETE_SELF | IN_MOVE_SELF | IN_IGNORED) != 0 {
+          // The folder itself went, or moved (where its watch would name it
+          // wrongly): the watch is dropped, `watch` sets one where it is now.
+          if mask & UInt32(IN_MOVE_SELF) != 0 { inotify_rm_watch(fd, wd) }
+          folders[wd] = nil
+          events.append(Event(path: folder, mask: mask))
+        } else {
+          events.append(Event(path: (folder as NSString).appendingPathComponent(String(decoding: nameBytes, as: UTF8.self)), mask: mask))
+        }
       }
       offset += header + length
     }
-    return paths
+    return events
   }
 }

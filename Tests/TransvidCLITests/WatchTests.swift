@@ -167,6 +167,53 @@ import TestSupport
     #expect(watch.wait { !watch.process.isRunning })
   }
 
+  /// An image in folders not there yet (`shots/sub/pic.png`, screenshots
+  /// still to be exported) renders once they and it appear, and again after
+  /// its folder is removed, made again and the image copied in (the fleet
+  /// sweep: the image's own folder was watched alone, and watching a folder
+  /// that is not there fails, so nothing was seen).
+  @Test func anImageInFoldersNotThereYetIsRendered() throws {
+    let dir = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    try write(
+      """
+      canvas: { size: 40x40, scale: 1, fps: 10, background: "#FFFFFF" }
+      output: { formats: [png] }
+      screens:
+        home:
+          views:
+            - { frame: [0, 0, 40, 40], image: shots/sub/pic.png }
+      timeline: [hold: 0.1]
+      """, to: "w.cfg", in: dir)
+    func png(_ pixel: Pixel) throws -> Data { Data(try PNGWriter.encode(Bitmap(width: 4, height: 4, fill: pixel))) }
+    func center() throws -> Pixel { try ImageDecoder.decode(path: path(dir, "out/w.png"))[20, 20] }
+    let fm = FileManager.default
+    let watch = try Watch(["watch", "w.cfg", "-o", "out"], in: dir)
+    defer { if watch.process.isRunning { kill(watch.process.processIdentifier, SIGKILL) } }
+    #expect(watch.wait { watch.errors.count == 1 }, "\(watch.err.withLock { $0 })")
+    #expect(watch.errors.first?.hasSuffix("cannot read 'shots/sub/pic.png': No such file or directory") == true, "\(watch.errors)")
+    try fm.createDirectory(atPath: path(dir, "shots"), withIntermediateDirectories: false)
+    usleep(300_000)
+    try fm.createDirectory(atPath: path(dir, "shots/sub"), withIntermediateDirectories: false)
+    usleep(300_000)
+    #expect(fm.createFile(atPath: path(dir, "shots/sub/pic.png"), contents: try png(Pixel(r: 255, g: 0, b: 0, a: 255))))
+    #expect(watch.wait { watch.previews == 1 }, "\(watch.out.withLock { $0 }) \(watch.err.withLock { $0 })")
+    #expect(try center() == Pixel(r: 255, g: 0, b: 0, a: 255))
+
+    // `rm -rf shots/sub; mkdir shots/sub; cp blue.png shots/sub/pic.png`, the steps apart and at once.
+    for (pause, pixel) in [(300_000, Pixel(r: 0, g: 0, b: 255, a: 255)), (0, Pixel(r: 0, g: 255, b: 0, a: 255))] {
+      let previews = watch.previews
+      try fm.removeItem(atPath: path(dir, "shots/sub"))
+      usleep(UInt32(pause))
+      try fm.createDirectory(atPath: path(dir, "shots/sub"), withIntermediateDirectories: false)
+      usleep(UInt32(pause))
+      #expect(fm.createFile(atPath: path(dir, "shots/sub/pic.png"), contents: try png(pixel)))
+      #expect(watch.wait { (try? center()) == pixel && watch.previews > previews }, "\(watch.out.withLock { $0 }) \(watch.err.withLock { $0 })")
+    }
+    kill(watch.process.processIdentifier, SIGINT)
+    #expect(watch.wait { !watch.process.isRunning })
+  }
+
   /// The file fontconfig finds for the job's `font: { family: … }` is
   /// watched: a package upgrade that replaces it renders again, with the
   /// new letters (the fleet sweep: only `font: { file: … }` was).
