@@ -101,9 +101,11 @@ struct PlannedJob: Sendable {
 
   /// The cache record beside the outputs, named by the job and its formats:
   /// two jobs of one name writing different formats into one folder keep
-  /// one record each (`.transvid-cache/<name>.<format>+<format>.json`).
+  /// one record each (`.transvid-cache/<name>.<format>+<format>.json`), and
+  /// one set of formats has one, in whatever order listed (`OutputCache.keyOrder`).
   var recordPath: String {
-    (directory as NSString).appendingPathComponent(".transvid-cache/\(name).\(formats.map(\.rawValue).joined(separator: "+")).json")
+    let formats = OutputCache.keyOrder(formats).map(\.rawValue).joined(separator: "+")
+    return (directory as NSString).appendingPathComponent(".transvid-cache/\(name).\(formats).json")
   }
 }
 

@@ -14,11 +14,13 @@ import Synchronization
 /// - the transvid version (the renderer and encoders it was built with) and
 ///   the compositor's revision (`Compositor.revision`, which moves with its pixels)
 ///   and the image decoder's (`ImageDecoder.revision`, which moves with a photo's),
-/// - the formats asked for, in order, and each one's writer key
-///   (`FormatWriter.cacheKey`: the encoder and the settings transvid fixes,
-///   such as x264's thread count),
+/// - the formats asked for, as a set (`keyOrder`: the order `--format` or
+///   `formats:` lists them in changes no output's bytes), and each one's
+///   writer key (`FormatWriter.cacheKey`: the encoder and the settings
+///   transvid fixes, such as x264's thread count),
 /// - the job as parsed (`CanonicalText`: comments, layout and key order of the
-///   file do not matter; every value does),
+///   file do not matter; every value does, but the order of its formats and
+///   its notes, which draw nothing),
 /// - the bytes of every image the job uses, each beside its path as the job
 ///   writes it, of the fonts it draws with (`assetLines(of:)`: the system's,
 ///   its own files and the faces fontconfig finds for the families it names),
@@ -31,7 +33,8 @@ import Synchronization
 ///
 /// The key and each output's size, SHA-256 and stamp (device, inode,
 /// modification time) are recorded in
-/// `<output dir>/.transvid-cache/<job name>.<formats>.json` after the job's
+/// `<output dir>/.transvid-cache/<job name>.<formats>.json` (the formats in
+/// `keyOrder`, so one set of outputs has one record) after the job's
 /// outputs are all in place. A later run trusts the record only when the
 /// key matches and every output is still the file it put there: the same
 /// size and stamp, or, when the stamp moved, the same bytes (a folder
@@ -50,16 +53,29 @@ final class OutputCache: Sendable {
   func key(for job: PlannedJob) -> String {
     guard let spec = job.spec else { return "" }
     var text = "transvid \(TransvidCommand.version) compositor \(Compositor.revision) images \(ImageDecoder.revision)\n"
-    text += "formats \(job.formats.map(\.rawValue).joined(separator: ","))\n"
-    for format in job.formats {
+    let formats = Self.keyOrder(job.formats)
+    text += "formats \(formats.map(\.rawValue).joined(separator: ","))\n"
+    for format in formats {
       text += "writer \(format.rawValue) \(format.writer.cacheKey)\n"
       for path in format.writer.inputFiles { text += "writer input \(assetDigest(path))\n" }
     }
-    text += "job \(CanonicalText.of(spec))\n"
+    var keyed = spec
+    keyed.output.formats = Self.keyOrder(spec.output.formats)
+    // What the run says of the job (the odd-canvas note lists its videos in the order asked) draws nothing.
+    keyed.notes = []
+    text += "job \(CanonicalText.of(keyed))\n"
     text += assetLines(of: spec).joined()
     var hash = SHA256()
     hash.update(text)
     return hash.hexDigest()
+  }
+
+  /// `formats` in `OutputFormat`'s own order (mp4, gif, png, sheet, …): the
+  /// order a job or `--format` lists them in decides what the run shows first
+  /// (its result lines, the gallery's `<source>`s), no output's bytes, so
+  /// `mp4,gif` and `gif,mp4` have one key and one record.
+  static func keyOrder(_ formats: [OutputFormat]) -> [OutputFormat] {
+    formats.sorted { OutputFormat.allCases.firstIndex(of: $0)! < OutputFormat.allCases.firstIndex(of: $1)! }
   }
 
   /// The stamp (device, inode, size, mtime, ctime) of every file `key(for:)`
@@ -139,13 +155,17 @@ final class OutputCache: Sendable {
 
   /// The record of a job's last successful render, when it is still valid:
   /// same key, and every output present with its recorded size and stamp,
-  /// or size and bytes.
+  /// or size and bytes. Its outputs come in the job's order (a run that
+  /// listed the formats in another order wrote it).
   static func validRecord(for job: PlannedJob, key: String) -> CacheRecord? {
     // A record is a few hundred bytes; anything but a small regular file is no record.
     guard let bytes = try? Platform.readRegularFile(job.recordPath, maxBytes: 1 << 20),
-      let record = try? JSONDecoder().decode(CacheRecord.self, from: Data(bytes)),
-      record.key == key, record.outputs.map(\.file) == job.outputs.map({ PathText.fileName(of: $0) })
+      var record = try? JSONDecoder().decode(CacheRecord.self, from: Data(bytes)), record.key == key
     else { return nil }
+    let files = job.outputs.map { PathText.fileName(of: $0) }
+    let outputs = files.compactMap { file in record.outputs.first { $0.file == file } }
+    guard outputs.count == files.count, record.outputs.count == files.count else { return nil }
+    record.outputs = outputs
     for output in record.outputs {
       let path = (job.directory as NSString).appendingPathComponent(output.file)
       var s = stat()

@@ -54,23 +54,25 @@ final class SharedCache: Sendable {
   }
 
   /// Copies the outputs stored under `key` for `formats` into `folder` as
-  /// `names` (one per format), each checked against its SHA-256, and marks
-  /// the entry used; nil (nothing left in `folder`) when there is no
-  /// complete, matching entry.
+  /// `names` (one per format, in that order: the entry may list them in
+  /// another, as the key does not depend on it), each checked against its
+  /// SHA-256, and marks the entry used; nil (nothing left in `folder`) when
+  /// there is no complete, matching entry.
   func restore(key: String, formats: [OutputFormat], names: [String], into folder: String) -> [OutputSummary]? {
     let directory = entry(key)
     let manifestPath = (directory as NSString).appendingPathComponent("manifest.json")
-    guard let bytes = try? Platform.readRegularFile(manifestPath, maxBytes: 1 << 20),
-      let manifest = try? JSONDecoder().decode(CacheRecord.self, from: Data(bytes)),
-      manifest.key == key, manifest.outputs.map(\.format) == formats.map(\.rawValue)
-    else {
+    let manifest = (try? Platform.readRegularFile(manifestPath, maxBytes: 1 << 20)).flatMap {
+      try? JSONDecoder().decode(CacheRecord.self, from: Data($0))
+    }
+    let items = formats.compactMap { format in manifest?.outputs.first { $0.format == format.rawValue } }
+    guard let manifest, manifest.key == key, manifest.outputs.count == formats.count, items.count == formats.count else {
       // Entries appear whole (one rename): one there without its manifest is damaged, and goes.
       var status = stat()
       if lstat(directory, &status) == 0 { remove(key, as: "damaged") }
       return nil
     }
     var restored: [OutputSummary] = []
-    for (item, name) in zip(manifest.outputs, names) {
+    for (item, name) in zip(items, names) {
       let target = (folder as NSString).appendingPathComponent(name)
       guard let data = try? Platform.readRegularFile((directory as NSString).appendingPathComponent(item.file), maxBytes: Int.max),
         data.count == item.bytes, item.sha256 == SHA256.hex(data)

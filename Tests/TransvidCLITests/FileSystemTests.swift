@@ -552,7 +552,8 @@ let outsideHint = "jobs may reach only their own folder; allow another with --al
     try write(goodJob(name: String(repeating: "n", count: 180), formats: "[png]"), to: "fits.cfg", in: dir)
     let check = try runBinary(["check", "long.cfg", "fits.cfg"], in: dir)
     #expect(check.status == 1)
-    let record = "\(name).mp4+gif+webm+mov+apng+webp+png+sheet.json"
+    // Named with the formats in their own order (`OutputCache.keyOrder`).
+    let record = "\(name).mp4+gif+png+sheet+webm+mov+apng+webp.json"
     #expect(check.lines.first == "long.cfg:1:7: error: name: the file '\(record)' this job writes has a name of 242 bytes; "
       + "file systems allow 230 with transvid's temporary suffix (shorten the name or write fewer formats)")
     #expect(check.lines.count == 1)  // fits.cfg is fine
@@ -683,5 +684,40 @@ let outsideHint = "jobs may reach only their own folder; allow another with --al
     #expect(statuses == [["rendered", "rendered"], ["cached", "cached"], ["cached", "cached"]])
     #expect(
       allEntries(in: path(dir, "out/.transvid-cache")) == ["twin.mp4.json", "twin.png.json"])
+  }
+
+  /// The order formats are listed in (`--format`, the job's `formats:`)
+  /// changes no output's bytes, so it is no part of the key: `gif,mp4`
+  /// after `mp4,gif` is up to date, with one record and one `--cache`
+  /// entry, and the outputs come in the order asked. (The fleet sweep: it
+  /// rendered again and left `j1.gif+mp4.json` beside `j1.mp4+gif.json`.)
+  @Test func theOrderOfFormatsIsNoPartOfTheKey() throws {
+    let dir = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    try write(goodJob(name: "j1", formats: "[mp4, gif]"), to: "j.cfg", in: dir)
+    func run(_ arguments: [String]) throws -> ExecutableRun {
+      let run = try runTransvid(arguments, in: dir)
+      #expect(run.status == 0, "\(arguments) \(run.stderr)")
+      return run
+    }
+    func bytes(_ file: String) throws -> Data { try Data(contentsOf: URL(fileURLWithPath: path(dir, file))) }
+    _ = try run(["j.cfg", "-o", "out", "--format", "mp4,gif", "--cache", "store", "-q"])
+    #expect(try run(["plan", "j.cfg", "-o", "out", "--format", "gif,mp4"]).stdout.hasSuffix("  up to date\n"))
+    _ = try run(["j.cfg", "-o", "out", "--format", "gif,mp4", "--report", "r.json", "-q"])
+    let job = try #require(try reportJobs(path(dir, "r.json")).first)
+    #expect(job["status"] as? String == "cached" && job["formats"] as? [String] == ["gif", "mp4"])
+    #expect((job["outputs"] as? [[String: Any]])?.map { $0["path"] as? String } == ["out/j1.gif", "out/j1.mp4"])
+    #expect(allEntries(in: path(dir, "out/.transvid-cache")) == ["j1.mp4+gif.json"])
+    // The same bytes in either order, so the store's entry serves both.
+    _ = try run(["j.cfg", "-o", "forced", "--format", "gif,mp4", "--force", "-q"])
+    #expect(try bytes("forced/j1.gif") == bytes("out/j1.gif") && bytes("forced/j1.mp4") == bytes("out/j1.mp4"))
+    let copied = try run(["j.cfg", "-o", "copied", "--format", "gif,mp4", "--cache", "store"])
+    #expect(copied.stdout.components(separatedBy: "copied from the cache").count == 3, "\(copied.stdout)")
+    #expect(try bytes("copied/j1.gif") == bytes("out/j1.gif") && bytes("copied/j1.mp4") == bytes("out/j1.mp4"))
+    #expect(try FileManager.default.contentsOfDirectory(atPath: path(dir, "store/entries")).count == 1)
+    // The job's own list, reordered: up to date.
+    _ = try run(["j.cfg", "-o", "own", "-q"])
+    try write(goodJob(name: "j1", formats: "[gif, mp4]"), to: "j.cfg", in: dir)
+    #expect(try run(["plan", "j.cfg", "-o", "own"]).stdout.hasSuffix("  up to date\n"))
   }
 }
