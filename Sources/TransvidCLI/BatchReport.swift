@@ -7,9 +7,13 @@ enum BatchReport {
   /// line and column. Written to `path`, each output also gets `file`: its
   /// path relative to the report's folder, which still holds when the folder
   /// is copied elsewhere (a CI artifact), so `transvid gallery` finds it.
+  /// Each job's `absolute_file` is its file absolute, links resolved
+  /// (`absoluteFile(of:)`): which file it is, however the command line
+  /// spelled it, for `transvid gallery` to find a job two reports list.
   /// `merged`: the number of reports `transvid gallery` merged into this one;
   /// an output one of them lists that is gone is `"missing": true`, without
-  /// bytes, counted in the totals' `missing` and in no `bytes`.
+  /// bytes, counted in the totals' `missing` and in no `bytes`; a job's
+  /// `absolute_file` is its report's (`JobResult.absoluteFile`).
   static func json(_ results: [JobResult], shard: Shard, at path: String? = nil, merged: Int? = nil) -> String {
     let folder = path.map { BatchPlan.absolute(PathText.folder(of: $0)) }
     var lines: [String] = ["{"]
@@ -26,7 +30,9 @@ enum BatchReport {
     lines.append("  \"jobs\": [")
     for (i, r) in results.enumerated() {
       var fields: [(String, Any?)] = [
-        ("job", r.job.name), ("file", r.job.file), ("status", r.status.rawValue), ("cached", r.status == .cached),
+        ("job", r.job.name), ("file", r.job.file),
+        ("absolute_file", merged == nil ? absoluteFile(of: r.job.file) : r.absoluteFile),
+        ("status", r.status.rawValue), ("cached", r.status == .cached),
         ("frames", r.job.frames), ("duration", r.job.duration), ("bytes", r.bytes), ("seconds", r.seconds),
         ("key", r.key.isEmpty ? nil : r.key), ("formats", r.job.formats.map(\.rawValue)),
         ("width", r.job.pixelWidth), ("height", r.job.pixelHeight), ("transitions", r.job.transitions),
@@ -54,6 +60,10 @@ enum BatchReport {
     lines.append("}")
     return lines.joined(separator: "\n") + "\n"
   }
+
+  /// `file` made absolute in the working folder, links and `..` resolved as
+  /// the kernel follows them (`PathPolicy.resolve`).
+  static func absoluteFile(of file: String) -> String { PathPolicy.resolve(file) ?? BatchPlan.absolute(file) }
 
   /// `transvid.` and the folder of the job file `file`, the same however
   /// the command line named it: relative to `workingFolder` when inside it

@@ -20,6 +20,10 @@ struct JobResult: Sendable {
   var key = ""
   /// Its outputs were copied from a `--cache` store (status `cached`), not found up to date.
   var copied = false
+  /// Read from a report (`transvid gallery`): its job file's absolute path
+  /// there (`absolute_file`), nil from a report written before reports gave
+  /// it. A run's own results leave it nil: `BatchReport` works it out.
+  var absoluteFile: String?
 
   /// The bytes of its outputs on disk (a `missing` one has none).
   var bytes: Int { outputs.reduce(0) { $0 + ($1.missing ? 0 : $1.bytes) } }

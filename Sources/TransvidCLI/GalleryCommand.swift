@@ -10,7 +10,11 @@ import Media
 /// Every job of every report is listed once: a job (by its file and name;
 /// a file with locales is one job per locale) in two
 /// reports is an error naming both, since two shards rendering one job
-/// means the shards were not one batch. An output is found through its
+/// means the shards were not one batch. The file is the report's
+/// `absolute_file` (absolute, links resolved, where the shard ran: one file
+/// however the shards spelled it or whichever folder they ran in); a report
+/// from before reports gave it is compared by its file as written
+/// (`sameFile`). An output is found through its
 /// report's `file` (its path relative to the report, which holds after the
 /// artifact was moved), else its `path` as written. `DIR/index.html` is
 /// `Gallery.html` (the page `--gallery` writes) with links relative to DIR,
@@ -41,11 +45,7 @@ enum GalleryCommand {
       // The shards each count N has, by the reports that name one ("K/N").
       var shards: [Int: Set<Int>] = [:]
       // A unit of work is a file and a job name: a file with locales is one job per locale.
-      // The file as written differs between shards given `jobs`, `./jobs/` or its absolute
-      // path: the same job in another report is one whose name is the same and whose file,
-      // lexically normalized, is the other's, or, one absolute and one not, ends with it at
-      // a folder (two jobs of one name in `jobs/` and `legacy/jobs/` are two jobs).
-      var source: [String: [(file: String, report: String)]] = [:]
+      var source: [String: [(file: String, absolute: String?, report: String)]] = [:]
       for report in reports {
         let loaded: (jobs: [JobResult], shard: Shard?)
         do {
@@ -60,13 +60,18 @@ enum GalleryCommand {
         for var result in jobs {
           let file = PathText.normalized(result.job.file)
           let unit = PathText.fileName(of: file) + "\u{0}" + result.job.name
-          if let other = source[unit]?.first(where: { $0.report != report && Self.sameFile($0.file, file) }) {
+          let absolute = result.absoluteFile
+          if let other = source[unit]?.first(where: { other in
+            guard other.report != report else { return false }
+            if let absolute, let otherAbsolute = other.absolute { return absolute == otherAbsolute }
+            return Self.sameFile(other.file, file)
+          }) {
             let base = PathText.baseName(of: result.job.file)
             let job = result.job.name == base ? result.job.file : "\(result.job.file) (\(result.job.name))"
             console.error("transvid: job \(job) is in two reports: \(other.report) and \(report)")
             return 1
           }
-          source[unit, default: []].append((file, report))
+          source[unit, default: []].append((file, absolute, report))
           // One that is gone is kept as missing: the page does not show it, the merged report says so.
           for (i, output) in result.outputs.enumerated() where !FileManager.default.fileExists(atPath: output.path) {
             problems.append("\(shown(output.path)), an output of \(report), is missing")
@@ -133,7 +138,9 @@ enum GalleryCommand {
   }
 
   /// Whether two normalized paths name one file as two shards would write
-  /// it: equal, or the absolute one ends with the relative one after a slash.
+  /// it, for a report without `absolute_file`: equal, or the absolute one
+  /// ends with the relative one after a slash (a guess: `/ci/legacy/jobs/a.cfg`
+  /// ends with `jobs/a.cfg` too).
   static func sameFile(_ a: String, _ b: String) -> Bool {
     if a == b { return true }
     switch (a.hasPrefix("/"), b.hasPrefix("/")) {
@@ -219,6 +226,7 @@ enum GalleryCommand {
       job.pixelHeight = entry["height"] as? Int ?? 0
       job.transitions = entry["transitions"] as? [String] ?? []
       var result = JobResult(job: job, status: status, seconds: entry["seconds"] as? Double ?? 0, key: entry["key"] as? String ?? "")
+      result.absoluteFile = entry["absolute_file"] as? String
       for output in outputs {
         let written = output["path"] as? String ?? ""
         let resolved = (output["file"] as? String).map { (folder as NSString).appendingPathComponent($0) } ?? written

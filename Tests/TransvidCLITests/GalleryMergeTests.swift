@@ -114,6 +114,46 @@ import Testing
     #expect(merged.status == 0, "\(merged.stderr)")
   }
 
+  /// A job is its file wherever the shard ran and however it spelled the
+  /// path (the report's `absolute_file`): `legacy/jobs/a.cfg` given absolute
+  /// and `jobs/a.cfg` given relative are two jobs, `w/jobs/j1.cfg` run from
+  /// the folder above `w` and `jobs/j1.cfg` run from `w` one. (The fleet
+  /// sweep: the merge guessed from the paths as written, the first pair in
+  /// two reports, the second not.)
+  @Test func aJobIsItsAbsoluteFile() throws {
+    let dir = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    for (folder, output) in [("jobs", "one"), ("legacy/jobs", "two")] {
+      try FileManager.default.createDirectory(atPath: path(dir, folder), withIntermediateDirectories: true)
+      try write(
+        tinyJob(name: "a").replacingOccurrences(of: "output: { formats", with: "output: { dir: \(output), formats"),
+        to: "\(folder)/a.cfg", in: dir)
+    }
+    let absolute = try runTransvid(
+      [path(dir, "legacy/jobs"), path(dir, "jobs"), "--shard", "1/2", "--format", "png", "--report", "s1/report.json", "-q"], in: dir)
+    let relative = try runTransvid(
+      ["legacy/jobs", "jobs", "--shard", "2/2", "--format", "png", "--report", "s2/report.json", "-q"], in: dir)
+    #expect(absolute.status == 0 && relative.status == 0, "\(absolute.stderr) \(relative.stderr)")
+    #expect(try reportJobs(path(dir, "s1/report.json")).map { $0["file"] as? String } == [path(dir, "legacy/jobs") + "/a.cfg"])
+    #expect(try reportJobs(path(dir, "s2/report.json")).map { $0["file"] as? String } == ["jobs/a.cfg"])
+    let two = try runTransvid(["gallery", "s1", "s2", "-o", "site"], in: dir)
+    #expect(two.status == 0 && two.stdout == "transvid: 2 jobs from 2 reports (0 failed) in site/index.html\n", "\(two.stderr)")
+    let real = URL(fileURLWithPath: dir).resolvingSymlinksInPath().path
+    #expect(Set(try reportJobs(path(dir, "site/report.json")).map { $0["absolute_file"] as? String }) == [
+      real + "/jobs/a.cfg", real + "/legacy/jobs/a.cfg",
+    ])
+
+    try FileManager.default.createDirectory(atPath: path(dir, "w/jobs"), withIntermediateDirectories: true)
+    try write(tinyJob(name: "j1"), to: "w/jobs/j1.cfg", in: dir)
+    let above = try runTransvid(["w/jobs/j1.cfg", "-o", "o1", "--format", "png", "--report", "r1/report.json", "-q"], in: dir)
+    let inside = try runTransvid(
+      ["jobs/j1.cfg", "-o", "../o2", "--format", "png", "--report", "../r2/report.json", "-q"], in: path(dir, "w"))
+    #expect(above.status == 0 && inside.status == 0, "\(above.stderr) \(inside.stderr)")
+    let once = try runTransvid(["gallery", "r1", "r2", "-o", "site2"], in: dir)
+    #expect(once.status == 1)
+    #expect(once.errorLines == ["transvid: job jobs/j1.cfg is in two reports: r1/report.json and r2/report.json"])
+  }
+
   /// Nothing of a merge is lost without a word: a shard whose report is
   /// missing, a report cut short, an output no longer on disk each fail the
   /// merge (exit 1, the page still written from what could be read).
