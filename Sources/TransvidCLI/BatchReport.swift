@@ -10,16 +10,24 @@ enum BatchReport {
   /// Each job's `absolute_file` is its file absolute, links resolved
   /// (`absoluteFile(of:)`): which file it is, however the command line
   /// spelled it, for `transvid gallery` to find a job two reports list.
-  /// `merged`: the number of reports `transvid gallery` merged into this one;
+  /// `merged`: the number of reports `transvid gallery` merged into this one
+  /// and the shards they were of (`"shards": ["1/3", "2/3"]`, in order; a
+  /// merged report's own count for theirs, so a later merge counts them);
   /// an output one of them lists that is gone is `"missing": true`, without
   /// bytes, counted in the totals' `missing` and in no `bytes`; a job's
   /// `absolute_file` is its report's (`JobResult.absoluteFile`).
-  static func json(_ results: [JobResult], shard: Shard, at path: String? = nil, merged: Int? = nil) -> String {
+  static func json(
+    _ results: [JobResult], shard: Shard, at path: String? = nil, merged: (reports: Int, shards: [Shard])? = nil
+  ) -> String {
     let folder = path.map { BatchPlan.absolute(PathText.folder(of: $0)) }
     var lines: [String] = ["{"]
     lines.append("  \"version\": \(JSONText.string(TransvidCommand.version)),")
     lines.append("  \"shard\": \(shard == .all ? "null" : JSONText.string(shard.description)),")
-    if let merged { lines.append("  \"merged\": \(merged),") }
+    if let merged {
+      lines.append("  \"merged\": \(merged.reports),")
+      let shards = merged.shards.sorted { ($0.count, $0.index) < ($1.count, $1.index) }
+      lines.append("  \"shards\": \(JSONText.value(shards.map(\.description))),")
+    }
     let counts = Dictionary(grouping: results, by: \.status).mapValues(\.count)
     lines.append(
       "  \"totals\": " + JSONText.object([

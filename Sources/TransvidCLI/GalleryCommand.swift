@@ -19,7 +19,9 @@ import Media
 /// artifact was moved), else its `path` as written. `DIR/index.html` is
 /// `Gallery.html` (the page `--gallery` writes) with links relative to DIR,
 /// and `DIR/report.json` the merged report (marked `"merged"`, so that a
-/// later merge into DIR takes it for its own and leaves it out).
+/// later merge into DIR takes it for its own and leaves it out; `"shards"`
+/// lists the shards its reports were of, so that a merged report named as
+/// an input counts for each of them).
 ///
 /// Nothing is lost without a word: a `*.json` in a folder that is not valid
 /// JSON (a report cut short by a full disk or a failed upload) is an error,
@@ -47,7 +49,7 @@ enum GalleryCommand {
       // A unit of work is a file and a job name: a file with locales is one job per locale.
       var source: [String: [(file: String, absolute: String?, report: String)]] = [:]
       for report in reports {
-        let loaded: (jobs: [JobResult], shard: Shard?)
+        let loaded: (jobs: [JobResult], shards: [Shard])
         do {
           loaded = try load(report)
         } catch let error as ReportError {
@@ -55,8 +57,8 @@ enum GalleryCommand {
           problems.append(error.description)
           continue
         }
-        let (jobs, shard) = loaded
-        if let shard { shards[shard.count, default: []].insert(shard.index) }
+        let (jobs, held) = loaded
+        for shard in held { shards[shard.count, default: []].insert(shard.index) }
         for var result in jobs {
           let file = PathText.normalized(result.job.file)
           let unit = PathText.fileName(of: file) + "\u{0}" + result.job.name
@@ -92,7 +94,10 @@ enum GalleryCommand {
       }
       try BatchRunner.writeAtomically(Gallery.html(results, in: output), to: BatchRunner.galleryPage(output))
       try BatchRunner.writeAtomically(
-        BatchReport.json(results.map(\.relativeToWorkingFolder), shard: .all, at: merged, merged: reports.count), to: merged)
+        BatchReport.json(
+          results.map(\.relativeToWorkingFolder), shard: .all, at: merged,
+          merged: (reports: reports.count, shards: shards.flatMap { count, indices in indices.map { Shard(index: $0, count: count) } })),
+        to: merged)
       let failed = results.filter { $0.status == .failed }.count
       console.print(
         "transvid: \(results.count) jobs from \(reports.count) reports (\(failed) failed) in \(BatchRunner.galleryPage(output))")
@@ -204,12 +209,13 @@ enum GalleryCommand {
   struct ReportError: Error, CustomStringConvertible { var description: String }
 
   /// The jobs of the report at `path`, their outputs' paths resolved, and
-  /// the shard it names, if any.
-  static func load(_ path: String) throws -> (jobs: [JobResult], shard: Shard?) {
+  /// the shards it holds: the one a shard's report names, those a merged
+  /// report lists, none for a whole batch's.
+  static func load(_ path: String) throws -> (jobs: [JobResult], shards: [Shard]) {
     let folder = BatchPlan.absolute(PathText.folder(of: path))
     let object = try report(at: path)
     let entries = object["jobs"] as? [[String: Any]] ?? []
-    let shard = (object["shard"] as? String).flatMap(Shard.init(parsing:))
+    let shards = ([object["shard"] as? String] + (object["shards"] as? [String] ?? [])).compactMap { $0.flatMap(Shard.init(parsing:)) }
     let jobs = try entries.map { entry in
       guard let file = entry["file"] as? String, let name = entry["job"] as? String,
         let status = (entry["status"] as? String).flatMap(JobResult.Status.init(rawValue:))
@@ -243,7 +249,7 @@ enum GalleryCommand {
       }
       return result
     }
-    return (jobs, shard)
+    return (jobs, shards)
   }
 }
 

@@ -114,6 +114,33 @@ import Testing
     #expect(merged.status == 0, "\(merged.stderr)")
   }
 
+  /// A merged report lists the shards its reports were of, and a merge that
+  /// is given it counts it for each: shards 1 and 2 merged, then merged with
+  /// shard 3, are all three. (The fleet sweep: the merged report said
+  /// `"shard": null`, and the second merge, with every job, exited 1 for
+  /// shards 1/3 and 2/3 missing.)
+  @Test func aMergedReportCountsForItsShards() throws {
+    let dir = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    _ = try Self.renderShards(in: dir)
+    let first = try runTransvid(["gallery", "artifacts/shard-1", "artifacts/shard-2", "-o", "m12"], in: dir)
+    #expect(first.status == 1)
+    #expect(first.errorLines == ["transvid: error: no report of shard 3/3 among the inputs: its jobs are missing"])
+    func shards(_ report: String) throws -> [String]? {
+      let data = try #require(FileManager.default.contents(atPath: path(dir, report)))
+      return (try JSONSerialization.jsonObject(with: data) as? [String: Any])?["shards"] as? [String]
+    }
+    #expect(try shards("m12/report.json") == ["1/3", "2/3"])
+    let final = try runTransvid(["gallery", "m12/report.json", "artifacts/shard-3/report.json", "-o", "final"], in: dir)
+    #expect(final.status == 0, "\(final.stderr)")
+    #expect(final.stdout == "transvid: 5 jobs from 2 reports (0 failed) in final/index.html\n")
+    #expect(try shards("final/report.json") == ["1/3", "2/3", "3/3"])
+    let html = try String(contentsOfFile: path(dir, "final/index.html"), encoding: .utf8)
+    let links = Self.links(in: html)
+    #expect(links.count == 5 * 4)
+    for link in links { #expect(FileManager.default.fileExists(atPath: path(path(dir, "final"), link)), "\(link) does not resolve") }
+  }
+
   /// A job is its file wherever the shard ran and however it spelled the
   /// path (the report's `absolute_file`): `legacy/jobs/a.cfg` given absolute
   /// and `jobs/a.cfg` given relative are two jobs, `w/jobs/j1.cfg` run from
