@@ -252,7 +252,10 @@ import Testing
 
   /// `-o` a shard's own folder would overwrite its report with the merge:
   /// refused, the report as it was. The merged report keeps each failure's
-  /// line and column, and names outputs relative to the working folder.
+  /// line and column, and names outputs relative to the working folder. A
+  /// failed job is shown and counted, and the merge that shows it succeeds
+  /// (the fleet sweep: it exited 1, and the README's CI example published
+  /// no page on the nights a job failed).
   @Test func theMergeKeepsShardReportsAndFailurePlaces() throws {
     let dir = try makeTemporaryDirectory()
     defer { try? FileManager.default.removeItem(atPath: dir) }
@@ -270,7 +273,9 @@ import Testing
     #expect(try Data(contentsOf: URL(fileURLWithPath: path(dir, "out/report.json"))) == before)
 
     let merged = try runTransvid(["gallery", "out", "-o", "site"], in: dir)
-    #expect(merged.status == 1 && merged.stdout == "transvid: 3 jobs from 1 reports (1 failed) in site/index.html\n")
+    #expect(merged.status == 0 && merged.stdout == "transvid: 3 jobs from 1 reports (1 failed) in site/index.html\n")
+    #expect(merged.stderr.isEmpty, "\(merged.stderr)")
+    #expect(try String(contentsOfFile: path(dir, "site/index.html"), encoding: .utf8).contains("<figure class=\"job failed\">"))
     func errors(_ jobs: [[String: Any]]) -> [String] {
       jobs.compactMap { $0["error"] as? [String: Any] }.map { "\($0["file"] ?? "") \($0["line"] ?? "") \($0["column"] ?? "")" }
     }
