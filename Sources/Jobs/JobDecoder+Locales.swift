@@ -284,6 +284,9 @@ extension JobDecoder {
       return
     }
     let place = localization.stringsFile.map { "'\($0)'" } ?? "the inline strings"
+    if let key = keys.first, localization.stringsFile == nil, localization.tables.isEmpty {
+      throw Diagnostic(key.location, "\(key.path): there are no strings: add strings: FILE.xcstrings or inline tables")
+    }
     for key in keys {
       guard localization.hasKey(key.key) else {
         throw Diagnostic(

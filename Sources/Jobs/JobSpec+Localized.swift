@@ -101,8 +101,17 @@ extension JobSpec {
   /// in, or as written (a format string without `args`, with a note);
   /// a note when the locale lacks it and the source language's is used.
   func resolved(_ key: TextKey, locale: String, into notes: inout [JobNote]) -> String? {
-    guard let localization, let found = localization.string(key.key, locale: locale) else { return nil }
+    guard let localization else { return nil }
     let place = localization.stringsFile.map { "'\($0)'" } ?? "the inline strings"
+    guard let found = localization.string(key.key, locale: locale) else {
+      // Only other languages' tables have it (inline tables; a catalog lists every key in its source language).
+      notes.append(
+        JobNote(
+          key.location,
+          "\(key.path): key \(YAMLNode.singleQuoted(key.key)) has no '\(locale)' string in \(place); the source language "
+            + "'\(localization.sourceLanguage)' has none either, so the key itself is drawn, as iOS draws it"))
+      return key.key
+    }
     // The locale's job fails when its string cannot take the arguments (`localeProblem`).
     let written = found.value.asWritten(device: deviceFamily)
     let specifier = Localization.formatSpecifier(in: written)

@@ -128,9 +128,15 @@ public struct Localization: Hashable, Sendable {
 
   /// Why `tag` is not a BCP 47 locale code of a known language, or nil.
   static func problem(with tag: String) -> String? {
+    if tag.contains("_"), problem(with: tag.replacingOccurrences(of: "_", with: "-")) == nil {
+      return "BCP 47 joins its parts with '-': write \(YAMLNode.singleQuoted(tag.replacingOccurrences(of: "_", with: "-")))"
+    }
     let parts = tag.split(separator: "-", omittingEmptySubsequences: false).map(String.init)
     guard let language = parts.first, (2...3).contains(language.count), language.allSatisfy(\.isLetter) else {
       return "not a BCP 47 tag (a language code of 2 or 3 letters first: en, ar, ja, pt-BR, zh-Hans)"
+    }
+    if let current = replacedLanguages[language.lowercased()] {
+      return "'\(language)' is the former code of that language: write '\(current)'"
     }
     guard knownLanguages.contains(language.lowercased()) else { return "no ISO 639 language '\(language)'" }
     var variants: Set<String> = []
@@ -154,7 +160,10 @@ public struct Localization: Hashable, Sendable {
     return nil
   }
 
-  static let knownLanguages = Set(Locale.LanguageCode.isoLanguageCodes.map(\.identifier))
+  /// ICU's ISO 639 languages, and Tagalog's `tl`, which it folds into Filipino's `fil`.
+  static let knownLanguages = Set(Locale.LanguageCode.isoLanguageCodes.map(\.identifier) + ["tl"])
+  /// Withdrawn ISO 639-1 codes and the ones that replaced them (Hebrew, Indonesian, Yiddish).
+  static let replacedLanguages = ["iw": "he", "in": "id", "ji": "yi"]
   static let knownRegions = Set(Locale.Region.isoRegions.map(\.identifier))
 }
 
