@@ -35,6 +35,8 @@ extension JobSpec {
     spec.localeProblem = argumentsProblem(locale: locale)
     spec.localization = nil
     spec.locale = locale
+    // The drawn status bar's clock in the locale's digits, as iOS draws it (٩:٤١ in ar-EG, ۹:۴۱ in fa).
+    if let time = spec.canvas.statusBar?.time { spec.canvas.statusBar?.time = Localization.localDigits(time, locale: locale) }
     if renamed { spec.name = "\(name).\(locale)" }
     for s in spec.screens.indices {
       if let image = spec.screens[s].image { spec.screens[s].image = image.localized(to: locale) }

@@ -168,6 +168,16 @@ public struct Localization: Hashable, Sendable {
 }
 
 extension Localization {
+  /// `text` with its ASCII digits in `locale`'s own, as Foundation formats
+  /// the job's numbers for it (`StringFormat`): ١٢ in ar-EG, ۱۲ in fa,
+  /// १२ in ne; unchanged where the locale writes 0–9.
+  public static func localDigits(_ text: String, locale: String) -> String {
+    let own = Locale(identifier: locale)
+    let digits = (0...9).map { String(format: "%lld", locale: own, Int64($0)) }
+    guard digits.allSatisfy({ $0.count == 1 }) else { return text }
+    return text.map { c in c.isASCII && c.isNumber ? digits[Int(c.asciiValue! - 48)] : String(c) }.joined()
+  }
+
   /// The first printf-style format specifier in `text` (`%@`, `%lld`,
   /// `%1$@`, `%.2f`, `%#@name@`; not `%%`), or nil: a catalog string an app
   /// formats (`StringFormat.specifier`).

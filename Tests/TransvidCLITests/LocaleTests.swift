@@ -131,6 +131,18 @@ import TransvidCLI
     #expect(jobs[1].notes.isEmpty)
   }
 
+  /// A drawn status bar's clock takes the locale's digits, as the job's
+  /// numbers do and iOS draws it (it stayed 9:41 beside ۹ in a label).
+  @Test func theStatusBarsClockTakesTheLocalesDigits() throws {
+    let spec = try JobParser.parse(
+      Self.job(locales: "[en, fa, ar-EG, ne, de]", strings: "{ en: { greet: Hi, items: Items } }").replacingOccurrences(
+        of: "fps: 10,", with: "fps: 10, statusBar: { time: \"9:41\" },"), file: "j.cfg")
+    let times = spec.localizedJobs().map { $0.canvas.statusBar?.time ?? "none" }
+    let expected = ["9:41", "۹:۴۱", "٩:٤١", "९:४१", "9:41"]
+    let same = times == expected
+    #expect(same, "\(times)")
+  }
+
   @Test func inlineTablesAndAJobWithoutLocales() throws {
     let inline = "{ en: { greet: Hi, items: Items }, de: { greet: Hallo } }"
     let spec = try JobParser.parse(Self.job(locales: "[de]", strings: inline), file: "j.cfg")
