@@ -5,12 +5,16 @@
 #include <stdlib.h>
 #include <string.h>
 #include <jpeglib.h>
+#include <jerror.h>
 
 struct cjpeg_decoder {
   struct jpeg_decompress_struct info;
   struct jpeg_error_mgr error;
   struct jpeg_progress_mgr progress;
   int32_t max_scans;
+  // Where the first warning that means lost pixel data is written (the
+  // caller's buffer of CJPEG_MESSAGE_SIZE bytes; see cjpeg.h).
+  char *corruption;
   jmp_buf fail;
 };
 
@@ -31,9 +35,28 @@ static void fail(j_common_ptr info) {
   longjmp(d->fail, 1);
 }
 
-// Warnings are counted (error.num_warnings), never printed.
+// Whether warning `code` means pixel data is missing or wrong: the
+// entropy-coded data ran into a marker or the end of the file before the
+// image was complete (libjpeg fills the rest with zeros, a flat colour),
+// or a code in it is invalid. Other warnings (extraneous bytes before a
+// marker, an odd JFIF version or progression, a bad ICC marker) leave
+// every pixel as encoded.
+static int loses_pixels(int code) {
+  return code == JWRN_HIT_MARKER || code == JWRN_JPEG_EOF || code == JWRN_HUFF_BAD_CODE || code == JWRN_ARITH_BAD_CODE
+      || code == JWRN_MUST_RESYNC;
+}
+
+// Warnings are counted (error.num_warnings), never printed; the first that
+// loses pixels is kept as text for the caller's error.
 static void message(j_common_ptr info, int level) {
-  if (level < 0) info->err->num_warnings++;
+  if (level >= 0) return;
+  info->err->num_warnings++;
+  cjpeg_decoder *d = (cjpeg_decoder *)info->client_data;
+  if (d->corruption && d->corruption[0] == 0 && loses_pixels(info->err->msg_code)) {
+    char text[JMSG_LENGTH_MAX];
+    info->err->format_message(info, text);
+    snprintf(d->corruption, CJPEG_MESSAGE_SIZE, "%s", text);
+  }
 }
 
 // The Orientation tag (0x0112) of the first APP1 "Exif" segment's IFD0.
@@ -60,10 +83,12 @@ static int32_t orientation(struct jpeg_decompress_struct *info) {
 
 cjpeg_decoder *cjpeg_open(
     const uint8_t *data, size_t size, int32_t scale_shift, int32_t *width, int32_t *height,
-    int32_t *orientation_out, int32_t max_scans) {
+    int32_t *orientation_out, int32_t max_scans, char *corruption) {
+  if (corruption) corruption[0] = 0;
   cjpeg_decoder *d = calloc(1, sizeof *d);
   if (!d) return NULL;
   d->max_scans = max_scans;
+  d->corruption = corruption;
   d->info.err = jpeg_std_error(&d->error);
   d->error.error_exit = fail;
   d->error.emit_message = message;

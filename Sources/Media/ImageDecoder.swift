@@ -8,13 +8,21 @@ import Raster
 /// header declares is checked against `Limits` before any pixel memory is
 /// allocated, and libavcodec is told the same limit (`max_pixels`, with room
 /// for its stride alignment). Truncated
-/// and corrupt files throw a `MediaError` saying what is wrong.
+/// and corrupt files throw a `MediaError` saying what is wrong, and so do
+/// files whose pixel data is cut short or damaged while their structure is
+/// whole (a JPEG cut and given an end marker, a PNG whose image data holds
+/// half the rows): decoders draw the pixels they miss as a flat colour,
+/// which would show as garbage in a video nobody looks at closely; here
+/// it is the image's error, as a plainly truncated file is.
 ///
 /// Decoders: a JPEG goes to libjpeg-turbo first (`TurboJPEG`: RGBA straight
 /// from its SIMD decoder, the decoder browsers use), and to libavcodec when
-/// libjpeg-turbo fails or warns; a WebP still to libwebp (`WebPDecoder`,
-/// the browsers' decoder too), and to libavcodec when libwebp cannot
-/// decode it; every other format to libavcodec.
+/// libjpeg-turbo fails or warns, unless its warning is lost pixel data; a
+/// WebP still to libwebp (`WebPDecoder`, the browsers' decoder too), and to
+/// libavcodec when libwebp declines it for a reason other than short or
+/// broken data; every other format to libavcodec, which is told to stop at
+/// damage (`AV_EF_EXPLODE`) and whose decode fails when it logged an error
+/// or flagged the frame, damage it concealed.
 ///
 /// Colour: libavcodec's pixels are converted to RGBA with swscale (YUV
 /// WebP with its BT.601 matrix; a 16-bit PNG's samples scaled to 8 bits as
@@ -43,8 +51,9 @@ public enum ImageDecoder {
   /// frames drawn from an earlier build's pixels. 1: JPEGs by libjpeg-turbo;
   /// 2: ICC profiles honoured; 3: WebP by libwebp; 4: 16-bit samples
   /// scaled as libpng scales them; 5: a PNG's EXIF orientation applied;
-  /// 6: grey profiles honoured.
-  public static let revision = 6
+  /// 6: grey profiles honoured; 7: images with lost pixel data refused
+  /// (outputs drawn from one are not kept as up to date).
+  public static let revision = 7
 
   /// The largest image the decoder accepts.
   public struct Limits: Hashable, Sendable {
@@ -184,11 +193,14 @@ public enum ImageDecoder {
 
     let factor = allowedReduction(Info(format: kind, width: header.width, height: header.height))
     if header.format == .jpeg,
-      let bitmap = TurboJPEG.decode(data, header: header, scaleShift: lowres(for: factor, max: 3), maxScans: limits.maxScans)
+      let bitmap = try TurboJPEG.decode(
+        data, header: header, scaleShift: lowres(for: factor, max: 3), maxScans: limits.maxScans, operation: operation)
     {
       return bitmap
     }
-    if header.format == .webp, let bitmap = WebPDecoder.decode(data, header: header) { return bitmap }
+    if header.format == .webp, let bitmap = try WebPDecoder.decode(data, header: header, operation: operation) {
+      return bitmap
+    }
     // A PNG's text chunks and ICC profile never reach libavcodec, which inflates them without a limit.
     var data = data
     var profile: [UInt8]?
@@ -234,6 +246,9 @@ public enum ImageDecoder {
     codec.pointer.pointee.max_pixels = Int64(limits.maxPixels) + 64 * Int64(header.height)
     codec.pointer.pointee.thread_count = 1
     codec.pointer.pointee.lowres = Int32(lowres)
+    // Damage stops the decoders that check for it (a JPEG's scan that runs
+    // out of data) instead of being concealed.
+    codec.pointer.pointee.err_recognition = AV_EF_EXPLODE
     try check(avcodec_open2(codec.pointer, decoder, nil), "\(operation): open \(kind) decoder")
 
     // The whole file is one packet; av_new_packet zeroes the padding.
@@ -258,6 +273,15 @@ public enum ImageDecoder {
       throw MediaError(operation, "corrupt \(kind) data (\(reason))", code: received)
     }
     let f = frame.pointer.pointee
+    // Damage the decoder concealed: it returns a picture and says so only
+    // in its log (a PNG's "IEND without all image", the rows missing drawn
+    // black; a GIF's "LZW decode failed") or in the frame's flags.
+    if let reason = MediaLog.takeLastError() {
+      throw MediaError(operation, "corrupt \(kind) data (\(reason))")
+    }
+    if f.decode_error_flags != 0 || f.flags & AV_FRAME_FLAG_CORRUPT != 0 {
+      throw MediaError(operation, "corrupt \(kind) data (the decoder concealed errors)")
+    }
     let scaled = reducedSize(width: header.width, height: header.height, steps: lowres)
     guard Int(f.width) == scaled.width, Int(f.height) == scaled.height else {
       throw MediaError(

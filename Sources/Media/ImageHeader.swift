@@ -1,4 +1,5 @@
 import CFFmpeg
+import CZlib
 
 /// What an image file declares about itself, read from its header without
 /// decoding any pixels: the format and the size it claims.
@@ -87,6 +88,7 @@ struct ImageHeader: Equatable {
     } else if starts(tag("GIF87a")) || starts(tag("GIF89a")) {
       guard d.count >= 13 else { throw fail("truncated GIF: the file ends inside the header") }
       self.init(format: .gif, width: le16(6), height: le16(8))
+      try Self.checkGIFBlocks(d, fail: fail)
     } else if starts(tag("BM")) {
       guard d.count >= 26 else { throw fail("truncated BMP: the file ends inside the header") }
       let height = Int32(bitPattern: UInt32(le32(22)))
@@ -104,8 +106,11 @@ struct ImageHeader: Equatable {
     self.scans = scans
   }
 
-  /// Walks the chunk list up to IEND: every chunk must fit in the file and
-  /// there must be image data. Does not check CRCs (the decoder may).
+  /// Walks the chunk list up to IEND: every chunk must fit in the file,
+  /// every critical chunk (IHDR, PLTE, IDAT, IEND: an upper-case first
+  /// letter) must match its CRC, and there must be image data. A damaged
+  /// ancillary chunk is left to the decoder, as libpng, and so browsers,
+  /// ignore one: libavcodec checks no CRC.
   private static func checkPNGChunks(
     _ d: [UInt8], fail: (String) -> MediaError
   ) throws(MediaError) {
@@ -127,11 +132,62 @@ struct ImageHeader: Equatable {
             + "only \(d.count - offset) left"
         )
       }
+      if (0x41...0x5A).contains(d[offset + 4]) {
+        let stored = UInt(d[end - 4]) << 24 | UInt(d[end - 3]) << 16 | UInt(d[end - 2]) << 8 | UInt(d[end - 1])
+        let computed = d.withUnsafeBufferPointer { crc32(0, $0.baseAddress! + offset + 4, UInt32(length + 4)) }
+        guard stored == computed else {
+          let letters = d[offset + 4..<offset + 8].allSatisfy { (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0) }
+          throw fail(
+            "corrupt PNG: \(letters ? "chunk '\(type)'" : "a chunk of no valid type") at byte \(offset) does not match "
+              + "its CRC (the file is damaged)")
+        }
+      }
       if type == "IDAT" { sawData = true }
       if type == "IEND" { break }
       offset = end
     }
     if !sawData { throw fail("corrupt PNG: no image data (IDAT) before IEND") }
+  }
+
+  /// Walks a GIF's blocks up to the end of its first image's data (the
+  /// picture decoded): colour tables, extensions and the image's data
+  /// sub-blocks must all fit in the file. libavcodec draws the rows of a
+  /// GIF cut inside them in one colour, without an error.
+  private static func checkGIFBlocks(_ d: [UInt8], fail: (String) -> MediaError) throws(MediaError) {
+    func truncated(_ place: String) -> MediaError {
+      fail("truncated GIF: the file ends at byte \(d.count) inside \(place)")
+    }
+    func tableSize(_ packed: UInt8) -> Int { packed & 0x80 == 0 ? 0 : 3 << (Int(packed & 0x07) + 1) }
+    /// The offset after the sub-blocks starting at `start` (after their 0 terminator).
+    func subBlocks(from start: Int, _ place: String) throws(MediaError) -> Int {
+      var i = start
+      while true {
+        guard i < d.count else { throw truncated(place) }
+        let size = Int(d[i])
+        i += 1 + size
+        if size == 0 { return i }
+      }
+    }
+    var i = 13 + tableSize(d[10])
+    guard i <= d.count else { throw truncated("the global colour table") }
+    while true {
+      guard i < d.count else { throw truncated("the blocks before the first image") }
+      switch d[i] {
+      case 0x21:  // extension: label, sub-blocks
+        guard i + 1 < d.count else { throw truncated("an extension") }
+        i = try subBlocks(from: i + 2, "an extension")
+      case 0x2C:  // image: descriptor, local colour table, LZW code size, data sub-blocks
+        guard i + 10 <= d.count else { throw truncated("the first image's descriptor") }
+        i += 10 + tableSize(d[i + 9])
+        guard i < d.count else { throw truncated("the first image's colour table") }
+        _ = try subBlocks(from: i + 1, "the first image's data")
+        return
+      case 0x3B:
+        throw fail("corrupt GIF: the file ends (trailer) before any image")
+      default:
+        throw fail("corrupt GIF: an unknown block at byte \(i), before any image")
+      }
+    }
   }
 
   /// The size from the first SOF marker and the number of scans; also

@@ -16,23 +16,53 @@ import Raster
 /// libjpeg-turbo is also the JPEG decoder of Chromium, Firefox and most
 /// image tools; `TurboJPEGTests` hold this decode to its own `djpeg`.
 ///
-/// A JPEG libjpeg fails or warns on (corrupt or truncated data, CMYK,
-/// lossless or 12-bit) returns nil here, and `ImageDecoder` decodes it
-/// with libavcodec as before, with that decoder's errors.
+/// A JPEG whose pixel data libjpeg finds cut short or corrupt (its
+/// warnings "premature end of data segment", "bad Huffman code", …: it
+/// would fill the rest with a flat colour) is an error, in libjpeg's words.
+/// One libjpeg fails or warns on otherwise (CMYK, lossless or 12-bit; a
+/// cosmetic warning such as extraneous bytes before a marker) returns nil
+/// here, and `ImageDecoder` decodes it with libavcodec as before, with
+/// that decoder's errors.
 enum TurboJPEG {
   /// `data` decoded at 1/2^`scaleShift` of its size (each side rounded up,
   /// as `header` declares it), in sRGB (its ICC profile's colours
   /// converted, `ColorProfile`), premultiplied (opaque) and upright by its
   /// EXIF orientation; nil when libjpeg-turbo fails or warns, or finds more
-  /// than `maxScans` scans.
-  static func decode(_ data: [UInt8], header: ImageHeader, scaleShift: Int, maxScans: Int) -> Bitmap? {
+  /// than `maxScans` scans. Throws `corrupt JPEG data (…)` when a warning
+  /// says pixel data is lost.
+  static func decode(
+    _ data: [UInt8], header: ImageHeader, scaleShift: Int, maxScans: Int, operation: String
+  ) throws(MediaError) -> Bitmap? {
+    var corruption = [CChar](repeating: 0, count: Int(CJPEG_MESSAGE_SIZE))
+    let bitmap = corruption.withUnsafeMutableBufferPointer { corruption in
+      decode(data, header: header, scaleShift: scaleShift, maxScans: maxScans, corruption: corruption.baseAddress!)
+    }
+    if bitmap == nil, corruption[0] != 0 {
+      let message = String(decoding: corruption.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+      throw MediaError(operation, "corrupt JPEG data (\(reason(message)))")
+    }
+    return bitmap
+  }
+
+  /// libjpeg's warning as the reason in an error: "Corrupt JPEG data:
+  /// premature end of data segment" is "premature end of data segment".
+  static func reason(_ message: String) -> String {
+    let prefix = "Corrupt JPEG data: "
+    let text = message.hasPrefix(prefix) ? message.dropFirst(prefix.count) : Substring(message)
+    guard let first = text.first else { return message }
+    return first.lowercased() + text.dropFirst()
+  }
+
+  private static func decode(
+    _ data: [UInt8], header: ImageHeader, scaleShift: Int, maxScans: Int, corruption: UnsafeMutablePointer<CChar>
+  ) -> Bitmap? {
     let expected = ImageDecoder.reducedSize(width: header.width, height: header.height, steps: scaleShift)
     return data.withUnsafeBufferPointer { source -> Bitmap? in
       var width: Int32 = 0, height: Int32 = 0, orientation: Int32 = 1
       guard
         let decoder = cjpeg_open(
           source.baseAddress, source.count, Int32(scaleShift), &width, &height, &orientation,
-          Int32(clamping: maxScans))
+          Int32(clamping: maxScans), corruption)
       else { return nil }
       guard Int(width) == expected.width, Int(height) == expected.height else {
         cjpeg_close(decoder)

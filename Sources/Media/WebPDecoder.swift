@@ -14,26 +14,37 @@ import Raster
 /// (`ColorProfile`), and it is then premultiplied. `WebPDecoderTests`
 /// hold the decode to libwebp's own `dwebp`.
 ///
-/// An animated WebP, or data libwebp rejects, returns nil, and
-/// `ImageDecoder` decodes it with libavcodec as before, with that
-/// decoder's errors.
+/// Data libwebp finds cut short or broken (its statuses NOT_ENOUGH_DATA
+/// and BITSTREAM_ERROR: a VP8 chunk whose partitions end early, say, which
+/// libavcodec decodes anyway, with the rest of the picture grey) is an
+/// error. A WebP libwebp declines for another reason (a feature it does
+/// not support) returns nil, and `ImageDecoder` decodes it with libavcodec
+/// as before, with that decoder's errors.
 enum WebPDecoder {
   /// `data` as premultiplied RGBA in sRGB, `header`'s size; nil when
-  /// libwebp cannot decode it as one still image of that size.
-  static func decode(_ data: [UInt8], header: ImageHeader) -> Bitmap? {
-    data.withUnsafeBufferPointer { source -> Bitmap? in
+  /// libwebp cannot decode it as one still image of that size. Throws
+  /// `corrupt WebP data (…)` when libwebp finds the data short or broken.
+  static func decode(_ data: [UInt8], header: ImageHeader, operation: String) throws(MediaError) -> Bitmap? {
+    var status = VP8_STATUS_OK
+    let bitmap = data.withUnsafeBufferPointer { source -> Bitmap? in
       guard let base = source.baseAddress else { return nil }
-      var features = WebPBitstreamFeatures()
-      guard WebPGetFeatures(base, source.count, &features) == VP8_STATUS_OK, features.has_animation == 0,
-        Int(features.width) == header.width, Int(features.height) == header.height
+      var config = WebPDecoderConfig()
+      guard WebPInitDecoderConfig(&config) != 0 else { return nil }
+      status = WebPGetFeatures(base, source.count, &config.input)
+      guard status == VP8_STATUS_OK, config.input.has_animation == 0,
+        Int(config.input.width) == header.width, Int(config.input.height) == header.height
       else { return nil }
       let (width, height) = (header.width, header.height)
-      var decoded = false
       var bytes = [UInt8](unsafeUninitializedCapacity: width * height * 4) { out, count in
-        decoded = WebPDecodeRGBAInto(base, source.count, out.baseAddress, out.count, Int32(width * 4)) != nil
-        count = decoded ? out.count : 0
+        config.output.colorspace = MODE_RGBA
+        config.output.is_external_memory = 1
+        config.output.u.RGBA.rgba = out.baseAddress
+        config.output.u.RGBA.stride = Int32(width * 4)
+        config.output.u.RGBA.size = out.count
+        status = WebPDecode(base, source.count, &config)
+        count = status == VP8_STATUS_OK ? out.count : 0
       }
-      guard decoded else { return nil }
+      guard status == VP8_STATUS_OK else { return nil }
       if let icc = iccProfile(source) {
         bytes.withUnsafeMutableBufferPointer { rgba in
           icc.withUnsafeBytes {
@@ -42,8 +53,13 @@ enum WebPDecoder {
           }
         }
       }
-      if features.has_alpha != 0 { Alpha.premultiply(&bytes) }
+      if config.input.has_alpha != 0 { Alpha.premultiply(&bytes) }
       return Bitmap(width: width, height: height, bytes: bytes)
+    }
+    switch status {
+    case VP8_STATUS_NOT_ENOUGH_DATA: throw MediaError(operation, "corrupt WebP data (premature end of the image data)")
+    case VP8_STATUS_BITSTREAM_ERROR: throw MediaError(operation, "corrupt WebP data (invalid bitstream)")
+    default: return bitmap
     }
   }
 

@@ -1,3 +1,4 @@
+import CZlib
 import Foundation
 import Raster
 import Testing
@@ -361,8 +362,22 @@ func maxChannelDifference(_ a: Pixel, _ b: Pixel) -> Int {
     // the sRGB chunk); the chunk structure stays intact.
     let idat = try #require(png.firstRange(of: Array("IDAT".utf8)))
     for i in idat.upperBound + 2..<min(idat.upperBound + 40, png.count - 16) { png[i] ^= 0x5A }
+    // Its CRC no longer matches: the damage is found from the chunk list.
+    let damaged = #expect(throws: MediaError.self) { try ImageDecoder.decode(data: png, name: "bad.png") }
+    #expect(
+      damaged?.message
+        == "corrupt PNG: chunk 'IDAT' at byte \(idat.lowerBound - 4) does not match its CRC (the file is damaged)")
+    // With a CRC made for the scrambled bytes, the image data fails to inflate.
+    sealChunk(&png, at: idat.lowerBound - 4)
     let error = #expect(throws: MediaError.self) { try ImageDecoder.decode(data: png, name: "bad.png") }
     #expect(error?.message == "corrupt PNG data (inflate returned error -3)")
+  }
+
+  /// Writes the CRC of the PNG chunk at `offset` (its length field) for its type and body as they are.
+  func sealChunk(_ png: inout [UInt8], at offset: Int) {
+    let length = Int(png[offset]) << 24 | Int(png[offset + 1]) << 16 | Int(png[offset + 2]) << 8 | Int(png[offset + 3])
+    let crc = png.withUnsafeBufferPointer { UInt32(crc32(0, $0.baseAddress! + offset + 4, UInt32(length + 4))) }
+    for k in 0..<4 { png[offset + 8 + length + k] = UInt8(truncatingIfNeeded: crc >> (24 - 8 * k)) }
   }
 
   @Test func truncatedJPEG() throws {
@@ -378,6 +393,34 @@ func maxChannelDifference(_ a: Pixel, _ b: Pixel) -> Int {
       try ImageDecoder.decode(data: Array(jpeg.prefix(40)), name: "cut.jpg")
     }
     #expect(header?.message.hasPrefix("truncated JPEG: ") == true)
+  }
+
+  /// Flaws that leave every pixel as encoded are no error: a JPEG with
+  /// bytes between its image data and its end marker (libjpeg's
+  /// "extraneous bytes" warning), a PNG
+  /// whose ancillary chunk fails its CRC (libpng drops such a chunk, and
+  /// so browsers show the image), a GIF without its trailer after its
+  /// first image, a GIF whose second frame is cut: the picture each shows
+  /// is the one its clean file shows.
+  @Test func harmlessFlawsStillDecode() throws {
+    let jpeg = try convert(quadrants(), to: "q.jpg", ["-q:v", "2"])
+    #expect(jpeg.suffix(2) == [0xFF, 0xD9])
+    let extraneous = Array(jpeg.dropLast(2)) + Array(1...39) + [0xFF, 0xD9]
+    expectClose(try ImageDecoder.decode(data: extraneous, name: "x.jpg"), quadrants(), within: 6, "extraneous bytes")
+
+    let png = try PNGWriter.encode(quadrants())
+    // A pHYs chunk (ancillary: lower-case first letter) with a wrong CRC, after IHDR.
+    let phys: [UInt8] = [0, 0, 0, 9] + Array("pHYs".utf8) + [0, 0, 0x0B, 0x13, 0, 0, 0x0B, 0x13, 1] + [0xDE, 0xAD, 0xBE, 0xEF]
+    let damaged = Array(png[..<33]) + phys + Array(png[33...])
+    #expect(try ImageDecoder.decode(data: damaged, name: "d.png") == quadrants())
+
+    let frames = try convert(quadrants(), to: "q.gif", [])
+    let clean = try ImageDecoder.decode(data: frames, name: "q.gif")
+    #expect(frames.last == 0x3B)
+    #expect(try ImageDecoder.decode(data: Array(frames.dropLast()), name: "t.gif") == clean)
+    let animated = try ReducedDecodeTests.generated("testsrc2=s=64x48:r=10", "a.gif", ["-frames:v", "3"])
+    let first = try ImageDecoder.decode(data: animated, name: "a.gif")
+    #expect(try ImageDecoder.decode(data: Array(animated.prefix(animated.count - 40)), name: "a.gif") == first)
   }
 
   @Test func truncatedWebP() throws {
@@ -399,6 +442,7 @@ func maxChannelDifference(_ a: Pixel, _ b: Pixel) -> Int {
         p[k + 2] = UInt8(truncatingIfNeeded: v >> 8)
         p[k + 3] = UInt8(truncatingIfNeeded: v)
       }
+      sealChunk(&p, at: 8)
       return p
     }
     let bomb = #expect(throws: MediaError.self) {

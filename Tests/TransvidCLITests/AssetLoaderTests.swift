@@ -45,7 +45,7 @@ import TransvidCLI
 
   @Test func corruptPNGIsReportedAtItsKey() throws {
     let dir = try makeTemporaryDirectory()
-    // A PNG signature and IHDR, then nonsense instead of image data.
+    // A PNG signature and IHDR, then nonsense instead of image data (its CRC does not match).
     let good = try Data(contentsOf: URL(fileURLWithPath: Self.assets + "/cover.png"))
     var bytes = Array(good.prefix(33))
     bytes += [0, 0, 0, 16] + Array("IDAT".utf8) + [UInt8](repeating: 0xA5, count: 20) + Array(good.suffix(12))
@@ -59,7 +59,8 @@ import TransvidCLI
       #expect(error.location == SourceLocation(file: path, line: 5, column: 41))
       #expect(
         error.description
-          == "\(path):5:41: error: screens.home.views[0].image: cannot decode 'bad.png': corrupt PNG data (inflate returned error -3)")
+          == "\(path):5:41: error: screens.home.views[0].image: cannot decode 'bad.png': corrupt PNG: chunk 'IDAT' at byte 33 does not match "
+            + "its CRC (the file is damaged)")
     }
   }
 

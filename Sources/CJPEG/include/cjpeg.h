@@ -10,23 +10,32 @@
 //
 // Strict by design: any error *or warning* (corrupt data libjpeg would paper
 // over, a premature end, a colour space it cannot turn into RGB, 12-bit or
-// lossless JPEG) fails the decode, and the caller decodes the file with
+// lossless JPEG) fails the decode. A warning that means pixel data is lost
+// (the data ends early, a bad Huffman code, a missing restart marker) is
+// written into the caller's `corruption` buffer, and the caller fails the
+// image with it; after any other failure the caller decodes the file with
 // libavcodec instead, which gives the error or picture it always gave.
 #ifndef TRANSVID_CJPEG_H
 #define TRANSVID_CJPEG_H
 #include <stddef.h>
 #include <stdint.h>
 
+/// The size of the `corruption` buffer: libjpeg's longest message (JMSG_LENGTH_MAX).
+#define CJPEG_MESSAGE_SIZE 200
+
 typedef struct cjpeg_decoder cjpeg_decoder;
 
 /// Reads `data`'s headers and prepares a decode at 1/2^`scale_shift` of its
 /// size (0…3; each side rounded up). Sets the output size and the EXIF
 /// orientation (1…8, 1 without one). NULL when libjpeg fails or warns, or
-/// the file has more than `max_scans` scans.
-/// `data` must outlive the decoder.
+/// the file has more than `max_scans` scans. `corruption` (CJPEG_MESSAGE_SIZE
+/// bytes, or NULL) is emptied here and, by this call or `cjpeg_read`, given
+/// libjpeg's message for the first warning that loses pixel data
+/// ("Corrupt JPEG data: premature end of data segment").
+/// `data` and `corruption` must outlive the decoder.
 cjpeg_decoder *cjpeg_open(
     const uint8_t *data, size_t size, int32_t scale_shift, int32_t *width, int32_t *height,
-    int32_t *orientation, int32_t max_scans);
+    int32_t *orientation, int32_t max_scans, char *corruption);
 
 /// The ICC profile the JPEG embeds (its APP2 chunks joined, by libjpeg's
 /// `jpeg_read_icc_profile`): 1 with `*icc` (malloc'd, the caller frees
