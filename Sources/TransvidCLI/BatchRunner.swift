@@ -241,7 +241,7 @@ struct BatchRunner: Sendable {
             case .frame(let n): reporter.frameRendered(job, n)
             case .output(let i, let summary): try commit(i, summary)
             case .failed(let description, let location): throw JobFailure(description: description, location: location)
-            case .done: break
+            case .received, .done: break  // `received` is the worker's own (`WorkerProcess`)
             }
           }
         } else {

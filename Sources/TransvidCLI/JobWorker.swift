@@ -13,8 +13,9 @@ import Media
 /// from them, and ignores their inputs).
 ///
 /// Each request is one line of JSON on standard input (`Request`); the
-/// replies are lines of JSON on standard output (`Reply`): a line per frame,
-/// one per finished output, then `done` or `failed`. Standard error is the
+/// replies are lines of JSON on standard output (`Reply`): `received` as
+/// soon as the request is read, a line per frame, one per finished output,
+/// then `done` or `failed`. Standard error is the
 /// worker's own: whatever a crash prints there becomes part of the job's
 /// error. The worker ends when its standard input does.
 ///
@@ -41,6 +42,10 @@ enum JobWorker {
 
   /// What the worker reports while it renders a job.
   enum Reply: Codable {
+    /// The request is read, before anything of the job is: a worker that
+    /// ends before saying so never had the job (`WorkerProcess` sends it
+    /// to a new one).
+    case received
     /// The job's images and fonts are loaded: it renders.
     case started
     /// A frame of the current output is rendered (its number).
@@ -80,6 +85,7 @@ enum JobWorker {
         console.error("transvid: the worker got a request it cannot read")
         return 2
       }
+      send(.received)
       send(render(request, options: options))
     }
     if let timings = StageTimings.shared { console.error(timings.report()) }

@@ -26,8 +26,10 @@ struct WorkerLaunch: Sendable {
 ///
 /// Each of the batch's threads owns one worker, started when its first job
 /// is to be rendered (a job found up to date starts none) and started again
-/// after a crash; it renders that thread's jobs one after another, so a
-/// batch pays the process's start-up once per thread, not once per job.
+/// after a crash, or when it is found dead as a job is handed to it (the
+/// job then goes to the new one); it renders that thread's jobs one after
+/// another, so a batch pays the process's start-up once per thread, not
+/// once per job.
 ///
 /// A worker dies with the batch: the kernel sends it SIGKILL when the
 /// thread that started it ends (`PR_SET_PDEATHSIG`), so a batch stopped by a
@@ -55,75 +57,95 @@ final class WorkerProcess {
   deinit { finish() }
 
   /// Sends `request` and hands every reply to `onReply` until the job is
-  /// `done` or `failed`. A worker that ends before is a `JobFailure` naming
-  /// the signal or status and what it printed; so is one that cannot be
-  /// started, and one still at the job after `timeout` seconds (it is
-  /// killed). When `onReply` throws, the worker is killed (it may be
-  /// halfway through an output) and the error rethrown.
+  /// `done` or `failed`. A worker that ends after taking the job (its
+  /// `received` reply) is a `JobFailure` naming the signal or status and
+  /// what it printed; so is one that cannot be started, and one still at
+  /// the job after `timeout` seconds (it is killed). When `onReply` throws,
+  /// the worker is killed (it may be halfway through an output) and the
+  /// error rethrown.
+  ///
+  /// A worker that ended before taking the job never had it: it died
+  /// between jobs (killed, or taken by the out-of-memory killer while it
+  /// waited, holding the last job's memory), and the write of the request
+  /// failed (EPIPE: SIGPIPE is ignored) or its replies ended first. The job
+  /// then goes to a new worker, once; only a second worker ending before it
+  /// takes the job fails it.
   func render(
     _ request: JobWorker.Request, file: String, timeout: Double? = nil, onReply: (JobWorker.Reply) throws -> Void
   ) throws {
     let deadline = timeout.map { ContinuousClock.now + .milliseconds(Int(($0 * 1000).rounded(.up))) }
-    let worker = try running ?? start(file: file)
-    running = worker
     var line = (try? JSONEncoder().encode(request)).map { Array($0) } ?? []
     line.append(UInt8(ascii: "\n"))
-    var pending: [UInt8] = []
-    var printed: [UInt8] = []
-    var fds = [worker.replies, worker.errors].map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
-    // A worker that died between jobs fails the write (EPIPE: SIGPIPE is ignored); its end shows below.
-    _ = Self.writeAll(line, to: worker.requests)
-    var chunk = [UInt8](repeating: 0, count: 1 << 16)
-    while true {
-      var wait: Int32 = -1
-      if let deadline {
-        let left = deadline - ContinuousClock.now
-        let ms = left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000 + 1
-        wait = Int32(clamping: max(0, ms))
-      }
-      let ready = poll(&fds, 2, wait)
-      if ready < 0 {
-        if errno == EINTR { continue }
-        break
-      }
-      if ready == 0, let deadline, ContinuousClock.now >= deadline, let timeout {
-        end(worker)
-        throw JobFailure(
-          file: file, message: "stopped after --job-timeout \(Self.seconds(timeout)) s; it was still rendering")
-      }
-      if fds[1].revents != 0 {
-        let n = read(worker.errors, &chunk, chunk.count)
-        if n > 0 { printed += chunk[..<n] } else if n == 0 { fds[1].fd = -1 }
-        // What a crash prints matters at its end: keep the last 16 KiB.
-        if printed.count > 1 << 14 { printed.removeFirst(printed.count - (1 << 14)) }
-      }
-      guard fds[0].revents != 0 else { continue }
-      let n = read(worker.replies, &chunk, chunk.count)
-      if n < 0 && errno == EINTR { continue }
-      if n <= 0 { break }
-      pending += chunk[..<n]
-      while let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
-        let text = Array(pending[..<newline])
-        pending.removeFirst(newline + 1)
-        guard let reply = try? JSONDecoder().decode(JobWorker.Reply.self, from: Data(text)) else { continue }
-        do {
-          try onReply(reply)
-        } catch {
-          end(worker)
-          throw error
+    for attempt in 1...2 {
+      let worker = try running ?? start(file: file)
+      running = worker
+      var taken = false
+      var printed: [UInt8] = []
+      var fds = [worker.replies, worker.errors].map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
+      if Self.writeAll(line, to: worker.requests) {
+        var pending: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+          var wait: Int32 = -1
+          if let deadline {
+            let left = deadline - ContinuousClock.now
+            let ms = left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000 + 1
+            wait = Int32(clamping: max(0, ms))
+          }
+          let ready = poll(&fds, 2, wait)
+          if ready < 0 {
+            if errno == EINTR { continue }
+            break
+          }
+          if ready == 0, let deadline, ContinuousClock.now >= deadline, let timeout {
+            end(worker)
+            throw JobFailure(
+              file: file, message: "stopped after --job-timeout \(Self.seconds(timeout)) s; it was still rendering")
+          }
+          if fds[1].revents != 0 {
+            let n = read(worker.errors, &chunk, chunk.count)
+            if n > 0 { printed += chunk[..<n] } else if n == 0 { fds[1].fd = -1 }
+            // What a crash prints matters at its end: keep the last 16 KiB.
+            if printed.count > 1 << 14 { printed.removeFirst(printed.count - (1 << 14)) }
+          }
+          guard fds[0].revents != 0 else { continue }
+          let n = read(worker.replies, &chunk, chunk.count)
+          if n < 0 && errno == EINTR { continue }
+          if n <= 0 { break }
+          pending += chunk[..<n]
+          while let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
+            let text = Array(pending[..<newline])
+            pending.removeFirst(newline + 1)
+            guard let reply = try? JSONDecoder().decode(JobWorker.Reply.self, from: Data(text)) else { continue }
+            if case .received = reply {
+              taken = true
+              continue
+            }
+            do {
+              try onReply(reply)
+            } catch {
+              end(worker)
+              throw error
+            }
+            switch reply {
+            case .done, .failed:
+              if !printed.isEmpty { console.error(Self.trimmed(printed)) }
+              return
+            case .received, .frame, .output, .started: continue
+            }
+          }
         }
-        switch reply {
-        case .done, .failed:
-          if !printed.isEmpty { console.error(Self.trimmed(printed)) }
-          return
-        case .frame, .output, .started: continue
-        }
       }
+      // The worker ended before the job did: what it printed last, then how it ended.
+      if fds[1].fd >= 0 { printed += Self.readToEnd(worker.errors) }
+      let status = end(worker)
+      if !taken && attempt == 1 {
+        // What a worker that died between jobs printed belongs to no job (as `finish` prints it).
+        if !printed.isEmpty { console.error(Self.trimmed(printed)) }
+        continue
+      }
+      throw JobFailure(file: file, message: Self.describe(status: status, printed: Self.trimmed(printed)))
     }
-    // The worker ended before the job did: what it printed last, then how it ended.
-    if fds[1].fd >= 0 { printed += Self.readToEnd(worker.errors) }
-    let status = end(worker)
-    throw JobFailure(file: file, message: Self.describe(status: status, printed: Self.trimmed(printed)))
   }
 
   /// Ends the worker: closes its requests (so it returns), waits for it and
