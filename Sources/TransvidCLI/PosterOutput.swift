@@ -23,6 +23,19 @@ struct PosterOutput: FormatWriter {
     return min(max(n, 0), max(renderer.frameCount - 1, 0))
   }
 
+  /// What the summary says of a `png.time` past the last frame, which the
+  /// poster shows instead (as `transvid frame --time` says of its own);
+  /// nil for a time within the video.
+  static func pastTheEndNote(_ renderer: FrameRenderer) -> String? {
+    guard let time = renderer.spec.output.png.time else { return nil }
+    let fps = renderer.spec.canvas.frameRate.value
+    let last = max(renderer.frameCount - 1, 0)
+    // Compared as doubles, as `frameIndex` rounds: `time · fps` may be beyond any Int.
+    guard (time * fps).rounded() > Double(last) else { return nil }
+    return "png.time \(String(format: "%g", time)) is past the end (\(renderer.frameCount) frames, the last at "
+      + "\(String(format: "%.2f", renderer.spec.canvas.frameRate.time(ofFrame: last))) s): the poster is the last frame"
+  }
+
   /// One frame at full canvas size as a PNG.
   func write(_ renderer: FrameRenderer, to path: String, onFrame: (Int) throws -> Void) throws -> OutputSummary {
     let spec = renderer.spec
@@ -33,6 +46,6 @@ struct PosterOutput: FormatWriter {
     let time = spec.canvas.frameRate.time(ofFrame: n)
     return OutputSummary(
       path: path, frames: 1, duration: 0, bytes: bytes.count,
-      notes: ["poster at \(String(format: "%.2f", time)) s (frame \(n))"])
+      notes: ["poster at \(String(format: "%.2f", time)) s (frame \(n))"] + [Self.pastTheEndNote(renderer)].compactMap { $0 })
   }
 }

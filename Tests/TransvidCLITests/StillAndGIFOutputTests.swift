@@ -229,6 +229,28 @@ func smallJob(output: String) -> String {
     }
   }
 
+  /// A `png.time` past the end shows the last frame, and the summary says
+  /// so, as `transvid frame --time` does; a time at the last frame (its
+  /// rounding included) says nothing more.
+  @Test func posterPastTheEndSaysSo() throws {
+    let dir = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    let path = (dir as NSString).appendingPathComponent("small.png")
+    let whole = try renderer("{ formats: [png] }", in: dir)
+    let last = whole.frameCount - 1
+    let end = String(format: "%.2f", Double(last) / 30)
+    for (time, note) in [
+      ("100", "png.time 100 is past the end (\(whole.frameCount) frames, the last at \(end) s): the poster is the last frame"),
+      ("86400", "png.time 86400 is past the end (\(whole.frameCount) frames, the last at \(end) s): the poster is the last frame"),
+      (String(Double(last) / 30 + 0.01), nil),
+    ] {
+      let renderer = try renderer("{ formats: [png], png: { time: \(time) } }", in: dir)
+      let summary = try OutputWriter.write(format: .png, renderer: renderer, to: path)
+      #expect(summary.notes == ["poster at \(end) s (frame \(last))"] + (note.map { [$0] } ?? []), "time \(time)")
+      #expect(try ImageDecoder.decode(path: path) == renderer.frame(last, width: 240, height: 400))
+    }
+  }
+
   @Test func sheetGridAndFrames() throws {
     let dir = try makeTemporaryDirectory()
     defer { try? FileManager.default.removeItem(atPath: dir) }
