@@ -165,13 +165,18 @@ public enum ImageDecoder {
     guard header.width > 0, header.height > 0 else {
       throw MediaError(operation, "\(kind) declares an empty size \(header.width)×\(header.height)")
     }
-    guard header.width <= limits.maxSide, header.height <= limits.maxSide,
-      header.width * header.height <= limits.maxPixels
-    else {
+    // Both sides are positive and below 2³², so their product fits in 64 bits unsigned.
+    let area = UInt64(header.width) * UInt64(header.height)
+    let overSide = header.width > limits.maxSide || header.height > limits.maxSide
+    let overArea = area > UInt64(max(limits.maxPixels, 0))
+    if overSide || overArea {
+      // Only the limits the image passes: 16384×16384 is within 16384 per side.
+      let passed = [overSide ? "\(limits.maxSide) per side" : nil, overArea ? "\(limits.maxPixels) in all" : nil]
+        .compactMap { $0 }
       throw MediaError(
         operation,
-        "\(kind) declares \(header.width)×\(header.height) pixels, over the limit of \(limits.maxSide) per side and \(limits.maxPixels) in all"
-      )
+        "\(kind) declares \(header.width)×\(header.height)\(overArea ? " = \(area)" : "") pixels, over the "
+          + "limit\(passed.count > 1 ? "s" : "") of \(passed.joined(separator: " and "))")
     }
     guard header.scans <= limits.maxScans else {
       throw MediaError(

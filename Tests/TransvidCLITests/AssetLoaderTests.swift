@@ -92,7 +92,7 @@ import TransvidCLI
     #expect(throws: Diagnostic(
       SourceLocation(file: path, line: 5, column: 41),
       "screens.home.views[0].image: cannot decode '\(Self.assets)/cover.png': "
-        + "PNG declares 512×512 pixels, over the limit of 256 per side and 65536 in all")) {
+        + "PNG declares 512×512 = 262144 pixels, over the limits of 256 per side and 65536 in all")) {
       try AssetLoader.images(for: spec, limits: ImageDecoder.Limits(maxSide: 256, maxPixels: 65536))
     }
   }

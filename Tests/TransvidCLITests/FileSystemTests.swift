@@ -596,7 +596,7 @@ let outsideHint = "jobs may reach only their own folder; allow another with --al
     #expect(check.status == 1)
     #expect(check.lines == [
       "text.cfg:6:5: error: screens.list.image: cannot decode 'text.png': not a PNG, JPEG, WebP, GIF or BMP image (unrecognised signature)",
-      "wide.cfg:6:5: error: screens.list.image: cannot decode 'wide.png': PNG declares 100000×100000 pixels, over the limit of 16384 per side and 100000000 in all",
+      "wide.cfg:6:5: error: screens.list.image: cannot decode 'wide.png': PNG declares 100000×100000 = 10000000000 pixels, over the limits of 16384 per side and 100000000 in all",
       "budget.cfg:3:44: error: output.mp4.maxBytes: 1024 bytes over 0.50 s is 16.3 kb/s, below the lowest rate (20 kb/s)",
     ])
   }
