@@ -117,14 +117,18 @@ extension JobDecoder {
       let short = 1 - spring.position(at: duration)
       guard abs(short) > 0.01 else { continue }
       let percent = Int((abs(short) * 100).rounded())
+      // An undamped spring oscillates for ever: no duration is long enough.
+      let advice =
+        spring.settlingDuration.isFinite
+        ? "it settles in about \(JobDecoder.format((spring.settlingDuration * 100).rounded() / 100)) s: give the step "
+          + "that duration, or a stiffer spring"
+        : "with no damping it never settles (it oscillates for ever, whatever the step's duration): give it damping above 0"
       notes.append(
         JobNote(
           step.location,
           "timeline[\(i)].\(step.operation.rawValue): its spring is still \(percent) % of its travel "
             + (short > 0 ? "short of" : "past") + " its end when the step's \(JobDecoder.format(duration)) s end, "
-            + "and jumps there in one frame (Core Animation ends a spring at its duration); it settles in about "
-            + "\(JobDecoder.format((spring.settlingDuration * 100).rounded() / 100)) s: give the step that duration, "
-            + "or a stiffer spring"))
+            + "and jumps there in one frame (Core Animation ends a spring at its duration); " + advice))
     }
     return notes
   }

@@ -100,4 +100,20 @@ import Transitions
     #expect(try JobParser.parse(Self.job(#"duration: 2.2, curve: "spring(duration: 0.5, bounce: -0.5)""#), file: "sp.cfg").notes.isEmpty)
     #expect(try JobParser.parse(Self.job("spring: { damping: 0.3, velocity: 0, duration: 0.6 }"), file: "sp.cfg").notes.isEmpty)
   }
+
+  /// An undamped spring never settles: its note says so, and to damp it,
+  /// instead of giving the step a duration of "inf s".
+  @Test(arguments: [
+    #"curve: "spring(mass: 1, stiffness: 100, damping: 0)""#, #"curve: "spring(response: 0.5, dampingRatio: 0)""#,
+  ])
+  func anUndampedSpringIsNotedAsNeverSettling(curve: String) throws {
+    let job = try JobParser.parse(Self.job("duration: 0.4, " + curve), file: "sp.cfg")
+    let note = try #require(job.notes.first?.description)
+    #expect(job.notes.count == 1)
+    #expect(
+      note.hasSuffix(
+        "and jumps there in one frame (Core Animation ends a spring at its duration); with no damping it never settles "
+          + "(it oscillates for ever, whatever the step's duration): give it damping above 0"), "\(note)")
+    #expect(!note.contains("inf"))
+  }
 }
