@@ -240,6 +240,16 @@ public struct AtomicFile: Sendable {
     temporary = folder + "/" + name
   }
 
+  /// Throws what `init(replacing: path)` would for `path` itself (not a
+  /// regular file) or for a folder on its way (a file where a folder should
+  /// be), creating nothing: a target refused before any work is done.
+  public static func check(replacing path: String) throws(MediaError) {
+    guard !path.isEmpty else { throw MediaError("write ''", "the path is empty") }
+    try Platform.checkReplaceable(path)
+    let (dir, _) = Platform.split(path)
+    if !dir.isEmpty { try Platform.checkDirectories(dir) }
+  }
+
   /// Writes all of `bytes` into the temp file (created here, exclusively).
   public func write(_ bytes: [UInt8]) throws(MediaError) {
     let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)

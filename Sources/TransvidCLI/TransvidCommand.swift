@@ -113,6 +113,22 @@ public enum TransvidCommand {
       console.error("transvid: \(option) '\(file)' is a folder; give a file\nRun 'transvid --help' for usage.")
       return 2
     }
+    // A report that cannot be written (a device such as /dev/null, a FIFO,
+    // a file where its folder should be) is refused now, not after the run.
+    let pages = [
+      ("--report", options.report), ("--junit", options.junit), ("--gallery", options.gallery.map(BatchRunner.galleryPage)),
+    ]
+    for case (let option, let file?) in pages {
+      do throws(MediaError) {
+        if option == "--gallery", let folder = options.gallery { try Platform.checkDirectories(folder) }
+        try AtomicFile.check(replacing: file)
+      } catch {
+        console.error(
+          "transvid: \(option) '\(option == "--gallery" ? options.gallery ?? file : file)': \(error.message)\n"
+            + "Run 'transvid --help' for usage.")
+        return 2
+      }
+    }
     switch options.command {
     case .help:
       console.print(usage)

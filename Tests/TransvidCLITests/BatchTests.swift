@@ -265,6 +265,39 @@ func transvid(_ arguments: [String], _ capture: Capture = Capture(), environment
     #expect(!FileManager.default.fileExists(atPath: path(dir, "out")))
   }
 
+  /// A report that cannot be written — a device (`/dev/null`), a FIFO, a
+  /// file where its folder should be — is refused before anything renders,
+  /// exit 2, as a folder is; it failed after every job had rendered
+  /// (exit 1). A link is fine: the report replaces the link.
+  @Test func anUnwritableReportIsRefusedBeforeTheRun() throws {
+    let dir = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    try FileManager.default.createDirectory(atPath: path(dir, "jobs"), withIntermediateDirectories: true)
+    try write(tinyJob(name: "p"), to: "jobs/p.cfg", in: dir)
+    try write("", to: "taken", in: dir)
+    #expect(mkfifo(path(dir, "fifo"), 0o644) == 0)
+    let out = path(dir, "out")
+    let device = "it is a character device, not a regular file; transvid writes only regular files"
+    for (option, target, says) in [
+      ("--report", "/dev/null", "--report '/dev/null': \(device)"),
+      ("--junit", "/dev/null", "--junit '/dev/null': \(device)"),
+      ("--report", path(dir, "fifo"), "--report '\(path(dir, "fifo"))': it is a FIFO, not a regular file; transvid writes only regular files"),
+      ("--report", path(dir, "taken/r.json"), "--report '\(path(dir, "taken/r.json"))': '\(path(dir, "taken"))' is a regular file"),
+      ("--gallery", path(dir, "taken"), "--gallery '\(path(dir, "taken"))': '\(path(dir, "taken"))' is a regular file"),
+    ] {
+      let capture = Capture()
+      #expect(transvid([path(dir, "jobs"), "-o", out, option, target], capture) == 2, "\(option) \(target)")
+      #expect(capture.err == ["transvid: \(says)\nRun 'transvid --help' for usage."], "\(capture.err)")
+      #expect(!FileManager.default.fileExists(atPath: out))
+    }
+    // A link to /dev/null is replaced by the report, never written through.
+    #expect(symlink("/dev/null", path(dir, "link.json")) == 0)
+    let linked = Capture()
+    #expect(transvid([path(dir, "jobs"), "-o", out, "--report", path(dir, "link.json")], linked) == 0, "\(linked.err)")
+    var status = stat()
+    #expect(lstat(path(dir, "link.json"), &status) == 0 && status.st_mode & S_IFMT == S_IFREG)
+  }
+
   @Test func twoJobsWritingOneOutputIsAnError() throws {
     let dir = try makeTemporaryDirectory()
     defer { try? FileManager.default.removeItem(atPath: dir) }
