@@ -59,24 +59,30 @@ static void message(j_common_ptr info, int level) {
   }
 }
 
-// The Orientation tag (0x0112) of the first APP1 "Exif" segment's IFD0.
+int32_t cjpeg_exif_orientation(const uint8_t *data, size_t size) {
+  if (size < 6 || memcmp(data, "Exif\0\0", 6) != 0) return 0;
+  ExifData *exif = exif_data_new();
+  if (!exif) return 0;
+  // Read only: no tags added, fixed or interpreted beyond parsing.
+  exif_data_unset_option(exif, EXIF_DATA_OPTION_FOLLOW_SPECIFICATION);
+  exif_data_unset_option(exif, EXIF_DATA_OPTION_IGNORE_UNKNOWN_TAGS);
+  exif_data_set_option(exif, EXIF_DATA_OPTION_DONT_CHANGE_MAKER_NOTE);
+  exif_data_load_data(exif, data, (unsigned int)size);
+  int32_t value = 0;
+  ExifEntry *entry = exif_content_get_entry(exif->ifd[EXIF_IFD_0], EXIF_TAG_ORIENTATION);
+  if (entry && entry->format == EXIF_FORMAT_SHORT && entry->components >= 1 && entry->size >= 2) {
+    value = exif_get_short(entry->data, exif_data_get_byte_order(exif));
+  }
+  exif_data_unref(exif);
+  return value >= 1 && value <= 8 ? value : 0;
+}
+
+// The Orientation tag (0x0112) of the first APP1 "Exif" segment's IFD0; 1 without one.
 static int32_t orientation(struct jpeg_decompress_struct *info) {
   for (jpeg_saved_marker_ptr m = info->marker_list; m; m = m->next) {
     if (m->marker != JPEG_APP0 + 1 || m->data_length < 6 || memcmp(m->data, "Exif\0\0", 6) != 0) continue;
-    ExifData *exif = exif_data_new();
-    if (!exif) return 1;
-    // Read only: no tags added, fixed or interpreted beyond parsing.
-    exif_data_unset_option(exif, EXIF_DATA_OPTION_FOLLOW_SPECIFICATION);
-    exif_data_unset_option(exif, EXIF_DATA_OPTION_IGNORE_UNKNOWN_TAGS);
-    exif_data_set_option(exif, EXIF_DATA_OPTION_DONT_CHANGE_MAKER_NOTE);
-    exif_data_load_data(exif, m->data, m->data_length);
-    int32_t value = 1;
-    ExifEntry *entry = exif_content_get_entry(exif->ifd[EXIF_IFD_0], EXIF_TAG_ORIENTATION);
-    if (entry && entry->format == EXIF_FORMAT_SHORT && entry->components >= 1 && entry->size >= 2) {
-      value = exif_get_short(entry->data, exif_data_get_byte_order(exif));
-    }
-    exif_data_unref(exif);
-    return value >= 1 && value <= 8 ? value : 1;
+    int32_t value = cjpeg_exif_orientation(m->data, m->data_length);
+    return value ? value : 1;
   }
   return 1;
 }

@@ -283,7 +283,7 @@ extension JobDecoder {
       }
       return
     }
-    let place = localization.stringsFile.map { "'\($0)'" } ?? "the inline strings"
+    let place = localization.stringsPlace
     if let key = keys.first, localization.stringsFile == nil, localization.tables.isEmpty {
       throw Diagnostic(key.location, "\(key.path): there are no strings: add strings: FILE.xcstrings or inline tables")
     }

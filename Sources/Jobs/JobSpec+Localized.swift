@@ -76,7 +76,7 @@ extension JobSpec {
   /// as an error at those `args`; nil when every one can.
   func argumentsProblem(locale: String) -> Diagnostic? {
     guard let localization else { return nil }
-    let place = localization.stringsFile.map { "'\($0)'" } ?? "the inline strings"
+    let place = localization.stringsPlace
     for key in textKeys {
       guard let argsLocation = key.argsLocation, let argsPath = key.argsPath,
         let found = localization.string(key.key, locale: locale)
@@ -104,7 +104,7 @@ extension JobSpec {
   /// a note when the locale lacks it and the source language's is used.
   func resolved(_ key: TextKey, locale: String, into notes: inout [JobNote]) -> String? {
     guard let localization else { return nil }
-    let place = localization.stringsFile.map { "'\($0)'" } ?? "the inline strings"
+    let place = localization.stringsPlace
     guard let found = localization.string(key.key, locale: locale) else {
       // Only other languages' tables have it (inline tables; a catalog lists every key in its source language).
       notes.append(

@@ -30,6 +30,8 @@ public struct Localization: Hashable, Sendable {
   public var tables: [String: [String: LocalizedString]]
   /// The `.xcstrings` file as the job writes it, or nil for inline tables.
   public var stringsFile: String?
+  /// Where the strings are, as messages name it: `'App.xcstrings'` or the inline strings.
+  var stringsPlace: String { stringsFile.map { "'\($0)'" } ?? "the inline strings" }
 
   public init(
     locales: [String], localeLocations: [SourceLocation], sourceLanguage: String, tables: [String: [String: LocalizedString]],

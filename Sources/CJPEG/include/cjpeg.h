@@ -6,7 +6,7 @@
 // A C target, not a system library: libjpeg reports errors by calling a
 // function that must not return (it longjmps back to a setjmp here), which
 // Swift cannot do, and its header needs <stdio.h> first. So Swift sees only
-// these three functions and an opaque decoder.
+// these functions and an opaque decoder.
 //
 // Strict by design: any error *or warning* (corrupt data libjpeg would paper
 // over, a premature end, a colour space it cannot turn into RGB, 12-bit or
@@ -50,4 +50,10 @@ int32_t cjpeg_read(cjpeg_decoder *decoder, uint8_t *rgba);
 
 /// Frees a decoder that will not be read.
 void cjpeg_close(cjpeg_decoder *decoder);
+
+/// The Orientation (tag 0x0112, a SHORT of 1…8) of an EXIF block's IFD0,
+/// as libexif reads it: `data` is "Exif\0\0" and the TIFF structure (a JPEG's
+/// APP1 segment; a PNG's eXIf chunk after that header). 0 when the block
+/// is malformed or records none.
+int32_t cjpeg_exif_orientation(const uint8_t *data, size_t size);
 #endif
