@@ -48,6 +48,10 @@ final class OutputCache: Sendable {
   /// The faces of each font family a job names, looked up once per family
   /// for this cache's run (a lookup reads fontconfig's whole configuration).
   private let familyFaces = Mutex<[String: [FontLibrary.FontFile]]>([:])
+  /// The system fonts' key lines, worked out once for this cache's run:
+  /// every text job reads the same couple of hundred files, which a batch of small cached
+  /// jobs would otherwise stat once per job.
+  private let systemFontLines = Mutex<[String]?>(nil)
 
   /// The cache key of a parsed job.
   func key(for job: PlannedJob) -> String {
@@ -113,7 +117,13 @@ final class OutputCache: Sendable {
     for asset in spec.assets where images[asset.path] == nil { images[asset.path] = asset.resolvedPath }
     var lines = images.keys.sorted().map { "asset \(String(reflecting: $0)) \(assetDigest(images[$0]!))\n" }
     if spec.hasText {
-      lines += Self.fontPaths.enumerated().map { "font \($0.offset) \(assetDigest($0.element))\n" }
+      if let known = systemFontLines.withLock({ $0 }) {
+        lines += known
+      } else {
+        let fonts = Self.fontPaths.enumerated().map { "font \($0.offset) \(assetDigest($0.element))\n" }
+        systemFontLines.withLock { $0 = $0 ?? fonts }
+        lines += fonts
+      }
     }
     // `font: { file: … }`: by name and bytes (`CanonicalText` keeps only the name).
     lines += Self.fontFiles(of: spec).map { "font file \(String(reflecting: PathText.fileName(of: $0))) \(assetDigest($0))\n" }
