@@ -50,11 +50,14 @@ import Testing
   }
 
   /// Scripts whose fonts fonts-noto-core installs draw in them, regular
-  /// and bold, never as the missing glyph (these six were boxes, where
-  /// Chromium and an iPhone draw them).
+  /// and bold, never as the missing glyph (each was drawn as boxes once,
+  /// where Chromium and an iPhone draw them).
   @Test(arguments: [
     ("Orya", "ଓଡ଼ିଆ ଭାଷା"), ("Tibt", "བོད་ཡིག"), ("Syrc", "ܠܫܢܐ ܣܘܪܝܝܐ"), ("Thaa", "ދިވެހި"), ("Cher", "ᏣᎳᎩ ᎦᏬᏂᎯᏍᏗ"),
     ("Yiii", "ꆈꌠꁱꂷ"), ("Ethi", "ግዕዝ"), ("Arab", "مرحبا"),
+    // Scripts of fonts-noto-core's other faces (these were boxes too).
+    ("Adlm", "𞤀𞤣𞤤𞤢𞤥"), ("Olck", "ᱥᱟᱱᱛᱟᱲᱤ"), ("Mong", "ᠮᠣᠩᠭᠣᠯ"), ("Vaii", "ꕙꔤ"), ("Rohg", "𐴌𐴟𐴇𐴥𐴝𐴚𐴒𐴙𐴝"),
+    ("Java", "ꦧꦱꦗꦮ"), ("Bali", "ᬅᬓ᭄ᬱᬭ"), ("Tfng", "ⵜⴰⵎⴰⵣⵉⵖⵜ"), ("Tang", "𗼇𗟲"),
   ])
   static func eachScriptDrawsInItsFont(script: String, sample: String) throws {
     let fonts = try FontLibrary.system.get()

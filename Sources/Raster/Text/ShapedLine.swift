@@ -114,9 +114,11 @@ struct FontChoice {
   var emoji: [Int] = []
 
   init(_ fonts: FontSet, weight: FontWeight, language: String? = nil) {
+    var indices: [ObjectIdentifier: Int] = [:]
     func index(_ font: Font) -> Int {
-      if let i = faces.firstIndex(where: { $0 === font }) { return i }
+      if let i = indices[ObjectIdentifier(font)] { return i }
       faces.append(font)
+      indices[ObjectIdentifier(font)] = faces.count - 1
       return faces.count - 1
     }
     general = (fonts.cascade(for: weight) + fonts.fallback).map(index)
