@@ -7,6 +7,13 @@
 // 3× is 1179 px) gains one column or row repeating the last, said in a note
 // rather than dropped silently. With a size the frame is scaled (Lanczos)
 // and the computed side is rounded to the nearest even number.
+//
+// VP9 and ProRes would take odd sides, but the WebM and the MOV are padded
+// as the MP4 is: FFmpeg's converter (swscale) scales an odd width's chroma
+// by the ratio of the two widths (197 samples to 393 pixels), so a player
+// built on it shows every colour edge in the right of the frame up to a
+// pixel off (a red bar's last column decoded blue), where the padded file
+// decodes as drawn.
 
 /// `width:` or `height:` of a video format (at most one; the other follows).
 public struct VideoSize: Hashable, Sendable {
