@@ -214,14 +214,17 @@ public struct DevicePreset: Sendable {
   /// The canvas when a job names no device and no size.
   public static let standard = named("iphone-15")!
 
-  /// The preset whose portrait screen is `size` (either way round) at
-  /// `scale`, the first in `all` order: a canvas without a device still
-  /// gets a body on a stage when its size is a device's.
-  public static func matching(size: Size, scale: Int) -> DevicePreset? {
-    all.first {
-      $0.scale == scale
-        && (($0.size.width == size.width && $0.size.height == size.height)
-          || ($0.size.width == size.height && $0.size.height == size.width))
+  /// The preset whose screen is `size` points, upright or turned, the
+  /// first in `all` order, and how it is held to show that size (landscape
+  /// when `size` is the wider way): a canvas without a device still gets a
+  /// body on a stage when its size is a device's. The scale is the
+  /// canvas's own and decides nothing: `size: 393x852, scale: 2` is an
+  /// iPhone 15's screen drawn at fewer pixels.
+  public static func matching(size: Size) -> (preset: DevicePreset, orientation: DeviceOrientation)? {
+    for preset in all {
+      if preset.size == size { return (preset, .portrait) }
+      if preset.size == DeviceOrientation.landscape.turn(size, from: .portrait) { return (preset, .landscape) }
     }
+    return nil
   }
 }

@@ -7,9 +7,12 @@
 //
 // A `device` sets size and scale; `size` and `scale` given beside it
 // override the preset's. With neither device nor size the canvas is an
-// iphone-15 (393×852 pt @3x). Without a device the scale defaults to 2.
+// iphone-15 (393×852 pt @3x), recorded as its device, so it is held, drawn
+// on a stage and given a status bar as `device: iphone-15` would be.
+// Without a device the scale defaults to 2.
 // `orientation` turns the device (the stage's too): beside a `size` with no
-// device, the canvas's or the stage's, it would turn nothing, and is an error.
+// device, the canvas's or the stage's, it would turn nothing, and is an
+// error (a stage device found by the size is held as the size is).
 // fps defaults to 60, the background to black. Each side must come to at
 // most `limits.maxSide` pixels (points × scale; 8192 unless raised).
 
@@ -24,7 +27,9 @@ extension JobDecoder {
   func canvas(_ node: YAMLNode?) throws(Diagnostic) -> CanvasSpec {
     let standard = DevicePreset.standard
     guard let node else {
-      return CanvasSpec(size: standard.size, scale: standard.scale, fps: 60, background: .black)
+      var canvas = CanvasSpec(size: standard.size, scale: standard.scale, fps: 60, background: .black)
+      canvas.device = standard.name
+      return canvas
     }
     let path = KeyPath.root.appending("canvas")
     let fields = try fields(node, path, keys: JobDecoder.canvasKeys)
@@ -33,11 +38,13 @@ extension JobDecoder {
     if let value = fields["device"] {
       device = try named(
         value, fields.path("device"), what: "device", among: DevicePreset.all.map(\.name), lookup: DevicePreset.named)
+    } else if fields["size"] == nil {
+      device = standard
     }
     let orientation = try orientation(fields["orientation"], fields.path("orientation"))
     var size = orientation.turn(device?.size ?? standard.size, from: .portrait)
     if let value = fields["size"] { size = try canvasSize(value, fields.path("size")) }
-    var scale = device?.scale ?? (fields["size"] == nil ? standard.scale : 2)
+    var scale = device?.scale ?? 2
     if let value = fields["scale"] { scale = try integer(value, fields.path("scale"), in: 1...3) }
     var fps = 60
     var isFractional = false
@@ -74,15 +81,26 @@ extension JobDecoder {
   }
 
   /// Throws at `canvas.orientation` when it turns nothing: the canvas has a
-  /// `size` and no device, nor does `stage` draw one.
-  func checkOrientation(_ node: YAMLNode?, canvas: CanvasSpec, stage: StageSpec?) throws(Diagnostic) {
+  /// `size` and no device, and `stage` (written at `stageNode`) names none
+  /// to turn. A stage device found by the canvas's size is held as the
+  /// size is, so an orientation that says the other way is an error too.
+  func checkOrientation(_ node: YAMLNode?, canvas: CanvasSpec, stage: StageSpec?, stageNode: YAMLNode?) throws(Diagnostic) {
     guard let pairs = node?.pairs, let pair = pairs.first(where: { $0.key == "orientation" }),
-      pairs.contains(where: { $0.key == "size" }), canvas.device == nil, stage?.device == nil
+      pairs.contains(where: { $0.key == "size" }), canvas.device == nil
     else { return }
+    let namesDevice = stageNode?.pairs?.contains { $0.key == "device" } == true
+    if namesDevice, stage?.device != nil { return }
     let size = canvas.size
     let long = max(size.width, size.height), short = min(size.width, size.height)
     let turned = canvas.orientation == .landscape ? (long, short) : (short, long)
     let written = "\(JobDecoder.format(turned.0))x\(JobDecoder.format(turned.1))"
+    if let stage, let device = stage.device {
+      guard stage.orientation != canvas.orientation else { return }
+      throw Diagnostic(
+        pair.keyLocation,
+        "canvas.orientation: the stage holds its \(device) as canvas.size is written (\(stage.orientation.rawValue)); "
+          + "write \(written) for \(canvas.orientation.rawValue), or leave orientation out")
+    }
     let advice =
       turned == (size.width, size.height)
       ? "already \(canvas.orientation.rawValue): leave orientation out" : "write \(written) for \(canvas.orientation.rawValue)"

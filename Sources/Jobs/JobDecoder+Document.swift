@@ -17,7 +17,7 @@ extension JobDecoder {
     var stage = try fields["stage"].map { (node) throws(Diagnostic) in
       try self.stage(node, canvasNode: fields["canvas"], canvas: &canvas)
     }
-    try checkOrientation(fields["canvas"], canvas: canvas, stage: stage)
+    try checkOrientation(fields["canvas"], canvas: canvas, stage: stage, stageNode: fields["stage"])
     let output = try output(fields["output"])
     let screens = try screens(
       try required("screens", in: fields, "a mapping of screen names to screens"), canvas: canvas,

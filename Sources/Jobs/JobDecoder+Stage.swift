@@ -16,8 +16,10 @@
 //   canvas: { statusBar: { time: "9:41", style: dark } } # transvid draws one
 //
 // A stage without a device given takes the canvas's (`canvas.device`, or
-// the preset of the canvas's size and scale); a canvas with neither device
-// nor size takes the stage's device. The orientation is the canvas's.
+// the preset whose screen is the canvas's size in points, upright or
+// turned, at any scale, held as that size is); a canvas with neither device
+// nor size takes the stage's device. The orientation is the canvas's, but
+// for a device found by the canvas's size.
 
 import Geometry
 import Raster
@@ -33,10 +35,15 @@ extension JobDecoder {
   func stage(_ node: YAMLNode, canvasNode: YAMLNode?, canvas: inout CanvasSpec) throws(Diagnostic) -> StageSpec {
     let path = KeyPath.root.appending("stage")
     let fields = try fields(node, path, keys: JobDecoder.stageKeys, allowsNull: true)
-    var device = canvas.device ?? DevicePreset.matching(size: canvas.size, scale: canvas.scale)?.name
+    // The canvas's device, else the preset whose screen the canvas's size
+    // is, held the way that size is.
+    let guess = canvas.device == nil ? DevicePreset.matching(size: canvas.size) : nil
+    var device = canvas.device ?? guess?.preset.name
+    var orientation = guess?.orientation ?? canvas.orientation
     // Without a drawn device the screen keeps the device's corners (frameit's frameless look).
     var cornerRadius = device.flatMap(DevicePreset.named)?.screenCornerRadius ?? 0
     if let value = fields["device"] {
+      orientation = canvas.orientation
       if value.text == "none" {
         device = nil
       } else {
@@ -80,7 +87,7 @@ extension JobDecoder {
       caption = try self.caption(pair, fields.path("caption"))
     }
     var stage = StageSpec(
-      size: .zero, device: device, orientation: canvas.orientation, finish: finish, background: background,
+      size: .zero, device: device, orientation: orientation, finish: finish, background: background,
       padding: padding, caption: caption, location: node.location)
     if device == nil { stage.cornerRadius = cornerRadius }
     let fitting = StageLayout.evenInPixels(StageLayout.fittingSize(stage, canvas: canvas), scale: canvas.scale)

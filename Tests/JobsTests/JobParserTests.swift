@@ -89,7 +89,9 @@ import Transitions
       timeline: [ hold: 1 ]
       """, file: "dir.v2/My_job.v1.cfg")
     #expect(job.name == "My_job.v1")
-    #expect(job.canvas == CanvasSpec(size: Size(width: 393, height: 852), scale: 3, fps: 60, background: .black))
+    var canvas = CanvasSpec(size: Size(width: 393, height: 852), scale: 3, fps: 60, background: .black)
+    canvas.device = "iphone-15"
+    #expect(job.canvas == canvas)
     #expect(job.output == OutputSpec())
     #expect(job.screens == [ScreenSpec(
       name: "home", background: nil, views: [], location: SourceLocation(file: "dir.v2/My_job.v1.cfg", line: 1, column: 12))])

@@ -118,6 +118,43 @@ import Testing
       "s.cfg:2:36: error: canvas.orientation: there is no 'device' to turn"))
   }
 
+  /// A canvas that names neither device nor size is an iPhone 15 and says
+  /// so, as `device: iphone-15` would: a stage draws it at any scale, a
+  /// drawn status bar has its 54 pt, and held in landscape it shows none.
+  @Test func anUnnamedCanvasIsAnIPhone15() throws {
+    for canvas in ["{ scale: 1 }", "{ scale: 2 }", "{ fps: 30 }"] {
+      let spec = try JobParser.parse(Self.job(canvas: canvas, stage: "{}"), file: "s.cfg")
+      #expect(spec.canvas.device == "iphone-15" && spec.stage?.device == "iphone-15", "\(canvas)")
+    }
+    let bare = try JobParser.parse("screens: { a: {} }\ntimeline: [hold: 1]\n", file: "s.cfg")
+    #expect(bare.canvas.device == "iphone-15" && bare.canvas.scale == 3)
+    let drawn = try JobParser.parse(Self.job(canvas: "{ statusBar: { time: \"9:41\" } }", stage: "{}"), file: "s.cfg")
+    #expect(drawn.canvas.statusBar?.height == 54)
+    let landscape = try JobParser.parse(
+      Self.job(canvas: "{ orientation: landscape, statusBar: { time: \"9:41\" } }", stage: "{}"), file: "s.cfg")
+    #expect(landscape.canvas.hidesStatusBar && landscape.stage?.orientation == .landscape)
+    #expect(landscape.notes.map(\.message).contains { $0.hasPrefix("canvas.statusBar: iOS shows no status bar on an iPhone in landscape") })
+  }
+
+  /// A stage finds the device of a canvas given as a `size` by its points,
+  /// at any scale, and holds it as the size is: 852x393 is an iPhone 15 in
+  /// landscape. An orientation that says otherwise turns nothing, an error.
+  @Test func aStageFindsTheDeviceOfACanvasSize() throws {
+    for (size, scale, orientation) in [("393x852", 2, DeviceOrientation.portrait), ("852x393", 3, .landscape), ("852x393", 1, .landscape)] {
+      let spec = try JobParser.parse(Self.job(canvas: "{ size: \(size), scale: \(scale) }", stage: "{}"), file: "s.cfg")
+      #expect(spec.canvas.device == nil && spec.stage?.device == "iphone-15" && spec.stage?.orientation == orientation, "\(size) @\(scale)")
+    }
+    let agreeing = try JobParser.parse(
+      Self.job(canvas: "{ size: 852x393, scale: 1, orientation: landscape }", stage: "{}"), file: "s.cfg")
+    #expect(agreeing.stage?.orientation == .landscape)
+    #expect(
+      Self.error(Self.job(canvas: "{ size: 393x852, scale: 1, orientation: landscape }", stage: "{}"))
+        == "s.cfg:2:36: error: canvas.orientation: the stage holds its iphone-15 as canvas.size is written (portrait); "
+        + "write 852x393 for landscape, or leave orientation out")
+    let other = try JobParser.parse(Self.job(canvas: "{ size: 400x800, scale: 1 }", stage: "{}"), file: "s.cfg")
+    #expect(other.stage?.device == nil)
+  }
+
   @Test func aStageDeviceSetsAnUnsizedCanvas() throws {
     let spec = try JobParser.parse(Self.job(canvas: "{ fps: 30 }", stage: "{ device: ipad-mini }"), file: "s.cfg")
     #expect(spec.canvas.size == Size(width: 744, height: 1133) && spec.canvas.scale == 2)

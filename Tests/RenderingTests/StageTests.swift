@@ -75,6 +75,57 @@ import Testing
     #expect(!Self.isRed(frame[Int(s.minX) + 3, Int(s.minY) + 3]))
   }
 
+  /// A canvas that names neither device nor size draws as `device:
+  /// iphone-15` does: the phone on the stage at any scale, in landscape
+  /// no status bar and a sheet 8 pt from the top, in portrait the bar's
+  /// island layout. (It drew no phone at scale 1 or 2, and in landscape
+  /// a status bar and a sheet 59 pt down.)
+  @Test(arguments: [
+    "scale: 1", "scale: 2", "scale: 1, statusBar: { time: \"9:41\", style: dark }",
+    "scale: 1, orientation: landscape, statusBar: { time: \"9:41\", style: dark }",
+  ])
+  func anUnnamedCanvasDrawsAsAnIPhone15(canvas: String) throws {
+    func frames(_ canvas: String) throws -> [Bitmap] {
+      let spec = try JobParser.parse(
+        """
+        name: s
+        canvas: { \(canvas), fps: 10 }
+        stage: { background: "#00A050", padding: 10 }
+        screens:
+          red: { background: "#FF0000" }
+          blue: { background: "#0000FF" }
+        timeline:
+          - present: { to: blue, transition: sheet }
+          - hold: 0.1
+        """, file: "s.cfg")
+      let renderer = FrameRenderer(spec: spec, fonts: try FontLibrary.system.get())
+      return [0, renderer.frameCount - 1].map { renderer.frame($0, width: spec.framePixelWidth, height: spec.framePixelHeight) }
+    }
+    let unnamed = try frames(canvas), named = try frames("device: iphone-15, " + canvas)
+    #expect(unnamed[0].width == named[0].width && unnamed[0].height == named[0].height)
+    #expect(unnamed == named)
+  }
+
+  /// A canvas given as a device's size in landscape is drawn in that device
+  /// held in landscape, filling its screen (it stood upright, letterboxed).
+  @Test func aLandscapeCanvasSizeTurnsTheDeviceItFinds() throws {
+    func frame(_ canvas: String) throws -> Bitmap {
+      let spec = try JobParser.parse(
+        """
+        name: s
+        canvas: { \(canvas), scale: 1, fps: 10 }
+        stage: { background: "#00A050", padding: 10 }
+        screens:
+          red: { background: "#FF0000" }
+        timeline:
+          - hold: 0.1
+        """, file: "s.cfg")
+      return FrameRenderer(spec: spec).frame(0, width: spec.framePixelWidth, height: spec.framePixelHeight)
+    }
+    let sized = try frame("size: 852x393"), turned = try frame("device: iphone-15, orientation: landscape")
+    #expect(sized.width > sized.height && sized == turned)
+  }
+
   @Test func theCanvasScalesToFitAnotherScreen() throws {
     let job = """
       name: s
