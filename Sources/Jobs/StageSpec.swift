@@ -169,9 +169,10 @@ public struct StageLayout: Hashable, Sendable {
   /// How far buttons stand out from the body, in points (about 0.6 mm).
   public static let buttonDepth = 4.0
 
-  /// The space the device takes (screen or body, plus its buttons).
+  /// The space the device takes (screen or body, plus its buttons); with no
+  /// device, the canvas (its size is already as held).
   public static func deviceExtent(_ stage: StageSpec, canvas: CanvasSpec) -> Size {
-    guard let preset = stage.preset else { return stage.orientation.turn(canvas.size, from: .portrait) }
+    guard let preset = stage.preset else { return canvas.size }
     let body = stage.orientation.turn(preset.bodySize, from: .portrait)
     return Size(width: body.width + 2 * buttonDepth, height: body.height + 2 * buttonDepth)
   }

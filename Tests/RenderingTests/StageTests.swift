@@ -126,6 +126,28 @@ import Testing
     #expect(sized.width > sized.height && sized == turned)
   }
 
+  /// With `device: none` a canvas held in landscape stands on the stage as
+  /// it is, wider than tall (the stage was laid out for it turned back
+  /// upright: 414x872 points, the canvas drawn across a narrow screen).
+  @Test func aLandscapeCanvasWithNoDeviceStandsAsItIs() throws {
+    let spec = try JobParser.parse(
+      """
+      name: s
+      canvas: { device: iphone-15, orientation: landscape, scale: 1, fps: 10 }
+      stage: { device: none, background: "#00A050", padding: 10 }
+      screens:
+        red: { background: "#FF0000" }
+      timeline:
+        - hold: 0.1
+      """, file: "s.cfg")
+    #expect(spec.framePixelWidth == 872 && spec.framePixelHeight == 414)
+    let frame = FrameRenderer(spec: spec).frame(0, width: spec.framePixelWidth, height: spec.framePixelHeight)
+    // Red across the middle row from the screen's left edge to its right; the background beyond.
+    let row = (0..<frame.width).filter { Self.isRed(frame[$0, frame.height / 2]) }
+    #expect(row.first == 10 && row.last == 861 && row.count == 852)
+    #expect(frame[5, frame.height / 2] == Self.background && frame[866, frame.height / 2] == Self.background)
+  }
+
   @Test func theCanvasScalesToFitAnotherScreen() throws {
     let job = """
       name: s
