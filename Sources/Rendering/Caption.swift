@@ -3,8 +3,8 @@ import Jobs
 import Raster
 
 /// A stage's caption: text wrapped to the caption area's width, each line
-/// centred and drawn with the screens' FreeType text (`Label`), the lines
-/// centred in the area as a block.
+/// centred and drawn with the screens' FreeType text (`Label`) in its
+/// paragraph's direction, the lines centred in the area as a block.
 ///
 /// Lines break where the screens' wrapped labels break them (`Label.wrapped`:
 /// UAX #14 through ICU — spaces, between ideographs with kinsoku, Thai by
@@ -17,10 +17,10 @@ struct Caption {
   var scale: Double
   var fonts: FontSet
 
-  /// The lines `text` wraps to.
-  func lines(_ text: String) -> [String] { wrapped(text).lines }
+  /// The lines `text` wraps to, each a one-line label in its paragraph's direction.
+  func lines(_ text: String) -> [Label] { wrapped(text).lines }
 
-  func wrapped(_ text: String) -> (lines: [String], cutsWord: Bool) {
+  func wrapped(_ text: String) -> (lines: [Label], cutsWord: Bool) {
     Label(text, style: style).wrapped(width: frame.width, scale: scale, fonts: fonts)
   }
 
@@ -40,7 +40,7 @@ struct Caption {
     for (i, line) in lines.enumerated() {
       let rect = Rect(
         x: 0, y: top + Double(i) * lineHeight - reach, width: frame.width, height: lineHeight + 2 * reach)
-      root.sublayers.append(Label(line, style: style).layer(frame: rect, scale: scale, fonts: fonts))
+      root.sublayers.append(line.layer(frame: rect, scale: scale, fonts: fonts))
     }
     return root
   }

@@ -435,6 +435,65 @@ import Testing
       #expect(!error.message.contains("wider than"))
     }
   }
+
+  /// Each line of a caption keeps its paragraph's direction, as a wrapped
+  /// label's lines do: an English caption's second line "العربية and
+  /// English" reads left to right (the Arabic word first, at the left) and
+  /// an Arabic caption's "Apple Photos جدا" right to left. Each line of the
+  /// caption is the same ink as that line of the text drawn as one label
+  /// of `lines: 0` in the caption's width (on whole pixels here, where
+  /// the canvas stands alone). (Each line
+  /// took its own first strong character's direction: "and English
+  /// العربية", "Apple Photos جدا".)
+  @Test(arguments: [
+    "Now in two new languages: العربية and English", "مرحبا بكم في التطبيق الجديد الرائع Apple Photos جدا",
+  ])
+  func eachCaptionLineKeepsItsParagraphsDirection(text: String) throws {
+    let fonts = try FontLibrary.system.get()
+    let spec = try JobParser.parse(
+      """
+      name: c
+      canvas: { size: 460x301, scale: 1, fps: 10 }
+      stage: { device: none, padding: 10, background: "#FFFFFF", caption: { text: "\(text)", lines: 2 } }
+      screens:
+        a: { background: "#FFFFFF" }
+      timeline:
+        - hold: 0.1
+      """, file: "c.cfg")
+    let stage = try #require(spec.stage)
+    let area = StageLayout(stage: stage, canvas: spec.canvas).caption
+    let frame = FrameRenderer(spec: spec, fonts: fonts).frame(0, width: spec.framePixelWidth, height: spec.framePixelHeight)
+    let block = Label(text, style: TextStyle(size: 28, weight: .bold, alignment: .center, lines: 0))
+      .render(size: Size(width: area.width, height: 200), scale: 1, fonts: fonts)
+    let drawn = Self.inkLines(width: frame.width, height: Int(area.maxY) + 4) { 255 - Int(frame[$0, $1].r) }
+    let expected = Self.inkLines(width: block.width, height: block.height) { Int(block[$0, $1].a) }
+    try #require(drawn.count == 2 && expected.count == 2, "\(drawn.count) and \(expected.count) lines of ink")
+    for (i, (a, b)) in zip(drawn, expected).enumerated() {
+      #expect(a.count == b.count && a.first?.count == b.first?.count, "line \(i + 1): \(a.first?.count ?? 0) and \(b.first?.count ?? 0) wide")
+      let most = zip(a.joined(), b.joined()).map { abs($0 - $1) }.max() ?? 0
+      #expect(most <= 2, "line \(i + 1): ink differs by up to \(most)")
+    }
+  }
+
+  /// The runs of rows `ink` (0: none, to 255) marks, each as its rows cut
+  /// to the run's inked columns.
+  static func inkLines(width: Int, height: Int, _ ink: (Int, Int) -> Int) -> [[[Int]]] {
+    func inked(_ x: Int, _ y: Int) -> Bool { ink(x, y) > 0 }
+    var runs: [Range<Int>] = []
+    var start: Int?
+    for y in 0...height {
+      let inked = y < height && (0..<width).contains { inked($0, y) }
+      if inked, start == nil { start = y }
+      if !inked, let first = start {
+        runs.append(first..<y)
+        start = nil
+      }
+    }
+    return runs.map { rows in
+      let columns = (0..<width).filter { x in rows.contains { inked(x, $0) } }
+      return rows.map { y in (columns.first!...columns.last!).map { ink($0, y) } }
+    }
+  }
 }
 
 /// A caption's default ink reads on what is drawn under it: white at the

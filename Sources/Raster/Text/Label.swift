@@ -12,6 +12,12 @@ import Geometry
 public struct Label: Hashable, Sendable {
   public var text: String
   public var style: TextStyle
+  /// The paragraph direction of a one-line label: right to left (true),
+  /// left to right (false), or its first strong character's (nil, rules
+  /// P2–P3). A line of a wrapped paragraph takes the paragraph's
+  /// (`wrapped(width:scale:fonts:)`), which its own first strong character
+  /// need not be.
+  public var rightToLeft: Bool? = nil
 
   public init(_ text: String, style: TextStyle = TextStyle()) {
     self.text = text
@@ -32,7 +38,8 @@ public struct Label: Hashable, Sendable {
     var placed: [(line: TextLayout, baseline: Double)] = []
     if style.lines == 1 {
       let line = TextLayout(
-        text, fonts: fonts, weight: style.weight, language: style.language, pixelSize: pixelSize, maxWidth: Double(width))
+        TextLayout.clean(text), fonts: fonts, weight: style.weight, language: style.language, pixelSize: pixelSize,
+        maxWidth: Double(width), rightToLeft: rightToLeft)
       guard !line.glyphs.isEmpty else { return bitmap }
       let ascent = primary.ascender * pixelSize, descent = primary.descender * pixelSize
       placed = [(line, ((Double(height) - ascent - descent) / 2 + ascent).rounded())]
@@ -115,20 +122,28 @@ public struct Label: Hashable, Sendable {
   }
 
   /// The lines the text wraps into at `width` points, as `TextBlock` breaks
-  /// them (UAX #14 opportunities, greedy, no limit on their number), each in
-  /// logical order without its trailing spaces; and whether a word wider
-  /// than `width` had to be cut between clusters.
-  public func wrapped(width: Double, scale: Double, fonts: FontSet) -> (lines: [String], cutsWord: Bool) {
+  /// them (UAX #14 opportunities, greedy, no limit on their number), each a
+  /// one-line label of this style: its text in logical order without its
+  /// trailing spaces, in its paragraph's direction (as `TextBlock` orders
+  /// its lines: an English caption's second line "العربية and English"
+  /// stays left to right); and whether a word wider than `width` had to be
+  /// cut between clusters.
+  public func wrapped(width: Double, scale: Double, fonts: FontSet) -> (lines: [Label], cutsWord: Bool) {
+    var one = self
+    one.style.lines = 1
     let fonts = fonts.using(style.font)
-    guard !fonts.cascade(for: style.weight).isEmpty, scale > 0 else { return ([text], false) }
+    guard !fonts.cascade(for: style.weight).isEmpty, scale > 0 else { return ([one], false) }
     let paragraphs = TextBlock.paragraphs(text)
     let wrapped = TextBlock.wrapped(
       paragraphs, fonts: fonts, weight: style.weight, language: style.language, pixelSize: style.size * scale,
       maxWidth: width * scale)
     let lines = wrapped.map { w in
-      var line = String.UnicodeScalarView()
-      line.append(contentsOf: TextBlock.shown(paragraphs[w.paragraph], w.range, hyphen: w.hyphen).compactMap(Unicode.Scalar.init))
-      return String(line)
+      var text = String.UnicodeScalarView()
+      text.append(contentsOf: TextBlock.shown(paragraphs[w.paragraph], w.range, hyphen: w.hyphen).compactMap(Unicode.Scalar.init))
+      var line = one
+      line.text = String(text)
+      line.rightToLeft = w.rightToLeft
+      return line
     }
     let cutsWord = wrapped.contains { !$0.endsAtBreak }
     return (lines, cutsWord)
