@@ -14,7 +14,10 @@ import Synchronization
 /// the screen's rectangle of the output, and the few pixels of that
 /// rectangle the screen does not fully cover (its rounded corners, the
 /// Dynamic Island or notch) are put back from the prepared stage, blended by
-/// their coverage as the compositor's own edges would be. The rest of the
+/// their coverage as the compositor's own edges would be. A canvas that is
+/// not opaque goes over what the stage shows there: a drawn device's black
+/// screen, or with `device: none` the stage's background (see-through
+/// only where that is too), as a canvas scaled to fit goes over black. The rest of the
 /// stage is written once per output bitmap: a frame tags the bitmap it drew
 /// (`Bitmap.contentTag`) with this stage and the caption it shows, so the
 /// next frame drawn into the same bitmap finds the stage there and redraws
@@ -29,6 +32,8 @@ struct Stage: Sendable {
   let edges: [[Run]]
   /// The canvas inside the screen when it is not the screen's own size.
   let fitsCanvas: Bool
+  /// Whether every canvas pixel is opaque (its background is), so none shows the stage under it.
+  let canvasIsOpaque: Bool
   let captions: CaptionTrack?
   let compositor: Compositor
   /// This stage's mark in the bitmaps it draws (unique among stages).
@@ -84,6 +89,7 @@ struct Stage: Sendable {
       width: Int((layout.screen.width * scale).rounded()), height: Int((layout.screen.height * scale).rounded()))
     self.screen = screen
     fitsCanvas = spec.canvas.pixelWidth != screen.width || spec.canvas.pixelHeight != screen.height
+    canvasIsOpaque = spec.canvas.isOpaque
     canvases = BitmapPool(width: spec.canvas.pixelWidth, height: spec.canvas.pixelHeight)
     edges = Self.edges(stage: stage, layout: layout, size: screen, compositor: compositor)
     captions = stage.caption.map { caption in
@@ -203,6 +209,7 @@ struct Stage: Sendable {
       canvases.give(canvas)
     } else {
       drawCanvas(&bitmap, screen)
+      if !canvasIsOpaque { drawBase(under: &bitmap) }
     }
     restoreEdges(of: &bitmap)
     if let captions, !holdsStage || state == 0 || tag.map({ $0 & 0xFFFF_FFFF }) != state {
@@ -221,6 +228,26 @@ struct Stage: Sendable {
     layer.contents = canvas
     layer.contentsScale = Double(canvas.width) / layout.canvas.width
     compositor.render(layer, into: &bitmap, at: (screen.x, screen.y), size: (screen.width, screen.height))
+  }
+
+  /// The stage under the canvas drawn into the screen (source-over, in
+  /// premultiplied bytes): what the canvas leaves see-through shows the
+  /// device's black screen, or the stage's background without a device.
+  private func drawBase(under bitmap: inout Bitmap) {
+    let stride = bitmap.stride
+    bitmap.bytes.withUnsafeMutableBufferPointer { out in
+      base.bytes.withUnsafeBufferPointer { stage in
+        for y in screen.y..<(screen.y + screen.height) {
+          for d in Swift.stride(from: y * stride + screen.x * 4, to: y * stride + (screen.x + screen.width) * 4, by: 4) {
+            let alpha = UInt32(out[d + 3])
+            if alpha == 255 { continue }
+            for k in d..<(d + 4) {
+              out[k] = UInt8(Swift.min(255, UInt32(out[k]) + (UInt32(stage[k]) * (255 - alpha) + 127) / 255))
+            }
+          }
+        }
+      }
+    }
   }
 
   /// Puts the stage back where the screen does not reach and blends it

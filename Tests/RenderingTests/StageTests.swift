@@ -148,6 +148,39 @@ import Testing
     #expect(frame[5, frame.height / 2] == Self.background && frame[866, frame.height / 2] == Self.background)
   }
 
+  /// A canvas that is not opaque goes over what the stage shows under the
+  /// screen: a drawn device's black screen, whether the canvas is the
+  /// screen's size or scaled to fit it; with `device: none` the stage's
+  /// background, and nothing where that is transparent. (A canvas of the
+  /// screen's size was written into it as it was: a hole in the phone,
+  /// (128, 0, 0, 128) premultiplied, on an opaque stage.)
+  @Test(arguments: [
+    ("device: iphone-15", "background: \"#FFFFFF\"", Pixel(r: 128, g: 0, b: 0, a: 255)),
+    ("size: 393x852", "background: \"#FFFFFF\", device: iphone-14", Pixel(r: 128, g: 0, b: 0, a: 255)),
+    ("device: iphone-15", "background: transparent", Pixel(r: 128, g: 0, b: 0, a: 255)),
+    ("device: iphone-15", "background: \"#FFFFFF\", device: none", Pixel(r: 255, g: 127, b: 127, a: 255)),
+    ("device: iphone-15", "background: transparent, device: none", Pixel(r: 128, g: 0, b: 0, a: 128)),
+  ])
+  func aSeeThroughCanvasGoesOverTheStageUnderIt(canvas: String, stage: String, expected: Pixel) throws {
+    let spec = try JobParser.parse(
+      """
+      name: s
+      canvas: { \(canvas), scale: 1, fps: 10, background: transparent }
+      stage: { padding: 10, \(stage) }
+      screens:
+        a: { background: "#FF000080" }
+      timeline:
+        - hold: 0.2
+      """, file: "s.cfg")
+    let screen = StageLayout(stage: try #require(spec.stage), canvas: spec.canvas).screen
+    let renderer = FrameRenderer(spec: spec)
+    for n in 0..<2 {
+      let frame = renderer.frame(n, width: spec.framePixelWidth, height: spec.framePixelHeight)
+      #expect(frame[Int(screen.midX), Int(screen.midY)] == expected, "frame \(n)")
+      #expect(frame[Int(screen.minX) + 60, Int(screen.maxY) - 60] == expected, "frame \(n)")
+    }
+  }
+
   @Test func theCanvasScalesToFitAnotherScreen() throws {
     let job = """
       name: s
