@@ -30,10 +30,10 @@ extension JobSpec {
   /// the video's (`Timeline.frameCount`), which bounds the contact sheet's.
   public func checkOutputSizes(formats: [OutputFormat], limits: JobLimits, frameCount: Int) throws(Diagnostic) {
     let width = framePixelWidth, height = framePixelHeight
-    try OutputSizes.check(width, height, what: "the canvas", key: canvasKey, in: self, limits: limits)
+    try OutputSizes.check(width, height, what: frameName, key: canvasKey, in: self, limits: limits)
     if formats.contains(.mp4), width < 2 || height < 2 {
       throw diagnostic(
-        at: canvasKey, "the canvas is \(width)x\(height) pixels; an MP4 needs at least 2x2 (H.264 4:2:0 has even sides)")
+        at: canvasKey, "\(frameName) is \(width)x\(height) pixels; an MP4 needs at least 2x2 (H.264 4:2:0 has even sides)")
     }
     if formats.contains(.webp) {
       try OutputSizes.check(
@@ -98,6 +98,11 @@ extension JobSpec {
     }
     return sizeSources["canvas.size"] != nil ? "canvas.size" : "canvas.device"
   }
+
+  /// What the frame is, as messages about its size name it: the stage
+  /// where it makes the frame larger than the canvas (`canvasKey` names a
+  /// stage key), else the canvas.
+  var frameName: String { canvasKey.hasPrefix("stage") ? "the stage" : "the canvas" }
 
   /// The key that makes `format`'s video `size`: its `width:` or `height:`,
   /// else the canvas's.

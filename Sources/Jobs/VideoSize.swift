@@ -79,8 +79,9 @@ extension JobDecoder {
 }
 
 extension JobSpec {
-  /// The note on an odd canvas written to one of `formats` that is a video
-  /// at the canvas's own size (a run's `--format` may differ from the job's).
+  /// The note on an odd frame (the canvas, or the stage around it) written
+  /// to one of `formats` that is a video at the frame's own size (a run's
+  /// `--format` may differ from the job's).
   public func oddCanvasNote(formats: [OutputFormat]) -> JobNote? {
     let w = framePixelWidth, h = framePixelHeight
     guard w % 2 == 1 || h % 2 == 1 else { return nil }
@@ -92,7 +93,7 @@ extension JobSpec {
     let sides = [w % 2 == 1 ? "column" : nil, h % 2 == 1 ? "row" : nil].compactMap { $0 }.joined(separator: " and ")
     return JobNote(
       location,
-      "\(key): the canvas is \(w)x\(h) pixels; the \(videos.map(\.rawValue).joined(separator: ", ")) "
+      "\(key): \(frameName) is \(w)x\(h) pixels; the \(videos.map(\.rawValue).joined(separator: ", ")) "
         + "\(videos.count == 1 ? "is" : "are") \(padded.width)x\(padded.height), "
         + "\(videos.count == 1 ? "its" : "their") last \(sides) repeated "
         + "(4:2:0 video has even sides); give a width or height to scale instead")

@@ -57,23 +57,33 @@ public enum CaptionFit {
     let caption = Caption(style: style.style, frame: layout.caption, scale: Double(spec.canvas.scale), fonts: fonts)
     let texts = [(style.text, "stage.caption", style.location)]
       + stage.captionChanges.map { ($0.text, "timeline[\($0.step)].caption", $0.location) }
+    // A stage `size` narrower than the padding asks for leaves the device
+    // as it is and narrows the caption: then the padding is what to change.
+    let padded = stage.padding > 0 && layout.caption.width < StageLayout.deviceExtent(stage, canvas: spec.canvas).width
+    let width =
+      "\(format(layout.caption.width))-point-wide caption"
+      + (padded ? " (the \(format(stage.size.width))-point-wide stage less stage.padding \(format(stage.padding)) on each side)" : "")
     for (text, key, location) in texts {
       let (lines, cutsWord) = caption.wrapped(text)
       if cutsWord {
         // More lines cannot help a word that does not fit one.
         throw Diagnostic(
           location,
-          "\(key): '\(text)' has a word wider than the \(format(layout.caption.width))-point-wide caption "
-            + "at \(format(style.style.size)) pt (shorten the word, use a smaller font or a wider stage)")
+          "\(key): '\(text)' has a word wider than the \(width) at \(format(style.style.size)) pt "
+            + (padded
+              ? "(use less stage.padding, a smaller font or a shorter word)"
+              : "(shorten the word, use a smaller font or a wider stage)"))
       }
       if lines.count > style.lines {
         // Raising `lines` helps only up to its maximum.
         let raise = lines.count <= CaptionSpec.maximumLines ? "raise stage.caption.lines, " : ""
         throw Diagnostic(
           location,
-          "\(key): '\(text)' needs \(lines.count) lines in the \(format(layout.caption.width))-point-wide caption "
-            + "at \(format(style.style.size)) pt; it holds \(style.lines) "
-            + "line\(style.lines == 1 ? "" : "s") (\(raise)shorten the text or use a smaller font)")
+          "\(key): '\(text)' needs \(lines.count) lines in the \(width) at \(format(style.style.size)) pt; "
+            + "it holds \(style.lines) line\(style.lines == 1 ? "" : "s") "
+            + (padded
+              ? "(\(raise)use less stage.padding, shorten the text or use a smaller font)"
+              : "(\(raise)shorten the text or use a smaller font)"))
       }
     }
   }

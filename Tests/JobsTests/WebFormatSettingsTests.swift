@@ -152,6 +152,18 @@ let brokenWebFormatJobs: [BrokenJob] = [
         + "(4:2:0 video has even sides); give a width or height to scale instead"
     ])
   }
+
+  /// A stage that makes the frame is named as the stage in the note on
+  /// its odd size (it was called the canvas, whose own pixels are others).
+  @Test static func aStagesSizeIsTheStages() throws {
+    let spec = try JobParser.parse(
+      "canvas: { device: iphone-15-pro, scale: 1 }\nstage: { padding: 20, size: [501.5, 1001] }\noutput: { formats: [mp4] }\n"
+        + job("hold: 1"), file: "job.cfg")
+    #expect(spec.notes.map(\.description) == [
+      "job.cfg:2:29: note: stage.size: the stage is 502x1001 pixels; the mp4 is 502x1002, its last row repeated "
+        + "(4:2:0 video has even sides); give a width or height to scale instead"
+    ])
+  }
 }
 
 /// `canvas.fps` as the NTSC rates.

@@ -437,6 +437,20 @@ import Testing
       "timeline[1].caption: 'Supercalifragilisticexpialidociously' has a word wider than the 440-point-wide caption "
         + "at 30 pt (shorten the word, use a smaller font or a wider stage)"
     )) { try CaptionFit.check(try JobParser.parse(wide, file: "c.cfg"), fonts: fonts) }
+    // A stage `size` narrower than its padding asks for narrows the caption alone: the padding is named.
+    let padded = job.replacingOccurrences(of: "padding: 0", with: "size: [470, 1100], padding: 300")
+    #expect(throws: Diagnostic(
+      SourceLocation(file: "c.cfg", line: 3, column: 43),
+      "stage.caption: 'Short' has a word wider than the 0-point-wide caption (the 470-point-wide stage less "
+        + "stage.padding 300 on each side) at 30 pt (use less stage.padding, a smaller font or a shorter word)"
+    )) { try CaptionFit.check(try JobParser.parse(padded, file: "c.cfg"), fonts: fonts) }
+    let narrowed = job.replacingOccurrences(of: "padding: 0", with: "size: [470, 1100], padding: 100")
+    #expect(throws: Diagnostic(
+      SourceLocation(file: "c.cfg", line: 8, column: 5),
+      "timeline[0].caption: 'A caption far too long to fit on one line of this stage' needs 4 lines in the "
+        + "270-point-wide caption (the 470-point-wide stage less stage.padding 100 on each side) at 30 pt; it holds 1 line "
+        + "(raise stage.caption.lines, use less stage.padding, shorten the text or use a smaller font)"
+    )) { try CaptionFit.check(try JobParser.parse(narrowed, file: "c.cfg"), fonts: fonts) }
   }
 }
 
