@@ -19,6 +19,12 @@ import Transitions
 /// undo them nest, so a stack of what each forward step started from gives
 /// every reverse step the screen it returns to.
 ///
+/// A reverse step with the transition of the step it undoes draws that
+/// composite itself, as its first frame. One naming another transition
+/// starts from the picture on display, composite or not, filling the
+/// screen (`TransitionContext.startsFromWholeScreen`): its first frame is
+/// what the hold before it showed, not a picture of its own.
+///
 /// Each segment's values depend on the segments before it, so they are
 /// worked out in order, as far as the latest segment asked about, the first
 /// time a frame asks (a video's first frames need none of the later
@@ -72,8 +78,15 @@ final class RestingImages: Sendable {
     var current: Double? = nil
     /// The composite a step from the screen on display starts from (nil: the screen).
     var shown: Shown? = nil
-    /// What each forward step not yet undone started from, the latest last.
-    var below: [Shown?] = []
+    /// Each forward step not yet undone, the latest last.
+    var below: [Forward] = []
+  }
+
+  /// A forward step not yet undone: what it started from and the
+  /// transition it ran (a catalog name).
+  private struct Forward {
+    var start: Shown?
+    var transition: String
   }
 
   private let timeline: Timeline
@@ -170,17 +183,21 @@ final class RestingImages: Sendable {
       // A push or pop while a sheet is up runs inside its card, between the
       // screens themselves. Otherwise a forward step starts from what is on
       // display, and a reverse step ends on what the forward step it undoes
-      // started from.
+      // started from. A reverse step starts from what is on display too,
+      // whole, unless it has the transition of the step it undoes, which
+      // draws its own composite.
       let mirrored = step.mirror == true
       let reverse = step.operation.isReverse
       let host = step.operation == .push || step.operation == .pop ? p.shown?.host : nil
-      let from = reverse || host != nil ? nil : p.shown
-      let to = reverse && host == nil ? (p.below.last ?? nil) : nil
+      let whole = reverse && host == nil && p.below.last.map { $0.transition != step.transition } == true
+      let from = (reverse && !whole) || host != nil ? nil : p.shown
+      let to = reverse && host == nil ? p.below.last?.start : nil
       func inSpace(_ shown: Shown?) -> ScreenSnapshot? {
         guard let shown else { return nil }
         return shown.mirrored == mirrored ? shown.screen : shown.screen.mirrored(width: spec.canvas.size.width)
       }
-      let context = FrameRenderer.context(for: step, screens: screens, spec: spec, from: inSpace(from), to: inSpace(to))
+      var context = FrameRenderer.context(for: step, screens: screens, spec: spec, from: inSpace(from), to: inSpace(to))
+      context?.startsFromWholeScreen = whole
       entry.context = context
       entry.host = host
       // A cancelled step leaves the display as it was, and ends where it started.
@@ -189,9 +206,9 @@ final class RestingImages: Sendable {
         return entry
       }
       if reverse {
-        p.shown = p.below.popLast() ?? nil
+        p.shown = p.below.popLast()?.start
       } else {
-        p.below.append(p.shown)
+        p.below.append(Forward(start: p.shown, transition: step.transition))
         let render = { (layers: Layer) in self.canvasImage(layers) }
         if let host {
           // The sheet, now with the pushed screen in its card.

@@ -27,7 +27,9 @@ import Raster
 /// - a 14 pt soft shadow falls from the fold onto the presented screen.
 /// Timing: easeInEaseOut over 0.5 s (INF). h defaults from the presented
 /// screen's views (the highest one's minY), else half the screen.
-/// The present ends on the curled composite (`restingLayers(in:)`).
+/// The present ends on the curled composite (`restingLayers(in:)`). A
+/// dismiss of a screen another transition presented uncurls the page from
+/// clear of the screen instead (`wholeScreenComposite`).
 public struct PartialCurl: PartialPresentation {
   /// `duration` and `curve` defaults (descriptor and init alike).
   static let timing = TimingDefaults(duration: 0.5, curve: .easeInEaseOut, curveText: "easeInEaseOut")
@@ -80,8 +82,23 @@ public struct PartialCurl: PartialPresentation {
   func presentedOrigin(in context: TransitionContext) -> Point { .zero }
 
   func composite(in context: TransitionContext, amount: Double, presenting page: ScreenSnapshot, presented below: ScreenSnapshot) -> Layer {
+    curled(in: context, fold: foldOffset(in: context, presented: below, amount: amount), page: page, below: below)
+  }
+
+  /// A dismiss from the presented picture filling the screen: the page
+  /// uncurls from curled clear of the screen (its fold and the shadow under
+  /// it just past the top-left corner) down to flat, as UIKit's uncurl
+  /// brings back a page that showed none of itself.
+  func wholeScreenComposite(
+    in context: TransitionContext, amount: Double, presenting page: ScreenSnapshot, presented below: ScreenSnapshot
+  ) -> Layer {
+    let flat = foldOffset(in: context, presented: below, amount: 0)
+    return curled(in: context, fold: lerp(flat, -Self.shadowDepth, amount), page: page, below: below)
+  }
+
+  /// The page curled along the fold at offset `f` over the screen below it.
+  private func curled(in context: TransitionContext, fold f: Double, page: ScreenSnapshot, below: ScreenSnapshot) -> Layer {
     let n = Self.normal
-    let f = foldOffset(in: context, presented: below, amount: amount)
     let travelled = foldOffset(in: context, presented: below, amount: 0) - f
     // The page, cut along the fold.
     var pageLayer = context.snapshotLayer(page)

@@ -9,10 +9,21 @@ import Raster
 /// presented, 1 = fully): the present runs the amount 0 → 1 along `curve`,
 /// the dismiss 1 → 0. The present ends on the composite, not on the bare new
 /// screen (`restingLayers`), and the dismiss starts from it.
+///
+/// A dismiss that undoes another transition's present starts from what that
+/// present left on display, filling the screen
+/// (`TransitionContext.startsFromWholeScreen`): its frames are
+/// `wholeScreenComposite` instead, which takes that picture away from where
+/// it is, so the first frame is the picture on display.
 protocol PartialPresentation: Transition {
   var curve: AnimationCurve { get }
   /// The frame with the presented screen `amount` of the way in.
   func composite(
+    in context: TransitionContext, amount: Double, presenting: ScreenSnapshot, presented: ScreenSnapshot
+  ) -> Layer
+  /// The frame of a dismiss from `presented` filling the screen, `amount`
+  /// of the way in (1: all of it, 0: gone).
+  func wholeScreenComposite(
     in context: TransitionContext, amount: Double, presenting: ScreenSnapshot, presented: ScreenSnapshot
   ) -> Layer
   /// Where the presented screen's top-left corner rests in the container:
@@ -66,22 +77,38 @@ extension PartialPresentation {
     return composite(in: context, amount: 1, presenting: context.fromScreen, presented: presented)
   }
 
+  /// The presented picture moves down off the screen over the presenting
+  /// screen at rest, as a dismiss animator that moves the presented view
+  /// to below the screen does from a full-screen frame: the presenting
+  /// screen never moved back (or a present from a sheet's composite left
+  /// it in place), so nothing else animates.
+  func wholeScreenComposite(
+    in context: TransitionContext, amount: Double, presenting: ScreenSnapshot, presented: ScreenSnapshot
+  ) -> Layer {
+    var leaving = context.snapshotLayer(presented)
+    leaving.transform = .translation(x: 0, y: context.height * (1 - amount))
+    var container = context.emptyContainer()
+    container.sublayers = [context.snapshotLayer(presenting), leaving]
+    return container
+  }
+
   public func layers(in context: TransitionContext, at time: Double) -> Layer {
     let reverse = context.operation.isReverse
+    let whole = reverse && context.startsFromWholeScreen
     let presenting = reverse ? context.toScreen : context.fromScreen
     let presented = reverse ? context.fromScreen : context.toScreen
     switch TransitionPhase(time: time, duration: duration, delay: delay) {
     case .start:
-      return reverse
+      return reverse && !whole
         ? composite(in: context, amount: 1, presenting: presenting, presented: presented) : context.startContainer()
     case .end:
       return reverse
         ? context.endContainer() : composite(in: context, amount: 1, presenting: presenting, presented: presented)
     case .running(let elapsed):
-      let progress = curve.progress(atTime: elapsed, duration: duration)
-      return composite(
-        in: context, amount: presentedAmount(in: context, progress: progress), presenting: presenting,
-        presented: presented)
+      let amount = presentedAmount(in: context, progress: curve.progress(atTime: elapsed, duration: duration))
+      return whole
+        ? wholeScreenComposite(in: context, amount: amount, presenting: presenting, presented: presented)
+        : composite(in: context, amount: amount, presenting: presenting, presented: presented)
     }
   }
 }

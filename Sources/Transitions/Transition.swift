@@ -77,6 +77,13 @@ public struct TransitionContext: Sendable {
   public var fromScreen: ScreenSnapshot
   /// The screen on display when it ends (`toVC.view`).
   public var toScreen: ScreenSnapshot
+  /// Whether a dismiss starts from `fromScreen` filling the container as
+  /// it is on display, rather than from the composite its own present
+  /// leaves: a dismiss naming another transition than the present it
+  /// undoes starts from whatever that present left. A presentation over
+  /// the old screen (`PartialPresentation`) then takes the whole picture
+  /// off the screen its own way, from where it is.
+  public var startsFromWholeScreen = false
 
   public init(containerSize: Size, scale: Double, operation: TransitionOperation, fromScreen: ScreenSnapshot, toScreen: ScreenSnapshot) {
     self.containerSize = containerSize

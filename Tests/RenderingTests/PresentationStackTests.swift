@@ -114,4 +114,61 @@ import Testing
     #expect(first.b > 190 && first.b < 215 && first.r == 0, "the first card is not there, dimmed: \(first)")
     #expect(above.b == 0, "\(above)")
   }
+
+  /// A dismiss naming another transition than the present it undoes starts
+  /// from the picture on display: the composite a sheet, an elastic card
+  /// or a curl left, or the screen a full-screen present left, which a
+  /// presentation over the old screen then takes off whole. Its first frame
+  /// is the hold's, and it ends on the screen below.
+  @Test(arguments: [
+    ("sheet", "cross-dissolve"), ("sheet", "cover-vertical"), ("sheet", "elastic-present"),
+    ("elastic-present", "push"), ("partial-curl", "flip-horizontal"), ("partial-curl", "sheet"),
+    ("cross-dissolve", "sheet"), ("cover-vertical", "elastic-present"), ("push", "partial-curl"),
+  ])
+  func aDismissWithAnotherTransitionStartsFromThePictureOnDisplay(present: String, dismiss: String) throws {
+    let job = """
+      name: other
+      canvas: { size: 200x400, scale: 1, fps: 30, background: "#000000" }
+      screens:
+        a: { background: "#FFFFFF" }
+        b: { background: "#FF0000", views: [ { frame: [0, 0, 200, 100], color: "#00FF00" } ] }
+      timeline:
+        - present: { to: b, transition: \(present) }
+        - hold: 0.1
+        - dismiss: { transition: \(dismiss) }
+        - hold: 0.1
+      """
+    let renderer = FrameRenderer(spec: try JobParser.parse(job, file: "other.cfg"))
+    let segments = Self.bounds(renderer)
+    func frame(_ n: Int) -> Bitmap { renderer.frame(n, width: 200, height: 400) }
+    let held = frame(segments[1].last)
+    let starts = frame(segments[2].first) == held
+    #expect(starts, "\(present) then \(dismiss): the dismiss's first frame is not the hold's")
+    let ends = frame(segments[3].first) == renderer.snapshot(of: "a")
+    #expect(ends)
+  }
+
+  /// A cross-dissolve dismissing a sheet blends the sheet's composite (the
+  /// black above the receded screen, the card's green top 69 pt down) into
+  /// the screen below, not the presented screen alone.
+  @Test func aCrossDissolveDismissingASheetFadesItsComposite() throws {
+    let job = """
+      name: fade
+      canvas: { size: 200x400, scale: 1, fps: 30, background: "#000000" }
+      screens:
+        a: { background: "#FFFFFF" }
+        b: { background: "#FF0000", views: [ { frame: [0, 0, 200, 100], color: "#00FF00" } ] }
+      timeline:
+        - present: { to: b, transition: sheet }
+        - hold: 0.1
+        - dismiss: { transition: cross-dissolve, curve: linear, duration: 0.4 }
+      """
+    let renderer = FrameRenderer(spec: try JobParser.parse(job, file: "fade.cfg"))
+    let segments = Self.bounds(renderer)
+    // Frame 3 of 12: the composite at opacity ¾ over the black, white at ¼ over it.
+    let quarter = renderer.frame(segments[2].first + 3, width: 200, height: 400)
+    let above = quarter[100, 30], card = quarter[100, 80]
+    #expect(above.r == above.g && above.g == above.b && (60...68).contains(Int(above.r)), "\(above)")
+    #expect((60...68).contains(Int(card.r)) && (203...211).contains(Int(card.g)) && card.b == card.r, "\(card)")
+  }
 }
