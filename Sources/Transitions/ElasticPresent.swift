@@ -17,6 +17,11 @@ import Raster
 ///
 /// The presented screen is laid out full-screen here (a snapshot cannot be
 /// re-laid out at 500 pt), so the sheet shows its top `height` points.
+/// A `height` beyond the screen's (500 pt on an iPhone held in landscape)
+/// is the screen's: UIKit's 500 pt view covers the screen to its bottom,
+/// its top above the screen, while the full-screen snapshot in a sheet that
+/// tall would leave the sheet's lower part empty over the old screen; so
+/// the sheet rests at the screen's top, the whole presented screen in view.
 /// The article does not show `transitionDuration`; transvid uses 0.5 s.
 ///
 /// The present ends on a composite, not a full-screen snapshot: the shrunken
@@ -28,7 +33,7 @@ public struct ElasticPresent: PartialPresentation {
     summary: "a sheet springs up from the bottom while the old screen shrinks behind it; dismiss reverses",
     operations: [.present, .dismiss, .push, .pop],
     parameters: SharedParameters.timed(duration: 0.5, curve: "spring(damping: 0.55, velocity: 1/0.55, duration: <duration>)") + [
-      ParameterDescriptor("height", .number, default: "500", "the sheet's height in points", range: 1...100_000),
+      ParameterDescriptor("height", .number, default: "500", "the sheet's height in points (at most the screen's)", range: 1...100_000),
       ParameterDescriptor("scale", .number, default: "0.85", "the old screen's final scale", range: 0.01...10),
     ],
     make: { ElasticPresent(parameters: $0) })
@@ -54,9 +59,14 @@ public struct ElasticPresent: PartialPresentation {
     presentedAmount(in: context, progress: progress)
   }
 
+  /// The sheet's height in `context`: `height`, at most the screen's.
+  public func sheetHeight(in context: TransitionContext) -> Double {
+    Swift.min(height, context.height)
+  }
+
   /// The sheet's top edge (y, in points) at spring value `progress`.
   public func sheetTop(in context: TransitionContext, progress: Double) -> Double {
-    context.height - height * presented(context, progress: progress)
+    context.height - sheetHeight(in: context) * presented(context, progress: progress)
   }
 
   /// The old screen's scale at spring value `progress`.
@@ -66,13 +76,14 @@ public struct ElasticPresent: PartialPresentation {
 
   /// The tree for a sheet `amount` presented (1 = at rest), in the
   /// present's terms: `below` is the old screen, `sheet` the new one.
-  func presentedOrigin(in context: TransitionContext) -> Point { Point(x: 0, y: context.height - height) }
+  func presentedOrigin(in context: TransitionContext) -> Point { Point(x: 0, y: context.height - sheetHeight(in: context)) }
 
   func composite(in context: TransitionContext, amount: Double, presenting below: ScreenSnapshot, presented sheet: ScreenSnapshot) -> Layer {
     var background = context.snapshotLayer(below)
     let s = lerp(1, scale, amount)
     background.transform = .scale(x: s, y: s)
     // toVC.view.frame = (0, H, W, height); transform = translation(0, −height·amount).
+    let height = sheetHeight(in: context)
     var sheetLayer = Layer(frame: Rect(x: 0, y: context.height, width: context.width, height: height))
     sheetLayer.masksToBounds = true
     sheetLayer.sublayers = [context.snapshotLayer(sheet)]

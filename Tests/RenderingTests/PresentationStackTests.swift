@@ -46,8 +46,9 @@ import Testing
 
   @Test(arguments: [
     ("sheet", "present", "transition: sheet"), ("sheet", "present", "transition: cover-vertical"),
-    ("sheet", "push", "transition: push"), ("elastic-present", "present", "transition: cross-dissolve"),
-    ("partial-curl", "push", "transition: circle-spread"), ("elastic-present", "present", "transition: elastic-present"),
+    ("sheet", "push", "transition: push"), ("elastic-present, height: 300", "present", "transition: cross-dissolve"),
+    ("partial-curl", "push", "transition: circle-spread"),
+    ("elastic-present, height: 300", "present", "transition: elastic-present, height: 300"),
   ])
   func stepsFromAndBackToACompositeDoNotJump(first: String, operation: String, second: String) throws {
     let back = operation == "push" ? "pop" : "dismiss"
@@ -122,7 +123,7 @@ import Testing
   /// is the hold's, and it ends on the screen below.
   @Test(arguments: [
     ("sheet", "cross-dissolve"), ("sheet", "cover-vertical"), ("sheet", "elastic-present"),
-    ("elastic-present", "push"), ("partial-curl", "flip-horizontal"), ("partial-curl", "sheet"),
+    ("elastic-present, height: 300", "push"), ("partial-curl", "flip-horizontal"), ("partial-curl", "sheet"),
     ("cross-dissolve", "sheet"), ("cover-vertical", "elastic-present"), ("push", "partial-curl"),
   ])
   func aDismissWithAnotherTransitionStartsFromThePictureOnDisplay(present: String, dismiss: String) throws {

@@ -67,6 +67,28 @@ import Testing
     #expect(a[2, 58] == b[2, 58])
   }
 
+  /// An elastic sheet taller than the screen (its 500 pt on an iPhone held
+  /// in landscape) is as tall as the screen: at rest it shows the whole new
+  /// screen, its top bar at the top and nothing of the old screen below it.
+  @Test func anElasticSheetTallerThanTheScreenCoversIt() throws {
+    let job = """
+      name: ep
+      canvas: { size: 852x393, scale: 1, fps: 30 }
+      screens:
+        a: { background: "#FFFFFF", views: [ { frame: [0, 300, 852, 93], color: "#0000FF" } ] }
+        b: { background: "#FF0000", views: [ { frame: [0, 0, 852, 44], color: "#00FF00" } ] }
+      timeline:
+        - hold: 0.1
+        - present: { to: b, transition: elastic-present }
+        - hold: 0.5
+      """
+    let renderer = FrameRenderer(spec: try JobParser.parse(job, file: "ep.cfg"))
+    let rest = renderer.frame(renderer.frameCount - 1, width: 852, height: 393)
+    #expect(rest[400, 10] == Pixel(r: 0, g: 255, b: 0, a: 255) && rest[400, 380] == Pixel(r: 255, g: 0, b: 0, a: 255))
+    let covered = rest == renderer.snapshot(of: "b")
+    #expect(covered, "the resting sheet does not show all of b")
+  }
+
   /// A partial curl uncovers the new screen down to its highest view,
   /// whether or not the view has an id (UIKIT.md: H − max(40, its minY)).
   @Test func aPartialCurlUncoversTheHighestViewWithOrWithoutAnID() throws {
