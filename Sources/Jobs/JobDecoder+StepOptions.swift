@@ -64,14 +64,18 @@ extension JobDecoder {
       }
       // A sheet is dragged by UIKit's own pan, not a percent-driven
       // transition: its top follows the finger. Linear while tracking (a
-      // `curve:` the step writes still wins), percentComplete 1 where the
-      // finger has moved the top between rest and the screen's bottom.
-      if step.transition == "sheet", var gesture = step.gesture, let travel = gesture.travel, travel.width == 0 {
+      // `curve:` the step writes still wins), whether the finger is written
+      // as `progress:` (the fraction of the way the top has moved) or as a
+      // `distance:`, percentComplete 1 where the finger has moved the top
+      // between rest and the screen's bottom.
+      if step.transition == "sheet", var gesture = step.gesture, (gesture.travel?.width ?? 0) == 0 {
         if fields["curve"] == nil { step.parameters.values["curve"] = .curve(.linear) }
-        let sheet = PageSheet(parameters: step.parameters).travel(width: canvas.size.width, height: canvas.size.height)
-        gesture.progress = gesture.progress.map { Swift.min(1, $0 * abs(travel.height) / sheet) }
-        gesture.travel = Size(width: 0, height: travel.height < 0 ? -sheet : sheet)
-        step.gesture = gesture
+        if let travel = gesture.travel {
+          let sheet = PageSheet(parameters: step.parameters).travel(width: canvas.size.width, height: canvas.size.height)
+          gesture.progress = gesture.progress.map { Swift.min(1, $0 * abs(travel.height) / sheet) }
+          gesture.travel = Size(width: 0, height: travel.height < 0 ? -sheet : sheet)
+          step.gesture = gesture
+        }
       }
     }
     if let node = fields["mirror"] { step.mirror = try boolean(node, fields.path("mirror")) }

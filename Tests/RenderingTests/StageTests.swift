@@ -736,6 +736,27 @@ extension CaptionInkTests {
     }
   }
 
+  /// A sheet drag written as `progress:` follows the finger as its
+  /// `distance:` form does: linear while tracking, the top the sample's
+  /// fraction of the way from rest to the screen's bottom (not along the
+  /// sheet's spring, which had it 92 % of the way down at 0.45).
+  @Test func aSheetDraggedByProgressFollowsTheFinger() throws {
+    let samples = [0, 0.3, 0.45]
+    let job = Self.sheetJob(
+      canvas: "device: iphone-15",
+      then: "\n  - dismiss: { gesture: { progress: [0, 0.3, 0.45], release: cancel, interval: 0.2 } }")
+    let spec = try JobParser.parse(job, file: "p.cfg")
+    let renderer = FrameRenderer(spec: spec)
+    let start = 5 + 2  // the present (0.5 s) and the hold (0.2 s) at 10 fps
+    for k in 0...4 {
+      let frame = renderer.frame(start + k, width: 393, height: 852)
+      let p = samples[k / 2] + (k < 4 ? (samples[k / 2 + 1] - samples[k / 2]) * Double(k % 2) / 2 : 0)
+      let top = (0..<852).first { frame[196, $0].b > 200 && frame[196, $0].r < 60 }
+      // 852 − (59 + 10) = 783 pt from rest to the bottom.
+      #expect(top.map { abs(Double($0) - (69 + 783 * p)) <= 1 } == true, "frame \(k): sheet top \(top ?? -1), p \(p)")
+    }
+  }
+
   /// A sheet rests 10 pt below the device's own safe-area top (UIKIT.md
   /// §2; the presets' insets as `transvid list devices` gives them), the
   /// presenting screen's top at the safe-area top; in the dark the screen
