@@ -5,14 +5,19 @@ import Rendering
 /// `png`: the poster, one frame at full canvas size.
 struct PosterOutput: FormatWriter {
   var fileType: OutputFileType { PNGWriter.fileType }
-  var cacheKey: String { "png \(PNGWriter.revision)" }
+  var cacheKey: String { "png \(PNGWriter.revision) past-delay" }
 
   /// The poster frame's time: `png.time`, else the middle of the first
-  /// transition, else the middle of the timeline.
+  /// transition's animation, else the middle of the timeline. A step's
+  /// `delay` is waited out before its animation (slowed down with it), so
+  /// the middle is past it; a gesture scrubs its delay as part of the
+  /// animation, so its middle is the segment's.
   static func posterTime(_ renderer: FrameRenderer) -> Double {
     if let time = renderer.spec.output.png.time { return time }
     for segment in renderer.timeline.segments {
-      if case .transition = segment.content { return segment.start + segment.duration / 2 }
+      guard case .transition(_, let step) = segment.content else { continue }
+      let delay = segment.track == nil ? (segment.transition?.delay ?? 0) * step.slowmo : 0
+      return segment.start + (segment.duration + delay) / 2
     }
     return renderer.timeline.duration / 2
   }

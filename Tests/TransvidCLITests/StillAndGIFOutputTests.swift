@@ -229,6 +229,33 @@ func smallJob(output: String) -> String {
     }
   }
 
+  /// The default poster is the middle of the first transition's animation,
+  /// past its `delay` (slowed down with it): a delay of 1 s after a 0.5 s
+  /// hold put it at 1.27 s, the screen still at rest.
+  @Test(arguments: [("", "1.77 s (frame 53)"), (", slowmo: 2", "3.00 s (frame 90)"), (", delay: 0", "0.77 s (frame 23)")])
+  func theDefaultPosterIsPastTheDelay(options: String, poster: String) throws {
+    let dir = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    let text = """
+      name: delayed
+      canvas: { size: 40x60, scale: 1, fps: 30 }
+      output: { formats: [png] }
+      screens:
+        a: { background: "#FFFFFF" }
+        b: { background: "#FF0000" }
+      timeline:
+        - hold: 0.5
+        - push: { to: b, transition: cross-dissolve, delay: 1.0, duration: 0.5\(options) }
+      """.replacingOccurrences(of: "delay: 1.0, duration: 0.5, delay: 0", with: "delay: 0, duration: 0.5")
+    let renderer = FrameRenderer(spec: try JobParser.load(path: try write(text, to: "delayed.cfg", in: dir)))
+    let path = (dir as NSString).appendingPathComponent("delayed.png")
+    let summary = try OutputWriter.write(format: .png, renderer: renderer, to: path)
+    #expect(summary.notes == ["poster at \(poster)"])
+    // Half way through the dissolve: neither screen alone.
+    let image = try ImageDecoder.decode(path: path)
+    #expect(image != renderer.snapshot(of: "a") && image != renderer.snapshot(of: "b"))
+  }
+
   /// A `png.time` past the end shows the last frame, and the summary says
   /// so, as `transvid frame --time` does; a time at the last frame (its
   /// rounding included) says nothing more.
