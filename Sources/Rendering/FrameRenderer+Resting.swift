@@ -82,11 +82,12 @@ final class RestingImages: Sendable {
     var below: [Forward] = []
   }
 
-  /// A forward step not yet undone: what it started from and the
-  /// transition it ran (a catalog name).
+  /// A forward step not yet undone: what it started from, the transition
+  /// it ran (a catalog name) and whether it ran inside a sheet's card.
   private struct Forward {
     var start: Shown?
     var transition: String
+    var hosted: Bool
   }
 
   private let timeline: Timeline
@@ -180,15 +181,18 @@ final class RestingImages: Sendable {
         start = p.current ?? screens[step.from].map { statusBar.lightness(over: $0.image) } ?? 0
         p.current = start
       }
-      // A push or pop while a sheet is up runs inside its card, between the
-      // screens themselves. Otherwise a forward step starts from what is on
-      // display, and a reverse step ends on what the forward step it undoes
-      // started from. A reverse step starts from what is on display too,
-      // whole, unless it has the transition of the step it undoes, which
-      // draws its own composite.
+      // A push while a sheet is up runs inside its card, between the
+      // screens themselves, and so does the pop that undoes it (not the pop
+      // of a push that brought the sheet up: it undoes the sheet itself).
+      // Otherwise a forward step starts from what is on display, and a
+      // reverse step ends on what the forward step it undoes started from.
+      // A reverse step starts from what is on display too, whole, unless it
+      // has the transition of the step it undoes, which draws its own
+      // composite.
       let mirrored = step.mirror == true
       let reverse = step.operation.isReverse
-      let host = step.operation == .push || step.operation == .pop ? p.shown?.host : nil
+      let hosted = step.operation == .push || (step.operation == .pop && p.below.last?.hosted == true)
+      let host = hosted ? p.shown?.host : nil
       let whole = reverse && host == nil && p.below.last.map { $0.transition != step.transition } == true
       let from = (reverse && !whole) || host != nil ? nil : p.shown
       let to = reverse && host == nil ? p.below.last?.start : nil
@@ -208,7 +212,7 @@ final class RestingImages: Sendable {
       if reverse {
         p.shown = p.below.popLast()?.start
       } else {
-        p.below.append(Forward(start: p.shown, transition: step.transition))
+        p.below.append(Forward(start: p.shown, transition: step.transition, hosted: host != nil))
         let render = { (layers: Layer) in self.canvasImage(layers) }
         if let host {
           // The sheet, now with the pushed screen in its card.

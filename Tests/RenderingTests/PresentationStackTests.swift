@@ -99,6 +99,34 @@ import Testing
     #expect(pushed[100, 200] == Pixel(r: 255, g: 0, b: 255, a: 255) && above(pushed) == above(resting))
   }
 
+  /// A pop undoing a push that brought a sheet (or elastic card, or curl)
+  /// up undoes that presentation: it starts from its composite and leaves
+  /// the screen below, rather than running inside its own card.
+  @Test(arguments: ["sheet", "elastic-present, height: 300", "partial-curl"])
+  func aPopOfAPushThatBroughtASheetUpUndoesIt(transition: String) throws {
+    let job = """
+      name: pushed
+      canvas: { size: 200x400, scale: 1, fps: 30, background: "#000000" }
+      screens:
+        a: { background: "#FFFFFF" }
+        b: { background: "#FF0000", views: [ { frame: [0, 0, 200, 100], color: "#00FF00" } ] }
+      timeline:
+        - push: { to: b, transition: \(transition) }
+        - hold: 0.1
+        - pop: {}
+        - hold: 0.1
+      """
+    let renderer = FrameRenderer(spec: try JobParser.parse(job, file: "pushed.cfg"))
+    let segments = Self.bounds(renderer)
+    func frame(_ n: Int) -> Bitmap { renderer.frame(n, width: 200, height: 400) }
+    let held = frame(segments[1].last)
+    #expect(held != renderer.snapshot(of: "b"), "the hold shows the composite")
+    let starts = frame(segments[2].first) == held
+    #expect(starts, "\(transition): the pop does not start from the composite")
+    let ends = frame(segments[3].first) == renderer.snapshot(of: "a")
+    #expect(ends, "\(transition): the pop does not end on a")
+  }
+
   /// A sheet presented from a sheet moves the first card back as a card
   /// (UIKIT.md §2): its top shows just above the new card, dimmed, where a
   /// full-screen root moved back would show the black behind it.
