@@ -5,8 +5,9 @@
 //                        animations show it (1…20)
 //   touch: [x, y]        a touch indicator (a translucent circle, as screen
 //   touch: true          recordings show touches) at a point, or where the
-//                        transition's own `tap`, `origin` or `element` says;
-//                        either way on the screen (0…width, 0…height)
+//                        transition's own `tap`, `origin` or `element` says,
+//                        else where the gesture's finger starts; either way
+//                        on the screen (0…width, 0…height)
 //   mirror: true         draw the step mirrored left to right, as UIKit
 //                        mirrors its navigation transitions in right-to-left
 //                        locales (Localization.swift; `false` keeps a
@@ -83,7 +84,9 @@ extension JobDecoder {
       step.slowmo = try number(node, fields.path("slowmo"), in: 1...20, expected: "a slow-down factor from 1 to 20")
     }
     if let node = fields["touch"] {
-      step.touch = try touch(node, fields.path("touch"), step: step, from: from)
+      let touch = try touch(node, fields.path("touch"), step: step, from: from, canvas: canvas.size)
+      step.touch = touch?.point
+      step.touchStartsGesture = touch?.startsGesture ?? false
       if let point = step.touch, !(0...canvas.size.width).contains(point.x) || !(0...canvas.size.height).contains(point.y) {
         let size = "\(JobDecoder.format(canvas.size.width))x\(JobDecoder.format(canvas.size.height))"
         throw Diagnostic(
@@ -95,23 +98,51 @@ extension JobDecoder {
     return step
   }
 
-  /// `touch: [x, y]`, or `true` for the point the transition starts from.
+  /// `touch: [x, y]`, or `true` for the point the transition starts from:
+  /// its tap, origin or element, else where its gesture's finger starts
+  /// (`startsGesture`).
   private func touch(
-    _ node: YAMLNode, _ path: KeyPath, step: TransitionStep, from: ScreenSpec
-  ) throws(Diagnostic) -> Point? {
+    _ node: YAMLNode, _ path: KeyPath, step: TransitionStep, from: ScreenSpec, canvas: Size
+  ) throws(Diagnostic) -> (point: Point, startsGesture: Bool)? {
     if node.plainBoolean == false { return nil }
     if node.plainBoolean == true {
       let p = step.parameters
-      if case .point(let tap)? = p.values["tap"] { return tap }
-      if case .rect(let origin)? = p.values["origin"] { return origin.center }
+      if case .point(let tap)? = p.values["tap"] { return (tap, false) }
+      if case .rect(let origin)? = p.values["origin"] { return (origin.center, false) }
       if let element = p.element(), let view = from.views.first(where: { $0.id == element.from }) {
-        return view.frame.center
+        return (view.frame.center, false)
+      }
+      if let gesture = step.gesture {
+        guard let start = Self.fingerStart(of: gesture, sheet: step.transition == "sheet", canvas: canvas) else {
+          throw Diagnostic(
+            node.location,
+            "\(path): '\(step.transition)' has no tap, origin or element here to put the touch on, and its gesture "
+              + "no direction for the finger to move in; give the gesture direction and distance, or touch: [x, y]")
+        }
+        return (start, true)
       }
       throw Diagnostic(
         node.location,
         "\(path): '\(step.transition)' has no tap, origin or element here to put the touch on; give touch: [x, y]")
     }
     let xy = try numbers(node, path, count: 2, expected: "[x, y] in points, or true")
-    return Point(x: xy[0], y: xy[1])
+    return (Point(x: xy[0], y: xy[1]), false)
+  }
+
+  /// Where a gesture's finger is at percentComplete 0 on a `canvas`-sized
+  /// screen: on the edge its `direction` drags from, halfway along (a
+  /// back-swipe `right` at the left edge, an interactive push `left` at the
+  /// right one, `up` at the bottom, `down` at the top), so that moving by
+  /// `travel` × percentComplete it stays on the edge of the page it drags; on
+  /// a `sheet` dragged up or down, at the sheet's top (the screen's bottom
+  /// when presented, its resting top when dismissed), which follows the
+  /// finger. Nil for a gesture of `progress` alone, whose finger does not move.
+  static func fingerStart(of gesture: GestureSpec, sheet: Bool, canvas: Size) -> Point? {
+    guard let travel = gesture.travel, travel.width != 0 || travel.height != 0 else { return nil }
+    let w = canvas.width, h = canvas.height
+    if travel.width != 0 { return Point(x: travel.width > 0 ? 0 : w, y: h / 2) }
+    if travel.height < 0 { return Point(x: w / 2, y: h) }
+    // The sheet's travel runs from its resting top to the screen's bottom.
+    return Point(x: w / 2, y: sheet ? h - travel.height : 0)
   }
 }

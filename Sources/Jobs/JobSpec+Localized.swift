@@ -146,7 +146,8 @@ extension JobSpec {
   /// left, back-swipe from the right edge) unless `mirror: false`, custom
   /// transitions only with `mirror: true`; `leading`/`trailing` gestures
   /// point the locale's way, `left`/`right` mirror with a mirrored step; a touch, and a transition's tap point or
-  /// origin button, land on the view under them wherever it went. A
+  /// origin button, land on the view under them wherever it went (a touch
+  /// where a gesture's finger starts turns with the gesture). A
   /// left-to-right locale mirrors nothing.
   mutating func mirror(rightToLeft: Bool) {
     let width = canvas.size.width
@@ -165,13 +166,20 @@ extension JobSpec {
       // screen do (a back-swipe written `right` for English drags to the left
       // in Arabic, with the page), and `leading`/`trailing` are already the
       // left-to-right self's. An unmirrored step in RTL turns leading to the right.
+      var turned = false
       if var gesture = step.gesture, let travel = gesture.travel, rightToLeft, !mirrored, gesture.isLayoutRelative {
         gesture.travel = Size(width: -travel.width, height: travel.height)
         step.gesture = gesture
+        turned = true
       }
       let from = laidOut.first { $0.name == step.from }
       if let touch = step.touch, rightToLeft {
-        step.touch = JobSpec.touch(touch, on: from, width: width, drawnMirrored: mirrored)
+        // A finger starting at the edge the gesture drags from turns with the
+        // gesture (a step drawn mirrored flips both); any other on its view.
+        step.touch =
+          step.touchStartsGesture
+          ? Point(x: turned ? width - touch.x : touch.x, y: touch.y)
+          : JobSpec.touch(touch, on: from, width: width, drawnMirrored: mirrored)
       }
       // Where the transition starts (tap-spread's `tap`, a circle's `origin`
       // button) is where the user taps, so it goes where the tap goes.

@@ -563,7 +563,13 @@ public struct TransitionStep: Hashable, Sendable {
   /// How many times slower than real time the step plays (`slowmo:`).
   public var slowmo: Double = 1
   /// Where a touch indicator shows (`touch:`), in points; nil for none.
+  /// With a gesture, where the finger is at percentComplete 0.
   public var touch: Point?
+  /// Whether `touch` is where the gesture's finger starts, at the edge it
+  /// drags from (`touch: true` on a gesture step with no tap, origin or
+  /// element), not a point on a view: a right-to-left layout moves it as it
+  /// moves the gesture, not as it moves the view under it.
+  public var touchStartsGesture = false
   public var location: SourceLocation
 
   public init(

@@ -1,3 +1,4 @@
+import Foundation
 import Geometry
 import Jobs
 import Raster
@@ -69,6 +70,83 @@ import Testing
     #expect(p.map { abs($0.x - 25) < 1e-9 && $0.y == 30 } == true)
     // After release the finger is gone.
     #expect(timeline.touchLocation(segment: 1, clock: 0.5) == nil)
+  }
+
+  /// `touch: true` on a gesture step with nothing to tap starts where the
+  /// finger does, on the edge its direction drags from, and follows it (it
+  /// was refused: "has no tap, origin or element here to put the touch on").
+  @Test func touchTrueOnAGestureStartsWhereTheFingerDoes() throws {
+    func touch(_ steps: String, locale: Int = 0) throws -> (Point?, Timeline) {
+      let spec = try JobParser.parse(
+        """
+        name: g
+        canvas: { size: 40x60, scale: 1, fps: 30 }
+        locales: [en, ar]
+        strings: { en: { k: "x" }, ar: { k: "x" } }
+        screens:
+          a: { background: "#FFFFFF", views: [ { frame: [0, 0, 40, 60], color: "#FF0000", mirror: false } ] }
+          b: { background: "#0000FF" }
+        timeline:
+        \(steps)
+        """, file: "g.cfg")
+      let job = spec.localizedJobs()[locale]
+      guard case .transition(let step) = job.timeline[job.timeline.count - 1] else { return (nil, Timeline(spec: job)) }
+      return (step.touch, Timeline(spec: job))
+    }
+    let pop = "  - push: { to: b, transition: push }\n  - pop: { touch: true, gesture: { direction: right, distance: [0, 5, 15] } }"
+    let (back, timeline) = try touch(pop)
+    #expect(back == Point(x: 0, y: 30))
+    // It follows the finger: 5 pt right at the second sample, 1/6 s in.
+    let moved = try #require(timeline.touchLocation(segment: 1, clock: 1.0 / 6))
+    #expect(abs(moved.x - 5) < 1e-9 && moved.y == 30)
+    // An interactive push to the left starts at the right edge; up from the bottom, down from the top.
+    let left = "  - push: { to: b, transition: push, touch: true, gesture: { direction: left, distance: [0, 30] } }"
+    #expect(try touch(left).0 == Point(x: 40, y: 30))
+    let up = "  - push: { to: b, transition: cover-vertical, touch: true, gesture: { direction: up, distance: [0, 40] } }"
+    #expect(try touch(up).0 == Point(x: 20, y: 60))
+    let down = "  - push: { to: b, transition: cross-dissolve, touch: true, gesture: { direction: down, distance: [0, 40] } }"
+    #expect(try touch(down).0 == Point(x: 20, y: 0))
+    // A sheet's finger is on its top: the screen's bottom when it comes up, its resting top when dismissed.
+    let present = "  - present: { to: b, transition: sheet, safeAreaTop: 0, touch: true, gesture: { direction: up, distance: [0, 20] } }"
+    #expect(try touch(present).0 == Point(x: 20, y: 60))
+    let dismiss = "  - present: { to: b, transition: sheet, safeAreaTop: 0 }\n  - dismiss: { touch: true, gesture: { direction: down, distance: [0, 20] } }"
+    #expect(try touch(dismiss).0 == Point(x: 20, y: 10))
+    // In Arabic the back-swipe is drawn mirrored, the finger with it: given
+    // at the left edge (not moved as the `mirror: false` view under it is
+    // not); a step left unmirrored turns a `trailing` finger to the right edge.
+    #expect(try touch(pop, locale: 1).0 == Point(x: 0, y: 30))
+    let unmirrored = "  - push: { to: b, transition: push, mirror: false }\n  - pop: { touch: true, gesture: { direction: trailing, distance: [0, 5] } }"
+    #expect(try touch(unmirrored, locale: 1).0 == Point(x: 40, y: 30))
+    // A gesture of progress alone has no way for the finger to go.
+    let error = try #require(throws: Diagnostic.self) {
+      try touch("  - push: { to: b, transition: push }\n  - pop: { touch: true, gesture: { progress: [0, 0.6] } }")
+    }
+    #expect(
+      error.message
+        == "timeline[1].pop.touch: 'push' has no tap, origin or element here to put the touch on, and its gesture no "
+        + "direction for the finger to move in; give the gesture direction and distance, or touch: [x, y]")
+  }
+
+  /// README's example of a step's own options parses as written, its touch at the tap.
+  @Test func theReadmeStepOptionsExampleParses() throws {
+    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+      .deletingLastPathComponent()
+    let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
+    let prose = readme.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+    let start = try #require(prose.range(of: "inside its mapping (`push: "))
+    let step = try #require(prose[start.upperBound...].split(separator: "`").first)
+    let spec = try JobParser.parse(
+      """
+      canvas: { device: iphone-15 }
+      screens: { a: { background: red }, b: { background: blue } }
+      timeline:
+        - push: \(step)
+      """, file: "r.cfg")
+    guard case .transition(let push) = spec.timeline[0] else {
+      Issue.record("no push in \(step)")
+      return
+    }
+    #expect(push.slowmo == 4 && push.touch != nil)
   }
 
   @Test(arguments: [
