@@ -89,6 +89,13 @@ struct Options: Sendable {
   ] + limitOptions
   /// The options that set `JobLimits` (`JobLimits.set`), for renders, `plan` and `frame`.
   static let limitOptions = ["--max-side", "--max-frames", "--max-pixels", "--max-layer-pixels"]
+  /// The render options `watch` takes (by their long names). The rest are a
+  /// batch's (reports, shards, a `--cache` store, workers and their timeout,
+  /// a progress mode: a watch prints plain lines): taken and dropped, they
+  /// would seem to work, so a watch refuses them.
+  static let watchOptions =
+    ["--help", "--version", "--output-dir", "--format", "--target", "--force", "--locale", "--quiet", "--allow-outside", "--draft"]
+    + limitOptions
 
   /// `; did you mean '--format'?` for a near miss among `options`, else
   /// nothing (also for an exact match: `--json` outside `plan`).
@@ -156,8 +163,11 @@ struct Options: Sendable {
       return try parseCurve(rest)
     }
     var stream = ArgumentStream(rest, splitsJobs: true, lists: ["--format", "--locale"])
+    /// The options given, as named (`-j`, `--report`), in order.
+    var named: [String] = []
     while let arg = try stream.next() {
       let raw = stream.raw
+      if arg.hasPrefix("-"), arg != "-", arg != "--" { named.append(arg) }
       func value() throws -> String { try stream.value() }
       func positiveInteger() throws -> Int { try Options.positiveInteger(value(), for: arg) }
       switch arg {
@@ -233,13 +243,19 @@ struct Options: Sendable {
       return options
     }
     guard !inputs.isEmpty else { throw UsageError(description: "no job files given") }
-    if options.cacheMaxBytes != nil && options.cache == nil {
-      throw UsageError(description: "--cache-max-bytes bounds the --cache store: give --cache DIR too")
-    }
     if isWatch {
+      let long = ["-o": "--output-dir", "-q": "--quiet", "-j": "--jobs"]
+      if let option = named.first(where: { !watchOptions.contains(long[$0] ?? $0) }) {
+        throw UsageError(
+          description: "'watch' takes no \(option): it is for a batch; watch takes -o, --format, --target, --locale, "
+            + "--force, --draft, --allow-outside, --max-side, --max-frames, --max-pixels, --max-layer-pixels and -q")
+      }
       guard inputs.count == 1 else { throw UsageError(description: "'watch' takes one job file, got \(inputs.count)") }
       options.command = .watch(job: inputs[0])
       return options
+    }
+    if options.cacheMaxBytes != nil && options.cache == nil {
+      throw UsageError(description: "--cache-max-bytes bounds the --cache store: give --cache DIR too")
     }
     if isPlan || isCheck {
       // What a render writes: taken and dropped, a CI step would publish nothing and pass.

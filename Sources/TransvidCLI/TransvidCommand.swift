@@ -36,7 +36,8 @@ public enum TransvidCommand {
     'gallery' merges the reports of shards (files, or folders holding them) into
     DIR/index.html and DIR/report.json. 'watch' renders again whenever the job or
     an image it uses changes (--draft: 1x, 15 fps), with a preview page that
-    reloads itself, until Ctrl-C.
+    reloads itself, until Ctrl-C; it also takes --target, --locale, --force,
+    --allow-outside, the --max-* limits and -q, not a batch's other options.
 
     OPTIONS:
       -o, --output-dir DIR   where outputs go (default: the job's output.dir, else ./out)

@@ -445,3 +445,30 @@ import TestSupport
     #expect((try? met.get().0.bytes) == 59_000)
   }
 }
+
+/// `watch` renders one job, again on every save: a batch's options (its
+/// reports, shards, `--cache` store, workers and their timeout, a progress
+/// mode) it took and dropped, writing none of them and saying nothing.
+@Suite struct WatchOptionsTests {
+  @Test func aBatchOptionIsAUsageError() throws {
+    let takes =
+      "it is for a batch; watch takes -o, --format, --target, --locale, --force, --draft, --allow-outside, "
+      + "--max-side, --max-frames, --max-pixels, --max-layer-pixels and -q"
+    for (args, option) in [
+      (["--report", "r.json"], "--report"), (["--junit", "j.xml"], "--junit"), (["--gallery", "g"], "--gallery"),
+      (["--cache", "c"], "--cache"), (["--cache", "c", "--cache-max-bytes", "9"], "--cache"),
+      (["--cache-max-bytes", "9"], "--cache-max-bytes"), (["--shard", "1/2"], "--shard"), (["--shard-count", "2"], "--shard-count"),
+      (["-j", "2"], "-j"), (["-j2"], "-j"), (["--jobs=2"], "--jobs"), (["--job-timeout", "5"], "--job-timeout"),
+      (["--progress", "none"], "--progress"), (["-o", "out", "--report", "r.json"], "--report"),
+    ] {
+      let capture = Capture()
+      #expect(TransvidCommand.run(["watch", "w.cfg"] + args, console: capture.console, environment: [:]) == 2, "\(args)")
+      #expect(capture.err == ["transvid: 'watch' takes no \(option): \(takes)\nRun 'transvid --help' for usage."])
+    }
+    let o = try Options.parse([
+      "watch", "w.cfg", "-o", "out", "--format", "gif", "--target", "web", "--locale", "ar", "--force", "--draft",
+      "--allow-outside", "/", "--max-side", "100", "--max-frames", "9", "--max-pixels", "9", "--max-layer-pixels", "9", "-q",
+    ])
+    #expect(o.command == .watch(job: "w.cfg") && o.draft && o.force && o.quiet && o.formats == [.gif])
+  }
+}
