@@ -11,9 +11,20 @@ import Rendering
 /// images read to their headers (not an image, over the limits), its
 /// `maxBytes` held to the lowest rate, and nothing is rendered or written. A broken job prints its `FILE:LINE:COL: error: …`
 /// on standard error; a good one a line with its length on standard output.
-/// Exit status 1 when any job is broken or no job is found, 2 for a usage error.
+/// Exit status 1 when any job is broken or no job is found, 2 for a usage error
+/// (`--shard K/N` with another `--shard-count` among them, as for a render).
 enum CheckCommand {
   static func run(inputs: [String], options: Options, console: Console) -> Int32 {
+    // Every job is checked, whatever the shard; but a --shard-count other than
+    // --shard's N is the usage error a render and `plan` make of it, first.
+    if let shard = options.shard {
+      do {
+        try Shard.checkAgreement(shard, count: options.shardCount)
+      } catch {
+        console.error("transvid: \(error)\nRun 'transvid --help' for usage.")
+        return 2
+      }
+    }
     let files: [String]
     switch findJobs(inputs, console: console) {
     case .success(let found): files = found

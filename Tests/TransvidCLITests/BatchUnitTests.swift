@@ -472,3 +472,25 @@ import TestSupport
     #expect(o.command == .watch(job: "w.cfg") && o.draft && o.force && o.quiet && o.formats == [.gif])
   }
 }
+
+/// `check` checks every job whatever the shard, but `--shard K/N` with
+/// another `--shard-count` is the usage error a render and `plan` make of
+/// it: check exited 0.
+@Suite struct CheckShardAgreementTests {
+  @Test func aShardCountOtherThanTheShardsIsAUsageError() throws {
+    let dir = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    try write(smallJob(name: "good"), to: "good.cfg", in: dir)
+    for command in [["check"], ["plan"], []] {
+      let capture = Capture()
+      let args = command + [path(dir, "good.cfg"), "--shard", "1/2", "--shard-count", "3", "-o", path(dir, "out")]
+      #expect(TransvidCommand.run(args, console: capture.console, environment: [:]) == 2, "\(args)")
+      #expect(capture.err.first?.hasPrefix("transvid: --shard 1/2 and --shard-count 3 disagree") == true, "\(capture.err)")
+    }
+    let capture = Capture()
+    #expect(
+      TransvidCommand.run(
+        ["check", path(dir, "good.cfg"), "--shard", "1/2", "--shard-count", "2", "-q"], console: capture.console,
+        environment: [:]) == 0)
+  }
+}
