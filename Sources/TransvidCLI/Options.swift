@@ -193,9 +193,13 @@ struct Options: Sendable {
           throw UsageError(description: "unknown target '\(name)'\(OutputTarget.hint(forUnknown: name))")
         }
         options.target = target
-      case "--force": options.force = true
+      case "--force":
+        try stream.flag()
+        options.force = true
       case "--locale": options.locales = try Options.locales(try value())
-      case "-q", "--quiet": options.quiet = true
+      case "-q", "--quiet":
+        try stream.flag()
+        options.quiet = true
       case "-j", "--jobs": options.jobs = try positiveInteger()
       case "--shard":
         let text = try value()
@@ -225,8 +229,12 @@ struct Options: Sendable {
         }
         options.progress = mode
       case _ where limitOptions.contains(arg): try options.limits.set(arg, try value())
-      case "--json" where isPlan: json = true
-      case "--draft" where isWatch: options.draft = true
+      case "--json" where isPlan:
+        try stream.flag()
+        json = true
+      case "--draft" where isWatch:
+        try stream.flag()
+        options.draft = true
       case "--":
         inputs.append(contentsOf: stream.remaining())
       default:
@@ -402,12 +410,15 @@ extension JobLimits {
 /// with its value attached (and `-jN` as `-j N` when `splitsJobs`); `value()`
 /// takes the attached value or the next argument. An option takes one value:
 /// a second one, in any of its spellings, is a usage error rather than
-/// replacing the first, except for the `repeatable` options.
+/// replacing the first, except for the `repeatable` options; so is a flag
+/// given twice (`flag()`), which says nothing the first did not.
 struct ArgumentStream {
   /// Options each of whose values adds to a list (`--allow-outside DIR`).
   static let repeatable: Set<String> = ["--allow-outside"]
   /// The spellings of one option; the first names it.
-  static let spellings = [["-o", "--output-dir", "--output"], ["-j", "--jobs"], ["-t", "--time"], ["-n", "--samples"]]
+  static let spellings = [
+    ["-o", "--output-dir", "--output"], ["-j", "--jobs"], ["-t", "--time"], ["-n", "--samples"], ["-q", "--quiet"],
+  ]
 
   private var rest: ArraySlice<String>
   private let splitsJobs: Bool
@@ -470,6 +481,16 @@ struct ArgumentStream {
     }
     given[option] = (name, value)
     return value
+  }
+
+  /// Records the flag just read (an option that takes no value): a second
+  /// one, in any of its spellings, is a usage error, as a second value is.
+  mutating func flag() throws {
+    let option = Self.spellings.first { $0.contains(name) }?.first ?? name
+    if let first = given[option] {
+      throw Options.UsageError(description: "option \(name) is given twice ('\(first.spelling)' and '\(name)'); give it once")
+    }
+    given[option] = (name, "")
   }
 
   /// Every argument not read yet (after `--`).

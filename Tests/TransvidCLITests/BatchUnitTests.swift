@@ -173,7 +173,8 @@ import TestSupport
 
 /// An option takes one value: a second, in any spelling, is a usage error
 /// naming it (before, the last one won: `--locale ar --locale en` rendered
-/// only en); `--allow-outside` adds a folder each time, and a flag may repeat.
+/// only en); so is a flag given twice, as `--help` and README say (it was
+/// taken: `--force --force`, `-q --quiet`); `--allow-outside` adds a folder each time.
 @Suite struct RepeatedOptionTests {
   @Test func aSecondValueIsAUsageError() throws {
     for (args, message) in [
@@ -197,12 +198,17 @@ import TestSupport
       (["curve", "easeIn", "-n", "3", "--samples", "5"], "option --samples is given twice ('-n 3' and '--samples 5'); give it once"),
       (["curve", "easeIn", "--duration", "1", "--duration", "2"],
        "option --duration is given twice ('--duration 1' and '--duration 2'); give it once"),
+      (["x.cfg", "--force", "--force"], "option --force is given twice ('--force' and '--force'); give it once"),
+      (["x.cfg", "-q", "--quiet"], "option --quiet is given twice ('-q' and '--quiet'); give it once"),
+      (["check", "x.cfg", "-q", "-q"], "option -q is given twice ('-q' and '-q'); give it once"),
+      (["plan", "x.cfg", "--json", "--json"], "option --json is given twice ('--json' and '--json'); give it once"),
+      (["watch", "x.cfg", "--draft", "--draft"], "option --draft is given twice ('--draft' and '--draft'); give it once"),
     ] {
       let capture = Capture()
       #expect(TransvidCommand.run(args, console: capture.console, environment: [:]) == 2, "\(args)")
       #expect(capture.err == ["transvid: \(message)\nRun 'transvid --help' for usage."])
     }
-    let o = try Options.parse(["x.cfg", "--allow-outside", "a", "--allow-outside=b", "--force", "--force", "-q", "-q"])
+    let o = try Options.parse(["x.cfg", "--allow-outside", "a", "--allow-outside=b", "--force", "-q"])
     #expect(o.paths.allowed == ["a", "b"] && o.force && o.quiet)
     #expect(try Options.parse(["curve", "easeIn", "--samples=3"]).command == .curve(spec: "easeIn", samples: 3, duration: nil))
   }
