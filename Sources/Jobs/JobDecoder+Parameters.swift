@@ -21,14 +21,16 @@ extension JobDecoder {
   ) throws(Diagnostic) -> TransitionParameters {
     var values: [String: ParameterValue] = [:]
     let takesCurve = descriptor.parameters.contains { $0.name == "curve" }
+    // UIKit's spring form without its own duration takes the step's, written
+    // either way (DESIGN.md: `spring: { damping, velocity }`), as UIView's
+    // spring animation takes the animation's.
+    let stepDuration = fields["duration"]?.number
+      ?? descriptor.parameters.first { $0.name == "duration" }.flatMap { Double($0.defaultValue) }
     for pair in fields.pairs where !JobDecoder.stepReservedKeys.contains(pair.key) {
       if pair.key == "spring", takesCurve {
         if fields["curve"] != nil {
           throw Diagnostic(pair.keyLocation, "\(fields.path("spring")): give either curve or spring, not both")
         }
-        // UIKit's form without its own duration takes the step's (DESIGN.md: `spring: { damping, velocity }`).
-        let stepDuration = fields["duration"]?.text
-          ?? descriptor.parameters.first { $0.name == "duration" }.flatMap { Double($0.defaultValue) }.map { String($0) }
         values["curve"] = .curve(try spring(pair.value, fields.path("spring"), stepDuration: stepDuration))
         continue
       }
@@ -42,13 +44,16 @@ extension JobDecoder {
         }
         throw Diagnostic(pair.keyLocation, message)
       }
-      values[pair.key] = try value(pair.value, fields.path(pair.key), kind: parameter.kind, range: parameter.range, from: from, to: to)
+      values[pair.key] = try value(
+        pair.value, fields.path(pair.key), kind: parameter.kind, range: parameter.range, from: from, to: to,
+        stepDuration: stepDuration)
     }
     return TransitionParameters(values)
   }
 
   private func value(
-    _ node: YAMLNode, _ path: KeyPath, kind: ParameterKind, range: ClosedRange<Double>?, from: ScreenSpec, to: ScreenSpec
+    _ node: YAMLNode, _ path: KeyPath, kind: ParameterKind, range: ClosedRange<Double>?, from: ScreenSpec, to: ScreenSpec,
+    stepDuration: Double?
   ) throws(Diagnostic) -> ParameterValue {
     switch kind {
     case .duration:
@@ -77,7 +82,7 @@ extension JobDecoder {
       let expected = "a curve name, cubic-bezier(x1, y1, x2, y2) or spring(…)"
       guard let text = node.text else { throw mismatch(node, path, expected: expected) }
       do {
-        return .curve(try AnimationCurve(parsing: text))
+        return .curve(try AnimationCurve(parsing: text, duration: stepDuration))
       } catch {
         // In a flow mapping an unquoted `cubic-bezier(0.4, 0, …)` is cut at the first comma.
         let hint = text.contains("(") && !text.contains(")") ? "; inside { … } quote the whole value: \"cubic-bezier(…)\"" : ""
@@ -116,7 +121,7 @@ extension JobDecoder {
   /// spring forms `AnimationCurve(parsing:)` takes, written as a mapping:
   /// UIKit's `{damping, velocity, duration}`, CA's `{mass, stiffness,
   /// damping, velocity}`, `{response, dampingRatio}` or `{duration, bounce}`.
-  func spring(_ node: YAMLNode, _ path: KeyPath, stepDuration: String? = nil) throws(Diagnostic) -> AnimationCurve {
+  func spring(_ node: YAMLNode, _ path: KeyPath, stepDuration: Double? = nil) throws(Diagnostic) -> AnimationCurve {
     guard let pairs = node.pairs, !pairs.isEmpty else {
       throw mismatch(node, path, expected: "a mapping such as { damping: 0.55, velocity: 1.8, duration: 0.75 }")
     }
@@ -127,12 +132,8 @@ extension JobDecoder {
       }
       arguments.append("\(pair.key): \(text)")
     }
-    let keys = Set(pairs.map(\.key))
-    if let stepDuration, keys.contains("damping"), keys.isDisjoint(with: ["duration", "stiffness", "mass", "response", "bounce"]) {
-      arguments.append("duration: \(stepDuration)")
-    }
     do {
-      return try AnimationCurve(parsing: "spring(\(arguments.joined(separator: ", ")))")
+      return try AnimationCurve(parsing: "spring(\(arguments.joined(separator: ", ")))", duration: stepDuration)
     } catch {
       // At the label the message names (`velocity = 5000 must be…`, `unknown parameter 'stifness'`), if one.
       let named = pairs.first { error.message.contains("'\($0.key)'") }.map(\.keyLocation)

@@ -7,7 +7,8 @@
 //   spring | spring()                       UIKit's system spring, "curve 7"
 //   spring(damping: 0.55, velocity: 1.818, duration: 0.75)
 //       UIView.animate(withDuration:usingSpringWithDamping:initialSpringVelocity:);
-//       here `damping` is UIKit's ratio (`dampingRatio:` is accepted too)
+//       here `damping` is UIKit's ratio (`dampingRatio:` is accepted too);
+//       without `duration`, the one the caller gives (a step's), if any
 //   spring(mass: 1, stiffness: 100, damping: 10, velocity: 0)
 //       CASpringAnimation; any of the four may be left at CA's default,
 //       but `mass` or `stiffness` must appear; `damping` is the coefficient
@@ -23,10 +24,13 @@
 
 extension AnimationCurve {
   /// The curve a specification names; see the file's comment for the forms.
+  /// `duration`, when given, is what UIKit's spring form takes when it
+  /// writes none (`spring(damping: 0.7, velocity: 0)` on a step of
+  /// `duration: 0.8`), as UIView's spring animation takes the animation's.
   ///
   /// - Throws: `MotionParseError` with a message for the user.
-  public init(parsing text: String) throws(MotionParseError) {
-    self = try AnimationCurve.parse(CurveExpression(parsing: text), as: .curve)
+  public init(parsing text: String, duration: Double? = nil) throws(MotionParseError) {
+    self = try AnimationCurve.parse(CurveExpression(parsing: text), as: .curve, duration: duration)
   }
 
   /// What the caller asked for, which shapes the error messages.
@@ -51,7 +55,7 @@ extension AnimationCurve {
   ]
 
   static func parse(
-    _ expression: CurveExpression, as expectation: Expectation
+    _ expression: CurveExpression, as expectation: Expectation, duration: Double? = nil
   ) throws(MotionParseError) -> AnimationCurve {
     let name = expression.name
     if let preset = timingFunctionNames.first(where: { $0.0 == name })?.1 {
@@ -74,7 +78,7 @@ extension AnimationCurve {
         throw MotionParseError(
           .notATimingFunction, "'\(expression.text)' is a spring, not a timing function")
       }
-      return .spring(try Spring.parseArguments(expression.arguments))
+      return .spring(try Spring.parseArguments(expression.arguments, duration: duration))
     default:
       var candidates = timingFunctionNames.map(\.0) + ["cubic-bezier"]
       var expected = "linear, easeIn, easeOut, easeInEaseOut, default or cubic-bezier(x1, y1, x2, y2)"

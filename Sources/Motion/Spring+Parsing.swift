@@ -51,8 +51,10 @@ extension Spring {
     "allowsOverdamping",
   ]
 
+  /// The spring `arguments` give; `duration` is UIKit's form's when they
+  /// write none (its damping, and perhaps its velocity, alone).
   static func parseArguments(
-    _ arguments: [CurveExpression.Argument]?
+    _ arguments: [CurveExpression.Argument]?, duration: Double? = nil
   ) throws(MotionParseError) -> Spring {
     guard let arguments, !arguments.isEmpty else { return .system }
 
@@ -82,6 +84,13 @@ extension Spring {
       }
       values[label] = argument.value
       order.append(label)
+    }
+
+    // UIKit's form without its own duration: the caller's, if in range.
+    if values["duration"] == nil, let duration, ParameterRange.seconds.contains(duration),
+      values["damping"] != nil || values["dampingRatio"] != nil, order.allSatisfy(Form.uikit.labels.contains)
+    {
+      values["duration"] = "\(duration)"
     }
 
     // The form: the first selecting label wins; the rest must belong to it.

@@ -145,7 +145,8 @@ public enum TransvidCommand {
       return 0
     case .curve(let spec, let samples, let duration):
       do {
-        let curve = try AnimationCurve(parsing: spec)
+        // UIKit's spring form without its own duration takes --duration's, as it takes a step's.
+        let curve = try AnimationCurve(parsing: spec, duration: duration)
         guard (duration ?? curve.naturalDuration).isFinite else {
           console.error(
             "transvid: '\(spec)' never comes to rest (it has no damping); give --duration SECONDS\n"

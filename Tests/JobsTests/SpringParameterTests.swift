@@ -43,6 +43,25 @@ import Transitions
         == .spring(Spring(duration: try #require(Double(circleDefault.defaultValue)), dampingRatio: 0.7, initialVelocity: 0)))
   }
 
+  /// UIKit's form written as `curve:` text without its own duration takes
+  /// the step's, as the mapping does (README: "UIKit's form without its own
+  /// `duration` takes the step's"): it was refused, "give 'duration' …".
+  @Test func theUIKitFormAsTextTakesTheStepsDuration() throws {
+    #expect(
+      try Self.curve("duration: 0.8, curve: \"spring(damping: 0.7, velocity: 0)\"")
+        == .spring(Spring(duration: 0.8, dampingRatio: 0.7, initialVelocity: 0)))
+    #expect(
+      try Self.curve("curve: \"spring(dampingRatio: 0.6)\"")
+        == .spring(Spring(duration: 0.7, dampingRatio: 0.6, initialVelocity: 0)))
+    // Its own duration wins; other forms take none.
+    #expect(
+      try Self.curve("duration: 0.8, curve: \"spring(damping: 0.7, duration: 0.3)\"")
+        == .spring(Spring(duration: 0.3, dampingRatio: 0.7, initialVelocity: 0)))
+    #expect(
+      try Self.curve("duration: 0.8, curve: \"spring(stiffness: 200, damping: 10)\"")
+        == .spring(Spring(mass: 1, stiffness: 200, damping: 10)))
+  }
+
   /// A pop that writes its own duration times the push's UIKit spring by it
   /// (the spring is the animation's): it played the push's 1 s spring,
   /// cut off at its 0.4 s end.

@@ -27,6 +27,22 @@ import TransvidCLI
     #expect(rows.contains { $0[1] > 1.05 })
   }
 
+  /// UIKit's form without its own duration takes `--duration`'s, as it
+  /// takes a step's: the command exited 2 ("give 'duration' …").
+  @Test func uikitSpringTakesTheDurationOption() {
+    let capture = Capture()
+    #expect(
+      TransvidCommand.run(
+        ["curve", "spring(damping: 0.7, velocity: 0)", "--duration", "2", "-n", "3"], console: capture.console) == 0)
+    let rows = capture.out[0].split(separator: "\n").dropFirst().map { $0.split(separator: ",").compactMap { Double($0) } }
+    #expect(rows.map { $0[0] } == [0, 1, 2])
+    #expect(rows.last?[1] == 1)
+    let spring = Spring(duration: 2, dampingRatio: 0.7, initialVelocity: 0)
+    #expect(rows[1][1] == AnimationCurve.spring(spring).progress(atTime: 1, duration: 2))
+    let without = Capture()
+    #expect(TransvidCommand.run(["curve", "spring(damping: 0.7, velocity: 0)"], console: without.console) == 2)
+  }
+
   @Test func badSpecIsAUsageError() {
     let capture = Capture()
     #expect(TransvidCommand.run(["curve", "easeInOt"], console: capture.console) == 2)
