@@ -75,7 +75,8 @@ public enum TransvidCommand {
       transvid jobs -j 4 --report out/report.json --gallery out
 
     EXIT STATUS: 0 all jobs fine, 1 a job failed (the others still ran) or none was
-    found, 2 usage error, 129/130/143 stopped by SIGHUP/SIGINT/SIGTERM (nothing
+    found, 2 usage error (a job file or folder named that does not exist is one:
+    nothing renders), 129/130/143 stopped by SIGHUP/SIGINT/SIGTERM (nothing
     partial is left).
     """
 

@@ -71,6 +71,25 @@ import TransvidCLI
     #expect(TransvidCommand.run(["/nonexistent/job.cfg"], console: capture.console) == 2)
     #expect(capture.err == ["transvid: no such file or directory: /nonexistent/job.cfg"])
   }
+
+  /// A path named that does not exist is a usage error, exit 2, and a good
+  /// job named with it does not render either, as `--help` says.
+  @Test func aMissingPathAmongGoodOnesRendersNothing() throws {
+    let dir = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    let good = try write(smallJob(name: "good"), to: "good.cfg", in: dir)
+    let out = (dir as NSString).appendingPathComponent("out")
+    for command in [[], ["check"], ["plan"]] {
+      let capture = Capture()
+      #expect(TransvidCommand.run(command + [good, path(dir, "missing.cfg"), "-o", out], console: capture.console) == 2)
+      #expect(capture.err.first?.hasPrefix("transvid: no such file or directory: \(path(dir, "missing.cfg"))") == true)
+    }
+    #expect(!FileManager.default.fileExists(atPath: out))
+    let help = Capture()
+    #expect(TransvidCommand.run(["--help"], console: help.console) == 0)
+    let text = help.out.joined().split(whereSeparator: \.isWhitespace).joined(separator: " ")
+    #expect(text.contains("2 usage error (a job file or folder named that does not exist is one: nothing renders)"))
+  }
 }
 
 @Suite struct UsageTests {
