@@ -500,3 +500,17 @@ import TestSupport
         environment: [:]) == 0)
   }
 }
+
+/// The jobs come in the order the arguments name them, each folder's files
+/// by their path below it, a file named again where it was first named
+/// (README's Batches; it said "sorted by path, then the files named directly").
+@Suite struct JobOrderTests {
+  @Test func jobsComeInTheArgumentsOrder() throws {
+    let dir = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    try FileManager.default.createDirectory(atPath: path(dir, "jobs/a"), withIntermediateDirectories: true)
+    for name in ["z.cfg", "jobs/b.cfg", "jobs/a/c.yaml"] { try write(tinyJob(name: "j"), to: name, in: dir) }
+    let found = try BatchPlan.findJobs([path(dir, "z.cfg"), path(dir, "jobs"), path(dir, "jobs/b.cfg")])
+    #expect(found == [path(dir, "z.cfg"), path(dir, "jobs/a/c.yaml"), path(dir, "jobs/b.cfg")])
+  }
+}
