@@ -33,7 +33,7 @@ enum ColorSyntax {
   ]
 
   /// What a colour value may be, for messages.
-  static let expected = "a colour: \"#RRGGBB\", \"#RRGGBBAA\" or a name like systemBlue"
+  static let expected = "a colour: \"#RGB\", \"#RRGGBB\", \"#RRGGBBAA\" or a name like systemBlue"
 
   private static func hex(_ digits: Substring) -> Color? {
     var values: [UInt8] = []

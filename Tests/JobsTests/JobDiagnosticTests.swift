@@ -179,16 +179,16 @@ let brokenJobs: [BrokenJob] = [
     "job.cfg:1:19: error: canvas.device: unknown device \"iphone15\"; did you mean 'iphone-15'?"),
   BrokenJob(
     "bad hex colour", "canvas: { background: \"#GGHHII\" }\n",
-    "job.cfg:1:23: error: canvas.background: expected a colour: \"#RRGGBB\", \"#RRGGBBAA\" or a name like systemBlue, got \"#GGHHII\""),
+    "job.cfg:1:23: error: canvas.background: expected a colour: \"#RGB\", \"#RRGGBB\", \"#RRGGBBAA\" or a name like systemBlue, got \"#GGHHII\""),
   BrokenJob(
     "short hex colour", "canvas: { background: \"#12345\" }\n",
-    "job.cfg:1:23: error: canvas.background: expected a colour: \"#RRGGBB\", \"#RRGGBBAA\" or a name like systemBlue, got \"#12345\""),
+    "job.cfg:1:23: error: canvas.background: expected a colour: \"#RGB\", \"#RRGGBB\", \"#RRGGBBAA\" or a name like systemBlue, got \"#12345\""),
   BrokenJob(
     "unquoted hex colour", "canvas:\n  background: #FFFFFF\n",
-    "job.cfg:2:14: error: canvas.background: expected a colour: \"#RRGGBB\", \"#RRGGBBAA\" or a name like systemBlue, got nothing (quote hex colours: an unquoted # starts a comment)"),
+    "job.cfg:2:14: error: canvas.background: expected a colour: \"#RGB\", \"#RRGGBB\", \"#RRGGBBAA\" or a name like systemBlue, got nothing (quote hex colours: an unquoted # starts a comment)"),
   BrokenJob(
     "misspelt colour name", "canvas: { background: systemBlu }\n",
-    "job.cfg:1:23: error: canvas.background: expected a colour: \"#RRGGBB\", \"#RRGGBBAA\" or a name like systemBlue, got \"systemBlu\"; did you mean 'systemBlue'?"),
+    "job.cfg:1:23: error: canvas.background: expected a colour: \"#RGB\", \"#RRGGBB\", \"#RRGGBBAA\" or a name like systemBlue, got \"systemBlu\"; did you mean 'systemBlue'?"),
 
   // MARK: output
   BrokenJob(

@@ -166,7 +166,7 @@ import Testing
       "job.cfg:4:38: error: screens.home.views[0].text: expected one line of text (at most 1000 characters) or { key: KEY }, got a list of 1 item"),
     BrokenJob(
       "textColor misspelt", "screens:\n  home:\n    views:\n      - { frame: [0, 0, 1, 1], text: a, textColor: lable }\n",
-      "job.cfg:4:52: error: screens.home.views[0].textColor: expected a colour: \"#RRGGBB\", \"#RRGGBBAA\" or a name like systemBlue, got \"lable\"; did you mean 'label'?"),
+      "job.cfg:4:52: error: screens.home.views[0].textColor: expected a colour: \"#RGB\", \"#RRGGBB\", \"#RRGGBBAA\" or a name like systemBlue, got \"lable\"; did you mean 'label'?"),
     BrokenJob(
       "gradient with one colour", "screens:\n  home:\n    views:\n      - { frame: [0, 0, 1, 1], gradient: { colors: [red] } }\n",
       "job.cfg:4:52: error: screens.home.views[0].gradient.colors: expected a list of 2 to 16 colours, got a list of 1 item"),

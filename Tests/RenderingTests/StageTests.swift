@@ -805,7 +805,7 @@ extension CaptionInkTests {
     // A placeholder that is neither names both choices, and the colour it may have meant.
     #expect(throws: Diagnostic(
       SourceLocation(file: "m.cfg", line: 11, column: 126),
-      "timeline[0].push.placeholder: expected blur or a colour: \"#RRGGBB\", \"#RRGGBBAA\" or a name like systemBlue, "
+      "timeline[0].push.placeholder: expected blur or a colour: \"#RGB\", \"#RRGGBB\", \"#RRGGBBAA\" or a name like systemBlue, "
         + "got \"sytemBlue\"; did you mean 'systemBlue'?")) {
       try JobParser.parse(job(", placeholder: sytemBlue"), file: "m.cfg")
     }
