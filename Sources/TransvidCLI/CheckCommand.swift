@@ -62,7 +62,7 @@ enum CheckCommand {
           + "  \(job.pixelWidth)x\(job.pixelHeight)  \(job.formats.map(\.rawValue).joined(separator: ","))")
     }
     if !options.quiet {
-      console.print("transvid: \(plan.jobs.count) jobs checked, \(broken) broken")
+      console.print("transvid: \(plan.jobs.count) job\(plan.jobs.count == 1 ? "" : "s") checked, \(broken) broken")
     }
     return broken == 0 ? 0 : 1
   }

@@ -103,8 +103,10 @@ enum GalleryCommand {
           merged: (reports: reports.count, shards: shards.flatMap { count, indices in indices.map { Shard(index: $0, count: count) } })),
         to: merged)
       let failed = results.filter { $0.status == .failed }.count
+      func count(_ n: Int, _ noun: String) -> String { "\(n) \(noun)\(n == 1 ? "" : "s")" }
       console.print(
-        "transvid: \(results.count) jobs from \(reports.count) reports (\(failed) failed) in \(BatchRunner.galleryPage(output))")
+        "transvid: \(count(results.count, "job")) from \(count(reports.count, "report")) (\(failed) failed) in "
+          + BatchRunner.galleryPage(output))
       for problem in problems { console.error("transvid: error: \(problem)") }
       return problems.isEmpty ? 0 : 1
     } catch let error as Options.UsageError {

@@ -253,7 +253,7 @@ func transvid(_ arguments: [String], _ capture: Capture = Capture(), environment
     try write(tinyJob(name: "p"), to: "jobs/p.cfg", in: dir)
     let capture = Capture()
     #expect(transvid(["check", path(dir, "jobs")], capture) == 0, "\(capture.err)")
-    #expect(capture.out.last == "transvid: 1 jobs checked, 0 broken")
+    #expect(capture.out.last == "transvid: 1 job checked, 0 broken")
     try write("", to: "taken", in: dir)
     let file = Capture()
     #expect(transvid([path(dir, "jobs"), "-o", path(dir, "taken")], file) == 2)

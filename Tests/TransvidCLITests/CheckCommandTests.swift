@@ -58,7 +58,7 @@ import Testing
       "name: held\ncanvas: { size: 40x60, scale: 1, fps: 25 }\noutput: { formats: [mp4], mp4: { preset: ultrafast } }\n"
         + "screens: { a: {} }\ntimeline: [hold: 1.5]\n", to: "held.cfg", in: dir)
     let check = try runTransvid(["check", "held.cfg"], in: dir)
-    #expect(check.stdout == "held.cfg  ok  38 frames  1.52 s video  40x60  mp4\ntransvid: 1 jobs checked, 0 broken\n")
+    #expect(check.stdout == "held.cfg  ok  38 frames  1.52 s video  40x60  mp4\ntransvid: 1 job checked, 0 broken\n")
     let render = try runTransvid(["held.cfg", "-o", "out", "--progress", "plain"], in: dir)
     #expect(render.status == 0)
     #expect(render.stdout.hasPrefix("out/held.mp4  38 frames  1.52 s video  "), "\(render.stdout)")
@@ -97,7 +97,7 @@ import Testing
     try FileManager.default.createSymbolicLink(atPath: path(dir, "link.yaml"), withDestinationPath: "one.cfg")
     let check = try runTransvid(["check", "one.cfg", "./one.cfg", path(dir, "one.cfg"), ".", "link.yaml"], in: dir)
     #expect(check.status == 0, "\(check.stderr)")
-    #expect(check.stdout.hasSuffix("transvid: 1 jobs checked, 0 broken\n"), "\(check.stdout)")
+    #expect(check.stdout.hasSuffix("transvid: 1 job checked, 0 broken\n"), "\(check.stdout)")
   }
 
   /// A file's several jobs (locales × appearances) are told apart in the

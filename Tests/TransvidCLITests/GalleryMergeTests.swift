@@ -273,7 +273,7 @@ import Testing
     #expect(try Data(contentsOf: URL(fileURLWithPath: path(dir, "out/report.json"))) == before)
 
     let merged = try runTransvid(["gallery", "out", "-o", "site"], in: dir)
-    #expect(merged.status == 0 && merged.stdout == "transvid: 3 jobs from 1 reports (1 failed) in site/index.html\n")
+    #expect(merged.status == 0 && merged.stdout == "transvid: 3 jobs from 1 report (1 failed) in site/index.html\n")
     #expect(merged.stderr.isEmpty, "\(merged.stderr)")
     #expect(try String(contentsOfFile: path(dir, "site/index.html"), encoding: .utf8).contains("<figure class=\"job failed\">"))
     func errors(_ jobs: [[String: Any]]) -> [String] {
@@ -315,7 +315,7 @@ import Testing
     try FileManager.default.removeItem(atPath: report)
     for _ in 1...2 {
       let merged = try runTransvid(["gallery", "out", "-o", "out"], in: dir)
-      #expect(merged.status == 0 && merged.stdout == "transvid: 1 jobs from 1 reports (0 failed) in out/index.html\n", "\(merged.stderr)")
+      #expect(merged.status == 0 && merged.stdout == "transvid: 1 job from 1 report (0 failed) in out/index.html\n", "\(merged.stderr)")
     }
     let merged = try Data(contentsOf: URL(fileURLWithPath: report))
     try FileManager.default.removeItem(atPath: path(dir, "out/index.html"))
