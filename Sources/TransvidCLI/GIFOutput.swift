@@ -51,7 +51,9 @@ struct GIFOutput: FormatWriter {
     var fps = settings.fps ?? spec.canvas.fps
     if fps > GIFTiming.maximumFPS {
       let reduced = Self.reducedRate(fps)
-      notes.append("gif: \(fps) fps reduced to \(reduced) fps (GIF delays are whole centiseconds, at least 2)")
+      // The canvas's rate as the job writes it (119.88, not 120); the GIF's is whole.
+      let asked = settings.fps == nil && spec.canvas.isFractional ? String(format: "%.2f", Double(fps) * 1000 / 1001) : "\(fps)"
+      notes.append("gif: \(asked) fps reduced to \(reduced) fps (GIF delays are whole centiseconds, at least 2)")
       fps = reduced
     }
     // One palette: `quality` is its colours. A palette per frame: each has

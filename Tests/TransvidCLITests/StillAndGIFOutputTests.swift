@@ -98,6 +98,11 @@ func smallJob(output: String) -> String {
     #expect(summary.line.hasSuffix("(gif: 60 fps reduced to 30 fps (GIF delays are whole centiseconds, at least 2))"))
     let gif = try GIFReader(path: path)
     #expect(gif.delays.allSatisfy { $0 >= 3 })
+    // A fractional canvas is named at its own rate (it said "120 fps" for 119.88).
+    let ntsc = FrameRenderer(
+      spec: try JobParser.parse(job.replacingOccurrences(of: "fps: 60", with: "fps: 119.88"), file: "\(dir)/small.cfg"))
+    let fractional = try OutputWriter.write(format: .gif, renderer: ntsc, to: (dir as NSString).appendingPathComponent("ntsc.gif"))
+    #expect(fractional.notes == ["gif: 119.88 fps reduced to 40 fps (GIF delays are whole centiseconds, at least 2)"])
     #expect(GIFOutput.reducedRate(120) == 40 && GIFOutput.reducedRate(59) == 50)
   }
 
