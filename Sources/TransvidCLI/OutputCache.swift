@@ -64,9 +64,16 @@ final class OutputCache: Sendable {
       for path in format.writer.inputFiles { text += "writer input \(assetDigest(path))\n" }
     }
     var keyed = spec
-    keyed.output.formats = Self.keyOrder(spec.output.formats)
-    // What the run says of the job (the odd-canvas note lists its videos in the order asked) draws nothing.
+    // The formats the run writes (`--format`'s or the job's own list) are the
+    // line above: the job's own list draws nothing besides.
+    keyed.output.formats = formats
+    // What the run says of the job (the odd-canvas note lists its videos in the order asked) draws nothing;
+    // nor do where its sizes were written (for errors) and which settings it writes (for a target, applied by now):
+    // `output: { formats: [mp4] }` written or left to the default, or `--format mp4,gif` for the job's own
+    // `formats: [mp4, gif]`, is one key.
     keyed.notes = []
+    keyed.sizeSources = [:]
+    keyed.writtenSettings = []
     text += "job \(CanonicalText.of(keyed))\n"
     text += assetLines(of: spec).joined()
     var hash = SHA256()

@@ -285,6 +285,33 @@ import TestSupport
     #expect(cache.assetDigest(path(dir, "missing.png")) == "missing")
   }
 
+  /// The key is the job as parsed and the formats the run writes, not how
+  /// the file spells them: a size written as "60 x 100" or [60, 100], the
+  /// default formats written out, or the file's `formats: [mp4, gif]` and
+  /// `--format mp4,gif` (which had two keys, so each rendered the other's
+  /// outputs again).
+  @Test func keyIsTheParsedJobNotItsSpelling() throws {
+    let dir = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    let job = tinyJob(name: "x")
+    func key(_ text: String, _ arguments: [String] = []) throws -> String {
+      let folder = path(dir, "\(UUID())")
+      try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+      let file = try write(text, to: "x.cfg", in: folder)
+      let planned = BatchPlan(files: [file], options: try Options.parse(arguments + [file]), shardCount: 1).jobs[0]
+      #expect(planned.failure == nil, "\(text)")
+      return OutputCache().key(for: planned)
+    }
+    let plain = try key(job)
+    #expect(try key(job.replacingOccurrences(of: "size: 60x100", with: "size: \"60 x 100\"")) == plain)
+    #expect(try key(job.replacingOccurrences(of: "size: 60x100", with: "size: [60, 100]")) == plain)
+    #expect(try key(job.replacingOccurrences(of: "formats: [mp4], ", with: "")) == plain)
+    let both = try key(job, ["--format", "mp4,gif"])
+    #expect(both != plain)
+    #expect(try key(job.replacingOccurrences(of: "formats: [mp4]", with: "formats: [gif, mp4]")) == both)
+    #expect(try key(job.replacingOccurrences(of: "formats: [mp4], ", with: ""), ["--format", "gif,mp4"]) == both)
+  }
+
   /// A job with text is keyed by every system font its text may take,
   /// the script fonts and the colour emoji included, not only the cascade.
   @Test func textJobsAreKeyedByEveryFontTheirTextMayTake() throws {
