@@ -5,8 +5,9 @@ import Synchronization
 
 /// What `GIFWriter.write` produced.
 public struct GIFSummary: Hashable, Sendable {
-  /// Images stored in the file (identical consecutive frames are merged into
-  /// one image with a longer delay).
+  /// Images stored in the file, as a decoder counts them: identical
+  /// consecutive frames are merged into one image with a longer delay, and a
+  /// delay past 16 bits is stored as copies of the image.
   public var frames: Int
   /// Frames of the clip that went in.
   public var sourceFrames: Int
@@ -347,6 +348,7 @@ public enum GIFWriter {
       images[last].image.delay = end
       delays[last] = end
     }
+    var stored: [Int] = []
     for (image, data) in images {
       // A delay past 16 bits (a hold over 655.35 s) goes on in copies of the
       // image: drawn again over what it left, it changes nothing.
@@ -354,13 +356,14 @@ public enum GIFWriter {
       repeat {
         part.delay = min(rest, GIFTiming.longestDelay)
         try file.append(part, data: data)
+        stored.append(part.delay)
         rest -= part.delay
       } while rest > 0
     }
     try file.finish()
     try Platform.writeAtomically(file.bytes, to: path)
     return GIFSummary(
-      frames: images.count, sourceFrames: frameCount, delays: delays, width: width, height: height,
+      frames: stored.count, sourceFrames: frameCount, delays: stored, width: width, height: height,
       bytes: file.bytes.count)
   }
 }

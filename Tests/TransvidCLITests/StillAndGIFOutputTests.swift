@@ -34,6 +34,8 @@ func smallJob(output: String) -> String {
   /// A hold longer than a GIF delay's 16 bits of centiseconds (655.35 s):
   /// the image carries the most it can and copies of it the rest, so the
   /// GIF lasts the clip's length (it wrapped: 660.5 s showed for 5.14 s).
+  /// The summary (the result line, `--report`) counts the copies, as a
+  /// decoder does.
   @Test func aHoldPastTheLongestDelayLastsItsLength() throws {
     let dir = try makeTemporaryDirectory()
     defer { try? FileManager.default.removeItem(atPath: dir) }
@@ -49,6 +51,7 @@ func smallJob(output: String) -> String {
     // The copy shows what the image did.
     let long = try #require(gif.delays.firstIndex(of: GIFTiming.longestDelay))
     #expect(gif.frames[long + 1] == gif.frames[long])
+    #expect(summary.frames == gif.frames.count, "\(gif.delays)")
   }
 
   @Test func gifTimingSizeAndLoop() throws {
