@@ -12,11 +12,11 @@
 //     gif:                            # every key optional
 //       width: 360                    # pixels (16…8192); height keeps the aspect ratio
 //       fps: 30                       # 1…50
-//       maxColors: 256                # 4…256
+//       maxColors: 256                # 4…256, the transparent entry included
 //       quality: 100                  # 1…100: colours 2.56 × quality (maxColors wins); per-frame: libimagequant's target
 //       maxBytes: 2MB                 # lower colours, fps, width until the file fits (bytes, MB, MiB, …)
 //       dither: none                  # none, bayer, sierra2_4a, floyd_steinberg
-//       bayerScale: 5                 # 0…5, with dither: bayer
+//       bayerScale: 5                 # 0…5 (default 5), only with dither: bayer
 //       palette: auto                 # auto (default), global or per-frame
 //       loop: forever                 # forever, or repeats after the first play (0: once)
 //       lossy: 0                      # 0…255: most R/G/B difference from the lossless GIF (default: GIFOptions.defaultLossy)
@@ -144,6 +144,12 @@ extension JobDecoder {
     }
     if let value = fields["bayerScale"] {
       settings.bayerScale = try integer(value, fields.path("bayerScale"), in: 0...5)
+      // The other dithers have no scale: a scale without Bayer would change nothing.
+      guard settings.dither == .bayer else {
+        throw Diagnostic(
+          value.location,
+          "\(fields.path("bayerScale")): only with dither: bayer (the dither is \((settings.dither ?? .none).rawValue))")
+      }
     }
     if let value = fields["palette"] {
       settings.palette = try choice(value, fields.path("palette"), GIFSettings.Palette.self, what: "palette mode")

@@ -207,12 +207,12 @@ public struct GIFSettings: Hashable, Sendable {
   public var width: Int?
   /// Frames per second (1…50: GIF delays are whole centiseconds, at least 2).
   public var fps: Int?
-  /// Most colours in the palette (4…256).
+  /// Most colours in the palette (4…256), the transparent entry included.
   public var maxColors: Int?
   /// The largest acceptable file; the writer lowers colours, fps and width until it fits.
   public var maxBytes: Int?
   public var dither: Dither?
-  /// Bayer pattern scale 0…5 (only with `dither: bayer`).
+  /// Bayer pattern scale 0…5 (only with `dither: bayer`, an error without it).
   public var bayerScale: Int?
   public var palette: Palette?
   public var loop: Loop?

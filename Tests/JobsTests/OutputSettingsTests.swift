@@ -46,6 +46,13 @@ let brokenOutputJobs: [BrokenJob] = [
   BrokenJob(
     "bayerScale 9", "output: { gif: { bayerScale: 9 } }\n",
     "job.cfg:1:30: error: output.gif.bayerScale: expected an integer from 0 to 5, got 9"),
+  // A scale that changes nothing is a mistake, as a contentMode without an image is.
+  BrokenJob(
+    "bayerScale without a dither", "output: { gif: { bayerScale: 3 } }\n",
+    "job.cfg:1:30: error: output.gif.bayerScale: only with dither: bayer (the dither is none)"),
+  BrokenJob(
+    "bayerScale with sierra", "output: { gif: { dither: sierra2_4a, bayerScale: 3 } }\n",
+    "job.cfg:1:50: error: output.gif.bayerScale: only with dither: bayer (the dither is sierra2_4a)"),
   BrokenJob(
     "palette local", "output: { gif: { palette: local } }\n",
     "job.cfg:1:27: error: output.gif.palette: unknown palette mode \"local\"; did you mean 'global'?"),
@@ -87,7 +94,7 @@ let brokenOutputJobs: [BrokenJob] = [
     let text = """
       output:
         formats: [gif, png, sheet]
-        gif: { width: 390, fps: 30, maxColors: 128, maxBytes: 500000, dither: sierra2_4a,
+        gif: { width: 390, fps: 30, maxColors: 128, maxBytes: 500000, dither: bayer,
                bayerScale: 3, palette: per-frame, loop: 2, lossy: 12 }
         png: { time: 1.2 }
         sheet: { frames: 8, columns: 2, width: 600 }
@@ -96,7 +103,7 @@ let brokenOutputJobs: [BrokenJob] = [
     let spec = try JobParser.parse(text, file: "job.cfg")
     #expect(spec.output.formats == [.gif, .png, .sheet])
     var gif = GIFSettings(
-      width: 390, fps: 30, maxColors: 128, maxBytes: 500_000, dither: .sierra2_4a, bayerScale: 3,
+      width: 390, fps: 30, maxColors: 128, maxBytes: 500_000, dither: .bayer, bayerScale: 3,
       palette: .perFrame, loop: .repeat(2))
     gif.lossy = 12
     #expect(spec.output.gif == gif)
