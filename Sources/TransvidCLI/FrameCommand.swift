@@ -58,7 +58,9 @@ enum FrameCommand {
       // Compared as doubles: `time · fps` may be beyond any Int.
       let wanted = (time * fps).rounded()
       let n = wanted > Double(last) ? last : Int(wanted)
-      if wanted > Double(last) {
+      // Past the end: at or after the video's end, not a time in the last
+      // frame's time on screen that rounds past it.
+      if time * fps >= Double(renderer.frameCount) {
         console.error(
           "transvid: note: --time \(String(format: "%g", time)) is past the end of \(job) "
             + "(\(renderer.frameCount) frames, the last at \(String(format: "%.2f", Double(last) / fps)) s); "

@@ -28,15 +28,17 @@ struct PosterOutput: FormatWriter {
     return min(max(n, 0), max(renderer.frameCount - 1, 0))
   }
 
-  /// What the summary says of a `png.time` past the last frame, which the
-  /// poster shows instead (as `transvid frame --time` says of its own);
-  /// nil for a time within the video.
+  /// What the summary says of a `png.time` at or past the video's end (its
+  /// frames over the rate), where the poster is the last frame (as
+  /// `transvid frame --time` says of its own); nil for a time within the
+  /// video, one in the last frame's time on screen that rounds past it
+  /// included.
   static func pastTheEndNote(_ renderer: FrameRenderer) -> String? {
     guard let time = renderer.spec.output.png.time else { return nil }
     let fps = renderer.spec.canvas.frameRate.value
     let last = max(renderer.frameCount - 1, 0)
-    // Compared as doubles, as `frameIndex` rounds: `time · fps` may be beyond any Int.
-    guard (time * fps).rounded() > Double(last) else { return nil }
+    // Compared as doubles: `time · fps` may be beyond any Int.
+    guard time * fps >= Double(renderer.frameCount) else { return nil }
     return "png.time \(String(format: "%g", time)) is past the end (\(renderer.frameCount) frames, the last at "
       + "\(String(format: "%.2f", renderer.spec.canvas.frameRate.time(ofFrame: last))) s): the poster is the last frame"
   }

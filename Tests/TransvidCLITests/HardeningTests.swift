@@ -81,6 +81,16 @@ func runTransvid(_ arguments: [String], in directory: String, environment: [Stri
       arguments: ["frame", "good.cfg", "--time", "99", "-o", "f.png"], status: 0,
       stderr: ["transvid: note: --time 99 is past the end of good.cfg (5 frames, the last at 0.40 s); writing the last frame"],
       stdout: "f.png  frame 4 of 5  60x100"),
+    // The last frame is on screen until 0.5 s: 0.47 rounds to frame 5, but is within the video.
+    Case(
+      label: "frame --time in the last frame's time on screen is not past the end",
+      arguments: ["frame", "good.cfg", "--time", "0.47", "-o", "f.png"], status: 0, stderr: [],
+      stdout: "f.png  frame 4 of 5  60x100"),
+    Case(
+      label: "frame --time at the end is past it",
+      arguments: ["frame", "good.cfg", "--time", "0.5", "-o", "f.png"], status: 0,
+      stderr: ["transvid: note: --time 0.5 is past the end of good.cfg (5 frames, the last at 0.40 s); writing the last frame"],
+      stdout: "f.png  frame 4 of 5  60x100"),
     Case(
       label: "frame takes --max-side, as its messages say",
       arguments: ["frame", "good.cfg", "--time", "0.1", "-o", "f.png", "--max-side", "50"], status: 1,

@@ -266,7 +266,9 @@ func smallJob(output: String) -> String {
 
   /// A `png.time` past the end shows the last frame, and the summary says
   /// so, as `transvid frame --time` does; a time at the last frame (its
-  /// rounding included) says nothing more.
+  /// rounding included, and a time in its last half, which rounds to the
+  /// frame after it: still within the video) says nothing more; the end
+  /// itself is past it.
   @Test func posterPastTheEndSaysSo() throws {
     let dir = try makeTemporaryDirectory()
     defer { try? FileManager.default.removeItem(atPath: dir) }
@@ -277,7 +279,9 @@ func smallJob(output: String) -> String {
     for (time, note) in [
       ("100", "png.time 100 is past the end (\(whole.frameCount) frames, the last at \(end) s): the poster is the last frame"),
       ("86400", "png.time 86400 is past the end (\(whole.frameCount) frames, the last at \(end) s): the poster is the last frame"),
+      ("1.9", "png.time 1.9 is past the end (\(whole.frameCount) frames, the last at \(end) s): the poster is the last frame"),
       (String(Double(last) / 30 + 0.01), nil),
+      ("1.89", nil),
     ] {
       let renderer = try renderer("{ formats: [png], png: { time: \(time) } }", in: dir)
       let summary = try OutputWriter.write(format: .png, renderer: renderer, to: path)
