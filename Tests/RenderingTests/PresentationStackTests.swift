@@ -104,27 +104,38 @@ import Testing
   /// the screen below, rather than running inside its own card.
   @Test(arguments: ["sheet", "elastic-present, height: 300", "partial-curl"])
   func aPopOfAPushThatBroughtASheetUpUndoesIt(transition: String) throws {
+    let renderer = try Self.forwardAndBack("push: { to: b, transition: \(transition) }", "pop: {}")
+    #expect(Self.frame(renderer, Self.bounds(renderer)[1].last) != renderer.snapshot(of: "b"), "the hold shows the composite")
+    try Self.expectStartsFromTheHoldAndEndsOnA(renderer, "\(transition), then pop")
+  }
+
+  /// Screens a (white) and b (red, a green band on top) on a 200x400 black
+  /// canvas, and the timeline `forward`, a hold, `back`, a hold.
+  static func forwardAndBack(_ forward: String, _ back: String) throws -> FrameRenderer {
     let job = """
-      name: pushed
+      name: there-and-back
       canvas: { size: 200x400, scale: 1, fps: 30, background: "#000000" }
       screens:
         a: { background: "#FFFFFF" }
         b: { background: "#FF0000", views: [ { frame: [0, 0, 200, 100], color: "#00FF00" } ] }
       timeline:
-        - push: { to: b, transition: \(transition) }
+        - \(forward)
         - hold: 0.1
-        - pop: {}
+        - \(back)
         - hold: 0.1
       """
-    let renderer = FrameRenderer(spec: try JobParser.parse(job, file: "pushed.cfg"))
-    let segments = Self.bounds(renderer)
-    func frame(_ n: Int) -> Bitmap { renderer.frame(n, width: 200, height: 400) }
-    let held = frame(segments[1].last)
-    #expect(held != renderer.snapshot(of: "b"), "the hold shows the composite")
-    let starts = frame(segments[2].first) == held
-    #expect(starts, "\(transition): the pop does not start from the composite")
-    let ends = frame(segments[3].first) == renderer.snapshot(of: "a")
-    #expect(ends, "\(transition): the pop does not end on a")
+    return FrameRenderer(spec: try JobParser.parse(job, file: "there-and-back.cfg"))
+  }
+
+  static func frame(_ renderer: FrameRenderer, _ n: Int) -> Bitmap { renderer.frame(n, width: 200, height: 400) }
+
+  /// The way back's first frame is the hold's before it, and it ends on a.
+  static func expectStartsFromTheHoldAndEndsOnA(_ renderer: FrameRenderer, _ what: String) throws {
+    let segments = bounds(renderer)
+    let starts = frame(renderer, segments[2].first) == frame(renderer, segments[1].last)
+    #expect(starts, "\(what): the first frame back is not the hold's")
+    let ends = frame(renderer, segments[3].first) == renderer.snapshot(of: "a")
+    #expect(ends, "\(what): it does not end on a")
   }
 
   /// A sheet presented from a sheet moves the first card back as a card
@@ -155,26 +166,9 @@ import Testing
     ("cross-dissolve", "sheet"), ("cover-vertical", "elastic-present"), ("push", "partial-curl"),
   ])
   func aDismissWithAnotherTransitionStartsFromThePictureOnDisplay(present: String, dismiss: String) throws {
-    let job = """
-      name: other
-      canvas: { size: 200x400, scale: 1, fps: 30, background: "#000000" }
-      screens:
-        a: { background: "#FFFFFF" }
-        b: { background: "#FF0000", views: [ { frame: [0, 0, 200, 100], color: "#00FF00" } ] }
-      timeline:
-        - present: { to: b, transition: \(present) }
-        - hold: 0.1
-        - dismiss: { transition: \(dismiss) }
-        - hold: 0.1
-      """
-    let renderer = FrameRenderer(spec: try JobParser.parse(job, file: "other.cfg"))
-    let segments = Self.bounds(renderer)
-    func frame(_ n: Int) -> Bitmap { renderer.frame(n, width: 200, height: 400) }
-    let held = frame(segments[1].last)
-    let starts = frame(segments[2].first) == held
-    #expect(starts, "\(present) then \(dismiss): the dismiss's first frame is not the hold's")
-    let ends = frame(segments[3].first) == renderer.snapshot(of: "a")
-    #expect(ends)
+    let renderer = try Self.forwardAndBack(
+      "present: { to: b, transition: \(present) }", "dismiss: { transition: \(dismiss) }")
+    try Self.expectStartsFromTheHoldAndEndsOnA(renderer, "\(present) then \(dismiss)")
   }
 
   /// A cross-dissolve dismissing a sheet blends the sheet's composite (the
