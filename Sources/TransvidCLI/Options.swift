@@ -94,8 +94,8 @@ struct Options: Sendable {
   /// a progress mode: a watch prints plain lines): taken and dropped, they
   /// would seem to work, so a watch refuses them.
   static let watchOptions =
-    ["--help", "--version", "--output-dir", "--format", "--target", "--force", "--locale", "--quiet", "--allow-outside", "--draft"]
-    + limitOptions
+    ["--help", "--version", "--output-dir", "--format", "--target", "--locale", "--force", "--draft", "--allow-outside"]
+    + limitOptions + ["--quiet"]
 
   /// `; did you mean '--format'?` for a near miss among `options`, else
   /// nothing (also for an exact match: `--json` outside `plan`).
@@ -254,9 +254,11 @@ struct Options: Sendable {
     if isWatch {
       let long = ["-o": "--output-dir", "-q": "--quiet", "-j": "--jobs"]
       if let option = named.first(where: { !watchOptions.contains(long[$0] ?? $0) }) {
+        let short = Dictionary(uniqueKeysWithValues: long.map { ($1, $0) })
+        let taken = watchOptions.filter { !["--help", "--version"].contains($0) }.map { short[$0] ?? $0 }
         throw UsageError(
-          description: "'watch' takes no \(option): it is for a batch; watch takes -o, --format, --target, --locale, "
-            + "--force, --draft, --allow-outside, --max-side, --max-frames, --max-pixels, --max-layer-pixels and -q")
+          description: "'watch' takes no \(option): it is for a batch; watch takes "
+            + taken.dropLast().joined(separator: ", ") + " and \(taken.last!)")
       }
       guard inputs.count == 1 else { throw UsageError(description: "'watch' takes one job file, got \(inputs.count)") }
       options.command = .watch(job: inputs[0])
