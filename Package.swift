@@ -91,7 +91,7 @@ let package = Package(
     .testTarget(name: "RasterTests", dependencies: ["Raster", "Geometry", "TestSupport"], exclude: ["Goldens"]),
     .testTarget(name: "TransitionsTests", dependencies: ["Transitions", "Raster", "Motion", "Geometry"]),
     .testTarget(name: "MediaTests", dependencies: ["Media", "Raster", "TestSupport", "CLCMS", "CZlib"]),
-    .testTarget(name: "JobsTests", dependencies: ["Jobs"]),
+    .testTarget(name: "JobsTests", dependencies: ["Jobs", "TestSupport"]),
     .testTarget(name: "RenderingTests", dependencies: ["Rendering", "Jobs", "Raster", "Transitions", "Geometry"]),
     .testTarget(
       name: "TransvidCLITests", dependencies: ["TransvidCLI", "Rendering", "Media", "Raster", "TestSupport"], exclude: ["Goldens"]),

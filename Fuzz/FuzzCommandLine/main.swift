@@ -34,16 +34,21 @@ let tinyJob = """
 
   """
 
-/// The folder every run happens in, with its two jobs.
+/// The folder every run happens in, with its two jobs; removed when the
+/// fuzzer exits.
 let folder: String = {
   let path = NSTemporaryDirectory() + "transvid-fuzz-cli-\(getpid())"
   try? FileManager.default.removeItem(atPath: path)
   try! FileManager.default.createDirectory(atPath: path + "/d", withIntermediateDirectories: true)
+  atexit(removeFolder)
   try! tinyJob.write(toFile: path + "/j.cfg", atomically: false, encoding: .utf8)
   try! tinyJob.replacingOccurrences(of: "#FF0000", with: "#FFFF00").write(
     toFile: path + "/d/k.cfg", atomically: false, encoding: .utf8)
   return path
 }()
+
+/// Removes `folder` and all in it.
+func removeFolder() { try? FileManager.default.removeItem(atPath: folder) }
 
 /// Removes whatever a run wrote, keeping the two jobs.
 func cleanUp() {

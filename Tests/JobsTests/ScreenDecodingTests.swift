@@ -7,6 +7,7 @@ import Glibc
 #endif
 import Geometry
 import Raster
+import TestSupport
 import Testing
 
 @testable import Jobs
@@ -199,10 +200,9 @@ import Testing
 
   // MARK: Files
 
-  /// A fresh folder under /tmp with `files` (name → bytes) and a job file.
+  /// A fresh scratch folder with `files` (name → bytes) and a job file.
   static func folder(_ job: String, files: [String: [UInt8]] = [:]) -> String {
-    var template = Array("/tmp/transvid-screens-XXXXXX".utf8CString)
-    let dir = template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)!) }
+    let dir = try! ScratchFolders.make("transvid-screens")
     mkdir(dir + "/assets", 0o755)
     for (name, bytes) in files { write(bytes, to: dir + "/" + name) }
     write(Array(job.utf8), to: dir + "/job.cfg")

@@ -26,14 +26,13 @@ public func psnr(
   return mse == 0 ? .infinity : 10 * log10(255 * 255 / mse)
 }
 
-/// A fresh folder under the system's temporary folder, removed by `cleanUp()`.
+/// A fresh folder among the `ScratchFolders`, removed by `cleanUp()` (or
+/// with the others when the process exits).
 public struct TempDirectory {
   public let url: URL
 
   public init(prefix: String = "transvid-tests") throws {
-    url = FileManager.default.temporaryDirectory
-      .appendingPathComponent("\(prefix)-\(UUID().uuidString)", isDirectory: true)
-    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    url = URL(fileURLWithPath: try ScratchFolders.make(prefix), isDirectory: true)
   }
 
   public func path(_ name: String) -> String { url.appendingPathComponent(name).path }

@@ -1,5 +1,6 @@
 import Foundation
 import Raster
+import TestSupport
 import TransvidCLI
 
 /// Collects what a command prints.
@@ -15,11 +16,10 @@ final class Capture: @unchecked Sendable {
   }
 }
 
-/// A fresh temporary folder.
+/// A fresh temporary folder (one of the `ScratchFolders`, removed when the
+/// tests end).
 func makeTemporaryDirectory() throws -> String {
-  let url = FileManager.default.temporaryDirectory.appendingPathComponent("transvid-cli-\(UUID().uuidString)")
-  try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-  return url.path
+  try ScratchFolders.make("transvid-cli")
 }
 
 /// Writes `text` to `dir/name` and returns the path.
