@@ -8,6 +8,13 @@ import CFFmpeg
 /// with `av_interleaved_write_frame`; at the end flush with a null frame and
 /// write the trailer.
 ///
+/// FFmpeg is given only local files: a name it is handed is a URL, whose
+/// first component up to a ':' names a protocol (`out:1/demo.mp4` is
+/// protocol `out`, which it lacks; `http:host:8765/demo.mp4` would be sent
+/// to that host). The temp file goes to it as `file:<path>`, which its file
+/// protocol strips, and the muxer, which opens the file again to move the
+/// index to the front (`+faststart`), may open no other protocol.
+///
 /// The file is written to a temp file beside `path`; `finish()` renames it
 /// onto `path`. An error, `cancel()` or dropping the encoder unfinished
 /// removes the temp file and leaves `path` as it was. After an error the
@@ -39,7 +46,8 @@ final class MuxedEncoder {
     try FFmpegLibrary.format.require()
 
     var oc: UnsafeMutablePointer<AVFormatContext>?
-    try check(avformat_alloc_output_context2(&oc, nil, e.container, tempPath), "create \(e.container) muxer")
+    let url = Self.fileURL(tempPath)
+    try check(avformat_alloc_output_context2(&oc, nil, e.container, url), "create \(e.container) muxer")
     let format = try allocated(oc, "create \(e.container) muxer")
     // From here on a failure must free `format` (and the temp file, once opened).
     var opened = false
@@ -91,7 +99,8 @@ final class MuxedEncoder {
       try check(avcodec_parameters_from_context(stream.pointee.codecpar, c), "copy encoder parameters")
 
       format.pointee.flags |= AVFMT_FLAG_BITEXACT
-      try check(avio_open(&format.pointee.pb, tempPath, AVIO_FLAG_WRITE), "create temp file for \(e.what)")
+      try check(av_opt_set(format, "protocol_whitelist", "file", 0), "restrict \(e.container) muxer to local files")
+      try check(avio_open(&format.pointee.pb, url, AVIO_FLAG_WRITE), "create temp file for \(e.what)")
       opened = true
       var options: OpaquePointer?
       defer { av_dict_free(&options) }
@@ -111,6 +120,9 @@ final class MuxedEncoder {
   }
 
   deinit { close(removingTemp: true) }
+
+  /// `path` as a URL FFmpeg opens as that local file, whatever its spelling.
+  static func fileURL(_ path: String) -> String { "file:" + path }
 
   /// Whether the file is still being written (not finished, cancelled or failed).
   var isOpen: Bool { format != nil }

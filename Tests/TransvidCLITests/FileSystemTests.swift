@@ -539,6 +539,29 @@ let outsideHint = "jobs may reach only their own folder; allow another with --al
     #expect(try String(contentsOfFile: path(dir, "home.cfg"), encoding: .utf8).hasPrefix("name: home"))
   }
 
+  /// An output folder whose first name holds a ':' (`out:1` in `output.dir`,
+  /// `-o http:127.0.0.1:1`) is a folder beside the job like any other: the
+  /// files FFmpeg writes (MP4, WebM, MOV, APNG) land in it, where FFmpeg
+  /// took `out:` for a protocol it lacks and `http:` for one that sends the
+  /// file to that host.
+  @Test func outputFoldersNamedLikeAURLAreLocalFolders() throws {
+    let dir = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    try write(
+      goodJob(name: "j", formats: "[mp4, webm, mov, apng]").replacingOccurrences(of: "output: {", with: "output: { dir: \"out:1\", "),
+      to: "j.cfg", in: dir)
+    for (arguments, folder) in [(["j.cfg", "-q"], "out:1"), (["j.cfg", "-q", "-o", "http:127.0.0.1:1"], "http:127.0.0.1:1")] {
+      let run = try runBinary(arguments, in: dir)
+      #expect(run.status == 0, "\(arguments)")
+      #expect(run.lines == [], "\(arguments)")
+      for (file, codec) in [("j.mp4", "h264"), ("j.webm", "vp9"), ("j.mov", "prores"), ("j.apng.png", "apng")] {
+        let reader = try VideoReader(path: path(path(dir, folder), file))
+        #expect(reader.codecName == codec, "\(folder)/\(file)")
+        #expect(try reader.nextFrame()?.width == 60, "\(folder)/\(file)")
+      }
+    }
+  }
+
   /// A name within its 200 bytes whose locale, appearance and formats
   /// make a file name past the file system's 255 (with the temporary
   /// suffix) is an error at `name:` from `check` on, where the job
