@@ -130,7 +130,8 @@ struct BatchPlan: Sendable {
   static let jobExtensions = ["cfg", "yaml", "yml"]
 
   /// Every job file named by `inputs`: files as given, directories searched
-  /// recursively for `jobExtensions`, each directory's files sorted by path
+  /// recursively for `jobExtensions` (`FolderListing`: a linked folder
+  /// where it lives, links inside to files only), each directory's files sorted by path
   /// (bytewise, so every machine agrees), the same file never twice. No job
   /// at all is `NoJobsFound`.
   static func findJobs(_ inputs: [String]) throws -> [String] {
@@ -149,7 +150,7 @@ struct BatchPlan: Sendable {
       }
       var found: [String]
       if isDirectory.boolValue {
-        found = (fm.enumerator(atPath: input)?.allObjects as? [String] ?? [])
+        found = FolderListing.relativePaths(below: input)
           .filter { path in
             var folder: ObjCBool = false
             // A folder named `x.cfg` is no job file.

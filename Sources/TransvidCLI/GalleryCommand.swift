@@ -177,7 +177,7 @@ enum GalleryCommand {
       }
       var found = [input]
       if isDirectory.boolValue {
-        found = (fm.enumerator(atPath: input)?.allObjects as? [String] ?? [])
+        found = FolderListing.relativePaths(below: input)
           .filter { $0.hasSuffix(".json") && !$0.split(separator: "/").contains { $0.hasPrefix(".") } }
           .sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }
           .map { (input as NSString).appendingPathComponent($0) }

@@ -540,4 +540,31 @@ import TestSupport
     let found = try BatchPlan.findJobs([path(dir, "z.cfg"), path(dir, "jobs"), path(dir, "jobs/b.cfg")])
     #expect(found == [path(dir, "z.cfg"), path(dir, "jobs/a/c.yaml"), path(dir, "jobs/b.cfg")])
   }
+
+  /// A folder named through a symbolic link (`ln -s jobs lj; transvid lj`)
+  /// is searched where it lives, its files named as the argument spells
+  /// them (it found no jobs); inside it, a link to a job file is a job and
+  /// a link to a folder is not followed (README's Batches). `transvid
+  /// gallery` finds the reports in a linked folder the same way.
+  @Test func aFolderNamedThroughALinkIsSearchedWhereItLives() throws {
+    let dir = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    let fm = FileManager.default
+    for folder in ["jobs/sub", "other", "shards/s1"] {
+      try fm.createDirectory(atPath: path(dir, folder), withIntermediateDirectories: true)
+    }
+    for name in ["jobs/a.cfg", "jobs/sub/b.cfg", "other/c.cfg", "other/d.cfg"] { try write(tinyJob(name: "j"), to: name, in: dir) }
+    try fm.createSymbolicLink(atPath: path(dir, "jobs/c-link.cfg"), withDestinationPath: "../other/c.cfg")
+    try fm.createSymbolicLink(atPath: path(dir, "jobs/linked"), withDestinationPath: "../other")
+    try fm.createSymbolicLink(atPath: path(dir, "lj"), withDestinationPath: "jobs")
+    let linked = path(dir, "lj")
+    #expect(try BatchPlan.findJobs([linked]) == ["a.cfg", "c-link.cfg", "sub/b.cfg"].map { path(linked, $0) })
+    #expect(try BatchPlan.findJobs([linked + "/"]) == ["a.cfg", "c-link.cfg", "sub/b.cfg"].map { path(linked, $0) })
+
+    try write(#"{"jobs": [], "totals": {}}"#, to: "shards/s1/report.json", in: dir)
+    try fm.createSymbolicLink(atPath: path(dir, "ls"), withDestinationPath: "shards")
+    let found = try GalleryCommand.findReports([path(dir, "ls")], skipping: path(dir, "site/report.json"))
+    #expect(found.reports == [path(dir, "ls/s1/report.json")])
+    #expect(found.damaged == [])
+  }
 }
