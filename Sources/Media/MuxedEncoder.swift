@@ -100,8 +100,11 @@ final class MuxedEncoder {
 
       format.pointee.flags |= AVFMT_FLAG_BITEXACT
       try check(av_opt_set(format, "protocol_whitelist", "file", 0), "restrict \(e.container) muxer to local files")
-      try check(avio_open(&format.pointee.pb, url, AVIO_FLAG_WRITE), "create temp file for \(e.what)")
+      // Created here as every file transvid writes is (FFmpeg's own open
+      // is neither exclusive nor refuses a link); FFmpeg opens it to write.
+      try Platform.createEmpty(tempPath, for: path)
       opened = true
+      try check(avio_open(&format.pointee.pb, url, AVIO_FLAG_WRITE), "open temp file for \(e.what)")
       var options: OpaquePointer?
       defer { av_dict_free(&options) }
       for option in e.muxerOptions { av_dict_set(&options, option.name, option.value, 0) }
@@ -112,7 +115,7 @@ final class MuxedEncoder {
       self.packet = try Packet()
       self.format = format
     } catch {
-      if opened { _ = avio_closep(&format.pointee.pb) }
+      if format.pointee.pb != nil { _ = avio_closep(&format.pointee.pb) }
       avformat_free_context(format)
       if opened { Platform.remove(tempPath) }
       throw error

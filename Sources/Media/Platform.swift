@@ -7,7 +7,8 @@
 //   number of bytes, checked with `fstat` on the opened descriptor and again
 //   while reading (a file can grow).
 // - Writing a file: the bytes go to a new file created with
-//   `O_EXCL | O_NOFOLLOW` inside a fresh folder only this process can enter
+//   `O_EXCL | O_NOFOLLOW` and mode 0666 less the umask (`newFileMode`)
+//   inside a fresh folder only this process can enter
 //   (`mkdtemp`, mode 0700, beside the target so `rename` stays on one file
 //   system), which is then renamed onto the target. A symlink planted where
 //   the temp file will be cannot exist (the folder is new and private), and a
@@ -28,9 +29,31 @@ public enum Platform {
   /// Sequence number that keeps temp names unique within this process.
   private static let tempCounter = Atomic<Int>(0)
 
+  /// The mode every file transvid writes is created with, less the umask:
+  /// what `cp` and the shell's `>` give a new file (0644 under umask 022,
+  /// 0664 under a shared folder's 002), the same for every format, whether
+  /// rendered or copied from a store.
+  static let newFileMode: mode_t = 0o666
+
+  /// Creates the file `path`, which must not exist (`O_EXCL`, and
+  /// `O_NOFOLLOW`: a link there is refused, not followed), with
+  /// `newFileMode`, open for writing; returns its descriptor.
+  static func createExclusively(_ path: String, for target: String) throws(MediaError) -> Int32 {
+    let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, newFileMode)
+    guard fd >= 0 else { throw MediaError("write '\(target)'", errnoMessage()) }
+    return fd
+  }
+
+  /// Creates the empty file `path` as `createExclusively` does, for a
+  /// writer that opens it by its name (FFmpeg's muxers).
+  static func createEmpty(_ path: String, for target: String) throws(MediaError) {
+    close(try createExclusively(path, for: target))
+  }
+
   /// A temp path beside `path`, in the same directory so that `rename` is
   /// atomic: `dir/.<name>.tmp-<pid>-<n>`. Only for paths inside a folder the
-  /// run owns (a staging folder); the writers create it with `O_EXCL`.
+  /// run owns (a staging folder); the writers create it with
+  /// `createExclusively`.
   static func temporaryPath(besides path: String) -> String {
     let n = tempCounter.add(1, ordering: .relaxed).newValue
     let (dir, name) = split(path)
@@ -215,7 +238,7 @@ public enum Platform {
 /// One file being written: its bytes go to `<folder>/<name>`, where
 /// `folder` is a fresh private folder beside `path` (`.<name>.tmp-XXXXXX`,
 /// mode 0700, from `mkdtemp`) and the file is created with
-/// `O_EXCL | O_NOFOLLOW`; `commit()` renames it onto `path` and removes the
+/// `O_EXCL | O_NOFOLLOW` (`Platform.createExclusively`); `commit()` renames it onto `path` and removes the
 /// folder, `discard()` removes both. A caller that may be interrupted by a
 /// signal registers `folder` for deletion.
 public struct AtomicFile: Sendable {
@@ -252,8 +275,7 @@ public struct AtomicFile: Sendable {
 
   /// Writes all of `bytes` into the temp file (created here, exclusively).
   public func write(_ bytes: [UInt8]) throws(MediaError) {
-    let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
-    guard fd >= 0 else { throw MediaError("write '\(path)'", Platform.errnoMessage()) }
+    let fd = try Platform.createExclusively(temporary, for: path)
     var offset = 0
     var failure: Int32 = 0
     while offset < bytes.count {

@@ -562,6 +562,35 @@ let outsideHint = "jobs may reach only their own folder; allow another with --al
     }
   }
 
+  /// Every output, rendered or copied from `--cache`, and every record and
+  /// report, has mode 0666 less the umask, as `cp` and the shell's `>` give
+  /// a new file: FFmpeg's files (MP4, WebM, MOV, APNG) had it, while the
+  /// GIF, PNG, contact sheet and WebP, and every copy from the store, were
+  /// 0644 (0664 under `umask 002`, a team's shared folder, for the ones and
+  /// not the others).
+  @Test func everyFileWrittenHasTheUmasksMode() throws {
+    let dir = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    try write(goodJob(name: "j", formats: "[mp4, gif, png, sheet, webm, mov, apng, webp]"), to: "j.cfg", in: dir)
+    let outputs = ["j.mp4", "j.gif", "j.png", "j.sheet.png", "j.webm", "j.mov", "j.apng.png", "j.webp"]
+    func modes(_ files: [String]) -> [String: String] {
+      Dictionary(uniqueKeysWithValues: files.map { file in
+        var info = stat()
+        return (file, lstat(path(dir, file), &info) == 0 ? String(info.st_mode & 0o7777, radix: 8) : "missing")
+      })
+    }
+    for (umask, mode) in [("002", "664"), ("077", "600")] {
+      for (out, copied) in [("rendered-\(umask)", false), ("copied-\(umask)", true)] {
+        let run = try runInShell(
+          "umask \(umask); exec \"$0\" \"$@\"", ["j.cfg", "-q", "-o", out, "--cache", "cache-\(umask)", "--report", "\(out)/r.json"],
+          in: dir)
+        #expect(run.status == 0 && run.lines == [], "\(run.stderr)")
+        let files = outputs.map { "\(out)/\($0)" } + ["\(out)/r.json", "\(out)/.transvid-cache/j.mp4+gif+png+sheet+webm+mov+apng+webp.json"]
+        #expect(modes(files) == Dictionary(uniqueKeysWithValues: files.map { ($0, mode) }), "umask \(umask), copied: \(copied)")
+      }
+    }
+  }
+
   /// A name within its 200 bytes whose locale, appearance and formats
   /// make a file name past the file system's 255 (with the temporary
   /// suffix) is an error at `name:` from `check` on, where the job
