@@ -24,6 +24,12 @@ import Synchronization
 ///   `~/.cache`), one line per file: `device inode size mtime-ns ctime-ns digest path`.
 ///   A missing, unreadable or malformed file is an empty memo; a memo that
 ///   cannot be written costs only the hashing next run.
+/// - The folder is one the environment really gives (`cacheFolder`): an
+///   `XDG_CACHE_HOME` that is not absolute is ignored, as the XDG spec
+///   says (it would be a folder of that name wherever transvid runs), and
+///   `~/.cache` is used only when `HOME` is an absolute path to a folder
+///   that exists (a missing one is not created). Without such a folder the
+///   memo is kept in memory for the run only.
 final class AssetDigestMemo: Sendable {
   /// A file's identity and version as `stat` reports it.
   struct Stamp: Hashable, Sendable {
@@ -50,7 +56,8 @@ final class AssetDigestMemo: Sendable {
   let racyWindow: Int64
 
   /// The memo of this process, in the user's cache folder.
-  static let shared = AssetDigestMemo(file: defaultFile())
+  static let shared = AssetDigestMemo(
+    file: cacheFolder(ProcessInfo.processInfo.environment).map { ($0 as NSString).appendingPathComponent("transvid/asset-digests") })
 
   /// Where the memo is kept; nil keeps it in memory only.
   let file: String?
@@ -117,11 +124,14 @@ final class AssetDigestMemo: Sendable {
     }
   }
 
-  private static func defaultFile() -> String? {
-    let environment = ProcessInfo.processInfo.environment
-    guard let base = environment["XDG_CACHE_HOME"].flatMap({ $0.isEmpty ? nil : $0 })
-      ?? environment["HOME"].map({ ($0 as NSString).appendingPathComponent(".cache") })
-    else { return nil }
-    return ((base as NSString).appendingPathComponent("transvid") as NSString).appendingPathComponent("asset-digests")
+  /// The user's cache folder for `environment`: `XDG_CACHE_HOME` when it
+  /// is an absolute path (it may be created), else `$HOME/.cache` when
+  /// `HOME` is an absolute path to an existing folder, else nil.
+  static func cacheFolder(_ environment: [String: String]) -> String? {
+    if let base = environment["XDG_CACHE_HOME"], base.hasPrefix("/") { return base }
+    guard let home = environment["HOME"], home.hasPrefix("/") else { return nil }
+    var info = stat()
+    guard stat(home, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR else { return nil }
+    return (home as NSString).appendingPathComponent(".cache")
   }
 }

@@ -96,4 +96,36 @@ import Testing
     setModified(asset, seconds: 1_000_000_000)
     #expect(memo.digest(of: asset, maxBytes: 1 << 20) == SHA256.hex(Array("x".utf8)))
   }
+
+  /// The memo's folder comes from the environment as the XDG spec has it:
+  /// an `XDG_CACHE_HOME` that is not absolute is ignored (it was a folder
+  /// of that name in the working folder), and `~/.cache` is used only in a
+  /// home that exists (a missing `HOME` was created). With no such folder
+  /// the run works without a memo. The job's text draws with a system
+  /// font, whose digest a run records.
+  @Test func theMemoIsKeptOnlyInAFolderTheEnvironmentReallyGives() throws {
+    let dir = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    let fm = FileManager.default
+    try fm.createDirectory(atPath: path(dir, "home"), withIntermediateDirectories: true)
+    let job = goodJob(name: "t", formats: "[png]").replacingOccurrences(
+      of: "background: \"#FFFFFF\"", with: "background: \"#FFFFFF\"\n    views: [{ frame: [5, 40, 50, 20], text: Hi, font: 12 }]")
+    try write(job, to: "t.cfg", in: dir)
+    for (environment, memo) in [
+      (#"HOME="$PWD/home" XDG_CACHE_HOME=cache"#, "home/.cache/transvid/asset-digests"),
+      (#"HOME="$PWD/missing" XDG_CACHE_HOME="#, nil),
+      (#"HOME=missing XDG_CACHE_HOME=cache"#, nil),
+      (#"HOME="$PWD/home" XDG_CACHE_HOME="$PWD/xdg""#, "xdg/transvid/asset-digests"),
+    ] {
+      let run = try runInShell("\(environment) exec \"$0\" \"$@\"", ["t.cfg", "-q", "--force"], in: dir)
+      #expect(run.status == 0 && run.lines == [], "\(environment): \(run.stderr)")
+      #expect(try fm.contentsOfDirectory(atPath: dir).sorted() == ["home", "out", "t.cfg"] + (memo?.hasPrefix("xdg") == true ? ["xdg"] : []),
+        "\(environment)")
+      #expect(try fm.contentsOfDirectory(atPath: path(dir, "home")) == (memo?.hasPrefix("home") == true ? [".cache"] : []), "\(environment)")
+      if let memo {
+        #expect(try String(contentsOfFile: path(dir, memo), encoding: .utf8).contains(" /usr/share/fonts/"), "\(environment)")
+      }
+      for made in ["home/.cache", "xdg"] { try? fm.removeItem(atPath: path(dir, made)) }
+    }
+  }
 }
