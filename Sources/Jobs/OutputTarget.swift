@@ -6,8 +6,9 @@
 //   github   formats [mp4, gif]; mp4 and gif maxBytes 10MB (GitHub's limit
 //            for videos and images on free plans: the mp4's caps its crf
 //            encode, `MP4Settings.capsCRF`); the mp4 at most 1280 px
-//            wide (width: 1280 when the canvas is wider); mp4 frameRate
-//            variable
+//            wide (width: 1280 when the output frame is wider: the
+//            stage's, which is wider than the canvas it holds, or the
+//            canvas's without one); mp4 frameRate variable
 //   web      formats [webm, mp4, png]: VP9 first, H.264 as the fallback,
 //            the poster for <video poster=…>; webm and mp4 frameRate
 //            variable
@@ -27,7 +28,7 @@ public enum OutputTarget: String, Hashable, Sendable, CaseIterable {
 
   /// GitHub's limit for a video or image attachment on free plans (SI megabytes).
   public static let githubLimit = 10_000_000
-  /// The widest MP4 the github target writes.
+  /// The widest MP4 the github target writes (measured on the output frame).
   public static let githubWidth = 1280
 
   /// `; did you mean 'web'?` for a near miss of a target's name, else the list.
@@ -81,7 +82,7 @@ extension JobSpec {
         spec.output.mp4.capsCRF = true
       }
       if unwritten("output.gif.maxBytes") { spec.output.gif.maxBytes = OutputTarget.githubLimit }
-      if unwritten("output.mp4.width"), unwritten("output.mp4.height"), canvas.pixelWidth > OutputTarget.githubWidth {
+      if unwritten("output.mp4.width"), unwritten("output.mp4.height"), framePixelWidth > OutputTarget.githubWidth {
         spec.output.mp4.size = VideoSize(width: OutputTarget.githubWidth)
       }
       if unwritten("output.mp4.frameRate") { spec.output.mp4.frameRate = .variable }

@@ -26,6 +26,26 @@ import Testing
     #expect(constant.output.mp4.frameRate == .constant)
   }
 
+  /// The 1280 px cap is on the output frame: a stage is wider than the
+  /// canvas it holds, so a canvas under 1280 px on a stage over it is
+  /// scaled too (the canvas's width let 1340 and 1524 px MP4s through).
+  @Test static func githubMeasuresTheFrameWithItsStage() throws {
+    let strip = try spec(
+      "canvas: { size: 1260x60, scale: 1 }\nstage: { device: none, padding: 40 }\noutput: { target: github }\n")
+    #expect(strip.canvas.pixelWidth == 1260 && strip.framePixelWidth == 1340)
+    #expect(strip.output.mp4.size == VideoSize(width: 1280) && strip.videoSize(strip.output.mp4.size) == (1280, 134))
+    let held = try spec(
+      "canvas: { device: iphone-15 }\nstage: { device: iphone-15-pro, padding: 36 }\noutput: { target: github }\n")
+    #expect(held.canvas.pixelWidth == 1179 && held.framePixelWidth == 1524)
+    #expect(held.output.mp4.size == VideoSize(width: 1280) && held.videoSize(held.output.mp4.size) == (1280, 2434))
+    // --target measures the same frame.
+    let plain = try spec("canvas: { size: 1260x60, scale: 1 }\nstage: { device: none, padding: 40 }\n")
+    #expect(plain.applying(.github).output.mp4.size == VideoSize(width: 1280))
+    // A stage that keeps the frame within 1280 px leaves the size alone.
+    let narrow = try spec("canvas: { size: 1200x60, scale: 1 }\nstage: { device: none, padding: 40 }\n")
+    #expect(narrow.framePixelWidth == 1280 && narrow.applying(.github).output.mp4.size == VideoSize())
+  }
+
   @Test static func webAndEditor() throws {
     let web = try spec("output: { target: web }\n")
     #expect(web.output.formats == [.webm, .mp4, .png])
