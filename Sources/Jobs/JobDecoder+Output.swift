@@ -10,7 +10,7 @@
 //     mp4: { frameRate: variable }    # holds coded once (FrameRateMode.swift); also webm; default constant
 //     gif: { width: 360, fps: 30 }    # default: the writer's choice
 //     gif:                            # every key optional
-//       width: 360                    # pixels (16…8192); height keeps the aspect ratio
+//       width: 360                    # pixels (16…65535, and --max-side² in all); height keeps the aspect ratio
 //       fps: 30                       # 1…50
 //       maxColors: 256                # 4…256, the transparent entry included
 //       quality: 100                  # 1…100: colours 2.56 × quality (maxColors wins); per-frame: libimagequant's target
@@ -59,7 +59,8 @@ extension JobDecoder {
     if let value = fields["sheet"] { output.sheet = try sheet(value, fields.path("sheet")) }
     if let value = fields["webm"] { output.webm = try webm(value, fields.path("webm")) }
     if let value = fields["mov"] {
-      output.mov = MOVSettings(size: try videoSize(try self.fields(value, fields.path("mov"), keys: JobDecoder.movKeys)))
+      output.mov = MOVSettings(
+        size: try videoSize(try self.fields(value, fields.path("mov"), keys: JobDecoder.movKeys), of: .mov))
     }
     if let value = fields["apng"] { output.apng = try apng(value, fields.path("apng")) }
     if let value = fields["webp"] { output.webp = try webp(value, fields.path("webp")) }
@@ -117,7 +118,7 @@ extension JobDecoder {
     if let value = fields["maxBytes"] { settings.maxBytes = try maxBytes(value, fields.path("maxBytes")) }
     settings.capsCRF = settings.maxBytes != nil && fields["crf"] != nil
     if let value = fields["frameRate"] { settings.frameRate = try frameRate(value, fields.path("frameRate")) }
-    settings.size = try videoSize(fields)
+    settings.size = try videoSize(fields, of: .mp4)
     return settings
   }
 
@@ -129,8 +130,9 @@ extension JobDecoder {
   private func gif(_ node: YAMLNode, _ path: KeyPath) throws(Diagnostic) -> GIFSettings {
     let fields = try fields(node, path, keys: JobDecoder.gifKeys)
     var settings = GIFSettings()
+    // At most a GIF's side; the frame's area against --max-side is checked with the job's (`checkOutputSizes`).
     if let value = fields["width"] {
-      settings.width = try integer(value, fields.path("width"), in: 16...JobDecoder.maximumPixels)
+      settings.width = try integer(value, fields.path("width"), in: 16...OutputSizes.largestSide(of: .gif)!.pixels)
     }
     if let value = fields["fps"] { settings.fps = try integer(value, fields.path("fps"), in: 1...50) }
     if let value = fields["maxColors"] {
@@ -183,7 +185,7 @@ extension JobDecoder {
     if let value = fields["maxBytes"] { settings.maxBytes = try maxBytes(value, fields.path("maxBytes")) }
     settings.capsCRF = settings.maxBytes != nil && fields["crf"] != nil
     if let value = fields["frameRate"] { settings.frameRate = try frameRate(value, fields.path("frameRate")) }
-    settings.size = try videoSize(fields)
+    settings.size = try videoSize(fields, of: .webm)
     return settings
   }
 
@@ -217,8 +219,9 @@ extension JobDecoder {
     var settings = SheetSettings()
     if let value = fields["frames"] { settings.frames = try integer(value, fields.path("frames"), in: 1...100) }
     if let value = fields["columns"] { settings.columns = try integer(value, fields.path("columns"), in: 1...20) }
+    // At most the sheet's side; its area against --max-side is checked with the job's (`checkOutputSizes`).
     if let value = fields["width"] {
-      settings.width = try integer(value, fields.path("width"), in: 64...JobDecoder.maximumPixels)
+      settings.width = try integer(value, fields.path("width"), in: 64...OutputSizes.largestSide(of: .sheet)!.pixels)
     }
     return settings
   }

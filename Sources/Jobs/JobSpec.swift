@@ -203,7 +203,7 @@ public struct GIFSettings: Hashable, Sendable {
     case `repeat`(Int)
   }
 
-  /// Width in pixels (16…8192); the height keeps the canvas's aspect ratio.
+  /// Width in pixels (16…65535, at most `--max-side`² pixels in all); the height keeps the canvas's aspect ratio.
   public var width: Int?
   /// Frames per second (1…50: GIF delays are whole centiseconds, at least 2).
   public var fps: Int?

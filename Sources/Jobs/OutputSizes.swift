@@ -69,7 +69,7 @@ extension JobSpec {
       }
       let thumbnailHeight = Swift.max(1, Int((Double(thumbnail) * Double(height) / Double(width)).rounded()))
       let rows = (frames + columns - 1) / columns
-      // At most 100 rows of at most 8192 · 65535 pixels: no overflow.
+      // At most 100 rows of thumbnails at most 65535 wide, of frames at most 16384:1: no overflow.
       let sheetHeight = gap + rows * (thumbnailHeight + OutputSizes.sheetLabelHeight(thumbnailWidth: thumbnail) + gap)
       try OutputSizes.check(
         sheetWidth, sheetHeight, what: "the contact sheet", key: key, side: OutputSizes.largestSide(of: .sheet), in: self,

@@ -59,12 +59,16 @@ extension JobSpec {
 extension JobDecoder {
   static let videoSizeKeys = ["width", "height"]
 
-  /// `width:` / `height:` of a video format's `fields`, even, 16…`maximumPixels`.
-  func videoSize(_ fields: Fields) throws(Diagnostic) -> VideoSize {
+  /// `width:` / `height:` of `format`'s `fields`, even, from 16 to the
+  /// most its file takes (`OutputSizes.largestSide`: 16384). The video's
+  /// area against `--max-side`² and its codec's level are checked with the
+  /// job's other sizes (`checkOutputSizes`), once the frame is known.
+  func videoSize(_ fields: Fields, of format: OutputFormat) throws(Diagnostic) -> VideoSize {
     var size = VideoSize()
+    let largest = OutputSizes.largestSide(of: format)?.pixels ?? limits.maxSide
     for key in JobDecoder.videoSizeKeys {
       guard let value = fields[key] else { continue }
-      let pixels = try integer(value, fields.path(key), in: 16...JobDecoder.maximumPixels)
+      let pixels = try integer(value, fields.path(key), in: 16...largest)
       guard pixels % 2 == 0 else {
         throw mismatch(value, fields.path(key), expected: "an even number of pixels (the video is 4:2:0)")
       }

@@ -76,7 +76,7 @@ let brokenOutputJobs: [BrokenJob] = [
     "job.cfg:1:28: error: output.sheet.frames: expected an integer from 1 to 100, got \"many\""),
   BrokenJob(
     "sheet width 10", "output: { sheet: { width: 10 } }\n",
-    "job.cfg:1:27: error: output.sheet.width: expected an integer from 64 to 8192, got 10"),
+    "job.cfg:1:27: error: output.sheet.width: expected an integer from 64 to 65535, got 10"),
 ]
 
 @Suite enum OutputSettingsTests {
@@ -137,6 +137,51 @@ let brokenOutputJobs: [BrokenJob] = [
       failure(plain + job("hold: 2"))
         == "job.cfg:1:17: error: canvas.size: the contact sheet would be 8040x12518 pixels; "
         + "at most 67108864 pixels (8192x8192) and 65535 per side (raise the limit with --max-side)")
+  }
+
+  /// The `width:` keys go as far as the README's limits: the image's
+  /// area within `--max-side`² and each side within its format's (16384
+  /// for a video, 65535 for a GIF and the sheet), not the canvas's 8192.
+  /// Past the format's side the error is the key's, with that side.
+  @Test static func widthKeysReachTheirFormatsSides() throws {
+    func parsed(_ output: String, canvas: String = "2000x100", limits: JobLimits = JobLimits()) throws(Diagnostic) -> JobSpec {
+      try JobParser.parse(
+        "canvas: { size: \(canvas), scale: 1, fps: 10 }\noutput: \(output)\n" + job("hold: 0.3"), file: "job.cfg",
+        limits: limits)
+    }
+    func failure(_ output: String, canvas: String = "2000x100", limits: JobLimits = JobLimits()) -> String? {
+      do {
+        _ = try parsed(output, canvas: canvas, limits: limits)
+        return nil
+      } catch {
+        return error.description
+      }
+    }
+    let gif = try parsed("{ formats: [gif], gif: { width: 20000 } }")
+    #expect(gif.output.gif.width == 20000 && gif.gifSize == (20000, 1000))
+    let sheet = try parsed("{ formats: [sheet], sheet: { width: 30000, columns: 1, frames: 1 } }")
+    #expect(sheet.output.sheet.width == 30000)
+    for format in ["mp4", "webm", "mov"] {
+      let video = try parsed("{ formats: [\(format)], \(format): { width: 16384 } }", canvas: "4000x100")
+      let kind = try #require(OutputFormat(rawValue: format))
+      let size = try #require(video.videoSize(of: kind))
+      #expect(video.videoSize(size) == (16384, 410))
+      #expect(
+        failure("{ formats: [\(format)], \(format): { width: 16386 } }")
+          == "job.cfg:2:\(35 + 2 * format.count): error: output.\(format).width: expected an integer from 16 to 16384, got 16386")
+    }
+    #expect(
+      failure("{ formats: [gif], gif: { width: 65536 } }")
+        == "job.cfg:2:41: error: output.gif.width: expected an integer from 16 to 65535, got 65536")
+    #expect(
+      failure("{ formats: [sheet], sheet: { width: 65536 } }")
+        == "job.cfg:2:45: error: output.sheet.width: expected an integer from 64 to 65535, got 65536")
+    // The area is --max-side's, at the key: 20000x20000 is over 8192², within 16384² when raised.
+    #expect(
+      failure("{ formats: [gif], gif: { width: 12000 } }", canvas: "1000x1000")
+        == "job.cfg:2:41: error: output.gif.width: the GIF would be 12000x12000 pixels; "
+        + "at most 67108864 pixels (8192x8192) and 65535 per side (raise the limit with --max-side)")
+    #expect(failure("{ formats: [gif], gif: { width: 12000 } }", canvas: "1000x1000", limits: JobLimits(maxSide: 16384)) == nil)
   }
 
   @Test static func defaultsAndForever() throws {

@@ -63,4 +63,29 @@ struct VideoSizeTests {
     let db = psnr(frame, Bitmap(width: 120, height: 200, bytes: half)!)
     #expect(db > 30, "\(db) dB")
   }
+
+  /// A `width:` past the canvas's 8192 px reaches the file: a strip's GIF,
+  /// sheet and MP4 wider than 8192 px (their areas well within 8192²),
+  /// as ffprobe reads them.
+  @Test func widthsPast8192ReachTheFiles() throws {
+    let dir = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    _ = try write(
+      """
+      name: strip
+      canvas: { size: 1000x16, scale: 1, fps: 10 }
+      output: { formats: [gif, sheet, mp4], gif: { width: 10000 }, sheet: { width: 9000, frames: 2 }, mp4: { width: 12000 } }
+      screens: { a: { background: "#FF0000" }, b: { background: "#00FF00" } }
+      timeline: [{ hold: 0.2 }, { push: { to: b, transition: cross-dissolve, duration: 0.2 } }]
+
+      """, to: "strip.cfg", in: dir)
+    let run = try runBinary(["strip.cfg", "-o", "out", "--progress", "none"], in: dir)
+    #expect(run.status == 0, "\(run.stderr)")
+    for (file, size) in [("strip.gif", "10000x160"), ("strip.sheet.png", "9000x154"), ("strip.mp4", "12000x192")] {
+      let (_, data) = try PlanFramesTests.run(
+        URL(fileURLWithPath: "/usr/bin/env"),
+        ["ffprobe", "-v", "error", "-show_entries", "stream=width,height", "-of", "csv=p=0:s=x", "\(dir)/out/\(file)"])
+      #expect(String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines) == size, "\(file)")
+    }
+  }
 }
