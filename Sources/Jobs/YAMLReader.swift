@@ -10,6 +10,9 @@
 // `[[[[…` cannot overflow the call stack before the depth check.
 //
 // libyaml marks are 0-based and count characters; `SourceLocation` is 1-based.
+// Lines are the file's, as editors and `SourceText` count them: libyaml
+// reads a stand-in for each U+0085, U+2028 and U+2029 (`LineSeparators`), so
+// it breaks lines only where the file does, and scalars get them back.
 
 import CYAML
 
@@ -30,6 +33,8 @@ enum YAMLReader {
     }
     let original = source
     var source = source
+    let separators: LineSeparators
+    (source.bytes, separators) = try LineSeparators.replacing(in: source)
     var joins = Joins()
     if json { (source.bytes, joins) = joiningSurrogatePairs(source.bytes) }
     let parser = UnsafeMutablePointer<yaml_parser_t>.allocate(capacity: 1)
@@ -46,10 +51,10 @@ enum YAMLReader {
     let result: Result<YAMLNode?, Diagnostic> = source.bytes.withUnsafeBufferPointer { buffer in
       yaml_parser_set_encoding(parser, YAML_UTF8_ENCODING)
       yaml_parser_set_input_string(parser, buffer.baseAddress, buffer.count)
-      var builder = Builder(file: source.file, json: json, joins: joins)
+      var builder = Builder(file: source.file, json: json, joins: joins, separators: separators)
       while true {
         guard yaml_parser_parse(parser, event) != 0 else {
-          return .failure(syntaxError(parser.pointee, in: original, json: json, joins: joins))
+          return .failure(syntaxError(parser.pointee, in: original, json: json, joins: joins, separators: separators))
         }
         defer { yaml_event_delete(event) }
         do throws(Diagnostic) {
@@ -63,10 +68,10 @@ enum YAMLReader {
   }
 
   /// What JSON forbids and libyaml, reading JSON as the YAML it is, takes,
-  /// found in the bytes: a raw line break inside a string (libyaml folds
-  /// it; it also breaks lines at U+2028 and U+0085, which JSON's strings may
-  /// hold, so this is a byte scan), a comma before a closing bracket and a
-  /// `#` comment. Its byte offset and message, or nil.
+  /// found in the bytes: a raw line break (LF or CR) inside a string
+  /// (libyaml folds it; U+2028 and U+0085, which JSON's strings may hold,
+  /// are ordinary characters: `LineSeparators`), a comma before a closing
+  /// bracket and a `#` comment. Its byte offset and message, or nil.
   static func jsonProblem(in bytes: [UInt8]) -> (offset: Int, message: String)? {
     var inString = false, escaped = false
     var lastComma: Int?
@@ -157,7 +162,9 @@ enum YAMLReader {
   }
 
   /// libyaml's own message, at the place it reports.
-  private static func syntaxError(_ parser: yaml_parser_t, in source: SourceText, json: Bool, joins: Joins) -> Diagnostic {
+  private static func syntaxError(
+    _ parser: yaml_parser_t, in source: SourceText, json: Bool, joins: Joins, separators: LineSeparators
+  ) -> Diagnostic {
     let language = json ? "JSON" : "YAML"
     let file = source.file
     func place(_ mark: yaml_mark_t) -> SourceLocation { joins.location(mark, file: file) }
@@ -166,7 +173,8 @@ enum YAMLReader {
     case YAML_MEMORY_ERROR:
       return Diagnostic(SourceLocation(file: file, line: 1, column: 1), "out of memory while reading YAML")
     case YAML_READER_ERROR:
-      return Diagnostic(source.location(ofByte: Int(parser.problem_offset)), "invalid \(language): \(problem)")
+      let offset = separators.originalOffset(Int(parser.problem_offset))
+      return Diagnostic(source.location(ofByte: offset), "invalid \(language): \(problem)")
     default:
       let location = place(parser.problem_mark)
       var message = "invalid \(language): \(problem)"
@@ -222,11 +230,20 @@ enum YAMLReader {
 
     /// Where surrogate pairs were joined (JSON only).
     let joins: Joins
+    /// The stand-ins libyaml read for U+0085, U+2028 and U+2029.
+    let separators: LineSeparators
 
-    init(file: String, json: Bool, joins: Joins = Joins()) {
+    init(file: String, json: Bool, joins: Joins = Joins(), separators: LineSeparators = LineSeparators()) {
       self.file = file
       self.json = json
       self.joins = joins
+      self.separators = separators
+    }
+
+    /// A name or value libyaml read, with its separators back.
+    private func text(_ pointer: UnsafePointer<yaml_char_t>, count: Int? = nil) -> String {
+      guard let count else { return separators.restore(String(cString: pointer)) }
+      return separators.restore(String(decoding: UnsafeBufferPointer(start: pointer, count: count), as: UTF8.self))
     }
 
     /// JSON's plain scalars: a number as its grammar writes it, true, false, null.
@@ -267,12 +284,12 @@ enum YAMLReader {
           throw Diagnostic(location, "a job file holds one YAML document; a second one starts here")
         }
       case YAML_ALIAS_EVENT:
-        let name = event.data.alias.anchor.map { String(cString: $0) } ?? ""
+        let name = event.data.alias.anchor.map { text($0) } ?? ""
         throw Diagnostic(location, "aliases (*\(name)) are not supported; write the value out")
       case YAML_SCALAR_EVENT:
         let scalar = event.data.scalar
         try checkProperties(anchor: scalar.anchor, tag: scalar.tag, at: location)
-        let text = String(decoding: UnsafeBufferPointer(start: scalar.value, count: scalar.length), as: UTF8.self)
+        let text = text(scalar.value, count: scalar.length)
         if json { try checkJSON(scalar: text, style: scalar.style, start: event.start_mark) }
         let style: YAMLNode.ScalarStyle = scalar.style == YAML_PLAIN_SCALAR_STYLE ? .plain : .quoted
         try attach(YAMLNode(.scalar(text, style), at: location))
@@ -306,11 +323,11 @@ enum YAMLReader {
       anchor: UnsafeMutablePointer<yaml_char_t>?, tag: UnsafeMutablePointer<yaml_char_t>?, at location: SourceLocation
     ) throws(Diagnostic) {
       if let anchor {
-        let name = String(cString: anchor)
+        let name = text(anchor)
         throw Diagnostic(location, "anchors (&\(name)) and aliases are not supported; write the value out")
       }
       if let tag {
-        var name = String(cString: tag)
+        var name = text(tag)
         let standard = "tag:yaml.org,2002:"
         if name.hasPrefix(standard) { name = "!!" + name.dropFirst(standard.count) }
         throw Diagnostic(location, "YAML tags (\(name)) are not supported; remove the tag")

@@ -127,3 +127,59 @@ extension YAMLReaderTests {
     }
   }
 }
+
+/// U+0085, U+2028 and U+2029 are ordinary characters, as in YAML 1.2, JSON
+/// and editors (libyaml, YAML 1.1, broke lines at them): places after one
+/// are the editor's line and column, and text keeps them.
+extension YAMLReaderTests {
+  @Test static func separatorsBreakNoLine() throws {
+    // The sweep's: a bad value on line 6 was reported at 7:11.
+    let label = """
+      name: ls
+      canvas: { size: 200x300, scale: 1, fps: 10 }
+      screens:
+        a: { background: "#FFFFFF", views: [ { frame: [0, 0, 200, 40], text: "Hi\u{2028}there" } ] }
+      timeline:
+        - hold: -1
+
+      """
+    #expect(
+      throws: Diagnostic(at(6, 11), "timeline[0].hold: expected a number of seconds from 0 to 600, got -1")
+    ) { try JobParser.parse(label, file: "t.cfg") }
+    // A NEL in a comment is the comment's: it ended it, and `screen` was read as YAML.
+    #expect(throws: Diagnostic(at(3, 16), "canvas.fps: expected an integer from 1 to 120, got 500")) {
+      try JobParser.parse("# Loading\u{85} screen\nname: nel\ncanvas: { fps: 500 }\n", file: "t.cfg")
+    }
+    // Later on the same line: columns count each as one character.
+    let root = try #require(try read("a: { t: \"x\u{2029}\u{2029}y\", u: 'p\u{85}q', v: r\u{2028}s }\n# z\u{2028}: 1\n"))
+    let pairs = try #require(root.pairs?[0].value.pairs)
+    #expect(pairs.map(\.keyLocation) == [at(1, 6), at(1, 17), at(1, 27)])
+    #expect(pairs.map(\.value.text) == ["x\u{2029}\u{2029}y", "p\u{85}q", "r\u{2028}s"])
+    #expect(root.pairs?.count == 1)
+  }
+
+  /// The text a label draws keeps them: `"go<NEL>od"` was read as "go od".
+  @Test static func separatorsStayInText() throws {
+    let text = "a: \"go\u{85}od\"\nb: |\n  one\u{2028}two\n\u{2029}c: plain\u{85}\nd: [\"\\uE000\\U0000E001\", \u{E002}]\n"
+    let root = try #require(try read(text))
+    #expect(root.pairs?.map(\.key) == ["a", "b", "\u{2029}c", "d"])
+    #expect(root.pairs?.map(\.keyLocation) == [at(1, 1), at(2, 1), at(4, 1), at(5, 1)])
+    #expect(root.pairs?[0].value.text == "go\u{85}od")
+    #expect(root.pairs?[1].value.text == "one\u{2028}two\n")
+    #expect(root.pairs?[2].value.text == "plain\u{85}")
+    // Private-use characters of the file, held or escaped, are not taken for stand-ins.
+    #expect(root.pairs?[3].value.items?.map(\.text) == ["\u{E000}\u{E001}", "\u{E002}"])
+  }
+
+  /// A file that holds or names every private-use character leaves no
+  /// stand-in: its first separator is an error that says what to write.
+  @Test static func separatorWithoutStandIn() {
+    let area = (0xE000...0xF8FF).map { String(Unicode.Scalar($0)!) }.joined()
+    #expect(
+      throws: Diagnostic(
+        at(2, 6),
+        "U+2028 LINE SEPARATOR is a line break to the YAML reader, and this file leaves no private-use character to read it "
+          + "as an ordinary one; write \\u2028 in a double-quoted string instead")
+    ) { try read("# \(area)\na: \"x\u{2028}\"\n") }
+  }
+}
