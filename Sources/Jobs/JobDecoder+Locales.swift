@@ -92,13 +92,14 @@ extension JobDecoder {
       throw Diagnostic(node.location, "strings: '\(written)' \(refusal)")
     }
     let bytes: [UInt8]
-    switch JobDecoder.read(resolvedPath) {
+    switch JobDecoder.read(resolvedPath, maximumSize: SourceText.maximumCatalogSize) {
     case .success(let b): bytes = b
     case .failure(let failure):
       throw Diagnostic(node.location, "strings: cannot read '\(written)': \(failure)")
     }
-    let source = try SourceText(bytes: bytes, file: resolvedPath, what: "the String Catalog")
-    guard let root = try YAMLReader.parse(source, json: true) else {
+    let source = try SourceText(
+      bytes: bytes, file: resolvedPath, what: "the String Catalog", maximumSize: SourceText.maximumCatalogSize)
+    guard let root = try YAMLReader.parse(source, json: true, maximumNodes: YAMLReader.maximumCatalogNodes) else {
       throw Diagnostic(SourceLocation(file: resolvedPath, line: 1, column: 1), "the String Catalog is empty")
     }
     let decoder = JobDecoder(file: resolvedPath)
@@ -301,9 +302,8 @@ extension JobDecoder {
   }
 
   /// The bytes of the regular file at `path` (`RegularFile`; the first
-  /// `SourceText.maximumSize` + 1 at most: more is refused by `SourceText`),
-  /// or why not.
-  static func read(_ path: String) -> Result<[UInt8], RegularFile.Failure> {
+  /// `maximumSize` + 1 at most: more is refused by `SourceText`), or why not.
+  static func read(_ path: String, maximumSize: Int = SourceText.maximumSize) -> Result<[UInt8], RegularFile.Failure> {
     let fd: Int32
     switch RegularFile.open(path) {
     case .success(let file): fd = file.fd
@@ -312,7 +312,7 @@ extension JobDecoder {
     defer { close(fd) }
     var bytes: [UInt8] = []
     var chunk = [UInt8](repeating: 0, count: 65536)
-    while bytes.count <= SourceText.maximumSize {
+    while bytes.count <= maximumSize {
       let count = chunk.withUnsafeMutableBytes { systemRead(fd, $0.baseAddress, $0.count) }
       if count < 0 {
         if errno == EINTR { continue }

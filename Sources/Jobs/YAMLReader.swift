@@ -7,7 +7,9 @@
 // a second document, anchors and aliases (no expansion bombs, no action at a
 // distance), explicit tags, non-scalar mapping keys, duplicate keys and
 // nesting deeper than `maximumDepth`. The node stack is explicit, so a hostile
-// `[[[[…` cannot overflow the call stack before the depth check.
+// `[[[[…` cannot overflow the call stack before the depth check. A String
+// Catalog may hold `maximumCatalogNodes` keys and values: its 64 MiB written as
+// `[1,1,1,…` would be 33 million nodes, gigabytes held.
 //
 // libyaml marks are 0-based and count characters; `SourceLocation` is 1-based.
 // Lines are the file's, as editors and `SourceText` count them: libyaml
@@ -20,12 +22,19 @@ enum YAMLReader {
   /// Deepest nesting accepted; job files need 5.
   static let maximumDepth = 32
 
+  /// Most keys and values (scalars, lists and mappings) a String Catalog may hold:
+  /// Xcode's layout writes about one per 30 bytes, so 2 million in a
+  /// catalog of 64 MiB (`SourceText.maximumCatalogSize`).
+  static let maximumCatalogNodes = 4_000_000
+
   /// The document in `source`, or nil when it holds none (only blanks or
   /// comments). With `json`, the document must also be written as JSON (a
   /// String Catalog): flow collections, double-quoted keys and strings on
   /// one line, plain scalars only as JSON's numbers, `true`, `false` and
   /// `null`, no trailing commas; anything else is an error at its place.
-  static func parse(_ source: SourceText, json: Bool = false) throws(Diagnostic) -> YAMLNode? {
+  /// A document of more than `maximumNodes` keys and values is an error at
+  /// the first past them.
+  static func parse(_ source: SourceText, json: Bool = false, maximumNodes: Int = .max) throws(Diagnostic) -> YAMLNode? {
     // libyaml asserts on a null input pointer, which an empty array may have.
     if source.bytes.isEmpty { return nil }
     if json, let problem = jsonProblem(in: source.bytes) {
@@ -52,6 +61,8 @@ enum YAMLReader {
       yaml_parser_set_encoding(parser, YAML_UTF8_ENCODING)
       yaml_parser_set_input_string(parser, buffer.baseAddress, buffer.count)
       var builder = Builder(file: source.file, json: json, joins: joins, separators: separators)
+      builder.maximumNodes = maximumNodes
+      builder.what = source.what
       while true {
         guard yaml_parser_parse(parser, event) != 0 else {
           return .failure(syntaxError(parser.pointee, in: original, json: json, joins: joins, separators: separators))
@@ -225,6 +236,11 @@ enum YAMLReader {
     let json: Bool
     private var stack: [Frame] = []
     private var documents = 0
+    /// Keys and values read so far, and how many the document may hold.
+    private var nodes = 0
+    var maximumNodes = Int.max
+    /// What the file is, for errors: "the job file", "the String Catalog".
+    var what = "the job file"
     /// The finished document, once its root node is complete.
     private(set) var document: YAMLNode?
 
@@ -275,6 +291,12 @@ enum YAMLReader {
     /// Takes one event; true at the end of the stream.
     mutating func add(_ event: yaml_event_t) throws(Diagnostic) -> Bool {
       let location = place(event.start_mark)
+      if [YAML_SCALAR_EVENT, YAML_SEQUENCE_START_EVENT, YAML_MAPPING_START_EVENT].contains(event.type) {
+        nodes += 1
+        if nodes > maximumNodes {
+          throw Diagnostic(location, "\(what) holds more than \(maximumNodes) keys and values; is it the right file?")
+        }
+      }
       switch event.type {
       case YAML_STREAM_END_EVENT:
         return true

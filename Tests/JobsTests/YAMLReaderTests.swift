@@ -120,6 +120,19 @@ import Testing
 }
 
 extension YAMLReaderTests {
+  /// A String Catalog may have 64 MiB; written as `[1,1,1,…` that is 33
+  /// million values, so their number, keys counted, is bounded too (`maximumCatalogNodes`).
+  @Test static func tooManyValues() throws {
+    let source = try SourceText(bytes: Array("{\"a\": [1, 2, 3]}".utf8), file: "t.xcstrings", what: "the String Catalog")
+    #expect(throws: Diagnostic(
+      SourceLocation(file: "t.xcstrings", line: 1, column: 11),
+      "the String Catalog holds more than 4 keys and values; is it the right file?")) {
+      try YAMLReader.parse(source, json: true, maximumNodes: 4)
+    }
+    #expect(try YAMLReader.parse(source, json: true, maximumNodes: 6) != nil)
+    #expect(YAMLReader.maximumCatalogNodes == 4_000_000)
+  }
+
   @Test static func tooLarge() {
     let bytes = [UInt8](repeating: UInt8(ascii: "#"), count: SourceText.maximumSize + 1)
     #expect(throws: Diagnostic(at(1, 1), "the job file is larger than 1 MiB; is it a job file?")) {

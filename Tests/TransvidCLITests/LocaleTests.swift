@@ -381,6 +381,38 @@ import TransvidCLI
     }
   }
 
+  /// A catalog as Xcode lays it out, 400 strings in 30 languages, is 1.6 MB:
+  /// it was refused as larger than 1 MiB, the job file's limit. A catalog
+  /// may have 64 MiB.
+  @Test func catalogsOfRealAppsAreNotTooLarge() throws {
+    let dir = try Self.folder()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    let languages = ["en", "de", "fr", "es", "it", "ja", "ko", "zh-Hans", "zh-Hant", "pt-BR", "ru", "ar", "he", "tr", "pl",
+      "nl", "sv", "da", "fi", "nb", "cs", "hu", "ro", "uk", "el", "th", "vi", "id", "ms", "hi"]
+    let entries = (0..<400).map { i in
+      let localizations = languages.map { language in
+        "        \"\(language)\" : {\n          \"stringUnit\" : {\n            \"state\" : \"translated\",\n"
+          + "            \"value\" : \"\(language) \(i)\"\n          }\n        }"
+      }
+      let key = i == 0 ? "greet" : i == 1 ? "items" : "key \(i)"
+      return "    \"\(key)\" : {\n      \"localizations\" : {\n\(localizations.joined(separator: ",\n"))\n      }\n    }"
+    }
+    let catalog = "{\n  \"sourceLanguage\" : \"en\",\n  \"strings\" : {\n\(entries.joined(separator: ",\n"))\n  },\n  \"version\" : \"1.0\"\n}\n"
+    #expect(catalog.utf8.count > 1 << 20)
+    try write(catalog, to: "Big.xcstrings", in: dir)
+    let job = try write(Self.job(locales: "[de]", strings: "Big.xcstrings"), to: "big.cfg", in: dir)
+    #expect(try JobParser.load(path: job).localizedJobs()[0].screens[0].views.map(\.text) == ["de 0", "de 1"])
+    // Past 64 MiB the catalog is refused, before it is read whole.
+    let huge = [UInt8](repeating: UInt8(ascii: " "), count: 64 << 20) + Array("{}".utf8)
+    #expect(FileManager.default.createFile(atPath: dir + "/Huge.xcstrings", contents: Data(huge)))
+    let hugeJob = try write(Self.job(locales: "[de]", strings: "Huge.xcstrings"), to: "huge.cfg", in: dir)
+    #expect(throws: Diagnostic(
+      SourceLocation(file: dir + "/Huge.xcstrings", line: 1, column: 1),
+      "the String Catalog is larger than 64 MiB; is it the right file?")) {
+      try JobParser.load(path: hugeJob)
+    }
+  }
+
   @Test func localeScreenshotMissingForOneLocaleNamesIt() throws {
     let dir = try Self.folder()
     defer { try? FileManager.default.removeItem(atPath: dir) }
