@@ -9,7 +9,9 @@
 // override the preset's. With neither device nor size the canvas is an
 // iphone-15 (393×852 pt @3x), recorded as its device, so it is held, drawn
 // on a stage and given a status bar as `device: iphone-15` would be.
-// Without a device the scale defaults to 2.
+// Without a device the scale defaults to 2. A size that is a device's
+// screen is held as that device by what follows the device
+// (`CanvasSpec.heldDevice`), without being recorded as `device`.
 // `orientation` turns the device (the stage's too): beside a `size` with no
 // device, the canvas's or the stage's, it would turn nothing, and is an
 // error (a stage device found by the size is held as the size is).

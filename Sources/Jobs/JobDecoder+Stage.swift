@@ -37,9 +37,9 @@ extension JobDecoder {
     let fields = try fields(node, path, keys: JobDecoder.stageKeys, allowsNull: true)
     // The canvas's device, else the preset whose screen the canvas's size
     // is, held the way that size is.
-    let guess = canvas.device == nil ? DevicePreset.matching(size: canvas.size) : nil
-    var device = canvas.device ?? guess?.preset.name
-    var orientation = guess?.orientation ?? canvas.orientation
+    let held = canvas.heldDevice
+    var device = held?.preset.name
+    var orientation = held?.orientation ?? canvas.orientation
     // Without a drawn device the screen keeps the device's corners (frameit's frameless look).
     var cornerRadius = device.flatMap(DevicePreset.named)?.screenCornerRadius ?? 0
     if let value = fields["device"] {
@@ -239,9 +239,9 @@ extension JobDecoder {
       return StatusBarSpec(height: try number(node, path, in: 1...limit, expected: expected), location: node.location)
     }
     let fields = try fields(node, path, keys: JobDecoder.statusBarKeys)
-    let preset = canvas.device.flatMap(DevicePreset.named)
     var bar = StatusBarSpec(
-      height: preset?.statusBarHeight ?? SafeArea.top(for: canvas.size), time: "9:41", location: node.location)
+      height: canvas.heldDevice?.preset.statusBarHeight ?? SafeArea.top(for: canvas.size), time: "9:41",
+      location: node.location)
     if let value = fields["height"] { bar.height = try number(value, fields.path("height"), in: 1...limit, expected: expected) }
     if let value = fields["time"] {
       let text = try string(value, fields.path("time"), expected: "the time shown, such as \"9:41\"")
@@ -278,8 +278,9 @@ extension JobDecoder {
 }
 
 extension JobDecoder {
-  /// Built-ins that follow the canvas's device and the appearance, unless
-  /// the step says otherwise: a `sheet` rests 10 pt below the device's own
+  /// Built-ins that follow the canvas's device (`CanvasSpec.heldDevice`:
+  /// the one named, or the one whose screen its size is) and the
+  /// appearance, unless the step says otherwise: a `sheet` rests 10 pt below the device's own
   /// safe-area top (20 pt on an iPhone SE, 47 on an iPhone 14, 62 on a 16
   /// Pro; the parameter's 59 is the iPhone 15's; 0 on an iPhone held in
   /// landscape, which shows no status bar), presents on an iPad as a
@@ -293,13 +294,12 @@ extension JobDecoder {
     guard transition == "sheet" else { return parameters }
     var result = parameters
     if isDark, result.values["dimming"] == nil { result.values["dimming"] = .number(0.48) }
-    guard let preset = canvas.device.flatMap(DevicePreset.named) else { return result }
+    guard let (preset, _) = canvas.heldDevice else { return result }
     if let width = SafeArea.formSheetWidth(canvas), result.values["cardWidth"] == nil {
       result.values["cardWidth"] = .number(width)
     }
     if result.values["safeAreaTop"] == nil {
-      let showsNoStatusBar = preset.idiom == .phone && canvas.orientation == .landscape
-      result.values["safeAreaTop"] = .number(showsNoStatusBar ? 0 : preset.safeAreaTop)
+      result.values["safeAreaTop"] = .number(canvas.isPhoneInLandscape ? 0 : preset.safeAreaTop)
     }
     return result
   }

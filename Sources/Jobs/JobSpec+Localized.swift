@@ -23,9 +23,9 @@ extension JobSpec {
   }
 
   /// Xcode's name of the job's device family for a String Catalog's device
-  /// variations: `ipad` on an iPad preset, else `iphone`.
+  /// variations: `ipad` on an iPad (`CanvasSpec.heldDevice`), else `iphone`.
   public var deviceFamily: String {
-    canvas.device.flatMap(DevicePreset.named)?.idiom == .pad ? "ipad" : "iphone"
+    canvas.heldDevice?.preset.idiom == .pad ? "ipad" : "iphone"
   }
 
   /// This job as `locale` renders it (see the file's comment). A key the

@@ -20,17 +20,17 @@ enum SafeArea {
   }
 
   /// Whether `canvas` is an iPhone held sideways (compact height): a phone
-  /// preset in landscape, or a canvas of no device wider than tall and
-  /// under 500 pt high (every iPhone's short side is, no iPad's is).
+  /// in landscape (`CanvasSpec.heldDevice`), or a canvas of no device wider
+  /// than tall and under 500 pt high (every iPhone's short side is, no iPad's is).
   static func isCompactHeight(_ canvas: CanvasSpec) -> Bool {
-    if let preset = canvas.device.flatMap(DevicePreset.named) { return preset.idiom == .phone && canvas.orientation == .landscape }
+    if canvas.heldDevice != nil { return canvas.isPhoneInLandscape }
     return canvas.size.width > canvas.size.height && canvas.size.height < 500
   }
 
-  /// Whether `canvas` is an iPad's: a pad preset, or a canvas of no device
-  /// whose short side is 600 pt or more.
+  /// Whether `canvas` is an iPad's: a pad (`CanvasSpec.heldDevice`), or a
+  /// canvas of no device whose short side is 600 pt or more.
   static func isPad(_ canvas: CanvasSpec) -> Bool {
-    if let preset = canvas.device.flatMap(DevicePreset.named) { return preset.idiom == .pad }
+    if let (preset, _) = canvas.heldDevice { return preset.idiom == .pad }
     return Swift.min(canvas.size.width, canvas.size.height) >= 600
   }
 
@@ -38,7 +38,7 @@ enum SafeArea {
   /// form-sheet widths by the screen's longest side: 540 up to 1024 pt, 580
   /// up to 1590, 620 above); nil where a sheet spans the screen.
   static func formSheetWidth(_ canvas: CanvasSpec) -> Double? {
-    guard canvas.device.flatMap(DevicePreset.named)?.idiom == .pad else { return nil }
+    guard canvas.heldDevice?.preset.idiom == .pad else { return nil }
     let longest = Swift.max(canvas.size.width, canvas.size.height)
     return longest <= 1024 ? 540 : longest <= 1590 ? 580 : 620
   }

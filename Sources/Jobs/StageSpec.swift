@@ -287,9 +287,7 @@ public struct StatusBarSpec: Hashable, Sendable {
 extension CanvasSpec {
   /// Whether iOS hides the status bar here: on an iPhone held in landscape
   /// (an iPad keeps it).
-  public var hidesStatusBar: Bool {
-    orientation == .landscape && device.flatMap(DevicePreset.named)?.idiom == .phone
-  }
+  public var hidesStatusBar: Bool { isPhoneInLandscape }
 
   /// The status bar the frames show: none where iOS hides it, drawn or
   /// the screenshots' own.

@@ -96,15 +96,16 @@ struct StatusBar: Sendable {
     let width = canvas.size.width
     // Where a glyph `w` wide placed at `x` left to right goes.
     func x(_ x: Double, _ w: Double) -> Double { rightToLeft ? width - x - w : x }
-    let preset = canvas.device.flatMap(DevicePreset.named)
+    let held = canvas.heldDevice
+    let preset = held?.preset
     // The ears either side of the housing; the centre line of the glyphs.
     var gap = width * 0.4
     var centreY = height / 2
     switch preset?.sensorHousing {
-    case .dynamicIsland(let w, let h, let top)? where canvas.orientation == .portrait:
+    case .dynamicIsland(let w, let h, let top)? where held?.orientation == .portrait:
       gap = w + 24
       centreY = top + h / 2
-    case .notch(let w, let h)? where canvas.orientation == .portrait:
+    case .notch(let w, let h)? where held?.orientation == .portrait:
       gap = w
       centreY = h / 2 + 1
     default:

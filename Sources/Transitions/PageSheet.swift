@@ -21,7 +21,7 @@ import Raster
 /// settling. The present ends on the composite (old screen receded, sheet
 /// up): `restingLayers(in:)`; a dismiss starts from it. The safe-area top
 /// comes from the `safeAreaTop` parameter (59 pt: iPhone 15 class), which
-/// a job's device preset sets to its own, as a dark appearance sets
+/// a job's device (named, or found by the canvas's size) sets to its own, as a dark appearance sets
 /// `dimming` to 0.48 (`JobDecoder.withDeviceDefaults`). The iOS 26 look is
 /// not modelled.
 ///

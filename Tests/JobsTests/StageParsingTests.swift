@@ -155,6 +155,27 @@ import Testing
     #expect(other.stage?.device == nil)
   }
 
+  /// A canvas given only as a device's screen size is that device for
+  /// what follows the device, as a stage finds it: `393x852` draws the
+  /// iPhone 15's 54 pt status bar (not 59, its safe-area top), `852x393` is
+  /// one held in landscape, which shows none (with the note), at any scale;
+  /// `744x1133` is an iPad. A size that is no device's keeps the rules of a bare size.
+  @Test func aCanvasOfADevicesSizeIsThatDevice() throws {
+    let drawn = try JobParser.parse(Self.job(canvas: "{ size: 393x852, statusBar: { time: \"9:41\" } }", stage: "{}"), file: "s.cfg")
+    #expect(drawn.canvas.statusBar?.height == 54 && !drawn.canvas.hidesStatusBar)
+    for scale in [1, 3] {
+      let landscape = try JobParser.parse(
+        Self.job(canvas: "{ size: 852x393, scale: \(scale), statusBar: { time: \"9:41\" } }", stage: "{}"), file: "s.cfg")
+      #expect(landscape.canvas.hidesStatusBar && landscape.canvas.shownStatusBar == nil, "@\(scale)")
+      #expect(
+        landscape.notes.map(\.message).contains { $0.hasPrefix("canvas.statusBar: iOS shows no status bar on an iPhone in landscape") })
+    }
+    let pad = try JobParser.parse(Self.job(canvas: "{ size: 744x1133 }", stage: "{}"), file: "s.cfg")
+    #expect(pad.deviceFamily == "ipad")
+    let other = try JobParser.parse(Self.job(canvas: "{ size: 400x800, statusBar: { time: \"9:41\" } }", stage: "{}"), file: "s.cfg")
+    #expect(other.canvas.statusBar?.height == 20 && !other.canvas.hidesStatusBar && other.deviceFamily == "iphone")
+  }
+
   @Test func aStageDeviceSetsAnUnsizedCanvas() throws {
     let spec = try JobParser.parse(Self.job(canvas: "{ fps: 30 }", stage: "{ device: ipad-mini }"), file: "s.cfg")
     #expect(spec.canvas.size == Size(width: 744, height: 1133) && spec.canvas.scale == 2)

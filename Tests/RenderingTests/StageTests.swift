@@ -712,6 +712,36 @@ extension CaptionInkTests {
     #expect(last[426, 1].r > 150, "the receding screen's top at 0: \(last[426, 1])")
   }
 
+  /// A canvas given only as a device's screen size is that device, held
+  /// as the size is: a sheet on `852x393` rests 8 pt below the top with the
+  /// receding screen's top at 0, as an iPhone 15 in landscape (not 67 pt
+  /// under a black band), on `390x844` 10 pt under iPhone 14's 47, and
+  /// `744x1133` presents iPad mini's form-sheet card: every frame is the
+  /// one of the job that names the device.
+  @Test(arguments: [
+    ("size: 852x393", "device: iphone-15, orientation: landscape"), ("size: 390x844", "device: iphone-14"),
+    ("size: 744x1133", "device: ipad-mini"),
+  ])
+  func aSheetOnADevicesSizeRestsAsOnTheDevice(size: String, device: String) throws {
+    let bySize = FrameRenderer(spec: try JobParser.parse(Self.sheetJob(canvas: size), file: "p.cfg"))
+    let byDevice = FrameRenderer(spec: try JobParser.parse(Self.sheetJob(canvas: device), file: "p.cfg"))
+    let canvas = bySize.spec.canvas
+    let (w, h) = (canvas.pixelWidth, canvas.pixelHeight)
+    #expect(bySize.frameCount == byDevice.frameCount)
+    let differing = (0..<bySize.frameCount).filter { bySize.frame($0, width: w, height: h) != byDevice.frame($0, width: w, height: h) }
+    #expect(differing.isEmpty, "\(size): frames \(differing) differ from \(device)'s")
+    let last = bySize.frame(bySize.frameCount - 1, width: w, height: h)
+    if size == "size: 852x393" {
+      #expect(last[426, 10].b == 255 && last[426, 10].r == 0, "the sheet from 8 pt: \(last[426, 10])")
+      #expect(last[426, 1].r > 150, "the receding screen's top at 0: \(last[426, 1])")
+    } else if size == "size: 390x844" {
+      #expect(last[195, 59].b == 255 && last[195, 55].b == 0, "the sheet from 57 pt")
+    } else {
+      // A centred 580 × 640 card (x 82…662); the screen beside it is red, dimmed.
+      #expect(last[372, 566].b == 255 && last[50, 566].r > 150 && last[50, 566].b == 0, "\(last[372, 566]) \(last[50, 566])")
+    }
+  }
+
   /// A sheet dragged down follows the finger, as UIKit's own sheet pan
   /// moves it (not along the spring, which left the finger 200 pt behind):
   /// at every frame of the tracking, its top is as far below its rest as the
