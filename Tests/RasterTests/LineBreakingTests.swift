@@ -71,6 +71,47 @@ import Testing
     #expect(whole == [word] && measured(word) == measured("extraordinary"))
   }
 
+  /// A line the breaker chose is drawn whole, never ending in "…" (the
+  /// locales sweep): "Multi-" fits 55 px as the paragraph measures it
+  /// (the hyphen kerned against "Y") but is 2 px wider alone, and was
+  /// drawn "Mu…"; the pieces of an Arabic word cut between letters take
+  /// their final and initial forms, wider than in the word, and lost
+  /// letters to "…". Only a last line with text left over ends in "…".
+  @Test static func aLineTheBreakerChoseIsDrawnWhole() {
+    let latin = TextBlock(
+      "Multi-Year plan", fonts: TestFonts.latinOnly, weight: .regular, language: nil, pixelSize: 20, maxWidth: 55,
+      maxLines: 0, maxHeight: 10_000)
+    #expect(latin.lines.map { String(String.UnicodeScalarView($0.scalars.compactMap(Unicode.Scalar.init))) } == ["Multi-", "Year", "plan"])
+    #expect(latin.lines.allSatisfy { !$0.layout.isTruncated })
+    #expect(latin.lines[0].layout.glyphs.last?.glyph == TestFonts.dejaVu.glyph(for: "-"))
+    // Drawn left-aligned, the first line's ink is the same as with room to spare.
+    let style = TextStyle(size: 20, alignment: .left, lines: 0)
+    let narrow = Label("Multi-Year plan", style: style).render(size: Size(width: 55, height: 90), scale: 1, fonts: TestFonts.latinOnly)
+    let wide = Label("Multi-\nYear\nplan", style: style).render(size: Size(width: 80, height: 90), scale: 1, fonts: TestFonts.latinOnly)
+    let same = (0..<90).allSatisfy { y in (0..<55).allSatisfy { x in narrow[x, y] == wide[x, y] } }
+    #expect(same, "the wrapped lines are not drawn as the same lines with room")
+
+    let word = "والاستراتيجيات"
+    let fonts = FontSet(regular: [ScriptFonts.arabic])
+    let arabic = TextBlock(word, fonts: fonts, weight: .regular, language: "ar", pixelSize: 20, maxWidth: 50, maxLines: 0, maxHeight: 10_000)
+    #expect(arabic.lines.count >= 2)
+    #expect(arabic.lines.flatMap(\.scalars) == word.unicodeScalars.map(\.value))
+    for line in arabic.lines {
+      #expect(!line.layout.isTruncated && line.layout.width <= 50, "\(line.scalars): \(line.layout.width) px")
+    }
+  }
+
+  /// A caption's lines (`Label.wrapped`) are one-line labels drawn whole.
+  @Test static func wrappedLinesAreDrawnWhole() {
+    let label = Label("Multi-Year plan", style: TextStyle(size: 20, alignment: .left))
+    let lines = label.wrapped(width: 55, scale: 1, fonts: TestFonts.latinOnly).lines
+    #expect(lines.map(\.text) == ["Multi-", "Year", "plan"])
+    let first = lines[0].render(size: Size(width: 55, height: 30), scale: 1, fonts: TestFonts.latinOnly)
+    let wide = Label("Multi-", style: label.style).render(size: Size(width: 80, height: 30), scale: 1, fonts: TestFonts.latinOnly)
+    let same = (0..<30).allSatisfy { y in (0..<55).allSatisfy { x in first[x, y] == wide[x, y] } }
+    #expect(same, "the caption's first line is not 'Multi-'")
+  }
+
   @Test static func japaneseBreaksBetweenCharactersButNotBeforeAFullStop() {
     // Every character here is one em (20 px) wide: five fit in 110 px.
     let result = lines("吾輩は猫である。名前はまだ無い。", fonts: FontSet(regular: [LanguageFontTests.japanese]), width: 110, language: "ja")

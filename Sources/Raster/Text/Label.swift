@@ -7,7 +7,9 @@ import Geometry
 /// on a whole pixel; a line wider than the frame is cut and ends in "…".
 /// Otherwise the text wraps (`TextBlock`) and its lines together are
 /// centred. Each line is placed left, centred or right by
-/// `style.alignment`, starting on a whole pixel. Emoji from a colour font
+/// `style.alignment`, starting on a whole pixel; a line wider than the
+/// frame (drawn whole: `truncates` off, or a wrapped line) starts at its
+/// leading edge, and its end is clipped. Emoji from a colour font
 /// keep their own colours; all other glyphs are coverage × `style.color`.
 public struct Label: Hashable, Sendable {
   public var text: String
@@ -18,6 +20,11 @@ public struct Label: Hashable, Sendable {
   /// (`wrapped(width:scale:fonts:)`), which its own first strong character
   /// need not be.
   public var rightToLeft: Bool? = nil
+  /// Whether a one-line label too wide for its frame is cut and ends in
+  /// "…" (UILabel's `byTruncatingTail`), or drawn whole and clipped
+  /// (`byClipping`): a line of wrapped text (`wrapped(width:scale:fonts:)`),
+  /// which its breaker chose to fit.
+  public var truncates = true
 
   public init(_ text: String, style: TextStyle = TextStyle()) {
     self.text = text
@@ -39,7 +46,7 @@ public struct Label: Hashable, Sendable {
     if style.lines == 1 {
       let line = TextLayout(
         TextLayout.clean(text), fonts: fonts, weight: style.weight, language: style.language, pixelSize: pixelSize,
-        maxWidth: Double(width), rightToLeft: rightToLeft)
+        maxWidth: truncates ? Double(width) : .infinity, rightToLeft: rightToLeft)
       guard !line.glyphs.isEmpty else { return bitmap }
       let ascent = primary.ascender * pixelSize, descent = primary.descender * pixelSize
       placed = [(line, ((Double(height) - ascent - descent) / 2 + ascent).rounded())]
@@ -58,13 +65,14 @@ public struct Label: Hashable, Sendable {
     var coverage = [UInt8](repeating: 0, count: width * height)
     var colorGlyphs: [(font: Font, glyph: UInt32, x: Double, y: Double)] = []
     for (line, baseline) in placed {
-      let start: Double
+      var start: Double
       switch style.alignment {
       case .left: start = 0
       case .center: start = ((Double(width) - line.width) / 2).rounded()
       case .right: start = (Double(width) - line.width).rounded()
       case .natural: start = line.isRightToLeft ? (Double(width) - line.width).rounded() : 0
       }
+      if line.width > Double(width) { start = line.isRightToLeft ? (Double(width) - line.width).rounded() : 0 }
       for g in line.glyphs where !g.isWhitespace {
         let face = line.faces[g.font]
         if face.isColor {
@@ -126,8 +134,8 @@ public struct Label: Hashable, Sendable {
   /// one-line label of this style: its text in logical order without its
   /// trailing spaces, in its paragraph's direction (as `TextBlock` orders
   /// its lines: an English caption's second line "العربية and English"
-  /// stays left to right); and whether a word wider than `width` had to be
-  /// cut between clusters.
+  /// stays left to right), drawn whole (`truncates` off); and whether a
+  /// word wider than `width` had to be cut between clusters.
   public func wrapped(width: Double, scale: Double, fonts: FontSet) -> (lines: [Label], cutsWord: Bool) {
     var one = self
     one.style.lines = 1
@@ -143,6 +151,7 @@ public struct Label: Hashable, Sendable {
       var line = one
       line.text = String(text)
       line.rightToLeft = w.rightToLeft
+      line.truncates = false
       return line
     }
     let cutsWord = wrapped.contains { !$0.endsAtBreak }

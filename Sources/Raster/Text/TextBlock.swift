@@ -4,14 +4,15 @@
 /// its trailing spaces hanging outside it; a word wider than the line is
 /// cut between clusters; a line that ends at a soft hyphen (U+00AD) shows a
 /// hyphen there, as TextKit does. Each line is shaped and ordered on its own
-/// (FriBidi's reordering per line, rule L2) in its paragraph's direction.
+/// (FriBidi's reordering per line, rule L2) in its paragraph's direction,
+/// and drawn whole: a line the breaker chose never ends in "…".
 ///
 /// A line is as tall as its fonts ask (the primary font's and every font
 /// it draws with: ascender, descender and line gap, the gap split above and
 /// below as CSS does with `line-height: normal`). As many lines show as
 /// `maxLines` allows (0: no limit) and the height holds (at least one); when
 /// text is left over, the last shown line takes the rest of its paragraph
-/// and ends in "…" (tail truncation).
+/// and ends in "…" (tail truncation), the only line that may.
 struct TextBlock {
   struct Line {
     /// The scalars the line shows, in logical order (before any "…").
@@ -32,9 +33,10 @@ struct TextBlock {
   ) {
     let primary = fonts.cascade(for: weight).first
     func layout(_ scalars: [UInt32], rightToLeft: Bool, ellipsis: Bool = false) -> Line {
+      // Only the line that says text is left over is cut to the width.
       let layout = TextLayout(
-        scalars, fonts: fonts, weight: weight, language: language, pixelSize: pixelSize, maxWidth: maxWidth,
-        rightToLeft: rightToLeft, ellipsis: ellipsis)
+        scalars, fonts: fonts, weight: weight, language: language, pixelSize: pixelSize,
+        maxWidth: ellipsis ? maxWidth : .infinity, rightToLeft: rightToLeft, ellipsis: ellipsis)
       var faces = Set(layout.glyphs.map(\.font)).sorted().map { layout.faces[$0] }
       if let primary { faces.append(primary) }
       return Line(
@@ -74,7 +76,14 @@ struct TextBlock {
       let breaks = LineBreaks.opportunities(scalars, language: language)
       let hyphen = scalars.contains(softHyphen)
         ? ShapedLine([hyphen], fonts: fonts, weight: weight, language: language, pixelSize: pixelSize).width : 0
-      let ranges = TextBlock.wrap(scalars, shaped: shaped, breaks: breaks, maxWidth: maxWidth, hyphenWidth: hyphen)
+      func drawnWidth(_ range: Range<Int>, hyphen: Bool) -> Double {
+        ShapedLine(
+          TextBlock.shown(scalars, range, hyphen: hyphen), fonts: fonts, weight: weight, language: language,
+          pixelSize: pixelSize, rightToLeft: shaped.isRightToLeft
+        ).width
+      }
+      let ranges = TextBlock.wrap(
+        scalars, shaped: shaped, breaks: breaks, maxWidth: maxWidth, hyphenWidth: hyphen, drawnWidth: drawnWidth)
       wrapped += ranges.map {
         (p, $0.range, shaped.isRightToLeft, scalars.isEmpty || breaks.contains($0.range.upperBound), $0.hyphen)
       }
@@ -128,20 +137,30 @@ struct TextBlock {
   /// The lines `scalars` fills, greedily: each ends at the last break
   /// opportunity whose text (less trailing spaces) fits `maxWidth` pixels,
   /// or, when not even the first word fits, after as many whole clusters as
-  /// fit (at least one). Widths are the paragraph's shaped cluster advances,
-  /// and `hyphenWidth` for a line that ends at a soft hyphen and shows it
-  /// (`hyphen`): one right before the break, inside a word (a soft hyphen
-  /// after a space or at the paragraph's start splits no word, and is no
-  /// break); a line cut inside a word takes the soft hyphens after it,
-  /// unseen.
+  /// fit (at least one). Breaks are found with the paragraph's shaped
+  /// cluster advances, and `hyphenWidth` for a line that ends at a soft
+  /// hyphen and shows it (`hyphen`): one right before the break, inside a
+  /// word (a soft hyphen after a space or at the paragraph's start splits
+  /// no word, and is no break); a line cut inside a word takes the soft
+  /// hyphens after it, unseen.
+  ///
+  /// Each line is then measured as it is drawn (`drawnWidth`: shaped
+  /// alone), which can be wider: kerning across the break is gone, and
+  /// where a word is cut, Arabic letters take their final and initial
+  /// forms. A line that does not fit so ends at an earlier break that does,
+  /// or is cut where its clusters fit as drawn; only a line of whole words
+  /// with no earlier break is kept as the paragraph measures it (a pixel
+  /// or two wider, drawn whole, as a browser draws a word that overflows).
   static func wrap(
-    _ scalars: [UInt32], shaped: ShapedLine, breaks: [Int], maxWidth: Double, hyphenWidth: Double = 0
+    _ scalars: [UInt32], shaped: ShapedLine, breaks: [Int], maxWidth: Double, hyphenWidth: Double = 0,
+    drawnWidth: (Range<Int>, _ hyphen: Bool) -> Double
   ) -> [(range: Range<Int>, hyphen: Bool)] {
     let n = scalars.count
     guard n > 0 else { return [(0..<0, false)] }
     /// Whether a line ending at `end` ends at a soft hyphen inside a word.
     func endsHyphenated(_ end: Int) -> Bool { end >= 2 && end < n && scalars[end - 1] == softHyphen && !isWhitespace(scalars[end - 2]) }
     let breaks = breaks.filter { $0 < 1 || scalars[$0 - 1] != softHyphen || endsHyphenated($0) || $0 == n }
+    let startsWord = Set(breaks + [0])
     var advance = [Double](repeating: 0, count: n)
     var isClusterStart = [Bool](repeating: false, count: n + 1)
     isClusterStart[0] = true
@@ -155,33 +174,48 @@ struct TextBlock {
     func width(_ start: Int, _ end: Int) -> Double {
       var e = end
       while e > start, isWhitespace(scalars[e - 1]) { e -= 1 }
-      return before[e] - before[start] + (end - 1 > start && endsHyphenated(end) ? hyphenWidth : 0)
+      return before[e] - before[start] + (hyphenated(start, end) ? hyphenWidth : 0)
     }
+    func hyphenated(_ start: Int, _ end: Int) -> Bool { end - 1 > start && endsHyphenated(end) }
     func fits(_ start: Int, _ end: Int) -> Bool { width(start, end) <= maxWidth + 1e-6 }
+    func fitsDrawn(_ start: Int, _ end: Int) -> Bool {
+      drawnWidth(start..<end, hyphenated(start, end)) <= maxWidth + 1e-6
+    }
+    /// The end of the cluster after `i`, and the start of the one before it.
+    func clusterEnd(after i: Int) -> Int {
+      var next = i + 1
+      while !isClusterStart[next] { next += 1 }
+      return next
+    }
+    func clusterStart(before i: Int) -> Int {
+      var previous = i - 1
+      while !isClusterStart[previous] { previous -= 1 }
+      return previous
+    }
 
     var result: [(range: Range<Int>, hyphen: Bool)] = []
     var start = 0, k = 0
     while start < n {
       while k < breaks.count, breaks[k] <= start { k += 1 }
-      var end: Int?
+      var candidates: [Int] = []
       var j = k
       while j < breaks.count, fits(start, breaks[j]) {
-        end = breaks[j]
+        candidates.append(breaks[j])
         j += 1
+      }
+      var end = candidates.last
+      if let last = end, !fitsDrawn(start, last) {
+        end = candidates.dropLast().last { fitsDrawn(start, $0) } ?? (startsWord.contains(start) ? last : nil)
       }
       var hyphen = false
       if let e = end {
-        hyphen = e - 1 > start && endsHyphenated(e)
+        hyphen = hyphenated(start, e)
       } else {
-        var cut = start + 1
-        while !isClusterStart[cut] { cut += 1 }
-        var next = cut + 1
-        while next <= n {
-          while !isClusterStart[next] { next += 1 }
-          guard fits(start, next) else { break }
-          cut = next
-          next += 1
-        }
+        var cut = clusterEnd(after: start)
+        while cut < n, fits(start, clusterEnd(after: cut)) { cut = clusterEnd(after: cut) }
+        let first = clusterEnd(after: start)
+        while cut > first, !fitsDrawn(start, cut) { cut = clusterStart(before: cut) }
+        while cut < n, fitsDrawn(start, clusterEnd(after: cut)) { cut = clusterEnd(after: cut) }
         // The soft hyphens right after the cut (of no width) stay on its line.
         while cut < n, scalars[cut] == softHyphen { cut += 1 }
         end = cut
