@@ -7,7 +7,8 @@ public struct Console: Sendable {
   public var print: @Sendable (String) -> Void
   public var error: @Sendable (String) -> Void
   /// Writes raw text (no newline added) to a terminal for live progress;
-  /// nil when standard error is not a terminal.
+  /// nil when standard error is not a terminal, or one that cannot move its
+  /// cursor (`drawsOnTerminal`).
   public var terminal: (@Sendable (String) -> Void)?
 
   public init(
@@ -23,7 +24,7 @@ public struct Console: Sendable {
   /// `write` per line so lines from several threads never interleave.
   public static let standard: Console = {
     let terminal: (@Sendable (String) -> Void)?
-    if isatty(2) == 1 {
+    if isatty(2) == 1, drawsOnTerminal(term: getenv("TERM").map { String(cString: $0) }) {
       terminal = { text in Console.writeText(text, to: 2) }
     } else {
       terminal = nil
@@ -33,6 +34,15 @@ public struct Console: Sendable {
       error: { line in Console.writeText(Console.visible(line) + "\n", to: 2) },
       terminal: terminal)
   }()
+
+  /// Whether a terminal of type `term` (`$TERM`) takes the progress bars'
+  /// cursor-control codes: not `dumb` (Emacs' shell, some CI consoles),
+  /// which would show them as text, nor an unknown type (unset or empty),
+  /// which git takes as dumb too. Those get plain lines, as a pipe does.
+  static func drawsOnTerminal(term: String?) -> Bool {
+    guard let term, !term.isEmpty else { return false }
+    return term != "dumb"
+  }
 
   /// `text` with control characters other than newline and tab written as
   /// `\u{1b}`: a path or value from a job may hold any of them, and an

@@ -28,7 +28,7 @@ struct Options: Sendable {
 
   /// How progress is shown (`--progress`).
   enum ProgressMode: String, Sendable, CaseIterable {
-    /// `tty` when standard error is a terminal, else `plain`.
+    /// `tty` when standard error is a terminal that draws (`Console.terminal`), else `plain`.
     case auto
     /// A line per written output and a summary; no live display.
     case plain

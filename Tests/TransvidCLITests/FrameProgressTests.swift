@@ -1,4 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import Foundation
+import Synchronization
 import Testing
 
 @testable import TransvidCLI
@@ -58,5 +62,75 @@ import Testing
         "{\"event\":\"progress\",\"job\":\"locales.en\",\"frames\":27,\"total\":27,\"output\":\"out/locales.en.mp4\",\"bytes\":100}",
         "{\"event\":\"progress\",\"job\":\"locales.ar\",\"frames\":27,\"total\":27,\"output\":\"out/locales.ar.mp4\",\"bytes\":100}",
       ])
+  }
+}
+
+/// What `transvid ARGS…` run in `directory` with `TERM=term` (nil: unset) writes to its
+/// standard output and error when both are a terminal (a pseudo-terminal
+/// read here), `\r\n` read as `\n`.
+func outputOnATerminal(_ arguments: [String], in directory: String, term: String?) throws -> String {
+  let binary = try #require(transvidBinary(), "build the executable first (swift build --build-tests)")
+  // posix_openpt's steps, which Glibc's module does not export: a new
+  // terminal from /dev/ptmx, unlocked (TIOCSPTLCK), its other end
+  // /dev/pts/N (TIOCGPTN); their numbers are asm-generic's (x86-64, arm64),
+  // macros Swift does not import.
+  let master = open("/dev/ptmx", O_RDWR | O_NOCTTY | O_CLOEXEC)
+  try #require(master >= 0, "no pseudo-terminal")
+  let reader = FileHandle(fileDescriptor: master, closeOnDealloc: true)
+  var unlock: Int32 = 0, number: UInt32 = 0
+  try #require(ioctl(master, 0x4004_5431, &unlock) == 0 && ioctl(master, 0x8004_5430, &number) == 0)
+  let terminal = try #require(FileHandle(forUpdatingAtPath: "/dev/pts/\(number)"))
+  let process = Process()
+  process.executableURL = binary
+  process.arguments = arguments
+  process.currentDirectoryURL = URL(fileURLWithPath: directory)
+  var environment = ProcessInfo.processInfo.environment
+  environment["TERM"] = term
+  process.environment = environment
+  process.standardError = terminal
+  process.standardOutput = terminal
+  try process.run()
+  try terminal.close()
+  let text = Mutex(Data())
+  let finished = DispatchSemaphore(value: 0)
+  Thread.detachNewThread {
+    // Until the last end of the terminal closes (EIO); FileHandle's reads
+    // would drop what they had read when it comes.
+    var buffer = [UInt8](repeating: 0, count: 1 << 16)
+    while true {
+      let n = buffer.withUnsafeMutableBytes { read(reader.fileDescriptor, $0.baseAddress, $0.count) }
+      if n < 0 && errno == EINTR { continue }
+      if n <= 0 { break }
+      text.withLock { $0.append(contentsOf: buffer[0..<n]) }
+    }
+    finished.signal()
+  }
+  if finished.wait(timeout: .now() + 120) == .timedOut {
+    kill(process.processIdentifier, SIGKILL)
+    Issue.record("transvid \(arguments) still running after 120 s: killed")
+    finished.wait()
+  }
+  process.waitUntilExit()
+  #expect(process.terminationStatus == 0, "\(arguments)")
+  return String(decoding: text.withLock { $0 }, as: UTF8.self).replacingOccurrences(of: "\r\n", with: "\n")
+}
+
+/// On a terminal that cannot move its cursor (`TERM=dumb`: Emacs' shell,
+/// some CI consoles), or of no known type (`TERM` unset), progress is plain
+/// lines, as when standard error is no terminal: the bars' cursor-control
+/// codes were written there as text.
+@Suite struct DumbTerminalTests {
+  @Test func aDumbTerminalGetsPlainLines() throws {
+    let dir = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    try write(goodJob(name: "j", formats: "[png, mp4]"), to: "j.cfg", in: dir)
+    let bars = try outputOnATerminal(["j.cfg", "--force"], in: dir, term: "xterm")
+    #expect(bars.contains("\u{1b}["), "\(bars)")
+    for term in ["dumb", nil] {
+      let plain = try outputOnATerminal(["j.cfg", "--force"], in: dir, term: term)
+      #expect(!plain.contains("\u{1b}") && !plain.contains("\r"), "TERM=\(term ?? "(unset)"): \(plain)")
+      let lines = plain.split(separator: "\n")
+      #expect(lines.count == 2 && lines[0].hasPrefix("out/j.png  1 frames  ") && lines[1].hasPrefix("out/j.mp4  5 frames  "), "\(plain)")
+    }
   }
 }
