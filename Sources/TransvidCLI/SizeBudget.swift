@@ -7,9 +7,11 @@ import Media
 /// job's duration (`TwoPass`), with a little headroom for the container and
 /// the rate control's error; a file over the budget is encoded again at a
 /// rate lowered in proportion, one under 80 % of it at a rate raised —
-/// until a higher rate no longer makes it larger (a short or simple demo
-/// far under a generous budget needs no more bits: the file at the lower
-/// rate is kept), at most 100 Mb/s; the
+/// until a rate half again as high as one tried made the file less than a
+/// tenth larger than that one did (a short or simple demo far under a
+/// generous budget needs no more bits: the file at the lower rate is
+/// kept), at most 100 Mb/s, in at most `attempts` encodes (a note says so
+/// when they end the search under 80 %); the
 /// largest file that fitted is kept (set aside while later rates are
 /// tried, never encoded twice), and a budget none of the rates tried meets
 /// is tried once more at the lowest rate. The result is never over
@@ -30,7 +32,9 @@ struct SizeBudget {
   /// cached outputs (the mp4 and webm writers' keys carry it) are made again.
   /// 2: rates stop at 100 Mb/s; a higher rate that bought nothing keeps the lower's file.
   /// 3: a budget beside `crf`, or a target's, caps the crf encode.
-  static let revision = 3
+  /// 4: a rate is compared with every rate tried, not only the one before,
+  /// for what it bought; 8 encodes, not 4.
+  static let revision = 4
 
   /// The budget in bytes.
   var maxBytes: Int
@@ -43,8 +47,12 @@ struct SizeBudget {
   static let lowestBitRate = 20_000
   /// The share of the budget the first attempt aims at.
   static let headroom = 0.96
-  /// At most this many attempts.
-  static let attempts = 4
+  /// At most this many encodes before the lowest rate's last try: enough
+  /// for a file far under its budget, whose rate is raised by the share it
+  /// missed each time, to reach 80 % or a rate that buys nothing; a bound,
+  /// so that an encoder whose size keeps creeping up with the rate does
+  /// not encode the video dozens of times.
+  static let attempts = 8
   /// The highest rate tried (100 Mb/s): far above any demo's need. x264
   /// takes its level from the rate, and this keeps it at 5.1 or below
   /// (160 Mb/s makes 6.1, a level for 8K video many phones do not decode).
@@ -74,10 +82,11 @@ struct SizeBudget {
   ///
   /// x264's size is not monotone in the rate at low rates (a lower rate
   /// can make a larger file), so the search brackets: a rate over the
-  /// budget is followed by one at most 9/10 of it, one under by one below
-  /// the lowest rate found over. When the attempts run out the largest file
-  /// that fitted is kept, or, if none did, the lowest rate is tried before
-  /// the budget is called unmet.
+  /// budget is followed by one at most 9/10 of it (above any rate whose
+  /// file fitted, else the search ends), one under by one below the lowest
+  /// rate found over. When the attempts run out the largest file that
+  /// fitted is kept, or, if none did, the lowest rate is tried before the
+  /// budget is called unmet.
   func fit(path: String, duration: Double, what: String, encode: (Int) throws -> VideoSummary) throws -> (
     VideoSummary, String
   ) {
@@ -94,7 +103,7 @@ struct SizeBudget {
     func triedText(_ attempts: ArraySlice<(rate: Int, bytes: Int)>) -> String {
       attempts.map { "\(Self.rateText($0.rate)) → \($0.bytes) bytes" }.joined(separator: ", ")
     }
-    func kept(_ summary: VideoSummary, at rate: Int, needsNoMore: Bool) -> (VideoSummary, String) {
+    func kept(_ summary: VideoSummary, at rate: Int, needsNoMore: Bool, cutShort: Bool = false) -> (VideoSummary, String) {
       let share = Int((Double(summary.bytes) * 100 / Double(maxBytes)).rounded(.down))
       let others = tried.filter { $0.rate != rate || $0.bytes != summary.bytes }
       // A file that needs no more bits averages less than it was allowed: its own rate is the one to say.
@@ -103,6 +112,7 @@ struct SizeBudget {
         summary,
         "\(what): maxBytes \(maxBytes): two-pass at \(Self.rateText(rate)), \(share) % of the budget"
           + (needsNoMore ? " (it needs no more bits: it averages \(Self.rateText(made)))" : "")
+          + (cutShort ? " (the search stops after \(Self.attempts) encodes)" : "")
           + (others.isEmpty ? "" : " (tried \(triedText(others[...])))")
       )
     }
@@ -116,20 +126,23 @@ struct SizeBudget {
       return summary
     }
     /// The best file, at `path`.
-    func keptBest(needsNoMore: Bool) throws -> (VideoSummary, String) {
+    func keptBest(needsNoMore: Bool, cutShort: Bool = false) throws -> (VideoSummary, String) {
       let best = best!
       if tried.last!.rate != best.rate || tried.last!.bytes != best.summary.bytes {
         try Platform.move(aside, to: path)
         bestIsAside = false
       }
-      return kept(best.summary, at: best.rate, needsNoMore: needsNoMore)
+      return kept(best.summary, at: best.rate, needsNoMore: needsNoMore, cutShort: cutShort)
     }
+    var exhausted = true
     for _ in 1...Self.attempts {
       let summary = try attempt(rate)
       let fits = summary.bytes <= maxBytes
-      let previous = tried.dropLast().last
-      // A higher rate that made the file hardly larger bought nothing: the file at the lower rate is kept.
-      let stalled = previous.map { rate >= $0.rate * 3 / 2 && summary.bytes * 10 < $0.bytes * 11 } ?? false
+      // A rate half again as high as one tried that made the file hardly
+      // larger than that one did bought nothing: the file at the lower rate
+      // is kept. Every rate tried counts, not only the one before: two steps
+      // of a little under half again each add up to more.
+      let stalled = tried.dropLast().contains { rate >= $0.rate * 3 / 2 && summary.bytes * 10 < $0.bytes * 11 }
       if fits {
         if best == nil || (summary.bytes > best!.summary.bytes && !stalled) {
           best = (rate, summary)
@@ -155,11 +168,20 @@ struct SizeBudget {
       var next = Int(Double(rate) * Double(maxBytes) * aim / Double(max(summary.bytes, 1)))
       next = fits ? min(next, lowestOver == .max ? next : (rate + lowestOver) / 2) : min(next, rate * 9 / 10)
       next = min(max(next, Self.lowestBitRate), Self.highestBitRate)
-      // Nothing left between the rates tried (a rate within 1 % of the lowest is the lowest).
-      if fits ? next <= rate : rate <= Self.lowestBitRate * 101 / 100 { break }
+      // Nothing left between the rates tried: after a file that fitted, no
+      // rate above its own below the lowest over; after one over, none
+      // above a rate whose file fitted (that file is kept), or the lowest
+      // rate reached (a rate within 1 % of it is it).
+      let nothingLeft =
+        fits ? next <= rate : rate <= Self.lowestBitRate * 101 / 100 || best.map { next <= $0.rate } == true
+      if nothingLeft {
+        exhausted = false
+        break
+      }
       rate = next
     }
-    if best != nil { return try keptBest(needsNoMore: false) }
+    // Still under 80 % when the encodes ran out (a file right under the lowest rate over the budget has no room left).
+    if let best { return try keptBest(needsNoMore: false, cutShort: exhausted && best.summary.bytes * 5 < maxBytes * 4) }
     // The lowest rate, unless it (or a rate within 1 % of it) was tried.
     if tried.map(\.rate).min()! > Self.lowestBitRate * 101 / 100 {
       let summary = try attempt(Self.lowestBitRate)

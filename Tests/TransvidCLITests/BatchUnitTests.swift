@@ -412,12 +412,19 @@ import TestSupport
   }
 
   @Test func aBudgetMetOnlyFarBelowTheFirstRatesIsMet() throws {
-    // 1.7 % over at every rate down to 30 kb/s, then 36 000 bytes.
+    // 1.7 % over at every rate down to 30 kb/s, then 36 000 bytes: met at
+    // 27.2 kb/s, and the rates up to the lowest over tried in the encodes
+    // left (none makes more), which the note says ran out.
     let (result, rates, file) = try search { $0 >= 30_000 ? 61_000 : 36_000 }
     let (summary, note) = try result.get()
-    #expect(summary.bytes == 36_000 && rates.last == SizeBudget.lowestBitRate && file == rates.last, "\(rates)")
-    #expect(note.hasPrefix("mp4: maxBytes 60000: two-pass at 20 kb/s, 60 % of the budget (tried 46.1 kb/s → 61000 bytes, "))
-    #expect(zip(rates, rates.dropFirst()).allSatisfy { $1 <= $0 * 9 / 10 }, "each over-budget rate is followed by a lower one")
+    #expect(rates.count == SizeBudget.attempts && summary.bytes == 36_000 && file == 27_207, "\(rates) \(String(describing: file))")
+    #expect(
+      note.hasPrefix(
+        "mp4: maxBytes 60000: two-pass at 27.2 kb/s, 60 % of the budget (the search stops after 8 encodes) "
+          + "(tried 46.1 kb/s → 61000 bytes, "), "\(note)")
+    #expect(
+      zip(rates, rates.dropFirst()).allSatisfy { $0 < 30_000 || $1 <= $0 * 9 / 10 },
+      "each over-budget rate is followed by a lower one")
   }
 
   @Test func theLargestFileThatFitsIsKept() throws {
@@ -440,6 +447,21 @@ import TestSupport
     let (summary, note) = try result.get()
     #expect(rates.count == 2 && rates[1] > rates[0] && file == rates[0] && summary.bytes == 5_000_000, "\(rates)")
     #expect(note.hasPrefix("mp4: maxBytes 10000000: two-pass at 7680 kb/s, 50 % of the budget (it needs no more bits: it averages 4000 kb/s) (tried "), "\(note)")
+  }
+
+  /// Rates raised a little under half again each, the file 1 % larger
+  /// each time: the third is over half again the first and bought under a
+  /// tenth, so the search stops there and keeps the second's file (only
+  /// the rate before was compared, and four encodes ended the search at
+  /// 68 % with the fourth's file, saying nothing).
+  @Test func aRateHalfAgainAsHighAsAnyTriedThatBuysNothingStops() throws {
+    let (result, rates, file) = try search { 40_000 + ($0 - 46_080) / 100 }
+    let (summary, note) = try result.get()
+    #expect(rates.count == 3 && rates[1] < rates[0] * 3 / 2 && rates[2] >= rates[0] * 3 / 2, "\(rates)")
+    #expect(file == rates[1] && summary.bytes == 40_000 + (rates[1] - 46_080) / 100, "\(rates)")
+    #expect(
+      note.hasPrefix("mp4: maxBytes 60000: two-pass at 65.7 kb/s, 66 % of the budget (it needs no more bits: it averages "),
+      "\(note)")
   }
 
   @Test func anUnmetBudgetNamesTheLowestRateTried() throws {
@@ -470,11 +492,11 @@ import TestSupport
     #expect(once == [20_006], "\(once)")
   }
 
-  /// Every attempt over the budget down to 20.9 kb/s, the last of the
-  /// four: the lowest rate is still tried, and meets it.
+  /// Every attempt over the budget down to 22 kb/s, the last of the
+  /// eight: the lowest rate is still tried, and meets it.
   @Test func attemptsRunningOutStillTryTheLowestRate() throws {
     let (met, tried, file) = try search({ $0 > 20_000 ? 61_000 : 59_000 }, maxBytes: 60_000)
-    #expect(tried.count == 5 && tried.last == 20_000 && file == 20_000, "\(tried)")
+    #expect(tried.count == 9 && tried[7] == 22_037 && tried.last == 20_000 && file == 20_000, "\(tried) \(String(describing: file))")
     #expect((try? met.get().0.bytes) == 59_000)
   }
 }

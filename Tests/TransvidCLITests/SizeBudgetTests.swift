@@ -55,6 +55,44 @@ struct SizeBudgetTests {
     #expect(level <= 51, "level \(level)")
   }
 
+  /// A variable-rate WebM of 15 pictures grows slowly with the rate: 24 %
+  /// of a 6000-byte budget at the first rate, 40 % after four encodes,
+  /// where the search stopped and said nothing of why. Now it goes on until
+  /// a rate half again as high buys under a tenth more, and says the file
+  /// needs no more bits.
+  @Test func aSlowlyGrowingFileIsRaisedUntilMoreBitsBuyNothing() throws {
+    let binary = try #require(transvidBinary())
+    let dir = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    let job = try write(
+      """
+      name: vfr
+      canvas: { size: 200x300, scale: 1, fps: 29.97, background: "#000000" }
+      output: { formats: [webm], webm: { frameRate: variable, maxBytes: 6000 } }
+      screens:
+        a:
+          background: "#FF0000"
+          views:
+            - { id: g, frame: [0, 0, 100, 100], color: "#808080" }
+            - { id: d, frame: [100, 0, 100, 100], color: "#0A0A0A" }
+            - { id: w, frame: [0, 100, 100, 100], color: "#FFFFFF" }
+            - { id: b, frame: [100, 100, 100, 100], color: "#0000FF" }
+        b:
+          background: "#00FF00"
+      timeline:
+        - hold: 0.5
+        - push: { to: b, transition: cross-dissolve, duration: 0.5 }
+        - hold: 0.5
+
+      """, to: "vfr.cfg", in: dir)
+    let (status, data) = try PlanFramesTests.run(binary, [job, "-o", "\(dir)/out"])
+    let text = String(decoding: data, as: UTF8.self)
+    #expect(status == 0, "\(text)")
+    #expect(text.contains("% of the budget (it needs no more bits: it averages "), "\(text)")
+    let size = try #require(try FileManager.default.attributesOfItem(atPath: "\(dir)/out/vfr.webm")[.size] as? Int)
+    #expect(size <= 6000 && size > 2408, "\(size) bytes")
+  }
+
   /// A budget beside `crf`, or the github target's, caps the crf encode:
   /// the file is the one the crf alone makes (byte for byte) when it fits,
   /// and two passes at the rate that fits when it does not.
