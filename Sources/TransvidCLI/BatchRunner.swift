@@ -161,6 +161,12 @@ struct BatchRunner: Sendable {
   /// With a shared cache (`--cache`), a job it holds is copied from it, and a rendered one is stored in it.
   /// With a `worker`, the job's outputs are rendered in that process and
   /// renamed into place here; without, in this process.
+  ///
+  /// A job's outputs are all or nothing: each is written in the staging
+  /// folder, and they go into place together once every one is written
+  /// (`moveIntoPlace`). A job that fails part way (a budget no rate meets,
+  /// a crash, a timeout, a signal) leaves the previous run's outputs as they
+  /// were, never some of each run, and its staged files are removed.
   func render(
     _ job: PlannedJob, cache: OutputCache, shared: SharedCache? = nil, staging: StagingArea, reporter: ProgressReporter,
     worker: WorkerProcess? = nil
@@ -187,6 +193,9 @@ struct BatchRunner: Sendable {
     reporter.jobStarted(job)
     let start = ContinuousClock.now
     var outputs: [OutputSummary] = []
+    // Written in the staging folder, not yet in place: removed if the job fails.
+    var pending: [String] = []
+    defer { for path in pending { _ = unlink(path) } }
     do {
       guard let spec = job.spec else { throw JobFailure(file: job.file, message: "not parsed") }
       do {
@@ -213,23 +222,21 @@ struct BatchRunner: Sendable {
       _ = unlink(job.recordPath)
       let names = job.outputs.map { PathText.fileName(of: $0) }
       let copied = options.force ? nil : shared?.restore(key: key, formats: job.formats, names: names, into: folder)
-      for (summary, output) in zip(copied ?? [], job.outputs) {
-        try Cancellation.shared.commit { try Platform.move(summary.path, to: output) }
-        var written = summary
-        written.path = output
-        written.notes = ["copied from the cache"]
-        outputs.append(written)
-        reporter.outputWritten(job, written)
+      // The outputs written, by their index in the job's formats, with their staged files.
+      var written: [(index: Int, staged: String, summary: OutputSummary)] = []
+      for (i, summary) in (copied ?? []).enumerated() {
+        pending.append(summary.path)
+        var copy = summary
+        copy.notes = ["copied from the cache"]
+        written.append((i, summary.path, copy))
+        reporter.outputRendered(job, copy)
       }
       if copied == nil {
         let staged = job.outputs.map { (folder as NSString).appendingPathComponent(PathText.fileName(of: $0)) }
-        // Each output goes into place as soon as it is written.
         func commit(_ i: Int, _ summary: OutputSummary) throws {
-          try Cancellation.shared.commit { try Platform.move(staged[i], to: job.outputs[i]) }
-          var written = summary
-          written.path = job.outputs[i]
-          outputs.append(written)
-          reporter.outputWritten(job, written)
+          pending.append(staged[i])
+          written.append((i, staged[i], summary))
+          reporter.outputRendered(job, summary)
         }
         if let worker {
           let request = JobWorker.Request(
@@ -254,6 +261,14 @@ struct BatchRunner: Sendable {
               reporter.frameRendered(job, n)
             }, onOutput: commit)
         }
+      }
+      try Self.moveIntoPlace(written.map { (from: $0.staged, to: job.outputs[$0.index]) })
+      pending.removeAll()
+      for (n, output) in written.enumerated() {
+        var summary = output.summary
+        summary.path = job.outputs[output.index]
+        outputs.append(summary)
+        reporter.outputWritten(job, summary, number: n + 1)
       }
       if copied == nil, let changed = Self.changedInput(of: job, since: stamps, cache: cache) {
         // Kept, as rendered, but neither recorded nor stored: the next run renders them again.
@@ -304,6 +319,17 @@ struct BatchRunner: Sendable {
       return JobResult(
         job: job, status: .failed, outputs: outputs, seconds: ProgressReporter.seconds(start, .now), failure: failure,
         key: key)
+    }
+  }
+
+  /// Moves a job's staged files into place, in one commit (a signal waits
+  /// until the last has moved). Every output path is checked first, so one
+  /// that cannot be replaced (a folder there) fails the job before any
+  /// output moves.
+  static func moveIntoPlace(_ files: [(from: String, to: String)]) throws {
+    try Cancellation.shared.commit {
+      for file in files { try Platform.checkReplaceable(file.to) }
+      for file in files { try Platform.move(file.from, to: file.to) }
     }
   }
 

@@ -10,7 +10,7 @@ import Synchronization
 ///
 /// Outputs are written into a staging folder beside their destination
 /// (`<output dir>/.transvid-partial-<host>-<boot>.<pidns>-<pid>/`; the writers' own temp files land
-/// there too) and renamed into place one by one under this object's lock. On a
+/// there too) and renamed into place, a job's together, under this object's lock. On a
 /// signal, under the same lock, the handler marks the batch cancelled, moves
 /// each staging folder aside (so no writer can create a file in it any more)
 /// and deletes it, then ends the process with 128 + the signal number (129,

@@ -27,7 +27,8 @@ enum Gallery {
     var cards: [String] = []
     for r in results {
       func link(_ path: String) -> String { escape(relativePath(BatchPlan.absolute(path), from: base)) }
-      // A job's outputs are its formats' files, in order (the written ones, when it failed part way);
+      // A job's outputs are its formats' files, in order (none for a failed job; a report
+      // of an older transvid may list those it wrote before it failed);
       // one that is gone (`missing`, after a merge) is named, not shown or linked.
       let files = zip(r.job.formats, r.outputs).filter { !$1.missing }.map { (type: $0.writer.fileType, path: $1.path) }
       func first(_ presentation: OutputFileType.Presentation) -> String? {
@@ -44,7 +45,7 @@ enum Gallery {
       } else if let image = first(.animation) ?? first(.still) {
         media = "<img src=\"\(link(image))\" alt=\"\(escape(r.job.name))\">"
       }
-      // A job that failed part way shows what it wrote and why it stopped.
+      // A failed job shows why it stopped.
       if let failure = r.failure { media += "<pre class=\"error\">\(escape(failure.description))</pre>" }
       for output in r.outputs where output.missing {
         media += "<pre class=\"error\">\(escape(PathText.fileName(of: output.path))) is missing</pre>"

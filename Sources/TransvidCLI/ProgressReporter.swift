@@ -13,7 +13,8 @@ import Synchronization
 ///   up-to-date output (`PATH  up to date`), and a summary for a batch of
 ///   more than one job;
 /// - `ndjson`: one JSON object per line on standard output — `start`,
-///   `frame` (every 30 frames), `progress` (after each output), `done`,
+///   `frame` (every 30 frames), `progress` (for each output, once the job's
+///   outputs are in place), `done`,
 ///   `cached`, `failed` (with the error's file, line and column), `summary`;
 /// - `none`: the result lines only.
 /// Errors always go to standard error as `FILE:LINE:COL: error: …`; `-q`
@@ -108,10 +109,13 @@ final class ProgressReporter: Sendable {
     }
   }
 
-  func outputWritten(_ job: PlannedJob, _ summary: OutputSummary) {
+  /// An output of a running job is written, not yet in place (a job's
+  /// outputs go into place together, `outputWritten`): its frames count for
+  /// the bars and the estimates.
+  func outputRendered(_ job: PlannedJob, _ summary: OutputSummary) {
     let now = ContinuousClock.now
-    let units = state.withLock { s -> Int in
-      guard var r = s.running[job.id] else { return 0 }
+    state.withLock { s in
+      guard var r = s.running[job.id] else { return }
       s.pixelFramesDone += Double(summary.frames * r.pixels)
       s.outputSeconds += Self.seconds(r.outputStarted, now)
       // An output stands for all of the job's frames, whatever its own
@@ -123,15 +127,19 @@ final class ProgressReporter: Sendable {
       r.framesInOutput = 0
       r.outputStarted = now
       s.running[job.id] = r
-      return r.unitsDone
     }
+  }
+
+  /// The job's `number`th output (from 1) is in place: its result line, or
+  /// ndjson's `progress` with the job's frames × that number.
+  func outputWritten(_ job: PlannedJob, _ summary: OutputSummary, number: Int) {
     switch mode {
     case .ndjson:
       // What the writer decided on its own (a GIF's rate lowered, a budget met), as the result line says it.
       emit(
         [
-          ("event", "progress"), ("job", job.name), ("frames", units), ("total", job.frames * job.formats.count),
-          ("output", summary.path), ("bytes", summary.bytes),
+          ("event", "progress"), ("job", job.name), ("frames", job.frames * number),
+          ("total", job.frames * job.formats.count), ("output", summary.path), ("bytes", summary.bytes),
         ] + (summary.notes.isEmpty ? [] : [("notes", summary.notes)]))
     case .plain, .none, .tty: line(summary.line)
     case .quiet: break

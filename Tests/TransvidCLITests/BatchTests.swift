@@ -169,6 +169,43 @@ func transvid(_ arguments: [String], _ capture: Capture = Capture(), environment
     #expect(FileManager.default.contents(atPath: path(out, "sz.png")) == poster)
   }
 
+  /// A job's outputs are all or nothing: run 2 of an edited job fails at
+  /// its mp4 (a budget no rate meets) after its png is written, and every
+  /// output, the png too, is still run 1's, byte for byte, with no staged
+  /// file left; the report lists none for it. It wrote the new png over
+  /// run 1's, so the folder held files of two runs. In this process and
+  /// in a worker (the executable).
+  @Test func aFailedJobLeavesThePreviousOutputsAsTheyWere() throws {
+    for inWorker in [false, true] {
+      let dir = try makeTemporaryDirectory()
+      defer { try? FileManager.default.removeItem(atPath: dir) }
+      let job = path(dir, "j.cfg"), out = path(dir, "out"), report = path(dir, "report.json")
+      func setJob(_ color: String, mp4: String = "{}") throws {
+        _ = try write(
+          "name: j\ncanvas: { size: 60x100, scale: 1, fps: 10 }\noutput: { formats: [png, mp4, gif], mp4: \(mp4) }\n"
+            + "screens:\n  a: { background: \"\(color)\" }\ntimeline: [hold: 0.5]\n", to: "j.cfg", in: dir)
+      }
+      func run(_ arguments: [String]) throws -> Int32 {
+        inWorker ? try runBinary(arguments, in: dir).status : transvid(arguments)
+      }
+      try setJob("#FF0000")
+      #expect(try run([job, "-o", out, "-q"]) == 0)
+      let first = files(in: out)
+      #expect(first.keys.sorted() == ["j.gif", "j.mp4", "j.png"])
+      try setJob("#00FF00", mp4: "{ maxBytes: 1100 }")
+      #expect(try run([job, "-o", out, "-q", "--report", report]) == 1)
+      #expect(files(in: out) == first, "in a worker: \(inWorker)")
+      #expect(try FileManager.default.contentsOfDirectory(atPath: out).sorted() == [".transvid-cache", "j.gif", "j.mp4", "j.png"])
+      let failed = try #require(try reportJobs(report).first)
+      #expect(failed["status"] as? String == "failed" && (failed["outputs"] as? [Any])?.isEmpty == true, "\(failed)")
+      // Fixed, the job writes all three anew.
+      try setJob("#00FF00")
+      #expect(try run([job, "-o", out, "-q"]) == 0)
+      let second = files(in: out)
+      #expect(second.keys.sorted() == first.keys.sorted() && second.keys.allSatisfy { second[$0] != first[$0] })
+    }
+  }
+
   /// An output folder restored from an archive (a CI cache: new inodes,
   /// whole-second times) is up to date by its bytes.
   @Test func aRestoredOutputFolderIsUpToDate() throws {

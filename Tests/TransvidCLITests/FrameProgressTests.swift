@@ -39,7 +39,9 @@ import Testing
     }
     let reporter = ProgressReporter(mode: .ndjson, console: capture.console, jobs: jobs)
     func written(_ job: PlannedJob) {
-      reporter.outputWritten(job, OutputSummary(path: job.outputs[0], frames: 27, duration: 2.7, bytes: 100))
+      let summary = OutputSummary(path: job.outputs[0], frames: 27, duration: 2.7, bytes: 100)
+      reporter.outputRendered(job, summary)
+      reporter.outputWritten(job, summary, number: 1)
     }
     // Both outputs written while both run, then one finishing before the other writes.
     reporter.jobStarted(jobs[0])

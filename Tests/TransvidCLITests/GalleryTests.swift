@@ -68,8 +68,9 @@ import Testing
     #expect(GalleryCommand.format(ofFile: "out/a.txt") == nil)
   }
 
-  /// A job that failed after writing some outputs (a budget it missed, a
-  /// timeout) shows them and why it stopped.
+  /// A job a report lists as failed with some outputs (an older
+  /// transvid's, which put each in place as it was written) shows them
+  /// and why it stopped.
   @Test func aJobThatFailedPartWayShowsItsError() {
     var failed = result("j", [.png, .mp4])
     failed.status = .failed
