@@ -13,9 +13,14 @@ struct KeyPath: Sendable, CustomStringConvertible {
 
   var isRoot: Bool { description.isEmpty }
 
-  /// The value of `key` in the mapping at `self`.
+  /// The value of `key` in the mapping at `self`. A key of more than 40
+  /// characters, or with one messages escape, is shown in double quotes,
+  /// shortened and escaped (`YAMLNode.quoted`): a String Catalog's keys are
+  /// its source texts, sentences long.
   func appending(_ key: String) -> KeyPath {
-    KeyPath(description: isRoot ? key : "\(description).\(key)", document: document)
+    let quoted = YAMLNode.quoted(key)
+    let shown = key.unicodeScalars.count > 40 || quoted.unicodeScalars.count != key.unicodeScalars.count + 2 ? quoted : key
+    return KeyPath(description: isRoot ? shown : "\(description).\(shown)", document: document)
   }
 
   /// Item `index` of the sequence at `self`.

@@ -156,6 +156,37 @@ struct SourceText: Sendable {
     return nil
   }
 
+  /// Where the key starts whose colon is at `colon`, in a flow mapping
+  /// (`{ "key": value }`, `{ key: value }`), or nil when `colon` holds no
+  /// colon: back from it past blanks, to the quote opening a quoted key,
+  /// else to the `{`, `,` or blank before a plain one, on its line.
+  func key(endingBefore colon: SourceLocation) -> SourceLocation? {
+    var l = 1
+    var line: [Unicode.Scalar] = []
+    var previous: Unicode.Scalar?
+    for scalar in String(decoding: bytes, as: UTF8.self).unicodeScalars {
+      defer { previous = scalar }
+      if previous == "\r" && scalar != "\n" { l += 1 }
+      if scalar == "\n" { l += 1 }
+      if l > colon.line { break }
+      if l == colon.line, scalar != "\n", scalar != "\r" { line.append(scalar) }
+    }
+    var i = colon.column - 1
+    guard i < line.count, line[i] == ":" else { return nil }
+    i -= 1
+    while i >= 0, line[i] == " " || line[i] == "\t" { i -= 1 }
+    guard i >= 0 else { return nil }
+    if line[i] == "\"" || line[i] == "'" {
+      let quote = line[i]
+      i -= 1
+      while i >= 0, line[i] != quote || (quote == "\"" && i > 0 && line[i - 1] == "\\") { i -= 1 }
+    } else {
+      while i > 0, !["{", ",", " ", "\t"].contains(line[i - 1]) { i -= 1 }
+    }
+    guard i >= 0 else { return nil }
+    return SourceLocation(file: file, line: colon.line, column: i + 1)
+  }
+
   /// The place of byte `offset` (clamped to the text).
   func location(ofByte offset: Int) -> SourceLocation {
     let prefix = String(decoding: bytes.prefix(max(0, offset)), as: UTF8.self).unicodeScalars

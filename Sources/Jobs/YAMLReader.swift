@@ -45,7 +45,7 @@ enum YAMLReader {
     let separators: LineSeparators
     (source.bytes, separators) = try LineSeparators.replacing(in: source)
     var joins = Joins()
-    if json { (source.bytes, joins) = joiningSurrogatePairs(source.bytes) }
+    if json { (source.bytes, joins) = rewritingJSON(source.bytes) }
     let parser = UnsafeMutablePointer<yaml_parser_t>.allocate(capacity: 1)
     let event = UnsafeMutablePointer<yaml_event_t>.allocate(capacity: 1)
     defer {
@@ -110,38 +110,64 @@ enum YAMLReader {
     return nil
   }
 
-  /// Where `joiningSurrogatePairs` made a line two characters shorter, so
-  /// that places libyaml reports after it are moved back to the file's own.
+  /// Where `rewritingJSON` made a line shorter or longer, so that places
+  /// libyaml reports after it are moved back to the file's own.
   struct Joins {
-    /// By 0-based line: the 0-based columns, in the rewritten text, right
-    /// after each join.
-    var byLine: [Int: [Int]] = [:]
+    /// By 0-based line: each rewrite's 0-based column in the rewritten text
+    /// from which places move by `shift` characters to the file's.
+    var byLine: [Int: [(column: Int, shift: Int)]] = [:]
 
     /// The place in the file of a libyaml `mark` in the rewritten text.
     func location(_ mark: yaml_mark_t, file: String) -> SourceLocation {
       let line = Int(mark.line), column = Int(mark.column)
-      let shift = 2 * (byLine[line]?.count { $0 <= column } ?? 0)
+      let shift = byLine[line]?.reduce(0) { $1.column <= column ? $0 + $1.shift : $0 } ?? 0
       return SourceLocation(file: file, line: line + 1, column: column + shift + 1)
     }
   }
 
-  /// JSON's `\\uD83D\\uDE00` (a character beyond the BMP as a UTF-16
-  /// surrogate pair, as Python's `json.dump` writes emoji) as YAML's one
-  /// escape of it, `\\U0001F600`: libyaml takes no surrogate escape. Only
-  /// inside strings; `Joins` gives the places after one back their columns.
-  static func joiningSurrogatePairs(_ bytes: [UInt8]) -> ([UInt8], Joins) {
+  /// The longest key, in bytes from its opening quote to its colon, that
+  /// `rewritingJSON` leaves as it is: libyaml gives up a key written
+  /// `"key": value` (a simple key) 1024 characters after it starts.
+  static let longestSimpleKey = 512
+
+  /// JSON rewritten where libyaml would misread it, and where each rewrite
+  /// moved the places after it (`Joins`); only inside strings and keys:
+  /// - `\\uD83D\\uDE00` (a character beyond the BMP as a UTF-16 surrogate
+  ///   pair, as Python's `json.dump` writes emoji) becomes YAML's one escape
+  ///   of it, `\\U0001F600`: libyaml takes no surrogate escape.
+  /// - A key longer than `longestSimpleKey` bytes (or with a line break
+  ///   before its colon) gets YAML's explicit-key indicator, `? "key": value`:
+  ///   libyaml reads a simple key of more than 1024 characters as a value
+  ///   without a key, and a String Catalog's keys are its source texts.
+  static func rewritingJSON(_ bytes: [UInt8]) -> ([UInt8], Joins) {
     func hex(_ i: Int) -> UInt32? {
       guard i + 4 <= bytes.count, let text = String(bytes: bytes[i..<(i + 4)], encoding: .ascii) else { return nil }
       return UInt32(text, radix: 16)
     }
+    /// Whether the string opening at `start` is a key to write explicitly.
+    func isLongKey(at start: Int) -> Bool {
+      var i = start + 1
+      while i < bytes.count, bytes[i] != UInt8(ascii: "\"") { i += bytes[i] == UInt8(ascii: "\\") ? 2 : 1 }
+      i += 1
+      var lineBreak = false
+      while i < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[i]) {
+        lineBreak = lineBreak || bytes[i] == 0x0A || bytes[i] == 0x0D
+        i += 1
+      }
+      return i < bytes.count && bytes[i] == UInt8(ascii: ":") && (i - start > longestSimpleKey || lineBreak)
+    }
     var joins = Joins()
-    guard bytes.contains(UInt8(ascii: "\\")) else { return (bytes, joins) }
     var out: [UInt8] = []
     out.reserveCapacity(bytes.count)
     var inString = false
     var i = 0
-    // The output's line, and where it starts, as libyaml counts (a CR LF is one break).
-    var line = 0, lineStart = 0
+    // The output's line and column, as libyaml counts them (a CR LF is one
+    // break; a column is a character: UTF-8's continuation bytes add none).
+    var line = 0, column = 0
+    func append(_ byte: UInt8) {
+      out.append(byte)
+      if byte & 0xC0 != 0x80 { column += 1 }
+    }
     while i < bytes.count {
       let byte = bytes[i]
       if inString, byte == UInt8(ascii: "\\"), i + 1 < bytes.count {
@@ -150,28 +176,33 @@ enum YAMLReader {
           let low = hex(i + 8), (0xDC00...0xDFFF).contains(low)
         {
           let scalar = 0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00)
-          out += Array(("\\U" + String(format: "%08X", scalar)).utf8)
+          for b in ("\\U" + String(format: "%08X", scalar)).utf8 { append(b) }
           i += 12
-          // Columns count characters: the bytes since the line's start less UTF-8's continuation bytes.
-          let column = out[lineStart...].count { $0 & 0xC0 != 0x80 }
-          joins.byLine[line, default: []].append(column)
+          joins.byLine[line, default: []].append((column, 2))
         } else {
-          out += [byte, bytes[i + 1]]
+          append(byte)
+          append(bytes[i + 1])
           i += 2
         }
         continue
       }
-      if byte == UInt8(ascii: "\"") { inString.toggle() }
-      out.append(byte)
+      if byte == UInt8(ascii: "\"") {
+        if !inString, isLongKey(at: i) {
+          append(UInt8(ascii: "?"))
+          append(UInt8(ascii: " "))
+          joins.byLine[line, default: []].append((column, -2))
+        }
+        inString.toggle()
+      }
+      append(byte)
       i += 1
       if byte == UInt8(ascii: "\n") || (byte == UInt8(ascii: "\r") && (i == bytes.count || bytes[i] != UInt8(ascii: "\n"))) {
         line += 1
-        lineStart = out.count
+        column = 0
       }
     }
     return (out, joins)
   }
-
   /// libyaml's own message, at the place it reports.
   private static func syntaxError(
     _ parser: yaml_parser_t, in source: SourceText, json: Bool, joins: Joins, separators: LineSeparators
@@ -189,6 +220,25 @@ enum YAMLReader {
     default:
       let location = place(parser.problem_mark)
       var message = "invalid \(language): \(problem)"
+      // `KEY: VALUE` with a key of more than 1024 characters: libyaml gives up
+      // looking for its colon there, and so reads the key as a value and its
+      // colon as out of place (JSON's long keys are written explicitly: `rewritingJSON`).
+      let longKey: SourceLocation? =
+        switch problem {
+        case "could not find expected ':'" where parser.context_mark.line == parser.problem_mark.line
+          && parser.problem_mark.index - parser.context_mark.index > 1024:
+          place(parser.context_mark)
+        case "mapping values are not allowed in this context", "did not find expected ',' or '}'":
+          source.key(endingBefore: location).flatMap { location.column - $0.column > 1024 ? $0 : nil }
+        default: nil
+        }
+      if let longKey {
+        let explicit =
+          problem.hasPrefix("did not find")
+          ? "{ KEY: VALUE }; write it as an explicit key: { ? KEY : VALUE }"
+          : "KEY: VALUE; write it as an explicit key: '? KEY' on one line and ': VALUE' on the next"
+        return Diagnostic(longKey, "invalid \(language): this key is longer than 1024 characters, the most YAML reads in \(explicit)")
+      }
       // `background: #FFFFFF }`: the comment the # starts hid the closing bracket.
       if !json, let context = parser.context.map({ String(cString: $0) }), context.contains("flow"),
         let hash = source.comment(
@@ -244,7 +294,7 @@ enum YAMLReader {
     /// The finished document, once its root node is complete.
     private(set) var document: YAMLNode?
 
-    /// Where surrogate pairs were joined (JSON only).
+    /// Where JSON was rewritten (`rewritingJSON`).
     let joins: Joins
     /// The stand-ins libyaml read for U+0085, U+2028 and U+2029.
     let separators: LineSeparators

@@ -196,3 +196,36 @@ extension YAMLReaderTests {
     ) { try read("# \(area)\na: \"x\u{2028}\"\n") }
   }
 }
+
+/// A key of more than 1024 characters is more than libyaml reads as
+/// `KEY: VALUE`: an inline strings table's said "could not find expected
+/// ':'" at the place it gave up. The message says so at the key, and the
+/// explicit key it suggests is read.
+extension YAMLReaderTests {
+  @Test static func longKeys() throws {
+    let key = String(repeating: "L", count: 1100)
+    #expect(
+      throws: Diagnostic(
+        at(2, 3),
+        "invalid YAML: this key is longer than 1024 characters, the most YAML reads in KEY: VALUE; "
+          + "write it as an explicit key: '? KEY' on one line and ': VALUE' on the next")
+    ) { try read("en:\n  \"\(key)\": x\n") }
+    #expect(
+      throws: Diagnostic(
+        at(3, 3),
+        "invalid YAML: this key is longer than 1024 characters, the most YAML reads in KEY: VALUE; "
+          + "write it as an explicit key: '? KEY' on one line and ': VALUE' on the next")
+    ) { try read("en:\n  a: b\n  \(key): x\n") }
+    #expect(try read("en:\n  ? \"\(key)\"\n  : x\n")?.pairs?[0].value.pairs?.map(\.key) == [key])
+    // U+2028 is an ordinary character: a plain key's first.
+    for (written, column) in [("\"\(key)\"", 14), (key, 13)] {
+      #expect(
+        throws: Diagnostic(
+          at(1, column),
+          "invalid YAML: this key is longer than 1024 characters, the most YAML reads in { KEY: VALUE }; "
+            + "write it as an explicit key: { ? KEY : VALUE }")
+      ) { try read("en: { a: b, \u{2028}\(written): x }\n") }
+    }
+    #expect(try read("en: { a: b, ? \(key) : x }\n")?.pairs?[0].value.pairs?.map(\.key) == ["a", key])
+  }
+}

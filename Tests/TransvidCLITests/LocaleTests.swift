@@ -413,6 +413,32 @@ import TransvidCLI
     }
   }
 
+  /// A catalog's key is its source text, often a sentence or a paragraph:
+  /// a key of more than 1024 characters was an error ("invalid JSON:
+  /// expected a value … got \"\""), libyaml's limit on a simple key. It is
+  /// read (written explicitly for libyaml), places after it on its line
+  /// are the file's, and messages show it shortened.
+  @Test func longCatalogKeysAreRead() throws {
+    let dir = try Self.folder()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    let key = String(repeating: "By continuing you agree. ", count: 60) + "é"
+    #expect(key.count == 1501)
+    let catalog = "{ \"sourceLanguage\" : \"en\", \"strings\" : { \"items\" : {},\n  \"\(key)\" : { \"localizations\" : { \"de\" : "
+      + "{ \"stringUnit\" : { \"state\" : \"translated\", \"value\" : \"Weiter \\ud83d\\ude00\" } } } } } }\n"
+    try write(catalog, to: "Long.xcstrings", in: dir)
+    let job = try write(Self.job(locales: "[de]", strings: "Long.xcstrings", key: "\"\(key)\""), to: "long.cfg", in: dir)
+    #expect(try JobParser.load(path: job).localizedJobs()[0].screens[0].views[0].text == "Weiter \u{1F600}")
+    // An error after the key and a surrogate pair on its line is at the file's column, its path the key shortened.
+    try write(catalog.replacingOccurrences(of: "\"state\"", with: "\"stat\""), to: "Long.xcstrings", in: dir)
+    let error = try #require(throws: Diagnostic.self) { try JobParser.load(path: job) }
+    #expect(error.location == SourceLocation(file: dir + "/Long.xcstrings", line: 2, column: 1557))
+    #expect(error.message == "unknown key 'stat' in strings.\"By continuing you agree. By continuing y…\".localizations.de.stringUnit; "
+      + "did you mean 'state'?")
+    try write(catalog.replacingOccurrences(of: "\"value\" : \"Weiter \\ud83d\\ude00\"", with: "\"value\" : \"\\ud83d\\ude00\", \"x\" : 1"), to: "Long.xcstrings", in: dir)
+    let after = try #require(throws: Diagnostic.self) { try JobParser.load(path: job) }
+    #expect(after.location == SourceLocation(file: dir + "/Long.xcstrings", line: 2, column: 1607))
+  }
+
   @Test func localeScreenshotMissingForOneLocaleNamesIt() throws {
     let dir = try Self.folder()
     defer { try? FileManager.default.removeItem(atPath: dir) }
