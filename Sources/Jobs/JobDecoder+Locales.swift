@@ -139,10 +139,16 @@ extension JobDecoder {
     return (language, tables)
   }
 
-  /// A translation: a string of at most `maximumTextLength` characters, as
-  /// `text:` itself (a label is one line; shaping a longer run costs more
-  /// than its length, so a catalog cannot stall a batch with one string).
+  /// A translation, of any length: what a label draws is held to
+  /// `maximumTextLength` characters as `text:` itself is (shaping a longer
+  /// run costs more than its length), but a table's strings the job never
+  /// draws are no matter of its (`JobSpec.argumentsProblem` checks the drawn).
   private func localizedString(_ node: YAMLNode, _ path: KeyPath) throws(Diagnostic) -> String {
+    try string(node, path, expected: "a string")
+  }
+
+  /// A text given as an argument: at most `maximumTextLength` characters, as `text:`.
+  private func argumentText(_ node: YAMLNode, _ path: KeyPath) throws(Diagnostic) -> String {
     let expected = "a string of at most \(JobDecoder.maximumTextLength) characters"
     let text = try string(node, path, expected: expected)
     guard text.unicodeScalars.count <= JobDecoder.maximumTextLength else { throw mismatch(node, path, expected: expected) }
@@ -266,7 +272,7 @@ extension JobDecoder {
           args.append(.real(number))
         }
       } else {
-        args.append(.text(try localizedString(item, itemPath)))
+        args.append(.text(try argumentText(item, itemPath)))
       }
     }
     return args

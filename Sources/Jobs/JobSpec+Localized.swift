@@ -73,7 +73,10 @@ extension JobSpec {
 
   /// The first key whose string in `locale` cannot take its `args` (a
   /// `%lld` given text, too few, `%s`, a text past what a label holds),
-  /// as an error at those `args`; nil when every one can.
+  /// as an error at those `args`; else the first whose text drawn (with
+  /// its arguments, or as written) has more than
+  /// `JobDecoder.maximumTextLength` characters, at the key: a table's
+  /// strings may be longer, the text a label draws not. Nil when none.
   func argumentsProblem(locale: String) -> Diagnostic? {
     guard let localization else { return nil }
     let place = localization.stringsPlace
@@ -89,6 +92,21 @@ extension JobSpec {
           "\(argsPath): the '\(locale)' string of \(YAMLNode.singleQuoted(key.key)) in \(place) "
             + "(\(YAMLNode.quoted(found.value.asWritten(device: deviceFamily)))) cannot take them: \(error.message)")
       }
+    }
+    // A string with `args` was filled in above, and filling in stops past the limit.
+    let limit = JobDecoder.maximumTextLength
+    for key in textKeys {
+      let found = localization.string(key.key, locale: locale)
+      if found != nil, !key.args.isEmpty { continue }
+      let written = found?.value.asWritten(device: deviceFamily) ?? key.key
+      // Drawn as written (`resolved`), each `%%` one character: over twice the limit is too long as it stands.
+      let length = written.unicodeScalars.count
+      guard length > limit, found == nil || length > 2 * limit || Localization.asWritten(written).unicodeScalars.count > limit
+      else { continue }
+      return Diagnostic(
+        key.location,
+        "\(key.path): the '\(locale)' text of \(YAMLNode.singleQuoted(key.key)) in \(place) "
+          + "(\(YAMLNode.quoted(written))) has more than the \(limit) characters a label draws")
     }
     return nil
   }
@@ -116,7 +134,11 @@ extension JobSpec {
     }
     // The locale's job fails when its string cannot take the arguments (`localeProblem`).
     let written = found.value.asWritten(device: deviceFamily)
-    let specifier = Localization.formatSpecifier(in: written)
+    // Longer than a label draws even with each `%%` one character: without
+    // `args` the locale's job fails (`argumentsProblem`), so it is not looked into.
+    let short = written.unicodeScalars.count <= 2 * JobDecoder.maximumTextLength
+    if key.args.isEmpty, !short { return written }
+    let specifier = short ? Localization.formatSpecifier(in: written) : nil
     let formatted =
       key.args.isEmpty && specifier != nil
       ? nil
@@ -138,7 +160,7 @@ extension JobSpec {
       notes.append(
         JobNote(key.location, "\(key.path): key \(YAMLNode.singleQuoted(key.key)) has no '\(locale)' string in \(place); \(fallback)"))
     }
-    return formatted ?? Localization.asWritten(written)
+    return formatted ?? (short ? Localization.asWritten(written) : written)
   }
 
   /// A right-to-left layout: views at x move to W − x − width (unless

@@ -102,7 +102,7 @@ public enum StringFormat {
       }
       return (n, args[n - 1])
     }
-    while let match = rest.firstMatch(of: specifier) {
+    while let match = try nextSpecifier(in: rest, work: work) {
       try work.add(rest[..<match.range.lowerBound])
       result += rest[..<match.range.lowerBound]
       rest = rest[match.range.upperBound...]
@@ -144,6 +144,35 @@ public enum StringFormat {
     try work.add(rest)
     result += rest
     return result
+  }
+
+  /// A match of `specifier`: the whole, then its eight groups.
+  typealias SpecifierMatch = Regex<
+    (Substring, Substring?, Substring?, Substring?, Substring?, Substring?, Substring?, Substring?, Substring?)
+  >.Match
+
+  /// The first specifier in `text`, found from one `%` to the next, each
+  /// stretch before one counted onto `work` (a copy): the search stops as
+  /// soon as the text would come to more than a label holds. A catalog's
+  /// string may be megabytes long, and a regular expression searching all
+  /// of it took seconds.
+  private static func nextSpecifier(in text: Substring, work: Work) throws(Problem) -> SpecifierMatch? {
+    var counted = work
+    var from = text.startIndex
+    var i = from
+    // Characters from `from` to `i`: past the limit, the stretch is past it in what `add` counts, scalars.
+    var characters = 0
+    while i < text.endIndex {
+      if characters > JobDecoder.maximumTextLength { try counted.add(text[from..<i]) }
+      if text[i] == "%" {
+        try counted.add(text[from..<i])
+        if let match = text[i...].prefixMatch(of: specifier) { return match }
+        (from, characters) = (i, 0)
+      }
+      i = text.index(after: i)
+      characters += 1
+    }
+    return nil
   }
 
   /// One specifier (`%lld`, `%.1f`, `%@`, with or without `N$`) filled in with `value`.

@@ -336,25 +336,52 @@ import TransvidCLI
     #expect(try JobParser.load(path: path).localizedJobs().map { $0.screens[0].views[0].text } == ["Hallo", "greet"])
   }
 
-  /// A translation is one label, capped as `text:` is (shaping cost grows
-  /// faster than the length: 400 000 combining marks took minutes); a
-  /// catalog that is a FIFO or a device is refused at once, and one the
-  /// runner's rule refuses is never opened.
+  /// The text a label draws is capped as `text:` is (shaping cost grows
+  /// faster than the length: 400 000 combining marks took minutes), at the
+  /// key that draws it; a catalog's strings no job draws are not (any entry
+  /// over 1000 characters failed every job of the catalog). A catalog that
+  /// is a FIFO or a device is refused at once, and one the runner's rule
+  /// refuses is never opened.
   @Test func catalogsAreBoundedRegularFilesTheRunnerAllows() throws {
     let dir = try Self.folder()
     defer { try? FileManager.default.removeItem(atPath: dir) }
+    let unused = ", \"unused\" : { \"localizations\" : { \"en\" : { \"stringUnit\" : { \"state\" : \"translated\", \"value\" : \""
+      + String(repeating: "u", count: 5000) + "\" } } } }\n  }"
     for (length, fails) in [(1000, false), (1001, true)] {
       let value = "a" + String(repeating: "\u{301}", count: length - 1)
-      try write(Self.catalog.replacingOccurrences(of: "\"Hello\"", with: "\"\(value)\""), to: "Long.xcstrings", in: dir)
-      let job = try write(Self.job(locales: "[en]", strings: "Long.xcstrings"), to: "long.cfg", in: dir)
-      if fails {
-        let error = try #require(throws: Diagnostic.self) { try JobParser.load(path: job) }
-        #expect(error.location == SourceLocation(file: dir + "/Long.xcstrings", line: 7, column: 69))
-        #expect(error.message.hasPrefix(
-          "strings.greet.localizations.en.stringUnit.value: expected a string of at most 1000 characters, got "))
-      } else {
-        #expect(try JobParser.load(path: job).localization?.tables["en"]?["greet"] == .text(value))
+      // Written with a `%%`, drawn one character shorter.
+      for written in [value, "%%" + value.unicodeScalars.dropLast().map(String.init).joined()] {
+        let catalog = Self.catalog.replacingOccurrences(of: "\"Hello\"", with: "\"\(written)\"")
+          .replacingOccurrences(of: "\n  },\n  \"version\"", with: unused + ",\n  \"version\"")
+        try write(catalog, to: "Long.xcstrings", in: dir)
+        let job = try write(Self.job(locales: "[en, ar]", strings: "Long.xcstrings"), to: "long.cfg", in: dir)
+        let spec = try JobParser.load(path: job)
+        #expect(spec.localization?.tables["en"]?["unused"]?.asWritten().count == 5000)
+        let (en, ar) = (spec.localizedJobs()[0], spec.localizedJobs()[1])
+        // Arabic draws its own string: only English draws the long one.
+        #expect(throws: Never.self) { try ar.checkLocale() }
+        if fails {
+          let error = try #require(throws: Diagnostic.self) { try en.checkLocale() }
+          #expect(error.location == SourceLocation(file: job, line: 8, column: 48))
+          #expect(error.message.hasPrefix("screens.home.views[0].text.key: the 'en' text of 'greet' in 'Long.xcstrings' (\""))
+          #expect(error.message.hasSuffix("…\") has more than the 1000 characters a label draws"))
+        } else {
+          #expect(throws: Never.self) { try en.checkLocale() }
+          #expect(en.screens[0].views[0].text == (written == value ? value : String(written.unicodeScalars.dropFirst())))
+        }
       }
+    }
+    // A drawn string of 16 MB is too long at once, with args or without: a
+    // regular expression searched it for specifiers in seconds per pass.
+    let huge = "%lld " + String(repeating: "a", count: 16 << 20)
+    try write(Self.catalog.replacingOccurrences(of: "\"Hello\"", with: "\"\(huge)\""), to: "Huge.xcstrings", in: dir)
+    for key in ["greet", "greet, args: [3]"] {
+      let start = ContinuousClock.now
+      let job = try write(Self.job(locales: "[en]", strings: "Huge.xcstrings", key: key), to: "huge.cfg", in: dir)
+      let error = try #require(throws: Diagnostic.self) { try JobParser.load(path: job).localizedJobs()[0].checkLocale() }
+      #expect(error.message.hasSuffix(key == "greet" ? "has more than the 1000 characters a label draws"
+        : "cannot take them: the text comes to more than the 1000 characters a label holds"))
+      #expect(ContinuousClock.now - start < .seconds(10))
     }
     #expect(mkfifo(dir + "/Fifo.xcstrings", 0o644) == 0)
     let fifo = try write(Self.job(locales: "[en]", strings: "Fifo.xcstrings"), to: "fifo.cfg", in: dir)
