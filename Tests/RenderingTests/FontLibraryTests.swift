@@ -68,6 +68,24 @@ import Testing
     }
   }
 
+  /// Emoji sequences on text-style emoji are one colour glyph, as Noto
+  /// Color Emoji (hb-shape) and iOS draw them, not a black outline beside a
+  /// colour swatch (the locales sweep): a skin tone after ✌ ☝ ✍, "❤‍🔥"
+  /// without U+FE0F, a keycap without it; after Arabic text too.
+  @Test(arguments: [
+    ("", "✌🏽"), ("", "☝🏿"), ("", "✍🏻"), ("", "❤\u{200D}🔥"), ("", "1\u{20E3}"), ("", "#\u{20E3}"), ("", "👁\u{200D}🗨"),
+    ("مرحبا ", "✌🏽"),
+  ])
+  static func emojiSequencesAreOneColourGlyph(before: String, sequence: String) throws {
+    let fonts = try FontLibrary.system.get()
+    let text = (before + sequence).unicodeScalars.map(\.value)
+    let line = ShapedLine(text, fonts: fonts, weight: .regular, language: nil, pixelSize: 20)
+    let start = before.unicodeScalars.count
+    let emoji = line.glyphs.filter { $0.cluster >= start }
+    #expect(emoji.count == 1, "\(sequence): \(emoji.count) glyphs")
+    #expect(emoji.allSatisfy { line.faces[$0.font].familyName == "Noto Color Emoji" }, "\(sequence): not the colour font")
+  }
+
   /// A label's alpha, drawn with the system fonts in `language`.
   static func ink(_ text: String, language: String?) throws -> [UInt8] {
     let label = Label(text, style: TextStyle(size: 48, alignment: .left, language: language))

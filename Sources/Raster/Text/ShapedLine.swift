@@ -142,18 +142,26 @@ struct FontChoice {
 
   /// A font per scalar. Emoji take a colour font first. Marks and joiners
   /// stay with their base's font; spaces and punctuation stay with a script
-  /// font they follow (so an Arabic phrase is one run); the rest takes the
-  /// first font with a glyph.
+  /// font they follow (so an Arabic phrase is one run), unless they are
+  /// emoji; the rest takes the first font with a glyph.
   func fonts(for text: [UInt32], scripts: [(own: hb_script_t, resolved: hb_script_t)]) -> [Int] {
     var result: [Int] = []
     result.reserveCapacity(text.count)
     let scriptFonts = Set(byScript.values.joined())
+    let emojiFonts = Set(emoji)
     for (i, value) in text.enumerated() {
       let scalar = Unicode.Scalar(value) ?? " "
+      // An emoji (shown as emoji by default, asked for, or part of an emoji
+      // sequence) takes the colour font before any text font that has a
+      // plain glyph for it, as iOS draws them with Apple Color Emoji; so
+      // does an emoji joined by U+200D to one the colour font draws.
+      let isEmoji = FontChoice.presentsAsEmoji(text, at: i)
+        || (i >= 2 && text[i - 1] == FontChoice.zeroWidthJoiner && scalar.properties.isEmoji
+          && emojiFonts.contains(result[i - 1]))
       if let previous = result.last {
         let attached = scripts[i].own == HB_SCRIPT_INHERITED || scalar.properties.isDefaultIgnorableCodePoint
           || [.nonspacingMark, .spacingMark, .enclosingMark].contains(scalar.properties.generalCategory)
-        let follows = scripts[i].own == HB_SCRIPT_COMMON && scriptFonts.contains(previous)
+        let follows = scripts[i].own == HB_SCRIPT_COMMON && scriptFonts.contains(previous) && !isEmoji
         if attached || follows, attached && scalar.properties.isDefaultIgnorableCodePoint
           || faces[previous].glyph(for: scalar) != nil
         {
@@ -162,14 +170,33 @@ struct FontChoice {
         }
       }
       let code = ShapedLine.code(of: scripts[i].resolved)
-      // An emoji (shown as emoji by default, or asked for with U+FE0F) takes
-      // the colour font before any text font that has a plain glyph for it,
-      // as iOS draws them with Apple Color Emoji.
-      let isEmoji = scalar.properties.isEmojiPresentation || (i + 1 < text.count && text[i + 1] == 0xFE0F)
       let candidates = (isEmoji ? emoji : []) + (byScript[code] ?? []) + general
       result.append(candidates.first { faces[$0].glyph(for: scalar) != nil } ?? general.first ?? 0)
     }
     return result
+  }
+}
+
+extension FontChoice {
+  static let zeroWidthJoiner: UInt32 = 0x200D
+
+  /// Whether the scalar at `i` starts an emoji presentation, as UTS #51
+  /// reads an emoji sequence: it is shown as emoji by default
+  /// (Emoji_Presentation); or it is an emoji followed by U+FE0F, by a skin
+  /// tone (an emoji modifier, U+1F3FB–U+1F3FF, after a modifier base: ✌🏽),
+  /// or by U+200D and another emoji (❤‍🔥); or it is the base of a keycap
+  /// (0–9, # or * before U+20E3, with U+FE0F or without). Text-style
+  /// emoji in these sequences are what the colour font draws as one glyph.
+  static func presentsAsEmoji(_ text: [UInt32], at i: Int) -> Bool {
+    guard let scalar = Unicode.Scalar(text[i]) else { return false }
+    let properties = scalar.properties
+    if properties.isEmojiPresentation { return true }
+    guard properties.isEmoji, i + 1 < text.count else { return false }
+    let next = text[i + 1]
+    if next == 0xFE0F { return true }
+    if (0x30...0x39).contains(text[i]) || text[i] == 0x23 || text[i] == 0x2A { return next == 0x20E3 }
+    if properties.isEmojiModifierBase, (0x1F3FB...0x1F3FF).contains(next) { return true }
+    return next == zeroWidthJoiner && i + 2 < text.count && Unicode.Scalar(text[i + 2])?.properties.isEmoji == true
   }
 }
 
