@@ -1,7 +1,10 @@
 /// Encodes frames into an animated PNG (libavcodec's apng encoder, straight
 /// RGBA, lossless) that loops forever or a given number of times. Holds
 /// are merged as in the GIF (`mergesHolds`): a picture's delay is its pts
-/// gap, whole frames of exactly `1/fps` s (APNG delays are fractions), and
+/// gap, whole frames of `1/fps` s, exact where the fraction fits APNG's
+/// 16-bit numerator and denominator, else the nearest that does (the
+/// muxer's, and `finish`'s, `av_reduce` to 65535; at an NTSC rate a
+/// picture of more than 65 frames may not fit), and
 /// the last picture's runs to the clip's end (`final_delay`: one frame, or
 /// more where the clip ends on a hold). A `VideoWriter` that only
 /// chooses its `Encoding`.

@@ -201,6 +201,40 @@ struct WebFormatOutputTests {
     #expect(delays.count == 2 && abs(delays.reduce(0, +) - 0.5) < 1e-9, "\(delays)")
   }
 
+  /// APNG's delays are 16-bit fractions: a held picture's whole frames of
+  /// 1/fps exactly where that fraction fits, else the nearest that does. At
+  /// 29.97 fps the first hold's picture is 91 frames, 91091/30000 s, whose
+  /// numerator does not fit: it is 54688/18011 s, 2 ns short; the last, 90
+  /// frames, is 3003/1000 s exactly.
+  @Test func apngDelaysAreExactWhereTheirFractionFits() throws {
+    let binary = try #require(transvidBinary())
+    let dir = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    let job = try write(
+      """
+      name: ntsc
+      canvas: { size: 20x20, scale: 1, fps: 29.97 }
+      output: { formats: [apng] }
+      screens: { a: { background: "#FF0000" }, b: { background: "#00FF00" } }
+      timeline: [{ hold: 3.003 }, { push: { to: b, transition: cross-dissolve, duration: 0.1 } }, { hold: 3.003 }]
+
+      """, to: "ntsc.cfg", in: dir)
+    let (status, _) = try PlanFramesTests.run(binary, [job, "-o", dir, "-q"])
+    #expect(status == 0)
+    let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: path(dir, "ntsc.apng.png"))))
+    func u16(_ i: Int) -> Int { Int(bytes[i]) << 8 | Int(bytes[i + 1]) }
+    func u32(_ i: Int) -> Int { u16(i) << 16 | u16(i + 2) }
+    var delays: [[Int]] = []
+    var i = 8
+    while i + 8 <= bytes.count {
+      let length = u32(i), type = String(decoding: bytes[(i + 4)..<(i + 8)], as: UTF8.self)
+      if type == "fcTL" { delays.append([u16(i + 8 + 20), u16(i + 8 + 22)]) }
+      i += 12 + length
+    }
+    #expect(delays == [[54688, 18011], [1001, 30000], [1001, 30000], [3003, 1000]], "\(delays)")
+    #expect(abs(54688.0 / 18011 - 91091.0 / 30000) < 2e-9)
+  }
+
   /// `webpmux -info`: canvas size, loop count and each frame's duration in ms.
   func webpInfo(_ path: String) throws -> (size: String, loop: String, durations: [Int]) {
     let text = try output(["webpmux", "-info", path])
