@@ -13,7 +13,9 @@ import Synchronization
 ///   each layer's bounds map to device pixels by one homography, so 2-D and
 ///   3-D (m34 perspective) layers take the same path; draws carry shapes
 ///   (exact analytic coverage for boxes, rounded boxes, circles, projected
-///   quads; a rasterized mask for other paths), a paint and an opacity.
+///   quads; a rasterized mask for other paths), a paint and an opacity;
+///   `ShapeIntersection` intersects a draw's shapes so that an edge two of
+///   them share (contents and the bounds that clip them) is covered once.
 /// - `Executor` runs the list over bands of 32 rows, bands spread over cores
 ///   with `DispatchQueue.concurrentPerform`; every pixel depends only on its
 ///   row, so output is identical for any thread count.

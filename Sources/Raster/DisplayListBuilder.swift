@@ -169,26 +169,35 @@ struct DisplayListBuilder {
     cmds.reduce(PixelBox.empty) { $0.union($1.bounds) }
   }
 
-  /// Clips commands by shapes: folded into a single command, else an offscreen group.
+  /// Clips commands by shapes: folded into a single command, else an
+  /// offscreen group. A clip shape that holds everything the commands draw
+  /// is no clip, and shapes sharing an edge are intersected so that the
+  /// edge is covered once (`ShapeIntersection.swift`).
   func clip(_ cmds: [Command], _ shapes: [Shape]) -> [Command] {
+    let shapes = shapes.filter { shape in !cmds.allSatisfy { $0.isHeld(by: shape) } }
+    guard !shapes.isEmpty else { return cmds }
     var box = canvas
     for s in shapes { box = box.intersection(bounds(of: s)) }
     // (A tinted draw is two draws in one: clipping it stays a group, as it would unfolded.)
     if cmds.count == 1, !DisplayListBuilder.isTinted(cmds[0]) {
       switch cmds[0] {
       case .draw(var d):
-        d.shapes += shapes
+        guard let intersected = Shape.intersection(d.shapes + shapes, canvas: canvas) else { return [] }
+        d.shapes = intersected
         d.bounds = d.bounds.intersection(box)
         return d.bounds.isEmpty ? [] : [.draw(d)]
       case .group(var g):
-        g.shapes += shapes
+        guard let intersected = Shape.intersection(g.shapes + shapes, canvas: canvas) else { return [] }
+        g.shapes = intersected
+        g.children = g.children.map { $0.trimmed(inside: g.shapes, canvas: canvas) }
         g.bounds = g.bounds.intersection(box)
         return g.bounds.isEmpty ? [] : [.group(g)]
       }
     }
     let b = bounds(of: cmds).intersection(box)
     guard !b.isEmpty else { return [] }
-    return [.group(GroupOp(children: cmds, mask: nil, shapes: shapes, opacity: 1, bounds: b))]
+    let children = cmds.map { $0.trimmed(inside: shapes, canvas: canvas) }
+    return [.group(GroupOp(children: children, mask: nil, shapes: shapes, opacity: 1, bounds: b))]
   }
 
   /// Applies a mask layer's commands: a single opaque solid draw is a clip by

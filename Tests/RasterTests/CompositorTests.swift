@@ -339,3 +339,105 @@ import Testing
     }
   }
 }
+
+/// Where a clip and what it clips meet on the same edge, the edge is
+/// covered once (ShapeIntersection.swift): a row 0.611 inside a card's top
+/// edge is 0.611 of the card's colour, not 0.611² (a sheet's top edge drew
+/// blue 95 where 156 is right), in the SIMD and the reference kernels alike.
+@Suite struct SharedEdgeTests {
+  static let blue = Color(red: 0, green: 0, blue: 1)
+
+  /// A 40 × 20 pt card at (2, 5.389) — its first row 0.611 covered — that
+  /// masks to its bounds (rounded by `radius`) a screen at its origin,
+  /// drawn as `content`.
+  static func card(radius: Double, content: [Layer]) -> Layer {
+    var root = Layer(frame: Rect(x: 0, y: 0, width: 44, height: 30))
+    var card = Layer(frame: Rect(x: 2, y: 5.389, width: 40, height: 20))
+    card.cornerRadius = radius
+    card.masksToBounds = true
+    card.sublayers = content
+    root.sublayers = [card]
+    return root
+  }
+
+  static let contents: [(String, [Layer])] = [
+    // A snapshot larger than the card (a sheet's screen, an iPad's form-sheet card).
+    ("snapshot", [{
+      var l = Layer(frame: Rect(x: 0, y: 0, width: 44, height: 30))
+      var image = Bitmap(width: 44, height: 30)
+      image.fill(Pixel(r: 0, g: 0, b: 255, a: 255))
+      l.contents = image
+      return l
+    }()]),
+    // A solid view shorter than the card, sharing its top edge.
+    ("solid", [solidLayer(Rect(x: 0, y: 0, width: 40, height: 12), blue)]),
+    // Two views: an offscreen group whose children share the clip's top edge.
+    ("group", [solidLayer(Rect(x: 0, y: 0, width: 20, height: 30), blue), solidLayer(Rect(x: 20, y: 0, width: 30, height: 30), blue)]),
+  ]
+
+  @Test(arguments: [0.0, 4.0])
+  func aCardsTopEdgeIsCoveredOnce(radius: Double) {
+    let expected = UInt8((0.611 * 255).rounded())  // 156
+    for (name, content) in Self.contents {
+      for (threads, set) in [(1, KernelSet.simd), (3, .simd), (1, .reference)] {
+        let out = Compositor(scale: 1, threadCount: threads, kernels: set).snapshot(Self.card(radius: radius, content: content))
+        // Row 5 away from the corners: the card's top edge; row 6 inside.
+        for x in [10, 22, 35] {
+          #expect(out[x, 5] == Pixel(r: 0, g: 0, b: expected, a: expected), "\(name) r \(radius) \(set) ×\(threads): \(out[x, 5])")
+          #expect(out[x, 6] == Pixel(r: 0, g: 0, b: 255, a: 255), "\(name) \(set): \(out[x, 6])")
+        }
+      }
+    }
+  }
+
+  /// Content that fills the card exactly is drawn as the card's own
+  /// background would be: every pixel, at a fractional place, scaled,
+  /// turned or in perspective, in either kernel set.
+  @Test(arguments: [0.0, 4.0])
+  func clippingContentToItsOwnBoundsChangesNothing(radius: Double) {
+    var perspective = Transform3D.rotation(y: 0.5)
+    perspective.m34 = -0.01
+    let transforms: [Transform3D] = [
+      .identity, .scale(x: 1.37, y: 1.37), .rotation(z: 0.4), perspective,
+    ]
+    for (k, transform) in transforms.enumerated() {
+      var clipped = Self.card(radius: radius, content: [solidLayer(Rect(x: 0, y: 0, width: 40, height: 20), Self.blue)])
+      clipped.sublayers[0].transform = transform
+      var plain = clipped
+      plain.sublayers[0].sublayers = []
+      plain.sublayers[0].masksToBounds = false
+      plain.sublayers[0].backgroundColor = Self.blue
+      for set in [KernelSet.simd, .reference] {
+        let compositor = Compositor(scale: 1, threadCount: 1, kernels: set)
+        let a = compositor.snapshot(clipped), b = compositor.snapshot(plain)
+        #expect(maxDifference(a, b) == 0, "transform \(k) r \(radius) \(set): max diff \(maxDifference(a, b))")
+      }
+    }
+  }
+
+  /// The shapes of one draw: two boxes are their intersection; a shape
+  /// holding another goes; boxes that do not meet cover nothing.
+  @Test func shapesIntersect() {
+    let canvas = PixelBox(x0: 0, y0: 0, x1: 60, y1: 40)
+    let a = Shape.box(x0: 0, y0: 5.389, x1: 40, y1: 20), b = Shape.box(x0: 2, y0: 5.389, x1: 50, y1: 30)
+    guard let ab = Shape.intersection([a, b], canvas: canvas), ab.count == 1, case .box(2, 5.389, 40, 20) = ab[0] else {
+      Issue.record("\(String(describing: Shape.intersection([a, b], canvas: canvas)))")
+      return
+    }
+    let card = Shape.roundedBox(x0: 2, y0: 5.389, x1: 42, y1: 25.389, radius: 4)
+    guard let held = Shape.intersection([b, card], canvas: canvas), held.count == 1, case .roundedBox = held[0] else {
+      Issue.record("\(String(describing: Shape.intersection([b, card], canvas: canvas)))")
+      return
+    }
+    // A view shorter than the card keeps only its bottom side: the card draws the top edge.
+    guard let shorter = Shape.intersection([card, .box(x0: 2, y0: 5.389, x1: 42, y1: 12)], canvas: canvas), shorter.count == 2,
+      case .box(-1, -1, 61, 12) = shorter[0]
+    else {
+      Issue.record("\(String(describing: Shape.intersection([card, .box(x0: 2, y0: 5.389, x1: 42, y1: 12)], canvas: canvas)))")
+      return
+    }
+    #expect(Shape.intersection([a, .box(x0: 41, y0: 0, x1: 50, y1: 10)], canvas: canvas) == nil)
+    // A circle crossing a box's edge stays beside it.
+    #expect(Shape.intersection([a, .circle(cx: 20, cy: 5, radius: 3)], canvas: canvas)?.count == 2)
+  }
+}

@@ -742,6 +742,27 @@ extension CaptionInkTests {
     }
   }
 
+  /// A card's edge at a fractional row is covered once, not by the card's
+  /// clip times its screen's own edge: through the sheet's middle column
+  /// the blue adds up to the rows below its top (852 − 825.9 pt a thirtieth
+  /// of the way up, its first row 26 of 255, not 3), and an iPad's
+  /// 580 × 640 form-sheet card, its top and bottom at half rows, to 640.
+  @Test func aSheetsEdgesAreCoveredOnce() throws {
+    let job = Self.sheetJob(canvas: "device: iphone-15").replacingOccurrences(
+      of: "transition: sheet }", with: "transition: sheet, duration: 3, curve: linear }")
+    let renderer = FrameRenderer(spec: try JobParser.parse(job, file: "p.cfg"))
+    let rising = renderer.frame(1, width: 393, height: 852)
+    let top = 852 + (69 - 852) / 30.0
+    let blue = (0..<852).map { Double(rising[196, $0].b) / 255 }.reduce(0, +)
+    #expect(abs(blue - (852 - top)) < 0.01, "sheet: \(blue) rows of blue, \(852 - top) below its top")
+    #expect(rising[196, 825].b == UInt8((0.1 * 255).rounded()), "\(rising[196, 825])")
+
+    let pad = FrameRenderer(spec: try JobParser.parse(Self.sheetJob(canvas: "device: ipad-mini"), file: "p.cfg"))
+    let rest = pad.frame(pad.frameCount - 1, width: 744, height: 1133)
+    let card = (0..<1133).map { Double(rest[372, $0].b) / 255 }.reduce(0, +)
+    #expect(abs(card - 640) < 0.01, "the form-sheet card: \(card) rows of blue")
+  }
+
   /// A sheet dragged down follows the finger, as UIKit's own sheet pan
   /// moves it (not along the spring, which left the finger 200 pt behind):
   /// at every frame of the tracking, its top is as far below its rest as the
