@@ -127,10 +127,18 @@ extension JobDecoder {
     }
     var arguments: [String] = []
     for pair in pairs {
-      guard let text = pair.value.text, pair.value.number != nil || pair.value.plainBoolean != nil else {
-        throw mismatch(pair.value, path.appending(pair.key), expected: "a number")
+      // `allowsOverdamping` is true or false; every other parameter a spring knows, a finite number
+      // (`.nan`, `.inf` and `1e400` are numbers to YAML); a label it does not know is its error, at the label.
+      let value = pair.value
+      if pair.key == "allowsOverdamping" {
+        guard value.plainBoolean != nil else { throw mismatch(value, path.appending(pair.key), expected: "true or false") }
+      } else if Spring.parameterLabels.contains(pair.key) || pair.key == "initialVelocity" {
+        guard let number = value.number else { throw mismatch(value, path.appending(pair.key), expected: "a number") }
+        guard number.isFinite else { throw mismatch(value, path.appending(pair.key), expected: "a finite number") }
+      } else if value.number == nil, value.plainBoolean == nil {
+        throw mismatch(value, path.appending(pair.key), expected: "a number")
       }
-      arguments.append("\(pair.key): \(text)")
+      arguments.append("\(pair.key): \(value.text ?? "")")
     }
     do {
       return try AnimationCurve(parsing: "spring(\(arguments.joined(separator: ", ")))", duration: stepDuration)

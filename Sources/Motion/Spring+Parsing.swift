@@ -46,7 +46,8 @@ extension Spring {
     }
   }
 
-  static let parameterLabels = [
+  /// Every label a spring form takes (`initialVelocity` is `velocity`'s other name).
+  public static let parameterLabels = [
     "mass", "stiffness", "damping", "dampingRatio", "duration", "response", "bounce", "velocity",
     "allowsOverdamping",
   ]

@@ -33,6 +33,9 @@ import Transitions
     #expect(
       try Self.curve("spring: { response: 0.5, dampingRatio: 0.8 }")
         == .spring(Spring(response: 0.5, dampingRatio: 0.8)))
+    #expect(
+      try Self.curve("spring: { stiffness: 100, damping: 30, initialVelocity: .5, allowsOverdamping: true }")
+        == .spring(Spring(mass: 1, stiffness: 100, damping: 30, initialVelocity: 0.5, allowsOverdamping: true)))
     // UIKit's form without a duration of its own takes the step's (DESIGN.md's `{damping, velocity}`), else its default.
     #expect(
       try Self.curve("duration: 0.5, spring: { damping: 0.5, velocity: 0 }")
@@ -91,6 +94,16 @@ import Transitions
     ("spring: { dampingg: 1 }", "sp.cfg:5:57: error: timeline[0].push.spring: spring: unknown parameter 'dampingg'; did you mean 'damping'?"),
     ("spring: { damping: fast }", "sp.cfg:5:66: error: timeline[0].push.spring.damping: expected a number, got \"fast\""),
     ("sprung: { damping: 1 }", "sp.cfg:5:47: error: unknown parameter 'sprung' in timeline[0].push; did you mean 'spring'?"),
+    // At the value, as every other number: YAML's .nan, .inf and 1e400 are numbers, not finite ones; they were
+    // "damping '.nan' is not a number" at the `{`.
+    ("spring: { damping: .nan, velocity: 0 }", "sp.cfg:5:66: error: timeline[0].push.spring.damping: expected a finite number, got .nan"),
+    ("spring: { damping: 0.5, velocity: -.inf }", "sp.cfg:5:81: error: timeline[0].push.spring.velocity: expected a finite number, got -.inf"),
+    ("spring: { mass: 1e400, stiffness: 100 }", "sp.cfg:5:63: error: timeline[0].push.spring.mass: expected a finite number, got 1e400"),
+    ("spring: { response: -1e400, dampingRatio: 1 }", "sp.cfg:5:67: error: timeline[0].push.spring.response: expected a finite number, got -1e400"),
+    ("spring: { duration: 0.5, bounce: .inf }", "sp.cfg:5:80: error: timeline[0].push.spring.bounce: expected a finite number, got .inf"),
+    ("spring: { damping: 0.5, velocity: true }", "sp.cfg:5:81: error: timeline[0].push.spring.velocity: expected a number, got true"),
+    ("spring: { damping: 0.5, initialVelocity: .nan }", "sp.cfg:5:88: error: timeline[0].push.spring.initialVelocity: expected a finite number, got .nan"),
+    ("spring: { stiffness: 100, allowsOverdamping: 1 }", "sp.cfg:5:92: error: timeline[0].push.spring.allowsOverdamping: expected true or false, got 1"),
   ])
   func badSprings(push: String, message: String) {
     do {
