@@ -26,12 +26,14 @@ extension JobDecoder {
     // spring animation takes the animation's.
     let stepDuration = fields["duration"]?.number
       ?? descriptor.parameters.first { $0.name == "duration" }.flatMap { Double($0.defaultValue) }
+    let durationField = fields["duration"].map { (node: $0, path: fields.path("duration")) }
     for pair in fields.pairs where !JobDecoder.stepReservedKeys.contains(pair.key) {
       if pair.key == "spring", takesCurve {
         if fields["curve"] != nil {
           throw Diagnostic(pair.keyLocation, "\(fields.path("spring")): give either curve or spring, not both")
         }
-        values["curve"] = .curve(try spring(pair.value, fields.path("spring"), stepDuration: stepDuration))
+        values["curve"] = .curve(
+          try spring(pair.value, fields.path("spring"), stepDuration: stepDuration, durationField: durationField))
         continue
       }
       guard let parameter = descriptor.parameters.first(where: { $0.name == pair.key }) else {
@@ -46,14 +48,14 @@ extension JobDecoder {
       }
       values[pair.key] = try value(
         pair.value, fields.path(pair.key), kind: parameter.kind, range: parameter.range, from: from, to: to,
-        stepDuration: stepDuration)
+        stepDuration: stepDuration, durationField: durationField)
     }
     return TransitionParameters(values)
   }
 
   private func value(
     _ node: YAMLNode, _ path: KeyPath, kind: ParameterKind, range: ClosedRange<Double>?, from: ScreenSpec, to: ScreenSpec,
-    stepDuration: Double?
+    stepDuration: Double?, durationField: (node: YAMLNode, path: KeyPath)?
   ) throws(Diagnostic) -> ParameterValue {
     switch kind {
     case .duration:
@@ -84,6 +86,7 @@ extension JobDecoder {
       do {
         return .curve(try AnimationCurve(parsing: text, duration: stepDuration))
       } catch {
+        if let problem = durationProblem(error, durationField) { throw problem }
         // In a flow mapping an unquoted `cubic-bezier(0.4, 0, …)` is cut at the first comma.
         let hint = text.contains("(") && !text.contains(")") ? "; inside { … } quote the whole value: \"cubic-bezier(…)\"" : ""
         throw Diagnostic(node.location, "\(path.subject): \(error.message)\(hint)")
@@ -121,7 +124,9 @@ extension JobDecoder {
   /// spring forms `AnimationCurve(parsing:)` takes, written as a mapping:
   /// UIKit's `{damping, velocity, duration}`, CA's `{mass, stiffness,
   /// damping, velocity}`, `{response, dampingRatio}` or `{duration, bounce}`.
-  func spring(_ node: YAMLNode, _ path: KeyPath, stepDuration: Double? = nil) throws(Diagnostic) -> AnimationCurve {
+  func spring(
+    _ node: YAMLNode, _ path: KeyPath, stepDuration: Double? = nil, durationField: (node: YAMLNode, path: KeyPath)? = nil
+  ) throws(Diagnostic) -> AnimationCurve {
     guard let pairs = node.pairs, !pairs.isEmpty else {
       throw mismatch(node, path, expected: "a mapping such as { damping: 0.55, velocity: 1.8, duration: 0.75 }")
     }
@@ -143,10 +148,21 @@ extension JobDecoder {
     do {
       return try AnimationCurve(parsing: "spring(\(arguments.joined(separator: ", ")))", duration: stepDuration)
     } catch {
+      if let problem = durationProblem(error, durationField) { throw problem }
       // At the label the message names (`velocity = 5000 must be…`, `unknown parameter 'stifness'`), if one.
       let named = pairs.first { error.message.contains("'\($0.key)'") }.map(\.keyLocation)
         ?? pairs.first { error.message.contains("\($0.key) =") }.map(\.value.location)
       throw Diagnostic(named ?? node.location, "\(path.subject): \(error.message)")
     }
+  }
+
+  /// A step's `duration` (`field`) that its spring, UIKit's form without a
+  /// duration of its own, cannot take (`error`), as an error at it; else nil.
+  /// It was "give 'duration' … or 'stiffness'", though the step gives one.
+  private func durationProblem(_ error: MotionParseError, _ field: (node: YAMLNode, path: KeyPath)?) -> Diagnostic? {
+    guard error.reason == .takenDurationOutOfRange, let field else { return nil }
+    return mismatch(
+      field.node, field.path,
+      expected: "at least 0.001 s (the spring takes the step's duration as its own)")
   }
 }

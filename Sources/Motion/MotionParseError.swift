@@ -25,6 +25,9 @@ public struct MotionParseError: Error, Hashable, Sendable, CustomStringConvertib
     case duplicateParameter
     /// A spring form is incomplete, or mixes two forms.
     case incompleteOrMixedForm
+    /// UIKit's spring form without a duration of its own, given an
+    /// animation's duration outside the range a spring's duration takes.
+    case takenDurationOutOfRange
     /// A spring where a timing function is required.
     case notATimingFunction
     /// A timing function where a spring is required.

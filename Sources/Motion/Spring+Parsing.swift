@@ -87,10 +87,16 @@ extension Spring {
       order.append(label)
     }
 
-    // UIKit's form without its own duration: the caller's, if in range.
-    if values["duration"] == nil, let duration, ParameterRange.seconds.contains(duration),
+    // UIKit's form without its own duration: the caller's, which must be in range.
+    if values["duration"] == nil, let duration,
       values["damping"] != nil || values["dampingRatio"] != nil, order.allSatisfy(Form.uikit.labels.contains)
     {
+      guard ParameterRange.seconds.contains(duration) else {
+        throw MotionParseError(
+          .takenDurationOutOfRange,
+          "spring: the animation's duration, \(ParameterRange.format(duration)) s, which \(Form.uikit.name) without a "
+            + "'duration' of its own takes, \(ParameterRange.seconds.requirement)")
+      }
       values["duration"] = "\(duration)"
     }
 

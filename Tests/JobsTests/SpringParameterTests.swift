@@ -103,6 +103,11 @@ import Transitions
     ("spring: { duration: 0.5, bounce: .inf }", "sp.cfg:5:80: error: timeline[0].push.spring.bounce: expected a finite number, got .inf"),
     ("spring: { damping: 0.5, velocity: true }", "sp.cfg:5:81: error: timeline[0].push.spring.velocity: expected a number, got true"),
     ("spring: { damping: 0.5, initialVelocity: .nan }", "sp.cfg:5:88: error: timeline[0].push.spring.initialVelocity: expected a finite number, got .nan"),
+    // A step's duration the spring cannot take is an error at it: it was "give 'duration' … or 'stiffness'".
+    ("duration: 0, spring: { damping: 0.7, velocity: 0 }",
+     "sp.cfg:5:57: error: timeline[0].push.duration: expected at least 0.001 s (the spring takes the step's duration as its own), got 0"),
+    ("duration: 0.0009, curve: \"spring(dampingRatio: 0.7)\"",
+     "sp.cfg:5:57: error: timeline[0].push.duration: expected at least 0.001 s (the spring takes the step's duration as its own), got 0.0009"),
     ("spring: { stiffness: 100, allowsOverdamping: 1 }", "sp.cfg:5:92: error: timeline[0].push.spring.allowsOverdamping: expected true or false, got 1"),
   ])
   func badSprings(push: String, message: String) {

@@ -104,6 +104,22 @@ import Testing
     }
   }
 
+  /// UIKit's form without a duration of its own, given an animation's it
+  /// cannot take, says so: the duration was dropped, and the error asked
+  /// for a 'duration' or a 'stiffness'.
+  @Test func aDurationTakenOutOfRangeSaysSo() throws {
+    for duration in [0, 0.0009, 1001] {
+      #expect(throws: MotionParseError(
+        .takenDurationOutOfRange,
+        "spring: the animation's duration, \(duration == 1001 ? "1001" : duration == 0 ? "0" : "0.0009") s, which the UIKit form "
+          + "without a 'duration' of its own takes, must be in 0.001…1000")) {
+        try AnimationCurve(parsing: "spring(damping: 0.7, velocity: 0)", duration: duration)
+      }
+    }
+    #expect(try AnimationCurve(parsing: "spring(damping: 0.7, velocity: 0)", duration: 0.001)
+      == .spring(Spring(duration: 0.001, dampingRatio: 0.7, initialVelocity: 0)))
+  }
+
   /// Every corner of every spring form's ranges, and Béziers at the extreme
   /// y values, give finite progress and velocity at any time a job can reach.
   @Test func extremesOfTheRangesStayFinite() throws {
