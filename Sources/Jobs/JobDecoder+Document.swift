@@ -41,6 +41,7 @@ extension JobDecoder {
     spec.notes = notes(on: spec)
     try checkLength(of: spec, at: fields.pairs.first { $0.key == "timeline" }?.keyLocation ?? root.location)
     try checkLayers(of: spec)
+    try checkDrawing(of: spec)
     return spec
   }
 

@@ -10,6 +10,10 @@
 // (`maxLayerPixels`), blamed on the view or screen that goes over. A view a
 // transition flies (`element`) is held twice more: its own image, a bitmap
 // of its whole frame, and its screen without it, a canvas.
+//
+// How much a job draws before its first frame: its screens' snapshots,
+// every view's frame within the canvas each time (`JobSpec+Drawing.swift`),
+// capped by `maxDrawPixels` and blamed on the view or screen that goes over.
 
 extension JobDecoder {
   /// Throws when `spec` has more frames or pixels than `limits` allow.
@@ -55,13 +59,7 @@ extension JobDecoder {
         "\(what): the job's screens (a canvas each), text frames and flown views come to more than \(limits.maxLayerPixels) pixels, "
           + "all held while it renders (raise the limit with --max-layer-pixels)")
     }
-    var flown = Set<String>()
-    for case .transition(let step) in spec.timeline {
-      for case .element(let from, let to) in step.parameters.values.values {
-        // A pop may name the ends either way round (as `ScreenBuilder.sharedElements`).
-        for screen in [step.from, step.to] { for id in [from, to] { flown.insert("\(screen)/\(id)") } }
-      }
-    }
+    let flown = spec.flownViews
     for screen in spec.screens {
       try add(canvas, at: screen.location, "screens.\(screen.name)")
       for (i, view) in screen.views.enumerated() {
@@ -71,6 +69,21 @@ extension JobDecoder {
           try add(pixels + canvas, at: view.location, "screens.\(screen.name).views[\(i)]")
         }
       }
+    }
+  }
+
+  /// Throws at the first screen or view at which drawing the job's screens
+  /// (`JobSpec.drawing`) comes to more than `limits.maxDrawPixels` pixels.
+  func checkDrawing(of spec: JobSpec) throws(Diagnostic) {
+    var total = 0.0
+    try spec.drawing { (pixels, location, path) throws(Diagnostic) in
+      total += pixels
+      guard total > Double(limits.maxDrawPixels) else { return }
+      throw Diagnostic(
+        location,
+        "\(path): drawing the job's screens comes to more than \(limits.maxDrawPixels) pixels (each screen's canvas and "
+          + "every view's frame within it, at the canvas scale, each time the screen is drawn; raise the limit with "
+          + "--max-draw-pixels)")
     }
   }
 }

@@ -5,7 +5,8 @@
 // once, naming the cap, instead of tying up the nightly machine for hours.
 // The caps are checked while parsing (`JobParser.parse(bytes:file:limits:)`),
 // before any pixel is drawn; the command line can raise or lower each one
-// (`--max-side`, `--max-frames`, `--max-pixels`).
+// (`--max-side`, `--max-frames`, `--max-pixels`, `--max-layer-pixels`,
+// `--max-draw-pixels`).
 
 /// The caps on one job's size.
 public struct JobLimits: Hashable, Sendable {
@@ -22,18 +23,27 @@ public struct JobLimits: Hashable, Sendable {
   /// (`JobDecoder.checkLayers`).
   public var maxLayerPixels: Int
 
+  /// Most pixels drawing the job's screens writes, once, before its first
+  /// frame: each screen's canvas and every view's frame within it, at the
+  /// canvas scale, for each time the screen is drawn (`JobSpec.drawing`,
+  /// `JobDecoder.checkDrawing`).
+  public var maxDrawPixels: Int
+
   /// Largest value `maxSide` may be raised to.
   public static let largestSide = 16384
 
   /// Defaults: 8192 pixels per side, 20 000 frames (5½ minutes at 60 fps),
-  /// 20 Gpx (about 110 s of iPhone 15 frames at 3×, 60 fps), and 500 Mpx held
-  /// (2 GB; 160 screens of an iPhone 15 at 3×).
+  /// 20 Gpx (about 110 s of iPhone 15 frames at 3×, 60 fps), 500 Mpx held
+  /// (2 GB; 160 screens of an iPhone 15 at 3×), and 5 Gpx drawn (about
+  /// 9 s of full-canvas gradients; 1600 full-screen views on an iPhone 15).
   public init(
-    maxSide: Int = 8192, maxFrames: Int = 20_000, maxPixels: Int = 20_000_000_000, maxLayerPixels: Int = 500_000_000
+    maxSide: Int = 8192, maxFrames: Int = 20_000, maxPixels: Int = 20_000_000_000, maxLayerPixels: Int = 500_000_000,
+    maxDrawPixels: Int = 5_000_000_000
   ) {
     self.maxSide = maxSide
     self.maxFrames = maxFrames
     self.maxPixels = maxPixels
     self.maxLayerPixels = maxLayerPixels
+    self.maxDrawPixels = maxDrawPixels
   }
 }

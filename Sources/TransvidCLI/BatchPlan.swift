@@ -71,7 +71,8 @@ struct PlannedJob: Sendable {
   var duration = 0.0
   /// Transition names in timeline order, without repeats.
   var transitions: [String] = []
-  /// Estimated work: frames × pixels × formats; 0 for a broken job.
+  /// Estimated work: frames × pixels × formats, plus the pixels its
+  /// screens' snapshots draw; 0 for a broken job.
   var cost = 0
   /// 1-based shard of `BatchPlan.shardCount`.
   var shard = 1
@@ -338,11 +339,15 @@ struct BatchPlan: Sendable {
         job.duration = spec.canvas.frameRate.time(ofFrame: job.frames)
         job.pixelWidth = spec.framePixelWidth
         job.pixelHeight = spec.framePixelHeight
-        // Saturating: `--max-pixels` may allow more than an Int holds.
-        job.cost = [job.pixelWidth, job.pixelHeight, max(1, job.formats.count)].reduce(job.frames) { product, factor in
+        // Its frames' pixels for each format, and the pixels its screens' snapshots draw, once
+        // (`JobSpec.drawnPixels`: a job of few frames may draw for seconds first). Saturating:
+        // `--max-pixels` may allow more than an Int holds.
+        let framePixels = [job.pixelWidth, job.pixelHeight, max(1, job.formats.count)].reduce(job.frames) { product, factor in
           let (result, overflow) = product.multipliedReportingOverflow(by: factor)
           return overflow ? Int.max : result
         }
+        let (cost, overflow) = framePixels.addingReportingOverflow(spec.drawnPixels)
+        job.cost = overflow ? Int.max : cost
         for step in spec.timeline {
           if case .transition(let t) = step, !job.transitions.contains(t.transition) {
             job.transitions.append(t.transition)

@@ -65,7 +65,7 @@ struct Options: Sendable {
   /// `watch --draft`: render at 1× and at most `WatchCommand.draftFPS` frames per second.
   var draft = false
   var progress: ProgressMode = .auto
-  /// `--max-side`, `--max-frames`, `--max-pixels`, `--max-layer-pixels`: caps on one job's size.
+  /// `--max-side`, `--max-frames`, `--max-pixels`, `--max-layer-pixels`, `--max-draw-pixels`: caps on one job's size.
   var limits = JobLimits()
   /// `--allow-outside DIR`: folders besides its own a job may read and write.
   var paths = PathPolicy()
@@ -88,7 +88,7 @@ struct Options: Sendable {
     "--target",
   ] + limitOptions
   /// The options that set `JobLimits` (`JobLimits.set`), for renders, `plan` and `frame`.
-  static let limitOptions = ["--max-side", "--max-frames", "--max-pixels", "--max-layer-pixels"]
+  static let limitOptions = ["--max-side", "--max-frames", "--max-pixels", "--max-layer-pixels", "--max-draw-pixels"]
   /// The render options `watch` takes (by their long names). The rest are a
   /// batch's (reports, shards, a `--cache` store, workers and their timeout,
   /// a progress mode: a watch prints plain lines): taken and dropped, they
@@ -390,7 +390,7 @@ extension Options {
 
 extension JobLimits {
   /// Sets the cap an option names (`--max-side`, `--max-frames`,
-  /// `--max-pixels`, `--max-layer-pixels`) from its text: a whole number ≥ 1, the side at most
+  /// `--max-pixels`, `--max-layer-pixels`, `--max-draw-pixels`) from its text: a whole number ≥ 1, the side at most
   /// `largestSide`.
   mutating func set(_ option: String, _ text: String) throws {
     let n = try Options.positiveInteger(text, for: option)
@@ -403,6 +403,7 @@ extension JobLimits {
       maxSide = n
     case "--max-frames": maxFrames = n
     case "--max-layer-pixels": maxLayerPixels = n
+    case "--max-draw-pixels": maxDrawPixels = n
     default: maxPixels = n
     }
   }

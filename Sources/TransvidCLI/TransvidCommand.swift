@@ -66,6 +66,8 @@ public enum TransvidCommand {
       --max-pixels N         refuse jobs over N pixels in all frames (default 20000000000)
       --max-layer-pixels N   refuse jobs whose screens and text views hold over N pixels
                              (a canvas per screen, each text frame and flown view; default 500000000)
+      --max-draw-pixels N    refuse jobs whose screens' snapshots draw over N pixels (each canvas
+                             and every view's frame within it, each time drawn; default 5000000000)
       -q, --quiet            print errors only
       --version              print the version
       -h, --help             show this help

@@ -113,6 +113,52 @@ struct CorpusJob: Sendable, CustomTestStringConvertible {
     #expect(try JobParser.parse(job.replacingOccurrences(of: "[webp]", with: "[apng]"), file: "j.cfg", limits: limits).name == "j")
   }
 
+  /// What drawing the screens writes is counted as `ScreenBuilder` draws
+  /// them: a canvas per screen and each view's frame within it, at the
+  /// canvas scale, for each time the screen is drawn (again without each
+  /// view a transition flies), and a flown view's whole frame on its own.
+  @Test static func drawingIsCountedAsDrawn() throws {
+    let job = """
+      canvas: { size: 100x200, scale: 2, fps: 10 }
+      screens:
+        a:
+          views:
+            - { frame: [-50, 0, 100, 100], color: red }
+            - { id: e, frame: [0, 100, 100, 100], color: blue }
+        b:
+          views:
+            - { id: e, frame: [0, 0, 300, 300], color: green }
+      timeline:
+        - push: { to: b, transition: magic-move, element: { from: e, to: e } }
+      """
+    // Each screen twice (80 000 px a canvas), half of the first view (2 × 20 000), the second
+    // (2 × 40 000 and 40 000 alone), b's view within the canvas (2 × 80 000) and alone (600 × 600).
+    let spec = try JobParser.parse(job, file: "j.cfg")
+    #expect(spec.drawnPixels == 160_000 + 40_000 + 120_000 + 160_000 + 520_000)
+    #expect(try JobParser.parse(job, file: "j.cfg", limits: JobLimits(maxDrawPixels: 1_000_000)).drawnPixels == 1_000_000)
+    for (limit, line, column, path) in [(999_999, 9, 9, "screens.b.views[0]"), (319_999, 6, 9, "screens.a.views[1]"), (479_999, 7, 3, "screens.b")] {
+      #expect(throws: Diagnostic(
+        SourceLocation(file: "j.cfg", line: line, column: column),
+        "\(path): drawing the job's screens comes to more than \(limit) pixels (each screen's canvas and every view's frame "
+          + "within it, at the canvas scale, each time the screen is drawn; raise the limit with --max-draw-pixels)")) {
+        try JobParser.parse(job, file: "j.cfg", limits: JobLimits(maxDrawPixels: limit))
+      }
+    }
+  }
+
+  /// The project's jobs draw far less than the limit.
+  @Test static func theProjectsJobsDrawFarUnderTheLimit() throws {
+    let jobs = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+      .deletingLastPathComponent().appendingPathComponent("jobs").path
+    let names = try FileManager.default.contentsOfDirectory(atPath: jobs).filter { $0.hasSuffix(".cfg") }
+    #expect(names.count >= 15)
+    for name in names {
+      for spec in try JobParser.load(path: (jobs as NSString).appendingPathComponent(name)).localizedJobs() {
+        #expect(spec.drawnPixels < JobLimits().maxDrawPixels / 100, "\(name)")
+      }
+    }
+  }
+
   /// The largest job a 1 MiB file can describe is counted exactly (no overflow).
   @Test static func hugeJobsAreCountedExactly() {
     var steps = ""

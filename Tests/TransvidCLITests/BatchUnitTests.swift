@@ -128,6 +128,7 @@ import TestSupport
     // Large limits as the help writes them.
     #expect(try Options.parse(["--max-pixels", "2e10", "x.cfg"]).limits.maxPixels == 20_000_000_000)
     #expect(try Options.parse(["--max-layer-pixels", "5E8", "x.cfg"]).limits.maxLayerPixels == 500_000_000)
+    #expect(try Options.parse(["--max-draw-pixels", "5e9", "x.cfg"]).limits.maxDrawPixels == 5_000_000_000)
     #expect(try Options.parse(["--max-pixels", "92233720368547758e2", "x.cfg"]).limits.maxPixels == 9_223_372_036_854_775_800)
     #expect(try Options.parse(["--max-side", "1e-0", "x.cfg"]).limits.maxSide == 1)
     #expect(throws: Options.UsageError(description: "option --max-pixels needs a whole number ≥ 1, got '2.5e0'")) {
@@ -508,7 +509,7 @@ import TestSupport
   @Test func aBatchOptionIsAUsageError() throws {
     let takes =
       "it is for a batch; watch takes -o, --format, --target, --locale, --force, --draft, --allow-outside, "
-      + "--max-side, --max-frames, --max-pixels, --max-layer-pixels and -q"
+      + "--max-side, --max-frames, --max-pixels, --max-layer-pixels, --max-draw-pixels and -q"
     for (args, option) in [
       (["--report", "r.json"], "--report"), (["--junit", "j.xml"], "--junit"), (["--gallery", "g"], "--gallery"),
       (["--cache", "c"], "--cache"), (["--cache", "c", "--cache-max-bytes", "9"], "--cache"),
@@ -522,9 +523,11 @@ import TestSupport
     }
     let o = try Options.parse([
       "watch", "w.cfg", "-o", "out", "--format", "gif", "--target", "web", "--locale", "ar", "--force", "--draft",
-      "--allow-outside", "/", "--max-side", "100", "--max-frames", "9", "--max-pixels", "9", "--max-layer-pixels", "9", "-q",
+      "--allow-outside", "/", "--max-side", "100", "--max-frames", "9", "--max-pixels", "9", "--max-layer-pixels", "9",
+      "--max-draw-pixels", "9", "-q",
     ])
     #expect(o.command == .watch(job: "w.cfg") && o.draft && o.force && o.quiet && o.formats == [.gif])
+    #expect(o.limits.maxDrawPixels == 9)
   }
 }
 
