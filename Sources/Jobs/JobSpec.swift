@@ -24,7 +24,21 @@ public struct SourceLocation: Hashable, Sendable, Codable, CustomStringConvertib
     self.column = column
   }
 
-  public var description: String { "\(file):\(line):\(column)" }
+  /// `FILE:LINE:COL`, the file's name as `shown`.
+  public var description: String { "\(SourceLocation.shown(file)):\(line):\(column)" }
+
+  /// `path` as messages show a file: each character `YAMLNode.quoted`
+  /// escapes (a newline, a tab, U+202E: a file may be named with any of
+  /// them) written `\u{a}`, so the `FILE:LINE:COL: error:` line stays one
+  /// line, in order.
+  public static func shown(_ path: String) -> String {
+    guard path.unicodeScalars.contains(where: YAMLNode.isEscaped) else { return path }
+    var out = ""
+    for c in path.unicodeScalars {
+      if YAMLNode.isEscaped(c) { out += "\\u{\(String(c.value, radix: 16))}" } else { out.unicodeScalars.append(c) }
+    }
+    return out
+  }
 }
 
 /// A validated job: everything needed to render its outputs.

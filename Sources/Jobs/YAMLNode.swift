@@ -128,11 +128,7 @@ struct YAMLNode: Sendable {
       case "\n": out += "\\n"
       case "\t": out += "\\t"
       default:
-        // Controls, and the marks that reorder or break a terminal's line (U+202E, U+061C, U+2028…), escaped.
-        if c.value < 0x20 || c.value == 0x7F || (0x80...0x9F).contains(c.value) || c.value == 0x061C
-          || (0x200E...0x200F).contains(c.value)
-          || (0x2028...0x202E).contains(c.value) || (0x2066...0x2069).contains(c.value)
-        {
+        if YAMLNode.isEscaped(c) {
           out += "\\u{\(String(c.value, radix: 16))}"
         } else {
           out.unicodeScalars.append(c)
@@ -140,6 +136,14 @@ struct YAMLNode: Sendable {
       }
     }
     return out + "\""
+  }
+
+  /// Whether messages write `c` as `\u{…}`: controls, and the marks that
+  /// reorder or break a terminal's line (U+202E, U+061C, U+2028…).
+  static func isEscaped(_ c: Unicode.Scalar) -> Bool {
+    c.value < 0x20 || c.value == 0x7F || (0x80...0x9F).contains(c.value) || c.value == 0x061C
+      || (0x200E...0x200F).contains(c.value)
+      || (0x2028...0x202E).contains(c.value) || (0x2066...0x2069).contains(c.value)
   }
 
   /// `text` as messages echo a name: in single quotes (`'hero'`), escaped

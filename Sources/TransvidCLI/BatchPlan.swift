@@ -17,7 +17,7 @@ struct JobFailure: Error, Sendable, CustomStringConvertible {
   }
 
   init(file: String, message: String) {
-    description = "\(file): error: \(message)"
+    description = "\(SourceLocation.shown(file)): error: \(message)"
     location = nil
   }
 
@@ -94,10 +94,12 @@ struct PlannedJob: Sendable {
 
   var id: ID { ID(file: file, unit: unit) }
 
-  /// The file, and for one of a file's several jobs (a locale, an
-  /// appearance) its name: `jobs/locales.cfg (locales.ar)`, for text rows.
+  /// The file (as messages show it: `SourceLocation.shown`), and for one of
+  /// a file's several jobs (a locale, an appearance) its name:
+  /// `jobs/locales.cfg (locales.ar)`, for text rows.
   var label: String {
-    spec?.locale != nil || spec?.appearance != nil ? "\(file) (\(name))" : file
+    let file = SourceLocation.shown(file)
+    return spec?.locale != nil || spec?.appearance != nil ? "\(file) (\(name))" : file
   }
 
   /// The cache record beside the outputs, named by the job and its formats:

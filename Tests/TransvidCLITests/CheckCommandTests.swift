@@ -49,6 +49,36 @@ import Testing
     #expect(good.status == 0 && good.stdout.isEmpty && good.stderr.isEmpty, "\(good)")
   }
 
+  /// A job file's name may hold a newline, a tab or U+202E: the
+  /// `FILE:LINE:COL: error:` line (where they were printed raw, though ESC
+  /// was escaped) and check's and plan's rows show them as every message
+  /// does, `\u{a}`, one line each. A hidden file in a folder (an editor's
+  /// `.x.cfg`) is no job, as README says.
+  @Test func fileNamesAreShownEscaped() throws {
+    let dir = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    let jobs = path(dir, "jobs")
+    try FileManager.default.createDirectory(atPath: jobs, withIntermediateDirectories: true)
+    try write(
+      "name: bad\ncanvas: { size: 40x40, scale: 1, fps: 10 }\nscreens: { a: {} }\ntimeline: [hold: -1]\n", to: "x\ny\t\u{202E}z.cfg",
+      in: jobs)
+    try write(
+      "name: good\ncanvas: { size: 40x40, scale: 1, fps: 10 }\noutput: { formats: [png] }\nscreens: { a: {} }\n"
+        + "timeline: [hold: 0.1]\n", to: "g\nood.cfg", in: jobs)
+    try write("not: a job\n", to: ".hidden.cfg", in: jobs)
+    let check = try runTransvid(["check", "jobs"], in: dir)
+    #expect(check.status == 1)
+    #expect(
+      check.stderr
+        == "jobs/x\\u{a}y\\u{9}\\u{202e}z.cfg:4:18: error: timeline[0].hold: expected a number of seconds from 0 to 600, got -1\n")
+    #expect(check.stdout == "jobs/g\\u{a}ood.cfg  ok  1 frames  0.10 s video  40x40  png\ntransvid: 2 jobs checked, 1 broken\n")
+    let plan = try runTransvid(["plan", "jobs"], in: dir)
+    let rows = plan.stdout.split(separator: "\n")
+    #expect(rows.count == 2)
+    #expect(rows.first?.hasPrefix("1/1  jobs/g\\u{a}ood.cfg  1 frames 40x40") == true)
+    #expect(rows.last?.hasPrefix("1/1  jobs/x\\u{a}y\\u{9}\\u{202e}z.cfg  0 frames") == true)
+  }
+
   /// `check` gives a job's length as the render's line gives its video's:
   /// whole frames at the canvas rate (1.5 s at 25 fps is 38 frames, 1.52 s).
   @Test func checkGivesTheLengthTheRenderGives() throws {
