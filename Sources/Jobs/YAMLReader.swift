@@ -431,8 +431,9 @@ enum YAMLReader {
           stack[top].pairs.append(YAMLNode.Pair(key: key.text, keyLocation: key.location, value: node))
           stack[top].key = nil
         } else {
-          // A key: always a scalar here (`push` rejects containers as keys).
-          let text = node.text ?? ""
+          // A key: always a scalar here (`push` rejects containers as keys),
+          // as written: `~` and `null` are no null as names (they showed as '').
+          guard case .scalar(let text, _) = node.content else { return }
           if let first = stack[top].seen[text] {
             throw Diagnostic(
               node.location,

@@ -59,6 +59,15 @@ import Testing
     #expect(root.pairs?[1].value.pairs?[0].value.location == at(3, 8))
   }
 
+  /// A key is its text as written: `~` and `null` name no null (messages
+  /// showed them as '').
+  @Test static func nullKeysAreTheirText() throws {
+    #expect(try read("~: 1\nnull: 2\n\"\": 3\n")?.pairs?.map(\.key) == ["~", "null", ""])
+    let error = try #require(throws: Diagnostic.self) { try JobParser.parse("~: 1\n", file: "t.cfg") }
+    #expect(error.location == at(1, 1))
+    #expect(error.message.hasPrefix("unknown key '~' at the top level"), "\(error)")
+  }
+
   @Test static func columnsCountCharacters() throws {
     let root = try #require(try read("é: [ü, x]\n"))
     #expect(root.pairs?[0].value.items?.map(\.location) == [at(1, 5), at(1, 8)])
