@@ -44,6 +44,9 @@ extension JobDecoder {
     guard let strings else { return result }
     let path = KeyPath.root.appending("strings")
     if let file = strings.text {
+      guard !file.isEmpty else {
+        throw mismatch(strings, path, expected: "the path of a .xcstrings String Catalog, or { LANGUAGE: { KEY: STRING } }")
+      }
       result.stringsFile = file
       (result.sourceLanguage, result.tables) = try catalog(at: JobDecoder.resolve(file, relativeTo: self.file), as: file, from: strings)
     } else if let pairs = strings.pairs {

@@ -237,6 +237,9 @@ import TransvidCLI
     ("[en]", "App.xcstrings", "greeting",
      "j.cfg:8:48: error: screens.home.views[0].text.key: no string 'greeting' in 'App.xcstrings'; expected one of: Done, greet, items"),
     ("[en]", "Missing.xcstrings", "greet", "j.cfg:4:10: error: strings: cannot read 'Missing.xcstrings': No such file or directory"),
+    // An empty path is no path, as everywhere else: it said "cannot read ''".
+    ("[en]", "\"\"", "greet",
+     "j.cfg:4:10: error: strings: expected the path of a .xcstrings String Catalog, or { LANGUAGE: { KEY: STRING } }, got \"\""),
     // Tagalog's tl is a language (ICU folds it into fil); a job with locales and no strings says so.
     ("[tl]", "{}", "greet",
      "j.cfg:8:48: error: screens.home.views[0].text.key: there are no strings: add strings: FILE.xcstrings or inline tables"),
