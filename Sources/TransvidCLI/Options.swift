@@ -105,10 +105,11 @@ struct Options: Sendable {
   }
 
   /// Whether `text`, after an option that takes a value, is that value: not
-  /// another option, though it may be `-` or a negative number (`-1/3`), so
-  /// that the number's own error names it.
+  /// another option, though it may be `-` or a negative number (`-1/3`,
+  /// `-inf`), so that the number's own error names it.
   static func isValue(_ text: String) -> Bool {
     guard text.hasPrefix("-"), text != "-" else { return true }
+    if ["inf", "infinity", "nan"].contains(text.dropFirst().lowercased()) { return true }
     return text.dropFirst().first.map { $0.isASCII && ($0.isNumber || $0 == ".") } ?? false
   }
 
@@ -330,7 +331,10 @@ struct Options: Sendable {
       case "-h", "--help": return Options(command: .help)
       case "--time", "-t":
         let text = try value()
-        guard let t = Double(text), t.isFinite, t >= 0 else {
+        // Decimal only: Swift's Double(_:) also reads hexadecimal (0x1 is 1 s).
+        guard text.wholeMatch(of: /[-+]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][-+]?[0-9]+)?/) != nil, let t = Double(text), t.isFinite,
+          t >= 0
+        else {
           throw UsageError(description: "--time needs a number of seconds ≥ 0, got '\(text)'")
         }
         time = t

@@ -502,6 +502,22 @@ import TestSupport
   }
 }
 
+/// `frame --time` takes a decimal number of seconds ≥ 0: `0x1` was read
+/// as hexadecimal (1 s), and `-inf` taken for an option ("needs a value").
+@Suite struct FrameTimeOptionTests {
+  @Test func theTimeIsADecimalNumber() throws {
+    for text in ["0x1", "0X1p0", "-inf", "-Infinity", "inf", "nan", "-1", "1e400", "1_0", " 1", ""] {
+      #expect(throws: Options.UsageError(description: "--time needs a number of seconds ≥ 0, got '\(text)'"), "\(text)") {
+        try Options.parse(["frame", "x.cfg", "--time", text, "-o", "f.png"])
+      }
+    }
+    for (text, seconds) in [("0", 0.0), ("1.5", 1.5), (".5", 0.5), ("2.", 2), ("1e-1", 0.1), ("+3", 3), ("-0", 0)] {
+      #expect(try Options.parse(["frame", "x.cfg", "--time", text, "-o", "f.png"]).command
+        == .frame(job: "x.cfg", time: seconds, output: "f.png", paths: PathPolicy()), "\(text)")
+    }
+  }
+}
+
 /// `watch` renders one job, again on every save: a batch's options (its
 /// reports, shards, `--cache` store, workers and their timeout, a progress
 /// mode) it took and dropped, writing none of them and saying nothing.
