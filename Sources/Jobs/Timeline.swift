@@ -126,13 +126,17 @@ public struct Timeline: Sendable {
     }
   }
 
+  /// A millionth of a frame, in seconds: how near a frame's time must be
+  /// to a segment's end or an animation's begin time to be on it.
+  var frameTolerance: Double { Double(frameRate.seconds) / Double(frameRate.frames) / 1_000_000 }
+
   /// The segment frame `n` falls in (the last one for frames past the end).
   /// A segment's end is taken to a millionth of a frame, as `frameCount`
   /// takes the length: steps of 0.2 + 0.2 + 0.2 s end a hair past 0.6 in
   /// binary, and the frame at 0.6 s is the next step's first.
   public func segmentIndex(ofFrame n: Int) -> Int {
     let t = frameRate.time(ofFrame: n)
-    let tolerance = Double(frameRate.seconds) / Double(frameRate.frames) / 1_000_000
+    let tolerance = frameTolerance
     // The first segment ending after t: ends never decrease, so a binary
     // search (a timeline may hold many thousands of zero-length holds).
     var low = 0, high = segments.count
@@ -153,7 +157,10 @@ public struct Timeline: Sendable {
     case .still(let screen): return .still(screen: screen)
     case .transition(_, let step):
       // The step's own clock: wall time, slowed down, through any gesture.
-      let clock = Swift.max(0, Swift.min(t - s.start, s.duration)) / step.slowmo
+      var clock = Swift.max(0, Swift.min(t - s.start, s.duration)) / step.slowmo
+      // A frame on the animation's begin time, to a millionth of a frame as
+      // segments end: 0.7 − 0.5 s falls a hair under a 0.2 s delay in binary.
+      if let delay = s.transition?.delay, abs(clock - delay) <= frameTolerance / step.slowmo { clock = delay }
       guard let track = s.track else { return .transition(segment: index, time: clock) }
       if let transition = s.transition, let curve = transition.valueCurve,
         let time = Self.completionTime(track, at: clock, curve: curve, delay: transition.delay)

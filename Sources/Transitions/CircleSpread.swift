@@ -64,8 +64,7 @@ public struct CircleSpread: Transition {
   public func layers(in context: TransitionContext, at time: Double) -> Layer {
     switch TransitionPhase(time: time, duration: duration, delay: delay) {
     case .start:
-      // Before the animation: the old screen alone (a pop's half-diagonal
-      // circle would otherwise nick the corner pixels).
+      // Before the animation (its delay): the old screen alone.
       return context.startContainer()
     case .end:
       // completeTransition: the mask is removed; only the destination remains.

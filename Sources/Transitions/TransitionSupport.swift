@@ -8,8 +8,12 @@ import Raster
 // Small pieces every transition uses: where in its run a time falls, linear
 // blends, solid and shape layers, and the paths Geometry does not provide.
 
-/// Where a time falls in a transition's run: before its start (time 0 and
-/// the delay), during the animation, or at/after its end.
+/// Where a time falls in a transition's run: before its start (during the
+/// delay), during the animation (from its begin time, the delay, on), or
+/// at/after its end. At the begin time Core Animation shows every animated
+/// property at its start value, and the layers the transition added are
+/// already in place: a reveal's small oval, a backdrop; so that instant is
+/// the animation's, at elapsed 0, not the old screen alone.
 enum TransitionPhase {
   case start
   case running(elapsed: Double)
@@ -19,7 +23,7 @@ enum TransitionPhase {
   init(time: Double, duration: Double, delay: Double) {
     // Compare times, not differences, so `delay + duration` is exactly the end.
     // An animation of no duration is a cut: at its delay it has ended.
-    if time < delay || (time == delay && duration > 0) {
+    if time < delay {
       self = .start
     } else if time >= delay + duration {
       self = .end

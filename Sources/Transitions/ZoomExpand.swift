@@ -19,9 +19,9 @@ import Raster
 ///    centre's y when that is ≤ 0) over duration/3, easeOut.
 /// On completion the backdrop and snapshot go: only the new screen remains.
 ///
-/// As on a device, the first frame after the start already shows the
-/// backdrop (the seed covers the old screen at once); corners farther than
-/// the final radius stay grey until the backdrop is removed.
+/// As on a device, the frame at the animation's begin time already shows
+/// the backdrop (the seed covers the old screen at once); corners farther
+/// than the final radius stay grey until the backdrop is removed.
 ///
 /// Pop: the seed says it is "much like push" and leaves it out. transvid
 /// plays the push backwards with the screens swapped: the hole closes over

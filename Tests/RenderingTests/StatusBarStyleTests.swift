@@ -64,8 +64,14 @@ import Testing
     try JobParser.parse(job, file: "b.cfg").notes.map(\.description).filter { $0.contains("statusBar") }
   }
 
+  /// `pushJob` after a hold of 0.1 s: frame 0 is the white screen alone
+  /// (the push's own first frame has its edge shadow at the right edge).
+  static func heldPushJob(canvas: String) -> String {
+    pushJob(canvas: canvas).replacing("  - push:", with: "  - hold: 0.1\n  - push:")
+  }
+
   @Test func anIPhoneInLandscapeHidesTheBarAndSaysSo() throws {
-    let job = Self.pushJob(canvas: "device: iphone-15, orientation: landscape")
+    let job = Self.heldPushJob(canvas: "device: iphone-15, orientation: landscape")
     #expect(
       try Self.statusBarNotes(job) == [
         "b.cfg:2:84: note: canvas.statusBar: iOS shows no status bar on an iPhone in landscape; it is not drawn "
@@ -124,7 +130,7 @@ import Testing
   /// A home-button iPhone's 20 pt bar has no ears: the time in the middle,
   /// cellular and Wi-Fi at the left edge, the battery at the right.
   @Test func aHomeButtonIPhoneCentresTheTime() throws {
-    let job = Self.pushJob(canvas: "device: iphone-se").replacing("scale: 1", with: "scale: 2")
+    let job = Self.heldPushJob(canvas: "device: iphone-se").replacing("scale: 1", with: "scale: 2")
     let (_, frame) = try Self.frames(job)
     let groups = Self.inkGroups(frame(0), rows: 40)
     // Cellular, Wi-Fi, the time, the battery (375 pt at 2x: 750 px).

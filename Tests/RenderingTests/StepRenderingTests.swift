@@ -51,6 +51,83 @@ import Testing
     #expect(shows.joined() == "LLLDDDDDDLLLLLL", "\(transition)")
   }
 
+  /// Frame n shows the state at n / fps, and at an animation's begin time
+  /// (its delay) Core Animation shows every property at its start value
+  /// with the transition's layers in place: a reveal's first oval shows the
+  /// new screen (corner-reveal's 100 × 100 at the top left, tap-spread's
+  /// 30 × 30 dot, circle-present's button), zoom-expand's backdrop covers
+  /// the old screen. During the delay, the old screen alone.
+  @Test(arguments: [
+    ("corner-reveal", "", 50, 50), ("tap-spread", ", tap: [60, 120]", 60, 120),
+    ("circle-present", ", origin: [40, 300, 60, 40]", 70, 320),
+  ])
+  func aRevealShowsItsFirstOvalAtItsBeginTime(transition: String, options: String, x: Int, y: Int) throws {
+    for delay in [0, 0.2] {
+      let job = """
+        name: r
+        canvas: { size: 200x400, scale: 1, fps: 10 }
+        screens:
+          a: { background: "#FF0000" }
+          b: { background: "#0000FF" }
+        timeline:
+          - hold: 0.5
+          - push: { to: b, transition: \(transition), delay: \(delay)\(options) }
+        """
+      let renderer = FrameRenderer(spec: try JobParser.parse(job, file: "r.cfg"))
+      let begin = 5 + Int(delay * 10)
+      let before = renderer.frame(begin - 1, width: 200, height: 400), at = renderer.frame(begin, width: 200, height: 400)
+      #expect(before == renderer.snapshot(of: "a"), "\(transition) delay \(delay): the old screen before")
+      #expect(at[x, y] == Pixel(r: 0, g: 0, b: 255, a: 255), "\(transition) delay \(delay): \(at[x, y]) at (\(x), \(y))")
+      #expect(at[150, 350] == Pixel(r: 255, g: 0, b: 0, a: 255), "\(transition): the old screen around it")
+    }
+  }
+
+  @Test func zoomExpandsBackdropIsUpAtItsBeginTime() throws {
+    let job = """
+      name: z
+      canvas: { size: 200x400, scale: 1, fps: 10 }
+      screens:
+        a:
+          background: "#FFFF00"
+          views: [{ id: btn, frame: [20, 300, 60, 40], color: "#FF0000" }]
+        b:
+          background: "#0000FF"
+          views: [{ id: hdr, frame: [50, 100, 100, 60], color: "#FF0000" }]
+      timeline:
+        - hold: 0.5
+        - push: { to: b, transition: zoom-expand, element: { from: btn, to: hdr } }
+      """
+    let renderer = FrameRenderer(spec: try JobParser.parse(job, file: "z.cfg"))
+    let at = renderer.frame(5, width: 200, height: 400)
+    // UIColor.lightGrayColor above the target's centre line, white below it; the control at its place.
+    #expect(at[100, 20] == Pixel(r: 170, g: 170, b: 170, a: 255), "\(at[100, 20])")
+    #expect(at[180, 380] == Pixel(r: 255, g: 255, b: 255, a: 255), "\(at[180, 380])")
+    #expect(at[50, 320] == Pixel(r: 255, g: 0, b: 0, a: 255), "\(at[50, 320])")
+  }
+
+  /// Where the start value shows nothing of the new screen, the begin
+  /// time's frame is the old screen's, byte for byte. (A navigation push's
+  /// edge shadow is at full strength on the new screen's edge, at the right
+  /// edge of the old one.)
+  @Test(arguments: ["cover-vertical", "cross-dissolve", "circle-spread", "sheet", "elastic-present", "page-flip", "flip-horizontal", "partial-curl"])
+  func aSlideShowsTheOldScreenAtItsBeginTime(transition: String) throws {
+    let job = """
+      name: s
+      canvas: { size: 200x400, scale: 1, fps: 10 }
+      screens:
+        a: { background: "#FF0000" }
+        b: { background: "#0000FF" }
+      timeline:
+        - hold: 0.5
+        - present: { to: b, transition: \(transition) }
+      """
+    let renderer = FrameRenderer(spec: try JobParser.parse(job, file: "s.cfg"))
+    let at = renderer.frame(5, width: 200, height: 400), a = try #require(renderer.snapshot(of: "a"))
+    let differing = (0..<400).flatMap { y in (0..<200).filter { at[$0, y] != a[$0, y] }.map { (x: $0, y: y) } }
+    let first = differing.first.map { "(\($0.x), \($0.y)) \(at[$0.x, $0.y])" } ?? ""
+    #expect(differing.isEmpty, "\(transition): \(differing.count) pixels differ, first \(first)")
+  }
+
   @Test func finishedPopEndsOnTheScreenBelow() throws {
     let renderer = FrameRenderer(
       spec: try JobParser.parse(Self.job(pop: "{ gesture: { progress: [0, 0.3, 0.6] } }"), file: "g.cfg"))

@@ -85,11 +85,14 @@ import Transitions
   func firstAndLastFramesMatchTheScreens(name: String) throws {
     let d = try #require(Catalog.descriptor(named: name))
     let t = d.make(Self.parameters)
+    // The first frame before the animation's begin time (during a delay):
+    // from the begin time on, the animation shows its start values.
+    let delayed = d.make(Self.parameters.merging(TransitionParameters(["delay": .number(0.1)])))
     for op in [d.operations[0], d.operations[1]] {
       let ctx = TransitionContext(
         containerSize: Self.size, scale: Self.scale, operation: op,
         fromScreen: op.isReverse ? Self.detail : Self.list, toScreen: op.isReverse ? Self.list : Self.detail)
-      let first = Self.render(t.layers(in: ctx, at: 0))
+      let first = Self.render(delayed.layers(in: ctx, at: 0))
       let last = Self.render(t.layers(in: ctx, at: t.duration))
       let expectedFirst = op.isReverse ? Self.render(t.restingLayers(in: ctx.reversed)) : Self.plain(ctx.fromScreen, ctx)
       let expectedLast = op.isReverse ? Self.plain(ctx.toScreen, ctx) : Self.render(t.restingLayers(in: ctx))
