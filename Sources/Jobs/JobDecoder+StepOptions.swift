@@ -87,6 +87,7 @@ extension JobDecoder {
       let touch = try touch(node, fields.path("touch"), step: step, from: from, canvas: canvas.size)
       step.touch = touch?.point
       step.touchStartsGesture = touch?.startsGesture ?? false
+      step.touchParameter = touch?.parameter
       if let point = step.touch, !(0...canvas.size.width).contains(point.x) || !(0...canvas.size.height).contains(point.y) {
         let size = "\(JobDecoder.format(canvas.size.width))x\(JobDecoder.format(canvas.size.height))"
         throw Diagnostic(
@@ -103,14 +104,14 @@ extension JobDecoder {
   /// (`startsGesture`).
   private func touch(
     _ node: YAMLNode, _ path: KeyPath, step: TransitionStep, from: ScreenSpec, canvas: Size
-  ) throws(Diagnostic) -> (point: Point, startsGesture: Bool)? {
+  ) throws(Diagnostic) -> (point: Point, startsGesture: Bool, parameter: String?)? {
     if node.plainBoolean == false { return nil }
     if node.plainBoolean == true {
       let p = step.parameters
-      if case .point(let tap)? = p.values["tap"] { return (tap, false) }
-      if case .rect(let origin)? = p.values["origin"] { return (origin.center, false) }
+      if case .point(let tap)? = p.values["tap"] { return (tap, false, "tap") }
+      if case .rect(let origin)? = p.values["origin"] { return (origin.center, false, "origin") }
       if let element = p.element(), let view = from.views.first(where: { $0.id == element.from }) {
-        return (view.frame.center, false)
+        return (view.frame.center, false, nil)
       }
       if let gesture = step.gesture {
         guard let start = Self.fingerStart(of: gesture, sheet: step.transition == "sheet", canvas: canvas) else {
@@ -119,14 +120,14 @@ extension JobDecoder {
             "\(path): '\(step.transition)' has no tap, origin or element here to put the touch on, and its gesture "
               + "no direction for the finger to move in; give the gesture direction and distance, or touch: [x, y]")
         }
-        return (start, true)
+        return (start, true, nil)
       }
       throw Diagnostic(
         node.location,
         "\(path): '\(step.transition)' has no tap, origin or element here to put the touch on; give touch: [x, y]")
     }
     let xy = try numbers(node, path, count: 2, expected: "[x, y] in points, or true")
-    return (Point(x: xy[0], y: xy[1]), false)
+    return (Point(x: xy[0], y: xy[1]), false, nil)
   }
 
   /// Where a gesture's finger is at percentComplete 0 on a `canvas`-sized

@@ -1,4 +1,5 @@
 import Geometry
+import Transitions
 
 // A job with locales is rendered once per locale, as its own job: named
 // `<name>.<locale>` (so its outputs are `<name>.<locale>.<ext>` and its cache
@@ -204,8 +205,13 @@ extension JobSpec {
           : JobSpec.touch(touch, on: from, width: width, drawnMirrored: mirrored)
       }
       // Where the transition starts (tap-spread's `tap`, a circle's `origin`
-      // button) is where the user taps, so it goes where the tap goes.
+      // button) is where the user taps, so it goes where the tap goes. A
+      // value written as its default is the default: the seed's own
+      // geometry, kept as an unwritten one is (`origin: [0, 0, 100, 100]`
+      // is corner-reveal's top-left rect, as no origin is).
+      let defaults = Catalog.descriptor(named: step.transition)?.parameters ?? []
       for (name, value) in step.parameters.values where rightToLeft {
+        if let given = defaults.first(where: { $0.name == name })?.value, given == value { continue }
         switch value {
         case .point(let point):
           step.parameters.values[name] = .point(JobSpec.touch(point, on: from, width: width, drawnMirrored: mirrored))
@@ -215,6 +221,12 @@ extension JobSpec {
             Rect(x: centre.x - rect.width / 2, y: rect.minY, width: rect.width, height: rect.height))
         default: break
         }
+      }
+      // `touch: true` on a tap or origin stays on it, wherever it went.
+      switch step.touchParameter.flatMap({ step.parameters.values[$0] }) {
+      case .point(let point)? where rightToLeft: step.touch = point
+      case .rect(let rect)? where rightToLeft: step.touch = rect.center
+      default: break
       }
       timeline[i] = .transition(step)
     }

@@ -584,6 +584,9 @@ public struct TransitionStep: Hashable, Sendable {
   /// element), not a point on a view: a right-to-left layout moves it as it
   /// moves the gesture, not as it moves the view under it.
   public var touchStartsGesture = false
+  /// The parameter (`tap`, `origin`) `touch: true` put the touch on: it
+  /// stays on it wherever a right-to-left layout puts that parameter.
+  public var touchParameter: String? = nil
   public var location: SourceLocation
 
   public init(

@@ -27,7 +27,8 @@ public struct CirclePresent: Transition {
     summary: "the presented screen spreads out of a button in a circle; dismiss shrinks it into the button",
     operations: [.present, .dismiss, .push, .pop],
     parameters: Self.timing.parameters + [
-      ParameterDescriptor("origin", .rect, default: "[0, 0, 0, 0]", "the button's frame the circle grows from (present) or shrinks into (dismiss), in points")
+      ParameterDescriptor("origin", .rect, default: "[0, 0, 0, 0]", "the button's frame the circle grows from (present) or shrinks into (dismiss), in points",
+        value: .rect(.zero))
     ],
     make: { CirclePresent(parameters: $0) })
 

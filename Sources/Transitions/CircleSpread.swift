@@ -30,7 +30,8 @@ public struct CircleSpread: Transition {
     summary: "the new screen appears inside a circle growing from a rect; pop shrinks it back",
     operations: [.push, .pop, .present, .dismiss],
     parameters: Self.timing.parameters + [
-      ParameterDescriptor("origin", .rect, default: "[0, 0, 0, 0]", "the rect the circle grows from (push) or shrinks into (pop), in points")
+      ParameterDescriptor("origin", .rect, default: "[0, 0, 0, 0]", "the rect the circle grows from (push) or shrinks into (pop), in points",
+        value: .rect(.zero))
     ],
     make: { CircleSpread(parameters: $0) })
 

@@ -34,7 +34,8 @@ public struct CornerReveal: Transition {
     parameters: Self.timing.parameters + [
       ParameterDescriptor(
         "origin", .rect, default: "[0, 0, 100, 100]",
-        "the rect whose oval the circle grows from, in points (from another rect it grows until it covers the farthest corner)")
+        "the rect whose oval the circle grows from, in points (from another rect it grows until it covers the farthest corner)",
+        value: .rect(seedOrigin))
     ],
     make: { CornerReveal(parameters: $0) })
 

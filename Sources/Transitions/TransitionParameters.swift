@@ -33,15 +33,21 @@ public struct ParameterDescriptor: Sendable {
   /// The values a `.number` takes (nil: any of the job file's numbers,
   /// ±100 000): those that draw something sensible.
   public var range: ClosedRange<Double>?
+  /// The default as a value, where it is one place on every screen (a
+  /// seed's `origin` rect): a value written as it is the default, kept
+  /// where an unwritten one is (`JobSpec.mirror(rightToLeft:)`).
+  public var value: ParameterValue?
 
   public init(
-    _ name: String, _ kind: ParameterKind, default defaultValue: String, _ summary: String, range: ClosedRange<Double>? = nil
+    _ name: String, _ kind: ParameterKind, default defaultValue: String, _ summary: String, range: ClosedRange<Double>? = nil,
+    value: ParameterValue? = nil
   ) {
     self.name = name
     self.kind = kind
     self.defaultValue = defaultValue
     self.summary = summary
     self.range = range
+    self.value = value
   }
 }
 

@@ -63,6 +63,48 @@ import TransvidCLI
     for n in asked.en.indices { #expect(asked.ar[n] == asked.en[n].mirroredHorizontally(), "frame \(n)") }
   }
 
+  /// A seed's default written out (as `transvid list` prints it) is the
+  /// default in every locale: corner-reveal's `origin: [0, 0, 100, 100]`
+  /// grows from the top-left with the seed's radius in Arabic too (it went
+  /// to the top-right, growing to the farthest corner), and the circles'
+  /// zero rect stays at the top-left; with `mirror: true` too. A `touch:
+  /// true` on it stays on it.
+  @Test(arguments: [
+    ("corner-reveal", "origin: [0, 0, 100, 100]"), ("circle-spread", "origin: [0, 0, 0, 0]"),
+    ("circle-present", "origin: [0, 0, 0, 0]"),
+  ])
+  func aDefaultWrittenOutIsTheDefault(transition: String, written: String) throws {
+    func job(_ options: String) -> String {
+      """
+      canvas: { size: 200x400, scale: 1, fps: 10, background: "#000000" }
+      locales: [en, ar]
+      screens:
+        a: { background: "#FF0000" }
+        b: { background: "#0000FF" }
+      timeline:
+        - hold: 0.1
+        - push: { to: b, transition: \(transition)\(options) }
+        - hold: 0.1
+      """
+    }
+    for mirror in ["", ", mirror: true"] {
+      let specs = try JobParser.parse(job(mirror), file: "d.cfg").localizedJobs()
+      let writtenSpecs = try JobParser.parse(job(", \(written)\(mirror)"), file: "d.cfg").localizedJobs()
+      for (plain, given) in zip(specs, writtenSpecs) {
+        let a = FrameRenderer(spec: plain), b = FrameRenderer(spec: given)
+        let differing = (0..<a.frameCount).filter { a.frame($0, width: 200, height: 400) != b.frame($0, width: 200, height: 400) }
+        #expect(differing.isEmpty, "\(transition)\(mirror) \(plain.locale ?? ""): frames \(differing) differ")
+      }
+    }
+    // The touch on a written default stays on it: where the circle grows from.
+    let touched = try JobParser.parse(job(", \(written), touch: true"), file: "d.cfg").localizedJobs()
+    let origin = transition == "corner-reveal" ? Point(x: 50, y: 50) : Point(x: 0, y: 0)
+    for spec in touched {
+      guard case .transition(let step)? = spec.timeline.dropFirst().first else { continue }
+      #expect(step.touch == origin, "\(spec.locale ?? ""): \(String(describing: step.touch))")
+    }
+  }
+
   @Test func viewsThatDoNotMirrorAndGestureDirections() throws {
     let text = Self.job(
       step: "push: { to: b, transition: push, gesture: { direction: trailing, distance: [0, 30, 50] } }",
