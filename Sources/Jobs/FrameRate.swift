@@ -24,6 +24,17 @@ public struct FrameRate: Hashable, Sendable, CustomStringConvertible {
   /// When frame `n` shows, in seconds: exactly `n / fps` for whole rates.
   public func time(ofFrame n: Int) -> Double { Double(n) * Double(seconds) / Double(frames) }
 
+  /// The frame a player shows at `time` seconds: the last one to have
+  /// started, ⌊time · fps⌋ (at 30 fps, 0.35 s is frame 10, on screen from
+  /// 0.3333 s to 0.3667). The product is first taken to a millionth of a
+  /// frame, as `Timeline.frameCount` takes a length, so a time written as a
+  /// frame's (0.7 s at 10 fps, 6.9999… in binary) is that frame. A Double:
+  /// `time · fps` may be beyond any Int; never below 0.
+  public func frame(at time: Double) -> Double {
+    let frames = time * Double(self.frames) / Double(seconds)
+    return Swift.max(0, ((frames * 1_000_000).rounded() / 1_000_000).rounded(.down))
+  }
+
   /// `60`, or `59.94` for 60000/1001.
   public var description: String {
     seconds == 1 ? "\(frames)" : JobDecoder.format((value * 1000).rounded() / 1000)

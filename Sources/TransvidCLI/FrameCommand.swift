@@ -55,12 +55,11 @@ enum FrameCommand {
       for note in spec.notes where note != videoNote { console.error(note.description) }
       let fps = spec.canvas.frameRate.value
       let last = Swift.max(renderer.frameCount - 1, 0)
-      // Compared as doubles: `time · fps` may be beyond any Int.
-      let wanted = (time * fps).rounded()
+      // The frame a player shows at `time`; compared as doubles: it may be beyond any Int.
+      let wanted = spec.canvas.frameRate.frame(at: time)
       let n = wanted > Double(last) ? last : Int(wanted)
-      // Past the end: at or after the video's end, not a time in the last
-      // frame's time on screen that rounds past it.
-      if time * fps >= Double(renderer.frameCount) {
+      // Past the end: at or after the video's end, not a time in the last frame's time on screen.
+      if wanted >= Double(renderer.frameCount) {
         console.error(
           "transvid: note: --time \(String(format: "%g", time)) is past the end of \(job) "
             + "(\(renderer.frameCount) frames, the last at \(String(format: "%.2f", Double(last) / fps)) s); "

@@ -5,7 +5,7 @@ import Rendering
 /// `png`: the poster, one frame at full canvas size.
 struct PosterOutput: FormatWriter {
   var fileType: OutputFileType { PNGWriter.fileType }
-  var cacheKey: String { "png \(PNGWriter.revision) past-delay" }
+  var cacheKey: String { "png \(PNGWriter.revision) past-delay shown-at" }
 
   /// The poster frame's time: `png.time`, else the middle of the first
   /// transition's animation, else the middle of the timeline. A step's
@@ -22,23 +22,23 @@ struct PosterOutput: FormatWriter {
     return renderer.timeline.duration / 2
   }
 
-  /// The frame shown at `time` (frame ⌊time·fps⌉, clamped to the last).
+  /// The frame a player shows at `time` (`FrameRate.frame(at:)`, ⌊time·fps⌋,
+  /// clamped to the last).
   static func frameIndex(at time: Double, _ renderer: FrameRenderer) -> Int {
-    let n = Int((time * renderer.spec.canvas.frameRate.value).rounded())
-    return min(max(n, 0), max(renderer.frameCount - 1, 0))
+    let last = max(renderer.frameCount - 1, 0)
+    let wanted = renderer.spec.canvas.frameRate.frame(at: time)
+    return wanted > Double(last) ? last : Int(wanted)
   }
 
   /// What the summary says of a `png.time` at or past the video's end (its
   /// frames over the rate), where the poster is the last frame (as
   /// `transvid frame --time` says of its own); nil for a time within the
-  /// video, one in the last frame's time on screen that rounds past it
-  /// included.
+  /// video, one in the last frame's time on screen included.
   static func pastTheEndNote(_ renderer: FrameRenderer) -> String? {
     guard let time = renderer.spec.output.png.time else { return nil }
-    let fps = renderer.spec.canvas.frameRate.value
     let last = max(renderer.frameCount - 1, 0)
     // Compared as doubles: `time · fps` may be beyond any Int.
-    guard time * fps >= Double(renderer.frameCount) else { return nil }
+    guard renderer.spec.canvas.frameRate.frame(at: time) >= Double(renderer.frameCount) else { return nil }
     return "png.time \(String(format: "%g", time)) is past the end (\(renderer.frameCount) frames, the last at "
       + "\(String(format: "%.2f", renderer.spec.canvas.frameRate.time(ofFrame: last))) s): the poster is the last frame"
   }

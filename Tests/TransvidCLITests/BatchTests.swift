@@ -411,7 +411,7 @@ func transvid(_ arguments: [String], _ capture: Capture = Capture(), environment
     }
     #expect(progress.map { $0["frames"] as? Int ?? 0 } == [5, 10, 15] && progress.allSatisfy { $0["total"] as? Int == 15 }, "\(progress)")
     // An output's notes, which its result line shows, are in its event too (they were left out).
-    #expect(progress.map { $0["notes"] as? [String] ?? [] } == [[], ["poster at 0.30 s (frame 3)"], []], "\(progress)")
+    #expect(progress.map { $0["notes"] as? [String] ?? [] } == [[], ["poster at 0.20 s (frame 2)"], []], "\(progress)")
   }
 
   /// An error in the job's String Catalog is placed in the catalog: ndjson

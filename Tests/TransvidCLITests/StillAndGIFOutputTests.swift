@@ -226,12 +226,12 @@ func smallJob(output: String) -> String {
   @Test func posterIsTheRenderedFrame() throws {
     let dir = try makeTemporaryDirectory()
     defer { try? FileManager.default.removeItem(atPath: dir) }
-    for (output, n) in [("{ formats: [png] }", 17), ("{ formats: [png], png: { time: 1.2 } }", 36)] {
+    for (output, n) in [("{ formats: [png] }", 16), ("{ formats: [png], png: { time: 1.2 } }", 36)] {
       let renderer = try renderer(output, in: dir)
       let path = (dir as NSString).appendingPathComponent("small.png")
       let summary = try OutputWriter.write(format: .png, renderer: renderer, to: path)
       #expect(summary.frames == 1)
-      // Default: the middle of the push (0.2 + 0.35 s = frame 16.5 → 17).
+      // Default: the middle of the push (0.2 + 0.35 s = frame 16.5: frame 16 is on screen).
       let image = try ImageDecoder.decode(path: path)
       #expect(image == renderer.frame(n, width: 240, height: 400), "\(output)")
     }
@@ -240,7 +240,7 @@ func smallJob(output: String) -> String {
   /// The default poster is the middle of the first transition's animation,
   /// past its `delay` (slowed down with it): a delay of 1 s after a 0.5 s
   /// hold put it at 1.27 s, the screen still at rest.
-  @Test(arguments: [("", "1.77 s (frame 53)"), (", slowmo: 2", "3.00 s (frame 90)"), (", delay: 0", "0.77 s (frame 23)")])
+  @Test(arguments: [("", "1.73 s (frame 52)"), (", slowmo: 2", "3.00 s (frame 90)"), (", delay: 0", "0.73 s (frame 22)")])
   func theDefaultPosterIsPastTheDelay(options: String, poster: String) throws {
     let dir = try makeTemporaryDirectory()
     defer { try? FileManager.default.removeItem(atPath: dir) }
@@ -287,6 +287,27 @@ func smallJob(output: String) -> String {
       let summary = try OutputWriter.write(format: .png, renderer: renderer, to: path)
       #expect(summary.notes == ["poster at \(end) s (frame \(last))"] + (note.map { [$0] } ?? []), "time \(time)")
       #expect(try ImageDecoder.decode(path: path) == renderer.frame(last, width: 240, height: 400))
+    }
+  }
+
+  /// The poster at `png.time` is the frame a player shows then, ⌊time·fps⌋
+  /// (README: one frame at that time), as `transvid frame --time` writes:
+  /// at 30 fps 0.35 s is frame 10 (on screen 0.3333…0.3667 s), not the
+  /// nearest, 11; 0.7 s is frame 21 though 0.7 · 30 is 20.999… in binary.
+  @Test func posterIsTheFrameOnScreenAtItsTime() throws {
+    let dir = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    let path = (dir as NSString).appendingPathComponent("small.png")
+    for (time, n) in [("0.35", 10), ("0.3667", 11), ("0.7", 21), ("0", 0), ("0.0333", 0)] {
+      let renderer = try renderer("{ formats: [png], png: { time: \(time) } }", in: dir)
+      let summary = try OutputWriter.write(format: .png, renderer: renderer, to: path)
+      #expect(summary.notes == ["poster at \(String(format: "%.2f", Double(n) / 30)) s (frame \(n))"], "time \(time)")
+      let shown = try ImageDecoder.decode(path: path) == renderer.frame(n, width: 240, height: 400)
+      #expect(shown, "time \(time)")
+      let capture = Capture()
+      let job = (dir as NSString).appendingPathComponent("small.cfg")
+      #expect(transvid(["frame", job, "--time", time, "-o", (dir as NSString).appendingPathComponent("f.png")], capture) == 0)
+      #expect(capture.out.last?.contains("  frame \(n) of \(renderer.frameCount)  ") == true, "--time \(time): \(capture.out)")
     }
   }
 
