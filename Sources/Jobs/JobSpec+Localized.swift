@@ -5,7 +5,8 @@ import Transitions
 // `<name>.<locale>` (so its outputs are `<name>.<locale>.<ext>` and its cache
 // record, shard, report row and gallery entry are its own), its text keys
 // resolved, `{locale}` in its image paths replaced, its labels shaped in
-// the locale's language.
+// the locale's language and laid out in its direction (natural alignment
+// is the right edge in a right-to-left locale).
 
 extension JobSpec {
   /// The jobs this spec renders: one per locale and appearance, or itself.
@@ -39,13 +40,17 @@ extension JobSpec {
     // The drawn status bar's clock in the locale's digits, as iOS draws it (٩:٤١ in ar-EG, ۹:۴۱ in fa).
     if let time = spec.canvas.statusBar?.time { spec.canvas.statusBar?.time = Localization.localDigits(time, locale: locale) }
     if renamed { spec.name = "\(name).\(locale)" }
+    let rightToLeft = Localization.isRightToLeft(locale)
     for s in spec.screens.indices {
       if let image = spec.screens[s].image { spec.screens[s].image = image.localized(to: locale) }
       for v in spec.screens[s].views.indices {
         var view = spec.screens[s].views[v]
         if let image = view.image { view.image = image.localized(to: locale) }
         if let key = view.textKey, let text = resolved(key, locale: locale, into: &spec.notes) { view.text = text }
-        if view.text != nil { view.textStyle.language = locale }
+        if view.text != nil {
+          view.textStyle.language = locale
+          view.textStyle.rightToLeftLayout = rightToLeft
+        }
         spec.screens[s].views[v] = view
       }
     }
@@ -53,6 +58,7 @@ extension JobSpec {
       if var caption = stage.caption {
         if let key = caption.textKey, let text = resolved(key, locale: locale, into: &spec.notes) { caption.text = text }
         caption.style.language = locale
+        caption.style.rightToLeftLayout = rightToLeft
         stage.caption = caption
       }
       for c in stage.captionChanges.indices {
@@ -63,7 +69,7 @@ extension JobSpec {
       spec.stage = stage
     }
     spec.assets = JobSpec.assets(of: spec.screens, stage: spec.stage)
-    spec.mirror(rightToLeft: Localization.isRightToLeft(locale))
+    spec.mirror(rightToLeft: rightToLeft)
     return spec
   }
 

@@ -113,6 +113,38 @@ import TransvidCLI
     #expect(inkColumns(ar).last! > 110 && inkColumns(ar).first! > 40)
   }
 
+  /// `natural` alignment is the locale's leading edge (the locales sweep):
+  /// in Arabic a Latin-only string ("iCloud Drive", "Wi-Fi" in Arabic iOS's
+  /// Settings) is right-aligned, as NSTextAlignment.natural, "the default
+  /// alignment associated with the current localization of the app", puts
+  /// it; it was drawn at the left. In English an Arabic string stays right
+  /// (its own direction), Latin left; an explicit `left` stays left.
+  @Test func naturalAlignmentFollowsARightToLeftLocale() throws {
+    let job = """
+      canvas: { size: 200x90, scale: 1, fps: 10, background: "#FFFFFF" }
+      locales: [en, ar]
+      strings: { en: { t: "iCloud Drive", a: "مرحبا" }, ar: { t: "iCloud Drive", a: "مرحبا" } }
+      screens:
+        home:
+          views:
+            - { frame: [0, 0, 200, 30], text: { key: t }, font: 20 }
+            - { frame: [0, 30, 200, 30], text: { key: a }, font: 20 }
+            - { frame: [0, 60, 200, 30], text: { key: t }, font: 20, align: left, mirror: false }
+      timeline: [hold: 0.1]
+      """
+    let jobs = try JobParser.parse(job, file: "j.cfg").localizedJobs()
+    func inkColumns(_ b: Bitmap, _ row: Int) -> [Int] {
+      (0..<b.width).filter { x in (row * 30..<row * 30 + 30).contains { b[x, $0].r < 128 } }
+    }
+    let en = try AssetLoader.makeRenderer(for: jobs[0]).snapshot(of: "home")!
+    let ar = try AssetLoader.makeRenderer(for: jobs[1]).snapshot(of: "home")!
+    #expect(inkColumns(en, 0).first! < 5 && inkColumns(en, 0).last! < 150, "\(inkColumns(en, 0))")
+    #expect(inkColumns(en, 1).last! > 190)
+    #expect(inkColumns(ar, 0).last! > 190 && inkColumns(ar, 0).first! > 50, "\(inkColumns(ar, 0))")
+    #expect(inkColumns(ar, 1).last! > 190)
+    #expect(inkColumns(ar, 2).first! < 5)
+  }
+
   /// A key only another language's inline table has is drawn as itself
   /// in the locales without it, with a note (as a catalog's key without a
   /// source string is): it was drawn with none.

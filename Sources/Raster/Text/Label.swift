@@ -70,7 +70,7 @@ public struct Label: Hashable, Sendable {
       case .left: start = 0
       case .center: start = ((Double(width) - line.width) / 2).rounded()
       case .right: start = (Double(width) - line.width).rounded()
-      case .natural: start = line.isRightToLeft ? (Double(width) - line.width).rounded() : 0
+      case .natural: start = line.isRightToLeft || style.rightToLeftLayout ? (Double(width) - line.width).rounded() : 0
       }
       if line.width > Double(width) { start = line.isRightToLeft ? (Double(width) - line.width).rounded() : 0 }
       for g in line.glyphs where !g.isWhitespace {

@@ -15,10 +15,14 @@ public enum FontWeight: String, Hashable, Sendable, CaseIterable {
   }
 }
 
-/// Where a line sits across its frame (`NSTextAlignment`). `natural` is the
-/// leading edge of the paragraph's writing direction: left for English,
-/// right for Arabic or Hebrew (the first strong character decides, rules
-/// P2–P3 of the bidirectional algorithm, as `NSWritingDirection.natural`).
+/// Where a line sits across its frame (`NSTextAlignment`). `natural` is
+/// "the default alignment associated with the current localization of the
+/// app" (Apple's documentation): the right edge in a right-to-left
+/// interface (`TextStyle.rightToLeftLayout`: Arabic iOS right-aligns
+/// "Wi-Fi" in Settings); otherwise the leading edge of the paragraph's
+/// writing direction, left for English, right for Arabic or Hebrew (the
+/// first strong character decides, rules P2–P3 of the bidirectional
+/// algorithm, as `NSWritingDirection.natural`).
 public enum TextAlignment: String, Hashable, Sendable, CaseIterable {
   case left, center, right, natural
 }
@@ -39,6 +43,10 @@ public struct TextStyle: Hashable, Sendable {
   /// How many lines the text may wrap into (`numberOfLines`): 1, UIKit's
   /// default, draws one line ending in "…"; 0 as many as the frame holds.
   public var lines: Int
+  /// Whether the interface the text is in is laid out right to left (its
+  /// locale's direction, `UIApplication.userInterfaceLayoutDirection`),
+  /// which puts `natural` alignment at the right edge.
+  public var rightToLeftLayout = false
 
 
   /// UIKit's body text by default: 17 pt regular black, natural alignment (as `UILabel`).
