@@ -156,6 +156,39 @@ import Testing
     #expect(abs(Double(bands[0].maxX - bands[0].minX + 1) - firstWidth) < 4)
   }
 
+  /// Levels come from the whole paragraph, lines are reordered each on
+  /// its own (UAX #9; the locales sweep): in "التاريخ 2024-05-12 للنسخة"
+  /// the date's digits follow Arabic letters, so they are Arabic numbers
+  /// and its hyphens run right to left ("12-05-2024" on one line); cut
+  /// after "2024-05-", that line reads "-05-2024", as Chromium draws it
+  /// with the same font and width. Alone, the line was a European number
+  /// and read "-2024-05". A caption's lines (`Label.wrapped`) carry the
+  /// paragraph's levels and draw the same.
+  @Test static func linesAreOrderedByTheirParagraphsLevels() {
+    let text = "التاريخ 2024-05-12 للنسخة"
+    let block = TextBlock(
+      text, fonts: ScriptFonts.set, weight: .regular, language: "ar", pixelSize: 22, maxWidth: 100, maxLines: 0,
+      maxHeight: 10_000)
+    func string(_ scalars: [UInt32]) -> String { String(String.UnicodeScalarView(scalars.compactMap(Unicode.Scalar.init))) }
+    let lines = block.lines.map { string($0.scalars) }
+    #expect(lines == ["التاريخ", "2024-05-", "12 للنسخة"])
+    guard lines.count == 3 else { return }
+    // Left to right on the page.
+    let visual = string(block.lines[1].layout.glyphs.map { block.lines[1].scalars[$0.cluster] })
+    #expect(visual == "-05-2024")
+    let one = TextLayout("2024-05-", fonts: ScriptFonts.set, weight: .regular, language: "ar", pixelSize: 22, maxWidth: 1000)
+    #expect(string(one.glyphs.map { Array("2024-05-".unicodeScalars.map(\.value))[$0.cluster] }) == "2024-05-")
+
+    let label = Label(text, style: TextStyle(size: 22, language: "ar"))
+    let wrapped = label.wrapped(width: 100, scale: 1, fonts: ScriptFonts.set).lines
+    #expect(wrapped.map(\.text) == lines)
+    let size = Size(width: 100, height: 30)
+    var drawn = Label("-05-2024", style: TextStyle(size: 22, alignment: .right))
+    drawn.rightToLeft = false
+    let same = wrapped[1].render(size: size, scale: 1, fonts: ScriptFonts.set) == drawn.render(size: size, scale: 1, fonts: ScriptFonts.set)
+    #expect(same, "the caption's line does not read -05-2024")
+  }
+
   @Test static func theLastAllowedLineEndsInAnEllipsis() {
     let block = TextBlock(
       sentence, fonts: TestFonts.latinOnly, weight: .regular, language: nil, pixelSize: 20, maxWidth: 150, maxLines: 2,

@@ -20,6 +20,12 @@ public struct Label: Hashable, Sendable {
   /// (`wrapped(width:scale:fonts:)`), which its own first strong character
   /// need not be.
   public var rightToLeft: Bool? = nil
+  /// The embedding levels of the text's scalars (as `TextLayout.clean`
+  /// leaves them) as their whole paragraph resolves them, for a line of a
+  /// wrapped paragraph (`wrapped(width:scale:fonts:)`): UAX #9 resolves
+  /// levels per paragraph and reorders each line by them, so a date cut
+  /// between lines of Arabic keeps its Arabic order. nil: the text's own.
+  public var paragraphLevels: [Int8]? = nil
   /// Whether a one-line label too wide for its frame is cut and ends in
   /// "…" (UILabel's `byTruncatingTail`), or drawn whole and clipped
   /// (`byClipping`): a line of wrapped text (`wrapped(width:scale:fonts:)`),
@@ -46,7 +52,7 @@ public struct Label: Hashable, Sendable {
     if style.lines == 1 {
       let line = TextLayout(
         TextLayout.clean(text), fonts: fonts, weight: style.weight, language: style.language, pixelSize: pixelSize,
-        maxWidth: truncates ? Double(width) : .infinity, rightToLeft: rightToLeft)
+        maxWidth: truncates ? Double(width) : .infinity, rightToLeft: rightToLeft, levels: paragraphLevels)
       guard !line.glyphs.isEmpty else { return bitmap }
       let ascent = primary.ascender * pixelSize, descent = primary.descender * pixelSize
       placed = [(line, ((Double(height) - ascent - descent) / 2 + ascent).rounded())]
@@ -132,10 +138,11 @@ public struct Label: Hashable, Sendable {
   /// The lines the text wraps into at `width` points, as `TextBlock` breaks
   /// them (UAX #14 opportunities, greedy, no limit on their number), each a
   /// one-line label of this style: its text in logical order without its
-  /// trailing spaces, in its paragraph's direction (as `TextBlock` orders
-  /// its lines: an English caption's second line "العربية and English"
-  /// stays left to right), drawn whole (`truncates` off); and whether a
-  /// word wider than `width` had to be cut between clusters.
+  /// trailing spaces, in its paragraph's direction and with its levels (as
+  /// `TextBlock` orders its lines: an English caption's second line
+  /// "العربية and English" stays left to right), drawn whole (`truncates`
+  /// off); and whether a word wider than `width` had to be cut between
+  /// clusters.
   public func wrapped(width: Double, scale: Double, fonts: FontSet) -> (lines: [Label], cutsWord: Bool) {
     var one = self
     one.style.lines = 1
@@ -146,11 +153,13 @@ public struct Label: Hashable, Sendable {
       paragraphs, fonts: fonts, weight: style.weight, language: style.language, pixelSize: style.size * scale,
       maxWidth: width * scale)
     let lines = wrapped.map { w in
+      let shown = TextBlock.shown(paragraphs[w.paragraph], w.range, hyphen: w.hyphen)
       var text = String.UnicodeScalarView()
-      text.append(contentsOf: TextBlock.shown(paragraphs[w.paragraph], w.range, hyphen: w.hyphen).compactMap(Unicode.Scalar.init))
+      text.append(contentsOf: shown.compactMap(Unicode.Scalar.init))
       var line = one
       line.text = String(text)
       line.rightToLeft = w.rightToLeft
+      line.paragraphLevels = Array(w.levels[w.range.lowerBound..<w.range.lowerBound + shown.count])
       line.truncates = false
       return line
     }

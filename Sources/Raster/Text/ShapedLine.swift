@@ -2,10 +2,11 @@ import CFriBidi
 import CHarfBuzz
 
 /// A line of text shaped for drawing: the bidirectional algorithm (FriBidi)
-/// gives embedding levels; HarfBuzz gives each scalar its script; each
-/// scalar gets a font (its script's fonts, the cascade, the fallback);
-/// maximal runs of one level, script and font are shaped by HarfBuzz and
-/// laid out in visual order (FriBidi's line reordering, rule L1–L2).
+/// gives embedding levels (the line's own, or its paragraph's for a line
+/// of wrapped text); HarfBuzz gives each scalar its script; each scalar
+/// gets a font (its script's fonts, the cascade, the fallback); maximal
+/// runs of one level, script and font are shaped by HarfBuzz and laid out
+/// in visual order (FriBidi's line reordering, rules L1–L2).
 struct ShapedLine {
   /// The fonts `Glyph.font` indexes.
   var faces: [Font]
@@ -17,10 +18,13 @@ struct ShapedLine {
 
   /// Shapes `text` (already cleaned of control characters). A run always
   /// ends before `breakBefore`, so the ellipsis a truncated line ends in is
-  /// shaped alone, as UILabel draws it.
+  /// shaped alone, as UILabel draws it. `levels`: the scalars' embedding
+  /// levels as their paragraph resolves them (`paragraphLevels`), for a
+  /// line of wrapped text, with the paragraph's direction `direction`
+  /// (nil: left to right); nil resolves them on `text` alone.
   init(
     _ text: [UInt32], fonts: FontSet, weight: FontWeight, language: String?, pixelSize: Double,
-    breakBefore: Int? = nil, rightToLeft direction: Bool? = nil
+    breakBefore: Int? = nil, rightToLeft direction: Bool? = nil, levels paragraph: [Int8]? = nil
   ) {
     let choice = FontChoice(fonts, weight: weight, language: language)
     faces = choice.faces
@@ -29,7 +33,7 @@ struct ShapedLine {
     isRightToLeft = false
     guard !text.isEmpty, !faces.isEmpty else { return }
 
-    let (levels, visualOrder, rightToLeft) = ShapedLine.bidi(text, rightToLeft: direction)
+    let (levels, visualOrder, rightToLeft) = ShapedLine.bidi(text, rightToLeft: direction, levels: paragraph)
     isRightToLeft = rightToLeft
     let scripts = ShapedLine.scripts(text)
     let fontIndices = choice.fonts(for: text, scripts: scripts)
@@ -70,20 +74,43 @@ struct ShapedLine {
 
   /// Embedding levels after rule L1, the logical index at each visual
   /// position, and the paragraph direction: `rightToLeft`'s, or (nil) the
-  /// first strong character's.
-  static func bidi(_ text: [UInt32], rightToLeft: Bool? = nil) -> (levels: [Int8], visualOrder: [Int], rightToLeft: Bool) {
+  /// first strong character's. With `levels` (the paragraph's, in the
+  /// paragraph's direction `rightToLeft`), the line is only reordered.
+  static func bidi(
+    _ text: [UInt32], rightToLeft: Bool? = nil, levels given: [Int8]? = nil
+  ) -> (levels: [Int8], visualOrder: [Int], rightToLeft: Bool) {
+    let (paragraph, isRightToLeft) =
+      given.flatMap { $0.count == text.count ? ($0, rightToLeft ?? false) : nil }
+      ?? paragraphLevels(text, rightToLeft: rightToLeft)
+    let n = Int32(text.count)
+    var types = [FriBidiCharType](repeating: FriBidiCharType(0), count: text.count)
+    var levels = paragraph.map { FriBidiLevel($0) }
+    var map = (0..<Int32(text.count)).map { $0 }
+    fribidi_get_bidi_types(text, n, &types)
+    guard
+      fribidi_reorder_line(
+        cfb_reorder_flags(), types, n, 0, isRightToLeft ? cfb_par_rtl() : cfb_par_ltr(), &levels, nil, &map) > 0
+    else { return ([Int8](repeating: 0, count: text.count), Array(0..<text.count), false) }
+    return (levels.map { Int8($0) }, map.map { Int($0) }, isRightToLeft)
+  }
+
+  /// A paragraph's embedding levels (rules P2–I2 of UAX #9, and L1 at its
+  /// end) and its direction: `rightToLeft`'s, or (nil) the first strong
+  /// character's. The lines it wraps into are reordered by these, each on
+  /// its own (rules L1–L2): a date between Arabic words keeps its Arabic
+  /// order ("12-05-2024") when a line breaks inside it.
+  static func paragraphLevels(_ text: [UInt32], rightToLeft: Bool? = nil) -> (levels: [Int8], rightToLeft: Bool) {
     let n = Int32(text.count)
     var types = [FriBidiCharType](repeating: FriBidiCharType(0), count: text.count)
     var brackets = [FriBidiBracketType](repeating: 0, count: text.count)
     var levels = [FriBidiLevel](repeating: 0, count: text.count)
-    var map = (0..<Int32(text.count)).map { $0 }
     var base = rightToLeft.map { $0 ? cfb_par_rtl() : cfb_par_ltr() } ?? cfb_par_auto()
     fribidi_get_bidi_types(text, n, &types)
     fribidi_get_bracket_types(text, n, types, &brackets)
-    guard fribidi_get_par_embedding_levels_ex(types, brackets, n, &base, &levels) > 0,
-      fribidi_reorder_line(cfb_reorder_flags(), types, n, 0, base, &levels, nil, &map) > 0
-    else { return ([Int8](repeating: 0, count: text.count), Array(0..<text.count), false) }
-    return (levels.map { Int8($0) }, map.map { Int($0) }, cfb_par_is_rtl(base) != 0)
+    guard !text.isEmpty, fribidi_get_par_embedding_levels_ex(types, brackets, n, &base, &levels) > 0 else {
+      return ([Int8](repeating: rightToLeft == true ? 1 : 0, count: text.count), rightToLeft ?? false)
+    }
+    return (levels.map { Int8($0) }, cfb_par_is_rtl(base) != 0)
   }
 
   /// Each scalar's own script and the script it is shaped with: common and

@@ -3,9 +3,10 @@
 /// ending at the last break opportunity (`LineBreaks`) that fits the width,
 /// its trailing spaces hanging outside it; a word wider than the line is
 /// cut between clusters; a line that ends at a soft hyphen (U+00AD) shows a
-/// hyphen there, as TextKit does. Each line is shaped and ordered on its own
-/// (FriBidi's reordering per line, rule L2) in its paragraph's direction,
-/// and drawn whole: a line the breaker chose never ends in "…".
+/// hyphen there, as TextKit does. The bidirectional algorithm resolves
+/// levels on the whole paragraph (UAX #9); each line is shaped and
+/// reordered on its own by them (rules L1–L2) in its paragraph's
+/// direction, and drawn whole: a line the breaker chose never ends in "…".
 ///
 /// A line is as tall as its fonts ask (the primary font's and every font
 /// it draws with: ascender, descender and line gap, the gap split above and
@@ -32,11 +33,12 @@ struct TextBlock {
     maxLines: Int, maxHeight: Double
   ) {
     let primary = fonts.cascade(for: weight).first
-    func layout(_ scalars: [UInt32], rightToLeft: Bool, ellipsis: Bool = false) -> Line {
+    func layout(_ scalars: [UInt32], rightToLeft: Bool, levels: ArraySlice<Int8>, ellipsis: Bool = false) -> Line {
       // Only the line that says text is left over is cut to the width.
       let layout = TextLayout(
         scalars, fonts: fonts, weight: weight, language: language, pixelSize: pixelSize,
-        maxWidth: ellipsis ? maxWidth : .infinity, rightToLeft: rightToLeft, ellipsis: ellipsis)
+        maxWidth: ellipsis ? maxWidth : .infinity, rightToLeft: rightToLeft, levels: Array(levels.prefix(scalars.count)),
+        ellipsis: ellipsis)
       var faces = Set(layout.glyphs.map(\.font)).sorted().map { layout.faces[$0] }
       if let primary { faces.append(primary) }
       return Line(
@@ -50,7 +52,9 @@ struct TextBlock {
     var total = 0.0
     for w in wrapped {
       if maxLines > 0, lines.count == maxLines { break }
-      let line = layout(TextBlock.shown(paragraphs[w.paragraph], w.range, hyphen: w.hyphen), rightToLeft: w.rightToLeft)
+      let line = layout(
+        TextBlock.shown(paragraphs[w.paragraph], w.range, hyphen: w.hyphen), rightToLeft: w.rightToLeft,
+        levels: w.levels[w.range.lowerBound...])
       if !lines.isEmpty, total + line.height > maxHeight + 1e-6 { break }
       lines.append(line)
       total += line.height
@@ -59,33 +63,38 @@ struct TextBlock {
       // Text is left over: the last line shown takes the rest of its paragraph, cut with "…".
       let w = wrapped[last]
       let rest = paragraphs[w.paragraph][w.range.lowerBound...]
-      lines[last] = layout(TextBlock.trimmed(rest), rightToLeft: w.rightToLeft, ellipsis: true)
+      lines[last] = layout(
+        TextBlock.trimmed(rest), rightToLeft: w.rightToLeft, levels: w.levels[w.range.lowerBound...], ellipsis: true)
     }
   }
 
   /// Every line `paragraphs` wrap into: its paragraph, its scalars there,
-  /// the paragraph's direction, whether it ends at a break opportunity
-  /// (not where a word wider than the line was cut) and whether that is a
-  /// soft hyphen it shows.
+  /// the paragraph's direction and embedding levels (of all its scalars),
+  /// whether it ends at a break opportunity (not where a word wider than
+  /// the line was cut) and whether that is a soft hyphen it shows.
   static func wrapped(
     _ paragraphs: [[UInt32]], fonts: FontSet, weight: FontWeight, language: String?, pixelSize: Double, maxWidth: Double
-  ) -> [(paragraph: Int, range: Range<Int>, rightToLeft: Bool, endsAtBreak: Bool, hyphen: Bool)] {
-    var wrapped: [(paragraph: Int, range: Range<Int>, rightToLeft: Bool, endsAtBreak: Bool, hyphen: Bool)] = []
+  ) -> [(paragraph: Int, range: Range<Int>, rightToLeft: Bool, levels: [Int8], endsAtBreak: Bool, hyphen: Bool)] {
+    var wrapped: [(paragraph: Int, range: Range<Int>, rightToLeft: Bool, levels: [Int8], endsAtBreak: Bool, hyphen: Bool)] = []
     for (p, scalars) in paragraphs.enumerated() {
-      let shaped = ShapedLine(scalars, fonts: fonts, weight: weight, language: language, pixelSize: pixelSize)
+      let (levels, rightToLeft) = ShapedLine.paragraphLevels(scalars)
+      let shaped = ShapedLine(
+        scalars, fonts: fonts, weight: weight, language: language, pixelSize: pixelSize, rightToLeft: rightToLeft,
+        levels: levels)
       let breaks = LineBreaks.opportunities(scalars, language: language)
       let hyphen = scalars.contains(softHyphen)
         ? ShapedLine([hyphen], fonts: fonts, weight: weight, language: language, pixelSize: pixelSize).width : 0
       func drawnWidth(_ range: Range<Int>, hyphen: Bool) -> Double {
-        ShapedLine(
-          TextBlock.shown(scalars, range, hyphen: hyphen), fonts: fonts, weight: weight, language: language,
-          pixelSize: pixelSize, rightToLeft: shaped.isRightToLeft
+        let line = TextBlock.shown(scalars, range, hyphen: hyphen)
+        return ShapedLine(
+          line, fonts: fonts, weight: weight, language: language, pixelSize: pixelSize, rightToLeft: rightToLeft,
+          levels: Array(levels[range.lowerBound..<range.lowerBound + line.count])
         ).width
       }
       let ranges = TextBlock.wrap(
         scalars, shaped: shaped, breaks: breaks, maxWidth: maxWidth, hyphenWidth: hyphen, drawnWidth: drawnWidth)
       wrapped += ranges.map {
-        (p, $0.range, shaped.isRightToLeft, scalars.isEmpty || breaks.contains($0.range.upperBound), $0.hyphen)
+        (p, $0.range, rightToLeft, levels, scalars.isEmpty || breaks.contains($0.range.upperBound), $0.hyphen)
       }
     }
     return wrapped

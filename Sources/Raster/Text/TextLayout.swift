@@ -43,18 +43,22 @@ struct TextLayout {
 
   /// Lays cleaned `scalars` out on one line as above. `rightToLeft` sets
   /// the paragraph direction (a wrapped line takes its paragraph's; nil:
-  /// the first strong character's); `ellipsis` ends the line in "…" even
-  /// when it fits, for text that follows and is not shown.
+  /// the first strong character's) and `levels` the scalars' embedding
+  /// levels (a wrapped line's, as its paragraph resolves them; nil: the
+  /// line's own); `ellipsis` ends the line in "…" even when it fits, for
+  /// text that follows and is not shown. The "…" takes the paragraph's
+  /// level, at the line's logical end.
   init(
     _ scalars: [UInt32], fonts: FontSet, weight: FontWeight, language: String?, pixelSize: Double, maxWidth: Double,
-    rightToLeft: Bool? = nil, ellipsis: Bool = false
+    rightToLeft: Bool? = nil, levels: [Int8]? = nil, ellipsis: Bool = false
   ) {
-    func shape(_ s: [UInt32], breakBefore: Int? = nil) -> ShapedLine {
+    func shape(_ s: [UInt32], levels: [Int8]?, breakBefore: Int? = nil) -> ShapedLine {
       ShapedLine(
         s, fonts: fonts, weight: weight, language: language, pixelSize: pixelSize, breakBefore: breakBefore,
-        rightToLeft: rightToLeft)
+        rightToLeft: rightToLeft, levels: levels)
     }
-    var line = shape(scalars)
+    let levels = levels?.count == scalars.count ? levels : nil
+    var line = shape(scalars, levels: levels)
     isTruncated = false
     // A little slack so a label exactly as wide as its text is not cut by rounding.
     if line.width > maxWidth + 1e-6 || ellipsis {
@@ -68,7 +72,7 @@ struct TextLayout {
         clusterWidth[g.cluster] += g.advance
         isClusterStart[g.cluster] = true
       }
-      let ellipsisWidth = shape([0x2026]).width
+      let ellipsisWidth = shape([0x2026], levels: nil).width
       var count = 0, used = 0.0
       while count < scalars.count, used + clusterWidth[count] + ellipsisWidth <= maxWidth + 1e-6 {
         used += clusterWidth[count]
@@ -79,7 +83,8 @@ struct TextLayout {
         // "Photo …" reads worse than "Photo…".
         var kept = Array(scalars[..<count])
         while let last = kept.last, Unicode.Scalar(last)?.properties.isWhitespace == true { kept.removeLast() }
-        line = shape(kept + [0x2026], breakBefore: kept.count)
+        let base: Int8 = rightToLeft == true ? 1 : 0
+        line = shape(kept + [0x2026], levels: levels.map { Array($0[..<kept.count]) + [base] }, breakBefore: kept.count)
         if line.width <= maxWidth + 1e-6 || count == 0 { break }
         count -= 1
       }
