@@ -63,7 +63,12 @@ public struct Localization: Hashable, Sendable {
   /// `en-GB`, which Apple takes for it; `pt-AO` → `pt-PT`; `zh-MO` →
   /// `zh-HK`); the language in its script, written or likely (`zh-TW` →
   /// `zh-Hant`, `zh-CN` → `zh-Hans`: Foundation's likely subtags); the
-  /// language (`pt` for `pt-BR`).
+  /// language (`pt` for `pt-BR`). A locale that writes its script reads
+  /// no table in another: a tag without a script is in its likely one
+  /// (`sr-Latn` does not read `sr`, Cyrillic; `zh-Hant` not `zh`,
+  /// Simplified; `pa-Arab` not `pa`, Gurmukhi; `sr-Latn-ME` does read
+  /// `sr-ME`, Latin), so a key missing in its script takes the source
+  /// language's string with the usual note.
   static func fallbacks(of locale: String) -> [String] {
     let parts = locale.split(separator: "-").map(String.init)
     guard let language = parts.first else { return [locale] }
@@ -85,8 +90,25 @@ public struct Localization: Hashable, Sendable {
     }
     result.append(language)
     var seen = Set<String>()
-    return result.filter { seen.insert($0).inserted }
+    return result.filter { tag in
+      guard seen.insert(tag).inserted else { return false }
+      guard let written, tag != locale else { return true }
+      // A tag Foundation knows no script of is read.
+      return script(of: tag).map { nastaliqAsArabic($0) == nastaliqAsArabic(written) } ?? true
+    }
   }
+
+  /// The script `tag` writes (`sr-Latn-ME`: Latn), else its likely one
+  /// (Foundation's likely subtags, CLDR's: `sr` Cyrl, `sr-ME` Latn, `pa`
+  /// Guru, `zh-HK` Hant).
+  static func script(of tag: String) -> String? {
+    tag.split(separator: "-").dropFirst().first { $0.count == 4 && $0.allSatisfy(\.isLetter) }.map(String.init)
+      ?? Locale.Language(identifier: tag).script?.identifier
+  }
+
+  /// Nastaliq (`Aran`, CLDR's likely script of `pa-PK` and `ks`) is the
+  /// Arabic script: a table in one serves a locale in the other.
+  static func nastaliqAsArabic(_ script: String) -> String { script == "Aran" ? "Arab" : script }
 
   /// Whether any table has `key`.
   public func hasKey(_ key: String) -> Bool { tables.values.contains { $0[key] != nil } }

@@ -207,6 +207,35 @@ import TransvidCLI
     #expect(Localization.isRightToLeft("az-Arab") && Localization.isRightToLeft("ar") && !Localization.isRightToLeft("az"))
   }
 
+  /// A locale that writes its script reads no table in another script (the
+  /// locales sweep): `sr-Latn` drew the `sr` table's Cyrillic, `pa-Arab`
+  /// Gurmukhi, `az-Cyrl` Latin `az`, `zh-Hant` a Simplified `zh`. A table
+  /// without a script is in its likely one (CLDR's): `sr-ME` is Latin, so
+  /// `sr-Latn-ME` reads it; `pa-Guru` reads `pa`; `zh-Hans-MO` reads `zh`,
+  /// not Macau's parent `zh-HK` (Traditional). Without a table in its
+  /// script a key takes the source language's string, with the note.
+  @Test func aLocaleWithAScriptReadsNoTableInAnother() throws {
+    let inline = """
+      { en: { greet: Settings, items: x }, sr: { greet: "Подешавања" }, sr-ME: { greet: "Podešavanja" },
+        pa: { greet: "ਸੈਟਿੰਗਾਂ" }, az: { greet: "Ayarlar" }, zh: { greet: "设置" }, zh-HK: { greet: "設定" } }
+      """
+    let locales = [
+      "sr-Latn", "pa-Arab", "az-Cyrl", "zh-Hant", "sr-Latn-ME", "sr-Cyrl", "pa-Guru", "zh-Hans", "sr", "zh-Hans-MO", "zh-MO",
+    ]
+    let spec = try JobParser.parse(Self.job(locales: "[\(locales.joined(separator: ", "))]", strings: inline), file: "j.cfg")
+    let jobs = spec.localizedJobs()
+    let greetings = jobs.map { $0.screens[0].views[0].text ?? "" }
+    #expect(
+      greetings == [
+        "Settings", "Settings", "Settings", "Settings", "Podešavanja", "Подешавања", "ਸੈਟਿੰਗਾਂ", "设置", "Подешавања", "设置", "設定",
+      ])
+    #expect(
+      jobs[0].notes.first?.description
+        == "j.cfg:9:48: note: screens.home.views[0].text.key: key 'greet' has no 'sr-Latn' string in the inline strings; "
+        + "using the source language 'en'")
+    #expect(jobs[4...].allSatisfy { !$0.notes.contains { $0.message.contains("'greet'") } })
+  }
+
   /// Captions take the job's strings too (`text: { key }` on the stage's,
   /// `caption: { key }` beside a step), each locale its own, shaped in its
   /// language; and a localized job keeps its stage's background image (it
