@@ -215,10 +215,14 @@ public enum FontLibrary {
   /// China, Taiwan, Hong Kong, Japan and Korea) and Hangul its Korean
   /// design. The faces are, in order: JP, KR, SC, TC, HK. A language tag
   /// is looked up whole, then without its last subtag (`zh-Hant-TW`,
-  /// `zh-Hant`, `zh`), so a region or script picks its face.
+  /// `zh-Hant`, `zh`), so a region or script picks its face. Cantonese
+  /// (`yue`) is Hong Kong's, and in its Simplified script (`yue-Hans`)
+  /// the mainland's. The face is the language's font: the spaces,
+  /// punctuation and "…" among its characters are drawn with it too.
   public static let cjkFaces: [(language: String, face: Int)] = [
     ("ja", 0), ("ko", 1), ("zh", 2), ("zh-Hans", 2), ("zh-CN", 2), ("zh-SG", 2),
     ("zh-Hant", 3), ("zh-TW", 3), ("zh-HK", 4), ("zh-MO", 4), ("zh-Hant-HK", 4), ("zh-Hant-MO", 4),
+    ("yue", 4), ("yue-Hant", 4), ("yue-Hans", 2),
   ]
 
   /// Reads the cascade (DejaVu Sans then Noto Sans CJK SC, regular and

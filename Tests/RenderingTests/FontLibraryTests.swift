@@ -109,6 +109,28 @@ import Testing
     #expect(try ink(character, language: "ja-JP") == ja)
   }
 
+  /// Cantonese takes Hong Kong's face of Noto Sans CJK, and in Simplified
+  /// script the mainland's (the locales sweep): `yue` and `yue-Hant` drew
+  /// with the cascade's SC face, their spaces and "…" DejaVu's, unlike
+  /// `zh-HK`'s (HarfBuzz's `locl` for Cantonese gave the Han characters
+  /// Hong Kong's forms in any face).
+  @Test static func cantoneseTakesHongKongsFace() throws {
+    let fonts = try FontLibrary.system.get()
+    func ink(_ language: String) -> Bitmap {
+      Label("直骨令 返 化 次 せ 한", style: TextStyle(size: 36, alignment: .left, language: language))
+        .render(size: Size(width: 290, height: 50), scale: 1, fonts: fonts)
+    }
+    let hk = ink("zh-HK"), sc = ink("zh-Hans")
+    #expect(hk != sc)
+    for language in ["yue", "yue-Hant", "yue-HK", "yue-Hant-HK"] {
+      let same = ink(language) == hk
+      #expect(same, "\(language) is not drawn as zh-HK")
+    }
+    let simplified = ink("yue-Hans") == sc
+    #expect(simplified, "yue-Hans is not drawn as zh-Hans")
+    #expect(fonts.languages["yue"]?["Hani"]?.regular.first?.familyName == "Noto Sans CJK HK")
+  }
+
   /// Urdu is drawn in Nastaliq, as iOS draws it (Noto Nastaliq Urdu, in
   /// both weights); the same letters in Arabic, Persian or no language take
   /// Noto Sans Arabic, and Latin in Urdu text keeps the cascade.
