@@ -191,6 +191,18 @@ struct Ink {
     func width(_ text: String) -> Double { TextLayout(text, fonts: [TestFonts.dejaVu], pixelSize: 50, maxWidth: 1000).width }
     #expect(width("a\r\nb") == width("a b") && width("a\nb") == width("a b") && width("a\rb") == width("a b"))
     #expect(width("a\r\n\r\nb") == width("a  b"))
+    // So is each of the other line breaks wrapped text breaks at (the locales
+    // sweep): "Line\u{2028}Sep\u{2029}Para\u{85}Nel" drew "LineSepParaNel".
+    for separator in ["\u{2028}", "\u{2029}", "\u{85}"] {
+      #expect(width("a\(separator)b") == width("a b"), "U+\(String(separator.unicodeScalars.first!.value, radix: 16))")
+    }
+    let size = Size(width: 400, height: 44)
+    let one = Label("Line\u{2028}Sep\u{2029}Para\u{85}Nel", style: TextStyle(size: 20)).render(size: size, scale: 1, fonts: TestFonts.latinOnly)
+    let spaced = Label("Line Sep Para Nel", style: TextStyle(size: 20)).render(size: size, scale: 1, fonts: TestFonts.latinOnly)
+    let same = one == spaced
+    #expect(same)
+    // Wrapped, each is a break, as a line feed is.
+    #expect(LineBreakingTests.lines("Line\u{2028}Sep\u{2029}Para\u{85}Nel", fonts: TestFonts.latinOnly, width: 500) == ["Line", "Sep", "Para", "Nel"])
   }
 
   @Test static func labelLayerCompositesWhereItsFrameIs() {

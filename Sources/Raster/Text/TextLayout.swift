@@ -96,13 +96,15 @@ struct TextLayout {
   }
 
   /// The text's scalars, tabs and line breaks as spaces (a CR LF pair is
-  /// one break, one space), other controls dropped.
+  /// one break, one space; NEL, U+2028 LINE SEPARATOR and U+2029
+  /// PARAGRAPH SEPARATOR are breaks, as `TextBlock.paragraphs` reads
+  /// them), other controls dropped.
   static func clean(_ text: String) -> [UInt32] {
     var previous: Unicode.Scalar?
     return text.unicodeScalars.compactMap { scalar in
       defer { previous = scalar }
       if scalar == "\n" && previous == "\r" { return nil }
-      if scalar == "\n" || scalar == "\r" || scalar == "\t" { return 0x20 }
+      if ["\n", "\r", "\t", "\u{85}", "\u{2028}", "\u{2029}"].contains(scalar) { return 0x20 }
       if scalar.value < 0x20 || (0x7F..<0xA0).contains(scalar.value) { return nil }
       return scalar.value
     }
