@@ -218,19 +218,32 @@ extension JobDecoder {
 
   /// `{ plural: { CATEGORY: FORM, … } }` or `{ device: { DEVICE: FORM, … } }`,
   /// each form read by `form` (nil: no value, left out); nil when no form has one.
+  /// One kind at a time, as Xcode writes them (a device's form may vary by
+  /// plural inside it): both side by side would leave one unread. A
+  /// category or device Xcode does not write (`iPhone`) is an error, not
+  /// a form no device takes.
   private func variations(
     _ node: YAMLNode, _ path: KeyPath, form: (YAMLNode, KeyPath) throws(Diagnostic) -> LocalizedString?
   ) throws(Diagnostic) -> LocalizedString? {
     let fields = try fields(node, path, expected: "{ plural: … } or { device: … }", keys: ["plural", "device"])
+    if fields.pairs.count > 1 {
+      let second = fields.pairs[1]
+      throw Diagnostic(
+        second.keyLocation,
+        "\(fields.path(second.key)): a variation is by plural or by device, not both (\(fields.pairs[0].key) is given "
+          + "beside it); vary each device's form by plural inside it, as Xcode writes it: "
+          + "{ device: { iphone: { variations: { plural: … } } } }")
+    }
     guard let (kind, formsNode) = fields.pairs.first.map({ ($0.key, $0.value) }) else { return nil }
     guard let entries = formsNode.pairs else { throw mismatch(formsNode, fields.path(kind), expected: "a mapping of forms") }
     var forms: [String: LocalizedString] = [:]
     for entry in entries {
-      if kind == "plural", !JobDecoder.pluralCategories.contains(entry.key) {
+      let (names, what) = kind == "plural" ? (JobDecoder.pluralCategories, "plural category") : (JobDecoder.devices, "device")
+      if !names.contains(entry.key) {
         throw Diagnostic(
           entry.keyLocation,
-          "\(fields.path(kind).appending(entry.key)): unknown plural category '\(entry.key)' "
-            + "(expected one of \(JobDecoder.pluralCategories.joined(separator: ", ")))")
+          "\(fields.path(kind).appending(entry.key)): unknown \(what) '\(entry.key)' "
+            + "(expected one of \(names.joined(separator: ", ")))")
       }
       if let value = try form(entry.value, fields.path(kind).appending(entry.key)) { forms[entry.key] = value }
     }
@@ -247,6 +260,9 @@ extension JobDecoder {
 
   /// CLDR's plural categories, as a String Catalog names its forms.
   static let pluralCategories = ["zero", "one", "two", "few", "many", "other"]
+
+  /// The device families a String Catalog's device variations name, as Xcode writes them.
+  static let devices = ["iphone", "ipad", "ipod", "mac", "applewatch", "appletv", "applevision", "other"]
 
   /// Most arguments a string's `args:` (and a substitution's `argNum`) may give.
   static let maximumFormatArguments = 16

@@ -349,6 +349,18 @@ import TransvidCLI
        "strings.a.localizations.en_GB: unknown locale code \"en_GB\": BCP 47 joins its parts with '-': write 'en-GB'"),
       ("{\n  \"sourceLanguage\" : \"en\",\n  \"strings\" : { \"a\" : { \"localizations\" : { \"de\" : {}, \"DE\" : {} } } }\n}\n", 3, 56,
        "strings.a.localizations.DE: the language \"DE\" is already given at {dir}/Case10.xcstrings:3:45"),
+      // Shapes Xcode never writes (the locales sweep): plural and device side by side (the device forms were
+      // dropped), and a device Xcode does not name ('iPhone' was a form no device took: 'other' was drawn).
+      ("{\n  \"sourceLanguage\" : \"en\",\n  \"strings\" : { \"a\" : { \"localizations\" : { \"en\" : { \"variations\" : {\n"
+        + "    \"plural\" : { \"other\" : { \"stringUnit\" : { \"state\" : \"translated\", \"value\" : \"x\" } } },\n"
+        + "    \"device\" : { \"ipad\" : { \"stringUnit\" : { \"state\" : \"translated\", \"value\" : \"y\" } } } } } } } }\n}\n",
+       5, 5, "strings.a.localizations.en.variations.device: a variation is by plural or by device, not both (plural is given "
+        + "beside it); vary each device's form by plural inside it, as Xcode writes it: { device: { iphone: { variations: { plural: … } } } }"),
+      ("{\n  \"sourceLanguage\" : \"en\",\n  \"strings\" : { \"a\" : { \"localizations\" : { \"en\" : { \"variations\" : {\n"
+        + "    \"device\" : { \"iPhone\" : { \"stringUnit\" : { \"state\" : \"translated\", \"value\" : \"y\" } },\n"
+        + "      \"other\" : { \"stringUnit\" : { \"state\" : \"translated\", \"value\" : \"z\" } } } } } } } }\n}\n",
+       4, 18, "strings.a.localizations.en.variations.device.iPhone: unknown device 'iPhone' "
+        + "(expected one of iphone, ipad, ipod, mac, applewatch, appletv, applevision, other)"),
     ]
     // A character beyond the BMP written as JSON's surrogate pair (Python's json.dump writes emoji so).
     try write("{ \"sourceLanguage\" : \"en\", \"strings\" : { \"a\" : { \"localizations\" : { \"en\" : { \"stringUnit\" : "
