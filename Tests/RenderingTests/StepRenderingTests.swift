@@ -63,16 +63,7 @@ import Testing
   ])
   func aRevealShowsItsFirstOvalAtItsBeginTime(transition: String, options: String, x: Int, y: Int) throws {
     for delay in [0, 0.2] {
-      let job = """
-        name: r
-        canvas: { size: 200x400, scale: 1, fps: 10 }
-        screens:
-          a: { background: "#FF0000" }
-          b: { background: "#0000FF" }
-        timeline:
-          - hold: 0.5
-          - push: { to: b, transition: \(transition), delay: \(delay)\(options) }
-        """
+      let job = Self.redThenBlue("push: { to: b, transition: \(transition), delay: \(delay)\(options) }")
       let renderer = FrameRenderer(spec: try JobParser.parse(job, file: "r.cfg"))
       let begin = 5 + Int(delay * 10)
       let before = renderer.frame(begin - 1, width: 200, height: 400), at = renderer.frame(begin, width: 200, height: 400)
@@ -80,6 +71,20 @@ import Testing
       #expect(at[x, y] == Pixel(r: 0, g: 0, b: 255, a: 255), "\(transition) delay \(delay): \(at[x, y]) at (\(x), \(y))")
       #expect(at[150, 350] == Pixel(r: 255, g: 0, b: 0, a: 255), "\(transition): the old screen around it")
     }
+  }
+
+  /// A 200 × 400 job at 10 fps: red screen `a` held 0.5 s (frames 0–4), then `step` to blue screen `b`.
+  static func redThenBlue(_ step: String) -> String {
+    """
+    name: r
+    canvas: { size: 200x400, scale: 1, fps: 10 }
+    screens:
+      a: { background: "#FF0000" }
+      b: { background: "#0000FF" }
+    timeline:
+      - hold: 0.5
+      - \(step)
+    """
   }
 
   @Test func zoomExpandsBackdropIsUpAtItsBeginTime() throws {
@@ -111,16 +116,7 @@ import Testing
   /// edge of the old one.)
   @Test(arguments: ["cover-vertical", "cross-dissolve", "circle-spread", "sheet", "elastic-present", "page-flip", "flip-horizontal", "partial-curl"])
   func aSlideShowsTheOldScreenAtItsBeginTime(transition: String) throws {
-    let job = """
-      name: s
-      canvas: { size: 200x400, scale: 1, fps: 10 }
-      screens:
-        a: { background: "#FF0000" }
-        b: { background: "#0000FF" }
-      timeline:
-        - hold: 0.5
-        - present: { to: b, transition: \(transition) }
-      """
+    let job = Self.redThenBlue("present: { to: b, transition: \(transition) }")
     let renderer = FrameRenderer(spec: try JobParser.parse(job, file: "s.cfg"))
     let at = renderer.frame(5, width: 200, height: 400), a = try #require(renderer.snapshot(of: "a"))
     let differing = (0..<400).flatMap { y in (0..<200).filter { at[$0, y] != a[$0, y] }.map { (x: $0, y: y) } }
