@@ -139,6 +139,9 @@ enum Gallery {
 
   /// `path` relative to the folder `base` (both absolute and standardized),
   /// each component percent-encoded for a URL unless `encoded` is false.
+  /// A colon is encoded too: a relative link's first segment with one is a
+  /// scheme (`-o http:host:1` would link `http://host:1/…`, a folder named
+  /// `javascript:…` would run script), and `%3A` names the same file.
   static func relativePath(_ path: String, from base: String, encoded: Bool = true) -> String {
     let target = path.split(separator: "/").map(String.init)
     let origin = base.split(separator: "/").map(String.init)
@@ -149,7 +152,7 @@ enum Gallery {
   }
 
   private static func percentEncoded(_ component: String) -> String {
-    component.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(CharacterSet(charactersIn: "/?#"))) ?? component
+    component.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(CharacterSet(charactersIn: "/?#:"))) ?? component
   }
 
   private static func byteText(_ bytes: Int) -> String {

@@ -90,6 +90,21 @@ import Testing
     #expect(html.contains("window.transvidPreviewKey !== \"\\u003c/script\\u003e\""))
   }
 
+  /// An output folder whose name has a colon (`-o http:host:1`, a local
+  /// folder) is linked as that folder, never read as a URL scheme.
+  @Test func aColonInAFolderNameIsNoScheme() {
+    var job = PlannedJob(file: "j.cfg", name: "j")
+    job.formats = [.mp4]
+    for folder in ["http:host:1", "javascript:alert(1)"] {
+      let outputs = [OutputSummary(path: "/demos/\(folder)/j.mp4", frames: 1, duration: 1, bytes: 10)]
+      let html = Gallery.html([JobResult(job: job, status: .rendered, outputs: outputs)], in: "/demos")
+      let encoded = folder.replacingOccurrences(of: ":", with: "%3A")
+      #expect(html.contains("<source src=\"\(encoded)/j.mp4\" type=\"video/mp4\">"), "\(folder)")
+      #expect(html.contains("<a href=\"\(encoded)/j.mp4\">j.mp4</a>"), "\(folder)")
+      #expect(!html.contains("=\"\(folder)"), "\(folder)")
+    }
+  }
+
   /// JSON lines (ndjson, `plan --json`) escape DEL and the C1 controls: the
   /// console wrote them as Swift's `\u{7f}`, which no JSON parser reads.
   @Test func jsonTextEscapesEveryControl() throws {
