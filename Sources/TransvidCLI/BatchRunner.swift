@@ -91,8 +91,9 @@ struct BatchRunner: Sendable {
       do {
         shared = try SharedCache(root: dir, maxBytes: options.cacheMaxBytes)
       } catch {
+        // Like a --report that cannot be written: refused before anything renders, no job having failed.
         console.error("transvid: cannot use the cache '\(dir)': \((error as? MediaError)?.message ?? "\(error)")")
-        return 1
+        return 2
       }
     }
     let sharedCache = shared

@@ -33,11 +33,20 @@ final class SharedCache: Sendable {
   private var staging: String { ((root as NSString).appendingPathComponent("staging") as NSString).appendingPathComponent(StaleStaging.folderName) }
 
   /// Opens (creating) the store at `root`, removing the staging folders of
-  /// processes on this host that are gone.
+  /// processes on this host that are gone. A folder this process cannot
+  /// write (a read-only mount, another user's store) is a store all the
+  /// same, whether or not it has `entries` yet: what it holds is copied, and
+  /// each job it cannot take renders and says so, as with a full disk. Only
+  /// a `root` that is no folder and cannot be made one throws.
   init(root: String, maxBytes: Int?) throws {
     self.root = root
     self.maxBytes = maxBytes
-    try Platform.createDirectories((root as NSString).appendingPathComponent("entries"))
+    do {
+      try Platform.createDirectories((root as NSString).appendingPathComponent("entries"))
+    } catch {
+      var info = stat()
+      guard stat(root, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else { throw error }
+    }
     StaleStaging.removeAll(in: [(root as NSString).appendingPathComponent("staging")])
   }
 

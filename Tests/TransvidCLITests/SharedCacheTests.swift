@@ -78,6 +78,34 @@ import Testing
     #expect(files(in: path(dir, "one")) == files(in: path(dir, "three")))
   }
 
+  /// A store on a read-only mount, with no `entries` yet, is read all the
+  /// same: the batch renders what it lacks, each such job saying it is not in
+  /// the cache, and writes its report (it once stopped before rendering,
+  /// exit 1). A `--cache` naming a regular file is refused before anything
+  /// renders, exit 2, as an unwritable `--report` is: no job failed.
+  @Test(.enabled(if: canMountTmpfs, "needs to mount a tmpfs (root)"))
+  func aReadOnlyStoreIsReadAndAFileIsRefused() throws {
+    let dir = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    _ = try makeBatch(in: dir, count: 2)
+    let store = path(dir, "store")
+    try FileManager.default.createDirectory(atPath: store, withIntermediateDirectories: true)
+    #expect(mountTmpfs(at: store, options: "ro,size=64k"))
+    defer { unmount(store) }
+    let run = try runTransvid(["jobs", "-o", "out", "--cache", "store", "--report", "report.json"], in: dir)
+    #expect(run.status == 0, "\(run.stderr)")
+    #expect(files(in: path(dir, "out")).keys.sorted() == ["job-00.mp4", "job-01.mp4"])
+    let notes = run.stderr.split(separator: "\n").filter { $0.contains(": note: its outputs are not in the cache: ") }
+    #expect(notes.count == 2, "\(run.stderr)")
+    #expect(FileManager.default.fileExists(atPath: path(dir, "report.json")))
+
+    try write("", to: "file", in: dir)
+    let refused = try runTransvid(["jobs", "-o", "two", "--cache", "file"], in: dir)
+    #expect(refused.status == 2)
+    #expect(refused.stderr == "transvid: cannot use the cache 'file': 'file' is a regular file\n")
+    #expect(!FileManager.default.fileExists(atPath: path(dir, "two")))
+  }
+
   @Test func aJobInTheCacheIsCopiedNotRendered() throws {
     let dir = try makeTemporaryDirectory()
     defer { try? FileManager.default.removeItem(atPath: dir) }
