@@ -113,7 +113,8 @@ enum GalleryCommand {
       console.error("transvid: \(error)")
       return 2
     } catch {
-      console.error("transvid: \((error as? MediaError)?.message ?? "\(error)")")
+      // The step and its file with the reason: a folder named index.html in DIR is named as such.
+      console.error("transvid: \(error)")
       return 1
     }
   }

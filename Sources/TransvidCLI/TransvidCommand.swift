@@ -123,13 +123,17 @@ public enum TransvidCommand {
       ("--report", options.report), ("--junit", options.junit), ("--gallery", options.gallery.map(BatchRunner.galleryPage)),
     ]
     for case (let option, let file?) in pages {
+      // What is in the way is named: the gallery's folder, or its page (a folder named index.html).
+      var named = file
       do throws(MediaError) {
-        if option == "--gallery", let folder = options.gallery { try Platform.checkDirectories(folder) }
+        if option == "--gallery", let folder = options.gallery {
+          named = folder
+          try Platform.checkDirectories(folder)
+          named = file
+        }
         try AtomicFile.check(replacing: file)
       } catch {
-        console.error(
-          "transvid: \(option) '\(option == "--gallery" ? options.gallery ?? file : file)': \(error.message)\n"
-            + "Run 'transvid --help' for usage.")
+        console.error("transvid: \(option) '\(named)': \(error.message)\nRun 'transvid --help' for usage.")
         return 2
       }
     }

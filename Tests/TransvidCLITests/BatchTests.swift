@@ -313,6 +313,8 @@ func transvid(_ arguments: [String], _ capture: Capture = Capture(), environment
     try write(tinyJob(name: "p"), to: "jobs/p.cfg", in: dir)
     try write("", to: "taken", in: dir)
     #expect(mkfifo(path(dir, "fifo"), 0o644) == 0)
+    // A gallery folder whose page is a folder: the page is what is in the way (the folder was named).
+    try FileManager.default.createDirectory(atPath: path(dir, "site/index.html"), withIntermediateDirectories: true)
     let out = path(dir, "out")
     let device = "it is a character device, not a regular file; transvid writes only regular files"
     for (option, target, says) in [
@@ -321,6 +323,10 @@ func transvid(_ arguments: [String], _ capture: Capture = Capture(), environment
       ("--report", path(dir, "fifo"), "--report '\(path(dir, "fifo"))': it is a FIFO, not a regular file; transvid writes only regular files"),
       ("--report", path(dir, "taken/r.json"), "--report '\(path(dir, "taken/r.json"))': '\(path(dir, "taken"))' is a regular file"),
       ("--gallery", path(dir, "taken"), "--gallery '\(path(dir, "taken"))': '\(path(dir, "taken"))' is a regular file"),
+      (
+        "--gallery", path(dir, "site"),
+        "--gallery '\(path(dir, "site/index.html"))': it is a folder, not a regular file; transvid writes only regular files"
+      ),
     ] {
       let capture = Capture()
       #expect(transvid([path(dir, "jobs"), "-o", out, option, target], capture) == 2, "\(option) \(target)")

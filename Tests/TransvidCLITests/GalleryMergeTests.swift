@@ -322,6 +322,24 @@ import Testing
     try refused(merged.prefix(merged.count / 2), "is not valid JSON (a report cut short?)")
   }
 
+  /// A page that cannot be written (a folder named index.html in DIR) is
+  /// named with why: the message once said only "it is a folder".
+  @Test func aPageInTheWayIsNamed() throws {
+    let dir = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    let jobs = try makeBatch(in: dir, count: 1)
+    let run = try runTransvid([jobs, "-o", "out", "--format", "png", "--report", "out/shard.json", "-q"], in: dir)
+    #expect(run.status == 0, "\(run.stderr)")
+    try FileManager.default.createDirectory(atPath: path(dir, "site/index.html"), withIntermediateDirectories: true)
+    let merge = try runTransvid(["gallery", "out", "-o", "site"], in: dir)
+    #expect(merge.status == 1)
+    #expect(
+      merge.errorLines == [
+        "transvid: write 'site/index.html': it is a folder, not a regular file; transvid writes only regular files"
+      ])
+    #expect(!FileManager.default.fileExists(atPath: path(dir, "site/report.json")))
+  }
+
   /// A file with locales is one job per locale, and shards split them: the
   /// merge lists each locale once and takes none for a duplicate.
   @Test func localesOfOneFileFromSeveralShardsAreSeveralJobs() throws {
