@@ -245,7 +245,7 @@ final class ProgressReporter: Sendable {
     case .plain, .tty:
       if jobCount > 1 || shard != .all {
         console.print(
-          "transvid: \(jobCount) jobs\(shardText): \(rendered) rendered, \(cached) up to date, \(failed) failed"
+          "transvid: \(jobCount) job\(jobCount == 1 ? "" : "s")\(shardText): \(rendered) rendered, \(cached) up to date, \(failed) failed"
             + String(format: " in %.1f s", seconds))
       }
     case .none, .quiet: break

@@ -261,6 +261,18 @@ func transvid(_ arguments: [String], _ capture: Capture = Capture(), environment
     #expect(files(in: viaKubernetes) == expected)
   }
 
+  /// A shard's summary counts its jobs in words: "1 job", "0 jobs" (it said "1 jobs").
+  @Test func aShardsSummarySaysOneJob() throws {
+    let dir = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    let jobs = try makeBatch(in: dir, count: 2)
+    for (k, says) in [(1, "1 job (shard 1/3): 1 rendered"), (2, "1 job (shard 2/3): 1 rendered"), (3, "0 jobs (shard 3/3): 0 rendered")] {
+      let capture = Capture()
+      #expect(transvid([jobs, "-o", path(dir, "out"), "--shard", "\(k)/3", "--format", "png"], capture) == 0)
+      #expect(capture.out.last?.hasPrefix("transvid: \(says), 0 up to date, 0 failed in ") == true, "\(capture.out)")
+    }
+  }
+
   /// Jobs of equal cost are split by where they were found, not by how a folder is spelled:
   /// one shard given `x y` and another `x ./y` would otherwise both render one job and neither the other.
   @Test func theSplitDoesNotDependOnHowAFolderIsSpelled() throws {
