@@ -18,8 +18,8 @@
 // A stage without a device given takes the canvas's (`canvas.device`, or
 // the preset whose screen is the canvas's size in points, upright or
 // turned, at any scale, held as that size is); a canvas with neither device
-// nor size takes the stage's device. The orientation is the canvas's, but
-// for a device found by the canvas's size.
+// nor size takes the stage's device, and with it its status bar's height.
+// The orientation is the canvas's, but for a device found by the canvas's size.
 
 import Geometry
 import Raster
@@ -56,6 +56,13 @@ extension JobDecoder {
           canvas.size = canvas.orientation.turn(preset.size, from: .portrait)
           canvas.device = preset.name
           if !canvasFields.contains(where: { $0.key == "scale" }) { canvas.scale = preset.scale }
+          // The status bar was read for the iPhone 15 the canvas was until
+          // now: a drawn one takes this device's height, and a written one
+          // is checked against this screen.
+          if let bar = canvasFields.first(where: { $0.key == "statusBar" }) {
+            canvas.statusBar = try statusBar(
+              bar.value, KeyPath.root.appending("canvas").appending("statusBar"), canvas: canvas)
+          }
         }
       }
     }

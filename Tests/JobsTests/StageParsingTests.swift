@@ -181,6 +181,23 @@ import Testing
     #expect(spec.canvas.size == Size(width: 744, height: 1133) && spec.canvas.scale == 2)
   }
 
+  /// A canvas that takes the stage's device has that device's status bar:
+  /// an iPhone SE's 20 pt and an iPad mini's 24 pt held sideways, not the
+  /// 54 of the iPhone 15 the canvas was before the stage named its device;
+  /// a written height is checked against the stage device's screen.
+  @Test func aCanvasTakingTheStagesDeviceTakesItsStatusBar() throws {
+    let se = try JobParser.parse(
+      Self.job(canvas: "{ scale: 1, statusBar: { time: \"9:41\" } }", stage: "{ device: iphone-se }"), file: "s.cfg")
+    #expect(se.canvas.statusBar?.height == 20 && se.canvas.statusBar?.time == "9:41")
+    let pad = try JobParser.parse(
+      Self.job(canvas: "{ orientation: landscape, statusBar: { time: \"9:41\" } }", stage: "{ device: ipad-mini }"),
+      file: "s.cfg")
+    #expect(pad.canvas.statusBar?.height == 24 && !pad.canvas.hidesStatusBar)
+    #expect(
+      Self.error(Self.job(canvas: "{ orientation: landscape, statusBar: 190 }", stage: "{ device: iphone-se }"))
+        == "s.cfg:2:46: error: canvas.statusBar: expected a height in points from 1 to 187, got 190")
+  }
+
   @Test func statusBarForms() throws {
     let strip = try JobParser.parse(Self.job(canvas: "{ device: iphone-15, statusBar: 54 }", stage: "{}"), file: "s.cfg")
     #expect(strip.canvas.statusBar?.height == 54 && strip.canvas.statusBar?.isDrawn == false)
