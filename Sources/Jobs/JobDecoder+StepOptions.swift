@@ -6,8 +6,9 @@
 //   touch: [x, y]        a touch indicator (a translucent circle, as screen
 //   touch: true          recordings show touches) at a point, or where the
 //                        transition's own `tap`, `origin` or `element` says,
-//                        else where the gesture's finger starts; either way
-//                        on the screen (0…width, 0…height)
+//                        else where the gesture's finger starts, else at the
+//                        tap's or origin's default; either way on the screen
+//                        (0…width, 0…height)
 //   mirror: true         draw the step mirrored left to right, as UIKit
 //                        mirrors its navigation transitions in right-to-left
 //                        locales (Localization.swift; `false` keeps a
@@ -101,7 +102,7 @@ extension JobDecoder {
 
   /// `touch: [x, y]`, or `true` for the point the transition starts from:
   /// its tap, origin or element, else where its gesture's finger starts
-  /// (`startsGesture`).
+  /// (`startsGesture`), else its tap's or origin's default.
   private func touch(
     _ node: YAMLNode, _ path: KeyPath, step: TransitionStep, from: ScreenSpec, canvas: Size
   ) throws(Diagnostic) -> (point: Point, startsGesture: Bool, parameter: String?)? {
@@ -113,14 +114,24 @@ extension JobDecoder {
       if let element = p.element(), let view = from.views.first(where: { $0.id == element.from }) {
         return (view.frame.center, false, nil)
       }
-      if let gesture = step.gesture {
-        guard let start = Self.fingerStart(of: gesture, sheet: step.transition == "sheet", canvas: canvas) else {
-          throw Diagnostic(
-            node.location,
-            "\(path): '\(step.transition)' has no tap, origin or element here to put the touch on, and its gesture "
-              + "no direction for the finger to move in; give the gesture direction and distance, or touch: [x, y]")
-        }
+      if let gesture = step.gesture, let start = Self.fingerStart(of: gesture, sheet: step.transition == "sheet", canvas: canvas) {
         return (start, true, nil)
+      }
+      // A tap or origin left unwritten is the transition's default, where
+      // the transition starts as it does from one written out: tap-spread's
+      // screen centre, a circle's [0, 0, 0, 0], corner-reveal's [0, 0, 100, 100].
+      let defaults = Catalog.descriptor(named: step.transition)?.parameters ?? []
+      if defaults.contains(where: { $0.name == "tap" }) {
+        return (Point(x: canvas.width / 2, y: canvas.height / 2), false, "tap")
+      }
+      if case .rect(let origin)? = defaults.first(where: { $0.name == "origin" })?.value {
+        return (origin.center, false, "origin")
+      }
+      if step.gesture != nil {
+        throw Diagnostic(
+          node.location,
+          "\(path): '\(step.transition)' has no tap, origin or element here to put the touch on, and its gesture "
+            + "no direction for the finger to move in; give the gesture direction and distance, or touch: [x, y]")
       }
       throw Diagnostic(
         node.location,

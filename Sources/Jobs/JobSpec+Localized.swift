@@ -202,7 +202,10 @@ extension JobSpec {
         turned = true
       }
       let from = laidOut.first { $0.name == step.from }
-      if let touch = step.touch, rightToLeft {
+      // A touch on an unwritten tap or origin is on the transition's own
+      // default geometry, which stays where it is (as the values below do).
+      let onDefault = step.touchParameter.map { step.parameters.values[$0] == nil } ?? false
+      if let touch = step.touch, rightToLeft, !onDefault {
         // A finger starting at the edge the gesture drags from turns with the
         // gesture (a step drawn mirrored flips both); any other on its view.
         step.touch =

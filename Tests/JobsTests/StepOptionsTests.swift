@@ -127,6 +127,45 @@ import Testing
         + "direction for the finger to move in; give the gesture direction and distance, or touch: [x, y]")
   }
 
+  /// `touch: true` on a transition whose tap or origin is left unwritten
+  /// goes on its default, as on the default written out (README: a default
+  /// written out is the default): tap-spread's screen centre, a circle's
+  /// [0, 0, 0, 0], corner-reveal's [0, 0, 100, 100]; in Arabic too, where
+  /// neither moves. A transition with none of them is still an error.
+  @Test func touchTrueOnAnUnwrittenTapOrOriginIsOnItsDefault() throws {
+    func touches(_ transition: String, _ written: String) throws -> [Point?] {
+      var result: [Point?] = []
+      for parameters in ["touch: true", "touch: true, \(written)"] {
+        let spec = try JobParser.parse(
+          """
+          name: t
+          canvas: { size: 120x160, scale: 1, fps: 30 }
+          locales: [en, ar]
+          strings: { en: { k: "x" }, ar: { k: "x" } }
+          screens:
+            a: { background: "#FFFFFF", views: [ { frame: [0, 0, 120, 160], color: "#FF0000" } ] }
+            b: { background: "#0000FF" }
+          timeline:
+            - push: { to: b, transition: \(transition), \(parameters) }
+          """, file: "t.cfg")
+        for job in spec.localizedJobs() {
+          guard case .transition(let step) = job.timeline[0] else { return [] }
+          result.append(step.touch)
+        }
+      }
+      return result
+    }
+    #expect(try touches("tap-spread", "tap: [60, 80]") == Array(repeating: Point(x: 60, y: 80), count: 4))
+    #expect(try touches("circle-spread", "origin: [0, 0, 0, 0]") == Array(repeating: Point(x: 0, y: 0), count: 4))
+    #expect(try touches("circle-present", "origin: [0, 0, 0, 0]") == Array(repeating: Point(x: 0, y: 0), count: 4))
+    #expect(try touches("corner-reveal", "origin: [0, 0, 100, 100]") == Array(repeating: Point(x: 50, y: 50), count: 4))
+    let error = try #require(throws: Diagnostic.self) { try touches("cross-dissolve", "duration: 0.5") }
+    #expect(
+      error.description
+        == "t.cfg:9:55: error: timeline[0].push.touch: 'cross-dissolve' has no tap, origin or element here to put the "
+        + "touch on; give touch: [x, y]")
+  }
+
   /// README's example of a step's own options parses as written, its touch at the tap.
   @Test func theReadmeStepOptionsExampleParses() throws {
     let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
@@ -151,7 +190,6 @@ import Testing
 
   @Test(arguments: [
     ("slowmo: 0", "s.cfg:7:55: error: timeline[0].push.slowmo: expected a slow-down factor from 1 to 20, got 0"),
-    ("touch: true", "s.cfg:7:54: error: timeline[0].push.touch: 'circle-spread' has no tap, origin or element here to put the touch on; give touch: [x, y]"),
     ("touch: [1]", "s.cfg:7:54: error: timeline[0].push.touch: expected [x, y] in points, or true, got a list of 1 item"),
   ])
   func badOptions(push: String, message: String) {
