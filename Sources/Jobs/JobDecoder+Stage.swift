@@ -19,7 +19,9 @@
 // the preset whose screen is the canvas's size in points, upright or
 // turned, at any scale, held as that size is); a canvas with neither device
 // nor size takes the stage's device, and with it its status bar's height.
-// The orientation is the canvas's, but for a device found by the canvas's size.
+// The device is held as `canvas.orientation` says where it is written, else
+// as the canvas's device is: a size that is a device's screen turned
+// (`852x393`) is held in landscape, whether the stage names a device or not.
 
 import Geometry
 import Raster
@@ -43,7 +45,10 @@ extension JobDecoder {
     // Without a drawn device the screen keeps the device's corners (frameit's frameless look).
     var cornerRadius = device.flatMap(DevicePreset.named)?.screenCornerRadius ?? 0
     if let value = fields["device"] {
-      orientation = canvas.orientation
+      // A written orientation turns the stage's device; else it is held as
+      // the canvas's device is (a size that is a device's screen turned,
+      // `852x393`, is one held in landscape).
+      if canvasNode?.pairs?.contains(where: { $0.key == "orientation" }) == true { orientation = canvas.orientation }
       if value.text == "none" {
         device = nil
       } else {

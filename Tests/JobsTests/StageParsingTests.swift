@@ -176,6 +176,28 @@ import Testing
     #expect(other.canvas.statusBar?.height == 20 && !other.canvas.hidesStatusBar && other.deviceFamily == "iphone")
   }
 
+  /// A canvas of a device's screen turned is that device held in landscape
+  /// for a stage that names its device too (it drew it upright, the
+  /// picture letterboxed in it, where the canvas hid the status bar as a
+  /// phone held sideways): the same device or another; a written
+  /// orientation still says how it is held.
+  @Test func aNamedStageDeviceIsHeldAsTheCanvasSizeIs() throws {
+    for device in ["iphone-15", "iphone-16-pro", "ipad-mini"] {
+      let spec = try JobParser.parse(
+        Self.job(canvas: "{ size: 852x393, scale: 1 }", stage: "{ device: \(device), padding: 0 }"), file: "s.cfg")
+      let stage = try #require(spec.stage)
+      #expect(stage.orientation == .landscape && stage.size.width > stage.size.height, "\(device)")
+    }
+    let upright = try JobParser.parse(
+      Self.job(canvas: "{ size: 393x852, scale: 1 }", stage: "{ device: iphone-15 }"), file: "s.cfg")
+    #expect(upright.stage?.orientation == .portrait)
+    let written = try JobParser.parse(
+      Self.job(canvas: "{ size: 393x852, scale: 1, orientation: landscape }", stage: "{ device: iphone-15 }"), file: "s.cfg")
+    #expect(written.stage?.orientation == .landscape)
+    let other = try JobParser.parse(Self.job(canvas: "{ size: 800x400, scale: 1 }", stage: "{ device: iphone-15 }"), file: "s.cfg")
+    #expect(other.stage?.orientation == .portrait)
+  }
+
   @Test func aStageDeviceSetsAnUnsizedCanvas() throws {
     let spec = try JobParser.parse(Self.job(canvas: "{ fps: 30 }", stage: "{ device: ipad-mini }"), file: "s.cfg")
     #expect(spec.canvas.size == Size(width: 744, height: 1133) && spec.canvas.scale == 2)
