@@ -9,6 +9,8 @@
 
 struct cjpeg_decoder {
   struct jpeg_decompress_struct info;
+  // A CMYK or YCCK file, decoded to CMYK and turned into RGB here (`cmyk_to_rgb`).
+  int cmyk;
   struct jpeg_error_mgr error;
   struct jpeg_progress_mgr progress;
   int32_t max_scans;
@@ -111,7 +113,10 @@ cjpeg_decoder *cjpeg_open(
   jpeg_save_markers(&d->info, JPEG_APP0 + 1, 0xFFFF);
   jpeg_save_markers(&d->info, JPEG_APP0 + 2, 0xFFFF);  // ICC profile chunks
   jpeg_read_header(&d->info, TRUE);
-  d->info.out_color_space = JCS_EXT_RGBA;
+  // libjpeg turns neither CMYK nor YCCK into RGB: it gives CMYK, four
+  // samples a pixel, and `cmyk_to_rgb` makes RGBA of them in place.
+  d->cmyk = d->info.jpeg_color_space == JCS_CMYK || d->info.jpeg_color_space == JCS_YCCK;
+  d->info.out_color_space = d->cmyk ? JCS_CMYK : JCS_EXT_RGBA;
   d->info.scale_num = 1;
   d->info.scale_denom = 1u << scale_shift;
   d->info.dct_method = JDCT_ISLOW;  // exact integer IDCT: the same bits with or without SIMD
@@ -138,6 +143,22 @@ int32_t cjpeg_icc(cjpeg_decoder *d, uint8_t **icc, uint32_t *size) {
   return 1;
 }
 
+// A row of CMYK samples as RGBA, in place, as Chromium's JPEG decoder (and
+// Firefox's) makes them: the samples are taken as Adobe's inverted CMYK
+// (what Photoshop and every common encoder writes, with or without its
+// APP14 marker), so each colour is its sample times K's, over 255, rounded
+// down: (255, 255, 255, 255) is white, 255.
+static void cmyk_to_rgb(uint8_t *row, JDIMENSION width) {
+  for (JDIMENSION x = 0; x < width; x++) {
+    uint8_t *p = row + 4 * (size_t)x;
+    unsigned k = p[3];
+    p[0] = (uint8_t)(p[0] * k / 255);
+    p[1] = (uint8_t)(p[1] * k / 255);
+    p[2] = (uint8_t)(p[2] * k / 255);
+    p[3] = 255;
+  }
+}
+
 int32_t cjpeg_read(cjpeg_decoder *d, uint8_t *rgba) {
   if (setjmp(d->fail)) {
     jpeg_destroy_decompress(&d->info);
@@ -150,7 +171,10 @@ int32_t cjpeg_read(cjpeg_decoder *d, uint8_t *rgba) {
     JDIMENSION first = d->info.output_scanline;
     int n = 0;
     for (; n < 16 && first + (JDIMENSION)n < d->info.output_height; n++) rows[n] = rgba + (first + (JDIMENSION)n) * stride;
-    if (jpeg_read_scanlines(&d->info, rows, (JDIMENSION)n) == 0) break;
+    JDIMENSION read = jpeg_read_scanlines(&d->info, rows, (JDIMENSION)n);
+    if (read == 0) break;
+    if (d->cmyk)
+      for (JDIMENSION r = 0; r < read; r++) cmyk_to_rgb(rows[r], d->info.output_width);
   }
   int32_t result = d->info.output_scanline == d->info.output_height ? 0 : -1;
   if (result == 0) jpeg_finish_decompress(&d->info);

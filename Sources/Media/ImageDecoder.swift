@@ -52,8 +52,9 @@ public enum ImageDecoder {
   /// 2: ICC profiles honoured; 3: WebP by libwebp; 4: 16-bit samples
   /// scaled as libpng scales them; 5: a PNG's EXIF orientation applied;
   /// 6: grey profiles honoured; 7: images with lost pixel data refused
-  /// (outputs drawn from one are not kept as up to date).
-  public static let revision = 7
+  /// (outputs drawn from one are not kept as up to date); 8: CMYK JPEGs by
+  /// libjpeg-turbo, as Chromium converts them.
+  public static let revision = 8
 
   /// The largest image the decoder accepts.
   public struct Limits: Hashable, Sendable {

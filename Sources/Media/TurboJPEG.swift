@@ -16,10 +16,17 @@ import Raster
 /// libjpeg-turbo is also the JPEG decoder of Chromium, Firefox and most
 /// image tools; `TurboJPEGTests` hold this decode to its own `djpeg`.
 ///
+/// A CMYK (or YCCK) JPEG comes from libjpeg-turbo as CMYK, and each
+/// colour is its sample times K's over 255, rounded down: the browsers'
+/// arithmetic for Adobe's inverted CMYK, which Photoshop and other encoders
+/// write, so white is 255. libavcodec's own conversion made it 254 and
+/// other colours up to two levels off. Its ICC profile, a CMYK one, is not
+/// applied (`ColorProfile`).
+///
 /// A JPEG whose pixel data libjpeg finds cut short or corrupt (its
 /// warnings "premature end of data segment", "bad Huffman code", …: it
 /// would fill the rest with a flat colour) is an error, in libjpeg's words.
-/// One libjpeg fails or warns on otherwise (CMYK, lossless or 12-bit; a
+/// One libjpeg fails or warns on otherwise (lossless or 12-bit; a
 /// cosmetic warning such as extraneous bytes before a marker) returns nil
 /// here, and `ImageDecoder` decodes it with libavcodec as before, with
 /// that decoder's errors.

@@ -1,7 +1,8 @@
 // libjpeg-turbo's decoder, for Media's ImageDecoder: a JPEG straight to
 // packed RGBA (its SIMD inverse DCT, upsampling and colour conversion, the
-// decoder browsers use), scaled by 1/2, 1/4 or 1/8 in the inverse DCT, and
-// the EXIF orientation read by libexif.
+// decoder browsers use; a CMYK one turned into RGB as browsers turn it),
+// scaled by 1/2, 1/4 or 1/8 in the inverse DCT, and the EXIF orientation
+// read by libexif.
 //
 // A C target, not a system library: libjpeg reports errors by calling a
 // function that must not return (it longjmps back to a setjmp here), which
@@ -9,8 +10,7 @@
 // these functions and an opaque decoder.
 //
 // Strict by design: any error *or warning* (corrupt data libjpeg would paper
-// over, a premature end, a colour space it cannot turn into RGB, 12-bit or
-// lossless JPEG) fails the decode. A warning that means pixel data is lost
+// over, a premature end, 12-bit or lossless JPEG) fails the decode. A warning that means pixel data is lost
 // (the data ends early, a bad Huffman code, a missing restart marker) is
 // written into the caller's `corruption` buffer, and the caller fails the
 // image with it; after any other failure the caller decodes the file with
