@@ -53,8 +53,9 @@ public enum ImageDecoder {
   /// scaled as libpng scales them; 5: a PNG's EXIF orientation applied;
   /// 6: grey profiles honoured; 7: images with lost pixel data refused
   /// (outputs drawn from one are not kept as up to date); 8: CMYK JPEGs by
-  /// libjpeg-turbo, as Chromium converts them.
-  public static let revision = 8
+  /// libjpeg-turbo, as Chromium converts them; 9: a PNG's profile and
+  /// orientation after its image data ignored.
+  public static let revision = 9
 
   /// The largest image the decoder accepts.
   public struct Limits: Hashable, Sendable {

@@ -21,6 +21,12 @@ import CZlib
 /// libavcodec does not read eXIf, whose orientation UIImage, ImageIO and
 /// Safari apply as they do a JPEG's: it is read here (`EXIFOrientation`),
 /// from the first eXIf chunk, as libpng keeps the first.
+///
+/// Only chunks before the image data count: a profile or an orientation
+/// after the first IDAT is none, as the PNG specification places them and
+/// browsers read them (CSS Images 3: metadata after the image data is
+/// ignored; Chromium draws such a PNG as stored, and libpng drops an iCCP
+/// there).
 enum PNGAncillaryChunks {
   /// The largest ICC profile accepted: display and camera profiles are a
   /// few kilobytes, printers' with large tables a few megabytes.
@@ -28,15 +34,16 @@ enum PNGAncillaryChunks {
 
   /// `data` (a PNG whose chunk list `ImageHeader` has checked) without its
   /// tEXt, zTXt, iTXt and iCCP chunks, or nil when it has none; its ICC
-  /// profile, inflated: nil when there is none, or it does not inflate
-  /// within `maxProfileBytes`; and its EXIF orientation, nil when it
-  /// records none.
+  /// profile, inflated: nil when there is none before its image data, or it
+  /// does not inflate within `maxProfileBytes`; and its EXIF orientation,
+  /// nil when it records none before its image data.
   static func separated(_ data: [UInt8]) -> (stream: [UInt8]?, profile: [UInt8]?, orientation: Int?) {
     var kept: [Range<Int>] = []
     var profile: [UInt8]?
     var profileSeen = false
     var orientation: Int?
     var exifSeen = false
+    var imageDataSeen = false
     var dropped = false
     var offset = 8
     var run = 0..<8
@@ -52,10 +59,11 @@ enum PNGAncillaryChunks {
       case Array("iCCP".utf8):
         dropped = true
         // The first profile, as libavcodec takes it: name, NUL, method 0 (zlib), the stream.
-        if !profileSeen { profile = inflatedProfile(data[body]) }
+        if !profileSeen, !imageDataSeen { profile = inflatedProfile(data[body]) }
         profileSeen = true
       default:
-        if type == Array("eXIf".utf8), !exifSeen {
+        if type == Array("IDAT".utf8) { imageDataSeen = true }
+        if type == Array("eXIf".utf8), !exifSeen, !imageDataSeen {
           orientation = EXIFOrientation.orientation(tiff: data[body])
           exifSeen = true
         }

@@ -95,4 +95,17 @@ import Testing
     let broken = PNGAncillaryChunksTests.chunk("eXIf", Array(Self.tiff(6, littleEndian: true).prefix(20)))
     #expect(try ImageDecoder.decode(data: withChunks(broken), name: "broken.png") == quadrants())
   }
+
+  /// An eXIf after the image data is no orientation: Chromium draws such a
+  /// PNG as stored (CSS Images 3 ignores metadata after the image data),
+  /// even when an eXIf before it came to nothing; a malformed one before
+  /// the image data still takes the place of the first.
+  @Test func anOrientationAfterTheImageDataIsNone() throws {
+    let png = try PNGWriter.encode(quadrants())
+    let sideways = PNGAncillaryChunksTests.chunk("eXIf", Self.tiff(6, littleEndian: true))
+    // Before IEND, after the IDAT chunks.
+    let late = Array(png.dropLast(12)) + sideways + Array(png.suffix(12))
+    #expect(PNGAncillaryChunks.separated(late).orientation == nil)
+    #expect(try ImageDecoder.decode(data: late, name: "late.png") == quadrants())
+  }
 }

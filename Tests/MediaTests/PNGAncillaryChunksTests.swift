@@ -84,4 +84,19 @@ import Testing
     let second = PNGAncillaryChunks.separated(Self.png(Self.chunk("iCCP", bodies[0].1) + Self.chunk("iCCP", good)))
     #expect(second.profile == nil)
   }
+
+  /// A profile after the image data is none (libpng drops it there, and
+  /// Chromium reads colour chunks before IDAT only): it is still left out
+  /// of the stream, and the PNG decodes as the one without it.
+  @Test func aProfileAfterTheImageDataIsNone() throws {
+    let profile = try ColorProfileTests.displayP3()
+    let iccp = Self.chunk("iCCP", Array("p".utf8) + [0, 0] + Self.deflated(profile))
+    let plain = Self.png([])
+    let late = Array(plain.dropLast(12)) + iccp + Array(plain.suffix(12))
+    let separated = PNGAncillaryChunks.separated(late)
+    #expect(separated.profile == nil && separated.stream == plain)
+    #expect(try ImageDecoder.decode(data: late, name: "late.png") == (try ImageDecoder.decode(data: plain, name: "plain.png")))
+    // Before the image data, the same profile turns the orange.
+    #expect(PNGAncillaryChunks.separated(Self.png(iccp)).profile == profile)
+  }
 }
