@@ -60,6 +60,43 @@ enum ColorProfile {
     return true
   }
 
+  /// Whether `icc` reads as a profile (LittleCMS opens it): a PNG's that
+  /// does not is passed over for its other colour chunks
+  /// (`PNGColorChunks`), as Chromium passes it over.
+  static func isReadable(_ icc: [UInt8]) -> Bool {
+    guard icc.count >= 132, icc.count <= UInt32.max, let profile = cmsOpenProfileFromMem(icc, UInt32(icc.count)) else {
+      return false
+    }
+    cmsCloseProfile(profile)
+    return true
+  }
+
+  /// The ICC profile (version 4, as LittleCMS writes it) of `space`: its
+  /// primaries and white point, adapted to D50 (Bradford, as ICC profiles
+  /// and Skia's take them), and its curve on each channel; nil when
+  /// LittleCMS builds none (primaries that span no space).
+  static func icc(of space: PNGColorChunks.Space) -> [UInt8]? {
+    var white = cmsCIExyY(x: space.white[0], y: space.white[1], Y: 1)
+    var primaries = cmsCIExyYTRIPLE(
+      Red: cmsCIExyY(x: space.red[0], y: space.red[1], Y: 1), Green: cmsCIExyY(x: space.green[0], y: space.green[1], Y: 1),
+      Blue: cmsCIExyY(x: space.blue[0], y: space.blue[1], Y: 1))
+    let curve: OpaquePointer?
+    switch space.transfer {
+    case .power(let exponent): curve = cmsBuildGamma(nil, exponent)
+    case .parametric(var parameters): curve = cmsBuildParametricToneCurve(nil, 4, &parameters)
+    }
+    guard let curve else { return nil }
+    defer { cmsFreeToneCurve(curve) }
+    var curves: [OpaquePointer?] = [curve, curve, curve]
+    guard let profile = cmsCreateRGBProfile(&white, &primaries, &curves) else { return nil }
+    defer { cmsCloseProfile(profile) }
+    var size: UInt32 = 0
+    guard cmsSaveProfileToMem(profile, nil, &size) != 0, size > 0 else { return nil }
+    var bytes = [UInt8](repeating: 0, count: Int(size))
+    guard cmsSaveProfileToMem(profile, &bytes, &size) != 0 else { return nil }
+    return bytes
+  }
+
   /// The transform from the RGB space `source` to sRGB (8-bit RGBA, alpha
   /// copied), or nil when there is none to do.
   private static func transform(_ source: cmsHPROFILE) -> cmsHTRANSFORM? {

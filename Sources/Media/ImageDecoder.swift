@@ -28,8 +28,9 @@ import Raster
 /// WebP with its BT.601 matrix; a 16-bit PNG's samples scaled to 8 bits as
 /// libpng scales them, `SixteenBitSamples`) and then premultiplied. An embedded ICC profile (PNG's iCCP, JPEG's APP2, WebP's
 /// ICCP) is honoured: the pixels are converted to sRGB (`ColorProfile`:
-/// Display P3 screenshots and photos show as a browser shows them); without
-/// one, and with PNG's gamma chunks, pixel values are taken as sRGB. A
+/// Display P3 screenshots and photos show as a browser shows them); so are
+/// a PNG's cICP, gAMA and cHRM, in Chromium's order (`PNGColorChunks`);
+/// without any, pixel values are taken as sRGB. A
 /// JPEG's or PNG's EXIF orientation is applied (phone photos rely on it;
 /// a PNG's is its eXIf chunk, `PNGAncillaryChunks`); the returned size is
 /// the upright size.
@@ -54,8 +55,9 @@ public enum ImageDecoder {
   /// 6: grey profiles honoured; 7: images with lost pixel data refused
   /// (outputs drawn from one are not kept as up to date); 8: CMYK JPEGs by
   /// libjpeg-turbo, as Chromium converts them; 9: a PNG's profile and
-  /// orientation after its image data ignored.
-  public static let revision = 9
+  /// orientation after its image data ignored; 10: a PNG's cICP, gAMA and
+  /// cHRM honoured.
+  public static let revision = 10
 
   /// The largest image the decoder accepts.
   public struct Limits: Hashable, Sendable {
@@ -210,13 +212,19 @@ public enum ImageDecoder {
     }
     // A PNG's text chunks and ICC profile never reach libavcodec, which inflates them without a limit.
     var data = data
-    var profile: [UInt8]?
+    var profile: (icc: [UInt8], components: Int)?
     var orientation: Int?
     if header.format == .png {
       let separated = PNGAncillaryChunks.separated(data)
       if let stream = separated.stream { data = stream }
-      profile = separated.profile
       orientation = separated.orientation
+      let iccp = separated.profile.flatMap { ColorProfile.isReadable($0) ? $0 : nil }
+      switch separated.color.meaning(hasProfile: iccp != nil) {
+      case .profile: profile = iccp.map { ($0, header.colorComponents) }
+      case .sRGB: break
+      // An RGB space: a grey or palette PNG's pixels are colours (r = g = b for grey).
+      case .space(let space): profile = ColorProfile.icc(of: space).map { ($0, 3) }
+      }
     }
     try FFmpegLibrary.codec.require()
     guard let decoder = avcodec_find_decoder(header.format.codecID) else {
@@ -239,11 +247,13 @@ public enum ImageDecoder {
 
   /// Decodes `data` with `decoder` at 1/2^`lowres` of its size: RGBA,
   /// premultiplied; its colours converted by `profile` (a PNG's, inflated
-  /// by `PNGAncillaryChunks`), else by the profile libavcodec found; upright
+  /// by `PNGAncillaryChunks`, or made of its colour chunks, `PNGColorChunks`;
+  /// for an image of that many colour components), else by the profile
+  /// libavcodec found; upright
   /// by EXIF `orientation` (a PNG's), else by the one libavcodec exported.
   private static func decode(
     _ data: [UInt8], _ header: ImageHeader, _ decoder: UnsafePointer<AVCodec>, limits: Limits, lowres: Int,
-    profile: [UInt8]?, orientation: Int?, operation: String
+    profile: (icc: [UInt8], components: Int)?, orientation: Int?, operation: String
   ) throws -> Bitmap {
     let kind = header.format.rawValue
     let codec = try CodecContext(codec: decoder)
@@ -300,8 +310,8 @@ public enum ImageDecoder {
     let pixels = bitmap.width * bitmap.height, components = header.colorComponents
     if let profile {
       bitmap.bytes.withUnsafeMutableBufferPointer { rgba in
-        profile.withUnsafeBytes {
-          _ = ColorProfile.convertToSRGB(rgba.baseAddress!, pixels: pixels, icc: $0, components: components)
+        profile.icc.withUnsafeBytes {
+          _ = ColorProfile.convertToSRGB(rgba.baseAddress!, pixels: pixels, icc: $0, components: profile.components)
         }
       }
     } else if let side = av_frame_get_side_data(frame.pointer, AV_FRAME_DATA_ICC_PROFILE), let icc = side.pointee.data {

@@ -1,8 +1,8 @@
 import CZlib
 
 /// A PNG as libavcodec is given it: without its text chunks, and with its
-/// ICC profile (iCCP) inflated here, within a bound; and the EXIF
-/// orientation its eXIf chunk records.
+/// ICC profile (iCCP) inflated here, within a bound; the EXIF orientation
+/// its eXIf chunk records; and its other colour chunks (`PNGColorChunks`).
 ///
 /// The compressed chunks a PNG may carry besides its pixels — text (zTXt,
 /// iTXt) and the ICC profile — are inflated by libavcodec's decoder
@@ -36,8 +36,12 @@ enum PNGAncillaryChunks {
   /// tEXt, zTXt, iTXt and iCCP chunks, or nil when it has none; its ICC
   /// profile, inflated: nil when there is none before its image data, or it
   /// does not inflate within `maxProfileBytes`; and its EXIF orientation,
-  /// nil when it records none before its image data.
-  static func separated(_ data: [UInt8]) -> (stream: [UInt8]?, profile: [UInt8]?, orientation: Int?) {
+  /// nil when it records none before its image data; and its other colour
+  /// chunks before its image data (cICP, sRGB, gAMA, cHRM).
+  static func separated(_ data: [UInt8]) -> (
+    stream: [UInt8]?, profile: [UInt8]?, orientation: Int?, color: PNGColorChunks
+  ) {
+    var color = PNGColorChunks()
     var kept: [Range<Int>] = []
     var profile: [UInt8]?
     var profileSeen = false
@@ -63,6 +67,7 @@ enum PNGAncillaryChunks {
         profileSeen = true
       default:
         if type == Array("IDAT".utf8) { imageDataSeen = true }
+        if !imageDataSeen { color.read(type: type, body: data[body]) }
         if type == Array("eXIf".utf8), !exifSeen, !imageDataSeen {
           orientation = EXIFOrientation.orientation(tiff: data[body])
           exifSeen = true
@@ -76,11 +81,11 @@ enum PNGAncillaryChunks {
       if type == Array("IEND".utf8) { break }
     }
     kept.append(run)
-    guard dropped else { return (nil, profile, orientation) }
+    guard dropped else { return (nil, profile, orientation, color) }
     var stream: [UInt8] = []
     stream.reserveCapacity(kept.reduce(0) { $0 + $1.count })
     for range in kept { stream += data[range] }
-    return (stream, profile, orientation)
+    return (stream, profile, orientation, color)
   }
 
   /// An iCCP chunk's profile: the bytes after its name's NUL and the
