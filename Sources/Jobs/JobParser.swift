@@ -67,7 +67,8 @@ public enum JobParser {
     switch JobDecoder.read(path) {
     case .success(let bytes): return bytes
     case .failure(let failure):
-      throw Diagnostic(SourceLocation(file: path, line: 1, column: 1), "cannot read job file: \(failure)")
+      let reason = failure.code == ENOENT ? RegularFile.notUTF8(path) ?? "\(failure)" : "\(failure)"
+      throw Diagnostic(SourceLocation(file: path, line: 1, column: 1), "cannot read job file: \(reason)")
     }
   }
 }

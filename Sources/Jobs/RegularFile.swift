@@ -11,6 +11,15 @@ import Darwin
 #endif
 
 public enum RegularFile {
+  /// Why `path` names no file when its name was read from bytes that are not
+  /// UTF-8 (a Latin-1 `caf\xE9.cfg` unpacked from an old archive): the
+  /// folder listing and the command line hold U+FFFD in their place, and a
+  /// path so spelled is another name, usually of nothing. nil for a path
+  /// without U+FFFD.
+  public static func notUTF8(_ path: String) -> String? {
+    path.contains("\u{FFFD}") ? "its name is not valid UTF-8, and transvid opens files by UTF-8 names: rename it" : nil
+  }
+
   /// Why a file could not be opened or read: `strerror`'s text, or that it
   /// is not a regular file (`kind`: "a FIFO", "a character device", …).
   public struct Failure: Error, CustomStringConvertible {

@@ -149,7 +149,8 @@ struct BatchPlan: Sendable {
         let code = stat(input, &info) == 0 ? ENOENT : errno
         throw Options.UsageError(
           description: code == ENOENT
-            ? "no such file or directory: \(input)" : "cannot read '\(input)': \(String(cString: strerror(code)))")
+            ? "no such file or directory: \(input)" + (RegularFile.notUTF8(input).map { " (\($0))" } ?? "")
+            : "cannot read '\(input)': \(String(cString: strerror(code)))")
       }
       var found: [String]
       if isDirectory.boolValue {

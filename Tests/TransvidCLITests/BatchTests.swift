@@ -314,6 +314,32 @@ func transvid(_ arguments: [String], _ capture: Capture = Capture(), environment
     #expect(!FileManager.default.fileExists(atPath: path(dir, "out")))
   }
 
+  /// A job file whose name is not UTF-8 (Latin-1 `caf\xE9.cfg`) cannot be
+  /// opened by the name Swift holds for it (U+FFFD for the byte): the error
+  /// says why, where it said "No such file or directory" of a file the
+  /// folder listing had just found.
+  @Test func aJobFileNameThatIsNotUTF8IsSaidSo() throws {
+    let dir = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    let jobs = path(dir, "jobs")
+    try FileManager.default.createDirectory(atPath: jobs, withIntermediateDirectories: true)
+    try write(tinyJob(name: "ok"), to: "ok.cfg", in: jobs)
+    let name = Array((jobs + "/caf").utf8) + [0xE9] + Array(".cfg".utf8) + [0]
+    let fd = name.withUnsafeBufferPointer { open(UnsafeRawPointer($0.baseAddress!).assumingMemoryBound(to: CChar.self), O_CREAT | O_WRONLY, 0o644) }
+    #expect(fd >= 0)
+    let text = Array(tinyJob(name: "cafe").utf8)
+    #expect(write(fd, text, text.count) == text.count)
+    close(fd)
+    let why = "its name is not valid UTF-8, and transvid opens files by UTF-8 names: rename it"
+    let batch = Capture()
+    #expect(transvid([jobs, "-o", path(dir, "out"), "--format", "png"], batch) == 1)
+    #expect(batch.err == ["\(jobs)/caf\u{FFFD}.cfg:1:1: error: cannot read job file: \(why)"], "\(batch.err)")
+    #expect(FileManager.default.fileExists(atPath: path(dir, "out/ok.png")))
+    let named = Capture()
+    #expect(transvid(["\(jobs)/caf\u{FFFD}.cfg", "-o", path(dir, "out")], named) == 2)
+    #expect(named.err.first?.hasPrefix("transvid: no such file or directory: \(jobs)/caf\u{FFFD}.cfg (\(why))") == true, "\(named.err)")
+  }
+
   /// A report that cannot be written — a device (`/dev/null`), a FIFO, a
   /// file where its folder should be — is refused before anything renders,
   /// exit 2, as a folder is; it failed after every job had rendered
