@@ -35,6 +35,8 @@ struct StatusBar: Sendable {
   let rows: Int
   /// The drawn bar (canvas-wide, transparent) in dark and in light glyphs —
   /// the one style twice when a style is given — or nil for the screenshots' own.
+  /// The glyphs sit where the device puts them whatever `height` says, so a
+  /// bar written shorter than they reach is drawn down to their bottom.
   let drawn: (dark: Bitmap, light: Bitmap)?
 
   init(spec: StatusBarSpec, canvas: CanvasSpec, rightToLeft: Bool = false, fonts: FontSet) {
@@ -43,9 +45,12 @@ struct StatusBar: Sendable {
     drawn = spec.time.map { time in
       let compositor = Compositor(scale: Double(canvas.scale))
       func bar(_ style: StatusBarSpec.Style) -> Bitmap {
-        var root = Layer(frame: Rect(x: 0, y: 0, width: canvas.size.width, height: spec.height))
-        root.sublayers = Self.glyphs(
+        let glyphs = Self.glyphs(
           time: time, style: style, canvas: canvas, height: spec.height, rightToLeft: rightToLeft, fonts: fonts)
+        let reach = glyphs.map(\.frame.maxY).max() ?? 0
+        var root = Layer(
+          frame: Rect(x: 0, y: 0, width: canvas.size.width, height: Swift.max(spec.height, reach.rounded(.up))))
+        root.sublayers = glyphs
         return compositor.snapshot(root)
       }
       switch spec.style {

@@ -144,4 +144,24 @@ import Testing
     #expect(groups[2].count < 64, "12 pt digits: \(groups)")
     #expect(groups[3].upperBound == 737, "the battery's cap ends 6 pt from the edge: \(groups)")
   }
+
+  /// A drawn bar written shorter than its glyphs reach draws them whole:
+  /// `height: 30` on an iPhone 15 (glyphs on the island's line, 29.7 pt)
+  /// cut the battery's level bar and the time through their middle.
+  @Test func aShortDrawnBarDrawsItsGlyphsWhole() throws {
+    let job = Self.pushJob(style: ", style: dark, height: 30")
+    let short = try Self.frames(job).1(0)
+    let (x, _) = Self.battery
+    // The level bar spans 25.67…33.67 pt: black below the 30-pt line too.
+    #expect(short[x, 32] == Pixel(r: 0, g: 0, b: 0, a: 255))
+    #expect(short[x, 29] == Pixel(r: 0, g: 0, b: 0, a: 255))
+    // As the 54-pt bar draws it.
+    let full = try Self.frames(Self.pushJob(style: ", style: dark")).1(0)
+    for y in 0..<54 {
+      for x in 0..<393 where short[x, y] != full[x, y] {
+        Issue.record("(\(x), \(y)): \(short[x, y]) against \(full[x, y])")
+        return
+      }
+    }
+  }
 }
