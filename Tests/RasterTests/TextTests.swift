@@ -205,6 +205,34 @@ struct Ink {
     #expect(LineBreakingTests.lines("Line\u{2028}Sep\u{2029}Para\u{85}Nel", fonts: TestFonts.latinOnly, width: 500) == ["Line", "Sep", "Para", "Nel"])
   }
 
+  /// A tab in a one-line label moves what follows to the next of UILabel's
+  /// default tab stops, every 28 pt from the line's leading end
+  /// (NSParagraphStyle), where it drew one space: "\tB" is "B" 28 pt on,
+  /// pixel for pixel, "A\tB" as wide as 28 pt and a "B", past 28 pt the
+  /// next stop (56); right to left from the right end. Wrapped text breaks
+  /// with its tabs as spaces.
+  @Test static func aTabMovesToTheNextTabStop() {
+    let size = Size(width: 200, height: 44)
+    for scale in [1.0, 2.0] {
+      let style = TextStyle(size: 20)
+      let tabbed = Label("\tB", style: style).render(size: size, scale: scale, fonts: TestFonts.latinOnly)
+      let plain = Label("B", style: style).render(size: size, scale: scale, fonts: TestFonts.latinOnly)
+      let shift = Int(28 * scale)
+      var same = true
+      for y in 0..<plain.height {
+        for x in 0..<(plain.width - shift) where tabbed[x + shift, y] != plain[x, y] { same = false }
+        for x in 0..<shift where tabbed[x, y].a != 0 { same = false }
+      }
+      #expect(same, "@\(scale)")
+    }
+    func width(_ text: String) -> Double { Label(text, style: TextStyle(size: 20)).width(scale: 1, fonts: TestFonts.latinOnly) }
+    #expect(abs(width("A\tB") - (28 + width("B"))) < 1e-9)
+    #expect(abs(width("AAA\tB") - (56 + width("B"))) < 1e-9, "\(width("AAA"))")
+    #expect(abs(width("A\tB\tC") - (56 + width("C"))) < 1e-9)
+    #expect(abs(width("\u{5D0}\t\u{5D1}") - (28 + width("\u{5D1}"))) < 1e-9)
+    #expect(LineBreakingTests.lines("Tab\tStop", fonts: TestFonts.latinOnly, width: 500) == ["Tab Stop"])
+  }
+
   @Test static func labelLayerCompositesWhereItsFrameIs() {
     var root = solidLayer(Rect(x: 0, y: 0, width: 100, height: 60), .white)
     root.sublayers = [Label("Hi", style: TextStyle(size: 20)).layer(frame: Rect(x: 50, y: 20, width: 50, height: 30), scale: 2, fonts: TestFonts.set)]

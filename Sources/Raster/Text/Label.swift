@@ -32,6 +32,9 @@ public struct Label: Hashable, Sendable {
   /// which its breaker chose to fit.
   public var truncates = true
 
+  /// NSParagraphStyle's default tab stops: every 28 points.
+  public static let tabInterval = 28.0
+
   public init(_ text: String, style: TextStyle = TextStyle()) {
     self.text = text
     self.style = style
@@ -50,9 +53,13 @@ public struct Label: Hashable, Sendable {
     let pixelSize = style.size * scale
     var placed: [(line: TextLayout, baseline: Double)] = []
     if style.lines == 1 {
+      // A label of its own widens its tabs to UILabel's tab stops, every
+      // 28 pt; a line of wrapped text was broken with them as spaces.
+      let tabs = paragraphLevels == nil
       let line = TextLayout(
-        TextLayout.clean(text), fonts: fonts, weight: style.weight, language: style.language, pixelSize: pixelSize,
-        maxWidth: truncates ? Double(width) : .infinity, rightToLeft: rightToLeft, levels: paragraphLevels)
+        TextLayout.clean(text, keepingTabs: tabs), fonts: fonts, weight: style.weight, language: style.language,
+        pixelSize: pixelSize, maxWidth: truncates ? Double(width) : .infinity, rightToLeft: rightToLeft,
+        levels: paragraphLevels, tabInterval: tabs ? Label.tabInterval * scale : nil)
       guard !line.glyphs.isEmpty else { return bitmap }
       let ascent = primary.ascender * pixelSize, descent = primary.descender * pixelSize
       placed = [(line, ((Double(height) - ascent - descent) / 2 + ascent).rounded())]
@@ -130,8 +137,8 @@ public struct Label: Hashable, Sendable {
     let fonts = fonts.using(style.font)
     guard !fonts.cascade(for: style.weight).isEmpty, scale > 0 else { return 0 }
     let line = TextLayout(
-      text, fonts: fonts, weight: style.weight, language: style.language, pixelSize: style.size * scale,
-      maxWidth: .infinity)
+      TextLayout.clean(text, keepingTabs: true), fonts: fonts, weight: style.weight, language: style.language,
+      pixelSize: style.size * scale, maxWidth: .infinity, tabInterval: Label.tabInterval * scale)
     return line.width / scale
   }
 

@@ -21,10 +21,16 @@ struct ShapedLine {
   /// shaped alone, as UILabel draws it. `levels`: the scalars' embedding
   /// levels as their paragraph resolves them (`paragraphLevels`), for a
   /// line of wrapped text, with the paragraph's direction `direction`
-  /// (nil: left to right); nil resolves them on `text` alone.
+  /// (nil: left to right); nil resolves them on `text` alone. A tab
+  /// (U+0009) is shaped as a space and, with `tabInterval` (pixels),
+  /// widened to the next tab stop, every `tabInterval` from the line's
+  /// leading end (the right end of a right-to-left paragraph), as
+  /// NSParagraphStyle's default tab stops (every 28 pt) place text after
+  /// a tab in a UILabel.
   init(
     _ text: [UInt32], fonts: FontSet, weight: FontWeight, language: String?, pixelSize: Double,
-    breakBefore: Int? = nil, rightToLeft direction: Bool? = nil, levels paragraph: [Int8]? = nil
+    breakBefore: Int? = nil, rightToLeft direction: Bool? = nil, levels paragraph: [Int8]? = nil,
+    tabInterval: Double? = nil
   ) {
     let choice = FontChoice(fonts, weight: weight, language: language)
     faces = choice.faces
@@ -35,6 +41,8 @@ struct ShapedLine {
 
     let (levels, visualOrder, rightToLeft) = ShapedLine.bidi(text, rightToLeft: direction, levels: paragraph)
     isRightToLeft = rightToLeft
+    let tabs = text.indices.filter { text[$0] == 0x09 }
+    let text = tabs.isEmpty ? text : text.map { $0 == 0x09 ? 0x20 : $0 }
     let scripts = ShapedLine.scripts(text)
     let fontIndices = choice.fonts(for: text, scripts: scripts)
 
@@ -68,6 +76,33 @@ struct ShapedLine {
             isWhitespace: isWhitespace))
         pen += g.advance
       }
+    }
+    width = pen
+    if let tabInterval, tabInterval > 0, !tabs.isEmpty { widenTabs(Set(tabs), every: tabInterval) }
+  }
+
+  /// Each glyph of a tab in `tabs` (scalar indices) as wide as it takes to
+  /// reach the next multiple of `interval` from the leading end, the glyphs
+  /// after it moved on.
+  private mutating func widenTabs(_ tabs: Set<Int>, every interval: Double) {
+    // Each glyph's offset from its pen position, kept as the pens move.
+    var pens: [Double] = []
+    var pen = 0.0
+    for g in glyphs {
+      pens.append(pen)
+      pen += g.advance
+    }
+    var fromLeading = 0.0
+    for i in isRightToLeft ? Array(glyphs.indices.reversed()) : Array(glyphs.indices) {
+      if tabs.contains(glyphs[i].cluster) {
+        glyphs[i].advance = ((fromLeading / interval + 1e-9).rounded(.down) + 1) * interval - fromLeading
+      }
+      fromLeading += glyphs[i].advance
+    }
+    pen = 0
+    for i in glyphs.indices {
+      glyphs[i].x += pen - pens[i]
+      pen += glyphs[i].advance
     }
     width = pen
   }

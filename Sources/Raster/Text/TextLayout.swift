@@ -47,15 +47,17 @@ struct TextLayout {
   /// levels (a wrapped line's, as its paragraph resolves them; nil: the
   /// line's own); `ellipsis` ends the line in "…" even when it fits, for
   /// text that follows and is not shown. The "…" takes the paragraph's
-  /// level, at the line's logical end.
+  /// level, at the line's logical end. `tabInterval` (pixels) widens each
+  /// tab the scalars keep (`clean(_:keepingTabs:)`) to the next tab stop
+  /// (`ShapedLine`).
   init(
     _ scalars: [UInt32], fonts: FontSet, weight: FontWeight, language: String?, pixelSize: Double, maxWidth: Double,
-    rightToLeft: Bool? = nil, levels: [Int8]? = nil, ellipsis: Bool = false
+    rightToLeft: Bool? = nil, levels: [Int8]? = nil, ellipsis: Bool = false, tabInterval: Double? = nil
   ) {
     func shape(_ s: [UInt32], levels: [Int8]?, breakBefore: Int? = nil) -> ShapedLine {
       ShapedLine(
         s, fonts: fonts, weight: weight, language: language, pixelSize: pixelSize, breakBefore: breakBefore,
-        rightToLeft: rightToLeft, levels: levels)
+        rightToLeft: rightToLeft, levels: levels, tabInterval: tabInterval)
     }
     let levels = levels?.count == scalars.count ? levels : nil
     var line = shape(scalars, levels: levels)
@@ -98,12 +100,14 @@ struct TextLayout {
   /// The text's scalars, tabs and line breaks as spaces (a CR LF pair is
   /// one break, one space; NEL, U+2028 LINE SEPARATOR and U+2029
   /// PARAGRAPH SEPARATOR are breaks, as `TextBlock.paragraphs` reads
-  /// them), other controls dropped.
-  static func clean(_ text: String) -> [UInt32] {
+  /// them), other controls dropped; tabs kept `keepingTabs`, for a line
+  /// that widens them to its tab stops.
+  static func clean(_ text: String, keepingTabs: Bool = false) -> [UInt32] {
     var previous: Unicode.Scalar?
     return text.unicodeScalars.compactMap { scalar in
       defer { previous = scalar }
       if scalar == "\n" && previous == "\r" { return nil }
+      if keepingTabs && scalar == "\t" { return 0x09 }
       if ["\n", "\r", "\t", "\u{85}", "\u{2028}", "\u{2029}"].contains(scalar) { return 0x20 }
       if scalar.value < 0x20 || (0x7F..<0xA0).contains(scalar.value) { return nil }
       return scalar.value
