@@ -39,7 +39,7 @@ public struct PartialCurl: PartialPresentation {
     summary: "the bottom of the old screen curls up to uncover the new one beneath; dismiss uncurls (approximation)",
     operations: [.present, .dismiss, .push, .pop],
     parameters: Self.timing.parameters + [
-      ParameterDescriptor("reveal", .number, default: "H − max(40, top of the new screen's topmost view)", "how much of the new screen the curl uncovers, in points up from the bottom", range: 0...100_000),
+      ParameterDescriptor("reveal", .number, default: "H − max(40, top of the new screen's topmost view)", "how much of the new screen the curl uncovers, in points up from the bottom (0: the page stays flat)", range: 0...100_000),
       ParameterDescriptor("radius", .number, default: "100", "the curl's radius in points", range: 1...100_000),
     ],
     make: { PartialCurl(parameters: $0) })
@@ -69,11 +69,17 @@ public struct PartialCurl: PartialPresentation {
   }
 
   /// The fold's offset along `normal` (points p with p·n > offset are
-  /// curled away) when `amount` curled (0 = flat, 1 = at rest).
+  /// curled away) when `amount` curled (0 = flat, 1 = at rest). With
+  /// nothing to uncover (h = 0: `reveal: 0`, or the presented screen's
+  /// topmost view at its bottom) the page stays flat, as UIKit's curl to
+  /// time T(0) = 0 does: a fold whose left end rests on the bottom edge
+  /// would still lift the bottom-right corner by W·tan 10° (69 pt on a
+  /// 393-point screen) and roll it over the page.
   public func foldOffset(in context: TransitionContext, presented: ScreenSnapshot, amount: Double) -> Double {
     let n = Self.normal
     let flat = context.width * n.x + context.height * n.y  // the bottom-right corner
     let h = revealHeight(in: context, presented: presented)
+    guard h > 0 else { return flat }
     let rest = (context.height - h) * n.y  // the fold's left end, its lowest point
     return lerp(flat, rest, amount)
   }

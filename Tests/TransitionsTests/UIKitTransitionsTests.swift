@@ -163,4 +163,24 @@ import Transitions
     #expect(layer.sublayers[0].contents == Fixture.b.image && layer.sublayers[2].contents == Fixture.a.image)
     #expect(layer.sublayers[2].mask?.path != nil)
   }
+
+  /// `reveal: 0` uncovers nothing: the page stays flat through the present
+  /// and at rest (it lifted a 69-pt wedge at the bottom right, the roll
+  /// over it), as does a default h of 0, the topmost view at the bottom.
+  @Test func partialCurlWithNothingToRevealStaysFlat() {
+    let ctx = Fixture.context(.present)
+    let t = PartialCurl(parameters: TransitionParameters(["reveal": .number(0)]))
+    for time in [0.1, 0.25, 0.5] {
+      let picture = Compositor(scale: 0.1).snapshot(t.layers(in: ctx, at: time))
+      var red = 0
+      for y in 0..<picture.height { for x in 0..<picture.width where picture[x, y] == Fixture.red { red += 1 } }
+      #expect(red == picture.width * picture.height, "at \(time) s: \(red) of \(picture.width * picture.height)")
+    }
+    var low = Fixture.b
+    low.viewsTop = 852
+    let d = PartialCurl(parameters: TransitionParameters())
+    #expect(d.revealHeight(in: ctx, presented: low) == 0)
+    let flat = 393 * PartialCurl.normal.x + 852 * PartialCurl.normal.y
+    #expect(close(d.foldOffset(in: ctx, presented: low, amount: 1), flat))
+  }
 }
