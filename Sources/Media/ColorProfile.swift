@@ -14,22 +14,24 @@ import CLCMS
 ///
 /// A grey image (a grey PNG or JPEG) takes a grey profile: LittleCMS
 /// converts its 256 levels to sRGB once, and each pixel (r = g = b, the
-/// grey decoded) takes its level's colour from that table.
+/// grey decoded) takes its level's colour from that table. It takes an RGB
+/// profile too, as Chromium applies one (Skia's decoders take any profile
+/// but CMYK on a grey image): its pixels, r = g = b, are converted as an
+/// RGB image's.
 ///
 /// A profile that maps every colour to itself (an embedded sRGB profile,
 /// checked on a 17-level grid of the RGB cube; a grey one on every level)
-/// leaves the pixels as they are, bit for bit. A profile of another colour
-/// space than the image's (an RGB one on a grey image, a grey one on an RGB
-/// image: malformed files, which libpng and browsers ignore), a CMYK one,
+/// leaves the pixels as they are, bit for bit. A grey profile on an RGB
+/// image (a malformed file, which libpng and browsers ignore), a CMYK one,
 /// and one LittleCMS cannot read are ignored, and the pixels are taken as
 /// sRGB.
 enum ColorProfile {
   /// Converts `pixels` straight RGBA pixels at `bytes` from the colour space
   /// `icc` describes to sRGB, alpha as it is, for an image that stores
   /// `components` colour channels (`ImageHeader.colorComponents`): an RGB
-  /// profile converts an RGB image (3), a grey profile a grey one (1, its
-  /// pixels decoded with r = g = b). Returns whether anything was
-  /// converted.
+  /// profile converts an RGB image (3) or a grey one (1, its pixels decoded
+  /// with r = g = b), a grey profile a grey one. Returns whether anything
+  /// was converted.
   @discardableResult
   static func convertToSRGB(
     _ bytes: UnsafeMutablePointer<UInt8>, pixels: Int, icc: UnsafeRawBufferPointer, components: Int
@@ -48,7 +50,7 @@ enum ColorProfile {
       }
       return true
     }
-    guard space == cmsSigRgbData, components == 3, let transform = transform(source) else { return false }
+    guard space == cmsSigRgbData, components == 3 || components == 1, let transform = transform(source) else { return false }
     defer { cmsDeleteTransform(transform) }
     // In place, in pieces (LittleCMS takes a UInt32 count).
     var done = 0

@@ -56,8 +56,8 @@ public enum ImageDecoder {
   /// (outputs drawn from one are not kept as up to date); 8: CMYK JPEGs by
   /// libjpeg-turbo, as Chromium converts them; 9: a PNG's profile and
   /// orientation after its image data ignored; 10: a PNG's cICP, gAMA and
-  /// cHRM honoured.
-  public static let revision = 10
+  /// cHRM honoured; 11: an RGB profile on a grey image honoured.
+  public static let revision = 11
 
   /// The largest image the decoder accepts.
   public struct Limits: Hashable, Sendable {

@@ -100,11 +100,14 @@ import TestSupport
     Self.checkBlocks(try ImageDecoder.decode(data: png, name: "p3.png"), bound: 2, "PNG")
   }
 
-  /// An RGB profile on a grey image (a malformed file: libpng and browsers
-  /// drop it) is ignored: a grey JPEG by `cjpeg -grayscale -icc` decodes as
-  /// djpeg decodes it, a grey PNG FFmpeg writes from it as FFmpeg reads it.
-  /// (The profile's gamma 1.8 would lighten every grey.)
-  @Test func anRGBProfileOnAGreyImageIsIgnored() throws {
+  /// An RGB profile on a grey image is honoured, as Chromium honours it: a
+  /// grey JPEG by `cjpeg -grayscale -icc` with P3's primaries and gamma
+  /// 1.8, and a grey PNG FFmpeg writes from it, draw each grey djpeg or
+  /// FFmpeg decodes as sRGB encodes its light, level^1.8 (a neutral stays
+  /// neutral: P3's white is sRGB's). Chromium draws the greys 0…11 of a
+  /// grey PNG with a linear RGB profile as 0, 13, 22, 28, 34, 38, 42, 46,
+  /// 50, 53, 56, 59.
+  @Test func anRGBProfileOnAGreyImageIsHonoured() throws {
     let dir = try TempDirectory()
     defer { dir.cleanUp() }
     try Data(try Self.displayP3(gamma: 1.8)).write(to: URL(fileURLWithPath: dir.path("p3.icc")))
@@ -113,13 +116,27 @@ import TestSupport
     try jpeg.write(to: URL(fileURLWithPath: dir.path("grey.jpg")))
     let width = 16 * Self.colours.count
     let reference = [UInt8](try runData("djpeg", ["-grayscale", "-pnm", dir.path("grey.jpg")])).suffix(width * 16)
+    func drawn(_ level: UInt8) -> Double {
+      let light = pow(Double(level) / 255, 1.8)
+      return (light <= 0.0031308 ? light * 12.92 : 1.055 * pow(light, 1 / 2.4) - 0.055) * 255
+    }
+    func honoured(_ image: Bitmap, _ levels: (Int) -> UInt8) -> Bool {
+      (0..<(width * 16)).allSatisfy { p in (0..<3).allSatisfy { abs(Double(image.bytes[4 * p + $0]) - drawn(levels(p))) <= 1 } }
+    }
     let decoded = try ImageDecoder.decode(path: dir.path("grey.jpg"))
-    #expect((0..<(width * 16)).allSatisfy { decoded.bytes[4 * $0] == reference[reference.startIndex + $0] })
+    #expect(honoured(decoded) { reference[reference.startIndex + $0] })
     _ = try runData("ffmpeg", ["-v", "error", "-i", dir.path("grey.jpg"), "-pix_fmt", "gray", "-y", dir.path("grey.png")])
     let png = try [UInt8](Data(contentsOf: URL(fileURLWithPath: dir.path("grey.png"))))
     let raw = [UInt8](try runData("ffmpeg", ["-v", "error", "-i", dir.path("grey.png"), "-f", "rawvideo", "-pix_fmt", "gray", "-"]))
     let greyPNG = try ImageDecoder.decode(data: png, name: "grey.png")
-    #expect(raw.count == width * 16 && (0..<raw.count).allSatisfy { greyPNG.bytes[4 * $0] == raw[$0] })
+    #expect(raw.count == width * 16 && honoured(greyPNG) { raw[$0] })
+    // A 256-level grey ramp with a linear RGB profile: Chromium's levels.
+    let ramp = PNGColorChunksTests.ramp(
+      colorType: 0,
+      before: PNGAncillaryChunksTests.chunk(
+        "iCCP", Array("p".utf8) + [0, 0] + PNGAncillaryChunksTests.deflated(try Self.displayP3(gamma: 1.0))))
+    let linear = try ImageDecoder.decode(data: ramp, name: "linear.png")
+    #expect((0..<12).map { linear.bytes[4 * $0] } == [0, 13, 22, 28, 34, 38, 42, 46, 50, 53, 56, 59])
   }
 
   /// A grey profile of gamma `gamma`, D65, as an ICC profile LittleCMS
