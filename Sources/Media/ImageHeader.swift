@@ -93,6 +93,9 @@ struct ImageHeader: Equatable {
       guard d.count >= 26 else { throw fail("truncated BMP: the file ends inside the header") }
       let height = Int32(bitPattern: UInt32(le32(22)))
       self.init(format: .bmp, width: Int(Int32(bitPattern: UInt32(le32(18)))), height: Int(height.magnitude))
+    } else if d.count >= 12, starts(tag("ftyp"), at: 4) {
+      // An ISO media file: an iPhone's photo (HEIC) is one, as are AVIF, MP4 and MOV.
+      throw fail(Self.isoMediaKind(brand: Array(d[8..<12])))
     } else {
       // The file's bytes are never echoed: the path may name a file the reader of the log should not see.
       throw fail("not a PNG, JPEG, WebP, GIF or BMP image (unrecognised signature)")
@@ -111,6 +114,21 @@ struct ImageHeader: Equatable {
   /// letter) must match its CRC, and there must be image data. A damaged
   /// ancillary chunk is left to the decoder, as libpng, and so browsers,
   /// ignore one: libavcodec checks no CRC.
+  /// What an ISO media file (its `ftyp` box's major `brand`) is, as the
+  /// error says it: HEIC, the format an iPhone's camera saves photos in by
+  /// default, and AVIF are images transvid does not decode, and the advice
+  /// is the export that does; other brands are a video or an audio file.
+  static func isoMediaKind(brand: [UInt8]) -> String {
+    let name = String(decoding: brand, as: UTF8.self)
+    let advice = "transvid does not decode it: export it as JPEG or PNG"
+    switch name {
+    case "heic", "heix", "heim", "heis", "hevc", "hevx", "hevm", "hevs", "mif1", "mif2", "msf1":
+      return "a HEIC (HEIF) image, as an iPhone's camera saves photos; \(advice) (Photos' Export, or Settings › Camera › Formats › Most Compatible)"
+    case "avif", "avis": return "an AVIF image; \(advice)"
+    default: return "an MP4 or QuickTime file (a video or audio), not a PNG, JPEG, WebP, GIF or BMP image"
+    }
+  }
+
   private static func checkPNGChunks(
     _ d: [UInt8], fail: (String) -> MediaError
   ) throws(MediaError) {

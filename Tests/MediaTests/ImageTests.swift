@@ -341,6 +341,25 @@ func maxChannelDifference(_ a: Pixel, _ b: Pixel) -> Int {
     #expect(error?.message == "not a PNG, JPEG, WebP, GIF or BMP image (unrecognised signature)")
   }
 
+  /// An iPhone's HEIC photo, an AVIF and an MP4 say what they are (their
+  /// `ftyp` brand), not only that the signature is unknown, and a HEIC or
+  /// AVIF names the export that works.
+  @Test func isoMediaFilesSayWhatTheyAre() {
+    func ftyp(_ brand: String) -> [UInt8] {
+      [0, 0, 0, 0x1C] + Array("ftyp\(brand)".utf8) + [0, 0, 0, 0] + Array("mif1heicmiaf".utf8) + [0, 0, 1, 0x7D]
+    }
+    let cases = [
+      ("heic", "a HEIC (HEIF) image, as an iPhone's camera saves photos; transvid does not decode it: export it as JPEG or PNG (Photos' Export, or Settings › Camera › Formats › Most Compatible)"),
+      ("mif1", "a HEIC (HEIF) image, as an iPhone's camera saves photos; transvid does not decode it: export it as JPEG or PNG (Photos' Export, or Settings › Camera › Formats › Most Compatible)"),
+      ("avif", "an AVIF image; transvid does not decode it: export it as JPEG or PNG"),
+      ("isom", "an MP4 or QuickTime file (a video or audio), not a PNG, JPEG, WebP, GIF or BMP image"),
+    ]
+    for (brand, message) in cases {
+      let error = #expect(throws: MediaError.self) { try ImageDecoder.decode(data: ftyp(brand), name: "IMG_0001.HEIC") }
+      #expect(error?.message == message, "\(brand)")
+    }
+  }
+
   @Test func truncatedPNG() throws {
     let png = try PNGWriter.encode(translucentSample())
     for length in [10, 30, png.count / 2, png.count - 5] {
