@@ -1,7 +1,8 @@
 import CFFmpeg
 import Raster
 
-/// Decodes PNG, JPEG, WebP, GIF (first frame) and BMP into premultiplied
+/// Decodes PNG (an APNG's first frame), JPEG, WebP (an animated one's first
+/// frame), GIF (first frame) and BMP into premultiplied
 /// `Bitmap`s, from memory or from a file.
 ///
 /// The format comes from the file's signature, not its name. The size the

@@ -80,7 +80,7 @@ struct ImageHeader: Equatable {
         let bits = le32(21)
         self.init(format: .webp, width: (bits & 0x3FFF) + 1, height: ((bits >> 14) & 0x3FFF) + 1)
       } else if starts(tag("VP8X"), at: 12) {
-        guard d[20] & 0x02 == 0 else { throw fail("animated WebP is not supported") }
+        // An animated one's canvas: its first frame is drawn (`WebPDecoder`).
         self.init(format: .webp, width: le24(24) + 1, height: le24(27) + 1)
       } else {
         throw fail("corrupt WebP: unknown first chunk")

@@ -68,4 +68,29 @@ import TestSupport
     let plain = try ImageDecoder.decode(path: dir.path("plain.webp"))
     #expect(plain[8, 8] == Pixel(r: 234, g: 51, b: 35, a: 255))
   }
+
+  /// An animated WebP draws its first frame on its canvas, as a browser
+  /// shows it before it plays (and as an APNG's or GIF's first frame is
+  /// drawn): a lossless 30 × 20 frame at (10, 20) of a 90 × 60 canvas whose
+  /// second frame covers it all is that frame there, transparent elsewhere.
+  @Test func anAnimatedWebPDrawsItsFirstFrame() throws {
+    let dir = try TempDirectory()
+    defer { dir.cleanUp() }
+    var small = Bitmap(width: 30, height: 20)
+    for y in 0..<20 {
+      for x in 0..<30 { small[x, y] = Color(red8: UInt8(8 * x), green8: UInt8(12 * y), blue8: 200, alpha8: 255 - UInt8(4 * x)).premultipliedPixel }
+    }
+    try PNGWriter.write(small, to: dir.path("small.png"))
+    try PNGWriter.write(Self.edges(alpha: false), to: dir.path("whole.png"))
+    for name in ["small", "whole"] {
+      _ = try run("cwebp", ["-quiet", "-lossless", "-exact", dir.path("\(name).png"), "-o", dir.path("\(name).webp")])
+    }
+    _ = try run(
+      "webpmux",
+      ["-frame", dir.path("small.webp"), "+100+10+20", "-frame", dir.path("whole.webp"), "+100+0+0", "-loop", "0", "-o", dir.path("anim.webp")])
+    let decoded = try ImageDecoder.decode(path: dir.path("anim.webp"))
+    var expected = Bitmap(width: 90, height: 60)
+    for y in 0..<20 { for x in 0..<30 { expected[10 + x, 20 + y] = small[x, y] } }
+    #expect(decoded == expected)
+  }
 }
