@@ -12,7 +12,9 @@ import Raster
 /// libwebp writes straight RGBA into the bitmap; an ICCP chunk (read by
 /// libwebpmux, already linked for the writer) converts it to sRGB
 /// (`ColorProfile`), and it is then premultiplied. `WebPDecoderTests`
-/// hold the decode to libwebp's own `dwebp`.
+/// hold the decode to libwebp's own `dwebp`. An EXIF chunk's orientation
+/// is not applied: the chunk follows the image data, and metadata there is
+/// ignored (CSS Images 3), as Chromium and Firefox ignore it.
 ///
 /// Data libwebp finds cut short or broken (its statuses NOT_ENOUGH_DATA
 /// and BITSTREAM_ERROR: a VP8 chunk whose partitions end early, say, which
