@@ -57,8 +57,9 @@ public enum ImageDecoder {
   /// (outputs drawn from one are not kept as up to date); 8: CMYK JPEGs by
   /// libjpeg-turbo, as Chromium converts them; 9: a PNG's profile and
   /// orientation after its image data ignored; 10: a PNG's cICP, gAMA and
-  /// cHRM honoured; 11: an RGB profile on a grey image honoured.
-  public static let revision = 11
+  /// cHRM honoured; 11: an RGB profile on a grey image honoured; 12: a
+  /// 32-bit BI_RGB BMP opaque.
+  public static let revision = 12
 
   /// The largest image the decoder accepts.
   public struct Limits: Hashable, Sendable {
@@ -322,7 +323,11 @@ public enum ImageDecoder {
           components: components)
       }
     }
-    if hasAlpha(frame) { Alpha.premultiply(&bitmap.bytes) }
+    if header.alphaIsReserved {
+      for i in stride(from: 3, to: bitmap.bytes.count, by: 4) { bitmap.bytes[i] = 255 }
+    } else if hasAlpha(frame) {
+      Alpha.premultiply(&bitmap.bytes)
+    }
     return oriented(bitmap, orientation ?? exifOrientation(frame))
   }
 

@@ -39,6 +39,10 @@ struct ImageHeader: Equatable {
   /// space (`ColorProfile`: RGB for 3, grey for 1); another is malformed,
   /// and browsers ignore it.
   var colorComponents = 3
+  /// A 32-bit BMP stored without bit masks (BI_RGB): its fourth byte is
+  /// reserved, not alpha, and Windows and Chromium draw every pixel
+  /// opaque; libavcodec would take it as alpha.
+  var alphaIsReserved = false
 
   /// Reads the header of `data`; the error message says what is wrong.
   /// `operation` names the file for the errors.
@@ -93,6 +97,8 @@ struct ImageHeader: Equatable {
       guard d.count >= 26 else { throw fail("truncated BMP: the file ends inside the header") }
       let height = Int32(bitPattern: UInt32(le32(22)))
       self.init(format: .bmp, width: Int(Int32(bitPattern: UInt32(le32(18)))), height: Int(height.magnitude))
+      // BITMAPINFOHEADER or later: 32 bits a pixel, compression 0 (BI_RGB).
+      alphaIsReserved = d.count >= 34 && le32(14) >= 40 && le16(28) == 32 && le32(30) == 0
     } else if d.count >= 12, starts(tag("ftyp"), at: 4) {
       // An ISO media file: an iPhone's photo (HEIC) is one, as are AVIF, MP4 and MOV.
       throw fail(Self.isoMediaKind(brand: Array(d[8..<12])))

@@ -282,6 +282,19 @@ func maxChannelDifference(_ a: Pixel, _ b: Pixel) -> Int {
     expectClose(decoded, quadrants(), within: 3, "GIF")
   }
 
+  /// A 32-bit BMP without bit masks (BI_RGB, as Pillow writes an RGBA
+  /// image) is opaque, its fourth byte reserved, as Windows and Chromium
+  /// draw it: a pixel stored with 0 there is its colour, not transparent.
+  @Test func a32BitBMPWithoutMasksIsOpaque() throws {
+    func le32(_ v: Int) -> [UInt8] { [UInt8(v & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v >> 16 & 0xFF), UInt8(v >> 24 & 0xFF)] }
+    // Two pixels, bottom-up rows of BGRX: orange with 0, blue with 128 in the fourth byte.
+    let pixels: [UInt8] = [0, 149, 255, 0, 255, 0, 0, 128]
+    let info = le32(40) + le32(2) + le32(1) + [1, 0, 32, 0] + le32(0) + le32(pixels.count) + le32(2835) + le32(2835) + le32(0) + le32(0)
+    let bmp = Array("BM".utf8) + le32(14 + info.count + pixels.count) + le32(0) + le32(14 + info.count) + info + pixels
+    let decoded = try ImageDecoder.decode(data: bmp, name: "rgba.bmp")
+    #expect(decoded[0, 0] == Pixel(r: 255, g: 149, b: 0, a: 255) && decoded[1, 0] == Pixel(r: 0, g: 0, b: 255, a: 255))
+  }
+
   /// What libpng makes of `bytes`, a 16-bit PNG of `format` (its samples
   /// read back as they are by the ffmpeg CLI): each sample's nearest 8-bit
   /// level, premultiplied (`SixteenBitSamplesTests.expected`).
