@@ -12,9 +12,9 @@
 /// 2. else the ICC profile (iCCP), when it reads as one;
 /// 3. else sRGB, which is sRGB (its intent aside);
 /// 4. else gAMA (above 0): a pure power curve, encoded = light^gAMA, on
-///    cHRM's primaries and white, else on sRGB's; without cHRM a gAMA
-///    within 5 % of 1/2.2 is "neutral" (libpng's threshold) and the
-///    pixels sRGB. cHRM without gAMA says nothing.
+///    cHRM's primaries and white (sRGB when they span no space), else on
+///    sRGB's; without cHRM a gAMA within 5 % of 1/2.2 is "neutral"
+///    (libpng's threshold) and the pixels sRGB. cHRM without gAMA says nothing.
 ///
 /// The space is applied to grey and palette PNGs as to RGB ones (their
 /// pixels are colours), as Chromium applies it. HDR transfer functions
@@ -97,6 +97,9 @@ struct PNGColorChunks: Equatable {
       return abs(exponent * 2.2 - 1) < 0.05 ? .sRGB : .space(Space(sRGBPrimariesWith: transfer))
     }
     let xy = chromaticities.map { Double($0) / 100_000 }
+    // Chromaticities that span no space (Skia finds no matrix): sRGB, as
+    // Chromium draws them. A y of 0 would divide by zero.
+    guard xy.allSatisfy({ $0 <= 1 }), stride(from: 1, to: 8, by: 2).allSatisfy({ xy[$0] > 0 }) else { return .sRGB }
     return .space(
       Space(white: [xy[0], xy[1]], red: [xy[2], xy[3]], green: [xy[4], xy[5]], blue: [xy[6], xy[7]], transfer: transfer))
   }

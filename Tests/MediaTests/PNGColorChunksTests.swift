@@ -112,6 +112,8 @@ import Testing
       ("a narrow-range cICP is none", Self.cICP([1, 13, 0, 0]) + Self.gAMA(100_000), [], linear),
       ("PQ is passed over", Self.cICP([9, 16, 0, 1]) + Self.gAMA(100_000), [], linear),
       ("gAMA after the image data", [], Self.gAMA(100_000), plain),
+      ("a cHRM whose white has y = 0", Self.gAMA(100_000) + Self.cHRM([0.3127, 0, 0.64, 0.33, 0.30, 0.60, 0.15, 0.06]), [], plain),
+      ("a cHRM of one primary thrice", Self.gAMA(100_000) + Self.cHRM([0.3127, 0.3290] + Array(repeating: [0.64, 0.33], count: 3).flatMap { $0 }), [], plain),
       ("cICP after the image data", [], Self.cICP([1, 8, 0, 1]), plain),
     ]
     for (label, before, after, expected) in cases {
