@@ -13,8 +13,9 @@ import CZlib
 /// reads; the profile is inflated here by zlib, at most `maxProfileBytes`,
 /// and handed to the colour conversion as libavcodec's side data would be.
 /// A profile that does not inflate, or inflates past the bound, is no
-/// profile: the picture is drawn as sRGB, as libpng (a benign error) and so
-/// browsers show such a PNG, and as the JPEG decoder treats a broken one.
+/// profile: the PNG's other colour chunks decide, else the picture is drawn
+/// as sRGB, as libpng (a benign error) and so browsers show such a PNG, and
+/// as the JPEG decoder treats a broken one.
 /// The chunks are whole, so the PNG stays valid and its pixels are the
 /// same.
 ///
