@@ -9,8 +9,10 @@
 
 struct cjpeg_decoder {
   struct jpeg_decompress_struct info;
-  // A CMYK or YCCK file, decoded to CMYK and turned into RGB here (`cmyk_to_rgb`).
+  // A CMYK or YCCK file, decoded to CMYK and turned into RGB here
+  // (`cmyk_to_rgb`) unless the caller keeps the samples (`cjpeg_keep_cmyk`).
   int cmyk;
+  int keep_cmyk;
   struct jpeg_error_mgr error;
   struct jpeg_progress_mgr progress;
   int32_t max_scans;
@@ -159,6 +161,12 @@ static void cmyk_to_rgb(uint8_t *row, JDIMENSION width) {
   }
 }
 
+int32_t cjpeg_keep_cmyk(cjpeg_decoder *d) {
+  if (!d->cmyk) return 0;
+  d->keep_cmyk = 1;
+  return 1;
+}
+
 int32_t cjpeg_read(cjpeg_decoder *d, uint8_t *rgba) {
   if (setjmp(d->fail)) {
     jpeg_destroy_decompress(&d->info);
@@ -173,7 +181,7 @@ int32_t cjpeg_read(cjpeg_decoder *d, uint8_t *rgba) {
     for (; n < 16 && first + (JDIMENSION)n < d->info.output_height; n++) rows[n] = rgba + (first + (JDIMENSION)n) * stride;
     JDIMENSION read = jpeg_read_scanlines(&d->info, rows, (JDIMENSION)n);
     if (read == 0) break;
-    if (d->cmyk)
+    if (d->cmyk && !d->keep_cmyk)
       for (JDIMENSION r = 0; r < read; r++) cmyk_to_rgb(rows[r], d->info.output_width);
   }
   int32_t result = d->info.output_scanline == d->info.output_height ? 0 : -1;

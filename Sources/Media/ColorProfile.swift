@@ -22,9 +22,10 @@ import CLCMS
 /// A profile that maps every colour to itself (an embedded sRGB profile,
 /// checked on a 17-level grid of the RGB cube; a grey one on every level)
 /// leaves the pixels as they are, bit for bit. A grey profile on an RGB
-/// image (a malformed file, which libpng and browsers ignore), a CMYK one,
-/// and one LittleCMS cannot read are ignored, and the pixels are taken as
-/// sRGB.
+/// image (a malformed file, which libpng and browsers ignore) and one
+/// LittleCMS cannot read are ignored, and the pixels are taken as sRGB. A
+/// CMYK JPEG's CMYK profile converts its CMYK samples
+/// (`convertCMYKToSRGB`, called by `TurboJPEG`).
 enum ColorProfile {
   /// Converts `pixels` straight RGBA pixels at `bytes` from the colour space
   /// `icc` describes to sRGB, alpha as it is, for an image that stores
@@ -57,6 +58,49 @@ enum ColorProfile {
     while done < pixels {
       let count = min(pixels - done, 1 << 24)
       cmsDoTransform(transform, bytes + 4 * done, bytes + 4 * done, UInt32(count))
+      done += count
+    }
+    return true
+  }
+
+  /// Whether `icc` reads as a CMYK profile.
+  static func isCMYK(_ icc: UnsafeRawBufferPointer) -> Bool {
+    guard icc.count >= 132, icc.count <= UInt32.max, let profile = cmsOpenProfileFromMem(icc.baseAddress, UInt32(icc.count))
+    else { return false }
+    defer { cmsCloseProfile(profile) }
+    return cmsGetColorSpace(profile) == cmsSigCmykData
+  }
+
+  /// Converts `pixels` CMYK samples at `bytes` (four a pixel, Adobe's
+  /// inverted CMYK as libjpeg gives a CMYK JPEG's) by the CMYK profile
+  /// `icc` to opaque sRGB RGBA, in place: perceptual intent, the profile's
+  /// A2B0 table, the one Chromium (skcms) reads. False when LittleCMS
+  /// makes no transform of it.
+  static func convertCMYKToSRGB(_ bytes: UnsafeMutablePointer<UInt8>, pixels: Int, icc: UnsafeRawBufferPointer) -> Bool {
+    guard icc.count >= 132, icc.count <= UInt32.max, let source = cmsOpenProfileFromMem(icc.baseAddress, UInt32(icc.count)),
+      let srgb = cmsCreate_sRGBProfile()
+    else { return false }
+    defer {
+      cmsCloseProfile(source)
+      cmsCloseProfile(srgb)
+    }
+    guard cmsGetColorSpace(source) == cmsSigCmykData,
+      let transform = cmsCreateTransform(source, invertedCMYK8, srgb, rgba8, UInt32(INTENT_PERCEPTUAL), 0)
+    else { return false }
+    defer { cmsDeleteTransform(transform) }
+    // Through a buffer a row of pixels long at a time: the formats differ.
+    let step = 4096
+    var row = [UInt8](repeating: 255, count: 4 * step)
+    var done = 0
+    while done < pixels {
+      let count = min(pixels - done, step)
+      row.withUnsafeMutableBufferPointer { out in
+        cmsDoTransform(transform, bytes + 4 * done, out.baseAddress, UInt32(count))
+        for i in 0..<count {
+          (bytes + 4 * (done + i)).update(from: out.baseAddress! + 4 * i, count: 3)
+          bytes[4 * (done + i) + 3] = 255
+        }
+      }
       done += count
     }
     return true
@@ -138,6 +182,9 @@ enum ColorProfile {
     return table == identity ? nil : table
   }
 
+  /// LittleCMS's TYPE_CMYK_8_REV: 4 channels of 1 byte, CMYK, each stored
+  /// inverted (255 is no ink), as Adobe's CMYK JPEGs store them.
+  private static let invertedCMYK8 = UInt32(PT_CMYK << 16 | 4 << 3 | 1 | 1 << 13)
   /// LittleCMS's TYPE_RGBA_8: 4 channels (one extra) of 1 byte, RGB.
   private static let rgba8 = UInt32(PT_RGB << 16 | 1 << 7 | 3 << 3 | 1)
   /// LittleCMS's TYPE_RGB_FLT: floating point, 3 channels of 4 bytes, RGB (0…1).

@@ -58,8 +58,8 @@ public enum ImageDecoder {
   /// libjpeg-turbo, as Chromium converts them; 9: a PNG's profile and
   /// orientation after its image data ignored; 10: a PNG's cICP, gAMA and
   /// cHRM honoured; 11: an RGB profile on a grey image honoured; 12: a
-  /// 32-bit BI_RGB BMP opaque.
-  public static let revision = 12
+  /// 32-bit BI_RGB BMP opaque; 13: a CMYK JPEG's CMYK profile honoured.
+  public static let revision = 13
 
   /// The largest image the decoder accepts.
   public struct Limits: Hashable, Sendable {

@@ -36,8 +36,8 @@ struct ImageHeader: Equatable {
   var scans = 1
   /// The colour channels the image stores: 1 for a grey PNG or JPEG, 4 for
   /// a CMYK JPEG, 3 otherwise. An image takes a colour profile of its own
-  /// space (`ColorProfile`: RGB for 3, grey for 1); another is malformed,
-  /// and browsers ignore it.
+  /// space (`ColorProfile`: RGB for 3, grey or RGB for 1, CMYK for 4);
+  /// another is malformed, and browsers ignore it.
   var colorComponents = 3
   /// A 32-bit BMP stored without bit masks (BI_RGB): its fourth byte is
   /// reserved, not alpha, and Windows and Chromium draw every pixel

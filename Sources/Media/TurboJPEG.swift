@@ -20,8 +20,9 @@ import Raster
 /// colour is its sample times K's over 255, rounded down: the browsers'
 /// arithmetic for Adobe's inverted CMYK, which Photoshop and other encoders
 /// write, so white is 255. libavcodec's own conversion made it 254 and
-/// other colours up to two levels off. Its ICC profile, a CMYK one, is not
-/// applied (`ColorProfile`).
+/// other colours up to two levels off. With a CMYK ICC profile (a print
+/// workflow's, such as SWOP) the samples go through the profile instead
+/// (`ColorProfile.convertCMYKToSRGB`), as Chromium converts them.
 ///
 /// A JPEG whose pixel data libjpeg finds cut short or corrupt (its
 /// warnings "premature end of data segment", "bad Huffman code", …: it
@@ -78,12 +79,21 @@ enum TurboJPEG {
       var icc: UnsafeMutablePointer<UInt8>?, iccSize: UInt32 = 0
       let profile = cjpeg_icc(decoder, &icc, &iccSize) == 1 ? icc : nil
       defer { free(profile) }
+      // A CMYK profile converts the CMYK samples themselves, as Chromium's does.
+      let cmykProfile =
+        profile != nil && header.colorComponents == 4
+        && ColorProfile.isCMYK(UnsafeRawBufferPointer(start: profile, count: Int(iccSize)))
+        && cjpeg_keep_cmyk(decoder) == 1
       var decoded = false
       let bytes = [UInt8](unsafeUninitializedCapacity: Int(width) * Int(height) * 4) { out, count in
         decoded = cjpeg_read(decoder, out.baseAddress) == 0
         count = decoded ? out.count : 0
-        // Opaque, so straight and premultiplied alike: converted in place.
-        if decoded, let profile {
+        if decoded, cmykProfile, let profile {
+          decoded = ColorProfile.convertCMYKToSRGB(
+            out.baseAddress!, pixels: Int(width) * Int(height), icc: UnsafeRawBufferPointer(start: profile, count: Int(iccSize)))
+          if !decoded { count = 0 }
+        } else if decoded, let profile {
+          // Opaque, so straight and premultiplied alike: converted in place.
           // A grey JPEG's pixels come with r = g = b (libjpeg's grey to RGBA).
           ColorProfile.convertToSRGB(
             out.baseAddress!, pixels: Int(width) * Int(height), icc: UnsafeRawBufferPointer(start: profile, count: Int(iccSize)),

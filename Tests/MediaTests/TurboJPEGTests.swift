@@ -3,6 +3,7 @@
 // off, so the glue (scaling, rows, colour, orientation) is checked against
 // a program that shares none of it.
 
+import CLCMS
 import Foundation
 import Raster
 import Testing
@@ -139,6 +140,7 @@ import TestSupport
       0xFC, 0xBF, 0xAF, 0xE0, 0xFE, 0xBF, 0xC6, 0xFE, 0xBE, 0x0F, 0xAF, 0xD4, 0x0A, 0xFE, 0xF0, 0x2B,
       0xFD, 0x90, 0x2B, 0xF8, 0xEF, 0xAF, 0xFF, 0xD9,
     ]
+    try Self.cmykJPEG = jpeg
     let image = try ImageDecoder.decode(data: jpeg, name: "cmyk.jpg")
     #expect(image.width == 24 && image.height == 8)
     let blocks: [[UInt8]] = [[255, 255, 255, 255], [189, 119, 48, 255], [127, 127, 127, 255]]
@@ -147,6 +149,72 @@ import TestSupport
         let pixel = Array(image.bytes[4 * (y * 24 + x)..<4 * (y * 24 + x) + 4])
         #expect(pixel == blocks[x / 8], "(\(x), \(y))")
       }
+    }
+  }
+
+  /// The CMYK JPEG of `cmykIsDrawnAsChromiumDrawsIt`, once it has run.
+  nonisolated(unsafe) static var cmykJPEG: [UInt8] = []
+
+  /// A CMYK profile whose colours are the naive ones with red and blue
+  /// swapped: red from yellow ink and K, blue from cyan, in a 9-point
+  /// table (its A2B0) of Lab, which LittleCMS works out from sRGB.
+  static func swappingCMYKProfile() throws -> [UInt8] {
+    let srgb = try #require(cmsCreate_sRGBProfile()), lab = try #require(cmsCreateLab4Profile(nil))
+    defer {
+      cmsCloseProfile(srgb)
+      cmsCloseProfile(lab)
+    }
+    let rgb16 = UInt32(PT_RGB << 16 | 3 << 3 | 2), lab16 = UInt32(PT_Lab << 16 | 3 << 3 | 2)
+    var toLab = try #require(cmsCreateTransform(srgb, rgb16, lab, lab16, UInt32(INTENT_RELATIVE_COLORIMETRIC), 0))
+    defer { cmsDeleteTransform(toLab) }
+    let profile = try #require(cmsCreateProfilePlaceholder(nil))
+    defer { cmsCloseProfile(profile) }
+    cmsSetProfileVersion(profile, 2.1)
+    cmsSetDeviceClass(profile, cmsSigOutputClass)
+    cmsSetColorSpace(profile, cmsSigCmykData)
+    cmsSetPCS(profile, cmsSigLabData)
+    let pipeline = try #require(cmsPipelineAlloc(nil, 4, 3))
+    defer { cmsPipelineFree(pipeline) }
+    let table = try #require(cmsStageAllocCLut16bit(nil, 9, 4, 3, nil))
+    _ = withUnsafeMutablePointer(to: &toLab) { cargo in
+      cmsStageSampleCLut16bit(
+        table,
+        { input, output, cargo in
+          let ink = (0..<4).map { 1 - Double(input![$0]) / 65535 }
+          var rgb: [UInt16] = [ink[2], ink[1], ink[0]].map { UInt16(($0 * ink[3] * 65535).rounded()) }
+          let transform = cargo!.assumingMemoryBound(to: cmsHTRANSFORM.self).pointee
+          cmsDoTransform(transform, &rgb, output, 1)
+          return 1
+        }, cargo, 0)
+    }
+    cmsPipelineInsertStage(pipeline, cmsAT_END, cmsStageAllocToneCurves(nil, 4, nil))
+    cmsPipelineInsertStage(pipeline, cmsAT_END, table)
+    cmsPipelineInsertStage(pipeline, cmsAT_END, cmsStageAllocToneCurves(nil, 3, nil))
+    try #require(cmsWriteTag(profile, cmsSigAToB0Tag, UnsafeRawPointer(pipeline)) != 0)
+    var size: UInt32 = 0
+    try #require(cmsSaveProfileToMem(profile, nil, &size) != 0)
+    var bytes = [UInt8](repeating: 0, count: Int(size))
+    try #require(cmsSaveProfileToMem(profile, &bytes, &size) != 0)
+    return bytes
+  }
+
+  /// A CMYK JPEG's CMYK profile converts its inks, as Chromium converts them
+  /// (it drew a yellow block of a JPEG with this swapping profile cyan):
+  /// the blocks of `cmykIsDrawnAsChromiumDrawsIt` come out with red and
+  /// blue swapped, within 3 levels of Chromium's 255, 255, 255; 52, 119,
+  /// 189 and 127, 127, 127 (both interpolate the table).
+  @Test func aCMYKProfileConvertsTheInks() throws {
+    try cmykIsDrawnAsChromiumDrawsIt()
+    let profile = try Self.swappingCMYKProfile()
+    let length = 2 + 14 + profile.count
+    let app2: [UInt8] = [0xFF, 0xE2, UInt8(length >> 8), UInt8(length & 0xFF)] + Array("ICC_PROFILE".utf8) + [0, 1, 1] + profile
+    let jpeg = Array(Self.cmykJPEG.prefix(2)) + app2 + Self.cmykJPEG.dropFirst(2)
+    let image = try ImageDecoder.decode(data: jpeg, name: "swop.jpg")
+    let blocks: [[Int]] = [[255, 255, 255], [52, 119, 189], [127, 127, 127]]
+    for (k, expected) in blocks.enumerated() {
+      let p = image[8 * k + 4, 4]
+      let got = [Int(p.r), Int(p.g), Int(p.b)]
+      #expect(zip(got, expected).allSatisfy { abs($0 - $1) <= 3 } && p.a == 255, "block \(k): \(got), expected \(expected)")
     }
   }
 }

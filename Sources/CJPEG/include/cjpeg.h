@@ -43,6 +43,12 @@ cjpeg_decoder *cjpeg_open(
 /// `cjpeg_read`.
 int32_t cjpeg_icc(cjpeg_decoder *decoder, uint8_t **icc, uint32_t *size);
 
+/// For a CMYK (or YCCK) JPEG: `cjpeg_read` writes its CMYK samples as
+/// libjpeg gives them (Adobe's inverted CMYK, four bytes a pixel) instead
+/// of RGBA, for the caller's colour management; 1 when the JPEG is CMYK,
+/// 0 (and no change) otherwise. Before `cjpeg_read`.
+int32_t cjpeg_keep_cmyk(cjpeg_decoder *decoder);
+
 /// Decodes every row into `rgba` (width × 4 bytes a row, alpha 255) and
 /// frees the decoder. 0 on success; -1 when libjpeg failed or warned
 /// (`rgba` then holds partial rows).
