@@ -50,8 +50,7 @@ public struct ScreenBuilder: Sendable {
   }
 
   /// One view's layer: colour, gradient, image (clipped to the rounded
-  /// frame), then the navigation bar's hairline (below its frame) and the
-  /// label.
+  /// frame), then the navigation bar's hairline and the label.
   public func layer(for view: ViewSpec) -> Layer {
     var layer = Layer(frame: view.frame)
     layer.backgroundColor = view.color
@@ -70,19 +69,10 @@ public struct ScreenBuilder: Sendable {
       }
     }
     if view.kind == .navbar {
-      // The bar's shadow image: one device pixel of separator colour just
-      // below the bar, outside its bounds, as UIKit hangs it over the
-      // content underneath (the bar's own last row keeps the bar's colour).
+      // The bar's shadow image: one device pixel of separator colour below it.
       let hairline = 1 / scale
-      var line = Layer(frame: Rect(x: 0, y: view.frame.height, width: view.frame.width, height: hairline))
+      var line = Layer(frame: Rect(x: 0, y: view.frame.height - hairline, width: view.frame.width, height: hairline))
       line.backgroundColor = Color(red: 0, green: 0, blue: 0, alpha: 0.3)
-      if layer.masksToBounds {
-        // A bar with an image clips the image, not the line below it.
-        var content = layer
-        content.position = Rect(origin: .zero, size: view.frame.size).center
-        layer = Layer(frame: view.frame)
-        layer.sublayers = [content]
-      }
       layer.sublayers.append(line)
     }
     if let text = view.text, !text.isEmpty {
