@@ -109,6 +109,33 @@ public struct Timeline: Sendable {
   /// How long a tap's touch indicator shows, in the step's own seconds.
   public static let tapDuration = 0.2
 
+  /// The tap of an earlier step still down at frame `n`: a step shorter
+  /// than `tapDuration` (in its own seconds) ends before its finger lifts,
+  /// and the segments after it show the touch for the rest of that time,
+  /// as a screen recording shows a 0.2 s tap whatever follows it. Returns
+  /// the tapped step's segment and the touch's point in that step's space;
+  /// nil when no earlier tap is down (the frame's own step draws its own
+  /// touch, `touchLocation`).
+  public func carriedTap(ofFrame n: Int) -> (segment: Int, point: Point)? {
+    let t = frameRate.time(ofFrame: n)
+    var index = segmentIndex(ofFrame: n)
+    if case .transition(_, let step) = segments[index].content, step.touch != nil,
+      touchLocation(segment: index, clock: clock(ofFrame: n, segment: index)) != nil
+    {
+      return nil
+    }
+    // Segments start no later going back; none started more than a tap at
+    // the slowest slow motion (20×) ago can still be down.
+    while index > 0, t - segments[index - 1].start < Self.tapDuration * 20 {
+      index -= 1
+      let s = segments[index]
+      guard case .transition(_, let step) = s.content, let point = step.touch, s.track == nil else { continue }
+      // To a millionth of a frame, as segments end: a tap's 0.2 s ends on the frame at 0.2 s.
+      if (t - s.start) / step.slowmo < Self.tapDuration - frameTolerance / step.slowmo { return (index, point) }
+    }
+    return nil
+  }
+
   /// The step's own clock at frame `n` (wall time in its segment ÷ slowmo).
   public func clock(ofFrame n: Int, segment index: Int) -> Double {
     let s = segments[index]

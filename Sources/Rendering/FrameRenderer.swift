@@ -113,7 +113,23 @@ public struct FrameRenderer: Sendable {
     if let touch = timeline.touchLocation(segment: index, clock: timeline.clock(ofFrame: n, segment: index)) {
       layers.sublayers.append(Self.touchIndicator(at: touch))
     }
-    return Self.shown(layers, for: step, inside: resting.host(segment: index), size: spec.canvas.size)
+    let shown = Self.shown(layers, for: step, inside: resting.host(segment: index), size: spec.canvas.size)
+    guard let carried = carriedTouch(ofFrame: n) else { return shown }
+    var root = Layer(frame: Rect(origin: .zero, size: spec.canvas.size))
+    root.sublayers = [shown, carried]
+    return root
+  }
+
+  /// The touch indicator of an earlier step's tap still down at frame `n`
+  /// (`Timeline.carriedTap`), on the canvas: where that step drew it,
+  /// flipped back for a mirrored step. A tap on a step inside a sheet's
+  /// card is drawn in the card's moving space, so it ends with its step.
+  func carriedTouch(ofFrame n: Int) -> Layer? {
+    guard let (segment, point) = timeline.carriedTap(ofFrame: n), resting.host(segment: segment) == nil,
+      case .transition(_, let step) = timeline.segments[segment].content
+    else { return nil }
+    let x = step.mirror == true ? spec.canvas.size.width - point.x : point.x
+    return Self.touchIndicator(at: Point(x: x, y: point.y))
   }
 
   /// The touch a screen recording shows: a translucent grey disc, 44 pt
@@ -146,6 +162,8 @@ public struct FrameRenderer: Sendable {
     guard n > 0, n < frameCount else { return false }
     let fps = Double(spec.canvas.fps)
     if let stage = stage?.stage, !stage.showsSameCaption(Double(n - 1) / fps, Double(n) / fps) { return false }
+    // An earlier step's tap still down on one frame and lifted (or another's) on the other.
+    if timeline.carriedTap(ofFrame: n - 1)?.segment != timeline.carriedTap(ofFrame: n)?.segment { return false }
     switch (timeline.content(ofFrame: n - 1), timeline.content(ofFrame: n)) {
     case (.transition(let a, let t), .transition(let b, let u)):
       return a == b && t == u
@@ -265,6 +283,11 @@ public struct FrameRenderer: Sendable {
     } else if let (segment, screen) = stillSegment(ofFrame: n) {
       if let image = resting.image(segment: segment) ?? screens[screen]?.image {
         RowBlend.copy(image, into: &bitmap, area: area)
+      }
+      if let touch = carriedTouch(ofFrame: n) {
+        var root = Layer(frame: Rect(origin: .zero, size: spec.canvas.size))
+        root.sublayers = [touch]
+        compositor.render(root, into: &bitmap, at: (area.x, area.y), size: (area.width, area.height))
       }
     }
   }

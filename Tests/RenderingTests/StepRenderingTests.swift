@@ -140,6 +140,39 @@ import Testing
     #expect(a[2, 58] == b[2, 58])
   }
 
+  /// A tap shows 0.2 s though its step is shorter (the timeline sweep: on
+  /// a 0.1 s tap-spread it vanished with the step, after 3 frames of the 6
+  /// at 30 fps): the hold after it, and a transition after it, still show
+  /// the disc until the tap's 0.2 s are up, and the frames repeat only
+  /// where neither the screen nor the disc changes.
+  @Test func aTapOutlastsAShorterStep() throws {
+    func job(_ steps: String) -> String {
+      """
+      name: tap
+      canvas: { size: 200x400, scale: 1, fps: 30 }
+      screens:
+        a: { background: "#FF0000" }
+        b: { background: "#0000FF" }
+      timeline:
+      \(steps)
+      """
+    }
+    let tap = "  - push: { to: b, transition: tap-spread, tap: [100, 300], duration: 0.1, touch: true }\n"
+    let held = FrameRenderer(spec: try JobParser.parse(job(tap + "  - hold: 0.5"), file: "t.cfg"))
+    let blue = Pixel(r: 0, g: 0, b: 255, a: 255)
+    // Frames 0–2 are the step's, 3–5 the hold's while the finger is down, 6 on: lifted.
+    for n in 0..<6 {
+      #expect(held.frame(n, width: 200, height: 400)[100, 300] != blue, "frame \(n)")
+    }
+    #expect(held.frame(6, width: 200, height: 400)[100, 300] == blue)
+    #expect(held.frame(5, width: 200, height: 400)[10, 10] == blue)
+    #expect(held.repeatsPreviousFrame(5) && !held.repeatsPreviousFrame(6))
+    let popped = FrameRenderer(spec: try JobParser.parse(job(tap + "  - pop: { duration: 0.5, transition: cross-dissolve, curve: linear }"), file: "t.cfg"))
+    let drawn = popped.frame(4, width: 200, height: 400)
+    let bare = FrameRenderer(spec: try JobParser.parse(job(tap.replacingOccurrences(of: ", touch: true", with: "") + "  - pop: { duration: 0.5, transition: cross-dissolve, curve: linear }"), file: "t.cfg")).frame(4, width: 200, height: 400)
+    #expect(drawn[100, 300] != bare[100, 300] && drawn[10, 10] == bare[10, 10])
+  }
+
   /// An elastic sheet taller than the screen (its 500 pt on an iPhone held
   /// in landscape) is as tall as the screen: at rest it shows the whole new
   /// screen, its top bar at the top and nothing of the old screen below it.
