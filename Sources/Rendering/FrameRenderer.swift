@@ -160,8 +160,8 @@ public struct FrameRenderer: Sendable {
   /// a paused gesture holds it). False means "not known", not "different".
   public func repeatsPreviousFrame(_ n: Int) -> Bool {
     guard n > 0, n < frameCount else { return false }
-    let fps = Double(spec.canvas.fps)
-    if let stage = stage?.stage, !stage.showsSameCaption(Double(n - 1) / fps, Double(n) / fps) { return false }
+    let time = timeline.frameRate.time(ofFrame:)
+    if let stage = stage?.stage, !stage.showsSameCaption(time(n - 1), time(n)) { return false }
     // An earlier step's tap still down on one frame and lifted (or another's) on the other.
     if timeline.carriedTap(ofFrame: n - 1)?.segment != timeline.carriedTap(ofFrame: n)?.segment { return false }
     switch (timeline.content(ofFrame: n - 1), timeline.content(ofFrame: n)) {
@@ -241,7 +241,9 @@ public struct FrameRenderer: Sendable {
       draw(n, into: &full)
       return bitmap.copy(from: full)
     }
-    stage.compose(time: Double(n) / Double(spec.canvas.fps), into: &bitmap) { target, area in
+    // The frame's exact time, as the timeline's: at 59.94 fps n/60 would run
+    // the captions 0.1 % behind the steps they belong to.
+    stage.compose(time: timeline.frameRate.time(ofFrame: n), into: &bitmap) { target, area in
       renderCanvas(n, into: &target, area: area)
       fixStatusBar(n, in: &target, area: area)
     }

@@ -235,6 +235,35 @@ import Testing
     #expect(renderer.repeatsPreviousFrame(16))
   }
 
+  /// At 59.94 fps a step's caption starts fading in on the step's first
+  /// frame, as the steps are timed (frame n at n·1001/60000 s): the stage
+  /// took frame n at n/60 s, so after a 20 s hold the caption began a frame
+  /// after its step, and 0.1 % later still the longer the video ran (the
+  /// timeline sweep: 6 frames late at 100 s).
+  @Test func aCaptionFadesInWithItsStepAtAnNTSCRate() throws {
+    let job = """
+      name: c
+      canvas: { size: 200x100, scale: 1, fps: 59.94 }
+      stage: { device: none, background: "#FFFFFF", caption: { text: "Tap", font: 30, textColor: "#000000", lines: 1 } }
+      screens:
+        a: { background: "#FF0000" }
+      timeline:
+        - hold: 20
+        - hold: 1
+          caption: "Swipe"
+      """
+    let spec = try JobParser.parse(job, file: "c.cfg")
+    let fonts = try FontLibrary.system.get()
+    try CaptionFit.check(spec, fonts: fonts)
+    let renderer = FrameRenderer(spec: spec, fonts: fonts)
+    // The second hold's first frame: 1199, at 20.0033 s (1198 is at 19.9867 s).
+    #expect(renderer.timeline.segmentIndex(ofFrame: 1198) == 0 && renderer.timeline.segmentIndex(ofFrame: 1199) == 1)
+    let w = spec.framePixelWidth, h = spec.framePixelHeight
+    let before = renderer.frame(1198, width: w, height: h), after = renderer.frame(1200, width: w, height: h)
+    #expect(before != after)
+    #expect(!renderer.repeatsPreviousFrame(1200))
+  }
+
   @Test func statusBarStripStaysStillThroughAPush() throws {
     func job(statusBar: String) -> String {
       """
