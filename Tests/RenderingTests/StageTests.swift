@@ -202,6 +202,14 @@ import Testing
     #expect(frame[Int(layout.screen.minX) + 20, Int(layout.screen.midY)] == Pixel(r: 0, g: 0, b: 0, a: 255))
   }
 
+  /// `job` parsed, its captions checked to fit, and its renderer with the system's fonts.
+  static func captioned(_ job: String) throws -> (JobSpec, FrameRenderer) {
+    let spec = try JobParser.parse(job, file: "c.cfg")
+    let fonts = try FontLibrary.system.get()
+    try CaptionFit.check(spec, fonts: fonts)
+    return (spec, FrameRenderer(spec: spec, fonts: fonts))
+  }
+
   @Test func captionChangesPerStepWithACrossFade() throws {
     let job = """
       name: c
@@ -214,10 +222,7 @@ import Testing
         - hold: 1
           caption: "Swipe back to return"
       """
-    let spec = try JobParser.parse(job, file: "c.cfg")
-    let fonts = try FontLibrary.system.get()
-    try CaptionFit.check(spec, fonts: fonts)
-    let renderer = FrameRenderer(spec: spec, fonts: fonts)
+    let (spec, renderer) = try Self.captioned(job)
     let layout = StageLayout(stage: try #require(spec.stage), canvas: spec.canvas)
     func ink(_ n: Int) -> Int {
       let f = renderer.frame(n, width: spec.framePixelWidth, height: spec.framePixelHeight)
@@ -252,10 +257,7 @@ import Testing
         - hold: 1
           caption: "Swipe"
       """
-    let spec = try JobParser.parse(job, file: "c.cfg")
-    let fonts = try FontLibrary.system.get()
-    try CaptionFit.check(spec, fonts: fonts)
-    let renderer = FrameRenderer(spec: spec, fonts: fonts)
+    let (spec, renderer) = try Self.captioned(job)
     // The second hold's first frame: 1199, at 20.0033 s (1198 is at 19.9867 s).
     #expect(renderer.timeline.segmentIndex(ofFrame: 1198) == 0 && renderer.timeline.segmentIndex(ofFrame: 1199) == 1)
     let w = spec.framePixelWidth, h = spec.framePixelHeight
