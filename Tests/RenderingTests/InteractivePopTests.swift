@@ -64,6 +64,30 @@ import Testing
     #expect(note.message.contains("with fewer than four samples UIKit goes by the finger's speed alone, and it is not moving on"), "\(note)")
   }
 
+  /// A swipe of fewer than four samples goes by its mean speed alone
+  /// (README: "forward, it finishes however short it is"): 5 pt, or 40 pt in
+  /// three samples, finishes the pop, where the same finger given a fourth
+  /// sample is judged by position and speed and cancels; one whose mean
+  /// speed is back cancels.
+  @Test(arguments: [
+    ("[0, 5]", true),
+    ("[0, 20, 40]", true),
+    ("[0, 20, 40, 60]", false),
+    ("[30, 40, 20]", false),
+  ])
+  func aShortSwipeGoesByItsSpeedAlone(distances: String, finishes: Bool) throws {
+    let spec = try JobParser.parse(Self.swipeJob(width: 390, gesture: "direction: right, distance: \(distances)"), file: "g.cfg")
+    guard case .transition(let pop) = spec.timeline[1] else {
+      Issue.record("no pop")
+      return
+    }
+    #expect(pop.isCancelled == !finishes, "\(distances)")
+    // The last frame shows the screen the pop ends on: the first (red) when it finishes.
+    let renderer = FrameRenderer(spec: spec)
+    let last = renderer.frame(renderer.frameCount - 1, width: 390, height: 200)
+    #expect((last[200, 100].r == 255) == finishes, "\(distances): \(last[200, 100])")
+  }
+
   /// A finger moving across or against what it drags is said: a back-swipe
   /// moves the page right (trailing), a sheet down when dismissed.
   @Test func aGestureAgainstItsPageIsNoted() throws {
