@@ -36,6 +36,12 @@ extension JobDecoder {
           try spring(pair.value, fields.path("spring"), stepDuration: stepDuration, durationField: durationField))
         continue
       }
+      if pair.key == "caption" {
+        throw Diagnostic(
+          pair.keyLocation,
+          "\(fields.path("caption")): a caption sits beside the step, not inside its mapping: "
+            + "write caption: on the line after the step, indented as the step's key")
+      }
       guard let parameter = descriptor.parameters.first(where: { $0.name == pair.key }) else {
         let names = descriptor.parameters.map(\.name)
         var message = "unknown parameter \(YAMLNode.singleQuoted(pair.key)) in \(fields.path)"

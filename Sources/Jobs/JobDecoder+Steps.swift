@@ -25,6 +25,14 @@ extension JobDecoder {
   /// Longest hold, in seconds.
   static let maximumHold = 600.0
 
+  /// Whether `key` is written inside a transition step's mapping: one of
+  /// its own keys (`slowmo`, `touch`, …), `spring`, or a parameter of a
+  /// transition steps may name.
+  func isStepOption(_ key: String) -> Bool {
+    JobDecoder.stepReservedKeys.contains(key) || key == "spring"
+      || transitions.contains { $0.parameters.contains { $0.name == key } }
+  }
+
   /// A screen pushed or presented, waiting for its pop or dismiss.
   private struct Shown {
     var step: TransitionStep
@@ -48,9 +56,17 @@ extension JobDecoder {
         throw mismatch(item, itemPath, expected: "a step: hold, push, pop, present or dismiss")
       }
       if pairs.count > 1 {
+        let second = pairs[1].key
+        // A step's own option (`slowmo`, a parameter) written beside it, as `caption:` is: it goes inside.
+        if pair.key != "hold", isStepOption(second) {
+          throw Diagnostic(
+            pairs[1].keyLocation,
+            "\(itemPath): \(YAMLNode.singleQuoted(second)) goes inside the step's mapping, "
+              + "\(pair.key): { …, \(second): … }; only caption: sits beside a step")
+        }
         throw Diagnostic(
           pairs[1].keyLocation,
-          "\(itemPath): a step has one key, found \(YAMLNode.singleQuoted(pair.key)) and \(YAMLNode.singleQuoted(pairs[1].key)) "
+          "\(itemPath): a step has one key, found \(YAMLNode.singleQuoted(pair.key)) and \(YAMLNode.singleQuoted(second)) "
             + "(start each step with '-')")
       }
       let stepPath = itemPath.appending(pair.key)

@@ -235,6 +235,15 @@ let brokenJobs: [BrokenJob] = [
     "two keys in a step", job("hold: 1\n    pop:"),
     "job.cfg:10:5: error: timeline[0]: a step has one key, found 'hold' and 'pop' (start each step with '-')"),
   BrokenJob(
+    "a step's option beside it", job("push: { to: detail, transition: circle-spread }\n    slowmo: 4"),
+    "job.cfg:10:5: error: timeline[0]: 'slowmo' goes inside the step's mapping, push: { …, slowmo: … }; only caption: sits beside a step"),
+  BrokenJob(
+    "a parameter beside its step", job("push: { to: detail, transition: circle-spread }\n    duration: 1"),
+    "job.cfg:10:5: error: timeline[0]: 'duration' goes inside the step's mapping, push: { …, duration: … }; only caption: sits beside a step"),
+  BrokenJob(
+    "a caption inside its step", job("push: { to: detail, transition: circle-spread, caption: Hi }"),
+    "job.cfg:9:52: error: timeline[0].push.caption: a caption sits beside the step, not inside its mapping: write caption: on the line after the step, indented as the step's key"),
+  BrokenJob(
     "hold too long", job("hold: 601"),
     "job.cfg:9:11: error: timeline[0].hold: expected a number of seconds from 0 to 600, got 601"),
   BrokenJob(
