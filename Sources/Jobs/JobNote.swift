@@ -14,6 +14,7 @@ import Transitions
 // - an odd canvas written to mp4, webm or mov at its own size: the video
 //   repeats the last column or row (`VideoSize.swift`);
 // - a zoom-expand without `element`: nothing to zoom, so it cuts;
+// - a gesture whose finger moves across or against the page it drags;
 // - a step's spring that is still more than 1 % of its travel from its end
 //   when the step ends: it jumps there in one frame, as Core Animation ends
 //   a CASpringAnimation at its duration (TIMING.md §2).
@@ -75,15 +76,20 @@ extension JobDecoder {
 
   /// A gesture whose finger moves across or against what it drags: a
   /// navigation push or pop (the page slides left or right with the
-  /// finger) or a sheet (up to present, down to dismiss). The finger is
-  /// drawn where the direction says, so it would move against the page.
+  /// finger), or a card that rises from the bottom, a sheet, a cover
+  /// (`cover-vertical`) or an elastic sheet (up to present, down to
+  /// dismiss). The finger is drawn where the direction says, so it would
+  /// move against the page.
+  /// The transitions whose screen rises from the bottom as a card and goes back down.
+  static let risingCards: Set<String> = ["sheet", "cover-vertical", "elastic-present"]
+
   func gestureAgainstMotionNotes(on spec: JobSpec) -> [JobNote] {
     var notes: [JobNote] = []
     for case (let i, .transition(let step)) in spec.timeline.enumerated() {
       guard let travel = step.gesture?.travel else { continue }
       let forward = step.operation == .push || step.operation == .present
       let expected: (axis: Size, name: String, direction: String)
-      if step.transition == "sheet" {
+      if Self.risingCards.contains(step.transition) {
         expected = forward ? (Size(width: 0, height: -1), "up", "up") : (Size(width: 0, height: 1), "down", "down")
       } else if Catalog.descriptor(named: step.transition)?.isNavigationController == true {
         expected =

@@ -99,6 +99,32 @@ import Testing
     #expect(!along.notes.contains { $0.message.contains("against it") })
   }
 
+  /// A card that rises from the bottom, a cover or an elastic sheet as a
+  /// sheet does, is dragged down to dismiss: a finger drawn moving left or
+  /// up is said; one moving down is not.
+  @Test(arguments: ["cover-vertical", "elastic-present", "sheet"])
+  func aCardDraggedAcrossIsNoted(transition: String) throws {
+    func notes(_ direction: String) throws -> [String] {
+      let job = """
+        name: g
+        canvas: { size: 200x400, scale: 1, fps: 30 }
+        screens:
+          a: { background: "#FF0000" }
+          b: { background: "#0000FF" }
+        timeline:
+          - present: { to: b, transition: \(transition) }
+          - dismiss: { gesture: { direction: \(direction), distance: [0, 60, 120, 180], release: finish } }
+        """
+      return try JobParser.parse(job, file: "g.cfg").notes.map(\.message)
+    }
+    let left = try notes("left"), up = try notes("up"), down = try notes("down")
+    #expect(left.contains(
+      "timeline[1].dismiss: its gesture moves the finger left, but '\(transition)' moves the screen it takes away down: "
+        + "the finger is drawn moving against it; give direction: down"), "\(left)")
+    #expect(up.contains { $0.contains("moves the finger up, but '\(transition)'") }, "\(up)")
+    #expect(!down.contains { $0.contains("against it") }, "\(down)")
+  }
+
   /// Without `release:` or `completionSpeed:`, UINavigationController ends
   /// the swipe by its own rules (UIKIT.md §1): a flick let go at p = 0.3
   /// moving 1 width a second finishes (0.3 + 1 × 0.5 > 0.5), a finger that
