@@ -307,6 +307,10 @@ import TestSupport
     #expect(try key(job.replacingOccurrences(of: "size: 60x100", with: "size: \"60 x 100\"")) == plain)
     #expect(try key(job.replacingOccurrences(of: "size: 60x100", with: "size: [60, 100]")) == plain)
     #expect(try key(job.replacingOccurrences(of: "formats: [mp4], ", with: "")) == plain)
+    // A canvas default written out is the default (README); a transition's
+    // parameter written out counts even at its default.
+    #expect(try key(job.replacingOccurrences(of: ", background: \"#000000\"", with: "")) == plain)
+    #expect(try key(job.replacingOccurrences(of: "duration: 0.3 }", with: "duration: 0.3, delay: 0 }")) != plain)
     let both = try key(job, ["--format", "mp4,gif"])
     #expect(both != plain)
     #expect(try key(job.replacingOccurrences(of: "formats: [mp4]", with: "formats: [gif, mp4]")) == both)
