@@ -68,6 +68,14 @@ import Testing
         == "s.cfg:8:5: error: timeline[0].caption: there is no stage caption to replace; add stage: { caption: … } first")
   }
 
+  /// An empty stage caption is one to replace (README): the strip is blank until the step's.
+  @Test func anEmptyStageCaptionTakesStepCaptions() throws {
+    let spec = try JobParser.parse(Self.job(stage: "{ caption: \"\" }", step: "\n    caption: Swipe"), file: "s.cfg")
+    let stage = try #require(spec.stage)
+    #expect(stage.caption?.text == "")
+    #expect(stage.captionChanges.map(\.text) == ["Swipe"])
+  }
+
   @Test func defaultSizeFitsDevicePaddingAndCaption() throws {
     let spec = try JobParser.parse(
       Self.job(stage: "{ padding: 10, caption: { text: Hi, font: 20, lines: 2 } }", step: "\n    caption: Bye"),
