@@ -164,7 +164,12 @@ public enum TransvidCommand {
         console.print(String(csv.dropLast()))  // print adds the last newline
         return 0
       } catch {
-        console.error("transvid: \(error.message)\nRun 'transvid --help' for usage.")
+        var message = error.message
+        // UIKit's form missing its duration: --duration gives it one here, as a step's duration does in a job.
+        if duration == nil, error.reason == .incompleteOrMixedForm, message.hasPrefix("spring: give 'duration'") {
+          message += "; or give --duration SECONDS, which UIKit's form without a duration of its own takes"
+        }
+        console.error("transvid: \(message)\nRun 'transvid --help' for usage.")
         return 2
       }
     case .frame(let job, let time, let output, let paths):

@@ -134,6 +134,15 @@ func runTransvid(_ arguments: [String], in directory: String, environment: [Stri
         usage,
       ]),
     Case(
+      label: "curve of UIKit's spring without a duration names --duration (the README's way to give one)",
+      arguments: ["curve", "spring(damping: 0.7, velocity: 0)"], status: 2,
+      stderr: [
+        "transvid: spring: give 'duration' (the UIKit form: spring(damping: 0.55, velocity: 1.818, duration: 0.75)) or "
+          + "'stiffness' (the CA form: spring(mass: 1, stiffness: 100, damping: 10, velocity: 0)); or give --duration "
+          + "SECONDS, which UIKit's form without a duration of its own takes",
+        usage,
+      ]),
+    Case(
       label: "an empty folder says no jobs found",
       arguments: ["empty"], status: 1,
       stderr: ["transvid: no jobs found in empty (a folder stands for the *.cfg, *.yaml, *.yml files below it)"]),
