@@ -21,7 +21,9 @@ enum FrameCommand {
   /// `--locale` on a job without `locales:`: it has no other language to draw.
   struct NoLocales: Error, CustomStringConvertible {
     var job: String, wanted: String
-    var description: String { "\(job) has no locale '\(wanted)' (it lists none: add locales: [\(wanted)] and its strings)" }
+    var description: String {
+      "\(job) has no locale '\(wanted)' (it lists none: add locales: [\(LocaleSelection.listed(wanted))] and its strings)"
+    }
   }
 
   static func run(

@@ -13,6 +13,10 @@ enum LocaleSelection {
   /// The form codes are compared in.
   static func tag(_ code: String) -> String { code.lowercased().replacingOccurrences(of: "_", with: "-") }
 
+  /// `code` as a job's `locales:` list takes it, BCP 47's own spelling
+  /// (`--locale zh_hant` is `zh-Hant`): what a message tells the author to add.
+  static func listed(_ code: String) -> String { Localization.canonical(tag(code)) }
+
   /// The jobs to render for `spec`: one per wanted locale (and appearance),
   /// or the job itself; nil when `wanted` names none of its locales (it has
   /// none, or others).
@@ -30,7 +34,8 @@ enum LocaleSelection {
       let quoted = wanted.map { "'\($0)'" }.joined(separator: ", ")
       return JobFailure(
         file: file,
-        message: "the job has no locale \(quoted) (it lists none: add locales: [\(wanted.joined(separator: ", "))] and its strings)")
+        message: "the job has no locale \(quoted) (it lists none: add locales: [\(wanted.map(listed).joined(separator: ", "))] "
+          + "and its strings)")
     }
     return JobFailure(missing(wanted, in: localization))
   }

@@ -602,6 +602,10 @@ import TransvidCLI
     let nowhere = Capture()
     #expect(transvid([mixed, "-o", some, "--locale", "fr"], nowhere) == 1)
     #expect(nowhere.err.contains("\(path(mixed, "plain.cfg")): error: the job has no locale 'fr' (it lists none: add locales: [fr] and its strings)"), "\(nowhere.err)")
+    // What to add is spelt as a job's list takes it: BCP 47's case and hyphens, not the option's.
+    let spelt = Capture()
+    #expect(transvid([mixed, "-o", some, "--locale", "zh_hant_tw"], spelt) == 1)
+    #expect(spelt.err.contains("\(path(mixed, "plain.cfg")): error: the job has no locale 'zh_hant_tw' (it lists none: add locales: [zh-Hant-TW] and its strings)"), "\(spelt.err)")
 
     // `transvid frame --locale ar` draws the Arabic frame: the same pixels as the batch's poster.
     let frame = path(dir, "ar-frame.png")
@@ -717,6 +721,9 @@ import TransvidCLI
     let noLocale = Capture()
     #expect(transvid(["frame", unlocalized, "--locale", "ar", "--time", "0", "-o", path(dir, "u.png")], noLocale) == 1)
     #expect(noLocale.err == ["transvid: \(unlocalized) has no locale 'ar' (it lists none: add locales: [ar] and its strings)"])
+    let spelt = Capture()
+    #expect(transvid(["frame", unlocalized, "--locale", "AR_eg", "--time", "0", "-o", path(dir, "u.png")], spelt) == 1)
+    #expect(spelt.err == ["transvid: \(unlocalized) has no locale 'AR_eg' (it lists none: add locales: [ar-EG] and its strings)"])
     #expect(transvid(["frame", plain, "--appearance", "light", "--time", "0", "-o", path(dir, "x.png")]) == 0)
     let usage = Capture()
     #expect(transvid(["frame", plain, "--appearance", "dim", "--time", "0", "-o", path(dir, "x.png")], usage) == 2)
