@@ -73,6 +73,8 @@ extension JobDecoder {
     return notes
   }
 
+  /// The transitions whose screen rises from the bottom as a card and goes back down.
+  static let risingCards: Set<String> = ["sheet", "cover-vertical", "elastic-present"]
 
   /// A gesture whose finger moves across or against what it drags: a
   /// navigation push or pop (the page slides left or right with the
@@ -80,9 +82,6 @@ extension JobDecoder {
   /// (`cover-vertical`) or an elastic sheet (up to present, down to
   /// dismiss). The finger is drawn where the direction says, so it would
   /// move against the page.
-  /// The transitions whose screen rises from the bottom as a card and goes back down.
-  static let risingCards: Set<String> = ["sheet", "cover-vertical", "elastic-present"]
-
   func gestureAgainstMotionNotes(on spec: JobSpec) -> [JobNote] {
     var notes: [JobNote] = []
     for case (let i, .transition(let step)) in spec.timeline.enumerated() {
