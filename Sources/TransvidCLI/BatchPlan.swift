@@ -215,7 +215,7 @@ struct BatchPlan: Sendable {
     }
     var claimed: [String: String] = [:]
     // An output is claimed as the file it lands on: through linked folders and `..`.
-    func landing(_ output: String) -> String { PathPolicy.resolve(output) ?? Self.absolute(output) }
+    func landing(_ output: String) -> String { PathPolicy.landing(output) ?? Self.absolute(output) }
     for i in jobs.indices {
       for output in jobs[i].outputs {
         if let other = claimed[landing(output)] {
@@ -236,7 +236,7 @@ struct BatchPlan: Sendable {
     let inputs = Self.inputs(of: jobs)
     for i in jobs.indices where jobs[i].failure == nil {
       for output in jobs[i].outputs {
-        guard let resolved = PathPolicy.resolve(output), let what = inputs[resolved] else { continue }
+        guard let resolved = PathPolicy.landing(output), let what = inputs[resolved] else { continue }
         let message = "output '\(output)' would overwrite \(what), which the run reads; give the job another name or output.dir"
         jobs[i].failure =
           if let place = jobs[i].spec?.nameLocation { JobFailure(Diagnostic(place, message)) } else {

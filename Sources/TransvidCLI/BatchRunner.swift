@@ -428,7 +428,7 @@ struct BatchRunner: Sendable {
   /// Why `--report`, `--junit` or `--gallery` would overwrite a file the run
   /// reads or writes (a job file, an image, a font, a String Catalog, an
   /// output, a cache record, anything in the `--cache` store, another
-  /// report), or nil. Paths are compared resolved (`PathPolicy.resolve`).
+  /// report), or nil. Paths are compared where they land (`PathPolicy.landing`).
   func reportClash(_ plan: BatchPlan) -> String? {
     let reports = [
       ("--report", options.report), ("--junit", options.junit), ("--gallery", options.gallery.map(Self.galleryPage)),
@@ -436,7 +436,7 @@ struct BatchRunner: Sendable {
     guard reports.contains(where: { $0.1 != nil }) else { return nil }
     var taken = BatchPlan.inputs(of: plan.jobs)
     func take(_ path: String, _ what: String) {
-      if let resolved = PathPolicy.resolve(path), taken[resolved] == nil { taken[resolved] = what }
+      if let resolved = PathPolicy.landing(path), taken[resolved] == nil { taken[resolved] = what }
     }
     for job in plan.jobs {
       for output in job.outputs { take(output, "the output '\(output)' of \(job.file)") }
@@ -444,7 +444,7 @@ struct BatchRunner: Sendable {
     }
     let store = options.cache.flatMap(PathPolicy.resolve)
     for case (let flag, let path?) in reports {
-      guard let resolved = PathPolicy.resolve(path) else { continue }
+      guard let resolved = PathPolicy.landing(path) else { continue }
       if let what = taken[resolved] { return "\(flag) '\(path)' would overwrite \(what)" }
       if let store, resolved == store || resolved.hasPrefix(store + "/") {
         return "\(flag) '\(path)' would overwrite a file of the --cache store '\(options.cache ?? store)'"

@@ -46,7 +46,7 @@ enum FrameCommand {
       try spec.checkLocale()
       try paths.check(spec, outputDirectoryGiven: true)
       let catalog = parsed.localization?.stringsFile.map(parsed.resolvedPath(of:))
-      if let resolved = PathPolicy.resolve(output), let what = BatchPlan.inputs([(job, spec, catalog)])[resolved] {
+      if let resolved = PathPolicy.landing(output), let what = BatchPlan.inputs([(job, spec, catalog)])[resolved] {
         console.error("transvid: -o '\(output)' would overwrite \(what); write the frame elsewhere")
         return 2
       }

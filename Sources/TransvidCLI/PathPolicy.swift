@@ -125,4 +125,37 @@ struct PathPolicy: Sendable, Equatable {
     }
     return current
   }
+
+  /// Where a file written at `path` lands: `path` made absolute and
+  /// resolved as the kernel follows it once the folders on the way that do
+  /// not exist yet are made, as every writer makes them. Parts that exist
+  /// are resolved physically (`resolve`); a `..` below a folder still to
+  /// make goes back up through it (`new/../photo.png` lands on
+  /// `photo.png`). Nil only where `resolve` fails on a part that exists.
+  ///
+  /// Checks that a write does not replace a file the run reads compare this,
+  /// not `resolve`: that one gives nil for `new/..`, which would let a
+  /// write through a folder it makes land on any file unchecked.
+  static func landing(_ path: String) -> String? {
+    let absolute = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
+    var current = "/"
+    // The folders below `current` that do not exist yet.
+    var made: [String] = []
+    for part in absolute.split(separator: "/").map(String.init) where part != "." {
+      if !made.isEmpty {
+        if part == ".." { made.removeLast() } else { made.append(part) }
+        continue
+      }
+      let candidate = current == "/" ? "/" + part : current + "/" + part
+      var info = stat()
+      guard lstat(candidate, &info) == 0 else {
+        made.append(part)
+        continue
+      }
+      guard let real = realpath(candidate, nil) else { return nil }
+      current = String(cString: real)
+      free(real)
+    }
+    return made.isEmpty ? current : (current == "/" ? "" : current) + "/" + made.joined(separator: "/")
+  }
 }

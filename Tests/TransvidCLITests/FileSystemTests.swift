@@ -488,6 +488,10 @@ let outsideHint = "jobs may reach only their own folder; allow another with --al
       (["--report", "out/base.mp4"], "--report 'out/base.mp4' would overwrite the output 'out/base.mp4' of job.cfg"),
       (["--report", "job.cfg"], "--report 'job.cfg' would overwrite the job file job.cfg"),
       (["--junit", "./out/../job.cfg"], "--junit './out/../job.cfg' would overwrite the job file job.cfg"),
+      // Through a folder not there yet: it would be made, and `..` leads back (the fleet sweep).
+      (["--report", "new/../job.cfg"], "--report 'new/../job.cfg' would overwrite the job file job.cfg"),
+      (["cat.cfg", "--report", "new/deeper/../../App.ttf"],
+        "--report 'new/deeper/../../App.ttf' would overwrite the font 'App.ttf' of cat.cfg"),
       (["--report", "r.json", "--junit", "r.json"], "--junit 'r.json' would overwrite the --report file"),
     ] {
       let run = try runBinary(["job.cfg", "-o", "out", "-q", "--force"] + flags, in: dir)
@@ -526,9 +530,17 @@ let outsideHint = "jobs may reach only their own folder; allow another with --al
         + "give the job another name or output.dir",
     ])
     #expect(FileManager.default.fileExists(atPath: path(dir, "out/other.png")))
+    // An output folder not there yet, then `..`: the poster would land on the screenshot (the fleet sweep).
+    let through = try runBinary(["home.cfg", "-o", "new/..", "-q"], in: dir)
+    #expect(through.status == 1)
+    #expect(through.lines == [
+      "home.cfg:1:7: error: output 'new/../home.png' would overwrite the image 'home.png' of home.cfg, which the run reads; "
+        + "give the job another name or output.dir"
+    ])
     for (flags, message) in [
       (["home.cfg", "-o", "./home.png"], "-o './home.png' would overwrite the image 'home.png' of home.cfg"),
       (["self.png", "-o", "self.png"], "-o 'self.png' would overwrite the job file self.png"),
+      (["home.cfg", "-o", "new/../home.png"], "-o 'new/../home.png' would overwrite the image 'home.png' of home.cfg"),
     ] {
       let frame = try runBinary(["frame"] + flags + ["--time", "0"], in: dir)
       #expect(frame.status == 2)
