@@ -270,7 +270,7 @@ public enum GIFWriter {
       let pixels = try resized(k)
       ahead.plan(
         pixels, after: last, pts: pts(k), lifetimes: lifetimes.frames(of: k), boundOfLifetime: boundOfLifetime,
-        bound: bound(k), first: k == 0, frames: Double(runs[k].count))
+        bound: bound(k), frames: Double(runs[k].count))
       last = pixels
     }
     if let ahead {
@@ -446,16 +446,18 @@ private final class GIFMappingAhead: @unchecked Sendable {
   /// which was `previous` (nil: `pixels` is the first image). Its changed
   /// pixels keep their colours for their `lifetimes` (nil: past the
   /// lifetimes kept, the image's `frames`), each within its lifetime's
-  /// lossy bound (`boundOfLifetime`; without lifetimes, `bound` for all);
-  /// the first image keeps the global palette whatever it shows.
+  /// lossy bound (`boundOfLifetime`; without lifetimes, `bound` for all).
+  /// The first image too may take a table of its own: the global one is
+  /// chosen from every frame, and a clip's later colours may crowd its out
+  /// (a cross-dissolve's flat shades filling 16 colours).
   func plan(
     _ pixels: [UInt8], after previous: [UInt8]?, pts: Int, lifetimes: ArraySlice<UInt8>?, boundOfLifetime: [UInt8],
-    bound: Int, first: Bool, frames: Double
+    bound: Int, frames: Double
   ) {
     queue.async(group: group) { [self] in
       let result = Result { () throws(MediaError) -> (GIFImagePlan, GIFPalette?) in
         let lasting = lifetimes.map { GIFLifetimes.bounds($0, through: boundOfLifetime) }
-        let bounds = lasting?.bounds, frames = first ? 0 : lasting?.meanFrames ?? frames
+        let bounds = lasting?.bounds, frames = lasting?.meanFrames ?? frames
         // Every frame is mapped: paletteuse's `diff_mode` follows them all.
         var indices = try mapper.map(pixels, pts: pts)
         let changed = GIFImagePlan.changedPixels(pixels, from: previous, count: width * height)

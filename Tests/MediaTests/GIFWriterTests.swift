@@ -252,6 +252,31 @@ func graphicControlDelays(_ bytes: [UInt8]) -> [Int] {
     #expect(held > once + 1, "held \(held) dB, shown once \(once) dB")
   }
 
+  /// With `palette: .auto` the first image too takes a table of its own
+  /// where the global one fails it for long enough (the fleet sweep): an
+  /// orange square rests seven frames, then twenty frames of flat grey
+  /// shades (a cross-dissolve's) fill the 16 colours' global table, and the
+  /// square, kept in the global table, showed grey (189, 189, 190).
+  @Test static func theFirstImageTakesItsOwnTableWhereTheGlobalOneFailsIt() throws {
+    let dir = try TempDirectory()
+    defer { dir.cleanUp() }
+    var first = Bitmap(width: 60, height: 80, fill: Pixel(r: 242, g: 242, b: 247, a: 255))
+    for y in 10..<22 {
+      for x in 4..<16 { first[x, y] = Pixel(r: 255, g: 159, b: 10, a: 255) }
+    }
+    func frame(_ i: Int) -> Bitmap {
+      guard i >= 7 else { return first }
+      let shade = UInt8(190 + 3 * (i - 7))
+      return Bitmap(width: 60, height: 80, fill: Pixel(r: shade, g: shade, b: shade, a: 255))
+    }
+    let path = dir.path("first.gif")
+    try GIFWriter.write(to: path, frameCount: 27, fps: 30, options: GIFOptions(maxColors: 16), frame: frame)
+    let frames = try GIFReader(path: path).frames
+    try #require(frames.count == 21)
+    #expect(frames[0][8, 15] == Pixel(r: 255, g: 159, b: 10, a: 255))
+    #expect(psnr(frames[0], first) > 50, "\(psnr(frames[0], first)) dB")
+  }
+
   /// Rests long enough that a flat frame's weight passes 32 bits (6 000
   /// frames of 3 072 pixels at 255 each, twice for black) still make a GIF
   /// of exact colours.
