@@ -13,8 +13,9 @@ import Jobs
 /// `--allow-outside /` allows everything). Paths are compared physically:
 /// every part that exists is resolved with `realpath` (symbolic links and
 /// `..` as the kernel follows them), so a link inside the job's folder that
-/// points out of it counts as outside. A part that does not exist yet (an
-/// output folder to create) may not contain `..`.
+/// points out of it counts as outside. The `output.dir` is compared where
+/// it lands (`landing`): a `..` below a folder still to be made goes back up
+/// through it, as the kernel follows it once the folder is made.
 ///
 /// `-o DIR` on the command line is the user's own choice and is not checked.
 struct PathPolicy: Sendable, Equatable {
@@ -27,6 +28,7 @@ struct PathPolicy: Sendable, Equatable {
   func check(_ spec: JobSpec, outputDirectoryGiven: Bool) throws(Diagnostic) {
     let jobFolder = PathText.folder(of: spec.file)
     let isAllowed = allows(jobFile: spec.file)
+    let isWritable = allows(jobFile: spec.file, resolving: { Self.landing($0) })
     for asset in spec.assets where !isAllowed(asset.resolvedPath) {
       throw Self.refusal(asset.location, asset.key, asset.path, resolved: asset.resolvedPath)
     }
@@ -35,7 +37,7 @@ struct PathPolicy: Sendable, Equatable {
     }
     if !outputDirectoryGiven, let dir = spec.output.directory {
       let path = dir.hasPrefix("/") ? dir : (jobFolder as NSString).appendingPathComponent(dir)
-      if !isAllowed(path) {
+      if !isWritable(path) {
         if let missing = Self.missing(path) {
           throw Diagnostic(spec.output.directoryLocation, "output.dir: cannot use '\(dir)': \(missing)")
         }
@@ -45,12 +47,15 @@ struct PathPolicy: Sendable, Equatable {
   }
 
   /// The rule for the job file at `jobFile`: whether a path lies inside its
-  /// folder or an allowed one.
-  func allows(jobFile: String) -> @Sendable (String) -> Bool {
+  /// folder or an allowed one, both resolved by `resolving` (`resolve` for a
+  /// file read, `landing` for a folder written).
+  func allows(
+    jobFile: String, resolving: @escaping @Sendable (String) -> String? = { PathPolicy.resolve($0) }
+  ) -> @Sendable (String) -> Bool {
     let jobFolder = PathText.folder(of: jobFile)
-    let roots = ([jobFolder.isEmpty ? "." : jobFolder] + allowed).compactMap(Self.resolve)
+    let roots = ([jobFolder.isEmpty ? "." : jobFolder] + allowed).compactMap(resolving)
     return { path in
-      guard let resolved = Self.resolve(path) else { return false }
+      guard let resolved = resolving(path) else { return false }
       return roots.contains { $0 == "/" || resolved == $0 || resolved.hasPrefix($0 + "/") }
     }
   }

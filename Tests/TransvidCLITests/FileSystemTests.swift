@@ -551,6 +551,29 @@ let outsideHint = "jobs may reach only their own folder; allow another with --al
     #expect(try String(contentsOfFile: path(dir, "home.cfg"), encoding: .utf8).hasPrefix("name: home"))
   }
 
+  /// An `output.dir` through a folder not made yet and back (`new/../out`)
+  /// lies inside the job's folder and renders there; one that climbs out
+  /// through it (`new/../../elsewhere`) is outside (the fleet sweep: both
+  /// were called outside, the first wrongly).
+  @Test func anOutputFolderThroughAFolderNotMadeYetIsWhereItLands() throws {
+    let dir = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    let jobs = path(dir, "jobs")
+    try FileManager.default.createDirectory(atPath: jobs, withIntermediateDirectories: true)
+    try write(
+      goodJob(name: "in").replacingOccurrences(of: "output: {", with: "output: { dir: new/../out,"), to: "in.cfg", in: jobs)
+    try write(
+      goodJob(name: "up").replacingOccurrences(of: "output: {", with: "output: { dir: new/../../elsewhere,"),
+      to: "up.cfg", in: jobs)
+    let run = try runBinary(["jobs", "-q"], in: dir)
+    #expect(run.status == 1)
+    #expect(run.lines == [
+      "jobs/up.cfg:3:16: error: output.dir: 'new/../../elsewhere' is outside the job's folder (\(outsideHint))"
+    ])
+    #expect(try VideoReader(path: path(jobs, "out/in.mp4")).readAll().count == 5)
+    #expect(!FileManager.default.fileExists(atPath: path(dir, "elsewhere")))
+  }
+
   /// An output folder whose first name holds a ':' (`out:1` in `output.dir`,
   /// `-o http:127.0.0.1:1`) is a folder beside the job like any other: the
   /// files FFmpeg writes (MP4, WebM, MOV, APNG) land in it, where FFmpeg
