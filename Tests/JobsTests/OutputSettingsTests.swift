@@ -1,6 +1,7 @@
 // `output.gif`, `output.png` and `output.sheet`: what they decode to, and the
 // exact diagnostic for each kind of mistake (columns counted by hand).
 
+import Foundation
 import Testing
 
 @testable import Jobs
@@ -194,5 +195,23 @@ let brokenOutputJobs: [BrokenJob] = [
     }
     #expect(spec.output.png == PNGSettings())
     #expect(spec.output.sheet == SheetSettings(frames: 12, columns: 4, width: nil))
+  }
+
+  /// The README's example `output:` block shows every key of `png`,
+  /// `sheet`, `apng` and `webp` on its format's line (the fleet sweep:
+  /// `sheet: { width }` was taken but written nowhere).
+  @Test static func theReadmeOutputsExampleShowsEveryKeyOfTheSmallFormats() throws {
+    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+      .deletingLastPathComponent()
+    let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
+    let block = try #require(readme.components(separatedBy: "### Outputs\n\n```yaml\n").dropFirst().first)
+    let lines = block.prefix { $0 != "`" }.split(separator: "\n")
+    for (format, keys) in [
+      ("png", JobDecoder.pngKeys), ("sheet", JobDecoder.sheetKeys), ("apng", JobDecoder.apngKeys),
+      ("webp", JobDecoder.webpKeys),
+    ] {
+      let line = try #require(lines.first { $0.hasPrefix("  \(format): {") }, "\(format)")
+      for key in keys { #expect(line.contains("\(key): "), "output.\(format).\(key)") }
+    }
   }
 }
