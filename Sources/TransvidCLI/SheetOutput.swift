@@ -42,6 +42,9 @@ struct SheetOutput: FormatWriter {
     // One picture (as a decoder counts it; the report's frames), showing `indices.count` frames.
     return OutputSummary(
       path: path, frames: 1, duration: last, bytes: bytes.count,
-      notes: ["contact sheet \(image.width)×\(image.height): \(indices.count) frames in \(columns) columns"])
+      notes: [
+        "contact sheet \(image.width)×\(image.height): \(indices.count) frame\(indices.count == 1 ? "" : "s") in "
+          + "\(columns) column\(columns == 1 ? "" : "s")"
+      ])
   }
 }

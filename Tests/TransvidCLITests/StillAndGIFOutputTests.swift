@@ -326,6 +326,11 @@ func smallJob(output: String) -> String {
     #expect(image.width == 200 && image.height == layout.sheetHeight)
     #expect(layout.rows == 2 && layout.thumbnailWidth == 56)
     #expect(OutputFormat.sheet.writer.fileType.fileExtension == "sheet.png")
+    // One frame in one column is said so (the fleet sweep: "1 frames in 1 columns").
+    let single = try OutputWriter.write(
+      format: .sheet, renderer: try self.renderer("{ formats: [sheet], sheet: { frames: 1, columns: 1, width: 200 } }", in: dir),
+      to: path)
+    #expect(single.notes == ["contact sheet 200×\(try ImageDecoder.decode(path: path).height): 1 frame in 1 column"])
   }
 
   /// A transparent canvas keeps its alpha on the sheet (the README's
