@@ -159,6 +159,28 @@ public enum Platform {
     try walkDirectories(path, creating: false)
   }
 
+  /// Throws when this process could not add anything to the folder `path`
+  /// (`""`: the working folder) or, while it is missing, to the deepest
+  /// folder on its way that exists, where its missing folders would be
+  /// made: a read-only mount, a folder without write permission for the
+  /// effective user. Creates nothing; `operation` names what would be written.
+  public static func checkCanCreate(in path: String, operation: String) throws(MediaError) {
+    var folder = path
+    while folder.count > 1 && folder.hasSuffix("/") { folder.removeLast() }
+    if folder.isEmpty { folder = "." }
+    var info = stat()
+    while stat(folder, &info) != 0 {
+      guard let slash = folder.lastIndex(of: "/") else {
+        folder = "."
+        break
+      }
+      folder = slash == folder.startIndex ? "/" : String(folder[..<slash])
+    }
+    guard faccessat(AT_FDCWD, folder, W_OK | X_OK, AT_EACCESS) == 0 else {
+      throw MediaError(operation, "'\(folder)' cannot be written: \(errnoMessage())")
+    }
+  }
+
   private static func walkDirectories(_ path: String, creating: Bool) throws(MediaError) {
     let operation = "create folder '\(path)'"
     guard !path.isEmpty else { throw MediaError(operation, "the path is empty") }
@@ -264,13 +286,16 @@ public struct AtomicFile: Sendable {
   }
 
   /// Throws what `init(replacing: path)` would for `path` itself (not a
-  /// regular file) or for a folder on its way (a file where a folder should
-  /// be), creating nothing: a target refused before any work is done.
+  /// regular file), for a folder on its way (a file where a folder should
+  /// be) or for the folder it goes in (one that cannot be written, where
+  /// neither the private folder nor a missing folder could be made),
+  /// creating nothing: a target refused before any work is done.
   public static func check(replacing path: String) throws(MediaError) {
     guard !path.isEmpty else { throw MediaError("write ''", "the path is empty") }
     try Platform.checkReplaceable(path)
     let (dir, _) = Platform.split(path)
     if !dir.isEmpty { try Platform.checkDirectories(dir) }
+    try Platform.checkCanCreate(in: dir, operation: "write '\(path)'")
   }
 
   /// Writes all of `bytes` into the temp file (created here, exclusively).

@@ -379,6 +379,40 @@ func transvid(_ arguments: [String], _ capture: Capture = Capture(), environment
     #expect(lstat(path(dir, "link.json"), &status) == 0 && status.st_mode & S_IFMT == S_IFREG)
   }
 
+  /// A report in a folder that cannot be written (a read-only mount: its
+  /// own folder, a missing folder below it, a gallery's) is refused before
+  /// anything renders, exit 2, as a device is; the batch rendered every job
+  /// and then could not write it (exit 1) (the hardening sweep).
+  @Test(.enabled(if: canMountTmpfs, "needs to mount a tmpfs (root)"))
+  func aReportInAFolderThatCannotBeWrittenIsRefusedBeforeTheRun() throws {
+    let dir = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    try FileManager.default.createDirectory(atPath: path(dir, "jobs"), withIntermediateDirectories: true)
+    try write(tinyJob(name: "p"), to: "jobs/p.cfg", in: dir)
+    let readOnly = path(dir, "ro")
+    try FileManager.default.createDirectory(atPath: readOnly, withIntermediateDirectories: true)
+    #expect(mountTmpfs(at: readOnly, options: "ro,size=64k"))
+    defer { unmount(readOnly) }
+    let out = path(dir, "out")
+    for (option, target, named) in [
+      ("--report", path(dir, "ro/r.json"), path(dir, "ro/r.json")),
+      ("--junit", path(dir, "ro/reports/j.xml"), path(dir, "ro/reports/j.xml")),
+      ("--gallery", path(dir, "ro/site"), path(dir, "ro/site/index.html")),
+    ] {
+      let capture = Capture()
+      #expect(transvid([path(dir, "jobs"), "-o", out, option, target], capture) == 2, "\(option) \(target)")
+      #expect(
+        capture.err == [
+          "transvid: \(option) '\(named)': '\(readOnly)' cannot be written: Read-only file system\n"
+            + "Run 'transvid --help' for usage."
+        ], "\(capture.err)")
+      #expect(!FileManager.default.fileExists(atPath: out))
+    }
+    // A report beside the mount, in a folder not made yet, is fine.
+    #expect(transvid([path(dir, "jobs"), "-o", out, "--report", path(dir, "reports/r.json")]) == 0)
+    #expect(FileManager.default.fileExists(atPath: path(dir, "reports/r.json")))
+  }
+
   @Test func twoJobsWritingOneOutputIsAnError() throws {
     let dir = try makeTemporaryDirectory()
     defer { try? FileManager.default.removeItem(atPath: dir) }
