@@ -247,6 +247,15 @@ public enum ImageDecoder {
       data, header, decoder, limits: limits, lowres: 0, profile: profile, orientation: orientation, operation: operation)
   }
 
+  /// A decoder that could not get memory for the picture (libavcodec's
+  /// `AVERROR(ENOMEM)`, under `ulimit -v` or a container's limit): said as
+  /// such, since the file is not at fault, where a decoder's log
+  /// ("get_buffer() failed") would read as damage.
+  static func outOfMemory(_ header: ImageHeader, _ operation: String, code: Int32? = nil) -> MediaError {
+    MediaError(
+      operation, "ran out of memory decoding its \(header.width)×\(header.height) pixels", code: code)
+  }
+
   /// Decodes `data` with `decoder` at 1/2^`lowres` of its size: RGBA,
   /// premultiplied; its colours converted by `profile` (a PNG's, inflated
   /// by `PNGAncillaryChunks`, or made of its colour chunks, `PNGColorChunks`;
@@ -280,10 +289,15 @@ public enum ImageDecoder {
     let sent = avcodec_send_packet(codec.pointer, packet.pointer)
     if sent < 0 {
       let reason = MediaLog.takeLastError() ?? MediaError.ffmpegMessage(sent)
+      if sent == cff_averror(ENOMEM) { throw outOfMemory(header, operation, code: sent) }
       throw MediaError(operation, "corrupt \(kind) data (\(reason))", code: sent)
     }
     _ = avcodec_send_packet(codec.pointer, nil)
     let received = avcodec_receive_frame(codec.pointer, frame.pointer)
+    if received == cff_averror(ENOMEM) {
+      _ = MediaLog.takeLastError()
+      throw outOfMemory(header, operation, code: received)
+    }
     if received < 0 {
       let reason =
         received == cff_averror_eof() || received == cff_averror_eagain()

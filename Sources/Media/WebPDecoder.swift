@@ -26,7 +26,8 @@ enum WebPDecoder {
   /// `data` as premultiplied RGBA in sRGB, `header`'s size (an animated
   /// one's first frame on its canvas); nil when libwebp cannot decode it as
   /// an image of that size. Throws
-  /// `corrupt WebP data (…)` when libwebp finds the data short or broken.
+  /// `corrupt WebP data (…)` when libwebp finds the data short or broken,
+  /// and `ImageDecoder.outOfMemory` when it could not get the memory.
   static func decode(_ data: [UInt8], header: ImageHeader, operation: String) throws(MediaError) -> Bitmap? {
     var status = VP8_STATUS_OK
     let bitmap = data.withUnsafeBufferPointer { source -> Bitmap? in
@@ -62,6 +63,7 @@ enum WebPDecoder {
     switch status {
     case VP8_STATUS_NOT_ENOUGH_DATA: throw MediaError(operation, "corrupt WebP data (premature end of the image data)")
     case VP8_STATUS_BITSTREAM_ERROR: throw MediaError(operation, "corrupt WebP data (invalid bitstream)")
+    case VP8_STATUS_OUT_OF_MEMORY: throw ImageDecoder.outOfMemory(header, operation)
     default: return bitmap
     }
   }

@@ -207,6 +207,32 @@ struct WorkerIsolationTests {
     #expect(try FileManager.default.contentsOfDirectory(atPath: path(dir, "out")).isEmpty)
   }
 
+  /// An image whose picture the decoder cannot get memory for is an error
+  /// at its key saying so, not damage: a 51-byte GIF declaring a 16000×6000
+  /// screen (96 Mpx, within the limits) under `ulimit -v` was "corrupt GIF
+  /// data (get_buffer() failed)" (the hardening sweep); with the memory it
+  /// renders.
+  @Test func anImageTheDecoderHasNoMemoryForSaysSo() throws {
+    let dir = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    let gif: [UInt8] =
+      [0x47, 0x49, 0x46, 0x38, 0x37, 0x61, 0x80, 0x3E, 0x70, 0x17, 0x80, 0x00, 0x00, 0, 0, 0, 0, 0, 0]
+      + [0x2C, 0, 0, 0, 0, 0x0A, 0x00, 0x0A, 0x00, 0x00, 0x08, 0x12]
+      + [0x00, 0x01, 0x08, 0x1C, 0x48, 0xB0, 0xA0, 0xC1, 0x83, 0x08, 0x13, 0x2A, 0x5C, 0xC8, 0xB0, 0x61, 0xC2, 0x80]
+      + [0x00, 0x3B]
+    try Data(gif).write(to: URL(fileURLWithPath: path(dir, "wide.gif")))
+    let job = try write(
+      "canvas: { size: 60x100, scale: 1, fps: 10 }\noutput: { formats: [png] }\n"
+        + "screens: { a: { background: \"#FF0000\", image: wide.gif } }\ntimeline: [hold: 0.2]\n", to: "wide.cfg", in: dir)
+    let run = try runInShell(#"ulimit -v 450000; exec "$0" "$@""#, ["-q", "-o", "out", job], in: dir)
+    #expect(run.reason == .exit && run.status == 1, "\(run.stderr)")
+    #expect(
+      run.lines == ["\(job):3:40: error: screens.a.image: cannot decode 'wide.gif': ran out of memory decoding its 16000×6000 pixels"],
+      "\(run.stderr)")
+    let plenty = try runBinary(["-q", "-o", "out", job], in: dir)
+    #expect(plenty.status == 0, "\(plenty.stderr)")
+  }
+
   /// `--job-timeout` stops a job still rendering (its worker killed), in a
   /// batch and alone; the batch's other job renders.
   @Test func jobTimeoutStopsAJob() throws {
