@@ -209,7 +209,7 @@ extension JobDecoder {
     let fields = try fields(node, path, keys: JobDecoder.pngKeys)
     var settings = PNGSettings()
     if let value = fields["time"] {
-      settings.time = try number(value, fields.path("time"), in: 0...86_400, expected: "a time in seconds (0 or more)")
+      settings.time = try number(value, fields.path("time"), in: 0...86_400, expected: "a time in seconds from 0 to 86400")
     }
     return settings
   }

@@ -65,7 +65,11 @@ let brokenOutputJobs: [BrokenJob] = [
     "job.cfg:1:24: error: output.gif.loop: expected an integer from 0 to 65535, got -1"),
   BrokenJob(
     "png time negative", "output: { png: { time: -1 } }\n",
-    "job.cfg:1:24: error: output.png.time: expected a time in seconds (0 or more), got -1"),
+    "job.cfg:1:24: error: output.png.time: expected a time in seconds from 0 to 86400, got -1"),
+  // The message names the upper bound too: "(0 or more)" refused 1e300 (the hardening sweep).
+  BrokenJob(
+    "png time past a day", "output: { png: { time: 86401 } }\n",
+    "job.cfg:1:24: error: output.png.time: expected a time in seconds from 0 to 86400, got 86401"),
   BrokenJob(
     "png unknown key", "output: { png: { frame: 3 } }\n",
     "job.cfg:1:18: error: unknown key 'frame' in output.png; expected one of: time"),
