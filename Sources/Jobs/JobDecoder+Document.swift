@@ -65,6 +65,15 @@ extension JobDecoder {
   private func jobName(_ node: YAMLNode?, root: YAMLNode) throws(Diagnostic) -> String {
     guard let node else {
       let name = JobDecoder.defaultName(file: file)
+      // A long name of safe characters is told its length, not its characters.
+      if name.utf8.count > JobDecoder.maximumNameLength,
+        JobDecoder.isSafeName(String(name.prefix(JobDecoder.maximumNameLength)))
+      {
+        throw Diagnostic(
+          location(line: 1, column: 1),
+          "the job has no 'name' and its file name \(YAMLNode.quoted(name)) has \(name.utf8.count) characters; "
+            + "an output name has at most \(JobDecoder.maximumNameLength): add a shorter name:")
+      }
       guard JobDecoder.isSafeName(name) else {
         throw Diagnostic(
           location(line: 1, column: 1),

@@ -345,6 +345,19 @@ let brokenJobs: [BrokenJob] = [
     }
   }
 
+  /// A file name of safe characters that is too long is told its length:
+  /// it was told to use the letters it uses (the hardening sweep).
+  @Test static func aLongDefaultNameIsToldItsLength() {
+    let long = String(repeating: "L", count: 201)
+    #expect(throws: Diagnostic(
+      SourceLocation(file: "jobs/\(long).cfg", line: 1, column: 1),
+      "the job has no 'name' and its file name \"\(String(repeating: "L", count: 40))…\" has 201 characters; "
+        + "an output name has at most 200: add a shorter name:")) {
+      try JobParser.parse(job("hold: 1"), file: "jobs/\(long).cfg")
+    }
+    #expect((try? JobParser.parse(job("hold: 1"), file: "jobs/\(long.dropLast()).cfg"))?.name == String(long.dropLast()))
+  }
+
   /// A step naming a view by 250 000 characters on a screen of 200 views
   /// with ids of 100 (the most an id may have): the error echoes 40 of
   /// them and 20 of the ids, and "did you mean" reads none of either (two
