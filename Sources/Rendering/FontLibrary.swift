@@ -156,11 +156,15 @@ public enum FontLibrary {
   public struct LoadError: Error, Hashable, Sendable, CustomStringConvertible {
     public var file: FontFile
     public var reason: String
+    /// FreeType ran out of memory opening it: installing the font would not help.
+    public var isOutOfMemory = false
     public var description: String {
       // A job's own font is the job's to supply, a family the machine's to
       // install; transvid's own fonts come with bootstrap.
       let hint =
-        if file.package == FontFile.jobsOwn { "" } else if file.package.hasPrefix(FontFile.familyPackage) {
+        if file.package == FontFile.jobsOwn || isOutOfMemory {
+          ""
+        } else if file.package.hasPrefix(FontFile.familyPackage) {
           " (install \(file.package))"
         } else {
           " (install \(file.package): scripts/bootstrap)"
@@ -191,7 +195,7 @@ public enum FontLibrary {
     do {
       return try Font(data: data, faceIndex: file.faceIndex, weight: weight)
     } catch {
-      throw LoadError(file: file, reason: error.description)
+      throw LoadError(file: file, reason: error.description, isOutOfMemory: error.isOutOfMemory)
     }
   }
 

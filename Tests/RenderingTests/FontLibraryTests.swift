@@ -44,9 +44,26 @@ import Testing
     #expect(creat(empty, 0o644) >= 0)
     defer { unlink(empty) }
     let file = FontLibrary.FontFile(path: empty, package: "none")
-    #expect(throws: FontLibrary.LoadError(file: file, reason: "empty font data (FreeType error 0)")) {
+    // transvid's own check, not FreeType's: no "(FreeType error 0)", an error FreeType never raised (the hardening sweep).
+    #expect(throws: FontLibrary.LoadError(file: file, reason: "empty font data")) {
       try FontLibrary.font(file)
     }
+    #expect("\(FontLibrary.LoadError(file: file, reason: "empty font data"))" == "cannot load font '\(empty)': empty font data (install none: scripts/bootstrap)")
+  }
+
+  /// A font FreeType had no memory to open says so, with no advice to
+  /// install it: "cannot open face 0 of the font data (FreeType error 64)
+  /// (install fonts-noto-core: scripts/bootstrap)" under `ulimit -v` (the
+  /// hardening sweep).
+  @Test static func aFontFreeTypeHasNoMemoryForSaysSo() {
+    let error = FontError(code: 64, message: "cannot open face 0 of the font data")
+    #expect(error.isOutOfMemory)
+    #expect(error.description == "cannot open face 0 of the font data: ran out of memory (FreeType error 64)")
+    let file = FontLibrary.FontFile(path: "/usr/share/fonts/x.ttf", package: "fonts-noto-core")
+    let load = FontLibrary.LoadError(file: file, reason: error.description, isOutOfMemory: error.isOutOfMemory)
+    #expect("\(load)" == "cannot load font '/usr/share/fonts/x.ttf': cannot open face 0 of the font data: ran out of memory (FreeType error 64)")
+    let broken = FontError(code: 2, message: "cannot open face 0 of the font data")
+    #expect(!broken.isOutOfMemory && broken.description == "cannot open face 0 of the font data (FreeType error 2)")
   }
 
   /// Scripts whose fonts fonts-noto-core installs draw in them, regular

@@ -31,7 +31,22 @@ public struct FontError: Error, Hashable, Sendable, CustomStringConvertible {
   /// What was being done.
   public var message: String
 
-  public var description: String { "\(message) (FreeType error \(code))" }
+  /// The message, with FreeType's code when FreeType raised the error (0
+  /// is transvid's own check: FreeType was not asked) and its lack of
+  /// memory said in words, as no fault of the font's.
+  public var description: String {
+    switch code {
+    case 0: message
+    case FontError.outOfMemory: "\(message): ran out of memory (FreeType error \(code))"
+    default: "\(message) (FreeType error \(code))"
+    }
+  }
+
+  /// FreeType's `FT_Err_Out_Of_Memory`.
+  static let outOfMemory: Int32 = 0x40
+
+  /// Whether FreeType could not get the memory it asked for.
+  public var isOutOfMemory: Bool { code == FontError.outOfMemory }
 }
 
 /// The bytes of a font file, aligned and fixed in memory for the lifetime
