@@ -688,6 +688,23 @@ let outsideHint = "jobs may reach only their own folder; allow another with --al
     ])
   }
 
+  /// An `output.dir` of 1500 nested folders that exist (the second night's
+  /// run) resolves in a moment: `realpath` of each part walked the whole
+  /// path again, 40 s of system time for 1000 parts in the batch's own
+  /// planning, before any worker, where `--job-timeout` does not reach
+  /// (the hardening sweep).
+  @Test func aDeepOutputFolderResolvesInAMoment() throws {
+    let dir = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    let deep = String(repeating: "d/", count: 1500)
+    try FileManager.default.createDirectory(atPath: path(dir, deep), withIntermediateDirectories: true)
+    try write(
+      goodJob(name: "deep").replacingOccurrences(of: "output: {", with: "output: { dir: \(deep),"), to: "deep.cfg", in: dir)
+    let run = try runBinary(["deep.cfg", "-q", "--format", "png", "--job-timeout", "20"], in: dir, timeout: 20)
+    #expect(run.reason == .exit && run.status == 0, "\(run.stderr)")
+    #expect(FileManager.default.fileExists(atPath: path(dir, deep + "deep.png")))
+  }
+
   // MARK: - Clear errors
 
   /// `-o` naming a file, below a file, empty; `.transvid-cache` a file;
