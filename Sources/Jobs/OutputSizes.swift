@@ -96,7 +96,9 @@ extension JobSpec {
     if stage != nil, framePixelWidth > canvas.pixelWidth || framePixelHeight > canvas.pixelHeight {
       return ["stage.size", "stage.padding", "stage.device"].first { sizeSources[$0] != nil } ?? "stage"
     }
-    return sizeSources["canvas.size"] != nil ? "canvas.size" : "canvas.device"
+    // The canvas key the job wrote that sets its pixels; `canvas` where it
+    // wrote none (the default device at its scale).
+    return ["canvas.size", "canvas.device", "canvas.scale"].first { sizeSources[$0] != nil } ?? "canvas"
   }
 
   /// What the frame is, as messages about its size name it: the stage
@@ -145,7 +147,7 @@ extension JobSpec {
 
   /// The keys `sizeSources` records.
   static let sizeKeys = [
-    ["canvas", "size"], ["canvas", "device"], ["output", "gif", "width"],
+    ["canvas", "size"], ["canvas", "device"], ["canvas", "scale"], ["output", "gif", "width"],
     ["output", "sheet", "width"], ["output", "sheet", "frames"], ["output", "sheet", "columns"],
     ["output", "mp4", "width"], ["output", "mp4", "height"], ["output", "webm", "width"], ["output", "webm", "height"],
     ["output", "mov", "width"], ["output", "mov", "height"],

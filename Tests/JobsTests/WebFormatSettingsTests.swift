@@ -153,6 +153,24 @@ let brokenWebFormatJobs: [BrokenJob] = [
     ])
   }
 
+  /// The note on an odd canvas names the key the job wrote that makes its
+  /// pixels, or the canvas itself where it wrote none (it named
+  /// `canvas.device`, a key the job did not have, at 1:1); a canvas written
+  /// without such a key is named where it is written.
+  @Test static func anOddCanvasNamesTheKeyWritten() throws {
+    func note(_ canvas: String) throws -> [String] {
+      try JobParser.parse(canvas + "output: { formats: [mp4] }\n" + job("hold: 1"), file: "job.cfg").notes.map(\.description)
+    }
+    let tail = " is 1179x2556 pixels; the mp4 is 1180x2556, its last column repeated "
+      + "(4:2:0 video has even sides); give a width or height to scale instead"
+    let unwritten = try note(""), fps = try note("canvas: { fps: 30 }\n"), scale = try note("canvas: { scale: 3 }\n")
+    let device = try note("canvas: { device: iphone-15 }\n")
+    #expect(unwritten == ["job.cfg:1:1: note: canvas: the canvas" + tail])
+    #expect(fps == ["job.cfg:1:9: note: canvas: the canvas" + tail])
+    #expect(scale == ["job.cfg:1:18: note: canvas.scale: the canvas" + tail])
+    #expect(device == ["job.cfg:1:19: note: canvas.device: the canvas" + tail])
+  }
+
   /// A stage that makes the frame is named as the stage in the note on
   /// its odd size (it was called the canvas, whose own pixels are others).
   @Test static func aStagesSizeIsTheStages() throws {
