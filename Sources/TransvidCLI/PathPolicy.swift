@@ -167,9 +167,16 @@ struct PathPolicy: Sendable, Equatable {
         made.append(part)
         continue
       }
-      guard let real = realpath(candidate, nil) else { return nil }
-      current = String(cString: real)
-      free(real)
+      // As in `resolve`: `current` is resolved, so only a link needs `realpath`.
+      if part == ".." {
+        current = PathText.folder(of: current)
+      } else if info.st_mode & S_IFMT == S_IFLNK {
+        guard let real = realpath(candidate, nil) else { return nil }
+        current = String(cString: real)
+        free(real)
+      } else {
+        current = candidate
+      }
     }
     return made.isEmpty ? current : (current == "/" ? "" : current) + "/" + made.joined(separator: "/")
   }
