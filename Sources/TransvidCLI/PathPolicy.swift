@@ -115,10 +115,6 @@ struct PathPolicy: Sendable, Equatable {
   static func resolve(_ path: String) -> String? {
     let absolute = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
     let parts = absolute.split(separator: "/").map(String.init)
-    // `current` is always resolved, so only a link needs `realpath`: a
-    // folder or file in a resolved folder is itself resolved, and `..` of
-    // one is its parent; `realpath` of every part would walk the whole path
-    // again for each.
     var current = "/"
     for (i, part) in parts.enumerated() where part != "." {
       let candidate = current == "/" ? "/" + part : current + "/" + part
@@ -128,17 +124,23 @@ struct PathPolicy: Sendable, Equatable {
         if rest.contains("..") { return nil }
         return (current == "/" ? "" : current) + "/" + rest.joined(separator: "/")
       }
-      if part == ".." {
-        current = PathText.folder(of: current)
-      } else if info.st_mode & S_IFMT == S_IFLNK {
-        guard let real = realpath(candidate, nil) else { return nil }
-        current = String(cString: real)
-        free(real)
-      } else {
-        current = candidate
-      }
+      guard let next = entering(part, of: current, at: candidate, info) else { return nil }
+      current = next
     }
     return current
+  }
+
+  /// The resolved path of `part`, an existing entry (`candidate`, whose
+  /// `lstat` is `info`) of the resolved folder `current`. Only a link needs
+  /// `realpath`: an entry of a resolved folder is itself resolved and `..`
+  /// is its parent, where `realpath` of every part would walk the whole
+  /// path again for each. Nil for a link `realpath` cannot follow.
+  private static func entering(_ part: String, of current: String, at candidate: String, _ info: stat) -> String? {
+    if part == ".." { return PathText.folder(of: current) }
+    guard info.st_mode & S_IFMT == S_IFLNK else { return candidate }
+    guard let real = realpath(candidate, nil) else { return nil }
+    defer { free(real) }
+    return String(cString: real)
   }
 
   /// Where a file written at `path` lands: `path` made absolute and
@@ -167,16 +169,8 @@ struct PathPolicy: Sendable, Equatable {
         made.append(part)
         continue
       }
-      // As in `resolve`: `current` is resolved, so only a link needs `realpath`.
-      if part == ".." {
-        current = PathText.folder(of: current)
-      } else if info.st_mode & S_IFMT == S_IFLNK {
-        guard let real = realpath(candidate, nil) else { return nil }
-        current = String(cString: real)
-        free(real)
-      } else {
-        current = candidate
-      }
+      guard let next = entering(part, of: current, at: candidate, info) else { return nil }
+      current = next
     }
     return made.isEmpty ? current : (current == "/" ? "" : current) + "/" + made.joined(separator: "/")
   }
