@@ -15,9 +15,13 @@
 /// value(τ) = v_now + (v_end − v_now)·C(τ/T_rem).
 ///
 /// The documented default completion curve is `.easeInEaseOut`; recent UIKit
-/// builds use the system spring ("curve 7", pass `.systemSpring`). A spring
-/// completion curve runs in real time and snaps at T_rem, like any
-/// `AnimationCurve`.
+/// builds use the system spring ("curve 7", pass `.systemSpring`). UIKit
+/// plays the rest as an animation of the (1 − p)·duration (or p·duration)
+/// left, on a layer whose `speed` is `completionSpeed`, and Core Animation
+/// evaluates a spring in that layer's time, τ·completionSpeed (TIMING.md §2):
+/// a spring completion curve runs `completionSpeed` times faster, not cut
+/// short, and snaps at T_rem, where the layer's time reaches the rest's
+/// duration. A timing function sees only τ/T_rem, the same either way.
 ///
 /// Times are wall-clock seconds from the moment the finger starts tracking.
 public struct InteractiveTransitionTrack: Hashable, Sendable {
@@ -148,11 +152,14 @@ public struct InteractiveTransitionTrack: Hashable, Sendable {
   }
 
   /// The completion curve's progress at wall time `t`: 0 until release, then
-  /// C(τ/T_rem) with τ = t − trackingDuration, 1 from the end on.
+  /// C(τ/T_rem) with τ = t − trackingDuration, 1 from the end on. The curve
+  /// runs in layer time, τ·completionSpeed, over T_rem·completionSpeed (the
+  /// time the rest has left), so a spring plays faster, not truncated.
   public func completionProgress(atTime t: Double) -> Double {
     let elapsed = t - trackingDuration
     if elapsed <= 0 { return 0 }
-    return completionCurve.progress(atTime: elapsed, duration: remainingDuration)
+    return completionCurve.progress(
+      atTime: elapsed * completionSpeed, duration: remainingDuration * completionSpeed)
   }
 
   /// The animation's time as a fraction of `duration` at wall time `t`:

@@ -66,11 +66,22 @@ import Testing
       completionCurve: .systemSpring)
     #expect(track.release == .finish)
     #expect(abs(track.remainingDuration - 0.05) < 1e-15)
+    // The spring runs in the layer's time, twice as fast (layer.speed = 2):
+    // 0.02 s after release it shows its value at 0.04 s, not at 0.02 s.
     let tau = 0.02
-    let c = Spring.system.position(at: tau)
+    let c = Spring.system.position(at: 2 * tau)
     #expect(abs(track.completionProgress(atTime: 0.25 + tau) - c) < 1e-15)
     #expect(abs(track.fraction(atTime: 0.25 + tau) - (0.8 + 0.2 * c)) < 1e-12)
     #expect(track.fraction(atTime: 0.3) == 1)
     #expect(track.progress(atTime: 0.3, curve: .easeIn) == 1)
+  }
+
+  /// A timing function is re-timed by τ/T_rem alone: the layer's speed
+  /// scales both, so the completion is the same curve whatever the speed.
+  @Test func aTimingFunctionCompletionIgnoresTheLayerTime() {
+    let track = InteractiveTransitionTrack(
+      duration: 0.5, percentComplete: [0, 0.6], sampleInterval: 0.1, completionSpeed: 4)
+    let rest = track.remainingDuration
+    #expect(abs(track.completionProgress(atTime: 0.1 + rest / 4) - TimingFunction.easeInEaseOut.value(at: 0.25)) < 1e-12)
   }
 }

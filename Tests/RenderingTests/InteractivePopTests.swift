@@ -190,4 +190,33 @@ import Testing
     }
     #expect(checked >= 10)
   }
+
+  /// A spring completion curve plays in the layer's time: UIKit sets the
+  /// layer's speed to `completionSpeed` and Core Animation evaluates a spring
+  /// in layer time (TIMING.md §2, §5), so at speed 2 the system spring runs
+  /// twice as fast over the 0.1 s left, and its last frame snaps 8 % of the
+  /// way, as curve 7 at 0.2 s does, not 22 %, as it would cut off at 0.1 s.
+  @Test func aSpringCompletionRunsAtTheCompletionSpeed() throws {
+    let job = """
+      name: g
+      canvas: { size: 100x200, scale: 1, fps: 60 }
+      screens:
+        a: { background: "#FF0000" }
+        b: { background: "#0000FF" }
+      timeline:
+        - hold: 0.1
+        - present: { to: b, transition: cover-vertical, duration: 0.5, curve: linear, gesture: { progress: [0, 0.3, 0.6], interval: 0.1, release: finish, completionSpeed: 2, completionCurve: spring } }
+        - hold: 0.1
+      """
+    let renderer = FrameRenderer(spec: try JobParser.parse(job, file: "g.cfg"))
+    // The finger lets go at 0.3 s (frame 18) at 0.6; the rest takes 0.4 × 0.5 / 2 = 0.1 s.
+    for n in 18...24 {
+      let tau = Double(n) / 60 - 0.3
+      let progress = tau >= 0.1 - 1e-9 ? 1 : 0.6 + 0.4 * Spring.system.position(at: 2 * tau)
+      let frame = renderer.frame(n, width: 100, height: 200)
+      // The cover (blue) covers [top, 200) of a column.
+      let blue = (0..<200).reduce(0.0) { $0 + Double(frame[50, $1].b) / 255 }
+      #expect(abs((200 - blue) - 200 * (1 - progress)) < 0.6, "frame \(n): top at \(200 - blue), expected \(200 * (1 - progress))")
+    }
+  }
 }
