@@ -46,7 +46,7 @@ extension JobDecoder {
         // not along the system spring; a `curve:` the step writes still wins.
         if fields["curve"] == nil { step.parameters.values["curve"] = .curve(.linear) }
         // And end by its own rules (position, velocity and acceleration; the
-        // rest at the finger's speed) where the gesture does not say.
+        // rest at the finger's speed as it lifts) where the gesture does not say.
         let written = Set(node.pairs?.map(\.key) ?? [])
         let duration = descriptor.make(step.parameters).totalDuration
         let decided = InteractiveTransitionTrack.navigationRelease(

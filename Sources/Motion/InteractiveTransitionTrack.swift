@@ -85,7 +85,10 @@ public struct InteractiveTransitionTrack: Hashable, Sendable {
   /// with three velocity samples or more it finishes iff p + v̄·D + ½·ā·D² >
   /// min(187.5 / W, 0.5), v̄ and ā the means of the last three velocities and
   /// accelerations (each acceleration clamped to ±5); with fewer, iff v̄ > 0.
-  /// Also returns v̄, for `navigationCompletionSpeed`.
+  /// Also returns the finger's velocity as it lifts, the last sample's, for
+  /// `navigationCompletionSpeed`: UIKit decides by the means but plays the
+  /// rest at its last velocity (`_previousVelocity`), so a finger that slows
+  /// before it lifts lets the rest play slowly too.
   public static func navigationRelease(
     percentComplete samples: [Double], interval: Double, duration: Double, width: Double
   ) -> (release: Release, velocity: Double) {
@@ -96,12 +99,12 @@ public struct InteractiveTransitionTrack: Hashable, Sendable {
     let v = mean(velocities.suffix(3)), a = mean(accelerations.suffix(3))
     let finishes =
       velocities.count >= 3 ? p + v * duration + a * duration * duration / 2 > Swift.min(187.5 / width, 0.5) : v > 0
-    return (finishes ? .finish : .cancel, v)
+    return (finishes ? .finish : .cancel, velocities.last ?? 0)
   }
 
-  /// UINavigationController's completion speed: max(r, D·|v̄|), r = 1 − p
-  /// to finish or p to cancel, so the rest takes min(D, r/|v̄|) seconds,
-  /// the finger's own speed (UIKIT.md §1).
+  /// UINavigationController's completion speed: max(r, D·|v|), r = 1 − p
+  /// to finish or p to cancel and v the finger's velocity as it lifts, so
+  /// the rest takes min(D, r/|v|) seconds, the finger's own speed (UIKIT.md §1).
   public static func navigationCompletionSpeed(
     release: Release, percentComplete p: Double, velocity: Double, duration: Double
   ) -> Double {

@@ -135,6 +135,9 @@ import Testing
     ("[0, 30, 60, 90]", true, 0.5),  // p 0.3, v 0.5 W/s: 0.3 + 0.25 > 0.5; r 0.7 ⇒ min(0.5, 1.4)
     ("[0, 60, 120, 180]", true, 0.4),  // p 0.6, v 1 W/s: r 0.4 ⇒ 0.4 s
     ("[0, 30, 60, 90, 90, 90, 90]", false, 0.5),  // stopped at p 0.3: cancels; min(D, r / 0) = D
+    // Slowing as it lifts: p 0.9 moving 0.1 W/s (the mean of the last three
+    // speeds, 0.83 W/s, only decides): r 0.1 ⇒ min(0.5, 1) = 0.5 s, not 0.12 s.
+    ("[0, 120, 240, 264, 270]", true, 0.5),
   ])
   func theSwipeEndsByUINavigationControllersRules(distances: String, finishes: Bool, completion: Double) throws {
     let job = Self.swipeJob(width: 300, gesture: "direction: right, distance: \(distances), interval: 0.2")
@@ -146,6 +149,8 @@ import Testing
     #expect(pop.isCancelled == !finishes)
     let track = gesture.track(duration: 0.5)
     #expect(abs(track.remainingDuration - completion) < 1e-9, "\(track.remainingDuration)")
+    // The video lasts the push, the finger and the rest.
+    #expect(Timeline(spec: spec).frameCount == Int(((0.5 + track.trackingDuration + completion) * 30).rounded()))
     #expect(spec.notes.contains { $0.message.contains("UINavigationController cancels the pop") } == !finishes)
     // What the gesture says wins.
     let written = try JobParser.parse(
