@@ -84,7 +84,9 @@ public struct InteractiveTransitionTrack: Hashable, Sendable {
   /// points wide (p = translation / W, so velocities are in widths a second):
   /// with three velocity samples or more it finishes iff p + v̄·D + ½·ā·D² >
   /// min(187.5 / W, 0.5), v̄ and ā the means of the last three velocities and
-  /// accelerations (each acceleration clamped to ±5); with fewer, iff v̄ > 0.
+  /// accelerations; with fewer, iff v̄ > 0. UIKit limits each acceleration's
+  /// jump from the one before (from 0) to ±5, so a sustained one builds up,
+  /// 5, 10, 15 …, rather than stopping at ±5.
   /// Also returns the finger's velocity as it lifts, the last sample's, for
   /// `navigationCompletionSpeed`: UIKit decides by the means but plays the
   /// rest at its last velocity (`_previousVelocity`), so a finger that slows
@@ -94,7 +96,11 @@ public struct InteractiveTransitionTrack: Hashable, Sendable {
   ) -> (release: Release, velocity: Double) {
     let p = samples.last ?? 0
     let velocities = interval > 0 ? zip(samples.dropFirst(), samples).map { ($0 - $1) / interval } : []
-    let accelerations = zip(velocities.dropFirst(), velocities).map { Swift.min(Swift.max(($0 - $1) / interval, -5), 5) }
+    var accelerations: [Double] = []
+    for (next, previous) in zip(velocities.dropFirst(), velocities) {
+      let before = accelerations.last ?? 0
+      accelerations.append(Swift.min(Swift.max((next - previous) / interval, before - 5), before + 5))
+    }
     func mean(_ values: ArraySlice<Double>) -> Double { values.isEmpty ? 0 : values.reduce(0, +) / Double(values.count) }
     let v = mean(velocities.suffix(3)), a = mean(accelerations.suffix(3))
     let finishes =

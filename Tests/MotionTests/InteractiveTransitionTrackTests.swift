@@ -84,4 +84,19 @@ import Testing
     let rest = track.remainingDuration
     #expect(abs(track.completionProgress(atTime: 0.1 + rest / 4) - TimingFunction.easeInEaseOut.value(at: 0.25)) < 1e-12)
   }
+
+  /// UIKit limits each acceleration's jump from the one before to ±5 (UIKIT.md
+  /// §1), not the acceleration itself: a finger thrown back at 3 widths a
+  /// second and braking at 20 W/s² for three samples counts 5, 10, 15 (mean
+  /// 10), so 0.3 − 1 × 0.5 + ½ × 10 × 0.25 = 1.05 passes 187.5/390 and the
+  /// pop finishes; capped at 5 it would be 0.425 and cancel.
+  @Test func theAccelerationsJumpIsClampedNotItsValue() {
+    let samples = [234, 175.5, 136.5, 117, 117].map { $0 / 390 }
+    let decided = InteractiveTransitionTrack.navigationRelease(
+      percentComplete: samples, interval: 0.05, duration: 0.5, width: 390)
+    #expect(decided.release == .finish)
+    // A finger stopped at 0.3 with no speed or acceleration left cancels.
+    #expect(InteractiveTransitionTrack.navigationRelease(
+      percentComplete: [0.3, 0.3, 0.3, 0.3], interval: 0.05, duration: 0.5, width: 390).release == .cancel)
+  }
 }

@@ -224,4 +224,18 @@ import Testing
       #expect(abs((200 - blue) - 200 * (1 - progress)) < 0.6, "frame \(n): top at \(200 - blue), expected \(200 * (1 - progress))")
     }
   }
+
+  /// A finger thrown back and braking hard: UIKit's acceleration builds up
+  /// by ±5 a sample (5, 10, 15), so its rule finishes the pop
+  /// (InteractiveTransitionTrackTests.theAccelerationsJumpIsClampedNotItsValue);
+  /// the video ends on the first (red) screen, with no note of a cancel.
+  @Test func aBrakingFingersAccelerationBuildsUp() throws {
+    let spec = try JobParser.parse(
+      Self.swipeJob(width: 390, gesture: "direction: right, interval: 0.05, distance: [234, 175.5, 136.5, 117, 117]"),
+      file: "g.cfg")
+    #expect(!spec.notes.contains { $0.message.contains("cancels the pop") }, "\(spec.notes)")
+    let renderer = FrameRenderer(spec: spec)
+    let last = renderer.frame(renderer.frameCount - 1, width: 390, height: 200)
+    #expect(last[300, 100].r > 240 && last[300, 100].b == 0, "\(last[300, 100])")
+  }
 }
