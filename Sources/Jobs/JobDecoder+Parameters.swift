@@ -48,7 +48,9 @@ extension JobDecoder {
         if let match = Suggestion.closest(to: pair.key, in: names + (takesCurve ? ["spring"] : []) + JobDecoder.stepReservedKeys) {
           message += "; did you mean '\(match)'?"
         } else {
-          message += "; '\(descriptor.name)' takes: \(names.joined(separator: ", "))"
+          // Its own parameters and the keys every step takes (`StepOption`): all it would accept.
+          let shared = StepOption.names.filter { $0 != "spring" || takesCurve }
+          message += "; '\(descriptor.name)' takes: \((names + shared).joined(separator: ", "))"
         }
         throw Diagnostic(pair.keyLocation, message)
       }

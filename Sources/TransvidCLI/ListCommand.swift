@@ -2,7 +2,8 @@ import Jobs
 import Transitions
 
 /// `transvid list`: every transition, where it comes from, its parameters
-/// and their defaults.
+/// and their defaults, then the keys every step takes (`StepOption`:
+/// `spring`, `gesture`, …), so each transition shows all a step may write.
 enum ListCommand {
   static func text() -> String {
     var lines: [String] = []
@@ -14,6 +15,9 @@ enum ListCommand {
         func text(_ x: Double) -> String { x == x.rounded() ? String(Int(x)) : String(x) }
         let range = p.range.map { ", \(text($0.lowerBound))…\(text($0.upperBound))" } ?? ""
         lines.append("  \(p.name) (\(p.kind.rawValue)\(range), default \(p.defaultValue)): \(p.summary)")
+      }
+      for option in StepOption.all {
+        lines.append("  \(option.name) (\(option.kind), default \(option.defaultValue)): \(option.summary)")
       }
       lines.append("")
     }

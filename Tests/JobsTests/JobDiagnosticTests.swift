@@ -254,7 +254,7 @@ let brokenJobs: [BrokenJob] = [
     "job.cfg:9:25: error: unknown key 'tranistion' in timeline[0].push; did you mean 'transition'?"),
   BrokenJob(
     "unknown parameter", job("push: { to: detail, transition: circle-spread, radius: 4 }"),
-    "job.cfg:9:52: error: unknown parameter 'radius' in timeline[0].push; 'circle-spread' takes: duration, delay, curve, origin"),
+    "job.cfg:9:52: error: unknown parameter 'radius' in timeline[0].push; 'circle-spread' takes: duration, delay, curve, origin, spring, gesture, slowmo, touch, mirror"),
   BrokenJob(
     "misspelt parameter", job("push: { to: detail, transition: circle-spread, duraton: 1 }"),
     "job.cfg:9:52: error: unknown parameter 'duraton' in timeline[0].push; did you mean 'duration'?"),

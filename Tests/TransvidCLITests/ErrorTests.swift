@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import Transitions
 import TransvidCLI
 
 /// Broken job files: exact messages, exit status 1, no output, the other
@@ -125,6 +126,23 @@ import TransvidCLI
     #expect(TransvidCommand.run(["list"], console: capture.console) == 0)
     #expect(capture.out[0].contains("circle-spread — "))
     #expect(capture.out[0].contains("  origin (rect, default [0, 0, 0, 0])"))
+  }
+
+  /// Every transition lists the keys DESIGN.md says all of them share,
+  /// `spring` and `gesture` beside `duration`, `delay` and `curve`, and the
+  /// step's own (the contract sweep: only the first three were listed).
+  @Test func listShowsEveryStepKeyForEachTransition() {
+    let capture = Capture()
+    #expect(TransvidCommand.run(["list"], console: capture.console) == 0)
+    let blocks = capture.out[0].components(separatedBy: "\n\n").filter { !$0.isEmpty }
+    #expect(blocks.count == Catalog.all.count)
+    for block in blocks {
+      for key in ["duration", "delay", "curve", "spring", "gesture", "slowmo", "touch", "mirror"] {
+        #expect(block.contains("\n  \(key) ("), "\(block.prefix(20)) lists no \(key)")
+      }
+    }
+    #expect(capture.out[0].contains("  spring (spring, default none): the curve as a spring, instead of curve: { damping, velocity }"))
+    #expect(capture.out[0].contains("  gesture (gesture, default none): a finger drives the step: { progress: [0…1, …] }"))
   }
 
   /// The executable itself returns the statuses (not just the library).
