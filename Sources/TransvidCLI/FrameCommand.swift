@@ -6,7 +6,8 @@ import Media
 /// show at `T` seconds (frame ⌊T·fps⌉), at full canvas size. A time past the
 /// last frame shows the last frame and says so. `--locale L` picks one of a
 /// job's locales and `--appearance light|dark` one of its appearances
-/// (default: the first of each).
+/// (default: the first of each). A job file that is not there, or a
+/// folder, is a usage error (exit 2).
 enum FrameCommand {
   /// `--appearance` names one the job does not list.
   struct NoSuchAppearance: Error, CustomStringConvertible {
@@ -30,6 +31,16 @@ enum FrameCommand {
     job: String, time: Double, output: String, paths: PathPolicy, limits: JobLimits, locale: String? = nil,
     appearance: String? = nil, console: Console
   ) -> Int32 {
+    // A job file named that is not there, or a folder, is a usage error, as
+    // it is for a render, `check` and `watch`: nothing is drawn.
+    var isFolder: ObjCBool = false
+    guard FileManager.default.fileExists(atPath: job, isDirectory: &isFolder), !isFolder.boolValue else {
+      console.error(
+        (isFolder.boolValue
+          ? "transvid: 'frame' takes a job file; \(job) is a folder"
+          : "transvid: no such file or directory: \(job)"))
+      return 2
+    }
     do {
       // One PNG: the job's own outputs are not made, so their sizes do not count.
       let parsed = try JobParser.load(path: job, limits: limits, access: paths.access(jobFile: job), formats: [.png])

@@ -73,6 +73,22 @@ import TransvidCLI
     #expect(capture.err == ["transvid: no such file or directory: /nonexistent/job.cfg"])
   }
 
+  /// `frame` of a job file that is not there, or of a folder, is a usage
+  /// error too, as for a render (the contract sweep: it was exit 1 with
+  /// 'missing.cfg:1:1: error: cannot read job file').
+  @Test func frameOfAMissingJobFileIsAUsageError() throws {
+    let dir = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    let png = path(dir, "f.png")
+    let missing = Capture()
+    #expect(TransvidCommand.run(["frame", path(dir, "missing.cfg"), "--time", "0", "-o", png], console: missing.console) == 2)
+    #expect(missing.err == ["transvid: no such file or directory: \(path(dir, "missing.cfg"))"])
+    let folder = Capture()
+    #expect(TransvidCommand.run(["frame", dir, "--time", "0", "-o", png], console: folder.console) == 2)
+    #expect(folder.err == ["transvid: 'frame' takes a job file; \(dir) is a folder"])
+    #expect(!FileManager.default.fileExists(atPath: png))
+  }
+
   /// A path named that does not exist is a usage error, exit 2, and a good
   /// job named with it does not render either, as `--help` says.
   @Test func aMissingPathAmongGoodOnesRendersNothing() throws {
