@@ -36,7 +36,9 @@ extension JobDecoder {
       case "left", "right": extent = canvas.size.width
       case "up", "down": extent = canvas.size.height
       default:
-        throw mismatch(directionNode, fields.path("direction"), expected: "left, right, up, down, leading or trailing")
+        throw mismatch(
+          directionNode, fields.path("direction"), expected: "left, right, up, down, leading or trailing",
+          hint: Suggestion.hint(for: direction, in: ["left", "right", "up", "down", "leading", "trailing"], listing: false))
       }
       switch direction {
       case "left": gesture.travel = Size(width: -extent, height: 0)
@@ -62,10 +64,14 @@ extension JobDecoder {
       gesture.interval = try number(node, fields.path("interval"), in: 0.001...10, expected: "a number of seconds from 0.001 to 10")
     }
     if let node = fields["release"] {
-      switch try string(node, fields.path("release"), expected: "finish or cancel") {
+      let release = try string(node, fields.path("release"), expected: "finish or cancel")
+      switch release {
       case "finish": gesture.release = .finish
       case "cancel": gesture.release = .cancel
-      default: throw mismatch(node, fields.path("release"), expected: "finish or cancel")
+      default:
+        throw mismatch(
+          node, fields.path("release"), expected: "finish or cancel",
+          hint: Suggestion.hint(for: release, in: ["finish", "cancel"], listing: false))
       }
     }
     if let node = fields["completionSpeed"] {

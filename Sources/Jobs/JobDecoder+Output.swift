@@ -174,7 +174,7 @@ extension JobDecoder {
     let expected = "'forever' or a repeat count from 0 to \(most)"
     if value.text == "forever" { return .forever }
     if value.number != nil { return .repeat(try integer(value, path, in: 0...most)) }
-    throw mismatch(value, path, expected: expected)
+    throw mismatch(value, path, expected: expected, hint: Suggestion.hint(for: value.text ?? "", in: ["forever"], listing: false))
   }
 
   private func webm(_ node: YAMLNode, _ path: KeyPath) throws(Diagnostic) -> WebMSettings {

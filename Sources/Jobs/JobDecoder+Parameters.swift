@@ -85,8 +85,11 @@ extension JobDecoder {
       do {
         return .color(try color(node, path))
       } catch {
-        // The colour's error, hints and all, naming the other choice too.
-        throw Diagnostic(error.location, error.message.replacingAll("expected a colour", with: "expected blur or a colour"))
+        // The colour's error, hints and all, naming the other choice too, and
+        // suggesting it for a near miss (`blurr`) no colour name is.
+        var message = error.message.replacingAll("expected a colour", with: "expected blur or a colour")
+        if !message.contains("; did you mean"), let text = node.text { message += Suggestion.hint(for: text, in: ["blur"], listing: false) }
+        throw Diagnostic(error.location, message)
       }
     case .curve:
       let expected = "a curve name, cubic-bezier(x1, y1, x2, y2) or spring(…)"

@@ -125,7 +125,12 @@ struct JobDecoder {
 
   /// A plain `true` or `false` (`YAMLNode.plainBoolean`).
   func boolean(_ node: YAMLNode, _ path: KeyPath) throws(Diagnostic) -> Bool {
-    guard let value = node.plainBoolean else { throw mismatch(node, path, expected: "true or false") }
+    guard let value = node.plainBoolean else {
+      // A near miss (`ture`) is suggested; a quoted "false" is the word already.
+      let text = node.text ?? ""
+      let hint = ["true", "false"].contains(text) ? "" : Suggestion.hint(for: text, in: ["true", "false"], listing: false)
+      throw mismatch(node, path, expected: "true or false", hint: hint)
+    }
     return value
   }
 

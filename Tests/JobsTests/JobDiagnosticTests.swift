@@ -35,6 +35,7 @@ enum TestCatalog {
       ParameterDescriptor("tap", .point, default: "[0, 0]", "tap point"),
       ParameterDescriptor("tint", .color, default: "black", "tint"),
       ParameterDescriptor("m34", .number, default: "-0.002", "perspective"),
+      ParameterDescriptor("placeholder", .fill, default: "clear", "the slot the element leaves"),
     ],
     make: { CircleSpread(parameters: $0) })
 
@@ -195,6 +196,9 @@ let brokenJobs: [BrokenJob] = [
     "crf 60", "output: { mp4: { crf: 60 } }\n",
     "job.cfg:1:23: error: output.mp4.crf: expected an integer from 1 to 51, got 60"),
   BrokenJob(
+    "misspelt gif loop", "output: { gif: { loop: forevr } }\n",
+    "job.cfg:1:24: error: output.gif.loop: expected 'forever' or a repeat count from 0 to 65535, got \"forevr\"; did you mean 'forever'?"),
+  BrokenJob(
     "unknown preset", "output: { mp4: { preset: medum } }\n",
     "job.cfg:1:26: error: output.mp4.preset: unknown x264 preset \"medum\"; did you mean 'medium'?"),
   BrokenJob(
@@ -258,6 +262,19 @@ let brokenJobs: [BrokenJob] = [
   BrokenJob(
     "misspelt parameter", job("push: { to: detail, transition: circle-spread, duraton: 1 }"),
     "job.cfg:9:52: error: unknown parameter 'duraton' in timeline[0].push; did you mean 'duration'?"),
+  // A near miss of a word from a fixed list is suggested (the contract sweep: these listed the words only).
+  BrokenJob(
+    "misspelt gesture direction", job("push: { to: detail, transition: circle-spread, gesture: { direction: rigth, distance: [0, 10] } }"),
+    "job.cfg:9:74: error: timeline[0].push.gesture.direction: expected left, right, up, down, leading or trailing, got \"rigth\"; did you mean 'right'?"),
+  BrokenJob(
+    "misspelt gesture release", job("push: { to: detail, transition: circle-spread, gesture: { progress: [0, 1], release: finsh } }"),
+    "job.cfg:9:90: error: timeline[0].push.gesture.release: expected finish or cancel, got \"finsh\"; did you mean 'finish'?"),
+  BrokenJob(
+    "misspelt boolean", job("push: { to: detail, transition: circle-spread, mirror: ture }"),
+    "job.cfg:9:60: error: timeline[0].push.mirror: expected true or false, got \"ture\"; did you mean 'true'?"),
+  BrokenJob(
+    "misspelt blur", job("push: { to: detail, transition: magic-move, placeholder: blurr }"),
+    "job.cfg:9:62: error: timeline[0].push.placeholder: expected blur or a colour: \"#RGB\", \"#RRGGBB\", \"#RRGGBBAA\" or a name like systemBlue, got \"blurr\"; did you mean 'blur'?"),
   BrokenJob(
     "gesture without samples", job("push: { to: detail, transition: circle-spread, gesture: { direction: right } }"),
     "job.cfg:9:61: error: timeline[0].push.gesture: missing 'progress' (percentComplete samples, 0…1) or 'direction' and 'distance'"),
