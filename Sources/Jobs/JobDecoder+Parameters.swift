@@ -134,7 +134,8 @@ extension JobDecoder {
   /// `spring: { damping: 0.55, velocity: 1.8, duration: 0.75 }` — any of the
   /// spring forms `AnimationCurve(parsing:)` takes, written as a mapping:
   /// UIKit's `{damping, velocity, duration}`, CA's `{mass, stiffness,
-  /// damping, velocity}`, `{response, dampingRatio}` or `{duration, bounce}`.
+  /// damping, velocity}`, `{response, dampingRatio}` or `{duration, bounce}`;
+  /// a number may be a quotient (`velocity: 1/0.55`), as in `spring(…)`.
   func spring(
     _ node: YAMLNode, _ path: KeyPath, stepDuration: Double? = nil, durationField: (node: YAMLNode, path: KeyPath)? = nil
   ) throws(Diagnostic) -> AnimationCurve {
@@ -149,7 +150,9 @@ extension JobDecoder {
       if pair.key == "allowsOverdamping" {
         guard value.plainBoolean != nil else { throw mismatch(value, path.appending(pair.key), expected: "true or false") }
       } else if Spring.parameterLabels.contains(pair.key) || pair.key == "initialVelocity" {
-        guard let number = value.number else { throw mismatch(value, path.appending(pair.key), expected: "a number") }
+        guard let number = value.number ?? quotient(value) else {
+          throw mismatch(value, path.appending(pair.key), expected: "a number")
+        }
         guard number.isFinite else { throw mismatch(value, path.appending(pair.key), expected: "a finite number") }
       } else if value.number == nil, value.plainBoolean == nil {
         throw mismatch(value, path.appending(pair.key), expected: "a number")
@@ -165,6 +168,16 @@ extension JobDecoder {
         ?? pairs.first { error.message.contains("\($0.key) =") }.map(\.value.location)
       throw Diagnostic(named ?? node.location, "\(path.subject): \(error.message)")
     }
+  }
+
+  /// `1/0.55`: a quotient of two numbers, as the seeds write a velocity and
+  /// `spring(…)` text reads one (`transvid list` shows magic-move's default
+  /// so); nil for anything else.
+  private func quotient(_ node: YAMLNode) -> Double? {
+    guard let text = node.text else { return nil }
+    let parts = text.split(separator: "/", omittingEmptySubsequences: false)
+    guard parts.count == 2, let numerator = Double(parts[0]), let denominator = Double(parts[1]) else { return nil }
+    return numerator / denominator
   }
 
   /// A step's `duration` (`field`) that its spring, UIKit's form without a

@@ -46,6 +46,20 @@ import Transitions
         == .spring(Spring(duration: try #require(Double(circleDefault.defaultValue)), dampingRatio: 0.7, initialVelocity: 0)))
   }
 
+  /// A number may be a quotient, as `spring(…)` text takes it and `transvid
+  /// list` writes magic-move's default (the contract sweep: the mapping said
+  /// "expected a number, got "1/0.55"").
+  @Test func aQuotientIsANumber() throws {
+    #expect(
+      try Self.curve("spring: { damping: 0.55, velocity: 1/0.55, duration: 0.75 }")
+        == .spring(Spring(duration: 0.75, dampingRatio: 0.55, initialVelocity: 1 / 0.55)))
+    #expect(
+      try Self.curve("spring: { damping: 0.55, velocity: 1/0.55, duration: 0.75 }")
+        == Self.curve("curve: \"spring(damping: 0.55, velocity: 1/0.55, duration: 0.75)\""))
+    #expect(throws: Diagnostic.self) { try Self.curve("spring: { damping: 0.55, velocity: 1/0 }") }
+    #expect(throws: Diagnostic.self) { try Self.curve("spring: { damping: 0.55, velocity: 1/2/3 }") }
+  }
+
   /// UIKit's form written as `curve:` text without its own duration takes
   /// the step's, as the mapping does (README: "UIKit's form without its own
   /// `duration` takes the step's"): it was refused, "give 'duration' …".
