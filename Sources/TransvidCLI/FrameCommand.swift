@@ -6,7 +6,8 @@ import Media
 /// show at `T` seconds (frame ⌊T·fps⌉), at full canvas size. A time past the
 /// last frame shows the last frame and says so. `--locale L` picks one of a
 /// job's locales and `--appearance light|dark` one of its appearances
-/// (default: the first of each). A job file that is not there, or a
+/// (default: the first of each). `-q` prints errors only, as for a render.
+/// A job file that is not there, or a
 /// folder, is a usage error (exit 2).
 enum FrameCommand {
   /// `--appearance` names one the job does not list.
@@ -29,7 +30,7 @@ enum FrameCommand {
 
   static func run(
     job: String, time: Double, output: String, paths: PathPolicy, limits: JobLimits, locale: String? = nil,
-    appearance: String? = nil, console: Console
+    appearance: String? = nil, quiet: Bool = false, console: Console
   ) -> Int32 {
     // A job file named that is not there, or a folder, is a usage error, as
     // it is for a render, `check` and `watch`: nothing is drawn.
@@ -65,14 +66,14 @@ enum FrameCommand {
       let renderer = try AssetLoader.makeRenderer(for: spec)
       // Notes on the job, not on the videos it writes: a frame is a PNG.
       let videoNote = spec.oddCanvasNote(formats: spec.output.formats)
-      for note in spec.notes where note != videoNote { console.error(note.description) }
+      for note in spec.notes where note != videoNote && !quiet { console.error(note.description) }
       let fps = spec.canvas.frameRate.value
       let last = Swift.max(renderer.frameCount - 1, 0)
       // The frame a player shows at `time`; compared as doubles: it may be beyond any Int.
       let wanted = spec.canvas.frameRate.frame(at: time)
       let n = wanted > Double(last) ? last : Int(wanted)
       // Past the end: at or after the video's end, not a time in the last frame's time on screen.
-      if wanted >= Double(renderer.frameCount) {
+      if wanted >= Double(renderer.frameCount), !quiet {
         console.error(
           "transvid: note: --time \(String(format: "%g", time)) is past the end of \(job) "
             + "(\(renderer.frameCount) frames, the last at \(String(format: "%.2f", Double(last) / fps)) s); "
@@ -80,7 +81,7 @@ enum FrameCommand {
       }
       let frame = renderer.frame(n, width: spec.framePixelWidth, height: spec.framePixelHeight)
       try PNGWriter.write(frame, to: output)
-      console.print("\(output)  frame \(n) of \(renderer.frameCount)  \(frame.width)x\(frame.height)")
+      if !quiet { console.print("\(output)  frame \(n) of \(renderer.frameCount)  \(frame.width)x\(frame.height)") }
       return 0
     } catch {
       console.error(error is Diagnostic ? "\(error)" : "transvid: \(error)")

@@ -318,7 +318,7 @@ struct Options: Sendable {
     return Options(command: .curve(spec: spec, samples: samples, duration: duration))
   }
 
-  /// `frame JOB.cfg --time T -o FILE.png [--max-side N] [--max-frames N] [--max-pixels N]`.
+  /// `frame JOB.cfg --time T -o FILE.png [-q] [--max-side N] [--max-frames N] [--max-pixels N]`.
   private static func parseFrame(_ arguments: ArraySlice<String>) throws -> Options {
     var options = Options()
     var job: String?, time: Double?, output: String?
@@ -353,10 +353,13 @@ struct Options: Sendable {
         }
         options.appearance = name
       case "--allow-outside": paths.allowed.append(try nonEmpty(try value(), arg))
+      case "-q", "--quiet":
+        try stream.flag()
+        options.quiet = true
       case _ where limitOptions.contains(arg): try options.limits.set(arg, try value())
       default:
         guard !arg.hasPrefix("-"), job == nil else {
-          let known = ["--help", "--time", "--output", "--locale", "--appearance", "--allow-outside"] + limitOptions
+          let known = ["--help", "--time", "--output", "--locale", "--appearance", "--allow-outside", "--quiet"] + limitOptions
           let hint = arg.hasPrefix("-") ? Options.hint(for: arg, among: known) : ""
           throw UsageError(description: "unexpected argument '\(raw)' for 'frame'\(hint)")
         }

@@ -26,7 +26,7 @@ public enum TransvidCommand {
            transvid watch JOB.cfg [-o DIR] [--format LIST] [--draft]
            transvid list [devices]
            transvid frame JOB.cfg --time T -o FRAME.png [--locale L] [--appearance light|dark]
-                          [--allow-outside DIR] [--max-side N ...]
+                          [--allow-outside DIR] [--max-side N ...] [-q]
            transvid curve NAME|SPEC [--samples N] [--duration S]
 
     Renders job files (YAML) into demo videos of iOS screen transitions.
@@ -175,7 +175,7 @@ public enum TransvidCommand {
     case .frame(let job, let time, let output, let paths):
       return FrameCommand.run(
         job: job, time: time, output: output, paths: paths, limits: options.limits, locale: options.locales?.first,
-        appearance: options.appearance, console: console)
+        appearance: options.appearance, quiet: options.quiet, console: console)
     case .render(let inputs):
       var runner = BatchRunner(options: options, console: console, environment: environment)
       if isolatesJobs { runner.workerLaunch = WorkerLaunch(arguments: arguments) }

@@ -89,6 +89,25 @@ import TransvidCLI
     #expect(!FileManager.default.fileExists(atPath: png))
   }
 
+  /// `frame -q` prints errors only, as a render's `-q` (the contract sweep:
+  /// DESIGN.md lists -q among the options, and frame called it a usage error).
+  @Test func frameQuietPrintsErrorsOnly() throws {
+    let dir = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    let job = try write(smallJob(name: "small"), to: "small.cfg", in: dir)
+    let png = path(dir, "f.png")
+    let quiet = Capture()
+    #expect(TransvidCommand.run(["frame", job, "--time", "99", "-o", png, "-q"], console: quiet.console) == 0, "\(quiet.err)")
+    #expect(quiet.out.isEmpty && quiet.err.isEmpty, "\(quiet.out) \(quiet.err)")
+    #expect(FileManager.default.fileExists(atPath: png))
+    let told = Capture()
+    #expect(TransvidCommand.run(["frame", job, "--time", "99", "-o", png], console: told.console) == 0)
+    #expect(told.out.count == 1 && told.err.contains { $0.contains("is past the end") })
+    let broken = Capture()
+    #expect(TransvidCommand.run(["frame", job, "--time", "0", "-o", job + ".png", "--quiet", "--max-side", "1"], console: broken.console) == 1)
+    #expect(broken.err.count == 1)
+  }
+
   /// A path named that does not exist is a usage error, exit 2, and a good
   /// job named with it does not render either, as `--help` says.
   @Test func aMissingPathAmongGoodOnesRendersNothing() throws {
