@@ -60,7 +60,7 @@ extension JobDecoder {
     return result
   }
 
-  static let nameRule = "letters, digits, '-', '_' and '.', not starting with '.'"
+  static let nameRule = "ASCII letters, digits, '-', '_' and '.', not starting with '.'"
 
   private func jobName(_ node: YAMLNode?, root: YAMLNode) throws(Diagnostic) -> String {
     guard let node else {

@@ -133,10 +133,10 @@ let brokenJobs: [BrokenJob] = [
     "job.cfg:1:1: error: missing 'screens' (a mapping of screen names to screens)"),
   BrokenJob(
     "name is a list", "name: [a, b]\n",
-    "job.cfg:1:7: error: name: expected a file name of letters, digits, '-', '_' and '.', not starting with '.', got a list of 2 items"),
+    "job.cfg:1:7: error: name: expected a file name of ASCII letters, digits, '-', '_' and '.', not starting with '.', got a list of 2 items"),
   BrokenJob(
     "name with a slash", "name: demos/intro\n",
-    "job.cfg:1:7: error: name: expected a file name of letters, digits, '-', '_' and '.', not starting with '.', got \"demos/intro\""),
+    "job.cfg:1:7: error: name: expected a file name of ASCII letters, digits, '-', '_' and '.', not starting with '.', got \"demos/intro\""),
 
   // MARK: canvas
   BrokenJob(
@@ -357,7 +357,7 @@ let brokenJobs: [BrokenJob] = [
     #expect(throws: Diagnostic(
       SourceLocation(file: "jobs/my job.cfg", line: 1, column: 1),
       "the job has no 'name' and its file name \"my job\" is not a safe output name; "
-        + "add name: using letters, digits, '-', '_' and '.', not starting with '.'")) {
+        + "add name: using ASCII letters, digits, '-', '_' and '.', not starting with '.'")) {
       try JobParser.parse(job("hold: 1"), file: "jobs/my job.cfg")
     }
   }
