@@ -25,8 +25,8 @@ public struct StepOption: Sendable {
       summary: "a finger drives the step: { progress: [0…1, …] } or { direction, distance: [points, …] }, "
         + "interval, release (finish|cancel), completionSpeed, completionCurve"),
     StepOption(
-      name: "slowmo", kind: "number", defaultValue: "1",
-      summary: "the step plays this many times slower (1…20), as the Simulator's slow animations"),
+      name: "slowmo", kind: "number, 1…20", defaultValue: "1",
+      summary: "the step plays this many times slower, as the Simulator's slow animations"),
     StepOption(
       name: "touch", kind: "touch", defaultValue: "none",
       summary: "a touch indicator: [x, y] in points, or true (at the tap, origin or element, else where the finger starts)"),

@@ -178,6 +178,7 @@ import TransvidCLI
     }
     #expect(capture.out[0].contains("  spring (spring, default none): the curve as a spring, instead of curve: { damping, velocity }"))
     #expect(capture.out[0].contains("  gesture (gesture, default none): a finger drives the step: { progress: [0…1, …] }"))
+    #expect(capture.out[0].contains("  slowmo (number, 1…20, default 1): the step plays this many times slower"))
   }
 
   /// The executable itself returns the statuses (not just the library).
