@@ -11,18 +11,12 @@ import Testing
 
 @Suite struct InteractivePopTests {
   @Test func thePoppedScreensEdgeFollowsTheFinger() throws {
-    let job = """
-      name: g
-      canvas: { size: 300x200, scale: 1, fps: 30, background: "#000000" }
-      screens:
-        a: { background: "#FF0000" }
-        b: { background: "#0000FF" }
-      timeline:
-        - push: { to: b, transition: push }
-        - hold: 0.1
-        - pop: { gesture: { direction: right, distance: [0, 60, 120, 180], interval: 0.2 } }
-        - hold: 0.1
-      """
+    let job = Self.redAndBlue(
+      canvas: "size: 300x200, scale: 1, fps: 30, background: \"#000000\"",
+      "push: { to: b, transition: push }",
+      "hold: 0.1",
+      "pop: { gesture: { direction: right, distance: [0, 60, 120, 180], interval: 0.2 } }",
+      "hold: 0.1")
     let renderer = FrameRenderer(spec: try JobParser.parse(job, file: "g.cfg"))
     // The push ends at 0.5 s, the hold at 0.6 s; the finger then moves 300 pt/s for 0.6 s.
     for n in stride(from: 20, through: 36, by: 2) {
@@ -43,16 +37,21 @@ import Testing
 
   /// A push on a `width`-point canvas, then a pop driven by `gesture`.
   static func swipeJob(width: Int, gesture: String) -> String {
+    redAndBlue(canvas: "size: \(width)x200, scale: 1, fps: 30", "push: { to: b, transition: push }", "pop: { gesture: { \(gesture) } }")
+  }
+
+  /// A job named g of a red screen a and a blue screen b on the canvas
+  /// `canvas` (the mapping's contents), its timeline `steps`.
+  static func redAndBlue(canvas: String, _ steps: String...) -> String {
     """
     name: g
-    canvas: { size: \(width)x200, scale: 1, fps: 30 }
+    canvas: { \(canvas) }
     screens:
       a: { background: "#FF0000" }
       b: { background: "#0000FF" }
     timeline:
-      - push: { to: b, transition: push }
-      - pop: { gesture: { \(gesture) } }
-    """
+
+    """ + steps.map { "  - \($0)\n" }.joined()
   }
 
   /// A finger at rest given by three samples: UIKit's rule by position
@@ -105,16 +104,10 @@ import Testing
   @Test(arguments: ["cover-vertical", "elastic-present", "sheet"])
   func aCardDraggedAcrossIsNoted(transition: String) throws {
     func notes(_ direction: String) throws -> [String] {
-      let job = """
-        name: g
-        canvas: { size: 200x400, scale: 1, fps: 30 }
-        screens:
-          a: { background: "#FF0000" }
-          b: { background: "#0000FF" }
-        timeline:
-          - present: { to: b, transition: \(transition) }
-          - dismiss: { gesture: { direction: \(direction), distance: [0, 60, 120, 180], release: finish } }
-        """
+      let job = Self.redAndBlue(
+        canvas: "size: 200x400, scale: 1, fps: 30",
+        "present: { to: b, transition: \(transition) }",
+        "dismiss: { gesture: { direction: \(direction), distance: [0, 60, 120, 180], release: finish } }")
       return try JobParser.parse(job, file: "g.cfg").notes.map(\.message)
     }
     let left = try notes("left"), up = try notes("up"), down = try notes("down")
@@ -169,16 +162,10 @@ import Testing
   /// step's clock is where its curve shows that value.
   @Test(arguments: ["finish", "cancel"])
   func theCompletionMovesTheValue(release: String) throws {
-    let job = """
-      name: g
-      canvas: { size: 100x200, scale: 1, fps: 50 }
-      screens:
-        a: { background: "#FF0000" }
-        b: { background: "#0000FF" }
-      timeline:
-        - hold: 0.1
-        - present: { to: b, transition: cover-vertical, duration: 0.6, curve: easeIn, gesture: { progress: [0, 0.2, 0.4], interval: 0.1, release: \(release) } }
-      """
+    let job = Self.redAndBlue(
+      canvas: "size: 100x200, scale: 1, fps: 50",
+      "hold: 0.1",
+      "present: { to: b, transition: cover-vertical, duration: 0.6, curve: easeIn, gesture: { progress: [0, 0.2, 0.4], interval: 0.1, release: \(release) } }")
     let spec = try JobParser.parse(job, file: "g.cfg")
     let timeline = Timeline(spec: spec)
     let segment = timeline.segments[1]
@@ -202,17 +189,11 @@ import Testing
   /// twice as fast over the 0.1 s left, and its last frame snaps 8 % of the
   /// way, as curve 7 at 0.2 s does, not 22 %, as it would cut off at 0.1 s.
   @Test func aSpringCompletionRunsAtTheCompletionSpeed() throws {
-    let job = """
-      name: g
-      canvas: { size: 100x200, scale: 1, fps: 60 }
-      screens:
-        a: { background: "#FF0000" }
-        b: { background: "#0000FF" }
-      timeline:
-        - hold: 0.1
-        - present: { to: b, transition: cover-vertical, duration: 0.5, curve: linear, gesture: { progress: [0, 0.3, 0.6], interval: 0.1, release: finish, completionSpeed: 2, completionCurve: spring } }
-        - hold: 0.1
-      """
+    let job = Self.redAndBlue(
+      canvas: "size: 100x200, scale: 1, fps: 60",
+      "hold: 0.1",
+      "present: { to: b, transition: cover-vertical, duration: 0.5, curve: linear, gesture: { progress: [0, 0.3, 0.6], interval: 0.1, release: finish, completionSpeed: 2, completionCurve: spring } }",
+      "hold: 0.1")
     let renderer = FrameRenderer(spec: try JobParser.parse(job, file: "g.cfg"))
     // The finger lets go at 0.3 s (frame 18) at 0.6; the rest takes 0.4 × 0.5 / 2 = 0.1 s.
     for n in 18...24 {
