@@ -218,4 +218,22 @@ let brokenOutputJobs: [BrokenJob] = [
       for key in keys { #expect(line.contains("\(key): "), "output.\(format).\(key)") }
     }
   }
+
+  /// The README's table of `gif:` keys names every key the GIF takes, each
+  /// where a row documents it (the GIF photos sweep: `width` and `loop`
+  /// had no row, so `width`'s range, 16…65535, was written nowhere).
+  @Test static func theReadmeGIFTableNamesEveryGIFKey() throws {
+    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+      .deletingLastPathComponent()
+    let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
+    let table = try #require(readme.components(separatedBy: "| `gif:` key | values | default |\n").dropFirst().first)
+    let rows = table.split(separator: "\n").prefix { $0.hasPrefix("|") }.dropFirst()
+    for key in JobDecoder.gifKeys {
+      #expect(rows.contains { $0.contains("`\(key)`") }, "output.gif.\(key)")
+    }
+    let width = try #require(rows.first { $0.hasPrefix("| `width` |") })
+    #expect(width.contains("16…65535"))
+    let loop = try #require(rows.first { $0.hasPrefix("| `loop` |") })
+    #expect(loop.contains("0…65535"))
+  }
 }
