@@ -105,6 +105,37 @@ struct Ink {
     #expect(left.total == right.total)
   }
 
+  /// A one-line label's trailing white space hangs past the line's end, as
+  /// UILabel's (TextKit's) does (the views sweep): "ab    " right-aligned
+  /// drew "ab" 22 pt left of the edge, centred 11 pt left of the centre, and
+  /// "abcdef" followed by spaces was cut to "abcd…" in a frame "abcdef" fits.
+  /// Leading white space still moves the text.
+  @Test static func trailingWhiteSpaceHangsPastTheLineEnd() {
+    let size = Size(width: 200, height: 30)
+    func render(_ text: String, _ alignment: TextAlignment, rightToLeftLayout: Bool = false, width: Double = 200) -> Bitmap {
+      var style = TextStyle(size: 17, alignment: alignment)
+      style.rightToLeftLayout = rightToLeftLayout
+      return Label(text, style: style).render(size: Size(width: width, height: size.height), scale: 1, fonts: TestFonts.latinOnly)
+    }
+    for alignment in [TextAlignment.left, .center, .right, .natural] {
+      let trailing = render("ab    ", alignment) == render("ab", alignment)
+      #expect(trailing, "\(alignment)")
+      let tab = render("ab\t \u{A0}\n", alignment) == render("ab", alignment)
+      #expect(tab, "\(alignment), a tab, a no-break space and a line break")
+    }
+    // Natural alignment in a right-to-left interface: "ab" at the right edge.
+    let natural = render("ab    ", .natural, rightToLeftLayout: true) == render("ab", .right)
+    #expect(natural)
+    // Text that fits is not cut for the spaces after it.
+    let fits = render("abcdef            ", .left, width: 60) == render("abcdef", .left, width: 60)
+    #expect(fits)
+    #expect(Ink(render("abcdef", .left, width: 60)).maxX < 60)
+    // Leading spaces are text: they move it.
+    #expect(Ink(render("   ab", .left)).minX > Ink(render("ab", .left)).minX + 10)
+    // Only spaces draw nothing.
+    #expect(Ink(render("     ", .right)).isEmpty)
+  }
+
   @Test static func truncationEndsInEllipsisWithinTheFrame() {
     let text = "A rather long title that cannot fit in the frame"
     let style = TextStyle(size: 17)

@@ -5,6 +5,8 @@ import Geometry
 /// With `numberOfLines = 1` (`style.lines`), the line box (the first font's
 /// ascender and descender) is centred vertically in the frame, its baseline
 /// on a whole pixel; a line wider than the frame is cut and ends in "…".
+/// Trailing white space hangs past the line's end, as TextKit hangs it: it
+/// neither moves right-aligned or centred text nor makes a line too long.
 /// Otherwise the text wraps (`TextBlock`) and its lines together are
 /// centred. Each line is placed left, centred or right by
 /// `style.alignment`, starting on a whole pixel; a line wider than the
@@ -56,8 +58,10 @@ public struct Label: Hashable, Sendable {
       // A label of its own widens its tabs to UILabel's tab stops, every
       // 28 pt; a line of wrapped text was broken with them as spaces.
       let tabs = paragraphLevels == nil
+      // Trailing white space hangs (a line of wrapped text comes without it).
+      let scalars = TextLayout.clean(text, keepingTabs: tabs)
       let line = TextLayout(
-        TextLayout.clean(text, keepingTabs: tabs), fonts: fonts, weight: style.weight, language: style.language,
+        tabs ? TextBlock.trimmed(scalars[...]) : scalars, fonts: fonts, weight: style.weight, language: style.language,
         pixelSize: pixelSize, maxWidth: truncates ? Double(width) : .infinity, rightToLeft: rightToLeft,
         levels: paragraphLevels, tabInterval: tabs ? Label.tabInterval * scale : nil)
       guard !line.glyphs.isEmpty else { return bitmap }
