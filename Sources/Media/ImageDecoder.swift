@@ -1,7 +1,7 @@
 import CFFmpeg
 import Raster
 
-/// Decodes PNG (an APNG's first frame), JPEG, WebP (an animated one's first
+/// Decodes PNG (an APNG's first frame, `APNGFirstFrame`), JPEG, WebP (an animated one's first
 /// frame), GIF (first frame) and BMP into premultiplied
 /// `Bitmap`s, from memory or from a file.
 ///
@@ -58,8 +58,9 @@ public enum ImageDecoder {
   /// libjpeg-turbo, as Chromium converts them; 9: a PNG's profile and
   /// orientation after its image data ignored; 10: a PNG's cICP, gAMA and
   /// cHRM honoured; 11: an RGB profile on a grey image honoured; 12: a
-  /// 32-bit BI_RGB BMP opaque; 13: a CMYK JPEG's CMYK profile honoured.
-  public static let revision = 13
+  /// 32-bit BI_RGB BMP opaque; 13: a CMYK JPEG's CMYK profile honoured;
+  /// 14: an APNG whose image data is not its first frame draws that frame.
+  public static let revision = 14
 
   /// The largest image the decoder accepts.
   public struct Limits: Hashable, Sendable {
@@ -217,6 +218,8 @@ public enum ImageDecoder {
     var profile: (icc: [UInt8], components: Int)?
     var orientation: Int?
     if header.format == .png {
+      // An APNG whose image data is only a default image: its first frame.
+      if let frame = APNGFirstFrame.stream(data) { data = frame }
       let separated = PNGAncillaryChunks.separated(data)
       if let stream = separated.stream { data = stream }
       orientation = separated.orientation

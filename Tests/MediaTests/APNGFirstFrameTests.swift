@@ -1,0 +1,80 @@
+// An animated PNG draws its first frame, as a browser shows it before it
+// plays: the image data when a frame control comes before it, else the
+// frame of the first fcTL after it (the image data being a default image
+// for viewers without APNG).
+
+import Raster
+import Testing
+
+@testable import Media
+
+@Suite struct APNGFirstFrameTests {
+  typealias PNG = PNGAncillaryChunksTests
+
+  static let orange = Pixel(r: 255, g: 149, b: 0, a: 255)
+  static let green = Pixel(r: 0, g: 200, b: 0, a: 255)
+
+  static func be(_ v: Int) -> [UInt8] { [UInt8(v >> 24 & 0xFF), UInt8(v >> 16 & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)] }
+
+  /// A 4×4 image of one colour, as a PNG's rows (filter 0) deflated.
+  static func rows(_ p: Pixel, width: Int = 4, height: Int = 4) -> [UInt8] {
+    let row: [UInt8] = [0] + (0..<width).flatMap { _ in [p.r, p.g, p.b] }
+    return PNG.deflated((0..<height).flatMap { _ in row })
+  }
+
+  /// A frame control: sequence, size, offset, delay 1/10 s, dispose none, blend source.
+  static func frameControl(_ sequence: Int, width: Int = 4, height: Int = 4, x: Int = 0, y: Int = 0) -> [UInt8] {
+    PNG.chunk("fcTL", be(sequence) + be(width) + be(height) + be(x) + be(y) + [0, 1, 0, 10, 0, 0])
+  }
+
+  /// A 4×4 RGB APNG of two frames: `defaultFirst` puts the image data
+  /// (orange) before any fcTL, so it is the default image and the frames
+  /// (green, then orange) follow in fdAT.
+  static func apng(hiddenDefault: Bool, firstFrame: [UInt8]? = nil, fdAT: (([UInt8]) -> [UInt8])? = nil) -> [UInt8] {
+    let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+    let header = PNG.chunk("IHDR", [0, 0, 0, 4, 0, 0, 0, 4, 8, 2, 0, 0, 0])
+    let control = PNG.chunk("acTL", be(2) + be(0))
+    let data = PNG.chunk("IDAT", rows(orange))
+    func frameData(_ sequence: Int, _ p: Pixel) -> [UInt8] {
+      let chunk = PNG.chunk("fdAT", be(sequence) + rows(p))
+      return fdAT?(chunk) ?? chunk
+    }
+    let end = PNG.chunk("IEND", [])
+    if hiddenDefault {
+      return signature + header + control + data + (firstFrame ?? frameControl(0)) + frameData(1, green)
+        + frameControl(2) + frameData(3, orange) + end
+    }
+    return signature + header + control + frameControl(0) + data + frameControl(1) + frameData(2, green) + end
+  }
+
+  @Test func aHiddenDefaultImageGivesWayToTheFirstFrame() throws {
+    let decoded = try ImageDecoder.decode(data: Self.apng(hiddenDefault: true), name: "hidden.png")
+    #expect(decoded.width == 4 && decoded.height == 4)
+    #expect(decoded[0, 0] == Self.green && decoded[3, 3] == Self.green)
+  }
+
+  @Test func imageDataAfterAFrameControlIsTheFirstFrame() throws {
+    #expect(APNGFirstFrame.stream(Self.apng(hiddenDefault: false)) == nil)
+    let decoded = try ImageDecoder.decode(data: Self.apng(hiddenDefault: false), name: "apng.png")
+    #expect(decoded[0, 0] == Self.orange)
+    // A still PNG is left as it is.
+    #expect(APNGFirstFrame.stream(PNG.png([])) == nil)
+  }
+
+  /// A first frame that is not whole, or whose data fails its CRC, cannot
+  /// stand in for the image: the default image is drawn, as a viewer
+  /// without APNG draws it.
+  @Test func aFirstFrameThatCannotStandInLeavesTheDefaultImage() throws {
+    let partial = Self.apng(hiddenDefault: true, firstFrame: Self.frameControl(0, width: 2, height: 2, x: 1, y: 1))
+    let damaged = Self.apng(hiddenDefault: true) { chunk in
+      var c = chunk
+      c[c.count - 1] ^= 0xFF
+      return c
+    }
+    for (label, data) in [("partial", partial), ("damaged", damaged)] {
+      #expect(APNGFirstFrame.stream(data) == nil, "\(label)")
+      let decoded = try ImageDecoder.decode(data: data, name: "\(label).png")
+      #expect(decoded[0, 0] == Self.orange, "\(label)")
+    }
+  }
+}
