@@ -27,9 +27,10 @@ import Testing
     PNG.chunk("fcTL", be(sequence) + be(width) + be(height) + be(x) + be(y) + [0, 1, 0, 10, 0, 0])
   }
 
-  /// A 4×4 RGB APNG of two frames: `defaultFirst` puts the image data
-  /// (orange) before any fcTL, so it is the default image and the frames
-  /// (green, then orange) follow in fdAT.
+  /// A 4×4 RGB APNG: `hiddenDefault` puts the image data (orange) before
+  /// any fcTL, so it is a default image and the frames (green, then
+  /// orange) follow in fdAT; else the image data is the first frame
+  /// (orange), green the second.
   static func apng(hiddenDefault: Bool, firstFrame: [UInt8]? = nil, fdAT: (([UInt8]) -> [UInt8])? = nil) -> [UInt8] {
     let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
     let header = PNG.chunk("IHDR", [0, 0, 0, 4, 0, 0, 0, 4, 8, 2, 0, 0, 0])

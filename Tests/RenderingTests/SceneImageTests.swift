@@ -77,6 +77,12 @@ import Transitions
     let centred = try snapshot(view(", contentMode: center"), assets: ["jobs/a.png": halves(20)])
     #expect(centred.image[50, 35] == red && centred.image[50, 45] == green)
     #expect(centred.image[35, 35] == white && centred.image[50, 25] == white)
+    // At its pixels ÷ the canvas scale, as README says: 20 px at scale 2 is 10 pt, x 45…55, y 35…45.
+    let spec = try JobParser.parse(view(", contentMode: center", canvas: "{ size: 100x100, scale: 2 }"), file: "jobs/t.cfg")
+    let builder = ScreenBuilder(spec: spec, assets: ["jobs/a.png": halves(20)], fonts: .empty)
+    let small = builder.snapshot(of: spec.screens[0], shared: []).image
+    #expect(small[100, 72] == red && small[100, 88] == green)
+    #expect(small[88, 80] == white && small[112, 80] == white && small[100, 68] == white)
   }
 
   @Test static func cornerRoundsTheImage() throws {
