@@ -27,6 +27,8 @@ extension JobDecoder {
     let stepDuration = fields["duration"]?.number
       ?? descriptor.parameters.first { $0.name == "duration" }.flatMap { Double($0.defaultValue) }
     let durationField = fields["duration"].map { (node: $0, path: fields.path("duration")) }
+    // Where the step's curve is written, for an error at its duration.
+    var curveNode: (node: YAMLNode, path: KeyPath)?
     for pair in fields.pairs where !JobDecoder.stepReservedKeys.contains(pair.key) {
       if pair.key == "spring", takesCurve {
         if fields["curve"] != nil {
@@ -34,6 +36,8 @@ extension JobDecoder {
         }
         values["curve"] = .curve(
           try spring(pair.value, fields.path("spring"), stepDuration: stepDuration, durationField: durationField))
+        let own = pair.value.pairs?.first { $0.key == "duration" }
+        curveNode = own.map { ($0.value, fields.path("spring").appending("duration")) } ?? (pair.value, fields.path("spring"))
         continue
       }
       if pair.key == "caption" {
@@ -57,6 +61,23 @@ extension JobDecoder {
       values[pair.key] = try value(
         pair.value, fields.path(pair.key), kind: parameter.kind, range: parameter.range, from: from, to: to,
         stepDuration: stepDuration, durationField: durationField)
+      if parameter.kind == .curve { curveNode = (pair.value, fields.path(pair.key)) }
+    }
+    // UIKit's spring form with a duration of its own is the animation's
+    // length (UIView's spring animation is a CASpringAnimation of that
+    // duration, TIMING.md §3): a step that writes no `duration` lasts it,
+    // where the transition's default would cut the spring short or hold it
+    // still at its end.
+    if fields["duration"] == nil, let curveNode, case .curve(.spring(let spring))? = values["curve"],
+      let own = spring.duration, own != stepDuration
+    {
+      guard own <= JobDecoder.maximumDuration else {
+        throw Diagnostic(
+          curveNode.node.location,
+          "\(curveNode.path.subject): the spring's duration, \(JobDecoder.format(own)) s, is the step's, at most "
+            + "\(JobDecoder.format(JobDecoder.maximumDuration)) s")
+      }
+      values["duration"] = .number(own)
     }
     return TransitionParameters(values)
   }

@@ -79,6 +79,40 @@ import Transitions
         == .spring(Spring(mass: 1, stiffness: 200, damping: 10)))
   }
 
+  /// UIKit's spring form with a duration of its own is the step's length
+  /// when the step writes none, as UIView's spring animation lasts it (the
+  /// timeline sweep): the step took its transition's default, 0.7 s, and
+  /// cut a 1.2 s spring short of its end, or held a 0.3 s one still.
+  @Test func theUIKitFormsOwnDurationIsTheStepsLength() throws {
+    for written in [
+      #"curve: "spring(damping: 0.7, velocity: 0, duration: 1.2)""#, "spring: { damping: 0.7, velocity: 0, duration: 1.2 }",
+    ] {
+      let spec = try JobParser.parse(Self.job(written), file: "sp.cfg")
+      let timeline = Timeline(spec: spec)
+      #expect(timeline.duration == 1.2, "\(written)")
+      #expect(timeline.frameCount == 36)
+      #expect(spec.notes.isEmpty, "\(spec.notes)")
+    }
+    let short = try JobParser.parse(Self.job(#"curve: "spring(damping: 0.9, velocity: 0, duration: 0.3)""#), file: "sp.cfg")
+    #expect(Timeline(spec: short).duration == 0.3)
+    // A duration the step writes stays its length; so do the other forms' (none is the animation's).
+    let written = #"duration: 0.4, curve: "spring(damping: 0.7, velocity: 0, duration: 1.2)""#
+    #expect(Timeline(spec: try JobParser.parse(Self.job(written), file: "sp.cfg")).duration == 0.4)
+    let bounce = try JobParser.parse(Self.job(#"curve: "spring(duration: 1.2, bounce: 0)""#), file: "sp.cfg")
+    #expect(Timeline(spec: bounce).duration == 0.7)
+    // The pop reuses the push's parameters, its length with them.
+    let job = """
+      name: sp
+      canvas: { size: 40x60, scale: 1, fps: 30 }
+      screens: { a: {}, b: {} }
+      timeline:
+        - push: { to: b, transition: circle-spread, curve: "spring(damping: 0.7, velocity: 0, duration: 1.2)" }
+        - pop: {}
+      """
+    let pop = Timeline(spec: try JobParser.parse(job, file: "sp.cfg")).segments.map(\.duration)
+    #expect(pop == [1.2, 1.2])
+  }
+
   /// A pop that writes its own duration times the push's UIKit spring by it
   /// (the spring is the animation's): it played the push's 1 s spring,
   /// cut off at its 0.4 s end.
@@ -122,6 +156,11 @@ import Transitions
      "sp.cfg:5:57: error: timeline[0].push.duration: expected at least 0.001 s (the spring takes the step's duration as its own), got 0"),
     ("duration: 0.0009, curve: \"spring(dampingRatio: 0.7)\"",
      "sp.cfg:5:57: error: timeline[0].push.duration: expected at least 0.001 s (the spring takes the step's duration as its own), got 0.0009"),
+    // Its own duration is the step's length, which is at most 60 s.
+    ("spring: { damping: 0.7, velocity: 0, duration: 100 }",
+     "sp.cfg:5:94: error: timeline[0].push.spring.duration: the spring's duration, 100 s, is the step's, at most 60 s"),
+    ("curve: \"spring(damping: 0.7, velocity: 0, duration: 61)\"",
+     "sp.cfg:5:54: error: timeline[0].push.curve: the spring's duration, 61 s, is the step's, at most 60 s"),
     ("spring: { stiffness: 100, allowsOverdamping: 1 }", "sp.cfg:5:92: error: timeline[0].push.spring.allowsOverdamping: expected true or false, got 1"),
   ])
   func badSprings(push: String, message: String) {
