@@ -16,15 +16,19 @@ extension JobDecoder {
   /// Longest `duration`-kind value, in seconds.
   static let maximumDuration = 60.0
 
+  /// The parameters `fields` writes for `descriptor`. `inheritedDuration` is
+  /// the duration a pop or dismiss inherits with its push's transition: its
+  /// length unless it writes its own, and so what a spring it writes takes.
   func parameters(
-    _ fields: Fields, for descriptor: TransitionDescriptor, from: ScreenSpec, to: ScreenSpec
+    _ fields: Fields, for descriptor: TransitionDescriptor, from: ScreenSpec, to: ScreenSpec,
+    inheritedDuration: Double? = nil
   ) throws(Diagnostic) -> TransitionParameters {
     var values: [String: ParameterValue] = [:]
     let takesCurve = descriptor.parameters.contains { $0.name == "curve" }
     // UIKit's spring form without its own duration takes the step's, written
     // either way (DESIGN.md: `spring: { damping, velocity }`), as UIView's
     // spring animation takes the animation's.
-    let stepDuration = fields["duration"]?.number
+    let stepDuration = fields["duration"]?.number ?? inheritedDuration
       ?? descriptor.parameters.first { $0.name == "duration" }.flatMap { Double($0.defaultValue) }
     let durationField = fields["duration"].map { (node: $0, path: fields.path("duration")) }
     // Where the step's curve is written, for an error at its duration.

@@ -175,15 +175,18 @@ extension JobDecoder {
     }
     let from = screens.first { $0.name == push.to }!
     let to = screens.first { $0.name == push.from }!
-    var parameters = try self.parameters(fields, for: descriptor, from: from, to: to)
-    if descriptor.name == push.transition {
+    // With the push's transition the pop inherits its duration: a spring the pop writes takes that.
+    let inherits = descriptor.name == push.transition
+    let pushDuration = push.parameters.values["duration"].flatMap { value -> Double? in
+      if case .number(let d) = value { return d } else { return nil }
+    } ?? descriptor.parameters.first { $0.name == "duration" }.flatMap { Double($0.defaultValue) }
+    var parameters = try self.parameters(
+      fields, for: descriptor, from: from, to: to, inheritedDuration: inherits ? pushDuration : nil)
+    if inherits {
       let written = parameters
       parameters = push.parameters.reversedElements.merging(parameters)
       // A UIKit spring the push timed by its own duration (`spring: { damping, velocity }`) is timed by
       // the duration the pop writes: the spring is the animation's, whatever its length.
-      let pushDuration = push.parameters.values["duration"].flatMap { value -> Double? in
-        if case .number(let d) = value { return d } else { return nil }
-      } ?? descriptor.parameters.first { $0.name == "duration" }.flatMap { Double($0.defaultValue) }
       if written.values["curve"] == nil, case .number(let own)? = written.values["duration"],
         case .curve(.spring(let spring))? = parameters.values["curve"], spring.mass == 1, !spring.allowsOverdamping,
         let timed = spring.duration, timed == pushDuration

@@ -137,6 +137,36 @@ import Transitions
     #expect(curve(3) == .spring(Spring(duration: 0.7, dampingRatio: 0.6, initialVelocity: 0)))
   }
 
+  /// A pop's UIKit spring without a duration of its own takes the pop's,
+  /// which it inherits from its push (the timeline sweep): it took the
+  /// transition's default, so after a 1.2 s push the pop's spring settled
+  /// in 0.7 s and the screen stood still for the rest of its 1.2 s step.
+  @Test func aPopsSpringTakesTheDurationItInherits() throws {
+    let job = """
+      name: sp
+      canvas: { size: 40x60, scale: 1, fps: 30 }
+      screens: { a: {}, b: {} }
+      timeline:
+        - push: { to: b, transition: circle-spread, duration: 1.2, curve: linear }
+        - pop: { spring: { damping: 1, velocity: 0 } }
+        - push: { to: b, transition: circle-spread, duration: 1.2, curve: linear }
+        - pop: { curve: "spring(damping: 1, velocity: 0)" }
+        - push: { to: b, transition: circle-spread, duration: 1.2, curve: linear }
+        - pop: { transition: cross-dissolve, spring: { damping: 1, velocity: 0 } }
+      """
+    let spec = try JobParser.parse(job, file: "sp.cfg")
+    func curve(_ i: Int) -> AnimationCurve? {
+      guard case .transition(let step) = spec.timeline[i], case .curve(let c)? = step.parameters.values["curve"] else { return nil }
+      return c
+    }
+    #expect(curve(1) == .spring(Spring(duration: 1.2, dampingRatio: 1, initialVelocity: 0)))
+    #expect(curve(3) == .spring(Spring(duration: 1.2, dampingRatio: 1, initialVelocity: 0)))
+    // Another transition inherits nothing: its own default.
+    #expect(curve(5) == .spring(Spring(duration: 0.5, dampingRatio: 1, initialVelocity: 0)))
+    #expect(Timeline(spec: spec).segments.map(\.duration) == [1.2, 1.2, 1.2, 1.2, 1.2, 0.5])
+    #expect(spec.notes.isEmpty, "\(spec.notes)")
+  }
+
   @Test(arguments: [
     ("spring: { damping: 0.5 }, curve: linear", "sp.cfg:5:47: error: timeline[0].push.spring: give either curve or spring, not both"),
     ("spring: { dampingg: 1 }", "sp.cfg:5:57: error: timeline[0].push.spring: spring: unknown parameter 'dampingg'; did you mean 'damping'?"),
