@@ -166,6 +166,23 @@ import Testing
         + "touch on; give touch: [x, y]")
   }
 
+  /// README names each step's range as the parser keeps it (the timeline
+  /// sweep): a hold's 0…600 s was written only in its error.
+  @Test func theReadmeNamesTheStepsRanges() throws {
+    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+      .deletingLastPathComponent()
+    let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
+    let prose = readme.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+    #expect(prose.contains("(a step's own `duration` and `delay`: 0…60 s; a `hold`: 0…600 s)"))
+    #expect(prose.contains("- hold: 0.4 # seconds, 0…600"))
+    let refused = try #require(throws: Diagnostic.self) {
+      try JobParser.parse("screens: { a: {} }\ntimeline:\n  - hold: 600.001\n", file: "h.cfg")
+    }
+    #expect(refused.description == "h.cfg:3:11: error: timeline[0].hold: expected a number of seconds from 0 to 600, got 600.001")
+    let longest = "canvas: { size: 40x60, scale: 1, fps: 1 }\nscreens: { a: {} }\ntimeline:\n  - hold: 600\n"
+    #expect(try JobParser.parse(longest, file: "h.cfg").timeline.count == 1)
+  }
+
   /// README's example of a step's own options parses as written, its touch at the tap.
   @Test func theReadmeStepOptionsExampleParses() throws {
     let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
