@@ -58,7 +58,7 @@ enum CheckCommand {
       guard !options.quiet else { continue }
       for note in job.spec?.notes ?? [] { console.error(note.description) }
       console.print(
-        "\(job.label)  ok  \(job.frames) frames  \(String(format: "%.2f", job.duration)) s video"
+        "\(job.label)  ok  \(job.frames) frame\(job.frames == 1 ? "" : "s")  \(String(format: "%.2f", job.duration)) s video"
           + "  \(job.pixelWidth)x\(job.pixelHeight)  \(job.formats.map(\.rawValue).joined(separator: ","))")
     }
     if !options.quiet {

@@ -76,7 +76,7 @@ enum FrameCommand {
       if wanted >= Double(renderer.frameCount), !quiet {
         console.error(
           "transvid: note: --time \(String(format: "%g", time)) is past the end of \(job) "
-            + "(\(renderer.frameCount) frames, the last at \(String(format: "%.2f", Double(last) / fps)) s); "
+            + "(\(renderer.frameCount) frame\(renderer.frameCount == 1 ? "" : "s"), the last at \(String(format: "%.2f", Double(last) / fps)) s); "
             + "writing the last frame")
       }
       let frame = renderer.frame(n, width: spec.framePixelWidth, height: spec.framePixelHeight)

@@ -25,7 +25,7 @@ struct OutputSummary: Sendable, Codable {
   /// `PATH  N frames  D s video  B bytes  rendered in T s`: the video's length and the time it took.
   var line: String {
     let base =
-      "\(path)  \(frames) frames  \(String(format: "%.2f", duration)) s video  \(bytes) bytes"
+      "\(path)  \(frames) frame\(frames == 1 ? "" : "s")  \(String(format: "%.2f", duration)) s video  \(bytes) bytes"
       + "  rendered in \(String(format: "%.2f", seconds)) s"
     return notes.isEmpty ? base : base + "  (" + notes.joined(separator: "; ") + ")"
   }

@@ -50,7 +50,7 @@ enum PlanCommand {
           job.failure.map(\.description)
           ?? (upToDate ? "up to date" : inStore == true && !options.force ? "in the cache (copied)" : "to render")
         rows.append(
-          "\(job.shard)/\(shardCount)  \(job.label)  \(job.frames) frames \(job.pixelWidth)x\(job.pixelHeight)"
+          "\(job.shard)/\(shardCount)  \(job.label)  \(job.frames) frame\(job.frames == 1 ? "" : "s") \(job.pixelWidth)x\(job.pixelHeight)"
             + "  cost \(job.cost)  \(key.prefix(12))  \(state)")
       }
     }

@@ -39,7 +39,7 @@ struct PosterOutput: FormatWriter {
     let last = max(renderer.frameCount - 1, 0)
     // Compared as doubles: `time · fps` may be beyond any Int.
     guard renderer.spec.canvas.frameRate.frame(at: time) >= Double(renderer.frameCount) else { return nil }
-    return "png.time \(String(format: "%g", time)) is past the end (\(renderer.frameCount) frames, the last at "
+    return "png.time \(String(format: "%g", time)) is past the end (\(renderer.frameCount) frame\(renderer.frameCount == 1 ? "" : "s"), the last at "
       + "\(String(format: "%.2f", renderer.spec.canvas.frameRate.time(ofFrame: last))) s): the poster is the last frame"
   }
 

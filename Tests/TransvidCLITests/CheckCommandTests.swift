@@ -71,11 +71,11 @@ import Testing
     #expect(
       check.stderr
         == "jobs/x\\u{a}y\\u{9}\\u{202e}z.cfg:4:18: error: timeline[0].hold: expected a number of seconds from 0 to 600, got -1\n")
-    #expect(check.stdout == "jobs/g\\u{a}ood.cfg  ok  1 frames  0.10 s video  40x40  png\ntransvid: 2 jobs checked, 1 broken\n")
+    #expect(check.stdout == "jobs/g\\u{a}ood.cfg  ok  1 frame  0.10 s video  40x40  png\ntransvid: 2 jobs checked, 1 broken\n")
     let plan = try runTransvid(["plan", "jobs"], in: dir)
     let rows = plan.stdout.split(separator: "\n")
     #expect(rows.count == 2)
-    #expect(rows.first?.hasPrefix("1/1  jobs/g\\u{a}ood.cfg  1 frames 40x40") == true)
+    #expect(rows.first?.hasPrefix("1/1  jobs/g\\u{a}ood.cfg  1 frame 40x40") == true)
     #expect(rows.last?.hasPrefix("1/1  jobs/x\\u{a}y\\u{9}\\u{202e}z.cfg  0 frames") == true)
   }
 
