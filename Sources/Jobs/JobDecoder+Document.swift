@@ -34,6 +34,14 @@ extension JobDecoder {
     if let target = output.target { spec = spec.applying(target) }
     spec.localization = try localization(locales: fields["locales"], strings: fields["strings"])
     try resolveKeys(in: &spec)
+    // A job with strings is laid out per locale (`JobSpec.localized(to:)`); one
+    // without is its left-to-right layout, its `mirror: true` steps drawn as a
+    // left-to-right locale draws them.
+    if spec.localization == nil, spec.timeline.contains(where: {
+      if case .transition(let step) = $0 { step.mirror == true } else { false }
+    }) {
+      spec.mirror(rightToLeft: false)
+    }
     try appearances(fields["appearances"], root: root, into: &spec)
     try spec.checkOutputSizes(
       formats: formats ?? spec.output.formats, limits: limits,

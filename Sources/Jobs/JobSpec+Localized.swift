@@ -177,7 +177,9 @@ extension JobSpec {
   /// point the locale's way, `left`/`right` mirror with a mirrored step; a touch, and a transition's tap point or
   /// origin button, land on the view under them wherever it went (a touch
   /// where a gesture's finger starts turns with the gesture). A
-  /// left-to-right locale mirrors nothing.
+  /// left-to-right layout (a locale's, or a job's without strings) moves no
+  /// view and draws mirrored only the steps that say `mirror: true`, their
+  /// touch, tap point and origin button still on the view under them.
   mutating func mirror(rightToLeft: Bool) {
     let width = canvas.size.width
     let laidOut = screens
@@ -188,7 +190,7 @@ extension JobSpec {
     }
     for i in timeline.indices {
       guard case .transition(var step) = timeline[i] else { continue }
-      let mirrored = rightToLeft && (step.mirror ?? Localization.mirrorsByDefault(step.transition))
+      let mirrored = step.mirror ?? (rightToLeft && Localization.mirrorsByDefault(step.transition))
       step.mirror = mirrored
       // The renderer draws a mirrored step as its left-to-right self, flipped,
       // and a gesture with it: `left`/`right` mirror as the touch and the
@@ -205,13 +207,13 @@ extension JobSpec {
       // A touch on an unwritten tap or origin is on the transition's own
       // default geometry, which stays where it is (as the values below do).
       let onDefault = step.touchParameter.map { step.parameters.values[$0] == nil } ?? false
-      if let touch = step.touch, rightToLeft, !onDefault {
+      if let touch = step.touch, rightToLeft || mirrored, !onDefault {
         // A finger starting at the edge the gesture drags from turns with the
         // gesture (a step drawn mirrored flips both); any other on its view.
         step.touch =
           step.touchStartsGesture
           ? Point(x: turned ? width - touch.x : touch.x, y: touch.y)
-          : JobSpec.touch(touch, on: from, width: width, drawnMirrored: mirrored)
+          : JobSpec.touch(touch, on: from, width: width, rightToLeft: rightToLeft, drawnMirrored: mirrored)
       }
       // Where the transition starts (tap-spread's `tap`, a circle's `origin`
       // button) is where the user taps, so it goes where the tap goes. A
@@ -219,13 +221,14 @@ extension JobSpec {
       // geometry, kept as an unwritten one is (`origin: [0, 0, 100, 100]`
       // is corner-reveal's top-left rect, as no origin is).
       let defaults = Catalog.descriptor(named: step.transition)?.parameters ?? []
-      for (name, value) in step.parameters.values where rightToLeft {
+      for (name, value) in step.parameters.values where rightToLeft || mirrored {
         if let given = defaults.first(where: { $0.name == name })?.value, given == value { continue }
         switch value {
         case .point(let point):
-          step.parameters.values[name] = .point(JobSpec.touch(point, on: from, width: width, drawnMirrored: mirrored))
+          step.parameters.values[name] = .point(JobSpec.touch(point, on: from, width: width, rightToLeft: rightToLeft, drawnMirrored: mirrored))
         case .rect(let rect):
-          let centre = JobSpec.touch(Point(x: rect.midX, y: rect.midY), on: from, width: width, drawnMirrored: mirrored)
+          let centre = JobSpec.touch(
+            Point(x: rect.midX, y: rect.midY), on: from, width: width, rightToLeft: rightToLeft, drawnMirrored: mirrored)
           step.parameters.values[name] = .rect(
             Rect(x: centre.x - rect.width / 2, y: rect.minY, width: rect.width, height: rect.height))
         default: break
@@ -233,8 +236,8 @@ extension JobSpec {
       }
       // `touch: true` on a tap or origin stays on it, wherever it went.
       switch step.touchParameter.flatMap({ step.parameters.values[$0] }) {
-      case .point(let point)? where rightToLeft: step.touch = point
-      case .rect(let rect)? where rightToLeft: step.touch = rect.center
+      case .point(let point)? where rightToLeft || mirrored: step.touch = point
+      case .rect(let rect)? where rightToLeft || mirrored: step.touch = rect.center
       default: break
       }
       timeline[i] = .transition(step)
@@ -242,14 +245,14 @@ extension JobSpec {
   }
 
   /// Where a touch written for the left-to-right layout lands in the
-  /// mirrored one: on the view under it (the topmost of `screen`'s), which
-  /// moved to W − x unless it is `mirror: false` — so the touch moves with
-  /// the view the user taps, whatever the transition's own geometry does.
-  /// A step drawn mirrored flips the touch with its frame, so it is given
-  /// pre-flipped.
-  static func touch(_ point: Point, on screen: ScreenSpec?, width: Double, drawnMirrored: Bool) -> Point {
+  /// `rightToLeft` one or the left-to-right one: on the view under it (the
+  /// topmost of `screen`'s), which a right-to-left layout moved to W − x
+  /// unless it is `mirror: false` — so the touch moves with the view the
+  /// user taps, whatever the transition's own geometry does. A step drawn
+  /// mirrored flips the touch with its frame, so it is given pre-flipped.
+  static func touch(_ point: Point, on screen: ScreenSpec?, width: Double, rightToLeft: Bool, drawnMirrored: Bool) -> Point {
     let view = screen?.views.last { (0...$0.frame.width).contains(point.x - $0.frame.minX) && (0...$0.frame.height).contains(point.y - $0.frame.minY) }
-    let moves = view?.mirrors ?? true
+    let moves = rightToLeft && (view?.mirrors ?? true)
     return Point(x: moves != drawnMirrored ? width - point.x : point.x, y: point.y)
   }
 }

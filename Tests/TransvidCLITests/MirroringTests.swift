@@ -59,8 +59,46 @@ import TransvidCLI
     // The screens mirror, the circle still grows from the top-left corner.
     #expect(ar[mid] != en[mid].mirroredHorizontally())
     #expect(ar[mid][0, 0] == en[mid][0, 0])
+    // Asked, the Arabic step is the English one (as written, unmirrored) mirrored.
     let asked = try Self.frames(Self.job(step: "push: { to: b, transition: circle-spread, duration: 0.5, mirror: true }"))
-    for n in asked.en.indices { #expect(asked.ar[n] == asked.en[n].mirroredHorizontally(), "frame \(n)") }
+    for n in en.indices { #expect(asked.ar[n] == en[n].mirroredHorizontally(), "frame \(n)") }
+  }
+
+  /// `mirror: true` draws a step mirrored in a left-to-right layout too,
+  /// the same with `locales: [en]` as without locales: it was dropped once
+  /// the job had locales (corner-reveal grew from the top-left in English),
+  /// and without locales a written tap and its touch were flipped with the
+  /// frame, away from the view tapped (tap-spread's circle and touch at
+  /// W − x). Now the reveal grows from the top-right corner, and the circle
+  /// and the touch stay under the finger.
+  @Test(arguments: ["", "locales: [en]"]) func mirrorTrueMirrorsInALeftToRightLayout(locales: String) throws {
+    func renderer(_ step: String) throws -> FrameRenderer {
+      let text = """
+        canvas: { size: 200x400, scale: 1, fps: 10, background: "#000000" }
+        \(locales)
+        screens:
+          a: { background: "#FF0000" }
+          b: { background: "#0000FF" }
+        timeline:
+          - hold: 0.1
+          - push: { to: b, \(step) }
+          - hold: 0.1
+        """
+      return FrameRenderer(spec: try JobParser.parse(text, file: "m.cfg").localizedJobs()[0])
+    }
+    // 0.1 s into the reveal: an oval of radius 120 about (150, 50), mirrored from (50, 50).
+    let reveal = try renderer("transition: corner-reveal, duration: 0.5, mirror: true").frame(2, width: 200, height: 400)
+    #expect(reveal[199, 0] == Pixel(r: 0, g: 0, b: 255, a: 255) && reveal[0, 0] == Pixel(r: 255, g: 0, b: 0, a: 255))
+    // 0.1 s into the spread: a circle of radius 37 about the tap, (20, 30).
+    let tap = "transition: tap-spread, tap: [20, 30], mirror: true"
+    let spread = try renderer(tap).frame(2, width: 200, height: 400)
+    #expect(spread[20, 30] == Pixel(r: 0, g: 0, b: 255, a: 255) && spread[180, 30] == Pixel(r: 255, g: 0, b: 0, a: 255))
+    // The touch indicator is where its frame differs from the frame without one: centred on the tap.
+    let touched = try renderer(tap + ", touch: true").frame(2, width: 200, height: 400)
+    var xs: [Int] = [], ys: [Int] = []
+    for y in 0..<400 { for x in 0..<200 where touched[x, y] != spread[x, y] { xs.append(x); ys.append(y) } }
+    #expect(!xs.isEmpty)
+    #expect(abs(Double(xs.min()! + xs.max()! + 1) / 2 - 20) <= 1 && abs(Double(ys.min()! + ys.max()! + 1) / 2 - 30) <= 1, "\(xs.min() ?? -1)…\(xs.max() ?? -1)")
   }
 
   /// A seed's default written out (as `transvid list` prints it) is the
