@@ -202,6 +202,11 @@ final class RestingImages: Sendable {
       }
       var context = FrameRenderer.context(for: step, screens: screens, spec: spec, from: inSpace(from), to: inSpace(to))
       context?.startsFromWholeScreen = whole
+      // Inside an iPad's card the step's container is the card.
+      if let host, let size = context?.containerSize, host.transition.hostedContainerSize(in: host.context) != size {
+        context?.screenSize = size
+        context?.containerSize = host.transition.hostedContainerSize(in: host.context)
+      }
       entry.context = context
       entry.host = host
       // A cancelled step leaves the display as it was, and ends where it started.

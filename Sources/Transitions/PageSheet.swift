@@ -127,6 +127,12 @@ public struct PageSheet: PartialPresentation {
     return container
   }
 
+  /// A step inside an iPad's card has the card for its container.
+  public func hostedContainerSize(in context: TransitionContext) -> Size {
+    guard cardWidth > 0 else { return context.containerSize }
+    return Size(width: Swift.min(cardWidth, context.width), height: Swift.min(cardHeight, context.height))
+  }
+
   func presentedOrigin(in context: TransitionContext) -> Point {
     guard cardWidth <= 0 else {
       let w = Swift.min(cardWidth, context.width), h = Swift.min(cardHeight, context.height)

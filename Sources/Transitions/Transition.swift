@@ -84,6 +84,12 @@ public struct TransitionContext: Sendable {
   /// the old screen (`PartialPresentation`) then takes the whole picture
   /// off the screen its own way, from where it is.
   public var startsFromWholeScreen = false
+  /// The screens' size in points where it is not the container's: a step
+  /// inside an iPad's form-sheet card (`Transition.hostedContainerSize`)
+  /// has the card for its container, as UIKit's navigation controller
+  /// there has the card's bounds, and draws the screens at their own size,
+  /// their top-left part in the card. Nil: the container's.
+  public var screenSize: Size? = nil
 
   public init(containerSize: Size, scale: Double, operation: TransitionOperation, fromScreen: ScreenSnapshot, toScreen: ScreenSnapshot) {
     self.containerSize = containerSize
@@ -96,10 +102,10 @@ public struct TransitionContext: Sendable {
   /// The container's bounds.
   public var bounds: Rect { Rect(origin: .zero, size: containerSize) }
 
-  /// A full-screen layer showing `screen`'s snapshot.
+  /// A full-screen layer showing `screen`'s snapshot, at the screens' size.
   public func snapshotLayer(_ screen: ScreenSnapshot) -> Layer {
     if let live = screen.liveContent { return live }
-    var layer = Layer(frame: bounds)
+    var layer = Layer(frame: Rect(origin: .zero, size: screenSize ?? containerSize))
     layer.contents = screen.image
     layer.contentsScale = scale
     return layer
@@ -116,9 +122,11 @@ public struct TransitionContext: Sendable {
   /// The same transition seen from the other side: from and to swapped and
   /// the operation turned around (push ↔ pop, present ↔ dismiss).
   public var reversed: TransitionContext {
-    TransitionContext(
+    var context = TransitionContext(
       containerSize: containerSize, scale: scale, operation: operation.reversed,
       fromScreen: toScreen, toScreen: fromScreen)
+    context.screenSize = screenSize
+    return context
   }
 }
 
@@ -168,6 +176,11 @@ public protocol Transition: Sendable {
   /// card, as UIKit's navigation controller inside the presented one does.
   /// Nil for a transition that leaves its to-screen alone on display.
   func hosting(_ content: Layer, in context: TransitionContext) -> Layer?
+  /// The container a step running inside this presentation's card sees
+  /// (`hosting`): the card's size where the card is narrower than the
+  /// screen (an iPad's form sheet), so a push there slides in from the
+  /// card's right edge by the card's width; else `context`'s container.
+  func hostedContainerSize(in context: TransitionContext) -> Size
   /// The one curve every property of the step follows over `duration`
   /// after `delay`, or nil when its properties keep curves of their own
   /// (keyframes, several springs). A gesture's completion then moves the
@@ -189,4 +202,6 @@ extension Transition {
   public func restingScreen(in context: TransitionContext, rendering render: (Layer) -> Bitmap) -> ScreenSnapshot? { nil }
 
   public func hosting(_ content: Layer, in context: TransitionContext) -> Layer? { nil }
+
+  public func hostedContainerSize(in context: TransitionContext) -> Size { context.containerSize }
 }

@@ -103,6 +103,40 @@ import Testing
     #expect(pushed[100, 200] == Pixel(r: 255, g: 0, b: 255, a: 255) && above(pushed) == above(resting))
   }
 
+  /// A push inside an iPad's form-sheet card slides across the card, as a
+  /// navigation controller presented there pushes: the new screen enters at
+  /// the card's right edge and travels the card's width, the screen under
+  /// it moves by the card's parallax (100 − round(70) = 30 pt). It ran on
+  /// the whole screen's width (200 pt), so for its first third the new
+  /// screen was off to the right of the card, out of sight.
+  @Test func aPushInsideAnIPadCardTravelsTheCardsWidth() throws {
+    let job = """
+      name: card
+      canvas: { size: 200x400, scale: 1, fps: 30, background: "#000000" }
+      screens:
+        a: { background: "#FF0000" }
+        b: { background: "#0000FF", views: [ { frame: [40, 0, 10, 400], color: "#FFFF00" } ] }
+        c: { background: "#FF00FF", views: [ { frame: [0, 0, 4, 400], color: "#00FF00" } ] }
+      timeline:
+        - present: { to: b, transition: sheet, cardWidth: 100, cardHeight: 160, duration: 0.3 }
+        - hold: 0.2
+        - push: { to: c, transition: push, duration: 0.3, curve: linear }
+        - hold: 0.2
+      """
+    let renderer = FrameRenderer(spec: try JobParser.parse(job, file: "card.cfg"))
+    let segments = Self.bounds(renderer)
+    // A third of the way (0.1 s of 0.3, linear): c's green edge at 50 + 100 · 2/3 = 116.7,
+    // b's yellow band (card x 40…50) 10 pt to the left, at 80…90; the card spans 50…150.
+    let third = renderer.frame(segments[2].first + 3, width: 200, height: 400)
+    let green = (0..<200).filter { third[$0, 200].g == 255 && third[$0, 200].r == 0 }
+    #expect(green == [117, 118, 119], "\(green)")
+    let yellow = (0..<200).filter { third[$0, 200].r > 200 && third[$0, 200].g > 200 && third[$0, 200].b < 60 }
+    #expect(yellow == Array(80..<90), "\(yellow)")
+    // Outside the card the screen behind is as it rests.
+    let resting = renderer.frame(segments[1].last, width: 200, height: 400)
+    #expect((0..<50).allSatisfy { third[$0, 200] == resting[$0, 200] } && (150..<200).allSatisfy { third[$0, 200] == resting[$0, 200] })
+  }
+
   /// A pop undoing a push that brought a sheet (or elastic card, or curl)
   /// up undoes that presentation: it starts from its composite and leaves
   /// the screen below, rather than running inside its own card.
