@@ -1,3 +1,4 @@
+import Foundation
 import Geometry
 import Jobs
 import Raster
@@ -741,6 +742,25 @@ extension CaptionInkTests {
     #expect(last[426, 10].b == 255 && last[426, 10].r == 0, "the sheet from 8 pt: \(last[426, 10])")
     #expect(last[426, 6].b == 0 && last[426, 6].r > 150, "the receding screen above it: \(last[426, 6])")
     #expect(last[426, 1].r > 150, "the receding screen's top at 0: \(last[426, 1])")
+  }
+
+  /// A size that is no device rests the sheet below the `safeAreaTop`
+  /// parameter's 59, by 8 pt where the size is compact in height (wider
+  /// than tall, under 500 pt high), else by 10, as README says: README
+  /// said 10 for every such size, where `800x400` rests it at 67.
+  @Test(arguments: [(800, 400, 67), (600, 499, 67), (400, 800, 69), (600, 500, 69)])
+  func aSheetOnASizeThatIsNoDeviceRestsBelowFiftyNine(width: Int, height: Int, top: Int) throws {
+    let job = Self.sheetJob(canvas: "size: \(width)x\(height)")
+    let renderer = FrameRenderer(spec: try JobParser.parse(job, file: "p.cfg"))
+    let last = renderer.frame(renderer.frameCount - 1, width: width, height: height)
+    #expect(last[width / 2, top].b == 255 && last[width / 2, top].r == 0, "the sheet from \(top) pt: \(last[width / 2, top])")
+    #expect(last[width / 2, top - 2].b == 0 && last[width / 2, top - 2].r > 150, "the receding screen above it")
+    // README says so.
+    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+      .deletingLastPathComponent()
+    let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
+    let prose = readme.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+    #expect(prose.contains("(8 pt on a size wider than tall and under 500 pt high, compact in height as UIKit has it: 67 on `800x400`)"))
   }
 
   /// A canvas given only as a device's screen size is that device, held
