@@ -203,9 +203,10 @@ final class RestingImages: Sendable {
       var context = FrameRenderer.context(for: step, screens: screens, spec: spec, from: inSpace(from), to: inSpace(to))
       context?.startsFromWholeScreen = whole
       // Inside an iPad's card the step's container is the card.
-      if let host, let size = context?.containerSize, host.transition.hostedContainerSize(in: host.context) != size {
-        context?.screenSize = size
-        context?.containerSize = host.transition.hostedContainerSize(in: host.context)
+      if let host, var hosted = context, host.transition.hostedContainerSize(in: host.context) != hosted.containerSize {
+        hosted.screenSize = hosted.screenSize ?? hosted.containerSize
+        hosted.containerSize = host.transition.hostedContainerSize(in: host.context)
+        context = hosted
       }
       entry.context = context
       entry.host = host

@@ -24,9 +24,14 @@ extension FrameRenderer {
     guard let from = from ?? screens.transitioning(step.from, mirrored: mirror),
       let to = to ?? screens.transitioning(step.to, mirrored: mirror)
     else { return nil }
-    return TransitionContext(
+    var context = TransitionContext(
       containerSize: spec.canvas.size, scale: Double(spec.canvas.scale), operation: step.operation,
       fromScreen: from, toScreen: to)
+    // The snapshots hold the canvas's whole pixels: on a size of fractional points, a few more points' worth.
+    let scale = Double(spec.canvas.scale)
+    let pixels = Size(width: Double(spec.canvas.pixelWidth) / scale, height: Double(spec.canvas.pixelHeight) / scale)
+    if pixels != spec.canvas.size { context.screenSize = pixels }
+    return context
   }
 
   /// `layers` as the frame shows them: flipped back for a mirrored step.

@@ -88,7 +88,11 @@ public struct TransitionContext: Sendable {
   /// inside an iPad's form-sheet card (`Transition.hostedContainerSize`)
   /// has the card for its container, as UIKit's navigation controller
   /// there has the card's bounds, and draws the screens at their own size,
-  /// their top-left part in the card. Nil: the container's.
+  /// their top-left part in the card; and on a canvas of fractional points
+  /// (390.5 pt × 1 = 391 px) the snapshots' pixels are a whole number of
+  /// them, drawn a pixel for a pixel, as the still frames show them, not
+  /// stretched over the container by a fraction of a pixel, which blurred
+  /// every frame of a step. Nil: the container's.
   public var screenSize: Size? = nil
 
   public init(containerSize: Size, scale: Double, operation: TransitionOperation, fromScreen: ScreenSnapshot, toScreen: ScreenSnapshot) {

@@ -21,6 +21,36 @@ import Testing
     """
   }
 
+  /// On a canvas of fractional points (40.5 × 60 at 1x: 41 × 60 pixels)
+  /// a transition draws the screens as the still frames show them, a pixel
+  /// for a pixel: a cross-dissolve's first frame (the old screen at full
+  /// opacity, the new at none) is the hold before it, and a cover's still
+  /// screen, above the one sliding up, is the hold's rows. The 41-pixel
+  /// snapshot was stretched over 40.5 points, so every frame of the step
+  /// blurred the screens' edges (a view's edge at x 10 read 252, 3, 0
+  /// between pure red and green).
+  @Test(arguments: ["cross-dissolve", "cover-vertical"]) func aCanvasOfFractionalPointsIsNotResampled(transition: String) throws {
+    let job = """
+      name: f
+      canvas: { size: 40.5x60, scale: 1, fps: 30, background: "#000000" }
+      screens:
+        a: { background: "#FF0000", views: [ { frame: [10, 10, 20, 20], color: "#00FF00" } ] }
+        b: { background: "#0000FF" }
+      timeline:
+        - hold: 0.1
+        - present: { to: b, transition: \(transition), duration: 0.3, curve: linear }
+        - hold: 0.1
+      """
+    let renderer = FrameRenderer(spec: try JobParser.parse(job, file: "f.cfg"))
+    let hold = renderer.frame(2, width: 41, height: 60)
+    #expect(hold == renderer.snapshot(of: "a"))
+    // The step's first frame; for the cover, its next, b's top at 60 · 8/9 = 53.3.
+    let first = renderer.frame(transition == "cross-dissolve" ? 3 : 4, width: 41, height: 60)
+    let rows = transition == "cross-dissolve" ? 60 : 53
+    let same = (0..<rows).allSatisfy { y in (0..<41).allSatisfy { first[$0, y] == hold[$0, y] } }
+    #expect(same, "\((8..<12).map { first[$0, 20] })")
+  }
+
   @Test func cancelledPopEndsOnTheScreenItStartedFrom() throws {
     let renderer = FrameRenderer(
       spec: try JobParser.parse(Self.job(pop: "{ gesture: { progress: [0, 0.2, 0.35] } }"), file: "g.cfg"))
