@@ -74,6 +74,11 @@ public struct ElasticPresent: PartialPresentation {
     lerp(1, scale, presented(context, progress: progress))
   }
 
+  /// A step inside the sheet has the sheet for its container, `height` tall.
+  public func hostedContainerSize(in context: TransitionContext) -> Size {
+    Size(width: context.width, height: sheetHeight(in: context))
+  }
+
   /// The tree for a sheet `amount` presented (1 = at rest), in the
   /// present's terms: `below` is the old screen, `sheet` the new one.
   func presentedOrigin(in context: TransitionContext) -> Point { Point(x: 0, y: context.height - sheetHeight(in: context)) }

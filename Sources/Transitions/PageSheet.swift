@@ -127,9 +127,10 @@ public struct PageSheet: PartialPresentation {
     return container
   }
 
-  /// A step inside an iPad's card has the card for its container.
+  /// A step inside the sheet has the sheet for its container: an iPad's
+  /// card, or an iPhone's page sheet from its rest to the screen's bottom.
   public func hostedContainerSize(in context: TransitionContext) -> Size {
-    guard cardWidth > 0 else { return context.containerSize }
+    guard cardWidth > 0 else { return Size(width: context.width, height: context.height - presentedOrigin(in: context).y) }
     return Size(width: Swift.min(cardWidth, context.width), height: Swift.min(cardHeight, context.height))
   }
 

@@ -181,9 +181,10 @@ public protocol Transition: Sendable {
   /// Nil for a transition that leaves its to-screen alone on display.
   func hosting(_ content: Layer, in context: TransitionContext) -> Layer?
   /// The container a step running inside this presentation's card sees
-  /// (`hosting`): the card's size where the card is narrower than the
-  /// screen (an iPad's form sheet), so a push there slides in from the
-  /// card's right edge by the card's width; else `context`'s container.
+  /// (`hosting`), as UIKit's navigation controller there has the card's
+  /// bounds: an iPad's form-sheet card, so a push there slides in from the
+  /// card's right edge by the card's width; an iPhone's sheet, as tall as
+  /// it shows (a circle grows about its middle); else `context`'s container.
   func hostedContainerSize(in context: TransitionContext) -> Size
   /// The one curve every property of the step follows over `duration`
   /// after `delay`, or nil when its properties keep curves of their own

@@ -137,6 +137,36 @@ import Testing
     #expect((0..<50).allSatisfy { third[$0, 200] == resting[$0, 200] } && (150..<200).allSatisfy { third[$0, 200] == resting[$0, 200] })
   }
 
+  /// A step pushed inside an iPhone's sheet (or an elastic card) has the
+  /// sheet for its container, as tall as the sheet shows: a cover slides up
+  /// from the sheet's bottom edge, the screen's, across the sheet's 331
+  /// points (400 − 59 − 10), as UIKit's navigation controller there has the
+  /// sheet's bounds. It slid across the whole screen's 400, from 69 pt
+  /// below the screen, so it lagged behind where it should have been.
+  @Test(arguments: [("sheet", 69.0), ("elastic-present, height: 300", 100.0)])
+  func aStepInsideAnIPhoneSheetHasTheSheetForItsContainer(sheet: String, top: Double) throws {
+    let job = """
+      name: sheet
+      canvas: { size: 200x400, scale: 1, fps: 30, background: "#000000" }
+      screens:
+        a: { background: "#FF0000" }
+        b: { background: "#0000FF" }
+        c: { background: "#FF00FF" }
+      timeline:
+        - present: { to: b, transition: \(sheet), duration: 0.3 }
+        - hold: 0.2
+        - push: { to: c, transition: cover-vertical, duration: 0.3, curve: linear }
+        - hold: 0.2
+      """
+    let renderer = FrameRenderer(spec: try JobParser.parse(job, file: "sheet.cfg"))
+    let segments = Self.bounds(renderer)
+    // A third of the way (0.1 s of 0.3, linear) c's top is two thirds of the sheet's height below the sheet's top.
+    let third = renderer.frame(segments[2].first + 3, width: 200, height: 400)
+    let magenta = (0..<400).filter { third[100, $0] == Pixel(r: 255, g: 0, b: 255, a: 255) }
+    let expected = Int((top + (400 - top) * 2 / 3).rounded(.up))
+    #expect(magenta.first == expected, "c's top at \(magenta.first ?? -1), not \(expected)")
+  }
+
   /// A pop undoing a push that brought a sheet (or elastic card, or curl)
   /// up undoes that presentation: it starts from its composite and leaves
   /// the screen below, rather than running inside its own card.
