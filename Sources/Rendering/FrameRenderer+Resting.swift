@@ -202,7 +202,7 @@ final class RestingImages: Sendable {
       }
       var context = FrameRenderer.context(for: step, screens: screens, spec: spec, from: inSpace(from), to: inSpace(to))
       context?.startsFromWholeScreen = whole
-      // Inside an iPad's card the step's container is the card.
+      // Inside a sheet the step's container is the sheet (`Transition.hostedContainerSize`).
       if let host, var hosted = context, host.transition.hostedContainerSize(in: host.context) != hosted.containerSize {
         hosted.screenSize = hosted.screenSize ?? hosted.containerSize
         hosted.containerSize = host.transition.hostedContainerSize(in: host.context)

@@ -85,10 +85,10 @@ public struct TransitionContext: Sendable {
   /// off the screen its own way, from where it is.
   public var startsFromWholeScreen = false
   /// The screens' size in points where it is not the container's: a step
-  /// inside an iPad's form-sheet card (`Transition.hostedContainerSize`)
-  /// has the card for its container, as UIKit's navigation controller
-  /// there has the card's bounds, and draws the screens at their own size,
-  /// their top-left part in the card; and on a canvas of fractional points
+  /// inside a sheet or an iPad's card (`Transition.hostedContainerSize`)
+  /// has the sheet for its container, as UIKit's navigation controller
+  /// there has the sheet's bounds, and draws the screens at their own size,
+  /// their top-left part in the sheet; and on a canvas of fractional points
   /// (390.5 pt × 1 = 391 px) the snapshots' pixels are a whole number of
   /// them, drawn a pixel for a pixel, as the still frames show them, not
   /// stretched over the container by a fraction of a pixel, which blurred
