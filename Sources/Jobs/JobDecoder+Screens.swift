@@ -27,18 +27,29 @@ extension JobDecoder {
   /// font family name).
   static let maximumIDLength = 100
 
-  /// The screens a `sheet` step presents (`to:` of a step whose
-  /// `transition` is sheet), read ahead of the timeline's own decoding:
-  /// in a dark appearance they are drawn at UIKit's elevated level.
+  /// The screens shown in a sheet's card, read ahead of the timeline's own
+  /// decoding: the one a `sheet` step presents (`to:` of a step whose
+  /// `transition` is sheet) and those pushed while it is up, which UIKit
+  /// lays out in the same card (the renderer's hosted steps). They are laid
+  /// out as the card's (a navigation bar at its top, no status bar above it)
+  /// and, in a dark appearance, drawn at UIKit's elevated level.
   static func sheetScreens(_ timeline: YAMLNode?) -> Set<String> {
     var names: Set<String> = []
+    // Per step not yet undone, whether its screen is in a sheet's card.
+    var inSheet: [Bool] = []
     for item in timeline?.items ?? [] {
       for step in item.pairs ?? [] {
         let fields = step.value.pairs ?? []
-        guard fields.contains(where: { $0.key == "transition" && $0.value.text == "sheet" }),
-          let to = fields.first(where: { $0.key == "to" })?.value.text
-        else { continue }
-        names.insert(to)
+        switch step.key {
+        case "push", "present":
+          let isSheet = fields.contains { $0.key == "transition" && $0.value.text == "sheet" }
+          let inCard = isSheet || (step.key == "push" && inSheet.last == true)
+          if inCard, let to = fields.first(where: { $0.key == "to" })?.value.text { names.insert(to) }
+          inSheet.append(inCard)
+        case "pop", "dismiss":
+          _ = inSheet.popLast()
+        default: break
+        }
       }
     }
     return names

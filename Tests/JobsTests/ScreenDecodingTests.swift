@@ -116,6 +116,33 @@ import Testing
     #expect(view.textFrame == Rect(x: 16, y: frame.height - bar, width: frame.width - 32, height: bar))
   }
 
+  /// A screen pushed while a sheet is up is shown in the sheet's card (the
+  /// renderer hosts the push there), so its bar is the card's too; once the
+  /// sheet is dismissed, a screen pushed is the whole screen's again.
+  @Test(arguments: ["device: iphone-15", "device: ipad-11"])
+  static func aScreenPushedInASheetHasTheCardsBar(canvas: String) throws {
+    let job = try JobParser.parse(
+      """
+      canvas: { \(canvas) }
+      screens:
+        a: {}
+        b: { views: [ { kind: navbar, text: B } ] }
+        c: { views: [ { kind: navbar, text: C } ] }
+        d: { views: [ { kind: navbar, text: D } ] }
+      timeline:
+        - present: { to: b, transition: sheet }
+        - push: { to: c, transition: push }
+        - pop: {}
+        - dismiss: {}
+        - push: { to: d, transition: push }
+      """, file: "j.cfg")
+    let card = try #require(job.screens[1].views.first?.frame)
+    #expect(card.height == 56)
+    #expect(job.screens[2].views.first?.frame == card)
+    let whole = try #require(job.screens[3].views.first?.frame)
+    #expect(whole.width == job.canvas.size.width && whole.height > 56)
+  }
+
   static let broken: [BrokenJob] = [
     BrokenJob(
       "screen contentMode stretch", "screens:\n  home: { image: a.png, contentMode: stretch }\n",
