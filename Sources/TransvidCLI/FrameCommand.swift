@@ -3,8 +3,9 @@ import Jobs
 import Media
 
 /// `transvid frame JOB.cfg --time T -o FRAME.png`: the frame a video would
-/// show at `T` seconds (frame ⌊T·fps⌉), at full canvas size. A time past the
-/// last frame shows the last frame and says so. `--locale L` picks one of a
+/// show at `T` seconds (frame ⌊T·fps⌋, the one on screen then:
+/// `FrameRate.frame(at:)`), at full canvas size. A time past the last frame
+/// shows the last frame and says so. `--locale L` picks one of a
 /// job's locales and `--appearance light|dark` one of its appearances
 /// (default: the first of each). `-q` prints errors only, as for a render.
 /// A job file that is not there, or a
