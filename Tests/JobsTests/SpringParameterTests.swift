@@ -5,6 +5,12 @@ import Transitions
 
 /// `spring:` as a mapping: the same forms as `curve: "spring(…)"`.
 @Suite struct SpringParameterTests {
+  /// The curve step `i` of `spec`'s timeline runs on, if it is a transition that has one.
+  static func curve(of spec: JobSpec, step i: Int) -> AnimationCurve? {
+    guard case .transition(let step) = spec.timeline[i], case .curve(let c)? = step.parameters.values["curve"] else { return nil }
+    return c
+  }
+
   static func job(_ push: String) -> String {
     """
     name: sp
@@ -128,10 +134,7 @@ import Transitions
         - pop: { duration: 0.4 }
       """
     let spec = try JobParser.parse(job, file: "sp.cfg")
-    func curve(_ i: Int) -> AnimationCurve? {
-      guard case .transition(let step) = spec.timeline[i], case .curve(let c)? = step.parameters.values["curve"] else { return nil }
-      return c
-    }
+    func curve(_ i: Int) -> AnimationCurve? { Self.curve(of: spec, step: i) }
     #expect(curve(1) == .spring(Spring(duration: 0.4, dampingRatio: 0.6, initialVelocity: 0)))
     // A spring with a length of its own keeps it.
     #expect(curve(3) == .spring(Spring(duration: 0.7, dampingRatio: 0.6, initialVelocity: 0)))
@@ -155,10 +158,7 @@ import Transitions
         - pop: { transition: cross-dissolve, spring: { damping: 1, velocity: 0 } }
       """
     let spec = try JobParser.parse(job, file: "sp.cfg")
-    func curve(_ i: Int) -> AnimationCurve? {
-      guard case .transition(let step) = spec.timeline[i], case .curve(let c)? = step.parameters.values["curve"] else { return nil }
-      return c
-    }
+    func curve(_ i: Int) -> AnimationCurve? { Self.curve(of: spec, step: i) }
     #expect(curve(1) == .spring(Spring(duration: 1.2, dampingRatio: 1, initialVelocity: 0)))
     #expect(curve(3) == .spring(Spring(duration: 1.2, dampingRatio: 1, initialVelocity: 0)))
     // Another transition inherits nothing: its own default.
