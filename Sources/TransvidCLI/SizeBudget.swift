@@ -7,10 +7,11 @@ import Media
 /// job's duration (`TwoPass`), with a little headroom for the container and
 /// the rate control's error; a file over the budget is encoded again at a
 /// rate lowered in proportion, one under 80 % of it at a rate raised —
-/// until a rate half again as high as one tried made the file less than a
-/// tenth larger than that one did (a short or simple demo far under a
-/// generous budget needs no more bits: the file at the lower rate is
-/// kept), at most 100 Mb/s, in at most `attempts` encodes (a note says so
+/// until a rate four times one tried made the file less than a tenth
+/// larger than that one did (a short or simple demo far under a generous
+/// budget needs no more bits: the file at the lower rate is kept; a rate
+/// half again as high that bought as little is followed by that one), at
+/// most 100 Mb/s, in at most `attempts` encodes (a note says so
 /// when they end the search under 80 %); the
 /// largest file that fitted is kept (set aside while later rates are
 /// tried, never encoded twice), and a budget none of the rates tried meets
@@ -34,7 +35,9 @@ struct SizeBudget {
   /// 3: a budget beside `crf`, or a target's, caps the crf encode.
   /// 4: a rate is compared with every rate tried, not only the one before,
   /// for what it bought; 8 encodes, not 4.
-  static let revision = 4
+  /// 5: a rate half again as high that bought little is checked at four
+  /// times the lower rate before the file is said to need no more bits.
+  static let revision = 5
 
   /// The budget in bytes.
   var maxBytes: Int
@@ -139,10 +142,19 @@ struct SizeBudget {
       let summary = try attempt(rate)
       let fits = summary.bytes <= maxBytes
       // A rate half again as high as one tried that made the file hardly
-      // larger than that one did bought nothing: the file at the lower rate
-      // is kept. Every rate tried counts, not only the one before: two steps
-      // of a little under half again each add up to more.
-      let stalled = tried.dropLast().contains { rate >= $0.rate * 3 / 2 && summary.bytes * 10 < $0.bytes * 11 }
+      // larger than that one did bought little: the file at the lower rate
+      // stays the best. Every rate tried counts, not only the one before:
+      // two steps of a little under half again each add up to more. That
+      // the file needs no more bits is only said of a rate four times as
+      // high: libvpx's size grows slowly at low rates and then faster again
+      // (a 0.8 s push: 38.4 kb/s → 2365 bytes, 61.7 → 2511, 192 → 4379), so
+      // half again may buy 6 % where four times buys 85 %.
+      func boughtLittle(from least: (Int) -> Int) -> [Int] {
+        tried.dropLast().filter { rate >= least($0.rate) && summary.bytes * 10 < $0.bytes * 11 }.map(\.rate)
+      }
+      let stalledOver = boughtLittle { $0 * 3 / 2 }
+      let stalled = !stalledOver.isEmpty
+      let boughtNothing = !boughtLittle { $0 * 4 }.isEmpty
       if fits {
         if best == nil || (summary.bytes > best!.summary.bytes && !stalled) {
           best = (rate, summary)
@@ -156,7 +168,7 @@ struct SizeBudget {
         // file so far is kept. (How far a file falls short of its rate says
         // nothing: libvpx lands at a third of it and still grows with it.)
         let ceiling = rate >= Self.highestBitRate
-        if summary.bytes * 5 >= maxBytes * 4 || stalled || ceiling {
+        if summary.bytes * 5 >= maxBytes * 4 || boughtNothing || ceiling {
           return try keptBest(needsNoMore: best!.summary.bytes * 5 < maxBytes * 4)
         }
       } else {
@@ -166,6 +178,9 @@ struct SizeBudget {
       // little under the top when the file was over.
       let aim = fits ? 0.95 : Self.headroom
       var next = Int(Double(rate) * Double(maxBytes) * aim / Double(max(summary.bytes, 1)))
+      // A rate that bought little is followed by four times the highest
+      // rate it bought little over (above this one, or it bought nothing).
+      if fits, let lower = stalledOver.max() { next = max(next, lower * 4) }
       next = fits ? min(next, lowestOver == .max ? next : (rate + lowestOver) / 2) : min(next, rate * 9 / 10)
       next = min(max(next, Self.lowestBitRate), Self.highestBitRate)
       // Nothing left between the rates tried: after a file that fitted, no

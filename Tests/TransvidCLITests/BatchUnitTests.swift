@@ -444,29 +444,48 @@ import TestSupport
   }
 
   /// A short demo far under a generous budget: a higher rate made the file
-  /// hardly larger (under 10 %), which bought nothing, so the file at the
-  /// lower rate is kept, though a little smaller, and the note gives the
-  /// rate the file averages, not the rate allowed.
+  /// hardly larger (under 10 %), and so did four times the first, which
+  /// bought nothing, so the file at the lower rate is kept, though a little
+  /// smaller, and the note gives the rate the file averages, not the rate
+  /// allowed.
   @Test func aHigherRateThatBuysNothingKeepsTheLowerRatesFile() throws {
     let (result, rates, file) = try search({ $0 <= 7_680_000 ? 5_000_000 : 5_200_000 }, maxBytes: 10_000_000)
     let (summary, note) = try result.get()
-    #expect(rates.count == 2 && rates[1] > rates[0] && file == rates[0] && summary.bytes == 5_000_000, "\(rates)")
+    #expect(rates.count == 3 && rates[1] > rates[0] && rates[2] == rates[0] * 4, "\(rates)")
+    #expect(file == rates[0] && summary.bytes == 5_000_000, "\(rates)")
     #expect(note.hasPrefix("mp4: maxBytes 10000000: two-pass at 7680 kb/s, 50 % of the budget (it needs no more bits: it averages 4000 kb/s) (tried "), "\(note)")
   }
 
   /// Rates raised a little under half again each, the file 1 % larger
   /// each time: the third is over half again the first and bought under a
-  /// tenth, so the search stops there and keeps the second's file (only
+  /// tenth, so the fourth is four times the first, which bought under a
+  /// tenth too: the search stops there and keeps the second's file (only
   /// the rate before was compared, and four encodes ended the search at
   /// 68 % with the fourth's file, saying nothing).
   @Test func aRateHalfAgainAsHighAsAnyTriedThatBuysNothingStops() throws {
     let (result, rates, file) = try search { 40_000 + ($0 - 46_080) / 100 }
     let (summary, note) = try result.get()
-    #expect(rates.count == 3 && rates[1] < rates[0] * 3 / 2 && rates[2] >= rates[0] * 3 / 2, "\(rates)")
+    #expect(rates.count == 4 && rates[1] < rates[0] * 3 / 2 && rates[2] >= rates[0] * 3 / 2, "\(rates)")
+    #expect(rates[3] == rates[0] * 4, "\(rates)")
     #expect(file == rates[1] && summary.bytes == 40_000 + (rates[1] - 46_080) / 100, "\(rates)")
     #expect(
       note.hasPrefix("mp4: maxBytes 60000: two-pass at 65.7 kb/s, 66 % of the budget (it needs no more bits: it averages "),
       "\(note)")
+  }
+
+  /// libvpx's size grows slowly at low rates and then faster again (the
+  /// outputs sweep's 0.8 s push under a 4000-byte WebM budget: 38.4 kb/s →
+  /// 2365 bytes, 61.7 → 2511, 192 → 4379): half again the first rate
+  /// bought 5 %, and the search stopped at 60 % saying the file needed no
+  /// more bits, while a 3500-byte budget made a larger file. Four times
+  /// the first rate is tried first, and its file, 97 % of the budget, kept.
+  @Test func aRateThatBuysLittleAtFirstIsCheckedAtFourTimes() throws {
+    let (result, rates, file) = try search { $0 <= 46_080 ? 36_000 : $0 < 100_000 ? 37_800 : 58_000 }
+    let (summary, note) = try result.get()
+    #expect(rates.count == 3 && rates[1] < 100_000 && rates[2] == 184_320, "\(rates)")
+    #expect(file == 184_320 && summary.bytes == 58_000, "\(rates)")
+    #expect(note.hasPrefix("mp4: maxBytes 60000: two-pass at 184 kb/s, 96 % of the budget (tried "), "\(note)")
+    #expect(!note.contains("needs no more bits"), "\(note)")
   }
 
   @Test func anUnmetBudgetNamesTheLowestRateTried() throws {
