@@ -70,7 +70,8 @@ extension JobDecoder {
       guard let value = fields[key] else { continue }
       let pixels = try integer(value, fields.path(key), in: 16...largest)
       guard pixels % 2 == 0 else {
-        throw mismatch(value, fields.path(key), expected: "an even number of pixels (the video is 4:2:0)")
+        let why = format == .mov ? Self.evenSides(of: [.mov]) : "the video is 4:2:0"
+        throw mismatch(value, fields.path(key), expected: "an even number of pixels (\(why))")
       }
       if key == "width" { size.width = pixels } else { size.height = pixels }
     }
@@ -79,6 +80,14 @@ extension JobDecoder {
         value.location, "\(fields.path("height")): give width or height, not both: the other keeps the canvas's aspect ratio")
     }
     return size
+  }
+
+  /// Why `videos` have even sides, for errors and notes: H.264's and VP9's
+  /// 4:2:0 needs them; ProRes (4:2:2, or 4:4:4 with alpha) does not, and
+  /// the MOV is kept to them for the reason in this file's note.
+  static func evenSides(of videos: [OutputFormat]) -> String {
+    guard videos.contains(.mov) else { return "4:2:0 video has even sides" }
+    return videos.count == 1 ? "the MOV keeps even sides, as 4:2:0 video has them" : "4:2:0 video has even sides; the MOV keeps them too"
   }
 }
 
@@ -100,6 +109,6 @@ extension JobSpec {
       "\(key): \(frameName) is \(w)x\(h) pixels; the \(videos.map(\.rawValue).joined(separator: ", ")) "
         + "\(videos.count == 1 ? "is" : "are") \(padded.width)x\(padded.height), "
         + "\(videos.count == 1 ? "its" : "their") last \(sides) repeated "
-        + "(4:2:0 video has even sides); give a width or height to scale instead")
+        + "(\(JobDecoder.evenSides(of: videos))); give a width or height to scale instead")
   }
 }

@@ -54,6 +54,9 @@ let brokenWebFormatJobs: [BrokenJob] = [
     "odd video width", "output: { mp4: { width: 721 } }\n",
     "job.cfg:1:25: error: output.mp4.width: expected an even number of pixels (the video is 4:2:0), got 721"),
   BrokenJob(
+    "odd mov width", "output: { mov: { width: 721 } }\n",
+    "job.cfg:1:25: error: output.mov.width: expected an even number of pixels (the MOV keeps even sides, as 4:2:0 video has them), got 721"),
+  BrokenJob(
     "video width and height", "output: { webm: { width: 720, height: 1280 } }\n",
     "job.cfg:1:39: error: output.webm.height: give width or height, not both: the other keeps the canvas's aspect ratio"),
   BrokenJob(
@@ -149,7 +152,19 @@ let brokenWebFormatJobs: [BrokenJob] = [
     #expect(spec.videoSize(spec.output.mov.size) == (1180, 2556))
     #expect(spec.notes.map(\.description) == [
       "job.cfg:1:17: note: canvas.size: the canvas is 1179x2556 pixels; the mov is 1180x2556, its last column repeated "
-        + "(4:2:0 video has even sides); give a width or height to scale instead"
+        + "(the MOV keeps even sides, as 4:2:0 video has them); give a width or height to scale instead"
+    ])
+  }
+
+  /// ProRes is 4:2:2, or 4:4:4 with alpha: the MOV's even sides are said to
+  /// be its own rule, not 4:2:0's (the outputs sweep: an odd canvas's note
+  /// called the MOV 4:2:0; "odd mov width" in the broken jobs for `width`).
+  @Test static func theMOVsEvenSidesAreNotCalled420() throws {
+    let odd = "canvas: { size: 101x57, scale: 1 }\n"
+    let both = try JobParser.parse(odd + "output: { formats: [mp4, mov] }\n" + job("hold: 1"), file: "job.cfg")
+    #expect(both.notes.map(\.description) == [
+      "job.cfg:1:17: note: canvas.size: the canvas is 101x57 pixels; the mp4, mov are 102x58, their last column and row "
+        + "repeated (4:2:0 video has even sides; the MOV keeps them too); give a width or height to scale instead"
     ])
   }
 

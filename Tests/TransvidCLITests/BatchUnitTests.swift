@@ -350,13 +350,13 @@ import TestSupport
       let options = try Options.parse(arguments + [file])
       return try #require(BatchPlan.place(file: file, options: options).first?.spec).notes.map(\.message)
     }
-    let padded = { (videos: String, its: String) in
+    let padded = { (videos: String, its: String, why: String) in
       "canvas.size: the canvas is 121x200 pixels; the \(videos) 122x200, \(its) last column repeated "
-        + "(4:2:0 video has even sides); give a width or height to scale instead"
+        + "(\(why)); give a width or height to scale instead"
     }
-    #expect(try notes([]) == [padded("mp4 is", "its")])
+    #expect(try notes([]) == [padded("mp4 is", "its", "4:2:0 video has even sides")])
     #expect(try notes(["--format", "gif,png"]) == [])
-    #expect(try notes(["--format", "gif,webm,mov"]) == [padded("webm, mov are", "their")])
+    #expect(try notes(["--format", "gif,webm,mov"]) == [padded("webm, mov are", "their", "4:2:0 video has even sides; the MOV keeps them too")])
     let even = try write(
       try String(contentsOfFile: file, encoding: .utf8).replacingOccurrences(of: "scale: 1", with: "scale: 2"),
       to: "even.cfg", in: dir)
