@@ -6,7 +6,7 @@ import Rendering
 /// `sheet`: a contact sheet, a grid of frames with their times, as a PNG.
 struct SheetOutput: FormatWriter {
   var fileType: OutputFileType { ContactSheet.fileType }
-  var cacheKey: String { "sheet png \(PNGWriter.revision)" }
+  var cacheKey: String { "sheet png \(PNGWriter.revision) stage-alpha" }
   /// The labels' font.
   var inputFiles: [String] { [FontLibrary.latinRegular.path] }
 
@@ -29,8 +29,10 @@ struct SheetOutput: FormatWriter {
     let columns = min(settings.columns, indices.count)
     // The size the parser checked against the limits (`JobSpec.checkOutputSizes`).
     var sheet = ContactSheet(width: spec.sheetWidth(columns: columns), columns: columns, gap: OutputSizes.sheetGap)
-    // A transparent canvas keeps its alpha on the sheet too: a transparent page.
-    if spec.canvas.background.alpha < 1 { sheet.background = Pixel(r: 0, g: 0, b: 0, a: 0) }
+    // Frames with alpha (a transparent canvas, or a stage whose background
+    // is transparent or an image) keep it on the sheet too: a transparent
+    // page, as the other formats with alpha keep it.
+    if !spec.isOpaque { sheet.background = Pixel(r: 0, g: 0, b: 0, a: 0) }
     let width = spec.framePixelWidth, height = spec.framePixelHeight
     let image = try sheet.render(
       count: indices.count, frameWidth: width, frameHeight: height, font: try FontLibrary.font(FontLibrary.latinRegular),

@@ -371,6 +371,37 @@ func smallJob(output: String) -> String {
     #expect(try ImageDecoder.decode(path: path)[1, 1] == Pixel(r: 242, g: 242, b: 247, a: 255))
   }
 
+  /// An opaque canvas on a transparent stage: the frames have alpha around
+  /// the screen, and the sheet keeps it as the poster does (it laid them
+  /// on the grey page, under a caption inked white for the black matte).
+  /// An opaque stage keeps the grey page.
+  @Test func aSheetOfATransparentStageKeepsItsAlpha() throws {
+    let dir = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    let output = "{ formats: [sheet], sheet: { frames: 2, columns: 2, width: 200 } }"
+    func sheet(stageBackground: String) throws -> (sheet: Bitmap, frame: Bitmap, layout: ContactSheet.Layout) {
+      let job = smallJob(extra: "stage: { device: none, padding: 10, background: \(stageBackground) }")
+        .replacingOccurrences(
+          of: "output: { formats: [mp4], mp4: { crf: 18, preset: veryfast } }", with: "output: \(output)")
+      let renderer = FrameRenderer(spec: try JobParser.parse(job, file: "\(dir)/small.cfg"))
+      let path = (dir as NSString).appendingPathComponent("small.sheet.png")
+      _ = try OutputWriter.write(format: .sheet, renderer: renderer, to: path)
+      let frame = renderer.frame(0, width: renderer.spec.framePixelWidth, height: renderer.spec.framePixelHeight)
+      let layout = try ContactSheet(width: 200, columns: 2).layout(count: 2, frameWidth: frame.width, frameHeight: frame.height)
+      return (try ImageDecoder.decode(path: path), frame, layout)
+    }
+    let (clear, frame, layout) = try sheet(stageBackground: "transparent")
+    #expect(frame[2, 2].a == 0, "the stage around the screen: \(frame[2, 2])")
+    #expect(clear[1, 1].a == 0, "the page: \(clear[1, 1])")
+    let (x, y) = layout.origin(of: 0)
+    #expect(clear[x + 1, y + 1].a == 0, "the stage in the first cell: \(clear[x + 1, y + 1])")
+    // The screen in the middle of the cell stays opaque.
+    #expect(clear[x + layout.thumbnailWidth / 2, y + layout.thumbnailHeight / 2].a == 255)
+    #expect(clear[x + 1, y + layout.thumbnailHeight + 1] == ContactSheet.page)
+    let opaque = try sheet(stageBackground: "\"#FFFFFF\"").sheet
+    #expect(opaque[1, 1] == ContactSheet.page)
+  }
+
   @Test func gifThroughTheCommandLine() throws {
     let dir = try makeTemporaryDirectory()
     defer { try? FileManager.default.removeItem(atPath: dir) }
