@@ -658,4 +658,10 @@ public struct Diagnostic: Error, Hashable, Sendable, CustomStringConvertible {
 
   /// `FILE:LINE:COL: error: MESSAGE`, as compilers print them.
   public var description: String { "\(location): error: \(message)" }
+
+  /// `text` as a message echoes a value the job wrote (a caption): in
+  /// single quotes, a newline, a tab or a mark that reorders the line
+  /// escaped (`\n`, `\u{202e}`) so the message stays one line, and
+  /// shortened to 40 characters, as the parser's messages echo values.
+  public static func echoed(_ text: String) -> String { YAMLNode.singleQuoted(text) }
 }

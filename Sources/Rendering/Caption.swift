@@ -69,7 +69,7 @@ public enum CaptionFit {
         // More lines cannot help a word that does not fit one.
         throw Diagnostic(
           location,
-          "\(key): '\(text)' has a word wider than the \(width) at \(format(style.style.size)) pt "
+          "\(key): \(Diagnostic.echoed(text)) has a word wider than the \(width) at \(format(style.style.size)) pt "
             + (padded
               ? "(use less stage.padding, a smaller font or a shorter word)"
               : "(shorten the word, use a smaller font or a wider stage)"))
@@ -79,7 +79,7 @@ public enum CaptionFit {
         let raise = lines.count <= CaptionSpec.maximumLines ? "raise stage.caption.lines, " : ""
         throw Diagnostic(
           location,
-          "\(key): '\(text)' needs \(lines.count) lines in the \(width) at \(format(style.style.size)) pt; "
+          "\(key): \(Diagnostic.echoed(text)) needs \(lines.count) lines in the \(width) at \(format(style.style.size)) pt; "
             + "it holds \(style.lines) line\(style.lines == 1 ? "" : "s") "
             + (padded
               ? "(\(raise)use less stage.padding, shorten the text or use a smaller font)"

@@ -434,6 +434,26 @@ import Testing
     #expect(abs(caption - whole) <= 1, "\(caption) ink rows in the caption, \(whole) drawn alone")
   }
 
+  /// A caption that does not fit is echoed as the parser echoes values:
+  /// its newline written `\n` and a reordering mark `\u{202e}`, so the
+  /// message stays one line (it printed the text raw, over two lines).
+  @Test func aCaptionThatCannotFitIsEchoedOnOneLine() throws {
+    let job = """
+      name: c
+      canvas: { device: iphone-se, scale: 1 }
+      stage: { padding: 0, caption: { text: "Line one\\nLine \\u202Etwo", font: 30, lines: 1 } }
+      screens:
+        a: {}
+      timeline:
+        - hold: 1
+      """
+    #expect(throws: Diagnostic(
+      SourceLocation(file: "c.cfg", line: 3, column: 22),
+      #"stage.caption: 'Line one\nLine \u{202e}two' needs 2 lines in the 440-point-wide caption at 30 pt; "#
+        + "it holds 1 line (raise stage.caption.lines, shorten the text or use a smaller font)"
+    )) { try CaptionFit.check(try JobParser.parse(job, file: "c.cfg"), fonts: try FontLibrary.system.get()) }
+  }
+
   @Test func captionsThatCannotFitAreAnError() throws {
     let job = """
       name: c
@@ -450,7 +470,7 @@ import Testing
     let fonts = try FontLibrary.system.get()
     #expect(throws: Diagnostic(
       SourceLocation(file: "c.cfg", line: 8, column: 5),
-      "timeline[0].caption: 'A caption far too long to fit on one line of this stage' needs 3 lines in the "
+      "timeline[0].caption: 'A caption far too long to fit on one lin…' needs 3 lines in the "
         + "440-point-wide caption at 30 pt; it holds 1 line (raise stage.caption.lines, shorten the text or use a smaller font)"
     )) { try CaptionFit.check(try JobParser.parse(job, file: "c.cfg"), fonts: fonts) }
     // At the most lines a caption may have, raising them is no advice.
@@ -479,7 +499,7 @@ import Testing
     let narrowed = job.replacingOccurrences(of: "padding: 0", with: "size: [470, 1100], padding: 100")
     #expect(throws: Diagnostic(
       SourceLocation(file: "c.cfg", line: 8, column: 5),
-      "timeline[0].caption: 'A caption far too long to fit on one line of this stage' needs 4 lines in the "
+      "timeline[0].caption: 'A caption far too long to fit on one lin…' needs 4 lines in the "
         + "270-point-wide caption (the 470-point-wide stage less stage.padding 100 on each side) at 30 pt; it holds 1 line "
         + "(raise stage.caption.lines, use less stage.padding, shorten the text or use a smaller font)"
     )) { try CaptionFit.check(try JobParser.parse(narrowed, file: "c.cfg"), fonts: fonts) }
