@@ -75,6 +75,13 @@ extension JobDecoder {
     if let value = fields["color"] {
       finish = try named(
         value, fields.path("color"), what: "finish", among: DeviceFinish.all.map(\.name), lookup: DeviceFinish.named)
+      // A finish colours a drawn device's band; without one it would be
+      // ignored unseen, as a corner radius beside a device is refused.
+      guard device != nil else {
+        throw Diagnostic(
+          value.location,
+          "\(fields.path("color")): only with a drawn device (the stage draws none: name one with stage.device)")
+      }
     }
     // systemGroupedBackground: #F2F2F7, black in a dark appearance.
     var background = StageBackground.color(isDark ? .black : Color(red8: 242, green8: 242, blue8: 247))

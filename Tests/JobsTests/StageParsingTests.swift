@@ -51,6 +51,20 @@ import Testing
         + DeviceFinish.all.map(\.name).joined(separator: ", "))
   }
 
+  /// A finish where no device is drawn is an error at it, as a corner
+  /// radius beside a drawn device is (it was ignored: the same pixels).
+  @Test func aFinishNeedsADrawnDevice() throws {
+    #expect(
+      Self.error(Self.job(stage: "{ device: none, color: red }"))
+        == "s.cfg:3:31: error: stage.color: only with a drawn device (the stage draws none: name one with stage.device)")
+    // A canvas size that is no device's draws none either.
+    #expect(
+      Self.error(Self.job(canvas: "{ size: 300x500 }", stage: "{ color: silver }"))
+        == "s.cfg:3:17: error: stage.color: only with a drawn device (the stage draws none: name one with stage.device)")
+    let named = try JobParser.parse(Self.job(canvas: "{ size: 300x500 }", stage: "{ device: iphone-se, color: red }"), file: "s.cfg")
+    #expect(named.stage?.finish.name == "red")
+  }
+
   @Test func aStageSmallerThanTheDeviceIsAnError() {
     // iPhone 15: 71.6 × 147.6 mm at 460 ppi @3x is 432.2 × 891 pt, plus 4 pt buttons each side.
     #expect(
