@@ -55,8 +55,11 @@ public enum CaptionFit {
     guard let stage = spec.stage, let style = stage.caption, !fonts.regular.isEmpty else { return }
     let layout = StageLayout(stage: stage, canvas: spec.canvas)
     let caption = Caption(style: style.style, frame: layout.caption, scale: Double(spec.canvas.scale), fonts: fonts)
-    let texts = [(style.text, "stage.caption", style.location)]
-      + stage.captionChanges.map { ($0.text, "timeline[\($0.step)].caption", $0.location) }
+    // A locale's job names its locale, as an image path's `{locale}` does:
+    // its strings, fonts and line breaks are what may not fit.
+    let locale = spec.locale.map { " (locale '\($0)')" } ?? ""
+    let texts = [(style.text, "stage.caption\(locale)", style.location)]
+      + stage.captionChanges.map { ($0.text, "timeline[\($0.step)].caption\(locale)", $0.location) }
     // A stage `size` narrower than the padding asks for leaves the device
     // as it is and narrows the caption: then the padding is what to change.
     let padded = stage.padding > 0 && layout.caption.width < StageLayout.deviceExtent(stage, canvas: spec.canvas).width

@@ -454,6 +454,31 @@ import Testing
     )) { try CaptionFit.check(try JobParser.parse(job, file: "c.cfg"), fonts: try FontLibrary.system.get()) }
   }
 
+  /// A locale's caption that does not fit names the locale, as an image
+  /// path's `{locale}` does: the line was the same for every locale's job.
+  @Test func aLocalesCaptionThatCannotFitNamesTheLocale() throws {
+    let job = """
+      name: c
+      locales: [en, de]
+      strings: { en: { cap: "Short" }, de: { cap: "Ein viel zu langer Untertitel" } }
+      canvas: { device: iphone-se, scale: 1 }
+      stage: { padding: 0, caption: { text: { key: cap }, font: 30, lines: 1 } }
+      screens:
+        a: {}
+      timeline:
+        - hold: 1
+      """
+    let fonts = try FontLibrary.system.get()
+    let jobs = try JobParser.parse(job, file: "c.cfg").localizedJobs()
+    try #require(jobs.map(\.locale) == ["en", "de"])
+    try CaptionFit.check(jobs[0], fonts: fonts)
+    #expect(throws: Diagnostic(
+      SourceLocation(file: "c.cfg", line: 5, column: 22),
+      "stage.caption (locale 'de'): 'Ein viel zu langer Untertitel' needs 2 lines in the 440-point-wide caption "
+        + "at 30 pt; it holds 1 line (raise stage.caption.lines, shorten the text or use a smaller font)"
+    )) { try CaptionFit.check(jobs[1], fonts: fonts) }
+  }
+
   @Test func captionsThatCannotFitAreAnError() throws {
     let job = """
       name: c
