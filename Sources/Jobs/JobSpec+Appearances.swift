@@ -44,6 +44,7 @@ extension JobSpec {
         }
       }
     }
+    spec.stage = spec.stage?.replacing("{appearance}", with: appearance)
     spec.assets = JobSpec.assets(of: spec.screens, stage: spec.stage)
     return spec
   }

@@ -66,7 +66,7 @@ extension JobSpec {
           stage.captionChanges[c].text = text
         }
       }
-      spec.stage = stage
+      spec.stage = stage.replacing("{locale}", with: locale)
     }
     spec.assets = JobSpec.assets(of: spec.screens, stage: spec.stage)
     spec.mirror(rightToLeft: rightToLeft)
@@ -265,12 +265,33 @@ extension ImageSpec {
   /// `placeholder` (`{locale}`, `{appearance}`) in the path replaced by `value`;
   /// the key names the value.
   func replacing(_ placeholder: String, with value: String) -> ImageSpec {
-    guard asset.path.contains(placeholder) else { return self }
     var image = self
-    image.asset.path = asset.path.replacingAll(placeholder, with: value)
-    image.asset.resolvedPath = asset.resolvedPath.replacingAll(placeholder, with: value)
-    image.asset.key = "\(asset.key) (\(placeholder.dropFirst().dropLast()) '\(value)')"
+    image.asset = asset.replacing(placeholder, with: value)
     return image
+  }
+}
+
+extension AssetReference {
+  /// `placeholder` (`{locale}`, `{appearance}`) in the path replaced by `value`;
+  /// the key names the value.
+  func replacing(_ placeholder: String, with value: String) -> AssetReference {
+    guard path.contains(placeholder) else { return self }
+    var asset = self
+    asset.path = path.replacingAll(placeholder, with: value)
+    asset.resolvedPath = resolvedPath.replacingAll(placeholder, with: value)
+    asset.key = "\(key) (\(placeholder.dropFirst().dropLast()) '\(value)')"
+    return asset
+  }
+}
+
+extension StageSpec {
+  /// `placeholder` in the background image's path replaced by `value`, as
+  /// the screens' images take it: a stage image per locale or appearance.
+  func replacing(_ placeholder: String, with value: String) -> StageSpec {
+    guard case .image(let asset) = background else { return self }
+    var stage = self
+    stage.background = .image(asset.replacing(placeholder, with: value))
+    return stage
   }
 }
 

@@ -272,6 +272,39 @@ import TransvidCLI
     #expect(error.description == "\(missing):6:92: error: stage.caption.text.key: no string 'nope' in the inline strings; expected one of: c, d")
   }
 
+  /// A stage's background image takes `{locale}` and `{appearance}` as a
+  /// screen's image does (the path was kept as written, so every job
+  /// failed to read 'bg-{locale}-{appearance}.png'); one missing for one
+  /// job names its locale and appearance.
+  @Test func aStageImageTakesTheLocaleAndAppearance() throws {
+    let dir = try Self.folder()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    for name in ["bg-en-light", "bg-en-dark", "bg-ar-light"] {
+      try FileManager.default.copyItem(atPath: AssetLoaderTests.assets + "/cover.png", toPath: dir + "/\(name).png")
+    }
+    let job = """
+      name: s
+      canvas: { size: 100x200, scale: 1, fps: 10 }
+      locales: [en, ar]
+      appearances: [light, dark]
+      strings: { en: { c: "Hello" }, ar: { c: "مرحبا" } }
+      stage: { device: none, background: { image: "bg-{locale}-{appearance}.png" }, padding: 20 }
+      screens:
+        a: { background: "#FFFFFF" }
+      timeline:
+        - hold: 0.3
+      """
+    let path = try write(job, to: "s.cfg", in: dir)
+    let jobs = try JobParser.load(path: path).localizedJobs()
+    #expect(jobs.map { $0.assets.map(\.path) } == [["bg-en-light.png"], ["bg-en-dark.png"], ["bg-ar-light.png"], ["bg-ar-dark.png"]])
+    for job in jobs.prefix(3) { try AssetLoader.checkFiles(of: job) }
+    #expect(throws: Diagnostic(
+      SourceLocation(file: path, line: 6, column: 38),
+      "stage.background.image (appearance 'dark') (locale 'ar'): cannot read 'bg-ar-dark.png': No such file or directory")) {
+      try AssetLoader.checkFiles(of: jobs[3])
+    }
+  }
+
   @Test(arguments: [
     ("[en, xx]", "App.xcstrings", "greet", "j.cfg:3:15: error: locales[1]: unknown locale code \"xx\": no ISO 639 language 'xx'"),
     ("[en, english]", "App.xcstrings", "greet",
