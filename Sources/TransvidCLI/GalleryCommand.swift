@@ -163,13 +163,16 @@ enum GalleryCommand {
   }
 
   /// The report files named by `inputs`, resolved, sorted per folder, once
-  /// each, without `skipping` (the merged report a previous merge wrote). A
-  /// `*.json` in a folder that is valid JSON but no report, or a merged
-  /// report, is passed over; one that is not valid JSON is `damaged` (a
-  /// report cut short), for the caller to say.
+  /// each. A folder's `skipping` (DIR/report.json, the merged report a
+  /// previous merge wrote) is passed over; named as a file it is read like
+  /// any report, before the merge replaces it (`gallery DIR/report.json
+  /// shard-3 -o DIR` adds shard 3 to DIR's merge). A `*.json` in a folder
+  /// that is valid JSON but no report, or a merged report, is passed over;
+  /// one that is not valid JSON is `damaged` (a report cut short), for the
+  /// caller to say.
   static func findReports(_ inputs: [String], skipping: String) throws -> (reports: [String], damaged: [String]) {
     var reports: [String] = [], damaged: [String] = []
-    var seen: Set<String> = [skipping]
+    var seen: Set<String> = []
     let fm = FileManager.default
     for input in inputs {
       var isDirectory: ObjCBool = false

@@ -141,6 +141,29 @@ import Testing
     for link in links { #expect(FileManager.default.fileExists(atPath: path(path(dir, "final"), link)), "\(link) does not resolve") }
   }
 
+  /// A merged report named as a file is read even when it is the report
+  /// the merge replaces: `gallery m12/report.json shard-3 -o m12` adds shard 3
+  /// to m12. (The fleet sweep: it was passed over as the merge's own, and
+  /// m12/report.json rewritten with shard 3's jobs alone, exit 1 for shards
+  /// 1/3 and 2/3 missing.)
+  @Test func aMergedReportNamedIntoItsOwnFolderIsRead() throws {
+    let dir = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    _ = try Self.renderShards(in: dir)
+    let first = try runTransvid(["gallery", "artifacts/shard-1", "artifacts/shard-2", "-o", "m12"], in: dir)
+    #expect(first.status == 1, "\(first.stderr)")
+    let run = try runTransvid(["gallery", "m12/report.json", "artifacts/shard-3/report.json", "-o", "m12"], in: dir)
+    #expect(run.status == 0, "\(run.stderr)")
+    #expect(run.stdout == "transvid: 5 jobs from 2 reports (0 failed) in m12/index.html\n")
+    let data = try #require(FileManager.default.contents(atPath: path(dir, "m12/report.json")))
+    let merged = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+    #expect(merged["shards"] as? [String] == ["1/3", "2/3", "3/3"])
+    #expect(try reportJobs(path(dir, "m12/report.json")).count == 5)
+    let links = Self.links(in: try String(contentsOfFile: path(dir, "m12/index.html"), encoding: .utf8))
+    #expect(links.count == 5 * 4)
+    for link in links { #expect(FileManager.default.fileExists(atPath: path(path(dir, "m12"), link)), "\(link) does not resolve") }
+  }
+
   /// A job is its file wherever the shard ran and however it spelled the
   /// path (the report's `absolute_file`): `legacy/jobs/a.cfg` given absolute
   /// and `jobs/a.cfg` given relative are two jobs, `w/jobs/j1.cfg` run from
