@@ -75,12 +75,17 @@ enum WatchCommand {
       console.error(failure.description)
       // A job that reads but names a file not there yet (an image still to be
       // exported) is watched for it too; a broken one keeps the last good files.
+      // What it reads is what each of its locales reads (`shots/{locale}/x.png`
+      // as `shots/fr/x.png`) and its String Catalog, so that the save of a
+      // locale's screenshot or of a string one locale could not take is seen.
       let options = runner.options
       guard
         let spec = try? JobParser.load(
           path: job, limits: options.limits, access: options.paths.access(jobFile: job), formats: options.formats)
       else { return nil }
-      return watching(job, BatchPlan.inputs([(file: job, spec: spec, catalog: nil)]), watcher)
+      let catalog = spec.localization?.stringsFile.map(spec.resolvedPath(of:))
+      let units = LocaleSelection.all(of: spec, locales: options.locales) ?? [spec]
+      return watching(job, BatchPlan.inputs(units.map { (file: job, spec: $0, catalog: catalog) }), watcher)
     }
     let files = watching(job, BatchPlan.inputs(of: plan.jobs), watcher)
     let mode = ProgressReporter.mode(.plain, quiet: runner.options.quiet, console: console)

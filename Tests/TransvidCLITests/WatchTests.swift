@@ -215,6 +215,62 @@ import TestSupport
     #expect(watch.wait { !watch.process.isRunning })
   }
 
+  /// A job one of whose locales fails keeps its String Catalog and every
+  /// locale's screenshot watched: the `{locale}` screenshot exported later
+  /// renders, and so does the catalog's fix of a string one locale could not
+  /// take (the fleet sweep: the watch fell back to the job without its
+  /// locales, watching the job and `shots/{locale}/pic.png` as written, and
+  /// neither save was ever seen).
+  @Test func aLocaleThatFailsKeepsItsScreenshotAndCatalogWatched() throws {
+    let dir = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    func catalog(_ french: String) -> Data {
+      let unit = { (text: String) in "{ \"stringUnit\" : { \"state\" : \"translated\", \"value\" : \"\(text)\" } }" }
+      return Data(
+        "{ \"sourceLanguage\" : \"en\", \"strings\" : { \"t\" : { \"localizations\" : { \"en\" : \(unit("%lld")), \"fr\" : \(unit(french)) } } } }\n"
+          .utf8)
+    }
+    try catalog("%lld").write(to: URL(fileURLWithPath: path(dir, "App.xcstrings")))
+    try write(
+      """
+      canvas: { size: 40x40, scale: 1, fps: 10, background: "#FFFFFF" }
+      output: { formats: [png] }
+      locales: [en, fr]
+      strings: App.xcstrings
+      screens:
+        home:
+          views:
+            - { frame: [0, 0, 40, 20], image: "shots/{locale}/pic.png" }
+            - { frame: [0, 20, 40, 20], text: { key: t, args: [3] }, font: { size: 12 } }
+      timeline: [hold: 0.1]
+      """, to: "w.cfg", in: dir)
+    func png(_ pixel: Pixel) throws -> Data { Data(try PNGWriter.encode(Bitmap(width: 4, height: 4, fill: pixel))) }
+    let fm = FileManager.default
+    for folder in ["shots/en", "shots/fr"] { try fm.createDirectory(atPath: path(dir, folder), withIntermediateDirectories: true) }
+    #expect(fm.createFile(atPath: path(dir, "shots/en/pic.png"), contents: try png(Pixel(r: 255, g: 0, b: 0, a: 255))))
+    let watch = try Watch(["watch", "w.cfg", "-o", "out"], in: dir)
+    defer { if watch.process.isRunning { kill(watch.process.processIdentifier, SIGKILL) } }
+    #expect(watch.wait { watch.errors.count == 1 }, "\(watch.err.withLock { $0 })")
+    #expect(watch.errors.first?.hasSuffix("(locale 'fr'): cannot read 'shots/fr/pic.png': No such file or directory") == true, "\(watch.errors)")
+
+    try Self.save(try png(Pixel(r: 0, g: 0, b: 255, a: 255)), to: path(dir, "shots/fr/pic.png"))
+    #expect(watch.wait { watch.previews == 1 }, "\(watch.out.withLock { $0 }) \(watch.err.withLock { $0 })")
+    #expect(try ImageDecoder.decode(path: path(dir, "out/w.fr.png"))[20, 10] == Pixel(r: 0, g: 0, b: 255, a: 255))
+
+    // French that cannot take the job's one argument, then the fix.
+    usleep(300_000)
+    try Self.save(catalog("%@ %lld"), to: path(dir, "App.xcstrings"))
+    #expect(watch.wait { watch.errors.count == 2 }, "\(watch.err.withLock { $0 })")
+    #expect(watch.errors.last?.contains("the 'fr' string of 't' in 'App.xcstrings'") == true, "\(watch.errors)")
+    usleep(300_000)
+    let before = try Data(contentsOf: URL(fileURLWithPath: path(dir, "out/w.fr.png")))
+    try Self.save(catalog("= %lld"), to: path(dir, "App.xcstrings"))
+    #expect(watch.wait { watch.previews == 2 }, "\(watch.out.withLock { $0 }) \(watch.err.withLock { $0 })")
+    #expect(try Data(contentsOf: URL(fileURLWithPath: path(dir, "out/w.fr.png"))) != before)
+    kill(watch.process.processIdentifier, SIGINT)
+    #expect(watch.wait { !watch.process.isRunning })
+  }
+
   /// The file fontconfig finds for the job's `font: { family: … }` is
   /// watched: a package upgrade that replaces it renders again, with the
   /// new letters (the fleet sweep: only `font: { file: … }` was).
