@@ -24,7 +24,10 @@ import Media
 ///   renamed into place, recorded in the cache, so an edit that changes no
 ///   pixel (a comment) renders nothing.
 /// - A broken edit prints its `FILE:LINE:COL: error: …` and the watch goes
-///   on, with the files of the last good version still watched.
+///   on, with the files of the last good version still watched. A locale
+///   that fails alone (its screenshot not there yet, a string that cannot
+///   take the `args`) fails as in a batch: the other locales render, and
+///   every locale's files and the String Catalog stay watched.
 /// - `--draft` renders at 1× and at most `draftFPS` frames per second.
 /// - `<DIR>/<name>.preview.html` is the gallery page of the job; it reloads
 ///   itself when `<name>.preview.js`, rewritten after every render with the
@@ -71,23 +74,24 @@ enum WatchCommand {
       console.error("transvid: \(unlisted)")
       return nil
     }
-    if let failure = plan.jobs.lazy.compactMap(\.failure).first {
-      console.error(failure.description)
+    let failures = plan.jobs.compactMap(\.failure)
+    let files: [String]
+    if failures.isEmpty {
+      files = watching(job, BatchPlan.inputs(of: plan.jobs), watcher)
+    } else {
       // A job that reads but names a file not there yet (an image still to be
       // exported) is watched for it too; a broken one keeps the last good files.
-      // What it reads is what each of its locales reads (`shots/{locale}/x.png`
-      // as `shots/fr/x.png`) and its String Catalog, so that the save of a
-      // locale's screenshot or of a string one locale could not take is seen.
-      let options = runner.options
-      guard
-        let spec = try? JobParser.load(
-          path: job, limits: options.limits, access: options.paths.access(jobFile: job), formats: options.formats)
-      else { return nil }
-      let catalog = spec.localization?.stringsFile.map(spec.resolvedPath(of:))
-      let units = LocaleSelection.all(of: spec, locales: options.locales) ?? [spec]
-      return watching(job, BatchPlan.inputs(units.map { (file: job, spec: $0, catalog: catalog) }), watcher)
+      guard let reads = inputsOfFailing(job, options: runner.options) else {
+        console.error(failures[0].description)
+        return nil
+      }
+      guard failures.count < plan.jobs.count else {
+        console.error(failures[0].description)
+        return watching(job, reads, watcher)
+      }
+      // The other locales render, as in a batch; each failure is said as its job fails.
+      files = watching(job, reads.merging(BatchPlan.inputs(of: plan.jobs)) { first, _ in first }, watcher)
     }
-    let files = watching(job, BatchPlan.inputs(of: plan.jobs), watcher)
     let mode = ProgressReporter.mode(.plain, quiet: runner.options.quiet, console: console)
     let reporter = ProgressReporter(mode: mode, console: console, jobs: plan.jobs)
     let staging = StagingArea()
@@ -110,6 +114,20 @@ enum WatchCommand {
       }
     }
     return files
+  }
+
+  /// What `job`, some of whose locales failed, reads: what each locale the
+  /// options select reads (`shots/{locale}/x.png` as `shots/fr/x.png`) and
+  /// its String Catalog, so that the save of a locale's screenshot, or of a
+  /// string one locale could not take, is seen; nil when the file does not parse.
+  static func inputsOfFailing(_ job: String, options: Options) -> [String: String]? {
+    guard
+      let spec = try? JobParser.load(
+        path: job, limits: options.limits, access: options.paths.access(jobFile: job), formats: options.formats)
+    else { return nil }
+    let catalog = spec.localization?.stringsFile.map(spec.resolvedPath(of:))
+    let units = LocaleSelection.all(of: spec, locales: options.locales) ?? [spec]
+    return BatchPlan.inputs(units.map { (file: job, spec: $0, catalog: catalog) })
   }
 
   /// The job and every file it reads (`inputs`: images, fonts, String

@@ -271,6 +271,42 @@ import TestSupport
     #expect(watch.wait { !watch.process.isRunning })
   }
 
+  /// A locale that fails is its own, as in a batch: the job's other locales
+  /// render (the fleet sweep: the watch rendered none of them until the
+  /// failing one was fixed), and the fix renders it and writes the preview.
+  @Test func theOtherLocalesRenderWhileOneFails() throws {
+    let dir = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    func job(french: String) -> Data {
+      Data(
+        """
+        canvas: { size: 40x40, scale: 1, fps: 10, background: "#FFFFFF" }
+        output: { formats: [png] }
+        locales: [en, fr]
+        strings: { en: { t: "%lld" }, fr: { t: "\(french)" } }
+        screens:
+          home:
+            views:
+              - { frame: [0, 0, 40, 40], text: { key: t, args: [3] }, font: { size: 12 } }
+        timeline: [hold: 0.1]
+        """.utf8)
+    }
+    try job(french: "%@ %lld").write(to: URL(fileURLWithPath: path(dir, "w.cfg")))
+    let watch = try Watch(["watch", "w.cfg", "-o", "out"], in: dir)
+    defer { if watch.process.isRunning { kill(watch.process.processIdentifier, SIGKILL) } }
+    #expect(watch.wait { watch.renders == 1 && watch.errors.count == 1 }, "\(watch.out.withLock { $0 }) \(watch.err.withLock { $0 })")
+    #expect(watch.errors.first?.contains("the 'fr' string of 't' in the inline strings") == true, "\(watch.errors)")
+    #expect(FileManager.default.fileExists(atPath: path(dir, "out/w.en.png")))
+    #expect(!FileManager.default.fileExists(atPath: path(dir, "out/w.fr.png")))
+    #expect(watch.previews == 0)
+    usleep(300_000)
+    try Self.save(job(french: "= %lld"), to: path(dir, "w.cfg"))
+    #expect(watch.wait { watch.previews == 1 }, "\(watch.out.withLock { $0 }) \(watch.err.withLock { $0 })")
+    #expect(FileManager.default.fileExists(atPath: path(dir, "out/w.fr.png")))
+    kill(watch.process.processIdentifier, SIGINT)
+    #expect(watch.wait { !watch.process.isRunning })
+  }
+
   /// The file fontconfig finds for the job's `font: { family: … }` is
   /// watched: a package upgrade that replaces it renders again, with the
   /// new letters (the fleet sweep: only `font: { file: … }` was).
