@@ -39,6 +39,13 @@ import Media
 enum GalleryCommand {
   static func run(inputs: [String], output: String, console: Console) -> Int32 {
     do {
+      // DIR is a folder, or one to be made: a file or device there is the wrong kind, as a batch's
+      // `-o` is (exit 2, nothing read), not a merge that failed.
+      do throws(MediaError) {
+        try Platform.checkDirectories(output)
+      } catch {
+        throw Options.UsageError(description: "-o '\(output)': \(error.message)")
+      }
       let merged = BatchPlan.absolute((output as NSString).appendingPathComponent("report.json"))
       try refuseToOverwriteJobReport(at: merged, output: output)
       let (reports, damaged) = try findReports(inputs, skipping: merged)

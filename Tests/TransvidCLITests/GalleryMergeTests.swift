@@ -363,6 +363,26 @@ import Testing
     #expect(!FileManager.default.fileExists(atPath: path(dir, "site/report.json")))
   }
 
+  /// A `-o` that is no folder (a file, a device, a file on its way) is a
+  /// usage error, exit 2 and nothing written, as a batch's `-o` is (the fleet
+  /// sweep: exit 1, which a merge says for a lost shard).
+  @Test func anOutputThatIsNoFolderIsAUsageError() throws {
+    let dir = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    let jobs = try makeBatch(in: dir, count: 1)
+    let run = try runTransvid([jobs, "-o", "out", "--format", "png", "--report", "out/shard.json", "-q"], in: dir)
+    #expect(run.status == 0, "\(run.stderr)")
+    #expect(FileManager.default.createFile(atPath: path(dir, "site"), contents: Data("x".utf8)))
+    for (output, message) in [
+      ("site", "'site' is a regular file"), ("site/sub", "'site' is a regular file"), ("/dev/null", "'/dev/null' is a character device"),
+    ] {
+      let merge = try runTransvid(["gallery", "out", "-o", output], in: dir)
+      #expect(merge.status == 2, "\(merge.stderr)")
+      #expect(merge.errorLines == ["transvid: -o '\(output)': \(message)"])
+    }
+    #expect(try Data(contentsOf: URL(fileURLWithPath: path(dir, "site"))) == Data("x".utf8))
+  }
+
   /// A file with locales is one job per locale, and shards split them: the
   /// merge lists each locale once and takes none for a duplicate.
   @Test func localesOfOneFileFromSeveralShardsAreSeveralJobs() throws {
