@@ -4,8 +4,9 @@
 //         ─▶ YAMLNode tree ─JobDecoder─▶ JobSpec
 //
 // Parsing is pure: the same bytes and file name give the same spec or the
-// same diagnostic. Only `load(path:)` touches the file system. The first
-// problem found is thrown; a `Diagnostic` prints as `FILE:LINE:COL: error: …`.
+// same diagnostic. Only `load(path:)` and `catalogPath(ofJobAt:)` touch the
+// file system. The first problem found is thrown; a `Diagnostic` prints as
+// `FILE:LINE:COL: error: …`.
 //
 // The Jobs module is parsing only: job file → validated `JobSpec`, plus the
 // spec's schedule (`Timeline`), since checking a job's length against the
@@ -61,6 +62,20 @@ public enum JobParser {
     path: String, limits: JobLimits = JobLimits(), access: FileAccess = .any, formats: [OutputFormat]? = nil
   ) throws(Diagnostic) -> JobSpec {
     try parse(bytes: try read(path), file: path, limits: limits, access: access, formats: formats)
+  }
+
+  /// The String Catalog the job file at `path` names (`strings: FILE`),
+  /// resolved against it, found from its YAML alone: a job whose catalog is
+  /// not there yet (or is broken) does not parse, yet reads that file, and
+  /// `transvid watch` waits for it. Nil when the job names none, or its
+  /// file is no YAML.
+  public static func catalogPath(ofJobAt path: String) -> String? {
+    guard case .success(let bytes) = JobDecoder.read(path),
+      let source = try? SourceText(bytes: bytes, file: path),
+      let root = try? YAMLReader.parse(source),
+      let written = root.pairs?.first(where: { $0.key == "strings" })?.value.text, !written.isEmpty
+    else { return nil }
+    return JobDecoder.resolve(written, relativeTo: path)
   }
 
   private static func read(_ path: String) throws(Diagnostic) -> [UInt8] {

@@ -58,7 +58,13 @@ enum WatchCommand {
     var watched = [job]
     watcher.watch(watched)
     while true {
-      if let files = renderOnce(job, runner: runner, console: console, watcher: watcher) { watched = files }
+      if let files = renderOnce(job, runner: runner, console: console, watcher: watcher) {
+        watched = files
+      } else if let catalog = JobParser.catalogPath(ofJobAt: job).flatMap(PathPolicy.resolve), !watched.contains(catalog) {
+        // A job whose String Catalog is not there yet does not parse: it waits for that file too.
+        watched.append(catalog)
+        watcher.watch(watched)
+      }
       if !options.quiet { console.print("transvid: watching \(watched.count) file\(watched.count == 1 ? "" : "s"); Ctrl-C stops") }
       watcher.wait(forChangeTo: watched, quiet: quiet)
     }

@@ -271,6 +271,32 @@ import TestSupport
     #expect(watch.wait { !watch.process.isRunning })
   }
 
+  /// A String Catalog not there yet (still to be exported from Xcode) is
+  /// watched for, as an image is: the error, then a render once it appears
+  /// (the fleet sweep: the job, which does not parse without it, was the only
+  /// file watched).
+  @Test func aCatalogThatAppearsLaterIsRendered() throws {
+    let dir = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    let job = tinyJob(name: "w").replacingOccurrences(
+      of: "background: \"#FFFFFF\"\n", with: "background: \"#FFFFFF\"\n    views: [{ frame: [0, 40, 60, 30], text: { key: t }, font: 20 }]\n")
+      .replacingOccurrences(of: "screens:", with: "locales: [en]\nstrings: App.xcstrings\nscreens:")
+    #expect(job.contains("strings: App.xcstrings"))
+    try write(job, to: "w.cfg", in: dir)
+    let watch = try Watch(["watch", "w.cfg", "-o", "out", "--format", "png"], in: dir)
+    defer { if watch.process.isRunning { kill(watch.process.processIdentifier, SIGKILL) } }
+    #expect(watch.wait { watch.errors.count == 1 }, "\(watch.err.withLock { $0 })")
+    #expect(watch.errors.first?.hasSuffix("strings: cannot read 'App.xcstrings': No such file or directory") == true, "\(watch.errors)")
+    usleep(300_000)
+    try Self.save(
+      Data("{ \"sourceLanguage\" : \"en\", \"strings\" : { \"t\" : { \"localizations\" : { \"en\" : { \"stringUnit\" : { \"state\" : \"translated\", \"value\" : \"Hello\" } } } } } }\n".utf8),
+      to: path(dir, "App.xcstrings"))
+    #expect(watch.wait { watch.previews == 1 }, "\(watch.out.withLock { $0 }) \(watch.err.withLock { $0 })")
+    #expect(FileManager.default.fileExists(atPath: path(dir, "out/w.en.png")))
+    kill(watch.process.processIdentifier, SIGINT)
+    #expect(watch.wait { !watch.process.isRunning })
+  }
+
   /// A locale that fails is its own, as in a batch: the job's other locales
   /// render (the fleet sweep: the watch rendered none of them until the
   /// failing one was fixed), and the fix renders it and writes the preview.
