@@ -161,8 +161,9 @@ extension JobDecoder {
   /// `{ stringUnit: { value } }`, or `{ variations: { plural | device: {
   /// FORM: … } } }`, either with `substitutions`; nil (the key is missing
   /// in that language) for an empty value not marked `translated`
-  /// (Xcode's untranslated entry, `state: new`), or variations none of
-  /// whose forms has a value.
+  /// (Xcode's untranslated entry, `state: new`), variations none of
+  /// whose forms has a value, or plural variations (its own or a
+  /// substitution's) whose `other` form has none.
   private func catalogValue(_ node: YAMLNode, _ path: KeyPath) throws(Diagnostic) -> LocalizedString? {
     let fields = try fields(node, path, keys: ["stringUnit", "variations", "substitutions"])
     var value: LocalizedString?
@@ -196,8 +197,10 @@ extension JobDecoder {
           try unitValue(unit, formFields.path("stringUnit")).map(LocalizedString.text)
         }
       }
-      guard case .plural(let plural)? = forms else {
-        throw mismatch(formsNode, entryFields.path("variations"), expected: "{ plural: { one: …, other: … } } with a value")
+      // A substitution not translated (no `other` value) leaves the whole string untranslated.
+      guard let forms else { return nil }
+      guard case .plural(let plural) = forms else {
+        throw mismatch(formsNode, entryFields.path("variations"), expected: "{ plural: { one: …, other: … } }")
       }
       substitutions[entry.key] = LocalizedString.Substitution(
         argument: argument, specifier: specifier, forms: plural.mapValues { $0.asWritten() })
@@ -217,7 +220,8 @@ extension JobDecoder {
   }
 
   /// `{ plural: { CATEGORY: FORM, … } }` or `{ device: { DEVICE: FORM, … } }`,
-  /// each form read by `form` (nil: no value, left out); nil when no form has one.
+  /// each form read by `form` (nil: no value, left out); nil when no form
+  /// has one, or a plural `other` form has none.
   /// One kind at a time, as Xcode writes them (a device's form may vary by
   /// plural inside it): both side by side would leave one unread. A
   /// category or device Xcode does not write (`iPhone`) is an error, not
@@ -254,7 +258,11 @@ extension JobDecoder {
         "\(fields.path(kind)): no 'other' form (has \(entries.map(\.key).joined(separator: ", "))): "
           + "'other' is the form of every number whose category has none, and a String Catalog needs it")
     }
-    guard !forms.isEmpty else { return nil }
+    // A plural variation without an `other` value is Xcode's untranslated
+    // entry however many forms are translated: `other` is the form of
+    // every number whose category has none, and no other form's words
+    // stand for it ("5 Foto" is no German for five).
+    guard !forms.isEmpty, kind != "plural" || forms["other"] != nil else { return nil }
     return kind == "plural" ? .plural(forms) : .device(forms)
   }
 

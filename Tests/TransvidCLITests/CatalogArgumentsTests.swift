@@ -79,7 +79,24 @@ import Testing
               "one" : \(unit("one y")), "other" : \(unit("%arg ys")) } } }
           }
         } } },
-        "wide" : { "localizations" : { "en" : \(unit("%5000lld")) } }
+        "wide" : { "localizations" : { "en" : \(unit("%5000lld")) } },
+        "partial" : { "localizations" : {
+          "en" : \(plural(["one", "other"])),
+          "de" : { "variations" : { "plural" : {
+            "one" : \(unit("%lld Foto")), "other" : { "stringUnit" : { "state" : "new", "value" : "" } } } } }
+        } },
+        "partialSubstitution" : { "localizations" : {
+          "en" : {
+            "stringUnit" : { "state" : "translated", "value" : "%#@p@ here" },
+            "substitutions" : { "p" : { "argNum" : 1, "formatSpecifier" : "lld", "variations" : { "plural" : {
+              "one" : \(unit("%arg photo")), "other" : \(unit("%arg photos")) } } } }
+          },
+          "de" : {
+            "stringUnit" : { "state" : "translated", "value" : "%#@p@ hier" },
+            "substitutions" : { "p" : { "argNum" : 1, "formatSpecifier" : "lld", "variations" : { "plural" : {
+              "one" : \(unit("%arg Foto")), "other" : { "stringUnit" : { "state" : "new", "value" : "" } } } } } }
+          }
+        } }
       }
     }
     """
@@ -168,6 +185,27 @@ import Testing
     // A substitution's form is formatted in turn: its %%, its other specifiers, a substitution it names.
     #expect(try texts("[en]", key: "form", args: "[3, 5]") == ["en": "3% x 5 and 5 ys"])
     #expect(try texts("[en]", key: "form", args: "[3, 1]") == ["en": "3% x 1 and one y"])
+  }
+
+  /// A plural variation whose `other` form is Xcode's untranslated entry
+  /// (empty, `state: new`) is no translation, however many of its other
+  /// forms are: `other` is the form of every number whose category has
+  /// none, so the key takes the source language's string, with the note
+  /// any untranslated key gets. The German `one` form was drawn for 5
+  /// ("5 Foto") (the locales sweep).
+  @Test(arguments: ["partial", "partialSubstitution"])
+  func aPluralWhoseOtherFormIsUntranslatedIsUntranslated(key: String) throws {
+    let english = key == "partial" ? ["5 other", "1 one"] : ["5 photos here", "1 photo here"]
+    #expect(try texts("[de]", key: key, args: "[5]") == ["de": english[0]])
+    #expect(try texts("[de]", key: key, args: "[1]") == ["de": english[1]])
+    let dir = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    try write(Self.catalog, to: "App.xcstrings", in: dir)
+    let path = try write(Self.job("[de]", key: key, args: "[5]"), to: "j.cfg", in: dir)
+    let notes = try JobParser.load(path: path).localizedJobs()[0].notes.map(\.message)
+    #expect(notes == [
+      "screens.home.views[0].text.key: key '\(key)' has no 'de' string in 'App.xcstrings'; using the source language 'en'"
+    ])
   }
 
   @Test(arguments: [
