@@ -46,7 +46,9 @@ extension JobDecoder {
     try spec.checkOutputSizes(
       formats: formats ?? spec.output.formats, limits: limits,
       frameCount: Timeline(spec: spec, transitions: transitions).frameCount)
-    spec.notes = notes(on: spec)
+    // After the notes `resolveKeys` gave a job without locales (a format
+    // string drawn as written, a key drawn as itself), as a locale's job has them.
+    spec.notes = notes(on: spec) + spec.notes
     try checkLength(of: spec, at: fields.pairs.first { $0.key == "timeline" }?.keyLocation ?? root.location)
     try checkLayers(of: spec)
     try checkDrawing(of: spec)

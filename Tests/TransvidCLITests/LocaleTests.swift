@@ -73,6 +73,34 @@ import TransvidCLI
       + "'App.xcstrings'; the source language 'en' has none either, so the key itself is drawn, as iOS draws it")
   }
 
+  /// A job with strings and no `locales:` is drawn in its source language
+  /// with the notes a locale's job gets: a format string without `args`
+  /// drawn as written, a key the source language lacks drawn as itself.
+  /// The job's other notes replaced them (the locales sweep).
+  @Test func aJobWithoutLocalesKeepsItsStringsNotes() throws {
+    let dir = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    let job = """
+      canvas: { size: 120x60, scale: 1, fps: 10, background: "#FFFFFF" }
+      strings: { en: { a: "Photos: %lld" }, ar: { b: "صور" } }
+      screens:
+        home:
+          views:
+            - { frame: [0, 0, 120, 30], text: { key: a } }
+            - { frame: [0, 30, 120, 30], text: { key: b } }
+      timeline: [hold: 0.1]
+      """
+    let path = try write(job, to: "j.cfg", in: dir)
+    let spec = try JobParser.load(path: path)
+    #expect(spec.screens[0].views.map(\.text) == ["Photos: %lld", "b"])
+    #expect(spec.notes.map(\.description) == [
+      "\(path):6:48: note: screens.home.views[0].text.key: the 'en' string of 'a' has the format specifier '%lld', "
+        + "drawn as written: an app fills it in at run time (give the values with text: { key: a, args: [...] })",
+      "\(path):7:49: note: screens.home.views[1].text.key: key 'b' has no 'en' string in the inline strings; "
+        + "the source language 'en' has none either, so the key itself is drawn, as iOS draws it",
+    ])
+  }
+
   @Test func catalogGivesEachLocaleItsStrings() throws {
     let dir = try Self.folder()
     defer { try? FileManager.default.removeItem(atPath: dir) }
