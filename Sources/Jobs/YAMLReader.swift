@@ -78,15 +78,26 @@ enum YAMLReader {
     return try result.get()
   }
 
-  /// What JSON forbids and libyaml, reading JSON as the YAML it is, takes,
-  /// found in the bytes: a raw line break (LF or CR) inside a string
-  /// (libyaml folds it; U+2028 and U+0085, which JSON's strings may hold,
-  /// are ordinary characters: `LineSeparators`), a comma before a closing
-  /// bracket and a `#` comment. Its byte offset and message, or nil.
+  /// What JSON forbids and libyaml, reading JSON as the YAML it is, takes
+  /// or words as YAML, found in the bytes: a raw line break (LF or CR)
+  /// inside a string (libyaml folds it; U+2028 and U+0085, which JSON's
+  /// strings may hold, are ordinary characters: `LineSeparators`), a comma
+  /// before a closing bracket, a `#` comment and text after the bracket
+  /// that closes the value (libyaml's "did not find expected <document
+  /// start>"). Its byte offset and message, or nil.
   static func jsonProblem(in bytes: [UInt8]) -> (offset: Int, message: String)? {
     var inString = false, escaped = false
     var lastComma: Int?
+    // Brackets open outside strings; whether the file starts with one (not
+    // YAML's `key: value`), and the one that closed it, once it has.
+    var depth = 0
+    var bracketed: Bool?
+    var closer: UInt8?
+    let bom = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
     for (offset, byte) in bytes.enumerated() {
+      if bracketed == nil, offset >= bom, ![0x20, 0x09, 0x0A, 0x0D].contains(byte) {
+        bracketed = byte == UInt8(ascii: "{") || byte == UInt8(ascii: "[")
+      }
       if inString {
         if escaped { escaped = false } else if byte == UInt8(ascii: "\\") { escaped = true } else if byte == UInt8(ascii: "\"") {
           inString = false
@@ -95,13 +106,21 @@ enum YAMLReader {
         }
         continue
       }
+      if let closer, ![0x20, 0x09, 0x0A, 0x0D].contains(byte) {
+        return (offset, "text after the '\(Character(Unicode.Scalar(closer)))' that ends the catalog (JSON holds one value)")
+      }
       switch byte {
       case UInt8(ascii: "\""):
         inString = true
         lastComma = nil
       case UInt8(ascii: ","): lastComma = offset
+      case UInt8(ascii: "{"), UInt8(ascii: "["):
+        depth += 1
+        lastComma = nil
       case UInt8(ascii: "}"), UInt8(ascii: "]"):
         if let comma = lastComma { return (comma, "a comma before '\(Character(Unicode.Scalar(byte)))' (JSON has no trailing commas)") }
+        depth -= 1
+        if depth == 0, bracketed == true { closer = byte }
       case UInt8(ascii: "#"): return (offset, "# starts no comment in JSON")
       case 0x20, 0x09, 0x0A, 0x0D: break
       default: lastComma = nil

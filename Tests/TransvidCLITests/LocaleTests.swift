@@ -422,6 +422,12 @@ import TransvidCLI
         + "      \"other\" : { \"stringUnit\" : { \"state\" : \"translated\", \"value\" : \"z\" } } } } } } } }\n}\n",
        4, 18, "strings.a.localizations.en.variations.device.iPhone: unknown device 'iPhone' "
         + "(expected one of iphone, ipad, ipod, mac, applewatch, appletv, applevision, other)"),
+      // Text after the closing brace (a second object, a comment) was "did not find expected <document start>"
+      // (the locales sweep); a "}" in a string closes nothing.
+      ("\u{FEFF}{\n  \"sourceLanguage\" : \"en}\"\n}\n{}\n", 4, 1,
+       "invalid JSON: text after the '}' that ends the catalog (JSON holds one value)"),
+      ("{ \"sourceLanguage\" : \"en\" } // the catalog\n", 1, 29,
+       "invalid JSON: text after the '}' that ends the catalog (JSON holds one value)"),
     ]
     // A character beyond the BMP written as JSON's surrogate pair (Python's json.dump writes emoji so).
     try write("{ \"sourceLanguage\" : \"en\", \"strings\" : { \"a\" : { \"localizations\" : { \"en\" : { \"stringUnit\" : "
