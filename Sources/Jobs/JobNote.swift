@@ -14,7 +14,8 @@ import Transitions
 // - an odd canvas written to mp4, webm or mov at its own size: the video
 //   repeats the last column or row (`VideoSize.swift`);
 // - a zoom-expand without `element`: nothing to zoom, so it cuts;
-// - a gesture whose finger moves across or against the page it drags;
+// - a gesture whose finger moves across or against the page it drags, as
+//   each locale draws the step (`JobSpec.localized(to:)` notes it there);
 // - a step's spring that is still more than 1 % of its travel from its end
 //   when the step ends: it jumps there in one frame, as Core Animation ends
 //   a CASpringAnimation at its duration (TIMING.md §2).
@@ -66,7 +67,8 @@ extension JobDecoder {
           "timeline[\(i)].\(step.operation.rawValue): zoom-expand without element cuts to '\(step.to)': it zooms the "
             + "tapped control into the new screen; give element: { from: VIEW ID, to: VIEW ID }"))
     }
-    notes += gestureAgainstMotionNotes(on: spec)
+    // A job with locales gets them per locale, as each draws its steps (`localized(to:)`).
+    if spec.locale == nil, spec.localization?.locales.isEmpty ?? true { notes += spec.gestureAgainstMotionNotes() }
     notes += unsettledSpringNotes(on: spec)
     if let note = spec.oddCanvasNote(formats: spec.output.formats) { notes.append(note) }
     if let note = statusBarNote(on: spec) { notes.append(note) }
@@ -75,40 +77,57 @@ extension JobDecoder {
 
   /// The transitions whose screen rises from the bottom as a card and goes back down.
   static let risingCards: Set<String> = ["sheet", "cover-vertical", "elastic-present"]
+}
 
+extension JobSpec {
   /// A gesture whose finger moves across or against what it drags: a
   /// navigation push or pop (the page slides left or right with the
   /// finger), or a card that rises from the bottom, a sheet, a cover
   /// (`cover-vertical`) or an elastic sheet (up to present, down to
   /// dismiss). The finger is drawn where the direction says, so it would
-  /// move against the page.
-  func gestureAgainstMotionNotes(on spec: JobSpec) -> [JobNote] {
+  /// move against the page. Directions are named as the step is drawn in
+  /// the job's locale (a step drawn mirrored, an Arabic pop, turns finger
+  /// and page alike), and the one to give is the one to write there:
+  /// `leading` and `trailing` are a mirrored step's left-to-right self's,
+  /// an unmirrored one's the locale's.
+  func gestureAgainstMotionNotes() -> [JobNote] {
+    let rightToLeft = locale.map(Localization.isRightToLeft) ?? false
     var notes: [JobNote] = []
-    for case (let i, .transition(let step)) in spec.timeline.enumerated() {
-      guard let travel = step.gesture?.travel else { continue }
+    for case (let i, .transition(let step)) in timeline.enumerated() {
+      guard var travel = step.gesture?.travel else { continue }
       let forward = step.operation == .push || step.operation == .present
-      let expected: (axis: Size, name: String, direction: String)
-      if Self.risingCards.contains(step.transition) {
-        expected = forward ? (Size(width: 0, height: -1), "up", "up") : (Size(width: 0, height: 1), "down", "down")
+      // The page's motion in the step's left-to-right self.
+      var axis: Size
+      var direction: String
+      if JobDecoder.risingCards.contains(step.transition) {
+        (axis, direction) = forward ? (Size(width: 0, height: -1), "up") : (Size(width: 0, height: 1), "down")
       } else if Catalog.descriptor(named: step.transition)?.isNavigationController == true {
-        expected =
-          forward
-          ? (Size(width: -1, height: 0), "left (leading)", "leading") : (Size(width: 1, height: 0), "right (trailing)", "trailing")
+        (axis, direction) = forward ? (Size(width: -1, height: 0), "leading") : (Size(width: 1, height: 0), "trailing")
+        // An unmirrored step in a right-to-left locale turns leading and trailing (`mirror(rightToLeft:)`).
+        if rightToLeft, step.mirror != true { direction = direction == "leading" ? "trailing" : "leading" }
       } else {
         continue
       }
-      guard travel.width * expected.axis.width + travel.height * expected.axis.height <= 0 else { continue }
+      guard travel.width * axis.width + travel.height * axis.height <= 0 else { continue }
+      // As drawn: a mirrored step flips the finger and the page.
+      if step.mirror == true {
+        travel.width = -travel.width
+        axis.width = -axis.width
+      }
       let moves = travel.width > 0 ? "right" : travel.width < 0 ? "left" : travel.height < 0 ? "up" : "down"
+      let page = axis.width < 0 ? "left (\(direction))" : axis.width > 0 ? "right (\(direction))" : direction
       notes.append(
         JobNote(
           step.location,
           "timeline[\(i)].\(step.operation.rawValue): its gesture moves the finger \(moves), but '\(step.transition)' "
-            + "moves \(forward ? "its screen" : "the screen it takes away") \(expected.name): the finger is drawn moving "
-            + "against it; give direction: \(expected.direction)"))
+            + "moves \(forward ? "its screen" : "the screen it takes away") \(page): the finger is drawn moving "
+            + "against it; give direction: \(direction)"))
     }
     return notes
   }
+}
 
+extension JobDecoder {
   /// A step whose written spring has not come within 1 % of its end when
   /// the step's duration ends (an interactive step's completion is re-timed,
   /// and so left out).

@@ -70,6 +70,7 @@ extension JobSpec {
     }
     spec.assets = JobSpec.assets(of: spec.screens, stage: spec.stage)
     spec.mirror(rightToLeft: rightToLeft)
+    spec.notes += spec.gestureAgainstMotionNotes()
     return spec
   }
 

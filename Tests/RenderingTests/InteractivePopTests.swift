@@ -98,6 +98,36 @@ import Testing
     #expect(!along.notes.contains { $0.message.contains("against it") })
   }
 
+  /// In a right-to-left locale the note names the directions its job
+  /// draws: an Arabic pop is mirrored, so a swipe written `left` is drawn
+  /// moving right while the page goes left; an unmirrored pop there turns
+  /// `trailing` to the left, against its page, and `leading` with it. The
+  /// left-to-right job's note was given to every locale, naming its
+  /// directions and missing the unmirrored step's (the locales sweep).
+  @Test func aGestureAgainstItsPageIsNotedAsEachLocaleDrawsIt() throws {
+    func notes(_ pop: String) throws -> [String: [String]] {
+      let job = Self.redAndBlue(canvas: "size: 200x200, scale: 1, fps: 30", "push: { to: b, transition: push }", pop)
+        .replacingOccurrences(of: "screens:", with: "locales: [en, ar]\nscreens:")
+      let jobs = try JobParser.parse(job, file: "g.cfg").localizedJobs()
+      return Dictionary(uniqueKeysWithValues: jobs.map { ($0.locale!, $0.notes.map(\.message).filter { $0.contains("against it") }) })
+    }
+    let left = try notes("pop: { gesture: { direction: left, distance: [0, 60, 120], release: finish } }")
+    #expect(left["en"] == [
+      "timeline[1].pop: its gesture moves the finger left, but 'push' moves the screen it takes away right (trailing): "
+        + "the finger is drawn moving against it; give direction: trailing"])
+    #expect(left["ar"] == [
+      "timeline[1].pop: its gesture moves the finger right, but 'push' moves the screen it takes away left (trailing): "
+        + "the finger is drawn moving against it; give direction: trailing"])
+    let trailing = try notes("pop: { mirror: false, gesture: { direction: trailing, distance: [0, 60, 120], release: finish } }")
+    #expect(trailing["en"] == [])
+    #expect(trailing["ar"] == [
+      "timeline[1].pop: its gesture moves the finger left, but 'push' moves the screen it takes away right (leading): "
+        + "the finger is drawn moving against it; give direction: leading"])
+    let leading = try notes("pop: { mirror: false, gesture: { direction: leading, distance: [0, 60, 120], release: finish } }")
+    #expect(leading["ar"] == [])
+    #expect(leading["en"]?.count == 1)
+  }
+
   /// A card that rises from the bottom, a cover or an elastic sheet as a
   /// sheet does, is dragged down to dismiss: a finger drawn moving left or
   /// up is said; one moving down is not.
