@@ -101,6 +101,20 @@ import TransvidCLI
     ])
   }
 
+  /// README's example, jobs/locales.cfg, has each of its strings in each
+  /// of its languages: English drew the key 'bluetooth' lower-case between
+  /// "Wi-Fi" and "Photos", in the README's contact sheets too (the locales sweep).
+  @Test func theLocalesExampleHasEveryStringInEveryLanguage() throws {
+    let job = PlanFramesTests.repository.appendingPathComponent("jobs/locales.cfg").path
+    let jobs = try JobParser.load(path: job).localizedJobs()
+    #expect(jobs.map(\.locale) == ["en", "ar", "ja", "de"])
+    for job in jobs {
+      let keyNotes = job.notes.filter { $0.message.contains(".text.key:") }
+      #expect(keyNotes.isEmpty, "\(job.name): \(keyNotes)")
+    }
+    #expect(jobs[0].screens[0].views[2].text == "Bluetooth")
+  }
+
   @Test func catalogGivesEachLocaleItsStrings() throws {
     let dir = try Self.folder()
     defer { try? FileManager.default.removeItem(atPath: dir) }
