@@ -6,7 +6,11 @@
 //   canvas: { device: ipad-11, orientation: landscape, statusBar: 24 }
 //
 // A `device` sets size and scale; `size` and `scale` given beside it
-// override the preset's. With neither device nor size the canvas is an
+// override the preset's, and the device is held as that size is (wider
+// than tall: landscape), as a size alone is held: an `orientation` that
+// says the other way is an error, since a portrait canvas laid out as a
+// phone held sideways (no status bar, a 32 pt nav bar) matches neither.
+// With neither device nor size the canvas is an
 // iphone-15 (393×852 pt @3x), recorded as its device, so it is held, drawn
 // on a stage and given a status bar as `device: iphone-15` would be.
 // Without a device the scale defaults to 2. A size that is a device's
@@ -43,9 +47,14 @@ extension JobDecoder {
     } else if fields["size"] == nil {
       device = standard
     }
-    let orientation = try orientation(fields["orientation"], fields.path("orientation"))
+    var orientation = try orientation(fields["orientation"], fields.path("orientation"))
     var size = orientation.turn(device?.size ?? standard.size, from: .portrait)
-    if let value = fields["size"] { size = try canvasSize(value, fields.path("size")) }
+    if let value = fields["size"] {
+      size = try canvasSize(value, fields.path("size"))
+      if let device, size.width != size.height {
+        orientation = try self.orientation(of: device, heldAs: size, written: node.pairs?.first { $0.key == "orientation" })
+      }
+    }
     var scale = device?.scale ?? 2
     if let value = fields["scale"] { scale = try integer(value, fields.path("scale"), in: 1...3) }
     var fps = 60
@@ -80,6 +89,22 @@ extension JobDecoder {
     }
     canvas.isFractional = isFractional
     return canvas
+  }
+
+  /// How a named `device` is held when `canvas.size` replaces its screen's
+  /// size: as that size is (wider than tall: landscape). Throws at an
+  /// `orientation` written that says the other way.
+  private func orientation(
+    of device: DevicePreset, heldAs size: Size, written: YAMLNode.Pair?
+  ) throws(Diagnostic) -> DeviceOrientation {
+    let held: DeviceOrientation = size.width > size.height ? .landscape : .portrait
+    guard let written, let text = written.value.text, text != held.rawValue else { return held }
+    let long = max(size.width, size.height), short = min(size.width, size.height)
+    let turned = held == .landscape ? (short, long) : (long, short)
+    throw Diagnostic(
+      written.keyLocation,
+      "canvas.orientation: the \(device.name) is held as canvas.size is written (\(held.rawValue)); "
+        + "write \(JobDecoder.format(turned.0))x\(JobDecoder.format(turned.1)) for \(text), or leave orientation out")
   }
 
   /// Throws at `canvas.orientation` when it turns nothing: the canvas has a

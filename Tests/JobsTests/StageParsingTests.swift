@@ -140,6 +140,34 @@ import Testing
       "s.cfg:2:36: error: canvas.orientation: there is no 'device' to turn"))
   }
 
+  /// A `size` beside a `device` holds the device as the size is, as a size
+  /// alone is held (the sweep of the README): `852x393` beside
+  /// `device: iphone-15` was an upright iPhone 15, its status bar drawn
+  /// across the landscape canvas and the stage's phone upright around it,
+  /// and `393x852` with `orientation: landscape` a portrait canvas laid out
+  /// as a phone held sideways (no status bar, a nav bar at the top). An
+  /// orientation that says the other way is an error at it.
+  @Test func aDeviceIsHeldAsTheSizeBesideItIs() throws {
+    let turned = try JobParser.parse(
+      Self.job(canvas: "{ device: iphone-15, size: 852x393, scale: 1, statusBar: { time: \"9:41\" } }", stage: "{ padding: 0 }"),
+      file: "s.cfg")
+    #expect(turned.canvas.orientation == .landscape && turned.canvas.hidesStatusBar && turned.canvas.shownStatusBar == nil)
+    #expect(turned.notes.map(\.message).contains { $0.hasPrefix("canvas.statusBar: iOS shows no status bar on an iPhone in landscape") })
+    let stage = try #require(turned.stage)
+    #expect(stage.orientation == .landscape && stage.size.width > stage.size.height)
+    let upright = try JobParser.parse(
+      Self.job(canvas: "{ device: iphone-15, size: 393x852, scale: 1, statusBar: { time: \"9:41\" } }", stage: "{}"), file: "s.cfg")
+    #expect(upright.canvas.orientation == .portrait && !upright.canvas.hidesStatusBar && upright.stage?.orientation == .portrait)
+    #expect(
+      Self.error(Self.job(canvas: "{ device: iphone-15, size: 393x852, orientation: landscape }", stage: "{}"))
+        == "s.cfg:2:45: error: canvas.orientation: the iphone-15 is held as canvas.size is written (portrait); "
+        + "write 852x393 for landscape, or leave orientation out")
+    #expect(
+      Self.error(Self.job(canvas: "{ device: ipad-11, size: 1194x834, orientation: portrait }", stage: "{}"))
+        == "s.cfg:2:44: error: canvas.orientation: the ipad-11 is held as canvas.size is written (landscape); "
+        + "write 834x1194 for portrait, or leave orientation out")
+  }
+
   /// A canvas that names neither device nor size is an iPhone 15 and says
   /// so, as `device: iphone-15` would: a stage draws it at any scale, a
   /// drawn status bar has its 54 pt, and held in landscape it shows none.
