@@ -1,5 +1,6 @@
 // ByteSize: file sizes as job files write them, wherever a size is taken
-// (`maxBytes:` of gif, mp4 and webm).
+// (`maxBytes:` of gif, mp4 and webm, and the command line's
+// `--cache-max-bytes`, so a store's bound is written as a budget is).
 //
 //   2000000        bytes
 //   10MB  1.5 MB   SI: 10 000 000 and 1 500 000 bytes (also kB, GB, TB; B alone is bytes)
@@ -8,7 +9,7 @@
 // GitHub's "10 MB" upload limit is SI megabytes. A fractional size is
 // rounded down to whole bytes.
 
-enum ByteSize {
+public enum ByteSize {
   /// Bytes per unit; units are case-sensitive except that `KB` is taken as `kB`.
   static let units: [String: Double] = [
     "B": 1, "kB": 1e3, "KB": 1e3, "MB": 1e6, "GB": 1e9, "TB": 1e12, "KiB": 1024, "MiB": 1_048_576,
@@ -16,7 +17,7 @@ enum ByteSize {
   ]
 
   /// The bytes `text` names (`10MB`, `1.5 MiB`, `2000000`), or nil.
-  static func bytes(_ text: String) -> Int? {
+  public static func bytes(_ text: String) -> Int? {
     let trimmed = text.trimmingSpaces
     let digits = trimmed.prefix { ("0"..."9").contains($0) || $0 == "." }
     let unit = String(trimmed.dropFirst(digits.count)).trimmingSpaces

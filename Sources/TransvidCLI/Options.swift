@@ -129,6 +129,16 @@ struct Options: Sendable {
     return n
   }
 
+  /// A size in bytes from 1 for `option`: a whole number (`2e10` too) or
+  /// one as job files write a size, `10GB`, `500MiB` (`ByteSize`).
+  static func byteCount(_ text: String, for option: String) throws -> Int {
+    if let n = try? positiveInteger(text, for: option) { return n }
+    guard let n = ByteSize.bytes(text), n >= 1 else {
+      throw UsageError(description: "option \(option) needs a size of 1 byte or more (a number, or like 10GB or 10GiB), got '\(text)'")
+    }
+    return n
+  }
+
   static func parse(_ arguments: [String]) throws -> Options {
     var options = Options()
     var inputs: [String] = []
@@ -213,7 +223,7 @@ struct Options: Sendable {
       case "--junit": options.junit = try nonEmpty(try value(), arg)
       case "--gallery": options.gallery = try nonEmpty(try value(), arg)
       case "--cache": options.cache = try nonEmpty(try value(), arg)
-      case "--cache-max-bytes": options.cacheMaxBytes = try positiveInteger()
+      case "--cache-max-bytes": options.cacheMaxBytes = try Options.byteCount(value(), for: arg)
       case "--job-timeout":
         let text = try value()
         // Decimal only: Double would also read "0x10" and "inf".

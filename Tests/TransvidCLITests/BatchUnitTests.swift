@@ -137,6 +137,21 @@ import TestSupport
     #expect(try Options.parse(["plan", "jobs", "--json"]).command == .plan(inputs: ["jobs"], json: true))
   }
 
+  /// `--cache-max-bytes` takes a size as job files write one (the README
+  /// sweep): `10GB` was refused ("needs a whole number ≥ 1") where
+  /// `maxBytes: 10MB` is the README's own spelling of a size.
+  @Test func theStoresBoundIsASize() throws {
+    for (text, bytes) in [("10GB", 10_000_000_000), ("500MiB", 524_288_000), ("1.5 GB", 1_500_000_000), ("2e10", 20_000_000_000), ("9", 9)] {
+      #expect(try Options.parse(["--cache", "c", "--cache-max-bytes", text, "x.cfg"]).cacheMaxBytes == bytes, "\(text)")
+    }
+    for text in ["0", "0MB", "10 gb", "-1", "many"] {
+      #expect(throws: Options.UsageError(
+        description: "option --cache-max-bytes needs a size of 1 byte or more (a number, or like 10GB or 10GiB), got '\(text)'")) {
+        try Options.parse(["--cache", "c", "--cache-max-bytes", text, "x.cfg"])
+      }
+    }
+  }
+
   @Test func batchUsageErrors() {
     for (args, message) in [
       (["-j", "0", "x.cfg"], "transvid: option -j needs a whole number ≥ 1, got '0'"),
