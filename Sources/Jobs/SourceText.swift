@@ -161,16 +161,7 @@ struct SourceText: Sendable {
   /// colon: back from it past blanks, to the quote opening a quoted key,
   /// else to the `{`, `,` or blank before a plain one, on its line.
   func key(endingBefore colon: SourceLocation) -> SourceLocation? {
-    var l = 1
-    var line: [Unicode.Scalar] = []
-    var previous: Unicode.Scalar?
-    for scalar in String(decoding: bytes, as: UTF8.self).unicodeScalars {
-      defer { previous = scalar }
-      if previous == "\r" && scalar != "\n" { l += 1 }
-      if scalar == "\n" { l += 1 }
-      if l > colon.line { break }
-      if l == colon.line, scalar != "\n", scalar != "\r" { line.append(scalar) }
-    }
+    let line = scalars(ofLine: colon.line)
     var i = colon.column - 1
     guard i < line.count, line[i] == ":" else { return nil }
     i -= 1
@@ -185,6 +176,38 @@ struct SourceText: Sendable {
     }
     guard i >= 0 else { return nil }
     return SourceLocation(file: file, line: colon.line, column: i + 1)
+  }
+
+  /// The unquoted call, `NAME(` with its parenthesis still open, that
+  /// the plain scalar ending at the colon at `colon` begins with
+  /// (`spring(damping` before `: 0.55`), as its start and `NAME`; nil for
+  /// any other key. YAML ends a plain scalar at `: `, so `curve:
+  /// spring(damping: 0.55, velocity: 0)` unquoted is read as a key there.
+  func unclosedCall(endingBefore colon: SourceLocation) -> (start: SourceLocation, name: String)? {
+    guard let start = key(endingBefore: colon) else { return nil }
+    let line = scalars(ofLine: colon.line)
+    let text = line[(start.column - 1)..<(colon.column - 1)]
+    guard let open = text.firstIndex(of: "("), !text.contains(")") else { return nil }
+    let name = text[text.startIndex..<open]
+    guard !name.isEmpty, name.allSatisfy({ $0.properties.isAlphabetic || $0 == "-" }) else { return nil }
+    var written = ""
+    written.unicodeScalars.append(contentsOf: name)
+    return (start, written)
+  }
+
+  /// The Unicode scalars of 1-based line `number`, without its line end.
+  private func scalars(ofLine number: Int) -> [Unicode.Scalar] {
+    var l = 1
+    var line: [Unicode.Scalar] = []
+    var previous: Unicode.Scalar?
+    for scalar in String(decoding: bytes, as: UTF8.self).unicodeScalars {
+      defer { previous = scalar }
+      if previous == "\r" && scalar != "\n" { l += 1 }
+      if scalar == "\n" { l += 1 }
+      if l > number { break }
+      if l == number, scalar != "\n", scalar != "\r" { line.append(scalar) }
+    }
+    return line
   }
 
   /// The place of byte `offset` (clamped to the text).

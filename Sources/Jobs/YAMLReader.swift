@@ -258,6 +258,16 @@ enum YAMLReader {
           : "KEY: VALUE; write it as an explicit key: '? KEY' on one line and ': VALUE' on the next"
         return Diagnostic(longKey, "invalid \(language): this key is longer than 1024 characters, the most YAML reads in \(explicit)")
       }
+      // `curve: spring(damping: 0.55, velocity: 0)` unquoted: YAML ends the
+      // plain value at the first `: `, and reads the rest as a key's value.
+      if !json, problem == "mapping values are not allowed in this context" || problem == "did not find expected ',' or '}'",
+        let call = source.unclosedCall(endingBefore: location)
+      {
+        return Diagnostic(
+          call.start,
+          "invalid YAML: the ': ' inside this unquoted \(call.name)(…) reads as a key's colon; "
+            + "quote the whole value: \"\(call.name)(…)\"")
+      }
       // `background: #FFFFFF }`: the comment the # starts hid the closing bracket.
       if !json, let context = parser.context.map({ String(cString: $0) }), context.contains("flow"),
         let hash = source.comment(
