@@ -60,12 +60,13 @@ extension JobDecoder {
     var fps = 60
     var isFractional = false
     if let value = fields["fps"] {
+      // One message for every rate refused, a fraction or a whole number out of range (`fps: 0`, `fps: 240`).
       if let number = value.number, let whole = FrameRate.fractional[number] {
         (fps, isFractional) = (whole, true)
-      } else if let number = value.number, number.isFinite, number.rounded() != number {
-        throw mismatch(value, fields.path("fps"), expected: "an integer from 1 to 120, or 23.976, 29.97, 59.94 or 119.88")
+      } else if let number = value.number, number.isFinite, number.rounded() == number, (1...120).contains(number) {
+        fps = Int(number)
       } else {
-        fps = try integer(value, fields.path("fps"), in: 1...120)
+        throw mismatch(value, fields.path("fps"), expected: "an integer from 1 to 120, or 23.976, 29.97, 59.94 or 119.88")
       }
     }
     var background = Color.black

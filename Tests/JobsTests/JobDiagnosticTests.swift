@@ -141,25 +141,25 @@ let brokenJobs: [BrokenJob] = [
   // MARK: canvas
   BrokenJob(
     "fps is a word", "canvas: { fps: sixty }\n",
-    "job.cfg:1:16: error: canvas.fps: expected an integer from 1 to 120, got \"sixty\""),
+    "job.cfg:1:16: error: canvas.fps: expected an integer from 1 to 120, or 23.976, 29.97, 59.94 or 119.88, got \"sixty\""),
   BrokenJob(
     "fps 0", "canvas: { fps: 0 }\n",
-    "job.cfg:1:16: error: canvas.fps: expected an integer from 1 to 120, got 0"),
+    "job.cfg:1:16: error: canvas.fps: expected an integer from 1 to 120, or 23.976, 29.97, 59.94 or 119.88, got 0"),
   BrokenJob(
     "fps 1000", "canvas:\n  fps: 1000\n",
-    "job.cfg:2:8: error: canvas.fps: expected an integer from 1 to 120, got 1000"),
+    "job.cfg:2:8: error: canvas.fps: expected an integer from 1 to 120, or 23.976, 29.97, 59.94 or 119.88, got 1000"),
   BrokenJob(
     "fps NaN", "canvas: { fps: .nan }\n",
-    "job.cfg:1:16: error: canvas.fps: expected an integer from 1 to 120, got .nan"),
+    "job.cfg:1:16: error: canvas.fps: expected an integer from 1 to 120, or 23.976, 29.97, 59.94 or 119.88, got .nan"),
   BrokenJob(
     "fps infinite", "canvas: { fps: .inf }\n",
-    "job.cfg:1:16: error: canvas.fps: expected an integer from 1 to 120, got .inf"),
+    "job.cfg:1:16: error: canvas.fps: expected an integer from 1 to 120, or 23.976, 29.97, 59.94 or 119.88, got .inf"),
   BrokenJob(
     "fps boolean", "canvas: { fps: true }\n",
-    "job.cfg:1:16: error: canvas.fps: expected an integer from 1 to 120, got true"),
+    "job.cfg:1:16: error: canvas.fps: expected an integer from 1 to 120, or 23.976, 29.97, 59.94 or 119.88, got true"),
   BrokenJob(
     "fps quoted", "canvas: { fps: \"60\" }\n",
-    "job.cfg:1:16: error: canvas.fps: expected an integer from 1 to 120, got \"60\""),
+    "job.cfg:1:16: error: canvas.fps: expected an integer from 1 to 120, or 23.976, 29.97, 59.94 or 119.88, got \"60\""),
   BrokenJob(
     "fps fractional", "canvas: { fps: 29.5 }\n",
     "job.cfg:1:16: error: canvas.fps: expected an integer from 1 to 120, or 23.976, 29.97, 59.94 or 119.88, got 29.5"),

@@ -169,7 +169,7 @@ extension YAMLReaderTests {
       throws: Diagnostic(at(6, 11), "timeline[0].hold: expected a number of seconds from 0 to 600, got -1")
     ) { try JobParser.parse(label, file: "t.cfg") }
     // A NEL in a comment is the comment's: it ended it, and `screen` was read as YAML.
-    #expect(throws: Diagnostic(at(3, 16), "canvas.fps: expected an integer from 1 to 120, got 500")) {
+    #expect(throws: Diagnostic(at(3, 16), "canvas.fps: expected an integer from 1 to 120, or 23.976, 29.97, 59.94 or 119.88, got 500")) {
       try JobParser.parse("# Loading\u{85} screen\nname: nel\ncanvas: { fps: 500 }\n", file: "t.cfg")
     }
     // Later on the same line: columns count each as one character.

@@ -25,7 +25,7 @@ import TransvidCLI
     Broken(
       label: "wrong type",
       text: "name: x\ncanvas: { size: 100x100, fps: sixty }\nscreens: { a: {} }\ntimeline: [ {hold: 1} ]\n",
-      message: "JOB:2:31: error: canvas.fps: expected an integer from 1 to 120, got \"sixty\""),
+      message: "JOB:2:31: error: canvas.fps: expected an integer from 1 to 120, or 23.976, 29.97, 59.94 or 119.88, got \"sixty\""),
     Broken(
       label: "missing screen",
       text: """

@@ -312,7 +312,7 @@ func runTransvid(_ arguments: [String], in directory: String, environment: [Stri
     try write("name: x\ncanvas: { fps: 0 }\n", to: "bad\u{1B}[31mname\u{7}.cfg", in: dir)
     let run = try runTransvid(["bad\u{1B}[31mname\u{7}.cfg", "-o", "out"], in: dir)
     #expect(run.status == 1)
-    #expect(run.errorLines.first == "bad\\u{1b}[31mname\\u{7}.cfg:2:16: error: canvas.fps: expected an integer from 1 to 120, got 0")
+    #expect(run.errorLines.first == "bad\\u{1b}[31mname\\u{7}.cfg:2:16: error: canvas.fps: expected an integer from 1 to 120, or 23.976, 29.97, 59.94 or 119.88, got 0")
     #expect(!run.stderr.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" })
   }
 
