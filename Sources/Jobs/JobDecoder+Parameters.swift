@@ -191,7 +191,9 @@ extension JobDecoder {
       // At the label the message names (`velocity = 5000 must be…`, `unknown parameter 'stifness'`), if one.
       let named = pairs.first { error.message.contains("'\($0.key)'") }.map(\.keyLocation)
         ?? pairs.first { error.message.contains("\($0.key) =") }.map(\.value.location)
-      throw Diagnostic(named ?? node.location, "\(path.subject): \(error.message)")
+      // The key is `spring:`, so the parser's own "spring: " is not said again after it.
+      let message = error.message.hasPrefix("spring: ") ? String(error.message.dropFirst("spring: ".count)) : error.message
+      throw Diagnostic(named ?? node.location, "\(path.subject): \(message)")
     }
   }
 

@@ -169,7 +169,7 @@ import Transitions
 
   @Test(arguments: [
     ("spring: { damping: 0.5 }, curve: linear", "sp.cfg:5:47: error: timeline[0].push.spring: give either curve or spring, not both"),
-    ("spring: { dampingg: 1 }", "sp.cfg:5:57: error: timeline[0].push.spring: spring: unknown parameter 'dampingg'; did you mean 'damping'?"),
+    ("spring: { dampingg: 1 }", "sp.cfg:5:57: error: timeline[0].push.spring: unknown parameter 'dampingg'; did you mean 'damping'?"),
     ("spring: { damping: fast }", "sp.cfg:5:66: error: timeline[0].push.spring.damping: expected a number, got \"fast\""),
     ("sprung: { damping: 1 }", "sp.cfg:5:47: error: unknown parameter 'sprung' in timeline[0].push; did you mean 'spring'?"),
     // At the value, as every other number: YAML's .nan, .inf and 1e400 are numbers, not finite ones; they were
