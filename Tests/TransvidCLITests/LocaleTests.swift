@@ -819,4 +819,25 @@ import TransvidCLI
       #expect(two.err == ["transvid: \(message)\nRun 'transvid --help' for usage."])
     }
   }
+
+  /// `frame` without `--locale` or `--appearance` draws the job's first
+  /// locale and appearance, in the order the job lists them, as README says.
+  @Test func frameWithoutLocaleOrAppearanceDrawsTheFirstListed() throws {
+    let dir = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
+    #expect(readme.contains("(without them, the job's first\n  locale and appearance, as listed;"))
+    for (locales, appearances, first) in [("[en, ar]", "[light, dark]", "en.light"), ("[ar, en]", "[dark, light]", "ar.dark")] {
+      let text = Self.job.replacingOccurrences(of: "locales: [en, ar]", with: "locales: \(locales)")
+        .replacingOccurrences(of: "appearances: [light, dark]", with: "appearances: \(appearances)")
+      let job = try write(text, to: "first.cfg", in: dir)
+      let out = path(dir, "out")
+      #expect(transvid([job, "-o", out, "-q", "--force"]) == 0)
+      let frame = path(dir, "frame.png")
+      #expect(transvid(["frame", job, "--time", "0", "-o", frame, "-q"]) == 0)
+      let drawn = FileManager.default.contents(atPath: frame)
+      #expect(drawn != nil && drawn == FileManager.default.contents(atPath: path(out, "first.\(first).png")), "\(locales) \(appearances)")
+    }
+  }
 }
