@@ -38,13 +38,16 @@ extension JobDecoder {
     }
     if let node = fields["gesture"] {
       step.gesture = try gesture(node, fields.path("gesture"), canvas: canvas)
+      // The step's own curve, in either spelling (`spring: { … }` is the curve as a mapping).
+      let writesCurve = fields["curve"] != nil || fields["spring"] != nil
       if let descriptor = Catalog.descriptor(named: step.transition),
         descriptor.isNavigationController, var gesture = step.gesture
       {
         // UINavigationController's interactive push and pop track the finger
         // linearly (UIKit's curve 3: every property linear in p, UIKIT.md §1),
-        // not along the system spring; a `curve:` the step writes still wins.
-        if fields["curve"] == nil { step.parameters.values["curve"] = .curve(.linear) }
+        // not along the system spring; a curve the step writes, as `curve:`
+        // or as `spring:`, still wins.
+        if !writesCurve { step.parameters.values["curve"] = .curve(.linear) }
         // And end by its own rules (position, velocity and acceleration; the
         // rest at the finger's speed as it lifts) where the gesture does not say.
         let written = Set(node.pairs?.map(\.key) ?? [])
@@ -66,12 +69,12 @@ extension JobDecoder {
       }
       // A sheet is dragged by UIKit's own pan, not a percent-driven
       // transition: its top follows the finger. Linear while tracking (a
-      // `curve:` the step writes still wins), whether the finger is written
+      // curve the step writes, `curve:` or `spring:`, still wins), whether the finger is written
       // as `progress:` (the fraction of the way the top has moved) or as a
       // `distance:`, percentComplete 1 where the finger has moved the top
       // between rest and the screen's bottom.
       if step.transition == "sheet", var gesture = step.gesture, (gesture.travel?.width ?? 0) == 0 {
-        if fields["curve"] == nil { step.parameters.values["curve"] = .curve(.linear) }
+        if !writesCurve { step.parameters.values["curve"] = .curve(.linear) }
         if let travel = gesture.travel {
           let sheet = PageSheet(parameters: step.parameters).travel(width: canvas.size.width, height: canvas.size.height)
           gesture.progress = gesture.progress.map { Swift.min(1, $0 * abs(travel.height) / sheet) }

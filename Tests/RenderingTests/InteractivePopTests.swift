@@ -35,6 +35,39 @@ import Testing
     #expect(300 - blue > 100)
   }
 
+  /// A spring written as a mapping is the step's curve as `curve:` is
+  /// (README: `spring: { damping: 0.7, velocity: 0 }`, "any of the forms'
+  /// labels"), so it wins over the linear tracking of a back-swipe and of a
+  /// sheet's drag too: the step was tracked linearly, the spring dropped.
+  @Test(arguments: [
+    (
+      "size: 300x200, scale: 1, fps: 30",
+      ["push: { to: b, transition: push }", "pop: { SPRING, gesture: { direction: right, distance: [0, 30, 60, 90], interval: 0.1, release: cancel } }"]
+    ),
+    (
+      "size: 390x844, scale: 1, fps: 30",
+      ["present: { to: b, transition: sheet }", "dismiss: { SPRING, gesture: { direction: down, distance: [0, 100, 200, 300], interval: 0.1, release: cancel } }"]
+    ),
+  ])
+  func aSpringMappingWinsAsACurveDoes(canvas: String, steps: [String]) throws {
+    func renderer(_ curve: String) throws -> FrameRenderer {
+      let steps = steps.map { $0.replacingOccurrences(of: "SPRING", with: curve) }
+      let job = Self.redAndBlue(canvas: canvas, steps[0], steps[1])
+      return FrameRenderer(spec: try JobParser.parse(job, file: "g.cfg"))
+    }
+    let mapping = try renderer("spring: { damping: 0.5, velocity: 0 }")
+    let written = try renderer("curve: \"spring(damping: 0.5, velocity: 0)\"")
+    let linear = try renderer("curve: linear")
+    // The first step ends at 0.5 s (frame 15); the finger tracks for 0.3 s.
+    let (width, height) = canvas.hasPrefix("size: 300") ? (300, 200) : (390, 844)
+    for n in 16...23 {
+      let frame = mapping.frame(n, width: width, height: height)
+      let sprung = frame == written.frame(n, width: width, height: height)
+      let tracked = frame == linear.frame(n, width: width, height: height)
+      #expect(sprung && !tracked, "frame \(n): the spring's \(sprung), the linear tracking's \(tracked)")
+    }
+  }
+
   /// A push on a `width`-point canvas, then a pop driven by `gesture`.
   static func swipeJob(width: Int, gesture: String) -> String {
     redAndBlue(canvas: "size: \(width)x200, scale: 1, fps: 30", "push: { to: b, transition: push }", "pop: { gesture: { \(gesture) } }")
