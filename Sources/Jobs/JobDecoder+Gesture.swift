@@ -9,7 +9,8 @@
 //                    trailing: left | right in a left-to-right locale,
 //                    right | left in a right-to-left one
 //   distance         points travelled, one per sample; progress = distance /
-//                    the container's width (left, right) or height (up, down)
+//                    the container's width (left, right) or height (up, down):
+//                    the screen's, or the card's for a push inside a sheet
 //   interval         seconds between samples (default 1/6)
 //   release          finish | cancel (default: finish when the last sample > 0.5)
 //   completionSpeed  UIKit's completionSpeed (default 1)
@@ -21,7 +22,9 @@ import Motion
 extension JobDecoder {
   static let gestureKeys = ["progress", "direction", "distance", "interval", "release", "completionSpeed", "completionCurve"]
 
-  func gesture(_ node: YAMLNode, _ path: KeyPath, canvas: CanvasSpec) throws(Diagnostic) -> GestureSpec {
+  /// The gesture `node` writes for a step whose container is `container`
+  /// points (the screen, or the card a push inside a sheet runs in).
+  func gesture(_ node: YAMLNode, _ path: KeyPath, container: Size) throws(Diagnostic) -> GestureSpec {
     let fields = try self.fields(node, path, keys: JobDecoder.gestureKeys)
     var gesture = GestureSpec(progress: [])
     // The direction, if given: which way the finger travels, and how far is percentComplete 1.
@@ -33,8 +36,8 @@ extension JobDecoder {
         direction = direction == "leading" ? "left" : "right"
       }
       switch direction {
-      case "left", "right": extent = canvas.size.width
-      case "up", "down": extent = canvas.size.height
+      case "left", "right": extent = container.width
+      case "up", "down": extent = container.height
       default:
         throw mismatch(
           directionNode, fields.path("direction"), expected: "left, right, up, down, leading or trailing",
@@ -55,7 +58,7 @@ extension JobDecoder {
       gesture.progress = try samples(progress, fields.path("progress"), in: 0...1, expected: "a number from 0 to 1")
     } else if let distance = fields["distance"] {
       _ = try required("direction", in: fields, "left, right, up, down, leading or trailing")
-      let points = try samples(distance, fields.path("distance"), in: 0...extent, expected: "a distance in points from 0 to \(Int(extent))")
+      let points = try samples(distance, fields.path("distance"), in: 0...extent, expected: "a distance in points from 0 to \(JobDecoder.format(extent))")
       gesture.progress = points.map { $0 / extent }
     } else {
       throw Diagnostic(fields.node.location, "\(path): missing 'progress' (percentComplete samples, 0…1) or 'direction' and 'distance'")

@@ -20,9 +20,14 @@ import Transitions
 
 extension JobDecoder {
   /// `step` with its `gesture`, `slowmo` and `touch` from `fields`.
+  /// `container` is the card a push or pop inside a sheet runs in
+  /// (`hostedContainer(of:canvas:)`), nil for the whole screen: its gesture
+  /// and touch are measured in it, as UIKit's navigation controller there
+  /// has the card's bounds.
   func withStepOptions(
-    _ step: TransitionStep, _ fields: Fields, canvas: CanvasSpec, from: ScreenSpec
+    _ step: TransitionStep, _ fields: Fields, canvas: CanvasSpec, from: ScreenSpec, container: Size? = nil
   ) throws(Diagnostic) -> TransitionStep {
+    let area = container ?? canvas.size
     var step = step
     // A sheet rests below the safe area: a screen no taller shows none of it.
     if step.transition == "sheet" {
@@ -37,7 +42,7 @@ extension JobDecoder {
       }
     }
     if let node = fields["gesture"] {
-      step.gesture = try gesture(node, fields.path("gesture"), canvas: canvas)
+      step.gesture = try gesture(node, fields.path("gesture"), container: area)
       // The step's own curve, in either spelling (`spring: { … }` is the curve as a mapping).
       let writesCurve = fields["curve"] != nil || fields["spring"] != nil
       if let descriptor = Catalog.descriptor(named: step.transition),
@@ -53,7 +58,7 @@ extension JobDecoder {
         let written = Set(node.pairs?.map(\.key) ?? [])
         let duration = descriptor.make(step.parameters).totalDuration
         let decided = InteractiveTransitionTrack.navigationRelease(
-          percentComplete: gesture.progress, interval: gesture.interval, duration: duration, width: canvas.size.width)
+          percentComplete: gesture.progress, interval: gesture.interval, duration: duration, width: area.width)
         if !written.contains("release") {
           gesture.release = decided.release
           gesture.releasedAsNavigation = true
@@ -88,16 +93,16 @@ extension JobDecoder {
       step.slowmo = try number(node, fields.path("slowmo"), in: 1...20, expected: "a slow-down factor from 1 to 20")
     }
     if let node = fields["touch"] {
-      let touch = try touch(node, fields.path("touch"), step: step, from: from, canvas: canvas.size)
+      let touch = try touch(node, fields.path("touch"), step: step, from: from, canvas: area)
       step.touch = touch?.point
       step.touchStartsGesture = touch?.startsGesture ?? false
       step.touchParameter = touch?.parameter
-      if let point = step.touch, !(0...canvas.size.width).contains(point.x) || !(0...canvas.size.height).contains(point.y) {
-        let size = "\(JobDecoder.format(canvas.size.width))x\(JobDecoder.format(canvas.size.height))"
+      if let point = step.touch, !(0...area.width).contains(point.x) || !(0...area.height).contains(point.y) {
+        let size = "\(JobDecoder.format(area.width))x\(JobDecoder.format(area.height))"
         throw Diagnostic(
           node.location,
           "\(fields.path("touch")): the touch at [\(JobDecoder.format(point.x)), \(JobDecoder.format(point.y))] "
-            + "is outside the \(size)-point screen")
+            + "is outside the \(size)-point \(container == nil ? "screen" : "card the step runs in")")
       }
     }
     return step

@@ -15,7 +15,9 @@
 // when the pop is a gesture, and the push's `mirror:` unless it says its
 // own. Parameters are checked in `JobDecoder+Parameters.swift`.
 
+import Geometry
 import Motion
+import Raster
 import Transitions
 
 extension JobDecoder {
@@ -38,6 +40,11 @@ extension JobDecoder {
     var step: TransitionStep
     /// The number of the step in the timeline, for messages.
     var index: Int
+    /// The card a push runs in while this screen is up (a sheet's, or the
+    /// one this push ran in), nil where a push has the whole screen.
+    var host: Size? = nil
+    /// The card this push ran in, and so its pop runs in.
+    var container: Size? = nil
   }
 
   func timeline(_ node: YAMLNode, screens: [ScreenSpec], canvas: CanvasSpec) throws(Diagnostic) -> [TimelineStep] {
@@ -77,14 +84,23 @@ extension JobDecoder {
         steps.append(.hold(seconds: seconds, location: pair.keyLocation))
       case "push", "present":
         let operation = TransitionOperation(rawValue: pair.key)!
-        let step = try forwardStep(operation, pair, stepPath, current: current, initial: stack.isEmpty, screens: screens, canvas: canvas)
+        // A push while a sheet is up runs inside its card (as the renderer hosts it).
+        let container = operation == .push ? stack.last?.host : nil
+        let step = try forwardStep(
+          operation, pair, stepPath, current: current, initial: stack.isEmpty, screens: screens, canvas: canvas,
+          container: container)
         // A cancelled push never happened, as far as the stack is concerned.
-        if !step.isCancelled { stack.append(Shown(step: step, index: i)) }
+        if !step.isCancelled {
+          let host = container ?? hostedContainer(of: step, canvas: canvas)
+          stack.append(Shown(step: step, index: i, host: host, container: container))
+        }
         steps.append(.transition(step))
         current = step.finalScreen
       case "pop", "dismiss":
         let operation = TransitionOperation(rawValue: pair.key)!
-        let step = try reverseStep(operation, pair, stepPath, itemPath: itemPath, stack: stack, screens: screens, canvas: canvas)
+        let step = try reverseStep(
+          operation, pair, stepPath, itemPath: itemPath, stack: stack, screens: screens, canvas: canvas,
+          container: operation == .pop ? stack.last?.container : nil)
         if !step.isCancelled { stack.removeLast() }
         steps.append(.transition(step))
         current = step.finalScreen
@@ -97,7 +113,7 @@ extension JobDecoder {
 
   private func forwardStep(
     _ operation: TransitionOperation, _ pair: YAMLNode.Pair, _ path: KeyPath, current: String, initial: Bool,
-    screens: [ScreenSpec], canvas: CanvasSpec
+    screens: [ScreenSpec], canvas: CanvasSpec, container: Size?
   ) throws(Diagnostic) -> TransitionStep {
     guard let pairs = pair.value.pairs else {
       throw mismatch(pair.value, path, expected: "a mapping: { to: SCREEN, transition: NAME, … }")
@@ -124,12 +140,26 @@ extension JobDecoder {
     let step = TransitionStep(
       operation: operation, from: current, to: to.name, transition: descriptor.name, parameters: parameters,
       location: pair.keyLocation)
-    return try withStepOptions(step, fields, canvas: canvas, from: from)
+    return try withStepOptions(step, fields, canvas: canvas, from: from, container: container)
+  }
+
+  /// The card a push runs in while `step`'s screen is up: the container a
+  /// presentation over the old screen gives the steps inside it
+  /// (`Transition.hostedContainerSize`: an iPad's form-sheet card, an
+  /// iPhone's sheet as tall as it shows, an elastic card), nil where it is
+  /// the whole screen. Only sizes enter it, so the screens are blank.
+  private func hostedContainer(of step: TransitionStep, canvas: CanvasSpec) -> Size? {
+    guard let transition = transitions.first(where: { $0.name == step.transition })?.make(step.parameters) else { return nil }
+    let blank = ScreenSnapshot(name: "", image: Bitmap(width: 1, height: 1))
+    let context = TransitionContext(
+      containerSize: canvas.size, scale: Double(canvas.scale), operation: step.operation, fromScreen: blank, toScreen: blank)
+    let size = transition.hostedContainerSize(in: context)
+    return size == canvas.size ? nil : size
   }
 
   private func reverseStep(
     _ operation: TransitionOperation, _ pair: YAMLNode.Pair, _ path: KeyPath, itemPath: KeyPath, stack: [Shown],
-    screens: [ScreenSpec], canvas: CanvasSpec
+    screens: [ScreenSpec], canvas: CanvasSpec, container: Size?
   ) throws(Diagnostic) -> TransitionStep {
     let forward: TransitionOperation = operation == .pop ? .push : .present
     guard let shown = stack.last else {
@@ -204,7 +234,7 @@ extension JobDecoder {
     let step = TransitionStep(
       operation: operation, from: push.to, to: push.from, transition: descriptor.name, parameters: parameters,
       location: pair.keyLocation)
-    var reverse = try withStepOptions(step, fields, canvas: canvas, from: from)
+    var reverse = try withStepOptions(step, fields, canvas: canvas, from: from, container: container)
     // With the push's transition, its `mirror:` too, so a right-to-left job undoes the push on the side it was made.
     if fields["mirror"] == nil, descriptor.name == push.transition { reverse.mirror = push.mirror }
     return reverse

@@ -137,6 +137,51 @@ import Testing
     #expect((0..<50).allSatisfy { third[$0, 200] == resting[$0, 200] } && (150..<200).allSatisfy { third[$0, 200] == resting[$0, 200] })
   }
 
+  /// A back-swipe inside an iPad's form-sheet card is measured in the card,
+  /// as UIKit's p = translation / the width of the navigation controller's
+  /// view, the card (UIKIT.md §1): 60 pt across a 100 pt card is 0.6, so
+  /// the popped screen's edge is under the finger, 60 pt into the card, and
+  /// the touch there, at the card's middle height. It was measured against
+  /// the 200 pt screen (0.3: the page 30 pt behind the finger) and the
+  /// touch put at the screen's middle height in the card's space, below
+  /// the card, where it was not drawn at all.
+  @Test func aSwipeInsideAnIPadCardIsMeasuredInTheCard() throws {
+    func job(touch: Bool) -> String {
+      """
+      name: card
+      canvas: { size: 200x400, scale: 1, fps: 30, background: "#000000" }
+      screens:
+        a: { background: "#FF0000" }
+        b: { background: "#0000FF" }
+        c: { background: "#FF00FF", views: [ { frame: [0, 0, 4, 400], color: "#00FF00" } ] }
+      timeline:
+        - present: { to: b, transition: sheet, cardWidth: 100, cardHeight: 160, duration: 0.3 }
+        - push: { to: c, transition: push, duration: 0.3 }
+        - pop: { gesture: { direction: right, interval: 0.1, distance: [0, 30, 60, 60, 60], release: cancel }\(touch ? ", touch: true" : "") }
+      """
+    }
+    let spec = try JobParser.parse(job(touch: true), file: "card.cfg")
+    guard case .transition(let pop) = spec.timeline[2] else {
+      Issue.record("no pop")
+      return
+    }
+    #expect(pop.gesture?.progress == [0, 0.3, 0.6, 0.6, 0.6])
+    let renderer = FrameRenderer(spec: spec)
+    let plain = FrameRenderer(spec: try JobParser.parse(job(touch: false), file: "card.cfg"))
+    let segments = Self.bounds(renderer)
+    // 0.2 s into the pop the finger is 60 pt into the card (x 50…150, y 120…280).
+    let n = segments[2].first + 6
+    let frame = renderer.frame(n, width: 200, height: 400), bare = plain.frame(n, width: 200, height: 400)
+    let green = (0..<200).filter { bare[$0, 150].g > 250 && bare[$0, 150].r < 5 }
+    #expect(green == [110, 111, 112, 113], "\(green)")
+    // The touch, a 44 pt disc about the finger at (110, 200), and nowhere else.
+    #expect(frame[110, 200] != bare[110, 200] && frame[110, 140] == bare[110, 140] && frame[60, 200] == bare[60, 200])
+    // A distance is at most the card's width.
+    #expect(throws: Diagnostic.self) {
+      try JobParser.parse(job(touch: false).replacingOccurrences(of: "60, 60, 60]", with: "60, 101]"), file: "card.cfg")
+    }
+  }
+
   /// A step pushed inside an iPhone's sheet (or an elastic card) has the
   /// sheet for its container, as tall as the sheet shows: a cover slides up
   /// from the sheet's bottom edge, the screen's, across the sheet's 331
