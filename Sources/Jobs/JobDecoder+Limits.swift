@@ -14,6 +14,11 @@
 // How much a job draws before its first frame: its screens' snapshots,
 // every view's frame within the canvas each time (`JobSpec+Drawing.swift`),
 // capped by `maxDrawPixels` and blamed on the view or screen that goes over.
+//
+// The pictures a job's steps leave on display and its caption strips
+// (`JobSpec+StepPictures.swift`) are drawn and held too, as many as its
+// steps: they count towards both caps, after the screens, blamed on the
+// step, hold or caption that goes over.
 
 extension JobDecoder {
   /// Throws when `spec` has more frames or pixels than `limits` allow.
@@ -70,6 +75,15 @@ extension JobDecoder {
         }
       }
     }
+    for picture in spec.stepPictures(transitions: transitions) where picture.held > 0 {
+      total += picture.held
+      guard total > Double(limits.maxLayerPixels) else { continue }
+      throw Diagnostic(
+        picture.location,
+        "\(picture.path): the pictures the job's steps leave on display (a canvas a step) and its caption strips, with its "
+          + "screens, text frames and flown views, come to more than \(limits.maxLayerPixels) pixels, all held while it renders "
+          + "(raise the limit with --max-layer-pixels)")
+    }
   }
 
   /// Throws at the first screen or view at which drawing the job's screens
@@ -83,6 +97,15 @@ extension JobDecoder {
         location,
         "\(path): drawing the job's screens comes to more than \(limits.maxDrawPixels) pixels (each screen's canvas and "
           + "every view's frame within it, at the canvas scale, each time the screen is drawn; raise the limit with "
+          + "--max-draw-pixels)")
+    }
+    for picture in spec.stepPictures(transitions: transitions) where picture.drawn > 0 {
+      total += picture.drawn
+      guard total > Double(limits.maxDrawPixels) else { continue }
+      throw Diagnostic(
+        picture.location,
+        "\(picture.path): drawing the job's screens, the pictures its steps leave on display (a canvas a step) and its "
+          + "caption strips comes to more than \(limits.maxDrawPixels) pixels before the first frame (raise the limit with "
           + "--max-draw-pixels)")
     }
   }

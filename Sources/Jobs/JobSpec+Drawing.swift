@@ -48,10 +48,12 @@ extension JobSpec {
     }
   }
 
-  /// The pixels drawing the job's screens writes (`drawing`), at most `Int.max`.
+  /// The pixels drawing the job's screens writes (`drawing`), with what its
+  /// steps and captions draw (`stepPictures`), at most `Int.max`.
   public var drawnPixels: Int {
     var total = 0.0
     drawing { pixels, _, _ in total += pixels }
+    for picture in stepPictures() { total += picture.drawn }
     return total < 0x1p62 ? Int(total) : Int.max
   }
 }

@@ -209,4 +209,9 @@ extension Transition {
   public func hosting(_ content: Layer, in context: TransitionContext) -> Layer? { nil }
 
   public func hostedContainerSize(in context: TransitionContext) -> Size { context.containerSize }
+
+  /// Whether a present leaves the screen behind it showing (a sheet, a
+  /// card, a curl: `PartialPresentation`), so that what it rests on is a
+  /// composite `restingScreen` draws and the renderer keeps, not its to-screen.
+  public var restsOverItsScreen: Bool { self is any PartialPresentation }
 }

@@ -132,16 +132,58 @@ struct CorpusJob: Sendable, CustomTestStringConvertible {
         - push: { to: b, transition: magic-move, element: { from: e, to: e } }
       """
     // Each screen twice (80 000 px a canvas), half of the first view (2 × 20 000), the second
-    // (2 × 40 000 and 40 000 alone), b's view within the canvas (2 × 80 000) and alone (600 × 600).
+    // (2 × 40 000 and 40 000 alone), b's view within the canvas (2 × 80 000) and alone (600 × 600),
+    // then the push's last frame (a canvas, `stepsPicturesAreCounted`).
     let spec = try JobParser.parse(job, file: "j.cfg")
-    #expect(spec.drawnPixels == 160_000 + 40_000 + 120_000 + 160_000 + 520_000)
-    #expect(try JobParser.parse(job, file: "j.cfg", limits: JobLimits(maxDrawPixels: 1_000_000)).drawnPixels == 1_000_000)
+    #expect(spec.drawnPixels == 160_000 + 40_000 + 120_000 + 160_000 + 520_000 + 80_000)
+    #expect(try JobParser.parse(job, file: "j.cfg", limits: JobLimits(maxDrawPixels: 1_080_000)).drawnPixels == 1_080_000)
     for (limit, line, column, path) in [(999_999, 9, 9, "screens.b.views[0]"), (319_999, 6, 9, "screens.a.views[1]"), (479_999, 7, 3, "screens.b")] {
       #expect(throws: Diagnostic(
         SourceLocation(file: "j.cfg", line: line, column: column),
         "\(path): drawing the job's screens comes to more than \(limit) pixels (each screen's canvas and every view's frame "
           + "within it, at the canvas scale, each time the screen is drawn; raise the limit with --max-draw-pixels)")) {
         try JobParser.parse(job, file: "j.cfg", limits: JobLimits(maxDrawPixels: limit))
+      }
+    }
+  }
+
+  /// What a job's steps leave on display is counted as the renderer draws
+  /// and keeps it (`JobSpec+StepPictures.swift`): each step's last frame
+  /// drawn, a canvas; the resting composite of a sheet, and of a push in
+  /// its card, drawn and held; the picture the last step left held for the
+  /// hold after it. A sheet and 1000 pushes of no duration in its card
+  /// passed every check, then asked for 16 GB.
+  @Test static func stepsPicturesAreCounted() throws {
+    let job = """
+      canvas: { size: 100x100, scale: 1, fps: 10 }
+      screens: { a: {}, b: {}, c: {} }
+      timeline:
+        - present: { to: b, transition: sheet, duration: 0 }
+        - push: { to: c, transition: push, duration: 0 }
+        - pop: { duration: 0 }
+        - dismiss: { duration: 0 }
+        - push: { to: c, transition: push, duration: 0 }
+        - hold: 0.5
+      """
+    // Three screens (10 000 px a canvas), five steps' last frames, two composites.
+    #expect(try JobParser.parse(job, file: "j.cfg").drawnPixels == 30_000 + 50_000 + 20_000)
+    #expect(try JobParser.parse(job, file: "j.cfg", limits: JobLimits(maxLayerPixels: 60_000, maxDrawPixels: 100_000)).name == "j")
+    for (limit, line, path) in [(99_999, 8, "timeline[4]"), (59_999, 5, "timeline[1]")] {
+      #expect(throws: Diagnostic(
+        SourceLocation(file: "j.cfg", line: line, column: 5),
+        "\(path): drawing the job's screens, the pictures its steps leave on display (a canvas a step) and its caption "
+          + "strips comes to more than \(limit) pixels before the first frame (raise the limit with --max-draw-pixels)")) {
+        try JobParser.parse(job, file: "j.cfg", limits: JobLimits(maxDrawPixels: limit))
+      }
+    }
+    // Held: the screens, the sheet's composite, the push's in its card, the hold's picture.
+    for (limit, line, path) in [(59_999, 9, "timeline[5]"), (49_999, 5, "timeline[1]"), (39_999, 4, "timeline[0]")] {
+      #expect(throws: Diagnostic(
+        SourceLocation(file: "j.cfg", line: line, column: 5),
+        "\(path): the pictures the job's steps leave on display (a canvas a step) and its caption strips, with its "
+          + "screens, text frames and flown views, come to more than \(limit) pixels, all held while it renders "
+          + "(raise the limit with --max-layer-pixels)")) {
+        try JobParser.parse(job, file: "j.cfg", limits: JobLimits(maxLayerPixels: limit))
       }
     }
   }

@@ -540,8 +540,9 @@ func transvid(_ arguments: [String], _ capture: Capture = Capture(), environment
     ].map { path(jobs, $0) })
     #expect(list[0]["error"] != nil && list[0]["cost"] as? Int == 0 && list[0]["key"] == nil)
     // job-00: 0.1 + 0.3 + 0.1 s at 10 fps = 5 frames of 60×100 px, and its snapshots' drawing: two
-    // screens of 60×100 px and a view of 50×20.
-    #expect(list[1]["cost"] as? Int == 5 * 60 * 100 + 2 * 60 * 100 + 50 * 20 && (list[1]["key"] as? String)?.count == 64)
+    // screens of 60×100 px and a view of 50×20, then the picture its push leaves, a canvas.
+    #expect(
+      list[1]["cost"] as? Int == 5 * 60 * 100 + 2 * 60 * 100 + 50 * 20 + 60 * 100 && (list[1]["key"] as? String)?.count == 64)
     #expect(Set(list.map { $0["shard"] as? Int ?? 0 }) == [1, 2])
     #expect(list[1]["up_to_date"] as? Bool == false)
     // The scheduler's count is read as a render reads it: one that disagrees is a usage error.

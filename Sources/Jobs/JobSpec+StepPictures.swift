@@ -1,0 +1,93 @@
+// What a job's timeline draws and keeps besides its screens
+// (`FrameRenderer+Resting.swift`, `Stage.swift`): each step draws the
+// picture it leaves on display, its last frame, a canvas, before the first
+// frame after it, and the holds after it keep that picture unless it is the
+// bare screen (which only drawing it tells); a present over the screen
+// behind it (a sheet, a card, a curl: `Transition.restsOverItsScreen`) and
+// a push inside its card draw their resting composite too, once more
+// without each view the screen flies, and keep them for the steps after
+// them. A stage caption draws a strip, the stage's width by the caption's
+// rows, for each text it shows, and keeps them all.
+//
+// None of it grows with the screens: a step of no duration costs no frame,
+// and a 1 MiB job file holds 20 000 of them, so 1000 pushes inside a sheet
+// on a 2000-point canvas asked for 16 GB, and 4000 steps of no duration
+// drew for two minutes before the first frame. So they are counted with the
+// screens: `JobDecoder.checkLayers` and `checkDrawing` hold them to the
+// same limits, blamed on the step, hold or caption that passes them, and a
+// batch's plan adds what they draw to the job's cost (`drawnPixels`).
+
+import Transitions
+
+extension JobSpec {
+  /// What one step, hold or caption draws and keeps, in pixels at the canvas scale.
+  struct StepPictures {
+    var drawn: Double
+    var held: Double
+    var location: SourceLocation
+    /// Its key path (`timeline[3]`, `timeline[3].caption`, `stage.caption`).
+    var path: String
+  }
+
+  /// The pictures of the timeline's steps and the stage's captions, in
+  /// timeline order, each step's transition configured from `transitions`.
+  func stepPictures(transitions: [TransitionDescriptor] = Catalog.all) -> [StepPictures] {
+    let canvas = Double(self.canvas.pixelWidth) * Double(self.canvas.pixelHeight)
+    let flown = flownViews
+    var flownOn: [String: Int] = [:]
+    for screen in screens {
+      flownOn[screen.name] = screen.views.count { $0.id.map { flown.contains("\(screen.name)/\($0)") } ?? false }
+    }
+    var pictures: [StepPictures] = []
+    // A strip per caption text, the first included.
+    var strip = 0.0
+    var texts: Set<String> = []
+    var captions: [Int: [CaptionChange]] = [:]
+    if let stage, let caption = stage.caption {
+      let scale = Double(self.canvas.scale)
+      let rows = min(stage.size.height, caption.height + 2 * StageLayout.captionGap(caption)) * scale
+      strip = (stage.size.width * scale).rounded() * rows.rounded(.up)
+      texts.insert(caption.text)
+      pictures.append(StepPictures(drawn: strip, held: strip, location: caption.location, path: "stage.caption"))
+      for change in stage.captionChanges { captions[change.step, default: []].append(change) }
+    }
+    // Whether what is on display is a resting composite, and per forward
+    // step not undone whether what it started from was one.
+    var composite = false
+    var below: [Bool] = []
+    // Whether the last step's picture is yet to be kept by a hold.
+    var unkept = false
+    for (i, item) in timeline.enumerated() {
+      switch item {
+      case .hold(_, let location):
+        if unkept { pictures.append(StepPictures(drawn: 0, held: canvas, location: location, path: "timeline[\(i)]")) }
+        unkept = false
+      case .transition(let step):
+        // A cancelled step leaves the display as it was and draws nothing of its own.
+        guard !step.isCancelled else { break }
+        var drawn = canvas
+        var held = 0.0
+        if step.operation.isReverse {
+          composite = below.popLast() ?? false
+        } else {
+          let rests =
+            (composite && step.operation == .push)
+            || (transitions.first { $0.name == step.transition }?.make(step.parameters).restsOverItsScreen ?? false)
+          below.append(composite)
+          if rests {
+            let resting = canvas * Double(1 + (flownOn[step.to] ?? 0))
+            drawn += resting
+            held += resting
+          }
+          composite = rests
+        }
+        pictures.append(StepPictures(drawn: drawn, held: held, location: step.location, path: "timeline[\(i)]"))
+        unkept = true
+      }
+      for change in captions[i] ?? [] where texts.insert(change.text).inserted {
+        pictures.append(StepPictures(drawn: strip, held: strip, location: change.location, path: "timeline[\(i)].caption"))
+      }
+    }
+    return pictures
+  }
+}
