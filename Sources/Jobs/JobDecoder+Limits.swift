@@ -80,8 +80,9 @@ extension JobDecoder {
       guard total > Double(limits.maxLayerPixels) else { continue }
       throw Diagnostic(
         picture.location,
-        "\(picture.path): the pictures the job's steps leave on display (a canvas a step) and its caption strips, with its "
-          + "screens, text frames and flown views, come to more than \(limits.maxLayerPixels) pixels, all held while it renders "
+        "\(picture.path): the pictures the job's steps leave on display (a canvas a step), its screens' flipped and "
+          + "strip-less copies and its caption strips, with its screens, text frames and flown views, come to more than "
+          + "\(limits.maxLayerPixels) pixels, all held while it renders "
           + "(raise the limit with --max-layer-pixels)")
     }
   }

@@ -7,7 +7,12 @@
 // a push inside its card draw their resting composite too, once more
 // without each view the screen flies, and keep them for the steps after
 // them. A stage caption draws a strip, the stage's width by the caption's
-// rows, for each text it shows, and keeps them all.
+// rows, for each text it shows, and keeps them all. And a step drawn
+// mirrored (`mirror: true`, or a right-to-left locale's navigation step or
+// sheet) keeps a flipped copy of each of its screens, and with the
+// screenshots' own status bar (`canvas.statusBar: N`) each screen a step
+// shows is kept once more without it (`ScreenSnapshots`): a job whose every
+// screen both did held four times its screens.
 //
 // None of it grows with the screens: a step of no duration costs no frame,
 // and a 1 MiB job file holds 20 000 of them, so 1000 pushes inside a sheet
@@ -57,16 +62,31 @@ extension JobSpec {
     var below: [Bool] = []
     // Whether the last step's picture is yet to be kept by a hold.
     var unkept = false
+    // Copies of screens kept for the steps that show them: flipped, and without the status bar's strip.
+    let rightToLeft = (localization?.locales ?? locale.map { [$0] } ?? []).contains(where: Localization.isRightToLeft)
+    let stripped = self.canvas.shownStatusBar.map { !$0.isDrawn && $0.height > 0 } ?? false
+    var copied: Set<String> = []
     for (i, item) in timeline.enumerated() {
       switch item {
       case .hold(_, let location):
         if unkept { pictures.append(StepPictures(drawn: 0, held: canvas, location: location, path: "timeline[\(i)]")) }
         unkept = false
       case .transition(let step):
+        let mirrored = step.mirror ?? (rightToLeft && Localization.mirrorsByDefault(step.transition))
+        var copies = 0.0
+        for name in [step.from, step.to] {
+          if mirrored && copied.insert("mirrored \(name)").inserted { copies += 1 }
+          if stripped && copied.insert("stripped \(mirrored) \(name)").inserted { copies += 1 }
+        }
         // A cancelled step leaves the display as it was and draws nothing of its own.
-        guard !step.isCancelled else { break }
+        guard !step.isCancelled else {
+          if copies > 0 {
+            pictures.append(StepPictures(drawn: 0, held: copies * canvas, location: step.location, path: "timeline[\(i)]"))
+          }
+          break
+        }
         var drawn = canvas
-        var held = 0.0
+        var held = copies * canvas
         if step.operation.isReverse {
           composite = below.popLast() ?? false
         } else {

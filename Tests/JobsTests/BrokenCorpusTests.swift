@@ -180,12 +180,50 @@ struct CorpusJob: Sendable, CustomTestStringConvertible {
     for (limit, line, path) in [(59_999, 9, "timeline[5]"), (49_999, 5, "timeline[1]"), (39_999, 4, "timeline[0]")] {
       #expect(throws: Diagnostic(
         SourceLocation(file: "j.cfg", line: line, column: 5),
-        "\(path): the pictures the job's steps leave on display (a canvas a step) and its caption strips, with its "
-          + "screens, text frames and flown views, come to more than \(limit) pixels, all held while it renders "
+        "\(path): the pictures the job's steps leave on display (a canvas a step), its screens' flipped and "
+          + "strip-less copies and its caption strips, with its screens, text frames and flown views, come to more than "
+          + "\(limit) pixels, all held while it renders "
           + "(raise the limit with --max-layer-pixels)")) {
         try JobParser.parse(job, file: "j.cfg", limits: JobLimits(maxLayerPixels: limit))
       }
     }
+  }
+
+  /// A step drawn mirrored keeps a flipped copy of each of its screens, a
+  /// right-to-left locale's navigation steps too, and with the
+  /// screenshots' own status bar each screen a step shows is kept once more
+  /// without its strip (`ScreenSnapshots`): copies that held up to four
+  /// times the screens the limit counted.
+  @Test static func screensCopiesAreCountedAsHeld() throws {
+    let job = """
+      canvas: { size: 100x100, scale: 1, fps: 10, statusBar: 20 }
+      screens: { a: {}, b: {}, c: {} }
+      timeline:
+        - push: { to: b, transition: push, duration: 0, mirror: true }
+        - push: { to: c, transition: push, duration: 0.5 }
+      """
+    // Three screens (10 000 px a canvas); a and b flipped, and both without the strip; b and c without it.
+    #expect(try JobParser.parse(job, file: "j.cfg", limits: JobLimits(maxLayerPixels: 90_000)).name == "j")
+    let arabic = """
+      canvas: { size: 100x100, scale: 1, fps: 10 }
+      locales: [en, ar]
+      strings: { en: { t: "t" }, ar: { t: "t" } }
+      screens: { a: {}, b: {} }
+      timeline:
+        - push: { to: b, transition: push, duration: 0.5 }
+      """
+    for (text, limit, line, path) in [
+      (job, 89_999, 5, "timeline[1]"), (job, 69_999, 4, "timeline[0]"), (arabic, 39_999, 6, "timeline[0]"),
+    ] {
+      #expect(throws: Diagnostic(
+        SourceLocation(file: "j.cfg", line: line, column: 5),
+        "\(path): the pictures the job's steps leave on display (a canvas a step), its screens' flipped and "
+          + "strip-less copies and its caption strips, with its screens, text frames and flown views, come to more than "
+          + "\(limit) pixels, all held while it renders (raise the limit with --max-layer-pixels)")) {
+        try JobParser.parse(text, file: "j.cfg", limits: JobLimits(maxLayerPixels: limit))
+      }
+    }
+    #expect(try JobParser.parse(arabic, file: "j.cfg", limits: JobLimits(maxLayerPixels: 40_000)).name == "j")
   }
 
   /// The project's jobs draw far less than the limit.
