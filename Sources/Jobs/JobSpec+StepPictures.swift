@@ -1,8 +1,10 @@
 // What a job's timeline draws and keeps besides its screens
 // (`FrameRenderer+Resting.swift`, `Stage.swift`): each step draws the
 // picture it leaves on display, its last frame, a canvas, before the first
-// frame after it, and the holds after it keep that picture unless it is the
-// bare screen (which only drawing it tells); a present over the screen
+// frame after it, and the holds after it keep that picture when it is a
+// resting composite (a step that ends on its plain screen leaves nothing
+// to keep: a long timeline of pushes holds no more than its screens); a
+// present over the screen
 // behind it (a sheet, a card, a curl: `Transition.restsOverItsScreen`) and
 // a push inside its card draw their resting composite too, once more
 // without each view the screen flies, and keep them for the steps after
@@ -60,7 +62,7 @@ extension JobSpec {
     // step not undone whether what it started from was one.
     var composite = false
     var below: [Bool] = []
-    // Whether the last step's picture is yet to be kept by a hold.
+    // Whether the last step's picture, a composite, is yet to be kept by a hold.
     var unkept = false
     // Copies of screens kept for the steps that show them: flipped, and without the status bar's strip.
     let rightToLeft = (localization?.locales ?? locale.map { [$0] } ?? []).contains(where: Localization.isRightToLeft)
@@ -69,7 +71,7 @@ extension JobSpec {
     for (i, item) in timeline.enumerated() {
       switch item {
       case .hold(_, let location):
-        if unkept { pictures.append(StepPictures(drawn: 0, held: canvas, location: location, path: "timeline[\(i)]")) }
+        if unkept && composite { pictures.append(StepPictures(drawn: 0, held: canvas, location: location, path: "timeline[\(i)]")) }
         unkept = false
       case .transition(let step):
         let mirrored = step.mirror ?? (rightToLeft && Localization.mirrorsByDefault(step.transition))

@@ -159,6 +159,7 @@ struct CorpusJob: Sendable, CustomTestStringConvertible {
       screens: { a: {}, b: {}, c: {} }
       timeline:
         - present: { to: b, transition: sheet, duration: 0 }
+        - hold: 0.2
         - push: { to: c, transition: push, duration: 0 }
         - pop: { duration: 0 }
         - dismiss: { duration: 0 }
@@ -168,7 +169,7 @@ struct CorpusJob: Sendable, CustomTestStringConvertible {
     // Three screens (10 000 px a canvas), five steps' last frames, two composites.
     #expect(try JobParser.parse(job, file: "j.cfg").drawnPixels == 30_000 + 50_000 + 20_000)
     #expect(try JobParser.parse(job, file: "j.cfg", limits: JobLimits(maxLayerPixels: 60_000, maxDrawPixels: 100_000)).name == "j")
-    for (limit, line, path) in [(99_999, 8, "timeline[4]"), (59_999, 5, "timeline[1]")] {
+    for (limit, line, path) in [(99_999, 9, "timeline[5]"), (59_999, 6, "timeline[2]")] {
       #expect(throws: Diagnostic(
         SourceLocation(file: "j.cfg", line: line, column: 5),
         "\(path): drawing the job's screens, the pictures its steps leave on display (a canvas a step) and its caption "
@@ -176,8 +177,9 @@ struct CorpusJob: Sendable, CustomTestStringConvertible {
         try JobParser.parse(job, file: "j.cfg", limits: JobLimits(maxDrawPixels: limit))
       }
     }
-    // Held: the screens, the sheet's composite, the push's in its card, the hold's picture.
-    for (limit, line, path) in [(59_999, 9, "timeline[5]"), (49_999, 5, "timeline[1]"), (39_999, 4, "timeline[0]")] {
+    // Held: the screens, the sheet's composite, the hold's picture (that composite on display), the
+    // push's in its card; the hold after the last push keeps nothing: the push ends on its plain screen.
+    for (limit, line, path) in [(59_999, 6, "timeline[2]"), (49_999, 5, "timeline[1]"), (39_999, 4, "timeline[0]")] {
       #expect(throws: Diagnostic(
         SourceLocation(file: "j.cfg", line: line, column: 5),
         "\(path): the pictures the job's steps leave on display (a canvas a step), its screens' flipped and "
@@ -187,6 +189,30 @@ struct CorpusJob: Sendable, CustomTestStringConvertible {
         try JobParser.parse(job, file: "j.cfg", limits: JobLimits(maxLayerPixels: limit))
       }
     }
+  }
+
+  /// A step that ends on its plain screen leaves nothing for the holds
+  /// after it to keep: a long demo of pushes and pops on a large canvas
+  /// holds its two screens, far under the default limit that a canvas
+  /// counted for every hold (200 × 4 Mpx) would pass.
+  @Test static func holdsAfterPlainStepsKeepNothing() throws {
+    let steps = String(repeating: """
+        - push: { to: b, transition: push, duration: 0.1 }
+        - hold: 0.1
+        - pop: {}
+        - hold: 0.1
+
+      """, count: 100)
+    let job = """
+      canvas: { size: 2000x2000, scale: 1, fps: 10 }
+      screens: { a: {}, b: {} }
+      timeline:
+
+      """ + steps
+    let spec = try JobParser.parse(job, file: "j.cfg")
+    let held = spec.stepPictures().reduce(0) { $0 + $1.held }
+    #expect(held == 0)
+    #expect(spec.drawnPixels == 8_000_000 + 200 * 4_000_000)
   }
 
   /// A step drawn mirrored keeps a flipped copy of each of its screens, a
