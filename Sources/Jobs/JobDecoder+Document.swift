@@ -50,8 +50,9 @@ extension JobDecoder {
     // string drawn as written, a key drawn as itself), as a locale's job has them.
     spec.notes = notes(on: spec) + spec.notes
     try checkLength(of: spec, at: fields.pairs.first { $0.key == "timeline" }?.keyLocation ?? root.location)
-    try checkLayers(of: spec)
-    try checkDrawing(of: spec)
+    let pictures = spec.stepPictures(transitions: transitions)
+    try checkLayers(of: spec, pictures: pictures)
+    try checkDrawing(of: spec, pictures: pictures)
     return spec
   }
 

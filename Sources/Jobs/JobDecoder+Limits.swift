@@ -51,8 +51,9 @@ extension JobDecoder {
 
   /// Throws at the first screen or text view at which the job's screens (a
   /// canvas each) and text frames, in pixels at the canvas scale, come to
-  /// more than `limits.maxLayerPixels`.
-  func checkLayers(of spec: JobSpec) throws(Diagnostic) {
+  /// more than `limits.maxLayerPixels`, then at the first of the steps'
+  /// `pictures` (`JobSpec.stepPictures`) held with them that does.
+  func checkLayers(of spec: JobSpec, pictures: [JobSpec.StepPictures]) throws(Diagnostic) {
     let scale = Double(spec.canvas.scale)
     let canvas = Double(spec.canvas.pixelWidth) * Double(spec.canvas.pixelHeight)
     var total = 0.0
@@ -75,9 +76,7 @@ extension JobDecoder {
         }
       }
     }
-    for picture in spec.stepPictures(transitions: transitions) where picture.held > 0 {
-      total += picture.held
-      guard total > Double(limits.maxLayerPixels) else { continue }
+    if let picture = JobSpec.StepPictures.first(of: pictures, \.held, after: total, over: limits.maxLayerPixels) {
       throw Diagnostic(
         picture.location,
         "\(picture.path): the pictures the job's steps leave on display (a canvas a step), its screens' flipped and "
@@ -88,8 +87,9 @@ extension JobDecoder {
   }
 
   /// Throws at the first screen or view at which drawing the job's screens
-  /// (`JobSpec.drawing`) comes to more than `limits.maxDrawPixels` pixels.
-  func checkDrawing(of spec: JobSpec) throws(Diagnostic) {
+  /// (`JobSpec.drawing`) comes to more than `limits.maxDrawPixels` pixels,
+  /// then at the first of the steps' `pictures` drawn with them that does.
+  func checkDrawing(of spec: JobSpec, pictures: [JobSpec.StepPictures]) throws(Diagnostic) {
     var total = 0.0
     try spec.drawing { (pixels, location, path) throws(Diagnostic) in
       total += pixels
@@ -100,9 +100,7 @@ extension JobDecoder {
           + "every view's frame within it, at the canvas scale, each time the screen is drawn; raise the limit with "
           + "--max-draw-pixels)")
     }
-    for picture in spec.stepPictures(transitions: transitions) where picture.drawn > 0 {
-      total += picture.drawn
-      guard total > Double(limits.maxDrawPixels) else { continue }
+    if let picture = JobSpec.StepPictures.first(of: pictures, \.drawn, after: total, over: limits.maxDrawPixels) {
       throw Diagnostic(
         picture.location,
         "\(picture.path): drawing the job's screens, the pictures its steps leave on display (a canvas a step) and its "

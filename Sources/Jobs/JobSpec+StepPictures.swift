@@ -34,6 +34,18 @@ extension JobSpec {
     var location: SourceLocation
     /// Its key path (`timeline[3]`, `timeline[3].caption`, `stage.caption`).
     var path: String
+
+    /// The first of `pictures` at which `total` and their `pixels` so far
+    /// come to more than `limit`.
+    static func first(
+      of pictures: [StepPictures], _ pixels: Swift.KeyPath<StepPictures, Double>, after total: Double, over limit: Int
+    ) -> StepPictures? {
+      var total = total
+      return pictures.first { picture in
+        total += picture[keyPath: pixels]
+        return total > Double(limit)
+      }
+    }
   }
 
   /// The pictures of the timeline's steps and the stage's captions, in
