@@ -104,7 +104,7 @@ extension JobDecoder {
       throw Diagnostic(
         picture.location,
         "\(picture.path): drawing the job's screens, the pictures its steps leave on display (a canvas a step) and its "
-          + "caption strips comes to more than \(limits.maxDrawPixels) pixels before the first frame (raise the limit with "
+          + "caption strips comes to more than \(limits.maxDrawPixels) pixels as it renders (raise the limit with "
           + "--max-draw-pixels)")
     }
   }

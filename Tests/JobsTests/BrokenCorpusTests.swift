@@ -173,7 +173,7 @@ struct CorpusJob: Sendable, CustomTestStringConvertible {
       #expect(throws: Diagnostic(
         SourceLocation(file: "j.cfg", line: line, column: 5),
         "\(path): drawing the job's screens, the pictures its steps leave on display (a canvas a step) and its caption "
-          + "strips comes to more than \(limit) pixels before the first frame (raise the limit with --max-draw-pixels)")) {
+          + "strips comes to more than \(limit) pixels as it renders (raise the limit with --max-draw-pixels)")) {
         try JobParser.parse(job, file: "j.cfg", limits: JobLimits(maxDrawPixels: limit))
       }
     }
