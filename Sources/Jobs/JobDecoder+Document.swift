@@ -42,6 +42,11 @@ extension JobDecoder {
     }) {
       spec.mirror(rightToLeft: false)
     }
+    // An appearance's own decoding (`appearance` set) is of a job that lists them.
+    let listed = Set(
+      (spec.localization?.locales.isEmpty == false ? ["locales"] : [])
+        + (fields["appearances"] != nil || appearance != nil ? ["appearances"] : []))
+    try checkPlaceholders(in: spec.assets, listed: listed)
     try appearances(fields["appearances"], root: root, into: &spec)
     try spec.checkOutputSizes(
       formats: formats ?? spec.output.formats, limits: limits,

@@ -210,6 +210,17 @@ import Testing
     BrokenJob(
       "unknown view key", "screens:\n  home:\n    views:\n      - { frame: [0, 0, 1, 1], imgae: a.png }\n",
       "job.cfg:4:32: error: unknown key 'imgae' in screens.home.views[0]; did you mean 'image'?"),
+    // A placeholder stands for each value of a list the job does not have: it said "cannot read 'shot-{appearance}.png'".
+    BrokenJob(
+      "{appearance} without appearances", "screens:\n  home: { image: \"shot-{appearance}.png\" }\n",
+      "job.cfg:2:11: error: screens.home.image: {appearance} in 'shot-{appearance}.png' stands for each of the job's appearances, and it lists none: add appearances: [light, dark], or write the file's own name"),
+    BrokenJob(
+      "{locale} without locales", "screens:\n  home:\n    views:\n      - { frame: [0, 0, 1, 1], image: \"a-{locale}.png\" }\n",
+      "job.cfg:4:32: error: screens.home.views[0].image: {locale} in 'a-{locale}.png' stands for each of the job's locales, and it lists none: add locales: [en, ar] and their strings, or write the file's own name"),
+    BrokenJob(
+      "the stage's placeholder is the first written",
+      "stage: { device: none, background: { image: \"bg-{appearance}.png\" } }\nscreens:\n  home: { image: \"{locale}.png\" }\n",
+      "job.cfg:1:38: error: stage.background.image: {appearance} in 'bg-{appearance}.png' stands for each of the job's appearances, and it lists none: add appearances: [light, dark], or write the file's own name"),
     BrokenJob(
       "view without frame", "screens:\n  home:\n    views:\n      - { kind: cell, text: Hi }\n",
       "job.cfg:4:9: error: screens.home.views[0]: missing 'frame' ([x, y, width, height] in points)"),
@@ -251,6 +262,29 @@ import Testing
     timeline: [hold: 1]
 
     """
+
+  /// A job that lists locales and appearances takes `{locale}` and
+  /// `{appearance}` in its paths, each job its own file.
+  @Test static func placeholdersWithTheirListsParse() throws {
+    let job = """
+      locales: [en, ar]
+      strings: { en: { a: b }, ar: { a: c } }
+      appearances: [light, dark]
+      stage: { device: none, background: { image: "bg-{appearance}.png" } }
+      screens:
+        home: { image: "shots/{locale}/home-{appearance}.png" }
+      timeline: [hold: 1]
+
+      """
+    let spec = try JobParser.parse(bytes: Array(job.utf8), file: "job.cfg")
+    #expect(spec.localizedJobs().map { $0.assets.map(\.path) } == [
+      ["shots/en/home-light.png", "bg-light.png"], ["shots/en/home-dark.png", "bg-dark.png"],
+      ["shots/ar/home-light.png", "bg-light.png"], ["shots/ar/home-dark.png", "bg-dark.png"],
+    ])
+    // A job with strings and no locales is its strings' source language's.
+    let english = "strings: { en: { a: b } }\nscreens:\n  home: { image: \"{locale}.png\" }\ntimeline: [hold: 1]\n"
+    #expect(try JobParser.parse(bytes: Array(english.utf8), file: "job.cfg").assets.map(\.path) == ["en.png"])
+  }
 
   @Test static func readableImagesLoad() throws {
     let dir = folder(imageJob, files: ["assets/shot.png": [1], "assets/photo.jpg": [2]])
