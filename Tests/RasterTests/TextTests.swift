@@ -136,6 +136,28 @@ struct Ink {
     #expect(Ink(render("     ", .right)).isEmpty)
   }
 
+  /// Text fits a frame of fractional pixels as UILabel fits it, by the
+  /// frame's width (the views sweep): "Hello" at 17 pt is 43.09 pt, 129.27
+  /// pixels at 3x; a 43.1-pt frame holds it, but it was measured against
+  /// the bitmap's 129 whole columns, so it ended "Hell…", and a wrapped
+  /// label cut the word.
+  @Test static func aFractionalFrameHoldsTextUpToItsEdge() throws {
+    let scale = 3.0, height = 30.0
+    let width = Label("Hello", style: TextStyle(size: 17)).width(scale: scale, fonts: TestFonts.latinOnly)
+    // A frame 0.05 pixels wider than the text, whose bitmap rounds down below it.
+    let frame = width + 0.05 / scale
+    try #require((frame * scale).rounded() < width * scale)
+    let columns = Int((frame * scale).rounded())
+    for lines in [1, 0] {
+      let style = TextStyle(size: 17, alignment: .left, lines: lines)
+      let label = Label("Hello", style: style)
+      let fitted = label.render(size: Size(width: frame, height: height), scale: scale, fonts: TestFonts.latinOnly)
+      let wide = label.render(size: Size(width: 100, height: height), scale: scale, fonts: TestFonts.latinOnly)
+      #expect(fitted.width == columns)
+      #expect(fitted == crop(wide, x: 0, width: columns), "lines: \(lines)")
+    }
+  }
+
   @Test static func truncationEndsInEllipsisWithinTheFrame() {
     let text = "A rather long title that cannot fit in the frame"
     let style = TextStyle(size: 17)

@@ -53,6 +53,10 @@ public struct Label: Hashable, Sendable {
     guard let primary = cascade.first, style.size > 0, style.color.alpha > 0, !text.isEmpty else { return bitmap }
 
     let pixelSize = style.size * scale
+    // What fits is measured against the frame, as UILabel measures it in
+    // points: a 43.1-pt frame at 3x holds 129.3 pixels of text, though its
+    // bitmap has 129 columns (the compositor stretches the bitmap to the frame).
+    let fitWidth = size.width * scale, fitHeight = size.height * scale
     var placed: [(line: TextLayout, baseline: Double)] = []
     if style.lines == 1 {
       // A label of its own widens its tabs to UILabel's tab stops, every
@@ -62,7 +66,7 @@ public struct Label: Hashable, Sendable {
       let scalars = TextLayout.clean(text, keepingTabs: tabs)
       let line = TextLayout(
         tabs ? TextBlock.trimmed(scalars[...]) : scalars, fonts: fonts, weight: style.weight, language: style.language,
-        pixelSize: pixelSize, maxWidth: truncates ? Double(width) : .infinity, rightToLeft: rightToLeft,
+        pixelSize: pixelSize, maxWidth: truncates ? fitWidth : .infinity, rightToLeft: rightToLeft,
         levels: paragraphLevels, tabInterval: tabs ? Label.tabInterval * scale : nil)
       guard !line.glyphs.isEmpty else { return bitmap }
       let ascent = primary.ascender * pixelSize, descent = primary.descender * pixelSize
@@ -70,7 +74,7 @@ public struct Label: Hashable, Sendable {
     } else {
       let block = TextBlock(
         text, fonts: fonts, weight: style.weight, language: style.language, pixelSize: pixelSize,
-        maxWidth: Double(width), maxLines: style.lines, maxHeight: Double(height))
+        maxWidth: fitWidth, maxLines: style.lines, maxHeight: fitHeight)
       // The lines together centred in the frame, as UILabel centres its text rect.
       var top = (Double(height) - block.height) / 2
       for line in block.lines {
@@ -89,7 +93,7 @@ public struct Label: Hashable, Sendable {
       case .right: start = (Double(width) - line.width).rounded()
       case .natural: start = line.isRightToLeft || style.rightToLeftLayout ? (Double(width) - line.width).rounded() : 0
       }
-      if line.width > Double(width) { start = line.isRightToLeft ? (Double(width) - line.width).rounded() : 0 }
+      if line.width > fitWidth { start = line.isRightToLeft ? (Double(width) - line.width).rounded() : 0 }
       for g in line.glyphs where !g.isWhitespace {
         let face = line.faces[g.font]
         if face.isColor {
