@@ -45,6 +45,21 @@ import Transitions
     """
   }
 
+  /// A screen without `background` shows the canvas's: black unless the
+  /// canvas names one, in either appearance (README said neither).
+  @Test static func aScreenWithoutBackgroundShowsTheCanvas() throws {
+    let black = Pixel(r: 0, g: 0, b: 0, a: 255)
+    for (canvas, appearance, pixel) in [
+      ("{ size: 10x10, scale: 1 }", "light", black), ("{ size: 10x10, scale: 1 }", "dark", black),
+      ("{ size: 10x10, scale: 1, background: \"#FF0000\" }", "light", red),
+    ] {
+      let yaml = "canvas: \(canvas)\nappearances: [light, dark]\nscreens:\n  home: {}\ntimeline: [hold: 1]\n"
+      let spec = try #require(try JobParser.parse(yaml, file: "jobs/t.cfg").localizedJobs().first { $0.appearance == appearance })
+      let shot = ScreenBuilder(spec: spec).snapshot(of: spec.screens[0], shared: [])
+      #expect(shot.image[5, 5] == pixel, "\(canvas) \(appearance)")
+    }
+  }
+
   @Test static func fitLetterboxesInsideTheFrame() throws {
     let shot = try snapshot(view(", contentMode: fit"), assets: ["jobs/a.png": halves(40)])
     // 40×40 at x 30…70, y 20…60.
