@@ -19,10 +19,13 @@ extension JobDecoder {
     }
     try checkOrientation(fields["canvas"], canvas: canvas, stage: stage, stageNode: fields["stage"])
     let output = try output(fields["output"])
-    let screens = try screens(
+    var screens = try screens(
       try required("screens", in: fields, "a mapping of screen names to screens"), canvas: canvas,
       sheets: JobDecoder.sheetScreens(fields["timeline"]))
     let timeline = try timeline(try required("timeline", in: fields, "a list of steps"), screens: screens, canvas: canvas)
+    for (name, width) in cardWidths(of: timeline, canvas: canvas) {
+      if let s = screens.firstIndex(where: { $0.name == name }) { screens[s].cardWidth = width }
+    }
     var spec = JobSpec(name: name, file: file, canvas: canvas, output: output, screens: screens, timeline: timeline)
     spec.nameLocation = fields["name"]?.location ?? location(line: 1, column: 1)
     let captions = try stepCaptions(fields["timeline"]!, stage: stage)

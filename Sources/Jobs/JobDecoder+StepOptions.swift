@@ -29,6 +29,7 @@ extension JobDecoder {
   ) throws(Diagnostic) -> TransitionStep {
     let area = container ?? canvas.size
     var step = step
+    step.container = container
     // A sheet rests below the safe area: a screen no taller shows none of it.
     if step.transition == "sheet" {
       let sheet = PageSheet(parameters: step.parameters)

@@ -157,6 +157,21 @@ extension JobDecoder {
     return size == canvas.size ? nil : size
   }
 
+  /// The width of the card narrower than the screen that each screen shown
+  /// in one is laid out in (`ScreenSpec.cardWidth`): the screen a
+  /// presentation over the old screen shows in its card (an iPad's form
+  /// sheet), and the screens a push inside the card, and its pop, show there.
+  func cardWidths(of timeline: [TimelineStep], canvas: CanvasSpec) -> [String: Double] {
+    var widths: [String: Double] = [:]
+    for case .transition(let step) in timeline {
+      let card = step.container ?? (step.operation.isReverse ? nil : hostedContainer(of: step, canvas: canvas))
+      guard let card, card.width < canvas.size.width else { continue }
+      if step.container != nil { widths[step.from] = card.width }
+      widths[step.to] = card.width
+    }
+    return widths
+  }
+
   private func reverseStep(
     _ operation: TransitionOperation, _ pair: YAMLNode.Pair, _ path: KeyPath, itemPath: KeyPath, stack: [Shown],
     screens: [ScreenSpec], canvas: CanvasSpec, container: Size?

@@ -181,16 +181,20 @@ extension JobSpec {
   /// left-to-right layout (a locale's, or a job's without strings) moves no
   /// view and draws mirrored only the steps that say `mirror: true`, their
   /// touch, tap point and origin button still on the view under them.
+  /// A screen shown in a card narrower than the screen is laid out in the
+  /// card (`ScreenSpec.cardWidth`), and a step running in one has it for
+  /// its space (`TransitionStep.container`): both mirror in the card.
   mutating func mirror(rightToLeft: Bool) {
-    let width = canvas.size.width
     let laidOut = screens
     for s in screens.indices where rightToLeft {
+      let width = screens[s].cardWidth ?? canvas.size.width
       for v in screens[s].views.indices where screens[s].views[v].mirrors {
         screens[s].views[v].frame.origin.x = width - screens[s].views[v].frame.maxX
       }
     }
     for i in timeline.indices {
       guard case .transition(var step) = timeline[i] else { continue }
+      let width = step.container?.width ?? canvas.size.width
       let mirrored = step.mirror ?? (rightToLeft && Localization.mirrorsByDefault(step.transition))
       step.mirror = mirrored
       // The renderer draws a mirrored step as its left-to-right self, flipped,

@@ -386,6 +386,13 @@ public struct ScreenSpec: Hashable, Sendable {
   public var image: ImageSpec?
   public var views: [ViewSpec]
   public var location: SourceLocation
+  /// The width of the card narrower than the screen the screen is shown in
+  /// (an iPad's form sheet, a sheet's `cardWidth`: the one a sheet presents
+  /// it in, or the one a push inside a sheet runs in), nil where it fills
+  /// the screen's width: its views are laid out in the card, at its left
+  /// part, so a right-to-left layout mirrors them in the card and a step
+  /// drawn mirrored flips it there, as the card shows it.
+  public var cardWidth: Double? = nil
 
   public init(name: String, background: Color?, image: ImageSpec? = nil, views: [ViewSpec], location: SourceLocation) {
     self.name = name
@@ -587,6 +594,12 @@ public struct TransitionStep: Hashable, Sendable {
   /// The parameter (`tap`, `origin`) `touch: true` put the touch on: it
   /// stays on it wherever a right-to-left layout puts that parameter.
   public var touchParameter: String? = nil
+  /// The card the step runs in, narrower or shorter than the screen: a push
+  /// while a sheet is up runs in its card, and so does the pop that undoes
+  /// it (`Transition.hostedContainerSize`); nil for the whole screen. Its
+  /// gesture, touch, tap and origin are in the card's space, and a step
+  /// drawn mirrored flips about the card's width.
+  public var container: Size? = nil
   public var location: SourceLocation
 
   public init(

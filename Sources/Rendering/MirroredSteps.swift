@@ -40,11 +40,16 @@ extension FrameRenderer {
   }
 
   /// `layers` as the frame shows them, inside the card of the sheet `host`
-  /// when the step runs there (`RestingImages.host(segment:)`).
+  /// when the step runs there (`RestingImages.host(segment:)`). A step in
+  /// the card has the card for its space: drawn mirrored, it flips about
+  /// the card, and put in a sheet drawn mirrored (in the sheet's flipped
+  /// space) it is flipped about the card first, so that the sheet's flip
+  /// back shows it as the step draws it.
   static func shown(_ layers: Layer, for step: TransitionStep, inside host: RestingImages.Host?, size: Size) -> Layer {
-    let flat = presented(layers, for: step, size: size)
-    guard let host else { return flat }
-    guard let hosted = host.transition.hosting(host.mirrored ? flipped(flat, size: size) : flat, in: host.context) else {
+    guard let host else { return presented(layers, for: step, size: size) }
+    let card = host.transition.hostedContainerSize(in: host.context)
+    let flat = presented(layers, for: step, size: card)
+    guard let hosted = host.transition.hosting(host.mirrored ? flipped(flat, size: card) : flat, in: host.context) else {
       return flat
     }
     return host.mirrored ? flipped(hosted, size: size) : hosted
@@ -60,13 +65,18 @@ extension FrameRenderer {
 }
 
 extension ScreenSnapshot {
-  /// The screen mirrored left to right: images flipped, view frames at W − x − width.
-  func mirrored(width: Double) -> ScreenSnapshot {
+  /// The screen mirrored left to right in a `width`-point container: its
+  /// images' first `columns` pixel columns flipped (all of them by default:
+  /// the container is the screen), each view's own image flipped, view
+  /// frames at W − x − width. A screen laid out in a card narrower than
+  /// the screen (`ScreenSpec.cardWidth`) mirrors in the card, its left part.
+  func mirrored(width: Double, columns: Int? = nil) -> ScreenSnapshot {
     var mirrored = self
-    mirrored.image = image.mirroredHorizontally()
+    let columns = columns ?? image.width
+    mirrored.image = image.mirroredHorizontally(columns: columns)
     mirrored.viewFrames = viewFrames.mapValues { Rect(x: width - $0.maxX, y: $0.minY, width: $0.width, height: $0.height) }
     mirrored.viewImages = viewImages.mapValues { $0.mirroredHorizontally() }
-    mirrored.imagesWithViewHidden = imagesWithViewHidden.mapValues { $0.mirroredHorizontally() }
+    mirrored.imagesWithViewHidden = imagesWithViewHidden.mapValues { $0.mirroredHorizontally(columns: columns) }
     return mirrored
   }
 }

@@ -84,12 +84,16 @@ final class ScreenSnapshots: Sendable {
   }
 
   /// The screen `name` flipped left to right, for a step drawn mirrored;
-  /// nil for a screen no mirrored step shows.
+  /// nil for a screen no mirrored step shows. A screen shown in a card
+  /// narrower than the screen flips in the card (`ScreenSpec.cardWidth`).
   func mirrored(_ name: String) -> ScreenSnapshot? {
     guard let slot = mirroredSlots[name] else { return nil }
     return slot.value.withLock { value in
       if let value { return value }
-      let made = self[name]?.mirrored(width: builder.spec.canvas.size.width)
+      let canvas = builder.spec.canvas
+      let card = slots[name]?.screen?.cardWidth
+      let made = self[name]?.mirrored(
+        width: card ?? canvas.size.width, columns: card.map { Int(($0 * Double(canvas.scale)).rounded()) })
       value = made
       return made
     }

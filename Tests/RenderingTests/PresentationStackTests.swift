@@ -182,6 +182,95 @@ import Testing
     }
   }
 
+  /// A card-sized job whose screens and tap are laid out the other way in
+  /// the 100 pt card (x → 100 − x − width) when `flippedLayout`: a sheet
+  /// `sheetMirror`, a push `step` of c inside its card with `mirror` (and
+  /// the pop undoing it, which inherits it), with holds between.
+  static func cardJob(step: String, tap: Double? = nil, sheetMirror: Bool, mirror: Bool, flippedLayout: Bool) -> String {
+    func x(_ x: Double, _ width: Double) -> Int { Int(flippedLayout ? 100 - x - width : x) }
+    let tapped = tap.map { ", tap: [\(x($0, 0)), 50], touch: true" } ?? ""
+    return """
+      name: card
+      canvas: { size: 200x400, scale: 1, fps: 30, background: "#000000" }
+      screens:
+        a: { background: "#FF0000" }
+        b: { background: "#0000FF", views: [ { frame: [\(x(20, 10)), 10, 10, 140], color: "#FFFF00" } ] }
+        c:
+          background: "#FF00FF"
+          views:
+            - { frame: [\(x(0, 4)), 20, 4, 100], color: "#00FF00" }
+            - { frame: [\(x(60, 30)), 40, 30, 30], color: "#00FFFF", corner: 8 }
+      timeline:
+        - present: { to: b, transition: sheet, cardWidth: 100, cardHeight: 160, duration: 0.3, mirror: \(sheetMirror) }
+        - hold: 0.1
+        - push: { to: c, \(step), duration: 0.3, curve: linear, mirror: \(mirror)\(tapped) }
+        - hold: 0.1
+        - pop: { duration: 0.3, curve: linear }
+        - hold: 0.1
+      """
+  }
+
+  /// Every frame of a renderer, 200 × 400.
+  static func frames(_ text: String) throws -> [Bitmap] {
+    let renderer = FrameRenderer(spec: try JobParser.parse(text, file: "card.cfg"))
+    return (0..<renderer.frameCount).map { renderer.frame($0, width: 200, height: 400) }
+  }
+
+  /// A step drawn mirrored inside a sheet's card narrower than the screen
+  /// (an iPad's form sheet) mirrors in the card: a push with `mirror: true`
+  /// (and the pop that undoes it, mirrored as it is) is exactly the
+  /// unmirrored push of the screens laid out the other way in the card,
+  /// the whole frame flipped (the card is centred), its tap still on the
+  /// view tapped; a sheet presented with `mirror: true` draws its card as
+  /// it is. Each flipped about the screen's 200 pt: the pushed screen's
+  /// views were drawn off the card, the mirrored pop moved c in the
+  /// screen's space (still over the whole card a third of the way) and the
+  /// mirrored sheet's card lost its views.
+  @Test(arguments: [
+    ("transition: push", nil, false, true), ("transition: push", nil, true, true), ("transition: push", nil, true, false),
+    ("transition: tap-spread", 30.0, false, true), ("transition: page-flip", nil, true, true),
+  ] as [(String, Double?, Bool, Bool)])
+  func aMirroredStepInsideACardMirrorsInTheCard(step: String, tap: Double?, sheetMirror: Bool, mirror: Bool) throws {
+    let drawn = try Self.frames(
+      Self.cardJob(step: step, tap: tap, sheetMirror: sheetMirror, mirror: mirror, flippedLayout: false))
+    let expected = try Self.frames(
+      Self.cardJob(step: step, tap: tap, sheetMirror: false, mirror: false, flippedLayout: mirror))
+    #expect(drawn.count == expected.count && drawn.count > 30)
+    for n in drawn.indices {
+      let wanted = mirror ? expected[n].mirroredHorizontally() : expected[n]
+      #expect(drawn[n] == wanted, "frame \(n)")
+    }
+    // The pushed screen's views show in the card once it is in: the green band at its left edge.
+    let segments = Self.bounds(FrameRenderer(spec: try JobParser.parse(
+      Self.cardJob(step: step, tap: tap, sheetMirror: sheetMirror, mirror: mirror, flippedLayout: false), file: "card.cfg")))
+    let pushed = drawn[segments[3].first]
+    #expect((50..<54).allSatisfy { pushed[$0, 200] == Pixel(r: 0, g: 255, b: 0, a: 255) })
+  }
+
+  /// A right-to-left layout mirrors the screens a card shows in the card
+  /// (a view at x is at 100 − x − width, not at 200 − x − width, off the
+  /// card), so an Arabic push in the card drawn unmirrored (`mirror:
+  /// false`) is the English push of the screens laid out the other way,
+  /// and one mirrored as Arabic mirrors it the English push flipped.
+  @Test func aRightToLeftLayoutMirrorsACardsScreensInTheCard() throws {
+    func arabic(_ text: String) throws -> [Bitmap] {
+      let text = text.replacingOccurrences(of: "fps: 30, background: \"#000000\" }", with: "fps: 30, background: \"#000000\" }\nlocales: [ar]")
+      let spec = try #require(JobParser.parse(text, file: "card.cfg").localizedJobs().first)
+      #expect(spec.screens.first { $0.name == "c" }?.views.map(\.frame.minX) == [96, 10])
+      let renderer = FrameRenderer(spec: spec)
+      return (0..<renderer.frameCount).map { renderer.frame($0, width: 200, height: 400) }
+    }
+    let written = Self.cardJob(step: "transition: push", sheetMirror: false, mirror: false, flippedLayout: false)
+    let unmirrored = try arabic(written)
+    let flippedLayout = try Self.frames(
+      Self.cardJob(step: "transition: push", sheetMirror: false, mirror: false, flippedLayout: true))
+    for n in unmirrored.indices { #expect(unmirrored[n] == flippedLayout[n], "frame \(n)") }
+    let mirrored = try arabic(written.replacingOccurrences(of: ", mirror: false", with: ""))
+    let english = try Self.frames(written)
+    #expect(mirrored.count == english.count)
+    for n in mirrored.indices { #expect(mirrored[n] == english[n].mirroredHorizontally(), "frame \(n)") }
+  }
+
   /// A step pushed inside an iPhone's sheet (or an elastic card) has the
   /// sheet for its container, as tall as the sheet shows: a cover slides up
   /// from the sheet's bottom edge, the screen's, across the sheet's 331
