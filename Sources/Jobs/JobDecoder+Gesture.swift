@@ -10,7 +10,9 @@
 //                    right | left in a right-to-left one
 //   distance         points travelled, one per sample; progress = distance /
 //                    the container's width (left, right) or height (up, down):
-//                    the screen's, or the card's for a push inside a sheet
+//                    the screen's, or the card's for a push inside a sheet;
+//                    up or down on a `sheet`, the sheet's way between its
+//                    rest and the screen's bottom, as far as its top can go
 //   interval         seconds between samples (default 1/6)
 //   release          finish | cancel (default: finish when the last sample > 0.5)
 //   completionSpeed  UIKit's completionSpeed (default 1)
@@ -24,7 +26,10 @@ extension JobDecoder {
 
   /// The gesture `node` writes for a step whose container is `container`
   /// points (the screen, or the card a push inside a sheet runs in).
-  func gesture(_ node: YAMLNode, _ path: KeyPath, container: Size) throws(Diagnostic) -> GestureSpec {
+  /// `sheetWay`, for a `sheet` step, is how far its top moves between rest
+  /// and the screen's bottom: a finger dragging it up or down, on its top,
+  /// travels at most that far.
+  func gesture(_ node: YAMLNode, _ path: KeyPath, container: Size, sheetWay: Double? = nil) throws(Diagnostic) -> GestureSpec {
     let fields = try self.fields(node, path, keys: JobDecoder.gestureKeys)
     var gesture = GestureSpec(progress: [])
     // The direction, if given: which way the finger travels, and how far is percentComplete 1.
@@ -37,7 +42,7 @@ extension JobDecoder {
       }
       switch direction {
       case "left", "right": extent = container.width
-      case "up", "down": extent = container.height
+      case "up", "down": extent = sheetWay ?? container.height
       default:
         throw mismatch(
           directionNode, fields.path("direction"), expected: "left, right, up, down, leading or trailing",
@@ -58,7 +63,9 @@ extension JobDecoder {
       gesture.progress = try samples(progress, fields.path("progress"), in: 0...1, expected: "a number from 0 to 1")
     } else if let distance = fields["distance"] {
       _ = try required("direction", in: fields, "left, right, up, down, leading or trailing")
-      let points = try samples(distance, fields.path("distance"), in: 0...extent, expected: "a distance in points from 0 to \(JobDecoder.format(extent))")
+      let way = sheetWay != nil && gesture.travel?.width == 0 ? " (the sheet's way, from its rest to the screen's bottom)" : ""
+      let points = try samples(
+        distance, fields.path("distance"), in: 0...extent, expected: "a distance in points from 0 to \(JobDecoder.format(extent))\(way)")
       gesture.progress = points.map { $0 / extent }
     } else {
       throw Diagnostic(fields.node.location, "\(path): missing 'progress' (percentComplete samples, 0…1) or 'direction' and 'distance'")

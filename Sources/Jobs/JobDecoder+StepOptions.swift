@@ -43,7 +43,10 @@ extension JobDecoder {
       }
     }
     if let node = fields["gesture"] {
-      step.gesture = try gesture(node, fields.path("gesture"), container: area)
+      let sheetWay =
+        step.transition == "sheet"
+        ? PageSheet(parameters: step.parameters).travel(width: canvas.size.width, height: canvas.size.height) : nil
+      step.gesture = try gesture(node, fields.path("gesture"), container: area, sheetWay: sheetWay)
       // The step's own curve, in either spelling (`spring: { … }` is the curve as a mapping).
       let writesCurve = fields["curve"] != nil || fields["spring"] != nil
       if let descriptor = Catalog.descriptor(named: step.transition),
@@ -77,16 +80,11 @@ extension JobDecoder {
       // transition: its top follows the finger. Linear while tracking (a
       // curve the step writes, `curve:` or `spring:`, still wins), whether the finger is written
       // as `progress:` (the fraction of the way the top has moved) or as a
-      // `distance:`, percentComplete 1 where the finger has moved the top
-      // between rest and the screen's bottom.
-      if step.transition == "sheet", var gesture = step.gesture, (gesture.travel?.width ?? 0) == 0 {
-        if !writesCurve { step.parameters.values["curve"] = .curve(.linear) }
-        if let travel = gesture.travel {
-          let sheet = PageSheet(parameters: step.parameters).travel(width: canvas.size.width, height: canvas.size.height)
-          gesture.progress = gesture.progress.map { Swift.min(1, $0 * abs(travel.height) / sheet) }
-          gesture.travel = Size(width: 0, height: travel.height < 0 ? -sheet : sheet)
-          step.gesture = gesture
-        }
+      // `distance:` along that way (`gesture(_:_:container:sheetWay:)`),
+      // percentComplete 1 where the finger has moved the top between rest
+      // and the screen's bottom.
+      if step.transition == "sheet", (step.gesture?.travel?.width ?? 0) == 0, !writesCurve {
+        step.parameters.values["curve"] = .curve(.linear)
       }
     }
     if let node = fields["mirror"] { step.mirror = try boolean(node, fields.path("mirror")) }

@@ -883,6 +883,35 @@ extension CaptionInkTests {
     }
   }
 
+  /// A finger dragging a sheet starts on its top and goes at most to the
+  /// screen's bottom: its `distance` is at most the sheet's way (783 pt on
+  /// an iPhone 15, 886.5 on an iPad mini's card), an error at the sample
+  /// past it. The screen's height (852, 1133) was the limit, and a sample
+  /// past the way was cut to percentComplete 1 before the frames between
+  /// samples were worked out, so the sheet fell behind the finger there.
+  @Test func aSheetDragGoesNoFurtherThanTheSheetsWay() throws {
+    func parse(_ device: String, _ distance: String) throws(Diagnostic) -> JobSpec {
+      let drag = "\n  - dismiss: { gesture: { direction: down, distance: [0, 100, \(distance)] } }"
+      return try JobParser.parse(Self.sheetJob(canvas: "device: \(device)", then: drag), file: "p.cfg")
+    }
+    guard case .transition(let step) = try parse("iphone-15", "783").timeline[2] else {
+      Issue.record("no gesture step")
+      return
+    }
+    #expect(step.gesture?.progress == [0, 100.0 / 783, 1])
+    for (device, way, past) in [("iphone-15", "783", "784"), ("ipad-mini", "886.5", "887")] {
+      do {
+        _ = try parse(device, past)
+        Issue.record("\(device): parsed a drag \(past) pt down")
+      } catch {
+        #expect(
+          error.description
+            == "p.cfg:9:63: error: timeline[2].dismiss.gesture.distance[2]: expected a distance in points from 0 to \(way) "
+            + "(the sheet's way, from its rest to the screen's bottom), got \(past)")
+      }
+    }
+  }
+
   /// A sheet drag written as `progress:` follows the finger as its
   /// `distance:` form does: linear while tracking, the top the sample's
   /// fraction of the way from rest to the screen's bottom (not along the
