@@ -135,7 +135,7 @@ struct BatchPlan: Sendable {
   /// Every job file named by `inputs`: files as given, directories searched
   /// recursively for `jobExtensions` (`FolderListing`: a linked folder
   /// where it lives, links inside to files only), each directory's files sorted by path
-  /// (bytewise, so every machine agrees), the same file never twice. No job
+  /// (bytewise, so every machine agrees), the same job (`identity(of:)`) never twice. No job
   /// at all is `NoJobsFound`.
   static func findJobs(_ inputs: [String]) throws -> [String] {
     var jobs: [String] = []
@@ -169,8 +169,8 @@ struct BatchPlan: Sendable {
       } else {
         found = [input]
       }
-      // The same file however it is spelled ('good.cfg', './good.cfg', its absolute path, a link to it).
-      for path in found where seen.insert(PathPolicy.resolve(path) ?? absolute(path)).inserted {
+      // The same job however it is spelled ('good.cfg', './good.cfg', its absolute path, a linked folder).
+      for path in found where seen.insert(identity(of: path)).inserted {
         jobs.append(path)
       }
     }
@@ -192,6 +192,10 @@ struct BatchPlan: Sendable {
       placed.withLock { $0[i] = jobs }
     }
     jobs = placed.withLock { $0.flatMap { $0 } }
+    // A link to a job file beside it is the same job when the job names itself (its name and folder
+    // decide its outputs): kept once, where first named. Without a `name:` it is named after the link.
+    var units = Set<String>()
+    jobs.removeAll { job in !units.insert(Self.sameFile(job.file) + "\u{0}\(job.unit)\u{0}" + job.name).inserted }
     if let wanted = options.locales {
       // A code no job lists is a mistake; a job that lists none of them is not rendered.
       let listed = Set(jobs.flatMap(\.listedLocales).map(LocaleSelection.tag))
@@ -395,6 +399,33 @@ struct BatchPlan: Sendable {
       return (PathText.folder(of: spec.file) as NSString).appendingPathComponent(dir)
     }
     return "out"
+  }
+
+  /// Which job the job file at `path` is: its folder made absolute and
+  /// resolved physically (`PathPolicy.resolve`), then its own name as
+  /// written. A job's images, fonts, catalog and `output.dir` are found from
+  /// the folder the path names, and its default name is the file's, so
+  /// `a.cfg`, `./a.cfg`, `jobs/../a.cfg`, the absolute path and the same
+  /// file through a linked folder are one job, while a link to the file (in
+  /// another folder, with its own images, or under another name) is a job
+  /// of its own: resolving the file itself would render one of the two and
+  /// silently drop the other. (A link beside the file, of a job that names
+  /// itself, writes the same outputs: `init` keeps that one once.)
+  static func identity(of path: String) -> String {
+    let written = PathText.folder(of: path)
+    let folder = written.isEmpty ? "." : written
+    let resolved = PathPolicy.resolve(folder) ?? absolute(folder)
+    return (resolved == "/" ? "" : resolved) + "/" + PathText.fileName(of: path)
+  }
+
+  /// The job file at `path` and the folder its paths are found from, both
+  /// resolved physically: what two spellings of one job share even when one
+  /// is a link beside the file under another name (`identity(of:)` tells
+  /// those apart, as their default names differ).
+  static func sameFile(_ path: String) -> String {
+    let written = PathText.folder(of: path)
+    let folder = written.isEmpty ? "." : written
+    return (PathPolicy.resolve(folder) ?? absolute(folder)) + "\u{0}" + (PathPolicy.resolve(path) ?? absolute(path))
   }
 
   /// `path` made absolute against the working directory, `.`/`..` resolved.

@@ -7,8 +7,8 @@ enum BatchReport {
   /// line and column. Written to `path`, each output also gets `file`: its
   /// path relative to the report's folder, which still holds when the folder
   /// is copied elsewhere (a CI artifact), so `transvid gallery` finds it.
-  /// Each job's `absolute_file` is its file absolute, links resolved
-  /// (`absoluteFile(of:)`): which file it is, however the command line
+  /// Each job's `absolute_file` is its file absolute, its folder's links
+  /// resolved (`absoluteFile(of:)`): which job it is, however the command line
   /// spelled it, for `transvid gallery` to find a job two reports list.
   /// `merged`: the number of reports `transvid gallery` merged into this one
   /// and the shards they were of (`"shards": ["1/3", "2/3"]`, in order; a
@@ -69,9 +69,11 @@ enum BatchReport {
     return lines.joined(separator: "\n") + "\n"
   }
 
-  /// `file` made absolute in the working folder, links and `..` resolved as
-  /// the kernel follows them (`PathPolicy.resolve`).
-  static func absoluteFile(of file: String) -> String { PathPolicy.resolve(file) ?? BatchPlan.absolute(file) }
+  /// `file` made absolute in the working folder, the links and `..` of its
+  /// folder resolved as the kernel follows them: which job it is
+  /// (`BatchPlan.identity(of:)`), so a link to a job file in another folder
+  /// is a job of its own here too.
+  static func absoluteFile(of file: String) -> String { BatchPlan.identity(of: file) }
 
   /// `transvid.` and the folder of the job file `file`, the same however
   /// the command line named it: relative to `workingFolder` when inside it

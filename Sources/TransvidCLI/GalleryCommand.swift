@@ -11,7 +11,7 @@ import Media
 /// a file with locales is one job per locale) in two
 /// reports is an error naming both, since two shards rendering one job
 /// means the shards were not one batch. The file is the report's
-/// `absolute_file` (absolute, links resolved, where the shard ran: one file
+/// `absolute_file` (absolute, its folder's links resolved, where the shard ran: one job
 /// however the shards spelled it or whichever folder they ran in); a report
 /// from before reports gave it is compared by its file as written
 /// (`sameFile`). An output is found through its

@@ -646,4 +646,38 @@ import TestSupport
     #expect(found.reports == [path(dir, "ls/s1/report.json")])
     #expect(found.damaged == [])
   }
+
+  /// A link to a job file is a job of its own: its `output.dir` (and its
+  /// images, fonts and catalog) are found from the link's folder and its
+  /// default name is the link's. A batch over the folder renders the file
+  /// and each link; the CLI sweep found all but the first dropped as the
+  /// same file named twice (a whole folder's demo never written, exit 0).
+  /// The report tells them apart by `absolute_file`, as a gallery merge
+  /// does; the same path spelled twice is still one job, and so is a link
+  /// beside a job that names itself (the same outputs).
+  @Test func aLinkToAJobFileIsAJobOfItsOwn() throws {
+    let dir = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    let fm = FileManager.default
+    for folder in ["jobs/en", "jobs/de"] { try fm.createDirectory(atPath: path(dir, folder), withIntermediateDirectories: true) }
+    let job = tinyJob(name: "unused")
+      .replacingOccurrences(of: "name: unused\n", with: "")
+      .replacingOccurrences(of: "output: { formats:", with: "output: { dir: out, formats:")
+    let demo = try write(job, to: "jobs/en/demo.cfg", in: dir)
+    try fm.createSymbolicLink(atPath: path(dir, "jobs/de/demo.cfg"), withDestinationPath: "../en/demo.cfg")
+    try fm.createSymbolicLink(atPath: path(dir, "jobs/en/alias.cfg"), withDestinationPath: "demo.cfg")
+    try write(job.replacingOccurrences(of: "canvas:", with: "name: fixed\ncanvas:"), to: "jobs/en/fixed.cfg", in: dir)
+    try fm.createSymbolicLink(atPath: path(dir, "jobs/en/same.cfg"), withDestinationPath: "fixed.cfg")
+    let capture = Capture()
+    #expect(transvid([path(dir, "jobs"), "--report", path(dir, "report.json"), "-q"], capture) == 0, "\(capture.err)")
+    #expect(Set(files(in: path(dir, "jobs/en/out")).keys) == ["alias.mp4", "demo.mp4", "fixed.mp4"])
+    #expect(Set(files(in: path(dir, "jobs/de/out")).keys) == ["demo.mp4"])
+    let real = try #require(PathPolicy.resolve(dir))
+    #expect(
+      try reportJobs(path(dir, "report.json")).map { $0["absolute_file"] as? String }
+        == ["jobs/de/demo.cfg", "jobs/en/alias.cfg", "jobs/en/demo.cfg", "jobs/en/fixed.cfg"].map { path(real, $0) })
+    #expect(
+      try BatchPlan.findJobs([demo, path(dir, "jobs/de/../en/./demo.cfg"), path(dir, "jobs/en")])
+        == [demo] + ["alias", "fixed", "same"].map { path(dir, "jobs/en/\($0).cfg") })
+  }
 }
