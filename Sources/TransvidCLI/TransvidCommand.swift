@@ -106,11 +106,18 @@ public enum TransvidCommand {
     // Outputs go into a folder, reports into files: the wrong kind there
     // would fail every job alike, or the run after every job rendered.
     var isFolder: ObjCBool = false
-    if let folder = options.outputDirectory, FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder),
-      !isFolder.boolValue
-    {
-      console.error("transvid: -o '\(folder)' is a file; outputs go into a folder\nRun 'transvid --help' for usage.")
-      return 2
+    if let folder = options.outputDirectory {
+      if FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), !isFolder.boolValue {
+        console.error("transvid: -o '\(folder)' is a file; outputs go into a folder\nRun 'transvid --help' for usage.")
+        return 2
+      }
+      // A file where one of its folders should be is as wrong (every job would fail alike), as for `gallery -o`.
+      do throws(MediaError) {
+        try Platform.checkDirectories(folder)
+      } catch {
+        console.error("transvid: -o '\(folder)': \(error.message)\nRun 'transvid --help' for usage.")
+        return 2
+      }
     }
     for (option, file) in [("--report", options.report), ("--junit", options.junit)] {
       guard let file, FileManager.default.fileExists(atPath: file, isDirectory: &isFolder), isFolder.boolValue else { continue }

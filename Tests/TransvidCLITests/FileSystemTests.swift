@@ -707,7 +707,7 @@ let outsideHint = "jobs may reach only their own folder; allow another with --al
 
   // MARK: - Clear errors
 
-  /// `-o` naming a file, below a file, empty; `.transvid-cache` a file;
+  /// `-o` naming a file, below a file (both usage errors), empty; `.transvid-cache` a file;
   /// a read-only `-o` (a read-only tmpfs when mounting works): the system's
   /// words, no NSCocoaErrorDomain.
   @Test func folderProblemsAreSaidPlainly() throws {
@@ -718,9 +718,11 @@ let outsideHint = "jobs may reach only their own folder; allow another with --al
     try FileManager.default.createDirectory(atPath: path(dir, "cached"), withIntermediateDirectories: true)
     try write("x", to: "cached/.transvid-cache", in: dir)
     var cases = [
-      // A file for -o fails every job alike: a usage error before any.
+      // A file for -o fails every job alike: a usage error before any. So does a file where one of
+      // its folders should be, as for `gallery -o` (it failed each job, exit 1: the CLI sweep).
       (["-o", "afile"], 2, "transvid: -o 'afile' is a file; outputs go into a folder"),
-      (["-o", "afile/sub"], 1, "good.cfg: error: create folder 'afile/sub': 'afile' is a regular file"),
+      (["-o", "afile/sub"], 2, "transvid: -o 'afile/sub': 'afile' is a regular file"),
+      (["-o", "afile/sub/deeper"], 2, "transvid: -o 'afile/sub/deeper': 'afile' is a regular file"),
       (["-o", "cached"], 1, "good.cfg: error: create folder 'cached/.transvid-cache': 'cached/.transvid-cache' is a regular file"),
       (["-o", ""], 2, "transvid: option -o needs a path, got an empty one"),
       (["--report", ""], 2, "transvid: option --report needs a path, got an empty one"),
