@@ -389,9 +389,12 @@ struct Options: Sendable {
 }
 
 extension Options {
-  /// `--locale ar,ja`: a comma-separated list of locale codes.
+  /// `--locale ar,ja`: a comma-separated list of locale codes, each once
+  /// (codes compare as `LocaleSelection.tag`: `en,EN` is `en`), as written
+  /// the first time, so no message names a code twice.
   static func locales(_ text: String) throws -> [String] {
-    let list = items(text)
+    var seen = Set<String>()
+    let list = items(text).filter { seen.insert(LocaleSelection.tag($0)).inserted }
     guard !list.isEmpty else { throw UsageError(description: "option --locale needs a value, e.g. --locale ar,ja") }
     return list
   }

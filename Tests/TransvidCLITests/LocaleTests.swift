@@ -687,6 +687,13 @@ import TransvidCLI
     let spelt = Capture()
     #expect(transvid([mixed, "-o", some, "--locale", "zh_hant_tw"], spelt) == 1)
     #expect(spelt.err.contains("\(path(mixed, "plain.cfg")): error: the job has no locale 'zh_hant_tw' (it lists none: add locales: [zh-Hant-TW] and its strings)"), "\(spelt.err)")
+    // A code given twice, in any case, is named once (the CLI sweep: 'fr', 'FR' and [fr, fr]).
+    let twice = Capture()
+    #expect(transvid([path(mixed, "plain.cfg"), "-o", some, "--locale", "fr,FR"], twice) == 1)
+    #expect(twice.err == ["\(path(mixed, "plain.cfg")): error: the job has no locale 'fr' (it lists none: add locales: [fr] and its strings)"], "\(twice.err)")
+    let typoTwice = Capture()
+    #expect(transvid([mixed, "-o", some, "--locale", "ja,fr,fr"], typoTwice) == 2)
+    #expect(typoTwice.err == ["transvid: --locale: no job lists 'fr' (the jobs list ar, de, en, ja)"])
 
     // `transvid frame --locale ar` draws the Arabic frame: the same pixels as the batch's poster.
     let frame = path(dir, "ar-frame.png")
