@@ -276,7 +276,8 @@ public struct AtomicFile: Sendable {
     guard !path.isEmpty else { throw MediaError("write ''", "the path is empty") }
     try Platform.checkReplaceable(path)
     let (dir, name) = Platform.split(path)
-    if !dir.isEmpty { try Platform.createDirectories(dir) }
+    // The folder is named without the slash `split` keeps: `create folder 'out'`, not 'out/'.
+    if !dir.isEmpty { try Platform.createDirectories(dir == "/" ? dir : String(dir.dropLast())) }
     var template = Array("\(dir).\(name).tmp-XXXXXX".utf8CString)
     let made = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
     guard made != nil else { throw MediaError("write '\(path)'", Platform.errnoMessage()) }

@@ -147,6 +147,8 @@ func maxChannelDifference(_ a: Pixel, _ b: Pixel) -> Int {
       try PNGWriter.write(quadrants(), to: dir.path("out.png/x.png"))
     }
     #expect(error?.message == "'\(dir.path("out.png"))' is a regular file")
+    // The folder named as written, without a trailing slash (`transvid frame -o out.png/x.png`: the CLI sweep).
+    #expect(error?.operation == "create folder '\(dir.path("out.png"))'")
     #expect(try dir.entries() == ["missing", "out.png"])
   }
 }
