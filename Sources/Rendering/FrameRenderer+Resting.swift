@@ -202,11 +202,10 @@ final class RestingImages: Sendable {
       }
       var context = FrameRenderer.context(for: step, screens: screens, spec: spec, from: inSpace(from), to: inSpace(to))
       context?.startsFromWholeScreen = whole
-      // Inside a sheet the step's container is the sheet (`Transition.hostedContainerSize`).
-      if let host, var hosted = context, host.transition.hostedContainerSize(in: host.context) != hosted.containerSize {
-        hosted.screenSize = hosted.screenSize ?? hosted.containerSize
-        hosted.containerSize = host.transition.hostedContainerSize(in: host.context)
-        context = hosted
+      // Inside a sheet the step's container is the sheet (`Transition.hostedContainerSize`),
+      // its screens the sheet's part of them (`HostedSteps.swift`).
+      if let host, let hosted = context, host.transition.hostedContainerSize(in: host.context) != hosted.containerSize {
+        context = hosted.inCard(host.transition.hostedContainerSize(in: host.context))
       }
       entry.context = context
       entry.host = host

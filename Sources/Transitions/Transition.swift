@@ -84,15 +84,14 @@ public struct TransitionContext: Sendable {
   /// the old screen (`PartialPresentation`) then takes the whole picture
   /// off the screen its own way, from where it is.
   public var startsFromWholeScreen = false
-  /// The screens' size in points where it is not the container's: a step
-  /// inside a sheet or an iPad's card (`Transition.hostedContainerSize`)
-  /// has the sheet for its container, as UIKit's navigation controller
-  /// there has the sheet's bounds, and draws the screens at their own size,
-  /// their top-left part in the sheet; and on a canvas of fractional points
-  /// (390.5 pt × 1 = 391 px) the snapshots' pixels are a whole number of
-  /// them, drawn a pixel for a pixel, as the still frames show them, not
-  /// stretched over the container by a fraction of a pixel, which blurred
-  /// every frame of a step. Nil: the container's.
+  /// The screens' size in points where it is not the container's: on a
+  /// canvas of fractional points (390.5 pt × 1 = 391 px), or in a card of
+  /// them, the snapshots' pixels are a whole number of them, drawn a pixel
+  /// for a pixel, as the still frames show them, not stretched over the
+  /// container by a fraction of a pixel, which blurred every frame of a
+  /// step. (A step inside a sheet or an iPad's card has the card for its
+  /// container, `Transition.hostedContainerSize`, and the card's part of
+  /// the screens for its screens.) Nil: the container's.
   public var screenSize: Size? = nil
 
   public init(containerSize: Size, scale: Double, operation: TransitionOperation, fromScreen: ScreenSnapshot, toScreen: ScreenSnapshot) {

@@ -271,6 +271,48 @@ import Testing
     for n in mirrored.indices { #expect(mirrored[n] == english[n].mirroredHorizontally(), "frame \(n)") }
   }
 
+  /// In a sheet's card a step draws what it draws on a screen of the card's
+  /// size: the card is its container and its screens are the card's part
+  /// of them. flip-horizontal turned the whole screen about the screen's
+  /// centre line (in a 100 pt card, about its right edge, a card-sized dim
+  /// over part of it), page-flip's page was the screen's width (half way
+  /// it still covered the card) and elastic-present shrank the old screen
+  /// about the screen's middle, not the card's.
+  @Test(arguments: ["flip-horizontal", "page-flip", "elastic-present, height: 100", "push", "zoom-expand"])
+  func aStepInACardDrawsWhatItDrawsOnAScreenOfTheCardsSize(transition: String) throws {
+    func job(size: String, first: String) -> String {
+      """
+      name: card
+      canvas: { size: \(size), scale: 1, fps: 30, background: "#000000" }
+      screens:
+        a: { background: "#000000" }
+        b: { background: "#0000FF", views: [ { frame: [20, 10, 10, 140], color: "#FFFF00" } ] }
+        c: { background: "#FF00FF", views: [ { frame: [0, 20, 4, 100], color: "#00FF00" }, { frame: [60, 40, 30, 30], color: "#00FFFF" } ] }
+      timeline:
+        - \(first)
+        - push: { to: c, transition: \(transition), duration: 0.3, curve: linear }
+        - hold: 0.1
+      """
+    }
+    let inCard = try Self.frames(
+      job(size: "200x400", first: "present: { to: b, transition: sheet, cardWidth: 100, cardHeight: 160, duration: 0.1 }"))
+    let small = FrameRenderer(spec: try JobParser.parse(
+      job(size: "100x160", first: "hold: 0.1").replacingOccurrences(of: "  a: { background: \"#000000\" }\n", with: ""),
+      file: "card.cfg"))
+    #expect(inCard.count == small.frameCount && inCard.count == 15)
+    // The card spans x 50…150, y 120…280; its 10 pt corners are rounded.
+    for n in 3..<inCard.count {
+      let alone = small.frame(n, width: 100, height: 160)
+      let differing = (0..<160).flatMap { y in
+        (0..<100).filter { x in
+          let corner = (x < 10 || x >= 90) && (y < 10 || y >= 150)
+          return !corner && inCard[n][50 + x, 120 + y] != alone[x, y]
+        }.map { (x: $0, y: y) }
+      }
+      #expect(differing.isEmpty, "frame \(n): \(differing.count) pixels differ, first \(differing.prefix(3))")
+    }
+  }
+
   /// A step pushed inside an iPhone's sheet (or an elastic card) has the
   /// sheet for its container, as tall as the sheet shows: a cover slides up
   /// from the sheet's bottom edge, the screen's, across the sheet's 331
