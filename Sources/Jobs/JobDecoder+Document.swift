@@ -23,8 +23,14 @@ extension JobDecoder {
       try required("screens", in: fields, "a mapping of screen names to screens"), canvas: canvas,
       sheets: JobDecoder.sheetScreens(fields["timeline"]))
     let timeline = try timeline(try required("timeline", in: fields, "a list of steps"), screens: screens, canvas: canvas)
+    // A screen shown in a card narrower than the screen is laid out in the
+    // card: a navigation bar of UIKit's frame spans the card the sheet writes.
     for (name, width) in cardWidths(of: timeline, canvas: canvas) {
-      if let s = screens.firstIndex(where: { $0.name == name }) { screens[s].cardWidth = width }
+      guard let s = screens.firstIndex(where: { $0.name == name }) else { continue }
+      screens[s].cardWidth = width
+      for v in screens[s].views.indices where screens[s].views[v].kind == .navbar && screens[s].views[v].barHeight != nil {
+        screens[s].views[v].frame.size.width = width
+      }
     }
     var spec = JobSpec(name: name, file: file, canvas: canvas, output: output, screens: screens, timeline: timeline)
     spec.nameLocation = fields["name"]?.location ?? location(line: 1, column: 1)

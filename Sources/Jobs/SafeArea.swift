@@ -49,8 +49,10 @@ enum SafeArea {
   /// sideways, which shows no status bar, at the top and 32 pt tall (44 on
   /// the Plus and Max phones, 414 pt or wider upright); and on a screen a
   /// sheet presents, at the card's top with no status bar above it, 56 pt
-  /// tall (iOS 13's page and form sheets) and as wide as the card. With
-  /// the bar's own height, below the status bar.
+  /// tall (iOS 13's page and form sheets) and as wide as the card (the
+  /// device's form sheet here; `JobDecoder.job` widens it to the card a
+  /// sheet's `cardWidth:` writes). With the bar's own height, below the
+  /// status bar.
   static func navigationBar(on canvas: CanvasSpec, inSheet: Bool) -> (frame: Rect, barHeight: Double) {
     let width = (inSheet ? formSheetWidth(canvas) : nil) ?? canvas.size.width
     let (top, bar): (Double, Double) =

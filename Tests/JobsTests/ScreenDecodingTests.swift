@@ -143,6 +143,29 @@ import Testing
     #expect(whole.width == job.canvas.size.width && whole.height > 56)
   }
 
+  /// A sheet's bar spans its card, as README says, however wide the sheet
+  /// writes its card (`cardWidth:`), and so does the bar of a screen pushed
+  /// there: the bar took the device's form-sheet width (580 pt on an iPad
+  /// Pro 12.9) in a 700 pt card, its title 60 pt left of the card's middle,
+  /// and the whole screen's width in a card on a size that is no device.
+  @Test(arguments: [("device: ipad-13, scale: 1", "cardWidth: 700, cardHeight: 700", 700.0), ("size: 200x400", "cardWidth: 100", 100.0)])
+  static func aSheetsBarSpansTheCardItWrites(canvas: String, card: String, width: Double) throws {
+    let job = try JobParser.parse(
+      """
+      canvas: { \(canvas) }
+      screens:
+        a: {}
+        b: { views: [ { kind: navbar, text: B } ] }
+        c: { views: [ { kind: navbar, text: C } ] }
+      timeline:
+        - present: { to: b, transition: sheet, \(card) }
+        - push: { to: c, transition: push }
+      """, file: "j.cfg")
+    #expect(job.screens[1].views.first?.frame.width == width)
+    #expect(job.screens[2].views.first?.frame.width == width)
+    #expect(job.screens[1].views.first?.textFrame.width == width - 32)
+  }
+
   static let broken: [BrokenJob] = [
     BrokenJob(
       "screen contentMode stretch", "screens:\n  home: { image: a.png, contentMode: stretch }\n",
