@@ -192,6 +192,9 @@ public enum Platform {
         guard info.st_mode & S_IFMT == S_IFDIR else {
           throw MediaError(operation, "'\(prefix)' is \(kind(info.st_mode))")
         }
+      } else if let target = danglingLink(prefix) {
+        // `mkdir` says such a link exists, and every file made through it that its folder does not.
+        throw MediaError(operation, "'\(prefix)' is a symbolic link to '\(target)': \(errnoMessage())")
       } else if !creating {
         return
       } else if mkdir(prefix, 0o777) != 0 && errno != EEXIST {
@@ -199,6 +202,20 @@ public enum Platform {
       }
       prefix += "/"
     }
+  }
+
+  /// What the symbolic link `path` points to, when `path` is one that
+  /// `stat` cannot follow (its target missing, or a loop); nil otherwise.
+  /// Keeps `errno` as the failed `stat` left it.
+  private static func danglingLink(_ path: String) -> String? {
+    let code = errno
+    defer { errno = code }
+    var info = stat()
+    guard lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFLNK else { return nil }
+    var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+    let count = readlink(path, &buffer, buffer.count - 1)
+    guard count >= 0 else { return nil }
+    return String(decoding: buffer.prefix(count).map { UInt8(bitPattern: $0) }, as: UTF8.self)
   }
 
   /// Creates the folder `path` (its parent must exist), failing if anything

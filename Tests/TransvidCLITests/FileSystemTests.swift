@@ -707,7 +707,7 @@ let outsideHint = "jobs may reach only their own folder; allow another with --al
 
   // MARK: - Clear errors
 
-  /// `-o` naming a file, below a file (both usage errors), empty; `.transvid-cache` a file;
+  /// `-o` naming a file, below a file, a link to nothing (usage errors), empty; `.transvid-cache` a file;
   /// a read-only `-o` (a read-only tmpfs when mounting works): the system's
   /// words, no NSCocoaErrorDomain.
   @Test func folderProblemsAreSaidPlainly() throws {
@@ -717,12 +717,16 @@ let outsideHint = "jobs may reach only their own folder; allow another with --al
     try write("x", to: "afile", in: dir)
     try FileManager.default.createDirectory(atPath: path(dir, "cached"), withIntermediateDirectories: true)
     try write("x", to: "cached/.transvid-cache", in: dir)
+    try FileManager.default.createSymbolicLink(atPath: path(dir, "gone"), withDestinationPath: "nowhere")
     var cases = [
       // A file for -o fails every job alike: a usage error before any. So does a file where one of
       // its folders should be, as for `gallery -o` (it failed each job, exit 1: the CLI sweep).
       (["-o", "afile"], 2, "transvid: -o 'afile' is a file; outputs go into a folder"),
       (["-o", "afile/sub"], 2, "transvid: -o 'afile/sub': 'afile' is a regular file"),
       (["-o", "afile/sub/deeper"], 2, "transvid: -o 'afile/sub/deeper': 'afile' is a regular file"),
+      // A link to nothing is said as one (each job said only that no folder could be made inside it: the CLI sweep).
+      (["-o", "gone"], 2, "transvid: -o 'gone': 'gone' is a symbolic link to 'nowhere': No such file or directory"),
+      (["-o", "gone/sub"], 2, "transvid: -o 'gone/sub': 'gone' is a symbolic link to 'nowhere': No such file or directory"),
       (["-o", "cached"], 1, "good.cfg: error: create folder 'cached/.transvid-cache': 'cached/.transvid-cache' is a regular file"),
       (["-o", ""], 2, "transvid: option -o needs a path, got an empty one"),
       (["--report", ""], 2, "transvid: option --report needs a path, got an empty one"),
