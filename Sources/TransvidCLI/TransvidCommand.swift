@@ -72,6 +72,15 @@ public enum TransvidCommand {
       --version              print the version
       -h, --help             show this help
 
+    A SUBCOMMAND'S OWN OPTIONS:
+      --json                 plan: the plan as JSON (jobs, shards, cache keys, costs)
+      --draft                watch: render at 1x and 15 fps
+      -t, --time T           frame: the frame a player shows at T seconds (frame ⌊T·fps⌋)
+      --appearance MODE      frame: light or dark (default: the job's first)
+      -n, --samples N        curve: rows of the CSV, 2 to 100000 (default 101)
+      --duration S           curve: the seconds the rows span (a UIKit spring without
+                             its own duration takes it)
+
     EXAMPLE:
       transvid jobs/circle-spread.cfg        writes out/circle-spread.mp4
       transvid jobs -j 4 --report out/report.json --gallery out

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 import Transitions
-import TransvidCLI
+@testable import TransvidCLI
 
 /// Broken job files: exact messages, exit status 1, no output, the other
 /// jobs of the batch still rendered.
@@ -151,6 +151,12 @@ import TransvidCLI
     #expect(capture.out[0].hasPrefix("USAGE: transvid [options] JOB.cfg|DIR ..."))
     #expect(capture.out[0].contains("transvid jobs/circle-spread.cfg        writes out/circle-spread.mp4"))
     #expect(capture.out[0].contains("--format LIST          override the job's formats: mp4,gif,png,sheet,webm,mov,apng,webp\n"))
+    // Every option is explained under OPTIONS, a subcommand's own too (--json, --draft, --time,
+    // --appearance, --samples and --duration were in the USAGE lines only: the CLI sweep).
+    let options = capture.out[0].components(separatedBy: "OPTIONS:").dropFirst().joined()
+    for option in Options.renderOptions + ["--draft", "--time", "--appearance", "--samples", "--duration"] {
+      #expect(options.contains("  \(option) ") || options.contains(", \(option) "), "\(option)")
+    }
     let version = Capture()
     #expect(TransvidCommand.run(["--version"], console: version.console) == 0)
     #expect(version.out == ["transvid \(TransvidCommand.version)"])
