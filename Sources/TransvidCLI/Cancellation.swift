@@ -101,7 +101,8 @@ final class Cancellation: Sendable {
       source.setEventHandler {
         shared.cancelAndCleanUp {
           let name = WorkerProcess.signalName(signo)
-          console.error("\ntransvid: stopped by \(name); unfinished outputs removed")
+          // On a terminal the line starts after the `^C` it echoed; a log gets no empty line.
+          console.error((isatty(2) == 1 ? "\n" : "") + "transvid: stopped by \(name); unfinished outputs removed")
           _exit(128 + signo)
         }
       }
