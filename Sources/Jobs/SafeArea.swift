@@ -50,11 +50,12 @@ enum SafeArea {
   /// the Plus and Max phones, 414 pt or wider upright); and on a screen a
   /// sheet presents, at the card's top with no status bar above it, 56 pt
   /// tall (iOS 13's page and form sheets) and as wide as the card (the
-  /// device's form sheet here; `JobDecoder.job` widens it to the card a
-  /// sheet's `cardWidth:` writes). With the bar's own height, below the
-  /// status bar.
+  /// screen's width here, a page sheet's or a sheet's as wide as the
+  /// screen, `cardWidth: 0` on an iPad too; `JobDecoder.job` narrows it to
+  /// a card narrower than the screen, an iPad's form sheet or a sheet's
+  /// `cardWidth:`). With the bar's own height, below the status bar.
   static func navigationBar(on canvas: CanvasSpec, inSheet: Bool) -> (frame: Rect, barHeight: Double) {
-    let width = (inSheet ? formSheetWidth(canvas) : nil) ?? canvas.size.width
+    let width = canvas.size.width
     let (top, bar): (Double, Double) =
       inSheet
       ? (0, 56) : isCompactHeight(canvas) ? (0, canvas.size.height >= 414 ? 44 : 32) : (top(for: canvas.size), isPad(canvas) ? 50 : 44)

@@ -148,7 +148,14 @@ import Testing
   /// there: the bar took the device's form-sheet width (580 pt on an iPad
   /// Pro 12.9) in a 700 pt card, its title 60 pt left of the card's middle,
   /// and the whole screen's width in a card on a size that is no device.
-  @Test(arguments: [("device: ipad-13, scale: 1", "cardWidth: 700, cardHeight: 700", 700.0), ("size: 200x400", "cardWidth: 100", 100.0)])
+  /// A sheet as wide as the screen on an iPad (`cardWidth: 0`, a page
+  /// sheet, or a card at least as wide as the screen) has a bar as wide as
+  /// the screen: it kept the form sheet's 580 pt on the iPad mini's 744.
+  @Test(arguments: [
+    ("device: ipad-13, scale: 1", "cardWidth: 700, cardHeight: 700", 700.0), ("size: 200x400", "cardWidth: 100", 100.0),
+    ("device: ipad-13, scale: 1", "", 580.0), ("device: ipad-mini, scale: 1", "cardWidth: 0", 744.0),
+    ("device: ipad-mini, scale: 1", "cardWidth: 900", 744.0),
+  ])
   static func aSheetsBarSpansTheCardItWrites(canvas: String, card: String, width: Double) throws {
     let job = try JobParser.parse(
       """
