@@ -24,12 +24,14 @@ extension JobDecoder {
       sheets: JobDecoder.sheetScreens(fields["timeline"]))
     let timeline = try timeline(try required("timeline", in: fields, "a list of steps"), screens: screens, canvas: canvas)
     // A screen shown in a card narrower than the screen is laid out in the
-    // card: a navigation bar of UIKit's frame spans the card the sheet writes.
-    for (name, width) in cardWidths(of: timeline, canvas: canvas) {
+    // card: a navigation bar of UIKit's frame spans the card the sheet
+    // writes, and a screenshot fills the card.
+    for (name, card) in cardSizes(of: timeline, canvas: canvas) {
       guard let s = screens.firstIndex(where: { $0.name == name }) else { continue }
-      screens[s].cardWidth = width
+      screens[s].cardWidth = card.width
+      screens[s].cardHeight = card.height
       for v in screens[s].views.indices where screens[s].views[v].kind == .navbar && screens[s].views[v].barHeight != nil {
-        screens[s].views[v].frame.size.width = width
+        screens[s].views[v].frame.size.width = card.width
       }
     }
     var spec = JobSpec(name: name, file: file, canvas: canvas, output: output, screens: screens, timeline: timeline)

@@ -157,19 +157,19 @@ extension JobDecoder {
     return size == canvas.size ? nil : size
   }
 
-  /// The width of the card narrower than the screen that each screen shown
-  /// in one is laid out in (`ScreenSpec.cardWidth`): the screen a
+  /// The card narrower than the screen that each screen shown in one is
+  /// laid out in (`ScreenSpec.cardWidth`, `cardHeight`): the screen a
   /// presentation over the old screen shows in its card (an iPad's form
   /// sheet), and the screens a push inside the card, and its pop, show there.
-  func cardWidths(of timeline: [TimelineStep], canvas: CanvasSpec) -> [String: Double] {
-    var widths: [String: Double] = [:]
+  func cardSizes(of timeline: [TimelineStep], canvas: CanvasSpec) -> [String: Size] {
+    var sizes: [String: Size] = [:]
     for case .transition(let step) in timeline {
       let card = step.container ?? (step.operation.isReverse ? nil : hostedContainer(of: step, canvas: canvas))
       guard let card, card.width < canvas.size.width else { continue }
-      if step.container != nil { widths[step.from] = card.width }
-      widths[step.to] = card.width
+      if step.container != nil { sizes[step.from] = card }
+      sizes[step.to] = card
     }
-    return widths
+    return sizes
   }
 
   private func reverseStep(

@@ -393,6 +393,17 @@ public struct ScreenSpec: Hashable, Sendable {
   /// part, so a right-to-left layout mirrors them in the card and a step
   /// drawn mirrored flips it there, as the card shows it.
   public var cardWidth: Double? = nil
+  /// The height of that card (at most the screen's), nil where there is
+  /// none: the screenshot (`image`) fills the card, as a screenshot of a
+  /// view controller shown in a form sheet is the card's size.
+  public var cardHeight: Double? = nil
+
+  /// Where the screenshot is drawn, in points: the card the screen is shown
+  /// in (`cardWidth`, `cardHeight`), else the whole `screen`.
+  public func screenshotArea(on screen: Size) -> Size {
+    guard let cardWidth, let cardHeight else { return screen }
+    return Size(width: cardWidth, height: cardHeight)
+  }
 
   public init(name: String, background: Color?, image: ImageSpec? = nil, views: [ViewSpec], location: SourceLocation) {
     self.name = name

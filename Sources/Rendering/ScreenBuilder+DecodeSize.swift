@@ -31,7 +31,7 @@ extension ScreenBuilder {
         ImageDownsampling.reduction(width: height, height: width, gravity: gravity, in: size, scale: scale))
     }
     for screen in spec.screens {
-      use(screen.image, in: spec.canvas.size)
+      use(screen.image, in: screen.screenshotArea(on: spec.canvas.size))
       for view in screen.views { use(view.image, in: view.frame.size) }
     }
     let named = spec.assets.count { $0.resolvedPath == path }

@@ -30,22 +30,26 @@ public struct ScreenBuilder: Sendable {
   static let placeholder = Color(red8: 209, green8: 209, blue8: 214)
 
   /// The layer tree of a screen: its background filling the canvas, the
-  /// screenshot over it, and its views on top, in points.
+  /// screenshot over it (over the card's part of the screen, for a screen
+  /// shown in a card: `ScreenSpec.screenshotArea`), and its views on top,
+  /// in points.
   public func layer(for screen: ScreenSpec) -> Layer {
     var root = Layer(frame: Rect(origin: .zero, size: spec.canvas.size))
     root.backgroundColor = screen.background ?? spec.canvas.background
-    if let image = screen.image {
-      // Drawn into a canvas-sized bitmap, so a filling screenshot is cropped there.
-      if let bitmap = assets[image.asset.resolvedPath] {
-        root.contents = ImageDownsampling.fitted(
-          bitmap, gravity: image.contentMode.gravity, in: spec.canvas.size, scale: scale)
-        root.contentsGravity = image.contentMode.gravity
-        root.contentsScale = scale
-      } else {
-        root.backgroundColor = ScreenBuilder.placeholder
-      }
-    }
     root.sublayers = screen.views.map(layer(for:))
+    guard let image = screen.image else { return root }
+    guard let bitmap = assets[image.asset.resolvedPath] else {
+      root.backgroundColor = ScreenBuilder.placeholder
+      return root
+    }
+    // Drawn into a bitmap of its area, so a filling screenshot is cropped there.
+    let area = screen.screenshotArea(on: spec.canvas.size)
+    var shot = area == spec.canvas.size ? root : Layer(frame: Rect(origin: .zero, size: area))
+    shot.contents = ImageDownsampling.fitted(bitmap, gravity: image.contentMode.gravity, in: area, scale: scale)
+    shot.contentsGravity = image.contentMode.gravity
+    shot.contentsScale = scale
+    guard area != spec.canvas.size else { return shot }
+    root.sublayers.insert(shot, at: 0)
     return root
   }
 

@@ -45,6 +45,29 @@ import Transitions
     """
   }
 
+  /// A screenshot on a screen shown in a card narrower than the screen
+  /// fills the card, as a screenshot of a form sheet's view controller is
+  /// the card's size: a square red-over-green shot in a 100 × 160 card shows
+  /// its halves there, 80 pt each. It filled the whole 200 × 400 screen and
+  /// the card showed its top-left 100 × 160, red only.
+  @Test static func aScreenshotInACardFillsTheCard() throws {
+    let spec = try JobParser.parse(
+      """
+      canvas: { size: 200x400, scale: 1, fps: 10 }
+      screens:
+        a: { background: "#0000FF" }
+        home: { image: a.png }
+      timeline:
+        - present: { to: home, transition: sheet, cardWidth: 100, cardHeight: 160, duration: 0.1 }
+        - hold: 0.2
+      """, file: "jobs/t.cfg")
+    let renderer = FrameRenderer(spec: spec, assets: ["jobs/a.png": halves(40)])
+    let frame = renderer.frame(renderer.frameCount - 1, width: 200, height: 400)
+    // The card spans x 50…150, y 120…280.
+    #expect(frame[100, 130] == red && frame[100, 195] == red && frame[100, 205] == green && frame[100, 270] == green)
+    #expect(frame[20, 200] == frame[20, 10] && frame[180, 300] == frame[20, 10])
+  }
+
   /// A screen without `background` shows the canvas's: black unless the
   /// canvas names one, in either appearance (README said neither).
   @Test static func aScreenWithoutBackgroundShowsTheCanvas() throws {
