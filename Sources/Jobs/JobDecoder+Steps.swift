@@ -161,15 +161,25 @@ extension JobDecoder {
   /// laid out in (`ScreenSpec.cardWidth`, `cardHeight`): the screen a
   /// presentation over the old screen shows in its card (an iPad's form
   /// sheet), and the screens a push inside the card, and its pop, show there.
+  /// A screen the job also shows on the whole screen (its first, or one a
+  /// step outside a card brings) has one layout, the whole screen's, and
+  /// none here: the card shows its leading part, as it did before screens
+  /// were laid out in their card, rather than the whole screen showing a
+  /// card's layout.
   func cardSizes(of timeline: [TimelineStep], canvas: CanvasSpec) -> [String: Size] {
     var sizes: [String: Size] = [:]
+    var whole: Set<String> = []
     for case .transition(let step) in timeline {
+      if whole.isEmpty { whole.insert(step.from) }
       let card = step.container ?? (step.operation.isReverse ? nil : hostedContainer(of: step, canvas: canvas))
-      guard let card, card.width < canvas.size.width else { continue }
+      guard let card, card.width < canvas.size.width else {
+        if !step.operation.isReverse { whole.insert(step.to) }
+        continue
+      }
       if step.container != nil { sizes[step.from] = card }
       sizes[step.to] = card
     }
-    return sizes
+    return sizes.filter { !whole.contains($0.key) }
   }
 
   private func reverseStep(

@@ -173,6 +173,37 @@ import Testing
     #expect(job.screens[1].views.first?.textFrame.width == width - 32)
   }
 
+  /// A screen the job shows on the whole screen and later in a card keeps
+  /// the whole screen's layout (one layout a screen): laid out in the card,
+  /// the root screen's bar was 300 of the 600 pt it is shown across at the
+  /// job's first frame, and an Arabic view at x 10 was at 240, not 540.
+  /// A screen shown only in the card is laid out there.
+  @Test static func aScreenAlsoShownWholeKeepsTheWholeScreensLayout() throws {
+    let job = try JobParser.parse(
+      """
+      canvas: { size: 600x800, scale: 1 }
+      locales: [ar]
+      screens:
+        a: { views: [ { kind: navbar, text: Title }, { frame: [10, 300, 50, 50], color: "#FFFF00" } ] }
+        b: {}
+        c: { views: [ { kind: navbar, text: C }, { frame: [10, 300, 50, 50], color: "#FFFF00" } ] }
+      timeline:
+        - hold: 0.2
+        - present: { to: b, transition: sheet, cardWidth: 300, cardHeight: 400 }
+        - push: { to: a, transition: push }
+        - push: { to: c, transition: push }
+      """, file: "j.cfg")
+    let arabic = try #require(job.localizedJobs().first)
+    let a = try #require(arabic.screens.first { $0.name == "a" })
+    #expect(a.cardWidth == nil)
+    #expect(a.views.map(\.frame.width) == [600, 50])
+    #expect(a.views[1].frame.minX == 540)
+    let c = try #require(arabic.screens.first { $0.name == "c" })
+    #expect(c.cardWidth == 300)
+    #expect(c.views.map(\.frame.width) == [300, 50])
+    #expect(c.views[1].frame.minX == 240)
+  }
+
   static let broken: [BrokenJob] = [
     BrokenJob(
       "screen contentMode stretch", "screens:\n  home: { image: a.png, contentMode: stretch }\n",
