@@ -161,11 +161,11 @@ extension JobDecoder {
   /// laid out in (`ScreenSpec.cardWidth`, `cardHeight`): the screen a
   /// presentation over the old screen shows in its card (an iPad's form
   /// sheet), and the screens a push inside the card, and its pop, show there.
-  /// A screen the job also shows on the whole screen (its first, or one a
-  /// step outside a card brings) has one layout, the whole screen's, and
-  /// none here: the card shows its leading part, as it did before screens
-  /// were laid out in their card, rather than the whole screen showing a
-  /// card's layout.
+  /// A screen has one layout: one the job also shows on the whole screen
+  /// (its first, or one a step outside a card brings) keeps the whole
+  /// screen's and has none here, and the card shows its part from the
+  /// screen's left edge, rather than the whole screen showing a card's
+  /// layout.
   func cardSizes(of timeline: [TimelineStep], canvas: CanvasSpec) -> [String: Size] {
     var sizes: [String: Size] = [:]
     var whole: Set<String> = []

@@ -204,8 +204,9 @@ final class RestingImages: Sendable {
       context?.startsFromWholeScreen = whole
       // Inside a sheet the step's container is the sheet (`Transition.hostedContainerSize`),
       // its screens the sheet's part of them (`HostedSteps.swift`).
-      if let host, let hosted = context, host.transition.hostedContainerSize(in: host.context) != hosted.containerSize {
-        context = hosted.inCard(host.transition.hostedContainerSize(in: host.context))
+      if let host, let hosted = context {
+        let card = host.transition.hostedContainerSize(in: host.context)
+        if card != hosted.containerSize { context = hosted.inCard(card) }
       }
       entry.context = context
       entry.host = host
