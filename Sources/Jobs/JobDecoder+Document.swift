@@ -19,10 +19,17 @@ extension JobDecoder {
     }
     try checkOrientation(fields["canvas"], canvas: canvas, stage: stage, stageNode: fields["stage"])
     let output = try output(fields["output"])
-    var screens = try screens(
-      try required("screens", in: fields, "a mapping of screen names to screens"), canvas: canvas,
-      sheets: JobDecoder.sheetScreens(fields["timeline"]))
-    let timeline = try timeline(try required("timeline", in: fields, "a list of steps"), screens: screens, canvas: canvas)
+    let screensNode = try required("screens", in: fields, "a mapping of screen names to screens")
+    var screens = try screens(screensNode, canvas: canvas)
+    let timelineNode = try required("timeline", in: fields, "a list of steps")
+    var timeline = try timeline(timelineNode, screens: screens, canvas: canvas)
+    // The screens shown in a sheet's card are laid out as the card's: known
+    // once the timeline is, with the steps that cancel.
+    let sheets = sheetScreens(of: timeline)
+    if !sheets.isEmpty {
+      screens = try self.screens(screensNode, canvas: canvas, sheets: sheets)
+      timeline = try self.timeline(timelineNode, screens: screens, canvas: canvas)
+    }
     // A screen shown in a card narrower than the screen is laid out in the
     // card: a navigation bar of UIKit's frame spans the card the sheet
     // writes, and a screenshot fills the card.

@@ -27,32 +27,30 @@ extension JobDecoder {
   /// font family name).
   static let maximumIDLength = 100
 
-  /// The screens shown in a sheet's card, read ahead of the timeline's own
-  /// decoding: the one a `sheet` step presents (`to:` of a step whose
-  /// `transition` is sheet) and those pushed while it is up, which UIKit
-  /// lays out in the same card (the renderer's hosted steps). They are laid
-  /// out as the card's (a navigation bar at its top, no status bar above it)
-  /// and, in a dark appearance, drawn at UIKit's elevated level.
-  static func sheetScreens(_ timeline: YAMLNode?) -> Set<String> {
+  /// The screens shown in a sheet's card: the one a `sheet` step presents
+  /// and those pushed while it is up, which UIKit lays out in the same card
+  /// (the renderer's hosted steps), as the timeline's stack has them (a
+  /// cancelled step leaves it as it was). They are laid out as the card's (a
+  /// navigation bar at its top, no status bar above it) and, in a dark
+  /// appearance, drawn at UIKit's elevated level. A screen has one layout:
+  /// one the job also shows on the whole screen (its first, or one a step
+  /// outside a sheet brings) keeps the whole screen's, as `cardSizes` has it.
+  func sheetScreens(of timeline: [TimelineStep]) -> Set<String> {
     var names: Set<String> = []
-    // Per step not yet undone, whether its screen is in a sheet's card.
+    var whole: Set<String> = []
+    // Per screen shown and not yet undone, whether it is in a sheet's card.
     var inSheet: [Bool] = []
-    for item in timeline?.items ?? [] {
-      for step in item.pairs ?? [] {
-        let fields = step.value.pairs ?? []
-        switch step.key {
-        case "push", "present":
-          let isSheet = fields.contains { $0.key == "transition" && $0.value.text == "sheet" }
-          let inCard = isSheet || (step.key == "push" && inSheet.last == true)
-          if inCard, let to = fields.first(where: { $0.key == "to" })?.value.text { names.insert(to) }
-          inSheet.append(inCard)
-        case "pop", "dismiss":
-          _ = inSheet.popLast()
-        default: break
-        }
+    for case .transition(let step) in timeline {
+      if whole.isEmpty { whole.insert(step.from) }
+      if step.operation.isReverse {
+        if !step.isCancelled { inSheet.removeLast() }
+        continue
       }
+      let inCard = step.transition == "sheet" || (step.operation == .push && inSheet.last == true)
+      if inCard { names.insert(step.to) } else { whole.insert(step.to) }
+      if !step.isCancelled { inSheet.append(inCard) }
     }
-    return names
+    return names.subtracting(whole)
   }
 
   func screens(_ node: YAMLNode, canvas: CanvasSpec, sheets: Set<String> = []) throws(Diagnostic) -> [ScreenSpec] {

@@ -143,6 +143,37 @@ import Testing
     #expect(whole.width == job.canvas.size.width && whole.height > 56)
   }
 
+  /// A sheet presentation a gesture cancels leaves the stack as it was, so
+  /// the screen pushed next is on the whole screen; and a screen the job
+  /// shows on the whole screen and later in a sheet keeps the whole
+  /// screen's layout (one layout a screen). Both had the sheet's 56 pt bar
+  /// at the top, under the status bar, and in dark the elevated
+  /// systemBackground, #1C1C1E for black. The cancelled sheet's own screen
+  /// is still shown in its card.
+  @Test static func aScreenOnTheWholeScreenHasTheWholeScreensBar() throws {
+    let job = try JobParser.parse(
+      """
+      canvas: { size: 200x400, scale: 1 }
+      appearances: [light, dark]
+      screens:
+        a: {}
+        s: { views: [ { kind: navbar, text: S } ] }
+        b: { background: systemBackground, views: [ { kind: navbar, text: B } ] }
+        c: { background: systemBackground, views: [ { kind: navbar, text: C } ] }
+      timeline:
+        - present: { to: s, transition: sheet, gesture: { progress: [0, 0.2], release: cancel } }
+        - push: { to: b, transition: push }
+        - present: { to: c, transition: sheet }
+        - dismiss: {}
+        - push: { to: c, transition: push }
+      """, file: "j.cfg")
+    let bars = job.screens.map { $0.views.first?.frame.height }
+    #expect(bars == [nil, 56, 64, 64])
+    let dark = job.inAppearance("dark")
+    let backgrounds = dark.screens.map(\.background)
+    #expect(backgrounds == [nil, nil, .black, .black])
+  }
+
   /// A sheet's bar spans its card, as README says, however wide the sheet
   /// writes its card (`cardWidth:`), and so does the bar of a screen pushed
   /// there: the bar took the device's form-sheet width (580 pt on an iPad
