@@ -135,6 +135,26 @@ enum ScriptFonts {
     // The kept start of the text is at the right, as in the full line.
     #expect(cut.glyphs.last?.cluster == 0)
   }
+
+  @Test static func aRightToLeftLineCutToItsNumbersStaysRightToLeft() {
+    // Its first strong character is Arabic: the paragraph is right to left
+    // however little of it is kept, as UILabel truncates the typeset line.
+    let text = "1234567890 مرحبا بالعالم"
+    let digits = TextLayout("123456", fonts: ScriptFonts.set, weight: .regular, pixelSize: 30, maxWidth: 1e6)
+    let ellipsis = TextLayout("\u{2026}", fonts: ScriptFonts.set, weight: .regular, pixelSize: 30, maxWidth: 1e6)
+    let cut = TextLayout(
+      text, fonts: ScriptFonts.set, weight: .regular, pixelSize: 30, maxWidth: digits.width + ellipsis.width + 1)
+    #expect(cut.isTruncated)
+    #expect(cut.isRightToLeft)
+    #expect(cut.glyphs.map(\.cluster) == [6, 0, 1, 2, 3, 4, 5])
+    // Natural alignment puts it at the right edge, as the whole line is:
+    // the 10 pixels a seventh digit does not fit in are on its left.
+    let style = TextStyle(size: 30, color: .black, alignment: .natural)
+    let width = (digits.width + ellipsis.width + 10).rounded()
+    let label = Ink(Label(text, style: style).render(size: Size(width: width, height: 44), scale: 1, fonts: ScriptFonts.set))
+    let rightAligned = label.minX >= 8 && label.maxX >= Int(width) - 4
+    #expect(rightAligned)
+  }
 }
 
 @Suite enum LanguageFontTests {

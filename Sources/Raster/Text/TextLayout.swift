@@ -54,13 +54,16 @@ struct TextLayout {
     _ scalars: [UInt32], fonts: FontSet, weight: FontWeight, language: String?, pixelSize: Double, maxWidth: Double,
     rightToLeft: Bool? = nil, levels: [Int8]? = nil, ellipsis: Bool = false, tabInterval: Double? = nil
   ) {
-    func shape(_ s: [UInt32], levels: [Int8]?, breakBefore: Int? = nil) -> ShapedLine {
+    func shape(_ s: [UInt32], levels: [Int8]?, rightToLeft: Bool?, breakBefore: Int? = nil) -> ShapedLine {
       ShapedLine(
         s, fonts: fonts, weight: weight, language: language, pixelSize: pixelSize, breakBefore: breakBefore,
         rightToLeft: rightToLeft, levels: levels, tabInterval: tabInterval)
     }
     let levels = levels?.count == scalars.count ? levels : nil
-    var line = shape(scalars, levels: levels)
+    var line = shape(scalars, levels: levels, rightToLeft: rightToLeft)
+    // The whole text's direction is the cut line's: "1234 مرحبا" cut to
+    // "12…" is still a right-to-left paragraph, though no strong character is left.
+    let direction = rightToLeft ?? line.isRightToLeft
     isTruncated = false
     // A little slack so a label exactly as wide as its text is not cut by rounding.
     if line.width > maxWidth + 1e-6 || ellipsis {
@@ -74,7 +77,7 @@ struct TextLayout {
         clusterWidth[g.cluster] += g.advance
         isClusterStart[g.cluster] = true
       }
-      let ellipsisWidth = shape([0x2026], levels: nil).width
+      let ellipsisWidth = shape([0x2026], levels: nil, rightToLeft: nil).width
       var count = 0, used = 0.0
       while count < scalars.count, used + clusterWidth[count] + ellipsisWidth <= maxWidth + 1e-6 {
         used += clusterWidth[count]
@@ -85,8 +88,10 @@ struct TextLayout {
         // "Photo …" reads worse than "Photo…".
         var kept = Array(scalars[..<count])
         while let last = kept.last, Unicode.Scalar(last)?.properties.isWhitespace == true { kept.removeLast() }
-        let base: Int8 = rightToLeft == true ? 1 : 0
-        line = shape(kept + [0x2026], levels: levels.map { Array($0[..<kept.count]) + [base] }, breakBefore: kept.count)
+        let base: Int8 = direction ? 1 : 0
+        line = shape(
+          kept + [0x2026], levels: levels.map { Array($0[..<kept.count]) + [base] }, rightToLeft: direction,
+          breakBefore: kept.count)
         if line.width <= maxWidth + 1e-6 || count == 0 { break }
         count -= 1
       }
