@@ -134,7 +134,8 @@ struct BatchPlan: Sendable {
 
   /// Every job file named by `inputs`: files as given, directories searched
   /// recursively for `jobExtensions` (`FolderListing`: a linked folder
-  /// where it lives, links inside to files only), each directory's files sorted by path
+  /// where it lives, links inside to files only; a folder below it that
+  /// cannot be read is listed too, and fails as a job), each directory's files sorted by path
   /// (bytewise, so every machine agrees), the same job (`identity(of:)`) never twice. No job
   /// at all is `NoJobsFound`.
   static func findJobs(_ inputs: [String]) throws -> [String] {
@@ -154,8 +155,15 @@ struct BatchPlan: Sendable {
       }
       var found: [String]
       if isDirectory.boolValue {
-        found = FolderListing.relativePaths(below: input)
+        let listing = FolderListing.listing(below: input)
+        if let reason = listing.unreadable.first(where: { $0.path.isEmpty })?.reason {
+          throw Options.UsageError(description: "cannot read '\(input)': \(reason)")
+        }
+        // A folder below it that cannot be read is listed as a job of its own, which fails saying so (`place`).
+        let unreadable = Set(listing.unreadable.map(\.path))
+        found = listing.paths
           .filter { path in
+            if unreadable.contains(path) { return true }
             var folder: ObjCBool = false
             // A folder named `x.cfg` is no job file.
             return jobExtensions.contains(PathText.fileExtension(of: path))
@@ -284,6 +292,16 @@ struct BatchPlan: Sendable {
   /// The jobs of one file (one per locale, `JobSpec.localizedJobs`), parsed and
   /// placed; a broken file is one failed job.
   static func place(file: String, options: Options) -> [PlannedJob] {
+    // A folder here is one `findJobs` could not read: the job files in it would be lost without a word.
+    var info = stat()
+    if stat(file, &info) == 0, info.st_mode & S_IFMT == S_IFDIR {
+      var job = PlannedJob(file: file, name: PathText.fileName(of: file))
+      job.failure = JobFailure(
+        file: file,
+        message: "cannot read this folder (\(FolderListing.unreadable(file) ?? "it could not be listed")): "
+          + "the job files in it are not rendered")
+      return [job]
+    }
     let units: [Result<JobSpec, Diagnostic>]
     var catalog: String?
     var listed: [String] = []

@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import Foundation
 
 /// The files below a folder named on the command line (`transvid jobs/`,
@@ -12,11 +15,38 @@ import Foundation
 /// are not followed into folders (a link to a folder is passed over, so no
 /// loop of links can make the search endless); a link to a file is listed
 /// like the file.
+///
+/// A folder the enumerator cannot open (no read permission) it passes over
+/// without a word, so the listing names those too: their files are not
+/// found, and the caller says so rather than lose them.
 enum FolderListing {
-  /// Every path below `folder`, relative to it, in no set order; empty
-  /// when it cannot be read.
-  static func relativePaths(below folder: String) -> [String] {
+  struct Listing {
+    /// Every path below the folder, relative to it, in no set order.
+    var paths: [String] = []
+    /// The folder itself (`""`) or folders among `paths`, outside hidden
+    /// ones (whose names start with `.`, which neither caller searches),
+    /// that cannot be read, with why (`Permission denied`).
+    var unreadable: [(path: String, reason: String)] = []
+  }
+
+  /// What is below `folder`, and which of its folders cannot be read.
+  static func listing(below folder: String) -> Listing {
     let start = PathPolicy.resolve(folder) ?? folder
-    return FileManager.default.enumerator(atPath: start)?.allObjects as? [String] ?? []
+    var listing = Listing()
+    listing.paths = FileManager.default.enumerator(atPath: start)?.allObjects as? [String] ?? []
+    for path in [""] + listing.paths where !path.split(separator: "/").contains(where: { $0.hasPrefix(".") }) {
+      let full = path.isEmpty ? start : (start as NSString).appendingPathComponent(path)
+      var info = stat()
+      guard lstat(full, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else { continue }
+      if let reason = unreadable(full) { listing.unreadable.append((path, reason)) }
+    }
+    return listing
+  }
+
+  /// Why the folder at `path` cannot be read (`Permission denied`), or nil when it can.
+  static func unreadable(_ path: String) -> String? {
+    guard let folder = opendir(path) else { return String(cString: strerror(errno)) }
+    closedir(folder)
+    return nil
   }
 }

@@ -48,13 +48,14 @@ enum GalleryCommand {
       }
       let merged = BatchPlan.absolute((output as NSString).appendingPathComponent("report.json"))
       try refuseToOverwriteJobReport(at: merged, output: output)
-      let (reports, damaged) = try findReports(inputs, skipping: merged)
-      guard !reports.isEmpty || !damaged.isEmpty else {
+      let (reports, damaged, unreadable) = try findReports(inputs, skipping: merged)
+      guard !reports.isEmpty || !damaged.isEmpty || !unreadable.isEmpty else {
         throw Options.UsageError(description: "no transvid reports found in \(inputs.joined(separator: ", "))")
       }
       var results: [JobResult] = []
-      // A damaged report is said, and the page made from the others.
+      // A damaged report, or a folder that cannot be read, is said, and the page made from the others.
       var problems = damaged.map { "\($0) is not valid JSON: a damaged report?" }
+        + unreadable.map { "cannot read the folder \($0.folder) (\($0.reason)): the reports in it are not merged" }
       // The shards each count N has, by the reports that name one ("K/N").
       var shards: [Int: Set<Int>] = [:]
       // A unit of work is a file and a job name: a file with locales is one job per locale.
@@ -176,9 +177,13 @@ enum GalleryCommand {
   /// shard-3 -o DIR` adds shard 3 to DIR's merge). A `*.json` in a folder
   /// that is valid JSON but no report, or a merged report, is passed over;
   /// one that is not valid JSON is `damaged` (a report cut short), for the
-  /// caller to say.
-  static func findReports(_ inputs: [String], skipping: String) throws -> (reports: [String], damaged: [String]) {
-    var reports: [String] = [], damaged: [String] = []
+  /// caller to say, and so is a folder below an input that cannot be read
+  /// (`unreadable`: its reports would be lost without a word); an input
+  /// folder that cannot be read is a usage error, as one not there is.
+  static func findReports(_ inputs: [String], skipping: String) throws
+    -> (reports: [String], damaged: [String], unreadable: [(folder: String, reason: String)])
+  {
+    var reports: [String] = [], damaged: [String] = [], unreadable: [(folder: String, reason: String)] = []
     var seen: Set<String> = []
     let fm = FileManager.default
     for input in inputs {
@@ -188,7 +193,12 @@ enum GalleryCommand {
       }
       var found = [input]
       if isDirectory.boolValue {
-        found = FolderListing.relativePaths(below: input)
+        let listing = FolderListing.listing(below: input)
+        for (path, reason) in listing.unreadable.sorted(by: { Array($0.path.utf8).lexicographicallyPrecedes(Array($1.path.utf8)) }) {
+          guard !path.isEmpty else { throw Options.UsageError(description: "cannot read '\(input)': \(reason)") }
+          unreadable.append(((input as NSString).appendingPathComponent(path), reason))
+        }
+        found = listing.paths
           .filter { $0.hasSuffix(".json") && !$0.split(separator: "/").contains { $0.hasPrefix(".") } }
           .sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }
           .map { (input as NSString).appendingPathComponent($0) }
@@ -205,7 +215,7 @@ enum GalleryCommand {
       }
       for path in found where seen.insert(BatchPlan.absolute(path)).inserted { reports.append(path) }
     }
-    return (reports, damaged)
+    return (reports, damaged, unreadable)
   }
 
   /// The report at `path` as JSON, or an error saying it is not one.

@@ -26,10 +26,13 @@ struct ExecutableRun {
 
 /// Runs the built `transvid` in `directory` with `arguments` and `environment`
 /// (added to an environment without scheduler variables).
-func runTransvid(_ arguments: [String], in directory: String, environment: [String: String] = [:]) throws -> ExecutableRun {
+/// (`executable`: a program that runs transvid, given its path among the arguments.)
+func runTransvid(
+  _ arguments: [String], in directory: String, environment: [String: String] = [:], executable: String? = nil
+) throws -> ExecutableRun {
   let binary = try #require(transvidBinary(), "build the executable first (swift build --build-tests)")
   let process = Process()
-  process.executableURL = binary
+  process.executableURL = executable.map(URL.init(fileURLWithPath:)) ?? binary
   process.arguments = arguments
   process.currentDirectoryURL = URL(fileURLWithPath: directory)
   var env = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("SLURM_") && $0.key != "JOB_COMPLETION_INDEX" }
@@ -399,10 +402,63 @@ func runTransvid(_ arguments: [String], in directory: String, environment: [Stri
     #expect(run.errorLines.allSatisfy { $0.hasPrefix("jobs/hostile-") && $0.contains(": error: ") })
     let written = files(in: path(dir, "out")).keys.sorted()
     #expect(written == (0..<3).flatMap { ["good-\($0).gif", "good-\($0).mp4", "good-\($0).png", "good-\($0).sheet.png"] }.sorted())
-    let entries = try reportJobs(path(dir, "report.json"))
+    let entries = try reportJobs(path(dir, "shards/s1/report.json"))
     #expect(entries.count == 8)
     #expect(entries.filter { $0["status"] as? String == "rendered" }.count == 3)
     #expect(entries.filter { $0["status"] as? String == "failed" }.count == 5)
     #expect(allEntries(in: path(dir, "out")).filter { $0.contains("transvid-partial") }.isEmpty)
+  }
+
+  /// A folder below a batch's folder that cannot be read (no read
+  /// permission, another user's) fails as a job of its own, saying so, and
+  /// the others render, exit 1; `check` and `plan` count it broken; named
+  /// itself it is a usage error, as a folder not there is. A merge says
+  /// such a folder of reports too (the hardening sweep: both passed it over
+  /// without a word, its jobs never rendered or merged, exit 0). Run as
+  /// root, transvid runs without the capabilities that read any folder.
+  @Test(.enabled(if: getuid() != 0 || FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv")))
+  func aFolderThatCannotBeReadIsSaidNotPassedOver() throws {
+    let dir = try makeTemporaryDirectory()
+    defer {
+      _ = chmod(path(dir, "jobs/locked"), 0o755)
+      _ = chmod(path(dir, "shards/s2"), 0o755)
+      try? FileManager.default.removeItem(atPath: dir)
+    }
+    let fm = FileManager.default
+    try fm.createDirectory(atPath: path(dir, "jobs/locked"), withIntermediateDirectories: true)
+    try write(tinyJob(name: "open"), to: "jobs/open.cfg", in: dir)
+    try write(tinyJob(name: "shut"), to: "jobs/locked/shut.cfg", in: dir)
+    #expect(chmod(path(dir, "jobs/locked"), 0) == 0)
+    /// transvid in `dir`, unable to read what its permissions forbid.
+    func run(_ arguments: [String]) throws -> ExecutableRun {
+      guard getuid() == 0 else { return try runTransvid(arguments, in: dir) }
+      let binary = try #require(transvidBinary())
+      return try runTransvid(
+        ["--bounding-set", "-dac_override,-dac_read_search", binary.path] + arguments, in: dir,
+        executable: "/usr/bin/setpriv")
+    }
+    let failure = "jobs/locked: error: cannot read this folder (Permission denied): the job files in it are not rendered"
+    let batch = try run(["jobs", "-o", "out", "-q", "--report", "shards/s1/report.json"])
+    #expect(batch.status == 1 && batch.errorLines == [failure], "\(batch.status) \(batch.stderr)")
+    #expect(files(in: path(dir, "out")).keys.sorted() == ["open.mp4"])
+    let entries = try reportJobs(path(dir, "shards/s1/report.json"))
+    let statuses = entries.map { "\($0["file"] ?? "") \($0["status"] ?? "")" }
+    #expect(statuses == ["jobs/locked failed", "jobs/open.cfg rendered"], "\(statuses)")
+    let check = try run(["check", "jobs", "-q"])
+    #expect(check.status == 1 && check.errorLines == [failure], "\(check.stderr)")
+    let plan = try run(["plan", "jobs", "-o", "out"])
+    #expect(plan.status == 1 && plan.stdout.contains("  jobs/locked  0 frames 0x0  cost 0    \(failure)\n"), "\(plan.stdout)")
+    let named = try run(["jobs/locked", "-o", "out"])
+    #expect(named.status == 2 && named.errorLines == ["transvid: cannot read 'jobs/locked': Permission denied"], "\(named.stderr)")
+
+    // Another folder of reports beside it, which cannot be read.
+    try fm.createDirectory(atPath: path(dir, "shards/s2"), withIntermediateDirectories: true)
+    try fm.copyItem(atPath: path(dir, "shards/s1/report.json"), toPath: path(dir, "shards/s2/report.json"))
+    #expect(chmod(path(dir, "shards/s2"), 0) == 0)
+    let merge = try run(["gallery", "shards", "-o", "site"])
+    #expect(
+      merge.status == 1
+        && merge.errorLines == ["transvid: error: cannot read the folder shards/s2 (Permission denied): the reports in it are not merged"],
+      "\(merge.status) \(merge.stderr)")
   }
 }
