@@ -170,4 +170,18 @@ enum ScriptFonts {
     // Latin in Japanese text keeps the cascade's font.
     #expect(ja.faces[ja.glyphs[2].font] === TestFonts.dejaVu)
   }
+
+  @Test static func theAppsOwnFontDrawsBeforeTheLanguagesFace() {
+    // The app's font (here Noto Sans CJK's SC face) draws every character
+    // it has, in Japanese text too: the language's face stands behind it.
+    var set = TestFonts.set
+    set.languages["ja"] = ["Hani": FontSet(regular: [japanese]), "Hira": FontSet(regular: [japanese])]
+    set.named["app"] = FontSet(regular: [TestFonts.cjk])
+    let own = TextLayout("直す", fonts: set.using("app"), weight: .regular, language: "ja", pixelSize: 40, maxWidth: 1e6)
+    let ownFaces = own.glyphs.map { own.faces[$0.font] === TestFonts.cjk }
+    #expect(ownFaces == [true, true])
+    let system = TextLayout("直す", fonts: set, weight: .regular, language: "ja", pixelSize: 40, maxWidth: 1e6)
+    let systemFaces = system.glyphs.map { system.faces[$0.font] === japanese }
+    #expect(systemFaces == [true, true])
+  }
 }

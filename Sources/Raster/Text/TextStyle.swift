@@ -104,14 +104,15 @@ public struct FontSet: Sendable {
   /// No fonts: labels draw nothing.
   public static let empty = FontSet(regular: [])
 
-  /// These fonts with the named set first, before the script fonts too:
-  /// the app's own font draws every character it has.
+  /// These fonts with the named set first, before the script fonts and
+  /// the languages' faces too: the app's own font draws every character
+  /// it has, a Japanese app's kanji in a `ja` demo as well.
   public func using(_ name: String?) -> FontSet {
     guard let name, let own = named[name] else { return self }
     var result = own.before(self)
     result.scripts = scripts.mapValues { own.before($0) }
     result.fallback = fallback
-    result.languages = languages
+    result.languages = languages.mapValues { $0.mapValues { own.before($0) } }
     return result
   }
 
