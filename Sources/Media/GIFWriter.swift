@@ -67,7 +67,8 @@ public struct GIFSummary: Hashable, Sendable {
 /// Without lossy coding (`lossy: 0`) the GIF is as exact as its tables
 /// allow. With `.auto`, an image whose changed pixels have at most 255
 /// colours, not all in the global table, takes a table of exactly them
-/// (`GIFLocalPalettes.exactPalette`). And a frame that rests two frames or
+/// (`GIFLocalPalettes.exactPalette`). And, except with `.global`, whose
+/// one table is the file's only one, a frame that rests two frames or
 /// more is refined from its second frame on, one image a frame, by up to
 /// `GIFOptions.refinements` images of the pixels left off their source
 /// colour, each in a table of exactly their colours, where that makes it
@@ -321,10 +322,11 @@ public enum GIFWriter {
       image.palette = isGlobal ? nil : current.rgb
       // Without lossy coding, a run of two frames or more: from its second
       // frame on, one a frame, the images that make the screen exact where
-      // `GIFOptions.refinements` of them can (`GIFScreen.refinements`).
+      // `GIFOptions.refinements` of them can (`GIFScreen.refinements`), each
+      // in a table of its own, so none with the one table of `.global`.
       var shownFrom = run.lowerBound
       let starts = GIFTiming.laterStarts(in: run, fps: fps, atMost: GIFOptions.refinements)
-      if options.lossy == 0 && !starts.isEmpty {
+      if options.lossy == 0 && options.palette != .global && !starts.isEmpty {
         let truth = try resized(k)
         let refinements = try timed(.code) {
           screen.refinements(toward: truth, limit: starts.count, coder: &coder)

@@ -85,23 +85,39 @@ import TestSupport
     #expect(wrong[0] > wrong[1] && wrong[1] > 0 && wrong[2] == 0, "\(wrong)")
   }
 
-  /// A rest of two frames has room for one more image: an edge of 200
-  /// colours is refined in it, one of 400 is not (it needs two tables);
-  /// nor are 700 colours resting ten frames, an edge of 200 colours over
-  /// more than 1/64 of the pixels (1 000), or any rest with lossy coding.
+  /// A rest of two frames has room for one more image: an edge of 252
+  /// colours (258 with the bands, too many for a table of exactly them)
+  /// is refined in it, one of 400 is not (it needs two tables); nor are
+  /// 700 colours resting ten frames, an edge of 200 colours over more than
+  /// 1/64 of the pixels (1 000), or any rest with lossy coding.
   @Test static func aRestIsRefinedOnlyWhereItCanBeMadeExactCheaply() throws {
     let dir = try TempDirectory()
     defer { dir.cleanUp() }
-    let few = screen(edge: 200, colors: 200), more = screen(edge: 400, colors: 400)
-    let two = try written([few, few], palette: .global, in: dir).gif
+    let few = screen(edge: 252, colors: 252), more = screen(edge: 400, colors: 400)
+    let two = try written([few, few], in: dir).gif
     #expect(two.frames.count == 2 && two.delays == [3, 4])
     #expect(two.frames.count == 2 && differing(two.frames[1], few) == 0)
-    #expect(try written([more, more], palette: .global, in: dir).gif.frames.count == 1)
+    #expect(try written([more, more], in: dir).gif.frames.count == 1)
     let many = try written(Array(repeating: screen(edge: 700, colors: 700), count: 10), in: dir).gif
     #expect(many.frames.count == 1 && many.delays == [33])
     let wide = try written(Array(repeating: screen(edge: 1000, colors: 200), count: 10), in: dir).gif
     #expect(wide.frames.count == 1)
     #expect(try written(Array(repeating: more, count: 10), lossy: 48, in: dir).gif.frames.count == 1)
+  }
+
+  /// `palette: .global` is one table only: a rest that two more images
+  /// would make exact (`aRestIsRefinedToItsSourceColours`) is one image of
+  /// the global table's colours, with no table of its own, for the whole
+  /// rest.
+  @Test static func theGlobalPaletteIsTheOnlyTableAtLossyZero() throws {
+    let dir = try TempDirectory()
+    defer { dir.cleanUp() }
+    let rest = screen(edge: 400, colors: 400)
+    let (gif, summary) = try written(Array(repeating: rest, count: 10), palette: .global, in: dir)
+    #expect(gif.frames.count == 1 && summary.frames == 1 && gif.delays == [33])
+    let headers = gifImageHeaders(try Platform.readFile(dir.path("clip.gif")))
+    #expect(headers.count == 1 && headers.allSatisfy { !$0.hasLocalTable })
+    #expect(gif.frames.count == 1 && differing(gif.frames[0], rest) > 0)
   }
 
   /// Screens whose bands turn and whose edges take 200 other colours each
