@@ -16,6 +16,12 @@ import Raster
 extension CanvasSpec {
   /// Whether every frame is opaque (the background is).
   public var isOpaque: Bool { background.alpha >= 1 }
+
+  /// What a screen's snapshot and a step's resting composite are drawn
+  /// over: an opaque background, or nothing, so that a see-through one
+  /// (`"#FF000080"`) lies under each frame once, put there after the
+  /// frame is drawn, rather than once in every snapshot composed into it.
+  public var snapshotFill: Pixel { isOpaque ? background.premultipliedPixel : .clear }
 }
 
 extension JobSpec {

@@ -249,10 +249,10 @@ final class RestingImages: Sendable {
     }
   }
 
-  /// `layers` drawn over the canvas background, a canvas-sized bitmap.
+  /// `layers` drawn over an opaque canvas background (over nothing on a
+  /// see-through one, as snapshots are), a canvas-sized bitmap.
   private func canvasImage(_ layers: Layer) -> Bitmap {
-    var image = Bitmap(
-      width: spec.canvas.pixelWidth, height: spec.canvas.pixelHeight, fill: spec.canvas.background.premultipliedPixel)
+    var image = Bitmap(width: spec.canvas.pixelWidth, height: spec.canvas.pixelHeight, fill: spec.canvas.snapshotFill)
     compositor.render(layers, into: &image)
     image.updateOpacityHint()
     return image

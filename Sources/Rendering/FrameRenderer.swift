@@ -233,7 +233,8 @@ public struct FrameRenderer: Sendable {
     guard let stage = stage?.stage else {
       let area = PixelArea(whole: bitmap)
       renderCanvas(n, into: &bitmap, area: area)
-      return fixStatusBar(n, in: &bitmap, area: area)
+      fixStatusBar(n, in: &bitmap, area: area)
+      return underlay(&bitmap, area: area)
     }
     guard bitmap.width == stage.base.width, bitmap.height == stage.base.height else {
       // Another size than the stage's: drawn at the stage's, the overlap copied.
@@ -246,7 +247,20 @@ public struct FrameRenderer: Sendable {
     stage.compose(time: timeline.frameRate.time(ofFrame: n), into: &bitmap) { target, area in
       renderCanvas(n, into: &target, area: area)
       fixStatusBar(n, in: &target, area: area)
+      underlay(&target, area: area)
     }
+  }
+
+  /// A see-through canvas's background under everything drawn in `area`,
+  /// once: its snapshots and resting composites hold the screens alone
+  /// (`CanvasSpec.snapshotFill`), so a screen at rest shows the same
+  /// before a step and after it, and a transition's layers lie over the
+  /// background once, not once per layer. An opaque background is the
+  /// tree's bottom layer instead; a clear one adds nothing.
+  private func underlay(_ bitmap: inout Bitmap, area: PixelArea) {
+    let background = spec.canvas.background
+    guard background.alpha > 0, background.alpha < 1 else { return }
+    bitmap.composite(over: background.premultipliedPixel, x: area.x, y: area.y, width: area.width, height: area.height)
   }
 
   /// The status bar over frame `n`: the screens' strips cross-fading during a transition, or the drawn bar.
@@ -279,7 +293,8 @@ public struct FrameRenderer: Sendable {
           Self.overBackground(layer, background, canvas: spec.canvas.size, pixels: area), into: &bitmap, at: origin,
           size: size)
       } else {
-        RowBlend.fill(background.premultipliedPixel, into: &bitmap, area: area)
+        // The background goes under it all once it is drawn (`underlay`).
+        RowBlend.fill(.clear, into: &bitmap, area: area)
         compositor.render(layer, into: &bitmap, at: origin, size: size)
       }
     } else if let (segment, screen) = stillSegment(ofFrame: n) {

@@ -140,11 +140,12 @@ public struct ScreenBuilder: Sendable {
       // `root.sublayers[i]` is `layer(for: view)`: its image is downsampled once.
       images[id] = compositor.snapshot(root.sublayers[i])
     }
-    // The screen over the canvas background, so snapshots are opaque.
+    // The screen over an opaque canvas background, so snapshots are opaque;
+    // over nothing on a see-through one, whose background each frame puts
+    // under everything once (`FrameRenderer.underlay`).
     func render(_ layer: Layer) -> Bitmap {
       var image = Bitmap(
-        width: spec.canvas.pixelWidth, height: spec.canvas.pixelHeight,
-        fill: spec.canvas.background.premultipliedPixel)
+        width: spec.canvas.pixelWidth, height: spec.canvas.pixelHeight, fill: spec.canvas.snapshotFill)
       compositor.render(layer, into: &image)
       // Rendering clears the opacity hint; without it the compositor would
       // rescan this full-screen snapshot for alpha in every band of every
