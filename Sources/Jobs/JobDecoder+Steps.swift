@@ -10,7 +10,8 @@
 // the screen on display. They put `to` on the stack. `pop`/`dismiss` take it
 // off again and return to the screen below: a pop undoes a push, a dismiss a
 // present. Without `transition` a pop reuses its push's; with the same
-// transition (given or not) it also inherits the push's parameters, its own
+// transition (given or not, or by its other name: `push` and `pop` are
+// one) it also inherits the push's parameters, its own
 // values replacing them (`TransitionParameters.merging`), except a `delay`
 // when the pop is a gesture, and the push's `mirror:` unless it says its
 // own. Parameters are checked in `JobDecoder+Parameters.swift`.
@@ -207,9 +208,16 @@ extension JobDecoder {
     } else {
       throw mismatch(pair.value, path, expected: "a mapping of parameters, or nothing")
     }
-    let descriptor: TransitionDescriptor
+    var descriptor: TransitionDescriptor
     if let node = fields["transition"] {
       descriptor = try self.descriptor(node, fields.path("transition"), operation: operation)
+      // The push's transition by its other name (`pop: { transition: pop }`
+      // after `transition: push`) is the push's, and inherits as it does.
+      if let pushed = transitions.first(where: { $0.name == push.transition }), descriptor.name != pushed.name,
+        descriptor.isSameTransition(as: pushed)
+      {
+        descriptor = pushed
+      }
     } else {
       descriptor = transitions.first { $0.name == push.transition }!
       if !descriptor.operations.contains(operation) {

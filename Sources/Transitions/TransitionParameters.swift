@@ -120,6 +120,10 @@ public struct TransitionDescriptor: Sendable {
   /// Whether it is UINavigationController's own push and pop, whose
   /// gestures and mirroring follow that controller's rules.
   public var isNavigationController: Bool { origin.contains("UINavigationController") }
+  /// Whether `other` is this transition, perhaps under its other name
+  /// (`push` and `pop` are one transition the catalog lists twice): each
+  /// transition has an origin of its own.
+  public func isSameTransition(as other: TransitionDescriptor) -> Bool { origin == other.origin }
   public var summary: String
   /// The operations it supports.
   public var operations: [TransitionOperation]

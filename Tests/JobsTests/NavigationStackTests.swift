@@ -66,6 +66,29 @@ import Glibc
     #expect(s[1].transition == "magic-move")
   }
 
+  /// `push` and `pop` are one transition under two names (README's table:
+  /// `push` / `pop`), so a pop that writes `transition: pop` after a push
+  /// of `transition: push`, or the other way round, is its push's and
+  /// inherits its parameters and `mirror:`: it took the defaults, 0.5 s for
+  /// the push's 1.2 and a 0.1 dimming for 0.5, unmirrored.
+  @Test static func popNamingPushByItsOtherNameStillInherits() throws {
+    let job = try JobParser.parse(
+      """
+      screens: { a: {}, b: {}, c: {} }
+      timeline:
+        - push: { to: b, transition: push, duration: 1.2, dimming: 0.5, mirror: true }
+        - pop: { transition: pop }
+        - push: { to: c, transition: pop, duration: 0.8 }
+        - pop: { transition: push, dimming: 0.3 }
+      """, file: "nav.cfg")
+    let s = steps(job)
+    #expect(s.map(\.transition) == ["push", "push", "pop", "pop"])
+    #expect(s[1].parameters == s[0].parameters)
+    #expect(s[1].mirror == true)
+    #expect(s[3].parameters == TransitionParameters(["duration": .number(0.8), "dimming": .number(0.3)]))
+    #expect(Timeline(spec: job).frameCount == 240)
+  }
+
   @Test static func popNamingTheSameTransitionStillInherits() throws {
     let job = try parse(
       screens + """
