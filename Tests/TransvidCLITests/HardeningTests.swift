@@ -402,7 +402,7 @@ func runTransvid(
     #expect(run.errorLines.allSatisfy { $0.hasPrefix("jobs/hostile-") && $0.contains(": error: ") })
     let written = files(in: path(dir, "out")).keys.sorted()
     #expect(written == (0..<3).flatMap { ["good-\($0).gif", "good-\($0).mp4", "good-\($0).png", "good-\($0).sheet.png"] }.sorted())
-    let entries = try reportJobs(path(dir, "shards/s1/report.json"))
+    let entries = try reportJobs(path(dir, "report.json"))
     #expect(entries.count == 8)
     #expect(entries.filter { $0["status"] as? String == "rendered" }.count == 3)
     #expect(entries.filter { $0["status"] as? String == "failed" }.count == 5)
