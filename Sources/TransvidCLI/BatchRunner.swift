@@ -201,6 +201,9 @@ struct BatchRunner: Sendable {
       guard let spec = job.spec else { throw JobFailure(file: job.file, message: "not parsed") }
       do {
         try Platform.createDirectories(job.directory)
+        // A folder it may not write in (a read-only mount, no write permission) is named as such, before
+        // the staging folder in it would be (`.transvid-partial-…`, which the user never made).
+        try Platform.checkCanCreate(in: job.directory, operation: "write the outputs")
       } catch {
         // When the folder is the job's own `output.dir`, the error is at that key.
         guard options.outputDirectory == nil, spec.output.directory != nil else { throw error }

@@ -56,6 +56,19 @@ func runTransvid(
     stdout: String(decoding: outData, as: UTF8.self), stderr: String(decoding: errData, as: UTF8.self))
 }
 
+/// `runTransvid`, the process held to its files' permissions: as root, it
+/// runs without the capabilities that read and write any file (`setpriv`).
+func runTransvidUnprivileged(_ arguments: [String], in directory: String) throws -> ExecutableRun {
+  guard getuid() == 0 else { return try runTransvid(arguments, in: directory) }
+  let binary = try #require(transvidBinary())
+  return try runTransvid(
+    ["--bounding-set", "-dac_override,-dac_read_search", binary.path] + arguments, in: directory,
+    executable: "/usr/bin/setpriv")
+}
+
+/// Whether `runTransvidUnprivileged` can hold transvid to its files' permissions.
+let canRunUnprivileged = getuid() != 0 || FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv")
+
 @Suite(.serialized) struct HardeningTests {
   struct Case: Sendable, CustomTestStringConvertible {
     var label: String
@@ -416,8 +429,7 @@ func runTransvid(
   /// such a folder of reports too (the hardening sweep: both passed it over
   /// without a word, its jobs never rendered or merged, exit 0). Run as
   /// root, transvid runs without the capabilities that read any folder.
-  @Test(.enabled(if: getuid() != 0 || FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv")))
-  func aFolderThatCannotBeReadIsSaidNotPassedOver() throws {
+  @Test(.enabled(if: canRunUnprivileged)) func aFolderThatCannotBeReadIsSaidNotPassedOver() throws {
     let dir = try makeTemporaryDirectory()
     defer {
       _ = chmod(path(dir, "jobs/locked"), 0o755)
@@ -429,14 +441,7 @@ func runTransvid(
     try write(tinyJob(name: "open"), to: "jobs/open.cfg", in: dir)
     try write(tinyJob(name: "shut"), to: "jobs/locked/shut.cfg", in: dir)
     #expect(chmod(path(dir, "jobs/locked"), 0) == 0)
-    /// transvid in `dir`, unable to read what its permissions forbid.
-    func run(_ arguments: [String]) throws -> ExecutableRun {
-      guard getuid() == 0 else { return try runTransvid(arguments, in: dir) }
-      let binary = try #require(transvidBinary())
-      return try runTransvid(
-        ["--bounding-set", "-dac_override,-dac_read_search", binary.path] + arguments, in: dir,
-        executable: "/usr/bin/setpriv")
-    }
+    func run(_ arguments: [String]) throws -> ExecutableRun { try runTransvidUnprivileged(arguments, in: dir) }
     let failure = "jobs/locked: error: cannot read this folder (Permission denied): the job files in it are not rendered"
     let batch = try run(["jobs", "-o", "out", "-q", "--report", "shards/s1/report.json"])
     #expect(batch.status == 1 && batch.errorLines == [failure], "\(batch.status) \(batch.stderr)")
@@ -460,5 +465,39 @@ func runTransvid(
       merge.status == 1
         && merge.errorLines == ["transvid: error: cannot read the folder shards/s2 (Permission denied): the reports in it are not merged"],
       "\(merge.status) \(merge.stderr)")
+  }
+
+  /// An output folder the batch may not write in (no write permission, a
+  /// read-only mount), `-o`'s or a job's `output.dir`, fails each job that
+  /// would write there saying so, at `output.dir` for the job's own (the
+  /// batch sweep: it named the staging folder, `create folder
+  /// 'ro/.transvid-partial-…': Permission denied`, at no line); a job up to
+  /// date there is still up to date.
+  @Test(.enabled(if: canRunUnprivileged)) func anOutputFolderThatCannotBeWrittenIsNamed() throws {
+    let dir = try makeTemporaryDirectory()
+    defer {
+      _ = chmod(path(dir, "jobs/ro"), 0o755)
+      try? FileManager.default.removeItem(atPath: dir)
+    }
+    try FileManager.default.createDirectory(atPath: path(dir, "jobs/ro"), withIntermediateDirectories: true)
+    try write(tinyJob(name: "mine").replacingOccurrences(of: "output: { formats:", with: "output: { dir: ro, formats:"), to: "jobs/mine.cfg", in: dir)
+    try write(tinyJob(name: "other"), to: "jobs/other.cfg", in: dir)
+    // Rendered while it could be written: then up to date, also unwritable.
+    #expect(try runTransvid(["jobs/mine.cfg", "-q"], in: dir).status == 0)
+    #expect(chmod(path(dir, "jobs/ro"), 0o555) == 0)
+    let own = try runTransvidUnprivileged(["jobs", "--progress", "none"], in: dir)
+    #expect(own.status == 0 && own.stdout.contains("jobs/ro/mine.mp4  up to date"), "\(own.status) \(own.stdout) \(own.stderr)")
+    let forced = try runTransvidUnprivileged(["jobs", "-q", "--force"], in: dir)
+    #expect(
+      forced.status == 1
+        && forced.errorLines == ["jobs/mine.cfg:3:16: error: output.dir: write the outputs: 'jobs/ro' cannot be written: Permission denied"],
+      "\(forced.status) \(forced.stderr)")
+    #expect(files(in: path(dir, "out")).keys.sorted() == ["other.mp4"])
+    // As -o: mine is up to date there, other cannot be written.
+    let given = try runTransvidUnprivileged(["jobs", "-o", "jobs/ro", "-q"], in: dir)
+    #expect(
+      given.status == 1
+        && given.errorLines == ["jobs/other.cfg: error: write the outputs: 'jobs/ro' cannot be written: Permission denied"],
+      "\(given.status) \(given.stderr)")
   }
 }
