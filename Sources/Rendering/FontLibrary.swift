@@ -14,8 +14,8 @@
 // first (DejaVu's Arabic has no proper joining forms for every letter and
 // it has no Indic or Thai at all), as iOS takes SF Arabic, Kohinoor, Thonburi;
 // Noto Color Emoji draws emoji in their colours (as Apple Color Emoji),
-// Symbola the symbols it lacks (and emoji, as outlines, without it). Han
-// characters take the CJK face of the text's language (`cjkFaces`), and
+// Symbola the symbols it lacks (and emoji, as outlines, without it). What
+// DejaVu lacks takes the CJK face of the text's language first (`cjkFaces`), and
 // Urdu's Arabic letters Noto Nastaliq Urdu, as iOS draws Urdu in Nastaliq
 // (`urduRegular`; Arabic, Persian and the rest keep Noto Sans Arabic). Raster
 // never opens files: this is where the bytes come from.
@@ -221,8 +221,11 @@ public enum FontLibrary {
   /// is looked up whole, then without its last subtag (`zh-Hant-TW`,
   /// `zh-Hant`, `zh`), so a region or script picks its face. Cantonese
   /// (`yue`) is Hong Kong's, and in its Simplified script (`yue-Hans`)
-  /// the mainland's. The face is the language's font: the spaces,
-  /// punctuation and "…" among its characters are drawn with it too.
+  /// the mainland's. The face stands in the language's cascade after
+  /// DejaVu Sans, before the cascade's SC face: it draws what DejaVu
+  /// lacks (kanji, kana, Hangul, 、。「」, fullwidth forms), and the digits,
+  /// spaces, Latin punctuation and "…" among them stay DejaVu's, as SF
+  /// draws them on an iPhone in any language.
   public static let cjkFaces: [(language: String, face: Int)] = [
     ("ja", 0), ("ko", 1), ("zh", 2), ("zh-Hans", 2), ("zh-CN", 2), ("zh-SG", 2),
     ("zh-Hant", 3), ("zh-TW", 3), ("zh-HK", 4), ("zh-MO", 4), ("zh-Hant-HK", 4), ("zh-Hant-MO", 4),
@@ -230,7 +233,7 @@ public enum FontLibrary {
   ]
 
   /// Reads the cascade (DejaVu Sans then Noto Sans CJK SC, regular and
-  /// bold), the script fonts, the CJK faces per language and the fallback:
+  /// bold), the script fonts, the cascades per CJK language and the fallback:
   /// colour emoji, then Symbola's outlines for symbols (and for emoji when
   /// the colour font is not installed).
   public static func load() throws(LoadError) -> FontSet {
@@ -255,7 +258,10 @@ public enum FontLibrary {
           regular: [try font(FontFile(path: cjkRegular.path, faceIndex: face, package: cjkRegular.package), files: &files)],
           bold: [try font(FontFile(path: cjkBold.path, faceIndex: face, package: cjkBold.package), files: &files)])
       }
-      set.languages[language] = Dictionary(uniqueKeysWithValues: ["Hani", "Hira", "Kana", "Hang", "Bopo"].map { ($0, faces[face]!) })
+      let own = faces[face]!, isTheCascadesOwn = face == cjkRegular.faceIndex
+      set.cascades[language] =
+        isTheCascadesOwn ? FontSet(regular: [regular, cjk], bold: [bold, cjkHeavy])
+        : FontSet(regular: [regular] + own.regular + [cjk], bold: [bold] + own.bold + [cjkHeavy])
     }
     set.languages["ur"] = ["Arab": FontSet(regular: [try font(urduRegular, files: &files)], bold: [try font(urduBold, files: &files)])]
     return set

@@ -159,10 +159,12 @@ enum ScriptFonts {
 
 @Suite enum LanguageFontTests {
   static let japanese = try! Font(data: TestFonts.read("/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc"), faceIndex: 0)
+  /// `ja`'s cascade, as FontLibrary gives it: the Japanese face after the system font, before the SC face.
+  static let japaneseCascade = FontSet(regular: [TestFonts.dejaVu, japanese, TestFonts.cjk])
 
   @Test static func japaneseKanjiTakeTheJapaneseFace() {
     var set = TestFonts.set
-    set.languages["ja"] = ["Hani": FontSet(regular: [japanese])]
+    set.cascades["ja"] = japaneseCascade
     let ja = TextLayout("直 A", fonts: set, weight: .regular, language: "ja", pixelSize: 40, maxWidth: 1e6)
     let plain = TextLayout("直 A", fonts: set, weight: .regular, pixelSize: 40, maxWidth: 1e6)
     #expect(ja.faces[ja.glyphs[0].font] === japanese)
@@ -171,11 +173,40 @@ enum ScriptFonts {
     #expect(ja.faces[ja.glyphs[2].font] === TestFonts.dejaVu)
   }
 
+  /// The digits, spaces and Latin punctuation beside Japanese text are the
+  /// system font's, as SF draws every character it has in any language;
+  /// the language's face draws what the system font lacks: kana, kanji,
+  /// 、。「」, fullwidth forms, and the marks on what it draws. They took
+  /// Noto Sans CJK JP's narrower digits and wider space in `ja`, before or
+  /// after Japanese ("1234 ファイル", "写真 1234", "3分前").
+  @Test static func digitsAndSpacesBesideJapaneseAreTheSystemFonts() {
+    var set = TestFonts.set
+    set.cascades["ja"] = japaneseCascade
+    func faces(_ text: String) -> [String] {
+      let line = ShapedLine(text.unicodeScalars.map(\.value), fonts: set, weight: .regular, language: "ja", pixelSize: 40)
+      return line.glyphs.sorted { $0.cluster < $1.cluster }.map { line.faces[$0.font] === japanese ? "J" : line.faces[$0.font] === TestFonts.dejaVu ? "D" : "?" }
+    }
+    #expect(faces("1234 ファイル") == ["D", "D", "D", "D", "D", "J", "J", "J", "J"])
+    #expect(faces("写真 1,234…") == ["J", "J", "D", "D", "D", "D", "D", "D", "D"])
+    #expect(faces("3分前に同期しました") == ["D"] + Array(repeating: "J", count: 9))
+    #expect(faces("「写真」、１２。") == Array(repeating: "J", count: 8))
+    // A combining voiced mark stays with the kana it is on (one glyph or two).
+    let marked = faces("か\u{3099} 1")
+    #expect(marked.first == "J" && marked.suffix(2) == ["D", "D"] && !marked.dropLast(2).contains("D"))
+    // The same digits draw the same pixels beside Japanese as alone.
+    let style = TextStyle(size: 30, alignment: .left, language: "ja")
+    let digits = Label("1234", style: style).render(size: Size(width: 200, height: 44), scale: 1, fonts: set)
+    let mixed = Label("1234 ファイル", style: style).render(size: Size(width: 200, height: 44), scale: 1, fonts: set)
+    let width = Int(TextLayout("1234", fonts: set, weight: .regular, pixelSize: 30, maxWidth: 1e6).width)
+    let same = (0..<44).allSatisfy { y in (0..<width).allSatisfy { x in digits[x, y] == mixed[x, y] } }
+    #expect(same)
+  }
+
   @Test static func theAppsOwnFontDrawsBeforeTheLanguagesFace() {
     // The app's font (here Noto Sans CJK's SC face) draws every character
     // it has, in Japanese text too: the language's face stands behind it.
     var set = TestFonts.set
-    set.languages["ja"] = ["Hani": FontSet(regular: [japanese]), "Hira": FontSet(regular: [japanese])]
+    set.cascades["ja"] = japaneseCascade
     set.named["app"] = FontSet(regular: [TestFonts.cjk])
     let own = TextLayout("直す", fonts: set.using("app"), weight: .regular, language: "ja", pixelSize: 40, maxWidth: 1e6)
     let ownFaces = own.glyphs.map { own.faces[$0.font] === TestFonts.cjk }

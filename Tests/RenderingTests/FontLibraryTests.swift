@@ -128,9 +128,9 @@ import Testing
 
   /// Cantonese takes Hong Kong's face of Noto Sans CJK, and in Simplified
   /// script the mainland's (the locales sweep): `yue` and `yue-Hant` drew
-  /// with the cascade's SC face, their spaces and "…" DejaVu's, unlike
-  /// `zh-HK`'s (HarfBuzz's `locl` for Cantonese gave the Han characters
-  /// Hong Kong's forms in any face).
+  /// with the cascade's SC face, unlike `zh-HK` (HarfBuzz's `locl` for
+  /// Cantonese gave the Han characters Hong Kong's forms in any face).
+  /// Their spaces and "…" are DejaVu's, as `zh-HK`'s are.
   @Test static func cantoneseTakesHongKongsFace() throws {
     let fonts = try FontLibrary.system.get()
     func ink(_ language: String) -> Bitmap {
@@ -145,7 +145,41 @@ import Testing
     }
     let simplified = ink("yue-Hans") == sc
     #expect(simplified, "yue-Hans is not drawn as zh-Hans")
-    #expect(fonts.languages["yue"]?["Hani"]?.regular.first?.familyName == "Noto Sans CJK HK")
+    #expect(fonts.cascades["yue"]?.regular.map(\.familyName) == ["DejaVu Sans", "Noto Sans CJK HK", "Noto Sans CJK SC"])
+  }
+
+  /// The digits, spaces and Latin punctuation beside Chinese, Japanese or
+  /// Korean text are DejaVu's in every language, as SF draws every
+  /// character it has on an iPhone whatever the language: in `ja` "1234"
+  /// before or after Japanese ("1234 ファイル", "写真 1234", "3分前に…")
+  /// took Noto Sans CJK JP's narrower digits, and the space its wider one.
+  /// What DejaVu lacks (、。「」, fullwidth forms) takes the language's
+  /// face, next to Latin text too.
+  @Test static func digitsBesideCJKTextAreTheSystemFonts() throws {
+    let fonts = try FontLibrary.system.get()
+    func ink(_ text: String, _ language: String?) -> Bitmap {
+      Label(text, style: TextStyle(size: 30, alignment: .left, language: language))
+        .render(size: Size(width: 300, height: 44), scale: 1, fonts: fonts)
+    }
+    func width(_ text: String, _ language: String?) -> Double {
+      TextLayout(text, fonts: fonts, weight: .regular, language: language, pixelSize: 30, maxWidth: 1e6).width
+    }
+    let digits = ink("1234", nil), columns = Int(width("1234", nil))
+    for (language, text) in [("ja", "ファイル"), ("ko", "파일"), ("zh-Hans", "文件"), ("zh-Hant", "檔案"), ("zh-HK", "檔案")] {
+      let leading = ink("1234 " + text, language)
+      let same = (0..<44).allSatisfy { y in (0..<columns).allSatisfy { x in leading[x, y] == digits[x, y] } }
+      #expect(same, "\(language): 1234 before \(text)")
+      for mixed in [text + " 1,234…", "3" + text] {
+        let asInEnglish = width(mixed, language) == width(mixed, "en")
+        #expect(asInEnglish, "\(language): \(mixed)")
+      }
+    }
+    // What DejaVu lacks takes the language's face: Traditional Chinese
+    // centres its full stop, Simplified puts it low on the left.
+    for text in ["OK。", "１。"] {
+      let differ = ink(text, "zh-Hant") != ink(text, "zh-Hans")
+      #expect(differ, "\(text)")
+    }
   }
 
   /// Urdu is drawn in Nastaliq, as iOS draws it (Noto Nastaliq Urdu, in
@@ -171,9 +205,12 @@ import Testing
 
   @Test static func theLanguagesShareOneCopyOfTheCollection() throws {
     let fonts = try FontLibrary.system.get()
-    let names = ["ja", "ko", "zh-Hans", "zh-Hant", "zh-HK"].map { fonts.languages[$0]?["Hani"]?.regular.first?.familyName }
+    let names = ["ja", "ko", "zh-Hans", "zh-Hant", "zh-HK"].map { fonts.cascades[$0]?.regular[1].familyName }
     #expect(names == ["Noto Sans CJK JP", "Noto Sans CJK KR", "Noto Sans CJK SC", "Noto Sans CJK TC", "Noto Sans CJK HK"])
-    #expect(fonts.languages["zh-Hans"]?["Hani"]?.regular.first === fonts.regular[1])
+    let simplified = fonts.cascades["zh-Hans"]?.regular.map { ObjectIdentifier($0) } == fonts.regular.map { ObjectIdentifier($0) }
+    #expect(simplified)
+    let shared = fonts.cascades["ja"]?.regular[0] === fonts.regular[0] && fonts.cascades["ja"]?.bold[2] === fonts.bold[1]
+    #expect(shared)
   }
 
   @Test static func hangulIsDrawnNotABox() throws {

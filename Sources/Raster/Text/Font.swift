@@ -1,7 +1,8 @@
 // Text: UILabel-style labels rendered with FreeType, shaped by HarfBuzz.
 //
 //   font bytes ─FontData─▶ Font (FreeType face + HarfBuzz font) ─▶ FontSet
-//     (cascade per weight, fonts per script and per language, fallback)
+//     (cascade per weight and language, fonts per script and per language,
+//     fallback)
 //   Label (text + TextStyle)
 //     ─TextLayout: one line (FriBidi levels, HarfBuzz runs, "…")
 //     ─TextBlock: `lines` ≠ 1 — ICU's UAX #14 breaks, a TextLayout per line
@@ -9,8 +10,8 @@
 //   emoji ─colour strike (CBDT)─▶ scaled by the compositor, over the text
 //
 // Raster does no I/O: callers read font files and hand over their bytes.
-// Each scalar takes a font (its script's, its language's CJK face, the
-// cascade, the fallback; emoji the colour font first), runs of one level,
+// Each scalar takes a font (its script's, the cascade, its language's CJK
+// face among it, the fallback; emoji the colour font first), runs of one level,
 // script and font are shaped by HarfBuzz, and runs are ordered by the
 // bidirectional algorithm. Line breaking follows ICU's rules, with its
 // dictionaries for Thai, Lao, Khmer and Burmese.

@@ -168,7 +168,8 @@ struct ShapedLine {
 struct FontChoice {
   /// Every font that may draw: the cascade, the fallback, then the script fonts.
   var faces: [Font] = []
-  /// Indices into `faces`: the cascade and fallback, in order.
+  /// Indices into `faces`: the cascade (the language's, where it has one)
+  /// and fallback, in order.
   var general: [Int] = []
   /// Indices into `faces` per script code, first choice first.
   var byScript: [String: [Int]] = [:]
@@ -183,7 +184,8 @@ struct FontChoice {
       indices[ObjectIdentifier(font)] = faces.count - 1
       return faces.count - 1
     }
-    general = (fonts.cascade(for: weight) + fonts.fallback).map(index)
+    let cascade = FontChoice.languageFonts(fonts.cascades, for: language) ?? fonts
+    general = (cascade.cascade(for: weight) + fonts.fallback).map(index)
     emoji = fonts.fallback.filter(\.isColor).map(index)
     for (code, set) in fonts.scripts { byScript[code] = set.cascade(for: weight).map(index) }
     for (code, set) in FontChoice.languageFonts(fonts.languages, for: language) ?? [:] {
@@ -193,7 +195,7 @@ struct FontChoice {
 
   /// The fonts for `language`: the whole tag's, else the tag's without its
   /// last subtag, and so on (`zh-Hant-TW`, `zh-Hant`, `zh`).
-  static func languageFonts(_ table: [String: [String: FontSet]], for language: String?) -> [String: FontSet]? {
+  static func languageFonts<Fonts>(_ table: [String: Fonts], for language: String?) -> Fonts? {
     guard var tag = language?.replacingUnderscores else { return nil }
     while true {
       if let set = table[tag] { return set }

@@ -64,11 +64,11 @@ public struct TextStyle: Hashable, Sendable {
   }
 }
 
-/// The fonts labels draw with: a cascade per face weight, fonts per script
-/// and a last fallback. A character takes, in order, the first font that
-/// has a glyph for it among its script's fonts (`scripts["Arab"]`: Noto
-/// Sans Arabic rather than DejaVu's simpler Arabic), the cascade, then
-/// `fallback` (symbols, emoji).
+/// The fonts labels draw with: a cascade per face weight (per language
+/// too), fonts per script and a last fallback. A character takes, in
+/// order, the first font that has a glyph for it among its script's fonts
+/// (`scripts["Arab"]`: Noto Sans Arabic rather than DejaVu's simpler
+/// Arabic), the cascade, then `fallback` (symbols, emoji).
 public struct FontSet: Sendable {
   /// Regular faces, first choice first (e.g. DejaVu Sans, then Noto Sans CJK SC).
   public var regular: [Font]
@@ -85,11 +85,20 @@ public struct FontSet: Sendable {
   public var scripts: [String: FontSet]
   /// Fonts for what nothing above draws, any weight.
   public var fallback: [Font]
-  /// Fonts per language, for some scripts, before `scripts`' own: Han,
-  /// kana and Hangul take the language's CJK face (`ja`: Noto Sans CJK JP),
-  /// so ideographs take its forms; Urdu's Arabic letters take Nastaliq, as
-  /// iOS draws Urdu. Other text is unaffected.
+  /// Fonts per language, for some scripts, before `scripts`' own: Urdu's
+  /// Arabic letters take Nastaliq, as iOS draws Urdu. Other text is
+  /// unaffected.
   public var languages: [String: [String: FontSet]] = [:]
+  /// The cascade per language, where the language orders it: in Chinese,
+  /// Japanese and Korean the language's face of Noto Sans CJK comes before
+  /// the cascade's own CJK face (`ja`: DejaVu Sans, Noto Sans CJK JP, then
+  /// SC), as iOS's cascade list puts the language's CJK font first
+  /// (`CTFontCopyDefaultCascadeListForLanguages`). A cascade serves only
+  /// what the fonts before it lack: kanji, kana, Hangul, 、。「」 and
+  /// fullwidth forms take the language's face, and the digits, spaces,
+  /// Latin punctuation and "…" among them stay the system font's, as the
+  /// system font draws every character it has.
+  public var cascades: [String: FontSet] = [:]
   /// Fonts a job brings (`font: { file: … }`, a family name), by the name
   /// `TextStyle.font` gives them.
   public var named: [String: FontSet] = [:]
@@ -105,14 +114,15 @@ public struct FontSet: Sendable {
   public static let empty = FontSet(regular: [])
 
   /// These fonts with the named set first, before the script fonts and
-  /// the languages' faces too: the app's own font draws every character
-  /// it has, a Japanese app's kanji in a `ja` demo as well.
+  /// the languages' fonts and cascades too: the app's own font draws every
+  /// character it has, a Japanese app's kanji in a `ja` demo as well.
   public func using(_ name: String?) -> FontSet {
     guard let name, let own = named[name] else { return self }
     var result = own.before(self)
     result.scripts = scripts.mapValues { own.before($0) }
     result.fallback = fallback
     result.languages = languages.mapValues { $0.mapValues { own.before($0) } }
+    result.cascades = cascades.mapValues { own.before($0) }
     return result
   }
 
