@@ -75,8 +75,10 @@ public struct GIFOptions: Hashable, Sendable {
   /// Output width and height in pixels; nil keeps the source frame size.
   public var width: Int?
   public var height: Int?
-  /// Most colours in a palette, 4…256 (one more entry is reserved for the
-  /// transparent index of unchanged pixels).
+  /// Most entries in any table of the file, 4…256, the transparent index of
+  /// unchanged pixels included: the global one, an image's own, and at
+  /// `lossy: 0` the tables of exactly an image's colours and a rest's
+  /// refinements (`GIFWriter`).
   public var maxColors: Int
   public var dither: Dither
   /// Bayer pattern scale, 0…5: higher is a subtler (less visible, more

@@ -493,21 +493,24 @@ struct GIFScreen {
   static let refinedShare = 64
 
   /// The images that make the screen show `pixels` (packed BGRA, the frame
-  /// the screen stands for) exactly, at most `limit` of them: none where it
-  /// does already, or where the colours it lacks need more.
+  /// the screen stands for) exactly, at most `limit` of them, each in a
+  /// table of at most `colors` colours (1…255: `maxColors` less the
+  /// transparent entry, as every table of the file): none where it does
+  /// already, or where the colours it lacks need more.
   ///
   /// A frame that rests on screen can be drawn in more than one image: the
   /// one the palette allows, for its first frame, then, one a frame, the
   /// pixels it left off their source colour in tables of exactly their
-  /// colours (255 each and the transparent index; every other pixel
+  /// colours (`colors` each and the transparent index; every other pixel
   /// transparent; the colours of the most pixels first). A flat screen has
   /// a few hundred colours, its antialiased edges' blends past the
   /// palette's 256: one or two more images make it exact for the rest of
   /// its rest. A photo lacks thousands, and gets none; nor does a screen
   /// that lacks its colours in more than 1 / `refinedShare` of its pixels.
-  mutating func refinements(toward pixels: [UInt8], limit: Int, coder: inout GIFLZWEncoder) -> [(
+  mutating func refinements(toward pixels: [UInt8], limit: Int, colors: Int, coder: inout GIFLZWEncoder) -> [(
     image: GIFFile.Image, data: [UInt8]
   )] {
+    precondition((1...255).contains(colors))
     guard !isBlank, limit > 0 else { return [] }
     let width = width, count = width * height
     precondition(pixels.count >= 4 * count)
@@ -518,7 +521,7 @@ struct GIFScreen {
         for p in 0..<count {
           let color = bytes.loadUnaligned(fromByteOffset: 4 * p, as: UInt32.self) & 0xFF_FFFF
           guard color != shown[p] else { continue }
-          if missing[color] == nil && missing.count == 255 * limit { return false }
+          if missing[color] == nil && missing.count == colors * limit { return false }
           missing[color, default: 0] += 1
         }
         return true
@@ -526,8 +529,8 @@ struct GIFScreen {
     }
     guard fits, !missing.isEmpty, missing.values.reduce(0, +) * Self.refinedShare <= count else { return [] }
     let order = missing.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }.map(\.key)
-    return stride(from: 0, to: order.count, by: 255).map { start in
-      refinement(toward: pixels, colors: Array(order[start..<min(order.count, start + 255)]), coder: &coder)
+    return stride(from: 0, to: order.count, by: colors).map { start in
+      refinement(toward: pixels, colors: Array(order[start..<min(order.count, start + colors)]), coder: &coder)
     }
   }
 

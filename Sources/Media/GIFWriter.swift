@@ -65,16 +65,18 @@ public struct GIFSummary: Hashable, Sendable {
 /// every table has the fewest colours at which libimagequant reaches it.
 ///
 /// Without lossy coding (`lossy: 0`) the GIF is as exact as its tables
-/// allow. With `.auto`, an image whose changed pixels have at most 255
-/// colours, not all in the global table, takes a table of exactly them
-/// (`GIFLocalPalettes.exactPalette`). And, except with `.global`, whose
-/// one table is the file's only one, a frame that rests two frames or
-/// more is refined from its second frame on, one image a frame, by up to
-/// `GIFOptions.refinements` images of the pixels left off their source
-/// colour, each in a table of exactly their colours, where that makes it
-/// exact (`GIFScreen.refinements`): flat UI, whose antialiased edges blend
-/// a few hundred colours, rests exactly; a photo lacks too many colours and
-/// rests as mapped.
+/// allow. With `.auto`, an image whose changed pixels have at most
+/// `maxColors − 1` colours, not all in the global table, takes a table of
+/// exactly them (`GIFLocalPalettes.exactPalette`). And, except with
+/// `.global`, whose one table is the file's only one, a frame that rests
+/// two frames or more is refined from its second frame on, one image a
+/// frame, by up to `GIFOptions.refinements` images of the pixels left off
+/// their source colour, each in a table of exactly their colours (at most
+/// `maxColors − 1` again), where that makes it exact
+/// (`GIFScreen.refinements`): flat UI, whose antialiased edges blend a few
+/// hundred colours, rests exactly; a photo lacks too many colours and rests
+/// as mapped. No table, then, holds more than `maxColors` entries, the
+/// transparent one included.
 ///
 /// Timing: frame `i` is shown from `i / fps` s; delays are whole centiseconds
 /// with the rounding carried (`GIFTiming`), so the file lasts
@@ -329,7 +331,7 @@ public enum GIFWriter {
       if options.lossy == 0 && options.palette != .global && !starts.isEmpty {
         let truth = try resized(k)
         let refinements = try timed(.code) {
-          screen.refinements(toward: truth, limit: starts.count, coder: &coder)
+          screen.refinements(toward: truth, limit: starts.count, colors: options.maxColors - 1, coder: &coder)
         }
         for (refinement, start) in zip(refinements, starts) {
           image.delay = GIFTiming.delay(of: shownFrom..<start, fps: fps)
@@ -533,7 +535,8 @@ final class GIFLocalPalettes {
     guard isLarge || options.lossy == 0 else { return nil }
     let globalError = Self.meanSquaredError(pixels, changed: changed, indices: globalIndices, colors: global.packed)
     if options.lossy == 0, globalError > 0,
-      let exact = Self.exactPalette(pixels, changed: changed, globalIndices: globalIndices, global: global)
+      let exact = Self.exactPalette(
+        pixels, changed: changed, globalIndices: globalIndices, global: global, colors: options.maxColors - 1)
     {
       return exact
     }
@@ -554,17 +557,19 @@ final class GIFLocalPalettes {
   static let exactShare = 1.0 / 16
 
   /// A table of exactly the colours of `pixels`' `changed` pixels (packed
-  /// BGRA) and their indices into it, or nil: they have more than 255, or
-  /// more than `exactShare` of them are off their colour in `global`
+  /// BGRA) and their indices into it, or nil: they have more than `colors`
+  /// (at most 255: `maxColors` less the transparent entry, as every table
+  /// the writer makes), or more than `exactShare` of them are off their
+  /// colour in `global`
   /// (`globalIndices`). Exactness is cheap where it fixes few pixels: the
   /// antialiased edges of flat UI (1–3 % of an image's changed pixels), not
   /// a cross-dissolve of grey photos, whose 256 shades fit a table but
   /// half of whose pixels would take new indices (`scripts/gif-quality
   /// --contents textures`: 1.20× the bytes of FFmpeg's Bayer recipe where
   /// it was 0.97×, for 0.0002 of SSIM).
-  static func exactPalette(_ pixels: [UInt8], changed: [Int], globalIndices: [UInt8], global: GIFPalette) -> (
-    palette: GIFPalette, indices: [UInt8]
-  )? {
+  static func exactPalette(
+    _ pixels: [UInt8], changed: [Int], globalIndices: [UInt8], global: GIFPalette, colors limit: Int
+  ) -> (palette: GIFPalette, indices: [UInt8])? {
     let globalColors = global.packed
     var off = 0
     pixels.withUnsafeBytes { bytes in
@@ -584,7 +589,7 @@ final class GIFLocalPalettes {
           indices[p] = index
           continue
         }
-        guard colors.count < 255 else { return false }
+        guard colors.count < limit else { return false }
         table[color] = UInt8(colors.count)
         indices[p] = UInt8(colors.count)
         colors.append(color)

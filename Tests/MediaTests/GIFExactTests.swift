@@ -5,12 +5,13 @@ import Testing
 import TestSupport
 
 /// Without lossy coding (`lossy: 0`) a GIF is as exact as its tables allow:
-/// an image whose changed pixels have at most 255 colours takes a table of
-/// exactly those (`palette: .auto`), a screen at rest is refined to its
-/// source colours from its second frame on where one or two more tables
-/// hold what it lacks, and a pixel that keeps what is on screen may take
-/// the transparent index or one of exactly its colour. Every frame is read
-/// back by FFmpeg's GIF decoder.
+/// an image whose changed pixels have at most `maxColors − 1` colours takes
+/// a table of exactly those (`palette: .auto`), a screen at rest is refined
+/// to its source colours from its second frame on where one or two more
+/// tables of as many hold what it lacks, and a pixel that keeps what is on
+/// screen may take the transparent index or one of exactly its colour. No
+/// table holds more than `maxColors` entries. Every frame is read back by
+/// FFmpeg's GIF decoder.
 @Suite enum GIFExactTests {
   static let width = 256, height = 192
 
@@ -47,14 +48,16 @@ import TestSupport
   }
 
   /// Writes `frames` (each shown for the frames it is repeated) at 30 fps
-  /// with 16 colours and reads the GIF back.
+  /// with 16 colours (15 and the transparent entry in every table) and
+  /// reads the GIF back.
   static func written(
-    _ frames: [Bitmap], palette: GIFOptions.Palette = .auto, lossy: Int = 0, in dir: TempDirectory
+    _ frames: [Bitmap], palette: GIFOptions.Palette = .auto, lossy: Int = 0, maxColors: Int = 16,
+    in dir: TempDirectory
   ) throws -> (gif: GIFReader, summary: GIFSummary) {
     let path = dir.path("clip.gif")
     let summary = try GIFWriter.write(
       to: path, frameCount: frames.count, fps: 30,
-      options: GIFOptions(maxColors: 16, palette: palette, lossy: lossy)
+      options: GIFOptions(maxColors: maxColors, palette: palette, lossy: lossy)
     ) { frames[$0] }
     return (try GIFReader(path: path), summary)
   }
@@ -69,14 +72,14 @@ import TestSupport
     #expect(GIFTiming.laterStarts(in: 0..<10, fps: 30, atMost: 0) == [])
   }
 
-  /// A flat screen with an edge of 400 colours resting ten frames: its
-  /// first frame shows the 16-colour table's, the second the 255 colours
+  /// A flat screen with an edge of 25 colours resting ten frames: its
+  /// first frame shows the 16-colour table's, the second the 15 colours
   /// of the most pixels refined, the third every pixel in its own colour;
   /// the delays still add up to the rest (33 cs), each at least 2 cs.
   @Test static func aRestIsRefinedToItsSourceColours() throws {
     let dir = try TempDirectory()
     defer { dir.cleanUp() }
-    let rest = screen(edge: 400, colors: 400)
+    let rest = screen(edge: 400, colors: 25)
     let (gif, summary) = try written(Array(repeating: rest, count: 10), in: dir)
     #expect(gif.frames.count == 3 && summary.frames == 3)
     #expect(gif.delays == [3, 4, 26] && summary.delays == gif.delays)
@@ -85,22 +88,22 @@ import TestSupport
     #expect(wrong[0] > wrong[1] && wrong[1] > 0 && wrong[2] == 0, "\(wrong)")
   }
 
-  /// A rest of two frames has room for one more image: an edge of 252
-  /// colours (258 with the bands, too many for a table of exactly them)
-  /// is refined in it, one of 400 is not (it needs two tables); nor are
-  /// 700 colours resting ten frames, an edge of 200 colours over more than
-  /// 1/64 of the pixels (1 000), or any rest with lossy coding.
+  /// A rest of two frames has room for one more image: an edge of 12
+  /// colours (18 with the bands, too many for a table of exactly them)
+  /// is refined in it, one of 25 is not (it needs two tables); nor are
+  /// 700 colours resting ten frames, an edge of 25 colours over more than
+  /// 1/64 of the pixels (2 000), or any rest with lossy coding.
   @Test static func aRestIsRefinedOnlyWhereItCanBeMadeExactCheaply() throws {
     let dir = try TempDirectory()
     defer { dir.cleanUp() }
-    let few = screen(edge: 252, colors: 252), more = screen(edge: 400, colors: 400)
+    let few = screen(edge: 252, colors: 12), more = screen(edge: 400, colors: 25)
     let two = try written([few, few], in: dir).gif
     #expect(two.frames.count == 2 && two.delays == [3, 4])
     #expect(two.frames.count == 2 && differing(two.frames[1], few) == 0)
     #expect(try written([more, more], in: dir).gif.frames.count == 1)
     let many = try written(Array(repeating: screen(edge: 700, colors: 700), count: 10), in: dir).gif
     #expect(many.frames.count == 1 && many.delays == [33])
-    let wide = try written(Array(repeating: screen(edge: 1000, colors: 200), count: 10), in: dir).gif
+    let wide = try written(Array(repeating: screen(edge: 2000, colors: 25), count: 10), in: dir).gif
     #expect(wide.frames.count == 1)
     #expect(try written(Array(repeating: more, count: 10), lossy: 48, in: dir).gif.frames.count == 1)
   }
@@ -112,7 +115,7 @@ import TestSupport
   @Test static func theGlobalPaletteIsTheOnlyTableAtLossyZero() throws {
     let dir = try TempDirectory()
     defer { dir.cleanUp() }
-    let rest = screen(edge: 400, colors: 400)
+    let rest = screen(edge: 400, colors: 25)
     let (gif, summary) = try written(Array(repeating: rest, count: 10), palette: .global, in: dir)
     #expect(gif.frames.count == 1 && summary.frames == 1 && gif.delays == [33])
     let headers = gifImageHeaders(try Platform.readFile(dir.path("clip.gif")))
@@ -120,25 +123,63 @@ import TestSupport
     #expect(gif.frames.count == 1 && differing(gif.frames[0], rest) > 0)
   }
 
-  /// Screens whose bands turn and whose edges take 200 other colours each
-  /// frame, each shown once (no rest to refine), come out exactly, the
-  /// first too, each in a table of exactly its changed pixels' colours;
-  /// with the global table alone they do not, and neither do they where
-  /// the edge covers more than 1/16 of the pixels.
+  /// Screens whose bands turn and whose edges take 9 other colours each
+  /// frame (15 with the bands), each shown once (no rest to refine), come
+  /// out exactly, the first too, each in a table of exactly its changed
+  /// pixels' colours; with the global table alone they do not, and neither
+  /// do they where the edge covers more than 1/16 of the pixels.
   @Test static func anImageOfFewColoursTakesATableOfExactlyThem() throws {
     let dir = try TempDirectory()
     defer { dir.cleanUp() }
-    let screens = [0, 99, 37, 180].enumerated().map { screen(edge: 200, colors: 200, seed: $1, turn: $0) }
+    let screens = [0, 99, 37, 180].enumerated().map { screen(edge: 200, colors: 9, seed: $1, turn: $0) }
     let auto = try written(screens, in: dir).gif
     try #require(auto.frames.count == 4)
     #expect((0..<4).map { differing(auto.frames[$0], screens[$0]) } == [0, 0, 0, 0])
     let global = try written(screens, palette: .global, in: dir).gif
     try #require(global.frames.count == 4)
     #expect((1..<4).allSatisfy { differing(global.frames[$0], screens[$0]) > 0 })
-    let wide = [0, 99, 37, 180].enumerated().map { screen(edge: 4000, colors: 200, seed: $1, turn: $0) }
+    let wide = [0, 99, 37, 180].enumerated().map { screen(edge: 6000, colors: 9, seed: $1, turn: $0) }
     let wideAuto = try written(wide, in: dir).gif
     try #require(wideAuto.frames.count == 4)
     #expect((1..<4).allSatisfy { differing(wideAuto.frames[$0], wide[$0]) > 0 })
+  }
+
+  /// `maxColors` caps every table at lossy 0 too, the transparent entry
+  /// included: the global one, an image's table of exactly its colours
+  /// (screens of 206 colours each, which a table of 255 would hold) and a
+  /// rest's refinements (an edge of 10 colours the global table lacks,
+  /// made exact in two more images of 7), with `palette: .auto` and
+  /// `.perFrame`; so every image draws at most `maxColors − 1` colours.
+  @Test static func noTableHoldsMoreThanMaxColors() throws {
+    let dir = try TempDirectory()
+    defer { dir.cleanUp() }
+    let screens = [0, 99, 37, 180].enumerated().map { screen(edge: 200, colors: 200, seed: $1, turn: $0) }
+    let rest = screen(edge: 400, colors: 10, seed: 50)
+    let frames = screens + Array(repeating: rest, count: 10)
+    for palette in [GIFOptions.Palette.auto, .perFrame] {
+      let (gif, _) = try written(frames, palette: palette, maxColors: 8, in: dir)
+      let bytes = try Platform.readFile(dir.path("clip.gif"))
+      let globalEntries = 2 << Int(bytes[10] & 7)
+      let headers = gifImageHeaders(bytes)
+      let tables = headers.map { $0.localTableEntries ?? globalEntries }
+      #expect(globalEntries <= 8 && tables.allSatisfy { $0 <= 8 }, "\(palette): tables of \(tables) entries")
+      #expect(headers.allSatisfy { ($0.transparentIndex ?? 0) < 8 }, "\(palette)")
+      // The colours each image draws: those of the pixels it changes.
+      var drawn: [Int] = []
+      for (k, frame) in gif.frames.enumerated() {
+        var colors = Set<UInt32>()
+        for y in 0..<frame.height {
+          for x in 0..<frame.width where k == 0 || frame[x, y] != gif.frames[k - 1][x, y] {
+            let p = frame[x, y]
+            colors.insert(UInt32(p.r) << 16 | UInt32(p.g) << 8 | UInt32(p.b))
+          }
+        }
+        drawn.append(colors.count)
+      }
+      #expect(drawn.allSatisfy { $0 <= 7 }, "\(palette): colours drawn \(drawn)")
+      let last = gif.frames.last.map { differing($0, rest) }
+      #expect(palette != .auto || last == 0, "the rest ends \(last ?? -1) pixels off")
+    }
   }
 
   /// Where every colour is in the table, each frame of a clip whose pixels

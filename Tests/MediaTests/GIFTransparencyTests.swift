@@ -5,12 +5,15 @@ import Testing
 import TestSupport
 
 /// The images of a GIF file, read from its bytes: each image descriptor's
-/// rectangle, whether it carries a local colour table, and its graphic
-/// control extension's transparent index (nil when the flag is clear).
+/// rectangle, whether it carries a local colour table (and its entries),
+/// and its graphic control extension's transparent index (nil when the
+/// flag is clear).
 struct GIFImageHeader: Equatable {
   var x: Int, y: Int, width: Int, height: Int
   var hasLocalTable: Bool
   var transparentIndex: Int?
+  /// The local table's entries as stored (a power of two), nil without one.
+  var localTableEntries: Int? = nil
 }
 
 func gifImageHeaders(_ bytes: [UInt8]) -> [GIFImageHeader] {
@@ -20,7 +23,8 @@ func gifImageHeaders(_ bytes: [UInt8]) -> [GIFImageHeader] {
     func le(_ k: Int) -> Int { Int(bytes[i + k]) | Int(bytes[i + k + 1]) << 8 }
     return GIFImageHeader(
       x: le(9), y: le(11), width: le(13), height: le(15), hasLocalTable: bytes[i + 17] & 0x80 != 0,
-      transparentIndex: bytes[i + 3] & 1 != 0 ? Int(bytes[i + 6]) : nil)
+      transparentIndex: bytes[i + 3] & 1 != 0 ? Int(bytes[i + 6]) : nil,
+      localTableEntries: bytes[i + 17] & 0x80 != 0 ? 2 << Int(bytes[i + 17] & 7) : nil)
   }
 }
 
