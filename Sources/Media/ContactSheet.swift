@@ -8,7 +8,8 @@ import Raster
 /// thumbnail keeps the frames' aspect ratio and has a label strip below it
 /// with its label centred, drawn by the compositor's own text (`Label`,
 /// FreeType, anti-aliased) in the font the caller passes, at a size that
-/// grows with the thumbnail (a twelfth of its width, 10…40 px). Rows fill
+/// grows with the thumbnail (a twelfth of its width, 10…40 px) and is never
+/// cut (`labelFit`). Rows fill
 /// left to right, top to bottom; the last row may be short. Thumbnails are
 /// resized with Lanczos (`Resampler`) from premultiplied pixels and drawn
 /// over the background.
@@ -84,8 +85,41 @@ public struct ContactSheet: Sendable {
       sheetHeight: gap + rows * (thumbnailHeight + labelHeight + gap), gap: gap, columns: columns)
   }
 
+  /// How a sheet's time labels are set: one size for all of them, and the
+  /// box each is centred in under its thumbnail, whose label is never cut
+  /// to "…" (a time read in part is a wrong time).
+  public struct LabelFit: Hashable, Sendable {
+    /// The font size (em) in pixels.
+    public var size: Double
+    /// The box's width, and how far left of its thumbnail it starts.
+    public var width: Int, inset: Int
+  }
+
+  /// The fit of `labels` in `layout`: at `layout.labelSize` in the
+  /// thumbnail's width where the widest fits there; else in the width of
+  /// the thumbnail and a gap (half a gap either side, the other halves
+  /// being its neighbours'); else, there, at the largest size in quarter
+  /// pixels at which the widest fits.
+  public func labelFit(_ labels: [String], layout: Layout, fonts: FontSet) -> LabelFit {
+    func widest(_ size: Double) -> Double {
+      labels.map { Label($0, style: TextStyle(size: size)).width(scale: 1, fonts: fonts) }.max() ?? 0
+    }
+    let natural = widest(layout.labelSize)
+    guard natural > Double(layout.thumbnailWidth) else {
+      return LabelFit(size: layout.labelSize, width: layout.thumbnailWidth, inset: 0)
+    }
+    let inset = gap / 2, width = layout.thumbnailWidth + 2 * inset
+    var size = layout.labelSize
+    if natural > Double(width) {
+      size = (layout.labelSize * Double(width) / natural * 4).rounded(.down) / 4
+      while size > 0.25, widest(size) > Double(width) { size -= 0.25 }
+    }
+    return LabelFit(size: size, width: width, inset: inset)
+  }
+
   /// Draws the sheet. `frames` must all be the same size; `frame(i)` is asked
-  /// once for each of the `count` frames, with `label(i)` drawn below it in `font`.
+  /// once for each of the `count` frames, with `label(i)` drawn below it in
+  /// `font` (`labelFit`).
   public func render(
     count: Int, frameWidth: Int, frameHeight: Int, font: Font, frame: (Int) throws -> Bitmap,
     label: (Int) -> String
@@ -95,22 +129,23 @@ public struct ContactSheet: Sendable {
     let resampler = try Resampler(
       from: frameWidth, frameHeight, to: layout.thumbnailWidth, layout.thumbnailHeight)
     let fonts = FontSet(regular: [font])
+    let labels = (0..<count).map(label)
+    let fit = labelFit(labels, layout: layout, fonts: fonts)
     let style = TextStyle(
-      size: layout.labelSize,
+      size: fit.size,
       color: Color(red8: labelColor.r, green8: labelColor.g, blue8: labelColor.b, alpha8: labelColor.a),
       alignment: .center)
     for i in 0..<count {
       let thumbnail = try resampler.resized(try frame(i))
       let (x, y) = layout.origin(of: i)
       draw(thumbnail, at: x, y, into: &sheet)
-      let strip = Label(label(i), style: style).render(
-        size: .init(width: Double(layout.thumbnailWidth), height: Double(layout.labelHeight)), scale: 1,
-        fonts: fonts)
+      let strip = Label(labels[i], style: style).render(
+        size: .init(width: Double(fit.width), height: Double(layout.labelHeight)), scale: 1, fonts: fonts)
       if labelBackground != background {
-        let under = Bitmap(width: layout.thumbnailWidth, height: layout.labelHeight, fill: labelBackground)
-        draw(under, at: x, y + layout.thumbnailHeight, into: &sheet)
+        let under = Bitmap(width: fit.width, height: layout.labelHeight, fill: labelBackground)
+        draw(under, at: x - fit.inset, y + layout.thumbnailHeight, into: &sheet)
       }
-      draw(strip, at: x, y + layout.thumbnailHeight, into: &sheet)
+      draw(strip, at: x - fit.inset, y + layout.thumbnailHeight, into: &sheet)
     }
     return sheet
   }

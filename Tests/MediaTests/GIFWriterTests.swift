@@ -441,6 +441,45 @@ func graphicControlDelays(_ bytes: [UInt8]) -> [Int] {
     #expect(ContactSheet.label(seconds: 2.055) == "2.06s" || ContactSheet.label(seconds: 2.055) == "2.05s")
   }
 
+  /// A time label is never cut to "…": "10.90s" under 30 px thumbnails
+  /// (a 60 pt canvas's default sheet) keeps its 10 px and takes the gap
+  /// beside its thumbnail too, and under 16 px ones (a 1 pt canvas's) it
+  /// is set smaller, to fit the thumbnail and the gap; each is drawn whole
+  /// (as wide as the text), centred under its thumbnail, on its grey strip
+  /// on a transparent sheet. Labels that fit their thumbnails are set as
+  /// they were.
+  @Test static func aTimeLabelIsNeverCut() throws {
+    let labels = ["0.00s", "9.95s", "10.90s"]
+    for (thumbnail, smaller) in [(30, false), (16, true)] {
+      var sheet = ContactSheet(width: 3 * thumbnail + 4 * 8, columns: 3)
+      sheet.background = Pixel(r: 0, g: 0, b: 0, a: 0)
+      let layout = try sheet.layout(count: 3, frameWidth: 60, frameHeight: 120)
+      try #require(layout.thumbnailWidth == thumbnail)
+      let fit = sheet.labelFit(labels, layout: layout, fonts: FontSet(regular: [font]))
+      let shrunk = fit.size < 10
+      #expect(shrunk == smaller && fit.size >= 6 && fit.width == thumbnail + 8, "\(fit)")
+      let image = try sheet.render(
+        count: 3, frameWidth: 60, frameHeight: 120, font: font,
+        frame: { _ in Bitmap(width: 60, height: 120, fill: Pixel(r: 0, g: 0, b: 255, a: 255)) },
+        label: { labels[$0] })
+      for i in 0..<3 {
+        let (x, y) = layout.origin(of: i)
+        var columns: [Int] = []
+        for py in (y + layout.thumbnailHeight)..<(y + layout.thumbnailHeight + layout.labelHeight) {
+          for px in (x - 4)..<(x + thumbnail + 4) where image[px, py].r < 200 { columns.append(px - x) }
+        }
+        let text = Label(labels[i], style: TextStyle(size: fit.size)).width(scale: 1, fonts: FontSet(regular: [font]))
+        let (left, right) = (columns.min() ?? 0, columns.max() ?? 0)
+        #expect(abs(Double(right - left + 1) - text) <= 2, "\(labels[i]): ink \(left)…\(right), text \(text) px")
+        #expect(abs((left + right + 1) - thumbnail) <= 2, "\(labels[i]) is not centred: ink \(left)…\(right)")
+        #expect(image[x - 4, y + layout.thumbnailHeight] == ContactSheet.page, "\(labels[i]): no strip under it")
+      }
+    }
+    let wide = try ContactSheet(width: 3 * 100 + 4 * 8, columns: 3).layout(count: 3, frameWidth: 60, frameHeight: 120)
+    let fit = ContactSheet(width: 3 * 100 + 4 * 8, columns: 3).labelFit(labels, layout: wide, fonts: FontSet(regular: [font]))
+    #expect(fit == ContactSheet.LabelFit(size: 10, width: 100, inset: 0))
+  }
+
   /// Labels grow with the thumbnails: a twelfth of the width, 10…40 px.
   @Test static func labelSizeFollowsTheThumbnail() throws {
     func layout(_ thumbnail: Int) throws -> ContactSheet.Layout {
