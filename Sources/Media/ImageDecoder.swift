@@ -2,7 +2,8 @@ import CFFmpeg
 import Raster
 
 /// Decodes PNG (an APNG's first frame, `APNGFirstFrame`), JPEG, WebP (an animated one's first
-/// frame), GIF (first frame) and BMP into premultiplied
+/// frame), GIF (first frame, transparent where it does not cover the screen:
+/// `GIFUncoveredArea`) and BMP into premultiplied
 /// `Bitmap`s, from memory or from a file.
 ///
 /// The format comes from the file's signature, not its name. The size the
@@ -59,8 +60,9 @@ public enum ImageDecoder {
   /// orientation after its image data ignored; 10: a PNG's cICP, gAMA and
   /// cHRM honoured; 11: an RGB profile on a grey image honoured; 12: a
   /// 32-bit BI_RGB BMP opaque; 13: a CMYK JPEG's CMYK profile honoured;
-  /// 14: an APNG whose image data is not its first frame draws that frame.
-  public static let revision = 14
+  /// 14: an APNG whose image data is not its first frame draws that frame;
+  /// 15: a GIF's screen outside its first image transparent.
+  public static let revision = 15
 
   /// The largest image the decoder accepts.
   public struct Limits: Hashable, Sendable {
@@ -345,6 +347,8 @@ public enum ImageDecoder {
     } else if hasAlpha(frame) {
       Alpha.premultiply(&bitmap.bytes)
     }
+    // A GIF's screen outside its first image: transparent, as browsers show it.
+    if let covered = header.gifFirstImage { GIFUncoveredArea.clear(&bitmap, outside: covered) }
     return oriented(bitmap, orientation ?? exifOrientation(frame))
   }
 

@@ -43,6 +43,10 @@ struct ImageHeader: Equatable {
   /// reserved, not alpha, and Windows and Chromium draw every pixel
   /// opaque; libavcodec would take it as alpha.
   var alphaIsReserved = false
+  /// The part of a GIF's logical screen its first image covers, cut to
+  /// the screen; nil for the other formats. The rest shows transparent
+  /// (`GIFUncoveredArea`).
+  var gifFirstImage: GIFUncoveredArea.Rectangle?
 
   /// Reads the header of `data`; the error message says what is wrong.
   /// `operation` names the file for the errors.
@@ -92,7 +96,7 @@ struct ImageHeader: Equatable {
     } else if starts(tag("GIF87a")) || starts(tag("GIF89a")) {
       guard d.count >= 13 else { throw fail("truncated GIF: the file ends inside the header") }
       self.init(format: .gif, width: le16(6), height: le16(8))
-      try Self.checkGIFBlocks(d, fail: fail)
+      gifFirstImage = try Self.checkGIFBlocks(d, fail: fail).cut(toWidth: width, height: height)
     } else if starts(tag("BM")) {
       guard d.count >= 26 else { throw fail("truncated BMP: the file ends inside the header") }
       let height = Int32(bitPattern: UInt32(le32(22)))
@@ -176,8 +180,11 @@ struct ImageHeader: Equatable {
   /// Walks a GIF's blocks up to the end of its first image's data (the
   /// picture decoded): colour tables, extensions and the image's data
   /// sub-blocks must all fit in the file. libavcodec draws the rows of a
-  /// GIF cut inside them in one colour, without an error.
-  private static func checkGIFBlocks(_ d: [UInt8], fail: (String) -> MediaError) throws(MediaError) {
+  /// GIF cut inside them in one colour, without an error. The first
+  /// image's rectangle, as its descriptor gives it.
+  private static func checkGIFBlocks(
+    _ d: [UInt8], fail: (String) -> MediaError
+  ) throws(MediaError) -> GIFUncoveredArea.Rectangle {
     func truncated(_ place: String) -> MediaError {
       fail("truncated GIF: the file ends at byte \(d.count) inside \(place)")
     }
@@ -202,10 +209,12 @@ struct ImageHeader: Equatable {
         i = try subBlocks(from: i + 2, "an extension")
       case 0x2C:  // image: descriptor, local colour table, LZW code size, data sub-blocks
         guard i + 10 <= d.count else { throw truncated("the first image's descriptor") }
+        func le16(_ k: Int) -> Int { Int(d[k]) | Int(d[k + 1]) << 8 }
+        let image = GIFUncoveredArea.Rectangle(x: le16(i + 1), y: le16(i + 3), width: le16(i + 5), height: le16(i + 7))
         i += 10 + tableSize(d[i + 9])
         guard i < d.count else { throw truncated("the first image's colour table") }
         _ = try subBlocks(from: i + 1, "the first image's data")
-        return
+        return image
       case 0x3B:
         throw fail("corrupt GIF: the file ends (trailer) before any image")
       default:

@@ -297,6 +297,48 @@ func maxChannelDifference(_ a: Pixel, _ b: Pixel) -> Int {
     #expect(decoded[0, 0] == Pixel(r: 255, g: 149, b: 0, a: 255) && decoded[1, 0] == Pixel(r: 0, g: 0, b: 255, a: 255))
   }
 
+  /// A GIF whose first image covers part of its logical screen shows the
+  /// rest transparent, as Chromium and Firefox draw it, not in the
+  /// screen's background colour (libavcodec's fill without a transparent
+  /// index). An image partly off the screen is cut to it, the picture
+  /// staying the screen's size.
+  @Test func aGIFsScreenOutsideItsFirstImageIsTransparent() throws {
+    /// LZW data of 2-bit `indices`: a clear code before each, so every code is 3 bits.
+    func lzw(_ indices: [UInt8]) -> [UInt8] {
+      var bits = 0, count = 0
+      var bytes: [UInt8] = []
+      for code in indices.flatMap({ [4, Int($0)] }) + [5] {
+        bits |= code << count
+        count += 3
+        while count >= 8 {
+          bytes.append(UInt8(bits & 0xFF))
+          bits >>= 8
+          count -= 8
+        }
+      }
+      if count > 0 { bytes.append(UInt8(bits)) }
+      return [2, UInt8(bytes.count)] + bytes + [0]
+    }
+    func le16(_ v: Int) -> [UInt8] { [UInt8(v & 0xFF), UInt8(v >> 8)] }
+    // A 4×3 screen, background index 1 (red) of black, red, blue, green; its
+    // first image at `x, y`, 2×1 pixels of blue.
+    func gif(x: Int, y: Int) -> [UInt8] {
+      Array("GIF89a".utf8) + le16(4) + le16(3) + [0x81, 1, 0] + [0, 0, 0, 255, 0, 0, 0, 0, 255, 0, 255, 0]
+        + [0x2C] + le16(x) + le16(y) + le16(2) + le16(1) + [0] + lzw([2, 2]) + [0x3B]
+    }
+    let blue = Pixel(r: 0, g: 0, b: 255, a: 255)
+    let inside = try ImageDecoder.decode(data: gif(x: 1, y: 1), name: "inside.gif")
+    var expected = Bitmap(width: 4, height: 3)
+    expected[1, 1] = blue
+    expected[2, 1] = blue
+    #expect(inside == expected)
+    // One column past the right edge: only its first pixel is on the screen.
+    let past = try ImageDecoder.decode(data: gif(x: 3, y: 2), name: "past.gif")
+    expected = Bitmap(width: 4, height: 3)
+    expected[3, 2] = blue
+    #expect(past == expected)
+  }
+
   /// What libpng makes of `bytes`, a 16-bit PNG of `format` (its samples
   /// read back as they are by the ffmpeg CLI): each sample's nearest 8-bit
   /// level, premultiplied (`SixteenBitSamplesTests.expected`).
