@@ -105,7 +105,7 @@ package final class Scaler {
   /// 16-bit grey and RGB, with or without alpha, are scaled to 8 bits as
   /// libpng scales them (`SixteenBitSamples`), not by swscale.
   package func rgba(from source: Frame, defaultMatrix: Int32) throws(MediaError) -> Bitmap {
-    if let bitmap = SixteenBitSamples.rgba(from: source) { return bitmap }
+    if let bitmap = SixteenBitSamples.rgba(from: source) ?? PackedColorSamples.rgba(from: source) { return bitmap }
     let f = source.pointer.pointee
     let width = Int(f.width), height = Int(f.height)
     guard width > 0, height > 0, let format = AVPixelFormat(rawValue: f.format).nonNone,

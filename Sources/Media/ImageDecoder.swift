@@ -61,8 +61,9 @@ public enum ImageDecoder {
   /// cHRM honoured; 11: an RGB profile on a grey image honoured; 12: a
   /// 32-bit BI_RGB BMP opaque; 13: a CMYK JPEG's CMYK profile honoured;
   /// 14: an APNG whose image data is not its first frame draws that frame;
-  /// 15: a GIF's screen outside its first image transparent.
-  public static let revision = 15
+  /// 15: a GIF's screen outside its first image transparent; 16: a 16-bit
+  /// BMP's channels scaled to the nearest 8-bit levels.
+  public static let revision = 16
 
   /// The largest image the decoder accepts.
   public struct Limits: Hashable, Sendable {

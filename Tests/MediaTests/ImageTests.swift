@@ -297,6 +297,33 @@ func maxChannelDifference(_ a: Pixel, _ b: Pixel) -> Int {
     #expect(decoded[0, 0] == Pixel(r: 255, g: 149, b: 0, a: 255) && decoded[1, 0] == Pixel(r: 0, g: 0, b: 255, a: 255))
   }
 
+  /// A 16-bit BMP's 5-, 6- and 4-bit channels come to the nearest 8-bit
+  /// levels, as Chromium draws them (Skia's `SkMasks` table): a white 555
+  /// pixel is 255, not 248, and 20 of 31 is 165.
+  @Test func a16BitBMPsChannelsReachTheNearestLevels() throws {
+    func le32(_ v: Int) -> [UInt8] { [UInt8(v & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v >> 16 & 0xFF), UInt8(v >> 24 & 0xFF)] }
+    func le16(_ v: Int) -> [UInt8] { [UInt8(v & 0xFF), UInt8(v >> 8)] }
+    /// Two pixels, one row; `masks`: BI_BITFIELDS's red, green and blue masks, else BI_RGB (555).
+    func bmp(_ pixels: [Int], masks: [Int]?) -> [UInt8] {
+      let data = pixels.flatMap(le16)
+      let info =
+        le32(40) + le32(2) + le32(1) + [1, 0, 16, 0] + le32(masks == nil ? 0 : 3) + le32(data.count) + le32(2835)
+        + le32(2835) + le32(0) + le32(0) + (masks ?? []).flatMap(le32)
+      return Array("BM".utf8) + le32(14 + info.count + data.count) + le32(0) + le32(14 + info.count) + info + data
+    }
+    let rgb555 = try ImageDecoder.decode(data: bmp([0x7FFF, 20 << 10 | 6 << 5 | 13], masks: nil), name: "555.bmp")
+    #expect(rgb555[0, 0] == Pixel(r: 255, g: 255, b: 255, a: 255))
+    #expect(rgb555[1, 0] == Pixel(r: 165, g: 49, b: 107, a: 255))
+    let rgb565 = try ImageDecoder.decode(
+      data: bmp([0xFFFF, 20 << 11 | 33 << 5 | 13], masks: [0xF800, 0x07E0, 0x001F]), name: "565.bmp")
+    #expect(rgb565[0, 0] == Pixel(r: 255, g: 255, b: 255, a: 255))
+    #expect(rgb565[1, 0] == Pixel(r: 165, g: 134, b: 107, a: 255))
+    let rgb444 = try ImageDecoder.decode(
+      data: bmp([0x0FFF, 9 << 8 | 2 << 4 | 15], masks: [0x0F00, 0x00F0, 0x000F]), name: "444.bmp")
+    #expect(rgb444[0, 0] == Pixel(r: 255, g: 255, b: 255, a: 255))
+    #expect(rgb444[1, 0] == Pixel(r: 153, g: 34, b: 255, a: 255))
+  }
+
   /// A GIF whose first image covers part of its logical screen shows the
   /// rest transparent, as Chromium and Firefox draw it, not in the
   /// screen's background colour (libavcodec's fill without a transparent
