@@ -142,7 +142,9 @@ struct BatchRunner: Sendable {
 
     let done = results.withLock { $0.compactMap { $0 } }
     let count = { (status: JobResult.Status) in done.filter { $0.status == status }.count }
-    reporter.finish(rendered: count(.rendered), cached: count(.cached), failed: count(.failed), shard: shard)
+    reporter.finish(
+      rendered: count(.rendered), cached: count(.cached), copied: done.filter { $0.status == .cached && $0.copied }.count,
+      failed: count(.failed), shard: shard)
     if let timings = StageTimings.shared { console.error(timings.report()) }
     var status: Int32 = count(.failed) == 0 ? 0 : 1
     if !writeReports(done, shard: shard) { status = 1 }

@@ -224,8 +224,9 @@ final class ProgressReporter: Sendable {
     }
   }
 
-  /// Stops the live display and prints the summary.
-  func finish(rendered: Int, cached: Int, failed: Int, shard: Shard) {
+  /// Stops the live display and prints the summary: `cached` jobs up to
+  /// date, `copied` of them copied from a `--cache` store in this run.
+  func finish(rendered: Int, cached: Int, copied: Int = 0, failed: Int, shard: Shard) {
     if let timer {
       // Cancelling is asynchronous: the source keeps itself until its
       // cancel handler has run, so libdispatch never sees it freed.
@@ -239,13 +240,15 @@ final class ProgressReporter: Sendable {
     switch mode {
     case .ndjson:
       emit([
-        ("event", "summary"), ("jobs", jobCount), ("rendered", rendered), ("cached", cached), ("failed", failed),
+        ("event", "summary"), ("jobs", jobCount), ("rendered", rendered), ("cached", cached), ("copied", copied),
+        ("failed", failed),
         ("seconds", seconds), ("shard", shard == .all ? nil : shard.description),
       ])
     case .plain, .tty:
       if jobCount > 1 || shard != .all {
         console.print(
-          "transvid: \(jobCount) job\(jobCount == 1 ? "" : "s")\(shardText): \(rendered) rendered, \(cached) up to date, \(failed) failed"
+          "transvid: \(jobCount) job\(jobCount == 1 ? "" : "s")\(shardText): \(rendered) rendered, \(cached) up to date"
+            + (copied > 0 ? " (\(copied) copied from the cache)" : "") + ", \(failed) failed"
             + String(format: " in %.1f s", seconds))
       }
     case .none, .quiet: break
