@@ -24,7 +24,8 @@ import Media
 /// an input counts for each of them).
 ///
 /// Nothing is lost without a word: a `*.json` in a folder that is not valid
-/// JSON (a report cut short by a full disk or a failed upload) is an error,
+/// JSON (a report cut short by a full disk or a failed upload) or that
+/// cannot be read (a FIFO, which is never opened to be read) is an error,
 /// as is a report of a shard whose N shards are not all there, or an output a
 /// report lists that is not on disk (`missing`: the page does not show it,
 /// the merged report marks it); the page and the merged report are still
@@ -48,13 +49,14 @@ enum GalleryCommand {
       }
       let merged = BatchPlan.absolute((output as NSString).appendingPathComponent("report.json"))
       try refuseToOverwriteJobReport(at: merged, output: output)
-      let (reports, damaged, unreadable) = try findReports(inputs, skipping: merged)
-      guard !reports.isEmpty || !damaged.isEmpty || !unreadable.isEmpty else {
+      let (reports, damaged, unreadable, unreadableFiles) = try findReports(inputs, skipping: merged)
+      guard !reports.isEmpty || !damaged.isEmpty || !unreadable.isEmpty || !unreadableFiles.isEmpty else {
         throw Options.UsageError(description: "no transvid reports found in \(inputs.joined(separator: ", "))")
       }
       var results: [JobResult] = []
       // A damaged report, or a folder that cannot be read, is said, and the page made from the others.
       var problems = damaged.map { "\($0) is not valid JSON: a damaged report?" }
+        + unreadableFiles.map { "cannot read \($0.path): \($0.reason)" }
         + unreadable.map { "cannot read the folder \($0.folder) (\($0.reason)): the reports in it are not merged" }
       // The shards each count N has, by the reports that name one ("K/N").
       var shards: [Int: Set<Int>] = [:]
@@ -178,12 +180,20 @@ enum GalleryCommand {
   /// that is valid JSON but no report, or a merged report, is passed over;
   /// one that is not valid JSON is `damaged` (a report cut short), for the
   /// caller to say, and so is a folder below an input that cannot be read
-  /// (`unreadable`: its reports would be lost without a word); an input
-  /// folder that cannot be read is a usage error, as one not there is.
+  /// (`unreadable`: its reports would be lost without a word), and a
+  /// `*.json` that cannot be read (`unreadableFiles`: a FIFO, a device,
+  /// one without read permission; read only if it is a regular file, so a
+  /// FIFO never holds the merge); an input folder that cannot be read is a
+  /// usage error, as one not there is. A folder named `x.json` is no report
+  /// (its files are searched), as a folder named `x.cfg` is no job.
   static func findReports(_ inputs: [String], skipping: String) throws
-    -> (reports: [String], damaged: [String], unreadable: [(folder: String, reason: String)])
+    -> (
+      reports: [String], damaged: [String], unreadable: [(folder: String, reason: String)],
+      unreadableFiles: [(path: String, reason: String)]
+    )
   {
     var reports: [String] = [], damaged: [String] = [], unreadable: [(folder: String, reason: String)] = []
+    var unreadableFiles: [(path: String, reason: String)] = []
     var seen: Set<String> = []
     let fm = FileManager.default
     for input in inputs {
@@ -204,23 +214,37 @@ enum GalleryCommand {
           .map { (input as NSString).appendingPathComponent($0) }
           .filter { BatchPlan.absolute($0) != skipping }
           .filter { path in
-            // A merged report (a gallery's) is made of reports found beside it.
-            if let object = try? report(at: path) { return object["merged"] == nil }
-            let data = FileManager.default.contents(atPath: path)
-            if data.flatMap({ try? JSONSerialization.jsonObject(with: $0, options: .fragmentsAllowed) }) == nil {
-              damaged.append(path)
+            var info = stat()
+            if stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFDIR { return false }
+            let bytes: [UInt8]
+            do throws(MediaError) {
+              bytes = try Platform.readRegularFile(path, maxBytes: Int.max)
+            } catch {
+              unreadableFiles.append((path, error.message))
+              return false
             }
-            return false
+            guard let json = try? JSONSerialization.jsonObject(with: Data(bytes), options: .fragmentsAllowed) else {
+              damaged.append(path)
+              return false
+            }
+            // A merged report (a gallery's) is made of reports found beside it.
+            return report(json).map { $0["merged"] == nil } ?? false
           }
       }
       for path in found where seen.insert(BatchPlan.absolute(path)).inserted { reports.append(path) }
     }
-    return (reports, damaged, unreadable)
+    return (reports, damaged, unreadable, unreadableFiles)
   }
 
-  /// The report at `path` as JSON, or an error saying it is not one.
+  /// The report at `path` as JSON, or an error saying it is not one, or
+  /// cannot be read (a FIFO or device is not opened for reading).
   static func report(at path: String) throws -> [String: Any] {
-    let data = try Data(contentsOf: URL(fileURLWithPath: path))
+    let data: Data
+    do throws(MediaError) {
+      data = Data(try Platform.readRegularFile(path, maxBytes: Int.max))
+    } catch {
+      throw ReportError(description: "cannot read \(path): \(error.message)")
+    }
     guard let object = (try? JSONSerialization.jsonObject(with: data)).flatMap(report) else {
       throw ReportError(description: "\(path) is not a transvid report (from --report)")
     }

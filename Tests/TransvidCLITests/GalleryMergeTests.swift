@@ -5,6 +5,9 @@
 // page loading in headless Chromium without console errors; a job in two
 // reports is an error naming both.
 
+#if canImport(Glibc)
+import Glibc
+#endif
 import Foundation
 import Testing
 
@@ -381,6 +384,33 @@ import Testing
       #expect(merge.errorLines == ["transvid: -o '\(output)': \(message)"])
     }
     #expect(try Data(contentsOf: URL(fileURLWithPath: path(dir, "site"))) == Data("x".utf8))
+  }
+
+  /// A `*.json` that is no regular file is said for what it is, and a FIFO
+  /// never holds the merge: one in a folder, or named, is `cannot read PATH:
+  /// not a regular file (a FIFO)` (exit 1, the page written from the other
+  /// reports), and a folder named `x.json` is searched like any folder, its
+  /// reports merged (the batch sweep: each was "not valid JSON: a damaged
+  /// report?", and a FIFO named on the command line a Foundation error
+  /// about permission).
+  @Test func aReportPathThatIsNoFileIsSaidForWhatItIs() throws {
+    let dir = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    try FileManager.default.createDirectory(atPath: path(dir, "shards/x.json"), withIntermediateDirectories: true)
+    try write(#"{"jobs": [], "totals": {}}"#, to: "shards/x.json/report.json", in: dir)
+    let folder = try runTransvid(["gallery", "shards", "-o", "site"], in: dir)
+    #expect(folder.status == 0, "\(folder.stderr)")
+    #expect(folder.errorLines == [])
+    #expect(folder.stdout == "transvid: 0 jobs from 1 report (0 failed) in site/index.html\n")
+
+    #expect(mkfifo(path(dir, "shards/y.json"), 0o644) == 0)
+    for inputs in [["shards"], ["shards/x.json/report.json", "shards/y.json"]] {
+      try? FileManager.default.removeItem(atPath: path(dir, "site"))
+      let fifo = try runTransvid(["gallery"] + inputs + ["-o", "site"], in: dir)
+      #expect(fifo.status == 1, "\(inputs)")
+      #expect(fifo.errorLines == ["transvid: error: cannot read shards/y.json: not a regular file (a FIFO)"], "\(inputs)")
+      #expect(FileManager.default.fileExists(atPath: path(dir, "site/index.html")), "\(inputs)")
+    }
   }
 
   /// A file with locales is one job per locale, and shards split them: the
