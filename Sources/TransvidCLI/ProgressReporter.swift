@@ -13,7 +13,7 @@ import Synchronization
 ///   up-to-date output (`PATH  up to date`), and a summary for a batch of
 ///   more than one job;
 /// - `ndjson`: one JSON object per line on standard output — `start`,
-///   `frame` (every 30 frames), `progress` (for each output, once the job's
+///   `frame` (every 30 frames of an output, naming it), `progress` (for each output, once the job's
 ///   outputs are in place), `done`,
 ///   `cached`, `failed` (with the error's file, line and column), `summary`;
 /// - `none`: the result lines only.
@@ -148,10 +148,20 @@ final class ProgressReporter: Sendable {
 
   /// Frame `n` of the output being written is done: exact counts for the
   /// live bars, and an ndjson `frame` event every `ndjsonFrameInterval`.
+  /// The event names the job's file and the output being written (its
+  /// outputs are written one after another, in the job's order), as
+  /// `start` and `progress` do: one job's outputs, or several jobs, run at once.
   func frameRendered(_ job: PlannedJob, _ n: Int) {
-    state.withLock { s in s.running[job.id]?.framesInOutput = n + 1 }
+    let output = state.withLock { s -> Int in
+      s.running[job.id]?.framesInOutput = n + 1
+      return s.running[job.id]?.outputsDone ?? 0
+    }
     if mode == .ndjson, (n + 1) % Self.ndjsonFrameInterval == 0 {
-      emit([("event", "frame"), ("job", job.name), ("frame", n + 1), ("frames", job.frames)])
+      emit([
+        ("event", "frame"), ("job", job.name), ("file", job.file),
+        ("output", job.outputs.indices.contains(output) ? job.outputs[output] : nil), ("frame", n + 1),
+        ("frames", job.frames),
+      ])
     }
   }
 

@@ -456,6 +456,24 @@ func transvid(_ arguments: [String], _ capture: Capture = Capture(), environment
     #expect(files(in: path(dir, "p/out"))["same.mp4"] == files(in: path(dir, "alone"))["same.mp4"])
   }
 
+  /// A `frame` event names the job's file and the output being written, as
+  /// `start` and `progress` do, so a program following several outputs (or
+  /// jobs at once) knows which one the frames are of (the batch sweep: it
+  /// named the job alone).
+  @Test func aFrameEventNamesItsOutput() throws {
+    let dir = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    try write(smallJob(), to: "small.cfg", in: dir)
+    let run = try runTransvid(["small.cfg", "-o", "out", "--format", "mp4,webm", "--progress", "ndjson"], in: dir)
+    #expect(run.status == 0, "\(run.stderr)")
+    let frames = try run.stdout.split(separator: "\n").compactMap { line -> String? in
+      let event = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+      guard event["event"] as? String == "frame" else { return nil }
+      return "\(event["job"] ?? "-") \(event["file"] ?? "-") \(event["output"] ?? "-") \(event["frame"] ?? "-")"
+    }
+    #expect(frames == ["small small.cfg out/small.mp4 30", "small small.cfg out/small.webm 30"])
+  }
+
   @Test func ndjsonEvents() throws {
     let dir = try makeTemporaryDirectory()
     defer { try? FileManager.default.removeItem(atPath: dir) }
