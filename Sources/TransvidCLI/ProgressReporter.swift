@@ -290,7 +290,7 @@ final class ProgressReporter: Sendable {
     let elapsed = Self.seconds(started, now)
     state.withLock { s in
       let rate = s.outputSeconds > 0 ? s.pixelFramesDone / s.outputSeconds : 0  // pixel-frames per second per job
-      var lines: [String] = []
+      var bars: [String] = []
       var estimatedUnits = s.unitsDone
       for id in s.order {
         guard let r = s.running[id] else { continue }
@@ -300,7 +300,7 @@ final class ProgressReporter: Sendable {
         let done = r.unitsDone + max(0, guess)
         estimatedUnits += max(0, guess)
         let total = r.frames * r.outputs
-        lines.append(
+        bars.append(
           "  \(Self.padded(r.name, 18)) \(Self.bar(done, total))  \(done)/\(total) frames"
             + (r.outputs > 1 ? "  output \(min(r.outputsDone + 1, r.outputs))/\(r.outputs)" : "")
             + String(format: "  %.1f s", Self.seconds(r.started, now)))
@@ -308,23 +308,40 @@ final class ProgressReporter: Sendable {
       let fps = elapsed > 0 ? Double(estimatedUnits) / elapsed : 0
       let remaining = max(0, s.unitsTotal - estimatedUnits)
       let eta = fps > 0 ? Self.clock(Double(remaining) / fps) : "--:--"
-      lines.append(
+      let batch =
         "  \(Self.padded("\(s.jobsDone)/\(jobCount) jobs" + (s.failed > 0 ? ", \(s.failed) failed" : ""), 18)) "
-          + "\(Self.bar(estimatedUnits, s.unitsTotal))  \(estimatedUnits)/\(s.unitsTotal) frames"
-          + String(format: "  %.0f fps", fps) + "  ETA \(eta)")
-      // A line wider than the terminal would wrap and break the redraw.
-      let width = Self.terminalWidth() - 1
-      let fitted = lines.map { $0.count > width ? String($0.prefix(width)) : $0 }
-      terminal(Self.clearSequence(s.drawnLines) + fitted.joined(separator: "\n"))
+        + "\(Self.bar(estimatedUnits, s.unitsTotal))  \(estimatedUnits)/\(s.unitsTotal) frames"
+        + String(format: "  %.0f fps", fps) + "  ETA \(eta)"
+      let lines = Self.fitted(bars: bars, batch: batch, in: Self.terminalSize())
+      terminal(Self.clearSequence(s.drawnLines) + lines.joined(separator: "\n"))
       s.drawnLines = lines.count
     }
   }
 
-  /// Columns of the terminal on standard error (80 when unknown).
-  private static func terminalWidth() -> Int {
+  /// The live display's lines for a terminal of `size`: the clear sequence
+  /// can only reach lines still on the screen, and a line wider than the
+  /// terminal wraps into rows it does not count, so the display keeps to
+  /// one row less than the terminal has (the cursor's) and each line to one
+  /// column less than its width. Running jobs that do not fit are counted
+  /// on one line (`+5 more running`) above the batch's.
+  static func fitted(bars: [String], batch: String, in size: (rows: Int, columns: Int)) -> [String] {
+    let rows = max(1, size.rows - 1)
+    var lines = bars
+    if bars.count + 1 > rows {
+      let shown = max(0, rows - 2)
+      lines = Array(bars.prefix(shown)) + (rows >= 2 ? ["  +\(bars.count - shown) more running"] : [])
+    }
+    lines.append(batch)
+    let width = max(0, size.columns - 1)
+    return lines.map { $0.count > width ? String($0.prefix(width)) : $0 }
+  }
+
+  /// Rows and columns of the terminal on standard error (24×80 where it
+  /// does not say: a size of 0 is unknown).
+  private static func terminalSize() -> (rows: Int, columns: Int) {
     var size = winsize()
-    if ioctl(2, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 10 { return Int(size.ws_col) }
-    return 80
+    guard ioctl(2, UInt(TIOCGWINSZ), &size) == 0 else { return (24, 80) }
+    return (size.ws_row > 0 ? Int(size.ws_row) : 24, size.ws_col > 0 ? Int(size.ws_col) : 80)
   }
 
   private static func bar(_ done: Int, _ total: Int, width: Int = 16) -> String {

@@ -69,8 +69,10 @@ import Testing
 
 /// What `transvid ARGS…` run in `directory` with `TERM=term` (nil: unset) writes to its
 /// standard output and error when both are a terminal (a pseudo-terminal
-/// read here), `\r\n` read as `\n`.
-func outputOnATerminal(_ arguments: [String], in directory: String, term: String?) throws -> String {
+/// read here, of `size` when given), `\r\n` read as `\n`.
+func outputOnATerminal(
+  _ arguments: [String], in directory: String, term: String?, size: (rows: Int, columns: Int)? = nil
+) throws -> String {
   let binary = try #require(transvidBinary(), "build the executable first (swift build --build-tests)")
   // posix_openpt's steps, which Glibc's module does not export: a new
   // terminal from /dev/ptmx, unlocked (TIOCSPTLCK), its other end
@@ -82,6 +84,10 @@ func outputOnATerminal(_ arguments: [String], in directory: String, term: String
   var unlock: Int32 = 0, number: UInt32 = 0
   try #require(ioctl(master, 0x4004_5431, &unlock) == 0 && ioctl(master, 0x8004_5430, &number) == 0)
   let terminal = try #require(FileHandle(forUpdatingAtPath: "/dev/pts/\(number)"))
+  if let size {
+    var window = winsize(ws_row: UInt16(size.rows), ws_col: UInt16(size.columns), ws_xpixel: 0, ws_ypixel: 0)
+    try #require(ioctl(master, UInt(TIOCSWINSZ), &window) == 0)
+  }
   let process = Process()
   process.executableURL = binary
   process.arguments = arguments
@@ -133,6 +139,100 @@ func outputOnATerminal(_ arguments: [String], in directory: String, term: String
       #expect(!plain.contains("\u{1b}") && !plain.contains("\r"), "TERM=\(term ?? "(unset)"): \(plain)")
       let lines = plain.split(separator: "\n")
       #expect(lines.count == 2 && lines[0].hasPrefix("out/j.png  1 frame  ") && lines[1].hasPrefix("out/j.mp4  5 frames  "), "\(plain)")
+    }
+  }
+}
+
+/// What a terminal of `rows` × `columns` shows after `text` (`\n` a new
+/// line), its scrollback included: each line as its rows joined where the
+/// text ran past the right edge and wrapped. It takes what the live
+/// progress writes: `\r`, cursor up (`ESC[1A`, which stops at the top row:
+/// a row scrolled away cannot be reached again) and erase line (`ESC[2K`).
+func terminalTranscript(_ text: String, rows: Int, columns: Int) -> [String] {
+  var screen = [[Character]](repeating: [], count: rows), wrapped = [Bool](repeating: false, count: rows)
+  var scrolled: [([Character], Bool)] = []
+  var row = 0, column = 0
+  func newLine(wrapping: Bool) {
+    wrapped[row] = wrapping
+    column = 0
+    if row < rows - 1 {
+      row += 1
+      return
+    }
+    scrolled.append((screen.removeFirst(), wrapped.removeFirst()))
+    screen.append([])
+    wrapped.append(false)
+  }
+  var rest = Substring(text)
+  while let c = rest.first {
+    if rest.hasPrefix("\u{1B}[1A") {
+      row = max(0, row - 1)
+      column = min(column, columns - 1)
+      rest = rest.dropFirst(4)
+      continue
+    }
+    if rest.hasPrefix("\u{1B}[2K") {
+      screen[row] = []
+      wrapped[row] = false
+      rest = rest.dropFirst(4)
+      continue
+    }
+    rest = rest.dropFirst()
+    switch c {
+    case "\r": column = 0
+    case "\n": newLine(wrapping: false)
+    default:
+      if column == columns { newLine(wrapping: true) }
+      while screen[row].count <= column { screen[row].append(" ") }
+      screen[row][column] = c
+      column += 1
+    }
+  }
+  var lines: [String] = [], current = ""
+  for (cells, wraps) in scrolled + Array(zip(screen, wrapped)) {
+    current += String(cells)
+    if !wraps {
+      while current.last == " " { current.removeLast() }
+      lines.append(current)
+      current = ""
+    }
+  }
+  while lines.last == "" { lines.removeLast() }
+  return lines
+}
+
+/// The live progress fits the terminal: with more jobs running than it has
+/// rows, the bars that fit and a line counting the others; in a terminal
+/// narrower than 11 columns, lines cut to its width. Once the batch is done
+/// the terminal shows its result lines and summary, nothing of the bars
+/// (the batch sweep: at `-j 8` in 5 rows the top bars scrolled where the
+/// redraw could not clear them, and 8 columns were taken as 80, each bar
+/// wrapping into ten rows, a screenful of leftovers).
+@Suite(.serialized) struct LiveProgressSizeTests {
+  @Test func theLiveProgressFitsTheTerminal() throws {
+    let dir = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    for i in 1...8 {
+      try write(
+        """
+        name: bar-\(i)
+        canvas: { size: 200x300, scale: 1, fps: 60, background: "#000000" }
+        output: { formats: [mp4], mp4: { preset: ultrafast } }
+        screens:
+          list: { background: "#F2F2F7", views: [ { id: row, frame: [5, 10, 50, 20], color: "#FF0000", corner: 4 } ] }
+          detail: { background: "#FFFFFF" }
+        timeline:
+          - push: { from: list, to: detail, transition: circle-spread, origin: [40, 70, 10, 10], duration: 3 }
+
+        """, to: "bar-\(i).cfg", in: dir)
+    }
+    for (rows, columns, workers) in [(5, 200, 8), (24, 8, 3)] {
+      let text = try outputOnATerminal(
+        [".", "-o", "out", "--force", "-j", "\(workers)"], in: dir, term: "xterm", size: (rows, columns))
+      let lines = terminalTranscript(text, rows: rows, columns: columns)
+      let results = lines.filter { $0.wholeMatch(of: /out\/bar-\d\.mp4  180 frames  3\.00 s video  \d+ bytes  rendered in [\d.]+ s/) != nil }
+      let summary = lines.filter { $0.wholeMatch(of: /transvid: 8 jobs: 8 rendered, 0 up to date, 0 failed in [\d.]+ s/) != nil }
+      #expect(results.count == 8 && summary.count == 1 && lines.count == 9, "\(rows)×\(columns): \(lines)")
     }
   }
 }
