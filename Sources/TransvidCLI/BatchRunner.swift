@@ -99,6 +99,9 @@ struct BatchRunner: Sendable {
     let sharedCache = shared
 
     reporter.begin()
+    // Finished jobs' result lines still held (`ResultLines`) print before a signal ends the process.
+    Cancellation.shared.setLastWords { reporter.printHeldLines() }
+    defer { Cancellation.shared.setLastWords(nil) }
     let results = Mutex([JobResult?](repeating: nil, count: jobs.count))
     let workers = min(options.jobs ?? ProcessInfo.processInfo.activeProcessorCount, max(jobs.count, 1))
     let order = workers > 1 ? Self.claimOrder(jobs) : Array(jobs.indices)

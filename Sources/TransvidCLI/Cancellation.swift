@@ -32,6 +32,8 @@ final class Cancellation: Sendable {
     var unfinished: Set<String> = []
     /// Worker processes writing into them (`WorkerProcess`), killed first.
     var workers: Set<pid_t> = []
+    /// What the batch still has to say once cleaned up (result lines it holds).
+    var lastWords: (@Sendable () -> Void)?
   }
 
   private let state = Mutex(State())
@@ -52,6 +54,10 @@ final class Cancellation: Sendable {
 
   /// Forgets a worker that has ended and been waited for.
   func unregister(worker pid: pid_t) { state.withLock { _ = $0.workers.remove(pid) } }
+
+  /// Sets what a signal prints after the cleanup, before the process ends
+  /// (nil: nothing): the result lines of finished jobs the batch still holds.
+  func setLastWords(_ body: (@Sendable () -> Void)?) { state.withLock { $0.lastWords = body } }
 
   /// Runs `body` (moving finished files into place) unless the batch was
   /// cancelled; a signal arriving meanwhile waits until it is done.
@@ -86,6 +92,7 @@ final class Cancellation: Sendable {
         }
       }
       state.unfinished.removeAll()
+      state.lastWords?()
       last()
     }
   }

@@ -11,12 +11,14 @@ import Synchronization
 ///   redrawn on standard error four times a second; result lines scroll above;
 /// - `plain`: a line per written output (`PATH  N frames  D s  B bytes`), per
 ///   up-to-date output (`PATH  up to date`), and a summary for a batch of
-///   more than one job;
+///   more than one job; the jobs' lines in the batch's order, whatever
+///   order `-j`'s workers finish them in (`ResultLines`), so that one batch
+///   prints the same lines every run;
 /// - `ndjson`: one JSON object per line on standard output — `start`,
 ///   `frame` (every 30 frames of an output, naming it), `progress` (for each output, once the job's
 ///   outputs are in place), `done`,
 ///   `cached`, `failed` (with the error's file, line and column), `summary`;
-/// - `none`: the result lines only.
+/// - `none`: the result lines only, in the batch's order too.
 /// Errors always go to standard error as `FILE:LINE:COL: error: …`; `-q`
 /// leaves only them.
 ///
@@ -52,11 +54,15 @@ final class ProgressReporter: Sendable {
     var jobsDone = 0
     var failed = 0
     var drawnLines = 0
+    /// The result lines of jobs finished before an earlier one (`plain`, `none`).
+    var held = ResultLines()
   }
 
   let mode: Mode
   private let console: Console
   private let jobCount: Int
+  /// Each job's place in the batch, for the result lines' order.
+  private let places: [PlannedJob.ID: Int]
   private let started = ContinuousClock.now
   private let state: Mutex<State>
   /// The redraw timer (`tty` only); started by `begin` and stopped by `finish`, both on the runner's thread.
@@ -66,6 +72,7 @@ final class ProgressReporter: Sendable {
     self.mode = mode
     self.console = console
     jobCount = jobs.count
+    places = Dictionary(jobs.enumerated().map { ($1.id, $0) }) { first, _ in first }
     state = Mutex(State(unitsTotal: jobs.reduce(0) { $0 + ($1.failure == nil ? $1.frames * $1.formats.count : 0) }))
   }
 
@@ -141,7 +148,8 @@ final class ProgressReporter: Sendable {
           ("event", "progress"), ("job", job.name), ("frames", job.frames * number),
           ("total", job.frames * job.formats.count), ("output", summary.path), ("bytes", summary.bytes),
         ] + (summary.notes.isEmpty ? [] : [("notes", summary.notes)]))
-    case .plain, .none, .tty: line(summary.line)
+    case .plain, .none: hold(job, [summary.line])
+    case .tty: line(summary.line)
     case .quiet: break
     }
   }
@@ -176,10 +184,12 @@ final class ProgressReporter: Sendable {
     switch mode {
     case .ndjson:
       emit([("event", "cached"), ("job", job.name), ("file", job.file), ("outputs", job.outputs)])
-    case .plain, .none, .tty:
+    case .plain, .none: hold(job, job.outputs.map { "\($0)  up to date" })
+    case .tty:
       for output in job.outputs { line("\(output)  up to date") }
     case .quiet: break
     }
+    release(job)
   }
 
   /// The job's outputs are in place: rendered, or (`copied`) copied from
@@ -190,6 +200,7 @@ final class ProgressReporter: Sendable {
       $0.order.removeAll { $0 == job.id }
       $0.jobsDone += 1
     }
+    release(job)
     guard mode == .ndjson else { return }
     if copied {
       emit([("event", "cached"), ("job", job.name), ("file", job.file), ("outputs", job.outputs), ("copied", true)])
@@ -213,6 +224,7 @@ final class ProgressReporter: Sendable {
       $0.jobsDone += 1
       $0.failed += 1
     }
+    release(job)
     if mode == .ndjson {
       var fields: [(String, Any?)] = [("event", "failed"), ("job", job.name), ("file", job.file), ("error", failure.description)]
       // `file` is the job's; `error_file` is the one its line and column are in (the job file, or its String Catalog).
@@ -246,6 +258,7 @@ final class ProgressReporter: Sendable {
     timer = nil
     let seconds = Self.seconds(started, .now)
     clearing {}
+    printHeldLines()
     let shardText = shard == .all ? "" : " (shard \(shard))"
     switch mode {
     case .ndjson:
@@ -268,6 +281,26 @@ final class ProgressReporter: Sendable {
   // MARK: - Output
 
   private func line(_ text: String) { clearing { console.print(text) } }
+
+  /// Keeps `job`'s result lines until the jobs before it in the batch have printed theirs.
+  private func hold(_ job: PlannedJob, _ lines: [String]) {
+    guard let place = places[job.id] else { return lines.forEach(console.print) }
+    state.withLock { $0.held.add(lines, at: place) }
+  }
+
+  /// `job` is done: its lines, and those of the finished jobs after it, print
+  /// once every job before it has printed.
+  private func release(_ job: PlannedJob) {
+    guard mode == .plain || mode == .none, let place = places[job.id] else { return }
+    state.withLock { s in s.held.finish(place).forEach(console.print) }
+  }
+
+  /// Prints every result line still held, in the batch's order: at the end
+  /// of a batch some of whose jobs never ran (stopped by a signal), or
+  /// before the process exits on one (`Cancellation.setLastWords`).
+  func printHeldLines() {
+    state.withLock { s in s.held.all().forEach(console.print) }
+  }
 
   /// Runs `body` with the live display cleared, then redraws it.
   private func clearing(_ body: () -> Void) {

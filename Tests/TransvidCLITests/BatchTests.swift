@@ -456,6 +456,28 @@ func transvid(_ arguments: [String], _ capture: Capture = Capture(), environment
     #expect(files(in: path(dir, "p/out"))["same.mp4"] == files(in: path(dir, "alone"))["same.mp4"])
   }
 
+  /// Result lines come in the batch's order, whatever order `-j`'s workers
+  /// finish the jobs in (costliest first), so a batch prints the same lines
+  /// every run, rendering or up to date; the error of the broken job is on
+  /// standard error (the batch sweep: a nightly log's "up to date" lines came
+  /// in another order each night).
+  @Test func resultLinesComeInTheBatchsOrder() throws {
+    let dir = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    _ = try makeBatch(in: dir, count: 6, broken: true)
+    // Found as a/broken, a/job-00, a/job-02, a/job-04, b/job-01, …; claimed costliest (longest) first.
+    let order = ["00", "02", "04", "01", "03", "05"].map { "out/job-\($0).mp4" }
+    for (run, result) in [(1, "rendered in "), (2, "up to date")] {
+      let batch = try runTransvid(["jobs", "-o", "out", "-j", "3"], in: dir)
+      #expect(batch.status == 1, "\(batch.stderr)")
+      #expect(batch.errorLines == ["jobs/a/broken.cfg:2:35: error: unknown key 'fsp' in canvas; did you mean 'fps'?"])
+      let lines = batch.stdout.split(separator: "\n").map(String.init)
+      let paths = lines.dropLast().map { String($0.prefix { $0 != " " }) }
+      #expect(paths == order, "run \(run): \(lines)")
+      #expect(lines.dropLast().allSatisfy { $0.contains(result) }, "run \(run): \(lines)")
+    }
+  }
+
   /// A `frame` event names the job's file and the output being written, as
   /// `start` and `progress` do, so a program following several outputs (or
   /// jobs at once) knows which one the frames are of (the batch sweep: it
