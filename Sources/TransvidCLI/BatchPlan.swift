@@ -76,6 +76,9 @@ struct PlannedJob: Sendable {
   var cost = 0
   /// 1-based shard of `BatchPlan.shardCount`.
   var shard = 1
+  /// Its place in the batch (0-based): the order the jobs are found in, the
+  /// same in every shard, since each plans the whole batch.
+  var position = 0
   /// Which of its file's jobs this is (one per locale and appearance), in `place`'s order.
   var unit = 0
   /// The String Catalog the job reads (`strings: FILE`), resolved against the job's folder.
@@ -258,7 +261,10 @@ struct BatchPlan: Sendable {
       }
     }
     let shards = Shard.assign(costs: jobs.map(\.cost), keys: Array(jobs.indices), count: shardCount)
-    for i in jobs.indices { jobs[i].shard = shards[i] }
+    for i in jobs.indices {
+      jobs[i].shard = shards[i]
+      jobs[i].position = i
+    }
   }
 
   /// Every file `jobs` read — job files, images, fonts (their own files and

@@ -16,6 +16,9 @@ enum BatchReport {
   /// an output one of them lists that is gone is `"missing": true`, without
   /// bytes, counted in the totals' `missing` and in no `bytes`; a job's
   /// `absolute_file` is its report's (`JobResult.absoluteFile`).
+  /// Each job's `order` is its place in the whole batch (`PlannedJob.position`;
+  /// in a merged report its report's), so a merge lists the jobs of every
+  /// shard in the order one run of the batch lists them.
   static func json(
     _ results: [JobResult], shard: Shard, at path: String? = nil, merged: (reports: Int, shards: [Shard])? = nil
   ) -> String {
@@ -40,6 +43,7 @@ enum BatchReport {
       var fields: [(String, Any?)] = [
         ("job", r.job.name), ("file", r.job.file),
         ("absolute_file", merged == nil ? absoluteFile(of: r.job.file) : r.absoluteFile),
+        ("order", merged == nil ? r.job.position : r.order),
         ("status", r.status.rawValue), ("cached", r.status == .cached),
         ("frames", r.job.frames), ("duration", r.job.duration), ("bytes", r.bytes), ("seconds", r.seconds),
         ("key", r.key.isEmpty ? nil : r.key), ("formats", r.job.formats.map(\.rawValue)),

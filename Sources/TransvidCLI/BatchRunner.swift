@@ -24,6 +24,10 @@ struct JobResult: Sendable {
   /// there (`absolute_file`), nil from a report written before reports gave
   /// it. A run's own results leave it nil: `BatchReport` works it out.
   var absoluteFile: String?
+  /// Read from a report: the job's place in its batch (`order`, its
+  /// `PlannedJob.position`), by which a merge lists the jobs of several
+  /// shards; nil from a report written before reports gave it.
+  var order: Int?
 
   /// The bytes of its outputs on disk (a `missing` one has none).
   var bytes: Int { outputs.reduce(0) { $0 + ($1.missing ? 0 : $1.bytes) } }

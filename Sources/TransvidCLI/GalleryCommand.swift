@@ -101,11 +101,7 @@ enum GalleryCommand {
           problems.append("no report of shard \(index)/\(count) among the inputs: its jobs are missing")
         }
       }
-      results.sort { a, b in
-        a.job.file == b.job.file
-          ? Array(a.job.name.utf8).lexicographicallyPrecedes(Array(b.job.name.utf8))
-          : Array(a.job.file.utf8).lexicographicallyPrecedes(Array(b.job.file.utf8))
-      }
+      results.sort(by: Self.batchOrder)
       try BatchRunner.writeAtomically(Gallery.html(results, in: output), to: BatchRunner.galleryPage(output))
       try BatchRunner.writeAtomically(
         BatchReport.json(
@@ -157,6 +153,21 @@ enum GalleryCommand {
     throw Options.UsageError(
       description: "\(shown) is a report of rendered jobs (from --report), which the merged "
         + "report would overwrite: give -o another folder than \(output)")
+  }
+
+  /// Whether `a` comes before `b` on the page and in the merged report: in
+  /// their batch's order (`order`, the same in every shard's report), as a
+  /// run of the whole batch lists them; a job of a report without it after
+  /// those with it; jobs of one place (of other batches) by their file and name.
+  static func batchOrder(_ a: JobResult, _ b: JobResult) -> Bool {
+    if a.order != b.order {
+      guard let x = a.order else { return false }
+      guard let y = b.order else { return true }
+      return x < y
+    }
+    return a.job.file == b.job.file
+      ? Array(a.job.name.utf8).lexicographicallyPrecedes(Array(b.job.name.utf8))
+      : Array(a.job.file.utf8).lexicographicallyPrecedes(Array(b.job.file.utf8))
   }
 
   /// Whether two normalized paths name one file as two shards would write
@@ -284,6 +295,7 @@ enum GalleryCommand {
       job.transitions = entry["transitions"] as? [String] ?? []
       var result = JobResult(job: job, status: status, seconds: entry["seconds"] as? Double ?? 0, key: entry["key"] as? String ?? "")
       result.absoluteFile = entry["absolute_file"] as? String
+      result.order = entry["order"] as? Int
       for output in outputs {
         let written = output["path"] as? String ?? ""
         let resolved = (output["file"] as? String).map { (folder as NSString).appendingPathComponent($0) } ?? written

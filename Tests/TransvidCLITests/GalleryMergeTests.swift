@@ -413,6 +413,42 @@ import Testing
     }
   }
 
+  /// The merge lists the jobs of every shard in the batch's order, as a run
+  /// of the whole batch lists them in its report and page: `zz aa` puts
+  /// zz's jobs first, though `aa` sorts first, and so does a merge of that
+  /// merge (the batch sweep: the merge sorted the jobs by their paths).
+  @Test func theMergeListsJobsInTheBatchsOrder() throws {
+    let dir = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    for folder in ["zz", "aa"] {
+      try FileManager.default.createDirectory(atPath: path(dir, folder), withIntermediateDirectories: true)
+      for n in 1...2 { try write(tinyJob(name: "\(folder)-\(n)"), to: "\(folder)/j\(n).cfg", in: dir) }
+    }
+    func names(_ report: String) throws -> [String] { try reportJobs(path(dir, report)).compactMap { $0["job"] as? String } }
+    func pageNames(_ page: String) throws -> [String] {
+      try String(contentsOfFile: path(dir, page), encoding: .utf8).matches(of: /<strong>([^<]*)<\/strong>/).map { String($0.output.1) }
+    }
+    let whole = try runTransvid(
+      ["zz", "aa", "-o", "whole", "--format", "png", "--report", "whole/report.json", "--gallery", "whole", "-q"], in: dir)
+    #expect(whole.status == 0, "\(whole.stderr)")
+    let order = ["zz-1", "zz-2", "aa-1", "aa-2"]
+    #expect(try names("whole/report.json") == order && pageNames("whole/index.html") == order)
+    for k in 1...2 {
+      let shard = try runTransvid(
+        ["zz", "aa", "--shard", "\(k)/2", "-o", "shard-\(k)", "--format", "png", "--report", "shard-\(k)/report.json", "-q"],
+        in: dir)
+      #expect(shard.status == 0, "\(shard.stderr)")
+      #expect(try names("shard-\(k)/report.json").count == 2)
+    }
+    let merge = try runTransvid(["gallery", "shard-2", "shard-1", "-o", "site"], in: dir)
+    #expect(merge.status == 0, "\(merge.stderr)")
+    #expect(try names("site/report.json") == order)
+    #expect(try pageNames("site/index.html") == order)
+    let again = try runTransvid(["gallery", "site/report.json", "-o", "again"], in: dir)
+    #expect(again.status == 0, "\(again.stderr)")
+    #expect(try names("again/report.json") == order)
+  }
+
   /// A file with locales is one job per locale, and shards split them: the
   /// merge lists each locale once and takes none for a duplicate.
   @Test func localesOfOneFileFromSeveralShardsAreSeveralJobs() throws {
@@ -430,6 +466,7 @@ import Testing
     let run = try runTransvid(["gallery", "shard-1", "shard-2", "-o", "site"], in: dir)
     #expect(run.status == 0, "\(run.stderr)")
     let names = try reportJobs(path(dir, "site/report.json")).compactMap { $0["job"] as? String }
-    #expect(names == ["locales.ar", "locales.de", "locales.en", "locales.ja"])
+    // In the file's order of its locales, as a run of the whole batch lists them.
+    #expect(names == ["locales.en", "locales.ar", "locales.ja", "locales.de"])
   }
 }
