@@ -138,14 +138,16 @@ final class ProgressReporter: Sendable {
   }
 
   /// The job's `number`th output (from 1) is in place: its result line, or
-  /// ndjson's `progress` with the job's frames × that number.
+  /// ndjson's `progress` with the job's frames × that number, naming the
+  /// job's file, as every event of a job does (its name is not unique: two
+  /// folders' jobs may share one).
   func outputWritten(_ job: PlannedJob, _ summary: OutputSummary, number: Int) {
     switch mode {
     case .ndjson:
       // What the writer decided on its own (a GIF's rate lowered, a budget met), as the result line says it.
       emit(
         [
-          ("event", "progress"), ("job", job.name), ("frames", job.frames * number),
+          ("event", "progress"), ("job", job.name), ("file", job.file), ("frames", job.frames * number),
           ("total", job.frames * job.formats.count), ("output", summary.path), ("bytes", summary.bytes),
         ] + (summary.notes.isEmpty ? [] : [("notes", summary.notes)]))
     case .plain, .none: hold(job, [summary.line])

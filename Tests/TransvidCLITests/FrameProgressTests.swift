@@ -59,10 +59,10 @@ import Testing
     let progress = capture.out.filter { $0.contains("\"event\":\"progress\"") }
     #expect(
       progress == [
-        "{\"event\":\"progress\",\"job\":\"locales.en\",\"frames\":27,\"total\":27,\"output\":\"out/locales.en.mp4\",\"bytes\":100}",
-        "{\"event\":\"progress\",\"job\":\"locales.ar\",\"frames\":27,\"total\":27,\"output\":\"out/locales.ar.mp4\",\"bytes\":100}",
-        "{\"event\":\"progress\",\"job\":\"locales.en\",\"frames\":27,\"total\":27,\"output\":\"out/locales.en.mp4\",\"bytes\":100}",
-        "{\"event\":\"progress\",\"job\":\"locales.ar\",\"frames\":27,\"total\":27,\"output\":\"out/locales.ar.mp4\",\"bytes\":100}",
+        "{\"event\":\"progress\",\"job\":\"locales.en\",\"file\":\"jobs/locales.cfg\",\"frames\":27,\"total\":27,\"output\":\"out/locales.en.mp4\",\"bytes\":100}",
+        "{\"event\":\"progress\",\"job\":\"locales.ar\",\"file\":\"jobs/locales.cfg\",\"frames\":27,\"total\":27,\"output\":\"out/locales.ar.mp4\",\"bytes\":100}",
+        "{\"event\":\"progress\",\"job\":\"locales.en\",\"file\":\"jobs/locales.cfg\",\"frames\":27,\"total\":27,\"output\":\"out/locales.en.mp4\",\"bytes\":100}",
+        "{\"event\":\"progress\",\"job\":\"locales.ar\",\"file\":\"jobs/locales.cfg\",\"frames\":27,\"total\":27,\"output\":\"out/locales.ar.mp4\",\"bytes\":100}",
       ])
   }
 }
