@@ -4,8 +4,8 @@
 // line and column); this file only stacks its events into nodes and enforces
 // what a job file may use. A job file is one document of plain mappings,
 // sequences and scalars, so the reader rejects, at the offending place:
-// a second document, anchors and aliases (no expansion bombs, no action at a
-// distance), explicit tags, non-scalar mapping keys, duplicate keys and
+// a second document, anchors, aliases and merge keys (no expansion bombs, no
+// action at a distance), explicit tags, non-scalar mapping keys, duplicate keys and
 // nesting deeper than `maximumDepth`. The node stack is explicit, so a hostile
 // `[[[[…` cannot overflow the call stack before the depth check. A String
 // Catalog may hold `maximumCatalogNodes` keys and values: its 64 MiB written as
@@ -462,7 +462,12 @@ enum YAMLReader {
         } else {
           // A key: always a scalar here (`push` rejects containers as keys),
           // as written: `~` and `null` are no null as names (they showed as '').
-          guard case .scalar(let text, _) = node.content else { return }
+          guard case .scalar(let text, let style) = node.content else { return }
+          // YAML 1.1's merge key (`<<: *defaults`), which only a plain `<<` is:
+          // without anchors and aliases it has nothing to merge.
+          if text == "<<", style == .plain {
+            throw Diagnostic(node.location, "merge keys (<<) are not supported, as anchors and aliases are not; write the keys out")
+          }
           if let first = stack[top].seen[text] {
             throw Diagnostic(
               node.location,
