@@ -269,17 +269,23 @@ enum YAMLReader {
             + "quote the whole value: \"\(call.name)(…)\"")
       }
       // `background: #FFFFFF }`: the comment the # starts hid the closing bracket.
-      if !json, let context = parser.context.map({ String(cString: $0) }), context.contains("flow"),
+      // libyaml names the bracket that opened the collection ("while parsing a
+      // flow mapping"), or, for a value missing at the end of the file ("while
+      // parsing a flow node"), the end itself: the bracket is then the latest
+      // start of a collection still open (`marks`).
+      let open = parser.marks.top.flatMap { top in top > parser.marks.start ? (top - 1).pointee : nil }
+      let context = parser.context.map { String(cString: $0) }
+      let opened = context == "while parsing a flow node" ? open ?? parser.context_mark : parser.context_mark
+      if !json, let context, context.contains("flow"),
         let hash = source.comment(
-          fromLine: place(parser.context_mark).line, column: place(parser.context_mark).column,
-          toLine: location.line, column: location.column)
+          fromLine: place(opened).line, column: place(opened).column, toLine: location.line, column: location.column)
       {
         return Diagnostic(
           hash,
           "invalid YAML: this # starts a comment, which hides the rest of the line and the bracket that closes "
             + "the { … } or [ … ] it is in; quote a hex colour: \"#RRGGBB\"")
       }
-      if let context = parser.context.map({ String(cString: $0) }) {
+      if let context {
         let at = place(parser.context_mark)
         message += at == location ? " (\(context))" : " (\(context) at line \(at.line), column \(at.column))"
       }
