@@ -317,6 +317,11 @@ struct Options: Sendable {
           throw UsageError(description: problem)
         }
         duration = d
+      case "--":
+        for text in stream.remaining() {
+          guard spec == nil else { throw UsageError(description: "unexpected argument '\(text)' for 'curve'") }
+          spec = text
+        }
       default:
         guard spec == nil, !arg.hasPrefix("--") else {
           throw UsageError(description: "unexpected argument '\(stream.raw)' for 'curve'")
@@ -367,6 +372,12 @@ struct Options: Sendable {
         try stream.flag()
         options.quiet = true
       case _ where limitOptions.contains(arg): try options.limits.set(arg, try value())
+      case "--":
+        // What follows is the job file, whatever it starts with (`-- -demo.cfg`).
+        for path in stream.remaining() {
+          guard job == nil else { throw UsageError(description: "unexpected argument '\(path)' for 'frame'") }
+          job = path
+        }
       default:
         guard !arg.hasPrefix("-"), job == nil else {
           let known = ["--help", "--time", "--output", "--locale", "--appearance", "--allow-outside", "--quiet"] + limitOptions

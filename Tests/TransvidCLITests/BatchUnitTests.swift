@@ -245,6 +245,21 @@ import TestSupport
       #expect(try Options.parse(["frame", "x.cfg", "--time", "0", "-o", name]).command == .frame(job: "x.cfg", time: 0, output: name, paths: PathPolicy()))
     }
   }
+
+  /// `--` ends the options, as for a render and `gallery`: what follows is
+  /// the job file (or curve), though it starts with '-' (it was "unexpected
+  /// argument '--' for 'frame'").
+  @Test func twoDashesEndTheOptions() throws {
+    let frame = try Options.parse(["frame", "-t", "0.5", "-o", "f.png", "--", "-demo.cfg"]).command
+    #expect(frame == .frame(job: "-demo.cfg", time: 0.5, output: "f.png", paths: PathPolicy()))
+    #expect(try Options.parse(["curve", "-n", "3", "--", "easeIn"]).command == .curve(spec: "easeIn", samples: 3, duration: nil))
+    #expect(throws: Options.UsageError(description: "unexpected argument '-b.cfg' for 'frame'")) {
+      try Options.parse(["frame", "a.cfg", "-t", "0", "-o", "f.png", "--", "-b.cfg"])
+    }
+    #expect(throws: Options.UsageError(description: "unexpected argument '-n' for 'curve'")) {
+      try Options.parse(["curve", "--", "easeIn", "-n"])
+    }
+  }
 }
 
 @Suite struct CacheKeyTests {
