@@ -10,14 +10,19 @@ public struct Console: Sendable {
   /// nil when standard error is not a terminal, or one that cannot move its
   /// cursor (`drawsOnTerminal`).
   public var terminal: (@Sendable (String) -> Void)?
+  /// Whether `print` writes to a terminal (standard output is one): the
+  /// result lines are then beside the live progress, else in a file or a
+  /// pipe, a log.
+  public var printsToTerminal: Bool
 
   public init(
     print: @escaping @Sendable (String) -> Void, error: @escaping @Sendable (String) -> Void,
-    terminal: (@Sendable (String) -> Void)? = nil
+    terminal: (@Sendable (String) -> Void)? = nil, printsToTerminal: Bool = false
   ) {
     self.print = print
     self.error = error
     self.terminal = terminal
+    self.printsToTerminal = printsToTerminal
   }
 
   /// The process's standard output and standard error, one unbuffered
@@ -32,7 +37,7 @@ public struct Console: Sendable {
     return Console(
       print: { line in Console.writeText(Console.visible(line) + "\n", to: 1) },
       error: { line in Console.writeText(Console.visible(line) + "\n", to: 2) },
-      terminal: terminal)
+      terminal: terminal, printsToTerminal: isatty(1) == 1)
   }()
 
   /// Whether a terminal of type `term` (`$TERM`) takes the progress bars'

@@ -8,7 +8,8 @@ import Synchronization
 
 /// Tells the user (or a machine) how the batch goes, in one of four forms:
 /// - `tty`: a bar per running job and one for the batch (frames, fps, ETA),
-///   redrawn on standard error four times a second; result lines scroll above;
+///   redrawn on standard error four times a second; result lines scroll above
+///   (standard output redirected, a log, gets them as `plain` does, in order);
 /// - `plain`: a line per written output (`PATH  N frames  D s  B bytes`), per
 ///   up-to-date output (`PATH  up to date`), and a summary for a batch of
 ///   more than one job; the jobs' lines in the batch's order, whatever
@@ -151,7 +152,7 @@ final class ProgressReporter: Sendable {
           ("total", job.frames * job.formats.count), ("output", summary.path), ("bytes", summary.bytes),
         ] + (summary.notes.isEmpty ? [] : [("notes", summary.notes)]))
     case .plain, .none: hold(job, [summary.line])
-    case .tty: line(summary.line)
+    case .tty: if console.printsToTerminal { line(summary.line) } else { hold(job, [summary.line]) }
     case .quiet: break
     }
   }
@@ -187,6 +188,7 @@ final class ProgressReporter: Sendable {
     case .ndjson:
       emit([("event", "cached"), ("job", job.name), ("file", job.file), ("outputs", job.outputs)])
     case .plain, .none: hold(job, job.outputs.map { "\($0)  up to date" })
+    case .tty where !console.printsToTerminal: hold(job, job.outputs.map { "\($0)  up to date" })
     case .tty:
       for output in job.outputs { line("\(output)  up to date") }
     case .quiet: break
@@ -293,7 +295,8 @@ final class ProgressReporter: Sendable {
   /// `job` is done: its lines, and those of the finished jobs after it, print
   /// once every job before it has printed.
   private func release(_ job: PlannedJob) {
-    guard mode == .plain || mode == .none, let place = places[job.id] else { return }
+    guard mode == .plain || mode == .none || (mode == .tty && !console.printsToTerminal), let place = places[job.id]
+    else { return }
     state.withLock { s in s.held.finish(place).forEach(console.print) }
   }
 

@@ -69,9 +69,10 @@ import Testing
 
 /// What `transvid ARGS…` run in `directory` with `TERM=term` (nil: unset) writes to its
 /// standard output and error when both are a terminal (a pseudo-terminal
-/// read here, of `size` when given), `\r\n` read as `\n`.
+/// read here, of `size` when given), `\r\n` read as `\n`; with `log`, standard
+/// output goes to that file in `directory` instead.
 func outputOnATerminal(
-  _ arguments: [String], in directory: String, term: String?, size: (rows: Int, columns: Int)? = nil
+  _ arguments: [String], in directory: String, term: String?, size: (rows: Int, columns: Int)? = nil, log: String? = nil
 ) throws -> String {
   let binary = try #require(transvidBinary(), "build the executable first (swift build --build-tests)")
   // posix_openpt's steps, which Glibc's module does not export: a new
@@ -97,6 +98,10 @@ func outputOnATerminal(
   process.environment = environment
   process.standardError = terminal
   process.standardOutput = terminal
+  if let log {
+    _ = FileManager.default.createFile(atPath: path(directory, log), contents: nil)
+    process.standardOutput = try #require(FileHandle(forWritingAtPath: path(directory, log)))
+  }
   try process.run()
   try terminal.close()
   let text = Mutex(Data())
@@ -199,6 +204,26 @@ func terminalTranscript(_ text: String, rows: Int, columns: Int) -> [String] {
   }
   while lines.last == "" { lines.removeLast() }
   return lines
+}
+
+/// With the bars on a terminal and standard output in a file (`transvid jobs
+/// -j 3 > log`), the log gets the result lines in the batch's order, as
+/// `plain` does, whatever order the jobs finish in (the batch/CLI sweep:
+/// costliest first, another order than the batch's).
+@Suite struct LogBesideTheBarsTests {
+  @Test func aLogBesideTheBarsIsInTheBatchsOrder() throws {
+    let dir = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    _ = try makeBatch(in: dir, count: 6)
+    let order = ["00", "02", "04", "01", "03", "05"].map { "out/job-\($0).mp4" }
+    for (run, result) in [(1, "rendered in "), (2, "up to date")] {
+      let bars = try outputOnATerminal(["jobs", "-o", "out", "-j", "3"], in: dir, term: "xterm", log: "log-\(run)")
+      #expect(!bars.contains(result), "run \(run): \(bars)")
+      let lines = try String(contentsOfFile: path(dir, "log-\(run)"), encoding: .utf8).split(separator: "\n").map(String.init)
+      #expect(lines.dropLast().map { String($0.prefix { $0 != " " }) } == order, "run \(run): \(lines)")
+      #expect(lines.dropLast().allSatisfy { $0.contains(result) }, "run \(run): \(lines)")
+    }
+  }
 }
 
 /// The live progress fits the terminal: with more jobs running than it has
