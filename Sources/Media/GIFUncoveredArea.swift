@@ -1,24 +1,16 @@
 import Raster
 
 /// What a GIF shows where its first image does not cover its logical
-/// screen: nothing. The GIF89a specification fills that part with the
+/// screen (grown to hold that image, `GIFLogicalScreen`): nothing. The GIF89a specification fills that part with the
 /// screen's background colour, and libavcodec does (when the file has a
 /// global colour table and no transparent index before the image), but
 /// browsers (Chromium's and Firefox's decoders) leave it transparent, so a
 /// GIF whose first image is a 10 × 10 square inside a 20 × 20 screen shows
 /// the square alone over what is behind it.
 enum GIFUncoveredArea {
-  /// A rectangle of pixels on the logical screen.
+  /// A rectangle of pixels on the logical screen (its first image's, as its descriptor gives it).
   struct Rectangle: Equatable {
     var x: Int, y: Int, width: Int, height: Int
-
-    /// The part of the rectangle within a `width × height` screen (empty
-    /// when it lies outside).
-    func cut(toWidth screenWidth: Int, height screenHeight: Int) -> Rectangle {
-      let left = min(max(x, 0), screenWidth), top = min(max(y, 0), screenHeight)
-      let right = min(max(x + width, left), screenWidth), bottom = min(max(y + height, top), screenHeight)
-      return Rectangle(x: left, y: top, width: right - left, height: bottom - top)
-    }
 
     /// Whether it is the whole `width × height` screen.
     func covers(width screenWidth: Int, height screenHeight: Int) -> Bool {

@@ -2,8 +2,8 @@ import CFFmpeg
 import Raster
 
 /// Decodes PNG (an APNG's first frame, `APNGFirstFrame`), JPEG, WebP (an animated one's first
-/// frame), GIF (first frame, transparent where it does not cover the screen:
-/// `GIFUncoveredArea`) and BMP into premultiplied
+/// frame), GIF (first frame, on a screen grown to hold it, `GIFLogicalScreen`,
+/// transparent where it does not cover the screen: `GIFUncoveredArea`) and BMP into premultiplied
 /// `Bitmap`s, from memory or from a file.
 ///
 /// The format comes from the file's signature, not its name. The size the
@@ -62,8 +62,9 @@ public enum ImageDecoder {
   /// 32-bit BI_RGB BMP opaque; 13: a CMYK JPEG's CMYK profile honoured;
   /// 14: an APNG whose image data is not its first frame draws that frame;
   /// 15: a GIF's screen outside its first image transparent; 16: a 16-bit
-  /// BMP's channels scaled to the nearest 8-bit levels.
-  public static let revision = 16
+  /// BMP's channels scaled to the nearest 8-bit levels; 17: a GIF's screen
+  /// grown to hold its first image.
+  public static let revision = 17
 
   /// The largest image the decoder accepts.
   public struct Limits: Hashable, Sendable {
@@ -234,6 +235,7 @@ public enum ImageDecoder {
       case .space(let space): profile = ColorProfile.icc(of: space).map { ($0, 3) }
       }
     }
+    if header.format == .gif { data = GIFLogicalScreen.declaring(width: header.width, height: header.height, in: data) }
     try FFmpegLibrary.codec.require()
     guard let decoder = avcodec_find_decoder(header.format.codecID) else {
       throw MediaError(operation, "this FFmpeg build has no \(kind) decoder")

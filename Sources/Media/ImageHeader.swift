@@ -43,9 +43,10 @@ struct ImageHeader: Equatable {
   /// reserved, not alpha, and Windows and Chromium draw every pixel
   /// opaque; libavcodec would take it as alpha.
   var alphaIsReserved = false
-  /// The part of a GIF's logical screen its first image covers, cut to
-  /// the screen; nil for the other formats. The rest shows transparent
-  /// (`GIFUncoveredArea`).
+  /// The part of a GIF's picture its first image covers; nil for the other
+  /// formats. The rest shows transparent (`GIFUncoveredArea`). The picture
+  /// (`width × height`) is the logical screen grown to hold that image
+  /// (`GIFLogicalScreen`).
   var gifFirstImage: GIFUncoveredArea.Rectangle?
 
   /// Reads the header of `data`; the error message says what is wrong.
@@ -95,8 +96,10 @@ struct ImageHeader: Equatable {
       }
     } else if starts(tag("GIF87a")) || starts(tag("GIF89a")) {
       guard d.count >= 13 else { throw fail("truncated GIF: the file ends inside the header") }
-      self.init(format: .gif, width: le16(6), height: le16(8))
-      gifFirstImage = try Self.checkGIFBlocks(d, fail: fail).cut(toWidth: width, height: height)
+      let first = try Self.checkGIFBlocks(d, fail: fail)
+      let picture = GIFLogicalScreen.grown(width: le16(6), height: le16(8), toHold: first)
+      self.init(format: .gif, width: picture.width, height: picture.height)
+      gifFirstImage = first
     } else if starts(tag("BM")) {
       guard d.count >= 26 else { throw fail("truncated BMP: the file ends inside the header") }
       let height = Int32(bitPattern: UInt32(le32(22)))
