@@ -63,8 +63,9 @@ public enum ImageDecoder {
   /// 14: an APNG whose image data is not its first frame draws that frame;
   /// 15: a GIF's screen outside its first image transparent; 16: a 16-bit
   /// BMP's channels scaled to the nearest 8-bit levels; 17: a GIF's screen
-  /// grown to hold its first image.
-  public static let revision = 17
+  /// grown to hold its first image; 18: an HDR PNG (cICP PQ or HLG,
+  /// without a profile) refused.
+  public static let revision = 18
 
   /// The largest image the decoder accepts.
   public struct Limits: Hashable, Sendable {
@@ -233,6 +234,11 @@ public enum ImageDecoder {
       case .sRGB: break
       // An RGB space: a grey or palette PNG's pixels are colours (r = g = b for grey).
       case .space(let space): profile = ColorProfile.icc(of: space).map { ($0, 3) }
+      case .hdr(let transfer):
+        throw MediaError(
+          operation,
+          "an HDR PNG (its cICP chunk gives the \(transfer) transfer function), which transvid does not tone-map: "
+            + "export it as SDR (sRGB or Display P3)")
       }
     }
     if header.format == .gif { data = GIFLogicalScreen.declaring(width: header.width, height: header.height, in: data) }

@@ -17,10 +17,14 @@
 ///    (libpng's threshold) and the pixels sRGB. cHRM without gAMA says nothing.
 ///
 /// The space is applied to grey and palette PNGs as to RGB ones (their
-/// pixels are colours), as Chromium applies it. HDR transfer functions
-/// (PQ, HLG, SMPTE ST 428), which a browser tone-maps for the display it
-/// has, and cICP's XYZ primaries are not among those read here: such a
-/// cICP is passed over as an unknown one is.
+/// pixels are colours), as Chromium applies it. cICP's HDR transfer
+/// functions (PQ, HLG) describe light beyond SDR white, which
+/// a browser tone-maps for the display it has (Chromium draws PQ's code
+/// 150 as 193, HLG's as 122): drawn as sRGB numbers they would be tens of
+/// levels off, so such a PNG without an ICC profile to fall back on is
+/// `hdr`, which the decoder refuses; with one, the profile decides. SMPTE
+/// ST 428's curve and cICP's XYZ primaries are not read: such a cICP is
+/// passed over as an unknown one is.
 ///
 /// Pure: chunk bodies in, a description out; `ColorProfile` turns a
 /// `Space` into the profile LittleCMS converts with.
@@ -61,7 +65,13 @@ struct PNGColorChunks: Equatable {
     case sRGB
     /// A space the chunks describe.
     case space(Space)
+    /// An HDR transfer function, named (`PQ`, `HLG`), with
+    /// no ICC profile: colours transvid does not tone-map.
+    case hdr(String)
   }
+
+  /// The names of cICP's HDR transfer functions (H.273 code points).
+  static let hdrTransfers: [UInt8: String] = [16: "PQ", 18: "HLG"]
 
   /// Reads `type`'s `body` into these chunks, if it is one of them and the
   /// first of its type (as libpng keeps the first); a body of the wrong
@@ -88,6 +98,7 @@ struct PNGColorChunks: Equatable {
       return .space(space)
     }
     if hasProfile { return .profile }
+    if let cicp, cicp[2] == 0, cicp[3] == 1, let name = Self.hdrTransfers[cicp[1]] { return .hdr(name) }
     if srgb { return .sRGB }
     guard let gamma, gamma > 0 else { return .sRGB }
     let exponent = Double(gamma) / 100_000

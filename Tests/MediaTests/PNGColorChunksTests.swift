@@ -89,10 +89,31 @@ import Testing
     }
   }
 
+  /// A PNG whose cICP gives an HDR transfer function (PQ, HLG), with no
+  /// ICC profile to take instead, is refused with the file named: its
+  /// numbers are light beyond SDR white, which Chromium tone-maps (PQ's
+  /// levels 128, 150, 200 as 132, 193, 255; HLG's as 99, 122, 202) and
+  /// transvid does not, where drawn as sRGB they would be those levels.
+  @Test func anHDRPNGIsRefused() throws {
+    for (points, name) in [([9, 16, 0, 1] as [UInt8], "PQ"), ([9, 18, 0, 1], "HLG"), ([1, 16, 0, 1], "PQ")] {
+      for also in [[], Chunks.chunk("sRGB", [0]), Self.gAMA(45_455)] {
+        var message = ""
+        do {
+          _ = try ImageDecoder.decode(data: Self.ramp(before: Self.cICP(points) + also), name: "hdr.png")
+        } catch { message = "\(error)" }
+        let expected =
+          "decode image 'hdr.png': an HDR PNG (its cICP chunk gives the \(name) transfer function), which transvid "
+          + "does not tone-map: export it as SDR (sRGB or Display P3)"
+        #expect(message == expected, "\(points) \(also.count)")
+      }
+    }
+  }
+
   /// Which chunk decides: cICP over the profile, the profile over sRGB and
   /// gAMA, sRGB over gAMA; a neutral gAMA (within 5 % of 1/2.2), cHRM
-  /// alone, a cICP with a matrix or narrow range or an unknown curve (PQ),
-  /// and chunks after the image data say nothing.
+  /// alone, a cICP with a matrix or narrow range, an HDR one (PQ) beside
+  /// a profile, one of SMPTE ST 428's curve, and chunks after the image
+  /// data say nothing.
   @Test func chunksDecideInChromiumsOrder() throws {
     let plain = try ImageDecoder.decode(data: Self.ramp(), name: "plain.png")
     let linear = try ImageDecoder.decode(data: Self.ramp(before: Self.gAMA(100_000)), name: "linear.png")
@@ -110,7 +131,8 @@ import Testing
       ("cICP over the profile", Self.cICP([1, 8, 0, 1]) + iccp, [], linear),
       ("a cICP with a matrix is none", Self.cICP([1, 13, 1, 1]) + Self.gAMA(100_000), [], linear),
       ("a narrow-range cICP is none", Self.cICP([1, 13, 0, 0]) + Self.gAMA(100_000), [], linear),
-      ("PQ is passed over", Self.cICP([9, 16, 0, 1]) + Self.gAMA(100_000), [], linear),
+      ("PQ beside a profile is passed over", Self.cICP([9, 16, 0, 1]) + iccp + Self.gAMA(100_000), [], plain),
+      ("SMPTE ST 428 is passed over", Self.cICP([1, 17, 0, 1]) + Self.gAMA(100_000), [], linear),
       ("gAMA after the image data", [], Self.gAMA(100_000), plain),
       ("a cHRM whose white has y = 0", Self.gAMA(100_000) + Self.cHRM([0.3127, 0, 0.64, 0.33, 0.30, 0.60, 0.15, 0.06]), [], plain),
       ("a cHRM of one primary thrice", Self.gAMA(100_000) + Self.cHRM([0.3127, 0.3290] + Array(repeating: [0.64, 0.33], count: 3).flatMap { $0 }), [], plain),
