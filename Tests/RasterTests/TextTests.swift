@@ -198,6 +198,32 @@ struct Ink {
     #expect(boxes != Label("设置", style: style).render(size: size, scale: 2, fonts: TestFonts.set))
   }
 
+  /// A one-line label's line is as tall as its tallest font, as UILabel's
+  /// is: "OK 写真", whose CJK face (ascender 1.16 em, descender 0.288)
+  /// is taller than DejaVu (0.928, 0.236), is centred by that face's box,
+  /// so its "OK" sits (1.16 − 0.288 − 0.928 + 0.236) / 2 em = 3 px lower at
+  /// 34 px than in "OK" alone, and it draws as the same text wrapped
+  /// (`lines: 0`), one line either way, does.
+  @Test static func aOneLineLabelIsAsTallAsItsTallestFont() {
+    let scale = 2.0
+    func label(_ text: String, lines: Int) -> Bitmap {
+      Label(text, style: TextStyle(size: 17, lines: lines)).render(size: size, scale: scale, fonts: TestFonts.set)
+    }
+    let mixed = label("OK 写真", lines: 1)
+    #expect(mixed == label("OK 写真", lines: 0))
+    /// The inked rows of the first `columns` columns.
+    func rows(_ b: Bitmap, columns: Int) -> ClosedRange<Int> {
+      let inked = (0..<b.height).filter { y in (0..<columns).contains { b[$0, y].a > 0 } }
+      return inked.first!...inked.last!
+    }
+    let alone = rows(label("OK", lines: 1), columns: 48), beside = rows(mixed, columns: 48)
+    let cjk = TestFonts.cjk, latin = TestFonts.dejaVu
+    let drop = ((cjk.ascender - cjk.descender) - (latin.ascender - latin.descender)) / 2 * 17 * scale
+    #expect(drop.rounded() == 3)
+    let moved = beside.lowerBound - alone.lowerBound == 3 && beside.upperBound - alone.upperBound == 3
+    #expect(moved, "\(alone) \(beside)")
+  }
+
   @Test static func boldHasMoreInk() {
     let regular = Ink(Label("Settings", style: TextStyle(weight: .regular)).render(size: size, scale: 2, fonts: TestFonts.set))
     let medium = Ink(Label("Settings", style: TextStyle(weight: .medium)).render(size: size, scale: 2, fonts: TestFonts.set))

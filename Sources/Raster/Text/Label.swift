@@ -2,8 +2,10 @@ import Geometry
 
 /// Text in a frame, as a `UILabel` with tail truncation draws it.
 ///
-/// With `numberOfLines = 1` (`style.lines`), the line box (the first font's
-/// ascender and descender) is centred vertically in the frame, its baseline
+/// With `numberOfLines = 1` (`style.lines`), the line box (the largest
+/// ascender and descender of the first font and every font the line draws
+/// with, as UILabel's line grows to its tallest run: an emoji or a Thai word
+/// among Latin text lowers the baseline) is centred vertically in the frame, its baseline
 /// on a whole pixel; a line wider than the frame is cut and ends in "…".
 /// Trailing white space hangs past the line's end, as TextKit hangs it: it
 /// neither moves right-aligned or centred text nor makes a line too long.
@@ -69,8 +71,9 @@ public struct Label: Hashable, Sendable {
         pixelSize: pixelSize, maxWidth: truncates ? fitWidth : .infinity, rightToLeft: rightToLeft,
         levels: paragraphLevels, tabInterval: tabs ? Label.tabInterval * scale : nil)
       guard !line.glyphs.isEmpty else { return bitmap }
-      let ascent = primary.ascender * pixelSize, descent = primary.descender * pixelSize
-      placed = [(line, ((Double(height) - ascent - descent) / 2 + ascent).rounded())]
+      // The line box centred, its gap split above and below (so it moves nothing).
+      let box = TextBlock.lineBox(line, primary: primary, pixelSize: pixelSize)
+      placed = [(line, ((Double(height) - box.ascent - box.descent) / 2 + box.ascent).rounded())]
     } else {
       let block = TextBlock(
         text, fonts: fonts, weight: style.weight, language: style.language, pixelSize: pixelSize,

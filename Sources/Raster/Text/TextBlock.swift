@@ -39,11 +39,8 @@ struct TextBlock {
         scalars, fonts: fonts, weight: weight, language: language, pixelSize: pixelSize,
         maxWidth: ellipsis ? maxWidth : .infinity, rightToLeft: rightToLeft, levels: Array(levels.prefix(scalars.count)),
         ellipsis: ellipsis)
-      var faces = Set(layout.glyphs.map(\.font)).sorted().map { layout.faces[$0] }
-      if let primary { faces.append(primary) }
-      return Line(
-        scalars: scalars, layout: layout, ascent: (faces.map(\.ascender).max() ?? 0) * pixelSize,
-        descent: (faces.map(\.descender).max() ?? 0) * pixelSize, gap: (faces.map(\.lineGap).max() ?? 0) * pixelSize)
+      let box = TextBlock.lineBox(layout, primary: primary, pixelSize: pixelSize)
+      return Line(scalars: scalars, layout: layout, ascent: box.ascent, descent: box.descent, gap: box.gap)
     }
 
     let paragraphs = TextBlock.paragraphs(text)
@@ -66,6 +63,20 @@ struct TextBlock {
       lines[last] = layout(
         TextBlock.trimmed(rest), rightToLeft: w.rightToLeft, levels: w.levels[w.range.lowerBound...], ellipsis: true)
     }
+  }
+
+  /// The box of a line laid out as `layout`, in pixels: the largest
+  /// ascender, descender and line gap of the `primary` font and every font
+  /// it draws with, as a CoreText line is as tall as its tallest run.
+  static func lineBox(_ layout: TextLayout, primary: Font?, pixelSize: Double) -> (
+    ascent: Double, descent: Double, gap: Double
+  ) {
+    var faces = Set(layout.glyphs.map(\.font)).sorted().map { layout.faces[$0] }
+    if let primary { faces.append(primary) }
+    return (
+      (faces.map(\.ascender).max() ?? 0) * pixelSize, (faces.map(\.descender).max() ?? 0) * pixelSize,
+      (faces.map(\.lineGap).max() ?? 0) * pixelSize
+    )
   }
 
   /// Every line `paragraphs` wrap into: its paragraph, its scalars there,
