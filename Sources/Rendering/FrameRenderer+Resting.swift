@@ -80,6 +80,8 @@ final class RestingImages: Sendable {
     var shown: Shown? = nil
     /// Each forward step not yet undone, the latest last.
     var below: [Forward] = []
+    /// What shows under a see-through canvas's status bar strip, once made.
+    var behind: Bitmap? = nil
   }
 
   /// A forward step not yet undone: what it started from, the transition
@@ -96,13 +98,16 @@ final class RestingImages: Sendable {
   private let spec: JobSpec
   private let compositor: Compositor
   private let statusBar: StatusBar?
+  /// Makes what shows under the strip where the canvas is see-through
+  /// (`StatusBarBackdrop`); nil on an opaque canvas.
+  private let backdrop: (@Sendable () -> Bitmap)?
   private let progress = Mutex(Progress())
   /// Held by the thread working segments out.
   private let working = Mutex(Carry())
 
   init(
     timeline: Timeline, transitions: [(any Transition)?], screens: ScreenSnapshots, spec: JobSpec,
-    compositor: Compositor, statusBar: StatusBar?
+    compositor: Compositor, statusBar: StatusBar?, backdrop: (@Sendable () -> Bitmap)? = nil
   ) {
     self.timeline = timeline
     self.transitions = transitions
@@ -110,6 +115,14 @@ final class RestingImages: Sendable {
     self.spec = spec
     self.compositor = compositor
     self.statusBar = statusBar
+    self.backdrop = backdrop
+  }
+
+  /// What shows under a see-through canvas's strip, made the first time a segment needs it.
+  private func behind(_ p: inout Carry) -> Bitmap? {
+    guard let backdrop else { return nil }
+    if p.behind == nil { p.behind = backdrop() }
+    return p.behind
   }
 
   /// Whether a drawn status bar follows the screens' lightness.
@@ -171,14 +184,16 @@ final class RestingImages: Sendable {
     case .still(let screen):
       entry.image = p.display
       guard follows, let statusBar else { return entry }
-      let value = (p.display ?? screens[screen]?.image).map(statusBar.lightness(over:)) ?? p.current ?? 0
+      let behind = behind(&p)
+      let value = (p.display ?? screens[screen]?.image).map { statusBar.lightness(over: $0, behind: behind) } ?? p.current ?? 0
       entry.lightness = (value, value)
       p.current = value
       return entry
     case .transition(_, let step):
       var start = 0.0
       if follows, let statusBar {
-        start = p.current ?? screens[step.from].map { statusBar.lightness(over: $0.image) } ?? 0
+        let behind = behind(&p)
+        start = p.current ?? screens[step.from].map { statusBar.lightness(over: $0.image, behind: behind) } ?? 0
         p.current = start
       }
       // A push while a sheet is up runs inside its card, between the
@@ -242,7 +257,7 @@ final class RestingImages: Sendable {
       }
       p.display = image == plainTo.image ? nil : image
       guard follows, let statusBar else { return entry }
-      let end = statusBar.lightness(over: image)
+      let end = statusBar.lightness(over: image, behind: behind(&p))
       entry.lightness = (start, end)
       p.current = end
       return entry

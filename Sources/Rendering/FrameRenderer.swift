@@ -75,10 +75,16 @@ public struct FrameRenderer: Sendable {
       StatusBar(spec: $0, canvas: spec.canvas, rightToLeft: spec.locale.map(Localization.isRightToLeft) ?? false, fonts: fonts)
     }
     self.statusBar = statusBar
+    let stage = spec.stage.map { StageOnDemand(spec: spec, stage: $0, timeline: timeline, assets: assets, fonts: fonts) }
+    self.stage = stage
+    // Where the canvas is see-through, the bar's style follows what shows through it.
+    let backdrop = statusBar.flatMap { bar -> (@Sendable () -> Bitmap)? in
+      guard bar.followsScreens, !spec.canvas.isOpaque else { return nil }
+      return { StatusBarBackdrop.strip(spec: spec, rows: bar.rows, stage: stage?.stage) }
+    }
     resting = RestingImages(
       timeline: timeline, transitions: transitions, screens: screens, spec: spec, compositor: compositor,
-      statusBar: statusBar)
-    stage = spec.stage.map { StageOnDemand(spec: spec, stage: $0, timeline: timeline, assets: assets, fonts: fonts) }
+      statusBar: statusBar, backdrop: backdrop)
   }
 
   /// The number of frames in the video.

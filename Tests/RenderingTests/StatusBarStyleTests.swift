@@ -164,4 +164,37 @@ import Testing
       }
     }
   }
+  /// The style follows what shows through a see-through canvas under the
+  /// bar, not its clear pixels: a screen without a background on a
+  /// transparent canvas drew white glyphs over the white an MP4's
+  /// `matte: "#FFFFFF"` shows there, and over the white stage of
+  /// `device: none`. Dark glyphs over white, light over a drawn device's
+  /// black screen and over a background three quarters black.
+  @Test func theStyleFollowsWhatShowsThroughASeeThroughCanvas() throws {
+    func ink(_ canvas: String, _ rest: String) throws -> Pixel {
+      let job = """
+        name: b
+        canvas: { device: iphone-15, scale: 1, fps: 10, \(canvas), statusBar: { time: "9:41" } }
+        \(rest)
+        screens:
+          a: { views: [ { frame: [0, 300, 393, 100], color: "#FF0000" } ] }
+        timeline:
+          - hold: 0.2
+        """
+      let spec = try JobParser.parse(job, file: "b.cfg")
+      let renderer = FrameRenderer(spec: spec, fonts: try FontLibrary.system.get()).overMatte()
+      let frame = renderer.frame(0, width: spec.framePixelWidth, height: spec.framePixelHeight)
+      // The battery's level bar, on the stage where there is one.
+      guard spec.stage != nil else { return frame[Self.battery.x, Self.battery.y] }
+      let layout = StageLayout(stage: spec.stage!, canvas: spec.canvas)
+      return frame[Int(layout.screen.minX) + Self.battery.x, Int(layout.screen.minY) + Self.battery.y]
+    }
+    let black = Pixel(r: 0, g: 0, b: 0, a: 255), white = Pixel(r: 255, g: 255, b: 255, a: 255)
+    #expect(try ink("background: transparent", "output: { matte: \"#FFFFFF\" }") == black)
+    #expect(try ink("background: transparent", "stage: { device: none, background: \"#FFFFFF\", padding: 0 }") == black)
+    #expect(try ink("background: transparent", "stage: { background: \"#FFFFFF\", padding: 0 }") == white)
+    #expect(try ink("background: \"#00000040\"", "output: { matte: \"#FFFFFF\" }") == black)
+    #expect(try ink("background: \"#000000C0\"", "output: { matte: \"#FFFFFF\" }") == white)
+    #expect(try ink("background: transparent", "") == white)
+  }
 }
