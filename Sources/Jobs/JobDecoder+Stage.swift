@@ -276,11 +276,19 @@ extension JobDecoder {
     return bar
   }
 
-  /// A status bar on an iPhone in landscape: iOS shows none, so none is
-  /// drawn and no strip of the screenshots is held still.
+  /// A status bar on an iPhone in landscape, or on a canvas of no device
+  /// laid out as one: iOS shows none, so none is drawn and no strip of the
+  /// screenshots is held still.
   func statusBarNote(on spec: JobSpec) -> JobNote? {
     guard let bar = spec.canvas.statusBar, spec.canvas.hidesStatusBar, let location = bar.location else { return nil }
     let what = bar.isDrawn ? "it is not drawn" : "the screens' top \(JobDecoder.format(bar.height)) points move with them"
+    guard spec.canvas.heldDevice != nil else {
+      return JobNote(
+        location,
+        "canvas.statusBar: iOS shows no status bar on an iPhone in landscape, as which a canvas wider than tall and "
+          + "under 500 points high is laid out (its nav bar at the top); \(what) "
+          + "(make the canvas 500 points high or more, or name a device, to show one)")
+    }
     return JobNote(
       location,
       "canvas.statusBar: iOS shows no status bar on an iPhone in landscape; \(what) "

@@ -286,8 +286,9 @@ public struct StatusBarSpec: Hashable, Sendable {
 
 extension CanvasSpec {
   /// Whether iOS hides the status bar here: on an iPhone held in landscape
-  /// (an iPad keeps it).
-  public var hidesStatusBar: Bool { isPhoneInLandscape }
+  /// (an iPad keeps it), and on a canvas of no device compact in height as
+  /// one (`SafeArea.isCompactHeight`), whose nav bar is laid out at the top.
+  public var hidesStatusBar: Bool { SafeArea.isCompactHeight(self) }
 
   /// The status bar the frames show: none where iOS hides it, drawn or
   /// the screenshots' own.

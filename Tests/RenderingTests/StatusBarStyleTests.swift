@@ -84,6 +84,25 @@ import Testing
     #expect(Self.inkInTheTopStrip(pad(0)) > 50)
   }
 
+  /// A canvas of no device laid out as an iPhone held sideways (wider
+  /// than tall, under 500 pt high: its nav bar at the top, 32 pt tall)
+  /// shows no status bar either: `size: 800x400` drew an iPad's bar over
+  /// its nav bar's title. One 500 pt high keeps it.
+  @Test func aCanvasLaidOutAsAnIPhoneInLandscapeHidesTheBar() throws {
+    let job = Self.heldPushJob(canvas: "size: 800x400")
+    #expect(
+      try Self.statusBarNotes(job) == [
+        "b.cfg:2:56: note: canvas.statusBar: iOS shows no status bar on an iPhone in landscape, as which a canvas "
+          + "wider than tall and under 500 points high is laid out (its nav bar at the top); it is not drawn "
+          + "(make the canvas 500 points high or more, or name a device, to show one)"
+      ])
+    let (_, wide) = try Self.frames(job)
+    #expect(Self.inkInTheTopStrip(wide(0)) == 0)
+    let (_, tall) = try Self.frames(job.replacing("size: 800x400", with: "size: 800x500"))
+    #expect(Self.inkInTheTopStrip(tall(0)) > 50)
+    #expect(try Self.statusBarNotes(job.replacing("size: 800x400", with: "size: 800x500")).isEmpty)
+  }
+
   /// The screenshots' own strip alike: not held still in landscape on an
   /// iPhone (a sheet's card top went under the first screen's strip).
   @Test func anIPhoneInLandscapeHoldsNoStripOfTheScreenshots() throws {
