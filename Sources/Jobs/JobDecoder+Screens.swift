@@ -20,6 +20,8 @@
 // `maximumIDLength` characters: steps name them, messages echo them, and a
 // name that matches none is compared with each for "did you mean".
 
+import Transitions
+
 extension JobDecoder {
   static let screenKeys = ["background", "image", "contentMode", "views"]
 
@@ -39,16 +41,17 @@ extension JobDecoder {
     var names: Set<String> = []
     var whole: Set<String> = []
     // Per screen shown and not yet undone, whether it is in a sheet's card.
-    var inSheet: [Bool] = []
+    var inSheet: [(inCard: Bool, operation: TransitionOperation)] = []
     for case .transition(let step) in timeline {
       if whole.isEmpty { whole.insert(step.from) }
       if step.operation.isReverse {
-        if !step.isCancelled { inSheet.removeLast() }
+        let undone = step.operation == .dismiss ? TimelineStack.dismissed(by: inSheet.map(\.operation)) : 1
+        if !step.isCancelled { inSheet.removeLast(undone) }
         continue
       }
-      let inCard = step.transition == "sheet" || (step.operation == .push && inSheet.last == true)
+      let inCard = step.transition == "sheet" || (step.operation == .push && inSheet.last?.inCard == true)
       if inCard { names.insert(step.to) } else { whole.insert(step.to) }
-      if !step.isCancelled { inSheet.append(inCard) }
+      if !step.isCancelled { inSheet.append((inCard, step.operation)) }
     }
     return names.subtracting(whole)
   }

@@ -9,10 +9,10 @@
 // `push`/`present` need `to` and `transition`; `from`, when given, must name
 // the screen on display. They put `to` on the stack. `pop`/`dismiss` take it
 // off again and return to the screen below: a pop undoes a push, a dismiss a
-// present. Without `transition` a pop reuses its push's; with the same
-// transition (given or not, or by its other name: `push` and `pop` are
-// one) it also inherits the push's parameters, its own
-// values replacing them (`TransitionParameters.merging`), except a `delay`
+// present and the pushes after it (`TimelineStack`). Without `transition` a
+// pop reuses its push's; with the same transition (given or not, or by its
+// other name: `push` and `pop` are one) it also inherits the push's
+// parameters, its own values replacing them (`TransitionParameters.merging`), except a `delay`
 // when the pop is a gesture, and the push's `mirror:` unless it says its
 // own. Parameters are checked in `JobDecoder+Parameters.swift`.
 
@@ -99,10 +99,13 @@ extension JobDecoder {
         current = step.finalScreen
       case "pop", "dismiss":
         let operation = TransitionOperation(rawValue: pair.key)!
+        // A dismiss from a screen pushed after the present dismisses the
+        // presented navigation controller, its pushed screens with it.
+        let undone = operation == .dismiss ? TimelineStack.dismissed(by: stack.map(\.step.operation)) : 1
         let step = try reverseStep(
-          operation, pair, stepPath, itemPath: itemPath, stack: stack, screens: screens, canvas: canvas,
-          container: operation == .pop ? stack.last?.container : nil)
-        if !step.isCancelled { stack.removeLast() }
+          operation, pair, stepPath, itemPath: itemPath, stack: Array(stack.dropLast(undone - 1)), current: current,
+          screens: screens, canvas: canvas, container: operation == .pop ? stack.last?.container : nil)
+        if !step.isCancelled { stack.removeLast(undone) }
         steps.append(.transition(step))
         current = step.finalScreen
       default:
@@ -185,7 +188,7 @@ extension JobDecoder {
 
   private func reverseStep(
     _ operation: TransitionOperation, _ pair: YAMLNode.Pair, _ path: KeyPath, itemPath: KeyPath, stack: [Shown],
-    screens: [ScreenSpec], canvas: CanvasSpec, container: Size?
+    current: String, screens: [ScreenSpec], canvas: CanvasSpec, container: Size?
   ) throws(Diagnostic) -> TransitionStep {
     let forward: TransitionOperation = operation == .pop ? .push : .present
     guard let shown = stack.last else {
@@ -228,7 +231,7 @@ extension JobDecoder {
       }
     }
     // `from` and `to` are implied; when given they must agree.
-    for (key, expected) in [("from", push.to), ("to", push.from)] {
+    for (key, expected) in [("from", current), ("to", push.from)] {
       guard let node = fields[key] else { continue }
       let screen = try screen(node, fields.path(key), in: screens)
       if screen.name != expected {
@@ -236,7 +239,7 @@ extension JobDecoder {
         throw Diagnostic(node.location, "\(fields.path(key)): \(operation.rawValue) \(role), not '\(screen.name)'")
       }
     }
-    let from = screens.first { $0.name == push.to }!
+    let from = screens.first { $0.name == current }!
     let to = screens.first { $0.name == push.from }!
     // With the push's transition the pop inherits its duration: a spring the pop writes takes that.
     let inherits = descriptor.name == push.transition
@@ -265,7 +268,7 @@ extension JobDecoder {
     // the push had is not the pop's unless the pop writes one.
     if fields["gesture"] != nil, fields["delay"] == nil { parameters.values["delay"] = nil }
     let step = TransitionStep(
-      operation: operation, from: push.to, to: push.from, transition: descriptor.name, parameters: parameters,
+      operation: operation, from: current, to: push.from, transition: descriptor.name, parameters: parameters,
       location: pair.keyLocation)
     var reverse = try withStepOptions(step, fields, canvas: canvas, from: from, container: container)
     // With the push's transition, its `mirror:` too, so a right-to-left job undoes the push on the side it was made.

@@ -73,7 +73,7 @@ extension JobSpec {
     // Whether what is on display is a resting composite, and per forward
     // step not undone whether what it started from was one.
     var composite = false
-    var below: [Bool] = []
+    var below: [(composite: Bool, operation: TransitionOperation)] = []
     // Whether the last step's picture, a composite, is yet to be kept by a hold.
     var unkept = false
     // Copies of screens kept for the steps that show them: flipped, and without the status bar's strip.
@@ -102,12 +102,14 @@ extension JobSpec {
         var drawn = canvas
         var held = copies * canvas
         if step.operation.isReverse {
-          composite = below.popLast() ?? false
+          let undone = step.operation == .dismiss ? TimelineStack.dismissed(by: below.map(\.operation)) : 1
+          composite = below.dropLast(undone - 1).last?.composite ?? false
+          below.removeLast(Swift.min(undone, below.count))
         } else {
           let rests =
             (composite && step.operation == .push)
             || (transitions.first { $0.name == step.transition }?.make(step.parameters).restsOverItsScreen ?? false)
-          below.append(composite)
+          below.append((composite, step.operation))
           if rests {
             let resting = canvas * Double(1 + (flownOn[step.to] ?? 0))
             drawn += resting

@@ -90,6 +90,7 @@ final class RestingImages: Sendable {
     var start: Shown?
     var transition: String
     var hosted: Bool
+    var operation: TransitionOperation
   }
 
   private let timeline: Timeline
@@ -206,11 +207,14 @@ final class RestingImages: Sendable {
       // composite.
       let mirrored = step.mirror == true
       let reverse = step.operation.isReverse
+      // A dismiss from a screen pushed after the present undoes those pushes with it (`TimelineStack`).
+      let undone = step.operation == .dismiss ? TimelineStack.dismissed(by: p.below.map(\.operation)) : 1
+      let undoes = p.below.dropLast(undone - 1).last
       let hosted = step.operation == .push || (step.operation == .pop && p.below.last?.hosted == true)
       let host = hosted ? p.shown?.host : nil
-      let whole = reverse && host == nil && p.below.last.map { $0.transition != step.transition } == true
+      let whole = reverse && host == nil && undoes.map { $0.transition != step.transition } == true
       let from = (reverse && !whole) || host != nil ? nil : p.shown
-      let to = reverse && host == nil ? p.below.last?.start : nil
+      let to = reverse && host == nil ? undoes?.start : nil
       func inSpace(_ shown: Shown?) -> ScreenSnapshot? {
         guard let shown else { return nil }
         return shown.mirrored == mirrored ? shown.screen : shown.screen.mirrored(width: spec.canvas.size.width)
@@ -231,9 +235,10 @@ final class RestingImages: Sendable {
         return entry
       }
       if reverse {
-        p.shown = p.below.popLast()?.start
+        p.shown = undoes?.start
+        p.below.removeLast(Swift.min(undone, p.below.count))
       } else {
-        p.below.append(Forward(start: p.shown, transition: step.transition, hosted: host != nil))
+        p.below.append(Forward(start: p.shown, transition: step.transition, hosted: host != nil, operation: step.operation))
         let render = { (layers: Layer) in self.canvasImage(layers) }
         if let host {
           // The sheet, now with the pushed screen in its card.

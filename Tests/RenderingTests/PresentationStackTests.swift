@@ -399,6 +399,39 @@ import Testing
     #expect(above.b == 0, "\(above)")
   }
 
+  /// A dismiss from a screen pushed while a sheet is up dismisses the sheet,
+  /// the pushed screen with it, as UIKit's `dismiss(animated:)` from a
+  /// screen pushed in a presented navigation controller does: it was an
+  /// error ("dismiss, but 'c' was pushed; use pop"), though a pop only goes
+  /// back to b in the card. The dismiss starts from the card showing c, c
+  /// goes down with the card and it ends on a; the stack is empty after it.
+  @Test func aDismissFromAScreenPushedInASheetDismissesTheSheet() throws {
+    let job = Self.job(first: "sheet", second: "push", back: "dismiss")
+      .replacingOccurrences(of: "to: c, duration", with: "to: c, transition: push, duration")
+      .replacingOccurrences(of: "  - dismiss: {}\n  - hold: 0.2\n  - dismiss: {}\n", with: "  - dismiss: {}\n")
+    let spec = try JobParser.parse(job, file: "stack.cfg")
+    let steps = spec.timeline.compactMap { if case .transition(let step) = $0 { step } else { nil } }
+    #expect(steps.map(\.operation) == [.present, .push, .dismiss])
+    #expect(steps.last.map { [$0.from, $0.to, $0.transition] } == ["c", "a", "sheet"])
+    let renderer = FrameRenderer(spec: spec)
+    let segments = Self.bounds(renderer)
+    #expect(segments.count == 6)
+    func frame(_ n: Int) -> Bitmap { renderer.frame(n, width: 200, height: 400) }
+    let resting = frame(segments[3].last)
+    #expect(resting[100, 200] == Pixel(r: 255, g: 0, b: 255, a: 255), "c in the card: \(resting[100, 200])")
+    let starts = frame(segments[4].first) == resting
+    #expect(starts, "the dismiss jumps from the card showing c")
+    // Part way, the card still shows c (not b) as it goes down.
+    let during = frame(segments[4].first + 3)
+    let low = during[100, 390], top = during[100, 75]
+    #expect(low == Pixel(r: 255, g: 0, b: 255, a: 255) && top != low, "\(top) \(low)")
+    let ends = frame(segments[5].last) == renderer.snapshot(of: "a")
+    #expect(ends)
+    // The stack is empty again: a pop has nothing to pop.
+    let more = job + "\n  - pop: {}\n"
+    #expect(throws: Diagnostic.self) { try JobParser.parse(more, file: "stack.cfg") }
+  }
+
   /// A dismiss naming another transition than the present it undoes starts
   /// from the picture on display: the composite a sheet, an elastic card
   /// or a curl left, or the screen a full-screen present left, which a
