@@ -43,10 +43,11 @@ extension JobDecoder {
       locales: codes, localeLocations: places, sourceLanguage: codes.first ?? "en", tables: [:])
     guard let strings else { return result }
     let path = KeyPath.root.appending("strings")
-    if let file = strings.text {
-      guard !file.isEmpty else {
+    if let written = strings.text {
+      guard !written.isEmpty else {
         throw mismatch(strings, path, expected: "the path of a .xcstrings String Catalog, or { LANGUAGE: { KEY: STRING } }")
       }
+      let file = try filePath(strings, path, expected: "the path of a .xcstrings String Catalog")
       result.stringsFile = file
       (result.sourceLanguage, result.tables) = try catalog(at: JobDecoder.resolve(file, relativeTo: self.file), as: file, from: strings)
     } else if let pairs = strings.pairs {

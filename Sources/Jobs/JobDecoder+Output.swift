@@ -47,8 +47,7 @@ extension JobDecoder {
     guard let node else { return output }
     let fields = try fields(node, KeyPath.root.appending("output"), keys: JobDecoder.outputKeys)
     if let value = fields["dir"] {
-      let dir = try string(value, fields.path("dir"), expected: "a directory path")
-      if dir.isEmpty { throw mismatch(value, fields.path("dir"), expected: "a directory path") }
+      let dir = try filePath(value, fields.path("dir"), expected: "a directory path")
       output.directory = dir
       output.directoryLocation = value.location
     }

@@ -95,9 +95,7 @@ extension JobDecoder {
       return nil
     }
     let key = fields.path("image")
-    guard let path = pair.value.text, !path.isEmpty else {
-      throw mismatch(pair.value, key, expected: "the path of an image file (PNG, JPEG, WebP, GIF or BMP)")
-    }
+    let path = try filePath(pair.value, key, expected: "the path of an image file (PNG, JPEG, WebP, GIF or BMP)")
     let asset = AssetReference(
       path: path, resolvedPath: JobDecoder.resolve(path, relativeTo: file), key: key.description,
       location: pair.keyLocation)

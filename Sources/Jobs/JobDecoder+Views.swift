@@ -163,9 +163,7 @@ extension JobDecoder {
       throw Diagnostic(family.location, "\(fields.path("family")): a font has a 'file' or a 'family', not both")
     }
     if let value = fields["file"] {
-      guard let file = value.text, !file.isEmpty else {
-        throw mismatch(value, fields.path("file"), expected: "the path of a font file (TrueType, OpenType or a collection)")
-      }
+      let file = try filePath(value, fields.path("file"), expected: "the path of a font file (TrueType, OpenType or a collection)")
       style.font = FontName.file(JobDecoder.resolve(file, relativeTo: self.file))
     }
     if let value = fields["family"] {

@@ -73,7 +73,8 @@ public enum JobParser {
     guard case .success(let bytes) = JobDecoder.read(path),
       let source = try? SourceText(bytes: bytes, file: path),
       let root = try? YAMLReader.parse(source),
-      let written = root.pairs?.first(where: { $0.key == "strings" })?.value.text, !written.isEmpty
+      let written = root.pairs?.first(where: { $0.key == "strings" })?.value.text, !written.isEmpty,
+      !written.utf8.contains(0)
     else { return nil }
     return JobDecoder.resolve(written, relativeTo: path)
   }

@@ -78,6 +78,22 @@ let brokenJobs: [BrokenJob] = [
   BrokenJob(
     "duplicate key", "canvas: { fps: 30, fps: 60 }\n",
     "job.cfg:1:20: error: duplicate key 'fps' in canvas (first at line 1, column 11)"),
+  // MARK: Paths: the system ends one at a NUL, so "a.png\0/../b.png" would open a.png
+  BrokenJob(
+    "NUL in a screen's image", "screens:\n  home:\n    image: \"shot.png\\0/../b.png\"\ntimeline: [ { hold: 1 } ]\n",
+    "job.cfg:3:12: error: screens.home.image: expected the path of an image file (PNG, JPEG, WebP, GIF or BMP) without NUL characters (the system ends a path at the first), got \"shot.png\\u{0}/../b.png\""),
+  BrokenJob(
+    "NUL in a font file", "screens:\n  home:\n    views:\n      - { frame: [0, 0, 10, 10], text: a, font: { file: \"f.ttf\\x00x\" } }\ntimeline: [ { hold: 1 } ]\n",
+    "job.cfg:4:57: error: screens.home.views[0].font.file: expected the path of a font file (TrueType, OpenType or a collection) without NUL characters (the system ends a path at the first), got \"f.ttf\\u{0}x\""),
+  BrokenJob(
+    "NUL in a String Catalog's path", "locales: [en]\nstrings: \"s.xcstrings\\0\"\n" + screens + "timeline: [ { hold: 1 } ]\n",
+    "job.cfg:2:10: error: strings: expected the path of a .xcstrings String Catalog without NUL characters (the system ends a path at the first), got \"s.xcstrings\\u{0}\""),
+  BrokenJob(
+    "NUL in output.dir", "output: { dir: \"out\\0/..\" }\n" + screens + "timeline: [ { hold: 1 } ]\n",
+    "job.cfg:1:16: error: output.dir: expected a directory path without NUL characters (the system ends a path at the first), got \"out\\u{0}/..\""),
+  BrokenJob(
+    "NUL in a stage background image", "stage: { background: { image: \"bg.png\\0\" } }\n" + screens + "timeline: [ { hold: 1 } ]\n",
+    "job.cfg:1:31: error: stage.background.image: expected the path of an image file (PNG, JPEG, WebP, GIF or BMP) without NUL characters (the system ends a path at the first), got \"bg.png\\u{0}\""),
   BrokenJob(
     "duplicate top-level key", "name: a\nname: b\n",
     "job.cfg:2:1: error: duplicate key 'name' at the top level (first at line 1, column 1)"),
