@@ -138,12 +138,17 @@ struct YAMLNode: Sendable {
     return out + "\""
   }
 
-  /// Whether messages write `c` as `\u{…}`: controls, and the marks that
-  /// reorder or break a terminal's line (U+202E, U+061C, U+2028…).
+  /// Whether messages write `c` as `\u{…}`: controls, the marks that
+  /// reorder or break a terminal's line (U+202E, U+061C, U+2028…), and the
+  /// characters a terminal shows as a space or as nothing, which a key or
+  /// value copied from a web page or a chat brings along (U+00A0, U+200B,
+  /// U+FEFF…): `unknown key 'canvas\u{200b}'; did you mean 'canvas'?`
+  /// says what differs.
   static func isEscaped(_ c: Unicode.Scalar) -> Bool {
-    c.value < 0x20 || c.value == 0x7F || (0x80...0x9F).contains(c.value) || c.value == 0x061C
-      || (0x200E...0x200F).contains(c.value)
-      || (0x2028...0x202E).contains(c.value) || (0x2066...0x2069).contains(c.value)
+    c.value < 0x20 || c.value == 0x7F || (0x80...0xA0).contains(c.value) || c.value == 0xAD || c.value == 0x061C
+      || c.value == 0x180E || (0x2000...0x200B).contains(c.value) || (0x200E...0x200F).contains(c.value)
+      || (0x2028...0x202F).contains(c.value) || (0x205F...0x2064).contains(c.value)
+      || (0x2066...0x2069).contains(c.value) || c.value == 0x3000 || c.value == 0xFEFF
   }
 
   /// `text` as messages echo a name: in single quotes (`'hero'`), escaped

@@ -68,6 +68,23 @@ import Testing
     #expect(error.message.hasPrefix("unknown key '~' at the top level"), "\(error)")
   }
 
+  /// Messages escape the characters a terminal shows as a space or as
+  /// nothing (the CLI sweep): a key copied from a web page with a zero-width
+  /// space said "unknown key 'canvas​'; did you mean 'canvas'?", the two
+  /// alike on screen, and one with a no-break space "unknown key 'name '".
+  @Test static func invisibleCharactersAreShownEscaped() throws {
+    for (text, expected) in [
+      ("canvas\u{200B}: {}\n", "t.cfg:1:1: error: unknown key 'canvas\\u{200b}' at the top level; did you mean 'canvas'?"),
+      ("name\u{A0}: x\n", "t.cfg:1:1: error: unknown key 'name\\u{a0}' at the top level; did you mean 'name'?"),
+    ] {
+      let error = try #require(throws: Diagnostic.self) { try JobParser.parse(text, file: "t.cfg") }
+      #expect(error.description == expected)
+    }
+    #expect(YAMLNode.quoted("a\u{FEFF}b\u{3000}c\u{AD}d\u{2060}") == "\"a\\u{feff}b\\u{3000}c\\u{ad}d\\u{2060}\"")
+    // Letters and the joiners of emoji and scripts stay as they are.
+    #expect(YAMLNode.quoted("é👩\u{200D}💻") == "\"é👩\u{200D}💻\"")
+  }
+
   @Test static func columnsCountCharacters() throws {
     let root = try #require(try read("é: [ü, x]\n"))
     #expect(root.pairs?[0].value.items?.map(\.location) == [at(1, 5), at(1, 8)])
