@@ -66,7 +66,10 @@ extension JobDecoder {
       } else if let number = value.number, number.isFinite, number.rounded() == number, (1...120).contains(number) {
         fps = Int(number)
       } else {
-        throw mismatch(value, fields.path("fps"), expected: "an integer from 1 to 120, or 23.976, 29.97, 59.94 or 119.88")
+        let accepted = { (n: Double) in FrameRate.fractional[n] != nil || (n.rounded() == n && (1...120).contains(n)) }
+        throw mismatch(
+          value, fields.path("fps"), expected: "an integer from 1 to 120, or 23.976, 29.97, 59.94 or 119.88",
+          hint: value.quotedNumberHint(accepted: accepted))
       }
     }
     var background = Color.black

@@ -108,7 +108,7 @@ struct JobDecoder {
     _ node: YAMLNode, _ path: KeyPath, in range: ClosedRange<Double>, expected: String
   ) throws(Diagnostic) -> Double {
     guard let value = node.number, value.isFinite, range.contains(value) else {
-      throw mismatch(node, path, expected: expected)
+      throw mismatch(node, path, expected: expected, hint: node.quotedNumberHint { range.contains($0) })
     }
     return value
   }
@@ -117,9 +117,12 @@ struct JobDecoder {
   /// "an integer from LOW to HIGH".
   func integer(_ node: YAMLNode, _ path: KeyPath, in range: ClosedRange<Int>) throws(Diagnostic) -> Int {
     let expected = "an integer from \(range.lowerBound) to \(range.upperBound)"
-    guard let value = node.number, value.isFinite, value.rounded() == value,
-      Double(range.lowerBound) <= value, value <= Double(range.upperBound)
-    else { throw mismatch(node, path, expected: expected) }
+    func isAccepted(_ value: Double) -> Bool {
+      value.rounded() == value && Double(range.lowerBound) <= value && value <= Double(range.upperBound)
+    }
+    guard let value = node.number, value.isFinite, isAccepted(value) else {
+      throw mismatch(node, path, expected: expected, hint: node.quotedNumberHint(accepted: isAccepted))
+    }
     return Int(value)
   }
 
@@ -152,7 +155,9 @@ struct JobDecoder {
     var values: [Double] = []
     for (i, item) in items.enumerated() {
       guard let value = item.number, value.isFinite, abs(value) <= JobDecoder.maximumCoordinate else {
-        throw mismatch(item, path.appending(index: i), expected: "a number from -100000 to 100000")
+        throw mismatch(
+          item, path.appending(index: i), expected: "a number from -100000 to 100000",
+          hint: item.quotedNumberHint { abs($0) <= JobDecoder.maximumCoordinate })
       }
       values.append(value)
     }

@@ -63,6 +63,20 @@ struct YAMLNode: Sendable {
     return YAMLNode.number(fromPlain: text)
   }
 
+  /// The number a quoted scalar would be unquoted (`"60"`), for the hint
+  /// that says so where a number is expected; nil for any other node.
+  var quotedNumber: Double? {
+    guard case .scalar(let text, .quoted) = content else { return nil }
+    return YAMLNode.number(fromPlain: text).flatMap { $0.isFinite ? $0 : nil }
+  }
+
+  /// ` (in quotes, so text: write 60 without them)` when `accepted` takes the
+  /// number a quoted scalar would be unquoted; else nothing.
+  func quotedNumberHint(accepted: (Double) -> Bool) -> String {
+    guard let value = quotedNumber, accepted(value), case .scalar(let text, _) = content else { return "" }
+    return " (in quotes, so text: write \(text) without them)"
+  }
+
   /// A plain `true` or `false` as job files write them (a quoted `"false"`
   /// is text, as a quoted `"60"` is no number), or nil.
   var plainBoolean: Bool? {

@@ -78,6 +78,16 @@ let brokenJobs: [BrokenJob] = [
   BrokenJob(
     "duplicate key", "canvas: { fps: 30, fps: 60 }\n",
     "job.cfg:1:20: error: duplicate key 'fps' in canvas (first at line 1, column 11)"),
+  // MARK: A number in quotes is text
+  BrokenJob(
+    "quoted hold", job("hold: '1.5'"),
+    "job.cfg:9:11: error: timeline[0].hold: expected a number of seconds from 0 to 600, got \"1.5\" (in quotes, so text: write 1.5 without them)"),
+  BrokenJob(
+    "quoted frame coordinate", "screens:\n  home:\n    views:\n      - { frame: [0, \"20\", 10, 10] }\ntimeline: [ { hold: 1 } ]\n",
+    "job.cfg:4:22: error: screens.home.views[0].frame[1]: expected a number from -100000 to 100000, got \"20\" (in quotes, so text: write 20 without them)"),
+  BrokenJob(
+    "quoted hold out of range: no hint", job("hold: \"900\""),
+    "job.cfg:9:11: error: timeline[0].hold: expected a number of seconds from 0 to 600, got \"900\""),
   // MARK: Paths: the system ends one at a NUL, so "a.png\0/../b.png" would open a.png
   BrokenJob(
     "NUL in a screen's image", "screens:\n  home:\n    image: \"shot.png\\0/../b.png\"\ntimeline: [ { hold: 1 } ]\n",
@@ -175,7 +185,7 @@ let brokenJobs: [BrokenJob] = [
     "job.cfg:1:16: error: canvas.fps: expected an integer from 1 to 120, or 23.976, 29.97, 59.94 or 119.88, got true"),
   BrokenJob(
     "fps quoted", "canvas: { fps: \"60\" }\n",
-    "job.cfg:1:16: error: canvas.fps: expected an integer from 1 to 120, or 23.976, 29.97, 59.94 or 119.88, got \"60\""),
+    "job.cfg:1:16: error: canvas.fps: expected an integer from 1 to 120, or 23.976, 29.97, 59.94 or 119.88, got \"60\" (in quotes, so text: write 60 without them)"),
   BrokenJob(
     "fps fractional", "canvas: { fps: 29.5 }\n",
     "job.cfg:1:16: error: canvas.fps: expected an integer from 1 to 120, or 23.976, 29.97, 59.94 or 119.88, got 29.5"),
