@@ -509,7 +509,12 @@ struct ArgumentStream {
     let option = Self.spellings.first { $0.contains(name) }?.first ?? name
     guard !Self.repeatable.contains(option) else { return value }
     if let first = given[option] {
-      let list = lists.contains(option) ? ", with a list: \(name) \(first.value),\(value)" : ""
+      // The list both name, each item once (`--format gif --format gif` is `--format gif`).
+      var seen = Set<String>()
+      let merged = Options.items(first.value + "," + value).filter { seen.insert($0).inserted }
+      let list =
+        lists.contains(option) && merged.count > Options.items(first.value).count
+        ? ", with a list: \(name) \(merged.joined(separator: ","))" : ""
       throw Options.UsageError(
         description: "option \(name) is given twice ('\(first.spelling) \(first.value)' and '\(name) \(value)'); give it once\(list)")
     }

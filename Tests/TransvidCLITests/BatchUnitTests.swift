@@ -203,8 +203,11 @@ import TestSupport
       (["check", "x.cfg", "-j2", "--jobs", "3"], "option --jobs is given twice ('-j 2' and '--jobs 3'); give it once"),
       (["plan", "x.cfg", "--max-side", "100", "--max-side", "100"],
        "option --max-side is given twice ('--max-side 100' and '--max-side 100'); give it once"),
+      // The list names each item once: `--format gif,gif` is itself a usage error.
       (["watch", "x.cfg", "--format", "gif", "--format", "gif"],
-       "option --format is given twice ('--format gif' and '--format gif'); give it once, with a list: --format gif,gif"),
+       "option --format is given twice ('--format gif' and '--format gif'); give it once"),
+      (["x.cfg", "--format", "mp4,gif", "--format", "gif, webm"],
+       "option --format is given twice ('--format mp4,gif' and '--format gif, webm'); give it once, with a list: --format mp4,gif,webm"),
       (["frame", "x.cfg", "-t", "0", "--time", "1", "-o", "f.png"], "option --time is given twice ('-t 0' and '--time 1'); give it once"),
       (["frame", "x.cfg", "--time", "0", "-o", "f.png", "--output", "g.png"],
        "option --output is given twice ('-o f.png' and '--output g.png'); give it once"),
