@@ -313,7 +313,11 @@ struct Options: Sendable {
       case "--duration":
         // A millisecond at least: over less, a velocity in 1/s overflows.
         let problem = "--duration needs a number of seconds from 0.001 to 600"
-        guard let d = Double(try stream.value(else: problem)), d.isFinite, d >= 0.001, d <= 600 else {
+        let text = try stream.value(else: problem)
+        // Decimal only, as --time: Swift's Double(_:) also reads hexadecimal (0x1 is 1 s).
+        guard text.wholeMatch(of: /[-+]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][-+]?[0-9]+)?/) != nil, let d = Double(text), d.isFinite,
+          d >= 0.001, d <= 600
+        else {
           throw UsageError(description: problem)
         }
         duration = d

@@ -263,6 +263,17 @@ import TestSupport
       try Options.parse(["curve", "--", "easeIn", "-n"])
     }
   }
+
+  /// `curve --duration` reads decimal seconds only, as `frame --time` does:
+  /// `0x1` was one second (Swift's Double(_:) reads hexadecimal).
+  @Test func curveDurationIsDecimal() throws {
+    #expect(try Options.parse(["curve", "easeIn", "--duration", "1.5e0"]).command == .curve(spec: "easeIn", samples: 101, duration: 1.5))
+    for text in ["0x1", "0x1p0", "inf"] {
+      #expect(throws: Options.UsageError(description: "--duration needs a number of seconds from 0.001 to 600")) {
+        try Options.parse(["curve", "easeIn", "--duration", text])
+      }
+    }
+  }
 }
 
 @Suite struct CacheKeyTests {
