@@ -6,8 +6,9 @@ import Synchronization
 /// What `GIFWriter.write` produced.
 public struct GIFSummary: Hashable, Sendable {
   /// Images stored in the file, as a decoder counts them: identical
-  /// consecutive frames are merged into one image with a longer delay, and a
-  /// delay past 16 bits is stored as copies of the image.
+  /// consecutive frames are merged into one image with a longer delay, a
+  /// delay past 16 bits is stored as copies of the image, and so is a clip
+  /// of one image (two halves: a GIF of one image is a still).
   public var frames: Int
   /// Frames of the clip that went in.
   public var sourceFrames: Int
@@ -352,13 +353,19 @@ public enum GIFWriter {
       images[last].image.delay = end
       delays[last] = end
     }
+    // A clip that is one image of several frames is two copies of it, each
+    // half its delay (both at least 2 cs), as an APNG's and a WebP's are:
+    // a GIF of one image is a still to browsers and tools, its length and
+    // loop count unused.
+    let halves = images.count == 1 && frameCount > 1 && images[0].image.delay >= 4
     var stored: [Int] = []
     for (image, data) in images {
       // A delay past 16 bits (a hold over 655.35 s) goes on in copies of the
       // image: drawn again over what it left, it changes nothing.
       var part = image, rest = image.delay
+      let first = halves ? min(rest / 2, GIFTiming.longestDelay) : GIFTiming.longestDelay
       repeat {
-        part.delay = min(rest, GIFTiming.longestDelay)
+        part.delay = min(rest, stored.isEmpty ? first : GIFTiming.longestDelay)
         try file.append(part, data: data)
         stored.append(part.delay)
         rest -= part.delay

@@ -277,6 +277,26 @@ func graphicControlDelays(_ bytes: [UInt8]) -> [Int] {
     #expect(psnr(frames[0], first) > 50, "\(psnr(frames[0], first)) dB")
   }
 
+  /// A clip that never changes is two copies of its image, each half its
+  /// length, as an APNG's and a WebP's are (a GIF of one image is a still
+  /// to browsers, its delay and loop count unused); one frame stays one image.
+  @Test static func aStillClipIsTwoImagesOfItsLength() throws {
+    let dir = try TempDirectory()
+    defer { dir.cleanUp() }
+    let path = dir.path("still.gif")
+    let red = Bitmap(width: 40, height: 30, fill: Pixel(r: 255, g: 0, b: 0, a: 255))
+    let summary = try GIFWriter.write(to: path, frameCount: 45, fps: 30) { _ in red }
+    #expect(summary.frames == 2 && summary.delays == [75, 75])
+    let gif = try GIFReader(path: path)
+    #expect(gif.frames.count == 2 && gif.delays == [75, 75])
+    #expect(gif.frames.allSatisfy { psnr($0, red) == .infinity })
+    #expect(netscapeLoopCount(try Platform.readFile(path)) == 0)
+    let odd = try GIFWriter.write(to: path, frameCount: 10, fps: 30) { _ in red }
+    #expect(odd.delays == [16, 17])
+    let one = try GIFWriter.write(to: path, frameCount: 1, fps: 30) { _ in red }
+    #expect(one.frames == 1 && one.delays == [3])
+  }
+
   /// Rests long enough that a flat frame's weight passes 32 bits (6 000
   /// frames of 3 072 pixels at 255 each, twice for black) still make a GIF
   /// of exact colours.
