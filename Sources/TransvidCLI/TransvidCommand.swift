@@ -153,6 +153,19 @@ public enum TransvidCommand {
         return 2
       }
     }
+    // The frame's PNG is refused as a report is, before anything is drawn.
+    if case .frame(_, _, let output, _) = options.command {
+      do throws(MediaError) {
+        if FileManager.default.fileExists(atPath: output, isDirectory: &isFolder), isFolder.boolValue {
+          console.error("transvid: -o '\(output)' is a folder; give a file\nRun 'transvid --help' for usage.")
+          return 2
+        }
+        try AtomicFile.check(replacing: output)
+      } catch {
+        console.error("transvid: -o '\(output)': \(error.message)\nRun 'transvid --help' for usage.")
+        return 2
+      }
+    }
     switch options.command {
     case .help:
       console.print(usage)

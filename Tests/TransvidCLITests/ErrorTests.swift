@@ -89,6 +89,30 @@ import Transitions
     #expect(!FileManager.default.fileExists(atPath: png))
   }
 
+  /// `frame -o` that is a folder, or under a file, is a usage error before
+  /// the job is read or drawn, as a batch's `-o` and `--report` are.
+  @Test func frameIntoAFolderIsAUsageError() throws {
+    let dir = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    let job = try write(smallJob(name: "small"), to: "small.cfg", in: dir)
+    let broken = try write("name: broken\nfsp: 30\n", to: "broken.cfg", in: dir)
+    let folder = path(dir, "d.png")
+    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false)
+    for file in [job, broken] {
+      let capture = Capture()
+      #expect(TransvidCommand.run(["frame", file, "--time", "0", "-o", folder], console: capture.console) == 2)
+      #expect(capture.err == ["transvid: -o '\(folder)' is a folder; give a file\nRun 'transvid --help' for usage."])
+      #expect(capture.out.isEmpty)
+    }
+    let under = path(job, "f.png")
+    let capture = Capture()
+    #expect(TransvidCommand.run(["frame", job, "--time", "0", "-o", under], console: capture.console) == 2)
+    #expect(capture.err == ["transvid: -o '\(under)': '\(job)' is a regular file\nRun 'transvid --help' for usage."])
+    let fresh = path(dir, "new/f.png")
+    #expect(TransvidCommand.run(["frame", job, "--time", "0", "-o", fresh, "-q"], console: Capture().console) == 0)
+    #expect(FileManager.default.fileExists(atPath: fresh))
+  }
+
   /// `frame -q` prints errors only, as a render's `-q` (the contract sweep:
   /// DESIGN.md lists -q among the options, and frame called it a usage error).
   @Test func frameQuietPrintsErrorsOnly() throws {
