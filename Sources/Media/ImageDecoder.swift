@@ -64,8 +64,8 @@ public enum ImageDecoder {
   /// 15: a GIF's screen outside its first image transparent; 16: a 16-bit
   /// BMP's channels scaled to the nearest 8-bit levels; 17: a GIF's screen
   /// grown to hold its first image; 18: an HDR PNG (cICP PQ or HLG,
-  /// without a profile) refused.
-  public static let revision = 18
+  /// without a profile) refused; 19: cICP's SMPTE ST 428 curve honoured.
+  public static let revision = 19
 
   /// The largest image the decoder accepts.
   public struct Limits: Hashable, Sendable {

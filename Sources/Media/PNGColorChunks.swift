@@ -1,3 +1,5 @@
+import Foundation
+
 /// What a PNG's colour chunks other than its ICC profile say its numbers
 /// mean — cICP, sRGB, gAMA and cHRM — and which of them, with the profile,
 /// decides, in the order Chromium takes them.
@@ -22,9 +24,9 @@
 /// a browser tone-maps for the display it has (Chromium draws PQ's code
 /// 150 as 193, HLG's as 122): drawn as sRGB numbers they would be tens of
 /// levels off, so such a PNG without an ICC profile to fall back on is
-/// `hdr`, which the decoder refuses; with one, the profile decides. SMPTE
-/// ST 428's curve and cICP's XYZ primaries are not read: such a cICP is
-/// passed over as an unknown one is.
+/// `hdr`, which the decoder refuses; with one, the profile decides. cICP's
+/// XYZ primaries are not read: such a cICP is passed over as an unknown one
+/// is.
 ///
 /// Pure: chunk bodies in, a description out; `ColorProfile` turns a
 /// `Space` into the profile LittleCMS converts with.
@@ -143,6 +145,9 @@ struct PNGColorChunks: Equatable {
       case 7: .parametric([1 / 0.45, 1 / 1.111572195921731, 0.111572195921731 / 1.111572195921731, 1 / 4.0, 0.091286342118])
       case 8: .power(1)
       case 13: .parametric(sRGBCurve)
+      // SMPTE ST 428-1: light = (52.37 / 48)·encoded^2.6, past 1 at the top
+      // (clipped there), as Chromium (skcms) draws it.
+      case 17: .parametric([2.6, pow(52.37 / 48, 1 / 2.6), 0, 0, 0])
       default: nil
       }
     guard let primaries, let curve else { return nil }

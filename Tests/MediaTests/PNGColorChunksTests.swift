@@ -132,7 +132,6 @@ import Testing
       ("a cICP with a matrix is none", Self.cICP([1, 13, 1, 1]) + Self.gAMA(100_000), [], linear),
       ("a narrow-range cICP is none", Self.cICP([1, 13, 0, 0]) + Self.gAMA(100_000), [], linear),
       ("PQ beside a profile is passed over", Self.cICP([9, 16, 0, 1]) + iccp + Self.gAMA(100_000), [], plain),
-      ("SMPTE ST 428 is passed over", Self.cICP([1, 17, 0, 1]) + Self.gAMA(100_000), [], linear),
       ("gAMA after the image data", [], Self.gAMA(100_000), plain),
       ("a cHRM whose white has y = 0", Self.gAMA(100_000) + Self.cHRM([0.3127, 0, 0.64, 0.33, 0.30, 0.60, 0.15, 0.06]), [], plain),
       ("a cHRM of one primary thrice", Self.gAMA(100_000) + Self.cHRM([0.3127, 0.3290] + Array(repeating: [0.64, 0.33], count: 3).flatMap { $0 }), [], plain),
@@ -152,6 +151,13 @@ import Testing
     for v in 0..<256 {
       let expected = Self.encodedSRGB(pow(Double(v) / 255, 2.4))
       #expect(Self.colour(bt709, v).allSatisfy { abs(Double($0) - expected) <= 1 }, "BT.709 level \(v)")
+    }
+    // SMPTE ST 428-1's curve, light = (52.37 / 48)·level^2.6, over gAMA:
+    // the levels Chromium 156 draws (a screenshot of the PNG in an <img>).
+    let st428 = try ImageDecoder.decode(data: Self.ramp(before: Self.cICP([1, 17, 0, 1]) + Self.gAMA(100_000)), name: "st428.png")
+    let chromium = [0: 0, 16: 3, 32: 15, 64: 48, 100: 87, 128: 118, 160: 154, 192: 191, 224: 228, 240: 247, 255: 255]
+    for (v, shown) in chromium {
+      #expect(Self.colour(st428, v).allSatisfy { abs($0 - shown) <= 1 }, "ST 428 level \(v): \(Self.colour(st428, v))")
     }
     // A profile that does not read as one is passed over for gAMA.
     let broken = Chunks.chunk("iCCP", Array("p".utf8) + [0, 0] + Chunks.deflated([UInt8](repeating: 7, count: 200)))
