@@ -310,7 +310,8 @@ extension JobDecoder {
   /// appearance, unless the step says otherwise: a `sheet` rests 10 pt below the device's own
   /// safe-area top (20 pt on an iPhone SE, 47 on an iPhone 14, 62 on a 16
   /// Pro; the parameter's 59 is the iPhone 15's; 0 on an iPhone held in
-  /// landscape, which shows no status bar), presents on an iPad as a
+  /// landscape, which shows no status bar, and on a size of no device laid
+  /// out as one, `SafeArea.isCompactHeight`, which draws none either), presents on an iPad as a
   /// centred form-sheet card of UIKit's size for its longest side (540 ×
   /// 600 up to 1024 pt, 580 × 640 up to 1590, 620 × 680 above) under its
   /// status bar, and dims the screen below by UIDimmingView's 0.48 in the
@@ -321,12 +322,13 @@ extension JobDecoder {
     guard transition == "sheet" else { return parameters }
     var result = parameters
     if isDark, result.values["dimming"] == nil { result.values["dimming"] = .number(0.48) }
+    if result.values["safeAreaTop"] == nil, SafeArea.isCompactHeight(canvas) { result.values["safeAreaTop"] = .number(0) }
     guard let (preset, _) = canvas.heldDevice else { return result }
     if let width = SafeArea.formSheetWidth(canvas), result.values["cardWidth"] == nil {
       result.values["cardWidth"] = .number(width)
     }
     if result.values["safeAreaTop"] == nil {
-      result.values["safeAreaTop"] = .number(canvas.isPhoneInLandscape ? 0 : preset.safeAreaTop)
+      result.values["safeAreaTop"] = .number(preset.safeAreaTop)
     }
     return result
   }

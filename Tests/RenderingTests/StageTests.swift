@@ -789,23 +789,27 @@ extension CaptionInkTests {
     #expect(last[426, 1].r > 150, "the receding screen's top at 0: \(last[426, 1])")
   }
 
-  /// A size that is no device rests the sheet below the `safeAreaTop`
-  /// parameter's 59, by 8 pt where the size is compact in height (wider
-  /// than tall, under 500 pt high), else by 10, as README says: README
-  /// said 10 for every such size, where `800x400` rests it at 67.
-  @Test(arguments: [(800, 400, 67), (600, 499, 67), (400, 800, 69), (600, 500, 69)])
-  func aSheetOnASizeThatIsNoDeviceRestsBelowFiftyNine(width: Int, height: Int, top: Int) throws {
+  /// A size that is no device rests the sheet 10 pt below the
+  /// `safeAreaTop` parameter's 59, but one laid out as an iPhone held
+  /// sideways (wider than tall, under 500 pt high), which draws no status
+  /// bar and its nav bar at the top, 8 pt below the top with the receding
+  /// screen's top at 0, as on `852x393`, not 67 pt down under a 59 pt black
+  /// band; as README says.
+  @Test(arguments: [(800, 400, 8), (600, 499, 8), (400, 800, 69), (600, 500, 69)])
+  func aSheetOnASizeThatIsNoDeviceRestsBelowItsSafeArea(width: Int, height: Int, top: Int) throws {
     let job = Self.sheetJob(canvas: "size: \(width)x\(height)")
     let renderer = FrameRenderer(spec: try JobParser.parse(job, file: "p.cfg"))
     let last = renderer.frame(renderer.frameCount - 1, width: width, height: height)
     #expect(last[width / 2, top].b == 255 && last[width / 2, top].r == 0, "the sheet from \(top) pt: \(last[width / 2, top])")
     #expect(last[width / 2, top - 2].b == 0 && last[width / 2, top - 2].r > 150, "the receding screen above it")
+    let receding = top == 8 ? 0 : 59
+    #expect(last[width / 2, receding + 1].r > 150, "the receding screen's top at \(receding): \(last[width / 2, receding + 1])")
     // README says so.
     let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
       .deletingLastPathComponent()
     let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
     let prose = readme.split(whereSeparator: \.isWhitespace).joined(separator: " ")
-    #expect(prose.contains("(8 pt on a size wider than tall and under 500 pt high, compact in height as UIKit has it: 67 on `800x400`)"))
+    #expect(prose.contains("laid out as an iPhone held sideways (no status bar), 8 pt below the top, as on `852x393`: at 8 on `800x400`"))
   }
 
   /// A canvas given only as a device's screen size is that device, held
