@@ -324,12 +324,9 @@ func maxChannelDifference(_ a: Pixel, _ b: Pixel) -> Int {
     #expect(rgb444[1, 0] == Pixel(r: 153, g: 34, b: 255, a: 255))
   }
 
-  /// A GIF whose first image covers part of its logical screen shows the
-  /// rest transparent, as Chromium and Firefox draw it, not in the
-  /// screen's background colour (libavcodec's fill without a transparent
-  /// index). An image partly off the screen is cut to it, the picture
-  /// staying the screen's size.
-  @Test func aGIFsScreenOutsideItsFirstImageIsTransparent() throws {
+  /// A GIF of a `screen` of background index 1 (red) of black, red, blue,
+  /// green, whose first image is 2×1 pixels of blue at `x, y`.
+  static func twoBluePixelsGIF(screen: (Int, Int), x: Int, y: Int) -> [UInt8] {
     /// LZW data of 2-bit `indices`: a clear code before each, so every code is 3 bits.
     func lzw(_ indices: [UInt8]) -> [UInt8] {
       var bits = 0, count = 0
@@ -347,14 +344,18 @@ func maxChannelDifference(_ a: Pixel, _ b: Pixel) -> Int {
       return [2, UInt8(bytes.count)] + bytes + [0]
     }
     func le16(_ v: Int) -> [UInt8] { [UInt8(v & 0xFF), UInt8(v >> 8)] }
-    // A 4×3 screen, background index 1 (red) of black, red, blue, green; its
-    // first image at `x, y`, 2×1 pixels of blue.
-    func gif(x: Int, y: Int, screenWidth: Int = 4, screenHeight: Int = 3) -> [UInt8] {
-      Array("GIF89a".utf8) + le16(screenWidth) + le16(screenHeight) + [0x81, 1, 0] + [0, 0, 0, 255, 0, 0, 0, 0, 255, 0, 255, 0]
-        + [0x2C] + le16(x) + le16(y) + le16(2) + le16(1) + [0] + lzw([2, 2]) + [0x3B]
-    }
+    return Array("GIF89a".utf8) + le16(screen.0) + le16(screen.1) + [0x81, 1, 0]
+      + [0, 0, 0, 255, 0, 0, 0, 0, 255, 0, 255, 0]
+      + [0x2C] + le16(x) + le16(y) + le16(2) + le16(1) + [0] + lzw([2, 2]) + [0x3B]
+  }
+
+  /// A GIF whose first image covers part of its logical screen shows the
+  /// rest transparent, as Chromium and Firefox draw it, not in the
+  /// screen's background colour (libavcodec's fill without a transparent
+  /// index).
+  @Test func aGIFsScreenOutsideItsFirstImageIsTransparent() throws {
     let blue = Pixel(r: 0, g: 0, b: 255, a: 255)
-    let inside = try ImageDecoder.decode(data: gif(x: 1, y: 1), name: "inside.gif")
+    let inside = try ImageDecoder.decode(data: Self.twoBluePixelsGIF(screen: (4, 3), x: 1, y: 1), name: "inside.gif")
     var expected = Bitmap(width: 4, height: 3)
     expected[1, 1] = blue
     expected[2, 1] = blue
@@ -367,36 +368,15 @@ func maxChannelDifference(_ a: Pixel, _ b: Pixel) -> Int {
   /// picture, one on a 0×0 screen at (1, 1) on a 3×2 one, the rest
   /// transparent.
   @Test func aGIFsPictureGrowsToHoldItsFirstImage() throws {
-    func lzw(_ indices: [UInt8]) -> [UInt8] {
-      var bits = 0, count = 0
-      var bytes: [UInt8] = []
-      for code in indices.flatMap({ [4, Int($0)] }) + [5] {
-        bits |= code << count
-        count += 3
-        while count >= 8 {
-          bytes.append(UInt8(bits & 0xFF))
-          bits >>= 8
-          count -= 8
-        }
-      }
-      if count > 0 { bytes.append(UInt8(bits)) }
-      return [2, UInt8(bytes.count)] + bytes + [0]
-    }
-    func le16(_ v: Int) -> [UInt8] { [UInt8(v & 0xFF), UInt8(v >> 8)] }
-    // A screen of background index 1 (red); its first image 2×1 pixels of blue at `x, y`.
-    func gif(screen: (Int, Int), x: Int, y: Int) -> [UInt8] {
-      Array("GIF89a".utf8) + le16(screen.0) + le16(screen.1) + [0x81, 1, 0] + [0, 0, 0, 255, 0, 0, 0, 0, 255, 0, 255, 0]
-        + [0x2C] + le16(x) + le16(y) + le16(2) + le16(1) + [0] + lzw([2, 2]) + [0x3B]
-    }
     let blue = Pixel(r: 0, g: 0, b: 255, a: 255)
-    let past = try ImageDecoder.decode(data: gif(screen: (4, 3), x: 3, y: 2), name: "past.gif")
+    let past = try ImageDecoder.decode(data: Self.twoBluePixelsGIF(screen: (4, 3), x: 3, y: 2), name: "past.gif")
     var expected = Bitmap(width: 5, height: 3)
     expected[3, 2] = blue
     expected[4, 2] = blue
     #expect(past == expected)
-    let info = try ImageDecoder.info(data: gif(screen: (4, 3), x: 3, y: 2), name: "past.gif")
+    let info = try ImageDecoder.info(data: Self.twoBluePixelsGIF(screen: (4, 3), x: 3, y: 2), name: "past.gif")
     #expect(info.width == 5 && info.height == 3)
-    let noScreen = try ImageDecoder.decode(data: gif(screen: (0, 0), x: 1, y: 1), name: "none.gif")
+    let noScreen = try ImageDecoder.decode(data: Self.twoBluePixelsGIF(screen: (0, 0), x: 1, y: 1), name: "none.gif")
     expected = Bitmap(width: 3, height: 2)
     expected[1, 1] = blue
     expected[2, 1] = blue
