@@ -4,6 +4,7 @@
 //   canvas: { fps: 59.94 }                        # 60000/1001 (FrameRate.swift)
 //   canvas: { size: 390x844, scale: 3 }          # or size: [390, 844]
 //   canvas: { device: ipad-11, orientation: landscape, statusBar: 24 }
+//   canvas: { statusBar: { time: "9:41" }, homeIndicator: true }
 //
 // A `device` sets size and scale; `size` and `scale` given beside it
 // override the preset's, and the device is held as that size is (wider
@@ -26,7 +27,7 @@ import Geometry
 import Raster
 
 extension JobDecoder {
-  static let canvasKeys = ["device", "size", "scale", "fps", "background", "orientation", "statusBar"]
+  static let canvasKeys = ["device", "size", "scale", "fps", "background", "orientation", "statusBar", "homeIndicator"]
   /// Largest frame side in pixels by default (`JobLimits.maxSide`).
   static let maximumPixels = JobLimits().maxSide
 
@@ -90,6 +91,9 @@ extension JobDecoder {
     canvas.orientation = orientation
     if let value = fields["statusBar"] {
       canvas.statusBar = try statusBar(value, fields.path("statusBar"), canvas: canvas)
+    }
+    if let value = fields["homeIndicator"] {
+      canvas.homeIndicator = try homeIndicator(value, fields.path("homeIndicator"))
     }
     canvas.isFractional = isFractional
     return canvas

@@ -276,6 +276,32 @@ extension JobDecoder {
     return bar
   }
 
+  /// `homeIndicator: true | false | auto | dark | light` (`true` is `auto`; `false` draws none).
+  func homeIndicator(_ node: YAMLNode, _ path: KeyPath) throws(Diagnostic) -> HomeIndicatorSpec? {
+    if let shown = node.plainBoolean { return shown ? HomeIndicatorSpec(location: node.location) : nil }
+    let name = try choice(
+      node, path, among: ["true", "false"] + StatusBarSpec.Style.allCases.map(\.rawValue), what: "home indicator style",
+      expected: "one of")
+    guard let style = StatusBarSpec.Style(rawValue: name) else {
+      // A quoted "true" is text, as a flag's is (`boolean`).
+      throw mismatch(
+        node, path, expected: "true, false or a style (auto, dark, light)",
+        hint: " (in quotes, so text: write \(name) without them)")
+    }
+    return HomeIndicatorSpec(style: style, location: node.location)
+  }
+
+  /// A home indicator on a device with a Home button: iOS shows none, so none is drawn.
+  func homeIndicatorNote(on spec: JobSpec) -> JobNote? {
+    guard let indicator = spec.canvas.homeIndicator, spec.canvas.hidesHomeIndicator,
+      let location = indicator.location, let preset = spec.canvas.heldDevice?.preset
+    else { return nil }
+    return JobNote(
+      location,
+      "canvas.homeIndicator: the \(preset.name) has a Home button and iOS shows no home indicator on it; "
+        + "it is not drawn (use a device without a Home button, such as iphone-15, to show one)")
+  }
+
   /// A status bar on an iPhone in landscape, or on a canvas of no device
   /// laid out as one: iOS shows none, so none is drawn and no strip of the
   /// screenshots is held still.

@@ -72,6 +72,7 @@ extension JobDecoder {
     notes += unsettledSpringNotes(on: spec)
     if let note = spec.oddCanvasNote(formats: spec.output.formats) { notes.append(note) }
     if let note = statusBarNote(on: spec) { notes.append(note) }
+    if let note = homeIndicatorNote(on: spec) { notes.append(note) }
     return notes
   }
 

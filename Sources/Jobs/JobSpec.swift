@@ -133,6 +133,8 @@ public struct CanvasSpec: Hashable, Sendable {
   public var orientation: DeviceOrientation = .portrait
   /// `statusBar:` — the system's strip at the top, fixed through transitions.
   public var statusBar: StatusBarSpec? = nil
+  /// `homeIndicator:` — the system's bar at the bottom, fixed through transitions.
+  public var homeIndicator: HomeIndicatorSpec? = nil
   /// The rate is `fps × 1000/1001` (29.97, 59.94, …; `FrameRate.swift`).
   public var isFractional = false
 

@@ -7,9 +7,10 @@ import Transitions
 /// What each still segment shows when it is not a plain screen (the end
 /// state of the last transition that completed before it: a sheet over the
 /// shrunken old screen), the screens each transition starts and ends on
-/// and, with a drawn status bar that follows the screens, how light its
-/// glyphs are at each segment's start and end (over what each still shows,
-/// and from there to over each transition's last frame).
+/// and, for each drawn overlay that follows the screens (the status bar's
+/// glyphs, the home indicator), how light its ink is at each segment's
+/// start and end (over what each still shows, and from there to over each
+/// transition's last frame).
 ///
 /// A screen a sheet (or another presentation over the old screen) shows
 /// stays inside that composite while it is up: a step from it starts from
@@ -51,11 +52,24 @@ final class RestingImages: Sendable {
     var host: Host
   }
 
-  /// The values worked out so far, one per segment (`lightness` only
-  /// when the bar follows the screens): published to every thread.
+  /// A drawn overlay whose ink follows the screens under it.
+  struct Follower: Sendable {
+    /// How light its ink is over a canvas-sized picture (0: dark, 1: light),
+    /// given what shows through the picture's see-through pixels there.
+    var lightness: @Sendable (Bitmap, Bitmap?) -> Double
+    /// Makes what shows under its strip where the canvas is see-through
+    /// (`StatusBarBackdrop`); nil on an opaque canvas.
+    var backdrop: (@Sendable () -> Bitmap)?
+  }
+
+  /// The overlays whose ink can follow the screens.
+  enum Overlay: Hashable, Sendable { case statusBar, homeIndicator }
+
+  /// The values worked out so far, one per segment (`lightness` holding
+  /// the overlays that follow the screens): published to every thread.
   private struct Progress {
     var images: [Bitmap?] = []
-    var lightness: [(start: Double, end: Double)] = []
+    var lightness: [[Overlay: (start: Double, end: Double)]] = []
     /// What each transition segment's transition sees (nil for stills).
     var contexts: [TransitionContext?] = []
     /// The presentation each transition segment runs inside (nil: none, or a still).
@@ -67,7 +81,7 @@ final class RestingImages: Sendable {
     var image: Bitmap? = nil
     var context: TransitionContext? = nil
     var host: Host? = nil
-    var lightness: (start: Double, end: Double)? = nil
+    var lightness: [Overlay: (start: Double, end: Double)] = [:]
   }
 
   /// What the segments worked out so far leave for the next one: held by
@@ -75,13 +89,14 @@ final class RestingImages: Sendable {
   private struct Carry {
     /// What the last completed transition left on display (nil: its screen).
     var display: Bitmap? = nil
-    var current: Double? = nil
+    /// How light each following overlay's ink is on display.
+    var current: [Overlay: Double] = [:]
     /// The composite a step from the screen on display starts from (nil: the screen).
     var shown: Shown? = nil
     /// Each forward step not yet undone, the latest last.
     var below: [Forward] = []
-    /// What shows under a see-through canvas's status bar strip, once made.
-    var behind: Bitmap? = nil
+    /// What shows under a see-through canvas's overlay strips, each once made.
+    var behind: [Overlay: Bitmap] = [:]
   }
 
   /// A forward step not yet undone: what it started from, the transition
@@ -99,16 +114,15 @@ final class RestingImages: Sendable {
   private let spec: JobSpec
   private let compositor: Compositor
   private let statusBar: StatusBar?
-  /// Makes what shows under the strip where the canvas is see-through
-  /// (`StatusBarBackdrop`); nil on an opaque canvas.
-  private let backdrop: (@Sendable () -> Bitmap)?
+  /// The drawn overlays whose ink follows the screens.
+  private let followers: [Overlay: Follower]
   private let progress = Mutex(Progress())
   /// Held by the thread working segments out.
   private let working = Mutex(Carry())
 
   init(
     timeline: Timeline, transitions: [(any Transition)?], screens: ScreenSnapshots, spec: JobSpec,
-    compositor: Compositor, statusBar: StatusBar?, backdrop: (@Sendable () -> Bitmap)? = nil
+    compositor: Compositor, statusBar: StatusBar?, followers: [Overlay: Follower] = [:]
   ) {
     self.timeline = timeline
     self.transitions = transitions
@@ -116,18 +130,15 @@ final class RestingImages: Sendable {
     self.spec = spec
     self.compositor = compositor
     self.statusBar = statusBar
-    self.backdrop = backdrop
+    self.followers = followers
   }
 
-  /// What shows under a see-through canvas's strip, made the first time a segment needs it.
-  private func behind(_ p: inout Carry) -> Bitmap? {
-    guard let backdrop else { return nil }
-    if p.behind == nil { p.behind = backdrop() }
-    return p.behind
+  /// What shows under a see-through canvas's strip of `overlay`, made the first time a segment needs it.
+  private func behind(_ overlay: Overlay, _ p: inout Carry) -> Bitmap? {
+    guard let backdrop = followers[overlay]?.backdrop else { return nil }
+    if p.behind[overlay] == nil { p.behind[overlay] = backdrop() }
+    return p.behind[overlay]
   }
-
-  /// Whether a drawn status bar follows the screens' lightness.
-  var followsScreens: Bool { statusBar?.followsScreens ?? false }
 
   /// The composite still segment `segment` shows, or nil where its plain
   /// screen snapshot is what shows (and for transition segments).
@@ -147,11 +158,11 @@ final class RestingImages: Sendable {
     worked(through: segment) { $0.hosts[segment] }
   }
 
-  /// How light the drawn bar's glyphs are at the start and end of
-  /// `segment`; nil unless the bar follows the screens.
-  func lightness(segment: Int) -> (start: Double, end: Double)? {
-    guard followsScreens else { return nil }
-    return worked(through: segment) { $0.lightness[segment] }
+  /// How light `overlay`'s ink is at the start and end of `segment`; nil
+  /// unless it follows the screens.
+  func lightness(segment: Int, of overlay: Overlay) -> (start: Double, end: Double)? {
+    guard followers[overlay] != nil else { return nil }
+    return worked(through: segment) { $0.lightness[segment][overlay] }
   }
 
   /// `read` of the progress once it reaches `segment`, working out the
@@ -169,7 +180,7 @@ final class RestingImages: Sendable {
           p.images.append(entry.image)
           p.contexts.append(entry.context)
           p.hosts.append(entry.host)
-          if let lightness = entry.lightness { p.lightness.append(lightness) }
+          p.lightness.append(entry.lightness)
         }
       }
     }
@@ -179,23 +190,25 @@ final class RestingImages: Sendable {
   /// `p` (what is on display, the bar's lightness there, the composites
   /// steps start from), which it updates.
   private func segment(_ index: Int, carry p: inout Carry) -> Entry {
-    let follows = followsScreens
     var entry = Entry()
     switch timeline.segments[index].content {
     case .still(let screen):
       entry.image = p.display
-      guard follows, let statusBar else { return entry }
-      let behind = behind(&p)
-      let value = (p.display ?? screens[screen]?.image).map { statusBar.lightness(over: $0, behind: behind) } ?? p.current ?? 0
-      entry.lightness = (value, value)
-      p.current = value
+      for (overlay, follower) in followers {
+        let behind = behind(overlay, &p)
+        let value =
+          (p.display ?? screens[screen]?.image).map { follower.lightness($0, behind) } ?? p.current[overlay] ?? 0
+        entry.lightness[overlay] = (value, value)
+        p.current[overlay] = value
+      }
       return entry
     case .transition(_, let step):
-      var start = 0.0
-      if follows, let statusBar {
-        let behind = behind(&p)
-        start = p.current ?? screens[step.from].map { statusBar.lightness(over: $0.image, behind: behind) } ?? 0
-        p.current = start
+      var start: [Overlay: Double] = [:]
+      for (overlay, follower) in followers {
+        let behind = behind(overlay, &p)
+        let value = p.current[overlay] ?? screens[step.from].map { follower.lightness($0.image, behind) } ?? 0
+        start[overlay] = value
+        p.current[overlay] = value
       }
       // A push while a sheet is up runs inside its card, between the
       // screens themselves, and so does the pop that undoes it (not the pop
@@ -231,7 +244,7 @@ final class RestingImages: Sendable {
       entry.host = host
       // A cancelled step leaves the display as it was, and ends where it started.
       guard !step.isCancelled, let transition = transitions[index], let context, let plainTo = screens[step.to] else {
-        if follows { entry.lightness = (start, start) }
+        for (overlay, value) in start { entry.lightness[overlay] = (value, value) }
         return entry
       }
       if reverse {
@@ -261,10 +274,11 @@ final class RestingImages: Sendable {
         image.updateOpacityHint()
       }
       p.display = image == plainTo.image ? nil : image
-      guard follows, let statusBar else { return entry }
-      let end = statusBar.lightness(over: image, behind: behind(&p))
-      entry.lightness = (start, end)
-      p.current = end
+      for (overlay, follower) in followers {
+        let end = follower.lightness(image, behind(overlay, &p))
+        entry.lightness[overlay] = (start[overlay] ?? 0, end)
+        p.current[overlay] = end
+      }
       return entry
     }
   }

@@ -48,6 +48,8 @@ public struct FrameRenderer: Sendable {
   let stage: StageOnDemand?
   /// The system status bar that no transition moves (`StatusBar.swift`).
   let statusBar: StatusBar?
+  /// The home indicator that no transition moves (`HomeIndicator.swift`).
+  let homeIndicator: HomeIndicator?
   /// For a format without alpha: the opaque colour every frame is
   /// composited over once drawn (`overMatte()`).
   var matte: Pixel?
@@ -77,14 +79,33 @@ public struct FrameRenderer: Sendable {
     self.statusBar = statusBar
     let stage = spec.stage.map { StageOnDemand(spec: spec, stage: $0, timeline: timeline, assets: assets, fonts: fonts) }
     self.stage = stage
-    // Where the canvas is see-through, the bar's style follows what shows through it.
-    let backdrop = statusBar.flatMap { bar -> (@Sendable () -> Bitmap)? in
-      guard bar.followsScreens, !spec.canvas.isOpaque else { return nil }
-      return { StatusBarBackdrop.strip(spec: spec, rows: bar.rows, stage: stage?.stage) }
+    // iOS shows none on a device with a Home button (the parser notes it).
+    let homeIndicator = spec.canvas.shownHomeIndicator.map { HomeIndicator(spec: $0, canvas: spec.canvas) }
+    self.homeIndicator = homeIndicator
+    // Where the canvas is see-through, an overlay's style follows what shows through it.
+    var followers: [RestingImages.Overlay: RestingImages.Follower] = [:]
+    let seeThrough = !spec.canvas.isOpaque
+    if let bar = statusBar, bar.followsScreens {
+      var backdrop: (@Sendable () -> Bitmap)?
+      if seeThrough { backdrop = { @Sendable in StatusBarBackdrop.strip(spec: spec, rows: bar.rows, stage: stage?.stage) } }
+      followers[.statusBar] = RestingImages.Follower(
+        lightness: { @Sendable (image: Bitmap, behind: Bitmap?) -> Double in bar.lightness(over: image, behind: behind) },
+        backdrop: backdrop)
+    }
+    if let indicator = homeIndicator, indicator.followsScreens {
+      var backdrop: (@Sendable () -> Bitmap)?
+      if seeThrough {
+        backdrop = { @Sendable in
+          StatusBarBackdrop.strip(spec: spec, rows: indicator.rows, from: indicator.top, stage: stage?.stage)
+        }
+      }
+      followers[.homeIndicator] = RestingImages.Follower(
+        lightness: { @Sendable (image: Bitmap, behind: Bitmap?) -> Double in indicator.lightness(over: image, behind: behind) },
+        backdrop: backdrop)
     }
     resting = RestingImages(
       timeline: timeline, transitions: transitions, screens: screens, spec: spec, compositor: compositor,
-      statusBar: statusBar, backdrop: backdrop)
+      statusBar: statusBar, followers: followers)
   }
 
   /// The number of frames in the video.
@@ -101,7 +122,7 @@ public struct FrameRenderer: Sendable {
     }
     if !timeline.segments.isEmpty {
       _ = resting.image(segment: timeline.segments.count - 1)
-      _ = resting.lightness(segment: timeline.segments.count - 1)
+      _ = resting.lightness(segment: timeline.segments.count - 1, of: .statusBar)
     }
   }
 
@@ -239,7 +260,7 @@ public struct FrameRenderer: Sendable {
     guard let stage = stage?.stage else {
       let area = PixelArea(whole: bitmap)
       renderCanvas(n, into: &bitmap, area: area)
-      fixStatusBar(n, in: &bitmap, area: area)
+      fixSystemOverlays(n, in: &bitmap, area: area)
       return underlay(&bitmap, area: area)
     }
     guard bitmap.width == stage.base.width, bitmap.height == stage.base.height else {
@@ -252,7 +273,7 @@ public struct FrameRenderer: Sendable {
     // the captions 0.1 % behind the steps they belong to.
     stage.compose(time: timeline.frameRate.time(ofFrame: n), into: &bitmap) { target, area in
       renderCanvas(n, into: &target, area: area)
-      fixStatusBar(n, in: &target, area: area)
+      fixSystemOverlays(n, in: &target, area: area)
       underlay(&target, area: area)
     }
   }
@@ -269,9 +290,12 @@ public struct FrameRenderer: Sendable {
     bitmap.composite(over: background.premultipliedPixel, x: area.x, y: area.y, width: area.width, height: area.height)
   }
 
-  /// The status bar over frame `n`: the screens' strips cross-fading during a transition, or the drawn bar.
-  private func fixStatusBar(_ n: Int, in bitmap: inout Bitmap, area: PixelArea) {
-    guard let statusBar else { return }
+  /// The system's overlays over frame `n`: the status bar (the screens'
+  /// strips cross-fading during a transition, or the drawn bar) and the
+  /// home indicator, each drawn in the ink its segment's lightness gives
+  /// at the transition's progress.
+  private func fixSystemOverlays(_ n: Int, in bitmap: inout Bitmap, area: PixelArea) {
+    guard statusBar != nil || homeIndicator != nil else { return }
     var strips: (Bitmap, Bitmap, Double)?
     var progress = 0.0
     if case .transition(let index, let time) = timeline.content(ofFrame: n),
@@ -281,11 +305,13 @@ public struct FrameRenderer: Sendable {
       progress = transition.totalDuration > 0 ? time / transition.totalDuration : 1
       strips = (from.image, to.image, progress)
     }
-    var lightness = 0.0
-    if let (start, end) = resting.lightness(segment: timeline.segmentIndex(ofFrame: n)) {
-      lightness = start + (end - start) * progress
+    let segment = timeline.segmentIndex(ofFrame: n)
+    func lightness(_ overlay: RestingImages.Overlay) -> Double {
+      guard let (start, end) = resting.lightness(segment: segment, of: overlay) else { return 0 }
+      return start + (end - start) * progress
     }
-    statusBar.apply(to: &bitmap, area: area, transition: strips, lightness: lightness)
+    statusBar?.apply(to: &bitmap, area: area, transition: strips, lightness: lightness(.statusBar))
+    homeIndicator?.apply(to: &bitmap, area: area, lightness: lightness(.homeIndicator))
   }
 
   /// The canvas of frame `n` (the screens and their transitions) into

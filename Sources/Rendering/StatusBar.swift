@@ -69,25 +69,7 @@ struct StatusBar: Sendable {
   /// strip is what shows there: `image` over `behind` (`StatusBarBackdrop`),
   /// at least as tall and as wide.
   func lightness(over image: Bitmap, behind: Bitmap? = nil) -> Double {
-    let height = Swift.min(rows, image.height)
-    guard height > 0 else { return 0 }
-    var total = 0
-    image.bytes.withUnsafeBufferPointer { p in
-      guard let behind else {
-        for i in stride(from: 0, to: height * image.stride, by: 4) {
-          total += 54 * Int(p[i]) + 183 * Int(p[i + 1]) + 19 * Int(p[i + 2])
-        }
-        return
-      }
-      behind.bytes.withUnsafeBufferPointer { q in
-        for i in stride(from: 0, to: height * image.stride, by: 4) {
-          let clear = 255 - Int(p[i + 3])
-          func shown(_ k: Int) -> Int { Swift.min(255, Int(p[i + k]) + (Int(q[i + k]) * clear + 127) / 255) }
-          total += 54 * shown(0) + 183 * shown(1) + 19 * shown(2)
-        }
-      }
-    }
-    return total < 128 * 256 * height * image.width ? 1 : 0
+    StripLightness.lightness(over: image, rows: 0..<rows, behind: behind)
   }
 
   /// Fixes the strip of a frame (the canvas in `area` of `bitmap`): the
