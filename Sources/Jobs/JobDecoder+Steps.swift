@@ -61,7 +61,9 @@ extension JobDecoder {
       let itemPath = path.appending(index: i)
       // `caption:` beside a step belongs to the stage (`stepCaptions`).
       guard let pairs = item.pairs?.filter({ $0.key != "caption" }), let pair = pairs.first else {
-        throw mismatch(item, itemPath, expected: "a step: hold, push, pop, present or dismiss")
+        throw mismatch(
+          item, itemPath, expected: "a step: hold, push, pop, present or dismiss",
+          hint: JobDecoder.colonlessStepHint(item))
       }
       if pairs.count > 1 {
         let second = pairs[1].key
@@ -113,6 +115,25 @@ extension JobDecoder {
       }
     }
     return steps
+  }
+
+  /// `- pop` or `- hold 1` (or `"pop"`, as a job written as JSON has it):
+  /// a step's name without its colon, which YAML reads as one text, not a
+  /// step. The hint writes it as a step (`; a step is its name, a colon and
+  /// a value: pop: {}`); empty for any other node.
+  static func colonlessStepHint(_ node: YAMLNode) -> String {
+    guard case .scalar(let text, _) = node.content else { return "" }
+    let name = String(text.prefix { $0 != " " && $0 != "\t" && $0 != "{" })
+    guard stepKeys.contains(name) else { return "" }
+    let rest = String(text.dropFirst(name.count)).trimmingSpaces
+    let step =
+      switch name {
+      case _ where !rest.isEmpty: "\(name): \(rest)"
+      case "hold": "hold: 1"
+      case "push", "present": "\(name): { to: SCREEN, transition: NAME }"
+      default: "\(name): {}"
+      }
+    return "; a step is its name, a colon and a value: \(step)"
   }
 
   private func forwardStep(

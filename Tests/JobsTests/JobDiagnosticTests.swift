@@ -298,6 +298,22 @@ let brokenJobs: [BrokenJob] = [
   BrokenJob(
     "misspelt boolean", job("push: { to: detail, transition: circle-spread, mirror: ture }"),
     "job.cfg:9:60: error: timeline[0].push.mirror: expected true or false, got \"ture\"; did you mean 'true'?"),
+  // A step's name without its colon is one text to YAML, not a step: the
+  // message listed the very name it refused ("expected a step: hold, push,
+  // pop, …, got \"pop\"").
+  BrokenJob(
+    "pop without its colon", job("push: { to: detail, transition: circle-spread }", then: "  - pop\n"),
+    "job.cfg:10:5: error: timeline[1]: expected a step: hold, push, pop, present or dismiss, got \"pop\"; a step is its name, a colon and a value: pop: {}"),
+  BrokenJob(
+    "hold without its colon", job("hold 1.5"),
+    "job.cfg:9:5: error: timeline[0]: expected a step: hold, push, pop, present or dismiss, got \"hold 1.5\"; a step is its name, a colon and a value: hold: 1.5"),
+  BrokenJob(
+    "pop without its colon, in a job written as JSON",
+    "{\"screens\": {\"a\": {}, \"b\": {}}, \"timeline\": [{\"push\": {\"to\": \"b\", \"transition\": \"circle-spread\"}}, \"pop\"]}\n",
+    "job.cfg:1:100: error: timeline[1]: expected a step: hold, push, pop, present or dismiss, got \"pop\"; a step is its name, a colon and a value: pop: {}"),
+  BrokenJob(
+    "push without its colon", job("push"),
+    "job.cfg:9:5: error: timeline[0]: expected a step: hold, push, pop, present or dismiss, got \"push\"; a step is its name, a colon and a value: push: { to: SCREEN, transition: NAME }"),
   BrokenJob(
     "misspelt blur", job("push: { to: detail, transition: magic-move, placeholder: blurr }"),
     "job.cfg:9:62: error: timeline[0].push.placeholder: expected blur or a colour: \"#RGB\", \"#RRGGBB\", \"#RRGGBBAA\" or a name like systemBlue, got \"blurr\"; did you mean 'blur'?"),
