@@ -30,6 +30,14 @@ extension JobDecoder {
   /// and the screen's bottom: a finger dragging it up or down, on its top,
   /// travels at most that far.
   func gesture(_ node: YAMLNode, _ path: KeyPath, container: Size, sheetWay: Double? = nil) throws(Diagnostic) -> GestureSpec {
+    // An unquoted `cubic-bezier(0.42, 0, …)` in { … } ends at its first comma
+    // and YAML reads the rest as keys (`0`, `0.58`, `1)`): the curve is the
+    // problem, not an unknown key '0'.
+    if let curve = node.pairs?.first(where: { $0.key == "completionCurve" })?.value, let text = curve.text,
+      text.contains("("), !text.contains(")")
+    {
+      _ = try completionCurve(curve, path.appending("completionCurve"))
+    }
     let fields = try self.fields(node, path, keys: JobDecoder.gestureKeys)
     var gesture = GestureSpec(progress: [])
     // The direction, if given: which way the finger travels, and how far is percentComplete 1.
@@ -88,14 +96,20 @@ extension JobDecoder {
       gesture.completionSpeed = try number(node, fields.path("completionSpeed"), in: 0.01...100, expected: "a number from 0.01 to 100")
     }
     if let node = fields["completionCurve"] {
-      let text = try string(node, fields.path("completionCurve"), expected: "a curve")
-      do {
-        gesture.completionCurve = try AnimationCurve(parsing: text)
-      } catch {
-        throw Diagnostic(node.location, "\(fields.path("completionCurve")): \(error.message)")
-      }
+      gesture.completionCurve = try completionCurve(node, fields.path("completionCurve"))
     }
     return gesture
+  }
+
+  /// `completionCurve:`, a curve as `curve:` writes one.
+  private func completionCurve(_ node: YAMLNode, _ path: KeyPath) throws(Diagnostic) -> AnimationCurve {
+    let text = try string(node, path, expected: "a curve")
+    do {
+      return try AnimationCurve(parsing: text)
+    } catch {
+      let hint = text.contains("(") && !text.contains(")") ? "; inside { … } quote the whole value: \"cubic-bezier(…)\"" : ""
+      throw Diagnostic(node.location, "\(path): \(error.message)\(hint)")
+    }
   }
 
   /// A non-empty list of numbers in `range`.
