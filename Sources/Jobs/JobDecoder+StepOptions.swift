@@ -12,7 +12,8 @@
 //   mirror: true         draw the step mirrored left to right, as UIKit
 //                        mirrors its navigation transitions in right-to-left
 //                        locales (Localization.swift; `false` keeps a
-//                        navigation step unmirrored there)
+//                        navigation step unmirrored there; `auto`, the
+//                        default, mirrors it as UIKit does)
 
 import Geometry
 import Motion
@@ -87,7 +88,7 @@ extension JobDecoder {
         step.parameters.values["curve"] = .curve(.linear)
       }
     }
-    if let node = fields["mirror"] { step.mirror = try boolean(node, fields.path("mirror")) }
+    if let node = fields["mirror"] { step.mirror = try mirror(node, fields.path("mirror")) }
     if let node = fields["slowmo"] {
       step.slowmo = try number(node, fields.path("slowmo"), in: 1...20, expected: "a slow-down factor from 1 to 20")
     }
@@ -105,6 +106,16 @@ extension JobDecoder {
       }
     }
     return step
+  }
+
+  /// `mirror:`: `true` or `false`, or `auto`, the default `transvid list`
+  /// shows (nil: mirrored as UIKit mirrors the step in the job's locale).
+  private func mirror(_ node: YAMLNode, _ path: KeyPath) throws(Diagnostic) -> Bool? {
+    if node.text == "auto" { return nil }
+    if let value = node.plainBoolean { return value }
+    let text = node.text ?? ""
+    let hint = ["true", "false"].contains(text) ? "" : Suggestion.hint(for: text, in: ["true", "false", "auto"], listing: false)
+    throw mismatch(node, path, expected: "true, false or auto", hint: hint)
   }
 
   /// `touch: [x, y]`, or `true` for the point the transition starts from:

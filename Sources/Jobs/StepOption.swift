@@ -31,7 +31,7 @@ public struct StepOption: Sendable {
       name: "touch", kind: "touch", defaultValue: "none",
       summary: "a touch indicator: [x, y] in points, or true (at the tap, origin or element, else where the finger starts)"),
     StepOption(
-      name: "mirror", kind: "boolean", defaultValue: "auto",
+      name: "mirror", kind: "true, false or auto", defaultValue: "auto",
       summary: "draw the step mirrored left to right (auto: as UIKit mirrors it in a right-to-left locale)"),
   ]
 

@@ -297,7 +297,7 @@ let brokenJobs: [BrokenJob] = [
     "job.cfg:9:90: error: timeline[0].push.gesture.release: expected finish or cancel, got \"finsh\"; did you mean 'finish'?"),
   BrokenJob(
     "misspelt boolean", job("push: { to: detail, transition: circle-spread, mirror: ture }"),
-    "job.cfg:9:60: error: timeline[0].push.mirror: expected true or false, got \"ture\"; did you mean 'true'?"),
+    "job.cfg:9:60: error: timeline[0].push.mirror: expected true, false or auto, got \"ture\"; did you mean 'true'?"),
   // A step's name without its colon is one text to YAML, not a step: the
   // message listed the very name it refused ("expected a step: hold, push,
   // pop, …, got \"pop\"").

@@ -38,6 +38,30 @@ import Testing
     #expect(error.message == "timeline[0].push.\(message)", "\(error)")
   }
 
+  /// `mirror: auto`, the default `transvid list` shows, is the default: the
+  /// step mirrors as UIKit mirrors it in the job's locale, and a pop that
+  /// writes it does not take its push's `mirror: true` (it was refused:
+  /// "expected true or false, got \"auto\"").
+  @Test func mirrorAutoIsTheDefault() throws {
+    let spec = try JobParser.parse(Self.job("mirror: true", pop: "{ mirror: auto }"), file: "s.cfg")
+    guard case .transition(let push) = spec.timeline[0], case .transition(let pop) = spec.timeline[1] else {
+      Issue.record("the timeline should be a push and a pop")
+      return
+    }
+    // Auto in a job without locales is left to right: the pop is drawn unmirrored.
+    #expect(push.mirror == true)
+    #expect(pop.mirror == false)
+    let written = try JobParser.parse(Self.job("mirror: auto"), file: "s.cfg")
+    let unwritten = try JobParser.parse(Self.job("origin: [0, 0, 0, 0]"), file: "s.cfg")
+    guard case .transition(let auto) = written.timeline[0], case .transition(let plain) = unwritten.timeline[0] else {
+      Issue.record("the timeline should start with a push")
+      return
+    }
+    #expect(auto.mirror == nil && plain.mirror == nil)
+    let error = try #require(throws: Diagnostic.self) { try JobParser.parse(Self.job("mirror: aut"), file: "s.cfg") }
+    #expect(error.message == "timeline[0].push.mirror: expected true, false or auto, got \"aut\"; did you mean 'auto'?")
+  }
+
   @Test func slowmoStretchesTheStepAndItsClock() throws {
     let spec = try JobParser.parse(Self.job("slowmo: 4"), file: "s.cfg")
     let timeline = Timeline(spec: spec)
