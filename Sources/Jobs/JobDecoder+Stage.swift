@@ -255,7 +255,9 @@ extension JobDecoder {
     let limit = (canvas.size.height / 2).rounded(.down)
     let expected = "a height in points from 1 to \(JobDecoder.format(limit))"
     if node.pairs == nil {
-      return StatusBarSpec(height: try number(node, path, in: 1...limit, expected: expected), location: node.location)
+      // A value that is no number at all (`true`, a list) may mean the drawn bar: both forms are named.
+      let forms = node.number == nil ? expected + ", or { time: \"9:41\", style: auto } to draw one" : expected
+      return StatusBarSpec(height: try number(node, path, in: 1...limit, expected: forms), location: node.location)
     }
     let fields = try fields(node, path, keys: JobDecoder.statusBarKeys)
     var bar = StatusBarSpec(

@@ -78,6 +78,14 @@ let brokenJobs: [BrokenJob] = [
   BrokenJob(
     "duplicate key", "canvas: { fps: 30, fps: 60 }\n",
     "job.cfg:1:20: error: duplicate key 'fps' in canvas (first at line 1, column 11)"),
+  // A status bar that is neither a height nor a mapping names both forms (it
+  // named the height alone, so `statusBar: true` read as if a bar could only be kept, not drawn).
+  BrokenJob(
+    "status bar neither height nor mapping", "canvas: { statusBar: true }\n",
+    "job.cfg:1:22: error: canvas.statusBar: expected a height in points from 1 to 426, or { time: \"9:41\", style: auto } to draw one, got true"),
+  BrokenJob(
+    "status bar height out of range", "canvas: { statusBar: 500 }\n",
+    "job.cfg:1:22: error: canvas.statusBar: expected a height in points from 1 to 426, got 500"),
   // MARK: A number in quotes is text
   BrokenJob(
     "quoted hold", job("hold: '1.5'"),
