@@ -66,6 +66,12 @@ extension JobDecoder {
           hint: JobDecoder.colonlessStepHint(item))
       }
       if pairs.count > 1 {
+        // `capton:` beside a step is a near miss of the one key that sits there, not a second step.
+        if let near = pairs.first(where: {
+          !JobDecoder.stepKeys.contains($0.key) && Suggestion.closest(to: $0.key, in: ["caption"]) != nil
+        }) {
+          throw unknownKey(near, in: itemPath, keys: ["caption"])
+        }
         let second = pairs[1].key
         // A step's own option (`slowmo`, a parameter) written beside it, as `caption:` is: it goes inside.
         if pair.key != "hold", isStepOption(second) {

@@ -319,6 +319,14 @@ let brokenJobs: [BrokenJob] = [
     "pop without its colon, in a job written as JSON",
     "{\"screens\": {\"a\": {}, \"b\": {}}, \"timeline\": [{\"push\": {\"to\": \"b\", \"transition\": \"circle-spread\"}}, \"pop\"]}\n",
     "job.cfg:1:100: error: timeline[1]: expected a step: hold, push, pop, present or dismiss, got \"pop\"; a step is its name, a colon and a value: pop: {}"),
+  // A near miss of caption: beside a step is that key misspelt (it said "a step
+  // has one key, found 'hold' and 'capton' (start each step with '-')").
+  BrokenJob(
+    "misspelt caption beside a step", job("hold: 1\n    capton: Tap to open"),
+    "job.cfg:10:5: error: unknown key 'capton' in timeline[0]; did you mean 'caption'?"),
+  BrokenJob(
+    "misspelt caption before its step", job("captoin: Tap to open\n    hold: 1"),
+    "job.cfg:9:5: error: unknown key 'captoin' in timeline[0]; did you mean 'caption'?"),
   BrokenJob(
     "push without its colon", job("push"),
     "job.cfg:9:5: error: timeline[0]: expected a step: hold, push, pop, present or dismiss, got \"push\"; a step is its name, a colon and a value: push: { to: SCREEN, transition: NAME }"),
