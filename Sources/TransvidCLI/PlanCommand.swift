@@ -2,7 +2,8 @@
 /// rendering — every job with its cache key, estimated cost, shard (of
 /// `--shard`'s N, `--shard-count`, or the environment's; 1 by default) and
 /// whether its outputs are up to date or, with `--cache`, in the store. Exit status 1 when a job is broken
-/// (its row holds its `FILE:LINE:COL: error: …`) or no job is found.
+/// (its row is its shard, its file, `broken` and its `FILE:LINE:COL: error: …`; in JSON it has
+/// no frames, width, height or key, and an `error`) or no job is found.
 enum PlanCommand {
   static func run(inputs: [String], json: Bool, options: Options, environment: [String: String], console: Console) -> Int32 {
     // The options first: a usage error comes before any file is looked for.
@@ -36,19 +37,22 @@ enum PlanCommand {
       let upToDate = job.failure == nil && !options.force && OutputCache.validRecord(for: job, key: key) != nil
       // With --cache: whether the store holds the job; one not up to date is then copied, not rendered (but for --force).
       let inStore = options.cache.map { job.failure == nil && SharedCache.holds(key, in: $0) }
+      // A broken job has no frames, size or key to show: its row is its shard and its error.
+      let broken = job.failure != nil
       if json {
         var fields: [(String, Any?)] = [
-          ("job", job.name), ("file", job.file), ("shard", job.shard), ("cost", job.cost), ("frames", job.frames),
-          ("width", job.pixelWidth), ("height", job.pixelHeight), ("key", key.isEmpty ? nil : key),
+          ("job", job.name), ("file", job.file), ("shard", job.shard), ("cost", job.cost),
+          ("frames", broken ? nil : job.frames), ("width", broken ? nil : job.pixelWidth),
+          ("height", broken ? nil : job.pixelHeight), ("key", key.isEmpty ? nil : key),
           ("outputs", job.outputs), ("up_to_date", upToDate),
         ]
         if let inStore { fields.append(("in_cache", inStore)) }
         if let failure = job.failure { fields.append(("error", failure.description)) }
         rows.append("    " + JSONText.object(fields))
+      } else if let failure = job.failure {
+        rows.append("\(job.shard)/\(shardCount)  \(job.label)  broken  \(failure.description)")
       } else {
-        let state =
-          job.failure.map(\.description)
-          ?? (upToDate ? "up to date" : inStore == true && !options.force ? "in the cache (copied)" : "to render")
+        let state = upToDate ? "up to date" : inStore == true && !options.force ? "in the cache (copied)" : "to render"
         rows.append(
           "\(job.shard)/\(shardCount)  \(job.label)  \(job.frames) frame\(job.frames == 1 ? "" : "s") \(job.pixelWidth)x\(job.pixelHeight)"
             + "  cost \(job.cost)  \(key.prefix(12))  \(state)")

@@ -579,6 +579,8 @@ func transvid(_ arguments: [String], _ capture: Capture = Capture(), environment
       "a/broken.cfg", "a/job-00.cfg", "a/job-02.cfg", "a/job-04.cfg", "b/job-01.cfg", "b/job-03.cfg",
     ].map { path(jobs, $0) })
     #expect(list[0]["error"] != nil && list[0]["cost"] as? Int == 0 && list[0]["key"] == nil)
+    // A broken job was never laid out: no frames or size, rather than 0 frames of 0×0.
+    #expect(list[0]["frames"] == nil && list[0]["width"] == nil && list[0]["height"] == nil)
     // job-00: 0.1 + 0.3 + 0.1 s at 10 fps = 5 frames of 60×100 px, and its snapshots' drawing: two
     // screens of 60×100 px and a view of 50×20, then the picture its push leaves, a canvas.
     #expect(

@@ -76,7 +76,12 @@ import Testing
     let rows = plan.stdout.split(separator: "\n")
     #expect(rows.count == 2)
     #expect(rows.first?.hasPrefix("1/1  jobs/g\\u{a}ood.cfg  1 frame 40x40") == true)
-    #expect(rows.last?.hasPrefix("1/1  jobs/x\\u{a}y\\u{9}\\u{202e}z.cfg  0 frames") == true)
+    // The broken job's row is its shard, file and error: no "0 frames 0x0 cost 0" of a job never laid out.
+    let brokenRow =
+      "1/1  jobs/x\\u{a}y\\u{9}\\u{202e}z.cfg  broken  "
+      + "jobs/x\\u{a}y\\u{9}\\u{202e}z.cfg:4:18: error: timeline[0].hold: expected a number of seconds from 0 to 600, got -1"
+    let last = rows.last.map(String.init) ?? ""
+    #expect(last == brokenRow, "\(last)")
   }
 
   /// `check` gives a job's length as the render's line gives its video's:
@@ -178,7 +183,8 @@ import Testing
     #expect(rows.count == 3)
     let bad = try #require(rows.first { $0.contains("bad.yml") })
     #expect(bad.components(separatedBy: "error:").count == 2, "\(bad)")
-    #expect(bad.hasPrefix("1/1  jobs/bad.yml  0 frames 0x0  cost 0    jobs/bad.yml:"), "\(bad)")
+    // Its shard, file and error: no frames, size or cost of a job never laid out.
+    #expect(bad.hasPrefix("1/1  jobs/bad.yml  broken  jobs/bad.yml:"), "\(bad)")
     #expect(rows.filter { $0.hasSuffix("  to render") }.count == 2)
   }
 
