@@ -167,8 +167,29 @@ public enum ImageDecoder {
   /// `Info`, or the error `decode` would throw (`transvid check` says it
   /// without decoding).
   public static func checkHeader(data: [UInt8], name: String, limits: Limits = Limits()) throws(MediaError) -> Info {
-    let header = try checkedHeader(data: data, operation: "decode image '\(name)'", limits: limits)
+    let operation = "decode image '\(name)'"
+    let header = try checkedHeader(data: data, operation: operation, limits: limits)
+    if header.format == .png {
+      // An HDR PNG is refused by its colour chunks (and profile) before its pixels are decoded.
+      // (A profile is opened only for such a cICP: it decides then.)
+      let separated = PNGAncillaryChunks.separated(APNGFirstFrame.stream(data) ?? data)
+      if case .hdr(let transfer) = separated.color.meaning(hasProfile: false),
+        !(separated.profile.map(ColorProfile.isReadable) ?? false)
+      {
+        throw hdrRefusal(transfer, operation)
+      }
+    }
     return Info(format: header.format.rawValue, width: header.width, height: header.height)
+  }
+
+  /// Why a PNG whose cICP gives HDR `transfer` (PQ, HLG) and that has no
+  /// ICC profile is not decoded: its levels are light beyond SDR white, which
+  /// a browser tone-maps for its display and transvid does not.
+  private static func hdrRefusal(_ transfer: String, _ operation: String) -> MediaError {
+    MediaError(
+      operation,
+      "an HDR PNG (its cICP chunk gives the \(transfer) transfer function), which transvid does not tone-map: "
+        + "export it as SDR (sRGB or Display P3)")
   }
 
   private static func checkedHeader(data: [UInt8], operation: String, limits: Limits) throws(MediaError) -> ImageHeader {
@@ -234,11 +255,7 @@ public enum ImageDecoder {
       case .sRGB: break
       // An RGB space: a grey or palette PNG's pixels are colours (r = g = b for grey).
       case .space(let space): profile = ColorProfile.icc(of: space).map { ($0, 3) }
-      case .hdr(let transfer):
-        throw MediaError(
-          operation,
-          "an HDR PNG (its cICP chunk gives the \(transfer) transfer function), which transvid does not tone-map: "
-            + "export it as SDR (sRGB or Display P3)")
+      case .hdr(let transfer): throw hdrRefusal(transfer, operation)
       }
     }
     if header.format == .gif { data = GIFLogicalScreen.declaring(width: header.width, height: header.height, in: data) }

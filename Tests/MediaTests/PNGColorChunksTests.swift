@@ -105,8 +105,19 @@ import Testing
           "decode image 'hdr.png': an HDR PNG (its cICP chunk gives the \(name) transfer function), which transvid "
           + "does not tone-map: export it as SDR (sRGB or Display P3)"
         #expect(message == expected, "\(points) \(also.count)")
+        // `transvid check` reads no pixels, and says the same from the chunks.
+        var checked = ""
+        do {
+          _ = try ImageDecoder.checkHeader(data: Self.ramp(before: Self.cICP(points) + also), name: "hdr.png")
+        } catch { checked = "\(error)" }
+        #expect(checked == expected, "\(points) \(also.count)")
       }
     }
+    // Beside a profile, the profile decides: no error, in check as in decode.
+    let iccp = Chunks.chunk("iCCP", Array("p".utf8) + [0, 0] + Chunks.deflated(try ColorProfileTests.displayP3()))
+    let withProfile = Self.ramp(before: Self.cICP([9, 16, 0, 1]) + iccp)
+    #expect(try ImageDecoder.checkHeader(data: withProfile, name: "p.png").width == 256)
+    #expect(try ImageDecoder.decode(data: withProfile, name: "p.png").width == 256)
   }
 
   /// Which chunk decides: cICP over the profile, the profile over sRGB and

@@ -114,6 +114,25 @@ import Testing
     try Self.expectCheckFailsAsTheRender("f.cfg", in: dir, saying: "f.cfg:8:")
   }
 
+  /// An HDR PNG (a cICP of the PQ transfer function, no ICC profile), whose
+  /// header is a plain 4×4 RGB PNG's, fails `check` with the error its render
+  /// gives, at its `image:` key: check read only its header and passed it.
+  @Test func checkRefusesAnHDRPNGAsTheRenderDoes() throws {
+    let dir = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    // IHDR 4×4 RGB, cICP 9/16/0/1 (BT.2020, PQ, RGB, full range), IDAT of level 150, IEND.
+    let png = Data(
+      base64Encoded: "iVBORw0KGgoAAAANSUhEUgAAAAQAAAAECAIAAAAmkwkpAAAABGNJQ1AJEAABTSMj/gAAAA9JREFUeJxjmIYEGIjjAADbkhwhdwihfQAAAABJRU5ErkJggg==")!
+    try png.write(to: URL(fileURLWithPath: path(dir, "hdr.png")))
+    try write(
+      "name: hdr\ncanvas: { size: 40x40, scale: 1, fps: 10 }\noutput: { formats: [png] }\nscreens:\n  a: { image: hdr.png }\n"
+        + "timeline: [hold: 0.2]\n", to: "hdr.cfg", in: dir)
+    try Self.expectCheckFailsAsTheRender(
+      "hdr.cfg", in: dir,
+      saying: "hdr.cfg:5:8: error: screens.a.image: cannot decode 'hdr.png': an HDR PNG (its cICP chunk gives the PQ "
+        + "transfer function), which transvid does not tone-map: export it as SDR (sRGB or Display P3)")
+  }
+
   /// `check FILE` and a render of it both exit 1 with the same one error, which contains `saying`.
   static func expectCheckFailsAsTheRender(_ file: String, in dir: String, saying: String) throws {
     let check = try runTransvid(["check", file], in: dir)
