@@ -25,7 +25,8 @@ import Media
 ///
 /// Nothing is lost without a word: a `*.json` in a folder that is not valid
 /// JSON (a report cut short by a full disk or a failed upload) or that
-/// cannot be read (a FIFO, which is never opened to be read) is an error,
+/// cannot be read (a FIFO, which is never opened to be read; a report
+/// larger than `ReportFile.maxBytes`) is an error,
 /// as is a report of a shard whose N shards are not all there, or an output a
 /// report lists that is not on disk (`missing`: the page does not show it,
 /// the merged report marks it); the page and the merged report are still
@@ -141,7 +142,7 @@ enum GalleryCommand {
     }
     let bytes: [UInt8]
     do throws(MediaError) {
-      bytes = try Platform.readRegularFile(path, maxBytes: Int.max)
+      bytes = try ReportFile.read(path)
     } catch {
       throw kept("cannot be read (\(error.message))")
     }
@@ -228,8 +229,10 @@ enum GalleryCommand {
             var info = stat()
             if stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFDIR { return false }
             let bytes: [UInt8]
+            // A large JSON file that does not begin as a report is another tool's, passed over unread.
+            if ReportFile.oversize(path) != nil && !ReportFile.beginsAsReport(path) { return false }
             do throws(MediaError) {
-              bytes = try Platform.readRegularFile(path, maxBytes: Int.max)
+              bytes = try ReportFile.read(path)
             } catch {
               unreadableFiles.append((path, error.message))
               return false
@@ -252,7 +255,7 @@ enum GalleryCommand {
   static func report(at path: String) throws -> [String: Any] {
     let data: Data
     do throws(MediaError) {
-      data = Data(try Platform.readRegularFile(path, maxBytes: Int.max))
+      data = Data(try ReportFile.read(path))
     } catch {
       throw ReportError(description: "cannot read \(path): \(error.message)")
     }

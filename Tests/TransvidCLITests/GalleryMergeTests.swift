@@ -413,6 +413,44 @@ import Testing
     }
   }
 
+  /// A report larger than 64 MiB is refused by its size, read no further,
+  /// named on the command line or found in a folder (exit 1, the page
+  /// written from the others), and as `-o`'s report.json (exit 2); a large
+  /// `*.json` in a folder that does not begin as a report is another tool's,
+  /// passed over. (The batch sweep: every one was read whole and parsed,
+  /// 40 MB of jobs taking 1.2 GB, and said to be "not valid JSON".)
+  @Test func aReportLargerThanTheLimitIsRefusedBySize() throws {
+    let dir = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    try FileManager.default.createDirectory(atPath: path(dir, "shards"), withIntermediateDirectories: true)
+    try write(#"{"jobs": [], "totals": {}}"#, to: "shards/small.json", in: dir)
+    // Sparse files: a report's first bytes, or another tool's, then nothing up to one byte past 64 MiB.
+    func large(_ name: String, _ head: String) throws {
+      let file = try write(head, to: name, in: dir)
+      let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: file))
+      try handle.truncate(atOffset: UInt64(64 << 20) + 1)
+      try handle.close()
+    }
+    try large("shards/big.json", "{\n  \"version\": \"0.1.0\",\n")
+    try large("shards/coverage.json", "{\"data\": [")
+    let said = "transvid: error: cannot read shards/big.json: it is 67108865 bytes, more than a report may have (64 MiB)"
+    for inputs in [["shards"], ["shards/small.json", "shards/big.json"]] {
+      try? FileManager.default.removeItem(atPath: path(dir, "site"))
+      let merge = try runTransvid(["gallery"] + inputs + ["-o", "site"], in: dir)
+      #expect(merge.status == 1, "\(inputs)")
+      #expect(merge.errorLines == [said], "\(inputs)")
+      #expect(FileManager.default.fileExists(atPath: path(dir, "site/index.html")), "\(inputs)")
+    }
+    try FileManager.default.removeItem(atPath: path(dir, "site/report.json"))
+    try FileManager.default.moveItem(atPath: path(dir, "shards/big.json"), toPath: path(dir, "site/report.json"))
+    let kept = try runTransvid(["gallery", "shards", "-o", "site"], in: dir)
+    #expect(kept.status == 2)
+    #expect(
+      kept.errorLines.first
+        == "transvid: site/report.json cannot be read (it is 67108865 bytes, more than a report may have (64 MiB)), and no "
+        + "merge wrote it; the merged report would overwrite it: give -o another folder than site, or remove it")
+  }
+
   /// The merge lists the jobs of every shard in the batch's order, as a run
   /// of the whole batch lists them in its report and page: `zz aa` puts
   /// zz's jobs first, though `aa` sorts first, and so does a merge of that
