@@ -215,23 +215,13 @@ struct BatchRunner: Sendable {
         try Platform.checkCanCreate(in: job.directory, operation: "write the outputs")
       } catch {
         // When the folder is the job's own `output.dir`, the error is at that key.
-        guard options.outputDirectory == nil, spec.output.directory != nil else { throw error }
-        throw Diagnostic(spec.output.directoryLocation, "output.dir: \(error)")
+        throw OutputPlace.located(error, spec: spec, options: options)
       }
-      // A file where the cache folder goes fails the job before any work (the folder is made at commit);
-      // so does a link there, which would carry the records out of the output folder.
-      let records = PathText.folder(of: job.recordPath)
-      var info = stat()
-      if lstat(records, &info) == 0, info.st_mode & S_IFMT == S_IFLNK {
-        throw JobFailure(
-          file: job.file,
-          message: "'\(records)' is a symbolic link; transvid keeps its records in a folder of its own there")
-      }
-      try Platform.checkDirectories(records)
+      // A file or link where the cache folder goes, a folder or FIFO where the record or an output
+      // goes, fails the job before any work (the folder is made, the outputs replaced, at commit).
+      try OutputPlace.checkRecordsAndOutputs(of: job)
       let folder = try staging.folder(in: job.directory)
       // The old record goes first: if this render fails halfway, the next run renders again.
-      // A folder or FIFO where it goes is refused, not removed with what it holds.
-      try Platform.checkReplaceable(job.recordPath)
       _ = unlink(job.recordPath)
       let names = job.outputs.map { PathText.fileName(of: $0) }
       let copied = options.force ? nil : shared?.restore(key: key, formats: job.formats, names: names, into: folder)

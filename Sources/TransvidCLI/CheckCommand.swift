@@ -9,7 +9,8 @@ import Rendering
 /// loaded and its captions wrapped (a font file that is a folder or no
 /// font, a caption too long for its stage, fails here, not at render), its
 /// images read to their headers (not an image, over the limits), its
-/// `maxBytes` held to the lowest rate, and nothing is rendered or written. A broken job prints its `FILE:LINE:COL: error: …`
+/// `maxBytes` held to the lowest rate, where its files go checked as the
+/// render checks it first (`OutputPlace`), and nothing is rendered or written. A broken job prints its `FILE:LINE:COL: error: …`
 /// on standard error; a good one a line with its length on standard output.
 /// Exit status 1 when any job is broken or no job is found, 2 for a usage error
 /// (`--shard K/N` with another `--shard-count` among them, as for a render).
@@ -48,6 +49,14 @@ enum CheckCommand {
           try SizeBudget.check(spec, formats: job.formats, duration: job.duration)
         } catch {
           failure = JobFailure(error)
+        }
+        // Where its files go, as the render checks it first (a file where its folder goes, a folder where an output goes).
+        if failure == nil {
+          do {
+            try OutputPlace.check(job, spec: spec, options: options)
+          } catch {
+            failure = JobFailure(file: job.file, error: error)
+          }
         }
       }
       if let failure {

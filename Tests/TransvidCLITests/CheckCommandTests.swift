@@ -133,6 +133,39 @@ import Testing
         + "transfer function), which transvid does not tone-map: export it as SDR (sRGB or Display P3)")
   }
 
+  /// A job whose files cannot go where they go fails `check` with the error
+  /// its render gives: its own `output.dir` a file (at that key), a file
+  /// where the cache records' folder goes, a folder where its output goes
+  /// (which the render found only after drawing every frame). Check said
+  /// "ok" to all three; the render fails each, every run.
+  @Test func checkRefusesAJobWhoseFilesCannotGoInPlace() throws {
+    let dir = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    func job(_ name: String, _ output: String) -> String {
+      "name: \(name)\ncanvas: { size: 40x40, scale: 1, fps: 10 }\noutput: { formats: [png]\(output) }\nscreens: { a: {} }\n"
+        + "timeline: [hold: 0.2]\n"
+    }
+    try write("notes", to: "notes.txt", in: dir)
+    try write(job("mine", ", dir: notes.txt/demos"), to: "mine.cfg", in: dir)
+    try FileManager.default.createDirectory(atPath: path(dir, "records"), withIntermediateDirectories: true)
+    try write("x", to: "records/.transvid-cache", in: dir)
+    try write(job("record", ", dir: records"), to: "record.cfg", in: dir)
+    try FileManager.default.createDirectory(atPath: path(dir, "out/folder.png"), withIntermediateDirectories: true)
+    try write(job("folder", ""), to: "folder.cfg", in: dir)
+    let expected = [
+      "folder.cfg: error: write 'out/folder.png': it is a folder, not a regular file; transvid writes only regular files",
+      "mine.cfg:3:32: error: output.dir: create folder 'notes.txt/demos': 'notes.txt' is a regular file",
+      "record.cfg: error: create folder 'records/.transvid-cache': 'records/.transvid-cache' is a regular file",
+    ]
+    let check = try runTransvid(["check", "folder.cfg", "mine.cfg", "record.cfg"], in: dir)
+    #expect(check.status == 1)
+    #expect(check.errorLines == expected, "\(check.errorLines)")
+    let render = try runTransvid(["folder.cfg", "mine.cfg", "record.cfg", "-q"], in: dir)
+    #expect(render.status == 1)
+    // Errors print as jobs fail, in any order.
+    #expect(render.errorLines.sorted() == expected, "\(render.errorLines)")
+  }
+
   /// `check FILE` and a render of it both exit 1 with the same one error, which contains `saying`.
   static func expectCheckFailsAsTheRender(_ file: String, in dir: String, saying: String) throws {
     let check = try runTransvid(["check", file], in: dir)
