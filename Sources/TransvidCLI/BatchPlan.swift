@@ -445,11 +445,16 @@ struct BatchPlan: Sendable {
   /// The job file at `path` and the folder its paths are found from, both
   /// resolved physically: what two spellings of one job share even when one
   /// is a link beside the file under another name (`identity(of:)` tells
-  /// those apart, as their default names differ).
+  /// those apart, as their default names differ). The file is its device
+  /// and inode, so a hard link beside it is the file too, as a symbolic
+  /// one is; its resolved path when it cannot be stat'ed.
   static func sameFile(_ path: String) -> String {
     let written = PathText.folder(of: path)
     let folder = written.isEmpty ? "." : written
-    return (PathPolicy.resolve(folder) ?? absolute(folder)) + "\u{0}" + (PathPolicy.resolve(path) ?? absolute(path))
+    var info = stat()
+    let file =
+      stat(path, &info) == 0 ? "\(info.st_dev):\(info.st_ino)" : (PathPolicy.resolve(path) ?? absolute(path))
+    return (PathPolicy.resolve(folder) ?? absolute(folder)) + "\u{0}" + file
   }
 
   /// `path` made absolute against the working directory, `.`/`..` resolved.

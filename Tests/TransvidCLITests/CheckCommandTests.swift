@@ -176,13 +176,15 @@ import Testing
   }
 
   /// A file named several ways (relative, with './', absolute, through its
-  /// folder, by a link) is one job: it was refused as writing another's output.
+  /// folder, by a link, by a hard link beside it) is one job: it was refused
+  /// as writing another's output (the hard link until the batch sweep).
   @Test func aFileNamedSeveralWaysIsOneJob() throws {
     let dir = try makeTemporaryDirectory()
     defer { try? FileManager.default.removeItem(atPath: dir) }
     try write(smallJob(name: "one"), to: "one.cfg", in: path(dir, ""))
     try FileManager.default.createSymbolicLink(atPath: path(dir, "link.yaml"), withDestinationPath: "one.cfg")
-    let check = try runTransvid(["check", "one.cfg", "./one.cfg", path(dir, "one.cfg"), ".", "link.yaml"], in: dir)
+    try FileManager.default.linkItem(atPath: path(dir, "one.cfg"), toPath: path(dir, "hard.yml"))
+    let check = try runTransvid(["check", "one.cfg", "./one.cfg", path(dir, "one.cfg"), ".", "link.yaml", "hard.yml"], in: dir)
     #expect(check.status == 0, "\(check.stderr)")
     #expect(check.stdout.hasSuffix("transvid: 1 job checked, 0 broken\n"), "\(check.stdout)")
   }
