@@ -155,9 +155,12 @@ enum Gallery {
     component.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(CharacterSet(charactersIn: "/?#:"))) ?? component
   }
 
-  private static func byteText(_ bytes: Int) -> String {
-    bytes >= 1 << 20 ? String(format: "%.1f MB", Double(bytes) / 1_048_576)
-      : bytes >= 1 << 10 ? String(format: "%.0f kB", Double(bytes) / 1024) : "\(bytes) bytes"
+  /// `bytes` in SI units, as a job writes sizes (`500kB` is 500 000 bytes,
+  /// `10MB` 10 000 000): a GIF made to `maxBytes: 10MB` reads as at most
+  /// 10.0 MB. The unit is chosen after rounding, so 999 600 bytes is 1.0 MB.
+  static func byteText(_ bytes: Int) -> String {
+    bytes >= 999_500 ? String(format: "%.1f MB", Double(bytes) / 1_000_000)
+      : bytes >= 1000 ? String(format: "%.0f kB", Double(bytes) / 1000) : "\(bytes) bytes"
   }
 
   private static func escape(_ text: String) -> String { BatchReport.escape(text) }

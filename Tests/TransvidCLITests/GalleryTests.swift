@@ -23,6 +23,23 @@ import Testing
     return String(html[start..<end])
   }
 
+  /// Sizes are SI, as a job writes them: `maxBytes: 10MB` is 10 000 000
+  /// bytes, and a file of that size is 10.0 MB on the page, not 9.5.
+  @Test func sizesAreInTheUnitsJobsWriteThem() {
+    func facts(_ bytes: [Int]) -> String {
+      var r = result("j", bytes.map { _ in .png })
+      r.outputs = bytes.enumerated().map { OutputSummary(path: "/demos/j.file\($0)", frames: 1, duration: 1, bytes: $1) }
+      let html = Gallery.html([r], in: "/demos")
+      let start = html.range(of: "<figcaption><strong>j</strong>\n        <span>")!.upperBound
+      return String(html[start...].prefix { $0 != "<" })
+    }
+    #expect(facts([10_000_000]) == "10.0 MB · rendered")
+    #expect(facts([5792, 334_686]) == "340 kB · rendered")
+    #expect(facts([999_600]) == "1.0 MB · rendered")
+    #expect(facts([999_499]) == "999 kB · rendered")
+    #expect(facts([999]) == "999 bytes · rendered")
+  }
+
   @Test func aVideoIsShownWithTheStillAsItsPoster() {
     let html = card([.gif, .sheet, .png, .mp4])
     #expect(
