@@ -54,8 +54,8 @@ extension FontLibrary {
   static func match(family: String, weight: FontWeight) throws(LoadError) -> FontFile {
     let asked = FontFile(path: family, package: "\(FontFile.familyPackage) '\(family)'")
     guard let found = withConfiguration({ config in best(family: family, weight: weight, in: config) }) else { throw LoadError(file: asked, reason: "fontconfig has no fonts") }
-    guard found.family.lowercased() == family.lowercased() else {
-      throw LoadError(file: asked, reason: "fontconfig has no family '\(family)' (its closest is '\(found.family)')")
+    guard found.isNamed(family) else {
+      throw LoadError(file: asked, reason: "fontconfig has no family '\(family)' (its closest is '\(found.families[0])')")
     }
     return FontFile(path: found.file, faceIndex: found.index, package: asked.package)
   }
@@ -72,7 +72,7 @@ extension FontLibrary {
     let found = withConfiguration { config in
       families.map { family in
         FontWeight.allCases.compactMap { weight in
-          best(family: family, weight: weight, in: config).flatMap { $0.family.lowercased() == family.lowercased() ? $0 : nil }
+          best(family: family, weight: weight, in: config).flatMap { $0.isNamed(family) ? $0 : nil }
         }
       }
     }
@@ -98,11 +98,23 @@ extension FontLibrary {
     }
   }
 
-  /// Fontconfig's closest font to `family` at `weight`: its file, face and
-  /// family name (another family's when it has none of this one), or nil.
-  private static func best(
-    family: String, weight: FontWeight, in config: OpaquePointer
-  ) -> (file: String, index: Int, family: String)? {
+  /// A face fontconfig matched: its file, its index there, and every
+  /// family name it has, first the one fc-list shows first. A face may
+  /// have several (a typographic family and the legacy one its weight or
+  /// width is named in: "DejaVu Sans" and "DejaVu Sans Condensed"), and
+  /// fontconfig matches a family by any of them, as Chromium accepts it.
+  struct Match {
+    var file: String
+    var index: Int
+    var families: [String]
+
+    /// Whether `family` is one of its names (in any case, as fontconfig and Chromium compare them).
+    func isNamed(_ family: String) -> Bool { families.contains { $0.lowercased() == family.lowercased() } }
+  }
+
+  /// Fontconfig's closest font to `family` at `weight` (another family's
+  /// when it has none of this one), or nil.
+  private static func best(family: String, weight: FontWeight, in config: OpaquePointer) -> Match? {
     guard let pattern = FcPatternCreate() else { return nil }
     defer { FcPatternDestroy(pattern) }
     FcPatternAddString(pattern, cfc_family(), family)
@@ -114,11 +126,14 @@ extension FontLibrary {
     defer { FcPatternDestroy(match) }
     var file: UnsafeMutablePointer<FcChar8>?, name: UnsafeMutablePointer<FcChar8>?
     var index: Int32 = 0
-    guard FcPatternGetString(match, cfc_file(), 0, &file) == FcResultMatch, let file,
-      FcPatternGetString(match, cfc_family(), 0, &name) == FcResultMatch, let name
-    else { return nil }
+    guard FcPatternGetString(match, cfc_file(), 0, &file) == FcResultMatch, let file else { return nil }
+    var families: [String] = []
+    while FcPatternGetString(match, cfc_family(), Int32(families.count), &name) == FcResultMatch, let name {
+      families.append(String(cString: name))
+    }
+    guard !families.isEmpty else { return nil }
     _ = FcPatternGetInteger(match, cfc_index(), 0, &index)
-    return (String(cString: file), Int(index), String(cString: name))
+    return Match(file: String(cString: file), index: Int(index), families: families)
   }
 
   /// Fontconfig's configuration calls are not documented thread-safe.
