@@ -24,22 +24,26 @@ struct Caption {
     Label(text, style: style).wrapped(width: frame.width, scale: scale, fonts: fonts)
   }
 
-  /// A layer drawing `text` in the caption area at `opacity`.
-  func layer(_ text: String, opacity: Double = 1) -> Layer {
+  /// A layer drawing `text` in the caption area at `opacity`; its ink may
+  /// pass the area by `reach` points above and below (the strip drawn).
+  func layer(_ text: String, opacity: Double = 1, reach: Double = 0) -> Layer {
     var root = Layer(frame: frame)
     root.opacity = opacity
     let lines = lines(text)
     let lineHeight = (style.size * 1.25).rounded(.up)
     let top = ((frame.height - lineHeight * Double(lines.count)) / 2 * scale).rounded() / scale
-    // Each line's label reaches half a line above and below its line box:
-    // Arabic's and Thai's marks and tails go further below the baseline than
-    // the Latin font's descent, and a label draws only inside its frame.
-    // Whole pixels, and the same on both sides, so the baseline stays where
-    // the line box centres it.
-    let reach = (lineHeight / 2 * scale).rounded() / scale
+    // Each line's label reaches past its line box to the ends of the strip
+    // (half a line at least): Arabic's and Thai's marks and tails go
+    // further from the baseline than the Latin font's box, Nastaliq's words
+    // climb higher than its ascender, and a label draws only inside its
+    // frame. Whole pixels, and the same on both sides, so the baseline
+    // stays where the line box centres it.
+    let half = (lineHeight / 2 * scale).rounded() / scale
     for (i, line) in lines.enumerated() {
-      let rect = Rect(
-        x: 0, y: top + Double(i) * lineHeight - reach, width: frame.width, height: lineHeight + 2 * reach)
+      let lineTop = top + Double(i) * lineHeight
+      let beyond = Swift.max(half, lineTop + reach, frame.height + reach - lineTop - lineHeight)
+      let more = (beyond * scale).rounded(.up) / scale
+      let rect = Rect(x: 0, y: lineTop - more, width: frame.width, height: lineHeight + 2 * more)
       root.sublayers.append(line.layer(frame: rect, scale: scale, fonts: fonts))
     }
     return root

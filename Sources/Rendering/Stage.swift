@@ -323,7 +323,7 @@ struct CaptionTrack: Sendable {
     func strip(_ text: String) -> Bitmap {
       if let cached = cache[text] { return cached }
       var strip = Bitmap(width: base.width, height: bottom - top, bytes: rows)!
-      var layer = caption.layer(text)
+      var layer = caption.layer(text, reach: reach)
       layer.position.y -= Double(top) / scale
       compositor.render(layer, into: &strip)
       cache[text] = strip

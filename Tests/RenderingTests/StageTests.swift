@@ -434,6 +434,46 @@ import Testing
     #expect(abs(caption - whole) <= 1, "\(caption) ink rows in the caption, \(whole) drawn alone")
   }
 
+  /// An Urdu caption draws all of its Nastaliq: a word climbs from its end
+  /// up to its start, higher than the font's ascender, and the top of
+  /// "دیکھنے"'s first letter was cut flat where its line's label began,
+  /// half a line above the line box (in a caption of three lines with two
+  /// of text, its د and ی were gone). Each line's label reaches the strip;
+  /// the caption's ink rows are those of the line drawn alone, and its
+  /// topmost lies above where the label began.
+  @Test(arguments: [2, 3])
+  func anUrduCaptionDrawsItsWholeInk(lines: Int) throws {
+    let fonts = try FontLibrary.system.get()
+    let job = """
+      name: c
+      canvas: { size: 300x200, scale: 2 }
+      locales: [ur]
+      strings: { ur: { c: "تصاویر دیکھنے" } }
+      stage: { device: none, background: "#FFFFFF", padding: 40, caption: { text: { key: c }, position: top, font: { size: 26, weight: bold }, lines: \(lines) } }
+      screens:
+        a: { background: "#FFFFFF" }
+      timeline:
+        - hold: 0.1
+      """
+    let parsed = try JobParser.parse(job, file: "c.cfg")
+    let spec = try #require(parsed.localizedJobs().first)
+    let frame = FrameRenderer(spec: spec, fonts: fonts).frame(0, width: spec.framePixelWidth, height: spec.framePixelHeight)
+    func inkRows(_ b: Bitmap, rows: Range<Int>) -> [Int] {
+      rows.filter { y in (0..<b.width).contains { b[$0, y].r < 128 && b[$0, y].a > 0 } }
+    }
+    let style = TextStyle(size: 26, weight: .bold, color: Color(red: 0, green: 0, blue: 0, alpha: 1), language: "ur")
+    let alone = Label("تصاویر دیکھنے", style: style).render(size: Size(width: 400, height: 260), scale: 2, fonts: fonts)
+    // The caption's strip, over the white screen's top (no ink there).
+    let stage = try #require(spec.stage)
+    let area = StageLayout(stage: stage, canvas: spec.canvas).caption, gap = StageLayout.captionGap(stage.caption)
+    let caption = inkRows(frame, rows: Int((area.minY - gap) * 2)..<Int((area.maxY + gap) * 2))
+    let whole = inkRows(alone, rows: 0..<alone.height)
+    #expect(abs(caption.count - whole.count) <= 1, "\(caption.count) ink rows in the caption, \(whole.count) drawn alone")
+    // Where the one line's label began: half a line (33 pt) above its line box, centred in the area.
+    let cut = Int(((area.midY - 16.5 - 16.5) * 2).rounded())
+    #expect(try #require(caption.first) < cut, "\(caption.first ?? -1) \(cut)")
+  }
+
   /// A caption that does not fit is echoed as the parser echoes values:
   /// its newline written `\n` and a reordering mark `\u{202e}`, so the
   /// message stays one line (it printed the text raw, over two lines).
