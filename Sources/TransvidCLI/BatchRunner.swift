@@ -185,7 +185,9 @@ struct BatchRunner: Sendable {
       reporter.jobFailed(job, failure)
       return JobResult(job: job, status: .failed, failure: failure)
     }
-    var key = cache.key(for: job)
+    // The job's text is the costly part of its key: worked out once, for both keys and the worker's request.
+    let jobText = OutputCache.jobText(of: job)
+    var key = cache.key(for: job, jobText: jobText)
     if !options.force, let record = OutputCache.validRecord(for: job, key: key) {
       reporter.jobCached(job, record)
       let outputs = record.outputs.map {
@@ -199,7 +201,7 @@ struct BatchRunner: Sendable {
     // file whose stamp moved since is read again). After the render the stamps
     // must be the same, or the outputs may show bytes the key does not name.
     let stamps = cache.inputStamps(of: job)
-    key = cache.key(for: job)
+    key = cache.key(for: job, jobText: jobText)
     reporter.jobStarted(job)
     let start = ContinuousClock.now
     var outputs: [OutputSummary] = []
@@ -243,7 +245,7 @@ struct BatchRunner: Sendable {
         }
         if let worker {
           let request = JobWorker.Request(
-            file: job.file, unit: job.unit, spec: JobWorker.digest(of: spec),
+            file: job.file, unit: job.unit, spec: JobWorker.digest(ofJobText: jobText),
             formats: job.formats.map(\.rawValue), staged: staged, outputs: job.outputs)
           try worker.render(request, file: job.file, timeout: options.jobTimeout) { reply in
             switch reply {

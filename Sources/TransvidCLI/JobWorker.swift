@@ -29,7 +29,7 @@ enum JobWorker {
 
   /// One job to render: the file, which of its jobs (`PlannedJob.unit`: a
   /// file makes one per locale and appearance), the digest of the job as the
-  /// batch parsed it (`digest(of:)`), and for each of its formats where to
+  /// batch keyed it (`digest(ofJobText:)`), and for each of its formats where to
   /// write (`staged`) and what to call that file in errors (`outputs`).
   struct Request: Codable {
     var file: String
@@ -102,7 +102,8 @@ enum JobWorker {
       let job = jobs.indices.contains(request.unit) ? jobs[request.unit] : jobs[0]
       if let failure = job.failure { throw failure }
       // The worker parses the file again: it must still be the job the batch planned and keyed.
-      guard let spec = job.spec, digest(of: spec) == request.spec, job.formats.map(\.rawValue) == request.formats
+      guard let spec = job.spec, digest(ofJobText: OutputCache.jobText(of: job)) == request.spec,
+        job.formats.map(\.rawValue) == request.formats
       else { throw changed }
       try BatchRunner.writeOutputs(
         of: spec, formats: job.formats, staged: request.staged, outputs: request.outputs,
@@ -115,10 +116,11 @@ enum JobWorker {
     }
   }
 
-  /// The SHA-256 of a job's canonical text (`CanonicalText`, as in its cache key).
-  static func digest(of spec: JobSpec) -> String {
+  /// The SHA-256 of a job's text as its cache key reads it (`OutputCache.jobText(of:)`):
+  /// the worker renders the job the batch keyed, whatever else of the file changed.
+  static func digest(ofJobText text: String) -> String {
     var hash = SHA256()
-    hash.update(CanonicalText.of(spec))
+    hash.update(text)
     return hash.hexDigest()
   }
 

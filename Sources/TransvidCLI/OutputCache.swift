@@ -53,9 +53,10 @@ final class OutputCache: Sendable {
   /// jobs would otherwise stat once per job.
   private let systemFontLines = Mutex<[String]?>(nil)
 
-  /// The cache key of a parsed job.
-  func key(for job: PlannedJob) -> String {
-    guard let spec = job.spec else { return "" }
+  /// The cache key of a parsed job. `jobText` is the job's `jobText(of:)`,
+  /// worked out once by a caller that keys the job more than once.
+  func key(for job: PlannedJob, jobText: String? = nil) -> String {
+    guard job.spec != nil else { return "" }
     var text = "transvid \(TransvidCommand.version) compositor \(Compositor.revision) images \(ImageDecoder.revision)\n"
     let formats = Self.keyOrder(job.formats)
     text += "formats \(formats.map(\.rawValue).joined(separator: ","))\n"
@@ -63,10 +64,22 @@ final class OutputCache: Sendable {
       text += "writer \(format.rawValue) \(format.writer.cacheKey)\n"
       for path in format.writer.inputFiles { text += "writer input \(assetDigest(path))\n" }
     }
-    var keyed = spec
+    text += "job \(jobText ?? Self.jobText(of: job))\n"
+    text += assetLines(of: job.spec!).joined()
+    var hash = SHA256()
+    hash.update(text)
+    return hash.hexDigest()
+  }
+
+  /// The job as its key reads it: the `CanonicalText` of its spec with the
+  /// formats the run writes in `keyOrder`, and without what draws nothing.
+  /// It is the costly part of a key (a walk of every value of the job), so
+  /// a batch works it out once per job, for its key and its worker's request.
+  static func jobText(of job: PlannedJob) -> String {
+    guard var keyed = job.spec else { return "" }
     // The formats the run writes (`--format`'s or the job's own list) are the
-    // line above: the job's own list draws nothing besides.
-    keyed.output.formats = formats
+    // key's `formats` line: the job's own list draws nothing besides.
+    keyed.output.formats = keyOrder(job.formats)
     // What the run says of the job (the odd-canvas note lists its videos in the order asked) draws nothing;
     // nor do where its sizes were written (for errors) and which settings it writes (for a target, applied by now):
     // `output: { formats: [mp4] }` written or left to the default, or `--format mp4,gif` for the job's own
@@ -74,11 +87,7 @@ final class OutputCache: Sendable {
     keyed.notes = []
     keyed.sizeSources = [:]
     keyed.writtenSettings = []
-    text += "job \(CanonicalText.of(keyed))\n"
-    text += assetLines(of: spec).joined()
-    var hash = SHA256()
-    hash.update(text)
-    return hash.hexDigest()
+    return CanonicalText.of(keyed)
   }
 
   /// `formats` in `OutputFormat`'s own order (mp4, gif, png, sheet, …): the

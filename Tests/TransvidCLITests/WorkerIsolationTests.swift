@@ -394,9 +394,9 @@ struct WorkerIsolationTests {
     defer { try? FileManager.default.removeItem(atPath: dir) }
     let file = try write(goodJob(), to: "good.cfg", in: dir)
     let options = try Options.parse([file])
-    let planned = try #require(BatchPlan.place(file: file, options: options).first?.spec)
+    let planned = try #require(BatchPlan.place(file: file, options: options).first)
     var request = JobWorker.Request(
-      file: file, unit: 0, spec: JobWorker.digest(of: planned), formats: ["mp4"], staged: [path(dir, "s.mp4")],
+      file: file, unit: 0, spec: JobWorker.digest(ofJobText: OutputCache.jobText(of: planned)), formats: ["mp4"], staged: [path(dir, "s.mp4")],
       outputs: [path(dir, "good.mp4")])
     try write(goodJob(color: "#FF0000"), to: "good.cfg", in: dir)
     guard case .failed(let description, nil) = JobWorker.render(request, options: options) else {
@@ -406,7 +406,7 @@ struct WorkerIsolationTests {
     #expect(description == "\(file): error: the job file changed while the batch ran; run the batch again")
     #expect(!FileManager.default.fileExists(atPath: path(dir, "s.mp4")))
     // Unchanged, it renders: a reply when loaded, one per frame, one for the output.
-    request.spec = JobWorker.digest(of: try #require(BatchPlan.place(file: file, options: options).first?.spec))
+    request.spec = JobWorker.digest(ofJobText: OutputCache.jobText(of: try #require(BatchPlan.place(file: file, options: options).first)))
     var replies: [String] = []
     guard case .done = JobWorker.render(request, options: options, send: { replies.append("\($0)") }) else {
       Issue.record("the job did not render")
