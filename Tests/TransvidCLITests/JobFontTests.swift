@@ -83,13 +83,7 @@ import TransvidCLI
   func aVariableFontDrawsItsWeights() throws {
     let dir = try makeTemporaryDirectory()
     defer { try? FileManager.default.removeItem(atPath: dir) }
-    let script = try write(Self.variableFont, to: "make.py", in: dir)
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-    process.arguments = [script, path(dir, "vf.ttf")]
-    try process.run()
-    process.waitUntilExit()
-    try #require(process.terminationStatus == 0)
+    try Self.runFontScript(Self.variableFont, arguments: [path(dir, "vf.ttf")], in: dir)
     var inkWidths: [String: Double] = [:]
     for weight in ["regular", "medium", "semibold", "bold"] {
       let job = """
@@ -216,16 +210,22 @@ import TransvidCLI
     fb.save(sys.argv[1])
     """
 
-  /// Writes the box font with letters `width` units wide to `file` as a
-  /// package upgrade does: a new file renamed over the old one.
-  static func installBoxFont(width: Int, at file: String, in dir: String) throws {
-    let script = try write(boxFont, to: "box.py", in: dir)
+  /// Runs one of the fontTools scripts above (written to `dir`) with
+  /// `arguments`, the font file it writes first; it must succeed.
+  static func runFontScript(_ script: String, arguments: [String], in dir: String) throws {
+    let file = try write(script, to: "font.py", in: dir)
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-    process.arguments = [script, file + ".new", "\(width)"]
+    process.arguments = [file] + arguments
     try process.run()
     process.waitUntilExit()
     try #require(process.terminationStatus == 0)
+  }
+
+  /// Writes the box font with letters `width` units wide to `file` as a
+  /// package upgrade does: a new file renamed over the old one.
+  static func installBoxFont(width: Int, at file: String, in dir: String) throws {
+    try runFontScript(boxFont, arguments: [file + ".new", "\(width)"], in: dir)
     try #require(rename(file + ".new", file) == 0)
   }
 
@@ -311,13 +311,7 @@ import TransvidCLI
     defer { try? FileManager.default.removeItem(atPath: dir) }
     let fonts = path(dir, "fonts")
     try FileManager.default.createDirectory(atPath: fonts, withIntermediateDirectories: true)
-    let script = try write(Self.twoNamedFont, to: "bar.py", in: dir)
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-    process.arguments = [script, path(fonts, "bar.ttf")]
-    try process.run()
-    process.waitUntilExit()
-    try #require(process.terminationStatus == 0)
+    try Self.runFontScript(Self.twoNamedFont, arguments: [path(fonts, "bar.ttf")], in: dir)
     let environment = try Self.fontconfigEnvironment(fonts: fonts, in: dir)
     var pictures: [Data] = []
     for (i, family) in ["Transvid Test Bar", "Transvid Test Bar Condensed", "transvid test bar condensed"].enumerated() {
