@@ -148,6 +148,27 @@ import Testing
     #expect(fonts.cascades["yue"]?.regular.map(\.familyName) == ["DejaVu Sans", "Noto Sans CJK HK", "Noto Sans CJK SC"])
   }
 
+  /// Cantonese in mainland China is Simplified (CLDR's likely subtags:
+  /// `yue-CN` → `yue-Hans-CN`), so `yue-CN` draws as `zh-Hans` does: it
+  /// looked up the face of `yue`, Hong Kong's, and HarfBuzz's `locl` read
+  /// it as Hong Kong's (OpenType ZHH) in any face.
+  @Test static func mainlandCantoneseIsSimplified() throws {
+    let fonts = try FontLibrary.system.get()
+    func ink(_ language: String) -> Bitmap {
+      Label("直骨令 返 化 次", style: TextStyle(size: 36, alignment: .left, language: language))
+        .render(size: Size(width: 290, height: 50), scale: 1, fonts: fonts)
+    }
+    let sc = ink("zh-Hans"), hk = ink("zh-HK")
+    for language in ["yue-CN", "yue-Hans-CN", "yue_CN"] {
+      let same = ink(language) == sc
+      #expect(same, "\(language) is not drawn as zh-Hans")
+    }
+    for language in ["yue-HK", "yue-Hant-CN", "yue-MO"] {
+      let same = ink(language) == hk
+      #expect(same, "\(language) is not drawn as zh-HK")
+    }
+  }
+
   /// The digits, spaces and Latin punctuation beside Chinese, Japanese or
   /// Korean text are DejaVu's in every language, as SF draws every
   /// character it has on an iPhone whatever the language: in `ja` "1234"

@@ -32,6 +32,7 @@ struct ShapedLine {
     breakBefore: Int? = nil, rightToLeft direction: Bool? = nil, levels paragraph: [Int8]? = nil,
     tabInterval: Double? = nil
   ) {
+    let language = language.map { CantoneseScript.tag($0.replacingUnderscores) }
     let choice = FontChoice(fonts, weight: weight, language: language)
     faces = choice.faces
     glyphs = []
