@@ -153,13 +153,19 @@ extension JobDecoder {
     if let items = node.items {
       sides = items.map { $0.number }
     } else if let text = node.text {
-      sides = text.split(separator: "x", omittingEmptySubsequences: false)
-        .map { YAMLNode.number(fromPlain: String($0).trimmingSpaces) }
+      sides = JobDecoder.sides(ofSize: text)
     }
     let limit = Double(largest)
     guard sides.count == 2, let width = sides[0], let height = sides[1],
       (1...limit).contains(width), (1...limit).contains(height)
     else { throw mismatch(node, path, expected: expected) }
     return Size(width: width, height: height)
+  }
+
+  /// The two numbers of a size written as text, `390x844` (nil for a side
+  /// that is no number; not two when there is no single `x`).
+  static func sides(ofSize text: String) -> [Double?] {
+    text.split(separator: "x", omittingEmptySubsequences: false)
+      .map { YAMLNode.number(fromPlain: String($0).trimmingSpaces) }
   }
 }

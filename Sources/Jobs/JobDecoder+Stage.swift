@@ -112,8 +112,7 @@ extension JobDecoder {
     let fitting = StageLayout.evenInPixels(StageLayout.fittingSize(stage, canvas: canvas), scale: canvas.scale)
     stage.size = fitting
     if let value = fields["size"] {
-      let v = try numbers(value, fields.path("size"), count: 2, expected: "[WIDTH, HEIGHT] in points")
-      let size = Size(width: v[0], height: v[1])
+      let size = try stageSize(value, fields.path("size"))
       // The device and caption must fit; the padding may shrink.
       let least = StageLayout.fittingSize(
         { var s = stage; s.padding = 0; return s }(), canvas: canvas)
@@ -151,6 +150,21 @@ extension JobDecoder {
       throw Diagnostic(node.location, "\(path): unknown \(what) \(YAMLNode.quoted(name))\(Suggestion.hint(for: name, in: names))")
     }
     return found
+  }
+
+  /// `WIDTHxHEIGHT` (text) or `[WIDTH, HEIGHT]` in points, as a canvas's
+  /// size is written; whether the device fits is checked by the caller.
+  private func stageSize(_ node: YAMLNode, _ path: KeyPath) throws(Diagnostic) -> Size {
+    let expected = "a size in points: WIDTHxHEIGHT or [WIDTH, HEIGHT]"
+    if let text = node.text {
+      let sides = JobDecoder.sides(ofSize: text)
+      guard sides.count == 2, let width = sides[0], let height = sides[1],
+        [width, height].allSatisfy({ $0.isFinite && abs($0) <= JobDecoder.maximumCoordinate })
+      else { throw mismatch(node, path, expected: expected) }
+      return Size(width: width, height: height)
+    }
+    let v = try numbers(node, path, count: 2, expected: expected)
+    return Size(width: v[0], height: v[1])
   }
 
   /// A colour, a gradient mapping, or `{ image: PATH }`.

@@ -76,6 +76,22 @@ import Testing
     #expect(unpadded.hasSuffix("or leave size out (442x900)"), "\(unpadded)")
   }
 
+  /// A stage's size is written as a canvas's is, `600x1000` or
+  /// `[600, 1000]` (the job sweep): `stage: { size: 600x1000 }` said
+  /// "stage.size: expected [WIDTH, HEIGHT] in points, got "600x1000"".
+  @Test func aStagesSizeIsWrittenAsACanvassIs() throws {
+    for written in ["600x1000", "[600, 1000]", "600 x 1000", "\"600x1000\""] {
+      let size = try JobParser.parse(Self.job(stage: "{ size: \(written) }"), file: "s.cfg").stage?.size
+      #expect(size == Size(width: 600, height: 1000), "\(written)")
+    }
+    let expected = "expected a size in points: WIDTHxHEIGHT or [WIDTH, HEIGHT]"
+    #expect(Self.error(Self.job(stage: "{ size: 600 }")) == "s.cfg:3:16: error: stage.size: \(expected), got 600")
+    #expect(Self.error(Self.job(stage: "{ size: 600x }")) == "s.cfg:3:16: error: stage.size: \(expected), got \"600x\"")
+    #expect(Self.error(Self.job(stage: "{ size: [600] }")) == "s.cfg:3:16: error: stage.size: \(expected), got a list of 1 item")
+    #expect(Self.error(Self.job(stage: "{ size: 1e9x1e9 }")) == "s.cfg:3:16: error: stage.size: \(expected), got \"1e9x1e9\"")
+    #expect(Self.error(Self.job(stage: "{ size: 400x800 }")).hasPrefix("s.cfg:3:16: error: stage.size: a 400x800-point stage is smaller"))
+  }
+
   @Test func stepCaptionsNeedAStageCaption() {
     #expect(
       Self.error(Self.job(stage: "{}", step: "\n    caption: \"Swipe\""))
