@@ -2,7 +2,7 @@
 // (`maxBytes:` of gif, mp4 and webm, and the command line's
 // `--cache-max-bytes`, so a store's bound is written as a budget is).
 //
-//   2000000        bytes
+//   2000000  1e7   bytes (a YAML number in exponent form too: 10 000 000)
 //   10MB  1.5 MB   SI: 10 000 000 and 1 500 000 bytes (also kB, GB, TB; B alone is bytes)
 //   10MiB 512 KiB  binary: 10 485 760 and 524 288 bytes (also GiB, TiB)
 //
@@ -16,12 +16,22 @@ public enum ByteSize {
     "GiB": 1_073_741_824, "TiB": 1_099_511_627_776,
   ]
 
-  /// The bytes `text` names (`10MB`, `1.5 MiB`, `2000000`), or nil.
+  /// The bytes `text` names (`10MB`, `1.5 MiB`, `2000000`, `1e7`), or nil.
   public static func bytes(_ text: String) -> Int? {
     let trimmed = text.trimmingSpaces
-    let digits = trimmed.prefix { ("0"..."9").contains($0) || $0 == "." }
-    let unit = String(trimmed.dropFirst(digits.count)).trimmingSpaces
-    guard !digits.isEmpty, let value = Double(digits), let scale = unit.isEmpty ? 1 : units[unit] else { return nil }
+    var number = String(trimmed.prefix { ("0"..."9").contains($0) || $0 == "." })
+    var rest = trimmed.dropFirst(number.count)
+    // An exponent, as YAML writes a number: `1e7`, `2.5E+6`.
+    if let e = rest.first, e == "e" || e == "E" {
+      let signed = rest.dropFirst().first.map { $0 == "+" || $0 == "-" } ?? false
+      let exponent = rest.dropFirst(signed ? 2 : 1).prefix { ("0"..."9").contains($0) }
+      if !exponent.isEmpty {
+        number += rest.prefix((signed ? 2 : 1) + exponent.count)
+        rest = rest.dropFirst((signed ? 2 : 1) + exponent.count)
+      }
+    }
+    let unit = String(rest).trimmingSpaces
+    guard !number.isEmpty, let value = Double(number), let scale = unit.isEmpty ? 1 : units[unit] else { return nil }
     let bytes = (value * scale).rounded(.down)
     guard bytes.isFinite, bytes < 0x1p62 else { return nil }
     return Int(bytes)

@@ -137,6 +137,22 @@ let brokenWebFormatJobs: [BrokenJob] = [
     // The largest budget (1 TiB) in its own unit.
     #expect(ByteSize.bytes("1TiB") == 1 << 40 && ByteSize.bytes("1 TB") == 1_000_000_000_000)
   }
+
+  /// A byte count written as YAML writes a number in exponent form is that
+  /// count (the job sweep): `maxBytes: 1e7` said "expected a size from 1024
+  /// to 1099511627776 bytes (a number, or like 10MB or 10MiB), got 1e7".
+  @Test static func aNumberInExponentFormIsACount() throws {
+    #expect(ByteSize.bytes("1e7") == 10_000_000 && ByteSize.bytes("2.5E+6") == 2_500_000)
+    #expect(ByteSize.bytes("1.5e3") == 1500 && ByteSize.bytes("1e1MB") == 10_000_000)
+    #expect(ByteSize.bytes("1e") == nil && ByteSize.bytes("e7") == nil && ByteSize.bytes("1e7e7") == nil)
+    let spec = try JobParser.parse("output: { gif: { maxBytes: 1e7 }, mp4: { maxBytes: 2.5e6 } }\n" + job("hold: 1"), file: "job.cfg")
+    #expect(spec.output.gif.maxBytes == 10_000_000 && spec.output.mp4.maxBytes == 2_500_000)
+    var message = ""
+    do { _ = try JobParser.parse("output: { gif: { maxBytes: 1e-3 } }\n" + job("hold: 1"), file: "job.cfg") } catch {
+      message = error.description
+    }
+    #expect(message == "job.cfg:1:28: error: output.gif.maxBytes: expected a size from 1024 to 1099511627776 bytes (a number, or like 10MB or 10MiB), got 1e-3")
+  }
 }
 
 /// `width:`/`height:` of mp4, webm and mov, and the size without them.
