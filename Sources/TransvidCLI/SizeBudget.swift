@@ -71,12 +71,19 @@ struct SizeBudget {
     guard capsCRF else { return try fit(path: path, duration: duration, what: what, encode: encode) }
     let summary = try encodeAtCRF()
     if summary.bytes <= maxBytes {
-      let share = Int((Double(summary.bytes) * 100 / Double(maxBytes)).rounded(.down))
-      return (summary, "\(what): crf \(crf), \(share) % of maxBytes \(maxBytes)")
+      return (summary, "\(what): crf \(crf), \(Self.shareText(summary.bytes, of: maxBytes)) of maxBytes \(maxBytes)")
     }
     try? FileManager.default.removeItem(atPath: path)
     let (fitted, note) = try fit(path: path, duration: duration, what: what, encode: encode)
     return (fitted, note + " (crf \(crf) made \(summary.bytes) bytes)")
+  }
+
+  /// The share of `budget` that `bytes` came to, in whole per cent rounded
+  /// down (`4 %`, never `100 %` for a file under it), and `<1 %` for a
+  /// file under 1 % of it, which is not empty.
+  static func shareText(_ bytes: Int, of budget: Int) -> String {
+    let share = Int((Double(bytes) * 100 / Double(budget)).rounded(.down))
+    return share == 0 && bytes > 0 ? "<1 %" : "\(share) %"
   }
 
   /// Encodes the video with `encode(bitRate)` (both passes, writing the
@@ -107,13 +114,12 @@ struct SizeBudget {
       attempts.map { "\(Self.rateText($0.rate)) → \($0.bytes) bytes" }.joined(separator: ", ")
     }
     func kept(_ summary: VideoSummary, at rate: Int, needsNoMore: Bool, cutShort: Bool = false) -> (VideoSummary, String) {
-      let share = Int((Double(summary.bytes) * 100 / Double(maxBytes)).rounded(.down))
       let others = tried.filter { $0.rate != rate || $0.bytes != summary.bytes }
       // A file that needs no more bits averages less than it was allowed: its own rate is the one to say.
       let made = Int((Double(summary.bytes) * 8 / max(duration, 1e-3)).rounded())
       return (
         summary,
-        "\(what): maxBytes \(maxBytes): two-pass at \(Self.rateText(rate)), \(share) % of the budget"
+        "\(what): maxBytes \(maxBytes): two-pass at \(Self.rateText(rate)), \(Self.shareText(summary.bytes, of: maxBytes)) of the budget"
           + (needsNoMore ? " (it needs no more bits: it averages \(Self.rateText(made)))" : "")
           + (cutShort ? " (the search stops after \(Self.attempts) encodes)" : "")
           + (others.isEmpty ? "" : " (tried \(triedText(others[...])))")

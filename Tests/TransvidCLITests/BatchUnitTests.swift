@@ -476,6 +476,27 @@ import TestSupport
       "each over-budget rate is followed by a lower one")
   }
 
+  /// A crf encode far under its budget says its share is under 1 %, not
+  /// 0 % (the outputs sweep): a 52 000-byte file under `maxBytes: 10MB`
+  /// read "mp4: crf 18, 0 % of maxBytes 10000000".
+  @Test func aFileUnderOnePerCentOfItsBudgetIsNotZeroPerCent() throws {
+    let dir = try TempDirectory()
+    defer { dir.cleanUp() }
+    func note(_ bytes: Int) throws -> String {
+      let budget = SizeBudget(maxBytes: 10_000_000, key: "output.mp4.maxBytes", spec: spec)
+      return try budget.capping(
+        true, crf: 18, path: dir.path("small.mp4"), duration: 10, what: "mp4",
+        encodeAtCRF: { VideoSummary(frames: 600, duration: 10, bytes: bytes) },
+        encode: { _ in Issue.record("no two-pass encode"); return VideoSummary(frames: 600, duration: 10, bytes: 0) }
+      ).1
+    }
+    #expect(try note(52_000) == "mp4: crf 18, <1 % of maxBytes 10000000")
+    #expect(try note(99_999) == "mp4: crf 18, <1 % of maxBytes 10000000")
+    #expect(try note(100_000) == "mp4: crf 18, 1 % of maxBytes 10000000")
+    #expect(try note(9_999_999) == "mp4: crf 18, 99 % of maxBytes 10000000")
+    #expect(SizeBudget.shareText(0, of: 10_000_000) == "0 %")
+  }
+
   @Test func theLargestFileThatFitsIsKept() throws {
     // Fits at 46 kb/s with room (70 %), over above it: the search raises,
     // finds every higher rate over, and keeps the 46 kb/s file it set aside.
