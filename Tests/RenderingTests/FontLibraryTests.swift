@@ -130,6 +130,9 @@ import Testing
   /// script the mainland's (the locales sweep): `yue` and `yue-Hant` drew
   /// with the cascade's SC face, unlike `zh-HK` (HarfBuzz's `locl` for
   /// Cantonese gave the Han characters Hong Kong's forms in any face).
+  /// Cantonese in mainland China is Simplified (CLDR's likely subtags:
+  /// `yue-CN` → `yue-Hans-CN`): `yue-CN` looked up the face of `yue` and
+  /// HarfBuzz read it as Hong Kong's (OpenType ZHH).
   /// Their spaces and "…" are DejaVu's, as `zh-HK`'s are.
   @Test static func cantoneseTakesHongKongsFace() throws {
     let fonts = try FontLibrary.system.get()
@@ -139,34 +142,15 @@ import Testing
     }
     let hk = ink("zh-HK"), sc = ink("zh-Hans")
     #expect(hk != sc)
-    for language in ["yue", "yue-Hant", "yue-HK", "yue-Hant-HK"] {
+    for language in ["yue", "yue-Hant", "yue-HK", "yue-Hant-HK", "yue-Hant-CN", "yue-MO"] {
       let same = ink(language) == hk
       #expect(same, "\(language) is not drawn as zh-HK")
     }
-    let simplified = ink("yue-Hans") == sc
-    #expect(simplified, "yue-Hans is not drawn as zh-Hans")
-    #expect(fonts.cascades["yue"]?.regular.map(\.familyName) == ["DejaVu Sans", "Noto Sans CJK HK", "Noto Sans CJK SC"])
-  }
-
-  /// Cantonese in mainland China is Simplified (CLDR's likely subtags:
-  /// `yue-CN` → `yue-Hans-CN`), so `yue-CN` draws as `zh-Hans` does: it
-  /// looked up the face of `yue`, Hong Kong's, and HarfBuzz's `locl` read
-  /// it as Hong Kong's (OpenType ZHH) in any face.
-  @Test static func mainlandCantoneseIsSimplified() throws {
-    let fonts = try FontLibrary.system.get()
-    func ink(_ language: String) -> Bitmap {
-      Label("直骨令 返 化 次", style: TextStyle(size: 36, alignment: .left, language: language))
-        .render(size: Size(width: 290, height: 50), scale: 1, fonts: fonts)
-    }
-    let sc = ink("zh-Hans"), hk = ink("zh-HK")
-    for language in ["yue-CN", "yue-Hans-CN", "yue_CN"] {
+    for language in ["yue-Hans", "yue-CN", "yue-Hans-CN", "yue_CN"] {
       let same = ink(language) == sc
       #expect(same, "\(language) is not drawn as zh-Hans")
     }
-    for language in ["yue-HK", "yue-Hant-CN", "yue-MO"] {
-      let same = ink(language) == hk
-      #expect(same, "\(language) is not drawn as zh-HK")
-    }
+    #expect(fonts.cascades["yue"]?.regular.map(\.familyName) == ["DejaVu Sans", "Noto Sans CJK HK", "Noto Sans CJK SC"])
   }
 
   /// The digits, spaces and Latin punctuation beside Chinese, Japanese or
