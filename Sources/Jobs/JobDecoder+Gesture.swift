@@ -79,7 +79,14 @@ extension JobDecoder {
       throw Diagnostic(fields.node.location, "\(path): missing 'progress' (percentComplete samples, 0…1) or 'direction' and 'distance'")
     }
     if let node = fields["interval"] {
-      gesture.interval = try number(node, fields.path("interval"), in: 0.001...10, expected: "a number of seconds from 0.001 to 10")
+      // A quotient too (`1/6`, `1/60`), as README writes the default: a frame's length is one.
+      let expected = "a number of seconds from 0.001 to 10 (or a quotient such as 1/60)"
+      if let seconds = node.quotient {
+        guard seconds.isFinite, (0.001...10).contains(seconds) else { throw mismatch(node, fields.path("interval"), expected: expected) }
+        gesture.interval = seconds
+      } else {
+        gesture.interval = try number(node, fields.path("interval"), in: 0.001...10, expected: expected)
+      }
     }
     if let node = fields["release"] {
       let release = try string(node, fields.path("release"), expected: "finish or cancel")

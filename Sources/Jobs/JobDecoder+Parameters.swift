@@ -175,7 +175,7 @@ extension JobDecoder {
       if pair.key == "allowsOverdamping" {
         guard value.plainBoolean != nil else { throw mismatch(value, path.appending(pair.key), expected: "true or false") }
       } else if Spring.parameterLabels.contains(pair.key) || pair.key == "initialVelocity" {
-        guard let number = value.number ?? quotient(value) else {
+        guard let number = value.number ?? value.quotient else {
           throw mismatch(value, path.appending(pair.key), expected: "a number")
         }
         guard number.isFinite else { throw mismatch(value, path.appending(pair.key), expected: "a finite number") }
@@ -195,16 +195,6 @@ extension JobDecoder {
       let message = error.message.hasPrefix("spring: ") ? String(error.message.dropFirst("spring: ".count)) : error.message
       throw Diagnostic(named ?? node.location, "\(path.subject): \(message)")
     }
-  }
-
-  /// `1/0.55`: a quotient of two numbers, as the seeds write a velocity and
-  /// `spring(…)` text reads one (`transvid list` shows magic-move's default
-  /// so); nil for anything else.
-  private func quotient(_ node: YAMLNode) -> Double? {
-    guard let text = node.text else { return nil }
-    let parts = text.split(separator: "/", omittingEmptySubsequences: false)
-    guard parts.count == 2, let numerator = Double(parts[0]), let denominator = Double(parts[1]) else { return nil }
-    return numerator / denominator
   }
 
   /// A step's `duration` (`field`) that its spring, UIKit's form without a

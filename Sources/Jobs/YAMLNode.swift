@@ -63,6 +63,18 @@ struct YAMLNode: Sendable {
     return YAMLNode.number(fromPlain: text)
   }
 
+  /// A plain `1/0.55` or `1/6`: the quotient of two numbers, as the seeds
+  /// write a spring's velocity and README writes a gesture's interval; nil
+  /// for anything else (a plain number included: callers try `number` first).
+  var quotient: Double? {
+    guard case .scalar(let text, .plain) = content else { return nil }
+    let parts = text.split(separator: "/", omittingEmptySubsequences: false)
+    guard parts.count == 2, let numerator = YAMLNode.number(fromPlain: String(parts[0])),
+      let denominator = YAMLNode.number(fromPlain: String(parts[1]))
+    else { return nil }
+    return numerator / denominator
+  }
+
   /// The number a quoted scalar would be unquoted (`"60"`), for the hint
   /// that says so where a number is expected; nil for any other node.
   var quotedNumber: Double? {

@@ -67,6 +67,17 @@ import Testing
     #expect(abs(timeline.duration - (0.7 + 0.1 + 0.28 + 0.2)) < 1e-12)
   }
 
+  /// README writes the default interval as `1/6`; a job may write it so
+  /// (or `1/60`, one frame), as a spring's velocity may be `1/0.55`.
+  @Test func intervalMayBeAQuotient() throws {
+    let sixth = try JobParser.parse(Self.job(pop: "{ gesture: { progress: [0, 0.2, 0.35], interval: 1/6 } }"), file: "g.cfg")
+    let byDefault = try JobParser.parse(Self.job(pop: "{ gesture: { progress: [0, 0.2, 0.35] } }"), file: "g.cfg")
+    #expect(Timeline(spec: sixth).duration == Timeline(spec: byDefault).duration)
+    let sixtieth = try JobParser.parse(Self.job(pop: "{ gesture: { progress: [0, 0.2, 0.35], interval: 1/60 } }"), file: "g.cfg")
+    // Tracking 2 × 1/60 s, then cancelling 0.35 × 0.7 s.
+    #expect(abs(Timeline(spec: sixtieth).duration - (0.7 + 2.0 / 60 + 0.35 * 0.7 + 0.2)) < 1e-12)
+  }
+
   @Test func directionAndDistanceGiveProgressOverTheWidth() throws {
     let spec = try JobParser.parse(
       Self.job(pop: "{ gesture: { direction: right, distance: [0, 10, 30] } }"), file: "g.cfg")
@@ -99,6 +110,8 @@ import Testing
     ("{ gesture: { direction: sideways, distance: [1] } }", "g.cfg:8:34: error: timeline[1].pop.gesture.direction: expected left, right, up, down, leading or trailing, got \"sideways\""),
     ("{ gesture: { progress: [0.2], release: maybe } }", "g.cfg:8:49: error: timeline[1].pop.gesture.release: expected finish or cancel, got \"maybe\""),
     ("{ gesture: { progres: [0.2] } }", "g.cfg:8:23: error: unknown key 'progres' in timeline[1].pop.gesture; did you mean 'progress'?"),
+    ("{ gesture: { progress: [0.2], interval: 1/0 } }", "g.cfg:8:50: error: timeline[1].pop.gesture.interval: expected a number of seconds from 0.001 to 10 (or a quotient such as 1/60), got \"1/0\""),
+    ("{ gesture: { progress: [0.2], interval: 20 } }", "g.cfg:8:50: error: timeline[1].pop.gesture.interval: expected a number of seconds from 0.001 to 10 (or a quotient such as 1/60), got 20"),
     ("{ gesture: {} }", "g.cfg:8:21: error: timeline[1].pop.gesture: missing 'progress' (percentComplete samples, 0…1) or 'direction' and 'distance'"),
   ])
   func badGestures(pop: String, message: String) {
