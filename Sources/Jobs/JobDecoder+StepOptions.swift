@@ -114,7 +114,7 @@ extension JobDecoder {
     if node.text == "auto" { return nil }
     if let value = node.plainBoolean { return value }
     let text = node.text ?? ""
-    let hint = ["true", "false"].contains(text) ? "" : Suggestion.hint(for: text, in: ["true", "false", "auto"], listing: false)
+    let hint = ["true", "false"].contains(text.lowercased()) ? "" : Suggestion.hint(for: text, in: ["true", "false", "auto"], listing: false)
     throw mismatch(node, path, expected: "true, false or auto", hint: hint)
   }
 

@@ -131,7 +131,7 @@ struct JobDecoder {
     guard let value = node.plainBoolean else {
       // A near miss (`ture`) is suggested; a quoted "false" is the word already.
       let text = node.text ?? ""
-      let hint = ["true", "false"].contains(text) ? "" : Suggestion.hint(for: text, in: ["true", "false"], listing: false)
+      let hint = ["true", "false"].contains(text.lowercased()) ? "" : Suggestion.hint(for: text, in: ["true", "false"], listing: false)
       throw mismatch(node, path, expected: "true or false", hint: hint)
     }
     return value

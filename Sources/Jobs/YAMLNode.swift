@@ -89,21 +89,20 @@ struct YAMLNode: Sendable {
     return " (in quotes, so text: write \(text) without them)"
   }
 
-  /// A plain `true` or `false` as job files write them (a quoted `"false"`
-  /// is text, as a quoted `"60"` is no number), or nil.
+  /// A plain boolean as YAML 1.2's core schema spells it (`true`, `True`,
+  /// `TRUE`, and the three of `false`), or nil: a quoted `"false"` is text,
+  /// as a quoted `"60"` is no number.
   var plainBoolean: Bool? {
-    switch content {
-    case .scalar("true", .plain): true
-    case .scalar("false", .plain): false
-    default: nil
+    guard case .scalar(let text, .plain) = content else { return nil }
+    switch text {
+    case "true", "True", "TRUE": return true
+    case "false", "False", "FALSE": return false
+    default: return nil
     }
   }
 
-  /// A plain `true`/`false` (any of the core schema's spellings).
-  var isBoolean: Bool {
-    guard case .scalar(let text, .plain) = content else { return false }
-    return ["true", "True", "TRUE", "false", "False", "FALSE"].contains(text)
-  }
+  /// A plain boolean in any of the core schema's spellings.
+  var isBoolean: Bool { plainBoolean != nil }
 
   /// The pairs of a mapping.
   var pairs: [Pair]? {

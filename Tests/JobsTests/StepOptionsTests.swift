@@ -62,6 +62,22 @@ import Testing
     #expect(error.message == "timeline[0].push.mirror: expected true, false or auto, got \"aut\"; did you mean 'auto'?")
   }
 
+  /// A boolean is any of YAML 1.2's core-schema spellings, as `Null` and
+  /// `NULL` are null: `mirror: True` was "expected true, false or auto, got
+  /// True; did you mean 'true'?".
+  @Test func booleansTakeTheCoreSchemasSpellings() throws {
+    for (written, value) in [("True", true), ("TRUE", true), ("False", false), ("FALSE", false)] {
+      let spec = try JobParser.parse(Self.job("mirror: \(written)"), file: "s.cfg")
+      guard case .transition(let push) = spec.timeline[0] else {
+        Issue.record("no push")
+        continue
+      }
+      #expect(push.mirror == value, "\(written)")
+    }
+    let quoted = try #require(throws: Diagnostic.self) { try JobParser.parse(Self.job("mirror: \"True\""), file: "s.cfg") }
+    #expect(quoted.message == "timeline[0].push.mirror: expected true, false or auto, got \"True\"")
+  }
+
   @Test func slowmoStretchesTheStepAndItsClock() throws {
     let spec = try JobParser.parse(Self.job("slowmo: 4"), file: "s.cfg")
     let timeline = Timeline(spec: spec)
