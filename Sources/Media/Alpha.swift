@@ -83,13 +83,21 @@ extension Alpha {
   /// Gives every fully transparent pixel of straight RGBA8 (`width × height`,
   /// rows `stride` bytes apart) the colour of the nearest pixel in its row
   /// that is not fully transparent — or, in a row without one, the colours
-  /// of the nearest row that has one. Alpha is left as it is.
+  /// of the nearest row that has one — unless a pixel that is not is nearer
+  /// above or below it, up to `verticalReach` rows away: then that one's.
+  /// Alpha is left as it is.
   ///
   /// Why: a lossy YUV encoder with alpha (VP9's 4:2:0, ProRes's DCT) mixes
   /// neighbouring pixels' colours; fully transparent pixels are stored as
   /// black, so an anti-aliased edge would be mixed with black and show a dark
   /// fringe once composited. With the edge colour spread into the invisible
-  /// pixels, what is mixed in is the edge's own colour.
+  /// pixels, what is mixed in is the edge's own colour. Under a shape's
+  /// bottom edge (and over its top one) the nearest in the row may be
+  /// another shape's, which 4:2:0 would mix into the edge; the rows within
+  /// reach of swscale's bicubic chroma filter take the edge's colour. Further
+  /// away each row keeps its own, flat along the row, which an intra-coded
+  /// frame (ProRes) stores in fewer bits than a fill nearest in every
+  /// direction, whose borders between colours run across the invisible area.
   static func bleed(_ p: UnsafeMutablePointer<UInt8>, width: Int, height: Int, stride: Int) {
     var distance = [Int](repeating: 0, count: width)
     var rowIsVisible = [Bool](repeating: false, count: height)
@@ -147,5 +155,32 @@ extension Alpha {
         row[x * 4 + 2] = source[x * 4 + 2]
       }
     }
+    // Pixels a visible one is nearer to above or below than in their row.
+    for y in 0..<height {
+      let row = p + y * stride
+      for x in 0..<width where row[x * 4 + 3] == 0 {
+        for dy in 1...verticalReach {
+          let above = y >= dy && p[(y - dy) * stride + x * 4 + 3] != 0
+          guard above || (y + dy < height && p[(y + dy) * stride + x * 4 + 3] != 0) else { continue }
+          var rowIsNearer = false
+          for dx in 1...dy where (x >= dx && row[(x - dx) * 4 + 3] != 0) || (x + dx < width && row[(x + dx) * 4 + 3] != 0) {
+            rowIsNearer = true
+            break
+          }
+          if !rowIsNearer {
+            let source = p + (above ? y - dy : y + dy) * stride + x * 4
+            row[x * 4] = source[0]
+            row[x * 4 + 1] = source[1]
+            row[x * 4 + 2] = source[2]
+          }
+          break
+        }
+      }
+    }
   }
+
+  /// How many rows above and below a transparent pixel `bleed` looks for a
+  /// nearer edge: the reach of swscale's bicubic filter when it halves the
+  /// chroma rows (two chroma rows each way).
+  static let verticalReach = 4
 }

@@ -7,7 +7,7 @@ import Rendering
 /// `JobSpec.videoSize` (as the MP4).
 struct MOVOutput: FormatWriter {
   var fileType: OutputFileType { MOVWriter.fileType }
-  var cacheKey: String { "prores_ks hq threads=\(Self.encoderThreads)" }
+  var cacheKey: String { "prores_ks hq threads=\(Self.encoderThreads) bleed-vertical" }
 
   func write(_ renderer: FrameRenderer, to path: String, onFrame: (Int) throws -> Void) throws -> OutputSummary {
     let spec = renderer.spec

@@ -9,7 +9,7 @@ struct WebPOutput: FormatWriter {
   /// `frames-counted`: the same bytes, but a cache record keeps the
   /// output's frames, which counted pictures, not the file's frames (a
   /// clip that never changes is two), so records are made again.
-  var cacheKey: String { "libwebp-mux frames-counted" }
+  var cacheKey: String { "libwebp-mux frames-counted bleed-vertical" }
 
   func write(_ renderer: FrameRenderer, to path: String, onFrame: (Int) throws -> Void) throws -> OutputSummary {
     let (renderer, note) = AnimationRate.renderer(renderer, format: "webp")

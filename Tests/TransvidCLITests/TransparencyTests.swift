@@ -180,6 +180,46 @@ struct TransparencyTests {
     }
   }
 
+  /// A shape's bottom edge keeps its colour beside another shape in the same
+  /// rows: the transparent pixels under the edge take the edge's colour, not
+  /// the other shape's (the nearest in their row), which VP9's 4:2:0 mixed
+  /// into the edge (a red bar's half-covered last row beside a green bar came
+  /// back (145, 37, 0), dark olive).
+  @Test func anEdgeKeepsItsColourBesideAnotherShape() throws {
+    let dir = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    let binary = try #require(transvidBinary())
+    let job = try write(
+      """
+      name: bars
+      canvas: { size: 100x40, scale: 1, fps: 10, background: transparent }
+      output: { formats: [webm, mov] }
+      screens:
+        one:
+          background: transparent
+          views:
+            - { frame: [0, 0, 40, 10.5], color: "#FF0000" }
+            - { frame: [60, 0, 40, 30], color: "#00C000" }
+      timeline:
+        - hold: 0.3
+      """, to: "bars.cfg", in: dir)
+    let (status, _) = try PlanFramesTests.run(binary, [job, "-o", dir, "-q"])
+    #expect(status == 0)
+    for (file, decoder) in [("bars.webm", ["-c:v", "libvpx-vp9"]), ("bars.mov", [])] {
+      let (_, data) = try PlanFramesTests.run(
+        URL(fileURLWithPath: "/usr/bin/env"),
+        ["ffmpeg", "-v", "error"] + decoder + ["-i", "\(dir)/\(file)", "-frames:v", "1", "-vf", "crop=100:40:0:0",
+         "-f", "rawvideo", "-pix_fmt", "rgba", "-"])
+      let frame = try #require(Bitmap(width: 100, height: 40, bytes: Array(data)))
+      var worst = 0
+      for x in 2..<38 {
+        let p = frame[x, 10]
+        worst = max(worst, 255 - Int(p.r), Int(p.g), Int(p.b), abs(Int(p.a) - 128))
+      }
+      #expect(worst <= 10, "\(file): the red bar's half-covered row is off by \(worst): \(frame[20, 10])")
+    }
+  }
+
   @Test func apngKeepsAlphaExactly() throws {
     try check("apng", "{ formats: [apng] }", alphaBound: 0, colorBound: 2) { path, _ in try decoded(path) }
   }
