@@ -151,13 +151,19 @@ enum Paint: Sendable {
 
 /// An axial gradient in device space.
 struct GradientPaint: Sendable {
-  /// 256 premultiplied colours, the gradient at t = i / 255.
+  /// Premultiplied colours, the gradient at t = i / (count − 1)
+  /// (`Gradient.lookupTable`).
   var lut: [Pixel]
   /// Device → local map, and t = dot(local − start, axis).
   var toLocal: Homography
   var start: Point
   /// (end − start) / |end − start|².
   var axis: Point
+
+  /// The table's last index.
+  var lastIndex: Int { lut.count - 1 }
+  /// The table's last index, as t is scaled to it.
+  var last: Double { Double(lut.count - 1) }
 }
 
 /// One paint through shapes at an opacity.

@@ -30,10 +30,19 @@ public struct Gradient: Hashable, Sendable {
   /// The gradient's colour at `t` (straight alpha).
   public func color(at t: Double) -> Color {
     guard let first = colors.first else { return .clear }
+    if colors.count == 1 { return first }
+    return color(at: t, stops: stops)
+  }
+
+  /// Each colour's position: `locations`, or evenly spaced.
+  var stops: [Double] {
     let n = colors.count
-    if n == 1 { return first }
-    let stops: [Double] =
-      (locations?.count == n) ? locations! : (0..<n).map { Double($0) / Double(n - 1) }
+    return (locations?.count == n) ? locations! : (0..<n).map { Double($0) / Double(Swift.max(n - 1, 1)) }
+  }
+
+  /// The colour at `t` for `stops` (`self.stops`, at least two).
+  private func color(at t: Double, stops: [Double]) -> Color {
+    let n = colors.count, first = colors[0]
     if t <= stops[0] { return first }
     for i in 1..<n where t <= stops[i] {
       let a = stops[i - 1], b = stops[i]
@@ -46,9 +55,34 @@ public struct Gradient: Hashable, Sendable {
     return colors[n - 1]
   }
 
-  /// 256 premultiplied pixels: the colour at t = i / 255.
+  /// The premultiplied colour at t = i / (count − 1) for each of `count`
+  /// entries (`tableSize`).
   func lookupTable() -> [Pixel] {
-    (0..<256).map { color(at: Double($0) / 255).premultipliedPixel }
+    guard colors.count > 1 else { return [(colors.first ?? .clear).premultipliedPixel] }
+    let stops = self.stops, count = tableSize(stops)
+    let last = Double(count - 1)
+    return (0..<count).map { color(at: Double($0) / last, stops: stops).premultipliedPixel }
+  }
+
+  /// Most entries a table has: stops 1/64 of the axis apart still get 256.
+  static let maximumTableSize = 16385
+
+  /// How many entries `lookupTable` has: 256 over a single stop interval
+  /// spanning the whole axis, and more when one is shorter, so every
+  /// interval between two stops gets at least 256 and a colour never
+  /// changes by more than a level from one entry to the next: a ramp from
+  /// black to white over the first 5 % of the axis is 256 steps, as Core
+  /// Animation draws it, not 13 of 20 levels each. Up to
+  /// `maximumTableSize`; an interval of no length (a hard stop) takes none.
+  var tableSize: Int { colors.count > 1 ? tableSize(stops) : 1 }
+
+  private func tableSize(_ stops: [Double]) -> Int {
+    let n = stops.count
+    var shortest = 1.0
+    for i in 1..<n where stops[i] > stops[i - 1] { shortest = Swift.min(shortest, stops[i] - stops[i - 1]) }
+    // (Less a rounding error: sixteen even stops are 3825 intervals, not 3826.)
+    let intervals = (255 / shortest - 1e-9).rounded(.up)
+    return Int(Swift.min(intervals, Double(Gradient.maximumTableSize - 1))) + 1
   }
 }
 
@@ -81,16 +115,17 @@ enum Gradients {
     let yx = yc * m.m21, yy = yc * m.m22
     let out = UnsafeMutableRawPointer(dst)
     let lanes = SIMD8<Double>(0, 1, 2, 3, 4, 5, 6, 7)
+    let last = g.last
     var i = 0
     while i + 8 <= count {
       let xc = (SIMD8<Double>(repeating: Double(x0 + i)) + lanes) + 0.5
       let X = xc * m.m11 + yx + m.m31
       let Y = xc * m.m12 + yy + m.m32
       let t = (X - g.start.x) * g.axis.x + (Y - g.start.y) * g.axis.y
-      var v = t * 255 + 0.5
-      // clampedInt(v, 0, 255): not above 0 (NaN too) → 0, at least 255 → 255.
+      var v = t * last + 0.5
+      // clampedInt(v, 0, last): not above 0 (NaN too) → 0, at least last → last.
       v.replace(with: 0, where: .!(v .> 0))
-      v.replace(with: 255, where: v .>= 255)
+      v.replace(with: last, where: v .>= last)
       // Int(v) lane by lane: SIMD's own conversion to integers is generic code.
       for l in 0..<8 {
         out.storeBytes(of: lut[Int(v[l])], toByteOffset: 4 &* (i &+ l), as: Pixel.self)
@@ -111,6 +146,7 @@ enum Gradients {
     let m = g.toLocal
     let yc = Double(y) + 0.5
     let out = UnsafeMutableRawPointer(dst).bindMemory(to: Pixel.self, capacity: count)
+    let last = g.last, lastIndex = g.lastIndex
     for i in 0..<count {
       let xc = Double(x0 + i) + 0.5
       var X = xc * m.m11 + yc * m.m21 + m.m31
@@ -125,7 +161,7 @@ enum Gradients {
         Y /= W
       }
       let t = (X - g.start.x) * g.axis.x + (Y - g.start.y) * g.axis.y
-      out[i] = lut[clampedInt(t * 255 + 0.5, 0, 255)]
+      out[i] = lut[clampedInt(t * last + 0.5, 0, lastIndex)]
     }
   }
 }
