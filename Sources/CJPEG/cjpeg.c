@@ -16,6 +16,8 @@ struct cjpeg_decoder {
   struct jpeg_error_mgr error;
   struct jpeg_progress_mgr progress;
   int32_t max_scans;
+  // Whether a warning said pixel data is lost (`loses_pixels`).
+  int lost_pixels;
   // Where the first warning that means lost pixel data is written (the
   // caller's buffer of CJPEG_MESSAGE_SIZE bytes; see cjpeg.h).
   char *corruption;
@@ -50,13 +52,15 @@ static int loses_pixels(int code) {
       || code == JWRN_MUST_RESYNC;
 }
 
-// Warnings are counted (error.num_warnings), never printed; the first that
-// loses pixels is kept as text for the caller's error.
+// Warnings are counted (error.num_warnings), never printed; one that loses
+// pixels is noted, and the first such is kept as text for the caller's error.
 static void message(j_common_ptr info, int level) {
   if (level >= 0) return;
   info->err->num_warnings++;
   cjpeg_decoder *d = (cjpeg_decoder *)info->client_data;
-  if (d->corruption && d->corruption[0] == 0 && loses_pixels(info->err->msg_code)) {
+  if (!loses_pixels(info->err->msg_code)) return;
+  d->lost_pixels = 1;
+  if (d->corruption && d->corruption[0] == 0) {
     char text[JMSG_LENGTH_MAX];
     info->err->format_message(info, text);
     snprintf(d->corruption, CJPEG_MESSAGE_SIZE, "%s", text);
@@ -124,7 +128,7 @@ cjpeg_decoder *cjpeg_open(
   d->info.dct_method = JDCT_ISLOW;  // exact integer IDCT: the same bits with or without SIMD
   d->info.do_fancy_upsampling = TRUE;
   jpeg_start_decompress(&d->info);
-  if (d->error.num_warnings > 0 || d->info.output_components != 4) {
+  if (d->lost_pixels || d->info.output_components != 4) {
     jpeg_destroy_decompress(&d->info);
     free(d);
     return NULL;
@@ -186,7 +190,7 @@ int32_t cjpeg_read(cjpeg_decoder *d, uint8_t *rgba) {
   }
   int32_t result = d->info.output_scanline == d->info.output_height ? 0 : -1;
   if (result == 0) jpeg_finish_decompress(&d->info);
-  if (d->error.num_warnings > 0) result = -1;
+  if (d->lost_pixels) result = -1;
   jpeg_destroy_decompress(&d->info);
   free(d);
   return result;

@@ -18,8 +18,9 @@ import Raster
 /// it is the image's error, as a plainly truncated file is.
 ///
 /// Decoders: a JPEG goes to libjpeg-turbo first (`TurboJPEG`: RGBA straight
-/// from its SIMD decoder, the decoder browsers use), and to libavcodec when
-/// libjpeg-turbo fails or warns, unless its warning is lost pixel data; a
+/// from its SIMD decoder, the decoder browsers use; a warning that loses no
+/// pixel leaves its decode as it is), and to libavcodec when libjpeg-turbo
+/// fails (a lossless or 12-bit JPEG), unless it found pixel data lost; a
 /// WebP still to libwebp (`WebPDecoder`, the browsers' decoder too), and to
 /// libavcodec when libwebp declines it for a reason other than short or
 /// broken data; every other format to libavcodec, which is told to stop at
@@ -64,8 +65,9 @@ public enum ImageDecoder {
   /// 15: a GIF's screen outside its first image transparent; 16: a 16-bit
   /// BMP's channels scaled to the nearest 8-bit levels; 17: a GIF's screen
   /// grown to hold its first image; 18: an HDR PNG (cICP PQ or HLG,
-  /// without a profile) refused; 19: cICP's SMPTE ST 428 curve honoured.
-  public static let revision = 19
+  /// without a profile) refused; 19: cICP's SMPTE ST 428 curve honoured;
+  /// 20: a JPEG libjpeg-turbo warns on without losing pixels decoded by it.
+  public static let revision = 20
 
   /// The largest image the decoder accepts.
   public struct Limits: Hashable, Sendable {

@@ -27,15 +27,15 @@ import Raster
 /// A JPEG whose pixel data libjpeg finds cut short or corrupt (its
 /// warnings "premature end of data segment", "bad Huffman code", …: it
 /// would fill the rest with a flat colour) is an error, in libjpeg's words.
-/// One libjpeg fails or warns on otherwise (lossless or 12-bit; a
-/// cosmetic warning such as extraneous bytes before a marker) returns nil
-/// here, and `ImageDecoder` decodes it with libavcodec as before, with
-/// that decoder's errors.
+/// A warning that loses no pixel (extraneous bytes before a marker) leaves
+/// the decode as it is, as a browser's libjpeg-turbo shows it. One libjpeg
+/// fails on (lossless or 12-bit) returns nil here, and `ImageDecoder`
+/// decodes it with libavcodec as before, with that decoder's errors.
 enum TurboJPEG {
   /// `data` decoded at 1/2^`scaleShift` of its size (each side rounded up,
   /// as `header` declares it), in sRGB (its ICC profile's colours
   /// converted, `ColorProfile`), premultiplied (opaque) and upright by its
-  /// EXIF orientation; nil when libjpeg-turbo fails or warns, or finds more
+  /// EXIF orientation; nil when libjpeg-turbo fails, or finds more
   /// than `maxScans` scans. Throws `corrupt JPEG data (…)` when a warning
   /// says pixel data is lost.
   static func decode(

@@ -107,6 +107,26 @@ import TestSupport
     #expect(unknownIsUpright)
   }
 
+  /// Bytes between a JPEG's image data and its end marker lose no pixel:
+  /// libjpeg-turbo warns ("extraneous bytes before marker 0xd9") and
+  /// decodes every pixel, as a browser shows the file, so the picture is
+  /// the clean file's (djpeg's, `decodesAsDjpeg`) to the byte, colour edges
+  /// of its 4:2:0 chroma included, whole and scaled. A CMYK one's white
+  /// stays 255.
+  @Test func extraneousBytesKeepLibjpegTurbosDecode() throws {
+    let jpeg = try Self.pattern("yuvj420p")
+    let stray = Array(jpeg.dropLast(2)) + Array(repeating: 0x55, count: 40) + [0xFF, 0xD9]
+    for factor in [1.0, 4] {
+      let clean = try ImageDecoder.decode(data: jpeg, name: "t.jpg") { _ in factor }
+      let flawed = try ImageDecoder.decode(data: stray, name: "t.jpg") { _ in factor }
+      let sameAsClean = flawed.width == clean.width && flawed.bytes == clean.bytes
+      #expect(sameAsClean, "reduced \(factor)×")
+    }
+    let cmyk = Array(Self.cmykJPEG.dropLast(2)) + Array(repeating: 0x55, count: 40) + [0xFF, 0xD9]
+    let image = try ImageDecoder.decode(data: cmyk, name: "cmyk.jpg")
+    #expect(Array(image.bytes[0..<4]) == [255, 255, 255, 255])
+  }
+
   /// A CMYK JPEG (Adobe's inverted samples, as Photoshop and Pillow write
   /// them) decodes as Chromium draws it: each colour its sample times K's
   /// over 255, rounded down, so white is 255, not libavcodec's 254. Three

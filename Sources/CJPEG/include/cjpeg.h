@@ -9,12 +9,14 @@
 // Swift cannot do, and its header needs <stdio.h> first. So Swift sees only
 // these functions and an opaque decoder.
 //
-// Strict by design: any error *or warning* (corrupt data libjpeg would paper
-// over, a premature end, 12-bit or lossless JPEG) fails the decode. A warning that means pixel data is lost
-// (the data ends early, a bad Huffman code, a missing restart marker) is
-// written into the caller's `corruption` buffer, and the caller fails the
-// image with it; after any other failure the caller decodes the file with
-// libavcodec instead, which gives the error or picture it always gave.
+// Strict where pixels are at stake: a warning that means pixel data is lost
+// (the data ends early, a bad Huffman code, a missing restart marker) fails
+// the decode and is written into the caller's `corruption` buffer, and the
+// caller fails the image with it. Other warnings (extraneous bytes before a
+// marker, an odd JFIF version) leave every pixel as encoded, and the decode
+// goes on, as a browser's does. After an error (12-bit or lossless JPEG)
+// the caller decodes the file with libavcodec instead, which gives the
+// error or picture it always gave.
 #ifndef TRANSVID_CJPEG_H
 #define TRANSVID_CJPEG_H
 #include <stddef.h>
@@ -27,8 +29,8 @@ typedef struct cjpeg_decoder cjpeg_decoder;
 
 /// Reads `data`'s headers and prepares a decode at 1/2^`scale_shift` of its
 /// size (0…3; each side rounded up). Sets the output size and the EXIF
-/// orientation (1…8, 1 without one). NULL when libjpeg fails or warns, or
-/// the file has more than `max_scans` scans. `corruption` (CJPEG_MESSAGE_SIZE
+/// orientation (1…8, 1 without one). NULL when libjpeg fails or loses pixel
+/// data, or the file has more than `max_scans` scans. `corruption` (CJPEG_MESSAGE_SIZE
 /// bytes, or NULL) is emptied here and, by this call or `cjpeg_read`, given
 /// libjpeg's message for the first warning that loses pixel data
 /// ("Corrupt JPEG data: premature end of data segment").
@@ -50,8 +52,8 @@ int32_t cjpeg_icc(cjpeg_decoder *decoder, uint8_t **icc, uint32_t *size);
 int32_t cjpeg_keep_cmyk(cjpeg_decoder *decoder);
 
 /// Decodes every row into `rgba` (width × 4 bytes a row, alpha 255) and
-/// frees the decoder. 0 on success; -1 when libjpeg failed or warned
-/// (`rgba` then holds partial rows).
+/// frees the decoder. 0 on success; -1 when libjpeg failed or lost pixel
+/// data (`rgba` then holds partial rows).
 int32_t cjpeg_read(cjpeg_decoder *decoder, uint8_t *rgba);
 
 /// Frees a decoder that will not be read.
