@@ -236,12 +236,18 @@ struct ImageHeader: Equatable {
     var size: (Int, Int)?
     var components = 3
     while true {
-      // Markers: 0xFF, optional 0xFF fill bytes, the marker byte.
-      guard i + 1 < d.count else { throw fail("truncated JPEG: the file ends in the headers") }
-      guard d[i] == 0xFF else { throw fail("corrupt JPEG: expected a marker at byte \(i)") }
+      // Markers: 0xFF, optional 0xFF fill bytes, the marker byte. Bytes
+      // before a marker that are none (stray bytes an editor left between
+      // segments, a stuffed FF 00) are skipped, as libjpeg skips them with
+      // its "extraneous bytes before marker" warning: no pixel is in them.
+      while i < d.count && d[i] != 0xFF { i += 1 }
       while i + 1 < d.count && d[i + 1] == 0xFF { i += 1 }
       guard i + 1 < d.count else { throw fail("truncated JPEG: the file ends in the headers") }
       let marker = d[i + 1]
+      if marker == 0x00 {
+        i += 2
+        continue
+      }
       if marker == 0x01 || (0xD0...0xD7).contains(marker) {
         i += 2
         continue

@@ -543,6 +543,26 @@ func maxChannelDifference(_ a: Pixel, _ b: Pixel) -> Int {
     #expect(try ImageDecoder.decode(data: Array(animated.prefix(animated.count - 40)), name: "a.gif") == first)
   }
 
+  /// Bytes between a JPEG's header segments that are no marker (an editor's
+  /// padding after a segment) lose no pixel: libjpeg skips them with a
+  /// warning, and browsers show the file. They are no error, and the
+  /// picture is the clean file's, to the byte; `transvid check` says the
+  /// same, as its header is read alike.
+  @Test func strayBytesBetweenJPEGSegments() throws {
+    let jpeg = try convert(quadrants(), to: "q.jpg", ["-q:v", "2"])
+    let clean = try ImageDecoder.decode(data: jpeg, name: "q.jpg")
+    for marker: [UInt8] in [[0xFF, 0xDB], [0xFF, 0xC0], [0xFF, 0xDA]] {
+      let at = try #require(jpeg.firstRange(of: marker)).lowerBound
+      for stray: [UInt8] in [[0, 1, 2], [0x55], [0xFF, 0x00, 7]] {
+        let flawed = Array(jpeg[..<at]) + stray + Array(jpeg[at...])
+        let info = try ImageDecoder.checkHeader(data: flawed, name: "q.jpg")
+        #expect(info.width == clean.width && info.height == clean.height)
+        let image = try ImageDecoder.decode(data: flawed, name: "q.jpg")
+        #expect(image == clean, "\(stray) before \(marker)")
+      }
+    }
+  }
+
   @Test func truncatedWebP() throws {
     let webp = try convert(quadrants(), to: "q.webp", [])
     let error = #expect(throws: MediaError.self) {
