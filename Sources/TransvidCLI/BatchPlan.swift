@@ -57,7 +57,9 @@ struct PlannedJob: Sendable {
   var spec: JobSpec?
   /// Set when the job cannot render (broken file, an output another job claims).
   var failure: JobFailure?
-  /// The job's name (the file name when the file does not parse).
+  /// The job's name, the outputs' (`<name>.<locale>.<appearance>`), also
+  /// when it fails after parsing (an image missing, an output another job
+  /// claims); the file name when the file does not parse.
   var name: String
   var formats: [OutputFormat] = []
   var directory: String = ""
@@ -335,6 +337,8 @@ struct BatchPlan: Sendable {
       job.listedLocales = listed
       do throws(Diagnostic) {
         var spec = try parsed.get()
+        // A job that parses is known by its name (`<name>.<locale>.<appearance>`), failing or not.
+        job.name = spec.name
         try spec.checkLocale()
         let parsedNote = spec.oddCanvasNote(formats: spec.output.formats)
         if options.draft {
@@ -358,7 +362,6 @@ struct BatchPlan: Sendable {
           spec.notes.append(note)
         }
         job.spec = spec
-        job.name = spec.name
         job.directory = Self.outputDirectory(for: spec, options: options)
         job.outputs = job.formats.map {
           (job.directory as NSString).appendingPathComponent("\(spec.name).\($0.writer.fileType.fileExtension)")
