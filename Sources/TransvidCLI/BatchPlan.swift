@@ -343,7 +343,11 @@ struct BatchPlan: Sendable {
         let parsedNote = spec.oddCanvasNote(formats: spec.output.formats)
         if options.draft {
           spec.canvas.scale = 1
-          spec.canvas.fps = min(spec.canvas.fps, WatchCommand.draftFPS)
+          // At most 15 whole frames a second: an NTSC rate (29.97) drafts at 15, not at 15 × 1000/1001.
+          if spec.canvas.frameRate.value > Double(WatchCommand.draftFPS) {
+            spec.canvas.fps = WatchCommand.draftFPS
+            spec.canvas.isFractional = false
+          }
         }
         if let target = options.target {
           spec = spec.applying(target)

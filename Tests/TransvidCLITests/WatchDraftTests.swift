@@ -1,4 +1,5 @@
 import Foundation
+import Jobs
 import Testing
 
 @testable import TransvidCLI
@@ -22,5 +23,20 @@ import Testing
     #expect(OutputCache().key(for: draft) != OutputCache().key(for: plain))
     #expect(throws: Options.UsageError.self) { try Options.parse([file, "--draft"]) }
     #expect(throws: Options.UsageError.self) { try Options.parse(["watch", file, file]) }
+  }
+
+  /// An NTSC job's draft is 15 frames a second too, not 15 × 1000/1001: the
+  /// rate is capped as a whole, so 29.97 and 23.976 draft at 15.
+  @Test func anNTSCJobDraftsAtFifteenFPS() throws {
+    let dir = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    for rate in ["29.97", "23.976"] {
+      let file = try write(
+        smallJob().replacingOccurrences(of: "fps: 30", with: "fps: \(rate)"), to: "ntsc.cfg", in: dir)
+      let options = try Options.parse(["watch", file, "--draft", "-o", path(dir, "out")])
+      let draft = try #require(BatchPlan(files: [file], options: options, shardCount: 1).jobs[0].spec)
+      let rateIsFifteen = draft.canvas.frameRate == FrameRate(frames: 15)
+      #expect(rateIsFifteen, "\(rate): \(draft.canvas.frameRate)")
+    }
   }
 }
