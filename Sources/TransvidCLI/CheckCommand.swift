@@ -10,7 +10,8 @@ import Rendering
 /// font, a caption too long for its stage, fails here, not at render), its
 /// images read to their headers (not an image, over the limits), its
 /// `maxBytes` held to the lowest rate, where its files go checked as the
-/// render checks it first (`OutputPlace`), and nothing is rendered or written. A broken job prints its `FILE:LINE:COL: error: …`
+/// render checks it first (`OutputPlace`: also a folder it may not write
+/// in, unless the job is up to date there), and nothing is rendered or written. A broken job prints its `FILE:LINE:COL: error: …`
 /// on standard error; a good one a line with its length on standard output.
 /// Exit status 1 when any job is broken or no job is found, 2 for a usage error
 /// (`--shard K/N` with another `--shard-count` among them, as for a render).
@@ -38,6 +39,8 @@ enum CheckCommand {
     }
     if !options.quiet, let note = plan.notRenderedNote(options: options) { console.error(note) }
     var broken = 0
+    // Keys only for a job whose folder cannot be written: up to date there, it is fine.
+    let cache = OutputCache()
     for job in plan.jobs {
       var failure = job.failure
       if failure == nil, let spec = job.spec {
@@ -50,10 +53,14 @@ enum CheckCommand {
         } catch {
           failure = JobFailure(error)
         }
-        // Where its files go, as the render checks it first (a file where its folder goes, a folder where an output goes).
+        // Where its files go, as the render checks it first (a file where its folder goes, a folder where an output
+        // goes, a folder it may not write in).
         if failure == nil {
           do {
             try OutputPlace.check(job, spec: spec, options: options)
+            try OutputPlace.checkWritable(job, spec: spec, options: options) {
+              OutputCache.validRecord(for: job, key: cache.key(for: job)) != nil
+            }
           } catch {
             failure = JobFailure(file: job.file, error: error)
           }

@@ -25,6 +25,29 @@ enum OutputPlace {
     try checkRecordsAndOutputs(of: job)
   }
 
+  /// Throws the render's error when `job` would write where this process
+  /// cannot add a file (a read-only mount, no write permission): its output
+  /// folder, or while that is missing the deepest folder on its way, where
+  /// the render fails to make it. A job up to date there (`upToDate`, asked
+  /// only then) passes without `--force`, as its render leaves it be.
+  static func checkWritable(_ job: PlannedJob, spec: JobSpec, options: Options, upToDate: () -> Bool) throws {
+    let failure: MediaError
+    do {
+      try Platform.checkCanCreate(in: job.directory, operation: "write the outputs")
+      return
+    } catch {
+      failure = error
+    }
+    guard options.force || !upToDate() else { return }
+    var info = stat()
+    guard stat(job.directory, &info) == 0 else {
+      // The render makes the folder first and says why it could not, as mkdir(2) says it.
+      let reason = failure.message.components(separatedBy: "cannot be written: ").last ?? failure.message
+      throw located(MediaError("create folder '\(job.directory)'", reason), spec: spec, options: options)
+    }
+    throw located(failure, spec: spec, options: options)
+  }
+
   /// `error`, from making or checking `spec`'s output folder, at its
   /// `output.dir` key when the folder is the job's own.
   static func located(_ error: any Error, spec: JobSpec, options: Options) -> any Error {
