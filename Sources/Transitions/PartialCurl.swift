@@ -106,16 +106,19 @@ public struct PartialCurl: PartialPresentation {
   private func curled(in context: TransitionContext, fold f: Double, page: ScreenSnapshot, below: ScreenSnapshot) -> Layer {
     let n = Self.normal
     let travelled = foldOffset(in: context, presented: below, amount: 0) - f
-    // The page, cut along the fold.
+    let band = radius * sin(Swift.min(Swift.max(travelled, 0) / radius, Double.pi / 2))
+    // The page, cut along the middle of the roll, which hides it there:
+    // cut along the fold, its anti-aliased edge and the roll's would share
+    // one line, and each pixel on it would show the page's colour through
+    // both, a hairline of the page between the roll and the screen below.
     var pageLayer = context.snapshotLayer(page)
     pageLayer.mask = .shapeMask(
-      TransitionPaths.polygon(TransitionPaths.clip(context.bounds, normal: n, offset: f)), in: context.bounds)
+      TransitionPaths.polygon(TransitionPaths.clip(context.bounds, normal: n, offset: f - band / 2)), in: context.bounds)
     // The point of the fold nearest the centre, and the fold's direction.
     let c = context.bounds.center
     let d = f - (c.x * n.x + c.y * n.y)
     let foldPoint = Point(x: c.x + d * n.x, y: c.y + d * n.y)
     let length = 2 * (context.width + context.height)
-    let band = radius * sin(Swift.min(Swift.max(travelled, 0) / radius, Double.pi / 2))
     func strip(height: Double, centreOffset: Double) -> Layer {
       // A long strip along the fold; local +y points along the normal.
       var layer = Layer(frame: Rect(x: 0, y: 0, width: length, height: height))
@@ -123,8 +126,14 @@ public struct PartialCurl: PartialPresentation {
       layer.transform = .rotation(z: -atan2(n.x, n.y))
       return layer
     }
-    var shadow = strip(height: Self.shadowDepth, centreOffset: Self.shadowDepth / 2)
-    shadow.gradient = Gradient(colors: [Color(red: 0, green: 0, blue: 0, alpha: 0.3), .clear])
+    // The shadow starts at the fold, and reaches under the roll as far as
+    // the page's cut: ending on the roll's lower edge, it would take each
+    // pixel there through both edges and leave a light line along the fold.
+    let under = band / 2
+    var shadow = strip(height: under + Self.shadowDepth, centreOffset: (Self.shadowDepth - under) / 2)
+    let darkest = Color(red: 0, green: 0, blue: 0, alpha: 0.3)
+    shadow.gradient = Gradient(
+      colors: [darkest, darkest, .clear], locations: [0, under / (under + Self.shadowDepth), 1])
     shadow.opacity = clampedUnit(travelled / Self.shadowDepth)
     var roll = strip(height: band, centreOffset: -band / 2)
     roll.gradient = Gradient(

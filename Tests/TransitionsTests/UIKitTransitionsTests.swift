@@ -183,4 +183,48 @@ import Transitions
     let flat = 393 * PartialCurl.normal.x + 852 * PartialCurl.normal.y
     #expect(close(d.foldOffset(in: ctx, presented: low, amount: 1), flat))
   }
+
+  /// No pixel along the fold shows the curled page (red) together with the
+  /// screen below (blue): the roll's grey and its shadow lie between them.
+  /// The page was cut along the roll's lower edge, two anti-aliased edges
+  /// on one line, and a hairline of the page's red ran along the fold.
+  @Test func partialCurlShowsNoHairlineOfThePageAlongTheFold() {
+    let ctx = Fixture.context(.present)
+    let t = PartialCurl(parameters: TransitionParameters(["reveal": .number(300)]))
+    for time in [0.2, 0.35, 0.5] {
+      let picture = Compositor(scale: 1).snapshot(t.layers(in: ctx, at: time))
+      var seam = 0
+      for y in 0..<picture.height {
+        for x in 0..<picture.width {
+          let p = picture[x, y]
+          let pageAndBelow = Int(p.r) > Int(p.g) + 2 && Int(p.b) > Int(p.g) + 2
+          if pageAndBelow { seam += 1 }
+        }
+      }
+      #expect(seam == 0, "at \(time) s: \(seam) pixels mix the page with the screen below")
+    }
+  }
+
+  /// Between the roll's grey and the white screen below, its shadow darkens
+  /// the line where they meet as it does the row beneath: no pixel down a
+  /// column is lighter than both its neighbours there. The shadow ended on
+  /// the roll's lower edge, and that line was drawn light, a dashed seam.
+  @Test func partialCurlShowsNoLightLineAlongTheFold() {
+    let white = Pixel(r: 255, g: 255, b: 255, a: 255)
+    var ctx = Fixture.context(.present)
+    ctx.fromScreen = ScreenSnapshot(name: "a", image: Bitmap(width: 39, height: 85, fill: white))
+    ctx.toScreen = ScreenSnapshot(name: "b", image: Bitmap(width: 39, height: 85, fill: white))
+    let t = PartialCurl(parameters: TransitionParameters(["reveal": .number(300)]))
+    for time in [0.2, 0.5] {
+      let picture = Compositor(scale: 1).snapshot(t.layers(in: ctx, at: time))
+      var light = 0
+      for x in 0..<picture.width {
+        for y in 1..<(picture.height - 1) {
+          let above = Int(picture[x, y - 1].g), here = Int(picture[x, y].g), below = Int(picture[x, y + 1].g)
+          if here > max(above, below) + 2 { light += 1 }
+        }
+      }
+      #expect(light == 0, "at \(time) s: \(light) pixels lighter than the rows above and below")
+    }
+  }
 }
