@@ -58,6 +58,7 @@ public struct Localization: Hashable, Sendable {
 
   /// The tables a locale reads, most specific first, as iOS matches an
   /// app's localizations to a preferred language: the tag; without its
+  /// variants (`de-CH-1996` → `de-CH`, ICU's parent); without its
   /// script (`zh-Hant-HK` → `zh-HK`); its CLDR parent where the language
   /// has regional families (`es-MX` → `es-419`; `en-AU` → `en-001`, then
   /// `en-GB`, which Apple takes for it; `pt-AO` → `pt-PT`; `zh-MO` →
@@ -75,6 +76,9 @@ public struct Localization: Hashable, Sendable {
     let region = parts.dropFirst().first { ($0.count == 2 && $0.allSatisfy(\.isLetter)) || ($0.count == 3 && $0.allSatisfy(\.isNumber)) }
     let written = parts.dropFirst().first { $0.count == 4 && $0.allSatisfy(\.isLetter) }
     var result = [locale]
+    // A variant (`1996`, `rozaj`, `valencia`) refines its language and region: their table serves it.
+    let plain = ([language] + [written, region].compactMap { $0 }).joined(separator: "-")
+    if plain != locale, plain != language { result.append(plain) }
     if let region, written != nil { result.append("\(language)-\(region)") }
     if let region {
       switch language {

@@ -249,6 +249,25 @@ import TransvidCLI
     #expect(Localization.isRightToLeft("az-Arab") && Localization.isRightToLeft("ar") && !Localization.isRightToLeft("az"))
   }
 
+  /// A locale with a variant reads its region's table before its
+  /// language's, as ICU's parent of `de-CH-1996` is `de-CH` (the locales
+  /// sweep): `de-CH-1996` drew the `de` table's "Straße" beside a `de-CH`
+  /// "Strasse", and `sl-IT-rozaj` fell back to English past an `sl-IT`
+  /// table, as the variant hid the region. A script written beside the
+  /// variant is kept (`sr-Latn-RS-ekavsk` reads `sr-Latn-RS`, never `sr-RS`).
+  @Test func aLocaleWithAVariantReadsItsRegionsTable() throws {
+    let inline = """
+      { en: { greet: Street, items: x }, de: { greet: "Straße" }, de-CH: { greet: "Strasse" }, sl-IT: { greet: "Ulica" },
+        ca: { greet: "Carrer" }, sr-RS: { greet: "Улица" }, sr-Latn-RS: { greet: "Ulica RS" } }
+      """
+    let locales = ["de-CH-1996", "sl-IT-rozaj", "ca-ES-valencia", "ca-valencia", "sr-Latn-RS-ekavsk", "de-1996"]
+    let spec = try JobParser.parse(Self.job(locales: "[\(locales.joined(separator: ", "))]", strings: inline), file: "j.cfg")
+    let jobs = spec.localizedJobs()
+    let greetings = jobs.map { $0.screens[0].views[0].text ?? "" }
+    #expect(greetings == ["Strasse", "Ulica", "Carrer", "Carrer", "Ulica RS", "Straße"])
+    #expect(jobs.allSatisfy { !$0.notes.contains { $0.message.contains("'greet'") } }, "\(jobs.map(\.notes))")
+  }
+
   /// A locale that writes its script reads no table in another script (the
   /// locales sweep): `sr-Latn` drew the `sr` table's Cyrillic, `pa-Arab`
   /// Gurmukhi, `az-Cyrl` Latin `az`, `zh-Hant` a Simplified `zh`. A table
