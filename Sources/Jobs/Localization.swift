@@ -63,8 +63,9 @@ public struct Localization: Hashable, Sendable {
   /// has regional families (`es-MX` → `es-419`; `en-AU` → `en-001`, then
   /// `en-GB`, which Apple takes for it; `pt-AO` → `pt-PT`; `zh-MO` →
   /// `zh-HK`); the language in its script, written or likely (`zh-TW` →
-  /// `zh-Hant`, `zh-CN` → `zh-Hans`: Foundation's likely subtags); the
-  /// language (`pt` for `pt-BR`). A locale that writes its script reads
+  /// `zh-Hant`, `zh-CN` → `zh-Hans`: Foundation's likely subtags), and
+  /// the Chinese tables after it (`chineseParents`); the language (`pt`
+  /// for `pt-BR`). A locale that writes its script reads
   /// no table in another: a tag without a script is in its likely one
   /// (`sr-Latn` does not read `sr`, Cyrillic; `zh-Hant` not `zh`,
   /// Simplified; `pa-Arab` not `pa`, Gurmukhi; `sr-Latn-ME` does read
@@ -91,6 +92,7 @@ public struct Localization: Hashable, Sendable {
     }
     if let script = written ?? Locale.Language(identifier: locale).script?.identifier {
       result.append("\(language)-\(script)")
+      result += chineseParents(language: language, script: script)
     }
     result.append(language)
     var seen = Set<String>()
@@ -99,6 +101,22 @@ public struct Localization: Hashable, Sendable {
       guard let written, tag != locale else { return true }
       // A tag Foundation knows no script of is read.
       return script(of: tag).map { nastaliqAsArabic($0) == nastaliqAsArabic(written) } ?? true
+    }
+  }
+
+  /// The Chinese tables Apple's parents add after a Traditional Chinese or
+  /// a Cantonese locale's own (`ualoc_getParent` in Apple's ICU): Traditional
+  /// Chinese then reads Taiwan's (`zh-HK` → `zh-Hant` → `zh-TW`), Cantonese
+  /// Hong Kong's Chinese and so Taiwan's (`yue` → `yue-Hant` → `yue-HK` →
+  /// `zh-Hant-HK` → `zh-HK` → `zh-Hant` → `zh-TW`), and Cantonese in its
+  /// Simplified script mainland China's (`yue-Hans`, `yue-CN` → `zh-Hans`),
+  /// as an iPhone set to Cantonese shows an app's Hong Kong Chinese.
+  static func chineseParents(language: String, script: String) -> [String] {
+    switch (language, script) {
+    case ("zh", "Hant"): ["zh-TW"]
+    case ("yue", "Hans"): ["zh-Hans"]
+    case ("yue", _): ["yue-HK", "zh-Hant-HK", "zh-HK", "zh-Hant", "zh-TW"]
+    default: []
     }
   }
 

@@ -268,6 +268,23 @@ import TransvidCLI
     #expect(jobs.allSatisfy { !$0.notes.contains { $0.message.contains("'greet'") } }, "\(jobs.map(\.notes))")
   }
 
+  /// Cantonese reads Hong Kong's Chinese, and Traditional Chinese Taiwan's,
+  /// as Apple's parents chain them (the locales sweep): `yue` and `yue-HK`
+  /// drew the English source beside a `zh-HK` table, where an iPhone set to
+  /// Cantonese shows an app's Hong Kong Chinese; `yue-Hans` and `yue-CN`
+  /// drew English beside `zh-Hans`; `zh-Hant` drew English beside `zh-TW`.
+  @Test func cantoneseAndTraditionalChineseReadApplesChineseParents() throws {
+    let inline = """
+      { en: { greet: Settings, items: x }, zh-Hans: { greet: "设置" }, zh-HK: { greet: "設定 HK" }, zh-TW: { greet: "設定 TW" } }
+      """
+    let locales = ["yue", "yue-HK", "yue-Hant", "yue-Hans", "yue-CN", "zh-Hant", "zh-Hant-TW", "zh-HK", "zh-Hans-HK"]
+    let spec = try JobParser.parse(Self.job(locales: "[\(locales.joined(separator: ", "))]", strings: inline), file: "j.cfg")
+    let jobs = spec.localizedJobs()
+    let greetings = jobs.map { $0.screens[0].views[0].text ?? "" }
+    #expect(greetings == ["設定 HK", "設定 HK", "設定 HK", "设置", "设置", "設定 TW", "設定 TW", "設定 HK", "设置"])
+    #expect(jobs.allSatisfy { !$0.notes.contains { $0.message.contains("'greet'") } }, "\(jobs.map(\.notes))")
+  }
+
   /// A locale that writes its script reads no table in another script (the
   /// locales sweep): `sr-Latn` drew the `sr` table's Cyrillic, `pa-Arab`
   /// Gurmukhi, `az-Cyrl` Latin `az`, `zh-Hant` a Simplified `zh`. A table
