@@ -83,9 +83,9 @@ public struct Localization: Hashable, Sendable {
     if let region, written != nil { result.append("\(language)-\(region)") }
     if let region {
       switch language {
-      case "es" where region != "ES" && region != "419": result.append("es-419")
+      case "es" where latinAmericanSpanish.contains(region): result.append("es-419")
       case "en" where !["US", "PR", "GU", "AS", "MP", "UM", "VI", "001"].contains(region): result += ["en-001", "en-GB"]
-      case "pt" where region != "BR" && region != "PT": result.append("pt-PT")
+      case "pt" where europeanPortuguese.contains(region): result.append("pt-PT")
       case "zh" where region == "MO": result += ["zh-Hant-HK", "zh-HK"]
       default: break
       }
@@ -103,6 +103,17 @@ public struct Localization: Hashable, Sendable {
       return script(of: tag).map { nastaliqAsArabic($0) == nastaliqAsArabic(written) } ?? true
     }
   }
+
+  /// The regions whose Spanish is Latin America's, `es-419` their CLDR
+  /// parent; Spain's others (`es-IC`, Canary Islands, and `es-EA`) and
+  /// `es-GQ` and `es-PH` have `es` for theirs.
+  static let latinAmericanSpanish: Set<String> = [
+    "AR", "BO", "BR", "BZ", "CL", "CO", "CR", "CU", "DO", "EC", "GT", "HN", "MX", "NI", "PA", "PE", "PR", "PY", "SV",
+    "US", "UY", "VE",
+  ]
+
+  /// The regions whose Portuguese is Portugal's, `pt-PT` their CLDR parent; any other's is `pt`.
+  static let europeanPortuguese: Set<String> = ["AO", "CH", "CV", "GQ", "GW", "LU", "MO", "MZ", "ST", "TL"]
 
   /// The Chinese tables Apple's parents add after a Traditional Chinese or
   /// a Cantonese locale's own (`ualoc_getParent` in Apple's ICU): Traditional

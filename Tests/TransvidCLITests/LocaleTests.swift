@@ -285,6 +285,26 @@ import TransvidCLI
     #expect(jobs.allSatisfy { !$0.notes.contains { $0.message.contains("'greet'") } }, "\(jobs.map(\.notes))")
   }
 
+  /// Spanish and Portuguese read `es-419` and `pt-PT` only in the regions
+  /// CLDR gives them to (the locales sweep): `es-IC` (the Canary Islands,
+  /// Spain), `es-EA`, `es-GQ` and `es-PH` drew the Latin American table
+  /// beside an `es` one, and `pt-US` Portugal's beside `pt`'s, as every
+  /// region but Spain's and Brazil's own took the regional parent.
+  @Test func onlyCLDRsRegionsReadTheRegionalParent() throws {
+    let inline = """
+      { en: { greet: Settings, items: x }, es: { greet: "Ajustes ES" }, es-419: { greet: "Ajustes 419" },
+        pt: { greet: "Ajustes BR" }, pt-PT: { greet: "Definições" } }
+      """
+    let locales = ["es-IC", "es-EA", "es-GQ", "es-PH", "es-US", "es-BR", "pt-US", "pt-MO", "pt-AO"]
+    let spec = try JobParser.parse(Self.job(locales: "[\(locales.joined(separator: ", "))]", strings: inline), file: "j.cfg")
+    let greetings = spec.localizedJobs().map { $0.screens[0].views[0].text ?? "" }
+    #expect(
+      greetings == [
+        "Ajustes ES", "Ajustes ES", "Ajustes ES", "Ajustes ES", "Ajustes 419", "Ajustes 419", "Ajustes BR", "Definições",
+        "Definições",
+      ])
+  }
+
   /// A locale that writes its script reads no table in another script (the
   /// locales sweep): `sr-Latn` drew the `sr` table's Cyrillic, `pa-Arab`
   /// Gurmukhi, `az-Cyrl` Latin `az`, `zh-Hant` a Simplified `zh`. A table
