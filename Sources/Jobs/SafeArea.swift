@@ -13,9 +13,11 @@ enum SafeArea {
     case (393, 852), (430, 932): return 59  // Dynamic Island
     case (402, 874), (440, 956): return 62  // iPhone 16 Pro
     default:
-      // iPads and custom sizes: a plain status bar, taller on tall phones.
-      if size.width < 600, size.height / size.width > 2 { return 59 }
-      return size.width >= 600 ? 24 : 20
+      // Custom sizes: an iPad's bar where the short side is an iPad's
+      // (`isPad`), else a plain one, taller on tall phones.
+      let isPadSized = Swift.min(size.width, size.height) >= 600
+      if !isPadSized, size.height / size.width > 2 { return 59 }
+      return isPadSized ? 24 : 20
     }
   }
 

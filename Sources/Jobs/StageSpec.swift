@@ -290,6 +290,11 @@ extension CanvasSpec {
   /// one (`SafeArea.isCompactHeight`), whose nav bar is laid out at the top.
   public var hidesStatusBar: Bool { SafeArea.isCompactHeight(self) }
 
+  /// Whether the system's bars are laid out as an iPad's (`SafeArea.isPad`):
+  /// a pad's preset, or a canvas of no device whose short side is 600 pt or
+  /// more, as its nav bar and home indicator are.
+  public var isLaidOutAsPad: Bool { SafeArea.isPad(self) }
+
   /// The status bar the frames show: none where iOS hides it, drawn or
   /// the screenshots' own.
   public var shownStatusBar: StatusBarSpec? {

@@ -114,7 +114,7 @@ struct StatusBar: Sendable {
     // iPadOS puts the time at the left edge and the icons at the right, smaller;
     // a home-button iPhone the time in the middle, cellular and Wi-Fi at the
     // left edge and the battery at the right.
-    let isPad = preset?.idiom == .pad || (preset == nil && width >= 600)
+    let isPad = canvas.isLaidOutAsPad
     let isHomeButtonPhone = !isPad && preset?.hasHomeButton == true
     var result: [Layer] = []
     var timeFrame =

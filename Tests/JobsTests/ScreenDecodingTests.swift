@@ -99,6 +99,10 @@ import Testing
     ("device: iphone-se, orientation: landscape", false, Rect(x: 0, y: 0, width: 667, height: 32), 32),
     ("device: iphone-15-pro-max, orientation: landscape", false, Rect(x: 0, y: 0, width: 932, height: 44), 44),
     ("size: 844x390", false, Rect(x: 0, y: 0, width: 844, height: 32), 32),
+    // A size of no device is an iPad's where its short side is (600 pt or more): `800x550` is an
+    // iPhone's under a 20 pt status bar (it was an iPad's 24 pt one over an iPhone's 44 pt bar).
+    ("size: 800x550", false, Rect(x: 0, y: 0, width: 800, height: 64), 44),
+    ("size: 1000x700", false, Rect(x: 0, y: 0, width: 1000, height: 74), 50),
     ("device: ipad-mini", false, Rect(x: 0, y: 0, width: 744, height: 74), 50),
     ("device: ipad-11, orientation: landscape", false, Rect(x: 0, y: 0, width: 1194, height: 74), 50),
     ("device: iphone-15", true, Rect(x: 0, y: 0, width: 393, height: 56), 56),

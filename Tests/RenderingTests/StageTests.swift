@@ -400,6 +400,30 @@ import Testing
     #expect(inBattery(frame("ar")) && !inBattery(frame("en")))
   }
 
+  /// A drawn status bar on a canvas of no device is an iPad's (the time at
+  /// the left edge in 12 pt, a 24 pt bar) where the canvas is laid out as
+  /// an iPad, by its short side, as its nav bar and home indicator are;
+  /// `800x550` drew an iPad's bar over an iPhone's nav bar.
+  @Test(arguments: [("800x550", false), ("550x800", false), ("1000x700", true), ("700x1000", true)])
+  func aDrawnBarOnASizeOfNoDeviceIsAnIPadsByItsShortSide(size: String, isPad: Bool) throws {
+    let fonts = try FontLibrary.system.get()
+    let spec = try JobParser.parse(
+      """
+      name: d
+      canvas: { size: \(size), scale: 1, fps: 10, statusBar: { time: "9:41", style: dark } }
+      screens:
+        a: { background: "#FFFFFF" }
+      timeline:
+        - hold: 0.1
+      """, file: "d.cfg")
+    let canvas = spec.canvas, height = try #require(canvas.statusBar).height
+    #expect(canvas.isLaidOutAsPad == isPad)
+    #expect(height == (isPad ? 24 : 20))
+    let time = StatusBar.glyphs(time: "9:41", style: .dark, canvas: canvas, height: height, fonts: fonts)[0].frame
+    let padTime = time.minX == 20 && time.width == 120
+    #expect(padTime == isPad, "\(time)")
+  }
+
   /// A caption draws all of its text's ink: Arabic's tails and the dots
   /// under ي reach further below the baseline than the line box, and were
   /// cut flat (41 of 54 rows), by the line box and, in a one-line caption,
