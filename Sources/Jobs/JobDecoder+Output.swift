@@ -131,7 +131,7 @@ extension JobDecoder {
     var settings = GIFSettings()
     // At most a GIF's side; the frame's area against --max-side is checked with the job's (`checkOutputSizes`).
     if let value = fields["width"] {
-      settings.width = try integer(value, fields.path("width"), in: 16...OutputSizes.largestSide(of: .gif)!.pixels)
+      settings.width = try integer(value, fields.path("width"), in: GIFSettings.narrowestWidth...OutputSizes.largestSide(of: .gif)!.pixels)
     }
     if let value = fields["fps"] { settings.fps = try integer(value, fields.path("fps"), in: 1...50) }
     if let value = fields["maxColors"] {

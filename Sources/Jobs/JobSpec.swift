@@ -219,6 +219,11 @@ public struct GIFSettings: Hashable, Sendable {
     case `repeat`(Int)
   }
 
+  /// The narrowest `width:` a job may ask for, and so the narrowest a
+  /// `maxBytes` search makes a GIF: a width the job could write is one the
+  /// budget may choose.
+  public static let narrowestWidth = 16
+
   /// Width in pixels (16…65535, at most `--max-side`² pixels in all); the height keeps the canvas's aspect ratio.
   public var width: Int?
   /// Frames per second (1…50: GIF delays are whole centiseconds, at least 2).

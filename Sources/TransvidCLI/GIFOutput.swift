@@ -10,7 +10,7 @@ struct GIFOutput: FormatWriter {
   var fileType: OutputFileType { GIFWriter.fileType }
   /// The GIF writer needs no filled heap (`GIFWriter.write`).
   var fillsHeap: Bool { false }
-  var cacheKey: String { "gif lone-image-twice libimagequant paletteuse lossy-lzw giflib scale-3x per-frame-target rest-weighted lossy-per-frame error-4x q100 budget-most-colours lossy-lifetime-48 palette-auto-1000 lossless-exact budget-widest width-per-point first-own-table global-one-table exact-within-max-colours" }
+  var cacheKey: String { "gif lone-image-twice libimagequant paletteuse lossy-lzw giflib scale-3x per-frame-target rest-weighted lossy-per-frame error-4x q100 budget-most-colours lossy-lifetime-48 palette-auto-1000 lossless-exact budget-widest width-per-point first-own-table global-one-table exact-within-max-colours budget-down-to-16" }
 
   /// `maxBytes` settles the colour count within this many colours.
   static let colourStep = 8
@@ -41,7 +41,9 @@ struct GIFOutput: FormatWriter {
   /// is too big is written again, keeping the most quality that fits: the
   /// most colours down to 128 that fit (`mostColours`), else down to 64;
   /// else at 20 fps, the most colours down to 64; else narrower, at 64
-  /// colours, the widest that fits (within 2 px). The summary says what changed.
+  /// colours, the widest that fits (within 2 px) down to the narrowest
+  /// `width:` a job may write (`GIFSettings.narrowestWidth`, 16 px). The
+  /// summary says what changed.
   func write(_ renderer: FrameRenderer, to path: String, onFrame: (Int) throws -> Void) throws -> OutputSummary {
     let spec = renderer.spec
     let settings = spec.output.gif
@@ -187,10 +189,10 @@ struct GIFOutput: FormatWriter {
         }
         colors = min(64, firstColors)
         var over = width
-        while width > 32 {
+        while width > GIFSettings.narrowestWidth {
           // File size goes roughly with the area: aim a little under.
           let ratio = (Double(maxBytes) / Double(lastBytes)).squareRoot() * 0.97
-          width = max(32, min(width - 1, Int(Double(width) * ratio)))
+          width = max(GIFSettings.narrowestWidth, min(width - 1, Int(Double(width) * ratio)))
           if try fits() {
             // Then the widest that fits between it and the narrowest width over
             // (halving the gap to within 2 px): the aim may fall well under.

@@ -76,37 +76,37 @@ import TestSupport
     #expect(scale == 1 ? db == .infinity : db >= 40, "\(db) dB")
   }
 
-  /// A budget a GIF narrower than 32 px cannot meet names the width it was
-  /// tried at, its own (the search narrows a GIF only down to 32 px; the
-  /// message said 32 px whatever the width).
+  /// A budget a GIF narrower than 16 px cannot meet names the width it was
+  /// tried at, its own (the search narrows a GIF only down to 16 px, the
+  /// narrowest `width:`; the message named the floor whatever the width).
   @Test func anUnmetBudgetNamesANarrowGIFsOwnWidth() throws {
     let dir = try makeTemporaryDirectory()
     defer { try? FileManager.default.removeItem(atPath: dir) }
     let text = """
       name: narrow
-      canvas: { size: 20x600, scale: 1, fps: 30, background: "#000000" }
+      canvas: { size: 12x600, scale: 1, fps: 30, background: "#000000" }
       output: { formats: [gif], gif: { maxBytes: 1024 } }
       screens:
         a:
           views:
-            - { frame: [0, 0, 20, 600], gradient: { colors: ["#FF5F6D", "#2C5364", "#00FF00"] } }
+            - { frame: [0, 0, 12, 600], gradient: { colors: ["#FF5F6D", "#2C5364", "#00FF00"] } }
         b:
           views:
-            - { frame: [0, 0, 20, 600], gradient: { colors: ["#1D2B64", "#F8CDDA", "#FF00FF"] } }
+            - { frame: [0, 0, 12, 600], gradient: { colors: ["#1D2B64", "#F8CDDA", "#FF00FF"] } }
       timeline:
         - hold: 0.1
         - present: { to: b, transition: cross-dissolve, duration: 1.0 }
         - hold: 0.1
       """
     let spec = try JobParser.parse(text, file: "\(dir)/narrow.cfg")
-    #expect(spec.gifSize.width == 20)
+    #expect(spec.gifSize.width == 12)
     do {
       _ = try OutputWriter.write(format: .gif, renderer: FrameRenderer(spec: spec), to: "\(dir)/narrow.gif")
       Issue.record("a 1024-byte budget was met")
     } catch let failure as JobFailure {
       #expect(
         failure.description.wholeMatch(
-          of: /.*narrow\.cfg:3:44: error: output\.gif\.maxBytes: even at 20 px, 20 fps and 64 colours the GIF is \d+ bytes, over 1024/)
+          of: /.*narrow\.cfg:3:44: error: output\.gif\.maxBytes: even at 12 px, 20 fps and 64 colours the GIF is \d+ bytes, over 1024/)
           != nil, "\(failure.description)")
     }
   }

@@ -162,7 +162,7 @@ func smallJob(output: String) -> String {
       #expect(failure.location?.description == place, "\(failure.description)")
       #expect(
         failure.description.wholeMatch(
-          of: /.*small\.cfg:\d+:\d+: error: output\.gif\.maxBytes: even at 32 px, \d+ fps and \d+ colours the GIF is \d+ bytes, over 1100/)
+          of: /.*small\.cfg:\d+:\d+: error: output\.gif\.maxBytes: even at 16 px, \d+ fps and \d+ colours the GIF is \d+ bytes, over 1100/)
           != nil, "\(failure.description)")
     }
   }
@@ -183,6 +183,24 @@ func smallJob(output: String) -> String {
     let width = try #require(note.firstMatch(of: /width 120 → ([0-9]+)/).flatMap { Int($0.output.1) }, "\(note)")
     #expect(try size(width) <= limit)
     #expect(try max(size(width + 1), size(width + 2)) > limit, "\(note)")
+  }
+
+  /// A budget only a GIF narrower than 32 px meets is met: the search
+  /// narrows down to 16 px, the narrowest `width:` a job may write (it
+  /// stopped at 32 px and called unmet a budget `width: 16` meets).
+  @Test func maxBytesNarrowsTheGIFDownToTheNarrowestWidth() throws {
+    let dir = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    func size(_ width: Int) throws -> Int { try gifBytes("width: \(width), maxColors: 64, fps: 20", in: dir) }
+    let limit = try size(GIFSettings.narrowestWidth)
+    let at32 = try size(32)
+    try #require(limit >= 1024 && at32 > limit, "\(limit) \(at32)")
+    let (_, summary, _, _) = try budgeted(in: dir) { _ in limit }
+    #expect(summary.bytes <= limit)
+    let note = try #require(summary.notes.first)
+    let width = try #require(note.firstMatch(of: /width 120 → ([0-9]+)/).flatMap { Int($0.output.1) }, "\(note)")
+    let narrow = (16..<32).contains(width)
+    #expect(narrow, "\(note)")
   }
 
   /// A budget 128 colours miss but fewer meet keeps every frame: colours go
