@@ -95,11 +95,17 @@ public struct ContactSheet: Sendable {
     public var width: Int, inset: Int
   }
 
+  /// Neighbouring labels set in the gap between their thumbnails keep at
+  /// least this many pixels between them (a quarter of the gap, at least
+  /// 2): labels that meet read as one number ("0.00s0.10s").
+  public var labelSpacing: Int { max(2, gap / 4) }
+
   /// The fit of `labels` in `layout`: at `layout.labelSize` in the
   /// thumbnail's width where the widest fits there; else in the width of
   /// the thumbnail and a gap (half a gap either side, the other halves
-  /// being its neighbours'); else, there, at the largest size in quarter
-  /// pixels at which the widest fits.
+  /// being its neighbours'), the widest keeping `labelSpacing` from its
+  /// neighbours; else, there, at the largest size in quarter pixels at
+  /// which the widest does.
   public func labelFit(_ labels: [String], layout: Layout, fonts: FontSet) -> LabelFit {
     func widest(_ size: Double) -> Double {
       labels.map { Label($0, style: TextStyle(size: size)).width(scale: 1, fonts: fonts) }.max() ?? 0
@@ -109,10 +115,11 @@ public struct ContactSheet: Sendable {
       return LabelFit(size: layout.labelSize, width: layout.thumbnailWidth, inset: 0)
     }
     let inset = gap / 2, width = layout.thumbnailWidth + 2 * inset
+    let room = Double(width - labelSpacing)
     var size = layout.labelSize
-    if natural > Double(width) {
-      size = (layout.labelSize * Double(width) / natural * 4).rounded(.down) / 4
-      while size > 0.25, widest(size) > Double(width) { size -= 0.25 }
+    if natural > room {
+      size = (layout.labelSize * room / natural * 4).rounded(.down) / 4
+      while size > 0.25, widest(size) > room { size -= 0.25 }
     }
     return LabelFit(size: size, width: width, inset: inset)
   }

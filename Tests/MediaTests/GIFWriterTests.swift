@@ -500,6 +500,34 @@ func graphicControlDelays(_ bytes: [UInt8]) -> [Int] {
     #expect(fit == ContactSheet.LabelFit(size: 10, width: 100, inset: 0))
   }
 
+  /// Labels set smaller to fit a thumbnail and its gap stay apart: on a
+  /// 64 px sheet of three 10 px thumbnails, "0.00s", "0.10s" and "0.20s"
+  /// have columns of the page between them (they were set as wide as
+  /// thumbnail and gap, and read "0.00s0.10s0.20s" with no column between).
+  @Test static func labelsSetInTheGapStayApart() throws {
+    let labels = ["0.00s", "0.10s", "0.20s"]
+    let sheet = ContactSheet(width: 64, columns: 3)
+    let layout = try sheet.layout(count: 3, frameWidth: 100, frameHeight: 200)
+    try #require(layout.thumbnailWidth == 10)
+    let image = try sheet.render(
+      count: 3, frameWidth: 100, frameHeight: 200, font: font,
+      frame: { _ in Bitmap(width: 100, height: 200, fill: Pixel(r: 0, g: 0, b: 255, a: 255)) },
+      label: { labels[$0] })
+    // The columns each label inks in the strip, in its box (the thumbnail and half a gap either side).
+    let top = layout.origin(of: 0).y + layout.thumbnailHeight
+    func inked(_ i: Int) -> [Int] {
+      let x = layout.origin(of: i).x
+      return ((x - 4)..<(x + 14)).filter { px in
+        (top..<(top + layout.labelHeight)).contains { image[px, $0] != ContactSheet.page }
+      }
+    }
+    for i in 0..<2 {
+      let (left, right) = (inked(i), inked(i + 1))
+      let clear = (right.min() ?? 0) - (left.max() ?? 0) - 1
+      #expect(!left.isEmpty && !right.isEmpty && clear >= 1, "\(labels[i]) \(left) and \(labels[i + 1]) \(right)")
+    }
+  }
+
   /// Labels grow with the thumbnails: a twelfth of the width, 10…40 px.
   @Test static func labelSizeFollowsTheThumbnail() throws {
     func layout(_ thumbnail: Int) throws -> ContactSheet.Layout {
