@@ -29,6 +29,10 @@ public struct OutputFileType: Hashable, Sendable {
     self.presentation = presentation
   }
 
+  /// One picture that does not move (a poster, a contact sheet): it has
+  /// no length to give, and a page may show it as an `<img>`.
+  public var isStillImage: Bool { mimeType.hasPrefix("image/") && presentation != .animation }
+
   /// The HTML element that shows the file, or nil for an attachment.
   public var element: String? {
     switch presentation {

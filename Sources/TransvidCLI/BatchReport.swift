@@ -128,7 +128,8 @@ enum BatchReport {
         xml += ">\n      <system-out>up to date: \(escape(r.outputs.map(\.path).joined(separator: ", ")))</system-out>\n    </testcase>\n"
       case .rendered, .cached:
         // A copy from the `--cache` store has its result lines, each saying so, as a render has.
-        xml += ">\n      <system-out>\(escape(r.outputs.map(\.line).joined(separator: "\n")))</system-out>\n    </testcase>\n"
+        let lines = zip(r.job.formats, r.outputs).map { $1.line($0.writer.fileType) }
+        xml += ">\n      <system-out>\(escape(lines.joined(separator: "\n")))</system-out>\n    </testcase>\n"
       }
     }
     xml += "  </testsuite>\n</testsuites>\n"

@@ -22,11 +22,15 @@ struct OutputSummary: Sendable, Codable {
   /// The file is gone: a report `transvid gallery` merged lists it, and it is not on disk.
   var missing = false
 
-  /// `PATH  N frames  D s video  B bytes  rendered in T s`: the video's length and the time it took.
-  var line: String {
-    let base =
-      "\(path)  \(frames) frame\(frames == 1 ? "" : "s")  \(String(format: "%.2f", duration)) s video  \(bytes) bytes"
-      + "  rendered in \(String(format: "%.2f", seconds)) s"
+  /// `PATH  N frames  D s video  B bytes  rendered in T s`: the video's
+  /// length and the time it took; for a file of `type` that is one still
+  /// picture (a poster, a contact sheet), `PATH  still image  B bytes …`,
+  /// as it is no video and has no length (its note says which frames it shows).
+  func line(_ type: OutputFileType) -> String {
+    let what =
+      type.isStillImage
+      ? "still image" : "\(frames) frame\(frames == 1 ? "" : "s")  \(String(format: "%.2f", duration)) s video"
+    let base = "\(path)  \(what)  \(bytes) bytes  rendered in \(String(format: "%.2f", seconds)) s"
     return notes.isEmpty ? base : base + "  (" + notes.joined(separator: "; ") + ")"
   }
 }

@@ -151,8 +151,10 @@ final class ProgressReporter: Sendable {
           ("event", "progress"), ("job", job.name), ("file", job.file), ("frames", job.frames * number),
           ("total", job.frames * job.formats.count), ("output", summary.path), ("bytes", summary.bytes),
         ] + (summary.notes.isEmpty ? [] : [("notes", summary.notes)]))
-    case .plain, .none: hold(job, [summary.line])
-    case .tty: if console.printsToTerminal { line(summary.line) } else { hold(job, [summary.line]) }
+    case .plain, .none: hold(job, [summary.line(job.formats[number - 1].writer.fileType)])
+    case .tty:
+      let text = summary.line(job.formats[number - 1].writer.fileType)
+      if console.printsToTerminal { line(text) } else { hold(job, [text]) }
     case .quiet: break
     }
   }

@@ -9,6 +9,36 @@ import TestSupport
 
 /// The whole pipeline: job file → frames → MP4 → decoded frames.
 @Suite struct EndToEndTests {
+  /// A poster's and a contact sheet's result lines call them still images,
+  /// with no length (a sheet-only job said "1 frame  0.20 s video"); the
+  /// GIF beside them is a video of its frames, and the JUnit report's
+  /// `system-out` has the same lines.
+  @Test func aPosterAndASheetAreStillImagesInTheirResultLines() throws {
+    let dir = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    let job = try write(
+      "name: still\ncanvas: { size: 40x60, scale: 1, fps: 10 }\n"
+        + "output: { formats: [png, sheet, gif], png: { time: 0.1 }, sheet: { frames: 3 } }\n"
+        + "screens: { a: { background: \"#FF0000\" } }\ntimeline: [hold: 0.3]\n", to: "still.cfg", in: dir)
+    let out = (dir as NSString).appendingPathComponent("out")
+    let capture = Capture()
+    let junit = (dir as NSString).appendingPathComponent("junit.xml")
+    let status = TransvidCommand.run([job, "-o", out, "--junit", junit], console: capture.console)
+    #expect(status == 0, "\(capture.err)")
+    func bytes(_ name: String) -> Int {
+      (try? FileManager.default.attributesOfItem(atPath: "\(out)/\(name)")[.size] as? Int) ?? 0
+    }
+    let lines = capture.out.map { $0.replacing(/rendered in [0-9]+\.[0-9]{2} s/, with: "rendered in T s") }
+    let expected = [
+      "\(out)/still.png  still image  \(bytes("still.png")) bytes  rendered in T s  (poster at 0.10 s (frame 1))",
+      "\(out)/still.sheet.png  still image  \(bytes("still.sheet.png")) bytes  rendered in T s  (contact sheet 92×65: 3 frames in 3 columns)",
+      "\(out)/still.gif  2 frames  0.30 s video  \(bytes("still.gif")) bytes  rendered in T s",
+    ]
+    #expect(lines == expected, "\(capture.out)")
+    let xml = try String(contentsOfFile: junit, encoding: .utf8).replacing(/rendered in [0-9]+\.[0-9]{2} s/, with: "rendered in T s")
+    #expect(xml.contains("<system-out>" + expected.joined(separator: "\n") + "</system-out>"), "\(xml)")
+  }
+
   @Test func rendersAJobAndTheVideoMatchesTheCompositor() throws {
     let dir = try makeTemporaryDirectory()
     defer { try? FileManager.default.removeItem(atPath: dir) }

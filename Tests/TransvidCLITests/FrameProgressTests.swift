@@ -143,7 +143,7 @@ func outputOnATerminal(
       let plain = try outputOnATerminal(["j.cfg", "--force"], in: dir, term: term)
       #expect(!plain.contains("\u{1b}") && !plain.contains("\r"), "TERM=\(term ?? "(unset)"): \(plain)")
       let lines = plain.split(separator: "\n")
-      #expect(lines.count == 2 && lines[0].hasPrefix("out/j.png  1 frame  ") && lines[1].hasPrefix("out/j.mp4  5 frames  "), "\(plain)")
+      #expect(lines.count == 2 && lines[0].hasPrefix("out/j.png  still image  ") && lines[1].hasPrefix("out/j.mp4  5 frames  "), "\(plain)")
     }
   }
 }

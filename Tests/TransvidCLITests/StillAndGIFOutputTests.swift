@@ -98,7 +98,7 @@ func smallJob(output: String) -> String {
     let path = (dir as NSString).appendingPathComponent("small.gif")
     let summary = try OutputWriter.write(format: .gif, renderer: renderer, to: path)
     #expect(summary.notes == ["gif: 60 fps reduced to 30 fps (GIF delays are whole centiseconds, at least 2)"])
-    #expect(summary.line.hasSuffix("(gif: 60 fps reduced to 30 fps (GIF delays are whole centiseconds, at least 2))"))
+    #expect(summary.line(GIFWriter.fileType).hasSuffix("(gif: 60 fps reduced to 30 fps (GIF delays are whole centiseconds, at least 2))"))
     let gif = try GIFReader(path: path)
     #expect(gif.delays.allSatisfy { $0 >= 3 })
     // A fractional canvas is named at its own rate (it said "120 fps" for 119.88).
