@@ -14,7 +14,8 @@ public struct OutputFileType: Hashable, Sendable {
     /// A still `<img>` that stands for the clip: the video's `poster`, or
     /// the picture when there is nothing else.
     case still
-    /// A file the page links to but does not show (a contact sheet).
+    /// A file the page links to but does not show (a contact sheet, which
+    /// is shown only by a job with no video, animation or still).
     case attachment
   }
 

@@ -12,7 +12,8 @@ import Media
 /// before the others and those in the job's format order, since a browser
 /// takes the first it plays and every browser plays H.264; the first still
 /// is its poster; a job without video shows its first animation, else its
-/// still.
+/// still, else a still image the page otherwise only links (its contact
+/// sheet), so every job that made a picture shows one.
 ///
 /// A small inline script marks `<body>` when the page is settled:
 /// `data-media-ready="true"` once every `<video>` has its first frame
@@ -42,7 +43,7 @@ enum Gallery {
         let sources = videos.map { "<source src=\"\(link($0.path))\" type=\"\($0.type.mimeType)\">" }
         media =
           "<video\(posterAttribute) controls muted loop playsinline preload=\"auto\">\(sources.joined())</video>"
-      } else if let image = first(.animation) ?? first(.still) {
+      } else if let image = first(.animation) ?? first(.still) ?? files.first(where: { $0.type.isStillImage })?.path {
         media = "<img src=\"\(link(image))\" alt=\"\(escape(r.job.name))\">"
       }
       // A failed job shows why it stopped.

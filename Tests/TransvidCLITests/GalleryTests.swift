@@ -53,10 +53,17 @@ import Testing
     #expect(card([.sheet, .png]).contains("<img src=\"j.file1\" alt=\"j\">"))
   }
 
-  @Test func aContactSheetIsOnlyLinked() {
-    let html = card([.sheet])
-    #expect(!html.contains("<img") && !html.contains("<video"))
-    #expect(html.contains("<a href=\"j.file0\">j.file0</a>"))
+  /// A contact sheet is linked, and shown only by a job with nothing else
+  /// to show (a sheet-only job's card had no picture); a MOV, which a
+  /// browser may not play, is only linked beside it.
+  @Test func aContactSheetIsShownOnlyWhenNothingElseIs() {
+    #expect(card([.sheet]).contains("<img src=\"j.file0\" alt=\"j\">"))
+    #expect(card([.sheet]).contains("<a href=\"j.file0\">j.file0</a>"))
+    #expect(card([.mov, .sheet]).contains("<img src=\"j.file1\" alt=\"j\">"))
+    #expect(card([.sheet, .gif]).contains("<img src=\"j.file1\" alt=\"j\">"))
+    #expect(card([.sheet, .png]).contains("<img src=\"j.file1\" alt=\"j\">"))
+    let video = card([.sheet, .mp4])
+    #expect(!video.contains("<img") && video.contains("<video controls"))
   }
 
   @Test func webMAndMP4AreSourcesOfOneVideoAndTheMOVIsOnlyLinked() {
