@@ -13,8 +13,9 @@
 // pop reuses its push's; with the same transition (given or not, or by its
 // other name: `push` and `pop` are one) it also inherits the push's
 // parameters, its own values replacing them (`TransitionParameters.merging`), except a `delay`
-// when the pop is a gesture, and the push's `mirror:` unless it says its
-// own. Parameters are checked in `JobDecoder+Parameters.swift`.
+// when the pop is a gesture and the linear curve a finger tracks an
+// interactive push or sheet along (the animation's curve is the one written,
+// or the default), and the push's `mirror:` unless it says its own. Parameters are checked in `JobDecoder+Parameters.swift`.
 
 import Geometry
 import Motion
@@ -39,6 +40,10 @@ extension JobDecoder {
   /// A screen pushed or presented, waiting for its pop or dismiss.
   private struct Shown {
     var step: TransitionStep
+    /// The parameters its pop or dismiss inherits: the step's, less the
+    /// linear curve a gesture's tracking gave it (`withStepOptions`), which
+    /// is the finger's, not the animation's.
+    var parameters: TransitionParameters
     /// The number of the step in the timeline, for messages.
     var index: Int
     /// The card a push runs in while this screen is up (a sheet's, or the
@@ -95,13 +100,13 @@ extension JobDecoder {
         let operation = TransitionOperation(rawValue: pair.key)!
         // A push while a sheet is up runs inside its card (as the renderer hosts it).
         let container = operation == .push ? stack.last?.host : nil
-        let step = try forwardStep(
+        let (step, written) = try forwardStep(
           operation, pair, stepPath, current: current, initial: stack.isEmpty, screens: screens, canvas: canvas,
           container: container)
         // A cancelled push never happened, as far as the stack is concerned.
         if !step.isCancelled {
           let host = container ?? hostedContainer(of: step, canvas: canvas)
-          stack.append(Shown(step: step, index: i, host: host, container: container))
+          stack.append(Shown(step: step, parameters: written, index: i, host: host, container: container))
         }
         steps.append(.transition(step))
         current = step.finalScreen
@@ -145,7 +150,7 @@ extension JobDecoder {
   private func forwardStep(
     _ operation: TransitionOperation, _ pair: YAMLNode.Pair, _ path: KeyPath, current: String, initial: Bool,
     screens: [ScreenSpec], canvas: CanvasSpec, container: Size?
-  ) throws(Diagnostic) -> TransitionStep {
+  ) throws(Diagnostic) -> (step: TransitionStep, written: TransitionParameters) {
     guard let pairs = pair.value.pairs else {
       throw mismatch(pair.value, path, expected: "a mapping: { to: SCREEN, transition: NAME, … }")
     }
@@ -171,7 +176,7 @@ extension JobDecoder {
     let step = TransitionStep(
       operation: operation, from: current, to: to.name, transition: descriptor.name, parameters: parameters,
       location: pair.keyLocation)
-    return try withStepOptions(step, fields, canvas: canvas, from: from, container: container)
+    return (try withStepOptions(step, fields, canvas: canvas, from: from, container: container), parameters)
   }
 
   /// The card a push runs in while `step`'s screen is up: the container a
@@ -222,7 +227,8 @@ extension JobDecoder {
       let verb = forward == .push ? "pushed" : "presented"
       throw Diagnostic(pair.keyLocation, "\(itemPath): \(operation.rawValue) with nothing \(verb)")
     }
-    let push = shown.step
+    var push = shown.step
+    push.parameters = shown.parameters
     if push.operation != forward {
       let verb = push.operation == .push ? "pushed" : "presented"
       let fix = push.operation == .push ? "pop" : "dismiss"

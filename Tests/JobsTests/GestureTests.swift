@@ -3,6 +3,7 @@ import Jobs
 import Motion
 import Raster
 import Testing
+import Transitions
 
 /// Gesture-driven steps (UIPercentDrivenInteractiveTransition): parsing,
 /// the timeline's wall-clock lengths, and which screen a cancelled or
@@ -103,6 +104,33 @@ import Testing
     #expect(throws: Diagnostic(SourceLocation(file: "g.cfg", line: 8, column: 5), "timeline[1]: pop with nothing pushed")) {
       try JobParser.parse(text, file: "g.cfg")
     }
+  }
+
+  /// A finger drags an interactive push or sheet linearly (UIKit's curve 3,
+  /// the sheet's pan); the pop or dismiss that undoes it without a finger
+  /// plays the animation's own curve, the system spring or the sheet's, as
+  /// one after a tapped push does, or the curve the push wrote.
+  @Test func aPlainPopAfterAnInteractivePushPlaysTheAnimationsCurve() throws {
+    let spec = try JobParser.parse(
+      """
+      name: g
+      canvas: { size: 200x300, scale: 1, fps: 10 }
+      screens:
+        list: {}
+        detail: {}
+      timeline:
+        - push: { to: detail, transition: push, gesture: { direction: left, distance: [0, 100, 200], release: finish } }
+        - pop: {}
+        - present: { to: detail, transition: sheet, gesture: { progress: [0, 0.5, 1], release: finish } }
+        - dismiss: {}
+        - push: { to: detail, transition: push, curve: easeIn, gesture: { progress: [0, 1], release: finish } }
+        - pop: {}
+      """, file: "g.cfg")
+    let curves = Timeline(spec: spec).segments.map { $0.transition?.valueCurve }
+    #expect(curves[0] == .linear && curves[2] == .linear && curves[4] == .easeIn)
+    #expect(curves[1] == .systemSpring)
+    #expect(curves[3] == .spring(PageSheet.spring))
+    #expect(curves[5] == .easeIn)
   }
 
   @Test(arguments: [
