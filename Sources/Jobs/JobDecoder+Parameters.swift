@@ -182,7 +182,7 @@ extension JobDecoder {
       } else if value.number == nil, value.plainBoolean == nil {
         throw mismatch(value, path.appending(pair.key), expected: "a number")
       }
-      arguments.append("\(pair.key): \(value.text ?? "")")
+      arguments.append("\(pair.key): \(value.plainBoolean.map { "\($0)" } ?? value.text ?? "")")
     }
     do {
       return try AnimationCurve(parsing: "spring(\(arguments.joined(separator: ", ")))", duration: stepDuration)

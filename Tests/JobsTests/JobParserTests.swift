@@ -82,6 +82,28 @@ import Transitions
       parameters: popParameters, location: SourceLocation(file: "jobs/demo.cfg", line: 23, column: 5))))
   }
 
+  /// YAML 1.2's core schema spells a boolean `true`, `True` or `TRUE` (and
+  /// `false` likewise), as Python and Ruby write them: each is the flag it
+  /// says wherever a job takes one, a spring's `allowsOverdamping` too.
+  @Test static func booleansInEveryCoreSchemaSpelling() throws {
+    let spec = try JobParser.parse(
+      """
+      canvas: { device: iphone-15, fps: 10, homeIndicator: True }
+      output: { formats: [webp], webp: { lossless: TRUE } }
+      screens:
+        a: {}
+        b: {}
+      timeline:
+        - push: { to: b, transition: push, mirror: True, spring: { stiffness: 100, damping: 30, allowsOverdamping: TRUE } }
+        - pop: { mirror: FALSE, touch: False }
+      """, file: "b.cfg")
+    let steps = spec.timeline.compactMap { if case .transition(let step) = $0 { step } else { nil } }
+    #expect(spec.canvas.homeIndicator != nil && spec.output.webp.lossless)
+    #expect(steps[0].mirror == true && steps[1].mirror == false && steps[1].touch == nil)
+    let overdamped = Spring(mass: 1, stiffness: 100, damping: 30, allowsOverdamping: true)
+    #expect(steps[0].parameters.curve(default: .linear) == .spring(overdamped))
+  }
+
   @Test static func defaults() throws {
     let job = try JobParser.parse(
       """
