@@ -55,7 +55,7 @@ public struct Compositor: Sendable {
   /// gives it to draw, moves any pixel of any frame (by a rounding step or
   /// more), so output caches keyed on it (`OutputCache`) do not keep pixels
   /// an earlier build drew.
-  public static let revision = 66
+  public static let revision = 67
 
   /// Pixels per point.
   public var scale: Double
@@ -65,7 +65,9 @@ public struct Compositor: Sendable {
   public var kernels: KernelSet
 
   /// Folds solid overlays into the image draw beneath them (`DrawOp.tint`);
-  /// off only in tests, which check both ways give the same pixels.
+  /// off only in tests, which check both ways give the same pixels wherever
+  /// the draw covers a pixel whole (at its edge the folded draw is the one
+  /// flattened layer, the separate draws two).
   var foldsOverlays = true
 
   /// Skips what later opaque draws hide (`Executor.occludes`); off only in

@@ -174,9 +174,12 @@ struct DrawOp: Sendable {
   /// Device pixels the draw may touch (already clipped to the canvas).
   var bounds: PixelBox
   /// A solid colour drawn right after, through the same shapes (a dimming
-  /// overlay on a snapshot, folded in by the scene builder): the result is
-  /// that of the two draws in turn; full runs of an opaque image apply it
-  /// in the sampler's registers instead of in a second pass.
+  /// overlay on a snapshot, folded in by the scene builder): where the
+  /// shapes cover a pixel whole the result is that of the two draws in
+  /// turn; at their anti-aliased edge the image and its overlay are one
+  /// flattened layer, the tinted image blended once through the coverage
+  /// (`Executor.blendTintedRuns`). Full runs of an opaque image apply it in
+  /// the sampler's registers instead of in a second pass.
   var tint: Tint? = nil
 }
 

@@ -173,10 +173,15 @@ extension Executor {
   ) {
     let target = band.target, scratch = band.scratch, lo = band.region.x0, s0 = runs.start
     guard let tint = op.tint, let tintPixel = plan.tintPixel, plan.straight else {
+      if let tint = op.tint, let tintPixel = plan.tintPixel {
+        blendTintedRuns(
+          tint, tintPixel: tintPixel, runs, cov: scratch.cov, lo: lo, src: row, x0: s0, y: y, opacity: band.opacity,
+          opacity8: band.opacity8, target: target, scratch: scratch, sourceOpaque: opaque ? true : nil, solid: solid)
+        return
+      }
       blendRuns(
         runs, cov: scratch.cov, lo: lo, src: row, x0: s0, y: y, opacity: band.opacity, opacity8: band.opacity8,
         target: target, scratch: scratch, sourceOpaque: opaque ? true : nil, solid: solid)
-      if let tint = op.tint { applyTint(tint, runs, cov: scratch.cov, lo: lo, y: y, target: target, scratch: scratch) }
       return
     }
     // Full runs: the copy and the tint in one pass; flat stretches are the
@@ -203,10 +208,9 @@ extension Executor {
         mixed: copy)
     }
     if rest.isEmpty { return }
-    blendRuns(
-      rest, cov: scratch.cov, lo: lo, src: row, x0: s0, y: y, opacity: band.opacity, opacity8: band.opacity8,
-      target: target, scratch: scratch, sourceOpaque: true)
-    applyTint(tint, rest, cov: scratch.cov, lo: lo, y: y, target: target, scratch: scratch)
+    blendTintedRuns(
+      tint, tintPixel: tintPixel, rest, cov: scratch.cov, lo: lo, src: row, x0: s0, y: y, opacity: band.opacity,
+      opacity8: band.opacity8, target: target, scratch: scratch, sourceOpaque: true)
   }
 
   /// One row of an image sampled through its map: straight full runs are
@@ -242,10 +246,15 @@ extension Executor {
     }
     if rest.isEmpty { return }
     let lo = band.region.x0
+    if let tint = op.tint, let tintPixel = plan.tintPixel {
+      blendTintedRuns(
+        tint, tintPixel: tintPixel, rest, cov: scratch.cov, lo: lo, src: scratch.src, x0: s0, y: y,
+        opacity: band.opacity, opacity8: band.opacity8, target: target, scratch: scratch, sourceOpaque: nil)
+      return
+    }
     blendRuns(
       rest, cov: scratch.cov, lo: lo, src: scratch.src, x0: s0, y: y, opacity: band.opacity,
       opacity8: band.opacity8, target: target, scratch: scratch, sourceOpaque: nil)
-    if let tint = op.tint { applyTint(tint, rest, cov: scratch.cov, lo: lo, y: y, target: target, scratch: scratch) }
   }
 
   /// Samples the queued full runs eight columns at a time down the band.

@@ -390,7 +390,7 @@ struct Executor {
     }
   }
 
-  /// The folded overlay's draw over `runs` (what the solid draw would have done).
+  /// The folded overlay's draw over full `runs` (what the solid draw would have done there).
   func applyTint(_ tint: Tint, _ runs: Runs, cov: UnsafeMutablePointer<Float>, lo: Int, y: Int, target: Target, scratch: Scratch) {
     let opacity = Float(clamp01(tint.opacity))
     let opacity8 = UInt8(opacity * 255 + 0.5)
@@ -408,6 +408,53 @@ struct Executor {
       } else {
         blend(d, solid: tint.color, n, coverage: cov + (run.start - lo), opacity: opacity, scratch: scratch)
       }
+    }
+  }
+
+  /// A tinted image draw (`DrawOp.tint`) through `runs`: the image and its
+  /// overlay are one flattened layer, as Core Animation renders a layer with
+  /// its sublayers before its transform places it, so a pixel takes the
+  /// tinted image once. Full runs: the image, then the overlay over it.
+  /// Partial runs: the tinted image X = tint + o·src·(1 − tint.a) (the pixel
+  /// the full runs show beside them; o the draw's opacity) blended once
+  /// through the coverage c: X·c + dst·(1 − X.a·c). Blending the image and
+  /// the overlay each through c would darken what lies behind only c of the
+  /// way: a rim brighter than both the dimmed card and its backdrop, which a
+  /// device never shows (Core Animation draws no partial coverage at a
+  /// layer's edge unless `allowsEdgeAntialiasing`; an edge pixel is the
+  /// card's or the backdrop's, and X·c + dst·(1 − X.a·c) is their mix by the
+  /// share covered). `src` addresses pixel `x0`; partial runs stage X in
+  /// `scratch.src` at the same offset (in place when `src` is `scratch.src`).
+  @inline(__always) func blendTintedRuns(
+    _ tint: Tint, tintPixel: Pixel, _ runs: Runs, cov: UnsafeMutablePointer<Float>, lo: Int,
+    src: UnsafePointer<UInt8>, x0: Int, y: Int, opacity: Float, opacity8: UInt8, target: Target, scratch: Scratch,
+    sourceOpaque: Bool?, solid: (view: SolidRunsView, row: Int, shift: Int)? = nil
+  ) {
+    var full = Runs()
+    for k in 0..<runs.count where runs.items[k].full {
+      full.items[full.count] = runs.items[k]
+      full.count += 1
+    }
+    if !full.isEmpty {
+      blendRuns(
+        full, cov: cov, lo: lo, src: src, x0: x0, y: y, opacity: opacity, opacity8: opacity8, target: target,
+        scratch: scratch, sourceOpaque: sourceOpaque, solid: solid)
+      applyTint(tint, full, cov: cov, lo: lo, y: y, target: target, scratch: scratch)
+    }
+    if full.count == runs.count { return }
+    let staged = scratch.src
+    for k in 0..<runs.count where !runs.items[k].full {
+      let run = runs.items[k]
+      let n = run.end - run.start
+      let s = src + (run.start - x0) * 4, x = staged + (run.start - x0) * 4
+      if opacity8 < 255 {
+        Kernels.scale(x, s, n, coverage: opacity8, kernels)
+        Kernels.copy(x, x, n, tint: tintPixel, kernels)
+      } else {
+        Kernels.copy(x, s, n, tint: tintPixel, kernels)
+      }
+      quantize(cov + (run.start - lo), n, 1, into: scratch.mask8)
+      Kernels.blend(target.pixel(run.start, y), x, n, mask: scratch.mask8, kernels)
     }
   }
 

@@ -129,7 +129,8 @@ enum Kernels {
 
   /// `dst = t + src·(1 − t.a)`: a copy with a solid tint `t` (premultiplied,
   /// coverage already applied) blended over it — a copy followed by
-  /// `blend(_:solid:_:coverage:_:)`, in one pass. Out of line, eight pixels
+  /// `blend(_:solid:_:coverage:_:)`, in one pass; `dst` may be `src` (each
+  /// step stores the pixels it has just read). Out of line, eight pixels
   /// per step (a dimmed snapshot under a turning page: 1% of the page-flip
   /// frame's instructions).
   @inline(never) static func copy(
@@ -158,6 +159,28 @@ enum Kernels {
       d[1] = UInt8(tc.1 + mul255(UInt32(sp[1]), ia))
       d[2] = UInt8(tc.2 + mul255(UInt32(sp[2]), ia))
       d[3] = UInt8(tc.3 + mul255(UInt32(sp[3]), ia))
+      i += 1
+    }
+  }
+
+  /// `dst = src·c`, every channel (alpha included): a source at an opacity,
+  /// to be blended later through another coverage. `dst` may be `src`.
+  @inline(__always) static func scale(
+    _ dst: UnsafeMutablePointer<UInt8>, _ src: UnsafePointer<UInt8>, _ count: Int, coverage c: UInt8, _ set: KernelSet
+  ) {
+    var i = 0
+    if set == .simd {
+      let cv = SIMD8<UInt16>(repeating: UInt16(c))
+      while i &+ 4 <= count {
+        let s = scaled(split(load4(src + i &* 4)), cv)
+        store4(join(s.rb, s.ga), dst + i &* 4)
+        i &+= 4
+      }
+    }
+    let cc = UInt32(c)
+    while i < count {
+      let sp = src + i * 4, d = dst + i * 4
+      for k in 0..<4 { d[k] = UInt8(mul255(UInt32(sp[k]), cc)) }
       i += 1
     }
   }

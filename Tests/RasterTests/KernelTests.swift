@@ -120,6 +120,27 @@ import Testing
     }
   }
 
+  /// The scaled copy is every byte times the coverage, rounded (`mul255`),
+  /// SIMD and reference, every tail length, into another row and in place.
+  @Test func scaleMultipliesEveryChannel() {
+    var rng = SplitMix(seed: 47)
+    for n in [1, 3, 4, 7, 8, 13, 64] {
+      let src = noiseBitmap(width: n, height: 1, seed: rng.next(), opaque: n % 2 == 1).bytes
+      for c in [UInt8(0), 1, 128, 153, 254, 255] {
+        let expected = src.map { UInt8(mul255(UInt32($0), UInt32(c))) }
+        for set in [KernelSet.simd, .reference] {
+          var out = [UInt8](repeating: 7, count: n * 4)
+          out.withUnsafeMutableBufferPointer { d in
+            src.withUnsafeBufferPointer { Kernels.scale(d.baseAddress!, $0.baseAddress!, n, coverage: c, set) }
+          }
+          var inPlace = src
+          inPlace.withUnsafeMutableBufferPointer { Kernels.scale($0.baseAddress!, $0.baseAddress!, n, coverage: c, set) }
+          #expect(out == expected && inPlace == expected, "n \(n) c \(c) \(set)")
+        }
+      }
+    }
+  }
+
   /// The tinted copy equals a copy then the tint's blend, SIMD and reference, every tail length.
   @Test func tintedCopyEqualsCopyThenBlend() {
     var rng = SplitMix(seed: 31)

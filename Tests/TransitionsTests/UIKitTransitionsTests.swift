@@ -95,6 +95,33 @@ import Transitions
     }
   }
 
+  /// The turning card is one layer with its dimming overlay: its
+  /// anti-aliased edge over the black behind it is the dimmed card through
+  /// the edge's coverage, never brighter than both. (A white card dimmed all
+  /// the way, `dim: 1`, at 0.45 s of a linear 1 s flip reads 3 inside; its
+  /// edge pixels read 50–61, as the card and then its overlay each blended
+  /// through the coverage.)
+  @Test func flipCardEdgeIsNoBrighterThanTheDimmedCard() {
+    let white = ScreenSnapshot(
+      name: "a", image: Bitmap(width: 400, height: 800, fill: Pixel(r: 255, g: 255, b: 255, a: 255)))
+    let ctx = TransitionContext(
+      containerSize: Size(width: 400, height: 800), scale: 1, operation: .push, fromScreen: white, toScreen: white)
+    for dim in [1.0, 0.3] {
+      let t = FlipHorizontal(
+        parameters: TransitionParameters(["curve": .curve(.linear), "duration": .number(1), "dim": .number(dim)]))
+      var frame = Bitmap(width: 400, height: 800, fill: Pixel(r: 0, g: 0, b: 0, a: 255))
+      Compositor(scale: 1).render(t.layers(in: ctx, at: 0.45), into: &frame)
+      let inside = frame[200, 400]
+      // The card's row through the middle: black, the edge, the card, the edge, black.
+      let row = (0..<400).map { frame[$0, 400] }
+      let edge = row.filter { $0 != inside && $0.r != 0 }
+      let brightest = row.map { Int($0.r) }.max() ?? 0
+      let grey = row.allSatisfy { $0.r == $0.g && $0.g == $0.b && $0.a == 255 }
+      let ok = grey && inside.r < 255 && brightest <= Int(inside.r) + 1
+      #expect(ok, "dim \(dim): inside \(inside.r), edge \(edge.map(\.r)), brightest \(brightest)")
+    }
+  }
+
   /// An eye nearer than half the screen's width is taken at half of it: the
   /// card's dolly stays at or above zero, so the card never turns upside
   /// down (at distance 50 on a 393 pt screen it reached −2.9).
