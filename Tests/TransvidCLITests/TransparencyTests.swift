@@ -46,12 +46,14 @@ struct TransparencyTests {
     return ("\(dir)/disc.\(file)", FrameRenderer(spec: spec))
   }
 
-  /// Frame 0 decoded by the ffmpeg CLI as straight RGBA (`decoder` before `-i`).
-  func decoded(_ path: String, decoder: [String] = []) throws -> Bitmap {
+  /// Frame 0 decoded by the ffmpeg CLI as straight RGBA (`decoder` before
+  /// `-i`), its top left `width × height` (a codec may pad the sides).
+  func decoded(_ path: String, decoder: [String] = [], width: Int = 240, height: Int = 400) throws -> Bitmap {
     let (_, data) = try PlanFramesTests.run(
       URL(fileURLWithPath: "/usr/bin/env"),
-      ["ffmpeg", "-v", "error"] + decoder + ["-i", path, "-frames:v", "1", "-f", "rawvideo", "-pix_fmt", "rgba", "-"])
-    return try #require(Bitmap(width: 240, height: 400, bytes: Array(data)))
+      ["ffmpeg", "-v", "error"] + decoder + ["-i", path, "-frames:v", "1", "-vf", "crop=\(width):\(height):0:0",
+       "-f", "rawvideo", "-pix_fmt", "rgba", "-"])
+    return try #require(Bitmap(width: width, height: height, bytes: Array(data)))
   }
 
   /// Frame 1 of an animated WebP decoded by libwebp's tools, straight RGBA,
@@ -171,10 +173,7 @@ struct TransparencyTests {
     #expect(status == 0)
     for (file, kind, decoder) in [("staged.webm", "TAG:alpha_mode=1", ["-c:v", "libvpx-vp9"]), ("staged.mov", "profile=4444", [])] {
       #expect(try probe("\(dir)/\(file)").contains(kind), "\(file)")
-      let (_, data) = try PlanFramesTests.run(
-        URL(fileURLWithPath: "/usr/bin/env"),
-        ["ffmpeg", "-v", "error"] + decoder + ["-i", "\(dir)/\(file)", "-frames:v", "1", "-f", "rawvideo", "-pix_fmt", "rgba", "-"])
-      let frame = try #require(Bitmap(width: 240, height: 400, bytes: Array(data)))
+      let frame = try decoded("\(dir)/\(file)", decoder: decoder)
       #expect(frame[4, 4].a <= 2 && frame[235, 395].a <= 2, "\(file): the stage around the screen")
       #expect(frame[120, 200].a >= 253 && abs(Int(frame[120, 200].b) - 0xE0) <= 6, "\(file): the screen")
     }
@@ -206,11 +205,7 @@ struct TransparencyTests {
     let (status, _) = try PlanFramesTests.run(binary, [job, "-o", dir, "-q"])
     #expect(status == 0)
     for (file, decoder) in [("bars.webm", ["-c:v", "libvpx-vp9"]), ("bars.mov", [])] {
-      let (_, data) = try PlanFramesTests.run(
-        URL(fileURLWithPath: "/usr/bin/env"),
-        ["ffmpeg", "-v", "error"] + decoder + ["-i", "\(dir)/\(file)", "-frames:v", "1", "-vf", "crop=100:40:0:0",
-         "-f", "rawvideo", "-pix_fmt", "rgba", "-"])
-      let frame = try #require(Bitmap(width: 100, height: 40, bytes: Array(data)))
+      let frame = try decoded("\(dir)/\(file)", decoder: decoder, width: 100, height: 40)
       var worst = 0
       for x in 2..<38 {
         let p = frame[x, 10]
