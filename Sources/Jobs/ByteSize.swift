@@ -42,7 +42,9 @@ extension JobDecoder {
   /// A size in bytes in `range`: a whole number or `10MB`, `10MiB`, … (`ByteSize`).
   func byteSize(_ node: YAMLNode, _ path: KeyPath, in range: ClosedRange<Int>) throws(Diagnostic) -> Int {
     let expected = "a size from \(range.lowerBound) to \(range.upperBound) bytes (a number, or like 10MB or 10MiB)"
-    guard let text = node.text, let bytes = ByteSize.bytes(text), range.contains(bytes) else {
+    // A plain number as YAML reads it (`0x100000` too), else a size as text.
+    let number = node.number.flatMap { $0.isFinite && $0 >= 0 && $0 < 0x1p62 ? Int($0.rounded(.down)) : nil }
+    guard let bytes = number ?? node.text.flatMap(ByteSize.bytes), range.contains(bytes) else {
       throw mismatch(node, path, expected: expected)
     }
     return bytes

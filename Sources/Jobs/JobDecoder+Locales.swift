@@ -289,8 +289,10 @@ extension JobDecoder {
       if let number = item.number {
         guard number.isFinite else { throw mismatch(item, itemPath, expected: "a finite number or a text") }
         // A whole number as written is read exactly (a Double has 53 bits).
-        if case .scalar(let text, .plain) = item.content, text.wholeMatch(of: /[-+]?[0-9]+/) != nil {
-          guard let integer = Int64(text.hasPrefix("+") ? String(text.dropFirst()) : text) else {
+        if case .scalar(let text, .plain) = item.content, text.wholeMatch(of: /[-+]?[0-9]+|0x[0-9a-fA-F]+|0o[0-7]+/) != nil {
+          let radix = text.hasPrefix("0x") ? 16 : text.hasPrefix("0o") ? 8 : 10
+          let digits = radix == 10 ? (text.hasPrefix("+") ? String(text.dropFirst()) : text) : String(text.dropFirst(2))
+          guard let integer = Int64(digits, radix: radix) else {
             throw mismatch(item, itemPath, expected: "a whole number from \(Int64.min) to \(Int64.max)")
           }
           args.append(.integer(integer))

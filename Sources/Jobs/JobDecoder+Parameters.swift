@@ -182,7 +182,12 @@ extension JobDecoder {
       } else if value.number == nil, value.plainBoolean == nil {
         throw mismatch(value, path.appending(pair.key), expected: "a number")
       }
-      arguments.append("\(pair.key): \(value.plainBoolean.map { "\($0)" } ?? value.text ?? "")")
+      // As written, which messages echo; a number the spring's text does not read so (`0o144`), as its value.
+      let text = value.text ?? ""
+      let readable = text.split(separator: "/", omittingEmptySubsequences: false).allSatisfy { Double($0) != nil }
+      let number = (value.number ?? value.quotient).map { JobDecoder.format($0) }
+      let written = value.plainBoolean.map { "\($0)" } ?? (readable ? text : number ?? text)
+      arguments.append("\(pair.key): \(written)")
     }
     do {
       return try AnimationCurve(parsing: "spring(\(arguments.joined(separator: ", ")))", duration: stepDuration)

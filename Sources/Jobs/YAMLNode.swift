@@ -183,7 +183,9 @@ struct YAMLNode: Sendable {
   }
 
   /// The core schema's number forms: `[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?`,
-  /// `[-+]?\.inf` and `.nan` in their three spellings.
+  /// its integers in base 16 and 8, `0x[0-9a-fA-F]+` and `0o[0-7]+` (`0x1E`
+  /// is 30, `0o17` is 15; no sign, and `0X1E` is text, as the schema writes
+  /// them), `[-+]?\.inf` and `.nan` in their three spellings.
   static func number(fromPlain text: String) -> Double? {
     switch text {
     case ".inf", ".Inf", ".INF", "+.inf", "+.Inf", "+.INF": return .infinity
@@ -192,6 +194,9 @@ struct YAMLNode: Sendable {
     default: break
     }
     let bytes = Array(text.utf8)
+    if bytes.count > 2, bytes[0] == UInt8(ascii: "0"), bytes[1] == UInt8(ascii: "x") || bytes[1] == UInt8(ascii: "o") {
+      return YAMLNode.integer(digits: bytes[2...], radix: bytes[1] == UInt8(ascii: "x") ? 16 : 8)
+    }
     var i = 0
     func digits() -> Int {
       let start = i
@@ -212,5 +217,31 @@ struct YAMLNode: Sendable {
     }
     guard i == bytes.count else { return nil }
     return Double(text)
+  }
+
+  /// The whole number `digits` write in `radix` (16 or 8), rounded to the
+  /// nearest Double past 2⁵³; nil when a character is no such digit.
+  private static func integer(digits: ArraySlice<UInt8>, radix: Int) -> Double? {
+    var exact: UInt64 = 0
+    var value = 0.0
+    var fits = true
+    for byte in digits {
+      let digit: Int
+      switch byte {
+      case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = Int(byte - UInt8(ascii: "0"))
+      case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = Int(byte - UInt8(ascii: "a")) + 10
+      case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = Int(byte - UInt8(ascii: "A")) + 10
+      default: return nil
+      }
+      guard digit < radix else { return nil }
+      if fits {
+        let (shifted, overflow) = exact.multipliedReportingOverflow(by: UInt64(radix))
+        let (sum, carry) = shifted.addingReportingOverflow(UInt64(digit))
+        if overflow || carry { fits = false } else { exact = sum }
+        value = Double(exact)
+      }
+      if !fits { value = value * Double(radix) + Double(digit) }
+    }
+    return fits ? Double(exact) : value
   }
 }

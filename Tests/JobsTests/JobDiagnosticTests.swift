@@ -202,7 +202,7 @@ let brokenJobs: [BrokenJob] = [
     "job.cfg:1:17: error: canvas.size: expected a size in points: WIDTHxHEIGHT or [WIDTH, HEIGHT], each from 1 to 8192, got \"390by844\""),
   BrokenJob(
     "size zero", "canvas: { size: 0x844 }\n",
-    "job.cfg:1:17: error: canvas.size: expected a size in points: WIDTHxHEIGHT or [WIDTH, HEIGHT], each from 1 to 8192, got \"0x844\""),
+    "job.cfg:1:17: error: canvas.size: expected a size in points: WIDTHxHEIGHT or [WIDTH, HEIGHT], each from 1 to 8192, got 0x844"),
   BrokenJob(
     "too many pixels", "canvas: { size: 4000x3000, scale: 3 }\n",
     "job.cfg:1:17: error: canvas.size: 4000x3000 points at scale 3 is 12000x9000 pixels; at most 8192 per side (raise the limit with --max-side)"),

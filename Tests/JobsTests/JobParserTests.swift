@@ -104,6 +104,32 @@ import Transitions
     #expect(steps[0].parameters.curve(default: .linear) == .spring(overdamped))
   }
 
+  /// YAML 1.2's core schema writes integers in base 16 and 8 too, `0x1E`
+  /// and `0o17`: each is the number it says wherever a job takes one, a
+  /// size in bytes, a spring's parameter and a string's argument too.
+  @Test static func hexadecimalAndOctalIntegers() throws {
+    let spec = try JobParser.parse(
+      """
+      canvas: { size: [0o620, 0x64], scale: 0x2, fps: 0x1E }
+      output: { formats: [gif], gif: { maxBytes: 0x100000 } }
+      screens:
+        a: { views: [ { frame: [0x10, 0o20, 0x20, 0o40], color: red } ] }
+        b: {}
+      timeline:
+        - push: { to: b, transition: push, spring: { stiffness: 0o144, damping: 0xA } }
+      """, file: "h.cfg")
+    #expect(spec.canvas.size == Size(width: 400, height: 100))
+    #expect(spec.canvas.fps == 30 && spec.canvas.scale == 2)
+    #expect(spec.output.gif.maxBytes == 1_048_576)
+    #expect(spec.screens[0].views[0].frame == Rect(x: 16, y: 16, width: 32, height: 32))
+    let steps = spec.timeline.compactMap { if case .transition(let step) = $0 { step } else { nil } }
+    #expect(steps[0].parameters.curve(default: .linear) == .spring(Spring(mass: 1, stiffness: 100, damping: 10)))
+    let here = SourceLocation(file: "h.cfg", line: 1, column: 1)
+    let args = YAMLNode(.sequence(["0x7FFFFFFFFFFFFFFF", "0o17", "0X1"].map { YAMLNode(.scalar($0, .plain), at: here) }), at: here)
+    let read = try JobDecoder(file: "h.cfg").formatArguments(args, .root)
+    #expect(read == [.integer(.max), .integer(15), .text("0X1")])
+  }
+
   @Test static func defaults() throws {
     let job = try JobParser.parse(
       """

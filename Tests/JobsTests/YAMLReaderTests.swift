@@ -118,7 +118,8 @@ import Testing
   @Test static func coreSchemaNumbers() {
     let numbers: [(String, Double?)] = [
       ("60", 60), ("-1", -1), ("+2.5", 2.5), (".5", 0.5), ("1.", 1), ("1e3", 1000), ("2E-1", 0.2),
-      ("0x10", nil), ("1_000", nil), ("nan", nil), ("inf", nil), ("", nil), ("-", nil), ("1e", nil), ("six", nil),
+      ("0x10", 16), ("0x1e", 30), ("0xFF", 255), ("0o17", 15), ("0x10000000000000001", 0x1p64),
+      ("0X10", nil), ("-0x10", nil), ("+0o7", nil), ("0x", nil), ("0o8", nil), ("0xG", nil), ("0b1", nil), ("1_000", nil), ("nan", nil), ("inf", nil), ("", nil), ("-", nil), ("1e", nil), ("six", nil),
     ]
     for (text, value) in numbers {
       #expect(YAMLNode.number(fromPlain: text) == value, "\(text)")
