@@ -5,8 +5,9 @@
 // what a job file may use. A job file is one document of plain mappings,
 // sequences and scalars, so the reader rejects, at the offending place:
 // a second document, anchors, aliases and merge keys (no expansion bombs, no
-// action at a distance), explicit tags, non-scalar mapping keys, duplicate keys and
-// nesting deeper than `maximumDepth`. The node stack is explicit, so a hostile
+// action at a distance), explicit tags, non-scalar mapping keys, duplicate keys,
+// nesting deeper than `maximumDepth`, and an unquoted call a comma split inside
+// `{ … }` or `[ … ]` (`{ color: rgb(1,2,3) }`). The node stack is explicit, so a hostile
 // `[[[[…` cannot overflow the call stack before the depth check. A String
 // Catalog may hold `maximumCatalogNodes` keys and values: its 64 MiB written as
 // `[1,1,1,…` would be 33 million nodes, gigabytes held.
@@ -306,6 +307,10 @@ enum YAMLReader {
       let kind: Kind
       let location: SourceLocation
       let path: KeyPath
+      /// Whether it is written in flow style, `{ … }` or `[ … ]`, where a comma ends a plain value.
+      var flow = false
+      /// A plain value read in it with a `(` not closed in it (`rgb(1`), where it starts.
+      var unclosed: (location: SourceLocation, text: String)?
       /// A sequence's items.
       var items: [YAMLNode] = []
       /// A mapping's pairs.
@@ -399,6 +404,7 @@ enum YAMLReader {
         let text = text(scalar.value, count: scalar.length)
         if json { try checkJSON(scalar: text, style: scalar.style, start: event.start_mark) }
         let style: YAMLNode.ScalarStyle = scalar.style == YAML_PLAIN_SCALAR_STYLE ? .plain : .quoted
+        if style == .plain { try checkCommaSplit(text, at: location) }
         try attach(YAMLNode(.scalar(text, style), at: location))
       case YAML_SEQUENCE_START_EVENT:
         let start = event.data.sequence_start
@@ -406,14 +412,16 @@ enum YAMLReader {
         if json, start.style != YAML_FLOW_SEQUENCE_STYLE {
           throw Diagnostic(location, "invalid JSON: expected a value (a string in double quotes, a number, { or [), got a YAML list")
         }
-        try push(Frame(kind: .sequence, location: location, path: nextPath), at: location)
+        try push(
+          Frame(kind: .sequence, location: location, path: nextPath, flow: start.style == YAML_FLOW_SEQUENCE_STYLE), at: location)
       case YAML_MAPPING_START_EVENT:
         let start = event.data.mapping_start
         try checkProperties(anchor: start.anchor, tag: start.tag, at: location)
         if json, start.style != YAML_FLOW_MAPPING_STYLE {
           throw Diagnostic(location, "invalid JSON: expected a value (a string in double quotes, a number, { or [), got a YAML mapping")
         }
-        try push(Frame(kind: .mapping, location: location, path: nextPath), at: location)
+        try push(
+          Frame(kind: .mapping, location: location, path: nextPath, flow: start.style == YAML_FLOW_MAPPING_STYLE), at: location)
       case YAML_SEQUENCE_END_EVENT, YAML_MAPPING_END_EVENT:
         let frame = stack.removeLast()
         switch frame.kind {
@@ -424,6 +432,30 @@ enum YAMLReader {
         break
       }
       return false
+    }
+
+    /// Throws where a comma split an unquoted call inside `{ … }` or `[ … ]`:
+    /// YAML ends a plain value at a comma there, so `{ color: rgb(1,2,3) }`
+    /// reads `color: rgb(1` and the keys `2` and `3)`, and `[a, f(1, 2)]`
+    /// three items. A plain value with a `(` it does not close, followed in
+    /// the same collection by one whose first parenthesis closes it, is such
+    /// a split, named at its start; `{ text: Sale (ends Monday, color: red }`
+    /// closes nothing and stays as YAML reads it.
+    private mutating func checkCommaSplit(_ text: String, at location: SourceLocation) throws(Diagnostic) {
+      guard !json, let top = stack.indices.last, stack[top].flow else { return }
+      let parentheses = text.unicodeScalars.filter { $0 == "(" || $0 == ")" }
+      if let open = stack[top].unclosed, parentheses.first == ")" {
+        let name = open.text.prefix { $0 != "(" }
+        let isCall =
+          !name.isEmpty
+          && name.unicodeScalars.allSatisfy { $0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "-" || $0 == "_" }
+        let (what, quoted) = isCall ? ("unquoted \(name)(…)", "\(name)(…)") : ("unquoted value", "…")
+        let brackets = stack[top].kind == .mapping ? "{ … }" : "[ … ]"
+        throw Diagnostic(
+          open.location, "invalid YAML: the commas inside this \(what) end it inside \(brackets); quote the whole value: \"\(quoted)\"")
+      }
+      let opened = parentheses.reduce(0) { depth, p in p == "(" ? depth + 1 : max(0, depth - 1) }
+      if stack[top].unclosed == nil, opened > 0 { stack[top].unclosed = (location, text) }
     }
 
     private func checkProperties(

@@ -330,13 +330,13 @@ let brokenJobs: [BrokenJob] = [
   BrokenJob(
     "push without its colon", job("push"),
     "job.cfg:9:5: error: timeline[0]: expected a step: hold, push, pop, present or dismiss, got \"push\"; a step is its name, a colon and a value: push: { to: SCREEN, transition: NAME }"),
-  // An unquoted cubic-bezier(…) in a gesture's { … } is cut at its first
-  // comma: the curve is the problem, as it is for `curve:` (it said
+  // An unquoted cubic-bezier(…) in a gesture's { … } is cut at its
+  // commas: the reader says so, as it does for `curve:` (it said
   // "unknown key '0' in timeline[0].push.gesture").
   BrokenJob(
     "unquoted completion curve in braces",
     job("push: { to: detail, transition: circle-spread, gesture: { progress: [0, 0.6], completionCurve: cubic-bezier(0.42, 0, 0.58, 1) } }"),
-    "job.cfg:9:100: error: timeline[0].push.gesture.completionCurve: malformed curve 'cubic-bezier(0.42': expected ',' or ')' at column 18; inside { … } quote the whole value: \"cubic-bezier(…)\""),
+    "job.cfg:9:100: error: invalid YAML: the commas inside this unquoted cubic-bezier(…) end it inside { … }; quote the whole value: \"cubic-bezier(…)\""),
   BrokenJob(
     "misspelt blur", job("push: { to: detail, transition: magic-move, placeholder: blurr }"),
     "job.cfg:9:62: error: timeline[0].push.placeholder: expected blur or a colour: \"#RGB\", \"#RRGGBB\", \"#RRGGBBAA\" or a name like systemBlue, got \"blurr\"; did you mean 'blur'?"),
@@ -396,7 +396,7 @@ let brokenJobs: [BrokenJob] = [
     "job.cfg:9:59: error: timeline[0].push.curve: cubic-bezier: x1 = 1.5 must be in 0…1"),
   BrokenJob(
     "unquoted cubic-bezier in a flow mapping", job("push: { to: detail, transition: circle-spread, curve: cubic-bezier(0.4, 0, 0.2, 1) }"),
-    "job.cfg:9:59: error: timeline[0].push.curve: malformed curve 'cubic-bezier(0.4': expected ',' or ')' at column 17; inside { … } quote the whole value: \"cubic-bezier(…)\""),
+    "job.cfg:9:59: error: invalid YAML: the commas inside this unquoted cubic-bezier(…) end it inside { … }; quote the whole value: \"cubic-bezier(…)\""),
 ]
 
 @Suite enum JobDiagnosticTests {

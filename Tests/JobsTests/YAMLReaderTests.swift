@@ -102,6 +102,25 @@ import Testing
     }
   }
 
+  /// Inside `{ … }` or `[ … ]` a comma ends an unquoted value, so an
+  /// unquoted call with commas is split into pieces: an error at its start
+  /// says to quote it (`{ color: rgb(1,2,3) }` said "unknown key '2'").
+  @Test static func aCallSplitAtItsCommas() throws {
+    for (text, message) in [
+      ("v: { color: rgb(1,2,3) }\n", (1, 13, "rgb(…) end it inside { … }; quote the whole value: \"rgb(…)\"")),
+      ("v: [a, f(1, 2), b]\n", (1, 8, "f(…) end it inside [ … ]; quote the whole value: \"f(…)\"")),
+      ("v:\n  - { x: 1, y: Sale (50 %, 2 for 1) }\n", (2, 16, "value end it inside { … }; quote the whole value: \"…\"")),
+    ] {
+      #expect(throws: Diagnostic(at(message.0, message.1), "invalid YAML: the commas inside this unquoted \(message.2)")) {
+        try read(text)
+      }
+    }
+    // Parentheses a comma does not split, or that nothing after the comma closes, are read as written.
+    for text in ["v: { color: \"rgb(1,2,3)\", c: f(1) }", "v: rgb(1, 2, 3)", "v: { text: Sale (ends Monday, color: red }", "v: [f(1), g(2)]"] {
+      #expect(try read(text) != nil, "\(text)")
+    }
+  }
+
   @Test static func byteOffsets() throws {
     let source = try SourceText(bytes: Array("ab\r\ncé\rx\nz".utf8), file: "t.cfg")
     #expect(source.location(ofByte: 0) == at(1, 1))
