@@ -187,8 +187,10 @@ struct Options: Sendable {
       case "-o", "--output-dir": options.outputDirectory = try nonEmpty(try value(), arg)
       case "--allow-outside": options.paths.allowed.append(try nonEmpty(try value(), arg))
       case "--format":
-        let list = Options.items(try value())
+        let text = try value()
+        let list = Options.items(text)
         guard !list.isEmpty else { throw UsageError(description: "option --format needs a value") }
+        try Options.checkNoEmptyItem(in: text, of: arg)
         var formats: [OutputFormat] = []
         for name in list {
           guard let format = OutputFormat(rawValue: name) else {
@@ -411,7 +413,19 @@ extension Options {
     var seen = Set<String>()
     let list = items(text).filter { seen.insert(LocaleSelection.tag($0)).inserted }
     guard !list.isEmpty else { throw UsageError(description: "option --locale needs a value, e.g. --locale ar,ja") }
+    try checkNoEmptyItem(in: text, of: "--locale")
     return list
+  }
+
+  /// Throws for a list with an empty item (`png,,gif`, `png,`, `,png`): a
+  /// name left out of a script's `"$A,$B"`, or a typo, is said rather than
+  /// skipped.
+  static func checkNoEmptyItem(in text: String, of option: String) throws {
+    let written = text.split(separator: ",", omittingEmptySubsequences: false)
+    guard let empty = written.firstIndex(where: { $0.allSatisfy(\.isWhitespace) }) else { return }
+    throw UsageError(
+      description: "option \(option) has an empty item (item \(empty + 1) of '\(text)'); "
+        + "write the list without it: \(items(text).joined(separator: ","))")
   }
 }
 

@@ -161,6 +161,10 @@ import TestSupport
       // A flag takes no value: --json=false was --json, --force=no forced.
       (["plan", "x.cfg", "--json=false"], "transvid: option --json takes no value, got '--json=false'"),
       (["x.cfg", "--force=no"], "transvid: option --force takes no value, got '--force=no'"),
+      // An empty item in a list is said, not skipped (`--format "$A,$B"` with no $B).
+      (["--format", "png,,gif", "x.cfg"], "transvid: option --format has an empty item (item 2 of 'png,,gif'); write the list without it: png,gif"),
+      (["check", "--format", "gif, ", "x.cfg"], "transvid: option --format has an empty item (item 2 of 'gif, '); write the list without it: gif"),
+      (["--locale", ",ar", "x.cfg"], "transvid: option --locale has an empty item (item 1 of ',ar'); write the list without it: ar"),
     ] {
       let capture = Capture()
       #expect(TransvidCommand.run(args, console: capture.console, environment: [:]) == 2)
