@@ -348,7 +348,7 @@ extension Options {
   static func parseGallery(_ arguments: ArraySlice<String>) throws -> Options {
     var inputs: [String] = []
     var output: String?
-    var stream = ArgumentStream(arguments, splitsJobs: false)
+    var stream = ArgumentStream(arguments, shortValued: ["-o"])
     while let arg = try stream.next() {
       switch arg {
       case "-h", "--help": return Options(command: .help)

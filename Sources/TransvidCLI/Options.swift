@@ -173,7 +173,7 @@ struct Options: Sendable {
       rest.removeFirst()
       return try parseCurve(rest)
     }
-    var stream = ArgumentStream(rest, splitsJobs: true, lists: ["--format", "--locale"])
+    var stream = ArgumentStream(rest, shortValued: ["-o", "-j"], lists: ["--format", "--locale"])
     /// The options given, as named (`-j`, `--report`), in order.
     var named: [String] = []
     while let arg = try stream.next() {
@@ -302,7 +302,7 @@ struct Options: Sendable {
   /// `curve NAME|SPEC [--samples N] [--duration S]`.
   private static func parseCurve(_ arguments: ArraySlice<String>) throws -> Options {
     var spec: String?, samples = 101, duration: Double?
-    var stream = ArgumentStream(arguments, splitsJobs: false)
+    var stream = ArgumentStream(arguments, shortValued: ["-n"])
     while let arg = try stream.next() {
       switch arg {
       case "-h", "--help": return Options(command: .help)
@@ -344,7 +344,7 @@ struct Options: Sendable {
     var options = Options()
     var job: String?, time: Double?, output: String?
     var paths = PathPolicy()
-    var stream = ArgumentStream(arguments, splitsJobs: false)
+    var stream = ArgumentStream(arguments, shortValued: ["-o", "-t"])
     while let arg = try stream.next() {
       let raw = stream.raw
       func value() throws -> String { try stream.value() }
@@ -459,8 +459,10 @@ extension JobLimits {
 }
 
 /// Command-line arguments one at a time: `--name=value` is read as `--name`
-/// with its value attached (and `-jN` as `-j N` when `splitsJobs`); `value()`
-/// takes the attached value or the next argument. An option takes one value:
+/// with its value attached, and a short option that takes a value
+/// (`shortValued`) written with it as POSIX's getopt reads it, `-oout` as
+/// `-o out` and `-j4` as `-j 4`; `value()` takes the attached value or the
+/// next argument. An option takes one value:
 /// a second one, in any of its spellings, is a usage error rather than
 /// replacing the first, except for the `repeatable` options; so is a flag
 /// given twice (`flag()`), which says nothing the first did not.
@@ -473,7 +475,8 @@ struct ArgumentStream {
   ]
 
   private var rest: ArraySlice<String>
-  private let splitsJobs: Bool
+  /// The short options that take a value (`-o`, `-j`), which may be written with it (`-oout`).
+  private let shortValued: Set<String>
   /// Options whose value is a comma-separated list, for the hint on a repeat.
   private let lists: Set<String>
   /// The option and value read so far for each option, by its first spelling.
@@ -484,9 +487,9 @@ struct ArgumentStream {
   /// The last argument's option name (`--shard` for `--shard=1/2`).
   private(set) var name = ""
 
-  init(_ arguments: ArraySlice<String>, splitsJobs: Bool, lists: Set<String> = []) {
+  init(_ arguments: ArraySlice<String>, shortValued: Set<String> = [], lists: Set<String> = []) {
     rest = arguments
-    self.splitsJobs = splitsJobs
+    self.shortValued = shortValued
     self.lists = lists
   }
 
@@ -504,9 +507,14 @@ struct ArgumentStream {
     if raw.hasPrefix("--"), let eq = raw.firstIndex(of: "=") {
       name = String(raw[..<eq])
       attached = String(raw[raw.index(after: eq)...])
-    } else if splitsJobs, raw.hasPrefix("-j"), raw.count > 2, !raw.hasPrefix("--") {
-      name = "-j"
+    } else if !raw.hasPrefix("--"), raw.utf8.count > 2, shortValued.contains(String(raw.prefix(2))) {
+      name = String(raw.prefix(2))
       attached = String(raw.dropFirst(2))
+      // getopt would read `-o=out` as the folder `=out`: that is seldom what was meant.
+      if attached?.first == "=" {
+        throw Options.UsageError(
+          description: "option \(name) takes its value as '\(name) VALUE' or '\(name)VALUE', not '\(raw)'")
+      }
     }
     return name
   }

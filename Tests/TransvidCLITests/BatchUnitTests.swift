@@ -175,6 +175,30 @@ import TestSupport
   }
 }
 
+/// A short option that takes a value takes it attached too, as POSIX's
+/// getopt reads `-oout` (it was an unknown option; only `-j4` was read so).
+@Suite struct AttachedShortOptionTests {
+  @Test func aShortOptionTakesItsValueAttached() throws {
+    let render = try Options.parse(["-oout", "-j2", "x.cfg"])
+    #expect(render.outputDirectory == "out" && render.jobs == 2 && render.command == .render(inputs: ["x.cfg"]))
+    #expect(try Options.parse(["watch", "x.cfg", "-o../demo"]).outputDirectory == "../demo")
+    let frame = try Options.parse(["frame", "x.cfg", "-t0.5", "-of.png"]).command
+    #expect(frame == .frame(job: "x.cfg", time: 0.5, output: "f.png", paths: PathPolicy()))
+    #expect(try Options.parse(["curve", "easeIn", "-n3"]).command == .curve(spec: "easeIn", samples: 3, duration: nil))
+    #expect(try Options.parse(["gallery", "r.json", "-om"]).command == .gallery(inputs: ["r.json"], output: "m"))
+    for (args, message) in [
+      (["-o=out", "x.cfg"], "option -o takes its value as '-o VALUE' or '-oVALUE', not '-o=out'"),
+      (["frame", "x.cfg", "-t=1", "-o", "f.png"], "option -t takes its value as '-t VALUE' or '-tVALUE', not '-t=1'"),
+      (["x.cfg", "-oa", "-ob"], "option -o is given twice ('-o a' and '-o b'); give it once"),
+      (["x.cfg", "-qj2"], "unknown option '-qj2'"),
+    ] {
+      let capture = Capture()
+      #expect(TransvidCommand.run(args, console: capture.console, environment: [:]) == 2, "\(args)")
+      #expect(capture.err == ["transvid: \(message)\nRun 'transvid --help' for usage."])
+    }
+  }
+}
+
 /// `check` and `plan` write no report, JUnit file or gallery: given one,
 /// they took it and wrote nothing, so a CI step publishing it passed empty.
 @Suite struct CheckWritesNoReportTests {
