@@ -237,8 +237,11 @@ struct Options: Sendable {
         options.jobTimeout = seconds
       case "--progress":
         let text = try value()
+        let modes = ["auto", "plain", "ndjson", "none"]
         guard let mode = ProgressMode(rawValue: text), mode != .tty else {
-          throw UsageError(description: "--progress needs auto, plain, ndjson or none, got '\(text)'")
+          throw UsageError(
+            description: "--progress needs auto, plain, ndjson or none, got '\(text)'"
+              + Options.hint(for: text, among: modes))
         }
         options.progress = mode
       case _ where limitOptions.contains(arg): try options.limits.set(arg, try value())
@@ -369,8 +372,11 @@ struct Options: Sendable {
         options.locales = locales
       case "--appearance":
         let name = try value()
+        // Written as a job's `appearances:` writes it, in lower case; `DARK` is a near miss, as there.
         guard ["light", "dark"].contains(name) else {
-          throw UsageError(description: "--appearance needs light or dark, got '\(name)'")
+          throw UsageError(
+            description: "--appearance needs light or dark, got '\(name)'"
+              + Options.hint(for: name, among: ["light", "dark"]))
         }
         options.appearance = name
       case "--allow-outside": paths.allowed.append(try nonEmpty(try value(), arg))

@@ -157,6 +157,10 @@ import TestSupport
       (["-j", "0", "x.cfg"], "transvid: option -j needs a whole number ≥ 1, got '0'"),
       (["--shard", "4/3", "x.cfg"], "transvid: --shard needs K/N with 1 ≤ K ≤ N (K is 1-based), got '4/3'"),
       (["--progress", "loud", "x.cfg"], "transvid: --progress needs auto, plain, ndjson or none, got 'loud'"),
+      // Names are written as listed, on the command line as in a job file (`appearances: [DARK]`): a wrong case is a near miss.
+      (["--progress", "PLAIN", "x.cfg"], "transvid: --progress needs auto, plain, ndjson or none, got 'PLAIN'; did you mean 'plain'?"),
+      (["frame", "x.cfg", "-t", "0", "-o", "f.png", "--appearance", "DARK"],
+       "transvid: --appearance needs light or dark, got 'DARK'; did you mean 'dark'?"),
       (["x.cfg", "--json"], "transvid: unknown option '--json'"),
       // A flag takes no value: --json=false was --json, --force=no forced.
       (["plan", "x.cfg", "--json=false"], "transvid: option --json takes no value, got '--json=false'"),
