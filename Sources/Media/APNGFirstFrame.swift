@@ -13,6 +13,9 @@ import CZlib
 /// as its image data, behind the same header and the chunks before the
 /// image data (palette, transparency, colour), which the frames share.
 ///
+/// A damaged acTL is as if it were not there (`PNGChunkCRC`): with no
+/// animation control the image data is a still PNG's, as Chromium draws it.
+///
 /// The first frame covers the whole image (the APNG specification requires
 /// it), so nothing of the default image shows through. A PNG whose first
 /// frame is not whole, has no data, or whose fdAT chunks fail their CRC is
@@ -40,7 +43,8 @@ enum APNGFirstFrame {
       guard end <= data.count else { return nil }
       let body = (offset + 8)..<(end - 4)
       switch type(offset) {
-      case "acTL": if !sawData { animated = true }
+      // A damaged acTL is none (`PNGChunkCRC`).
+      case "acTL": if !sawData, PNGChunkCRC.matches(data, chunkAt: offset, length: length) { animated = true }
       case "fcTL":
         // An fcTL before the image data makes the image data the first frame.
         guard sawData, animated else { return nil }

@@ -23,6 +23,9 @@ import CZlib
 /// Safari apply as they do a JPEG's: it is read here (`EXIFOrientation`),
 /// from the first eXIf chunk, as libpng keeps the first.
 ///
+/// An ancillary chunk that fails its CRC is left out and not read, as
+/// libpng and Chromium leave it (`PNGChunkCRC`).
+///
 /// Only chunks before the image data count: a profile or an orientation
 /// after the first IDAT is none, as the PNG specification places them and
 /// browsers read them (CSS Images 3: metadata after the image data is
@@ -34,7 +37,8 @@ enum PNGAncillaryChunks {
   static let maxProfileBytes = 16 << 20
 
   /// `data` (a PNG whose chunk list `ImageHeader` has checked) without its
-  /// tEXt, zTXt, iTXt and iCCP chunks, or nil when it has none; its ICC
+  /// tEXt, zTXt, iTXt and iCCP chunks and its damaged ancillary ones, or
+  /// nil when it has none; its ICC
   /// profile, inflated: nil when there is none before its image data, or it
   /// does not inflate within `maxProfileBytes`; and its EXIF orientation,
   /// nil when it records none before its image data; and its other colour
@@ -60,6 +64,9 @@ enum PNGAncillaryChunks {
       let body = (offset + 8)..<(offset + 8 + length)
       switch type {
       case Array("tEXt".utf8), Array("zTXt".utf8), Array("iTXt".utf8):
+        dropped = true
+      case _ where type[0] & 0x20 != 0 && !PNGChunkCRC.matches(data, chunkAt: offset, length: length):
+        // A damaged ancillary chunk is none (`PNGChunkCRC`).
         dropped = true
       case Array("iCCP".utf8):
         dropped = true

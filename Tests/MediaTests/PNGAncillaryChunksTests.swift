@@ -99,4 +99,44 @@ import Testing
     // Before the image data, the same profile turns the orange.
     #expect(PNGAncillaryChunks.separated(Self.png(iccp)).profile == profile)
   }
+
+  /// An ancillary chunk that fails its CRC is as if it were not there, as
+  /// libpng drops it and Chromium draws the PNG: a damaged profile, cICP,
+  /// gAMA, cHRM or tRNS changes no colour, a damaged sRGB leaves gAMA to
+  /// decide, a damaged eXIf turns nothing, a damaged acTL leaves a still
+  /// PNG. Each is left out of the stream libavcodec reads.
+  @Test func aDamagedAncillaryChunkIsNone() throws {
+    func damaged(_ chunk: [UInt8]) -> [UInt8] { chunk.dropLast() + [chunk.last! ^ 0x01] }
+    let plainData = Self.png([])
+    let plain = try ImageDecoder.decode(data: plainData, name: "plain.png")
+    let linear = Self.chunk("gAMA", [0, 1, 0x86, 0xA0])  // 1.0: linear light
+    let chunks: [(String, [UInt8])] = [
+      ("iCCP", Self.chunk("iCCP", Array("p".utf8) + [0, 0] + Self.deflated(try ColorProfileTests.displayP3()))),
+      ("cICP", Self.chunk("cICP", [12, 13, 0, 1])), ("gAMA", linear),
+      ("cHRM", Self.chunk("gAMA", [0, 0, 0xB1, 0x8F]) + Self.chunk("cHRM", [31270, 32900, 68000, 32000, 26500, 69000, 15000, 6000].flatMap(APNGFirstFrameTests.be))),
+      ("tRNS", Self.chunk("tRNS", [0, 255, 0, 149, 0, 0])),
+      ("eXIf", Self.chunk("eXIf", EXIFOrientationTests.tiff(6, littleEndian: true))),
+    ]
+    for (label, chunk) in chunks {
+      // The cHRM case's gAMA (1/2.2) stays whole: only the last chunk is damaged.
+      let whole = try ImageDecoder.decode(data: Self.png(chunk), name: "whole.png")
+      let cut = label == "cHRM" ? Array(chunk.prefix(16)) : []
+      let data = Self.png(cut + damaged(Array(chunk.dropFirst(cut.count))))
+      let separated = PNGAncillaryChunks.separated(data)
+      #expect(whole[1, 1] != plain[1, 1] || label == "eXIf", "\(label)")
+      #expect(separated.profile == nil && separated.orientation == nil, "\(label)")
+      #expect(separated.stream == Self.png(cut), "\(label)")
+      #expect(try ImageDecoder.decode(data: data, name: "damaged.png") == plain, "\(label)")
+    }
+    // A damaged sRGB: gAMA 1.0 decides, as without the sRGB.
+    let srgb = try ImageDecoder.decode(data: Self.png(damaged(Self.chunk("sRGB", [0])) + linear), name: "srgb.png")
+    #expect(srgb == (try ImageDecoder.decode(data: Self.png(linear), name: "linear.png")) && srgb != plain)
+    // A damaged acTL: the image data is a still PNG's, not a default image.
+    let apng = APNGFirstFrameTests.apng(hiddenDefault: true)
+    let acTL = try #require(apng.firstRange(of: Array("acTL".utf8))).lowerBound
+    var still = apng
+    still[acTL + 4 + 8 + 3] ^= 0x01
+    #expect(APNGFirstFrame.stream(still) == nil)
+    #expect(try ImageDecoder.decode(data: still, name: "still.png")[0, 0] == APNGFirstFrameTests.orange)
+  }
 }
