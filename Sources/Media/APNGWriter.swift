@@ -1,7 +1,8 @@
 /// Encodes frames into an animated PNG (libavcodec's apng encoder, straight
-/// RGBA, lossless) that loops forever or a given number of times. Holds
-/// are merged as in the GIF (`mergesHolds`): a picture's delay is its pts
-/// gap, whole frames of `1/fps` s, exact where the fraction fits APNG's
+/// RGBA, lossless) that loops forever or a given number of times, tagged
+/// sRGB as the poster PNG is (sRGB, cHRM and gAMA chunks), so a viewer that
+/// colour-manages only tagged images shows the two alike. Holds are merged
+/// as in the GIF (`mergesHolds`): a picture's delay is its pts gap, whole frames of `1/fps` s, exact where the fraction fits APNG's
 /// 16-bit numerator and denominator, else the nearest that does (the
 /// muxer's, and `finish`'s, `av_reduce` to 65535; at an NTSC rate a
 /// picture of more than 65 frames may not fit), and
@@ -26,7 +27,7 @@ public final class APNGWriter: VideoWriter {
       path: path, fps: fps,
       encoding: Encoding(
         container: "apng", codec: "apng", pixelFormat: .rgba, width: width, height: height,
-        timeBase: rate.timeBase, frameRate: rate.frames, frameRateDenominator: rate.denominator, muxerOptions: [("plays", "\(plays)"), ("final_delay", "\(rate.timeBase.num)/\(rate.timeBase.den)")],
+        timeBase: rate.timeBase, frameRate: rate.frames, frameRateDenominator: rate.denominator, taggedSRGB: true, muxerOptions: [("plays", "\(plays)"), ("final_delay", "\(rate.timeBase.num)/\(rate.timeBase.den)")],
         what: what))
   }
 

@@ -28,6 +28,10 @@ struct Encoding {
   /// Tag the stream BT.709 primaries, transfer and matrix, limited range —
   /// what the YUV converter writes.
   var taggedBT709 = false
+  /// Tag the stream sRGB (BT.709 primaries, the sRGB transfer function):
+  /// libavcodec's PNG encoders write it as sRGB, cHRM and gAMA chunks, as
+  /// `PNGWriter` tags a poster.
+  var taggedSRGB = false
   /// Encoder threads; 0 lets the encoder choose (1 is libavcodec's default).
   var threads = 1
   /// The encoder's target bit rate; nil keeps libavcodec's default.

@@ -71,6 +71,10 @@ final class MuxedEncoder {
         c.pointee.colorspace = AVCOL_SPC_BT709
         c.pointee.color_range = AVCOL_RANGE_MPEG
       }
+      if e.taggedSRGB {
+        c.pointee.color_primaries = AVCOL_PRI_BT709
+        c.pointee.color_trc = AVCOL_TRC_IEC61966_2_1
+      }
       c.pointee.thread_count = Int32(e.threads)
       if let rate = e.bitRate { c.pointee.bit_rate = Int64(rate) }
       c.pointee.flags |= Int32(AV_CODEC_FLAG_BITEXACT)

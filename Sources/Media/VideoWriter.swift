@@ -77,6 +77,11 @@ public class VideoWriter {
       frame.pointer.pointee.colorspace = AVCOL_SPC_BT709
       frame.pointer.pointee.color_range = AVCOL_RANGE_MPEG
     }
+    if encoding.taggedSRGB {
+      // The PNG encoders write their colour chunks from the frame's tags.
+      frame.pointer.pointee.color_primaries = AVCOL_PRI_BT709
+      frame.pointer.pointee.color_trc = AVCOL_TRC_IEC61966_2_1
+    }
   }
 
   /// Encodes one frame. It must be `width × height`.

@@ -6,7 +6,7 @@ import Rendering
 /// full pixel size and rate, at most 60 fps (`AnimationRate`).
 struct APNGOutput: FormatWriter {
   var fileType: OutputFileType { APNGWriter.fileType }
-  var cacheKey: String { "apng-60fps final-hold" }
+  var cacheKey: String { "apng-60fps final-hold srgb-tagged" }
 
   func write(_ renderer: FrameRenderer, to path: String, onFrame: (Int) throws -> Void) throws -> OutputSummary {
     let (renderer, note) = AnimationRate.renderer(renderer, format: "apng")
