@@ -158,8 +158,9 @@ final class RestingImages: Sendable {
     worked(through: segment) { $0.hosts[segment] }
   }
 
-  /// How light `overlay`'s ink is at the start and end of `segment`; nil
-  /// unless it follows the screens.
+  /// How light `overlay`'s ink is at the start of `segment` and at its
+  /// transition's end (the end a cancelled step heads for and turns back
+  /// from); nil unless it follows the screens.
   func lightness(segment: Int, of overlay: Overlay) -> (start: Double, end: Double)? {
     guard followers[overlay] != nil else { return nil }
     return worked(through: segment) { $0.lightness[segment][overlay] }
@@ -242,9 +243,31 @@ final class RestingImages: Sendable {
       }
       entry.context = context
       entry.host = host
-      // A cancelled step leaves the display as it was, and ends where it started.
-      guard !step.isCancelled, let transition = transitions[index], let context, let plainTo = screens[step.to] else {
+      guard let transition = transitions[index], let context, let plainTo = screens[step.to] else {
         for (overlay, value) in start { entry.lightness[overlay] = (value, value) }
+        return entry
+      }
+      // What the step shows at its end: its own last frame.
+      func lastFrame() -> Bitmap {
+        let layers = transition.layers(in: context, at: transition.totalDuration)
+        var image = canvasImage(FrameRenderer.shown(layers, for: step, inside: host, size: spec.canvas.size))
+        if let statusBar, statusBar.drawn == nil, let plainFrom = screens[step.from] {
+          statusBar.apply(to: &image, area: PixelArea(whole: image), transition: (plainFrom.image, plainTo.image, 1))
+          image.updateOpacityHint()
+        }
+        return image
+      }
+      // A cancelled step leaves the display as it was, and ends where it
+      // started; its overlays' ink goes the way the step's own clock goes,
+      // toward the ink over its last frame and back as the screens return
+      // (the clock is back at 0 when the step ends), as the screenshots'
+      // strips cross-fade on that clock.
+      guard !step.isCancelled else {
+        guard !followers.isEmpty else { return entry }
+        let image = lastFrame()
+        for (overlay, follower) in followers {
+          entry.lightness[overlay] = (start[overlay] ?? 0, follower.lightness(image, behind(overlay, &p)))
+        }
         return entry
       }
       if reverse {
@@ -267,12 +290,7 @@ final class RestingImages: Sendable {
         }
       }
       // What the step leaves on display: its own last frame.
-      let layers = transition.layers(in: context, at: transition.totalDuration)
-      var image = canvasImage(FrameRenderer.shown(layers, for: step, inside: host, size: spec.canvas.size))
-      if let statusBar, statusBar.drawn == nil, let plainFrom = screens[step.from] {
-        statusBar.apply(to: &image, area: PixelArea(whole: image), transition: (plainFrom.image, plainTo.image, 1))
-        image.updateOpacityHint()
-      }
+      let image = lastFrame()
       p.display = image == plainTo.image ? nil : image
       for (overlay, follower) in followers {
         let end = follower.lightness(image, behind(overlay, &p))

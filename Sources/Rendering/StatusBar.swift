@@ -28,7 +28,9 @@ import Transitions
 ///   drawn left to right, as system symbols that are not directional are): light glyphs where the screen's
 ///   top strip is dark (mean luma below half), and through a transition
 ///   between a light and a dark screen the glyphs' ink cross-fades over its
-///   progress, as UIKit animates a style change alongside a push.
+///   progress, as UIKit animates a style change alongside a push (on the
+///   transition's own clock, as the screenshots' strips: a cancelled
+///   gesture fades back).
 struct StatusBar: Sendable {
   let spec: StatusBarSpec
   /// The strip's height in pixels.

@@ -43,6 +43,33 @@ import Testing
     #expect(abs(Int(mid.r) - 128) <= 2 && mid.r == mid.g && mid.g == mid.b, "\(mid)")
   }
 
+  /// A back-swipe the finger cancels between a black screen and the white
+  /// one below: the ink goes the way the screens go, toward the white
+  /// screen's dark glyphs as the finger drags it into view and back as it
+  /// returns, on the step's clock as the screenshots' strips cross-fade,
+  /// and the bar ends in the black screen's style. It stayed white through
+  /// the gesture, white glyphs over the white screen the drag uncovered.
+  @Test func aCancelledSwipeBackFadesTheInkTowardTheScreenBelowAndBack() throws {
+    let job = Self.pushJob().replacing("\"9:41\" }", with: "\"9:41\" }, homeIndicator: true") + """
+
+        - pop: { gesture: { direction: right, distance: [0, 118, 236], interval: 0.1, release: cancel } }
+        - hold: 0.2
+      """
+    let (renderer, frame) = try Self.frames(job)
+    let (x, y) = Self.battery
+    let indicator = (x: 196, y: 841)
+    // The pop starts at frame 12; the finger is 0.3 and 0.6 of the way at
+    // frames 13 and 14, lifts, and the screens are back by frame 16.
+    #expect(renderer.frameCount == 18)
+    for (n, share) in [(12, 0.0), (13, 0.3), (14, 0.6), (16, 0.0), (17, 0.0)] {
+      let ink = 255 * (1 - share)
+      let bar = frame(n)[x, y], bottom = frame(n)[indicator.x, indicator.y]
+      let near = abs(Double(bar.r) - ink) <= 2 && abs(Double(bottom.r) - ink) <= 2
+      #expect(near, "frame \(n): \(bar), \(bottom), expected \(ink)")
+    }
+    #expect(frame(17)[x, y] == Pixel(r: 255, g: 255, b: 255, a: 255))
+  }
+
   @Test func aGivenStyleStays() throws {
     let (renderer, dark) = try Self.frames(Self.pushJob(style: ", style: dark"))
     let (x, y) = Self.battery
