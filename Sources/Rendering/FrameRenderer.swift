@@ -293,7 +293,8 @@ public struct FrameRenderer: Sendable {
   /// The system's overlays over frame `n`: the status bar (the screens'
   /// strips cross-fading during a transition, or the drawn bar) and the
   /// home indicator, each drawn in the ink its segment's lightness gives
-  /// at the transition's progress.
+  /// at the transition's progress (none through its delay, where the old
+  /// screen shows alone).
   private func fixSystemOverlays(_ n: Int, in bitmap: inout Bitmap, area: PixelArea) {
     guard statusBar != nil || homeIndicator != nil else { return }
     var strips: (Bitmap, Bitmap, Double)?
@@ -302,7 +303,7 @@ public struct FrameRenderer: Sendable {
       case .transition(_, let step) = timeline.segments[index].content, let transition = transitions[index],
       let from = screens[step.from], let to = screens[step.to]
     {
-      progress = transition.totalDuration > 0 ? time / transition.totalDuration : 1
+      progress = transition.animationProgress(atTime: time)
       strips = (from.image, to.image, progress)
     }
     let segment = timeline.segmentIndex(ofFrame: n)

@@ -196,6 +196,14 @@ extension Transition {
   /// The whole step: delay plus animation.
   public var totalDuration: Double { delay + duration }
 
+  /// How much of the animation's length has passed at `time` on the step's
+  /// clock: 0 through the delay, when the old screen shows alone, to 1 at
+  /// its end.
+  public func animationProgress(atTime time: Double) -> Double {
+    guard duration > 0 else { return time >= delay ? 1 : 0 }
+    return Swift.min(1, Swift.max(0, (time - delay) / duration))
+  }
+
   public var valueCurve: AnimationCurve? { nil }
 
   /// The to-screen alone, filling the container.

@@ -70,6 +70,26 @@ import Testing
     #expect(frame(17)[x, y] == Pixel(r: 255, g: 255, b: 255, a: 255))
   }
 
+  /// Through a step's `delay` the old screen shows alone, and so does its
+  /// style: the glyphs' ink and the screenshots' strips start to change
+  /// when the animation does. Both had gone half way by the end of a 1 s
+  /// delay before a 1 s push, over the white screen still alone.
+  @Test func theStyleWaitsThroughAStepsDelay() throws {
+    let delayed = Self.pushJob().replacing("duration: 1 }", with: "duration: 1, delay: 1 }")
+    let (renderer, frame) = try Self.frames(delayed)
+    let (x, y) = Self.battery
+    #expect(renderer.frameCount == 22)
+    for n in [0, 5, 9, 10] { #expect(frame(n)[x, y] == Pixel(r: 0, g: 0, b: 0, a: 255), "frame \(n)") }
+    let mid = frame(15)[x, y]
+    #expect(abs(Int(mid.r) - 128) <= 2, "\(mid)")
+    #expect(frame(21)[x, y] == Pixel(r: 255, g: 255, b: 255, a: 255))
+    // The screenshots' own strip alike.
+    let (_, strip) = try Self.frames(delayed.replacing("statusBar: { time: \"9:41\" }", with: "statusBar: 54"))
+    for n in [0, 5, 9, 10] { #expect(strip(n)[100, 20] == Pixel(r: 255, g: 255, b: 255, a: 255), "frame \(n)") }
+    let half = strip(15)[100, 20]
+    #expect(abs(Int(half.r) - 128) <= 2, "\(half)")
+  }
+
   @Test func aGivenStyleStays() throws {
     let (renderer, dark) = try Self.frames(Self.pushJob(style: ", style: dark"))
     let (x, y) = Self.battery
