@@ -300,6 +300,15 @@ struct BatchPlan: Sendable {
   /// The jobs of one file (one per locale, `JobSpec.localizedJobs`), parsed and
   /// placed; a broken file is one failed job.
   static func place(file: String, options: Options) -> [PlannedJob] {
+    // A job file deeper than the kernel opens by path, found by descriptor (`FolderListing`): said, not lost.
+    if file.utf8.count >= Int(PATH_MAX) {
+      var job = PlannedJob(file: file, name: PathText.baseName(of: file))
+      job.failure = JobFailure(
+        file: file,
+        message: "cannot read this job file: its path is \(file.utf8.count) bytes long, and the system opens paths "
+          + "of at most \(PATH_MAX - 1) bytes (PATH_MAX); move it to a folder less deep")
+      return [job]
+    }
     // A folder here is one `findJobs` could not read: the job files in it would be lost without a word.
     var info = stat()
     if stat(file, &info) == 0, info.st_mode & S_IFMT == S_IFDIR {

@@ -479,6 +479,46 @@ let canRunUnprivileged: Bool = {
       "\(merge.status) \(merge.stderr)")
   }
 
+  /// A job file deeper than the kernel opens by path (3000 folders below
+  /// `jobs/`, a path of 36 013 bytes) fails as a job of its own, saying so,
+  /// and the other job renders, exit 1 (the batch sweep: FileManager's
+  /// enumerator stopped short of it without a word, exit 0).
+  @Test func aJobDeeperThanThePathLimitIsSaidNotPassedOver() throws {
+    let dir = try makeTemporaryDirectory()
+    defer {
+      // `rm` removes a tree of any depth; FileManager stops at PATH_MAX.
+      let rm = Process()
+      rm.executableURL = URL(fileURLWithPath: "/bin/rm")
+      rm.arguments = ["-rf", dir]
+      if (try? rm.run()) != nil { rm.waitUntilExit() }
+    }
+    try FileManager.default.createDirectory(atPath: path(dir, "jobs"), withIntermediateDirectories: true)
+    try write(tinyJob(name: "top"), to: "jobs/top.cfg", in: dir)
+    // Made folder by folder through descriptors: no path to it fits PATH_MAX.
+    var folder = open(path(dir, "jobs"), O_RDONLY | O_DIRECTORY)
+    for _ in 0..<3000 {
+      #expect(mkdirat(folder, "d0123456789", 0o755) == 0)
+      let next = openat(folder, "d0123456789", O_RDONLY | O_DIRECTORY)
+      close(folder)
+      folder = next
+    }
+    let job = Array(tinyJob(name: "deep").utf8)
+    let file = openat(folder, "deep.cfg", O_WRONLY | O_CREAT | O_EXCL, 0o644)
+    #expect(job.withUnsafeBytes { Glibc.write(file, $0.baseAddress, $0.count) } == job.count)
+    close(file)
+    close(folder)
+    let deep = "jobs/" + Array(repeating: "d0123456789", count: 3000).joined(separator: "/") + "/deep.cfg"
+    let failure =
+      "\(deep): error: cannot read this job file: its path is 36013 bytes long, and the system opens paths "
+      + "of at most 4095 bytes (PATH_MAX); move it to a folder less deep"
+    let run = try runTransvid(["jobs", "-o", "out", "-q", "--report", "report.json"], in: dir)
+    let said = run.status == 1 && run.errorLines == [failure]
+    #expect(said, "\(run.status) \(run.stderr.suffix(300))")
+    #expect(files(in: path(dir, "out")).keys.sorted() == ["top.mp4"])
+    let statuses = try reportJobs(path(dir, "report.json")).map { "\($0["file"] ?? "") \($0["status"] ?? "")" }
+    #expect(statuses == ["\(deep) failed", "jobs/top.cfg rendered"])
+  }
+
   /// An output folder the batch may not write in (no write permission, a
   /// read-only mount), `-o`'s or a job's `output.dir`, fails each job that
   /// would write there saying so, at `output.dir` for the job's own (the
