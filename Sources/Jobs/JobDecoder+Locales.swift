@@ -101,6 +101,14 @@ extension JobDecoder {
     case .failure(let failure):
       throw Diagnostic(node.location, "strings: cannot read '\(written)': \(failure)")
     }
+    let decoded = try StringCatalogMemo.decoded(path: resolvedPath, bytes: bytes) { () throws(Diagnostic) in
+      try Self.decodeCatalog(bytes, at: resolvedPath)
+    }
+    return (decoded.sourceLanguage, decoded.tables)
+  }
+
+  /// The source language and tables the String Catalog `bytes`, read at `resolvedPath`, give.
+  private static func decodeCatalog(_ bytes: [UInt8], at resolvedPath: String) throws(Diagnostic) -> StringCatalogMemo.Decoded {
     let source = try SourceText(
       bytes: bytes, file: resolvedPath, what: "the String Catalog", maximumSize: SourceText.maximumCatalogSize)
     guard let root = try YAMLReader.parse(source, json: true, maximumNodes: YAMLReader.maximumCatalogNodes) else {
@@ -116,7 +124,7 @@ extension JobDecoder {
       try decoder.string(languageNode, top.path("sourceLanguage"), expected: "a language code"), at: languageNode.location,
       top.path("sourceLanguage"), seen: &none)
     var tables: [String: [String: LocalizedString]] = [:]
-    guard let strings = top["strings"] else { return (language, tables) }
+    guard let strings = top["strings"] else { return StringCatalogMemo.Decoded(sourceLanguage: language, tables: tables) }
     guard let entries = strings.pairs else { throw decoder.mismatch(strings, top.path("strings"), expected: "a mapping of keys") }
     for entry in entries {
       let entryPath = top.path("strings").appending(entry.key)
@@ -140,7 +148,7 @@ extension JobDecoder {
         }
       }
     }
-    return (language, tables)
+    return StringCatalogMemo.Decoded(sourceLanguage: language, tables: tables)
   }
 
   /// A translation, of any length: what a label draws is held to
