@@ -291,6 +291,7 @@ public struct AtomicFile: Sendable {
   /// first that `path` is not something other than a regular file.
   public init(replacing path: String) throws(MediaError) {
     guard !path.isEmpty else { throw MediaError("write ''", "the path is empty") }
+    try Self.checkLength(of: path)
     try Platform.checkReplaceable(path)
     let (dir, name) = Platform.split(path)
     // The folder is named without the slash `split` keeps: `create folder 'out'`, not 'out/'.
@@ -310,10 +311,32 @@ public struct AtomicFile: Sendable {
   /// creating nothing: a target refused before any work is done.
   public static func check(replacing path: String) throws(MediaError) {
     guard !path.isEmpty else { throw MediaError("write ''", "the path is empty") }
+    try checkLength(of: path)
     try Platform.checkReplaceable(path)
     let (dir, _) = Platform.split(path)
     if !dir.isEmpty { try Platform.checkDirectories(dir) }
     try Platform.checkCanCreate(in: dir, operation: "write '\(path)'")
+  }
+
+  /// Throws when the private folder or the file in it would have a name
+  /// or path longer than the system takes: the folder is named by the
+  /// file's name and 12 bytes more (`.` and `.tmp-XXXXXX`), at most
+  /// NAME_MAX, and the file in it by a path under PATH_MAX.
+  static func checkLength(of path: String) throws(MediaError) {
+    let (dir, name) = Platform.split(path)
+    let folderName = name.utf8.count + 12
+    if folderName > Int(NAME_MAX) {
+      throw MediaError(
+        "write '\(path)'",
+        "its name is \(name.utf8.count) bytes long; the system takes \(Int(NAME_MAX) - 12) with transvid's temporary suffix")
+    }
+    let temporary = dir.utf8.count + folderName + 1 + name.utf8.count
+    if temporary >= Int(PATH_MAX) {
+      throw MediaError(
+        "write '\(path)'",
+        "its path is \(path.utf8.count) bytes long; with transvid's temporary folder it would be \(temporary), "
+          + "and the system opens paths of at most \(Int(PATH_MAX) - 1) (PATH_MAX)")
+    }
   }
 
   /// Writes all of `bytes` into the temp file (created here, exclusively).

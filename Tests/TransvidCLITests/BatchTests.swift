@@ -379,6 +379,33 @@ func transvid(_ arguments: [String], _ capture: Capture = Capture(), environment
     #expect(lstat(path(dir, "link.json"), &status) == 0 && status.st_mode & S_IFMT == S_IFREG)
   }
 
+  /// A report whose name or path is longer than the system takes is
+  /// refused before anything renders, exit 2, as a device is (the batch
+  /// sweep: with `--report` of a 300-byte name the batch rendered every job
+  /// and then could not write it, "File name too long", exit 1).
+  @Test func aReportNamedLongerThanTheSystemTakesIsRefusedBeforeTheRun() throws {
+    let dir = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    try FileManager.default.createDirectory(atPath: path(dir, "jobs"), withIntermediateDirectories: true)
+    try write(tinyJob(name: "p"), to: "jobs/p.cfg", in: dir)
+    let long = String(repeating: "r", count: 300) + ".json"
+    let deep = Array(repeating: "folder", count: 600).joined(separator: "/") + "/r.json"
+    for (option, target, says) in [
+      ("--report", long, "its name is 305 bytes long; the system takes 243 with transvid's temporary suffix"),
+      ("--junit", "new/" + long, "its name is 305 bytes long; the system takes 243 with transvid's temporary suffix"),
+      (
+        "--report", deep,
+        "its path is 4206 bytes long; with transvid's temporary folder it would be 4225, "
+          + "and the system opens paths of at most 4095 (PATH_MAX)"
+      ),
+    ] {
+      let run = try runTransvid(["jobs", "-o", "out", option, target], in: dir)
+      let refused = run.status == 2 && run.errorLines == ["transvid: \(option) '\(target)': \(says)", "Run 'transvid --help' for usage."]
+      #expect(refused, "\(run.status) \(run.stderr)")
+      #expect(!FileManager.default.fileExists(atPath: path(dir, "out")))
+    }
+  }
+
   /// A report in a folder that cannot be written (a read-only mount: its
   /// own folder, a missing folder below it, a gallery's) is refused before
   /// anything renders, exit 2, as a device is; the batch rendered every job
