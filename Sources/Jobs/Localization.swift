@@ -60,8 +60,8 @@ public struct Localization: Hashable, Sendable {
   /// app's localizations to a preferred language: the tag; without its
   /// variants (`de-CH-1996` → `de-CH`, ICU's parent); without its
   /// script (`zh-Hant-HK` → `zh-HK`); its CLDR parent where the language
-  /// has regional families (`es-MX` → `es-419`; `en-AU` → `en-001`, then
-  /// `en-GB`, which Apple takes for it; `pt-AO` → `pt-PT`; `zh-MO` →
+  /// has regional families (`es-MX` → `es-419`; `en-NZ` → `en-AU` →
+  /// `en-GB` → `en-001`, Apple's, `englishParents`; `pt-AO` → `pt-PT`; `zh-MO` →
   /// `zh-HK`); the language in its script, written or likely (`zh-TW` →
   /// `zh-Hant`, `zh-CN` → `zh-Hans`: Foundation's likely subtags), and
   /// the Chinese tables after it (`chineseParents`); the language (`pt`
@@ -84,7 +84,7 @@ public struct Localization: Hashable, Sendable {
     if let region {
       switch language {
       case "es" where latinAmericanSpanish.contains(region): result.append("es-419")
-      case "en" where !["US", "PR", "GU", "AS", "MP", "UM", "VI", "001"].contains(region): result += ["en-001", "en-GB"]
+      case "en": result += englishParents(region: region)
       case "pt" where europeanPortuguese.contains(region): result.append("pt-PT")
       case "zh" where region == "MO": result += ["zh-Hant-HK", "zh-HK"]
       default: break

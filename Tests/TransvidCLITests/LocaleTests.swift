@@ -305,6 +305,23 @@ import TransvidCLI
       ])
   }
 
+  /// English reads its regional parents as Apple chains them (the stage
+  /// sweep): `en-NZ` drew an `en-001` table beside an `en-AU` one, where
+  /// Apple's parent of New Zealand's English is Australia's; `en-AU` read
+  /// `en-001` before `en-GB`, its parent; `en-DE` skipped `en-150`; and
+  /// `en-CA`, `en-PH` (parent `en`) and `en-IL` (parent `en-001` alone)
+  /// drew British strings.
+  @Test func englishReadsApplesRegionalParents() throws {
+    let inline = """
+      { en: { greet: en, items: x }, en-AU: { greet: AU }, en-GB: { greet: GB, items: GB },
+        en-001: { greet: "001", items: "001" }, en-150: { greet: "150" } }
+      """
+    let locales = ["en-NZ", "en-FJ", "en-AU", "en-DE", "en-CY", "en-IN", "en-IL", "en-CA", "en-PH", "en-150"]
+    let spec = try JobParser.parse(Self.job(locales: "[\(locales.joined(separator: ", "))]", strings: inline), file: "j.cfg")
+    let texts = spec.localizedJobs().map { job in job.screens[0].views.map { $0.text ?? "" }.joined(separator: "/") }
+    #expect(texts == ["AU/GB", "GB/GB", "AU/GB", "150/GB", "150/GB", "GB/GB", "001/001", "en/x", "en/x", "150/GB"])
+  }
+
   /// A locale that writes its script reads no table in another script (the
   /// locales sweep): `sr-Latn` drew the `sr` table's Cyrillic, `pa-Arab`
   /// Gurmukhi, `az-Cyrl` Latin `az`, `zh-Hant` a Simplified `zh`. A table
