@@ -107,6 +107,28 @@ enum ScriptFonts {
     #expect(Set(marked.glyphs.map(\.font)).count == 1)
   }
 
+  /// A combining mark with no base before it sits on a dotted circle
+  /// (U+25CC), as CoreText draws it (the stage sweep): a label of "\u{301}"
+  /// alone drew nothing, its zero-width accent hanging left of the line,
+  /// and "\u{301}abc" an accent outside the label. After any other text,
+  /// in another font too, the mark is that text's and no circle is drawn.
+  @Test static func aMarkWithoutABaseSitsOnADottedCircle() {
+    let circle = TestFonts.dejaVu.glyph(for: "\u{25CC}")
+    let alone = TextLayout("\u{301}", fonts: ScriptFonts.set, weight: .regular, pixelSize: 40, maxWidth: 1e6)
+    #expect(alone.glyphs.map(\.glyph) == [circle, TestFonts.dejaVu.glyph(for: "\u{301}")])
+    #expect(alone.width == TestFonts.dejaVu.advance(of: circle!, pixelSize: 40))
+    let leading = TextLayout("\u{301}ab", fonts: ScriptFonts.set, weight: .regular, pixelSize: 40, maxWidth: 1e6)
+    #expect(leading.glyphs.first?.glyph == circle && leading.glyphs.count == 4)
+    for text in ["a\u{301}", "\u{5D0}\u{301}", "ท\u{E31}", "日\u{301}"] {
+      let line = TextLayout(text, fonts: ScriptFonts.set, weight: .regular, pixelSize: 40, maxWidth: 1e6)
+      #expect(!line.glyphs.contains { line.faces[$0.font].glyph(for: "\u{25CC}") == $0.glyph }, "\(text)")
+    }
+    let size = Size(width: 100, height: 60)
+    let ink = Ink(Label("\u{301}", style: TextStyle(size: 40)).render(size: size, scale: 1, fonts: ScriptFonts.set))
+    let inside = ink.total > 0 && ink.minX >= 0 && ink.maxX < 40
+    #expect(inside)
+  }
+
   @Test static func naturalAlignmentIsTheLeadingEdge() {
     let size = Size(width: 300, height: 60)
     func ink(_ text: String, _ alignment: TextAlignment) -> Ink {

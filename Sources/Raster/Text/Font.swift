@@ -220,12 +220,21 @@ public final class Font: Sendable {
   /// them (GPOS kerning) are scaled as FreeType scales kerning (26.6), so a
   /// Latin line lands on the same subpixel positions as FreeType alone with
   /// the face's `kern` pairs, whose values DejaVu's GPOS repeats.
+  ///
+  /// A run at the start of `text` is shaped as the beginning of the text
+  /// (and one at its end as its end), so a combining mark with no base
+  /// before it, "\u{301}" alone, is drawn on a dotted circle (U+25CC), as
+  /// CoreText draws it; after other text the mark is that text's.
   func shape(
     _ text: [UInt32], range: Range<Int>, rightToLeft: Bool, script: hb_script_t, language: String?, pixelSize: Double
   ) -> [ShapedGlyph] {
     let buffer = hb_buffer_create()
     defer { hb_buffer_destroy(buffer) }
     hb_buffer_add_utf32(buffer, text, Int32(text.count), UInt32(range.lowerBound), Int32(range.count))
+    var flags = HB_BUFFER_FLAG_DEFAULT.rawValue
+    if range.lowerBound == 0 { flags |= HB_BUFFER_FLAG_BOT.rawValue }
+    if range.upperBound == text.count { flags |= HB_BUFFER_FLAG_EOT.rawValue }
+    hb_buffer_set_flags(buffer, hb_buffer_flags_t(rawValue: flags))
     hb_buffer_set_direction(buffer, rightToLeft ? HB_DIRECTION_RTL : HB_DIRECTION_LTR)
     hb_buffer_set_script(buffer, script)
     if let language { hb_buffer_set_language(buffer, hb_language_from_string(language, -1)) }
