@@ -129,6 +129,23 @@ enum ScriptFonts {
     #expect(inside)
   }
 
+  /// A mark on a space is drawn (the stage sweep): " \u{301}" and
+  /// "\u{A0}\u{301}", as Unicode writes an accent shown alone, drew
+  /// nothing, as every glyph of a space's cluster was skipped as blank.
+  @Test static func aMarkOnASpaceIsDrawn() {
+    let size = Size(width: 100, height: 60)
+    func ink(_ text: String) -> Ink {
+      Ink(Label(text, style: TextStyle(size: 40, alignment: .left)).render(size: size, scale: 1, fonts: ScriptFonts.set))
+    }
+    let accent = ink("x\u{301}").total - ink("x").total
+    #expect(accent > 0)
+    for text in [" \u{301}", "\u{A0}\u{301}", "a \u{301}b"] {
+      let drawn = ink(text).total - ink(text.replacingOccurrences(of: "\u{301}", with: "")).total
+      #expect(drawn > accent / 2, "\(text.unicodeScalars.map { String($0.value, radix: 16) })")
+    }
+    #expect(ink(" ").isEmpty && ink("\u{A0}").isEmpty)
+  }
+
   @Test static func naturalAlignmentIsTheLeadingEdge() {
     let size = Size(width: 300, height: 60)
     func ink(_ text: String, _ alignment: TextAlignment) -> Ink {

@@ -70,7 +70,10 @@ struct ShapedLine {
         text, range: run, rightToLeft: levels[run.lowerBound] & 1 == 1, script: scripts[run.lowerBound].resolved,
         language: language, pixelSize: pixelSize)
       for g in shaped {
-        let isWhitespace = Unicode.Scalar(text[g.cluster])?.properties.isWhitespace ?? false
+        // Only a space's own glyph is blank: a mark HarfBuzz clusters with
+        // it (" \u{301}", as Unicode shows an accent alone) is drawn.
+        let scalar = Unicode.Scalar(text[g.cluster]) ?? "\u{0}"
+        let isWhitespace = scalar.properties.isWhitespace && faces[font].glyph(for: scalar) == g.glyph
         glyphs.append(
           TextLayout.Glyph(
             font: font, glyph: g.glyph, x: pen + g.offsetX, y: -g.offsetY, advance: g.advance, cluster: g.cluster,
