@@ -8,7 +8,10 @@ import Raster
 /// Every change reaches the file. A picture is the rectangle of the frame
 /// that differs in any byte from the frame before (its offsets made even,
 /// as WebP stores them), replacing what was there (no blending); a frame
-/// equal to the one before lengthens the picture on display. libwebp's own
+/// equal to the one before lengthens the picture on display. In lossy mode
+/// the rectangle also takes in the pixels at rest that an earlier picture,
+/// encoded while something near them moved, left visibly off
+/// (`WebPDisplay`), so a screen at rest shows as it was drawn. libwebp's own
 /// animation encoder (`WebPAnimEncoder`, which FFmpeg's `libwebp_anim`
 /// wraps) is not used: in lossy mode it takes pixels within a
 /// quality-dependent distance of the frame before as unchanged and drops
@@ -43,6 +46,9 @@ public final class WebPWriter: FrameSink {
   private var previous: [UInt8], current: [UInt8]
   /// The encoded pictures: their bitstream, offset and first frame.
   private var pictures: [(data: [UInt8], x: Int, y: Int, start: Int)] = []
+  /// Lossy only: what a decoder shows, to encode again the pixels at rest
+  /// that a picture left off (`WebPDisplay`).
+  private var display: WebPDisplay?
   private var frameCount = 0
   private var isDone = false
 
@@ -67,6 +73,7 @@ public final class WebPWriter: FrameSink {
     rate = VideoWriter.timing(fps, fractional: fractional)
     previous = [UInt8](repeating: 0, count: width * height * 4)
     current = previous
+    if !lossless { display = WebPDisplay(width: width, height: height) }
   }
 
   /// Encodes the part of `bitmap` that differs from the frame before (all
@@ -78,21 +85,41 @@ public final class WebPWriter: FrameSink {
         "append frame \(frameCount) to \(what)", "frame is \(bitmap.width)×\(bitmap.height), expected \(width)×\(height)")
     }
     current.withUnsafeMutableBufferPointer { Alpha.straightBled(bitmap, into: $0.baseAddress!) }
-    let changed = frameCount == 0 ? (x: 0, y: 0, width: width, height: height) : changedRectangle()
+    var changed = frameCount == 0 ? (x: 0, y: 0, width: width, height: height) : changedRectangle()
+    if frameCount > 0, display != nil {
+      if changed != nil { display!.noteChanges(from: previous, to: current, frame: frameCount) }
+      if let stale = display!.staleRectangle(of: current, frame: frameCount) {
+        changed = changed.map { Self.union($0, stale) } ?? stale
+      }
+    }
     guard let changed else { return try hold() }
-    // WebP stores frame offsets halved: an odd edge takes one more column or row.
-    let x = changed.x & ~1, y = changed.y & ~1
-    let data = try encode(x: x, y: y, width: changed.width + changed.x - x, height: changed.height + changed.y - y)
-    pictures.append((data, x, y, frameCount))
+    try addPicture(changed)
     frameCount += 1
     swap(&previous, &current)
   }
 
-  /// Keeps the picture on display one frame longer.
+  /// Keeps the picture on display one frame longer; in lossy mode, encodes
+  /// again the pixels of it at rest that are shown off (`WebPDisplay`).
   public func hold() throws {
     try guardOpen("hold frame")
     guard frameCount > 0 else { throw MediaError("hold frame of \(what)", "no picture is on display yet") }
+    if let stale = display?.staleRectangle(of: previous, frame: frameCount) {
+      // The frame on display is the one appended last.
+      swap(&previous, &current)
+      defer { swap(&previous, &current) }
+      try addPicture(stale)
+    }
     frameCount += 1
+  }
+
+  /// Encodes `rectangle` of `current` as the picture starting at this frame.
+  private func addPicture(_ rectangle: (x: Int, y: Int, width: Int, height: Int)) throws {
+    // WebP stores frame offsets halved: an odd edge takes one more column or row.
+    let x = rectangle.x & ~1, y = rectangle.y & ~1
+    let w = rectangle.width + rectangle.x - x, h = rectangle.height + rectangle.y - y
+    let data = try encode(x: x, y: y, width: w, height: h)
+    try display?.show(data, x: x, y: y, width: w, height: h, frame: frameCount)
+    pictures.append((data, x, y, frameCount))
   }
 
   /// Assembles the animation and writes it to `path` atomically.
@@ -144,6 +171,14 @@ public final class WebPWriter: FrameSink {
         return (left, top, right - left + 1, bottom - top + 1)
       }
     }
+  }
+
+  /// The smallest rectangle holding both.
+  private static func union(
+    _ a: (x: Int, y: Int, width: Int, height: Int), _ b: (x: Int, y: Int, width: Int, height: Int)
+  ) -> (x: Int, y: Int, width: Int, height: Int) {
+    let x = min(a.x, b.x), y = min(a.y, b.y)
+    return (x, y, max(a.x + a.width, b.x + b.width) - x, max(a.y + a.height, b.y + b.height) - y)
   }
 
   /// The rectangle of `current` as one WebP bitstream (VP8 or VP8L).

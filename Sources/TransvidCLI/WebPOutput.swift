@@ -9,7 +9,9 @@ struct WebPOutput: FormatWriter {
   /// `frames-counted`: the same bytes, but a cache record keeps the
   /// output's frames, which counted pictures, not the file's frames (a
   /// clip that never changes is two), so records are made again.
-  var cacheKey: String { "libwebp-mux frames-counted bleed-vertical" }
+  /// `rests-refined`: a lossy WebP's pixels at rest that a picture left
+  /// off are encoded again (`WebPDisplay`).
+  var cacheKey: String { "libwebp-mux frames-counted bleed-vertical rests-refined" }
 
   func write(_ renderer: FrameRenderer, to path: String, onFrame: (Int) throws -> Void) throws -> OutputSummary {
     let (renderer, note) = AnimationRate.renderer(renderer, format: "webp")

@@ -382,6 +382,45 @@ struct WebFormatOutputTests {
     #expect(canvases.last.map { $0.canvas[60, 100].g } == renderer.frame(53, width: 120, height: 200)[60, 100].g)
   }
 
+  /// A lossy push comes to rest as the new screen: the columns at the edge
+  /// of each frame's picture, encoded beside the old screen still moving
+  /// (VP8's 4:2:0 chroma and macroblocks), are encoded again once it rests.
+  /// They kept the old screen's colours: the blue screen's last picture
+  /// showed stripes of red and a ghost of the green view, 75 levels off.
+  @Test(.enabled(if: tool("webpmux") && tool("dwebp"), "needs libwebp's tools (Debian package webp)"))
+  func aLossyPushRestsAsTheNewScreen() throws {
+    let dir = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    let job = """
+      name: push
+      canvas: { size: 200x300, scale: 1, fps: 30, background: "#000000" }
+      output: { formats: [webp] }
+      screens:
+        a:
+          background: "#FF3B30"
+          views:
+            - { id: v, frame: [10, 10, 60, 40], color: "#34C759", corner: 5 }
+        b: { background: "#007AFF" }
+      timeline:
+        - hold: 0.3
+        - push: { to: b, transition: push, duration: 0.5 }
+        - hold: 0.3
+
+      """
+    let renderer = FrameRenderer(spec: try JobParser.parse(job, file: "\(dir)/push.cfg"))
+    _ = try OutputWriter.write(format: .webp, renderer: renderer, to: "\(dir)/push.webp")
+    let shown = try #require(try webpCanvases("\(dir)/push.webp", width: 200, height: 300, in: dir).last).canvas
+    let expected = renderer.frame(renderer.frameCount - 1, width: 200, height: 300)
+    var worst = 0
+    for y in 0..<300 {
+      for x in 0..<200 {
+        let (a, b) = (shown[x, y], expected[x, y])
+        worst = max(worst, abs(Int(a.r) - Int(b.r)), abs(Int(a.g) - Int(b.g)), abs(Int(a.b) - Int(b.b)))
+      }
+    }
+    #expect(worst <= 6, "the screen at rest is \(worst) levels off")
+  }
+
   /// The WebP's first frame (a full-canvas key frame), decoded by dwebp.
   func firstWebPFrame(_ r: Rendered) throws -> Bitmap {
     let frame = "\(r.dir)/frame1.webp", pam = "\(r.dir)/frame1.pam"
