@@ -357,6 +357,7 @@ extension Options {
         guard output?.isEmpty == false else { throw UsageError(description: "option \(arg) needs a path, got an empty one") }
       case "--": inputs += stream.remaining()
       default:
+        if let misplaced = Subcommand.misplaced(arg, in: "gallery") { throw misplaced }
         guard !arg.hasPrefix("-") else {
           throw UsageError(
             description: "unexpected argument '\(stream.raw)' for 'gallery'\(Options.hint(for: arg, among: ["--help", "--output-dir"]))")

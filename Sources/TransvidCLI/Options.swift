@@ -255,6 +255,9 @@ struct Options: Sendable {
         inputs.append(contentsOf: stream.remaining())
       default:
         if arg.hasPrefix("-") && arg != "-" {
+          if let misplaced = Subcommand.misplaced(arg, in: isPlan ? "plan" : isCheck ? "check" : isWatch ? "watch" : nil) {
+            throw misplaced
+          }
           throw UsageError(description: "unknown option '\(raw)'\(Options.hint(for: arg, among: renderOptions))")
         }
         inputs.append(arg)
@@ -262,7 +265,9 @@ struct Options: Sendable {
     }
     if options.command == .list || options.command == .listDevices {
       guard inputs.isEmpty else {
-        throw UsageError(description: "'list' takes no arguments but 'devices' ('transvid list devices'), got '\(inputs[0])'")
+        throw UsageError(
+          description: "'list' takes no arguments but 'devices' ('transvid list devices'), got '\(inputs[0])'"
+            + (options.command == .list ? Options.hint(for: inputs[0], among: ["devices"]) : ""))
       }
       return options
     }
@@ -332,6 +337,7 @@ struct Options: Sendable {
           spec = text
         }
       default:
+        if let misplaced = Subcommand.misplaced(arg, in: "curve") { throw misplaced }
         guard spec == nil, !arg.hasPrefix("--") else {
           throw UsageError(description: "unexpected argument '\(stream.raw)' for 'curve'")
         }
@@ -391,6 +397,7 @@ struct Options: Sendable {
           job = path
         }
       default:
+        if let misplaced = Subcommand.misplaced(arg, in: "frame") { throw misplaced }
         guard !arg.hasPrefix("-"), job == nil else {
           let known = ["--help", "--time", "--output", "--locale", "--appearance", "--allow-outside", "--quiet"] + limitOptions
           let hint = arg.hasPrefix("-") ? Options.hint(for: arg, among: known) : ""

@@ -206,6 +206,11 @@ public enum TransvidCommand {
         job: job, time: time, output: output, paths: paths, limits: options.limits, locale: options.locales?.first,
         appearance: options.appearance, quiet: options.quiet, console: console)
     case .render(let inputs):
+      // A mistyped subcommand (`transvid chekc jobs`) names no file: say which it may be.
+      if let first = arguments.first, first == inputs.first, let hint = Subcommand.hint(forMissingFirst: first) {
+        console.error("transvid: no such file or directory: \(first)\(hint)\nRun 'transvid --help' for usage.")
+        return 2
+      }
       var runner = BatchRunner(options: options, console: console, environment: environment)
       if isolatesJobs { runner.workerLaunch = WorkerLaunch(arguments: arguments) }
       return runner.run(inputs: inputs)

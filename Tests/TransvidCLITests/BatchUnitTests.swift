@@ -161,7 +161,7 @@ import TestSupport
       (["--progress", "PLAIN", "x.cfg"], "transvid: --progress needs auto, plain, ndjson or none, got 'PLAIN'; did you mean 'plain'?"),
       (["frame", "x.cfg", "-t", "0", "-o", "f.png", "--appearance", "DARK"],
        "transvid: --appearance needs light or dark, got 'DARK'; did you mean 'dark'?"),
-      (["x.cfg", "--json"], "transvid: unknown option '--json'"),
+      (["x.cfg", "--json"], "transvid: a render takes no --json: it is plan's option (transvid plan JOB.cfg|DIR ... --json)"),
       // A flag takes no value: --json=false was --json, --force=no forced.
       (["plan", "x.cfg", "--json=false"], "transvid: option --json takes no value, got '--json=false'"),
       (["x.cfg", "--force=no"], "transvid: option --force takes no value, got '--force=no'"),
@@ -761,5 +761,66 @@ import TestSupport
     #expect(
       try BatchPlan.findJobs([demo, path(dir, "jobs/de/../en/./demo.cfg"), path(dir, "jobs/en")])
         == [demo] + ["alias", "fixed", "same"].map { path(dir, "jobs/en/\($0).cfg") })
+  }
+}
+
+/// A mistyped subcommand names no file: `transvid chekc jobs` said only "no
+/// such file or directory: chekc", and `transvid check jobs --json` "unknown
+/// option '--json'", not that the option is `plan`'s.
+@Suite struct SubcommandHintTests {
+  @Test func aNearMissOfASubcommandIsNamed() {
+    for (args, message) in [
+      (["chekc", "jobs"], "transvid: no such file or directory: chekc; did you mean 'check'?"),
+      (["Plan", "jobs"], "transvid: no such file or directory: Plan; did you mean 'plan'?"),
+      (["galery", "r.json", "-o", "m"], "transvid: no such file or directory: galery; did you mean 'gallery'?"),
+      (["lsit"], "transvid: no such file or directory: lsit; did you mean 'list'?"),
+      (["help"], "transvid: no such file or directory: help; did you mean '--help'?"),
+      (["render", "jobs"], "transvid: no such file or directory: render; a render takes no subcommand: transvid [options] JOB.cfg|DIR ..."),
+      (["list", "devcies"], "transvid: 'list' takes no arguments but 'devices' ('transvid list devices'), got 'devcies'; did you mean 'devices'?"),
+    ] {
+      let capture = Capture()
+      let status = TransvidCommand.run(args, console: capture.console, environment: [:])
+      #expect(status == 2, "\(args)")
+      #expect(capture.err == [message + "\nRun 'transvid --help' for usage."], "\(args)")
+    }
+    // Not the first argument, or no near miss: a missing job file, as before.
+    for args in [["-q", "chekc"], ["jobz-that-are-not-here"]] {
+      let capture = Capture()
+      #expect(TransvidCommand.run(args, console: capture.console, environment: [:]) == 2)
+      #expect(capture.err == ["transvid: no such file or directory: \(args.last!)"], "\(args)")
+    }
+  }
+
+  /// A folder named like a near miss is a folder of jobs, as any other.
+  @Test func aFolderNamedLikeANearMissRenders() throws {
+    let dir = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    try FileManager.default.createDirectory(atPath: path(dir, "chekc"), withIntermediateDirectories: true)
+    try write(goodJob(formats: "[png]"), to: "chekc/good.cfg", in: dir)
+    let run = try runBinary(["chekc", "-q", "-o", "out"], in: dir)
+    #expect(run.status == 0, "\(run.stderr)")
+    #expect(FileManager.default.fileExists(atPath: path(dir, "out/good.png")))
+  }
+
+  @Test func anOptionOfAnotherSubcommandNamesIt() {
+    for (args, message) in [
+      (["check", "x.cfg", "--json"], "'check' takes no --json: it is plan's option (transvid plan JOB.cfg|DIR ... --json)"),
+      (["watch", "x.cfg", "--json"], "'watch' takes no --json: it is plan's option (transvid plan JOB.cfg|DIR ... --json)"),
+      (["plan", "x.cfg", "--draft"], "'plan' takes no --draft: it is watch's option (transvid watch JOB.cfg --draft)"),
+      (["x.cfg", "-t", "1"], "a render takes no -t: it is frame's option (transvid frame JOB.cfg -t T -o F.png)"),
+      (["check", "x.cfg", "--appearance", "dark"],
+       "'check' takes no --appearance: it is frame's option (transvid frame JOB.cfg --time T -o F.png --appearance light|dark)"),
+      (["frame", "x.cfg", "-t", "0", "-o", "f.png", "--json"],
+       "'frame' takes no --json: it is plan's option (transvid plan JOB.cfg|DIR ... --json)"),
+      (["frame", "x.cfg", "-t", "0", "-o", "f.png", "--samples", "3"],
+       "'frame' takes no --samples: it is curve's option (transvid curve NAME|SPEC --samples N)"),
+      (["curve", "easeIn", "--time", "1"], "'curve' takes no --time: it is frame's option (transvid frame JOB.cfg --time T -o F.png)"),
+      (["gallery", "r.json", "-o", "m", "--json"], "'gallery' takes no --json: it is plan's option (transvid plan JOB.cfg|DIR ... --json)"),
+    ] {
+      #expect(throws: Options.UsageError(description: message)) { try Options.parse(args) }
+    }
+    // Each subcommand still takes its own.
+    #expect(throws: Never.self) { try Options.parse(["plan", "x.cfg", "--json"]) }
+    #expect(throws: Never.self) { try Options.parse(["watch", "x.cfg", "--draft"]) }
   }
 }
