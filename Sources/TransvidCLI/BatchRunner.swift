@@ -103,8 +103,8 @@ struct BatchRunner: Sendable {
     let sharedCache = shared
 
     reporter.begin()
-    // Finished jobs' result lines still held (`ResultLines`) print before a signal ends the process.
-    Cancellation.shared.setLastWords { reporter.printHeldLines() }
+    // Finished jobs' result lines still held (`ResultLines`), and ndjson's last event, print before a signal ends the process.
+    Cancellation.shared.setLastWords { signal in reporter.stopped(by: signal, shard: shard) }
     defer { Cancellation.shared.setLastWords(nil) }
     let results = Mutex([JobResult?](repeating: nil, count: jobs.count))
     let workers = min(options.jobs ?? ProcessInfo.processInfo.activeProcessorCount, max(jobs.count, 1))

@@ -32,8 +32,9 @@ final class Cancellation: Sendable {
     var unfinished: Set<String> = []
     /// Worker processes writing into them (`WorkerProcess`), killed first.
     var workers: Set<pid_t> = []
-    /// What the batch still has to say once cleaned up (result lines it holds).
-    var lastWords: (@Sendable () -> Void)?
+    /// What the batch still has to say once cleaned up, given the signal's
+    /// name (result lines it holds, ndjson's last `summary`).
+    var lastWords: (@Sendable (_ signal: String) -> Void)?
   }
 
   private let state = Mutex(State())
@@ -56,8 +57,9 @@ final class Cancellation: Sendable {
   func unregister(worker pid: pid_t) { state.withLock { _ = $0.workers.remove(pid) } }
 
   /// Sets what a signal prints after the cleanup, before the process ends
-  /// (nil: nothing): the result lines of finished jobs the batch still holds.
-  func setLastWords(_ body: (@Sendable () -> Void)?) { state.withLock { $0.lastWords = body } }
+  /// (nil: nothing): the result lines of finished jobs the batch still
+  /// holds, and ndjson's `summary` saying the batch was stopped.
+  func setLastWords(_ body: (@Sendable (_ signal: String) -> Void)?) { state.withLock { $0.lastWords = body } }
 
   /// Runs `body` (moving finished files into place) unless the batch was
   /// cancelled; a signal arriving meanwhile waits until it is done.
@@ -68,11 +70,11 @@ final class Cancellation: Sendable {
     }
   }
 
-  /// Marks the batch cancelled and deletes every unfinished path, then runs
-  /// `last` with the lock still held (the signal handler ends the process
+  /// Marks the batch cancelled (by `signal`, named as `SIGINT`) and deletes
+  /// every unfinished path, then runs `last` with the lock still held (the signal handler ends the process
   /// there, so that no thread — one whose worker was just killed, say —
   /// finishes the batch first with its own exit status). Later `commit`s throw.
-  func cancelAndCleanUp(last: () -> Void = {}) {
+  func cancelAndCleanUp(by signal: String, last: () -> Void = {}) {
     state.withLock { state in
       state.isCancelled = true
       // Workers go first, and are waited for: a process killed is still in
@@ -92,7 +94,7 @@ final class Cancellation: Sendable {
         }
       }
       state.unfinished.removeAll()
-      state.lastWords?()
+      state.lastWords?(signal)
       last()
     }
   }
@@ -106,8 +108,8 @@ final class Cancellation: Sendable {
       signal(signo, SIG_IGN)
       let source = DispatchSource.makeSignalSource(signal: signo, queue: .global())
       source.setEventHandler {
-        shared.cancelAndCleanUp {
-          let name = WorkerProcess.signalName(signo)
+        let name = WorkerProcess.signalName(signo)
+        shared.cancelAndCleanUp(by: name) {
           // On a terminal the line starts after the `^C` it echoed; a log gets no empty line.
           console.error((isatty(2) == 1 ? "\n" : "") + "transvid: stopped by \(name); unfinished outputs removed")
           _exit(128 + signo)

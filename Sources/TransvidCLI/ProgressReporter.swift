@@ -54,6 +54,12 @@ final class ProgressReporter: Sendable {
     var outputSeconds = 0.0
     var jobsDone = 0
     var failed = 0
+    /// Jobs rendered, up to date, and of those copied from a `--cache` store, so far (for a stopped batch's summary).
+    var rendered = 0
+    var cached = 0
+    var copied = 0
+    /// Whether the summary is out (`finish`, or `stopped(by:)`): a batch has one.
+    var summarized = false
     var drawnLines = 0
     /// The result lines of jobs finished before an earlier one (`plain`, `none`).
     var held = ResultLines()
@@ -185,6 +191,7 @@ final class ProgressReporter: Sendable {
     state.withLock {
       $0.unitsTotal -= job.frames * job.formats.count
       $0.jobsDone += 1
+      $0.cached += 1
     }
     switch mode {
     case .ndjson:
@@ -205,6 +212,12 @@ final class ProgressReporter: Sendable {
       $0.running[job.id] = nil
       $0.order.removeAll { $0 == job.id }
       $0.jobsDone += 1
+      if copied {
+        $0.cached += 1
+        $0.copied += 1
+      } else {
+        $0.rendered += 1
+      }
     }
     release(job)
     guard mode == .ndjson else { return }
@@ -268,6 +281,7 @@ final class ProgressReporter: Sendable {
     let shardText = shard == .all ? "" : " (shard \(shard))"
     switch mode {
     case .ndjson:
+      guard claimSummary() else { break }
       emit([
         ("event", "summary"), ("jobs", jobCount), ("rendered", rendered), ("cached", cached), ("copied", copied),
         ("failed", failed),
@@ -281,6 +295,30 @@ final class ProgressReporter: Sendable {
             + String(format: " in %.1f s", seconds))
       }
     case .none, .quiet: break
+    }
+  }
+
+  /// The batch is stopped by `signal` (`SIGINT`, `SIGTERM`, `SIGHUP`),
+  /// its unfinished outputs removed: the result lines still held print,
+  /// and ndjson's last event is the `summary`, with `"stopped"` naming the
+  /// signal and the jobs finished until then, so that a reader of the
+  /// stream tells a stopped batch from one that died.
+  func stopped(by signal: String, shard: Shard) {
+    printHeldLines()
+    guard mode == .ndjson, claimSummary() else { return }
+    let counts = state.withLock { ($0.rendered, $0.cached, $0.copied, $0.failed) }
+    emit([
+      ("event", "summary"), ("jobs", jobCount), ("rendered", counts.0), ("cached", counts.1), ("copied", counts.2),
+      ("failed", counts.3), ("seconds", Self.seconds(started, .now)), ("shard", shard == .all ? nil : shard.description),
+      ("stopped", signal),
+    ])
+  }
+
+  /// Whether the batch's one summary is still to be written; it is from now on.
+  private func claimSummary() -> Bool {
+    state.withLock { s in
+      defer { s.summarized = true }
+      return !s.summarized
     }
   }
 

@@ -114,6 +114,46 @@ func wait(seconds: Double, until condition: () -> Bool) -> Bool {
     #expect(processes(with: ["__worker", files[0]]).isEmpty)
   }
 
+  /// `--progress ndjson` ends a batch stopped by a signal with its
+  /// `summary`, saying so and counting the jobs finished until then: the
+  /// stream ended after the last job's `start`, as it does when transvid
+  /// dies, so its reader could not tell a stopped batch from a crash.
+  @Test func ndjsonEndsAStoppedBatchWithItsSummary() throws {
+    let binary = try #require(transvidBinary(), "build the executable first (swift build --build-tests)")
+    let dir = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    let fast = try write(tinyJob(name: "fast"), to: "fast.cfg", in: dir)
+    // A slow job: 780×1688 px, 60 fps, 20 s.
+    let slow = try write(
+      tinyJob(name: "slow").replacingOccurrences(of: "size: 60x100, scale: 1, fps: 10", with: "size: 390x844, scale: 2, fps: 60")
+        .replacingOccurrences(of: "hold: 0.2", with: "hold: 10").replacingOccurrences(of: "duration: 0.3", with: "duration: 10"),
+      to: "slow.cfg", in: dir)
+    let events = path(dir, "events.ndjson")
+    FileManager.default.createFile(atPath: events, contents: nil)
+    let process = Process()
+    process.executableURL = binary
+    process.arguments = [fast, slow, "-o", path(dir, "out"), "-j", "1", "--progress", "ndjson"]
+    process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: events))
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
+    func lines() -> [[String: Any]] {
+      ((try? String(contentsOfFile: events, encoding: .utf8)) ?? "").split(separator: "\n").compactMap {
+        (try? JSONSerialization.jsonObject(with: Data($0.utf8))) as? [String: Any]
+      }
+    }
+    let started = wait(seconds: 120) { lines().contains { $0["event"] as? String == "start" && $0["job"] as? String == "slow" } }
+    #expect(started, "the slow job did not start: \(lines())")
+    usleep(300_000)
+    kill(process.processIdentifier, SIGINT)
+    process.waitUntilExit()
+    #expect(process.terminationReason == .exit && process.terminationStatus == 130)
+    let last = try #require(lines().last)
+    let summary = ["event": "summary", "jobs": "2", "rendered": "1", "cached": "0", "copied": "0", "failed": "0", "stopped": "SIGINT"]
+    #expect(summary.allSatisfy { key, value in last[key].map { "\($0)" } == value }, "\(last)")
+    #expect(lines().filter { $0["event"] as? String == "summary" }.count == 1)
+  }
+
   /// The gallery page, opened from disk in headless Chromium: it loads, every
   /// video has its first frame, and nothing was logged as an error.
   @Test func galleryLoadsInHeadlessChromium() throws {
