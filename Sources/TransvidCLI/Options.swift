@@ -228,11 +228,12 @@ struct Options: Sendable {
       case "--cache-max-bytes": options.cacheMaxBytes = try Options.byteCount(value(), for: arg)
       case "--job-timeout":
         let text = try value()
-        // Decimal only: Double would also read "0x10" and "inf".
+        // Decimal only: Double would also read "0x10" and "inf". From a millisecond, what the
+        // worker's deadline counts in (WorkerProcess.render): less was waited as 1 ms, and said as 1e-09 s.
         let decimal = !text.isEmpty && text.allSatisfy { "0123456789.eE+-".contains($0) }
-        guard decimal, let seconds = Double(text), seconds > 0, seconds <= 1e7 else {
+        guard decimal, let seconds = Double(text), seconds >= 0.001, seconds <= 1e7 else {
           throw UsageError(
-            description: "option --job-timeout needs a number of seconds above 0 and at most 10000000, got '\(text)'")
+            description: "option --job-timeout needs a number of seconds from 0.001 to 10000000, got '\(text)'")
         }
         options.jobTimeout = seconds
       case "--progress":

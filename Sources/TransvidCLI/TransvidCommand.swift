@@ -56,7 +56,7 @@ public enum TransvidCommand {
       --cache DIR            a store of finished outputs shared by shards and runs:
                              a job found there is copied, not rendered
       --cache-max-bytes N    keep the --cache store under N bytes, or a size: 10GB, 10GiB (oldest use goes first)
-      --job-timeout S        stop a job still rendering after S seconds; it fails, the others run
+      --job-timeout S        stop a job still rendering after S seconds (0.001 to 10000000); it fails, the others run
       --allow-outside DIR    let jobs read images, fonts and catalogs and write output.dir in DIR too
                              (by default only inside the job file's own folder;
                              repeatable, as no other option is; --allow-outside / allows any path)

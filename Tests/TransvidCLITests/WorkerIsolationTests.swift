@@ -253,11 +253,12 @@ struct WorkerIsolationTests {
     let alone = try runBinary(["-q", "--job-timeout", "1.5", "-o", out, slow])
     #expect(alone.status == 1 && alone.lines == [said])
     #expect(eventually(within: 5) { processes(with: [JobWorker.command, jobs]).isEmpty })
-    for text in ["0", "-1", "1e8", "0x10", "inf", "nan", "1s"] {
+    // Below a millisecond, what the deadline counts in, was waited as 1 ms and said as "1e-09 s".
+    for text in ["0", "-1", "1e8", "0x10", "inf", "nan", "1s", "1e-9", "0.0009"] {
       let error = #expect(throws: Options.UsageError.self) { try Options.parse(["--job-timeout", text, slow]) }
-      #expect(
-        error?.description == "option --job-timeout needs a number of seconds above 0 and at most 10000000, got '\(text)'")
+      #expect(error?.description == "option --job-timeout needs a number of seconds from 0.001 to 10000000, got '\(text)'")
     }
+    #expect(try Options.parse(["--job-timeout", "0.001", slow]).jobTimeout == 0.001)
   }
 
   /// A worker started again is the batch's own build, even when the
