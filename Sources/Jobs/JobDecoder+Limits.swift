@@ -25,12 +25,13 @@ extension JobDecoder {
   func checkLength(of spec: JobSpec, at location: SourceLocation) throws(Diagnostic) {
     let timeline = Timeline(spec: spec, transitions: transitions)
     let frames = timeline.frameCount
-    let fps = spec.canvas.fps
     if frames < 1 {
+      // Half a frame exactly: 1/48 s at 24 fps, 1001/48000 s at 23.976.
+      let rate = spec.canvas.frameRate
       throw Diagnostic(
         location,
-        "timeline: \(JobDecoder.format(seconds: timeline.duration)) s at \(spec.canvas.frameRate) fps is less than one frame; "
-          + "a job needs at least half a frame (1/\(2 * fps) s)")
+        "timeline: \(JobDecoder.format(seconds: timeline.duration)) s at \(rate) fps is less than one frame; "
+          + "a job needs at least half a frame (\(rate.seconds)/\(2 * rate.frames) s)")
     }
     if frames > limits.maxFrames {
       throw Diagnostic(
