@@ -62,6 +62,8 @@ extension JobDecoder {
     var steps: [TimelineStep] = []
     var stack: [Shown] = []
     var current = screens[0].name
+    // The latest push and latest present a gesture cancelled, with their step numbers.
+    var cancelled: [TransitionOperation: (index: Int, step: TransitionStep)] = [:]
     for (i, item) in items.enumerated() {
       let itemPath = path.appending(index: i)
       // `caption:` beside a step belongs to the stage (`stepCaptions`).
@@ -107,6 +109,8 @@ extension JobDecoder {
         if !step.isCancelled {
           let host = container ?? hostedContainer(of: step, canvas: canvas)
           stack.append(Shown(step: step, parameters: written, index: i, host: host, container: container))
+        } else {
+          cancelled[operation] = (i, step)
         }
         steps.append(.transition(step))
         current = step.finalScreen
@@ -115,9 +119,15 @@ extension JobDecoder {
         // A dismiss from a screen pushed after the present dismisses the
         // presented navigation controller, its pushed screens with it.
         let undone = operation == .dismiss ? TimelineStack.dismissed(by: stack.map(\.step.operation)) : 1
+        let remaining = Array(stack.dropLast(undone - 1))
+        // A push or present the finger cancelled since the screen this step would undo: what it meant to undo.
+        let undid = cancelled[operation == .pop ? .push : .present].flatMap { c in
+          c.index > (remaining.last?.index ?? -1) ? JobDecoder.cancelledHint(c.step, index: c.index) : nil
+        }
         let step = try reverseStep(
-          operation, pair, stepPath, itemPath: itemPath, stack: Array(stack.dropLast(undone - 1)), current: current,
-          screens: screens, canvas: canvas, container: operation == .pop ? stack.last?.container : nil)
+          operation, pair, stepPath, itemPath: itemPath, stack: remaining, current: current,
+          screens: screens, canvas: canvas, container: operation == .pop ? stack.last?.container : nil,
+          cancelledHint: undid ?? "")
         if !step.isCancelled { stack.removeLast(undone) }
         steps.append(.transition(step))
         current = step.finalScreen
@@ -220,12 +230,12 @@ extension JobDecoder {
 
   private func reverseStep(
     _ operation: TransitionOperation, _ pair: YAMLNode.Pair, _ path: KeyPath, itemPath: KeyPath, stack: [Shown],
-    current: String, screens: [ScreenSpec], canvas: CanvasSpec, container: Size?
+    current: String, screens: [ScreenSpec], canvas: CanvasSpec, container: Size?, cancelledHint: String = ""
   ) throws(Diagnostic) -> TransitionStep {
     let forward: TransitionOperation = operation == .pop ? .push : .present
     guard let shown = stack.last else {
       let verb = forward == .push ? "pushed" : "presented"
-      throw Diagnostic(pair.keyLocation, "\(itemPath): \(operation.rawValue) with nothing \(verb)")
+      throw Diagnostic(pair.keyLocation, "\(itemPath): \(operation.rawValue) with nothing \(verb)\(cancelledHint)")
     }
     var push = shown.step
     push.parameters = shown.parameters
@@ -234,7 +244,7 @@ extension JobDecoder {
       let fix = push.operation == .push ? "pop" : "dismiss"
       throw Diagnostic(
         pair.keyLocation,
-        "\(itemPath): \(operation.rawValue), but '\(push.to)' was \(verb) (timeline[\(shown.index)]); use \(fix)")
+        "\(itemPath): \(operation.rawValue), but '\(push.to)' was \(verb) (timeline[\(shown.index)]); use \(fix)\(cancelledHint)")
     }
     let fields: Fields
     if pair.value.isNull {
@@ -307,6 +317,26 @@ extension JobDecoder {
     // With the push's transition, its `mirror:` too, so a right-to-left job undoes the push on the side it was made.
     if fields["mirror"] == nil, descriptor.name == push.transition { reverse.mirror = push.mirror }
     return reverse
+  }
+
+  /// Why a pop or dismiss finds nothing to undo where the timeline has a
+  /// push or present (`step`, at `index`) that its gesture cancelled, as
+  /// the note on it would say once the job renders: ` (timeline[0]'s push
+  /// is cancelled: …; give it release: finish)`.
+  static func cancelledHint(_ step: TransitionStep, index: Int) -> String {
+    guard let gesture = step.gesture else { return "" }
+    let why: String
+    if gesture.releasedAsNavigation {
+      why = "UINavigationController cancels it by the finger's place and speed as it lifts"
+    } else if gesture.release == .cancel {
+      why = "its gesture says release: cancel"
+    } else {
+      let last = ((gesture.progress.last ?? 0) * 1000).rounded() / 1000
+      why = "its gesture ends at progress \(format(last)), not past 0.5"
+    }
+    let written = gesture.release == .cancel && !gesture.releasedAsNavigation
+    let fix = written ? "release: finish" : "release: finish, or move the finger further"
+    return " (timeline[\(index)]'s \(step.operation.rawValue) is cancelled: \(why); give it \(fix))"
   }
 
   /// `key`'s value; when it is missing but a key is a near miss of it, that

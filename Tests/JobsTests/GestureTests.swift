@@ -101,9 +101,70 @@ import Transitions
         - push: { to: detail, transition: circle-spread, gesture: { progress: [0, 0.3] } }
         - pop: {}
       """
-    #expect(throws: Diagnostic(SourceLocation(file: "g.cfg", line: 8, column: 5), "timeline[1]: pop with nothing pushed")) {
+    let message =
+      "timeline[1]: pop with nothing pushed (timeline[0]'s push is cancelled: its gesture ends at progress 0.3, "
+      + "not past 0.5; give it release: finish, or move the finger further)"
+    #expect(throws: Diagnostic(SourceLocation(file: "g.cfg", line: 8, column: 5), message)) {
       try JobParser.parse(text, file: "g.cfg")
     }
+  }
+
+  /// A pop or dismiss that finds nothing to undo because the finger
+  /// cancelled the push or present before it says so: the note that would
+  /// tell is not printed when the job does not parse.
+  @Test func undoingACancelledStepSaysItWasCancelled() {
+    func error(_ steps: String) -> String {
+      let text = """
+        name: g
+        canvas: { size: 200x300, scale: 1, fps: 30 }
+        screens:
+          a: {}
+          b: {}
+          c: {}
+        timeline:
+
+        """ + steps
+      do {
+        _ = try JobParser.parse(text, file: "g.cfg")
+        return "parsed"
+      } catch {
+        return error.message
+      }
+    }
+    let sheet = error(
+      """
+        - present: { to: b, transition: sheet, gesture: { progress: [0, 0.5] } }
+        - dismiss: {}
+      """)
+    #expect(
+      sheet == "timeline[1]: dismiss with nothing presented (timeline[0]'s present is cancelled: its gesture ends at "
+        + "progress 0.5, not past 0.5; give it release: finish, or move the finger further)")
+    let written = error(
+      """
+        - present: { to: b, transition: cover-vertical }
+        - push: { to: c, transition: circle-spread, gesture: { progress: [0, 0.9], release: cancel } }
+        - pop: {}
+      """)
+    #expect(
+      written == "timeline[2]: pop, but 'b' was presented (timeline[0]); use dismiss (timeline[1]'s push is cancelled: "
+        + "its gesture says release: cancel; give it release: finish)")
+    let swipe = error(
+      """
+        - push: { to: b, transition: push, gesture: { direction: left, distance: [10, 10] } }
+        - pop: {}
+      """)
+    #expect(
+      swipe == "timeline[1]: pop with nothing pushed (timeline[0]'s push is cancelled: UINavigationController cancels "
+        + "it by the finger's place and speed as it lifts; give it release: finish, or move the finger further)")
+    // A step shown since the cancelled one is what the pop meets: no word of the cancelled one.
+    let later = error(
+      """
+        - push: { to: b, transition: push, gesture: { progress: [0, 0.2], release: cancel } }
+        - push: { to: b, transition: push }
+        - present: { to: c, transition: sheet }
+        - pop: {}
+      """)
+    #expect(later == "timeline[3]: pop, but 'c' was presented (timeline[2]); use dismiss")
   }
 
   /// A finger drags an interactive push or sheet linearly (UIKit's curve 3,
