@@ -148,6 +148,10 @@ struct BatchPlan: Sendable {
     var seen = Set<String>()
     let fm = FileManager.default
     for input in inputs {
+      // A script's unset "$JOB": say so, as `-o ""` does, not "no such file" with no name.
+      guard !input.isEmpty else {
+        throw Options.UsageError(description: "a job file or folder needs a path, got an empty argument")
+      }
       var isDirectory: ObjCBool = false
       guard fm.fileExists(atPath: input, isDirectory: &isDirectory) else {
         // Missing, or there but not to be reached (a loop of links, a folder not searchable): say which.

@@ -38,7 +38,9 @@ enum FrameCommand {
     var isFolder: ObjCBool = false
     guard FileManager.default.fileExists(atPath: job, isDirectory: &isFolder), !isFolder.boolValue else {
       console.error(
-        (isFolder.boolValue
+        job.isEmpty
+          ? "transvid: a job file needs a path, got an empty argument"
+          : (isFolder.boolValue
           ? "transvid: 'frame' takes a job file; \(job) is a folder"
           : "transvid: no such file or directory: \(job)"))
       return 2

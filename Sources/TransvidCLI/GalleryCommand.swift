@@ -210,6 +210,9 @@ enum GalleryCommand {
     let fm = FileManager.default
     for input in inputs {
       var isDirectory: ObjCBool = false
+      guard !input.isEmpty else {
+        throw Options.UsageError(description: "a report or folder needs a path, got an empty argument")
+      }
       guard fm.fileExists(atPath: input, isDirectory: &isDirectory) else {
         throw Options.UsageError(description: "no such file or directory: \(input)")
       }

@@ -39,6 +39,10 @@ enum WatchCommand {
 
   static func run(job: String, options: Options, console: Console) -> Int32 {
     var isFolder: ObjCBool = false
+    guard !job.isEmpty else {
+      console.error("transvid: a job file needs a path, got an empty argument")
+      return 2
+    }
     guard FileManager.default.fileExists(atPath: job, isDirectory: &isFolder) else {
       console.error("transvid: no such file: \(job)")
       return 2

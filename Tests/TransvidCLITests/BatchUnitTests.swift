@@ -789,6 +789,23 @@ import TestSupport
       #expect(TransvidCommand.run(args, console: capture.console, environment: [:]) == 2)
       #expect(capture.err == ["transvid: no such file or directory: \(args.last!)"], "\(args)")
     }
+    // An empty argument (a script's unset "$JOB") is named as one, in a render, plan and check alike.
+    for args in [[""], ["", "jobs-not-here"], ["plan", ""], ["check", "-q", ""]] {
+      let capture = Capture()
+      #expect(TransvidCommand.run(args, console: capture.console, environment: [:]) == 2)
+      let said = capture.err.first?.hasPrefix("transvid: a job file or folder needs a path, got an empty argument") == true
+      #expect(said, "\(args) \(capture.err)")
+    }
+    for (args, message) in [
+      (["watch", ""], "transvid: a job file needs a path, got an empty argument"),
+      (["frame", "", "-t", "0", "-o", "f.png"], "transvid: a job file needs a path, got an empty argument"),
+      (["gallery", "", "-o", "m"], "transvid: a report or folder needs a path, got an empty argument"),
+    ] {
+      let capture = Capture()
+      #expect(TransvidCommand.run(args, console: capture.console, environment: [:]) == 2)
+      let said = capture.err.first?.hasPrefix(message) == true
+      #expect(said, "\(args) \(capture.err)")
+    }
   }
 
   /// A folder named like a near miss is a folder of jobs, as any other.
