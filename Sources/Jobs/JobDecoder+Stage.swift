@@ -20,8 +20,9 @@
 // turned, at any scale, held as that size is); a canvas with neither device
 // nor size takes the stage's device, and with it its status bar's height.
 // The device is held as `canvas.orientation` says where it is written, else
-// as the canvas's device is: a size that is a device's screen turned
-// (`852x393`) is held in landscape, whether the stage names a device or not.
+// as the canvas is: a size that is a device's screen turned (`852x393`) is
+// held in landscape, whether the stage names a device or not, and a device
+// the stage names is held in landscape beside any canvas wider than tall.
 
 import Geometry
 import Raster
@@ -46,9 +47,14 @@ extension JobDecoder {
     var cornerRadius = device.flatMap(DevicePreset.named)?.screenCornerRadius ?? 0
     if let value = fields["device"] {
       // A written orientation turns the stage's device; else it is held as
-      // the canvas's device is (a size that is a device's screen turned,
-      // `852x393`, is one held in landscape).
-      if canvasNode?.pairs?.contains(where: { $0.key == "orientation" }) == true { orientation = canvas.orientation }
+      // the canvas is laid out: wider than tall, in landscape (`852x393`,
+      // `800x400`, which has no status bar and a 32 pt nav bar, as a phone
+      // held sideways), else upright.
+      if canvasNode?.pairs?.contains(where: { $0.key == "orientation" }) == true {
+        orientation = canvas.orientation
+      } else {
+        orientation = canvas.size.width > canvas.size.height ? .landscape : .portrait
+      }
       if value.text == "none" {
         device = nil
       } else {

@@ -242,11 +242,12 @@ import Testing
     #expect(other.canvas.statusBar?.height == 20 && !other.canvas.hidesStatusBar && other.deviceFamily == "iphone")
   }
 
-  /// A canvas of a device's screen turned is that device held in landscape
-  /// for a stage that names its device too (it drew it upright, the
-  /// picture letterboxed in it, where the canvas hid the status bar as a
-  /// phone held sideways): the same device or another; a written
-  /// orientation still says how it is held.
+  /// A device the stage names is held as the canvas is: in landscape
+  /// beside a canvas wider than tall, a device's screen turned (it drew it
+  /// upright, the picture letterboxed in it, where the canvas hid the
+  /// status bar as a phone held sideways) or a size of no device, `800x400`
+  /// (laid out as a phone held sideways too: upright was the same mismatch,
+  /// not a rule); a written orientation still says how it is held.
   @Test func aNamedStageDeviceIsHeldAsTheCanvasSizeIs() throws {
     for device in ["iphone-15", "iphone-16-pro", "ipad-mini"] {
       let spec = try JobParser.parse(
@@ -260,8 +261,13 @@ import Testing
     let written = try JobParser.parse(
       Self.job(canvas: "{ size: 393x852, scale: 1, orientation: landscape }", stage: "{ device: iphone-15 }"), file: "s.cfg")
     #expect(written.stage?.orientation == .landscape)
-    let other = try JobParser.parse(Self.job(canvas: "{ size: 800x400, scale: 1 }", stage: "{ device: iphone-15 }"), file: "s.cfg")
-    #expect(other.stage?.orientation == .portrait)
+    for (size, orientation) in [("800x400", DeviceOrientation.landscape), ("1000x700", .landscape), ("400x800", .portrait), ("500x500", .portrait)] {
+      let other = try JobParser.parse(Self.job(canvas: "{ size: \(size), scale: 1 }", stage: "{ device: iphone-15 }"), file: "s.cfg")
+      #expect(other.stage?.orientation == orientation, "\(size)")
+    }
+    let uprightWide = try JobParser.parse(
+      Self.job(canvas: "{ size: 800x400, scale: 1, orientation: portrait }", stage: "{ device: iphone-15 }"), file: "s.cfg")
+    #expect(uprightWide.stage?.orientation == .portrait)
   }
 
   @Test func aStageDeviceSetsAnUnsizedCanvas() throws {

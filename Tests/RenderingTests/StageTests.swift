@@ -127,6 +127,43 @@ import Testing
     #expect(sized.width > sized.height && sized == turned)
   }
 
+  /// A device the stage names beside a canvas of no device wider than tall
+  /// is held in landscape, as the canvas is laid out (an iPhone held
+  /// sideways: no status bar, a 32 pt nav bar): `800x400` fills the turned
+  /// iPhone 15's 852x393 screen to its height, as `orientation: landscape`
+  /// draws it. (It stood upright, the canvas a 393x196.5 band across its
+  /// middle.) A written `orientation: portrait` keeps it upright.
+  @Test func aWideCanvasTurnsTheDeviceTheStageNames() throws {
+    func rendered(_ canvas: String) throws -> (Bitmap, StageLayout) {
+      let spec = try JobParser.parse(
+        """
+        name: s
+        canvas: { size: 800x400, scale: 1, fps: 10\(canvas) }
+        stage: { device: iphone-15, background: "#00A050", padding: 10 }
+        screens:
+          red: { background: "#FF0000" }
+        timeline:
+          - hold: 0.1
+        """, file: "s.cfg")
+      let layout = StageLayout(stage: try #require(spec.stage), canvas: spec.canvas)
+      return (FrameRenderer(spec: spec).frame(0, width: spec.framePixelWidth, height: spec.framePixelHeight), layout)
+    }
+    let (frame, layout) = try rendered("")
+    let screen = layout.screen
+    #expect(frame.width > frame.height && screen.width == 852 && screen.height == 393)
+    // Red down the middle column from the screen's top edge to its bottom,
+    // and across a row below the island 786 points wide (800 × 393/400), centred.
+    let column = (0..<frame.height).filter { Self.isRed(frame[Int(screen.midX), $0]) }
+    #expect(column.first == Int(screen.minY) && column.last == Int(screen.maxY) - 1 && column.count == 393)
+    let row = (0..<frame.width).filter { Self.isRed(frame[$0, Int(screen.midY) + 90]) }
+    #expect(row.first == Int(screen.minX) + 33 && row.count == 786)
+    let (written, _) = try rendered(", orientation: landscape")
+    let same = frame == written
+    #expect(same)
+    let (upright, uprightLayout) = try rendered(", orientation: portrait")
+    #expect(upright.height > upright.width && uprightLayout.screen.width == 393 && uprightLayout.screen.height == 852)
+  }
+
   /// With `device: none` a canvas held in landscape stands on the stage as
   /// it is, wider than tall (the stage was laid out for it turned back
   /// upright: 414x872 points, the canvas drawn across a narrow screen).
