@@ -120,6 +120,16 @@ public enum TransvidCommand {
         console.error("transvid: -o '\(folder)' is a file; outputs go into a folder\nRun 'transvid --help' for usage.")
         return 2
       }
+      // A name or path longer than the system takes would fail every job alike too.
+      let longestName = folder.split(separator: "/").map(\.utf8.count).max() ?? 0
+      if longestName > Int(NAME_MAX) || folder.utf8.count >= Int(PATH_MAX) {
+        let why =
+          longestName > Int(NAME_MAX)
+          ? "a folder name in it is \(longestName) bytes long, and the system takes names of at most \(NAME_MAX) (NAME_MAX)"
+          : "its path is \(folder.utf8.count) bytes long, and the system opens paths of at most \(Int(PATH_MAX) - 1) (PATH_MAX)"
+        console.error("transvid: -o '\(folder)': \(why)\nRun 'transvid --help' for usage.")
+        return 2
+      }
       // A file where one of its folders should be is as wrong (every job would fail alike), as for `gallery -o`.
       do throws(MediaError) {
         try Platform.checkDirectories(folder)

@@ -796,6 +796,17 @@ import TestSupport
       let said = capture.err.first?.hasPrefix("transvid: a job file or folder needs a path, got an empty argument") == true
       #expect(said, "\(args) \(capture.err)")
     }
+    // An -o no system takes (a name over NAME_MAX, a path of PATH_MAX or more) fails before any job, not every job.
+    let longName = "/tmp/" + String(repeating: "a", count: 300)
+    let longPath = "/tmp/" + Array(repeating: String(repeating: "b", count: 200), count: 25).joined(separator: "/")
+    for (folder, why) in [
+      (longName, "a folder name in it is 300 bytes long, and the system takes names of at most 255 (NAME_MAX)"),
+      (longPath, "its path is \(longPath.utf8.count) bytes long, and the system opens paths of at most 4095 (PATH_MAX)"),
+    ] {
+      let capture = Capture()
+      #expect(TransvidCommand.run(["jobs-not-here.cfg", "-o", folder], console: capture.console, environment: [:]) == 2)
+      #expect(capture.err == ["transvid: -o '\(folder)': \(why)\nRun 'transvid --help' for usage."])
+    }
     for (args, message) in [
       (["watch", ""], "transvid: a job file needs a path, got an empty argument"),
       (["frame", "", "-t", "0", "-o", "f.png"], "transvid: a job file needs a path, got an empty argument"),
