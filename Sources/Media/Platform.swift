@@ -325,17 +325,17 @@ public struct AtomicFile: Sendable {
   static func checkLength(of path: String) throws(MediaError) {
     let (dir, name) = Platform.split(path)
     let folderName = name.utf8.count + 12
-    if folderName > Int(NAME_MAX) {
+    if folderName > PathLimits.longestName {
       throw MediaError(
         "write '\(path)'",
-        "its name is \(name.utf8.count) bytes long; the system takes \(Int(NAME_MAX) - 12) with transvid's temporary suffix")
+        "its name is \(name.utf8.count) bytes long; the system takes \(PathLimits.longestName - 12) with transvid's temporary suffix")
     }
     let temporary = dir.utf8.count + folderName + 1 + name.utf8.count
-    if temporary >= Int(PATH_MAX) {
+    if temporary > PathLimits.longestPath {
       throw MediaError(
         "write '\(path)'",
-        "its path is \(path.utf8.count) bytes long; with transvid's temporary folder it would be \(temporary), "
-          + "and the system opens paths of at most \(Int(PATH_MAX) - 1) (PATH_MAX)")
+        "its path is \(path.utf8.count) bytes long; with transvid's temporary folder it would be \(temporary)"
+          + PathLimits.pathClause)
     }
   }
 

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import Jobs
+import Media
 import Rendering
 import Synchronization
 
@@ -305,12 +306,9 @@ struct BatchPlan: Sendable {
   /// placed; a broken file is one failed job.
   static func place(file: String, options: Options) -> [PlannedJob] {
     // A job file deeper than the kernel opens by path, found by descriptor (`FolderListing`): said, not lost.
-    if file.utf8.count >= Int(PATH_MAX) {
+    if let why = PathLimits.pathProblem(file) {
       var job = PlannedJob(file: file, name: PathText.baseName(of: file))
-      job.failure = JobFailure(
-        file: file,
-        message: "cannot read this job file: its path is \(file.utf8.count) bytes long, and the system opens paths "
-          + "of at most \(PATH_MAX - 1) bytes (PATH_MAX); move it to a folder less deep")
+      job.failure = JobFailure(file: file, message: "cannot read this job file: \(why); move it to a folder less deep")
       return [job]
     }
     // A folder here is one `findJobs` could not read: the job files in it would be lost without a word.

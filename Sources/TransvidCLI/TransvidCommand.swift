@@ -122,11 +122,10 @@ public enum TransvidCommand {
       }
       // A name or path longer than the system takes would fail every job alike too.
       let longestName = folder.split(separator: "/").map(\.utf8.count).max() ?? 0
-      if longestName > Int(NAME_MAX) || folder.utf8.count >= Int(PATH_MAX) {
-        let why =
-          longestName > Int(NAME_MAX)
-          ? "a folder name in it is \(longestName) bytes long, and the system takes names of at most \(NAME_MAX) (NAME_MAX)"
-          : "its path is \(folder.utf8.count) bytes long, and the system opens paths of at most \(Int(PATH_MAX) - 1) (PATH_MAX)"
+      let tooLong =
+        longestName > PathLimits.longestName
+        ? "a folder name in it is \(longestName) bytes long" + PathLimits.nameClause : PathLimits.pathProblem(folder)
+      if let why = tooLong {
         console.error("transvid: -o '\(folder)': \(why)\nRun 'transvid --help' for usage.")
         return 2
       }

@@ -510,7 +510,7 @@ let canRunUnprivileged: Bool = {
     let deep = "jobs/" + Array(repeating: "d0123456789", count: 3000).joined(separator: "/") + "/deep.cfg"
     let failure =
       "\(deep): error: cannot read this job file: its path is 36013 bytes long, and the system opens paths "
-      + "of at most 4095 bytes (PATH_MAX); move it to a folder less deep"
+      + "of at most 4095 (PATH_MAX); move it to a folder less deep"
     let run = try runTransvid(["jobs", "-o", "out", "-q", "--report", "report.json"], in: dir)
     let said = run.status == 1 && run.errorLines == [failure]
     #expect(said, "\(run.status) \(run.stderr.suffix(300))")
