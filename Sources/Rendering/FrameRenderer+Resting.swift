@@ -277,9 +277,15 @@ final class RestingImages: Sendable {
         p.below.append(Forward(start: p.shown, transition: step.transition, hosted: host != nil, operation: step.operation))
         let render = { (layers: Layer) in self.canvasImage(layers) }
         if let host {
-          // The sheet, now with the pushed screen in its card.
+          // The sheet, now with the pushed screen in its card. The
+          // presentation keeps the shape it was presented with: a curl
+          // uncovers what the screen it presented asked for (the top of its
+          // topmost view, UIKIT.md §2), whatever is pushed under its page.
           var resting = host
-          if let pushed = screens.transitioning(step.to, mirrored: host.mirrored) { resting.context.toScreen = pushed }
+          if var pushed = screens.transitioning(step.to, mirrored: host.mirrored) {
+            pushed.viewsTop = host.context.toScreen.viewsTop
+            resting.context.toScreen = pushed
+          }
           p.shown = host.transition.restingScreen(in: resting.context, rendering: render).map {
             Shown(screen: $0, mirrored: host.mirrored, host: resting)
           }

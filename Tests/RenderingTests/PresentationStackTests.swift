@@ -76,6 +76,37 @@ import Testing
     #expect(ends)
   }
 
+  /// A curl keeps the height it uncovered for the screen it presented
+  /// while screens are pushed under its page (UIKIT.md §2: h comes from the
+  /// presented screen's topmost view): c, whose topmost view is lower than
+  /// b's, showed the curl lower on the page (240 pt uncovered, not 360)
+  /// from the pop's first frame, the hold after it, and back up to b's
+  /// curl on the dismiss's first frame.
+  @Test func aScreenPushedUnderACurlKeepsTheCurlOfTheScreenItPresented() throws {
+    let job = Self.job(first: "partial-curl", second: "push", back: "pop")
+      .replacingOccurrences(of: "to: c, duration", with: "to: c, transition: cross-dissolve, duration")
+      .replacingOccurrences(
+        of: "b: { background: \"#0000FF\" }",
+        with: "b: { background: \"#0000FF\", views: [ { frame: [20, 40, 40, 20], color: \"#FFFF00\" } ] }")
+      .replacingOccurrences(
+        of: "c: { background: \"#FF00FF\" }",
+        with: "c: { background: \"#FF00FF\", views: [ { frame: [20, 160, 40, 20], color: \"#00FF00\" } ] }")
+    let renderer = FrameRenderer(spec: try JobParser.parse(job, file: "curl.cfg"))
+    let segments = Self.bounds(renderer)
+    #expect(segments.count == 8)
+    func frame(_ n: Int) -> Bitmap { renderer.frame(n, width: 200, height: 400) }
+    // The curl's fold rests at 40 pt on the left edge, over b and over c.
+    let overB = frame(segments[1].last), overC = frame(segments[3].last)
+    #expect(overB[2, 80] == Pixel(r: 0, g: 0, b: 255, a: 255), "\(overB[2, 80])")
+    #expect(overC[2, 80] == Pixel(r: 255, g: 0, b: 255, a: 255), "\(overC[2, 80])")
+    let popStarts = frame(segments[4].first) == overC
+    #expect(popStarts, "the pop's first frame moves the curl")
+    let backToB = frame(segments[5].first) == overB && frame(segments[5].last) == overB
+    #expect(backToB, "the hold after the pop shows another curl than the present left")
+    let dismissStarts = frame(segments[6].first) == overB
+    #expect(dismissStarts)
+  }
+
   /// A push and a pop while a sheet is up run inside its card, as a
   /// navigation controller presented as a sheet pushes: what is above the
   /// card (the screen behind, moved back) stays as it rests in every frame,
