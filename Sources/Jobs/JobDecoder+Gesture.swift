@@ -16,7 +16,8 @@
 //   interval         seconds between samples (default 1/6)
 //   release          finish | cancel (default: finish when the last sample > 0.5)
 //   completionSpeed  UIKit's completionSpeed (default 1)
-//   completionCurve  the curve of the rest (default easeInEaseOut)
+//   completionCurve  the curve of the rest (default easeInEaseOut); UIKit's spring
+//                    form without a duration settles within the rest
 
 import Geometry
 import Motion
@@ -108,11 +109,12 @@ extension JobDecoder {
     return gesture
   }
 
-  /// `completionCurve:`, a curve as `curve:` writes one.
-  private func completionCurve(_ node: YAMLNode, _ path: KeyPath) throws(Diagnostic) -> AnimationCurve {
+  /// `completionCurve:`, a curve as `curve:` writes one; UIKit's spring
+  /// form without a `duration` takes the rest's (`CompletionCurve`).
+  private func completionCurve(_ node: YAMLNode, _ path: KeyPath) throws(Diagnostic) -> CompletionCurve {
     let text = try string(node, path, expected: "a curve")
     do {
-      return try AnimationCurve(parsing: text)
+      return try CompletionCurve(parsing: text)
     } catch {
       let hint = text.contains("(") && !text.contains(")") ? "; inside { … } quote the whole value: \"cubic-bezier(…)\"" : ""
       throw Diagnostic(node.location, "\(path): \(error.message)\(hint)")

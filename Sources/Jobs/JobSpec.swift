@@ -654,7 +654,8 @@ public struct GestureSpec: Hashable, Sendable {
   /// UINavigationController's edge-swipe rules (`navigationRelease`), not written.
   public var releasedAsNavigation = false
   public var completionSpeed: Double = 1
-  public var completionCurve: AnimationCurve = .easeInEaseOut
+  /// The curve of the rest; UIKit's spring form without a duration takes the rest's.
+  public var completionCurve = CompletionCurve(.easeInEaseOut)
   /// How far the finger travels at percentComplete 1, in points (from
   /// `direction`: right is (+width, 0), up is (0, −height)); nil when only
   /// `progress` was given.

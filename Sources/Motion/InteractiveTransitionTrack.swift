@@ -76,6 +76,22 @@ public struct InteractiveTransitionTrack: Hashable, Sendable {
     self.completionCurve = completionCurve
   }
 
+  /// A gesture whose completion curve may be UIKit's spring form without a
+  /// duration of its own, made for the rest (`restDuration`) as UIKit makes it.
+  public init(
+    duration: Double, percentComplete: [Double],
+    sampleInterval: Double = InteractiveTransitionTrack.defaultSampleInterval,
+    release: Release? = nil, completionSpeed: Double = 1,
+    completionCurve: CompletionCurve
+  ) {
+    let rest = InteractiveTransitionTrack(
+      duration: duration, percentComplete: percentComplete, release: release, completionCurve: .easeInEaseOut
+    ).restDuration
+    self.init(
+      duration: duration, percentComplete: percentComplete, sampleInterval: sampleInterval, release: release,
+      completionSpeed: completionSpeed, completionCurve: completionCurve.curve(restDuration: rest))
+  }
+
   // MARK: - UINavigationController's edge swipe
 
   /// How UINavigationController's interactive pop (`_UINavigationInteractiveTransitionBase`,
@@ -132,12 +148,17 @@ public struct InteractiveTransitionTrack: Hashable, Sendable {
   /// Whether the transition ends cancelled (`transitionWasCancelled`).
   public var isCancelled: Bool { release == .cancel }
 
+  /// The completion's length in the animation's own time: (1 − p)·duration
+  /// when finishing, p·duration when cancelling; it plays on a layer whose
+  /// speed is `completionSpeed`.
+  public var restDuration: Double {
+    let p = percentCompleteAtRelease
+    return (release == .finish ? 1 - p : p) * duration
+  }
+
   /// The wall time the completion takes: (1 − p)·duration/completionSpeed
   /// when finishing, p·duration/completionSpeed when cancelling.
-  public var remainingDuration: Double {
-    let p = percentCompleteAtRelease
-    return (release == .finish ? 1 - p : p) * duration / completionSpeed
-  }
+  public var remainingDuration: Double { restDuration / completionSpeed }
 
   /// The wall time from the first touch to the end of the completion.
   public var totalDuration: Double { trackingDuration + remainingDuration }

@@ -60,6 +60,31 @@ import Testing
     #expect(track.fraction(atTime: track.totalDuration + 1) == 0)
   }
 
+  /// UIKit's spring form without a duration, as a completion curve, is
+  /// UIView's spring made for the rest, (1 − p)·duration or p·duration of
+  /// the animation's time, and runs at the completion's speed; a spring
+  /// with its own duration, or a timing function, stays as written.
+  @Test func aUIKitSpringWithoutADurationTakesTheRests() throws {
+    let spring = try CompletionCurve(parsing: "spring(damping: 0.6, velocity: 1/2)")
+    let finish = InteractiveTransitionTrack(
+      duration: 0.8, percentComplete: [0, 0.75], sampleInterval: 0.25, completionSpeed: 2, completionCurve: spring)
+    #expect(finish.completionCurve == .spring(Spring(duration: 0.2, dampingRatio: 0.6, initialVelocity: 0.5)))
+    #expect(abs(finish.remainingDuration - 0.1) < 1e-15)
+    let c = Spring(duration: 0.2, dampingRatio: 0.6, initialVelocity: 0.5).position(at: 0.1)
+    #expect(abs(finish.completionProgress(atTime: 0.25 + 0.05) - c) < 1e-15)
+    let cancel = InteractiveTransitionTrack(
+      duration: 0.8, percentComplete: [0, 0.25], sampleInterval: 0.25, completionCurve: spring)
+    #expect(cancel.completionCurve == .spring(Spring(duration: 0.2, dampingRatio: 0.6, initialVelocity: 0.5)))
+    let own = try CompletionCurve(parsing: "spring(damping: 0.6, velocity: 0, duration: 0.5)")
+    let fixed = InteractiveTransitionTrack(duration: 0.8, percentComplete: [0, 0.75], completionCurve: own)
+    #expect(fixed.completionCurve == .spring(Spring(duration: 0.5, dampingRatio: 0.6)))
+    #expect(try CompletionCurve(parsing: "easeOut").curve(restDuration: 3) == .timing(.easeOut))
+    // A spring that cannot be made says what is wrong with it, not that it lacks a duration.
+    #expect(throws: MotionParseError(.outOfRange, "spring: damping = 0 must be greater than 0 and at most 1000")) {
+      try CompletionCurve(parsing: "spring(damping: 0, velocity: 0)")
+    }
+  }
+
   @Test func finishWithSpeedAndSystemSpring() {
     let track = InteractiveTransitionTrack(
       duration: 0.5, percentComplete: [0.2, 0.8], sampleInterval: 0.25, completionSpeed: 2,

@@ -269,6 +269,38 @@ import Testing
     }
   }
 
+  /// UIKit's spring form without a duration of its own takes the rest's as
+  /// a completion curve (README: "takes the rest's, (1−p)·duration or
+  /// p·duration back"), as UIViewPropertyAnimator runs an animation added
+  /// late for the remaining time: the cover's top, measured in the frames,
+  /// follows UIView's spring made for the 0.4 s left, on a layer of the
+  /// completion's speed, not refused for want of a duration of its own.
+  @Test func aUIKitSpringCompletionTakesTheRestsDuration() throws {
+    for (release, samples, speed, ratio) in [("finish", "[0, 0.2, 0.4, 0.6]", 1.0, 0.7), ("cancel", "[0, 0.2, 0.4]", 2.0, 1.0)] {
+      let job = Self.redAndBlue(
+        canvas: "size: 100x200, scale: 1, fps: 60",
+        "hold: 0.1",
+        "present: { to: b, transition: cover-vertical, duration: 1, curve: linear, gesture: { progress: \(samples), interval: 0.1, release: \(release), completionSpeed: \(speed), completionCurve: \"spring(damping: \(ratio), velocity: 0)\" } }",
+        "hold: 0.1")
+      let renderer = FrameRenderer(spec: try JobParser.parse(job, file: "g.cfg"))
+      // The finger lets go 0.2 s (cancel) or 0.3 s (finish) into the step; 0.4 s of the animation is left.
+      let lift = release == "finish" ? 0.4 : 0.3, start = release == "finish" ? 0.6 : 0.4
+      let end: Double = release == "finish" ? 1 : 0
+      let spring = Spring(duration: 0.4, dampingRatio: ratio)
+      var checked = 0
+      for n in Int(lift * 60)...Int((lift + 0.4 / speed) * 60) + 2 {
+        let tau = Double(n) / 60 - lift
+        let progress = tau >= 0.4 / speed - 1e-9 ? end : start + (end - start) * spring.position(at: tau * speed)
+        let top = Swift.min(Swift.max(200 * (1 - progress), 0), 200)
+        let frame = renderer.frame(n, width: 100, height: 200)
+        let blue = (0..<200).reduce(0.0) { $0 + Double(frame[50, $1].b) / 255 }
+        #expect(abs((200 - blue) - top) < 0.6, "\(release) frame \(n): top at \(200 - blue), expected \(top)")
+        checked += 1
+      }
+      #expect(checked >= 14)
+    }
+  }
+
   /// A finger thrown back and braking hard: UIKit's acceleration builds up
   /// by ±5 a sample (5, 10, 15), so its rule finishes the pop
   /// (InteractiveTransitionTrackTests.theAccelerationsJumpIsClampedNotItsValue);
