@@ -10,7 +10,8 @@ import Raster
 /// UIKit inserts the presented screen *below* and runs Core Image's page
 /// curl on the presenting screen (`inputAngle` 260°, `inputRadius` 200,
 /// `inputTime` 0 → T(h)), curling its bottom up until a height h of the
-/// presented screen shows: h = H − max(40, top of its topmost subview).
+/// presented screen shows: h = H − max(40, top of its topmost subview); a screen without
+/// subviews has no such top, and transvid then uncovers half of it.
 /// The page stays curled while the presented screen is up; dismiss uncurls.
 ///
 /// Honest approximation (the filter is private and is not rebuilt here):
@@ -39,7 +40,7 @@ public struct PartialCurl: PartialPresentation {
     summary: "the bottom of the old screen curls up to uncover the new one beneath; dismiss uncurls (approximation)",
     operations: [.present, .dismiss, .push, .pop],
     parameters: Self.timing.parameters + [
-      ParameterDescriptor("reveal", .number, default: "H − max(40, top of the new screen's topmost view)", "how much of the new screen the curl uncovers, in points up from the bottom (0: the page stays flat)", range: 0...100_000),
+      ParameterDescriptor("reveal", .number, default: "H − max(40, top of the new screen's topmost view); H/2 on a screen without views", "how much of the new screen the curl uncovers, in points up from the bottom (0: the page stays flat)", range: 0...100_000),
       ParameterDescriptor("radius", .number, default: "100", "the curl's radius in points", range: 1...100_000),
     ],
     make: { PartialCurl(parameters: $0) })
