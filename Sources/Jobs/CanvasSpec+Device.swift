@@ -9,7 +9,10 @@
 // (`DevicePreset.matching`: `size: 852x393` is an iPhone 15 in landscape,
 // `390x844` an iPhone 14), as the stage finds its device. A size that is no
 // device's screen has none: each default then keeps its own rule for a
-// bare size (`SafeArea`, a parameter's default).
+// bare size (`SafeArea`, a parameter's default). Shown in a device the stage
+// names, such a canvas is laid out as that device's screen is held: an
+// iPhone the stage holds sideways shows no status bar, whatever the size
+// (`layoutDevice`).
 
 extension CanvasSpec {
   /// The device this canvas shows the screen of, and how it is held.
@@ -18,10 +21,19 @@ extension CanvasSpec {
     return DevicePreset.matching(size: size)
   }
 
-  /// Whether this canvas is an iPhone held in landscape (compact height;
-  /// iOS shows no status bar and the safe-area top is 0).
+  /// The device whose system bars this canvas is laid out for: its own
+  /// (`heldDevice`), else the one a stage draws it in, held as the stage
+  /// holds it (`stage: { device: iphone-15 }` beside `size: 800x550` is an
+  /// iPhone held sideways); nil for a canvas of no device on its own.
+  public var layoutDevice: (preset: DevicePreset, orientation: DeviceOrientation)? {
+    heldDevice ?? stageDevice.flatMap(DevicePreset.named).map { ($0, stageOrientation) }
+  }
+
+  /// Whether this canvas is laid out as an iPhone held in landscape
+  /// (`layoutDevice`; compact height: iOS shows no status bar and the
+  /// safe-area top is 0).
   public var isPhoneInLandscape: Bool {
-    guard let (preset, orientation) = heldDevice else { return false }
+    guard let (preset, orientation) = layoutDevice else { return false }
     return preset.idiom == .phone && orientation == .landscape
   }
 }

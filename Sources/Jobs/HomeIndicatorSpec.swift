@@ -43,8 +43,9 @@ public struct HomeIndicatorSpec: Hashable, Sendable {
 }
 
 extension CanvasSpec {
-  /// Whether iOS shows no home indicator here: on a device with a Home button.
-  public var hidesHomeIndicator: Bool { heldDevice?.preset.hasHomeButton == true }
+  /// Whether iOS shows no home indicator here: on a device with a Home
+  /// button (the canvas's, or the one a stage shows it in: `layoutDevice`).
+  public var hidesHomeIndicator: Bool { layoutDevice?.preset.hasHomeButton == true }
 
   /// The home indicator the frames show: none on a device with a Home button.
   public var shownHomeIndicator: HomeIndicatorSpec? {

@@ -23,6 +23,9 @@
 // as the canvas is: a size that is a device's screen turned (`852x393`) is
 // held in landscape, whether the stage names a device or not, and a device
 // the stage names is held in landscape beside any canvas wider than tall.
+// A canvas of no device's size is laid out as the screen of the device the
+// stage names, held so (`CanvasSpec.layoutDevice`): in an iPhone held
+// sideways it shows no status bar, as on `852x393`.
 
 import Geometry
 import Raster
@@ -70,6 +73,16 @@ extension JobDecoder {
           // The status bar was read for the iPhone 15 the canvas was until
           // now: a drawn one takes this device's height, and a written one
           // is checked against this screen.
+          if let bar = canvasFields.first(where: { $0.key == "statusBar" }) {
+            canvas.statusBar = try statusBar(
+              bar.value, KeyPath.root.appending("canvas").appending("statusBar"), canvas: canvas)
+          }
+        } else if canvas.heldDevice == nil {
+          // A canvas of no device's size is laid out as the screen of the
+          // device it is shown in, held as the stage holds it: an iPhone
+          // held sideways shows no status bar, an iPad its own 24 pt one.
+          canvas.stageDevice = preset.name
+          canvas.stageOrientation = orientation
           if let bar = canvasFields.first(where: { $0.key == "statusBar" }) {
             canvas.statusBar = try statusBar(
               bar.value, KeyPath.root.appending("canvas").appending("statusBar"), canvas: canvas)
@@ -281,7 +294,7 @@ extension JobDecoder {
     }
     let fields = try fields(node, path, keys: JobDecoder.statusBarKeys)
     var bar = StatusBarSpec(
-      height: canvas.heldDevice?.preset.statusBarHeight ?? SafeArea.top(for: canvas.size), time: "9:41",
+      height: canvas.heldDevice?.preset.statusBarHeight ?? SafeArea.top(of: canvas), time: "9:41",
       location: node.location)
     if let value = fields["height"] { bar.height = try number(value, fields.path("height"), in: 1...limit, expected: expected) }
     if let value = fields["time"] {
@@ -316,7 +329,7 @@ extension JobDecoder {
   /// A home indicator on a device with a Home button: iOS shows none, so none is drawn.
   func homeIndicatorNote(on spec: JobSpec) -> JobNote? {
     guard let indicator = spec.canvas.homeIndicator, spec.canvas.hidesHomeIndicator,
-      let location = indicator.location, let preset = spec.canvas.heldDevice?.preset
+      let location = indicator.location, let preset = spec.canvas.layoutDevice?.preset
     else { return nil }
     return JobNote(
       location,
@@ -330,6 +343,13 @@ extension JobDecoder {
   func statusBarNote(on spec: JobSpec) -> JobNote? {
     guard let bar = spec.canvas.statusBar, spec.canvas.hidesStatusBar, let location = bar.location else { return nil }
     let what = bar.isDrawn ? "it is not drawn" : "the screens' top \(JobDecoder.format(bar.height)) points move with them"
+    if spec.canvas.heldDevice == nil, let (preset, _) = spec.canvas.layoutDevice {
+      return JobNote(
+        location,
+        "canvas.statusBar: iOS shows no status bar on an iPhone in landscape, and the stage holds its "
+          + "\(preset.name) so, the canvas laid out as its screen; \(what) "
+          + "(hold it upright with canvas.orientation: portrait, or use an iPad, to show one)")
+    }
     guard spec.canvas.heldDevice != nil else {
       return JobNote(
         location,

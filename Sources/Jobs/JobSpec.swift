@@ -131,6 +131,10 @@ public struct CanvasSpec: Hashable, Sendable {
   /// The preset `device:` named, turned to `orientation` (size is already turned).
   public var device: String? = nil
   public var orientation: DeviceOrientation = .portrait
+  /// The preset a stage draws this canvas in where the canvas is no
+  /// device's screen (`CanvasSpec.layoutDevice`), and how the stage holds it.
+  public var stageDevice: String? = nil
+  public var stageOrientation: DeviceOrientation = .portrait
   /// `statusBar:` — the system's strip at the top, fixed through transitions.
   public var statusBar: StatusBarSpec? = nil
   /// `homeIndicator:` — the system's bar at the bottom, fixed through transitions.

@@ -12,28 +12,46 @@ enum SafeArea {
     case (390, 844), (428, 926): return 47  // notch
     case (393, 852), (430, 932): return 59  // Dynamic Island
     case (402, 874), (440, 956): return 62  // iPhone 16 Pro
-    default:
-      // Custom sizes: an iPad's bar where the short side is an iPad's
-      // (`isPad`), else a plain one, taller on tall phones.
-      let isPadSized = Swift.min(size.width, size.height) >= 600
-      if !isPadSized, size.height / size.width > 2 { return 59 }
-      return isPadSized ? 24 : 20
+    default: return top(for: size, isPad: Swift.min(size.width, size.height) >= 600)
     }
   }
 
+  /// The status bar's height on a canvas of `size` that is no preset's
+  /// screen: an iPad's bar (`isPad`), else a plain one, taller on tall phones.
+  static func top(for size: Size, isPad: Bool) -> Double {
+    if !isPad, size.height / size.width > 2 { return 59 }
+    return isPad ? 24 : 20
+  }
+
+  /// The status bar's height on `canvas` held upright: by its size
+  /// (`top(for:)`), and on a canvas of no device's size that a stage shows
+  /// in one, as the iPhone or iPad that device is (`isPad`).
+  static func top(of canvas: CanvasSpec) -> Double {
+    canvas.heldDevice == nil ? top(for: canvas.size, isPad: isPad(canvas)) : top(for: canvas.size)
+  }
+
   /// Whether `canvas` is an iPhone held sideways (compact height): a phone
-  /// in landscape (`CanvasSpec.heldDevice`), or a canvas of no device wider
-  /// than tall and under 500 pt high (every iPhone's short side is, no iPad's is).
+  /// in landscape (`CanvasSpec.layoutDevice`: its own, or the one a stage
+  /// shows it in), or a canvas of no device wider than tall and under 500
+  /// pt high (every iPhone's short side is, no iPad's is).
   static func isCompactHeight(_ canvas: CanvasSpec) -> Bool {
-    if canvas.heldDevice != nil { return canvas.isPhoneInLandscape }
+    if canvas.layoutDevice != nil { return canvas.isPhoneInLandscape }
     return canvas.size.width > canvas.size.height && canvas.size.height < 500
   }
 
-  /// Whether `canvas` is an iPad's: a pad (`CanvasSpec.heldDevice`), or a
+  /// Whether `canvas` is an iPad's: a pad (`CanvasSpec.layoutDevice`), or a
   /// canvas of no device whose short side is 600 pt or more.
   static func isPad(_ canvas: CanvasSpec) -> Bool {
-    if let (preset, _) = canvas.heldDevice { return preset.idiom == .pad }
+    if let (preset, _) = canvas.layoutDevice { return preset.idiom == .pad }
     return Swift.min(canvas.size.width, canvas.size.height) >= 600
+  }
+
+  /// Whether a nav bar on `canvas` held sideways is a Plus or Max phone's,
+  /// 414 pt or wider upright: the canvas's height, or where a stage shows a
+  /// canvas of no device's size in a phone, that phone's width.
+  static func isWidePhone(_ canvas: CanvasSpec) -> Bool {
+    let upright = canvas.heldDevice == nil ? canvas.layoutDevice?.preset.size.width : nil
+    return (upright ?? canvas.size.height) >= 414
   }
 
   /// The width of the centred card a sheet presents on an iPad (UIKit's
@@ -60,7 +78,7 @@ enum SafeArea {
     let width = canvas.size.width
     let (top, bar): (Double, Double) =
       inSheet
-      ? (0, 56) : isCompactHeight(canvas) ? (0, canvas.size.height >= 414 ? 44 : 32) : (top(for: canvas.size), isPad(canvas) ? 50 : 44)
+      ? (0, 56) : isCompactHeight(canvas) ? (0, isWidePhone(canvas) ? 44 : 32) : (top(of: canvas), isPad(canvas) ? 50 : 44)
     return (Rect(x: 0, y: 0, width: width, height: top + bar), bar)
   }
 }

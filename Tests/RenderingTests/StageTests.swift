@@ -164,6 +164,52 @@ import Testing
     #expect(upright.height > upright.width && uprightLayout.screen.width == 393 && uprightLayout.screen.height == 852)
   }
 
+  /// A canvas of no device's size is laid out as the screen of the device
+  /// the stage shows it in, held as the stage holds it: `size: 800x550`
+  /// beside `stage: { device: iphone-15 }`, an iPhone held sideways, drew
+  /// a 20 pt status bar and its nav bar under it, where iOS shows no status
+  /// bar on an iPhone in landscape; it shows none (with a note), its nav bar
+  /// at the top and 32 pt tall. An iPad keeps its 24 pt bar beside
+  /// `800x400` (laid out as a phone held sideways, it drew none), and an
+  /// iPhone held upright (`orientation: portrait`) shows one.
+  @Test func aCanvasIsLaidOutAsTheDeviceTheStageHoldsItIn() throws {
+    func job(_ canvas: String, _ device: String, statusBar: Bool = true) -> String {
+      """
+      name: s
+      canvas: { size: \(canvas), scale: 1, fps: 10\(statusBar ? ", statusBar: { time: \"9:41\", style: dark }" : "") }
+      stage: { device: \(device), background: "#00A050", padding: 10 }
+      screens:
+        white: { background: "#FFFFFF", views: [ { kind: navbar, text: Title } ] }
+      timeline:
+        - hold: 0.1
+      """
+    }
+    func frame(_ job: String) throws -> Bitmap {
+      let spec = try JobParser.parse(job, file: "s.cfg")
+      return FrameRenderer(spec: spec, fonts: try FontLibrary.system.get())
+        .frame(0, width: spec.framePixelWidth, height: spec.framePixelHeight)
+    }
+    for (canvas, device, top, bar, shown) in [
+      ("800x550", "iphone-15", 0.0, 32.0, false), ("800x550", "iphone-15-pro-max", 0, 44, false),
+      ("400x800, orientation: landscape", "iphone-15", 0, 32, false), ("800x400", "ipad-mini", 24, 50, true),
+      ("800x400, orientation: portrait", "iphone-15", 20, 44, true),
+    ] {
+      let spec = try JobParser.parse(job(canvas, device), file: "s.cfg")
+      let size = spec.canvas.size
+      let navbar = spec.screens[0].views[0].frame
+      #expect(navbar == Rect(x: 0, y: 0, width: size.width, height: top + bar), "\(canvas) in \(device)")
+      #expect(spec.canvas.shownStatusBar?.height == (shown ? top : nil), "\(canvas) in \(device)")
+      let drawn = try frame(job(canvas, device)) != frame(job(canvas, device, statusBar: false))
+      #expect(drawn == shown, "\(canvas) in \(device)")
+      let said = spec.notes.map(\.message).contains {
+        $0 == "canvas.statusBar: iOS shows no status bar on an iPhone in landscape, and the stage holds its \(device) so, "
+          + "the canvas laid out as its screen; it is not drawn (hold it upright with canvas.orientation: portrait, "
+          + "or use an iPad, to show one)"
+      }
+      #expect(said == !shown, "\(canvas) in \(device)")
+    }
+  }
+
   /// With `device: none` a canvas held in landscape stands on the stage as
   /// it is, wider than tall (the stage was laid out for it turned back
   /// upright: 414x872 points, the canvas drawn across a narrow screen).
