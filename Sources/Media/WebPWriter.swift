@@ -11,7 +11,8 @@ import Raster
 /// equal to the one before lengthens the picture on display. In lossy mode
 /// the rectangle also takes in the pixels at rest that an earlier picture,
 /// encoded while something near them moved, left visibly off
-/// (`WebPDisplay`), so a screen at rest shows as it was drawn. libwebp's own
+/// (`WebPDisplay`), so a screen at rest shows as it was drawn, the last
+/// frame's included. libwebp's own
 /// animation encoder (`WebPAnimEncoder`, which FFmpeg's `libwebp_anim`
 /// wraps) is not used: in lossy mode it takes pixels within a
 /// quality-dependent distance of the frame before as unchanged and drops
@@ -44,8 +45,8 @@ public final class WebPWriter: FrameSink {
   private let quality: Int, lossless: Bool, loop: Int
   /// The last frame appended and the one being appended, straight RGBA.
   private var previous: [UInt8], current: [UInt8]
-  /// The encoded pictures: their bitstream, offset and first frame.
-  private var pictures: [(data: [UInt8], x: Int, y: Int, start: Int)] = []
+  /// The encoded pictures: their bitstream, rectangle and first frame.
+  private var pictures: [(data: [UInt8], x: Int, y: Int, width: Int, height: Int, start: Int)] = []
   /// Lossy only: what a decoder shows, to encode again the pixels at rest
   /// that a picture left off (`WebPDisplay`).
   private var display: WebPDisplay?
@@ -93,7 +94,7 @@ public final class WebPWriter: FrameSink {
       }
     }
     guard let changed else { return try hold() }
-    try addPicture(changed)
+    try addPicture(changed, at: frameCount)
     frameCount += 1
     swap(&previous, &current)
   }
@@ -107,19 +108,37 @@ public final class WebPWriter: FrameSink {
       // The frame on display is the one appended last.
       swap(&previous, &current)
       defer { swap(&previous, &current) }
-      try addPicture(stale)
+      try addPicture(stale, at: frameCount)
     }
     frameCount += 1
   }
 
-  /// Encodes `rectangle` of `current` as the picture starting at this frame.
-  private func addPicture(_ rectangle: (x: Int, y: Int, width: Int, height: Int)) throws {
+  /// Encodes `rectangle` of `current` as the picture starting at `frame`.
+  private func addPicture(_ rectangle: (x: Int, y: Int, width: Int, height: Int), at frame: Int) throws {
     // WebP stores frame offsets halved: an odd edge takes one more column or row.
     let x = rectangle.x & ~1, y = rectangle.y & ~1
     let w = rectangle.width + rectangle.x - x, h = rectangle.height + rectangle.y - y
     let data = try encode(x: x, y: y, width: w, height: h)
-    try display?.show(data, x: x, y: y, width: w, height: h, frame: frameCount)
-    pictures.append((data, x, y, frameCount))
+    try display?.show(data, x: x, y: y, width: w, height: h, frame: frame)
+    pictures.append((data, x, y, w, h, frame))
+  }
+
+  /// In lossy mode, encodes the last frame's pixels at rest that are shown
+  /// off (`WebPDisplay`) with that frame's own picture: the last frame is
+  /// what the WebP shows once it ends, for good when it does not loop, and
+  /// no hold follows it to encode them again.
+  private func refineLastFrame() throws {
+    guard let stale = display?.staleRectangle(of: previous, frame: frameCount) else { return }
+    let last = frameCount - 1
+    var rectangle = stale
+    if let picture = pictures.last, picture.start == last {
+      rectangle = Self.union(rectangle, (picture.x, picture.y, picture.width, picture.height))
+      pictures.removeLast()
+    }
+    // The last frame appended is `previous`; `encode` reads `current`.
+    swap(&previous, &current)
+    defer { swap(&previous, &current) }
+    try addPicture(rectangle, at: last)
   }
 
   /// Assembles the animation and writes it to `path` atomically.
@@ -128,6 +147,7 @@ public final class WebPWriter: FrameSink {
     try guardOpen("finish")
     isDone = true
     guard frameCount > 0 else { throw MediaError("finish \(what)", "no frames were appended") }
+    try refineLastFrame()
     let (bytes, frames) = try assembled()
     try Platform.writeAtomically(bytes, to: path)
     let duration = Double(frameCount) * Double(rate.denominator) / Double(rate.frames)

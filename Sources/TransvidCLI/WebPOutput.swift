@@ -11,7 +11,9 @@ struct WebPOutput: FormatWriter {
   /// clip that never changes is two), so records are made again.
   /// `rests-refined`: a lossy WebP's pixels at rest that a picture left
   /// off are encoded again (`WebPDisplay`).
-  var cacheKey: String { "libwebp-mux frames-counted bleed-vertical rests-refined" }
+  /// `last-frame-refined`: and so are the last frame's, which no hold
+  /// follows to take them.
+  var cacheKey: String { "libwebp-mux frames-counted bleed-vertical rests-refined last-frame-refined" }
 
   func write(_ renderer: FrameRenderer, to path: String, onFrame: (Int) throws -> Void) throws -> OutputSummary {
     let (renderer, note) = AnimationRate.renderer(renderer, format: "webp")

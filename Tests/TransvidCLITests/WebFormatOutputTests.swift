@@ -421,6 +421,54 @@ struct WebFormatOutputTests {
     #expect(worst <= 6, "the screen at rest is \(worst) levels off")
   }
 
+  /// A lossy push that ends the timeline, with no hold after it, ends on
+  /// the new screen as drawn: its last frame is what the WebP shows once it
+  /// ends, so the pixels at rest there that pictures encoded beside the old
+  /// screen left off are encoded again with its own picture. They showed
+  /// stripes of red on the blue screen, 47 levels off away from any edge.
+  @Test(.enabled(if: tool("webpmux") && tool("dwebp"), "needs libwebp's tools (Debian package webp)"))
+  func aLossyPushThatEndsTheClipEndsAsTheNewScreen() throws {
+    let dir = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    let job = """
+      name: push
+      canvas: { size: 200x300, scale: 1, fps: 30, background: "#000000" }
+      output: { formats: [webp], webp: { loop: 1 } }
+      screens:
+        a:
+          background: "#FF3B30"
+          views:
+            - { id: v, frame: [10, 10, 60, 40], color: "#34C759", corner: 5 }
+        b: { background: "#007AFF" }
+      timeline:
+        - hold: 0.3
+        - push: { to: b, transition: push, duration: 0.5 }
+
+      """
+    let renderer = FrameRenderer(spec: try JobParser.parse(job, file: "\(dir)/push.cfg"))
+    _ = try OutputWriter.write(format: .webp, renderer: renderer, to: "\(dir)/push.webp")
+    let shown = try #require(try webpCanvases("\(dir)/push.webp", width: 200, height: 300, in: dir).last).canvas
+    let expected = renderer.frame(renderer.frameCount - 1, width: 200, height: 300)
+    // Pixels of one colour 4 px around (lossy coding's own error is at
+    // colour edges, as the old screen's last column still moving).
+    func isFlat(_ x: Int, _ y: Int) -> Bool {
+      for v in max(0, y - 4)...min(299, y + 4) {
+        for u in max(0, x - 4)...min(199, x + 4) where expected[u, v] != expected[x, y] { return false }
+      }
+      return true
+    }
+    var worst = 0, flat = 0
+    for y in 0..<300 {
+      for x in 0..<200 where isFlat(x, y) {
+        let (a, b) = (shown[x, y], expected[x, y])
+        worst = max(worst, abs(Int(a.r) - Int(b.r)), abs(Int(a.g) - Int(b.g)), abs(Int(a.b) - Int(b.b)))
+        flat += 1
+      }
+    }
+    #expect(flat > 50_000)
+    #expect(worst <= 6, "the last frame is \(worst) levels off")
+  }
+
   /// The WebP's first frame (a full-canvas key frame), decoded by dwebp.
   func firstWebPFrame(_ r: Rendered) throws -> Bitmap {
     let frame = "\(r.dir)/frame1.webp", pam = "\(r.dir)/frame1.pam"
