@@ -132,15 +132,38 @@ enum YAMLReader {
 
   /// Where `rewritingJSON` made a line shorter or longer, so that places
   /// libyaml reports after it are moved back to the file's own.
+  ///
+  /// A minified catalog is one line, which may hold millions of rewrites
+  /// (`\\uD83D\\uDE00` pairs): each line keeps its rewrites in the order
+  /// written, left to right, with the shift of all of them so far, so a
+  /// place is found by binary search, not by adding up every rewrite before
+  /// it for each of the millions of nodes.
   struct Joins {
-    /// By 0-based line: each rewrite's 0-based column in the rewritten text
-    /// from which places move by `shift` characters to the file's.
-    var byLine: [Int: [(column: Int, shift: Int)]] = [:]
+    /// By 0-based line: each rewrite's 0-based column in the rewritten text,
+    /// increasing, and by how many characters places from there to the next
+    /// rewrite move to the file's (this rewrite's and every earlier one's).
+    private(set) var byLine: [Int: [(column: Int, shift: Int)]] = [:]
+
+    /// Notes a rewrite at `column` of `line`, right of every earlier one on
+    /// the line, after which places move by `shift` characters.
+    mutating func add(line: Int, column: Int, shift: Int) {
+      let before = byLine[line]?.last?.shift ?? 0
+      byLine[line, default: []].append((column, before + shift))
+    }
 
     /// The place in the file of a libyaml `mark` in the rewritten text.
     func location(_ mark: yaml_mark_t, file: String) -> SourceLocation {
       let line = Int(mark.line), column = Int(mark.column)
-      let shift = byLine[line]?.reduce(0) { $1.column <= column ? $0 + $1.shift : $0 } ?? 0
+      var shift = 0
+      if let rewrites = byLine[line] {
+        // The first rewrite right of `column`; the one before it holds the shift.
+        var low = 0, high = rewrites.count
+        while low < high {
+          let middle = (low + high) / 2
+          if rewrites[middle].column <= column { low = middle + 1 } else { high = middle }
+        }
+        if low > 0 { shift = rewrites[low - 1].shift }
+      }
       return SourceLocation(file: file, line: line + 1, column: column + shift + 1)
     }
   }
@@ -160,9 +183,21 @@ enum YAMLReader {
   ///   libyaml reads a simple key of more than 1024 characters as a value
   ///   without a key, and a String Catalog's keys are its source texts.
   static func rewritingJSON(_ bytes: [UInt8]) -> ([UInt8], Joins) {
+    /// The four hex digits at `i` as a number, or nil.
     func hex(_ i: Int) -> UInt32? {
-      guard i + 4 <= bytes.count, let text = String(bytes: bytes[i..<(i + 4)], encoding: .ascii) else { return nil }
-      return UInt32(text, radix: 16)
+      guard i + 4 <= bytes.count else { return nil }
+      var value: UInt32 = 0
+      for byte in bytes[i..<(i + 4)] {
+        let digit: UInt8
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
+        default: return nil
+        }
+        value = value << 4 | UInt32(digit)
+      }
+      return value
     }
     /// Whether the string opening at `start` is a key to write explicitly.
     func isLongKey(at start: Int) -> Bool {
@@ -196,9 +231,14 @@ enum YAMLReader {
           let low = hex(i + 8), (0xDC00...0xDFFF).contains(low)
         {
           let scalar = 0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00)
-          for b in ("\\U" + String(format: "%08X", scalar)).utf8 { append(b) }
+          append(UInt8(ascii: "\\"))
+          append(UInt8(ascii: "U"))
+          for shift in stride(from: 28, through: 0, by: -4) {
+            let digit = UInt8(scalar >> UInt32(shift) & 0xF)
+            append(digit < 10 ? UInt8(ascii: "0") + digit : UInt8(ascii: "A") + digit - 10)
+          }
           i += 12
-          joins.byLine[line, default: []].append((column, 2))
+          joins.add(line: line, column: column, shift: 2)
         } else {
           append(byte)
           append(bytes[i + 1])
@@ -210,7 +250,7 @@ enum YAMLReader {
         if !inString, isLongKey(at: i) {
           append(UInt8(ascii: "?"))
           append(UInt8(ascii: " "))
-          joins.byLine[line, default: []].append((column, -2))
+          joins.add(line: line, column: column, shift: -2)
         }
         inString.toggle()
       }

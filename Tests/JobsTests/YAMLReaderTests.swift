@@ -275,3 +275,27 @@ extension YAMLReaderTests {
     #expect(try read("en: { a: b, ? \(key) : x }\n")?.pairs?[0].value.pairs?.map(\.key) == ["a", key])
   }
 }
+
+/// A minified catalog is one line, and each `\uD83D\uDE00` pair on it (as
+/// Python's `json.dump` writes an emoji) is rewritten: every node's column
+/// is still the file's, and finding it does not add up every rewrite left
+/// of it (a 29 MB catalog of emoji took four minutes to read so).
+extension YAMLReaderTests {
+  @Test static func oneLineOfManyRewritesReadsInLinearTime() throws {
+    let count = 300_000
+    let item = "\"\\uD83D\\uDE00\""
+    let text = "{\"a\": [" + Array(repeating: item, count: count).joined(separator: ",") + "]}"
+    let source = try SourceText(
+      bytes: Array(text.utf8), file: "t.xcstrings", what: "the String Catalog", maximumSize: SourceText.maximumCatalogSize)
+    let start = ContinuousClock.now
+    let root = try #require(try YAMLReader.parse(source, json: true, maximumNodes: YAMLReader.maximumCatalogNodes))
+    let elapsed = ContinuousClock.now - start
+    let items = try #require(root.pairs?.first?.value.items)
+    #expect(items.count == count)
+    #expect(items.last?.text == "\u{1F600}")
+    // Item i starts at column 8 + i × 15 (14 characters and a comma).
+    #expect(items.last?.location == SourceLocation(file: "t.xcstrings", line: 1, column: 8 + (count - 1) * 15))
+    #expect(items[1].location == SourceLocation(file: "t.xcstrings", line: 1, column: 23))
+    #expect(elapsed < .seconds(10), "\(elapsed)")
+  }
+}
