@@ -357,8 +357,26 @@ enum YAMLReader {
       var pairs: [YAMLNode.Pair] = []
       /// A mapping's key read, waiting for its value.
       var key: (text: String, location: SourceLocation)?
-      /// A mapping's keys seen so far, with where they were first seen.
+      /// A mapping's keys seen so far, with where they were first seen,
+      /// once it has more than `fewKeys` (`note(key:at:)`).
       var seen: [String: SourceLocation] = [:]
+
+      /// How many keys a mapping has before they are kept in `seen`: a
+      /// String Catalog has millions of mappings of one to four keys, for
+      /// which a look along the pairs costs less than a dictionary.
+      static let fewKeys = 8
+
+      /// Where `key` was first given in this mapping, or nil (it is new, and
+      /// noted), for a key that comes after every pair.
+      mutating func note(key: String, at location: SourceLocation) -> SourceLocation? {
+        if seen.isEmpty {
+          if pairs.count < Frame.fewKeys { return pairs.first { $0.key == key }?.keyLocation }
+          for pair in pairs { seen[pair.key] = pair.keyLocation }
+        }
+        if let first = seen[key] { return first }
+        seen[key] = location
+        return nil
+      }
     }
 
     let file: String
@@ -400,7 +418,7 @@ enum YAMLReader {
     /// before parsing, `jsonProblem`), or a literal that is not a key.
     private func checkJSON(scalar text: String, style: yaml_scalar_style_t, start: yaml_mark_t) throws(Diagnostic) {
       guard style != YAML_DOUBLE_QUOTED_SCALAR_STYLE else { return }
-      let isKey = stack.last.map { $0.kind == .mapping && $0.key == nil } ?? false
+      let isKey = stack.indices.last.map { stack[$0].kind == .mapping && stack[$0].key == nil } ?? false
       if isKey || style != YAML_PLAIN_SCALAR_STYLE || text.wholeMatch(of: Self.jsonLiteral) == nil {
         let expected = isKey ? "a key in double quotes" : "a value: a string in double quotes, a number, true, false, null, { or ["
         throw Diagnostic(place(start), "invalid JSON: expected \(expected), got \(YAMLNode.quoted(text))")
@@ -411,10 +429,10 @@ enum YAMLReader {
 
     /// The path of the node that starts now.
     private var nextPath: KeyPath {
-      guard let frame = stack.last else { return .root }
-      switch frame.kind {
-      case .sequence: return frame.path.appending(index: frame.items.count)
-      case .mapping: return frame.key.map { frame.path.appending($0.text) } ?? frame.path
+      guard let top = stack.indices.last else { return .root }
+      switch stack[top].kind {
+      case .sequence: return stack[top].path.appending(index: stack[top].items.count)
+      case .mapping: return stack[top].key.map { stack[top].path.appending($0.text) } ?? stack[top].path
       }
     }
 
@@ -517,7 +535,7 @@ enum YAMLReader {
       if stack.count >= YAMLReader.maximumDepth {
         throw Diagnostic(location, "values are nested more than \(YAMLReader.maximumDepth) levels deep")
       }
-      if let parent = stack.last, parent.kind == .mapping, parent.key == nil {
+      if let parent = stack.indices.last, stack[parent].kind == .mapping, stack[parent].key == nil {
         throw Diagnostic(location, "a mapping key must be a plain value, not a list or mapping")
       }
       stack.append(frame)
@@ -546,12 +564,11 @@ enum YAMLReader {
           if text == "<<", style == .plain {
             throw Diagnostic(node.location, "merge keys (<<) are not supported, as anchors and aliases are not; write the keys out")
           }
-          if let first = stack[top].seen[text] {
+          if let first = stack[top].note(key: text, at: node.location) {
             throw Diagnostic(
               node.location,
               "duplicate key '\(text)' \(stack[top].path.keyPlace) (first at line \(first.line), column \(first.column))")
           }
-          stack[top].seen[text] = node.location
           stack[top].key = (text, node.location)
         }
       }

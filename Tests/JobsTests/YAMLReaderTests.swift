@@ -299,3 +299,35 @@ extension YAMLReaderTests {
     #expect(elapsed < .seconds(10), "\(elapsed)")
   }
 }
+
+/// A duplicate key is found however many keys come before it: a mapping's
+/// first few are looked for among its pairs, more in a dictionary.
+extension YAMLReaderTests {
+  @Test static func duplicateKeysAmongFewAndMany() throws {
+    for count in [2, 7, 8, 9, 30] {
+      let keys = (0..<count).map { "k\($0): \($0)\n" }.joined()
+      let text = "m:\n" + keys.split(separator: "\n").map { "  \($0)\n" }.joined() + "  k1: again\n"
+      #expect(throws: Diagnostic(at(count + 2, 3), "duplicate key 'k1' in m (first at line 3, column 3)")) {
+        try read(text)
+      }
+      let root = try #require(try read("m:\n" + keys.split(separator: "\n").map { "  \($0)\n" }.joined()))
+      let pairs = try #require(root.pairs?.first?.value.pairs)
+      #expect(pairs.map(\.key) == (0..<count).map { "k\($0)" })
+    }
+  }
+
+  /// A path is shown as before however it is built: keys, indices, a long
+  /// key quoted and shortened, the document by its name.
+  @Test static func keyPathsReadAsWritten() {
+    let path = KeyPath.root.appending("screens").appending("home").appending("views").appending(index: 2).appending("frame")
+    #expect(path.description == "screens.home.views[2].frame")
+    #expect(KeyPath.root.appending(index: 0).appending("a").description == "[0].a")
+    #expect(KeyPath.root.isRoot && KeyPath.root.subject == "the job file" && KeyPath.catalog.subject == "the String Catalog")
+    #expect(KeyPath.catalog.appending("strings").subject == "strings")
+    #expect(KeyPath.root.appending("canvas").keyPlace == "in canvas" && KeyPath.root.keyPlace == "at the top level")
+    let long = String(repeating: "word ", count: 20)
+    let shown = KeyPath.catalog.appending("strings").appending(long).appending("localizations").description
+    #expect(shown == "strings.\(YAMLNode.quoted(long)).localizations")
+    #expect(KeyPath.root.appending("a.b").appending("x\ny").description == "a.b.\(YAMLNode.quoted("x\ny"))")
+  }
+}
