@@ -61,7 +61,7 @@ struct KeyPath: Sendable, CustomStringConvertible {
     return text
   }
 
-  var isRoot: Bool { description.isEmpty }
+  var isRoot: Bool { last == nil }
 
   /// The value of `key` in the mapping at `self`.
   func appending(_ key: String) -> KeyPath {
