@@ -71,6 +71,24 @@ import Testing
     #expect(whole == [word] && measured(word) == measured("extraordinary"))
   }
 
+  /// A line never ends inside a grapheme cluster (the stage sweep): UAX #14
+  /// reads an accent on a space as a letter and may break before it, and
+  /// "a \u{301}b" too narrow for one line wrapped as "a " and "\u{301}b",
+  /// the accent starting its line on a dotted circle; the accent is its
+  /// space's cluster, as CoreText keeps it, so the text is cut between
+  /// whole clusters. A break between clusters is kept ("a \u{301} b").
+  @Test static func aLineNeverEndsInsideAGraphemeCluster() {
+    func breaks(_ text: String) -> [Int] { LineBreaks.opportunities(text.unicodeScalars.map(\.value), language: nil) }
+    #expect(breaks("a \u{301}b") == [4])
+    #expect(breaks("a \u{301} b") == [4, 5])
+    #expect(breaks("ab cd") == [3, 5])
+    func measured(_ s: String) -> Double { Label(s, style: TextStyle(size: 20)).width(scale: 1, fonts: TestFonts.latinOnly) }
+    let wrapped = lines("a \u{301}b", fonts: TestFonts.latinOnly, width: measured("a") + 1)
+    #expect(wrapped.count > 1 && wrapped.joined() == "a \u{301}b", "\(wrapped)")
+    #expect(!wrapped.contains { $0.unicodeScalars.first == "\u{301}" }, "\(wrapped)")
+    #expect(lines("a \u{301} b", fonts: TestFonts.latinOnly, width: measured("a \u{301}") + 1) == ["a \u{301}", "b"])
+  }
+
   /// A line the breaker chose is drawn whole, never ending in "…" (the
   /// locales sweep): "Multi-" fits 55 px as the paragraph measures it
   /// (the hyphen kerned against "Y") but is 2 px wider alone, and was
