@@ -102,6 +102,50 @@ import TransvidCLI
     #expect(inkWidths == ["regular": 20, "medium": 28, "semibold": 36, "bold": 44], "\(inkWidths)")
   }
 
+  /// DejaVu Sans cut down by fontTools to "abc" and the acute accent
+  /// (U+0301), with no dotted circle (U+25CC): an app's font without one.
+  static let fontWithoutADottedCircle = """
+    import sys
+    from fontTools import subset
+    from fontTools.ttLib import TTFont
+    font = TTFont("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf")
+    subsetter = subset.Subsetter(subset.Options())
+    subsetter.populate(unicodes=[0x61, 0x62, 0x63, 0x301])
+    subsetter.subset(font)
+    assert 0x25CC not in font.getBestCmap()
+    font.save(sys.argv[1])
+    """
+
+  /// A mark with no base in an app's font that lacks the dotted circle is
+  /// drawn on one from the fallback font, as CoreText draws it (the stage
+  /// sweep): "\u{301}abc" drew "abc" alone, the accent hanging left of the
+  /// label, outside it, where the system font drew "◌́abc". The circle and
+  /// its accent are as the fallback (DejaVu Sans) draws them, "abc" the app's.
+  @Test(.enabled(if: hasFontTools, "needs fontTools for /usr/bin/python3 (Debian package python3-fonttools, scripts/bootstrap)"))
+  func aMarkWithoutABaseInAnAppsFontSitsOnTheFallbacksCircle() throws {
+    let dir = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    try Self.runFontScript(Self.fontWithoutADottedCircle, arguments: [path(dir, "app.ttf")], in: dir)
+    func label(_ text: String, _ font: String) throws -> Bitmap {
+      let job = """
+        canvas: { size: 200x60, scale: 1, background: "#FFFFFF" }
+        screens:
+          home:
+            views:
+              - { frame: [0, 0, 200, 60], text: "\(text)", textColor: "#000000", align: left, font: { size: 40\(font) } }
+        timeline: [hold: 0.1]
+        """
+      let spec = try JobParser.load(path: try write(job, to: "job.cfg", in: dir))
+      return try AssetLoader.makeRenderer(for: spec).snapshot(of: "home")!
+    }
+    let app = try label("\\u0301abc", ", file: app.ttf"), system = try label("\\u0301abc", "")
+    // The app's "abc" are DejaVu Sans's own glyphs: the label is the
+    // system font's, the circle and accent included, pixel for pixel.
+    let same = app == system
+    #expect(same)
+    #expect(app != (try label("abc", ", file: app.ttf")))
+  }
+
   @Test func unknownFamilyAndMissingFileAreErrorsAtTheirValue() throws {
     let dir = try makeTemporaryDirectory()
     defer { try? FileManager.default.removeItem(atPath: dir) }

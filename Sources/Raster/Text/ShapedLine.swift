@@ -211,7 +211,10 @@ struct FontChoice {
   /// A font per scalar. Emoji take a colour font first. Marks and joiners
   /// stay with their base's font; spaces and punctuation stay with a script
   /// font they follow (so an Arabic phrase is one run), unless they are
-  /// emoji; the rest takes the first font with a glyph.
+  /// emoji; the rest takes the first font with a glyph. A mark that starts
+  /// the text, with no base, takes the first font that has it and the
+  /// dotted circle (U+25CC) HarfBuzz sets it on (`Font.shape`), as CoreText
+  /// takes the circle from a fallback font where an app's font has none.
   func fonts(for text: [UInt32], scripts: [(own: hb_script_t, resolved: hb_script_t)]) -> [Int] {
     var result: [Int] = []
     result.reserveCapacity(text.count)
@@ -239,6 +242,14 @@ struct FontChoice {
       }
       let code = ShapedLine.code(of: scripts[i].resolved)
       let candidates = (isEmoji ? emoji : []) + (byScript[code] ?? []) + general
+      if i == 0, FontChoice.isMark(scalar),
+        let both = candidates.first(where: {
+          faces[$0].glyph(for: scalar) != nil && faces[$0].glyph(for: FontChoice.dottedCircle) != nil
+        })
+      {
+        result.append(both)
+        continue
+      }
       result.append(candidates.first { faces[$0].glyph(for: scalar) != nil } ?? general.first ?? 0)
     }
     return result
@@ -247,6 +258,13 @@ struct FontChoice {
 
 extension FontChoice {
   static let zeroWidthJoiner: UInt32 = 0x200D
+  /// U+25CC, what a mark with no base is drawn on.
+  static let dottedCircle: Unicode.Scalar = "\u{25CC}"
+
+  /// Whether `scalar` is a combining mark (nonspacing, spacing or enclosing).
+  static func isMark(_ scalar: Unicode.Scalar) -> Bool {
+    [.nonspacingMark, .spacingMark, .enclosingMark].contains(scalar.properties.generalCategory)
+  }
 
   /// Whether the scalar at `i` starts an emoji presentation, as UTS #51
   /// reads an emoji sequence: it is shown as emoji by default
