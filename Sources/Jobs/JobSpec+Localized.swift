@@ -25,9 +25,10 @@ extension JobSpec {
   }
 
   /// Xcode's name of the job's device family for a String Catalog's device
-  /// variations: `ipad` on an iPad (`CanvasSpec.heldDevice`), else `iphone`.
+  /// variations: `ipad` on an iPad (`CanvasSpec.layoutDevice`: the
+  /// canvas's, or the one a stage shows it in), else `iphone`.
   public var deviceFamily: String {
-    canvas.heldDevice?.preset.idiom == .pad ? "ipad" : "iphone"
+    canvas.layoutDevice?.preset.idiom == .pad ? "ipad" : "iphone"
   }
 
   /// This job as `locale` renders it (see the file's comment). A key the

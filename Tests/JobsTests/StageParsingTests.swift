@@ -242,6 +242,17 @@ import Testing
     #expect(other.canvas.statusBar?.height == 20 && !other.canvas.hidesStatusBar && other.deviceFamily == "iphone")
   }
 
+  /// A String Catalog's device variation follows the device a canvas of no
+  /// device's size is laid out as (the stage sweep): `size: 800x400` in an
+  /// iPad the stage names shows the iPad's status bar and nav bar, and read
+  /// the `iphone` form; it reads the `ipad` one, and in an iPhone `iphone`.
+  @Test func aCanvasInAStageIPadReadsTheIPadForm() throws {
+    for (device, family) in [("ipad-mini", "ipad"), ("ipad-13", "ipad"), ("iphone-15", "iphone"), ("none", "iphone")] {
+      let spec = try JobParser.parse(Self.job(canvas: "{ size: 800x400 }", stage: "{ device: \(device) }"), file: "s.cfg")
+      #expect(spec.deviceFamily == family, "\(device)")
+    }
+  }
+
   /// A device the stage names is held as the canvas is: in landscape
   /// beside a canvas wider than tall, a device's screen turned (it drew it
   /// upright, the picture letterboxed in it, where the canvas hid the
