@@ -70,7 +70,7 @@ final class GIFFirstPass: @unchecked Sendable {
     group.wait()
     if let error = failure.withLock({ $0 }) { throw error }
     addRest()
-    result.lifetimes.finish(frameCount: frameCount)
+    result.lifetimes.finish(frameCount: frameCount, stops: options.loop != .forever)
     previous = []
     return result
   }

@@ -1,7 +1,9 @@
 /// How many frames each pixel an image changes keeps that colour: from the
 /// image's first frame until a later image changes the pixel again, or the
 /// clip ends (a looping GIF starts again from its first image, which draws
-/// every pixel).
+/// every pixel). A GIF that stops, after one play or a count of them, shows
+/// its last frame for good: the pixels showing then keep their colour as
+/// long as any rest does.
 ///
 /// Lossy coding spends a pixel's error once and the eye (and a quality
 /// measure over the clip's frames) sees it in every frame the pixel keeps
@@ -114,10 +116,11 @@ struct GIFLifetimes {
   }
 
   /// Ends the clip at `frameCount` frames: the pixels still showing the
-  /// colour an image gave them keep it to the end.
-  mutating func finish(frameCount: Int) {
+  /// colour an image gave them keep it to the end, and for good when the
+  /// GIF `stops` there (it does not loop forever).
+  mutating func finish(frameCount: Int, stops: Bool = false) {
     for p in position.indices where position[p] >= 0 {
-      lifetimes[Int(position[p])] = UInt8(min(255, frameCount - Int(since[p])))
+      lifetimes[Int(position[p])] = stops ? 255 : UInt8(min(255, frameCount - Int(since[p])))
     }
   }
 }

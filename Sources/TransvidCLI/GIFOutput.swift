@@ -10,7 +10,7 @@ struct GIFOutput: FormatWriter {
   var fileType: OutputFileType { GIFWriter.fileType }
   /// The GIF writer needs no filled heap (`GIFWriter.write`).
   var fillsHeap: Bool { false }
-  var cacheKey: String { "gif lone-image-twice libimagequant paletteuse lossy-lzw giflib scale-3x per-frame-target rest-weighted lossy-per-frame error-4x q100 budget-most-colours lossy-lifetime-48 palette-auto-1000 lossless-exact budget-widest width-per-point first-own-table global-one-table exact-within-max-colours budget-down-to-16" }
+  var cacheKey: String { "gif lone-image-twice libimagequant paletteuse lossy-lzw giflib scale-3x per-frame-target rest-weighted lossy-per-frame error-4x q100 budget-most-colours lossy-lifetime-48 palette-auto-1000 lossless-exact budget-widest width-per-point first-own-table global-one-table exact-within-max-colours budget-down-to-16 last-frame-stays" }
 
   /// `maxBytes` settles the colour count within this many colours.
   static let colourStep = 8

@@ -54,6 +54,59 @@ func smallJob(output: String) -> String {
     #expect(summary.frames == gif.frames.count, "\(gif.delays)")
   }
 
+  /// A GIF that stops ends on its last frame for good, so the pixels
+  /// showing then are coded as a rest's are, exactly as the lossless GIF
+  /// maps them, though the clip ends in motion: a push with no hold after
+  /// it showed its rounded corners up to 15 levels off the lossless GIF's
+  /// for good, lossy coding's bound for a frame shown once. A GIF that
+  /// loops forever shows that frame once a play and keeps that bound.
+  @Test func aGIFThatStopsEndsOnItsLastFrameCodedAsARest() throws {
+    let dir = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    func lastImage(_ gif: String) throws -> Bitmap {
+      let job = """
+        name: end
+        canvas: { size: 200x300, scale: 2, fps: 30, background: "#000000" }
+        output: { formats: [gif], gif: { \(gif) } }
+        screens:
+          a: { background: "#FF3B30" }
+          b:
+            background: systemGroupedBackground
+            views:
+              - { id: r1, frame: [16, 40, 168, 44], color: "#FFFFFF", corner: 10 }
+              - { id: r2, frame: [16, 100, 168, 44], color: "#34C759", corner: 22 }
+              - { id: r3, frame: [30, 160, 60, 60], color: "#5856D6", corner: 30 }
+              - { id: r4, frame: [110, 160, 60, 60], color: "#FF9500", corner: 14 }
+              - { id: r5, frame: [20, 240, 160, 30], color: "#AF52DE", corner: 8 }
+        timeline:
+          - hold: 0.3
+          - push: { to: b, transition: push, duration: 0.5 }
+
+        """
+      let renderer = FrameRenderer(spec: try JobParser.parse(job, file: "\(dir)/end.cfg"))
+      let path = (dir as NSString).appendingPathComponent("end.gif")
+      _ = try OutputWriter.write(format: .gif, renderer: renderer, to: path)
+      return try #require(try GIFReader(path: path).frames.last)
+    }
+    let lossless = try lastImage("loop: 0, lossy: 0")
+    /// The most a channel of `image` is off the lossless GIF's.
+    func worst(_ image: Bitmap) -> Int {
+      var worst = 0
+      for y in 0..<lossless.height {
+        for x in 0..<lossless.width {
+          let (a, b) = (image[x, y], lossless[x, y])
+          worst = max(worst, abs(Int(a.r) - Int(b.r)), abs(Int(a.g) - Int(b.g)), abs(Int(a.b) - Int(b.b)))
+        }
+      }
+      return worst
+    }
+    let once = worst(try lastImage("loop: 0")), twice = worst(try lastImage("loop: 1"))
+    let forever = worst(try lastImage("loop: forever"))
+    #expect(once == 0, "a GIF that plays once ends \(once) levels off")
+    #expect(twice == 0, "a GIF that plays twice ends \(twice) levels off")
+    #expect(forever > 0)
+  }
+
   @Test func gifTimingSizeAndLoop() throws {
     let dir = try makeTemporaryDirectory()
     defer { try? FileManager.default.removeItem(atPath: dir) }
