@@ -321,7 +321,7 @@ extension JobDecoder {
       // A quoted "true" is text, as a flag's is (`boolean`).
       throw mismatch(
         node, path, expected: "true, false or a style (auto, dark, light)",
-        hint: " (in quotes, so text: write \(name) without them)")
+        hint: node.textHint(writing: name))
     }
     return HomeIndicatorSpec(style: style, location: node.location)
   }

@@ -16,8 +16,10 @@ struct YAMLNode: Sendable {
   enum ScalarStyle: Sendable {
     /// Unquoted: resolved by the core schema (`60` is a number, `~` is null).
     case plain
-    /// Single- or double-quoted, literal (`|`) or folded (`>`): always text.
+    /// Single- or double-quoted: always text.
     case quoted
+    /// Literal (`|`) or folded (`>`), on the lines below its key: always text.
+    case block
   }
 
   /// A mapping key with its place, and its value.
@@ -75,18 +77,28 @@ struct YAMLNode: Sendable {
     return numerator / denominator
   }
 
-  /// The number a quoted scalar would be unquoted (`"60"`), for the hint
-  /// that says so where a number is expected; nil for any other node.
+  /// The number a scalar written as text would be written plain (`"60"`,
+  /// or `>-` with 60 on the line below), for the hint that says so where a
+  /// number is expected; nil for any other node.
   var quotedNumber: Double? {
-    guard case .scalar(let text, .quoted) = content else { return nil }
+    guard case .scalar(let text, let style) = content, style != .plain else { return nil }
     return YAMLNode.number(fromPlain: text).flatMap { $0.isFinite ? $0 : nil }
   }
 
   /// ` (in quotes, so text: write 60 without them)` when `accepted` takes the
-  /// number a quoted scalar would be unquoted; else nothing.
+  /// number a scalar written as text would be written plain; else nothing.
   func quotedNumberHint(accepted: (Double) -> Bool) -> String {
     guard let value = quotedNumber, accepted(value), case .scalar(let text, _) = content else { return "" }
-    return " (in quotes, so text: write \(text) without them)"
+    return textHint(writing: text)
+  }
+
+  /// Why this scalar is text where `plain`, written plain, is what is
+  /// wanted, and how to write it: ` (in quotes, so text: write 60 without
+  /// them)`, or for a block scalar, which has no quotes, ` (a block scalar,
+  /// | or >, so text: write 60 after the key's colon)`.
+  func textHint(writing plain: String) -> String {
+    guard case .scalar(_, .block) = content else { return " (in quotes, so text: write \(plain) without them)" }
+    return " (a block scalar, | or >, so text: write \(plain) after the key's colon)"
   }
 
   /// A plain boolean as YAML 1.2's core schema spells it (`true`, `True`,

@@ -461,7 +461,8 @@ enum YAMLReader {
         try checkProperties(anchor: scalar.anchor, tag: scalar.tag, at: location)
         let text = text(scalar.value, count: scalar.length)
         if json { try checkJSON(scalar: text, style: scalar.style, start: event.start_mark) }
-        let style: YAMLNode.ScalarStyle = scalar.style == YAML_PLAIN_SCALAR_STYLE ? .plain : .quoted
+        let block = scalar.style == YAML_LITERAL_SCALAR_STYLE || scalar.style == YAML_FOLDED_SCALAR_STYLE
+        let style: YAMLNode.ScalarStyle = scalar.style == YAML_PLAIN_SCALAR_STYLE ? .plain : block ? .block : .quoted
         if style == .plain { try checkCommaSplit(text, at: location) }
         try attach(YAMLNode(.scalar(text, style), at: location))
       case YAML_SEQUENCE_START_EVENT:

@@ -93,6 +93,13 @@ let brokenJobs: [BrokenJob] = [
   BrokenJob(
     "quoted frame coordinate", "screens:\n  home:\n    views:\n      - { frame: [0, \"20\", 10, 10] }\ntimeline: [ { hold: 1 } ]\n",
     "job.cfg:4:22: error: screens.home.views[0].frame[1]: expected a number from -100000 to 100000, got \"20\" (in quotes, so text: write 20 without them)"),
+  // A block scalar is text too, and has no quotes to take off: it said "in quotes".
+  BrokenJob(
+    "folded hold", job("hold: >-\n      1.5"),
+    "job.cfg:9:11: error: timeline[0].hold: expected a number of seconds from 0 to 600, got \"1.5\" (a block scalar, | or >, so text: write 1.5 after the key's colon)"),
+  BrokenJob(
+    "literal fps", "canvas:\n  fps: |-\n    60\n",
+    "job.cfg:2:8: error: canvas.fps: expected an integer from 1 to 120, or 23.976, 29.97, 59.94 or 119.88, got \"60\" (a block scalar, | or >, so text: write 60 after the key's colon)"),
   BrokenJob(
     "quoted hold out of range: no hint", job("hold: \"900\""),
     "job.cfg:9:11: error: timeline[0].hold: expected a number of seconds from 0 to 600, got \"900\""),
