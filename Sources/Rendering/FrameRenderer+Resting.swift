@@ -216,9 +216,9 @@ final class RestingImages: Sendable {
       // of a push that brought the sheet up: it undoes the sheet itself).
       // Otherwise a forward step starts from what is on display, and a
       // reverse step ends on what the forward step it undoes started from.
-      // A reverse step starts from what is on display too, whole, unless it
-      // has the transition of the step it undoes, which draws its own
-      // composite.
+      // A reverse step starts from what is on display too, whole (inside a
+      // card, the card's screen, whole in the card), unless it has the
+      // transition of the step it undoes, which draws its own composite.
       let mirrored = step.mirror == true
       let reverse = step.operation.isReverse
       // A dismiss from a screen pushed after the present undoes those pushes with it (`TimelineStack`).
@@ -226,7 +226,8 @@ final class RestingImages: Sendable {
       let undoes = p.below.dropLast(undone - 1).last
       let hosted = step.operation == .push || (step.operation == .pop && p.below.last?.hosted == true)
       let host = hosted ? p.shown?.host : nil
-      let whole = reverse && host == nil && undoes.map { $0.transition != step.transition } == true
+      let another = reverse && undoes.map { $0.transition != step.transition } == true
+      let whole = another && host == nil
       let from = (reverse && !whole) || host != nil ? nil : p.shown
       let to = reverse && host == nil ? undoes?.start : nil
       func inSpace(_ shown: Shown?) -> ScreenSnapshot? {
@@ -234,7 +235,7 @@ final class RestingImages: Sendable {
         return shown.mirrored == mirrored ? shown.screen : shown.screen.mirrored(width: spec.canvas.size.width)
       }
       var context = FrameRenderer.context(for: step, screens: screens, spec: spec, from: inSpace(from), to: inSpace(to))
-      context?.startsFromWholeScreen = whole
+      context?.startsFromWholeScreen = another
       // Inside a sheet the step's container is the sheet (`Transition.hostedContainerSize`),
       // its screens the sheet's part of them (`HostedSteps.swift`).
       if let host, let hosted = context {

@@ -479,6 +479,27 @@ import Testing
     try Self.expectStartsFromTheHoldAndEndsOnA(renderer, "\(present) then \(dismiss)")
   }
 
+  /// A pop inside a sheet's card that names a presentation over the old
+  /// screen (a sheet, a curl) other than the push's starts from what the card
+  /// shows, as a dismiss naming another transition does on the whole
+  /// screen: it drew that presentation's own rest as its first frame (c as
+  /// a second card inside the first, or b's page curled over it), and
+  /// jumped there from the hold.
+  @Test(arguments: ["sheet", "partial-curl"])
+  func aPopInACardNamingAnotherPresentationStartsFromTheCard(transition: String) throws {
+    let job = Self.job(first: "sheet", second: "push", back: "pop")
+      .replacingOccurrences(of: "to: c, duration", with: "to: c, transition: push, duration")
+      .replacingOccurrences(of: "  - pop: {}", with: "  - pop: { transition: \(transition), duration: 0.3 }")
+    let renderer = FrameRenderer(spec: try JobParser.parse(job, file: "stack.cfg"))
+    let segments = Self.bounds(renderer)
+    #expect(segments.count == 8)
+    func frame(_ n: Int) -> Bitmap { renderer.frame(n, width: 200, height: 400) }
+    let starts = frame(segments[4].first) == frame(segments[3].last)
+    #expect(starts, "\(transition): the pop's first frame is not the hold's")
+    let ends = frame(segments[5].first) == frame(segments[1].last)
+    #expect(ends, "\(transition): the pop does not end on b in the card")
+  }
+
   /// A cross-dissolve dismissing a sheet blends the sheet's composite (the
   /// black above the receded screen, the card's green top 69 pt down) into
   /// the screen below, not the presented screen alone.
