@@ -66,8 +66,9 @@ public enum ImageDecoder {
   /// BMP's channels scaled to the nearest 8-bit levels; 17: a GIF's screen
   /// grown to hold its first image; 18: an HDR PNG (cICP PQ or HLG,
   /// without a profile) refused; 19: cICP's SMPTE ST 428 curve honoured;
-  /// 20: a JPEG libjpeg-turbo warns on without losing pixels decoded by it.
-  public static let revision = 20
+  /// 20: a JPEG libjpeg-turbo warns on without losing pixels decoded by it;
+  /// 21: a 1-bit grey PNG's tRNS honoured.
+  public static let revision = 21
 
   /// The largest image the decoder accepts.
   public struct Limits: Hashable, Sendable {
@@ -245,12 +246,14 @@ public enum ImageDecoder {
     var data = data
     var profile: (icc: [UInt8], components: Int)?
     var orientation: Int?
+    var transparentGrey: UInt8?
     if header.format == .png {
       // An APNG whose image data is only a default image: its first frame.
       if let frame = APNGFirstFrame.stream(data) { data = frame }
       let separated = PNGAncillaryChunks.separated(data)
       if let stream = separated.stream { data = stream }
       orientation = separated.orientation
+      transparentGrey = PNGGreyTransparency.transparentSample(in: data)
       let iccp = separated.profile.flatMap { ColorProfile.isReadable($0) ? $0 : nil }
       switch separated.color.meaning(hasProfile: iccp != nil) {
       case .profile: profile = iccp.map { ($0, header.colorComponents) }
@@ -270,14 +273,16 @@ public enum ImageDecoder {
       // Some JPEGs cannot be decoded scaled (lossless ones): those, and
       // corrupt files, are decoded whole, with that attempt's outcome.
       if let bitmap = try? decode(
-        data, header, decoder, limits: limits, lowres: lowres, profile: profile, orientation: orientation, operation: operation)
+        data, header, decoder, limits: limits, lowres: lowres, profile: profile, orientation: orientation,
+        transparentGrey: transparentGrey, operation: operation)
       {
         return bitmap
       }
       MediaLog.setUp()
     }
     return try decode(
-      data, header, decoder, limits: limits, lowres: 0, profile: profile, orientation: orientation, operation: operation)
+      data, header, decoder, limits: limits, lowres: 0, profile: profile, orientation: orientation,
+      transparentGrey: transparentGrey, operation: operation)
   }
 
   /// A decoder that could not get memory for the picture (libavcodec's
@@ -294,10 +299,12 @@ public enum ImageDecoder {
   /// by `PNGAncillaryChunks`, or made of its colour chunks, `PNGColorChunks`;
   /// for an image of that many colour components), else by the profile
   /// libavcodec found; upright
-  /// by EXIF `orientation` (a PNG's), else by the one libavcodec exported.
+  /// by EXIF `orientation` (a PNG's), else by the one libavcodec exported;
+  /// clear where a 1-bit grey PNG's sample is `transparentGrey`
+  /// (`PNGGreyTransparency`).
   private static func decode(
     _ data: [UInt8], _ header: ImageHeader, _ decoder: UnsafePointer<AVCodec>, limits: Limits, lowres: Int,
-    profile: (icc: [UInt8], components: Int)?, orientation: Int?, operation: String
+    profile: (icc: [UInt8], components: Int)?, orientation: Int?, transparentGrey: UInt8?, operation: String
   ) throws -> Bitmap {
     let kind = header.format.rawValue
     let codec = try CodecContext(codec: decoder)
@@ -375,6 +382,7 @@ public enum ImageDecoder {
     } else if hasAlpha(frame) {
       Alpha.premultiply(&bitmap.bytes)
     }
+    if let transparentGrey { PNGGreyTransparency.clear(&bitmap, sample: transparentGrey, in: frame) }
     // A GIF's screen outside its first image: transparent, as browsers show it.
     if let covered = header.gifFirstImage { GIFUncoveredArea.clear(&bitmap, outside: covered) }
     return oriented(bitmap, orientation ?? exifOrientation(frame))
