@@ -432,7 +432,11 @@ struct BatchRunner: Sendable {
   /// Why `--report`, `--junit` or `--gallery` would overwrite a file the run
   /// reads or writes (a job file, an image, a font, a String Catalog, an
   /// output, a cache record, anything in the `--cache` store, another
-  /// report), or nil. Paths are compared where they land (`PathPolicy.landing`).
+  /// report), or would need a folder where one of them is a file, or be a
+  /// file where one of them needs a folder (`--report out/r --gallery out/r`,
+  /// `-o out/r.json --report out/r.json`), or nil: the run could write
+  /// only one of the two, so it is refused before anything renders. Paths are
+  /// compared where they land (`PathPolicy.landing`).
   func reportClash(_ plan: BatchPlan) -> String? {
     let reports = [
       ("--report", options.report), ("--junit", options.junit), ("--gallery", options.gallery.map(Self.galleryPage)),
@@ -452,6 +456,19 @@ struct BatchRunner: Sendable {
       if let what = taken[resolved] { return "\(flag) '\(path)' would overwrite \(what)" }
       if let store, resolved == store || resolved.hasPrefix(store + "/") {
         return "\(flag) '\(path)' would overwrite a file of the --cache store '\(options.cache ?? store)'"
+      }
+      var folder = PathText.folder(of: resolved)
+      while folder.count > 1 {
+        if let what = taken[folder] { return "\(flag) '\(path)' would need a folder where \(what) is" }
+        folder = PathText.folder(of: folder)
+      }
+      // The nearest such file: an output rather than its cache record.
+      let below = taken.keys.filter { $0.hasPrefix(resolved + "/") }
+      if let inside = below.min(by: { ($0.count, $0) < ($1.count, $1) }), let what = taken[inside] {
+        return "\(flag) '\(path)' would be a file where \(what) needs a folder"
+      }
+      if let store, store.hasPrefix(resolved + "/") {
+        return "\(flag) '\(path)' would be a file where the --cache store '\(options.cache ?? store)' needs a folder"
       }
       taken[resolved] = "the \(flag) file"
     }

@@ -497,6 +497,11 @@ let outsideHint = "jobs may reach only their own folder; allow another with --al
       (["cat.cfg", "--report", "new/deeper/../../App.ttf"],
         "--report 'new/deeper/../../App.ttf' would overwrite the font 'App.ttf' of cat.cfg"),
       (["--report", "r.json", "--junit", "r.json"], "--junit 'r.json' would overwrite the --report file"),
+      // A file where another of the run's files needs a folder: only one of the two could be written.
+      (["--report", "g", "--gallery", "g"], "--gallery 'g/index.html' would need a folder where the --report file is"),
+      (["--junit", "new/j", "--report", "new/j/r.json"], "--junit 'new/j' would be a file where the --report file needs a folder"),
+      (["--report", "out/x/r.json", "--junit", "out/x"], "--junit 'out/x' would be a file where the --report file needs a folder"),
+      (["--report", "c", "--cache", "c/store"], "--report 'c' would be a file where the --cache store 'c/store' needs a folder"),
     ] {
       let run = try runBinary(["job.cfg", "-o", "out", "-q", "--force"] + flags, in: dir)
       #expect(run.status == 2, "\(flags)")
@@ -507,6 +512,11 @@ let outsideHint = "jobs may reach only their own folder; allow another with --al
     #expect(FileManager.default.contents(atPath: path(dir, "App.ttf")) == font)
     #expect(try String(contentsOfFile: catalog, encoding: .utf8) == strings)
     #expect(!FileManager.default.fileExists(atPath: path(dir, "r.json")))
+    // An output folder that is the report: the outputs need it as a folder.
+    let folder = try runBinary(["job.cfg", "-o", "o2/r.json", "--report", "o2/r.json", "-q"], in: dir)
+    #expect(folder.status == 2)
+    #expect(folder.lines == ["transvid: --report 'o2/r.json' would be a file where the output 'o2/r.json/base.mp4' of job.cfg needs a folder"])
+    for made in ["g", "new", "out/x", "c", "o2"] { #expect(!FileManager.default.fileExists(atPath: path(dir, made)), "\(made)") }
   }
 
   /// An output or `frame -o` that is a file the run reads — the job's own
