@@ -84,7 +84,7 @@ extension JobDecoder {
         fields[key]?.location ?? node.location,
         "\(fields.path(key)): \(JobDecoder.format(size.width))x\(JobDecoder.format(size.height)) points at scale "
           + "\(scale) is \(JobDecoder.format(width))x\(JobDecoder.format(height)) pixels; "
-          + "at most \(limits.maxSide) per side (raise the limit with --max-side)")
+          + "at most \(limits.maxSide) per side (\(limits.maxSideAdvice))")
     }
     var canvas = CanvasSpec(size: size, scale: scale, fps: fps, background: background)
     canvas.device = device?.name

@@ -154,7 +154,7 @@ extension JobDecoder {
         fields["size"]?.location ?? node.location,
         "\(fields["size"] == nil ? path : fields.path("size")): the stage is "
           + "\(JobDecoder.format(width.rounded()))x\(JobDecoder.format(height.rounded())) pixels at scale "
-          + "\(canvas.scale); at most \(limits.maxSide) per side (raise the limit with --max-side)")
+          + "\(canvas.scale); at most \(limits.maxSide) per side (\(limits.maxSideAdvice))")
     }
     return stage
   }

@@ -79,7 +79,7 @@ extension JobDecoder {
           node.location,
           "\(fields.path("frame")): \(JobDecoder.format(frame.width))x\(JobDecoder.format(frame.height)) points "
             + "at scale \(canvas.scale) is \(JobDecoder.format(width))x\(JobDecoder.format(height)) pixels; "
-            + "a view is drawn at most \(limits.maxSide) pixels per side (raise the limit with --max-side)")
+            + "a view is drawn at most \(limits.maxSide) pixels per side (\(limits.maxSideAdvice))")
       }
     }
     let label = isDark ? Color.white : Color.black

@@ -32,6 +32,12 @@ public struct JobLimits: Hashable, Sendable {
   /// Largest value `maxSide` may be raised to.
   public static let largestSide = 16384
 
+  /// What an error at `maxSide` tells the user: to raise it with
+  /// `--max-side`, unless it is already the most that option takes.
+  public var maxSideAdvice: String {
+    maxSide < Self.largestSide ? "raise the limit with --max-side" : "\(Self.largestSide) is the most --max-side allows"
+  }
+
   /// Defaults: 8192 pixels per side, 20 000 frames (5½ minutes at 60 fps),
   /// 20 Gpx (about 110 s of iPhone 15 frames at 3×, 60 fps), 500 Mpx held
   /// (2 GB; 160 screens of an iPhone 15 at 3×), and 5 Gpx drawn (about

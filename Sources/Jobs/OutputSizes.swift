@@ -248,7 +248,7 @@ public enum OutputSizes {
       throw spec.diagnostic(
         at: key,
         "\(what) would be \(size); at most \(budget) pixels (\(limits.maxSide)x\(limits.maxSide))"
-          + (side.map { " and \($0.pixels) per side" } ?? "") + " (raise the limit with --max-side)")
+          + (side.map { " and \($0.pixels) per side" } ?? "") + " (\(limits.maxSideAdvice))")
     }
     if !ffmpegAccepts(width, height) {
       throw spec.diagnostic(

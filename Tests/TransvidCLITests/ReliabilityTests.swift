@@ -172,6 +172,14 @@ func goodJob(name: String = "good", color: String = "#FF9500", formats: String =
         == 0)
     #expect(files(in: out).keys.sorted() == ["good.mp4"])
 
+    // At the most --max-side takes, the error says so rather than to raise it.
+    let wide = try write(goodJob(name: "wide").replacingOccurrences(of: "size: 60x100, scale: 1", with: "size: 8200x10, scale: 2"), to: "wide.cfg", in: dir)
+    for (side, advice) in [("16383", "raise the limit with --max-side"), ("16384", "16384 is the most --max-side allows")] {
+      let capture = Capture()
+      #expect(transvid([wide, "-o", out, "-q", "--max-side", side], capture) == 1)
+      #expect(capture.err == ["\(wide):2:17: error: canvas.size: 8200x10 points at scale 2 is 16400x20 pixels; at most \(side) per side (\(advice))"])
+    }
+
     let capture = Capture()
     #expect(transvid([job, "--max-side", "20000"], capture) == 2)
     #expect(capture.err == ["transvid: option --max-side allows at most 16384 pixels, got '20000'\nRun 'transvid --help' for usage."])
