@@ -2,7 +2,8 @@
 // `transvid curve NAME|SPEC`:
 //
 //   linear | easeIn | easeOut | easeInEaseOut | default
-//     (aliases: ease-in, ease-out, ease-in-out, easeInOut)
+//     (aliases: CSS's ease-in, ease-out, ease-in-out and ease, which is
+//     Core Animation's default, (0.25, 0.1, 0.25, 1); easeInOut)
 //   cubic-bezier(x1, y1, x2, y2)            x1 and x2 in 0…1, y1 and y2 in -100…100
 //   spring | spring()                       UIKit's system spring, "curve 7"
 //   spring(damping: 0.55, velocity: 1.818, duration: 0.75)
@@ -51,7 +52,7 @@ extension AnimationCurve {
     ("linear", .linear), ("easeIn", .easeIn), ("easeOut", .easeOut),
     ("easeInEaseOut", .easeInEaseOut), ("default", .default),
     ("ease-in", .easeIn), ("ease-out", .easeOut), ("ease-in-out", .easeInEaseOut),
-    ("easeInOut", .easeInEaseOut),
+    ("ease", .default), ("easeInOut", .easeInEaseOut),
   ]
 
   static func parse(

@@ -7,6 +7,8 @@ import Testing
     ("linear", TimingFunction.linear), ("easeIn", .easeIn), ("easeOut", .easeOut),
     ("easeInEaseOut", .easeInEaseOut), ("default", .default), ("ease-in", .easeIn),
     ("ease-out", .easeOut), ("ease-in-out", .easeInEaseOut), ("easeInOut", .easeInEaseOut),
+    // CSS's `ease` is Core Animation's default curve, (0.25, 0.1, 0.25, 1).
+    ("ease", .default), ("ease", TimingFunction(controlPoints: 0.25, 0.1, 0.25, 1)),
     ("  easeIn\t", .easeIn),
     ("cubic-bezier(0.42, 0, 0.58, 1)", .easeInEaseOut),
     ("cubic-bezier( 0.25 ,0.1,0.25 , 1 )", .default),
