@@ -124,15 +124,24 @@ struct Options: Sendable {
       return NSDecimalNumber(decimal: value).intValue
     }
     guard let n = Int(text) ?? exact, n >= 1 else {
+      if isBeyondInt(text) { throw UsageError(description: "option \(option) allows at most \(Int.max), got '\(text)'") }
       throw UsageError(description: "option \(option) needs a whole number ≥ 1, got '\(text)'")
     }
     return n
+  }
+
+  /// Whether `text` is a whole number written in digits (`2e10` too) larger
+  /// than any count the options take: too large, not malformed.
+  static func isBeyondInt(_ text: String) -> Bool {
+    guard text.wholeMatch(of: /[0-9]+|[0-9]+(\.[0-9]+)?[eE]\+?[0-9]+/) != nil, let value = Double(text) else { return false }
+    return Int(text) == nil && value >= Double(Int.max)
   }
 
   /// A size in bytes from 1 for `option`: a whole number (`2e10` too) or
   /// one as job files write a size, `10GB`, `500MiB` (`ByteSize`).
   static func byteCount(_ text: String, for option: String) throws -> Int {
     if let n = try? positiveInteger(text, for: option) { return n }
+    if isBeyondInt(text) { throw UsageError(description: "option \(option) allows at most \(Int.max) bytes, got '\(text)'") }
     guard let n = ByteSize.bytes(text), n >= 1 else {
       throw UsageError(description: "option \(option) needs a size of 1 byte or more (a number, or like 10GB or 10GiB), got '\(text)'")
     }

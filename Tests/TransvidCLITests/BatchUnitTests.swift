@@ -134,6 +134,12 @@ import TestSupport
     #expect(throws: Options.UsageError(description: "option --max-pixels needs a whole number ≥ 1, got '2.5e0'")) {
       try Options.parse(["--max-pixels", "2.5e0", "x.cfg"])
     }
+    // A whole number too large for any count is said to be too large, not malformed.
+    for text in ["9223372036854775808", "99999999999999999999", "1e400", "9.3e18"] {
+      #expect(throws: Options.UsageError(description: "option --max-pixels allows at most 9223372036854775807, got '\(text)'")) {
+        try Options.parse(["--max-pixels", text, "x.cfg"])
+      }
+    }
     #expect(try Options.parse(["plan", "jobs", "--json"]).command == .plan(inputs: ["jobs"], json: true))
   }
 
@@ -143,6 +149,10 @@ import TestSupport
   @Test func theStoresBoundIsASize() throws {
     for (text, bytes) in [("10GB", 10_000_000_000), ("500MiB", 524_288_000), ("1.5 GB", 1_500_000_000), ("2e10", 20_000_000_000), ("9", 9)] {
       #expect(try Options.parse(["--cache", "c", "--cache-max-bytes", text, "x.cfg"]).cacheMaxBytes == bytes, "\(text)")
+    }
+    #expect(throws: Options.UsageError(
+      description: "option --cache-max-bytes allows at most 9223372036854775807 bytes, got '99999999999999999999'")) {
+      try Options.parse(["--cache", "c", "--cache-max-bytes", "99999999999999999999", "x.cfg"])
     }
     for text in ["0", "0MB", "10 gb", "-1", "many"] {
       #expect(throws: Options.UsageError(
