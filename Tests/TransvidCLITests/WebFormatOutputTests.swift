@@ -382,19 +382,15 @@ struct WebFormatOutputTests {
     #expect(canvases.last.map { $0.canvas[60, 100].g } == renderer.frame(53, width: 120, height: 200)[60, 100].g)
   }
 
-  /// A lossy push comes to rest as the new screen: the columns at the edge
-  /// of each frame's picture, encoded beside the old screen still moving
-  /// (VP8's 4:2:0 chroma and macroblocks), are encoded again once it rests.
-  /// They kept the old screen's colours: the blue screen's last picture
-  /// showed stripes of red and a ghost of the green view, 75 levels off.
-  @Test(.enabled(if: tool("webpmux") && tool("dwebp"), "needs libwebp's tools (Debian package webp)"))
-  func aLossyPushRestsAsTheNewScreen() throws {
+  /// The last picture a lossy WebP of a push from a red screen (with a
+  /// green view) to a blue one shows, and the frame it should show.
+  func lossyPushLastPicture(output: String, endsWithHold: Bool) throws -> (shown: Bitmap, expected: Bitmap) {
     let dir = try makeTemporaryDirectory()
     defer { try? FileManager.default.removeItem(atPath: dir) }
     let job = """
       name: push
       canvas: { size: 200x300, scale: 1, fps: 30, background: "#000000" }
-      output: { formats: [webp] }
+      output: \(output)
       screens:
         a:
           background: "#FF3B30"
@@ -404,13 +400,23 @@ struct WebFormatOutputTests {
       timeline:
         - hold: 0.3
         - push: { to: b, transition: push, duration: 0.5 }
-        - hold: 0.3
-
+      \(endsWithHold ? "  - hold: 0.3\n" : "")
       """
     let renderer = FrameRenderer(spec: try JobParser.parse(job, file: "\(dir)/push.cfg"))
     _ = try OutputWriter.write(format: .webp, renderer: renderer, to: "\(dir)/push.webp")
     let shown = try #require(try webpCanvases("\(dir)/push.webp", width: 200, height: 300, in: dir).last).canvas
     let expected = renderer.frame(renderer.frameCount - 1, width: 200, height: 300)
+    return (shown, expected)
+  }
+
+  /// A lossy push comes to rest as the new screen: the columns at the edge
+  /// of each frame's picture, encoded beside the old screen still moving
+  /// (VP8's 4:2:0 chroma and macroblocks), are encoded again once it rests.
+  /// They kept the old screen's colours: the blue screen's last picture
+  /// showed stripes of red and a ghost of the green view, 75 levels off.
+  @Test(.enabled(if: tool("webpmux") && tool("dwebp"), "needs libwebp's tools (Debian package webp)"))
+  func aLossyPushRestsAsTheNewScreen() throws {
+    let (shown, expected) = try lossyPushLastPicture(output: "{ formats: [webp] }", endsWithHold: true)
     var worst = 0
     for y in 0..<300 {
       for x in 0..<200 {
@@ -428,27 +434,7 @@ struct WebFormatOutputTests {
   /// stripes of red on the blue screen, 47 levels off away from any edge.
   @Test(.enabled(if: tool("webpmux") && tool("dwebp"), "needs libwebp's tools (Debian package webp)"))
   func aLossyPushThatEndsTheClipEndsAsTheNewScreen() throws {
-    let dir = try makeTemporaryDirectory()
-    defer { try? FileManager.default.removeItem(atPath: dir) }
-    let job = """
-      name: push
-      canvas: { size: 200x300, scale: 1, fps: 30, background: "#000000" }
-      output: { formats: [webp], webp: { loop: 1 } }
-      screens:
-        a:
-          background: "#FF3B30"
-          views:
-            - { id: v, frame: [10, 10, 60, 40], color: "#34C759", corner: 5 }
-        b: { background: "#007AFF" }
-      timeline:
-        - hold: 0.3
-        - push: { to: b, transition: push, duration: 0.5 }
-
-      """
-    let renderer = FrameRenderer(spec: try JobParser.parse(job, file: "\(dir)/push.cfg"))
-    _ = try OutputWriter.write(format: .webp, renderer: renderer, to: "\(dir)/push.webp")
-    let shown = try #require(try webpCanvases("\(dir)/push.webp", width: 200, height: 300, in: dir).last).canvas
-    let expected = renderer.frame(renderer.frameCount - 1, width: 200, height: 300)
+    let (shown, expected) = try lossyPushLastPicture(output: "{ formats: [webp], webp: { loop: 1 } }", endsWithHold: false)
     // Pixels of one colour 4 px around (lossy coding's own error is at
     // colour edges, as the old screen's last column still moving).
     func isFlat(_ x: Int, _ y: Int) -> Bool {
