@@ -87,6 +87,27 @@ import Testing
     """ + steps.map { "  - \($0)\n" }.joined()
   }
 
+  /// A renderer of red screen a, then blue screen b presented over it by
+  /// `cover-vertical` (linear, `duration` seconds) under the gesture
+  /// `gesture` (the mapping's contents), on a 100×200 canvas at 60 fps,
+  /// between holds of 0.1 s.
+  static func coverPresent(duration: Double, gesture: String) throws -> FrameRenderer {
+    let job = redAndBlue(
+      canvas: "size: 100x200, scale: 1, fps: 60",
+      "hold: 0.1",
+      "present: { to: b, transition: cover-vertical, duration: \(duration), curve: linear, gesture: { \(gesture) } }",
+      "hold: 0.1")
+    return FrameRenderer(spec: try JobParser.parse(job, file: "g.cfg"))
+  }
+
+  /// Where the blue cover's top edge is in frame `n` of `renderer`'s
+  /// 100×200 canvas: the cover covers [top, 200) of column 50, so its blue
+  /// summed down the column is 200 − top.
+  static func coverTop(_ renderer: FrameRenderer, frame n: Int) -> Double {
+    let frame = renderer.frame(n, width: 100, height: 200)
+    return 200 - (0..<200).reduce(0.0) { $0 + Double(frame[50, $1].b) / 255 }
+  }
+
   /// A finger at rest given by three samples: UIKit's rule by position
   /// takes three velocities, so with two it goes by the speed alone and
   /// cancels; the note says so (it named the position rule).
@@ -252,20 +273,15 @@ import Testing
   /// twice as fast over the 0.1 s left, and its last frame snaps 8 % of the
   /// way, as curve 7 at 0.2 s does, not 22 %, as it would cut off at 0.1 s.
   @Test func aSpringCompletionRunsAtTheCompletionSpeed() throws {
-    let job = Self.redAndBlue(
-      canvas: "size: 100x200, scale: 1, fps: 60",
-      "hold: 0.1",
-      "present: { to: b, transition: cover-vertical, duration: 0.5, curve: linear, gesture: { progress: [0, 0.3, 0.6], interval: 0.1, release: finish, completionSpeed: 2, completionCurve: spring } }",
-      "hold: 0.1")
-    let renderer = FrameRenderer(spec: try JobParser.parse(job, file: "g.cfg"))
+    let renderer = try Self.coverPresent(
+      duration: 0.5,
+      gesture: "progress: [0, 0.3, 0.6], interval: 0.1, release: finish, completionSpeed: 2, completionCurve: spring")
     // The finger lets go at 0.3 s (frame 18) at 0.6; the rest takes 0.4 × 0.5 / 2 = 0.1 s.
     for n in 18...24 {
       let tau = Double(n) / 60 - 0.3
       let progress = tau >= 0.1 - 1e-9 ? 1 : 0.6 + 0.4 * Spring.system.position(at: 2 * tau)
-      let frame = renderer.frame(n, width: 100, height: 200)
-      // The cover (blue) covers [top, 200) of a column.
-      let blue = (0..<200).reduce(0.0) { $0 + Double(frame[50, $1].b) / 255 }
-      #expect(abs((200 - blue) - 200 * (1 - progress)) < 0.6, "frame \(n): top at \(200 - blue), expected \(200 * (1 - progress))")
+      let top = Self.coverTop(renderer, frame: n)
+      #expect(abs(top - 200 * (1 - progress)) < 0.6, "frame \(n): top at \(top), expected \(200 * (1 - progress))")
     }
   }
 
@@ -277,12 +293,9 @@ import Testing
   /// completion's speed, not refused for want of a duration of its own.
   @Test func aUIKitSpringCompletionTakesTheRestsDuration() throws {
     for (release, samples, speed, ratio) in [("finish", "[0, 0.2, 0.4, 0.6]", 1.0, 0.7), ("cancel", "[0, 0.2, 0.4]", 2.0, 1.0)] {
-      let job = Self.redAndBlue(
-        canvas: "size: 100x200, scale: 1, fps: 60",
-        "hold: 0.1",
-        "present: { to: b, transition: cover-vertical, duration: 1, curve: linear, gesture: { progress: \(samples), interval: 0.1, release: \(release), completionSpeed: \(speed), completionCurve: \"spring(damping: \(ratio), velocity: 0)\" } }",
-        "hold: 0.1")
-      let renderer = FrameRenderer(spec: try JobParser.parse(job, file: "g.cfg"))
+      let renderer = try Self.coverPresent(
+        duration: 1,
+        gesture: "progress: \(samples), interval: 0.1, release: \(release), completionSpeed: \(speed), completionCurve: \"spring(damping: \(ratio), velocity: 0)\"")
       // The finger lets go 0.2 s (cancel) or 0.3 s (finish) into the step; 0.4 s of the animation is left.
       let lift = release == "finish" ? 0.4 : 0.3, start = release == "finish" ? 0.6 : 0.4
       let end: Double = release == "finish" ? 1 : 0
@@ -292,9 +305,8 @@ import Testing
         let tau = Double(n) / 60 - lift
         let progress = tau >= 0.4 / speed - 1e-9 ? end : start + (end - start) * spring.position(at: tau * speed)
         let top = Swift.min(Swift.max(200 * (1 - progress), 0), 200)
-        let frame = renderer.frame(n, width: 100, height: 200)
-        let blue = (0..<200).reduce(0.0) { $0 + Double(frame[50, $1].b) / 255 }
-        #expect(abs((200 - blue) - top) < 0.6, "\(release) frame \(n): top at \(200 - blue), expected \(top)")
+        let measured = Self.coverTop(renderer, frame: n)
+        #expect(abs(measured - top) < 0.6, "\(release) frame \(n): top at \(measured), expected \(top)")
         checked += 1
       }
       #expect(checked >= 14)
