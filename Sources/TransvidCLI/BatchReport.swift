@@ -19,13 +19,17 @@ enum BatchReport {
   /// Each job's `order` is its place in the whole batch (`PlannedJob.position`;
   /// in a merged report its report's), so a merge lists the jobs of every
   /// shard in the order one run of the batch lists them.
+  /// `stoppedBy`: the signal that stopped the batch (`"stopped": "SIGINT"`),
+  /// its unfinished jobs `stopped`, counted in the totals' `stopped`.
   static func json(
-    _ results: [JobResult], shard: Shard, at path: String? = nil, merged: (reports: Int, shards: [Shard])? = nil
+    _ results: [JobResult], shard: Shard, at path: String? = nil, merged: (reports: Int, shards: [Shard])? = nil,
+    stoppedBy signal: String? = nil
   ) -> String {
     let folder = path.map { BatchPlan.absolute(PathText.folder(of: $0)) }
     var lines: [String] = ["{"]
     lines.append("  \"version\": \(JSONText.string(TransvidCommand.version)),")
     lines.append("  \"shard\": \(shard == .all ? "null" : JSONText.string(shard.description)),")
+    if let signal { lines.append("  \"stopped\": \(JSONText.string(signal)),") }
     if let merged {
       lines.append("  \"merged\": \(merged.reports),")
       let shards = merged.shards.sorted { ($0.count, $0.index) < ($1.count, $1.index) }
@@ -35,7 +39,7 @@ enum BatchReport {
     lines.append(
       "  \"totals\": " + JSONText.object([
         ("jobs", results.count), ("rendered", counts[.rendered] ?? 0), ("cached", counts[.cached] ?? 0),
-        ("failed", counts[.failed] ?? 0), ("bytes", results.reduce(0) { $0 + $1.bytes }),
+        ("failed", counts[.failed] ?? 0), ("stopped", counts[.stopped] ?? 0), ("bytes", results.reduce(0) { $0 + $1.bytes }),
         ("missing", merged.map { _ in results.reduce(0) { $0 + $1.outputs.filter(\.missing).count } }),
       ]) + ",")
     lines.append("  \"jobs\": [")
@@ -103,15 +107,17 @@ enum BatchReport {
 
   /// JUnit XML, one `testcase` per job (classname: the job file's folder;
   /// `file` the job file, or for a failure with a place the file its `line`
-  /// is in); a failed job carries a `failure` with the message, an
+  /// is in); a failed job carries a `failure` with the message, one a
+  /// signal stopped (`stopped`) a `skipped` saying so, an
   /// up-to-date one a `system-out` saying so, a rendered one or one copied
   /// from the `--cache` store its result lines.
   static func junit(_ results: [JobResult]) -> String {
     let failures = results.filter { $0.status == .failed }.count
+    let skipped = results.filter { $0.status == .stopped }.count
     let time = results.reduce(0) { $0 + $1.seconds }
     var xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
     xml += "<testsuites name=\"transvid\" tests=\"\(results.count)\" failures=\"\(failures)\" errors=\"0\" time=\"\(seconds(time))\">\n"
-    xml += "  <testsuite name=\"transvid\" tests=\"\(results.count)\" failures=\"\(failures)\" errors=\"0\" skipped=\"0\" time=\"\(seconds(time))\">\n"
+    xml += "  <testsuite name=\"transvid\" tests=\"\(results.count)\" failures=\"\(failures)\" errors=\"0\" skipped=\"\(skipped)\" time=\"\(seconds(time))\">\n"
     for r in results {
       let classname = junitClassName(file: r.job.file)
       // A failure's file and line, where it has a place: the job file, or the file the error is in (its String Catalog).
@@ -124,6 +130,9 @@ enum BatchReport {
       case .failed:
         let message = r.failure?.description ?? "failed"
         xml += ">\n      <failure message=\"\(escape(message, attribute: true))\" type=\"error\">\(escape(message))</failure>\n    </testcase>\n"
+      case .stopped:
+        let message = r.failure?.description ?? "stopped"
+        xml += ">\n      <skipped message=\"\(escape(message, attribute: true))\"/>\n    </testcase>\n"
       case .cached where !r.copied:
         xml += ">\n      <system-out>up to date: \(escape(r.outputs.map(\.path).joined(separator: ", ")))</system-out>\n    </testcase>\n"
       case .rendered, .cached:

@@ -9,7 +9,9 @@ import Synchronization
 
 /// What became of one job of a batch.
 struct JobResult: Sendable {
-  enum Status: String, Sendable { case rendered, cached, failed }
+  /// `stopped`: the batch was stopped by a signal before the job finished
+  /// (or before it started); its `failure` says which.
+  enum Status: String, Sendable { case rendered, cached, failed, stopped }
 
   var job: PlannedJob
   var status: Status
@@ -87,6 +89,20 @@ struct BatchRunner: Sendable {
     let jobs = plan.jobs.filter { $0.shard == shard.index }
     let mode = ProgressReporter.mode(options.progress, quiet: options.quiet, console: console)
     let reporter = ProgressReporter(mode: mode, console: console, jobs: jobs)
+    let results = Mutex([JobResult?](repeating: nil, count: jobs.count))
+    // The jobs a worker has taken, by their index in `jobs`: those without a result when a signal comes were rendering.
+    let taken = Mutex(Set<Int>())
+    // A signal ends the process: finished jobs' result lines still held (`ResultLines`), ndjson's last event,
+    // and the reports, with the jobs finished until then and the others stopped, so that no earlier run's
+    // report stays under their names.
+    Cancellation.shared.setLastWords { [self] signal in
+      reporter.stopped(by: signal, shard: shard)
+      let finished = results.withLock { $0 }
+      let rendering = taken.withLock { $0 }
+      _ = writeReports(
+        Self.stopped(jobs, finished: finished, rendering: rendering, by: signal), shard: shard, stoppedBy: signal)
+    }
+    defer { Cancellation.shared.setLastWords(nil) }
     StaleStaging.removeAll(in: plan.jobs.filter { $0.failure == nil }.map(\.directory))
     let staging = StagingArea()
     let cache = OutputCache()
@@ -103,10 +119,6 @@ struct BatchRunner: Sendable {
     let sharedCache = shared
 
     reporter.begin()
-    // Finished jobs' result lines still held (`ResultLines`), and ndjson's last event, print before a signal ends the process.
-    Cancellation.shared.setLastWords { signal in reporter.stopped(by: signal, shard: shard) }
-    defer { Cancellation.shared.setLastWords(nil) }
-    let results = Mutex([JobResult?](repeating: nil, count: jobs.count))
     let workers = min(options.jobs ?? ProcessInfo.processInfo.activeProcessorCount, max(jobs.count, 1))
     let order = workers > 1 ? Self.claimOrder(jobs) : Array(jobs.indices)
     FramePipeline.jobsAtOnce.store(workers, ordering: .relaxed)
@@ -123,8 +135,11 @@ struct BatchRunner: Sendable {
         let claimed = next.add(1, ordering: .relaxed).oldValue
         guard claimed < order.count else { return }
         let i = order[claimed]
+        taken.withLock { _ = $0.insert(i) }
         let result = render(
           jobs[i], cache: cache, shared: sharedCache, staging: staging, reporter: reporter, worker: worker)
+        // A job failed by the signal (its worker killed, its commit refused) was stopped: the signal's reports say so.
+        if result.status == .failed && Cancellation.shared.isCancelled { return }
         results.withLock { $0[i] = result }
       }
     }
@@ -392,19 +407,37 @@ struct BatchRunner: Sendable {
     return result + rest
   }
 
+  /// The results of a batch stopped by `signal`: each finished job's own,
+  /// a job that failed to parse failed, and every other job `stopped`,
+  /// saying whether it was rendering (`rendering`) or never started.
+  static func stopped(_ jobs: [PlannedJob], finished: [JobResult?], rendering: Set<Int>, by signal: String) -> [JobResult] {
+    jobs.indices.map { i in
+      if let result = finished[i] { return result }
+      let job = jobs[i]
+      if let failure = job.failure { return JobResult(job: job, status: .failed, failure: failure) }
+      let why = rendering.contains(i) ? "stopped by \(signal) while it rendered" : "not run: the batch was stopped by \(signal)"
+      return JobResult(
+        job: job, status: .stopped, failure: JobFailure(description: "\(SourceLocation.shown(job.file)): \(why)", location: nil))
+    }
+  }
+
   /// Writes `--report`, `--junit` and `--gallery`; false when one could not be written.
-  func writeReports(_ results: [JobResult], shard: Shard) -> Bool {
+  /// `stoppedBy`: the signal that stopped the batch, whose handler calls this
+  /// holding `Cancellation`'s lock (the files are not registered with it).
+  func writeReports(_ results: [JobResult], shard: Shard, stoppedBy signal: String? = nil) -> Bool {
     var ok = true
     func save(_ text: String, to path: String, what: String) {
       do {
-        try Self.writeAtomically(text, to: path)
+        try Self.writeAtomically(text, to: path, registered: signal == nil)
       } catch {
         let reason = (error as? MediaError)?.message ?? "\(error)"
         console.error("transvid: cannot write the \(what) '\(path)': \(reason)")
         ok = false
       }
     }
-    if let path = options.report { save(BatchReport.json(results, shard: shard, at: path), to: path, what: "report") }
+    if let path = options.report {
+      save(BatchReport.json(results, shard: shard, at: path, stoppedBy: signal), to: path, what: "report")
+    }
     if let path = options.junit { save(BatchReport.junit(results), to: path, what: "JUnit report") }
     if let dir = options.gallery {
       save(Gallery.html(results, in: dir), to: Self.galleryPage(dir), what: "gallery")
@@ -415,14 +448,16 @@ struct BatchRunner: Sendable {
   static func galleryPage(_ dir: String) -> String { (dir as NSString).appendingPathComponent("index.html") }
 
   /// Writes `text` through `AtomicFile` (missing folders created), its
-  /// private temp folder removed if a signal comes first.
-  static func writeAtomically(_ text: String, to path: String) throws {
+  /// private temp folder removed if a signal comes first; not `registered`
+  /// (a signal's own reports, written holding `Cancellation`'s lock), it is
+  /// written and renamed without asking.
+  static func writeAtomically(_ text: String, to path: String, registered: Bool = true) throws {
     let file = try AtomicFile(replacing: path)
-    Cancellation.shared.register(file.folder)
-    defer { Cancellation.shared.unregister(file.folder) }
+    if registered { Cancellation.shared.register(file.folder) }
+    defer { if registered { Cancellation.shared.unregister(file.folder) } }
     do {
       try file.write(Array(text.utf8))
-      try Cancellation.shared.commit { try file.commit() }
+      if registered { try Cancellation.shared.commit { try file.commit() } } else { try file.commit() }
     } catch {
       file.discard()
       throw error

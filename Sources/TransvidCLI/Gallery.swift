@@ -46,7 +46,7 @@ enum Gallery {
       } else if let image = first(.animation) ?? first(.still) ?? files.first(where: { $0.type.isStillImage })?.path {
         media = "<img src=\"\(link(image))\" alt=\"\(escape(r.job.name))\">"
       }
-      // A failed job shows why it stopped.
+      // A failed job shows why it failed, one a signal stopped that it was stopped.
       if let failure = r.failure { media += "<pre class=\"error\">\(escape(failure.description))</pre>" }
       for output in r.outputs where output.missing {
         media += "<pre class=\"error\">\(escape(PathText.fileName(of: output.path))) is missing</pre>"
@@ -82,6 +82,7 @@ enum Gallery {
         main { display: flex; flex-wrap: wrap; gap: 20px; }
         figure { margin: 0; padding: 12px; background: #fff; border-radius: 12px; max-width: 320px; }
         figure.failed { border: 2px solid #ff3b30; }
+        figure.stopped { border: 2px dashed #ff9500; }
         video, img { display: block; max-width: 296px; max-height: 520px; border-radius: 8px; background: #000; }
         figcaption { display: flex; flex-direction: column; gap: 4px; margin-top: 8px; }
         figcaption span { color: #6e6e73; }

@@ -110,9 +110,11 @@ enum GalleryCommand {
           merged: (reports: reports.count, shards: shards.flatMap { count, indices in indices.map { Shard(index: $0, count: count) } })),
         to: merged)
       let failed = results.filter { $0.status == .failed }.count
+      let stopped = results.filter { $0.status == .stopped }.count
       func count(_ n: Int, _ noun: String) -> String { "\(n) \(noun)\(n == 1 ? "" : "s")" }
       console.print(
-        "transvid: \(count(results.count, "job")) from \(count(reports.count, "report")) (\(failed) failed) in "
+        "transvid: \(count(results.count, "job")) from \(count(reports.count, "report")) (\(failed) failed"
+          + (stopped > 0 ? ", \(stopped) stopped" : "") + ") in "
           + BatchRunner.galleryPage(output))
       for problem in problems { console.error("transvid: error: \(problem)") }
       return problems.isEmpty ? 0 : 1

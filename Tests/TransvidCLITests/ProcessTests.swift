@@ -154,6 +154,85 @@ func wait(seconds: Double, until condition: () -> Bool) -> Bool {
     #expect(lines().filter { $0["event"] as? String == "summary" }.count == 1)
   }
 
+  /// A batch stopped by a signal writes `--report`, `--junit` and
+  /// `--gallery` with the jobs finished until then and the others stopped,
+  /// where it left the previous run's reports (all green) under their names
+  /// for a CI step that uploads them whatever the exit status. One worker:
+  /// the fast job rendered, the first slow one stopped while it rendered,
+  /// the second never started; two: both slow ones (the costliest, taken
+  /// first) stopped rendering, the fast one not run.
+  @Test(arguments: [1, 2])
+  func stoppedBatchWritesItsReports(jobs: Int) throws {
+    let binary = try #require(transvidBinary(), "build the executable first (swift build --build-tests)")
+    let dir = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    let fast = try write(tinyJob(name: "fast"), to: "fast.cfg", in: dir)
+    // Slow jobs: 780×1688 px, 60 fps, 20 s.
+    let slow = try (1...2).map { i in
+      try write(
+        tinyJob(name: "slow\(i)").replacingOccurrences(of: "size: 60x100, scale: 1, fps: 10", with: "size: 390x844, scale: 2, fps: 60")
+          .replacingOccurrences(of: "hold: 0.2", with: "hold: 10").replacingOccurrences(of: "duration: 0.3", with: "duration: 10"),
+        to: "slow\(i).cfg", in: dir)
+    }
+    let out = path(dir, "out")
+    let reports = path(dir, "reports")
+    // The previous run's reports.
+    try FileManager.default.createDirectory(atPath: path(reports, "gallery"), withIntermediateDirectories: true)
+    for name in ["report.json", "junit.xml", "gallery/index.html"] { try write("old", to: "reports/\(name)", in: dir) }
+    let process = Process()
+    process.executableURL = binary
+    process.arguments =
+      [fast] + slow + [
+        "-o", out, "-j", "\(jobs)", "--report", path(reports, "report.json"), "--junit", path(reports, "junit.xml"),
+        "--gallery", path(reports, "gallery"),
+      ]
+    process.standardOutput = FileHandle.nullDevice
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
+    let staging = path(out, StaleStaging.folderName(pid: process.processIdentifier))
+    let started = wait(seconds: 120) {
+      let temporary = (try? FileManager.default.contentsOfDirectory(atPath: staging))?.filter { $0.contains(".tmp-") } ?? []
+      return temporary.count == jobs && (jobs == 2 || FileManager.default.fileExists(atPath: path(out, "fast.mp4")))
+    }
+    #expect(started, "the slow jobs did not start: \(allEntries(in: out))")
+    usleep(300_000)
+    kill(process.processIdentifier, SIGTERM)
+    process.waitUntilExit()
+    #expect(process.terminationReason == .exit && process.terminationStatus == 143)
+
+    let data = try Data(contentsOf: URL(fileURLWithPath: path(reports, "report.json")))
+    let report = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+    #expect(report["stopped"] as? String == "SIGTERM")
+    let entries = try #require(report["jobs"] as? [[String: Any]])
+    let statuses = entries.map { "\($0["job"] ?? "") \($0["status"] ?? "")" }
+    let rendering = { (job: String) in "\(job).cfg: stopped by SIGTERM while it rendered" }
+    let notRun = { (job: String) in "\(job).cfg: not run: the batch was stopped by SIGTERM" }
+    let expected: [(String, String, String?)] =
+      jobs == 1
+      ? [("fast", "rendered", nil), ("slow1", "stopped", rendering("slow1")), ("slow2", "stopped", notRun("slow2"))]
+      : [("fast", "stopped", notRun("fast")), ("slow1", "stopped", rendering("slow1")), ("slow2", "stopped", rendering("slow2"))]
+    #expect(statuses == expected.map { "\($0.0) \($0.1)" })
+    for (entry, job) in zip(entries, expected) {
+      let message = (entry["error"] as? [String: Any])?["message"] as? String
+      let ok = job.2.map { message?.hasSuffix($0) == true } ?? (message == nil)
+      #expect(ok, "\(job.0): \(message ?? "no message")")
+    }
+    let totals = try #require(report["totals"] as? [String: Any])
+    #expect(totals["stopped"] as? Int == (jobs == 1 ? 2 : 3) && totals["rendered"] as? Int == (jobs == 1 ? 1 : 0))
+
+    let junit = try String(contentsOfFile: path(reports, "junit.xml"), encoding: .utf8)
+    #expect(junit.contains("skipped=\"\(jobs == 1 ? 2 : 3)\""))
+    for job in expected where job.1 == "stopped" {
+      let skipped = "<skipped message=\"\(path(dir, job.2!))\"/>"
+      #expect(junit.contains(skipped), "\(junit)")
+    }
+    let page = try String(contentsOfFile: path(reports, "gallery/index.html"), encoding: .utf8)
+    #expect(page.contains("<figure class=\"job stopped\">") && page.contains(notRun(jobs == 1 ? "slow2" : "fast")))
+    // Nothing but the reports beside them: no private temp folder left.
+    #expect(allEntries(in: reports) == ["gallery", "gallery/index.html", "junit.xml", "report.json"])
+  }
+
   /// The gallery page, opened from disk in headless Chromium: it loads, every
   /// video has its first frame, and nothing was logged as an error.
   @Test func galleryLoadsInHeadlessChromium() throws {
