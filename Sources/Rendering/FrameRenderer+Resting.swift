@@ -226,22 +226,30 @@ final class RestingImages: Sendable {
       let undoes = p.below.dropLast(undone - 1).last
       let hosted = step.operation == .push || (step.operation == .pop && p.below.last?.hosted == true)
       let host = hosted ? p.shown?.host : nil
-      let another = reverse && undoes.map { $0.transition != step.transition } == true
-      let whole = another && host == nil
-      let from = (reverse && !whole) || host != nil ? nil : p.shown
-      let to = reverse && host == nil ? undoes?.start : nil
       func inSpace(_ shown: Shown?) -> ScreenSnapshot? {
         guard let shown else { return nil }
         return shown.mirrored == mirrored ? shown.screen : shown.screen.mirrored(width: spec.canvas.size.width)
       }
-      var context = FrameRenderer.context(for: step, screens: screens, spec: spec, from: inSpace(from), to: inSpace(to))
-      context?.startsFromWholeScreen = another
-      // Inside a sheet the step's container is the sheet (`Transition.hostedContainerSize`),
-      // its screens the sheet's part of them (`HostedSteps.swift`).
-      if let host, let hosted = context {
-        let card = host.transition.hostedContainerSize(in: host.context)
-        if card != hosted.containerSize { context = hosted.inCard(card) }
+      func makeContext(another: Bool) -> TransitionContext? {
+        let whole = another && host == nil
+        let from = (reverse && !whole) || host != nil ? nil : p.shown
+        let to = reverse && host == nil ? undoes?.start : nil
+        var context = FrameRenderer.context(for: step, screens: screens, spec: spec, from: inSpace(from), to: inSpace(to))
+        context?.startsFromWholeScreen = another
+        // A step back to a presentation over the old screen draws the
+        // presentation's rest, whose shape the screen it presented gave (a
+        // curl's height): a dismiss from a screen pushed since has that screen's.
+        if reverse, !whole, host == nil, let shown = p.shown { context?.fromScreen.viewsTop = shown.host.context.toScreen.viewsTop }
+        // Inside a sheet the step's container is the sheet (`Transition.hostedContainerSize`),
+        // its screens the sheet's part of them (`HostedSteps.swift`).
+        if let host, let hosted = context {
+          let card = host.transition.hostedContainerSize(in: host.context)
+          if card != hosted.containerSize { context = hosted.inCard(card) }
+        }
+        return context
       }
+      let another = reverse && undoes.map { $0.transition != step.transition } == true
+      let context = makeContext(another: another)
       entry.context = context
       entry.host = host
       guard let transition = transitions[index], let context, let plainTo = screens[step.to] else {

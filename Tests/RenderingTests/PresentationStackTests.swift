@@ -107,6 +107,32 @@ import Testing
     #expect(dismissStarts)
   }
 
+  /// A dismiss from a screen pushed under a curl uncurls the page from
+  /// where it rests, at the height the screen it presented gave it: it
+  /// curled the page to c's height (its topmost view 160 pt down, not
+  /// b's 40) on its first frame, a jump from the hold.
+  @Test func aDismissFromAScreenPushedUnderACurlStartsFromItsCurl() throws {
+    let job = Self.job(first: "partial-curl", second: "push", back: "dismiss")
+      .replacingOccurrences(of: "to: c, duration", with: "to: c, transition: cross-dissolve, duration")
+      .replacingOccurrences(
+        of: "b: { background: \"#0000FF\" }",
+        with: "b: { background: \"#0000FF\", views: [ { frame: [20, 40, 40, 20], color: \"#FFFF00\" } ] }")
+      .replacingOccurrences(
+        of: "c: { background: \"#FF00FF\" }",
+        with: "c: { background: \"#FF00FF\", views: [ { frame: [20, 160, 40, 20], color: \"#00FF00\" } ] }")
+      .replacingOccurrences(of: "  - dismiss: {}\n  - hold: 0.2\n  - dismiss: {}\n", with: "  - dismiss: {}\n")
+    let renderer = FrameRenderer(spec: try JobParser.parse(job, file: "curl.cfg"))
+    let segments = Self.bounds(renderer)
+    #expect(segments.count == 6)
+    func frame(_ n: Int) -> Bitmap { renderer.frame(n, width: 200, height: 400) }
+    let overC = frame(segments[3].last)
+    #expect(overC[2, 80] == Pixel(r: 255, g: 0, b: 255, a: 255), "\(overC[2, 80])")
+    let starts = frame(segments[4].first) == overC
+    #expect(starts, "the dismiss's first frame moves the curl")
+    let ends = frame(segments[5].last) == renderer.snapshot(of: "a")
+    #expect(ends)
+  }
+
   /// A push and a pop while a sheet is up run inside its card, as a
   /// navigation controller presented as a sheet pushes: what is above the
   /// card (the screen behind, moved back) stays as it rests in every frame,
