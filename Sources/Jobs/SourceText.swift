@@ -178,6 +178,17 @@ struct SourceText: Sendable {
     return SourceLocation(file: file, line: colon.line, column: i + 1)
   }
 
+  /// The place just after the colon that follows, past blanks on its line,
+  /// a key whose text ends at `keyEnd` (`{ duration: }`: the space before
+  /// `}`), or nil when no colon follows it there (`{ a: 1, b }`).
+  func place(afterColonFrom keyEnd: SourceLocation) -> SourceLocation? {
+    let line = scalars(ofLine: keyEnd.line)
+    var i = keyEnd.column - 1
+    while i < line.count, line[i] == " " || line[i] == "\t" { i += 1 }
+    guard i < line.count, line[i] == ":" else { return nil }
+    return SourceLocation(file: file, line: keyEnd.line, column: i + 2)
+  }
+
   /// The unquoted call, `NAME(` with its parenthesis still open, that
   /// the plain scalar ending at the colon at `colon` begins with
   /// (`spring(damping` before `: 0.55`), as its start and `NAME`; nil for

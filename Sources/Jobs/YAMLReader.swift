@@ -61,7 +61,7 @@ enum YAMLReader {
     let result: Result<YAMLNode?, Diagnostic> = source.bytes.withUnsafeBufferPointer { buffer in
       yaml_parser_set_encoding(parser, YAML_UTF8_ENCODING)
       yaml_parser_set_input_string(parser, buffer.baseAddress, buffer.count)
-      var builder = Builder(file: source.file, json: json, joins: joins, separators: separators)
+      var builder = Builder(file: source.file, json: json, joins: joins, separators: separators, source: source)
       builder.maximumNodes = maximumNodes
       builder.what = source.what
       while true {
@@ -309,6 +309,17 @@ enum YAMLReader {
           "invalid YAML: the ': ' inside this unquoted \(call.name)(…) reads as a key's colon; "
             + "quote the whole value: \"\(call.name)(…)\"")
       }
+      // `{ duration:}` or `{ duration:, delay: 1 }`: a key whose value is
+      // missing, as YAML 1.2 reads it; libyaml reads the colon as part of the
+      // key, which the bracket or comma then cuts. Said just after the
+      // colon, as an empty value after `duration: ` is.
+      if !json, problem == "found unexpected ':'", source.character(atLine: location.line, column: location.column) == ":",
+        let next = source.character(atLine: location.line, column: location.column + 1), [",", "}", "]"].contains(next)
+      {
+        return Diagnostic(
+          SourceLocation(file: file, line: location.line, column: location.column + 1),
+          "invalid YAML: the value after this ':' is missing ('\(next)' follows it); write the value after a space: 'KEY: VALUE'")
+      }
       // `background: #FFFFFF }`: the comment the # starts hid the closing bracket.
       // libyaml names the bracket that opened the collection ("while parsing a
       // flow mapping"), or, for a value missing at the end of the file ("while
@@ -357,6 +368,8 @@ enum YAMLReader {
       var pairs: [YAMLNode.Pair] = []
       /// A mapping's key read, waiting for its value.
       var key: (text: String, location: SourceLocation)?
+      /// Where that key's text ends (after its closing quote, if quoted).
+      var keyEnd: SourceLocation?
       /// A mapping's keys seen so far, with where they were first seen,
       /// once it has more than `fewKeys` (`note(key:at:)`).
       var seen: [String: SourceLocation] = [:]
@@ -397,11 +410,28 @@ enum YAMLReader {
     /// The stand-ins libyaml read for U+0085, U+2028 and U+2029.
     let separators: LineSeparators
 
-    init(file: String, json: Bool, joins: Joins = Joins(), separators: LineSeparators = LineSeparators()) {
+    /// The text libyaml reads (its separators replaced, as `LineSeparators`
+    /// keeps lines and columns), to find a key's colon (`emptyValuePlace`).
+    let source: SourceText?
+
+    init(
+      file: String, json: Bool, joins: Joins = Joins(), separators: LineSeparators = LineSeparators(), source: SourceText? = nil
+    ) {
       self.file = file
       self.json = json
       self.joins = joins
       self.separators = separators
+      self.source = source
+    }
+
+    /// Where an empty value in a flow mapping is missing: just after its
+    /// key's colon (`{ duration: }` at the space before `}`), as libyaml
+    /// places one in a block mapping, or at its key when it has no colon
+    /// (`{ a: 1, b }`). libyaml places it at the token after it, the `,` or
+    /// `}`, which may be lines below the key.
+    private func emptyValuePlace(in frame: Frame) -> SourceLocation? {
+      guard frame.flow, frame.kind == .mapping, let key = frame.key, let end = frame.keyEnd else { return nil }
+      return source?.place(afterColonFrom: end) ?? key.location
     }
 
     /// A name or value libyaml read, with its separators back.
@@ -464,7 +494,14 @@ enum YAMLReader {
         let block = scalar.style == YAML_LITERAL_SCALAR_STYLE || scalar.style == YAML_FOLDED_SCALAR_STYLE
         let style: YAMLNode.ScalarStyle = scalar.style == YAML_PLAIN_SCALAR_STYLE ? .plain : block ? .block : .quoted
         if style == .plain { try checkCommaSplit(text, at: location) }
-        try attach(YAMLNode(.scalar(text, style), at: location))
+        // A flow mapping's key's end, for an empty value after it (not in a
+        // String Catalog: JSON has none).
+        let top = stack.indices.last
+        let flowKey = !json && top.map { stack[$0].flow && stack[$0].kind == .mapping && stack[$0].key == nil } ?? false
+        var at = location
+        if style == .plain, text.isEmpty, let top, let missing = emptyValuePlace(in: stack[top]) { at = missing }
+        try attach(YAMLNode(.scalar(text, style), at: at))
+        if flowKey, let top { stack[top].keyEnd = place(event.end_mark) }
       case YAML_SEQUENCE_START_EVENT:
         let start = event.data.sequence_start
         try checkProperties(anchor: start.anchor, tag: start.tag, at: location)

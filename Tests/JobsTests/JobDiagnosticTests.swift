@@ -228,6 +228,26 @@ let brokenJobs: [BrokenJob] = [
   BrokenJob(
     "unquoted hex colour", "canvas:\n  background: #FFFFFF\n",
     "job.cfg:2:14: error: canvas.background: expected a colour: \"#RGB\", \"#RRGGBB\", \"#RRGGBBAA\" or a name like systemBlue, got nothing (quote hex colours: an unquoted # starts a comment)"),
+  // An empty value in `{ … }` is missing just after its key's colon, as in a
+  // block mapping, not at the `,` or `}` after it (which libyaml names).
+  BrokenJob(
+    "empty value before a flow mapping's end", "canvas: { fps: }\n",
+    "job.cfg:1:15: error: canvas.fps: expected an integer from 1 to 120, or 23.976, 29.97, 59.94 or 119.88, got nothing"),
+  BrokenJob(
+    "empty value before a comma, quoted key", "canvas: { \"fps\"  :   , scale: 2 }\n",
+    "job.cfg:1:19: error: canvas.fps: expected an integer from 1 to 120, or 23.976, 29.97, 59.94 or 119.88, got nothing"),
+  BrokenJob(
+    "empty value, its mapping closed lines below", "canvas: { scale: 2, fps:\n\n\n  }\n",
+    "job.cfg:1:25: error: canvas.fps: expected an integer from 1 to 120, or 23.976, 29.97, 59.94 or 119.88, got nothing"),
+  BrokenJob(
+    "key without a colon in a flow mapping", "canvas: { scale: 2, fps }\n",
+    "job.cfg:1:21: error: canvas.fps: expected an integer from 1 to 120, or 23.976, 29.97, 59.94 or 119.88, got nothing"),
+  BrokenJob(
+    "no space between a key's colon and the bracket", "canvas: { scale: 2, fps:}\n",
+    "job.cfg:1:25: error: invalid YAML: the value after this ':' is missing ('}' follows it); write the value after a space: 'KEY: VALUE'"),
+  BrokenJob(
+    "no space between a key's colon and a comma", "canvas: { fps:, scale: 2 }\n",
+    "job.cfg:1:15: error: invalid YAML: the value after this ':' is missing (',' follows it); write the value after a space: 'KEY: VALUE'"),
   BrokenJob(
     "misspelt colour name", "canvas: { background: systemBlu }\n",
     "job.cfg:1:23: error: canvas.background: expected a colour: \"#RGB\", \"#RRGGBB\", \"#RRGGBBAA\" or a name like systemBlue, got \"systemBlu\"; did you mean 'systemBlue'?"),
