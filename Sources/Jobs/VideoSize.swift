@@ -14,6 +14,8 @@
 // built on it shows every colour edge in the right of the frame up to a
 // pixel off (a red bar's last column decoded blue), where the padded file
 // decodes as drawn.
+// The MOV names the canvas's own size as its clean aperture where the
+// crop is exact (Media's `CleanAperture`); H.264 and a WebM cannot.
 
 /// `width:` or `height:` of a video format (at most one; the other follows).
 public struct VideoSize: Hashable, Sendable {

@@ -44,6 +44,9 @@ struct Encoding {
   var codecOptions: [(name: String, value: String)] = []
   /// The muxer's options for `avformat_write_header`.
   var muxerOptions: [(name: String, value: String)] = []
+  /// The part of each frame to show, its top left, when smaller than the
+  /// frame (a QuickTime movie's `CleanAperture`); nil shows it whole.
+  var cleanAperture: (width: Int, height: Int)? = nil
 
   /// What an error message calls the file: `MP4 'out/a.mp4'`.
   var what: String

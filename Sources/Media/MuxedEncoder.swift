@@ -164,6 +164,11 @@ final class MuxedEncoder {
       try check(av_write_trailer(format), "write \(encoding.container) trailer to '\(tempPath)'")
       if let format { try check(avio_closep(&format.pointee.pb), "close '\(tempPath)'") }
       close(removingTemp: false)
+      if let aperture = encoding.cleanAperture {
+        try CleanAperture.write(
+          width: aperture.width, height: aperture.height, codedWidth: encoding.width, codedHeight: encoding.height,
+          into: tempPath)
+      }
       try Platform.move(tempPath, to: path)
     } catch {
       close(removingTemp: true)

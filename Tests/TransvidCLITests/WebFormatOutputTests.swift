@@ -125,6 +125,61 @@ struct WebFormatOutputTests {
     #expect(p["color_primaries"] == "bt709" && p["color_transfer"] == "bt709" && p["color_space"] == "bt709")
   }
 
+  /// An odd canvas's MOV, padded to even sides for the encoder, names the
+  /// canvas's own size as its clean aperture (`clap`) and track size, where
+  /// the crop is exact: both sides in ProRes 4444 (with alpha), the height
+  /// alone in ProRes 422, whose colour samples span two columns (FFmpeg 7.1
+  /// and later crop a 4:2:2 frame to an even width, the picture's last
+  /// column with it). A MOV of even sides, or scaled, has none.
+  @Test func anOddCanvasMOVNamesItsOwnSizeAsItsCleanAperture() throws {
+    let binary = try #require(transvidBinary())
+    let dir = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    /// The clean aperture's eight numbers and the track header's size, read from the file's atoms.
+    func aperture(_ path: String) throws -> (clap: [Int32]?, track: [Int]) {
+      let b = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
+      func u32(_ i: Int) -> UInt32 { b[i..<(i + 4)].reduce(0) { $0 << 8 | UInt32($1) } }
+      func find(_ type: String) -> Int? {
+        (0..<(b.count - 8)).first { String(decoding: b[($0 + 4)..<($0 + 8)], as: UTF8.self) == type }
+      }
+      let tkhd = try #require(find("tkhd"))
+      let end = tkhd + Int(u32(tkhd))
+      let track = [Int(u32(end - 8) >> 16), Int(u32(end - 4) >> 16)]
+      guard let clap = find("clap") else { return (nil, track) }
+      #expect(u32(clap) == 40)
+      return ((0..<8).map { Int32(bitPattern: u32(clap + 8 + 4 * $0)) }, track)
+    }
+    for (name, canvas, output, clap, track) in [
+      ("alpha", "size: 101x75, scale: 1, background: transparent", "{ formats: [mov] }",
+       [101, 1, 75, 1, -1, 2, -1, 2] as [Int32]?, [101, 75]),
+      ("opaque", "size: 101x75, scale: 1", "{ formats: [mov] }", [102, 1, 75, 1, 0, 2, -1, 2], [102, 75]),
+      ("even", "size: 100x74, scale: 1, background: transparent", "{ formats: [mov] }", nil, [100, 74]),
+      ("scaled", "size: 101x75, scale: 1, background: transparent", "{ formats: [mov], mov: { width: 50 } }", nil, [50, 38]),
+    ] {
+      let job = try write(
+        """
+        name: \(name)
+        canvas: { \(canvas), fps: 30 }
+        output: \(output)
+        screens:
+          one:
+            background: transparent
+            views:
+              - { frame: [90, 0, 11, 75], color: "#FF0000" }
+        timeline:
+          - hold: 0.1
+        """, to: "\(name).cfg", in: dir)
+      let (status, _) = try PlanFramesTests.run(binary, [job, "-o", dir, "-q"])
+      #expect(status == 0, "\(name)")
+      let found = try aperture("\(dir)/\(name).mov")
+      #expect(found.clap == clap && found.track == track, "\(name): \(found)")
+      // The coded frame is as before: the padded size, its last column and row repeated.
+      let p = try probe("\(dir)/\(name).mov")
+      let coded = name == "scaled" ? ("50", "38") : name == "even" ? ("100", "74") : ("102", "76")
+      #expect(p["width"] == coded.0 && p["height"] == coded.1, "\(name): \(p)")
+    }
+  }
+
   @Test func apngIsLosslessMergesHoldsAndLoopsAsAsked() throws {
     let r = try render("apng", output: "{ formats: [apng], apng: { loop: 2 } }")
     defer { try? FileManager.default.removeItem(atPath: r.dir) }
