@@ -59,21 +59,28 @@ enum GalleryCommand {
       var problems = damaged.map { "\($0) is not valid JSON: a damaged report?" }
         + unreadableFiles.map { "cannot read \($0.path): \($0.reason)" }
         + unreadable.map { "cannot read the folder \($0.folder) (\($0.reason)): the reports in it are not merged" }
+      // Every report read first, so that a job in two reports of different splits is said to be so.
+      let loadedReports = reports.map { report in
+        Result { try load(report) }
+      }
       // The shards each count N has, by the reports that name one ("K/N").
       var shards: [Int: Set<Int>] = [:]
+      for case .success(let loaded) in loadedReports {
+        for shard in loaded.shards { shards[shard.count, default: []].insert(shard.index) }
+      }
+      let splits = Self.differentSplits(
+        zip(reports, loadedReports).compactMap { report, loaded in (try? loaded.get()).map { (report: report, shards: $0.shards) } })
       // A unit of work is a file and a job name: a file with locales is one job per locale.
       var source: [String: [(file: String, absolute: String?, report: String)]] = [:]
-      for report in reports {
-        let loaded: (jobs: [JobResult], shards: [Shard])
+      for (report, loaded) in zip(reports, loadedReports) {
+        let jobs: [JobResult]
         do {
-          loaded = try load(report)
+          jobs = try loaded.get().jobs
         } catch let error as ReportError {
           // A report named on the command line that cannot be read is said like one found in a folder.
           problems.append(error.description)
           continue
         }
-        let (jobs, held) = loaded
-        for shard in held { shards[shard.count, default: []].insert(shard.index) }
         for var result in jobs {
           let file = PathText.normalized(result.job.file)
           let unit = PathText.fileName(of: file) + "\u{0}" + result.job.name
@@ -85,7 +92,7 @@ enum GalleryCommand {
           }) {
             let base = PathText.baseName(of: result.job.file)
             let job = result.job.name == base ? result.job.file : "\(result.job.file) (\(result.job.name))"
-            console.error("transvid: job \(job) is in two reports: \(other.report) and \(report)")
+            console.error("transvid: job \(job) is in two reports: \(other.report) and \(report)" + (splits.map { "; \($0)" } ?? ""))
             return 1
           }
           source[unit, default: []].append((file, absolute, report))
@@ -97,9 +104,13 @@ enum GalleryCommand {
           results.append(result)
         }
       }
-      for (count, present) in shards.sorted(by: { $0.key < $1.key }) {
-        for index in 1...count where !present.contains(index) {
-          problems.append("no report of shard \(index)/\(count) among the inputs: its jobs are missing")
+      if let splits {
+        problems.append(splits)
+      } else {
+        for (count, present) in shards.sorted(by: { $0.key < $1.key }) {
+          for index in 1...count where !present.contains(index) {
+            problems.append("no report of shard \(index)/\(count) among the inputs: its jobs are missing")
+          }
         }
       }
       results.sort(by: Self.batchOrder)
@@ -156,6 +167,19 @@ enum GalleryCommand {
     throw Options.UsageError(
       description: "\(shown) is a report of rendered jobs (from --report), which the merged "
         + "report would overwrite: give -o another folder than \(output)")
+  }
+
+  /// That the reports are of different shard splits (`--shard K/N` of more
+  /// than one N), naming each report's shards, or nil: such reports are not
+  /// the shards of one run, so a shard of either split missing says nothing.
+  static func differentSplits(_ reports: [(report: String, shards: [Shard])]) -> String? {
+    guard Set(reports.flatMap { $0.shards.map(\.count) }).count > 1 else { return nil }
+    let each = reports.filter { !$0.shards.isEmpty }.map { report, shards in
+      let held = shards.sorted { ($0.count, $0.index) < ($1.count, $1.index) }.map(\.description)
+      return "\(held.count == 1 ? "shard" : "shards") \(held.joined(separator: ", ")) in \(report)"
+    }
+    return "the reports are of different shard splits, so not of one run: \(each.joined(separator: "; ")); "
+      + "merge the reports of every shard of one split"
   }
 
   /// Whether `a` comes before `b` on the page and in the merged report: in

@@ -144,6 +144,40 @@ import Testing
     for link in links { #expect(FileManager.default.fileExists(atPath: path(path(dir, "final"), link)), "\(link) does not resolve") }
   }
 
+  /// Reports of two splits of a batch (shard 1/3 of one run, 2/2 of
+  /// another) are not the shards of one run: the merge says so in one line,
+  /// naming each report's shard, where it listed shards 2/3, 3/3 and 1/2 as
+  /// missing; and a job in two such reports is said to be there because of it.
+  @Test func reportsOfDifferentSplitsAreSaidToBe() throws {
+    let dir = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    _ = try Self.renderShards(in: dir)
+    try FileManager.default.createDirectory(atPath: path(dir, "other"), withIntermediateDirectories: true)
+    try write(#"{"version": "0.1.0", "shard": "2/2", "totals": {}, "jobs": []}"#, to: "other/report.json", in: dir)
+    let mixed = try runTransvid(["gallery", "artifacts/shard-1", "other", "-o", "site"], in: dir)
+    #expect(mixed.status == 1)
+    #expect(
+      mixed.errorLines == [
+        "transvid: error: the reports are of different shard splits, so not of one run: shard 1/3 in "
+          + "artifacts/shard-1/report.json; shard 2/2 in other/report.json; merge the reports of every shard of one split"
+      ])
+    #expect(FileManager.default.fileExists(atPath: path(dir, "site/index.html")))
+
+    let half = try runTransvid(
+      ["jobs", "--shard", "1/2", "-o", "half", "--format", "png", "--report", "half/report.json", "-q"], in: dir)
+    #expect(half.status == 0, "\(half.stderr)")
+    let twice = try runTransvid(["gallery", "artifacts", "half", "-o", "site2"], in: dir)
+    #expect(twice.status == 1)
+    let line = twice.errorLines.first ?? ""
+    let ok =
+      twice.errorLines.count == 1 && line.hasPrefix("transvid: job jobs/")
+      && line.hasSuffix(
+        "; the reports are of different shard splits, so not of one run: shard 1/3 in artifacts/shard-1/report.json; "
+          + "shard 2/3 in artifacts/shard-2/report.json; shard 3/3 in artifacts/shard-3/report.json; shard 1/2 in "
+          + "half/report.json; merge the reports of every shard of one split")
+    #expect(ok, "\(twice.errorLines)")
+  }
+
   /// A merged report named as a file is read even when it is the report
   /// the merge replaces: `gallery m12/report.json shard-3 -o m12` adds shard 3
   /// to m12. (The fleet sweep: it was passed over as the merge's own, and
