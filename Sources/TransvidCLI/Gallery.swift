@@ -13,7 +13,9 @@ import Media
 /// takes the first it plays and every browser plays H.264; the first still
 /// is its poster; a job without video shows its first animation, else its
 /// still, else a still image the page otherwise only links (its contact
-/// sheet), so every job that made a picture shows one.
+/// sheet), so every job that made a picture shows one; a job whose only
+/// output is a video browsers do not play (a ProRes MOV) says "no preview"
+/// and why, above its link.
 ///
 /// A small inline script marks `<body>` when the page is settled:
 /// `data-media-ready="true"` once every `<video>` has its first frame
@@ -45,6 +47,11 @@ enum Gallery {
           "<video\(posterAttribute) controls muted loop playsinline preload=\"auto\">\(sources.joined())</video>"
       } else if let image = first(.animation) ?? first(.still) ?? files.first(where: { $0.type.isStillImage })?.path {
         media = "<img src=\"\(link(image))\" alt=\"\(escape(r.job.name))\">"
+      } else if let movie = files.first(where: { $0.type.mimeType.hasPrefix("video/") }) {
+        // A video no browser but Safari plays (a ProRes MOV) and nothing else to show: the card says so.
+        media =
+          "<p class=\"no-preview\">no preview: most browsers do not play a \(escape(movie.type.fileExtension.uppercased())) "
+          + "(ProRes; Safari and QuickTime do): \(escape(PathText.fileName(of: movie.path))) is linked below</p>"
       }
       // A failed job shows why it failed, one a signal stopped that it was stopped.
       if let failure = r.failure { media += "<pre class=\"error\">\(escape(failure.description))</pre>" }
@@ -87,6 +94,7 @@ enum Gallery {
         figcaption { display: flex; flex-direction: column; gap: 4px; margin-top: 8px; }
         figcaption span { color: #6e6e73; }
         pre.error { white-space: pre-wrap; color: #ff3b30; max-width: 296px; }
+        p.no-preview { margin: 0; padding: 24px 12px; max-width: 272px; border-radius: 8px; background: #e5e5ea; color: #3a3a3c; }
       </style>
       <script>
         (function () {

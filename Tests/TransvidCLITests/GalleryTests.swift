@@ -84,6 +84,19 @@ import Testing
     #expect(card([.mov]).contains("<a href=\"j.file0\">") && !card([.mov]).contains("<video"))
   }
 
+  /// A job whose only output is a MOV (`--target editor`), which most
+  /// browsers do not play, says there is no preview and why above its link,
+  /// where its card had its name and a link only, like a job that made no
+  /// picture; with a poster or contact sheet, that is shown instead.
+  @Test func aMOVAloneSaysThereIsNoPreview() {
+    #expect(
+      card([.mov]).contains(
+        "<p class=\"no-preview\">no preview: most browsers do not play a MOV (ProRes; Safari and QuickTime do): "
+          + "j.file0 is linked below</p>"))
+    #expect(card([.mov]).contains("<a href=\"j.file0\">j.file0</a>"))
+    #expect(!card([.mov, .png]).contains("no-preview") && !card([.mov, .sheet]).contains("no-preview"))
+  }
+
   @Test func aReportWithoutFormatsIsReadByFileName() {
     #expect(GalleryCommand.format(ofFile: "out/a.mp4") == .mp4)
     #expect(GalleryCommand.format(ofFile: "out/a.png") == .png)
