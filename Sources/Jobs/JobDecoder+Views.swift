@@ -2,6 +2,7 @@
 // colour, gradient, image and text in its frame (one line unless `lines`).
 //
 //   - { id: hero, frame: [0, 100, 393, 300], image: assets/photo.png, contentMode: fill, corner: 12 }
+//   - { frame: [0, 100, 393, 300], image: assets/logo.png, contentMode: center, clipsToBounds: false }  # draws beyond its frame
 //   - { frame: [0, 0, 393, 200], gradient: { colors: [systemBlue, "#00000000"], start: [0, 0], end: [0, 1] } }
 //   - { frame: [16, 420, 361, 30], text: "照片", font: { size: 22, weight: bold }, textColor: label, align: center }
 //   - { kind: navbar, text: "Settings" }                       # frame defaults to the bar under the status bar
@@ -18,8 +19,8 @@ import Raster
 
 extension JobDecoder {
   static let viewKeys = [
-    "id", "kind", "frame", "color", "corner", "gradient", "image", "contentMode", "text", "font", "textColor", "align", "mirror",
-    "lines",
+    "id", "kind", "frame", "color", "corner", "gradient", "image", "contentMode", "clipsToBounds", "text", "font", "textColor", "align",
+    "mirror", "lines",
   ]
   static let fontKeys = ["size", "weight", "file", "family"]
   static let gradientKeys = ["colors", "locations", "start", "end"]
@@ -109,6 +110,8 @@ extension JobDecoder {
     }
     if let value = fields["gradient"] { view.gradient = try gradient(value, fields.path("gradient")) }
     view.image = try image(in: fields, modes: ContentMode.allCases)
+    view.clipsToBounds = view.image != nil
+    if let node = fields["clipsToBounds"] { view.clipsToBounds = try boolean(node, fields.path("clipsToBounds")) }
     try text(in: fields, into: &view)
     if let node = fields["mirror"] { view.mirrors = try boolean(node, fields.path("mirror")) }
     return view

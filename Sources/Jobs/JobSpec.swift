@@ -524,8 +524,14 @@ public struct ViewSpec: Hashable, Sendable {
   public var cornerRadius: Double
   /// `gradient:` over the colour (CAGradientLayer, unit start and end points).
   public var gradient: Gradient?
-  /// `image:` over the colour and gradient, clipped to the (rounded) frame.
+  /// `image:` over the colour and gradient, at its content mode's place in
+  /// the frame (clipped to it unless `clipsToBounds` is false).
   public var image: ImageSpec?
+  /// `clipsToBounds:` whether the image and label are clipped to the
+  /// (rounded) frame: true for a view with an image, as app screens set an
+  /// image view's clipsToBounds (a `fill` cropped, a corner rounding the
+  /// image), else UIView's default, false.
+  public var clipsToBounds = false
   /// `text:` — one line of text on top.
   public var text: String?
   /// `text: { key: … }`: `text` comes from the job's strings.

@@ -53,8 +53,10 @@ public struct ScreenBuilder: Sendable {
     return root
   }
 
-  /// One view's layer: colour, gradient, image (clipped to the rounded
-  /// frame), then the navigation bar's hairline and the label.
+  /// One view's layer: colour, gradient, image, then the navigation bar's
+  /// hairline and the label; clipped to the rounded frame where the view
+  /// `clipsToBounds`, else an image larger than the frame draws beyond it,
+  /// as UIImageView's does.
   public func layer(for view: ViewSpec) -> Layer {
     var layer = Layer(frame: view.frame)
     layer.backgroundColor = view.color
@@ -66,12 +68,11 @@ public struct ScreenBuilder: Sendable {
           bitmap, gravity: image.contentMode.gravity, in: view.frame.size, scale: scale)
         layer.contentsGravity = image.contentMode.gravity
         layer.contentsScale = scale
-        // UIImageView with clipsToBounds, as image views in app screens are.
-        layer.masksToBounds = true
       } else if view.color == nil {
         layer.backgroundColor = ScreenBuilder.placeholder
       }
     }
+    layer.masksToBounds = view.clipsToBounds
     if view.kind == .navbar {
       // The bar's shadow image: one device pixel of separator colour below it.
       let hairline = 1 / scale

@@ -93,6 +93,7 @@ import Transitions
     #expect(shot.image[31, 25] == red && shot.image[28, 25] == white)
   }
 
+  /// An image view crops a fill to its frame, as `clipsToBounds: true` says.
   @Test static func fillCoversTheFrameAndIsClipped() throws {
     let shot = try snapshot(view(", contentMode: fill"), assets: ["jobs/a.png": halves(40)])
     // Scaled to 80×80 centred on the frame: rows 0…80, cut to 20…60, split at y = 40.
@@ -105,6 +106,26 @@ import Transitions
     #expect(shot.image[50, 65] == white)
     // The default mode is fill.
     #expect(try snapshot(view(""), assets: ["jobs/a.png": halves(40)]).image == shot.image)
+    #expect(try snapshot(view(", clipsToBounds: true"), assets: ["jobs/a.png": halves(40)]).image == shot.image)
+  }
+
+  /// `clipsToBounds: false` draws an image larger than its frame beyond
+  /// it, as a bare UIImageView does: a fill of a square in an 80 × 40
+  /// frame at y 20…60 covers rows 0…80, and a 60 px image at `center`
+  /// covers x 20…80, y 10…70, square even with a `corner`.
+  @Test static func anUnclippedImageDrawsBeyondItsFrame() throws {
+    let filled = try snapshot(view(", clipsToBounds: false"), assets: ["jobs/a.png": halves(40)]).image
+    #expect(filled[50, 2] == red && filled[50, 15] == red && filled[50, 65] == green && filled[50, 78] == green)
+    #expect(filled[50, 82] == white && filled[5, 40] == white)
+    let centred = try snapshot(view(", contentMode: center, clipsToBounds: false"), assets: ["jobs/a.png": halves(60)]).image
+    #expect(centred[50, 12] == red && centred[22, 30] == red && centred[50, 68] == green && centred[78, 65] == green)
+    #expect(centred[50, 8] == white && centred[50, 72] == white && centred[18, 40] == white)
+    // By default an image view clips to its rounded frame.
+    let rounded = try snapshot(view(", contentMode: center, corner: 12"), assets: ["jobs/a.png": halves(60)]).image
+    #expect(rounded[50, 15] == white && rounded[50, 65] == white && rounded[10, 20] == white && rounded[50, 25] == red)
+    let unclipped = try snapshot(
+      view(", contentMode: center, corner: 12, clipsToBounds: false"), assets: ["jobs/a.png": halves(60)]).image
+    #expect(unclipped == centred)
   }
 
   @Test static func stretchAndCenter() throws {
