@@ -14,6 +14,11 @@ import Synchronization
 /// filter the same flags (`lanczos+accurate_rnd+full_chroma_int+
 /// full_chroma_inp+bitexact`) so that both pipelines start from the same pixels.
 ///
+/// Alpha is resized as a plane of its own (`ResampledAlpha`): swscale's
+/// packed RGBA path rounds every alpha from 128 to 254 one level high (a
+/// half see-through screen's 128 as 129, its colour a level darker once
+/// unpremultiplied), where its grey path keeps the level.
+///
 /// Opaque BGRA (`resizeToOpaqueBGRA`, the GIF writer's frames) is written by
 /// swscale as planar G, B, R and interleaved here: swscale's planar writer
 /// gives exactly the colour bytes of its packed BGRA writer (the same
@@ -327,7 +332,14 @@ public final class Resampler {
     guard rows == Int32(height) else {
       throw MediaError("resize frame", code: rows < 0 ? rows : cff_averror(EINVAL))
     }
+    if destinationFormat == AV_PIX_FMT_RGBA {
+      if alpha == nil { alpha = try ResampledAlpha(from: sourceWidth, sourceHeight, to: width, height, flags: Self.flags) }
+      try alpha!.resize(source, into: destination, stride: stride)
+    }
   }
+
+  /// The alpha plane's own resizer, made at the first RGBA resize.
+  private var alpha: ResampledAlpha?
 
   /// `source` resized to a new RGBA bitmap (this resizer's format must be RGBA).
   func resized(_ source: Bitmap) throws(MediaError) -> Bitmap {

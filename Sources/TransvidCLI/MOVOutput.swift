@@ -8,7 +8,7 @@ import Rendering
 /// the canvas's own size as its clean aperture.
 struct MOVOutput: FormatWriter {
   var fileType: OutputFileType { MOVWriter.fileType }
-  var cacheKey: String { "prores_ks hq threads=\(Self.encoderThreads) bleed-vertical clap" }
+  var cacheKey: String { "prores_ks hq threads=\(Self.encoderThreads) bleed-vertical clap grey-alpha" }
 
   func write(_ renderer: FrameRenderer, to path: String, onFrame: (Int) throws -> Void) throws -> OutputSummary {
     let spec = renderer.spec

@@ -6,7 +6,7 @@ import Rendering
 /// `sheet`: a contact sheet, a grid of frames with their times, as a PNG.
 struct SheetOutput: FormatWriter {
   var fileType: OutputFileType { ContactSheet.fileType }
-  var cacheKey: String { "sheet png \(PNGWriter.revision) stage-alpha labels-whole labels-apart" }
+  var cacheKey: String { "sheet png \(PNGWriter.revision) stage-alpha labels-whole labels-apart grey-alpha" }
   /// The labels' font.
   var inputFiles: [String] { [FontLibrary.latinRegular.path] }
 

@@ -10,7 +10,7 @@ struct WebMOutput: FormatWriter {
   var fileType: OutputFileType { WebMWriter.fileType }
   /// `vfr-pixels`: as the MP4's (a variable-rate WebM holds a frame drawn
   /// with the pixels of the one before).
-  var cacheKey: String { "libvpx-vp9 threads=\(Self.encoderThreads) budget=\(SizeBudget.revision) vfr-pixels bleed-vertical" }
+  var cacheKey: String { "libvpx-vp9 threads=\(Self.encoderThreads) budget=\(SizeBudget.revision) vfr-pixels bleed-vertical grey-alpha" }
 
   func write(_ renderer: FrameRenderer, to path: String, onFrame: (Int) throws -> Void) throws -> OutputSummary {
     let spec = renderer.spec

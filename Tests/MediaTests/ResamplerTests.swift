@@ -179,6 +179,37 @@ import Testing
     #expect(try Self.opaqueBGRA(Self.frame(width: 1000, height: 40, seed: 2), far).count == 4 * 11 * 13)
   }
 
+  /// A resize keeps every alpha level: columns of each alpha from 0 to 255
+  /// (premultiplied colour half of it), flat down each column, resized to
+  /// half the height and to a third more of it come out as they went in,
+  /// where swscale's RGBA path gave each alpha from 128 to 254 one more (a
+  /// half see-through 128 as 129); and a photo-like frame's colours stay at
+  /// most their alpha.
+  @Test(arguments: [8, 21])
+  static func everyAlphaLevelKeepsItsLevel(height: Int) throws {
+    var bytes = [UInt8](repeating: 0, count: 4 * 256 * 16)
+    for y in 0..<16 {
+      for x in 0..<256 {
+        let i = 4 * (y * 256 + x)
+        (bytes[i], bytes[i + 1], bytes[i + 2], bytes[i + 3]) = (UInt8(x / 2), UInt8(x / 4), 0, UInt8(x))
+      }
+    }
+    let source = try #require(Bitmap(width: 256, height: 16, bytes: bytes))
+    let out = try Resampler(resizing: 256, 16, to: 256, height).resized(source)
+    var wrong: [String] = []
+    for y in 0..<height {
+      for x in 0..<256 where out[x, y] != source[x, 0] {
+        if wrong.count < 5 { wrong.append("(\(x), \(y)): \(out[x, y]) for \(source[x, 0])") }
+      }
+    }
+    #expect(wrong.isEmpty, "\(wrong)")
+
+    let photo = frame(width: 301, height: 203, seed: 5)
+    let small = try Resampler(resizing: 301, 203, to: 150, 101).resized(photo)
+    let over = small.bytes.indices.filter { $0 % 4 != 3 && small.bytes[$0] > small.bytes[$0 | 3] }
+    #expect(over.isEmpty, "\(over.count) colours over their alpha")
+  }
+
   @Test static func aFrameOfAnotherSizeIsAnError() throws {
     let planar = try Resampler(from: 40, 30, to: 20, 15, format: AV_PIX_FMT_GBRP)
     var out = [UInt8](repeating: 0, count: 4 * 20 * 15)
