@@ -110,13 +110,13 @@ extension JobDecoder {
     at resolvedPath: String, as written: String, from node: YAMLNode
   ) throws(Diagnostic) -> (String, [String: [String: LocalizedString]]) {
     if let refusal = access.refusal(resolvedPath) {
-      throw Diagnostic(node.location, "strings: '\(written)' \(refusal)")
+      throw Diagnostic(node.location, "strings: '\(SourceLocation.shown(written))' \(refusal)")
     }
     let bytes: [UInt8]
     switch JobDecoder.read(resolvedPath, maximumSize: SourceText.maximumCatalogSize) {
     case .success(let b): bytes = b
     case .failure(let failure):
-      throw Diagnostic(node.location, "strings: cannot read '\(written)': \(failure)")
+      throw Diagnostic(node.location, "strings: cannot read '\(SourceLocation.shown(written))': \(failure)")
     }
     let decoded = try StringCatalogMemo.decoded(path: resolvedPath, bytes: bytes) { () throws(Diagnostic) in
       try Self.decodeCatalog(bytes, at: resolvedPath)

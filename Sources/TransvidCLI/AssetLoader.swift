@@ -31,7 +31,7 @@ public enum AssetLoader {
       do {
         try ImageDecoder.checkFile(path: asset.resolvedPath, limits: limits)
       } catch {
-        throw Diagnostic(asset.location, "\(asset.key): cannot read '\(asset.path)': \(error.message)")
+        throw Diagnostic(asset.location, "\(asset.key): cannot read '\(SourceLocation.shown(asset.path))': \(error.message)")
       }
     }
   }
@@ -70,14 +70,14 @@ public enum AssetLoader {
       do {
         data = try Platform.readRegularFile(asset.resolvedPath, maxBytes: limits.maxBytes)
       } catch {
-        throw Diagnostic(asset.location, "\(asset.key): cannot read '\(asset.path)': \(error.message)")
+        throw Diagnostic(asset.location, "\(asset.key): cannot read '\(SourceLocation.shown(asset.path))': \(error.message)")
       }
       files.append(data)
       let info: ImageDecoder.Info
       do {
         info = try ImageDecoder.checkHeader(data: data, name: asset.resolvedPath, limits: limits)
       } catch {
-        throw Diagnostic(asset.location, "\(asset.key): cannot decode '\(asset.path)': \(error.message)")
+        throw Diagnostic(asset.location, "\(asset.key): cannot decode '\(SourceLocation.shown(asset.path))': \(error.message)")
       }
       let cost = ImageDecoder.decodedPixels(info, allowedReduction: reduction(asset.resolvedPath))
       costs.append(cost)
@@ -85,7 +85,8 @@ public enum AssetLoader {
       guard total > limits.maxTotalPixels else { continue }
       throw Diagnostic(
         asset.location,
-        "\(asset.key): the job's images come to more than \(limits.maxTotalPixels) pixels decoded with '\(asset.path)' "
+        "\(asset.key): the job's images come to more than \(limits.maxTotalPixels) pixels decoded with "
+          + "'\(SourceLocation.shown(asset.path))' "
           + "(\((total * 4) >> 20) MiB, all held while it renders); use smaller or fewer images")
     }
     return (assets, files, costs, reduction)
@@ -125,9 +126,9 @@ public enum AssetLoader {
       case .success(let bitmap):
         byFile[physicalPath(of: asset)] = bitmap
       case .failure(let error as MediaError):
-        throw Diagnostic(asset.location, "\(asset.key): cannot decode '\(asset.path)': \(error.message)")
+        throw Diagnostic(asset.location, "\(asset.key): cannot decode '\(SourceLocation.shown(asset.path))': \(error.message)")
       case .failure(let error):
-        throw Diagnostic(asset.location, "\(asset.key): cannot decode '\(asset.path)': \(error)")
+        throw Diagnostic(asset.location, "\(asset.key): cannot decode '\(SourceLocation.shown(asset.path))': \(error)")
       }
     }
     // Every spelling shares its file's pixels (a copy on write, never written).
@@ -171,7 +172,7 @@ public enum AssetLoader {
         var message = "\(error)"
         if let path = FontName.path(of: use.name) {
           // The path as the job writes it, as an image's error names it.
-          message = message.replacingOccurrences(of: "'\(path)'", with: "'\(spec.writtenPath(of: path))'")
+          message = message.replacingOccurrences(of: "'\(path)'", with: "'\(SourceLocation.shown(spec.writtenPath(of: path)))'")
         }
         throw Diagnostic(use.location, "\(use.key): \(message)")
       }

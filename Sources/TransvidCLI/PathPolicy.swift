@@ -39,9 +39,10 @@ struct PathPolicy: Sendable, Equatable {
       let path = dir.hasPrefix("/") ? dir : (jobFolder as NSString).appendingPathComponent(dir)
       if !isWritable(path) {
         if let missing = Self.missing(path) {
-          throw Diagnostic(spec.output.directoryLocation, "output.dir: cannot use '\(dir)': \(missing)")
+          throw Diagnostic(spec.output.directoryLocation, "output.dir: cannot use '\(SourceLocation.shown(dir))': \(missing)")
         }
-        throw Diagnostic(spec.output.directoryLocation, "output.dir: '\(dir)' is outside the job's folder (\(Self.hint))")
+        throw Diagnostic(
+          spec.output.directoryLocation, "output.dir: '\(SourceLocation.shown(dir))' is outside the job's folder (\(Self.hint))")
       }
     }
   }
@@ -100,12 +101,12 @@ struct PathPolicy: Sendable, Equatable {
   static func refusal(_ location: SourceLocation, _ key: String, _ path: String, resolved: String) -> Diagnostic {
     var info = stat()
     if stat(resolved, &info) != 0 && errno == ELOOP {
-      return Diagnostic(location, "\(key): cannot read '\(path)': \(String(cString: strerror(ELOOP)))")
+      return Diagnostic(location, "\(key): cannot read '\(SourceLocation.shown(path))': \(String(cString: strerror(ELOOP)))")
     }
     if let missing = missing(resolved) {
-      return Diagnostic(location, "\(key): cannot read '\(path)': \(missing)")
+      return Diagnostic(location, "\(key): cannot read '\(SourceLocation.shown(path))': \(missing)")
     }
-    return Diagnostic(location, "\(key): '\(path)' is outside the job's folder (\(hint))")
+    return Diagnostic(location, "\(key): '\(SourceLocation.shown(path))' is outside the job's folder (\(hint))")
   }
 
   static let hint = "jobs may reach only their own folder; allow another with --allow-outside DIR"

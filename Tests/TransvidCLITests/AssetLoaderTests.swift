@@ -43,6 +43,38 @@ import TransvidCLI
     }
   }
 
+  /// A path the job writes is echoed on one line, as values are: a block
+  /// scalar's line break (`image: |`) and the characters a terminal shows
+  /// as nothing are written `\u{a}`, in an image's, a font file's and a
+  /// String Catalog's errors alike.
+  @Test func aPathIsEchoedOnOneLine() throws {
+    let dir = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    let image = try write(
+      "canvas: { size: 60x80, scale: 1 }\nscreens:\n  home:\n    image: |\n      shot.png\ntimeline: [hold: 0.1]\n",
+      to: "image.cfg", in: dir)
+    #expect(throws: Diagnostic(
+      SourceLocation(file: image, line: 4, column: 5), "screens.home.image: cannot read 'shot.png\\u{a}': No such file or directory")) {
+      try AssetLoader.checkFiles(of: try JobParser.load(path: image))
+    }
+    let font = try write(
+      "canvas: { size: 60x80, scale: 1 }\nscreens:\n  home:\n    views:\n"
+        + "      - { frame: [0, 0, 60, 40], text: Hi, font: { file: \"App\\u200B.ttf\" } }\ntimeline: [hold: 0.1]\n",
+      to: "font.cfg", in: dir)
+    #expect(throws: Diagnostic(
+      SourceLocation(file: font, line: 5, column: 58),
+      "screens.home.views[0].font: cannot load font 'App\\u{200b}.ttf': No such file or directory")) {
+      try AssetLoader.makeRenderer(for: try JobParser.load(path: font))
+    }
+    let strings = try write(
+      "locales: [en]\nstrings: \"App\\r.xcstrings\"\ncanvas: { size: 60x80, scale: 1 }\nscreens: { home: {} }\ntimeline: [hold: 0.1]\n",
+      to: "strings.cfg", in: dir)
+    #expect(throws: Diagnostic(
+      SourceLocation(file: strings, line: 2, column: 10), "strings: cannot read 'App\\u{d}.xcstrings': No such file or directory")) {
+      try JobParser.load(path: strings)
+    }
+  }
+
   @Test func corruptPNGIsReportedAtItsKey() throws {
     let dir = try makeTemporaryDirectory()
     // A PNG signature and IHDR, then nonsense instead of image data (its CRC does not match).
