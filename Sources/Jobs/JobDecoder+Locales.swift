@@ -116,7 +116,10 @@ extension JobDecoder {
     switch JobDecoder.read(resolvedPath, maximumSize: SourceText.maximumCatalogSize) {
     case .success(let b): bytes = b
     case .failure(let failure):
-      throw Diagnostic(node.location, "strings: cannot read '\(SourceLocation.shown(written))': \(failure)")
+      throw Diagnostic(
+        node.location,
+        "strings: cannot read '\(SourceLocation.shown(written))': \(failure)"
+          + PathBlanks.hint(written: written, resolved: resolvedPath))
     }
     let decoded = try StringCatalogMemo.decoded(path: resolvedPath, bytes: bytes) { () throws(Diagnostic) in
       try Self.decodeCatalog(bytes, at: resolvedPath)

@@ -31,7 +31,10 @@ public enum AssetLoader {
       do {
         try ImageDecoder.checkFile(path: asset.resolvedPath, limits: limits)
       } catch {
-        throw Diagnostic(asset.location, "\(asset.key): cannot read '\(SourceLocation.shown(asset.path))': \(error.message)")
+        throw Diagnostic(
+          asset.location,
+          "\(asset.key): cannot read '\(SourceLocation.shown(asset.path))': \(error.message)"
+            + PathBlanks.hint(written: asset.path, resolved: asset.resolvedPath))
       }
     }
   }
@@ -70,7 +73,10 @@ public enum AssetLoader {
       do {
         data = try Platform.readRegularFile(asset.resolvedPath, maxBytes: limits.maxBytes)
       } catch {
-        throw Diagnostic(asset.location, "\(asset.key): cannot read '\(SourceLocation.shown(asset.path))': \(error.message)")
+        throw Diagnostic(
+          asset.location,
+          "\(asset.key): cannot read '\(SourceLocation.shown(asset.path))': \(error.message)"
+            + PathBlanks.hint(written: asset.path, resolved: asset.resolvedPath))
       }
       files.append(data)
       let info: ImageDecoder.Info
@@ -173,6 +179,7 @@ public enum AssetLoader {
         if let path = FontName.path(of: use.name) {
           // The path as the job writes it, as an image's error names it.
           message = message.replacingOccurrences(of: "'\(path)'", with: "'\(SourceLocation.shown(spec.writtenPath(of: path)))'")
+          message += PathBlanks.hint(written: spec.writtenPath(of: path), resolved: path)
         }
         throw Diagnostic(use.location, "\(use.key): \(message)")
       }

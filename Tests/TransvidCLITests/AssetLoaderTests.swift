@@ -43,6 +43,54 @@ import TransvidCLI
     }
   }
 
+  /// A path with a blank at an end that names nothing, where the path
+  /// without it names a file, says so: an image's, a font file's and a
+  /// String Catalog's alike. A path whose trimmed form names nothing either
+  /// gets no hint.
+  @Test func aBlankAtAPathsEndIsNamed() throws {
+    let dir = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    try FileManager.default.createDirectory(atPath: dir + "/shots", withIntermediateDirectories: true)
+    try write("not read", to: "shots/home.png", in: dir)
+    // Named whole, past the 40 characters a value's echo is cut at.
+    let long = "shots/" + String(repeating: "s", count: 40) + ".png"
+    try write("not read", to: long, in: dir)
+    let missing = "No such file or directory"
+    for (image, hint) in [
+      ("\"shots/home.png \"", "; the path ends in a space; did you mean 'shots/home.png'?"),
+      ("\" shots/home.png\"", "; the path starts with a space; did you mean 'shots/home.png'?"),
+      ("\"shots/home.png\\u00A0\"", "; the path ends in a blank (U+00A0); did you mean 'shots/home.png'?"),
+      ("\"\(long) \"", "; the path ends in a space; did you mean '\(long)'?"),
+      ("\"shots/away.png \"", ""),
+    ] {
+      let path = try write(Self.job(image: image), to: "job.cfg", in: dir)
+      let spec = try JobParser.load(path: path)
+      let written = try #require(spec.assets.first?.path)
+      #expect(throws: Diagnostic(
+        SourceLocation(file: path, line: 5, column: 41),
+        "screens.home.views[0].image: cannot read '\(SourceLocation.shown(written))': \(missing)\(hint)")) {
+        try AssetLoader.checkFiles(of: spec)
+      }
+    }
+    try write("not read", to: "App.ttf", in: dir)
+    let font = try write(
+      "canvas: { size: 60x80, scale: 1 }\nscreens:\n  home:\n    views:\n"
+        + "      - { frame: [0, 0, 60, 40], text: Hi, font: { file: \"App.ttf \" } }\ntimeline: [hold: 0.1]\n",
+      to: "font.cfg", in: dir)
+    #expect(throws: Diagnostic(
+      SourceLocation(file: font, line: 5, column: 58),
+      "screens.home.views[0].font: cannot load font 'App.ttf ': \(missing); the path ends in a space; did you mean 'App.ttf'?")) {
+      try AssetLoader.makeRenderer(for: try JobParser.load(path: font))
+    }
+    try write("{}", to: "App.xcstrings", in: dir)
+    let strings = try write(
+      "locales: [en]\nstrings: |\n  App.xcstrings\ncanvas: { size: 60x80, scale: 1 }\nscreens: { home: {} }\ntimeline: [hold: 0.1]\n",
+      to: "strings.cfg", in: dir)
+    let error = try #require(throws: Diagnostic.self) { try JobParser.load(path: strings) }
+    #expect(error.location == SourceLocation(file: strings, line: 2, column: 10))
+    #expect(error.message.hasSuffix("\(missing); the path ends in a line break; did you mean 'App.xcstrings'?"))
+  }
+
   /// A path the job writes is echoed on one line, as values are: a block
   /// scalar's line break (`image: |`) and the characters a terminal shows
   /// as nothing are written `\u{a}`, in an image's, a font file's and a
