@@ -116,8 +116,7 @@ extension JobDecoder {
     do {
       return try CompletionCurve(parsing: text)
     } catch {
-      let hint = text.contains("(") && !text.contains(")") ? "; inside { … } quote the whole value: \"cubic-bezier(…)\"" : ""
-      throw Diagnostic(node.location, "\(path): \(error.message)\(hint)")
+      throw Diagnostic(node.location, "\(path): \(error.message)\(JobDecoder.cutCallHint(node))")
     }
   }
 

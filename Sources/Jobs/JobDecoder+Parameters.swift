@@ -123,9 +123,7 @@ extension JobDecoder {
         return .curve(try AnimationCurve(parsing: text, duration: stepDuration))
       } catch {
         if let problem = durationProblem(error, durationField) { throw problem }
-        // In a flow mapping an unquoted `cubic-bezier(0.4, 0, …)` is cut at the first comma.
-        let hint = text.contains("(") && !text.contains(")") ? "; inside { … } quote the whole value: \"cubic-bezier(…)\"" : ""
-        throw Diagnostic(node.location, "\(path.subject): \(error.message)\(hint)")
+        throw Diagnostic(node.location, "\(path.subject): \(error.message)\(JobDecoder.cutCallHint(node))")
       }
     case .element:
       let fields = try fields(node, path, expected: "{ from: VIEW ID, to: VIEW ID }", keys: ["from", "to"])
@@ -133,6 +131,18 @@ extension JobDecoder {
       let toID = try viewID(try required("to", in: fields, "a view id on '\(to.name)'"), fields.path("to"), on: to)
       return .element(from: fromID, to: toID)
     }
+  }
+
+  /// `; inside { … } quote the whole value: "cubic-bezier(…)"` for a curve
+  /// a comma cut: in a flow mapping an unquoted `cubic-bezier(0.4, 0, …)`
+  /// ends at its first comma, leaving a plain value with a `(` it does not
+  /// close and no comma. A quoted value, or a plain one with a comma (read
+  /// whole, in a block mapping), was not cut: nothing for them.
+  static func cutCallHint(_ node: YAMLNode) -> String {
+    guard case .scalar(let text, .plain) = node.content, text.contains("("), !text.contains(")"), !text.contains(",") else {
+      return ""
+    }
+    return "; inside { … } quote the whole value: \"\(text.prefix { $0 != "(" })(…)\""
   }
 
   /// The id `node` names, which must be a view's on `screen`, with a size

@@ -421,6 +421,17 @@ let brokenJobs: [BrokenJob] = [
   BrokenJob(
     "cubic-bezier x out of range", job("push: { to: detail, transition: circle-spread, curve: \"cubic-bezier(1.5, 0, 0.5, 1)\" }"),
     "job.cfg:9:59: error: timeline[0].push.curve: cubic-bezier: x1 = 1.5 must be in 0…1"),
+  // A quoted curve missing its `)` was not cut by a comma: no advice to quote it.
+  BrokenJob(
+    "quoted cubic-bezier missing its parenthesis", job("push: { to: detail, transition: circle-spread, curve: \"cubic-bezier(0.4, 0, 0.2, 1\" }"),
+    "job.cfg:9:59: error: timeline[0].push.curve: malformed curve 'cubic-bezier(0.4, 0, 0.2, 1': expected ',' or ')' at column 28"),
+  BrokenJob(
+    "unquoted cubic-bezier missing its parenthesis in a flow mapping", job("push: { to: detail, transition: circle-spread, curve: cubic-bezier(0.4, 0, 0.2, 1 }"),
+    "job.cfg:9:59: error: timeline[0].push.curve: malformed curve 'cubic-bezier(0.4': expected ',' or ')' at column 17; inside { … } quote the whole value: \"cubic-bezier(…)\""),
+  BrokenJob(
+    "quoted completion spring missing its parenthesis",
+    job("push: { to: detail, transition: circle-spread }", then: "  - pop: { gesture: { progress: [0, 1], completionCurve: \"spring(damping: 0.5\" } }\n"),
+    "job.cfg:10:58: error: timeline[1].pop.gesture.completionCurve: malformed curve 'spring(damping: 0.5': expected ',' or ')' at column 20"),
   BrokenJob(
     "unquoted cubic-bezier in a flow mapping", job("push: { to: detail, transition: circle-spread, curve: cubic-bezier(0.4, 0, 0.2, 1) }"),
     "job.cfg:9:59: error: invalid YAML: the commas inside this unquoted cubic-bezier(…) end it inside { … }; quote the whole value: \"cubic-bezier(…)\""),
