@@ -373,8 +373,9 @@ extension JobDecoder {
 }
 
 extension JobDecoder {
-  /// Built-ins that follow the canvas's device (`CanvasSpec.heldDevice`:
-  /// the one named, or the one whose screen its size is) and the
+  /// Built-ins that follow the canvas's device (`CanvasSpec.layoutDevice`:
+  /// the one named, the one whose screen its size is, or the one a stage
+  /// shows a canvas of no device's size in) and the
   /// appearance, unless the step says otherwise: a `sheet` rests 10 pt below the device's own
   /// safe-area top (20 pt on an iPhone SE, 47 on an iPhone 14, 62 on a 16
   /// Pro; the parameter's 59 is the iPhone 15's; 0 on an iPhone held in
@@ -391,7 +392,7 @@ extension JobDecoder {
     var result = parameters
     if isDark, result.values["dimming"] == nil { result.values["dimming"] = .number(0.48) }
     if result.values["safeAreaTop"] == nil, SafeArea.isCompactHeight(canvas) { result.values["safeAreaTop"] = .number(0) }
-    guard let (preset, _) = canvas.heldDevice else { return result }
+    guard let (preset, _) = canvas.layoutDevice else { return result }
     if let width = SafeArea.formSheetWidth(canvas), result.values["cardWidth"] == nil {
       result.values["cardWidth"] = .number(width)
     }

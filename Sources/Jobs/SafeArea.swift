@@ -56,9 +56,12 @@ enum SafeArea {
 
   /// The width of the centred card a sheet presents on an iPad (UIKit's
   /// form-sheet widths by the screen's longest side: 540 up to 1024 pt, 580
-  /// up to 1590, 620 above); nil where a sheet spans the screen.
+  /// up to 1590, 620 above); nil where a sheet spans the screen. The iPad
+  /// is the canvas's device, or the one a stage shows a canvas of no
+  /// device's size in (`CanvasSpec.layoutDevice`), whose regular width
+  /// presents a form sheet as it lays out the bars.
   static func formSheetWidth(_ canvas: CanvasSpec) -> Double? {
-    guard canvas.heldDevice?.preset.idiom == .pad else { return nil }
+    guard canvas.layoutDevice?.preset.idiom == .pad else { return nil }
     let longest = Swift.max(canvas.size.width, canvas.size.height)
     return longest <= 1024 ? 540 : longest <= 1590 ? 580 : 620
   }

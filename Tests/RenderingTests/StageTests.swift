@@ -989,6 +989,37 @@ extension CaptionInkTests {
     }
   }
 
+  /// A canvas of no device's size that a stage shows in an iPad is laid
+  /// out as the iPad's screen, so a sheet presents as its centred
+  /// form-sheet card, UIKit's size for the canvas's longest side:
+  /// `size: 1000x700` beside `stage: { device: ipad-11 }` rested full
+  /// width 69 pt down (the parameter's 59 and 10), as on a phone. Every
+  /// frame of the canvas is the one of the job that names the iPad.
+  @Test(arguments: [
+    ("1000x700", "ipad-11", 540, 600), ("700x1100", "ipad-mini", 580, 640), ("1600x1000", "ipad-13", 620, 680),
+  ])
+  func aSheetInAStageIPadIsItsFormSheet(size: String, device: String, cardWidth: Int, cardHeight: Int) throws {
+    func canvasFrames(_ canvas: String, stage: String) throws -> [Bitmap] {
+      var spec = try JobParser.parse(Self.sheetJob(canvas: canvas, appearances: stage), file: "p.cfg")
+      spec.stage = nil
+      let renderer = FrameRenderer(spec: spec)
+      return (0..<renderer.frameCount).map { renderer.frame($0, width: spec.canvas.pixelWidth, height: spec.canvas.pixelHeight) }
+    }
+    let staged = try canvasFrames("size: \(size)", stage: "\nstage: { device: \(device) }")
+    let named = try canvasFrames("device: \(device), size: \(size)", stage: "")
+    let same = staged == named
+    #expect(same, "\(size) in \(device)")
+    let last = try #require(staged.last)
+    let (w, h) = (last.width, last.height)
+    let (left, top) = ((w - cardWidth) / 2, (h - cardHeight) / 2)
+    for (x, y) in [(left + 3, top + 3), (left + cardWidth - 4, top + cardHeight - 4), (w / 2, h / 2)] {
+      #expect(last[x, y] == Pixel(r: 0, g: 0, b: 255, a: 255), "the card at (\(x), \(y)): \(last[x, y])")
+    }
+    for (x, y) in [(left - 3, h / 2), (left + cardWidth + 2, h / 2), (w / 2, top - 3), (w / 2, top + cardHeight + 2)] {
+      #expect(last[x, y].b == 0 && last[x, y].r > 150, "the screen dimmed in place at (\(x), \(y)): \(last[x, y])")
+    }
+  }
+
   /// A card's edge at a fractional row is covered once, not by the card's
   /// clip times its screen's own edge: through the sheet's middle column
   /// the blue adds up to the rows below its top (852 − 825.9 pt a thirtieth
