@@ -25,9 +25,12 @@ enum SafeArea {
 
   /// The status bar's height on `canvas` held upright: by its size
   /// (`top(for:)`), and on a canvas of no device's size that a stage shows
-  /// in one, as the iPhone or iPad that device is (`isPad`).
+  /// in one, as the iPhone or iPad that device is (`isPad`); in a
+  /// home-button iPhone, its own 20 pt bar, whatever the canvas's shape.
   static func top(of canvas: CanvasSpec) -> Double {
-    canvas.heldDevice == nil ? top(for: canvas.size, isPad: isPad(canvas)) : top(for: canvas.size)
+    guard canvas.heldDevice == nil else { return top(for: canvas.size) }
+    if let (preset, _) = canvas.layoutDevice, preset.hasHomeButton { return preset.statusBarHeight }
+    return top(for: canvas.size, isPad: isPad(canvas))
   }
 
   /// Whether `canvas` is an iPhone held sideways (compact height): a phone

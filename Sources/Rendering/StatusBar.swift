@@ -114,10 +114,11 @@ struct StatusBar: Sendable {
     }
     let ear = (width - gap) / 2
     // iPadOS puts the time at the left edge and the icons at the right, smaller;
-    // a home-button iPhone the time in the middle, cellular and Wi-Fi at the
-    // left edge and the battery at the right.
+    // a home-button iPhone (the canvas's, or the one a stage shows a canvas
+    // of no device's size in) the time in the middle, cellular and Wi-Fi at
+    // the left edge and the battery at the right.
     let isPad = canvas.isLaidOutAsPad
-    let isHomeButtonPhone = !isPad && preset?.hasHomeButton == true
+    let isHomeButtonPhone = !isPad && canvas.layoutDevice?.preset.hasHomeButton == true
     var result: [Layer] = []
     var timeFrame =
       isPad

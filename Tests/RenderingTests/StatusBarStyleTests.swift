@@ -211,6 +211,39 @@ import Testing
     #expect(groups[3].upperBound == 737, "the battery's cap ends 6 pt from the edge: \(groups)")
   }
 
+  /// A canvas of no device's size that a stage shows in an upright iPhone
+  /// SE is laid out as the SE's screen, so its drawn bar is the SE's: 20 pt
+  /// tall, the time centred at 12 pt, cellular and Wi-Fi at the left edge
+  /// and the battery at the right, as on `device: iphone-se`. `size:
+  /// 400x700` drew the notched phones' bar (a 17 pt time in the left ear,
+  /// the icons in the right), and `300x700`, over twice as tall as wide,
+  /// a 59 pt bar with its nav bar under it. Upright by `orientation:
+  /// portrait` beside a wide canvas too.
+  @Test(arguments: [("400x700", ""), ("300x700", ""), ("800x400", ", orientation: portrait")])
+  func aCanvasInAStageIPhoneSEDrawsTheSEsBar(size: String, orientation: String) throws {
+    let job = Self.heldPushJob(canvas: "size: \(size)\(orientation)")
+      .replacing("scale: 1", with: "scale: 2")
+      .replacing("screens:", with: "stage: { device: iphone-se }\nscreens:")
+    var spec = try JobParser.parse(job, file: "b.cfg")
+    let barred = try JobParser.parse(
+      job.replacing("white: { background: \"#FFFFFF\" }", with: "white: { views: [ { kind: navbar } ] }"), file: "b.cfg")
+    #expect(spec.canvas.statusBar?.height == 20 && barred.screens[0].views[0].frame.height == 64, "\(size)")
+    spec.stage = nil
+    let frame = FrameRenderer(spec: spec, fonts: try FontLibrary.system.get())
+      .frame(0, width: spec.canvas.pixelWidth, height: spec.canvas.pixelHeight)
+    let groups = Self.inkGroups(frame, rows: 40)
+    guard groups.count == 4 else {
+      Issue.record("\(size): cellular, Wi-Fi, the time and the battery as four groups: \(groups)")
+      return
+    }
+    let width = spec.canvas.pixelWidth
+    #expect(groups[0].lowerBound == 12, "\(size): cellular at 6 pt: \(groups)")
+    let timeCentre = Double(groups[2].lowerBound + groups[2].upperBound) / 2
+    #expect(abs(timeCentre - Double(width) / 2) <= 2, "\(size): the time centred: \(groups)")
+    #expect(groups[2].count < 64, "\(size): 12 pt digits: \(groups)")
+    #expect(groups[3].upperBound == width - 13, "\(size): the battery's cap ends 6 pt from the edge: \(groups)")
+  }
+
   /// A drawn bar written shorter than its glyphs reach draws them whole:
   /// `height: 30` on an iPhone 15 (glyphs on the island's line, 29.7 pt)
   /// cut the battery's level bar and the time through their middle.
