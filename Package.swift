@@ -61,7 +61,7 @@ let package = Package(
     .target(name: "Transitions", dependencies: ["Geometry", "Motion", "Raster"], linkerSettings: libm),
 
     // MARK: - Edges (I/O)
-    .target(name: "Media", dependencies: ["CFFmpeg", "CImageQuant", "CGIF", "CJPEG", "CWebP", "CLCMS", "CZlib", "Raster"]),
+    .target(name: "Media", dependencies: ["CFFmpeg", "CImageQuant", "CGIF", "CJPEG", "CWebP", "CLCMS", "CZlib", "Geometry", "Raster"]),
     .target(name: "Jobs", dependencies: ["CICU", "CYAML", "Geometry", "Motion", "Raster", "Transitions"]),
     .target(name: "Rendering", dependencies: ["CFontconfig", "Jobs", "Raster", "Transitions", "Geometry"]),
     .target(
@@ -90,7 +90,7 @@ let package = Package(
     .testTarget(name: "MotionTests", dependencies: ["Motion"]),
     .testTarget(name: "RasterTests", dependencies: ["Raster", "Geometry", "TestSupport"], exclude: ["Goldens"]),
     .testTarget(name: "TransitionsTests", dependencies: ["Transitions", "Raster", "Motion", "Geometry"]),
-    .testTarget(name: "MediaTests", dependencies: ["Media", "Raster", "TestSupport", "CLCMS", "CZlib"]),
+    .testTarget(name: "MediaTests", dependencies: ["Media", "Raster", "Geometry", "TestSupport", "CLCMS", "CZlib"]),
     .testTarget(name: "JobsTests", dependencies: ["Jobs", "TestSupport"]),
     .testTarget(name: "RenderingTests", dependencies: ["Rendering", "Jobs", "Raster", "Transitions", "Geometry"]),
     .testTarget(

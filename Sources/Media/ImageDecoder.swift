@@ -385,6 +385,7 @@ public enum ImageDecoder {
     if let transparentGrey { PNGGreyTransparency.clear(&bitmap, sample: transparentGrey, in: frame) }
     // A GIF's screen outside its first image: transparent, as browsers show it.
     if let covered = header.gifFirstImage { GIFUncoveredArea.clear(&bitmap, outside: covered) }
+    bitmap.pictureRect = reducedPicture(width: header.width, height: header.height, steps: lowres)
     return oriented(bitmap, orientation ?? exifOrientation(frame))
   }
 
@@ -447,7 +448,9 @@ public enum ImageDecoder {
       count = outBytes.count
     }
     // Same pixel count, so this cannot fail.
-    return Bitmap(width: dw, height: dh, bytes: bytes)!
+    var result = Bitmap(width: dw, height: dh, bytes: bytes)!
+    result.pictureRect = bitmap.pictureRect.map { oriented($0, width: w, height: h, orientation: orientation) }
+    return result
   }
 
   /// For EXIF `orientation` 2…8 of a `width × height` image: the source

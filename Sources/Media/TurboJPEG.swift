@@ -100,7 +100,8 @@ enum TurboJPEG {
             components: header.colorComponents)
         }
       }
-      guard decoded, let bitmap = Bitmap(width: Int(width), height: Int(height), bytes: bytes) else { return nil }
+      guard decoded, var bitmap = Bitmap(width: Int(width), height: Int(height), bytes: bytes) else { return nil }
+      bitmap.pictureRect = ImageDecoder.reducedPicture(width: header.width, height: header.height, steps: scaleShift)
       return ImageDecoder.oriented(bitmap, Int(orientation))
     }
   }

@@ -5,6 +5,7 @@
 // is a value type (copy on write), so a snapshot taken once can be shared by
 // every frame and every thread without locks.
 
+import Geometry
 import Glibc
 
 /// A premultiplied RGBA8 image, `width × height` pixels, rows packed.
@@ -58,6 +59,13 @@ public struct Bitmap: Hashable, Sendable {
   /// being drawn in many frames; cleared by any write to `bytes`. Not part
   /// of equality.
   public private(set) var solidRuns: SolidRuns?
+
+  /// The part of the pixels the picture covers, in pixels, where it ends
+  /// inside the last column or row (or, turned by EXIF, starts inside the
+  /// first): a JPEG decoded at a reduced size that does not divide its
+  /// sides (`ImageDecoder.reducedPicture`). `ImageDownsampling` averages
+  /// this rectangle; nil: the whole bitmap. Not part of equality.
+  public var pictureRect: Rect?
 
   /// A bitmap filled with `fill` (transparent by default). Sizes must be
   /// positive; callers validate user input before getting here.

@@ -15,14 +15,16 @@ import Geometry
 public enum ImageDownsampling {
   /// The pixel size `image` shows at when drawn with `gravity` into `size`
   /// points at `scale` (nil for `.center`, which never rescales).
+  /// The picture's size is its `pictureRect`'s, where it has one.
   static func displayedSize(of image: Bitmap, gravity: ContentsGravity, in size: Size, scale: Double) -> (Double, Double)? {
-    displayedSize(width: image.width, height: image.height, gravity: gravity, in: size, scale: scale)
+    displayedSize(
+      width: image.pictureRect?.width ?? Double(image.width), height: image.pictureRect?.height ?? Double(image.height),
+      gravity: gravity, in: size, scale: scale)
   }
 
   /// The pixel size an image of `width × height` shows at (see above).
-  static func displayedSize(width: Int, height: Int, gravity: ContentsGravity, in size: Size, scale: Double) -> (Double, Double)? {
+  static func displayedSize(width iw: Double, height ih: Double, gravity: ContentsGravity, in size: Size, scale: Double) -> (Double, Double)? {
     let w = size.width * scale, h = size.height * scale
-    let iw = Double(width), ih = Double(height)
     switch gravity {
     case .center: return nil
     case .resize: return (w, h)
@@ -36,13 +38,16 @@ public enum ImageDownsampling {
   }
 
   /// `image` reduced to about the pixels it covers when it would otherwise
-  /// be shrunk by more than a quarter along either side; else `image` itself.
+  /// be shrunk by more than a quarter along either side, or when its
+  /// picture does not fill its pixels (`Bitmap.pictureRect`, which only the
+  /// average reads); else `image` itself.
   public static func fitted(_ image: Bitmap, gravity: ContentsGravity, in size: Size, scale: Double) -> Bitmap {
     guard let (w, h) = displayedSize(of: image, gravity: gravity, in: size, scale: scale), w >= 1, h >= 1 else {
       return image
     }
     let tw = Swift.max(1, Int(w.rounded())), th = Swift.max(1, Int(h.rounded()))
-    guard Double(image.width) > 1.25 * Double(tw) || Double(image.height) > 1.25 * Double(th) else { return image }
+    guard image.pictureRect != nil || Double(image.width) > 1.25 * Double(tw) || Double(image.height) > 1.25 * Double(th)
+    else { return image }
     return downsampled(image, width: Swift.min(tw, image.width), height: Swift.min(th, image.height))
   }
 
@@ -52,14 +57,16 @@ public enum ImageDownsampling {
   /// `.center`, which never rescales). A decoder may return the image that
   /// much smaller and leave the last step to `fitted`.
   public static func reduction(width: Int, height: Int, gravity: ContentsGravity, in size: Size, scale: Double) -> Double {
-    guard let (w, h) = displayedSize(width: width, height: height, gravity: gravity, in: size, scale: scale),
+    guard
+      let (w, h) = displayedSize(width: Double(width), height: Double(height), gravity: gravity, in: size, scale: scale),
       w >= 1, h >= 1
     else { return 1 }
     let tw = Swift.max(1, w.rounded()), th = Swift.max(1, h.rounded())
     return Swift.max(1, Swift.min(Double(width) / tw, Double(height) / th))
   }
 
-  /// Area-average reduction of `image` to `width × height` (each ≤ the source's).
+  /// Area-average reduction of `image` (its `pictureRect`, where it has
+  /// one) to `width × height` (each ≤ the source's).
   ///
   /// Two passes in floats: across (each source row to `width` pixels), then
   /// down (each output row the weighted sum of the across rows it covers),
@@ -70,7 +77,7 @@ public enum ImageDownsampling {
   /// `KernelSet.reference` (no fused multiply-add), so the bytes are equal.
   static func downsampled(_ image: Bitmap, width: Int, height: Int, kernels: KernelSet = .simd) -> Bitmap {
     guard kernels == .simd else { return downsampledReference(image, width: width, height: height) }
-    let across = Taps(from: image.width, to: width), down = Taps(from: image.height, to: height)
+    let (across, down) = taps(image, width: width, height: height)
     var out = [UInt8](repeating: 0, count: width * height * 4)
     // Bands of output rows, each reading about a band's worth of source
     // rows; a row on a band's edge is summed across by both neighbours.
@@ -99,7 +106,7 @@ public enum ImageDownsampling {
   static func downsampledReference(_ image: Bitmap, width: Int, height: Int) -> Bitmap {
     let sw = image.width, sh = image.height
     // Horizontal pass: sw × sh → width × sh, in floats.
-    let across = Taps(from: sw, to: width)
+    let (across, down) = taps(image, width: width, height: height)
     var rows = [Float](repeating: 0, count: width * sh * 4)
     image.bytes.withUnsafeBufferPointer { srcBuffer in
       rows.withUnsafeMutableBufferPointer { dstBuffer in
@@ -131,7 +138,6 @@ public enum ImageDownsampling {
       }
     }
     // Vertical pass: width × sh → width × height, rounded back to bytes.
-    let down = Taps(from: sh, to: height)
     let stride = width * 4
     var out = [UInt8](repeating: 0, count: width * height * 4)
     var line = [Float](repeating: 0, count: stride)
@@ -156,6 +162,16 @@ public enum ImageDownsampling {
     return Bitmap(width: width, height: height, bytes: out)!
   }
 
+  /// The taps reducing `image`'s picture (its `pictureRect`, else all of
+  /// it) to `width × height`, across and down.
+  static func taps(_ image: Bitmap, width: Int, height: Int) -> (across: Taps, down: Taps) {
+    let picture = image.pictureRect ?? Rect(x: 0, y: 0, width: Double(image.width), height: Double(image.height))
+    return (
+      Taps(from: picture.minX, picture.maxX, of: image.width, to: width),
+      Taps(from: picture.minY, picture.maxY, of: image.height, to: height)
+    )
+  }
+
   /// For each of `count` output pixels along one axis, the run of source
   /// pixels it covers (`first`, `count`) and their weights (each pixel's
   /// covered fraction, normalised to sum to 1) at `offset` in `weights`.
@@ -163,10 +179,17 @@ public enum ImageDownsampling {
     var first: [Int] = [], count: [Int] = [], offset: [Int] = []
     var weights: [Float] = []
 
+    /// All `source` pixels to `outputs`.
     init(from source: Int, to outputs: Int) {
-      let ratio = Double(source) / Double(outputs)
+      self.init(from: 0, Double(source), of: source, to: outputs)
+    }
+
+    /// The span `lower…upper` of `source` pixels (within 0…source) to
+    /// `outputs`: a pixel the span covers in part weighs that part.
+    init(from lower: Double, _ upper: Double, of source: Int, to outputs: Int) {
+      let ratio = (upper - lower) / Double(outputs)
       for i in 0..<outputs {
-        let start = Double(i) * ratio, end = Swift.min(Double(source), Double(i + 1) * ratio)
+        let start = lower + Double(i) * ratio, end = Swift.min(upper, lower + Double(i + 1) * ratio)
         var j = Swift.min(Int(start), source - 1)
         first.append(j)
         offset.append(weights.count)

@@ -3,6 +3,7 @@
 // each side rounded up; everything else whole.
 
 import Foundation
+import Geometry
 import Raster
 import Testing
 import TestSupport
@@ -101,5 +102,43 @@ import TestSupport
     }
     #expect(message(1)?.hasPrefix("corrupt JPEG data (") == true, "\(message(1) ?? "decoded")")
     #expect(message(8) == message(1))
+  }
+
+  /// A JPEG whose sides 2^k does not divide, decoded at 1/2^k, is averaged
+  /// over its picture, not over its rounded-up pixels: a 1001-pixel-wide
+  /// photo at 1/4 is 251 pixels, of which the picture covers 250.25, and
+  /// reduced to 100 its edge at x = 900 lands where the whole decode's does
+  /// (x = 89.9), where it landed 0.27 pixels short, 68 levels off. Turned
+  /// upright by EXIF (3: 180°, the partial column the first; 6: a quarter
+  /// turn, the partial column the last row), the same.
+  @Test(arguments: [1, 3, 6])
+  func aReducedJPEGKeepsTheWholePicturesGeometry(orientation: UInt8) throws {
+    let jpeg = try Self.generated(
+      "color=white:s=1001x16,format=rgb24,drawbox=x=900:y=0:w=101:h=16:color=black:t=fill", "e.jpg",
+      ["-q:v", "2", "-pix_fmt", "yuvj444p"])
+    let exif: [UInt8] =
+      [0xFF, 0xE1, 0x00, 0x22] + Array("Exif".utf8) + [0, 0, 0x4D, 0x4D, 0x00, 0x2A, 0, 0, 0, 8]
+      + [0x00, 0x01, 0x01, 0x12, 0x00, 0x03, 0, 0, 0, 1, 0x00, orientation, 0x00, 0x00, 0, 0, 0, 0]
+    let turned = Array(jpeg.prefix(2)) + exif + jpeg.dropFirst(2)
+    let whole = try ImageDecoder.decode(data: turned, name: "e.jpg")
+    let reduced = try ImageDecoder.decode(data: turned, name: "e.jpg") { _ in 8 }
+    let picture: Rect =
+      switch orientation {
+      case 3: Rect(x: 0.75, y: 0, width: 250.25, height: 4)
+      case 6: Rect(x: 0, y: 0, width: 4, height: 250.25)
+      default: Rect(x: 0, y: 0, width: 250.25, height: 4)
+      }
+    #expect(reduced.pictureRect == picture)
+    let sideways = orientation == 6
+    let size = sideways ? Size(width: 4, height: 100) : Size(width: 100, height: 4)
+    let expected = ImageDownsampling.fitted(whole, gravity: .resize, in: size, scale: 1)
+    let drawn = ImageDownsampling.fitted(reduced, gravity: .resize, in: size, scale: 1)
+    let same = drawn.width == expected.width && drawn.height == expected.height
+    #expect(same)
+    let worst = (0..<100).map { i in
+      let (x, y) = sideways ? (2, i) : (i, 2)
+      return abs(Int(drawn[x, y].r) - Int(expected[x, y].r))
+    }.max()!
+    #expect(worst <= 3, "\(worst) levels off the whole decode's average")
   }
 }
