@@ -106,6 +106,8 @@ final class RestingImages: Sendable {
     var transition: String
     var hosted: Bool
     var operation: TransitionOperation
+    /// What shaped the picture it rests on (`Transition.restingShape`).
+    var shape: [Double]
   }
 
   private let timeline: Timeline
@@ -218,7 +220,8 @@ final class RestingImages: Sendable {
       // reverse step ends on what the forward step it undoes started from.
       // A reverse step starts from what is on display too, whole (inside a
       // card, the card's screen, whole in the card), unless it has the
-      // transition of the step it undoes, which draws its own composite.
+      // transition of the step it undoes, and its shape of rest, which
+      // draws its own composite.
       let mirrored = step.mirror == true
       let reverse = step.operation.isReverse
       // A dismiss from a screen pushed after the present undoes those pushes with it (`TimelineStack`).
@@ -248,8 +251,16 @@ final class RestingImages: Sendable {
         }
         return context
       }
+      // A step back with the transition of the step it undoes but another
+      // shape of rest (`Transition.restingShape`) starts from the picture on
+      // display, as one naming another transition does.
       let another = reverse && undoes.map { $0.transition != step.transition } == true
-      let context = makeContext(another: another)
+      var context = makeContext(another: another)
+      if reverse, !another, let undoes, let own = context, let transition = transitions[index],
+        transition.restingShape(in: own, mirrored: mirrored) != undoes.shape
+      {
+        context = makeContext(another: true)
+      }
       entry.context = context
       entry.host = host
       guard let transition = transitions[index], let context, let plainTo = screens[step.to] else {
@@ -283,7 +294,10 @@ final class RestingImages: Sendable {
         p.shown = undoes?.start
         p.below.removeLast(Swift.min(undone, p.below.count))
       } else {
-        p.below.append(Forward(start: p.shown, transition: step.transition, hosted: host != nil, operation: step.operation))
+        p.below.append(
+          Forward(
+            start: p.shown, transition: step.transition, hosted: host != nil, operation: step.operation,
+            shape: transition.restingShape(in: context, mirrored: mirrored)))
         let render = { (layers: Layer) in self.canvasImage(layers) }
         if let host {
           // The sheet, now with the pushed screen in its card. The

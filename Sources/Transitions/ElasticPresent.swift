@@ -74,6 +74,12 @@ public struct ElasticPresent: PartialPresentation {
     lerp(1, scale, presented(context, progress: progress))
   }
 
+  /// The sheet's height and the old screen's scale (the same mirrored: the
+  /// card spans the screen, the old screen shrinks about its centre).
+  public func restingShape(in context: TransitionContext, mirrored: Bool) -> [Double] {
+    [sheetHeight(in: context), scale]
+  }
+
   /// A step inside the sheet has the sheet for its container, `height` tall.
   public func hostedContainerSize(in context: TransitionContext) -> Size {
     Size(width: context.width, height: sheetHeight(in: context))

@@ -127,6 +127,13 @@ public struct PageSheet: PartialPresentation {
     return container
   }
 
+  /// The dimming and where the card rests: under the safe area, or an
+  /// iPad's centred card of its size (the same mirrored: both are centred).
+  public func restingShape(in context: TransitionContext, mirrored: Bool) -> [Double] {
+    guard cardWidth > 0 else { return [dimming, safeAreaTop] }
+    return [dimming, -1, Swift.min(cardWidth, context.width), Swift.min(cardHeight, context.height)]
+  }
+
   /// A step inside the sheet has the sheet for its container: an iPad's
   /// card, or an iPhone's page sheet from its rest to the screen's bottom.
   public func hostedContainerSize(in context: TransitionContext) -> Size {

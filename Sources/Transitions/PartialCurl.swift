@@ -85,6 +85,13 @@ public struct PartialCurl: PartialPresentation {
     return lerp(flat, rest, amount)
   }
 
+  /// The height uncovered, the roll's radius and the side the page lifts
+  /// from: the fold leans one way, so the page mirrored rests otherwise.
+  public func restingShape(in context: TransitionContext, mirrored: Bool) -> [Double] {
+    let presented = context.operation.isReverse ? context.fromScreen : context.toScreen
+    return [revealHeight(in: context, presented: presented), radius, mirrored ? 1 : 0]
+  }
+
   /// The presented screen lies under the page where it was.
   func presentedOrigin(in context: TransitionContext) -> Point { .zero }
 

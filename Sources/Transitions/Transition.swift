@@ -190,6 +190,15 @@ public protocol Transition: Sendable {
   /// (keyframes, several springs). A gesture's completion then moves the
   /// step's value, not its clock (TIMING.md §5, `Timeline`).
   var valueCurve: AnimationCurve? { get }
+  /// What shapes the picture a step of this transition rests on, beside
+  /// its screens, in `context` (the step's own: a forward step's or the
+  /// reverse step's that undoes it), drawn `mirrored` or not: a step back
+  /// of the same shape draws its forward's rest as its first frame, and
+  /// one of another shape (a curl mirrored the other way, or uncovering
+  /// another height; a card of another height; a sheet dimmed otherwise)
+  /// starts from the picture on display, as a step back naming another
+  /// transition does. Empty for a transition that rests on its to-screen.
+  func restingShape(in context: TransitionContext, mirrored: Bool) -> [Double]
 }
 
 extension Transition {
@@ -216,6 +225,8 @@ extension Transition {
   public func hosting(_ content: Layer, in context: TransitionContext) -> Layer? { nil }
 
   public func hostedContainerSize(in context: TransitionContext) -> Size { context.containerSize }
+
+  public func restingShape(in context: TransitionContext, mirrored: Bool) -> [Double] { [] }
 
   /// Whether a present leaves the screen behind it showing (a sheet, a
   /// card, a curl: `PartialPresentation`), so that what it rests on is a

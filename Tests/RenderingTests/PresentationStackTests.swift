@@ -505,6 +505,40 @@ import Testing
     try Self.expectStartsFromTheHoldAndEndsOnA(renderer, "\(present) then \(dismiss)")
   }
 
+  /// A step back with its forward's transition but another shape of rest
+  /// starts from the picture on display, as one naming another transition
+  /// does: a curl mirrored the other way (its fold leans the other way),
+  /// or uncovering another height, or rolled on another radius; an elastic
+  /// card of another height; a sheet dimmed otherwise, or resting elsewhere.
+  /// Each drew its own rest as its first frame, a jump from the hold.
+  @Test(arguments: [
+    ("present: { to: b, transition: partial-curl }", "dismiss: { mirror: true }"),
+    ("present: { to: b, transition: partial-curl, mirror: true }", "dismiss: { mirror: false }"),
+    ("push: { to: b, transition: partial-curl }", "pop: { mirror: true }"),
+    ("present: { to: b, transition: partial-curl }", "dismiss: { reveal: 100 }"),
+    ("present: { to: b, transition: partial-curl }", "dismiss: { radius: 30 }"),
+    ("present: { to: b, transition: elastic-present, height: 300 }", "dismiss: { height: 200 }"),
+    ("present: { to: b, transition: sheet }", "dismiss: { dimming: 0.8 }"),
+    ("present: { to: b, transition: sheet }", "dismiss: { safeAreaTop: 0 }"),
+    ("present: { to: b, transition: sheet }", "dismiss: { cardWidth: 150 }"),
+  ])
+  func aStepBackOfAnotherShapeStartsFromThePictureOnDisplay(forward: String, back: String) throws {
+    let renderer = try Self.forwardAndBack(forward, back)
+    try Self.expectStartsFromTheHoldAndEndsOnA(renderer, "\(forward) then \(back)")
+  }
+
+  /// A step back of its forward's shape still draws the forward's rest
+  /// itself: mirrored, a sheet or an elastic card rests as it does
+  /// unmirrored, so its dismiss lowers the card as the present raised it.
+  @Test(arguments: ["sheet", "elastic-present, height: 300"])
+  func aMirroredDismissOfASymmetricRestDrawsItsOwn(present: String) throws {
+    let mirrored = try Self.forwardAndBack("present: { to: b, transition: \(present) }", "dismiss: { mirror: true }")
+    let plain = try Self.forwardAndBack("present: { to: b, transition: \(present) }", "dismiss: {}")
+    let segments = Self.bounds(plain)
+    let same = (segments[2].first...segments[2].last).allSatisfy { Self.frame(mirrored, $0) == Self.frame(plain, $0) }
+    #expect(same, "\(present): the mirrored dismiss is not the plain one")
+  }
+
   /// A pop inside a sheet's card that names a presentation over the old
   /// screen (a sheet, a curl) other than the push's starts from what the card
   /// shows, as a dismiss naming another transition does on the whole
