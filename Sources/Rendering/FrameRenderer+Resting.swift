@@ -108,6 +108,11 @@ final class RestingImages: Sendable {
     var operation: TransitionOperation
     /// What shaped the picture it rests on (`Transition.restingShape`).
     var shape: [Double]
+    /// Whether it ran in a sheet's card and rests over its screen there (a
+    /// curl or a card pushed in the card stays up in it), and whether the
+    /// card showed such a rest when it started.
+    var restsInCard = false
+    var startsOnCardRest = false
   }
 
   private let timeline: Timeline
@@ -233,11 +238,27 @@ final class RestingImages: Sendable {
         guard let shown else { return nil }
         return shown.mirrored == mirrored ? shown.screen : shown.screen.mirrored(width: spec.canvas.size.width)
       }
+      // What a sheet's card shows (`Host.context.toScreen`) in the step's space.
+      func cardContent(_ shown: Shown?) -> ScreenSnapshot? {
+        guard let shown else { return nil }
+        let content = shown.host.context.toScreen
+        guard shown.host.mirrored != mirrored else { return content }
+        let card = shown.host.transition.hostedContainerSize(in: shown.host.context)
+        return content.mirrored(width: card.width, columns: Int((card.width * Double(spec.canvas.scale)).rounded(.up)))
+      }
       func makeContext(another: Bool) -> TransitionContext? {
         let whole = another && host == nil
         let from = (reverse && !whole) || host != nil ? nil : p.shown
         let to = reverse && host == nil ? undoes?.start : nil
-        var context = FrameRenderer.context(for: step, screens: screens, spec: spec, from: inSpace(from), to: inSpace(to))
+        // Where the card shows a rest (a curl pushed in it), a step from it
+        // starts from that picture: a push in the card, a pop naming another
+        // transition (or shape), a dismiss taking the card down; and a pop in
+        // the card back to such a rest ends on it.
+        let onRest = p.below.last?.restsInCard == true
+        let cardFrom = onRest && (host != nil ? !reverse || another : reverse && !whole && undone > 1) ? cardContent(p.shown) : nil
+        let cardTo = host != nil && reverse && undoes?.startsOnCardRest == true ? cardContent(undoes?.start) : nil
+        var context = FrameRenderer.context(
+          for: step, screens: screens, spec: spec, from: cardFrom ?? inSpace(from), to: cardTo ?? inSpace(to))
         context?.startsFromWholeScreen = another
         // A step back to a presentation over the old screen draws the
         // presentation's rest, whose shape the screen it presented gave (a
@@ -297,15 +318,23 @@ final class RestingImages: Sendable {
         p.below.append(
           Forward(
             start: p.shown, transition: step.transition, hosted: host != nil, operation: step.operation,
-            shape: transition.restingShape(in: context, mirrored: mirrored)))
+            shape: transition.restingShape(in: context, mirrored: mirrored),
+            restsInCard: host != nil && transition.restsOverItsScreen,
+            startsOnCardRest: host != nil && p.below.last?.restsInCard == true))
         let render = { (layers: Layer) in self.canvasImage(layers) }
         if let host {
           // The sheet, now with the pushed screen in its card. The
           // presentation keeps the shape it was presented with: a curl
           // uncovers what the screen it presented asked for (the top of its
           // topmost view, UIKIT.md §2), whatever is pushed under its page.
+          // A push that rests over its screen (a curl) rests so in the card.
           var resting = host
-          if var pushed = screens.transitioning(step.to, mirrored: host.mirrored) {
+          let card = host.transition.hostedContainerSize(in: host.context)
+          let rest = transition.restingScreen(in: context, rendering: render).map {
+            host.mirrored == mirrored
+              ? $0 : $0.mirrored(width: card.width, columns: Int((card.width * Double(spec.canvas.scale)).rounded(.up)))
+          }
+          if var pushed = rest ?? screens.transitioning(step.to, mirrored: host.mirrored) {
             pushed.viewsTop = host.context.toScreen.viewsTop
             resting.context.toScreen = pushed
           }

@@ -539,6 +539,42 @@ import Testing
     #expect(same, "\(present): the mirrored dismiss is not the plain one")
   }
 
+  /// A curl, a sheet or a card pushed inside a sheet's card rests there,
+  /// as on the whole screen, and the steps after it start from the card
+  /// showing it: a present over it, a push in the card, a pop naming
+  /// another transition (or a curl mirrored the other way), a dismiss
+  /// taking the card down. Each drew the pushed screen alone in the card
+  /// as its first frame (the curl gone from the card), a jump from the hold.
+  @Test(arguments: [
+    "present: { to: b, transition: sheet } | push: { to: c, transition: partial-curl } | present: { to: d, transition: cross-dissolve }",
+    "present: { to: b, transition: sheet } | push: { to: c, transition: partial-curl } | dismiss: {}",
+    "present: { to: b, transition: sheet } | push: { to: c, transition: partial-curl } | push: { to: d, transition: cross-dissolve } | pop: {} | dismiss: {}",
+    "present: { to: b, transition: partial-curl } | push: { to: c, transition: partial-curl } | pop: { transition: cross-dissolve }",
+    "present: { to: b, transition: sheet } | push: { to: c, transition: sheet } | pop: { transition: cross-dissolve }",
+    "present: { to: b, transition: partial-curl } | push: { to: c, transition: partial-curl } | pop: { mirror: true }",
+    "present: { to: b, transition: sheet } | push: { to: c, transition: partial-curl } | pop: { mirror: true }",
+  ])
+  func stepsFromACardShowingARestDoNotJump(steps: String) throws {
+    let timeline = steps.split(separator: "|").map { "  - \($0.trimmingCharacters(in: .whitespaces))\n  - hold: 0.1\n" }.joined()
+    let job = """
+      name: card-rest
+      canvas: { size: 200x400, scale: 1, fps: 30, background: "#000000" }
+      screens:
+        a: { background: "#FFFFFF" }
+        b: { background: "#0000FF", views: [ { frame: [20, 40, 40, 20], color: "#FFFF00" } ] }
+        c: { background: "#FF00FF", views: [ { frame: [20, 160, 40, 20], color: "#00FF00" } ] }
+        d: { background: "#00FFFF" }
+      timeline:
+
+      """ + timeline
+    let renderer = FrameRenderer(spec: try JobParser.parse(job, file: "card-rest.cfg"))
+    let segments = Self.bounds(renderer)
+    for s in stride(from: 1, to: segments.count - 1, by: 2) {
+      let starts = Self.frame(renderer, segments[s + 1].first) == Self.frame(renderer, segments[s].last)
+      #expect(starts, "\(steps): step \(s / 2 + 2) jumps from the hold before it")
+    }
+  }
+
   /// A pop inside a sheet's card that names a presentation over the old
   /// screen (a sheet, a curl) other than the push's starts from what the card
   /// shows, as a dismiss naming another transition does on the whole
