@@ -76,14 +76,11 @@ import Testing
     #expect(ends)
   }
 
-  /// A curl keeps the height it uncovered for the screen it presented
-  /// while screens are pushed under its page (UIKIT.md §2: h comes from the
-  /// presented screen's topmost view): c, whose topmost view is lower than
-  /// b's, showed the curl lower on the page (240 pt uncovered, not 360)
-  /// from the pop's first frame, the hold after it, and back up to b's
-  /// curl on the dismiss's first frame.
-  @Test func aScreenPushedUnderACurlKeepsTheCurlOfTheScreenItPresented() throws {
-    let job = Self.job(first: "partial-curl", second: "push", back: "pop")
+  /// `job(first: "partial-curl", second: "push", back:)` with c pushed by
+  /// a cross-dissolve, b's topmost view 40 pt down and c's 160 pt, so a
+  /// curl at c's height shows apart from one at b's.
+  static func curlOverAPush(back: String) -> String {
+    job(first: "partial-curl", second: "push", back: back)
       .replacingOccurrences(of: "to: c, duration", with: "to: c, transition: cross-dissolve, duration")
       .replacingOccurrences(
         of: "b: { background: \"#0000FF\" }",
@@ -91,6 +88,16 @@ import Testing
       .replacingOccurrences(
         of: "c: { background: \"#FF00FF\" }",
         with: "c: { background: \"#FF00FF\", views: [ { frame: [20, 160, 40, 20], color: \"#00FF00\" } ] }")
+  }
+
+  /// A curl keeps the height it uncovered for the screen it presented
+  /// while screens are pushed under its page (UIKIT.md §2: h comes from the
+  /// presented screen's topmost view): c, whose topmost view is lower than
+  /// b's, showed the curl lower on the page (240 pt uncovered, not 360)
+  /// from the pop's first frame, the hold after it, and back up to b's
+  /// curl on the dismiss's first frame.
+  @Test func aScreenPushedUnderACurlKeepsTheCurlOfTheScreenItPresented() throws {
+    let job = Self.curlOverAPush(back: "pop")
     let renderer = FrameRenderer(spec: try JobParser.parse(job, file: "curl.cfg"))
     let segments = Self.bounds(renderer)
     #expect(segments.count == 8)
@@ -112,14 +119,7 @@ import Testing
   /// curled the page to c's height (its topmost view 160 pt down, not
   /// b's 40) on its first frame, a jump from the hold.
   @Test func aDismissFromAScreenPushedUnderACurlStartsFromItsCurl() throws {
-    let job = Self.job(first: "partial-curl", second: "push", back: "dismiss")
-      .replacingOccurrences(of: "to: c, duration", with: "to: c, transition: cross-dissolve, duration")
-      .replacingOccurrences(
-        of: "b: { background: \"#0000FF\" }",
-        with: "b: { background: \"#0000FF\", views: [ { frame: [20, 40, 40, 20], color: \"#FFFF00\" } ] }")
-      .replacingOccurrences(
-        of: "c: { background: \"#FF00FF\" }",
-        with: "c: { background: \"#FF00FF\", views: [ { frame: [20, 160, 40, 20], color: \"#00FF00\" } ] }")
+    let job = Self.curlOverAPush(back: "dismiss")
       .replacingOccurrences(of: "  - dismiss: {}\n  - hold: 0.2\n  - dismiss: {}\n", with: "  - dismiss: {}\n")
     let renderer = FrameRenderer(spec: try JobParser.parse(job, file: "curl.cfg"))
     let segments = Self.bounds(renderer)
