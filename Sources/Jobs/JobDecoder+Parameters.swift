@@ -53,7 +53,10 @@ extension JobDecoder {
       guard let parameter = descriptor.parameters.first(where: { $0.name == pair.key }) else {
         let names = descriptor.parameters.map(\.name)
         var message = "unknown parameter \(YAMLNode.singleQuoted(pair.key)) in \(fields.path)"
-        if let match = Suggestion.closest(to: pair.key, in: names + (takesCurve ? ["spring"] : []) + JobDecoder.stepReservedKeys) {
+        let known = names + (takesCurve ? ["spring"] : []) + JobDecoder.stepReservedKeys
+        if let glued = Suggestion.gluedColon(pair.key, in: known) {
+          message += glued
+        } else if let match = Suggestion.closest(to: pair.key, in: known) {
           message += "; did you mean '\(match)'?"
         } else {
           // Its own parameters and the keys every step takes (`StepOption`): all it would accept.

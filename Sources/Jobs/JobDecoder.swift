@@ -81,11 +81,13 @@ struct JobDecoder {
     return Fields(node: node, path: path, pairs: pairs)
   }
 
-  /// `unknown key 'x' in PATH; did you mean 'y'?`
+  /// `unknown key 'x' in PATH; did you mean 'y'?`, or what to write for a
+  /// key glued to its value (`scale:2`).
   func unknownKey(_ pair: YAMLNode.Pair, in path: KeyPath, keys: [String]) -> Diagnostic {
     Diagnostic(
       pair.keyLocation,
-      "unknown key \(YAMLNode.singleQuoted(pair.key)) \(path.keyPlace)\(Suggestion.hint(for: pair.key, in: keys))")
+      "unknown key \(YAMLNode.singleQuoted(pair.key)) \(path.keyPlace)"
+        + (Suggestion.gluedColon(pair.key, in: keys) ?? Suggestion.hint(for: pair.key, in: keys)))
   }
 
   /// The value of `key`, which must be there. `what` says what it is for.

@@ -50,6 +50,18 @@ public enum Suggestion {
     return "; expected one of: \(shown.joined(separator: ", "))\(more)"
   }
 
+  /// `; YAML reads 'to:b' as one key, as its ':' has no space after it:
+  /// write 'to: b'` for a key that is a name among `candidates` glued to
+  /// its value by a colon (YAML ends a key only at a colon followed by a
+  /// space), else nil.
+  static func gluedColon(_ key: String, in candidates: [String]) -> String? {
+    guard let colon = key.firstIndex(of: ":") else { return nil }
+    let name = String(key[..<colon]), value = key[key.index(after: colon)...]
+    guard let first = value.first, !first.isWhitespace, candidates.contains(name) else { return nil }
+    return "; YAML reads \(YAMLNode.singleQuoted(key)) as one key, as its ':' has no space after it: "
+      + "write \(YAMLNode.singleQuoted("\(name): \(value)"))"
+  }
+
   /// Optimal string alignment distance between `a` and `b`, or `limit + 1`
   /// when it is more than `limit`.
   static func distance(_ a: [Unicode.Scalar], _ b: [Unicode.Scalar], atMost limit: Int = .max) -> Int {

@@ -323,6 +323,13 @@ let brokenJobs: [BrokenJob] = [
   BrokenJob(
     "misspelt parameter", job("push: { to: detail, transition: circle-spread, duraton: 1 }"),
     "job.cfg:9:52: error: unknown parameter 'duraton' in timeline[0].push; did you mean 'duration'?"),
+  // A key glued to its value (no space after its colon) is one key to YAML: the error says what to write.
+  BrokenJob(
+    "key glued to its value", "canvas: { size: 100x200, scale:1 }\n",
+    "job.cfg:1:26: error: unknown key 'scale:1' in canvas; YAML reads 'scale:1' as one key, as its ':' has no space after it: write 'scale: 1'"),
+  BrokenJob(
+    "parameter glued to its value", job("push: { to: detail, transition: circle-spread, duration:1 }"),
+    "job.cfg:9:52: error: unknown parameter 'duration:1' in timeline[0].push; YAML reads 'duration:1' as one key, as its ':' has no space after it: write 'duration: 1'"),
   // A near miss of a word from a fixed list is suggested (the contract sweep: these listed the words only).
   BrokenJob(
     "misspelt gesture direction", job("push: { to: detail, transition: circle-spread, gesture: { direction: rigth, distance: [0, 10] } }"),
