@@ -145,6 +145,11 @@ struct JobDecoder {
     var hint = ""
     if case .scalar("", .plain) = node.content {
       hint = " (quote hex colours: an unquoted # starts a comment)"
+    } else if let text = node.text, case let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines), trimmed != text,
+      ColorSyntax.color(trimmed) != nil
+    {
+      // A blank at an end, which the message's quotes show: the colour without it.
+      hint = "; did you mean \(YAMLNode.singleQuoted(trimmed))?"
     } else if let text = node.text, !text.hasPrefix("#"), let match = Suggestion.closest(to: text, in: ColorSyntax.names) {
       hint = "; did you mean '\(match)'?"
     }

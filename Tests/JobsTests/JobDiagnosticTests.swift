@@ -323,6 +323,10 @@ let brokenJobs: [BrokenJob] = [
   BrokenJob(
     "misspelt parameter", job("push: { to: detail, transition: circle-spread, duraton: 1 }"),
     "job.cfg:9:52: error: unknown parameter 'duraton' in timeline[0].push; did you mean 'duration'?"),
+  // A hex colour with a blank at an end is suggested without it, as a name is.
+  BrokenJob(
+    "hex colour ending in a space", "canvas: { size: 100x200, background: \"#FFF \" }\n",
+    "job.cfg:1:38: error: canvas.background: expected a colour: \"#RGB\", \"#RRGGBB\", \"#RRGGBBAA\" or a name like systemBlue, got \"#FFF \"; did you mean '#FFF'?"),
   // A key glued to its value (no space after its colon) is one key to YAML: the error says what to write.
   BrokenJob(
     "key glued to its value", "canvas: { size: 100x200, scale:1 }\n",
