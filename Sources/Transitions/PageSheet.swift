@@ -29,7 +29,8 @@ import Raster
 /// iPadOS shows it in regular width: a centred card, `cardWidth ×
 /// cardHeight` points, UIKit's form-sheet size for the screen's longest
 /// side (540 × 600 up to 1024 pt, 580 × 640 up to 1590, 620 × 680 above:
-/// a card 60 pt taller than wide, `cardHeight`'s default), rising from below
+/// a card 60 pt taller than wide, `cardHeight`'s default; shortened to
+/// stay inside the safe area on a shorter window, `cardSize`), rising from below
 /// on the same spring with corner radius 10, over the presenting screen
 /// dimmed in place (it does not recede). The presented screen's top-left
 /// part shows in the card.
@@ -84,10 +85,20 @@ public struct PageSheet: PartialPresentation {
     width > height && height < 500 ? compactHeightTopOffset : topOffset
   }
 
+  /// The centred card on a `width × height` screen: `cardWidth ×
+  /// cardHeight`, no wider than the screen and no taller than the screen
+  /// less the safe-area top at each end, so on a window shorter than the
+  /// form sheet the card stays below the status bar, shortened, as iPadOS
+  /// keeps a form sheet inside the safe area.
+  public func cardSize(width: Double, height: Double) -> Size {
+    let room = height - 2 * safeAreaTop
+    return Size(width: Swift.min(cardWidth, width), height: Swift.min(cardHeight, room > 0 ? room : height))
+  }
+
   /// How far the sheet's top moves between rest and below a `width ×
   /// height` screen: the distance a finger dragging it covers.
   public func travel(width: Double, height: Double) -> Double {
-    if cardWidth > 0 { return height - (height - Swift.min(cardHeight, height)) / 2 }
+    if cardWidth > 0 { return height - (height - cardSize(width: width, height: height).height) / 2 }
     return height - (safeAreaTop + Self.topOffset(width: width, height: height))
   }
 
@@ -131,27 +142,28 @@ public struct PageSheet: PartialPresentation {
   /// iPad's centred card of its size (the same mirrored: both are centred).
   public func restingShape(in context: TransitionContext, mirrored: Bool) -> [Double] {
     guard cardWidth > 0 else { return [dimming, safeAreaTop] }
-    return [dimming, -1, Swift.min(cardWidth, context.width), Swift.min(cardHeight, context.height)]
+    let card = cardSize(width: context.width, height: context.height)
+    return [dimming, -1, card.width, card.height]
   }
 
   /// A step inside the sheet has the sheet for its container: an iPad's
   /// card, or an iPhone's page sheet from its rest to the screen's bottom.
   public func hostedContainerSize(in context: TransitionContext) -> Size {
     guard cardWidth > 0 else { return Size(width: context.width, height: context.height - presentedOrigin(in: context).y) }
-    return Size(width: Swift.min(cardWidth, context.width), height: Swift.min(cardHeight, context.height))
+    return cardSize(width: context.width, height: context.height)
   }
 
   func presentedOrigin(in context: TransitionContext) -> Point {
     guard cardWidth <= 0 else {
-      let w = Swift.min(cardWidth, context.width), h = Swift.min(cardHeight, context.height)
-      return Point(x: (context.width - w) / 2, y: (context.height - h) / 2)
+      let card = cardSize(width: context.width, height: context.height)
+      return Point(x: (context.width - card.width) / 2, y: (context.height - card.height) / 2)
     }
     return Point(x: 0, y: safeAreaTop + Self.topOffset(in: context))
   }
 
   /// iPad: the centred card over the dimmed presenting screen.
   func formSheet(in context: TransitionContext, amount: Double, presenting below: ScreenSnapshot, presented sheet: ScreenSnapshot) -> Layer {
-    let w = Swift.min(cardWidth, context.width), h = Swift.min(cardHeight, context.height)
+    let (w, h) = { ($0.width, $0.height) }(cardSize(width: context.width, height: context.height))
     let restingTop = (context.height - h) / 2
     var card = Layer(frame: Rect(x: (context.width - w) / 2, y: restingTop, width: w, height: h))
     card.cornerRadius = Self.cornerRadius

@@ -1020,6 +1020,26 @@ extension CaptionInkTests {
     }
   }
 
+  /// An iPad's form sheet on a screen too low for it stays inside the
+  /// safe area, shortened, as iPadOS keeps it below the status bar: on
+  /// `900x560` in an iPad (a stage's or the canvas's own) the 540 × 600
+  /// card is 512 pt high, 24 pt from the top and from the bottom. It was
+  /// 560 pt high from the very top, under the status bar.
+  @Test(arguments: [("size: 900x560", "\nstage: { device: ipad-11 }"), ("device: ipad-11, size: 900x560", "")])
+  func anIPadFormSheetTooTallForTheScreenStaysBelowTheStatusBar(canvas: String, stage: String) throws {
+    var spec = try JobParser.parse(Self.sheetJob(canvas: canvas, appearances: stage), file: "p.cfg")
+    spec.stage = nil
+    let renderer = FrameRenderer(spec: spec)
+    let last = renderer.frame(renderer.frameCount - 1, width: 900, height: 560)
+    // The card spans x 180…720, y 24…536.
+    for (x, y) in [(450, 24), (450, 535), (180, 280), (719, 280)] {
+      #expect(last[x, y] == Pixel(r: 0, g: 0, b: 255, a: 255), "\(canvas): the card at (\(x), \(y)): \(last[x, y])")
+    }
+    for (x, y) in [(450, 23), (450, 536), (179, 280), (720, 280)] {
+      #expect(last[x, y].b == 0 && last[x, y].r > 150, "\(canvas): the screen dimmed at (\(x), \(y)): \(last[x, y])")
+    }
+  }
+
   /// A card's edge at a fractional row is covered once, not by the card's
   /// clip times its screen's own edge: through the sheet's middle column
   /// the blue adds up to the rows below its top (852 − 825.9 pt a thirtieth
