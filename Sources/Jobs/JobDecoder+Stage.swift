@@ -294,7 +294,7 @@ extension JobDecoder {
     }
     let fields = try fields(node, path, keys: JobDecoder.statusBarKeys)
     var bar = StatusBarSpec(
-      height: canvas.heldDevice?.preset.statusBarHeight ?? SafeArea.top(of: canvas), time: "9:41",
+      height: canvas.layoutDevice?.preset.statusBarHeight ?? SafeArea.top(of: canvas), time: "9:41",
       location: node.location)
     if let value = fields["height"] { bar.height = try number(value, fields.path("height"), in: 1...limit, expected: expected) }
     if let value = fields["time"] {

@@ -3,33 +3,22 @@ import Geometry
 /// Where UIKit's bars sit on the devices of `DevicePreset`, for views laid
 /// out under them (`kind: navbar`).
 enum SafeArea {
-  /// The status bar's height in points for a canvas of `size` points held
-  /// upright: UIKit's `safeAreaInsets.top` in portrait.
-  static func top(for size: Size) -> Double {
-    switch (size.width, size.height) {
-    case (375, 667): return 20  // iPhone SE (home button)
-    case (375, 812): return 50  // iPhone 13 mini
-    case (390, 844), (428, 926): return 47  // notch
-    case (393, 852), (430, 932): return 59  // Dynamic Island
-    case (402, 874), (440, 956): return 62  // iPhone 16 Pro
-    default: return top(for: size, isPad: Swift.min(size.width, size.height) >= 600)
-    }
-  }
-
-  /// The status bar's height on a canvas of `size` that is no preset's
-  /// screen: an iPad's bar (`isPad`), else a plain one, taller on tall phones.
+  /// The status bar's height on a canvas of `size` that is no device's
+  /// screen and in no device: an iPad's bar (`isPad`), else a plain one,
+  /// taller on tall phones.
   static func top(for size: Size, isPad: Bool) -> Double {
     if !isPad, size.height / size.width > 2 { return 59 }
     return isPad ? 24 : 20
   }
 
-  /// The status bar's height on `canvas` held upright: by its size
-  /// (`top(for:)`), and on a canvas of no device's size that a stage shows
-  /// in one, as the iPhone or iPad that device is (`isPad`); in a
-  /// home-button iPhone, its own 20 pt bar, whatever the canvas's shape.
+  /// The safe-area top on `canvas` held upright: its device's (UIKit's
+  /// portrait `safeAreaInsets.top`: 20 pt on an iPhone SE, 47 on an iPhone
+  /// 14, 59 on an iPhone 15, 24 on an iPad), the device it names, the one
+  /// whose screen its size is, or the one a stage shows a canvas of no
+  /// device's size in (`CanvasSpec.layoutDevice`), whatever the canvas's
+  /// shape, as a sheet there rests below it; else by its size (`top(for:isPad:)`).
   static func top(of canvas: CanvasSpec) -> Double {
-    guard canvas.heldDevice == nil else { return top(for: canvas.size) }
-    if let (preset, _) = canvas.layoutDevice, preset.hasHomeButton { return preset.statusBarHeight }
+    if let (preset, _) = canvas.layoutDevice { return preset.safeAreaTop }
     return top(for: canvas.size, isPad: isPad(canvas))
   }
 

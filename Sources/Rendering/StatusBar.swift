@@ -97,7 +97,8 @@ struct StatusBar: Sendable {
     let width = canvas.size.width
     // Where a glyph `w` wide placed at `x` left to right goes.
     func x(_ x: Double, _ w: Double) -> Double { rightToLeft ? width - x - w : x }
-    let held = canvas.heldDevice
+    // The canvas's device, or the one a stage shows a canvas of no device's size in.
+    let held = canvas.layoutDevice
     let preset = held?.preset
     // The ears either side of the housing; the centre line of the glyphs.
     var gap = width * 0.4

@@ -244,6 +244,42 @@ import Testing
     #expect(groups[3].upperBound == width - 13, "\(size): the battery's cap ends 6 pt from the edge: \(groups)")
   }
 
+  /// A canvas of no device's size that a stage shows in an upright
+  /// notched or Dynamic Island iPhone is laid out as that phone's screen,
+  /// as one that names the phone beside the size is: the phone's own bar
+  /// (its height, the glyphs in the ears on the housing's centre line)
+  /// and a nav bar under its safe-area top, where a sheet there rests 10
+  /// pt below. `size: 400x800` beside an iPhone 15 drew a plain 20 pt bar
+  /// (its ink from row 3) over a nav bar 20 pt down, 49 pt above
+  /// the sheet's rest; `device: iphone-15, size: 400x800` the phone's
+  /// bar over a nav bar 20 pt down.
+  @Test(arguments: [
+    ("iphone-15", 54.0, 59.0), ("iphone-14", 47, 47), ("iphone-16-pro", 54, 62), ("iphone-13-mini", 50, 50),
+  ])
+  func aCanvasInAStageNotchedIPhoneDrawsThatPhonesBar(device: String, bar: Double, safeAreaTop: Double) throws {
+    let staged = Self.heldPushJob(canvas: "size: 400x800")
+      .replacing("screens:", with: "stage: { device: \(device) }\nscreens:")
+    let named = Self.heldPushJob(canvas: "device: \(device), size: 400x800")
+    var frames: [Bitmap] = []
+    for job in [staged, named] {
+      let barred = try JobParser.parse(
+        job.replacing("white: { background: \"#FFFFFF\" }", with: "white: { views: [ { kind: navbar } ] }"),
+        file: "b.cfg")
+      let heights = (barred.canvas.statusBar?.height ?? 0, barred.screens[0].views[0].frame.height)
+      let laidOut = heights.0 == bar && heights.1 == safeAreaTop + 44
+      #expect(laidOut, "\(device): the bar and the nav bar's bottom \(heights)")
+      var spec = try JobParser.parse(job, file: "b.cfg")
+      spec.stage = nil
+      frames.append(
+        FrameRenderer(spec: spec, fonts: try FontLibrary.system.get()).frame(0, width: 400, height: 800))
+    }
+    let same = frames[0] == frames[1]
+    #expect(same, "\(device): the staged canvas draws the bar the named device draws")
+    let ink = (0..<Int(bar)).filter { y in (0..<400).contains { frames[0][$0, y] != Pixel(r: 255, g: 255, b: 255, a: 255) } }
+    let low = (ink.first ?? 0) >= 8
+    #expect(low, "\(device): the glyphs on the housing's centre line, rows \(ink)")
+  }
+
   /// A drawn bar written shorter than its glyphs reach draws them whole:
   /// `height: 30` on an iPhone 15 (glyphs on the island's line, 29.7 pt)
   /// cut the battery's level bar and the time through their middle.
