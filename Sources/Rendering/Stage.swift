@@ -13,8 +13,10 @@ import Synchronization
 /// Per frame only the screen is drawn: the canvas is rendered straight into
 /// the screen's rectangle of the output, and the few pixels of that
 /// rectangle the screen does not fully cover (its rounded corners, the
-/// Dynamic Island or notch) are put back from the prepared stage, blended by
-/// their coverage as the compositor's own edges would be. A canvas that is
+/// Dynamic Island or notch) are put back from the prepared stage by their
+/// coverage, so each edge pixel is shared between the screen and what
+/// borders it, the bezel or the housing, by the share each covers, not
+/// darkened by the black screen under both (`restoreEdges`). A canvas that is
 /// not opaque goes over what the stage shows there: a drawn device's black
 /// screen, or with `device: none` the stage's background (see-through
 /// only where that is too), as a canvas scaled to fit goes over black. The rest of the
@@ -32,6 +34,12 @@ struct Stage: Sendable {
   let edges: [[Run]]
   /// The canvas inside the screen when it is not the screen's own size.
   let fitsCanvas: Bool
+  /// Whether `base` draws a device's black screen and housing: where they
+  /// partly cover a pixel it holds the stage beyond the screen already
+  /// scaled by the share they leave (their black adds nothing), so the
+  /// screen's contents are added there, not blended over it again, which
+  /// would darken the screen's edge by the share twice.
+  let baseShowsScreen: Bool
   /// Whether every canvas pixel is opaque (its background is), so none shows the stage under it.
   let canvasIsOpaque: Bool
   let captions: CaptionTrack?
@@ -89,6 +97,7 @@ struct Stage: Sendable {
       width: Int((layout.screen.width * scale).rounded()), height: Int((layout.screen.height * scale).rounded()))
     self.screen = screen
     fitsCanvas = spec.canvas.pixelWidth != screen.width || spec.canvas.pixelHeight != screen.height
+    baseShowsScreen = stage.preset != nil
     canvasIsOpaque = spec.canvas.isOpaque
     canvases = BitmapPool(width: spec.canvas.pixelWidth, height: spec.canvas.pixelHeight)
     edges = Self.edges(stage: stage, layout: layout, size: screen, compositor: compositor)
@@ -207,11 +216,15 @@ struct Stage: Sendable {
       drawCanvas(&canvas, PixelArea(x: 0, y: 0, width: canvas.width, height: canvas.height))
       drawFitted(canvas, into: &bitmap)
       canvases.give(canvas)
+      restoreEdges(of: &bitmap)
     } else {
       drawCanvas(&bitmap, screen)
+      // A see-through canvas goes over the device's black screen, which
+      // the added edges already hold, or over the stage, blended at the edges.
+      if baseShowsScreen { restoreEdges(of: &bitmap) }
       if !canvasIsOpaque { drawBase(under: &bitmap) }
+      if !baseShowsScreen { restoreEdges(of: &bitmap) }
     }
-    restoreEdges(of: &bitmap)
     if let captions, !holdsStage || state == 0 || tag.map({ $0 & 0xFFFF_FFFF }) != state {
       captions.draw(at: time, into: &bitmap)
     }
@@ -250,10 +263,12 @@ struct Stage: Sendable {
     }
   }
 
-  /// Puts the stage back where the screen does not reach and blends it
-  /// under the screen's partly covered pixels.
+  /// Puts the stage back where the screen does not reach, and under the
+  /// screen's partly covered pixels: added to them under a drawn device
+  /// (`baseShowsScreen`), else blended by the share the screen leaves.
   private func restoreEdges(of bitmap: inout Bitmap) {
     let stride = bitmap.stride
+    let added = baseShowsScreen
     bitmap.bytes.withUnsafeMutableBufferPointer { out in
       base.bytes.withUnsafeBufferPointer { stage in
         for (y, runs) in edges.enumerated() {
@@ -266,9 +281,9 @@ struct Stage: Sendable {
               continue
             }
             for (i, c) in run.coverage.enumerated() {
-              let c = UInt32(c)
+              let c = UInt32(c), under = added ? 255 : 255 - c
               for k in (d + i * 4)..<(d + i * 4 + 4) {
-                out[k] = UInt8((UInt32(out[k]) * c + UInt32(stage[k]) * (255 - c) + 127) / 255)
+                out[k] = UInt8(Swift.min(255, (UInt32(out[k]) * c + UInt32(stage[k]) * under + 127) / 255))
               }
             }
           }

@@ -25,6 +25,26 @@ import Testing
 
   static func isRed(_ p: Pixel) -> Bool { p.r == 255 && p.g == 0 && p.b == 0 }
 
+  /// A black canvas in a drawn device is the device's own black screen:
+  /// the frame is the prepared stage pixel for pixel, its rounded corners
+  /// too, and so is a transparent canvas, which shows that screen. The
+  /// screen's partly covered pixels blended the prepared stage, its black
+  /// screen already in them, under the canvas by the share the screen
+  /// leaves, darkening the ring where the screen meets the bezel: at an
+  /// iPhone 15's corner a #1B1B1B nav bar beside a #212123 bezel showed #161616.
+  @Test(arguments: ["iphone-15", "ipad-11", "iphone-14"], ["#000000", "clear"])
+  func aBlackCanvasIsTheDevicesOwnBlackScreen(device: String, background: String) throws {
+    let canvas = background == "clear" ? "scale: 2, background: transparent" : "scale: 2"
+    let job = Self.job(device: device).replacing("red: { background: \"#FF0000\" }", with: "red: { background: \"\(background)\" }")
+      .replacing("scale: 1", with: canvas)
+    let spec = try JobParser.parse(job, file: "s.cfg")
+    let renderer = FrameRenderer(spec: spec)
+    let frame = renderer.frame(0, width: spec.framePixelWidth, height: spec.framePixelHeight)
+    let base = try #require(renderer.stage?.stage.base)
+    let differing = (0..<frame.height).flatMap { y in (0..<frame.width).filter { frame[$0, y] != base[$0, y] }.map { ($0, y) } }
+    #expect(differing.isEmpty, "\(device), \(background): \(differing.count) pixels, first \(differing.prefix(3).map { "\($0): \(frame[$0.0, $0.1]) for \(base[$0.0, $0.1])" })")
+  }
+
   @Test(arguments: DevicePreset.all.map(\.name), ["portrait", "landscape"])
   func eachDeviceFramesTheCanvas(device: String, orientation: String) throws {
     let spec = try JobParser.parse(Self.job(device: device, orientation: orientation), file: "s.cfg")
