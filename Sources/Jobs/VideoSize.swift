@@ -96,21 +96,39 @@ extension JobDecoder {
 extension JobSpec {
   /// The note on an odd frame (the canvas, or the stage around it) written
   /// to one of `formats` that is a video at the frame's own size (a run's
-  /// `--format` may differ from the job's).
+  /// `--format` may differ from the job's), naming each at the size it
+  /// plays: the padded frame, or for the MOV the part its clean aperture
+  /// names (`MOVWriter`): the height in ProRes 4:2:2, whose colour samples
+  /// span two columns, both sides in ProRes 4444 (with alpha), which then
+  /// shows the frame as drawn and is left out.
   public func oddCanvasNote(formats: [OutputFormat]) -> JobNote? {
     let w = framePixelWidth, h = framePixelHeight
     guard w % 2 == 1 || h % 2 == 1 else { return nil }
-    let videos = formats.filter { videoSize(of: $0) == VideoSize() }
-    guard !videos.isEmpty else { return nil }
+    let padded = videoSize(VideoSize())
+    var groups: [(videos: [OutputFormat], width: Int, height: Int)] = []
+    for format in formats where videoSize(of: format) == VideoSize() {
+      let shown = format == .mov ? (width: isOpaque ? padded.width : w, height: h) : padded
+      guard shown != (w, h) else { continue }
+      if let i = groups.firstIndex(where: { $0.width == shown.width && $0.height == shown.height }) {
+        groups[i].videos.append(format)
+      } else {
+        groups.append(([format], shown.width, shown.height))
+      }
+    }
+    guard !groups.isEmpty else { return nil }
     let key = canvasKey
     let location = sizeSources[key] ?? SourceLocation(file: file, line: 1, column: 1)
-    let padded = videoSize(VideoSize())
-    let sides = [w % 2 == 1 ? "column" : nil, h % 2 == 1 ? "row" : nil].compactMap { $0 }.joined(separator: " and ")
+    let clauses = groups.map { group in
+      let one = group.videos.count == 1
+      let sides = [group.width > w ? "column" : nil, group.height > h ? "row" : nil].compactMap { $0 }
+      let why = group.height == h && h % 2 == 1
+        ? "its clean aperture names the height alone, as ProRes 4:2:2's colour samples span two columns"
+        : JobDecoder.evenSides(of: group.videos)
+      return "the \(group.videos.map(\.rawValue).joined(separator: ", ")) \(one ? "is" : "are") \(group.width)x\(group.height), "
+        + "\(one ? "its" : "their") last \(sides.joined(separator: " and ")) repeated (\(why))"
+    }
     return JobNote(
       location,
-      "\(key): \(frameName) is \(w)x\(h) pixels; the \(videos.map(\.rawValue).joined(separator: ", ")) "
-        + "\(videos.count == 1 ? "is" : "are") \(padded.width)x\(padded.height), "
-        + "\(videos.count == 1 ? "its" : "their") last \(sides) repeated "
-        + "(\(JobDecoder.evenSides(of: videos))); give a width or height to scale instead")
+      "\(key): \(frameName) is \(w)x\(h) pixels; \(clauses.joined(separator: "; ")); give a width or height to scale instead")
   }
 }

@@ -179,9 +179,38 @@ let brokenWebFormatJobs: [BrokenJob] = [
     let odd = "canvas: { size: 101x57, scale: 1 }\n"
     let both = try JobParser.parse(odd + "output: { formats: [mp4, mov] }\n" + job("hold: 1"), file: "job.cfg")
     #expect(both.notes.map(\.description) == [
-      "job.cfg:1:17: note: canvas.size: the canvas is 101x57 pixels; the mp4, mov are 102x58, their last column and row "
-        + "repeated (4:2:0 video has even sides; the MOV keeps them too); give a width or height to scale instead"
+      "job.cfg:1:17: note: canvas.size: the canvas is 101x57 pixels; the mp4 is 102x58, its last column and row repeated "
+        + "(4:2:0 video has even sides); the mov is 102x57, its last column repeated (its clean aperture names the height "
+        + "alone, as ProRes 4:2:2's colour samples span two columns); give a width or height to scale instead"
     ])
+    let wide = try JobParser.parse(
+      "canvas: { size: 101x56, scale: 1 }\noutput: { formats: [mp4, mov] }\n" + job("hold: 1"), file: "job.cfg")
+    #expect(wide.notes.map(\.description) == [
+      "job.cfg:1:17: note: canvas.size: the canvas is 101x56 pixels; the mp4, mov are 102x56, their last column repeated "
+        + "(4:2:0 video has even sides; the MOV keeps them too); give a width or height to scale instead"
+    ])
+  }
+
+  /// The MOV is named at the size it plays, the part its clean aperture
+  /// names: ProRes 4444 (with alpha) names both sides and shows the frame
+  /// as drawn, so it is left out, and ProRes 4:2:2 names the height (the
+  /// outputs sweep: `target: editor` on an iPhone 15 was told its MOV
+  /// repeats its last column, which players show it without, and to scale it).
+  @Test static func theMOVIsNamedAtTheSizeItPlays() throws {
+    let transparent = "canvas: { size: 101x57, scale: 1, background: transparent }\n"
+    let alone = try JobParser.parse(transparent + "output: { formats: [mov] }\n" + job("hold: 1"), file: "job.cfg")
+    #expect(alone.notes.isEmpty)
+    let both = try JobParser.parse(transparent + "output: { formats: [mov, webm] }\n" + job("hold: 1"), file: "job.cfg")
+    #expect(both.notes.map(\.description) == [
+      "job.cfg:1:17: note: canvas.size: the canvas is 101x57 pixels; the webm is 102x58, its last column and row repeated "
+        + "(4:2:0 video has even sides); give a width or height to scale instead"
+    ])
+    let tall = try JobParser.parse(
+      "canvas: { size: 100x57, scale: 1 }\noutput: { formats: [mov] }\n" + job("hold: 1"), file: "job.cfg")
+    #expect(tall.notes.isEmpty)
+    let editor = try JobParser.parse(
+      "canvas: { device: iphone-15 }\noutput: { target: editor }\n" + job("hold: 1"), file: "job.cfg")
+    #expect(editor.notes.isEmpty)
   }
 
   /// The note on an odd canvas names the key the job wrote that makes its
