@@ -136,8 +136,11 @@ struct BatchRunner: Sendable {
         guard claimed < order.count else { return }
         let i = order[claimed]
         taken.withLock { _ = $0.insert(i) }
+        // A job whose outputs went into place is finished for a signal's reports from that moment, though
+        // its record and `--cache` copy are still to be written: the report agrees with the disk.
         let result = render(
-          jobs[i], cache: cache, shared: sharedCache, staging: staging, reporter: reporter, worker: worker)
+          jobs[i], cache: cache, shared: sharedCache, staging: staging, reporter: reporter, worker: worker,
+          placed: { placed in results.withLock { $0[i] = placed } })
         // A job failed by the signal (its worker killed, its commit refused) was stopped: the signal's reports say so.
         if result.status == .failed && Cancellation.shared.isCancelled { return }
         results.withLock { $0[i] = result }
@@ -192,9 +195,13 @@ struct BatchRunner: Sendable {
   /// (`moveIntoPlace`). A job that fails part way (a budget no rate meets,
   /// a crash, a timeout, a signal) leaves the previous run's outputs as they
   /// were, never some of each run, and its staged files are removed.
+  /// `placed` gets the job's result (`rendered`, or `cached` for a copy
+  /// from `--cache`) as its outputs go into place, in the same commit, so a
+  /// signal's reports (written under `Cancellation`'s lock) never call a job
+  /// stopped whose outputs are this run's.
   func render(
     _ job: PlannedJob, cache: OutputCache, shared: SharedCache? = nil, staging: StagingArea, reporter: ProgressReporter,
-    worker: WorkerProcess? = nil
+    worker: WorkerProcess? = nil, placed: (JobResult) -> Void = { _ in }
   ) -> JobResult {
     if let failure = job.failure {
       reporter.jobFailed(job, failure)
@@ -282,11 +289,19 @@ struct BatchRunner: Sendable {
             }, onOutput: commit)
         }
       }
-      try Self.moveIntoPlace(written.map { (from: $0.staged, to: job.outputs[$0.index]) })
-      pending.removeAll()
-      for (n, output) in written.enumerated() {
+      let inPlace = written.map { output in
         var summary = output.summary
         summary.path = job.outputs[output.index]
+        return summary
+      }
+      try Self.moveIntoPlace(written.map { (from: $0.staged, to: job.outputs[$0.index]) }) {
+        placed(
+          JobResult(
+            job: job, status: copied == nil ? .rendered : .cached, outputs: inPlace,
+            seconds: ProgressReporter.seconds(start, .now), key: key, copied: copied != nil))
+      }
+      pending.removeAll()
+      for (n, summary) in inPlace.enumerated() {
         outputs.append(summary)
         reporter.outputWritten(job, summary, number: n + 1)
       }
@@ -345,11 +360,12 @@ struct BatchRunner: Sendable {
   /// Moves a job's staged files into place, in one commit (a signal waits
   /// until the last has moved). Every output path is checked first, so one
   /// that cannot be replaced (a folder there) fails the job before any
-  /// output moves.
-  static func moveIntoPlace(_ files: [(from: String, to: String)]) throws {
+  /// output moves. `moved` runs in the same commit once all have moved.
+  static func moveIntoPlace(_ files: [(from: String, to: String)], moved: () -> Void = {}) throws {
     try Cancellation.shared.commit {
       for file in files { try Platform.checkReplaceable(file.to) }
       for file in files { try Platform.move(file.from, to: file.to) }
+      moved()
     }
   }
 

@@ -233,6 +233,46 @@ func wait(seconds: Double, until condition: () -> Bool) -> Bool {
     #expect(allEntries(in: reports) == ["gallery", "gallery/index.html", "junit.xml", "report.json"])
   }
 
+  /// A job whose outputs went into place just before a signal is finished
+  /// in the reports, as the disk shows it: a ProRes MOV of 7 MB, whose
+  /// SHA-256 for its cache record is worked out after it is in place, was
+  /// `stopped by SIGTERM while it rendered` though `out/big.mov` was this
+  /// run's.
+  @Test func aJobWhoseOutputsAreInPlaceIsFinishedForTheSignal() throws {
+    let binary = try #require(transvidBinary(), "build the executable first (swift build --build-tests)")
+    let dir = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    let job = try write(
+      """
+      name: big
+      canvas: { size: 390x844, scale: 2, fps: 60 }
+      screens:
+        a: { views: [ { frame: [0, 0, 390, 844], gradient: { colors: ["#000000", "#FFFFFF"] } } ] }
+      timeline:
+        - hold: 1
+
+      """, to: "big.cfg", in: dir)
+    let out = path(dir, "out"), movie = path(dir, "out/big.mov")
+    let process = Process()
+    process.executableURL = binary
+    process.arguments = [job, "-o", out, "--format", "mov", "--report", path(dir, "report.json")]
+    process.standardOutput = FileHandle.nullDevice
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
+    let deadline = Date().addingTimeInterval(300)
+    while access(movie, F_OK) != 0 && process.isRunning && Date() < deadline { usleep(200) }
+    kill(process.processIdentifier, SIGTERM)
+    process.waitUntilExit()
+    #expect(process.terminationReason == .exit && process.terminationStatus == 143, "it ended before the signal")
+    #expect(FileManager.default.fileExists(atPath: movie))
+    let entries = try reportJobs(path(dir, "report.json"))
+    #expect(entries.map { "\($0["job"] ?? "") \($0["status"] ?? "")" } == ["big rendered"], "\(entries)")
+    let outputs = entries.first?["outputs"] as? [[String: Any]] ?? []
+    let bytes = (try? FileManager.default.attributesOfItem(atPath: movie)[.size] as? Int) ?? nil
+    #expect(outputs.count == 1 && outputs.first?["bytes"] as? Int == bytes)
+  }
+
   /// The gallery page, opened from disk in headless Chromium: it loads, every
   /// video has its first frame, and nothing was logged as an error.
   @Test func galleryLoadsInHeadlessChromium() throws {
