@@ -21,15 +21,18 @@ enum BatchReport {
   /// shard in the order one run of the batch lists them.
   /// `stoppedBy`: the signal that stopped the batch (`"stopped": "SIGINT"`),
   /// its unfinished jobs `stopped`, counted in the totals' `stopped`.
+  /// Not `planned`: stopped before its jobs were planned (`"planned": false`,
+  /// `StoppedWhilePlanned`), its jobs the files found, without `order`.
   static func json(
     _ results: [JobResult], shard: Shard, at path: String? = nil, merged: (reports: Int, shards: [Shard])? = nil,
-    stoppedBy signal: String? = nil
+    stoppedBy signal: String? = nil, planned: Bool = true
   ) -> String {
     let folder = path.map { BatchPlan.absolute(PathText.folder(of: $0)) }
     var lines: [String] = ["{"]
     lines.append("  \"version\": \(JSONText.string(TransvidCommand.version)),")
     lines.append("  \"shard\": \(shard == .all ? "null" : JSONText.string(shard.description)),")
     if let signal { lines.append("  \"stopped\": \(JSONText.string(signal)),") }
+    if !planned { lines.append("  \"planned\": false,") }
     if let merged {
       lines.append("  \"merged\": \(merged.reports),")
       let shards = merged.shards.sorted { ($0.count, $0.index) < ($1.count, $1.index) }
@@ -47,7 +50,7 @@ enum BatchReport {
       var fields: [(String, Any?)] = [
         ("job", r.job.name), ("file", r.job.file),
         ("absolute_file", merged == nil ? absoluteFile(of: r.job.file) : r.absoluteFile),
-        ("order", merged == nil ? r.job.position : r.order),
+        ("order", merged == nil ? (planned ? r.job.position : nil) : r.order),
         ("status", r.status.rawValue), ("cached", r.status == .cached),
         ("frames", r.job.frames), ("duration", r.job.duration), ("bytes", r.bytes), ("seconds", r.seconds),
         ("key", r.key.isEmpty ? nil : r.key), ("formats", r.job.formats.map(\.rawValue)),

@@ -76,6 +76,16 @@ struct BatchRunner: Sendable {
       console.error("transvid: \(error)")
       return 2
     }
+    // A signal while the jobs are planned writes the reports too, each job file `stopped`
+    // (`StoppedWhilePlanned`), where the path holds no file of the run's that is known yet.
+    // ndjson's last `summary` says so, as after the plan.
+    Cancellation.shared.setLastWords { [self] signal in
+      let stopped = StoppedWhilePlanned.results(files, by: signal)
+      let mode = ProgressReporter.mode(options.progress, quiet: options.quiet, console: console)
+      ProgressReporter(mode: mode, console: console, jobs: stopped.map(\.job)).stopped(by: signal, shard: shard)
+      _ = writeReports(stopped, shard: shard, stoppedBy: signal, whilePlanned: files)
+    }
+    defer { Cancellation.shared.setLastWords(nil) }
     let plan = BatchPlan(files: files, options: options, shardCount: shard.count)
     if let unlisted = plan.unlistedLocales {
       console.error("transvid: \(unlisted)")
@@ -102,7 +112,6 @@ struct BatchRunner: Sendable {
       _ = writeReports(
         Self.stopped(jobs, finished: finished, rendering: rendering, by: signal), shard: shard, stoppedBy: signal)
     }
-    defer { Cancellation.shared.setLastWords(nil) }
     StaleStaging.removeAll(in: plan.jobs.filter { $0.failure == nil }.map(\.directory))
     let staging = StagingArea()
     let cache = OutputCache()
@@ -440,11 +449,16 @@ struct BatchRunner: Sendable {
   /// Writes `--report`, `--junit` and `--gallery`; false when one could not be written.
   /// `stoppedBy`: the signal that stopped the batch, whose handler calls this
   /// holding `Cancellation`'s lock (the files are not registered with it).
-  func writeReports(_ results: [JobResult], shard: Shard, stoppedBy signal: String? = nil) -> Bool {
+  /// `whilePlanned`: the job files of a batch stopped before its plan was
+  /// done, whose reports are written only where `StoppedWhilePlanned.mayWrite`.
+  func writeReports(
+    _ results: [JobResult], shard: Shard, stoppedBy signal: String? = nil, whilePlanned jobFiles: [String]? = nil
+  ) -> Bool {
     var ok = true
-    func save(_ text: String, to path: String, what: String) {
+    func save(_ text: @autoclosure () -> String, to path: String, what: String, kind: StoppedWhilePlanned.Kind) {
+      if let jobFiles, !StoppedWhilePlanned.mayWrite(path, kind: kind, jobFiles: jobFiles) { return }
       do {
-        try Self.writeAtomically(text, to: path, registered: signal == nil)
+        try Self.writeAtomically(text(), to: path, registered: signal == nil)
       } catch {
         let reason = (error as? MediaError)?.message ?? "\(error)"
         console.error("transvid: cannot write the \(what) '\(path)': \(reason)")
@@ -452,11 +466,13 @@ struct BatchRunner: Sendable {
       }
     }
     if let path = options.report {
-      save(BatchReport.json(results, shard: shard, at: path, stoppedBy: signal), to: path, what: "report")
+      save(
+        BatchReport.json(results, shard: shard, at: path, stoppedBy: signal, planned: jobFiles == nil), to: path,
+        what: "report", kind: .json)
     }
-    if let path = options.junit { save(BatchReport.junit(results), to: path, what: "JUnit report") }
+    if let path = options.junit { save(BatchReport.junit(results), to: path, what: "JUnit report", kind: .junit) }
     if let dir = options.gallery {
-      save(Gallery.html(results, in: dir), to: Self.galleryPage(dir), what: "gallery")
+      save(Gallery.html(results, in: dir), to: Self.galleryPage(dir), what: "gallery", kind: .gallery)
     }
     return ok
   }

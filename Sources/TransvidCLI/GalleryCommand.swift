@@ -70,18 +70,36 @@ enum GalleryCommand {
       }
       let splits = Self.differentSplits(
         zip(reports, loadedReports).compactMap { report, loaded in (try? loaded.get()).map { (report: report, shards: $0.shards) } })
+      // A report of a batch stopped while it was planned lists every job file found, each stopped: such an
+      // entry stands for a file no other report lists (another shard's report, or an earlier such report).
+      var listed = Set<String>(), listedFiles: [String] = []
+      func list(_ result: JobResult) {
+        if let absolute = result.absoluteFile { listed.insert(absolute) }
+        listedFiles.append(PathText.normalized(result.job.file))
+      }
+      func isListed(_ result: JobResult) -> Bool {
+        if let absolute = result.absoluteFile { return listed.contains(absolute) }
+        let file = PathText.normalized(result.job.file)
+        return listedFiles.contains { Self.sameFile($0, file) }
+      }
+      for case .success(let loaded) in loadedReports where loaded.planned { loaded.jobs.forEach(list) }
       // A unit of work is a file and a job name: a file with locales is one job per locale.
       var source: [String: [(file: String, absolute: String?, report: String)]] = [:]
       for (report, loaded) in zip(reports, loadedReports) {
         let jobs: [JobResult]
+        let planned: Bool
         do {
-          jobs = try loaded.get().jobs
+          (jobs, _, planned) = try loaded.get()
         } catch let error as ReportError {
           // A report named on the command line that cannot be read is said like one found in a folder.
           problems.append(error.description)
           continue
         }
         for var result in jobs {
+          if !planned {
+            if isListed(result) { continue }
+            list(result)
+          }
           let file = PathText.normalized(result.job.file)
           let unit = PathText.fileName(of: file) + "\u{0}" + result.job.name
           let absolute = result.absoluteFile
@@ -304,8 +322,9 @@ enum GalleryCommand {
 
   /// The jobs of the report at `path`, their outputs' paths resolved, and
   /// the shards it holds: the one a shard's report names, those a merged
-  /// report lists, none for a whole batch's.
-  static func load(_ path: String) throws -> (jobs: [JobResult], shards: [Shard]) {
+  /// report lists, none for a whole batch's; and whether its batch was
+  /// planned (false: stopped while it was, `StoppedWhilePlanned`).
+  static func load(_ path: String) throws -> (jobs: [JobResult], shards: [Shard], planned: Bool) {
     let folder = BatchPlan.absolute(PathText.folder(of: path))
     let object = try report(at: path)
     let entries = object["jobs"] as? [[String: Any]] ?? []
@@ -344,7 +363,7 @@ enum GalleryCommand {
       }
       return result
     }
-    return (jobs, shards)
+    return (jobs, shards, object["planned"] as? Bool ?? true)
   }
 }
 

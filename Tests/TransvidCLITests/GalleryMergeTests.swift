@@ -10,6 +10,7 @@ import Glibc
 #endif
 import Foundation
 import Testing
+@testable import TransvidCLI
 
 @Suite(.serialized) struct GalleryMergeTests {
   /// Renders `jobs` in three shards from `dir`, each into `shard-K/out` with
@@ -142,6 +143,31 @@ import Testing
     let links = Self.links(in: html)
     #expect(links.count == 5 * 4)
     for link in links { #expect(FileManager.default.fileExists(atPath: path(path(dir, "final"), link)), "\(link) does not resolve") }
+  }
+
+  /// A shard stopped while its jobs were planned lists every job file
+  /// found, stopped (`"planned": false`): the merge keeps such an entry
+  /// only for a file no other shard's report lists, where it said that
+  /// every job of shards 1 and 2 was in two reports and wrote nothing.
+  @Test func aShardStoppedWhilePlannedYieldsTheOthersJobs() throws {
+    let dir = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    let reports = try Self.renderShards(in: dir)
+    let others = try reports.prefix(2).flatMap { try reportJobs($0).map { $0["file"] as? String ?? "" } }
+    let files = (0..<5).map { String(format: "jobs/%@/job-%02d.cfg", $0 % 2 == 0 ? "a" : "b", $0) }
+    let stopped = BatchReport.json(
+      StoppedWhilePlanned.results(files.map { path(dir, $0) }, by: "SIGTERM"), shard: Shard(index: 3, count: 3),
+      at: reports[2], stoppedBy: "SIGTERM", planned: false)
+    try stopped.write(toFile: reports[2], atomically: true, encoding: .utf8)
+    let run = try runTransvid(["gallery", "artifacts", "-o", "site"], in: dir)
+    let rest = files.filter { !others.contains($0) }
+    #expect(run.status == 0, "\(run.stderr)")
+    #expect(run.stdout == "transvid: 5 jobs from 3 reports (0 failed, \(rest.count) stopped) in site/index.html\n")
+    let merged = try reportJobs(path(dir, "site/report.json"))
+    let statuses = merged.map { "\(PathText.fileName(of: $0["file"] as? String ?? "")) \($0["status"] ?? "")" }.sorted()
+    let expected = files.map { "\(PathText.fileName(of: $0)) \(rest.contains($0) ? "stopped" : "rendered")" }
+    #expect(statuses == expected)
+    #expect(!rest.isEmpty && rest.count < 5)
   }
 
   /// Reports of two splits of a batch (shard 1/3 of one run, 2/2 of

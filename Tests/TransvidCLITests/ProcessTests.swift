@@ -233,6 +233,72 @@ func wait(seconds: Double, until condition: () -> Bool) -> Bool {
     #expect(allEntries(in: reports) == ["gallery", "gallery/index.html", "junit.xml", "report.json"])
   }
 
+  /// A batch stopped while its jobs are planned (a 59 MB String Catalog to
+  /// parse) writes its reports too, every job file found `stopped` and
+  /// the report `"planned": false`, where it left the previous run's
+  /// reports (all green) for a CI step to upload as this run's; a report
+  /// path naming a job file is left as it is, as what the jobs read is not
+  /// known yet.
+  @Test func batchStoppedWhilePlannedWritesItsReports() throws {
+    let binary = try #require(transvidBinary(), "build the executable first (swift build --build-tests)")
+    let dir = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    var catalog = "{\"sourceLanguage\": \"en\", \"version\": \"1.0\", \"strings\": {"
+    for i in 0..<300_000 {
+      catalog += "\"k\(i)\": {\"localizations\": {\"en\": {\"stringUnit\": {\"state\": \"translated\", \"value\": \""
+        + String(repeating: "x", count: 100) + "\"}}}}, "
+    }
+    catalog += "\"hello\": {\"localizations\": {\"en\": {\"stringUnit\": {\"state\": \"translated\", \"value\": \"Hi\"}}}}}}"
+    _ = try write(catalog, to: "big.xcstrings", in: dir)
+    let slow = try write(
+      tinyJob(name: "slow").replacingOccurrences(of: "screens:", with: "locales: [en]\nstrings: big.xcstrings\nscreens:")
+        .replacingOccurrences(of: "color: \"#FFFFFF\", corner: 4", with: "text: { key: hello }"),
+      to: "slow.cfg", in: dir)
+    let other = try write(tinyJob(name: "other"), to: "other.cfg", in: dir)
+    let otherBytes = try Data(contentsOf: URL(fileURLWithPath: other))
+    // The previous run's reports, as transvid begins them.
+    try FileManager.default.createDirectory(atPath: path(dir, "gallery"), withIntermediateDirectories: true)
+    try write("{\n  \"version\": \"old\",\n  \"totals\": {},\n  \"jobs\": []\n}\n", to: "report.json", in: dir)
+    try write(
+      "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>old</title></head></html>\n",
+      to: "gallery/index.html", in: dir)
+    let process = Process()
+    process.executableURL = binary
+    process.arguments = [
+      slow, other, "-o", path(dir, "out"), "--report", path(dir, "report.json"), "--gallery", path(dir, "gallery"),
+      "--junit", other, "--progress", "ndjson",
+    ]
+    let events = path(dir, "events.ndjson")
+    FileManager.default.createFile(atPath: events, contents: nil)
+    process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: events))
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
+    usleep(400_000)
+    kill(process.processIdentifier, SIGTERM)
+    process.waitUntilExit()
+    #expect(process.terminationReason == .exit && process.terminationStatus == 143)
+    #expect(!FileManager.default.fileExists(atPath: path(dir, "out")), "the plan was done: \(allEntries(in: path(dir, "out")))")
+
+    let data = try Data(contentsOf: URL(fileURLWithPath: path(dir, "report.json")))
+    let report = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+    #expect(report["stopped"] as? String == "SIGTERM" && report["planned"] as? Bool == false, "\(report)")
+    let entries = try #require(report["jobs"] as? [[String: Any]])
+    let listed = entries.map { "\($0["job"] ?? "") \($0["status"] ?? "") \($0["order"] == nil)" }
+    #expect(listed == ["slow stopped true", "other stopped true"])
+    let messages = entries.map { ($0["error"] as? [String: Any])?["message"] as? String ?? "" }
+    #expect(messages == [slow, other].map { "\($0): not run: the batch was stopped by SIGTERM while it was planned" })
+    let page = try String(contentsOfFile: path(dir, "gallery/index.html"), encoding: .utf8)
+    #expect(page.contains("<figure class=\"job stopped\">") && page.contains("while it was planned"))
+    // `--junit` named a job file: kept.
+    #expect(try Data(contentsOf: URL(fileURLWithPath: other)) == otherBytes)
+    // ndjson ends with the batch's summary, saying it was stopped.
+    let last = try String(contentsOfFile: events, encoding: .utf8).split(separator: "\n").last.map(String.init) ?? ""
+    let summary = try JSONSerialization.jsonObject(with: Data(last.utf8)) as? [String: Any] ?? [:]
+    #expect(summary["event"] as? String == "summary" && summary["stopped"] as? String == "SIGTERM", "\(last)")
+    #expect(summary["jobs"] as? Int == 2 && summary["rendered"] as? Int == 0)
+  }
+
   /// A job whose outputs went into place just before a signal is finished
   /// in the reports, as the disk shows it: a ProRes MOV of 7 MB, whose
   /// SHA-256 for its cache record is worked out after it is in place, was
