@@ -312,12 +312,16 @@ struct BatchPlan: Sendable {
       return [job]
     }
     // A folder here is one `findJobs` could not read: the job files in it would be lost without a word.
+    // So is a path of no job file's extension whose name is not UTF-8 (`d\xE9mos/`): a folder the listing
+    // could not open by the name it spells (a job file, named or found, has a job file's extension).
     var info = stat()
-    if stat(file, &info) == 0, info.st_mode & S_IFMT == S_IFDIR {
+    let found = stat(file, &info) == 0
+    let misnamed = !found && !jobExtensions.contains(PathText.fileExtension(of: file)) ? RegularFile.notUTF8(file) : nil
+    if found && info.st_mode & S_IFMT == S_IFDIR || misnamed != nil {
       var job = PlannedJob(file: file, name: PathText.fileName(of: file))
       job.failure = JobFailure(
         file: file,
-        message: "cannot read this folder (\(FolderListing.unreadable(file) ?? "it could not be listed")): "
+        message: "cannot read this folder (\(misnamed ?? FolderListing.unreadable(file) ?? "it could not be listed")): "
           + "the job files in it are not rendered")
       return [job]
     }

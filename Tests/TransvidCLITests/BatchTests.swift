@@ -340,6 +340,31 @@ func transvid(_ arguments: [String], _ capture: Capture = Capture(), environment
     #expect(named.err.first?.hasPrefix("transvid: no such file or directory: \(jobs)/caf\u{FFFD}.cfg (\(why))") == true, "\(named.err)")
   }
 
+  /// A folder whose name is not UTF-8 (Latin-1 `d\xE9mos/`) cannot be
+  /// searched by the name Swift holds for it: it fails as a folder that
+  /// cannot be read, saying why and that its job files are not rendered,
+  /// where it said "cannot read job file" of a folder.
+  @Test func aFolderNameThatIsNotUTF8IsSaidSo() throws {
+    let dir = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    let jobs = path(dir, "jobs")
+    try FileManager.default.createDirectory(atPath: jobs, withIntermediateDirectories: true)
+    try write(tinyJob(name: "ok"), to: "ok.cfg", in: jobs)
+    let name = Array((jobs + "/d").utf8) + [0xE9] + Array("mos".utf8) + [0]
+    #expect(name.withUnsafeBufferPointer { mkdir(UnsafeRawPointer($0.baseAddress!).assumingMemoryBound(to: CChar.self), 0o755) } == 0)
+    let inside = Array((jobs + "/d").utf8) + [0xE9] + Array("mos/in.cfg".utf8) + [0]
+    let fd = inside.withUnsafeBufferPointer { open(UnsafeRawPointer($0.baseAddress!).assumingMemoryBound(to: CChar.self), O_CREAT | O_WRONLY, 0o644) }
+    #expect(fd >= 0)
+    close(fd)
+    let why = "its name is not valid UTF-8, and transvid opens files by UTF-8 names: rename it"
+    let batch = Capture()
+    #expect(transvid([jobs, "-o", path(dir, "out"), "--format", "png"], batch) == 1)
+    #expect(
+      batch.err == ["\(jobs)/d\u{FFFD}mos: error: cannot read this folder (\(why)): the job files in it are not rendered"],
+      "\(batch.err)")
+    #expect(FileManager.default.fileExists(atPath: path(dir, "out/ok.png")))
+  }
+
   /// A report that cannot be written — a device (`/dev/null`), a FIFO, a
   /// file where its folder should be — is refused before anything renders,
   /// exit 2, as a folder is; it failed after every job had rendered
