@@ -20,12 +20,16 @@ import CZlib
 /// it), so nothing of the default image shows through. A PNG whose first
 /// frame is not whole, has no data, or whose fdAT chunks fail their CRC is
 /// left as it is: its default image is drawn, as a viewer without APNG
-/// draws it.
+/// draws it. A damaged frame control for that first frame is the image's
+/// error (`checkFirstControl`): Chromium draws no picture of such a PNG,
+/// where the APNG specification advises its default image, so what the
+/// file shows depends on the viewer.
 enum APNGFirstFrame {
   /// `data` (a PNG whose chunk list `ImageHeader` has checked) with its
   /// first animation frame as its image data, or nil when it is no APNG,
-  /// its image data is its first frame, or that frame cannot stand in for it.
-  static func stream(_ data: [UInt8]) -> [UInt8]? {
+  /// its image data is its first frame, or that frame cannot stand in for
+  /// it. Throws, with `operation`, when the first frame's control is damaged.
+  static func stream(_ data: [UInt8], operation: String) throws(MediaError) -> [UInt8]? {
     func be32(_ at: Int) -> Int { Int(data[at]) << 24 | Int(data[at + 1]) << 16 | Int(data[at + 2]) << 8 | Int(data[at + 3]) }
     func type(_ at: Int) -> String { String(decoding: data[(at + 4)..<(at + 8)], as: UTF8.self) }
     guard data.count >= 33 else { return nil }
@@ -49,6 +53,7 @@ enum APNGFirstFrame {
         // An fcTL before the image data makes the image data the first frame.
         guard sawData, animated else { return nil }
         if frameControl != nil { break scan }
+        try checkFirstControl(data, at: offset, width: width, height: height, operation: operation)
         frameControl = body
       case "IDAT": sawData = true
       case "fdAT":
@@ -65,7 +70,7 @@ enum APNGFirstFrame {
       offset = end
     }
     // The frame's control: sequence, width, height, x, y (then delay, dispose, blend).
-    guard animated, let control = frameControl, control.count >= 26, frameChunks > 0 else { return nil }
+    guard animated, let control = frameControl, frameChunks > 0 else { return nil }
     let at = control.lowerBound
     guard be32(at + 4) == width, be32(at + 8) == height, be32(at + 12) == 0, be32(at + 16) == 0 else { return nil }
     var stream: [UInt8] = Array(data[0..<8])
@@ -73,6 +78,40 @@ enum APNGFirstFrame {
     stream += chunk("IDAT", frame)
     stream += chunk("IEND", [])
     return stream
+  }
+
+  /// Checks the fcTL chunk at `offset` that opens the first frame after a
+  /// default image, as Chromium's PNG reader checks it: 26 bytes that match
+  /// their CRC, sequence number 0, a frame of some width and height within
+  /// the `width` × `height` image, a dispose operation of 0…2 and a blend
+  /// operation of 0…1 (the APNG specification's values).
+  private static func checkFirstControl(
+    _ data: [UInt8], at offset: Int, width: Int, height: Int, operation: String
+  ) throws(MediaError) {
+    func be32(_ at: Int) -> Int { Int(data[at]) << 24 | Int(data[at + 1]) << 16 | Int(data[at + 2]) << 8 | Int(data[at + 3]) }
+    let length = be32(offset)
+    func damaged(_ what: String) -> MediaError {
+      MediaError(operation, "corrupt APNG: its first frame's control chunk 'fcTL' at byte \(offset) \(what)")
+    }
+    guard length == 26 else { throw damaged("holds \(length) bytes, not 26 (the file is damaged)") }
+    guard PNGChunkCRC.matches(data, chunkAt: offset, length: length) else {
+      throw damaged("does not match its CRC (the file is damaged)")
+    }
+    // Sequence, width, height, x, y, delay (two 16-bit numbers), dispose, blend.
+    let at = offset + 8
+    let sequence = be32(at), frameWidth = be32(at + 4), frameHeight = be32(at + 8), x = be32(at + 12), y = be32(at + 16)
+    let dispose = data[at + 24], blend = data[at + 25]
+    guard sequence == 0 else { throw damaged("has sequence number \(sequence), not 0 (the file is damaged)") }
+    guard frameWidth > 0, frameHeight > 0 else {
+      throw damaged("gives the frame an empty size \(frameWidth)×\(frameHeight) (the file is damaged)")
+    }
+    // Each is below 2³², so the sums cannot overflow.
+    guard x + frameWidth <= width, y + frameHeight <= height else {
+      throw damaged(
+        "places a \(frameWidth)×\(frameHeight) frame at (\(x), \(y)), outside the \(width)×\(height) image (the file is damaged)")
+    }
+    guard dispose <= 2 else { throw damaged("has dispose operation \(dispose), not 0, 1 or 2 (the file is damaged)") }
+    guard blend <= 1 else { throw damaged("has blend operation \(blend), not 0 or 1 (the file is damaged)") }
   }
 
   /// A chunk: length, type, body, CRC.

@@ -67,8 +67,9 @@ public enum ImageDecoder {
   /// grown to hold its first image; 18: an HDR PNG (cICP PQ or HLG,
   /// without a profile) refused; 19: cICP's SMPTE ST 428 curve honoured;
   /// 20: a JPEG libjpeg-turbo warns on without losing pixels decoded by it;
-  /// 21: a 1-bit grey PNG's tRNS honoured.
-  public static let revision = 21
+  /// 21: a 1-bit grey PNG's tRNS honoured; 22: an APNG whose first frame's
+  /// control (after a default image) is damaged refused.
+  public static let revision = 22
 
   /// The largest image the decoder accepts.
   public struct Limits: Hashable, Sendable {
@@ -175,7 +176,7 @@ public enum ImageDecoder {
     if header.format == .png {
       // An HDR PNG is refused by its colour chunks (and profile) before its pixels are decoded.
       // (A profile is opened only for such a cICP: it decides then.)
-      let separated = PNGAncillaryChunks.separated(APNGFirstFrame.stream(data) ?? data)
+      let separated = PNGAncillaryChunks.separated(try APNGFirstFrame.stream(data, operation: operation) ?? data)
       if case .hdr(let transfer) = separated.color.meaning(hasProfile: false),
         !(separated.profile.map(ColorProfile.isReadable) ?? false)
       {
@@ -249,7 +250,7 @@ public enum ImageDecoder {
     var transparentGrey: UInt8?
     if header.format == .png {
       // An APNG whose image data is only a default image: its first frame.
-      if let frame = APNGFirstFrame.stream(data) { data = frame }
+      if let frame = try APNGFirstFrame.stream(data, operation: operation) { data = frame }
       let separated = PNGAncillaryChunks.separated(data)
       if let stream = separated.stream { data = stream }
       orientation = separated.orientation

@@ -22,9 +22,11 @@ import Testing
     return PNG.deflated((0..<height).flatMap { _ in row })
   }
 
-  /// A frame control: sequence, size, offset, delay 1/10 s, dispose none, blend source.
-  static func frameControl(_ sequence: Int, width: Int = 4, height: Int = 4, x: Int = 0, y: Int = 0) -> [UInt8] {
-    PNG.chunk("fcTL", be(sequence) + be(width) + be(height) + be(x) + be(y) + [0, 1, 0, 10, 0, 0])
+  /// A frame control: sequence, size, offset, delay 1/10 s, dispose, blend (none, source by default).
+  static func frameControl(
+    _ sequence: Int, width: Int = 4, height: Int = 4, x: Int = 0, y: Int = 0, dispose: UInt8 = 0, blend: UInt8 = 0
+  ) -> [UInt8] {
+    PNG.chunk("fcTL", be(sequence) + be(width) + be(height) + be(x) + be(y) + [0, 1, 0, 10, dispose, blend])
   }
 
   /// A 4×4 RGB APNG: `hiddenDefault` puts the image data (orange) before
@@ -55,11 +57,11 @@ import Testing
   }
 
   @Test func imageDataAfterAFrameControlIsTheFirstFrame() throws {
-    #expect(APNGFirstFrame.stream(Self.apng(hiddenDefault: false)) == nil)
+    #expect(try APNGFirstFrame.stream(Self.apng(hiddenDefault: false), operation: "test") == nil)
     let decoded = try ImageDecoder.decode(data: Self.apng(hiddenDefault: false), name: "apng.png")
     #expect(decoded[0, 0] == Self.orange)
     // A still PNG is left as it is.
-    #expect(APNGFirstFrame.stream(PNG.png([])) == nil)
+    #expect(try APNGFirstFrame.stream(PNG.png([]), operation: "test") == nil)
   }
 
   /// A first frame that is not whole, or whose data fails its CRC, cannot
@@ -73,9 +75,55 @@ import Testing
       return c
     }
     for (label, data) in [("partial", partial), ("damaged", damaged)] {
-      #expect(APNGFirstFrame.stream(data) == nil, "\(label)")
+      #expect(try APNGFirstFrame.stream(data, operation: "test") == nil, "\(label)")
       let decoded = try ImageDecoder.decode(data: data, name: "\(label).png")
       #expect(decoded[0, 0] == Self.orange, "\(label)")
     }
+  }
+
+  /// A damaged frame control for the first frame after a default image is
+  /// the image's error, as Chromium fails the PNG there: its CRC, length,
+  /// sequence number, size, place and operations. The chunk stands after
+  /// the signature and IHDR (33 bytes), the acTL (20) and the IDAT.
+  @Test func aDamagedFirstFrameControlIsAnError() throws {
+    var crc = Self.frameControl(0)
+    crc[crc.count - 1] ^= 0xFF
+    let body = Array(Self.frameControl(0)[8..<34])
+    let long = PNG.chunk("fcTL", body + [0, 0, 0, 0])
+    let cases: [(label: String, control: [UInt8], message: String)] = [
+      ("crc", crc, "does not match its CRC (the file is damaged)"),
+      ("length", long, "holds 30 bytes, not 26 (the file is damaged)"),
+      ("sequence", Self.frameControl(5), "has sequence number 5, not 0 (the file is damaged)"),
+      ("empty", Self.frameControl(0, width: 0), "gives the frame an empty size 0×4 (the file is damaged)"),
+      ("outside", Self.frameControl(0, x: 2), "places a 4×4 frame at (2, 0), outside the 4×4 image (the file is damaged)"),
+      (
+        "overflow", Self.frameControl(0, width: 0xFFFF_FFFF, x: 2),
+        "places a 4294967295×4 frame at (2, 0), outside the 4×4 image (the file is damaged)"
+      ),
+      ("dispose", Self.frameControl(0, dispose: 3), "has dispose operation 3, not 0, 1 or 2 (the file is damaged)"),
+      ("blend", Self.frameControl(0, blend: 2), "has blend operation 2, not 0 or 1 (the file is damaged)"),
+    ]
+    let at = 33 + 20 + PNG.chunk("IDAT", Self.rows(Self.orange)).count
+    for (label, control, message) in cases {
+      let data = Self.apng(hiddenDefault: true, firstFrame: control)
+      let expected = "decode image '\(label).png': corrupt APNG: its first frame's control chunk 'fcTL' at byte \(at) \(message)"
+      let decoded = #expect(throws: MediaError.self, "\(label)") { try ImageDecoder.decode(data: data, name: "\(label).png") }
+      #expect(decoded?.description == expected, "\(label)")
+      // `transvid check` says the same without decoding.
+      let checked = #expect(throws: MediaError.self, "\(label)") {
+        try ImageDecoder.checkHeader(data: data, name: "\(label).png")
+      }
+      #expect(checked?.description == expected, "\(label)")
+    }
+  }
+
+  /// A damaged frame control before the image data leaves a still PNG, as
+  /// Chromium then ignores the animation: the image data is drawn.
+  @Test func aDamagedControlBeforeTheImageDataLeavesAStillPNG() throws {
+    var data = Self.apng(hiddenDefault: false)
+    let fcTL = try #require(data.firstRange(of: Array("fcTL".utf8))).lowerBound
+    data[fcTL + 4 + 26] ^= 0xFF
+    #expect(try APNGFirstFrame.stream(data, operation: "test") == nil)
+    #expect(try ImageDecoder.decode(data: data, name: "still.png")[0, 0] == Self.orange)
   }
 }
