@@ -1,4 +1,5 @@
 import CZlib
+import Raster
 
 /// An animated PNG's first frame as a still PNG, where that frame is not
 /// the PNG's own image.
@@ -16,20 +17,55 @@ import CZlib
 /// A damaged acTL is as if it were not there (`PNGChunkCRC`): with no
 /// animation control the image data is a still PNG's, as Chromium draws it.
 ///
-/// The first frame covers the whole image (the APNG specification requires
-/// it), so nothing of the default image shows through. A PNG whose first
-/// frame is not whole, has no data, or whose fdAT chunks fail their CRC is
-/// left as it is: its default image is drawn, as a viewer without APNG
-/// draws it. A damaged frame control for that first frame is the image's
-/// error (`checkFirstControl`): Chromium draws no picture of such a PNG,
-/// where the APNG specification advises its default image, so what the
-/// file shows depends on the viewer.
+/// A first frame smaller than the image (the APNG specification requires
+/// the whole size only of a frame whose data is the image data) stands at
+/// its fcTL's offset on a transparent image, as the specification clears
+/// the output buffer before each play and browsers draw it: the stream's
+/// header then gives the frame's size, and `Frame.placed` puts the decoded
+/// frame in place. Nothing of the default image shows. A PNG whose first
+/// frame has no data or whose fdAT chunks fail their CRC is left as it
+/// is: its default image is drawn, as a viewer without APNG draws it.
+///
+/// A damaged frame control for that first frame is the image's error
+/// (`checkFirstControl`): Chromium draws no picture of such a PNG, where
+/// the APNG specification advises its default image, so what the file
+/// shows depends on the viewer.
 enum APNGFirstFrame {
-  /// `data` (a PNG whose chunk list `ImageHeader` has checked) with its
-  /// first animation frame as its image data, or nil when it is no APNG,
-  /// its image data is its first frame, or that frame cannot stand in for
-  /// it. Throws, with `operation`, when the first frame's control is damaged.
-  static func stream(_ data: [UInt8], operation: String) throws(MediaError) -> [UInt8]? {
+  /// An animated PNG's first frame as a still PNG, and its place in the image.
+  struct Frame: Equatable {
+    /// The PNG: the image's chunks before its image data (its header
+    /// giving the frame's size), the frame's data as the image data.
+    var stream: [UInt8]
+    /// The frame's rectangle in the `imageWidth × imageHeight` image, in pixels.
+    var x: Int, y: Int, width: Int, height: Int
+    var imageWidth: Int, imageHeight: Int
+
+    /// Whether the frame covers the whole image.
+    var isWhole: Bool { x == 0 && y == 0 && width == imageWidth && height == imageHeight }
+
+    /// `bitmap`, the frame decoded (`width × height`), at its place on a
+    /// transparent image of the whole size.
+    func placed(_ bitmap: Bitmap) -> Bitmap {
+      var image = Bitmap(width: imageWidth, height: imageHeight)
+      let rowBytes = width * 4
+      image.bytes.withUnsafeMutableBytes { out in
+        bitmap.bytes.withUnsafeBytes { source in
+          for row in 0..<height {
+            let to = ((y + row) * imageWidth + x) * 4
+            let from = source.baseAddress!.advanced(by: row * rowBytes)
+            out.baseAddress!.advanced(by: to).copyMemory(from: from, byteCount: rowBytes)
+          }
+        }
+      }
+      return image
+    }
+  }
+
+  /// The first animation frame of `data` (a PNG whose chunk list
+  /// `ImageHeader` has checked), or nil when it is no APNG, its image data
+  /// is its first frame, or that frame cannot stand in for it. Throws, with
+  /// `operation`, when the first frame's control is damaged.
+  static func frame(_ data: [UInt8], operation: String) throws(MediaError) -> Frame? {
     func be32(_ at: Int) -> Int { Int(data[at]) << 24 | Int(data[at + 1]) << 16 | Int(data[at + 2]) << 8 | Int(data[at + 3]) }
     func type(_ at: Int) -> String { String(decoding: data[(at + 4)..<(at + 8)], as: UTF8.self) }
     guard data.count >= 33 else { return nil }
@@ -72,12 +108,25 @@ enum APNGFirstFrame {
     // The frame's control: sequence, width, height, x, y (then delay, dispose, blend).
     guard animated, let control = frameControl, frameChunks > 0 else { return nil }
     let at = control.lowerBound
-    guard be32(at + 4) == width, be32(at + 8) == height, be32(at + 12) == 0, be32(at + 16) == 0 else { return nil }
+    let first = Frame(
+      stream: [], x: be32(at + 12), y: be32(at + 16), width: be32(at + 4), height: be32(at + 8), imageWidth: width,
+      imageHeight: height)
     var stream: [UInt8] = Array(data[0..<8])
-    for range in beforeData where type(range.lowerBound) != "acTL" { stream += data[range] }
+    for range in beforeData {
+      switch type(range.lowerBound) {
+      case "acTL": continue
+      // The frame's size, then the image's bit depth, colour type, compression, filter and interlace.
+      case "IHDR" where !first.isWhole:
+        let rest = data[(range.lowerBound + 16)..<(range.upperBound - 4)]
+        stream += chunk("IHDR", be(UInt32(first.width)) + be(UInt32(first.height)) + rest)
+      default: stream += data[range]
+      }
+    }
     stream += chunk("IDAT", frame)
     stream += chunk("IEND", [])
-    return stream
+    var result = first
+    result.stream = stream
+    return result
   }
 
   /// Checks the fcTL chunk at `offset` that opens the first frame after a
@@ -118,7 +167,9 @@ enum APNGFirstFrame {
   private static func chunk(_ type: String, _ body: [UInt8]) -> [UInt8] {
     let typed = Array(type.utf8) + body
     let crc = UInt32(typed.withUnsafeBufferPointer { crc32(0, $0.baseAddress, UInt32($0.count)) })
-    func be(_ v: UInt32) -> [UInt8] { [UInt8(v >> 24), UInt8(v >> 16 & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)] }
     return be(UInt32(body.count)) + typed + be(crc)
   }
+
+  /// `v` as four bytes, most significant first.
+  private static func be(_ v: UInt32) -> [UInt8] { [UInt8(v >> 24), UInt8(v >> 16 & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)] }
 }

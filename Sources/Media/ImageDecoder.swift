@@ -68,8 +68,9 @@ public enum ImageDecoder {
   /// without a profile) refused; 19: cICP's SMPTE ST 428 curve honoured;
   /// 20: a JPEG libjpeg-turbo warns on without losing pixels decoded by it;
   /// 21: a 1-bit grey PNG's tRNS honoured; 22: an APNG whose first frame's
-  /// control (after a default image) is damaged refused.
-  public static let revision = 22
+  /// control (after a default image) is damaged refused; 23: an APNG's
+  /// first frame smaller than the image drawn at its place.
+  public static let revision = 23
 
   /// The largest image the decoder accepts.
   public struct Limits: Hashable, Sendable {
@@ -176,7 +177,7 @@ public enum ImageDecoder {
     if header.format == .png {
       // An HDR PNG is refused by its colour chunks (and profile) before its pixels are decoded.
       // (A profile is opened only for such a cICP: it decides then.)
-      let separated = PNGAncillaryChunks.separated(try APNGFirstFrame.stream(data, operation: operation) ?? data)
+      let separated = PNGAncillaryChunks.separated(try APNGFirstFrame.frame(data, operation: operation)?.stream ?? data)
       if case .hdr(let transfer) = separated.color.meaning(hasProfile: false),
         !(separated.profile.map(ColorProfile.isReadable) ?? false)
       {
@@ -248,9 +249,18 @@ public enum ImageDecoder {
     var profile: (icc: [UInt8], components: Int)?
     var orientation: Int?
     var transparentGrey: UInt8?
+    // An APNG's first frame smaller than the image: decoded at its size, then placed.
+    var part: APNGFirstFrame.Frame?
+    var decoded = header
     if header.format == .png {
       // An APNG whose image data is only a default image: its first frame.
-      if let frame = try APNGFirstFrame.stream(data, operation: operation) { data = frame }
+      if let frame = try APNGFirstFrame.frame(data, operation: operation) {
+        data = frame.stream
+        if !frame.isWhole {
+          part = frame
+          (decoded.width, decoded.height) = (frame.width, frame.height)
+        }
+      }
       let separated = PNGAncillaryChunks.separated(data)
       if let stream = separated.stream { data = stream }
       orientation = separated.orientation
@@ -274,16 +284,16 @@ public enum ImageDecoder {
       // Some JPEGs cannot be decoded scaled (lossless ones): those, and
       // corrupt files, are decoded whole, with that attempt's outcome.
       if let bitmap = try? decode(
-        data, header, decoder, limits: limits, lowres: lowres, profile: profile, orientation: orientation,
-        transparentGrey: transparentGrey, operation: operation)
+        data, decoded, decoder, limits: limits, lowres: lowres, profile: profile, orientation: orientation,
+        transparentGrey: transparentGrey, part: part, operation: operation)
       {
         return bitmap
       }
       MediaLog.setUp()
     }
     return try decode(
-      data, header, decoder, limits: limits, lowres: 0, profile: profile, orientation: orientation,
-      transparentGrey: transparentGrey, operation: operation)
+      data, decoded, decoder, limits: limits, lowres: 0, profile: profile, orientation: orientation,
+      transparentGrey: transparentGrey, part: part, operation: operation)
   }
 
   /// A decoder that could not get memory for the picture (libavcodec's
@@ -302,10 +312,12 @@ public enum ImageDecoder {
   /// libavcodec found; upright
   /// by EXIF `orientation` (a PNG's), else by the one libavcodec exported;
   /// clear where a 1-bit grey PNG's sample is `transparentGrey`
-  /// (`PNGGreyTransparency`).
+  /// (`PNGGreyTransparency`); placed in its image when it is an APNG's
+  /// first frame that is `part` of it (`header` then gives the frame's size).
   private static func decode(
     _ data: [UInt8], _ header: ImageHeader, _ decoder: UnsafePointer<AVCodec>, limits: Limits, lowres: Int,
-    profile: (icc: [UInt8], components: Int)?, orientation: Int?, transparentGrey: UInt8?, operation: String
+    profile: (icc: [UInt8], components: Int)?, orientation: Int?, transparentGrey: UInt8?,
+    part: APNGFirstFrame.Frame?, operation: String
   ) throws -> Bitmap {
     let kind = header.format.rawValue
     let codec = try CodecContext(codec: decoder)
@@ -384,6 +396,8 @@ public enum ImageDecoder {
       Alpha.premultiply(&bitmap.bytes)
     }
     if let transparentGrey { PNGGreyTransparency.clear(&bitmap, sample: transparentGrey, in: frame) }
+    // An APNG's first frame, at its place, the rest transparent, as browsers draw it.
+    if let part { bitmap = part.placed(bitmap) }
     // A GIF's screen outside its first image: transparent, as browsers show it.
     if let covered = header.gifFirstImage { GIFUncoveredArea.clear(&bitmap, outside: covered) }
     bitmap.pictureRect = reducedPicture(width: header.width, height: header.height, steps: lowres)

@@ -136,7 +136,7 @@ import Testing
     let acTL = try #require(apng.firstRange(of: Array("acTL".utf8))).lowerBound
     var still = apng
     still[acTL + 4 + 8 + 3] ^= 0x01
-    #expect(try APNGFirstFrame.stream(still, operation: "test") == nil)
+    #expect(try APNGFirstFrame.frame(still, operation: "test") == nil)
     #expect(try ImageDecoder.decode(data: still, name: "still.png")[0, 0] == APNGFirstFrameTests.orange)
   }
 }
