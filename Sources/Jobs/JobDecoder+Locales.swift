@@ -119,7 +119,7 @@ extension JobDecoder {
       throw Diagnostic(
         node.location,
         "strings: cannot read '\(SourceLocation.shown(written))': \(failure)"
-          + PathBlanks.hint(written: written, resolved: resolvedPath))
+          + PathHint.hint(written: written, resolved: resolvedPath))
     }
     let decoded = try StringCatalogMemo.decoded(path: resolvedPath, bytes: bytes) { () throws(Diagnostic) in
       try Self.decodeCatalog(bytes, at: resolvedPath)

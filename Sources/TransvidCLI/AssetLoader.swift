@@ -34,7 +34,7 @@ public enum AssetLoader {
         throw Diagnostic(
           asset.location,
           "\(asset.key): cannot read '\(SourceLocation.shown(asset.path))': \(error.message)"
-            + PathBlanks.hint(written: asset.path, resolved: asset.resolvedPath))
+            + PathHint.hint(written: asset.path, resolved: asset.resolvedPath))
       }
     }
   }
@@ -76,7 +76,7 @@ public enum AssetLoader {
         throw Diagnostic(
           asset.location,
           "\(asset.key): cannot read '\(SourceLocation.shown(asset.path))': \(error.message)"
-            + PathBlanks.hint(written: asset.path, resolved: asset.resolvedPath))
+            + PathHint.hint(written: asset.path, resolved: asset.resolvedPath))
       }
       files.append(data)
       let info: ImageDecoder.Info
@@ -179,7 +179,7 @@ public enum AssetLoader {
         if let path = FontName.path(of: use.name) {
           // The path as the job writes it, as an image's error names it.
           message = message.replacingOccurrences(of: "'\(path)'", with: "'\(SourceLocation.shown(spec.writtenPath(of: path)))'")
-          message += PathBlanks.hint(written: spec.writtenPath(of: path), resolved: path)
+          message += PathHint.hint(written: spec.writtenPath(of: path), resolved: path)
         }
         throw Diagnostic(use.location, "\(use.key): \(message)")
       }

@@ -91,6 +91,43 @@ import TransvidCLI
     #expect(error.message.hasSuffix("\(missing); the path ends in a line break; did you mean 'App.xcstrings'?"))
   }
 
+  /// A path that names nothing, where reading each of its parts ignoring
+  /// case names one file, names that file: a job written on a Mac, whose
+  /// disk ignores case, rendered on Linux. An image's and a font file's
+  /// alike; a part two entries match ignoring case gets no hint.
+  @Test func aPathInAnotherCaseIsNamed() throws {
+    let dir = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    try FileManager.default.createDirectory(atPath: dir + "/Shots", withIntermediateDirectories: true)
+    try write("not read", to: "Shots/Home.png", in: dir)
+    try write("not read", to: "Shots/away.png", in: dir)
+    try write("not read", to: "Shots/AWAY.png", in: dir)
+    let missing = "No such file or directory"
+    let mac = "(file names here tell case apart, as a Mac's disk does not)"
+    for (image, hint) in [
+      ("shots/home.png", "; did you mean 'Shots/Home.png'? \(mac)"),
+      ("Shots/HOME.PNG", "; did you mean 'Shots/Home.png'? \(mac)"),
+      ("shots/Away.png", ""),
+      ("shots/none.png", ""),
+    ] {
+      let path = try write(Self.job(image: image), to: "job.cfg", in: dir)
+      #expect(throws: Diagnostic(
+        SourceLocation(file: path, line: 5, column: 41), "screens.home.views[0].image: cannot read '\(image)': \(missing)\(hint)")) {
+        try AssetLoader.checkFiles(of: try JobParser.load(path: path))
+      }
+    }
+    try write("not read", to: "App.ttf", in: dir)
+    let font = try write(
+      "canvas: { size: 60x80, scale: 1 }\nscreens:\n  home:\n    views:\n"
+        + "      - { frame: [0, 0, 60, 40], text: Hi, font: { file: app.ttf } }\ntimeline: [hold: 0.1]\n",
+      to: "font.cfg", in: dir)
+    #expect(throws: Diagnostic(
+      SourceLocation(file: font, line: 5, column: 58),
+      "screens.home.views[0].font: cannot load font 'app.ttf': \(missing); did you mean 'App.ttf'? \(mac)")) {
+      try AssetLoader.makeRenderer(for: try JobParser.load(path: font))
+    }
+  }
+
   /// A path the job writes is echoed on one line, as values are: a block
   /// scalar's line break (`image: |`) and the characters a terminal shows
   /// as nothing are written `\u{a}`, in an image's, a font file's and a
