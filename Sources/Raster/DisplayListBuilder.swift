@@ -235,20 +235,7 @@ struct DisplayListBuilder {
   /// Where `contents` goes in bounds coordinates (per `contentsGravity`), and
   /// the device → image pixel map.
   func contentsPlacement(_ layer: Layer, _ image: Bitmap, _ map: Homography) -> (Rect, Homography)? {
-    let b = layer.bounds
-    let cs = layer.contentsScale > 0 ? layer.contentsScale : 1
-    let iw = Double(image.width) / cs, ih = Double(image.height) / cs
-    var rect: Rect
-    switch layer.contentsGravity {
-    case .resize:
-      rect = b
-    case .resizeAspect, .resizeAspectFill:
-      let sx = b.width / iw, sy = b.height / ih
-      let s = layer.contentsGravity == .resizeAspect ? min(sx, sy) : max(sx, sy)
-      rect = Rect(x: b.midX - iw * s / 2, y: b.midY - ih * s / 2, width: iw * s, height: ih * s)
-    case .center:
-      rect = Rect(x: b.midX - iw / 2, y: b.midY - ih / 2, width: iw, height: ih)
-    }
+    let rect = layer.contentsRect(of: image)
     guard rect.width > 0, rect.height > 0, let inverse = map.inverted() else { return nil }
     var toImage = inverse.concatenating(.translation(x: -rect.minX, y: -rect.minY))
       .concatenating(.scale(x: Double(image.width) / rect.width, y: Double(image.height) / rect.height))

@@ -67,7 +67,8 @@ extension FrameRenderer {
 extension ScreenSnapshot {
   /// The screen mirrored left to right in a `width`-point container: its
   /// images' first `columns` pixel columns flipped (all of them by default:
-  /// the container is the screen), each view's own image flipped, view
+  /// the container is the screen), each view's own image flipped (and what
+  /// it draws beyond the view, `viewImageExtents`, to the other side), view
   /// frames at W − x − width. A screen laid out in a card narrower than
   /// the screen (`ScreenSpec.cardWidth`) mirrors in the card, its left part.
   func mirrored(width: Double, columns: Int? = nil) -> ScreenSnapshot {
@@ -76,6 +77,10 @@ extension ScreenSnapshot {
     mirrored.image = image.mirroredHorizontally(columns: columns)
     mirrored.viewFrames = viewFrames.mapValues { Rect(x: width - $0.maxX, y: $0.minY, width: $0.width, height: $0.height) }
     mirrored.viewImages = viewImages.mapValues { $0.mirroredHorizontally() }
+    for (id, extent) in viewImageExtents {
+      let w = viewFrames[id]?.width ?? extent.width
+      mirrored.viewImageExtents[id] = Rect(x: w - extent.maxX, y: extent.minY, width: extent.width, height: extent.height)
+    }
     mirrored.imagesWithViewHidden = imagesWithViewHidden.mapValues { $0.mirroredHorizontally(columns: columns) }
     return mirrored
   }

@@ -134,12 +134,25 @@ public struct ScreenBuilder: Sendable {
     let root = layer(for: screen)
     var frames: [String: Rect] = [:]
     var images: [String: Bitmap] = [:]
+    var extents: [String: Rect] = [:]
     for (i, view) in screen.views.enumerated() {
       guard let id = view.id else { continue }
       frames[id] = view.frame
       guard shared.contains("\(screen.name)/\(id)") else { continue }
       // `root.sublayers[i]` is `layer(for: view)`: its image is downsampled once.
-      images[id] = compositor.snapshot(root.sublayers[i])
+      let layer = root.sublayers[i]
+      guard let extent = overflow(of: layer) else {
+        images[id] = compositor.snapshot(layer)
+        continue
+      }
+      // An unclipped view's image holds what it draws beyond its frame too.
+      var holder = Layer(frame: Rect(origin: .zero, size: extent.size))
+      var moved = layer
+      moved.position = Point(
+        x: moved.anchorPoint.x * moved.bounds.width - extent.minX, y: moved.anchorPoint.y * moved.bounds.height - extent.minY)
+      holder.sublayers = [moved]
+      images[id] = compositor.snapshot(holder)
+      extents[id] = extent
     }
     // The screen over an opaque canvas background, so snapshots are opaque;
     // over nothing on a see-through one, whose background each frame puts
@@ -161,9 +174,31 @@ public struct ScreenBuilder: Sendable {
       without.sublayers[i].isHidden = true
       hidden[id] = render(without)
     }
-    return ScreenSnapshot(
+    var snapshot = ScreenSnapshot(
       name: screen.name, image: render(root), viewFrames: frames, viewImages: images, imagesWithViewHidden: hidden,
       viewsTop: screen.views.map(\.frame.minY).min())
+    snapshot.viewImageExtents = extents
+    return snapshot
+  }
+
+  /// What a view's layer draws in its own coordinates, out to whole
+  /// pixels, where it reaches beyond its bounds (an unclipped image
+  /// larger than its frame): its bounds and, of the rest, what the screen
+  /// shows, the canvas's part (an image filling a frame of another shape
+  /// may reach thousands of points past the screen, a bitmap that size
+  /// for nothing). Nil where it draws within its bounds.
+  func overflow(of layer: Layer) -> Rect? {
+    let b = layer.bounds, frame = layer.frame
+    let screen = Rect(x: b.minX - frame.minX, y: b.minY - frame.minY, width: spec.canvas.size.width, height: spec.canvas.size.height)
+    guard let shown = layer.drawnBounds.intersection(screen) else { return nil }
+    let drawn = shown.union(b)
+    let tolerance = 1e-9
+    guard drawn.minX < b.minX - tolerance || drawn.minY < b.minY - tolerance || drawn.maxX > b.maxX + tolerance
+      || drawn.maxY > b.maxY + tolerance
+    else { return nil }
+    let x0 = (drawn.minX * scale + 1e-9).rounded(.down) / scale, y0 = (drawn.minY * scale + 1e-9).rounded(.down) / scale
+    let x1 = (drawn.maxX * scale - 1e-9).rounded(.up) / scale, y1 = (drawn.maxY * scale - 1e-9).rounded(.up) / scale
+    return Rect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
   }
 }
 

@@ -107,8 +107,10 @@ public struct MagicMove: Transition {
         // The push's snapshot is of the list cell; the pop reuses it.
         let listScreen = reverse ? context.toScreen : context.fromScreen
         let detailScreen = reverse ? context.fromScreen : context.toScreen
-        if let image = listScreen.viewImages[shared.listID] ?? detailScreen.viewImages[shared.detailID] {
-          container.sublayers.append(.image(image, frame: frame, scale: context.scale))
+        if let flying = listScreen.viewLayer(shared.listID, at: frame, scale: context.scale)
+          ?? detailScreen.viewLayer(shared.detailID, at: frame, scale: context.scale)
+        {
+          container.sublayers.append(flying)
         }
       }
       return container

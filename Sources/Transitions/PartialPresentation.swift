@@ -66,6 +66,7 @@ extension PartialPresentation {
         Rect(x: $0.minX + origin.x, y: $0.minY + origin.y, width: $0.width, height: $0.height)
       },
       viewImages: presented.viewImages, imagesWithViewHidden: hidden, viewsTop: presented.viewsTop.map { $0 + origin.y })
+    resting.viewImageExtents = presented.viewImageExtents
     resting.isPageSheet = (self as? PageSheet).map { $0.cardWidth <= 0 } ?? false
     return resting
   }

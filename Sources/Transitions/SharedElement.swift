@@ -41,3 +41,26 @@ struct SharedElement {
     reverse ? (detailID, listID) : (listID, detailID)
   }
 }
+
+extension ScreenSnapshot {
+  /// The view `id`'s own image as a layer for the view flown to `frame`,
+  /// nil without one. What the view draws beyond its bounds
+  /// (`viewImageExtents`) goes with it, stretched as the frame stretches
+  /// the view, and the layer's anchor is the frame's centre, so a
+  /// transform scales the view about its middle.
+  func viewLayer(_ id: String, at frame: Rect, scale: Double) -> Layer? {
+    guard let image = viewImages[id] else { return nil }
+    guard let extent = viewImageExtents[id], let size = viewFrames[id]?.size, size.width > 0, size.height > 0 else {
+      return .image(image, frame: frame, scale: scale)
+    }
+    let sx = frame.width / size.width, sy = frame.height / size.height
+    let drawn = Rect(
+      x: frame.minX + extent.minX * sx, y: frame.minY + extent.minY * sy,
+      width: extent.width * sx, height: extent.height * sy)
+    var layer = Layer.image(image, frame: drawn, scale: scale)
+    guard drawn.width > 0, drawn.height > 0 else { return layer }
+    layer.anchorPoint = Point(x: (frame.midX - drawn.minX) / drawn.width, y: (frame.midY - drawn.minY) / drawn.height)
+    layer.position = frame.center
+    return layer
+  }
+}

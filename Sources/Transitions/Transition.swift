@@ -34,6 +34,11 @@ public struct ScreenSnapshot: Sendable {
   public var viewFrames: [String: Rect]
   /// Each identified view rendered alone (for shared-element transitions).
   public var viewImages: [String: Bitmap]
+  /// Where a view's image lies in the view's own coordinates (points)
+  /// when it is not the view's bounds: an unclipped view's image holds
+  /// what it draws beyond its frame (`Layer.drawnBounds`), as its
+  /// `snapshotView(afterScreenUpdates:)` does. Without an entry, the bounds.
+  public var viewImageExtents: [String: Rect] = [:]
   /// The whole screen rendered with one identified view hidden
   /// (`view.isHidden = true`), by view id. Optional: shared-element
   /// transitions (magic-move) use it to hide the element that flies, as the

@@ -129,9 +129,9 @@ public struct ZoomExpand: Transition {
       }
       var container = context.emptyContainer()
       container.sublayers = [context.snapshotLayer(detailScreen), backdropLayer]
-      let image = context.fromScreen.viewImages[ids.from] ?? context.toScreen.viewImages[ids.to]
-      if let image, state.opacity > 0 {
-        var snapshot = Layer.image(image, frame: state.frame, scale: context.scale)
+      let flown = context.fromScreen.viewLayer(ids.from, at: state.frame, scale: context.scale)
+        ?? context.toScreen.viewLayer(ids.to, at: state.frame, scale: context.scale)
+      if var snapshot = flown, state.opacity > 0 {
         snapshot.transform = .scale(x: state.scale, y: state.scale)
         snapshot.opacity = clampedUnit(state.opacity)
         snapshot.shadowOffset = .zero

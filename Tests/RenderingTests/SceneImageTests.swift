@@ -128,6 +128,62 @@ import Transitions
     #expect(unclipped == centred)
   }
 
+  /// A shared element whose image spills over its frame
+  /// (`clipsToBounds: false`) flies with what it draws beyond the frame,
+  /// as UIKit's snapshot of an unclipped view holds it: a 60 px image at
+  /// `center` in a 40 × 40 view reaches 10 pt past each side, in
+  /// magic-move's flight and zoom-expand's swell alike. The flying copy
+  /// was cut to the frame, so the overflow vanished on the step's first
+  /// frame and came back on its last.
+  @Test(arguments: ["magic-move", "zoom-expand"]) static func anUnclippedElementFliesWithItsOverflow(transition: String) throws {
+    let spec = try JobParser.parse(
+      """
+      canvas: { size: 100x200, scale: 1, fps: 20 }
+      screens:
+        a:
+          background: white
+          views: [{ id: photo, frame: [30, 30, 40, 40], image: a.png, contentMode: center, clipsToBounds: false }]
+        b:
+          background: white
+          views: [{ id: hero, frame: [30, 120, 40, 40], image: a.png, contentMode: center, clipsToBounds: false }]
+      timeline:
+        - hold: 0.2
+        - push: { to: b, transition: \(transition), element: { from: photo, to: hero }, duration: 0.9, curve: linear }
+        - hold: 0.2
+      """, file: "jobs/t.cfg")
+    let renderer = FrameRenderer(spec: spec, assets: ["jobs/a.png": halves(60)])
+    if transition == "magic-move" {
+      // 0.1 of the way (frame 6, 0.3 s): the view at y 39…79, its image at y 29…89, x 20…80.
+      let early = renderer.frame(6, width: 100, height: 200)
+      #expect(early[22, 45] == red && early[50, 31] == red && early[78, 85] == green, "\(early[22, 45]) \(early[50, 31])")
+      #expect(early[50, 27] == white && early[18, 45] == white)
+      // 8/9 of the way (frame 20, 1 s): the view at y 110…150, its image at y 100…160.
+      let late = renderer.frame(20, width: 100, height: 200)
+      #expect(late[22, 115] == red && late[50, 102] == red && late[78, 158] == green, "\(late[22, 115])")
+      #expect(late[50, 98] == white)
+    } else {
+      // Half way through the settle (frame 13, 0.65 s): at the hero's frame, scaled by 1.05
+      // about its centre (50, 140), the image covers x 18.5…81.5, y 108.5…171.5.
+      let settling = renderer.frame(13, width: 100, height: 200)
+      #expect(settling[22, 120] == red && settling[50, 111] == red && settling[78, 168] == green, "\(settling[22, 120])")
+    }
+  }
+
+  /// An unclipped view's own image holds what it draws beyond its frame
+  /// where the screen shows it, no further: a 2 × 200 px image filling an
+  /// 80 × 40 view is 8000 pt tall, and its image is the view's width by
+  /// the canvas's 100 pt height (a bitmap of the whole fill would be 640 000 pixels here,
+  /// and hundreds of megabytes at 3x on a phone's screen).
+  @Test static func anUnclippedViewsImageStopsAtTheScreen() throws {
+    let spec = try JobParser.parse(view(", clipsToBounds: false"), file: "jobs/t.cfg")
+    let tall = Bitmap(width: 2, height: 200, fill: red)
+    let shot = ScreenBuilder(spec: spec, assets: ["jobs/a.png": tall], fonts: .empty).snapshot(of: spec.screens[0], shared: ["home/photo"])
+    let photo = try #require(shot.viewImages["photo"])
+    #expect(photo.width == 80 && photo.height == 100, "\(photo.width) × \(photo.height)")
+    #expect(shot.viewImageExtents["photo"] == Rect(x: 0, y: -20, width: 80, height: 100))
+    #expect(photo[40, 2] == red && photo[40, 97] == red)
+  }
+
   @Test static func stretchAndCenter() throws {
     let stretched = try snapshot(view(", contentMode: stretch"), assets: ["jobs/a.png": halves(40)])
     #expect(stretched.image[11, 21] == red && stretched.image[88, 38] == red)
