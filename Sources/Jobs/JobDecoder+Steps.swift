@@ -316,6 +316,7 @@ extension JobDecoder {
     var reverse = try withStepOptions(step, fields, canvas: canvas, from: from, container: container)
     // With the push's transition, its `mirror:` too, so a right-to-left job undoes the push on the side it was made.
     if fields["mirror"] == nil, descriptor.name == push.transition { reverse.mirror = push.mirror }
+    if inherits, descriptor.name == PartialCurl.descriptor.name { reverse.uncurl(push) }
     return reverse
   }
 

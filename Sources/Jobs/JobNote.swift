@@ -14,6 +14,8 @@ import Transitions
 // - an odd canvas written to mp4, webm or mov at its own size: the video
 //   repeats the last column or row (`VideoSize.swift`);
 // - a zoom-expand without `element`: nothing to zoom, so it cuts;
+// - a partial curl's step back that writes another `reveal`, `radius` or
+//   `mirror:` than its forward: it uncurls the forward's page (`uncurl`);
 // - a gesture whose finger moves across or against the page it drags, as
 //   each locale draws the step (`JobSpec.localized(to:)` notes it there);
 // - a step's spring that is still more than 1 % of its travel from its end
@@ -66,6 +68,15 @@ extension JobDecoder {
           step.location,
           "timeline[\(i)].\(step.operation.rawValue): zoom-expand without element cuts to '\(step.to)': it zooms the "
             + "tapped control into the new screen; give element: { from: VIEW ID, to: VIEW ID }"))
+    }
+    for case (let i, .transition(let step)) in spec.timeline.enumerated() where !step.unusedKeys.isEmpty {
+      let verb = step.operation.rawValue, forward = step.operation == .pop ? "push" : "present"
+      let keys = step.unusedKeys.joined(separator: ", ")
+      notes.append(
+        JobNote(
+          step.location,
+          "timeline[\(i)].\(verb): \(keys) \(step.unusedKeys.count == 1 ? "is" : "are") not used: a partial-curl's \(verb) "
+            + "uncurls the page its \(forward) curled, as UIKit runs that curl back, with the \(forward)'s reveal, radius and mirror"))
     }
     // A job with locales gets them per locale, as each draws its steps (`localized(to:)`).
     if spec.locale == nil, spec.localization?.locales.isEmpty ?? true { notes += spec.gestureAgainstMotionNotes() }

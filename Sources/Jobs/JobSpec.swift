@@ -628,6 +628,9 @@ public struct TransitionStep: Hashable, Sendable {
   /// gesture, touch, tap and origin are in the card's space, and a step
   /// drawn mirrored flips about the card's width.
   public var container: Size? = nil
+  /// Keys the step writes that it does not use, noted when the job renders:
+  /// a partial curl's step back uncurls its forward's page (`uncurl`).
+  public var unusedKeys: [String] = []
   public var location: SourceLocation
 
   public init(

@@ -525,4 +525,32 @@ let brokenJobs: [BrokenJob] = [
         + "into the new screen; give element: { from: VIEW ID, to: VIEW ID }"
     ])
   }
+
+  /// A partial curl's step back uncurls its forward's page: the `mirror:`,
+  /// `reveal` and `radius` it writes otherwise are not used, and a note
+  /// says so; the step takes the forward's (the renderer draws one roll).
+  @Test static func aCurlsStepBackOfAnotherShapeIsNoted() throws {
+    let text = """
+      canvas: { size: 60x100, scale: 1, fps: 10 }
+      screens:
+        a: {}
+        b: {}
+      timeline:
+        - present: { to: b, transition: partial-curl, reveal: 40 }
+        - dismiss: { mirror: true, reveal: 30, radius: 20, duration: 0.3 }
+        - push: { to: b, transition: partial-curl, mirror: true }
+        - pop: { mirror: true, radius: 100 }
+      """
+    let spec = try JobParser.parse(text, file: "c.cfg")
+    #expect(spec.notes.map(\.description) == [
+      "c.cfg:7:5: note: timeline[1].dismiss: reveal, radius, mirror are not used: a partial-curl's dismiss uncurls the "
+        + "page its present curled, as UIKit runs that curl back, with the present's reveal, radius and mirror",
+      "c.cfg:9:5: note: timeline[3].pop: radius is not used: a partial-curl's pop uncurls the "
+        + "page its push curled, as UIKit runs that curl back, with the push's reveal, radius and mirror",
+    ])
+    let steps = spec.timeline.compactMap { if case .transition(let step) = $0 { step } else { nil } }
+    #expect(steps[1].mirror != true && steps[3].mirror == true)
+    #expect(steps[1].parameters.values["reveal"] == .number(40) && steps[1].parameters.values["radius"] == nil)
+    #expect(steps[1].parameters.values["duration"] == .number(0.3))
+  }
 }

@@ -507,16 +507,11 @@ import Testing
 
   /// A step back with its forward's transition but another shape of rest
   /// starts from the picture on display, as one naming another transition
-  /// does: a curl mirrored the other way (its fold leans the other way),
-  /// or uncovering another height, or rolled on another radius; an elastic
-  /// card of another height; a sheet dimmed otherwise, or resting elsewhere.
-  /// Each drew its own rest as its first frame, a jump from the hold.
+  /// does: an elastic card of another height; a sheet dimmed otherwise, or
+  /// resting elsewhere. Each drew its own rest as its first frame, a jump
+  /// from the hold. (A curl's step back uncurls its forward's page whatever
+  /// it writes: `aCurlsStepBackUncurlsThePageItsForwardCurled`.)
   @Test(arguments: [
-    ("present: { to: b, transition: partial-curl }", "dismiss: { mirror: true }"),
-    ("present: { to: b, transition: partial-curl, mirror: true }", "dismiss: { mirror: false }"),
-    ("push: { to: b, transition: partial-curl }", "pop: { mirror: true }"),
-    ("present: { to: b, transition: partial-curl }", "dismiss: { reveal: 100 }"),
-    ("present: { to: b, transition: partial-curl }", "dismiss: { radius: 30 }"),
     ("present: { to: b, transition: elastic-present, height: 300 }", "dismiss: { height: 200 }"),
     ("present: { to: b, transition: sheet }", "dismiss: { dimming: 0.8 }"),
     ("present: { to: b, transition: sheet }", "dismiss: { safeAreaTop: 0 }"),
@@ -525,6 +520,27 @@ import Testing
   func aStepBackOfAnotherShapeStartsFromThePictureOnDisplay(forward: String, back: String) throws {
     let renderer = try Self.forwardAndBack(forward, back)
     try Self.expectStartsFromTheHoldAndEndsOnA(renderer, "\(forward) then \(back)")
+  }
+
+  /// A partial curl's step back uncurls the page its forward curled, as
+  /// UIKit runs that curl back, whatever `mirror:`, `reveal` or `radius`
+  /// it writes: every frame is the plain step back's, from the hold to the
+  /// screen below. With another one it brought a second page down over the
+  /// curl, from clear of the screen, so two rolls showed at once.
+  @Test(arguments: [
+    ("present: { to: b, transition: partial-curl }", "dismiss: { mirror: true }", "dismiss: {}"),
+    ("present: { to: b, transition: partial-curl, mirror: true }", "dismiss: { mirror: false }", "dismiss: {}"),
+    ("push: { to: b, transition: partial-curl }", "pop: { mirror: true, duration: 0.3 }", "pop: { duration: 0.3 }"),
+    ("present: { to: b, transition: partial-curl }", "dismiss: { reveal: 100 }", "dismiss: {}"),
+    ("present: { to: b, transition: partial-curl, reveal: 250 }", "dismiss: { radius: 30, reveal: 250 }", "dismiss: {}"),
+  ])
+  func aCurlsStepBackUncurlsThePageItsForwardCurled(forward: String, back: String, plain: String) throws {
+    let written = try Self.forwardAndBack(forward, back), own = try Self.forwardAndBack(forward, plain)
+    #expect(written.frameCount == own.frameCount)
+    let segments = Self.bounds(own)
+    let differing = (segments[2].first...segments[2].last).filter { Self.frame(written, $0) != Self.frame(own, $0) }
+    #expect(differing.isEmpty, "\(forward) then \(back): frames \(differing) are not the plain step back's")
+    try Self.expectStartsFromTheHoldAndEndsOnA(written, "\(forward) then \(back)")
   }
 
   /// A step back of its forward's shape still draws the forward's rest
