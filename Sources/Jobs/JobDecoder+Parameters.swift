@@ -185,6 +185,10 @@ extension JobDecoder {
       // `allowsOverdamping` is true or false; every other parameter a spring knows, a finite number
       // (`.nan`, `.inf` and `1e400` are numbers to YAML); a label it does not know is its error, at the label.
       let value = pair.value
+      let labels = Spring.parameterLabels + ["initialVelocity"]
+      if !labels.contains(pair.key), let glued = Suggestion.gluedColon(pair.key, in: labels) {
+        throw Diagnostic(pair.keyLocation, "unknown parameter \(YAMLNode.singleQuoted(pair.key)) in \(path)\(glued)")
+      }
       if pair.key == "allowsOverdamping" {
         guard value.plainBoolean != nil else { throw mismatch(value, path.appending(pair.key), expected: "true or false") }
       } else if Spring.parameterLabels.contains(pair.key) || pair.key == "initialVelocity" {

@@ -26,6 +26,8 @@ extension JobDecoder {
   static let stepKeys = ["hold", "push", "pop", "present", "dismiss"]
   /// Keys of a transition step that are not transition parameters.
   static let stepReservedKeys = ["from", "to", "transition", "gesture", "slowmo", "touch", "mirror"]
+  /// Keys a push or present must write.
+  static let requiredStepKeys = ["transition", "to"]
   /// Longest hold, in seconds.
   static let maximumHold = 600.0
 
@@ -341,8 +343,14 @@ extension JobDecoder {
   }
 
   /// `key`'s value; when it is missing but a key is a near miss of it, that
-  /// key is the problem (`tranistion:`), so say so.
+  /// key is the problem (`tranistion:`), so say so. A key glued to its value
+  /// (`to:b`) that names a required key the step lacks is the problem
+  /// before any missing one: it is what the user wrote for it.
   private func requiredStepKey(_ key: String, in fields: Fields, _ what: String) throws(Diagnostic) -> YAMLNode {
+    let missing = JobDecoder.requiredStepKeys.filter { fields[$0] == nil }
+    if fields[key] == nil, let glued = fields.pairs.first(where: { Suggestion.gluedColon($0.key, in: missing) != nil }) {
+      throw unknownKey(glued, in: fields.path, keys: missing)
+    }
     if fields[key] == nil, let near = fields.pairs.first(where: { Suggestion.closest(to: $0.key, in: [key]) != nil }) {
       throw unknownKey(near, in: fields.path, keys: [key])
     }

@@ -334,6 +334,20 @@ let brokenJobs: [BrokenJob] = [
   BrokenJob(
     "parameter glued to its value", job("push: { to: detail, transition: circle-spread, duration:1 }"),
     "job.cfg:9:52: error: unknown parameter 'duration:1' in timeline[0].push; YAML reads 'duration:1' as one key, as its ':' has no space after it: write 'duration: 1'"),
+  // A glued key naming a key the step must write is what the user wrote for it: it said "missing 'transition'".
+  BrokenJob(
+    "step key glued to its value", job("push: { to:detail, transition: circle-spread }"),
+    "job.cfg:9:13: error: unknown key 'to:detail' in timeline[0].push; YAML reads 'to:detail' as one key, as its ':' has no space after it: write 'to: detail'"),
+  BrokenJob(
+    "step key glued to its value, the other missing too", job("push: { to:detail }"),
+    "job.cfg:9:13: error: unknown key 'to:detail' in timeline[0].push; YAML reads 'to:detail' as one key, as its ':' has no space after it: write 'to: detail'"),
+  BrokenJob(
+    "transition glued to its value", job("push: { transition:circle-spread, to: detail }"),
+    "job.cfg:9:13: error: unknown key 'transition:circle-spread' in timeline[0].push; YAML reads 'transition:circle-spread' as one key, as its ':' has no space after it: write 'transition: circle-spread'"),
+  // In a spring's mapping too: it said "spring.velocity:1: expected a number, got nothing".
+  BrokenJob(
+    "spring label glued to its value", job("push: { to: detail, transition: circle-spread, spring: { velocity:1 } }"),
+    "job.cfg:9:62: error: unknown parameter 'velocity:1' in timeline[0].push.spring; YAML reads 'velocity:1' as one key, as its ':' has no space after it: write 'velocity: 1'"),
   // A near miss of a word from a fixed list is suggested (the contract sweep: these listed the words only).
   BrokenJob(
     "misspelt gesture direction", job("push: { to: detail, transition: circle-spread, gesture: { direction: rigth, distance: [0, 10] } }"),
