@@ -149,13 +149,20 @@ extension JobDecoder {
   private func canvasSize(_ node: YAMLNode, _ path: KeyPath) throws(Diagnostic) -> Size {
     let largest = max(limits.maxSide, JobDecoder.maximumPixels)
     let expected = "a size in points: WIDTHxHEIGHT or [WIDTH, HEIGHT], each from 1 to \(largest)"
+    let limit = Double(largest)
     var sides: [Double?] = []
     if let items = node.items {
       sides = items.map { $0.number }
+      // A side in quotes is text: said at it, as a number in quotes is anywhere.
+      if items.count == 2, let (i, item) = items.enumerated().first(where: { $0.element.number == nil }) {
+        let hint = item.quotedNumberHint { (1...limit).contains($0) }
+        if !hint.isEmpty {
+          throw mismatch(item, path.appending(index: i), expected: "a number of points from 1 to \(largest)", hint: hint)
+        }
+      }
     } else if let text = node.text {
       sides = JobDecoder.sides(ofSize: text)
     }
-    let limit = Double(largest)
     guard sides.count == 2, let width = sides[0], let height = sides[1],
       (1...limit).contains(width), (1...limit).contains(height)
     else { throw mismatch(node, path, expected: expected) }

@@ -82,12 +82,12 @@ extension JobDecoder {
     if let node = fields["interval"] {
       // A quotient too (`1/6`, `1/60`), as README writes the default: a frame's length is one.
       let expected = "a number of seconds from 0.001 to 10 (or a quotient such as 1/60)"
-      if let seconds = node.quotient {
-        guard seconds.isFinite, (0.001...10).contains(seconds) else { throw mismatch(node, fields.path("interval"), expected: expected) }
-        gesture.interval = seconds
-      } else {
-        gesture.interval = try number(node, fields.path("interval"), in: 0.001...10, expected: expected)
+      let range = 0.001...10.0
+      guard let seconds = node.number ?? node.quotient, seconds.isFinite, range.contains(seconds) else {
+        throw mismatch(
+          node, fields.path("interval"), expected: expected, hint: node.quotedNumberHint(quotients: true) { range.contains($0) })
       }
+      gesture.interval = seconds
     }
     if let node = fields["release"] {
       let release = try string(node, fields.path("release"), expected: "finish or cancel")

@@ -193,7 +193,7 @@ extension JobDecoder {
         guard value.plainBoolean != nil else { throw mismatch(value, path.appending(pair.key), expected: "true or false") }
       } else if Spring.parameterLabels.contains(pair.key) || pair.key == "initialVelocity" {
         guard let number = value.number ?? value.quotient else {
-          throw mismatch(value, path.appending(pair.key), expected: "a number")
+          throw mismatch(value, path.appending(pair.key), expected: "a number", hint: value.quotedNumberHint(quotients: true) { _ in true })
         }
         guard number.isFinite else { throw mismatch(value, path.appending(pair.key), expected: "a finite number") }
       } else if value.number == nil, value.plainBoolean == nil {

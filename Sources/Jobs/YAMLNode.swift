@@ -70,6 +70,11 @@ struct YAMLNode: Sendable {
   /// for anything else (a plain number included: callers try `number` first).
   var quotient: Double? {
     guard case .scalar(let text, .plain) = content else { return nil }
+    return YAMLNode.quotient(fromPlain: text)
+  }
+
+  /// `1/0.55` read as its quotient, or nil.
+  static func quotient(fromPlain text: String) -> Double? {
     let parts = text.split(separator: "/", omittingEmptySubsequences: false)
     guard parts.count == 2, let numerator = YAMLNode.number(fromPlain: String(parts[0])),
       let denominator = YAMLNode.number(fromPlain: String(parts[1]))
@@ -85,10 +90,20 @@ struct YAMLNode: Sendable {
     return YAMLNode.number(fromPlain: text).flatMap { $0.isFinite ? $0 : nil }
   }
 
+  /// The quotient a scalar written as text would be written plain
+  /// (`"1/60"`), for the same hint where a quotient is taken; nil for any
+  /// other node.
+  var quotedQuotient: Double? {
+    guard case .scalar(let text, let style) = content, style != .plain else { return nil }
+    return YAMLNode.quotient(fromPlain: text).flatMap { $0.isFinite ? $0 : nil }
+  }
+
   /// ` (in quotes, so text: write 60 without them)` when `accepted` takes the
-  /// number a scalar written as text would be written plain; else nothing.
-  func quotedNumberHint(accepted: (Double) -> Bool) -> String {
-    guard let value = quotedNumber, accepted(value), case .scalar(let text, _) = content else { return "" }
+  /// number a scalar written as text would be written plain (or, where
+  /// `quotients` are taken, the quotient: `"1/60"`); else nothing.
+  func quotedNumberHint(quotients: Bool = false, accepted: (Double) -> Bool) -> String {
+    guard let value = quotedNumber ?? (quotients ? quotedQuotient : nil), accepted(value), case .scalar(let text, _) = content
+    else { return "" }
     return textHint(writing: text)
   }
 

@@ -103,6 +103,22 @@ let brokenJobs: [BrokenJob] = [
   BrokenJob(
     "quoted hold out of range: no hint", job("hold: \"900\""),
     "job.cfg:9:11: error: timeline[0].hold: expected a number of seconds from 0 to 600, got \"900\""),
+  // A spring's numbers, a gesture's interval and a canvas size's sides say so too (they said "expected a number, got \"1\"").
+  BrokenJob(
+    "quoted spring velocity", job("push: { to: detail, transition: circle-spread, spring: { damping: 0.5, velocity: \"1\" } }"),
+    "job.cfg:9:86: error: timeline[0].push.spring.velocity: expected a number, got \"1\" (in quotes, so text: write 1 without them)"),
+  BrokenJob(
+    "quoted spring quotient", job("push: { to: detail, transition: circle-spread, spring: { damping: 0.5, velocity: \"1/0.55\" } }"),
+    "job.cfg:9:86: error: timeline[0].push.spring.velocity: expected a number, got \"1/0.55\" (in quotes, so text: write 1/0.55 without them)"),
+  BrokenJob(
+    "quoted gesture interval", job("push: { to: detail, transition: circle-spread, gesture: { progress: [0, 1], interval: \"1/60\" } }"),
+    "job.cfg:9:91: error: timeline[0].push.gesture.interval: expected a number of seconds from 0.001 to 10 (or a quotient such as 1/60), got \"1/60\" (in quotes, so text: write 1/60 without them)"),
+  BrokenJob(
+    "quoted hold quotient: no hint, as a hold takes none", job("hold: \"1/2\""),
+    "job.cfg:9:11: error: timeline[0].hold: expected a number of seconds from 0 to 600, got \"1/2\""),
+  BrokenJob(
+    "quoted canvas side", "canvas: { size: [100, \"200\"] }\n",
+    "job.cfg:1:23: error: canvas.size[1]: expected a number of points from 1 to 8192, got \"200\" (in quotes, so text: write 200 without them)"),
   // MARK: Paths: the system ends one at a NUL, so "a.png\0/../b.png" would open a.png
   BrokenJob(
     "NUL in a screen's image", "screens:\n  home:\n    image: \"shot.png\\0/../b.png\"\ntimeline: [ { hold: 1 } ]\n",
