@@ -39,7 +39,7 @@ extension JobDecoder {
       return canvas
     }
     let path = KeyPath.root.appending("canvas")
-    let fields = try fields(node, path, keys: JobDecoder.canvasKeys)
+    let fields = try fields(node, path, keys: JobDecoder.canvasKeys, allowsNull: true)
 
     var device: DevicePreset?
     if let value = fields["device"] {

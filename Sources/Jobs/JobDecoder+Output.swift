@@ -45,7 +45,7 @@ extension JobDecoder {
   func output(_ node: YAMLNode?) throws(Diagnostic) -> OutputSpec {
     var output = OutputSpec()
     guard let node else { return output }
-    let fields = try fields(node, KeyPath.root.appending("output"), keys: JobDecoder.outputKeys)
+    let fields = try fields(node, KeyPath.root.appending("output"), keys: JobDecoder.outputKeys, allowsNull: true)
     if let value = fields["dir"] {
       let dir = try filePath(value, fields.path("dir"), expected: "a directory path")
       output.directory = dir
@@ -59,7 +59,7 @@ extension JobDecoder {
     if let value = fields["webm"] { output.webm = try webm(value, fields.path("webm")) }
     if let value = fields["mov"] {
       output.mov = MOVSettings(
-        size: try videoSize(try self.fields(value, fields.path("mov"), keys: JobDecoder.movKeys), of: .mov))
+        size: try videoSize(try self.fields(value, fields.path("mov"), keys: JobDecoder.movKeys, allowsNull: true), of: .mov))
     }
     if let value = fields["apng"] { output.apng = try apng(value, fields.path("apng")) }
     if let value = fields["webp"] { output.webp = try webp(value, fields.path("webp")) }
@@ -101,7 +101,7 @@ extension JobDecoder {
   }
 
   private func mp4(_ node: YAMLNode, _ path: KeyPath) throws(Diagnostic) -> MP4Settings {
-    let fields = try fields(node, path, keys: JobDecoder.mp4Keys)
+    let fields = try fields(node, path, keys: JobDecoder.mp4Keys, allowsNull: true)
     var settings = MP4Settings()
     if let value = fields["crf"] { settings.crf = try integer(value, fields.path("crf"), in: 1...51) }
     if let value = fields["preset"] {
@@ -127,7 +127,7 @@ extension JobDecoder {
   }
 
   private func gif(_ node: YAMLNode, _ path: KeyPath) throws(Diagnostic) -> GIFSettings {
-    let fields = try fields(node, path, keys: JobDecoder.gifKeys)
+    let fields = try fields(node, path, keys: JobDecoder.gifKeys, allowsNull: true)
     var settings = GIFSettings()
     // At most a GIF's side; the frame's area against --max-side is checked with the job's (`checkOutputSizes`).
     if let value = fields["width"] {
@@ -177,7 +177,7 @@ extension JobDecoder {
   }
 
   private func webm(_ node: YAMLNode, _ path: KeyPath) throws(Diagnostic) -> WebMSettings {
-    let fields = try fields(node, path, keys: JobDecoder.webmKeys)
+    let fields = try fields(node, path, keys: JobDecoder.webmKeys, allowsNull: true)
     var settings = WebMSettings()
     if let value = fields["crf"] { settings.crf = try integer(value, fields.path("crf"), in: 0...63) }
     if let value = fields["speed"] { settings.speed = try integer(value, fields.path("speed"), in: 0...5) }
@@ -189,14 +189,14 @@ extension JobDecoder {
   }
 
   private func apng(_ node: YAMLNode, _ path: KeyPath) throws(Diagnostic) -> APNGSettings {
-    let fields = try fields(node, path, keys: JobDecoder.apngKeys)
+    let fields = try fields(node, path, keys: JobDecoder.apngKeys, allowsNull: true)
     var settings = APNGSettings()
     if let value = fields["loop"] { settings.loop = try loop(value, fields.path("loop"), most: 65534) }
     return settings
   }
 
   private func webp(_ node: YAMLNode, _ path: KeyPath) throws(Diagnostic) -> WebPSettings {
-    let fields = try fields(node, path, keys: JobDecoder.webpKeys)
+    let fields = try fields(node, path, keys: JobDecoder.webpKeys, allowsNull: true)
     var settings = WebPSettings()
     if let value = fields["quality"] { settings.quality = try integer(value, fields.path("quality"), in: 0...100) }
     if let value = fields["lossless"] { settings.lossless = try boolean(value, fields.path("lossless")) }
@@ -205,7 +205,7 @@ extension JobDecoder {
   }
 
   private func png(_ node: YAMLNode, _ path: KeyPath) throws(Diagnostic) -> PNGSettings {
-    let fields = try fields(node, path, keys: JobDecoder.pngKeys)
+    let fields = try fields(node, path, keys: JobDecoder.pngKeys, allowsNull: true)
     var settings = PNGSettings()
     if let value = fields["time"] {
       settings.time = try number(value, fields.path("time"), in: 0...86_400, expected: "a time in seconds from 0 to 86400")
@@ -214,7 +214,7 @@ extension JobDecoder {
   }
 
   private func sheet(_ node: YAMLNode, _ path: KeyPath) throws(Diagnostic) -> SheetSettings {
-    let fields = try fields(node, path, keys: JobDecoder.sheetKeys)
+    let fields = try fields(node, path, keys: JobDecoder.sheetKeys, allowsNull: true)
     var settings = SheetSettings()
     if let value = fields["frames"] { settings.frames = try integer(value, fields.path("frames"), in: 1...100) }
     if let value = fields["columns"] { settings.columns = try integer(value, fields.path("columns"), in: 1...20) }

@@ -144,4 +144,20 @@ import Transitions
     #expect(job.screens == [ScreenSpec(
       name: "home", background: nil, views: [], location: SourceLocation(file: "dir.v2/My_job.v1.cfg", line: 1, column: 12))])
   }
+
+  /// A mapping of optional keys written with no value (`canvas: ~`, or
+  /// `canvas:` above lines all commented out) is an empty one, its
+  /// defaults, as `stage: ~` and a screen's `home:` are: `canvas: ~` was
+  /// "expected a mapping, got ~".
+  @Test static func aMappingWithNoValueIsEmpty() throws {
+    let plain = try JobParser.parse("screens: { home: }\ntimeline: [ hold: 1 ]\n", file: "n.cfg")
+    for written in [
+      "canvas: ~", "canvas:\n  # device: iphone-se", "output: null", "output:",
+      "output: { mp4: ~, gif: ~, png: ~, sheet: ~, webm: ~, mov: ~, apng: ~, webp: }",
+    ] {
+      let job = try JobParser.parse(written + "\nscreens: { home: }\ntimeline: [ hold: 1 ]\n", file: "n.cfg")
+      let same = job.canvas == plain.canvas && job.output == plain.output
+      #expect(same, "\(written)")
+    }
+  }
 }
