@@ -165,8 +165,19 @@ extension JobDecoder {
     }
     guard sides.count == 2, let width = sides[0], let height = sides[1],
       (1...limit).contains(width), (1...limit).contains(height)
-    else { throw mismatch(node, path, expected: expected) }
+    else { throw mismatch(node, path, expected: expected, hint: JobDecoder.sizeHint(node)) }
     return Size(width: width, height: height)
+  }
+
+  /// `; did you mean '390x844'?` for a size written with a capital `X` or
+  /// a multiplication sign (`390X844`, `390×844`) that reads as a size with
+  /// `x`; else nothing.
+  static func sizeHint(_ node: YAMLNode) -> String {
+    guard let text = node.text, text.contains("X") || text.contains("×") else { return "" }
+    let written = text.replacingAll("X", with: "x").replacingAll("×", with: "x")
+    let sides = JobDecoder.sides(ofSize: written)
+    guard sides.count == 2, sides.allSatisfy({ $0.map { $0.isFinite && $0 > 0 } ?? false }) else { return "" }
+    return "; did you mean \(YAMLNode.singleQuoted(written))?"
   }
 
   /// The two numbers of a size written as text, `390x844` (nil for a side

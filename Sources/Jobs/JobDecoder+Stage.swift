@@ -179,7 +179,7 @@ extension JobDecoder {
       let sides = JobDecoder.sides(ofSize: text)
       guard sides.count == 2, let width = sides[0], let height = sides[1],
         [width, height].allSatisfy({ $0.isFinite && abs($0) <= JobDecoder.maximumCoordinate })
-      else { throw mismatch(node, path, expected: expected) }
+      else { throw mismatch(node, path, expected: expected, hint: JobDecoder.sizeHint(node)) }
       return Size(width: width, height: height)
     }
     let v = try numbers(node, path, count: 2, expected: expected)

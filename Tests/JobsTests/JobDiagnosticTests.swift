@@ -119,6 +119,13 @@ let brokenJobs: [BrokenJob] = [
   BrokenJob(
     "quoted canvas side", "canvas: { size: [100, \"200\"] }\n",
     "job.cfg:1:23: error: canvas.size[1]: expected a number of points from 1 to 8192, got \"200\" (in quotes, so text: write 200 without them)"),
+  // A capital X is no size's: said, where it listed the forms alone.
+  BrokenJob(
+    "canvas size with a capital X", "canvas: { size: 390X844 }\n",
+    "job.cfg:1:17: error: canvas.size: expected a size in points: WIDTHxHEIGHT or [WIDTH, HEIGHT], each from 1 to 8192, got \"390X844\"; did you mean '390x844'?"),
+  BrokenJob(
+    "stage size with a capital X", "stage: { size: 600X1000 }\n",
+    "job.cfg:1:16: error: stage.size: expected a size in points: WIDTHxHEIGHT or [WIDTH, HEIGHT], got \"600X1000\"; did you mean '600x1000'?"),
   // MARK: Paths: the system ends one at a NUL, so "a.png\0/../b.png" would open a.png
   BrokenJob(
     "NUL in a screen's image", "screens:\n  home:\n    image: \"shot.png\\0/../b.png\"\ntimeline: [ { hold: 1 } ]\n",
