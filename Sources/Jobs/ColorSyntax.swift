@@ -32,6 +32,18 @@ enum ColorSyntax {
     "tertiarySystemGroupedBackground": rgb(58, 58, 60),
   ]
 
+  /// `#FF8000` for hex digits written without their `#` (`FF8000`, or
+  /// `0xFF8000` as code writes them) that are a colour with it; else nil.
+  /// A number of three decimal digits (`255`, a grey level or a channel)
+  /// is no hex colour missing its `#`.
+  static func hexWithoutHash(_ text: String) -> String? {
+    let prefixed = text.hasPrefix("0x") || text.hasPrefix("0X")
+    let digits = prefixed ? String(text.dropFirst(2)) : text
+    guard !digits.hasPrefix("#"), color("#" + digits) != nil else { return nil }
+    if !prefixed, digits.count == 3, digits.allSatisfy(\.isNumber) { return nil }
+    return "#" + digits
+  }
+
   /// What a colour value may be, for messages.
   static let expected = "a colour: \"#RGB\", \"#RRGGBB\", \"#RRGGBBAA\" or a name like systemBlue"
 

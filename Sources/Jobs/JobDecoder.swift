@@ -152,6 +152,8 @@ struct JobDecoder {
       hint = "; did you mean \(YAMLNode.singleQuoted(trimmed))?"
     } else if let text = node.text, !text.hasPrefix("#"), let match = Suggestion.closest(to: text, in: ColorSyntax.names) {
       hint = "; did you mean '\(match)'?"
+    } else if let text = node.text, let hex = ColorSyntax.hexWithoutHash(text) {
+      hint = "; did you mean \(YAMLNode.singleQuoted(hex))? (quote it: an unquoted # starts a comment)"
     }
     throw mismatch(node, path, expected: ColorSyntax.expected, hint: hint)
   }

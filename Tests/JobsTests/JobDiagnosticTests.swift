@@ -350,6 +350,19 @@ let brokenJobs: [BrokenJob] = [
   BrokenJob(
     "hex colour ending in a space", "canvas: { size: 100x200, background: \"#FFF \" }\n",
     "job.cfg:1:38: error: canvas.background: expected a colour: \"#RGB\", \"#RRGGBB\", \"#RRGGBBAA\" or a name like systemBlue, got \"#FFF \"; did you mean '#FFF'?"),
+  // Hex digits without their `#` (or with code's `0x`) are suggested with it: they were given the forms alone.
+  BrokenJob(
+    "hex colour without its hash", "canvas: { size: 100x200, background: FF8000 }\n",
+    "job.cfg:1:38: error: canvas.background: expected a colour: \"#RGB\", \"#RRGGBB\", \"#RRGGBBAA\" or a name like systemBlue, got \"FF8000\"; did you mean '#FF8000'? (quote it: an unquoted # starts a comment)"),
+  BrokenJob(
+    "hex colour written as code writes it", "canvas: { size: 100x200, background: 0xFF800080 }\n",
+    "job.cfg:1:38: error: canvas.background: expected a colour: \"#RGB\", \"#RRGGBB\", \"#RRGGBBAA\" or a name like systemBlue, got 0xFF800080; did you mean '#FF800080'? (quote it: an unquoted # starts a comment)"),
+  BrokenJob(
+    "digits of no hex colour: no hint", "canvas: { size: 100x200, background: 1234 }\n",
+    "job.cfg:1:38: error: canvas.background: expected a colour: \"#RGB\", \"#RRGGBB\", \"#RRGGBBAA\" or a name like systemBlue, got 1234"),
+  BrokenJob(
+    "a grey level's number: no hint", "canvas: { size: 100x200, background: 255 }\n",
+    "job.cfg:1:38: error: canvas.background: expected a colour: \"#RGB\", \"#RRGGBB\", \"#RRGGBBAA\" or a name like systemBlue, got 255"),
   // A key glued to its value (no space after its colon) is one key to YAML: the error says what to write.
   BrokenJob(
     "key glued to its value", "canvas: { size: 100x200, scale:1 }\n",
