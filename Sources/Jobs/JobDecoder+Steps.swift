@@ -140,12 +140,22 @@ extension JobDecoder {
     return steps
   }
 
+  /// What to write for a step's value that is one key of the step glued
+  /// to its value (`push: to:b`, `pop: duration:1`): YAML reads it as one
+  /// text; else nothing.
+  func gluedStepHint(_ node: YAMLNode) -> String {
+    guard let text = node.text, let colon = text.firstIndex(of: ":"), isStepOption(String(text[..<colon])) else { return "" }
+    return Suggestion.gluedColon(text, in: [String(text[..<colon])], readAs: "value") ?? ""
+  }
+
   /// `- pop` or `- hold 1` (or `"pop"`, as a job written as JSON has it):
   /// a step's name without its colon, which YAML reads as one text, not a
   /// step. The hint writes it as a step (`; a step is its name, a colon and
   /// a value: pop: {}`); empty for any other node.
   static func colonlessStepHint(_ node: YAMLNode) -> String {
     guard case .scalar(let text, _) = node.content else { return "" }
+    // `- hold:1`: the colon is there, with no space after it.
+    if let glued = Suggestion.gluedColon(text, in: stepKeys, readAs: "value") { return glued }
     let name = String(text.prefix { $0 != " " && $0 != "\t" && $0 != "{" })
     guard stepKeys.contains(name) else { return "" }
     let rest = String(text.dropFirst(name.count)).trimmingSpaces
@@ -164,7 +174,8 @@ extension JobDecoder {
     screens: [ScreenSpec], canvas: CanvasSpec, container: Size?
   ) throws(Diagnostic) -> (step: TransitionStep, written: TransitionParameters) {
     guard let pairs = pair.value.pairs else {
-      throw mismatch(pair.value, path, expected: "a mapping: { to: SCREEN, transition: NAME, … }")
+      throw mismatch(
+        pair.value, path, expected: "a mapping: { to: SCREEN, transition: NAME, … }", hint: gluedStepHint(pair.value))
     }
     let fields = Fields(node: pair.value, path: path, pairs: pairs)
     let transitionNode = try requiredStepKey("transition", in: fields, "a transition from the catalog")
@@ -254,7 +265,7 @@ extension JobDecoder {
     } else if let pairs = pair.value.pairs {
       fields = Fields(node: pair.value, path: path, pairs: pairs)
     } else {
-      throw mismatch(pair.value, path, expected: "a mapping of parameters, or nothing")
+      throw mismatch(pair.value, path, expected: "a mapping of parameters, or nothing", hint: gluedStepHint(pair.value))
     }
     var descriptor: TransitionDescriptor
     if let node = fields["transition"] {

@@ -71,7 +71,11 @@ struct JobDecoder {
     notYetSupported: [String] = [], allowsNull: Bool = false
   ) throws(Diagnostic) -> Fields {
     if allowsNull, node.isNull { return Fields(node: node, path: path, pairs: []) }
-    guard let pairs = node.pairs else { throw mismatch(node, path, expected: expected) }
+    guard let pairs = node.pairs else {
+      // `canvas:` above `fps:10`: one text to YAML, where a key of the mapping was meant.
+      let glued = node.text.flatMap { Suggestion.gluedColon($0, in: keys, readAs: "value") } ?? ""
+      throw mismatch(node, path, expected: expected, hint: glued)
+    }
     for pair in pairs where !keys.contains(pair.key) {
       if notYetSupported.contains(pair.key) {
         throw Diagnostic(pair.keyLocation, "\(path.appending(pair.key)): not supported yet")

@@ -53,12 +53,15 @@ public enum Suggestion {
   /// `; YAML reads 'to:b' as one key, as its ':' has no space after it:
   /// write 'to: b'` for a key that is a name among `candidates` glued to
   /// its value by a colon (YAML ends a key only at a colon followed by a
-  /// space), else nil.
-  static func gluedColon(_ key: String, in candidates: [String]) -> String? {
+  /// space), else nil. `what` is what YAML read it as: a key, or, where
+  /// it stands alone (`canvas:` above `fps:10`, `- hold:1`), a value.
+  static func gluedColon(_ key: String, in candidates: [String], readAs what: String = "key") -> String? {
     guard let colon = key.firstIndex(of: ":") else { return nil }
     let name = String(key[..<colon]), value = key[key.index(after: colon)...]
     guard let first = value.first, !first.isWhitespace, candidates.contains(name) else { return nil }
-    return "; YAML reads \(YAMLNode.singleQuoted(key)) as one key, as its ':' has no space after it: "
+    // Lines YAML folded into one value (`fps:10` above `scale:2`) are not one key's value.
+    if what == "value", value.contains(where: \.isWhitespace) { return nil }
+    return "; YAML reads \(YAMLNode.singleQuoted(key)) as one \(what), as its ':' has no space after it: "
       + "write \(YAMLNode.singleQuoted("\(name): \(value)"))"
   }
 

@@ -320,6 +320,16 @@ enum YAMLReader {
           SourceLocation(file: file, line: location.line, column: location.column + 1),
           "invalid YAML: the value after this ':' is missing ('\(next)' follows it); write the value after a space: 'KEY: VALUE'")
       }
+      // `{ progress:[0, 1] }` or `gesture:{ … }`: a key glued to the bracket
+      // that opens its value; libyaml reads the colon as part of a plain
+      // key, which the bracket cannot follow.
+      if !json, problem == "found unexpected ':'", source.character(atLine: location.line, column: location.column) == ":",
+        let next = source.character(atLine: location.line, column: location.column + 1), ["[", "{"].contains(next)
+      {
+        return Diagnostic(
+          location,
+          "invalid YAML: this ':' has no space after it ('\(next)' follows it), so it ends no key; write 'KEY: \(next)…'")
+      }
       // `background: #FFFFFF }`: the comment the # starts hid the closing bracket.
       // libyaml names the bracket that opened the collection ("while parsing a
       // flow mapping"), or, for a value missing at the end of the file ("while

@@ -384,6 +384,23 @@ let brokenJobs: [BrokenJob] = [
   BrokenJob(
     "spring label glued to its value", job("push: { to: detail, transition: circle-spread, spring: { velocity:1 } }"),
     "job.cfg:9:62: error: unknown parameter 'velocity:1' in timeline[0].push.spring; YAML reads 'velocity:1' as one key, as its ':' has no space after it: write 'velocity: 1'"),
+  // Where YAML reads the glued key and its value as one value (a block mapping's only line, a step), or refuses a
+  // bracket after the colon, the error says what to write too: it named the mapping or step expected alone.
+  BrokenJob(
+    "key glued to its value as a mapping's only line", "canvas:\n  fps:10\n",
+    "job.cfg:2:3: error: canvas: expected a mapping, got \"fps:10\"; YAML reads 'fps:10' as one value, as its ':' has no space after it: write 'fps: 10'"),
+  BrokenJob(
+    "keys glued to their values on two lines, which YAML folds into one: no hint", "canvas:\n  fps:10\n  scale:2\n",
+    "job.cfg:2:3: error: canvas: expected a mapping, got \"fps:10 scale:2\""),
+  BrokenJob(
+    "step glued to its value", job("hold:1"),
+    "job.cfg:9:5: error: timeline[0]: expected a step: hold, push, pop, present or dismiss, got \"hold:1\"; YAML reads 'hold:1' as one value, as its ':' has no space after it: write 'hold: 1'"),
+  BrokenJob(
+    "step's key glued to its value outside braces", job("push: to:detail"),
+    "job.cfg:9:11: error: timeline[0].push: expected a mapping: { to: SCREEN, transition: NAME, … }, got \"to:detail\"; YAML reads 'to:detail' as one value, as its ':' has no space after it: write 'to: detail'"),
+  BrokenJob(
+    "key glued to a bracket", job("push: { to: detail, transition: circle-spread, gesture: { progress:[0, 1] } }"),
+    "job.cfg:9:71: error: invalid YAML: this ':' has no space after it ('[' follows it), so it ends no key; write 'KEY: […'"),
   // A near miss of a word from a fixed list is suggested (the contract sweep: these listed the words only).
   BrokenJob(
     "misspelt gesture direction", job("push: { to: detail, transition: circle-spread, gesture: { direction: rigth, distance: [0, 10] } }"),
