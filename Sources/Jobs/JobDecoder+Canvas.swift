@@ -70,7 +70,7 @@ extension JobDecoder {
         let accepted = { (n: Double) in FrameRate.fractional[n] != nil || (n.rounded() == n && (1...120).contains(n)) }
         throw mismatch(
           value, fields.path("fps"), expected: "an integer from 1 to 120, or 23.976, 29.97, 59.94 or 119.88",
-          hint: value.quotedNumberHint(accepted: accepted))
+          hint: value.quotedNumberHint(accepted: accepted) + JobDecoder.rateQuotientHint(value))
       }
     }
     var background = Color.black
@@ -142,6 +142,17 @@ extension JobDecoder {
     throw Diagnostic(
       pair.keyLocation,
       "canvas.orientation: there is no 'device' to turn (canvas.size is used as written; \(advice))")
+  }
+
+  /// `; did you mean 23.976 (24000/1001)?` for a rate written as the
+  /// quotient it is (`24000/1001`, or `30/1` for 30), else nothing.
+  static func rateQuotientHint(_ node: YAMLNode) -> String {
+    guard let rate = node.quotient ?? node.quotedQuotient, rate.isFinite else { return "" }
+    if let match = FrameRate.fractional.first(where: { abs(Double($0.value) * 1000 / 1001 - rate) < 1e-9 }) {
+      return "; did you mean \(JobDecoder.format(match.key)) (\(match.value * 1000)/1001)?"
+    }
+    guard rate.rounded() == rate, (1...120).contains(rate) else { return "" }
+    return "; did you mean \(JobDecoder.format(rate))?"
   }
 
   /// `WIDTHxHEIGHT` (text) or `[WIDTH, HEIGHT]`, each from 1 to 8192 points

@@ -119,6 +119,13 @@ let brokenJobs: [BrokenJob] = [
   BrokenJob(
     "quoted canvas side", "canvas: { size: [100, \"200\"] }\n",
     "job.cfg:1:23: error: canvas.size[1]: expected a number of points from 1 to 8192, got \"200\" (in quotes, so text: write 200 without them)"),
+  // An NTSC rate written as the quotient README says it is: suggested by its name (it listed the rates alone).
+  BrokenJob(
+    "fps as its quotient", "canvas: { fps: 24000/1001 }\n",
+    "job.cfg:1:16: error: canvas.fps: expected an integer from 1 to 120, or 23.976, 29.97, 59.94 or 119.88, got \"24000/1001\"; did you mean 23.976 (24000/1001)?"),
+  BrokenJob(
+    "whole fps as a quotient", "canvas: { fps: 30/1 }\n",
+    "job.cfg:1:16: error: canvas.fps: expected an integer from 1 to 120, or 23.976, 29.97, 59.94 or 119.88, got \"30/1\"; did you mean 30?"),
   // A capital X is no size's: said, where it listed the forms alone.
   BrokenJob(
     "canvas size with a capital X", "canvas: { size: 390X844 }\n",
