@@ -114,9 +114,23 @@ struct JobDecoder {
     _ node: YAMLNode, _ path: KeyPath, in range: ClosedRange<Double>, expected: String
   ) throws(Diagnostic) -> Double {
     guard let value = node.number, value.isFinite, range.contains(value) else {
-      throw mismatch(node, path, expected: expected, hint: node.quotedNumberHint { range.contains($0) })
+      let hint = node.quotedNumberHint { range.contains($0) }
+      throw mismatch(node, path, expected: expected, hint: hint.isEmpty ? JobDecoder.decimalCommaHint(node, in: range) : hint)
     }
     return value
+  }
+
+  /// `; did you mean 1.5?` for a number written with a decimal comma
+  /// (`1,5`, as German or French write it) that is one in `range` with a
+  /// point; else nothing. Three digits after the comma (`1,000`) may be
+  /// a thousands separator: nothing for them.
+  static func decimalCommaHint(_ node: YAMLNode, in range: ClosedRange<Double>) -> String {
+    guard let text = node.text, text.filter({ $0 == "," }).count == 1,
+      let after = text.split(separator: ",", omittingEmptySubsequences: false).last, after.count != 3
+    else { return "" }
+    let written = text.replacingAll(",", with: ".")
+    guard let value = YAMLNode.number(fromPlain: written), value.isFinite, range.contains(value) else { return "" }
+    return "; did you mean \(written)? (a decimal point, not a comma)"
   }
 
   /// A plain whole number in `range` (`60` or `60.0`), described as

@@ -133,6 +133,13 @@ let brokenJobs: [BrokenJob] = [
   BrokenJob(
     "stage size with a capital X", "stage: { size: 600X1000 }\n",
     "job.cfg:1:16: error: stage.size: expected a size in points: WIDTHxHEIGHT or [WIDTH, HEIGHT], got \"600X1000\"; did you mean '600x1000'?"),
+  // A decimal comma is suggested as a point (it got the range alone).
+  BrokenJob(
+    "hold with a decimal comma", job("hold: 1,5"),
+    "job.cfg:9:11: error: timeline[0].hold: expected a number of seconds from 0 to 600, got \"1,5\"; did you mean 1.5? (a decimal point, not a comma)"),
+  BrokenJob(
+    "a thousands comma: no hint", job("hold: 1,000"),
+    "job.cfg:9:11: error: timeline[0].hold: expected a number of seconds from 0 to 600, got \"1,000\""),
   // MARK: Paths: the system ends one at a NUL, so "a.png\0/../b.png" would open a.png
   BrokenJob(
     "NUL in a screen's image", "screens:\n  home:\n    image: \"shot.png\\0/../b.png\"\ntimeline: [ { hold: 1 } ]\n",
