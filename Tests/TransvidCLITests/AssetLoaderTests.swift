@@ -27,6 +27,19 @@ import TransvidCLI
     """
   }
 
+  /// Expects the job whose one view's font is `file` (YAML, as written
+  /// after `file:`) to fail at that key with `message` after
+  /// `screens.home.views[0].font: `.
+  static func expectFontError(file: String, in dir: String, _ message: String) throws {
+    let font = try write(
+      "canvas: { size: 60x80, scale: 1 }\nscreens:\n  home:\n    views:\n"
+        + "      - { frame: [0, 0, 60, 40], text: Hi, font: { file: \(file) } }\ntimeline: [hold: 0.1]\n",
+      to: "font.cfg", in: dir)
+    #expect(throws: Diagnostic(SourceLocation(file: font, line: 5, column: 58), "screens.home.views[0].font: \(message)")) {
+      try AssetLoader.makeRenderer(for: try JobParser.load(path: font))
+    }
+  }
+
   /// The file checks before rendering: a missing file and a folder are
   /// reported at their `image:` key without decoding anything.
   @Test func missingImageAndFolderAreReportedAtTheirKey() throws {
@@ -73,15 +86,7 @@ import TransvidCLI
       }
     }
     try write("not read", to: "App.ttf", in: dir)
-    let font = try write(
-      "canvas: { size: 60x80, scale: 1 }\nscreens:\n  home:\n    views:\n"
-        + "      - { frame: [0, 0, 60, 40], text: Hi, font: { file: \"App.ttf \" } }\ntimeline: [hold: 0.1]\n",
-      to: "font.cfg", in: dir)
-    #expect(throws: Diagnostic(
-      SourceLocation(file: font, line: 5, column: 58),
-      "screens.home.views[0].font: cannot load font 'App.ttf ': \(missing); the path ends in a space; did you mean 'App.ttf'?")) {
-      try AssetLoader.makeRenderer(for: try JobParser.load(path: font))
-    }
+    try Self.expectFontError(file: "\"App.ttf \"", in: dir, "cannot load font 'App.ttf ': \(missing); the path ends in a space; did you mean 'App.ttf'?")
     try write("{}", to: "App.xcstrings", in: dir)
     let strings = try write(
       "locales: [en]\nstrings: |\n  App.xcstrings\ncanvas: { size: 60x80, scale: 1 }\nscreens: { home: {} }\ntimeline: [hold: 0.1]\n",
@@ -117,15 +122,7 @@ import TransvidCLI
       }
     }
     try write("not read", to: "App.ttf", in: dir)
-    let font = try write(
-      "canvas: { size: 60x80, scale: 1 }\nscreens:\n  home:\n    views:\n"
-        + "      - { frame: [0, 0, 60, 40], text: Hi, font: { file: app.ttf } }\ntimeline: [hold: 0.1]\n",
-      to: "font.cfg", in: dir)
-    #expect(throws: Diagnostic(
-      SourceLocation(file: font, line: 5, column: 58),
-      "screens.home.views[0].font: cannot load font 'app.ttf': \(missing); did you mean 'App.ttf'? \(mac)")) {
-      try AssetLoader.makeRenderer(for: try JobParser.load(path: font))
-    }
+    try Self.expectFontError(file: "app.ttf", in: dir, "cannot load font 'app.ttf': \(missing); did you mean 'App.ttf'? \(mac)")
   }
 
   /// A path the job writes is echoed on one line, as values are: a block
@@ -142,15 +139,7 @@ import TransvidCLI
       SourceLocation(file: image, line: 4, column: 5), "screens.home.image: cannot read 'shot.png\\u{a}': No such file or directory")) {
       try AssetLoader.checkFiles(of: try JobParser.load(path: image))
     }
-    let font = try write(
-      "canvas: { size: 60x80, scale: 1 }\nscreens:\n  home:\n    views:\n"
-        + "      - { frame: [0, 0, 60, 40], text: Hi, font: { file: \"App\\u200B.ttf\" } }\ntimeline: [hold: 0.1]\n",
-      to: "font.cfg", in: dir)
-    #expect(throws: Diagnostic(
-      SourceLocation(file: font, line: 5, column: 58),
-      "screens.home.views[0].font: cannot load font 'App\\u{200b}.ttf': No such file or directory")) {
-      try AssetLoader.makeRenderer(for: try JobParser.load(path: font))
-    }
+    try Self.expectFontError(file: "\"App\\u200B.ttf\"", in: dir, "cannot load font 'App\\u{200b}.ttf': No such file or directory")
     let strings = try write(
       "locales: [en]\nstrings: \"App\\r.xcstrings\"\ncanvas: { size: 60x80, scale: 1 }\nscreens: { home: {} }\ntimeline: [hold: 0.1]\n",
       to: "strings.cfg", in: dir)
