@@ -206,6 +206,28 @@ struct SourceText: Sendable {
     return (start, written)
   }
 
+  /// The colon of a block key glued to the bracket that opens its value
+  /// (`canvas:{ size: 60x80, scale: 1 }`, `- push:[…]`) on `location`'s
+  /// line before it, and the key, or nil. YAML reads `canvas:{ size` as one
+  /// plain key, so the line's next `: ` is a mapping value out of place.
+  func gluedBracketKey(before location: SourceLocation) -> (colon: SourceLocation, key: String)? {
+    let line = scalars(ofLine: location.line)
+    var i = 0
+    while i < line.count, line[i] == " " { i += 1 }
+    if i + 1 < line.count, line[i] == "-", line[i + 1] == " " {
+      i += 1
+      while i < line.count, line[i] == " " { i += 1 }
+    }
+    let start = i
+    while i < line.count, line[i].properties.isAlphabetic || line[i].properties.numericType != nil || ["_", "-", "."].contains(line[i]) {
+      i += 1
+    }
+    guard i > start, i + 1 < line.count, i + 1 < location.column - 1, line[i] == ":", ["{", "["].contains(line[i + 1]) else { return nil }
+    var key = ""
+    key.unicodeScalars.append(contentsOf: line[start..<i])
+    return (SourceLocation(file: file, line: location.line, column: i + 1), key)
+  }
+
   /// The Unicode scalars of 1-based line `number`, without its line end.
   private func scalars(ofLine number: Int) -> [Unicode.Scalar] {
     var l = 1

@@ -309,6 +309,16 @@ enum YAMLReader {
           "invalid YAML: the ': ' inside this unquoted \(call.name)(…) reads as a key's colon; "
             + "quote the whole value: \"\(call.name)(…)\"")
       }
+      // `canvas:{ size: 60x80, scale: 1 }`: a block key glued to the bracket
+      // that opens its value; YAML reads `canvas:{ size` as one key, and the
+      // next `: ` on the line as a value out of place.
+      if !json, problem == "mapping values are not allowed in this context", let glued = source.gluedBracketKey(before: location),
+        let next = source.character(atLine: glued.colon.line, column: glued.colon.column + 1)
+      {
+        return Diagnostic(
+          glued.colon,
+          "invalid YAML: this ':' has no space after it ('\(next)' follows it), so it ends no key; write '\(glued.key): \(next)…'")
+      }
       // `{ duration:}` or `{ duration:, delay: 1 }`: a key whose value is
       // missing, as YAML 1.2 reads it; libyaml reads the colon as part of the
       // key, which the bracket or comma then cuts. Said just after the

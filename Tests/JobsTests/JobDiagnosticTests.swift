@@ -415,6 +415,12 @@ let brokenJobs: [BrokenJob] = [
   BrokenJob(
     "key glued to a bracket", job("push: { to: detail, transition: circle-spread, gesture: { progress:[0, 1] } }"),
     "job.cfg:9:71: error: invalid YAML: this ':' has no space after it ('[' follows it), so it ends no key; write 'KEY: […'"),
+  BrokenJob(
+    "block key glued to the bracket of its flow value", "canvas:{ size: 60x80, scale: 1 }\n",
+    "job.cfg:1:7: error: invalid YAML: this ':' has no space after it ('{' follows it), so it ends no key; write 'canvas: {…'"),
+  BrokenJob(
+    "step glued to the bracket of its flow value", job("push:{ to: detail, transition: circle-spread }"),
+    "job.cfg:9:9: error: invalid YAML: this ':' has no space after it ('{' follows it), so it ends no key; write 'push: {…'"),
   // A near miss of a word from a fixed list is suggested (the contract sweep: these listed the words only).
   BrokenJob(
     "misspelt gesture direction", job("push: { to: detail, transition: circle-spread, gesture: { direction: rigth, distance: [0, 10] } }"),
