@@ -70,7 +70,7 @@ extension JobDecoder {
         let accepted = { (n: Double) in FrameRate.fractional[n] != nil || (n.rounded() == n && (1...120).contains(n)) }
         throw mismatch(
           value, fields.path("fps"), expected: "an integer from 1 to 120, or 23.976, 29.97, 59.94 or 119.88",
-          hint: value.quotedNumberHint(accepted: accepted) + JobDecoder.rateQuotientHint(value))
+          hint: value.quotedNumberHint(accepted: accepted) + JobDecoder.rateHint(value))
       }
     }
     var background = Color.black
@@ -145,8 +145,14 @@ extension JobDecoder {
   }
 
   /// `; did you mean 23.976 (24000/1001)?` for a rate written as the
-  /// quotient it is (`24000/1001`, or `30/1` for 30), else nothing.
-  static func rateQuotientHint(_ node: YAMLNode) -> String {
+  /// quotient it is (`24000/1001`, or `30/1` for 30) or rounded otherwise
+  /// (`23.98`, `59.9`: within 0.05 of the rate README names), else nothing.
+  static func rateHint(_ node: YAMLNode) -> String {
+    if let number = node.number, number.isFinite, number.rounded() != number,
+      let near = FrameRate.fractional.first(where: { abs($0.key - number) < 0.05 })
+    {
+      return "; did you mean \(JobDecoder.format(near.key)) (\(near.value * 1000)/1001)?"
+    }
     guard let rate = node.quotient ?? node.quotedQuotient, rate.isFinite else { return "" }
     if let match = FrameRate.fractional.first(where: { abs(Double($0.value) * 1000 / 1001 - rate) < 1e-9 }) {
       return "; did you mean \(JobDecoder.format(match.key)) (\(match.value * 1000)/1001)?"

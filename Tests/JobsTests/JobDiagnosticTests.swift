@@ -126,6 +126,16 @@ let brokenJobs: [BrokenJob] = [
   BrokenJob(
     "whole fps as a quotient", "canvas: { fps: 30/1 }\n",
     "job.cfg:1:16: error: canvas.fps: expected an integer from 1 to 120, or 23.976, 29.97, 59.94 or 119.88, got \"30/1\"; did you mean 30?"),
+  // An NTSC rate rounded otherwise than README writes it: suggested (it listed the rates alone).
+  BrokenJob(
+    "fps of an NTSC rate rounded up", "canvas: { fps: 23.98 }\n",
+    "job.cfg:1:16: error: canvas.fps: expected an integer from 1 to 120, or 23.976, 29.97, 59.94 or 119.88, got 23.98; did you mean 23.976 (24000/1001)?"),
+  BrokenJob(
+    "fps of an NTSC rate cut short", "canvas: { fps: 59.9 }\n",
+    "job.cfg:1:16: error: canvas.fps: expected an integer from 1 to 120, or 23.976, 29.97, 59.94 or 119.88, got 59.9; did you mean 59.94 (60000/1001)?"),
+  BrokenJob(
+    "fps of no NTSC rate: no hint", "canvas: { fps: 29.5 }\n",
+    "job.cfg:1:16: error: canvas.fps: expected an integer from 1 to 120, or 23.976, 29.97, 59.94 or 119.88, got 29.5"),
   // A capital X is no size's: said, where it listed the forms alone.
   BrokenJob(
     "canvas size with a capital X", "canvas: { size: 390X844 }\n",

@@ -69,8 +69,8 @@ let brokenWebFormatJobs: [BrokenJob] = [
     "unknown target", "output: { target: gihtub }\n",
     "job.cfg:1:19: error: output.target: unknown target \"gihtub\"; did you mean 'github'?"),
   BrokenJob(
-    "fps not an NTSC rate", "canvas: { fps: 59.9 }\n",
-    "job.cfg:1:16: error: canvas.fps: expected an integer from 1 to 120, or 23.976, 29.97, 59.94 or 119.88, got 59.9"),
+    "fps not an NTSC rate", "canvas: { fps: 59.5 }\n",
+    "job.cfg:1:16: error: canvas.fps: expected an integer from 1 to 120, or 23.976, 29.97, 59.94 or 119.88, got 59.5"),
   BrokenJob(
     "unknown format near webm", "output: { formats: [webn] }\n",
     "job.cfg:1:21: error: output.formats[0]: unknown format \"webn\"; did you mean 'webm'?"),
