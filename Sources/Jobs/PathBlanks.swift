@@ -24,10 +24,7 @@ public enum PathBlanks {
     else { return "" }
     var trimmed = ""
     trimmed.unicodeScalars.append(contentsOf: scalars[first...last])
-    // `resolved` is `written` behind the job's folder (or `written` itself, absolute).
-    guard resolved.utf8.count >= written.utf8.count, resolved.utf8.suffix(written.utf8.count).elementsEqual(written.utf8)
-    else { return "" }
-    let folder = String(decoding: resolved.utf8.dropLast(written.utf8.count), as: UTF8.self)
+    guard let folder = PathHint.folder(of: written, in: resolved) else { return "" }
     let candidate = trimmed.hasPrefix("/") ? trimmed : folder + trimmed
     var info = stat()
     guard stat(resolved, &info) != 0, stat(candidate, &info) == 0 else { return "" }

@@ -17,15 +17,12 @@ public enum PathCase {
   /// job writes it, which `resolved` opens) names nothing and names one file
   /// when each part is read ignoring case; else nothing.
   public static func hint(written: String, resolved: String) -> String {
-    // `resolved` is `written` behind the job's folder (or `written` itself, absolute).
-    guard !written.isEmpty, resolved.utf8.count >= written.utf8.count,
-      resolved.utf8.suffix(written.utf8.count).elementsEqual(written.utf8)
-    else { return "" }
+    guard !written.isEmpty, let folder = PathHint.folder(of: written, in: resolved) else { return "" }
     var info = stat()
     guard stat(resolved, &info) != 0 else { return "" }
     let parts = written.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
     guard parts.count <= maximumParts else { return "" }
-    var prefix = String(decoding: resolved.utf8.dropLast(written.utf8.count), as: UTF8.self)
+    var prefix = folder
     var named: [String] = []
     var changed = false
     for part in parts {
@@ -39,8 +36,7 @@ public enum PathCase {
       prefix += name + "/"
     }
     let path = named.joined(separator: "/")
-    let found = String(decoding: resolved.utf8.dropLast(written.utf8.count), as: UTF8.self) + path
-    guard changed, stat(found, &info) == 0 else { return "" }
+    guard changed, stat(folder + path, &info) == 0 else { return "" }
     return "; did you mean '\(SourceLocation.shown(path))'? (file names here tell case apart, as a Mac's disk does not)"
   }
 
