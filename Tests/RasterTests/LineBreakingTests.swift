@@ -27,17 +27,51 @@ import Testing
     let result = lines(sentence, fonts: TestFonts.latinOnly, width: width)
     #expect(result.count > 3)
     #expect(result.joined(separator: " ") == sentence)
+    #expect(result.last == "far away")
     func measured(_ s: String) -> Double {
       Label(s, style: TextStyle(size: 20)).width(scale: 1, fonts: TestFonts.latinOnly)
     }
     for (i, line) in result.enumerated() {
       #expect(measured(line) <= width, "line \(i) '\(line)' is wider than the frame")
-      // Greedy: the next line's first word would not have fitted.
-      if i + 1 < result.count {
+      // Greedy: the next line's first word would not have fitted; but the
+      // line above the last, which gave its last word to the last line's
+      // one ("far away", pushed out: noWordIsLeftAloneOnTheLastLine).
+      if i + 2 < result.count {
         let next = result[i + 1].split(separator: " ")[0]
         #expect(measured(line + " " + next) > width, "'\(next)' fits on line \(i) '\(line)'")
       }
     }
+  }
+
+  /// UILabel leaves no word alone on a paragraph's last line (its standard
+  /// line-break strategy pushes out the line above, since iOS 11): where
+  /// greedy filling would leave one, the last word of the line above goes
+  /// down with it, if the two fit; each paragraph on its own. Text with no
+  /// spaces to break at (Japanese) and a last line that is a cut word's
+  /// rest are filled greedily.
+  @Test static func noWordIsLeftAloneOnTheLastLine() {
+    func measured(_ s: String) -> Double { Label(s, style: TextStyle(size: 20)).width(scale: 1, fonts: TestFonts.latinOnly) }
+    let text = "Share your photos with friends"
+    // Just too narrow for the whole text: greedy filling would leave "friends" alone.
+    let width = measured("Share your photos with") + 1
+    let ok = measured(text) > width && measured("with friends") <= width
+    #expect(ok)
+    #expect(lines(text, fonts: TestFonts.latinOnly, width: width) == ["Share your photos", "with friends"])
+    // Each paragraph on its own; the last line of two words is left as it is.
+    #expect(
+      lines(text + "\nand family too", fonts: TestFonts.latinOnly, width: width)
+        == ["Share your photos", "with friends", "and family too"])
+    #expect(lines("Share your photos with two friends", fonts: TestFonts.latinOnly, width: width) == [
+      "Share your photos with", "two friends",
+    ])
+    // The two words would not fit one line: the word stays alone.
+    let narrow = measured("photos") + 1
+    let alone = lines("Share photos extraordinarily", fonts: TestFonts.latinOnly, width: measured("extraordinarily") + 1)
+    #expect(alone == ["Share photos", "extraordinarily"])
+    // A line above of one word has none to give.
+    #expect(lines("photos dogs", fonts: TestFonts.latinOnly, width: narrow) == ["photos", "dogs"])
+    // An orphan after a line that was the end of a cut word is left too.
+    #expect(lines("Supercalifragilistic ok", fonts: TestFonts.latinOnly, width: 80).last?.hasSuffix(" ok") == true)
   }
 
   @Test static func aWordWiderThanTheLineIsCutBetweenLetters() {

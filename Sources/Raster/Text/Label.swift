@@ -154,7 +154,8 @@ public struct Label: Hashable, Sendable {
   }
 
   /// The lines the text wraps into at `width` points, as `TextBlock` breaks
-  /// them (UAX #14 opportunities, greedy, no limit on their number), each a
+  /// them (UAX #14 opportunities, greedy but for a last word pushed out not
+  /// to stand alone, no limit on their number), each a
   /// one-line label of this style: its text in logical order without its
   /// trailing spaces, in its paragraph's direction and with its levels (as
   /// `TextBlock` orders its lines: an English caption's second line

@@ -1,9 +1,10 @@
 /// A label's text in lines, as `UILabel` draws it when `numberOfLines` is
 /// not 1: each paragraph (text between line breaks) filled greedily, a line
 /// ending at the last break opportunity (`LineBreaks`) that fits the width,
-/// its trailing spaces hanging outside it; a word wider than the line is
-/// cut between clusters; a line that ends at a soft hyphen (U+00AD) shows a
-/// hyphen there, as TextKit does. The bidirectional algorithm resolves
+/// its trailing spaces hanging outside it, except that a last line of one
+/// word takes the word before it along (`pushOut`); a word wider than the
+/// line is cut between clusters; a line that ends at a soft hyphen (U+00AD)
+/// shows a hyphen there, as TextKit does. The bidirectional algorithm resolves
 /// levels on the whole paragraph (UAX #9); each line is shaped and
 /// reordered on its own by them (rules L1–L2) in its paragraph's
 /// direction, and drawn whole: a line the breaker chose never ends in "…".
@@ -154,7 +155,7 @@ struct TextBlock {
 
   static func isWhitespace(_ value: UInt32) -> Bool { Unicode.Scalar(value)?.properties.isWhitespace ?? false }
 
-  /// The lines `scalars` fills, greedily: each ends at the last break
+  /// The lines `scalars` fills, greedily (then `pushOut`): each ends at the last break
   /// opportunity whose text (less trailing spaces) fits `maxWidth` pixels,
   /// or, when not even the first word fits, after as many whole clusters as
   /// fit (at least one). Breaks are found with the paragraph's shaped
@@ -243,6 +244,31 @@ struct TextBlock {
       result.append((start..<end!, hyphen))
       start = end!
     }
+    pushOut(&result, scalars, breaks: breaks, fits: { fits($0, $1) && fitsDrawn($0, $1) })
     return result
+  }
+
+  /// UILabel's standard line-break strategy (`NSLineBreakStrategy.pushOut`,
+  /// in every label since iOS 11): a paragraph whose last line would hold
+  /// one word alone pushes the word before it down from the line above,
+  /// where the two fit, so no word is left an orphan. A word is what
+  /// follows a space up to the next break; text broken between characters
+  /// (Chinese, Japanese) or inside a word has none to push, and a line that
+  /// would be emptied or is a word's cut piece keeps its words.
+  static func pushOut(
+    _ lines: inout [(range: Range<Int>, hyphen: Bool)], _ scalars: [UInt32], breaks: [Int],
+    fits: (Int, Int) -> Bool
+  ) {
+    guard lines.count >= 2 else { return }
+    let last = lines[lines.count - 1].range, above = lines[lines.count - 2].range
+    let n = scalars.count
+    func followsSpace(_ i: Int) -> Bool { i > 0 && isWhitespace(scalars[i - 1]) }
+    guard followsSpace(last.lowerBound), above.upperBound == last.lowerBound,
+      !breaks.contains(where: { $0 > last.lowerBound && $0 < n }),
+      let word = breaks.last(where: { $0 > above.lowerBound && $0 < above.upperBound }), followsSpace(word),
+      fits(above.lowerBound, word), fits(word, n)
+    else { return }
+    lines[lines.count - 2] = (above.lowerBound..<word, false)
+    lines[lines.count - 1] = (word..<n, false)
   }
 }
