@@ -229,7 +229,7 @@ struct SourceText: Sendable {
   }
 
   /// The Unicode scalars of 1-based line `number`, without its line end.
-  private func scalars(ofLine number: Int) -> [Unicode.Scalar] {
+  func scalars(ofLine number: Int) -> [Unicode.Scalar] {
     var l = 1
     var line: [Unicode.Scalar] = []
     var previous: Unicode.Scalar?

@@ -357,6 +357,13 @@ enum YAMLReader {
           "invalid YAML: this # starts a comment, which hides the rest of the line and the bracket that closes "
             + "the { … } or [ … ] it is in; quote a hex colour: \"#RRGGBB\"")
       }
+      // A tab in a line's indentation, where YAML reads spaces only: libyaml
+      // names the rule broken and the value before the line, not what to write.
+      if !json, problem == "found a tab character that violates indentation"
+        || problem == "found a tab character where an indentation space is expected"
+      {
+        return Diagnostic(location, "invalid YAML: " + tabIndentation(atLine: location.line, in: source, context: context))
+      }
       if let context {
         let at = place(parser.context_mark)
         message += at == location ? " (\(context))" : " (\(context) at line \(at.line), column \(at.column))"
@@ -366,6 +373,23 @@ enum YAMLReader {
       }
       return Diagnostic(location, message)
     }
+  }
+
+  /// What to write for a tab libyaml found in the indentation of 1-based
+  /// `line`: YAML indents with spaces only, and after a plain value
+  /// (`context` "while scanning a plain scalar") it takes the blanks that
+  /// start even a blank line or a comment line as indentation.
+  private static func tabIndentation(atLine line: Int, in source: SourceText, context: String?) -> String {
+    let text = source.scalars(ofLine: line)
+    let first = text.first { $0 != " " && $0 != "\t" }
+    let spaces = "YAML indents with spaces only"
+    if first == nil { return "this blank line holds a tab, which YAML reads as indentation here; \(spaces): remove the tab" }
+    if context == "while scanning a block scalar" {
+      return "this line of a block scalar (| or >) is indented with a tab; \(spaces): write spaces in its place "
+        + "(a tab after the indentation's spaces is kept as text)"
+    }
+    if first == "#" { return "this comment line is indented with a tab; \(spaces): write spaces in its place" }
+    return "this line is indented with a tab; \(spaces): write spaces in its place"
   }
 
   /// Stacks events into nodes.

@@ -72,6 +72,20 @@ let brokenJobs: [BrokenJob] = [
   BrokenJob(
     "tab indentation", "canvas:\n\tfps: 60\n",
     "job.cfg:2:1: error: invalid YAML: found character that cannot start any token (while scanning for the next token); indent with spaces, not tabs"),
+  // A tab libyaml meets in the indentation after a value, or of a block scalar's line, says what to write: it
+  // named the rule ("found a tab character that violates indentation") and the value on the line before.
+  BrokenJob(
+    "tab indenting a line after a value", "canvas:\n  fps: 60\n\tscale: 2\n",
+    "job.cfg:3:1: error: invalid YAML: this line is indented with a tab; YAML indents with spaces only: write spaces in its place"),
+  BrokenJob(
+    "tab in a blank line after a value", "canvas:\n  fps: 60\n\t\n",
+    "job.cfg:3:1: error: invalid YAML: this blank line holds a tab, which YAML reads as indentation here; YAML indents with spaces only: remove the tab"),
+  BrokenJob(
+    "tab indenting a comment line after a value", "canvas:\n  fps: 60\n  \t# frames\n",
+    "job.cfg:3:3: error: invalid YAML: this comment line is indented with a tab; YAML indents with spaces only: write spaces in its place"),
+  BrokenJob(
+    "tab indenting a block scalar's line", "name: |\n  demo\n\t  x\n",
+    "job.cfg:3:1: error: invalid YAML: this line of a block scalar (| or >) is indented with a tab; YAML indents with spaces only: write spaces in its place (a tab after the indentation's spaces is kept as text)"),
   BrokenJob(
     "unclosed flow sequence", "name: demo\ntimeline: [hold: 1\nscreens: {}\n",
     "job.cfg:3:8: error: invalid YAML: did not find expected ',' or ']' (while parsing a flow sequence at line 2, column 11)"),
