@@ -357,6 +357,14 @@ enum YAMLReader {
           "invalid YAML: this # starts a comment, which hides the rest of the line and the bracket that closes "
             + "the { … } or [ … ] it is in; quote a hex colour: \"#RRGGBB\"")
       }
+      // `%YAML 1.3`: libyaml reads 1.1 and 1.2 documents only, and says
+      // "found incompatible YAML document" at the directive's `%`.
+      if !json, problem == "found incompatible YAML document", let version = yamlVersion(at: location, in: source) {
+        return Diagnostic(
+          version.location,
+          "invalid YAML: this file asks for YAML \(version.text), which transvid does not read (it reads 1.2 and 1.1): "
+            + "write '%YAML 1.2', or leave the line out")
+      }
       // A tab in a line's indentation, where YAML reads spaces only: libyaml
       // names the rule broken and the value before the line, not what to write.
       if !json, problem == "found a tab character that violates indentation"
@@ -373,6 +381,23 @@ enum YAMLReader {
       }
       return Diagnostic(location, message)
     }
+  }
+
+  /// The version a `%YAML` directive starting at `directive` names, and
+  /// where it is, or nil when no `%YAML` starts there.
+  private static func yamlVersion(at directive: SourceLocation, in source: SourceText) -> (text: String, location: SourceLocation)? {
+    let line = source.scalars(ofLine: directive.line)
+    let name: [Unicode.Scalar] = ["%", "Y", "A", "M", "L"]
+    var i = directive.column - 1
+    guard i >= 0, i + name.count <= line.count, Array(line[i..<(i + name.count)]) == name else { return nil }
+    i += name.count
+    while i < line.count, line[i] == " " || line[i] == "\t" { i += 1 }
+    var end = i
+    while end < line.count, line[end] != " ", line[end] != "\t", line[end] != "#" { end += 1 }
+    guard end > i else { return nil }
+    var text = ""
+    text.unicodeScalars.append(contentsOf: line[i..<end])
+    return (text, SourceLocation(file: directive.file, line: directive.line, column: i + 1))
   }
 
   /// What to write for a tab libyaml found in the indentation of 1-based

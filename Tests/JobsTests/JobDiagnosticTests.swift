@@ -86,6 +86,13 @@ let brokenJobs: [BrokenJob] = [
   BrokenJob(
     "tab indenting a block scalar's line", "name: |\n  demo\n\t  x\n",
     "job.cfg:3:1: error: invalid YAML: this line of a block scalar (| or >) is indented with a tab; YAML indents with spaces only: write spaces in its place (a tab after the indentation's spaces is kept as text)"),
+  // A %YAML directive of a version libyaml does not read names what to write: it said "found incompatible YAML document".
+  BrokenJob(
+    "YAML 1.3 directive", "%YAML 1.3\n---\ncanvas: { fps: 30 }\n",
+    "job.cfg:1:7: error: invalid YAML: this file asks for YAML 1.3, which transvid does not read (it reads 1.2 and 1.1): write '%YAML 1.2', or leave the line out"),
+  BrokenJob(
+    "YAML 2.0 directive after a comment", "# demo\n%YAML   2.0 # new\n---\ncanvas: { fps: 30 }\n",
+    "job.cfg:2:9: error: invalid YAML: this file asks for YAML 2.0, which transvid does not read (it reads 1.2 and 1.1): write '%YAML 1.2', or leave the line out"),
   BrokenJob(
     "unclosed flow sequence", "name: demo\ntimeline: [hold: 1\nscreens: {}\n",
     "job.cfg:3:8: error: invalid YAML: did not find expected ',' or ']' (while parsing a flow sequence at line 2, column 11)"),
