@@ -55,13 +55,20 @@ public enum Suggestion {
   /// its value by a colon (YAML ends a key only at a colon followed by a
   /// space), else nil. `what` is what YAML read it as: a key, or, where
   /// it stands alone (`canvas:` above `fps:10`, `- hold:1`), a value.
+  /// A colon followed by a blank YAML reads as text (`hold:\u{a0}1`,
+  /// `LookalikeBlank`) is glued so too, and said so.
   static func gluedColon(_ key: String, in candidates: [String], readAs what: String = "key") -> String? {
-    guard let colon = key.firstIndex(of: ":") else { return nil }
-    let name = String(key[..<colon]), value = key[key.index(after: colon)...]
+    guard let colon = key.unicodeScalars.firstIndex(of: ":") else { return nil }
+    let name = String(key.unicodeScalars[..<colon])
+    var rest = key.unicodeScalars[key.unicodeScalars.index(after: colon)...]
+    let blank = rest.first.flatMap { LookalikeBlank.contains($0) ? $0 : nil }
+    if blank != nil { rest = rest.drop(while: LookalikeBlank.contains) }
+    let value = String(rest)
     guard let first = value.first, !first.isWhitespace, candidates.contains(name) else { return nil }
     // Lines YAML folded into one value (`fps:10` above `scale:2`) are not one key's value.
     if what == "value", value.contains(where: \.isWhitespace) { return nil }
-    return "; YAML reads \(YAMLNode.singleQuoted(key)) as one \(what), as its ':' has no space after it: "
+    let why = blank.map { "its ':' is followed by a \(LookalikeBlank.name(of: $0)), which YAML does not read as a space" }
+    return "; YAML reads \(YAMLNode.singleQuoted(key)) as one \(what), as \(why ?? "its ':' has no space after it"): "
       + "write \(YAMLNode.singleQuoted("\(name): \(value)"))"
   }
 

@@ -365,6 +365,14 @@ enum YAMLReader {
           "invalid YAML: this file asks for YAML \(version.text), which transvid does not read (it reads 1.2 and 1.1): "
             + "write '%YAML 1.2', or leave the line out")
       }
+      // A no-break space alone on a line or before its text (`\u{a0}` above a
+      // key), or after a key's colon (`scale:\u{a0}1`): YAML reads a key
+      // without its ':' there, and libyaml says so at the line after it.
+      if !json, problem == "could not find expected ':'", context == "while scanning a simple key",
+        let blank = lookalikeBlank(inKeyFrom: place(parser.context_mark), in: source)
+      {
+        return Diagnostic(blank.location, blank.message)
+      }
       // A tab in a line's indentation, where YAML reads spaces only: libyaml
       // names the rule broken and the value before the line, not what to write.
       if !json, problem == "found a tab character that violates indentation"
@@ -398,6 +406,33 @@ enum YAMLReader {
     var text = ""
     text.unicodeScalars.append(contentsOf: line[i..<end])
     return (text, SourceLocation(file: directive.file, line: directive.line, column: i + 1))
+  }
+
+  /// Where a blank YAML reads as text (`LookalikeBlank`) makes the text
+  /// libyaml read as a key from `start` on a key without its colon, and
+  /// what to write, or nil: the blank itself where the key starts with it,
+  /// else a colon on the line after `start` that it follows.
+  private static func lookalikeBlank(
+    inKeyFrom start: SourceLocation, in source: SourceText
+  ) -> (location: SourceLocation, message: String)? {
+    let line = source.scalars(ofLine: start.line)
+    let i = start.column - 1
+    guard i >= 0, i < line.count else { return nil }
+    if LookalikeBlank.contains(line[i]) {
+      return (
+        start,
+        "invalid YAML: YAML reads this \(LookalikeBlank.name(of: line[i])) as text, not as a space, and so as a key "
+          + "missing its ':'; indent with spaces only, or remove it"
+      )
+    }
+    guard let colon = (i..<(line.count - 1)).first(where: { line[$0] == ":" && LookalikeBlank.contains(line[$0 + 1]) }) else {
+      return nil
+    }
+    return (
+      SourceLocation(file: start.file, line: start.line, column: colon + 1),
+      "invalid YAML: this ':' is followed by a \(LookalikeBlank.name(of: line[colon + 1])), which YAML does not read as a space, "
+        + "so it ends no key; write a space after the ':'"
+    )
   }
 
   /// What to write for a tab libyaml found in the indentation of 1-based
@@ -670,6 +705,14 @@ enum YAMLReader {
           // without anchors and aliases it has nothing to merge.
           if text == "<<", style == .plain {
             throw Diagnostic(node.location, "merge keys (<<) are not supported, as anchors and aliases are not; write the keys out")
+          }
+          // `canvas:` above `\u{a0} size: …`: a key that starts with a blank
+          // YAML reads as text is one key, one level up, for the indentation it seems to have.
+          if style == .plain, !json, let blank = text.unicodeScalars.first, LookalikeBlank.contains(blank) {
+            throw Diagnostic(
+              node.location,
+              "invalid YAML: this key starts with a \(LookalikeBlank.name(of: blank)), which YAML reads as part of the key, "
+                + "not as indentation: the key is \(YAMLNode.singleQuoted(text)) \(stack[top].path.keyPlace); indent with spaces only")
           }
           if let first = stack[top].note(key: text, at: node.location) {
             throw Diagnostic(

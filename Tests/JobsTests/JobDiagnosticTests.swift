@@ -93,6 +93,27 @@ let brokenJobs: [BrokenJob] = [
   BrokenJob(
     "YAML 2.0 directive after a comment", "# demo\n%YAML   2.0 # new\n---\ncanvas: { fps: 30 }\n",
     "job.cfg:2:9: error: invalid YAML: this file asks for YAML 2.0, which transvid does not read (it reads 1.2 and 1.1): write '%YAML 1.2', or leave the line out"),
+  // A no-break space (U+00A0), which YAML reads as text, where a space is meant says so: indenting a key it
+  // made the key '\u{a0} fps' at the top level ("unknown key … at the top level"), alone on a line it gave
+  // libyaml's "could not find expected ':'" at the line after, and after a colon the glued key's hint was missing.
+  BrokenJob(
+    "no-break space indenting a key", "canvas:\n\u{A0} fps: 30\n",
+    "job.cfg:2:1: error: invalid YAML: this key starts with a no-break space (U+00A0), which YAML reads as part of the key, not as indentation: the key is '\\u{a0} fps' at the top level; indent with spaces only"),
+  BrokenJob(
+    "no-break space indenting a step", "timeline:\n \u{A0}- hold: 1\n",
+    "job.cfg:2:2: error: invalid YAML: this key starts with a no-break space (U+00A0), which YAML reads as part of the key, not as indentation: the key is '\\u{a0}- hold' in timeline; indent with spaces only"),
+  BrokenJob(
+    "no-break space alone on a line", "canvas:\n  fps: 30\n\u{A0}\n  scale: 2\n",
+    "job.cfg:3:1: error: invalid YAML: YAML reads this no-break space (U+00A0) as text, not as a space, and so as a key missing its ':'; indent with spaces only, or remove it"),
+  BrokenJob(
+    "no-break space after a block key's colon", "canvas:\n  fps: 30\n  scale:\u{A0}2\n",
+    "job.cfg:3:8: error: invalid YAML: this ':' is followed by a no-break space (U+00A0), which YAML does not read as a space, so it ends no key; write a space after the ':'"),
+  BrokenJob(
+    "no-break space after a flow key's colon", "canvas: { size: 100x200, fps:\u{A0}30 }\n",
+    "job.cfg:1:26: error: unknown key 'fps:\\u{a0}30' in canvas; YAML reads 'fps:\\u{a0}30' as one key, as its ':' is followed by a no-break space (U+00A0), which YAML does not read as a space: write 'fps: 30'"),
+  BrokenJob(
+    "no-break space after a step's colon", job("hold:\u{A0}1"),
+    "job.cfg:9:5: error: timeline[0]: expected a step: hold, push, pop, present or dismiss, got \"hold:\\u{a0}1\"; YAML reads 'hold:\\u{a0}1' as one value, as its ':' is followed by a no-break space (U+00A0), which YAML does not read as a space: write 'hold: 1'"),
   BrokenJob(
     "unclosed flow sequence", "name: demo\ntimeline: [hold: 1\nscreens: {}\n",
     "job.cfg:3:8: error: invalid YAML: did not find expected ',' or ']' (while parsing a flow sequence at line 2, column 11)"),
