@@ -20,7 +20,10 @@ import Transitions
 //   each locale draws the step (`JobSpec.localized(to:)` notes it there);
 // - a step's spring that is still more than 1 % of its travel from its end
 //   when the step ends: it jumps there in one frame, as Core Animation ends
-//   a CASpringAnimation at its duration (TIMING.md §2).
+//   a CASpringAnimation at its duration (TIMING.md §2);
+// - a written canvas or stage `size` whose points at the canvas scale are
+//   no whole number of pixels (390.5 at 3x is 1171.5): the frame is
+//   rounded to the nearest pixel (1172), as `pixelWidth` rounds it.
 
 /// A remark on a valid job, at a place in its file.
 public struct JobNote: Hashable, Sendable, CustomStringConvertible {
@@ -81,6 +84,7 @@ extension JobDecoder {
     // A job with locales gets them per locale, as each draws its steps (`localized(to:)`).
     if spec.locale == nil, spec.localization?.locales.isEmpty ?? true { notes += spec.gestureAgainstMotionNotes() }
     notes += unsettledSpringNotes(on: spec)
+    notes += spec.fractionalPixelNotes()
     if let note = spec.oddCanvasNote(formats: spec.output.formats) { notes.append(note) }
     if let note = statusBarNote(on: spec) { notes.append(note) }
     if let note = homeIndicatorNote(on: spec) { notes.append(note) }
@@ -134,6 +138,32 @@ extension JobSpec {
           "timeline[\(i)].\(step.operation.rawValue): its gesture moves the finger \(moves), but '\(step.transition)' "
             + "moves \(forward ? "its screen" : "the screen it takes away") \(page): the finger is drawn moving "
             + "against it; give direction: \(direction)"))
+    }
+    return notes
+  }
+}
+
+extension JobSpec {
+  /// A written `canvas.size` or `stage.size` whose sides at the canvas
+  /// scale are no whole number of pixels, each said at its size with the
+  /// pixels it is drawn in.
+  func fractionalPixelNotes() -> [JobNote] {
+    let scale = Double(canvas.scale)
+    var sizes: [(key: String, what: String, size: Size)] = [("canvas.size", "the canvas", canvas.size)]
+    if let stage { sizes.append(("stage.size", "the stage", stage.size)) }
+    var notes: [JobNote] = []
+    for (key, what, size) in sizes {
+      guard let location = sizeSources[key] else { continue }
+      let width = size.width * scale, height = size.height * scale
+      func whole(_ x: Double) -> Bool { abs(x - x.rounded()) < 1e-6 }
+      guard !whole(width) || !whole(height) else { continue }
+      // To the thousandth: 390.2 at 3x is 1170.6, not 1170.6000000000001.
+      func f(_ x: Double) -> String { JobDecoder.format((x * 1000).rounded() / 1000) }
+      notes.append(
+        JobNote(
+          location,
+          "\(key): \(f(size.width))x\(f(size.height)) points at scale \(canvas.scale) are \(f(width))x\(f(height)) pixels; "
+            + "\(what) is \(f(width.rounded()))x\(f(height.rounded())) pixels, each side rounded to the nearest whole pixel"))
     }
     return notes
   }

@@ -665,6 +665,33 @@ let brokenJobs: [BrokenJob] = [
     ])
   }
 
+  /// A written canvas or stage size whose points at the canvas scale are no
+  /// whole number of pixels is drawn rounded to the nearest, and a note says
+  /// so: 390.5 points at 3x drew a 1172-pixel canvas without a word.
+  @Test static func aSizeOfNoWholePixelsIsNoted() throws {
+    let text = """
+      canvas: { size: 390.5x844, scale: 3 }
+      stage: { device: none, size: [402.5, 900.5] }
+      screens:
+        a: {}
+      timeline:
+        - hold: 1
+      """
+    let spec = try JobParser.parse(text, file: "f.cfg")
+    let drawn = spec.canvas.pixelWidth == 1172 && spec.framePixelWidth == 1208 && spec.framePixelHeight == 2702
+    #expect(drawn)
+    #expect(spec.notes.map(\.description) == [
+      "f.cfg:1:17: note: canvas.size: 390.5x844 points at scale 3 are 1171.5x2532 pixels; the canvas is 1172x2532 pixels, "
+        + "each side rounded to the nearest whole pixel",
+      "f.cfg:2:30: note: stage.size: 402.5x900.5 points at scale 3 are 1207.5x2701.5 pixels; the stage is 1208x2702 pixels, "
+        + "each side rounded to the nearest whole pixel",
+    ])
+    // Half points at 2x are whole pixels: no note of this kind.
+    let whole = try JobParser.parse("canvas: { size: 390.5x844.5, scale: 2 }\nscreens: { a: {} }\ntimeline: [ { hold: 1 } ]\n", file: "w.cfg")
+    let noted = whole.notes.contains { $0.message.contains("rounded to the nearest whole pixel") }
+    #expect(!noted)
+  }
+
   /// A partial curl's step back uncurls its forward's page: the `mirror:`,
   /// `reveal` and `radius` it writes otherwise are not used, and a note
   /// says so; the step takes the forward's (the renderer draws one roll).

@@ -238,6 +238,8 @@ let brokenWebFormatJobs: [BrokenJob] = [
       "canvas: { device: iphone-15-pro, scale: 1 }\nstage: { padding: 20, size: [501.5, 1001] }\noutput: { formats: [mp4] }\n"
         + job("hold: 1"), file: "job.cfg")
     #expect(spec.notes.map(\.description) == [
+      "job.cfg:2:29: note: stage.size: 501.5x1001 points at scale 1 are 501.5x1001 pixels; the stage is 502x1001 pixels, "
+        + "each side rounded to the nearest whole pixel",
       "job.cfg:2:29: note: stage.size: the stage is 502x1001 pixels; the mp4 is 502x1002, its last row repeated "
         + "(4:2:0 video has even sides); give a width or height to scale instead"
     ])
