@@ -114,10 +114,32 @@ struct JobDecoder {
     _ node: YAMLNode, _ path: KeyPath, in range: ClosedRange<Double>, expected: String
   ) throws(Diagnostic) -> Double {
     guard let value = node.number, value.isFinite, range.contains(value) else {
-      let hint = node.quotedNumberHint { range.contains($0) }
-      throw mismatch(node, path, expected: expected, hint: hint.isEmpty ? JobDecoder.decimalCommaHint(node, in: range) : hint)
+      var hint = node.quotedNumberHint { range.contains($0) }
+      if hint.isEmpty { hint = JobDecoder.decimalCommaHint(node, in: range) }
+      if hint.isEmpty, expected.contains("seconds") { hint = JobDecoder.secondsUnitHint(node, in: range) }
+      throw mismatch(node, path, expected: expected, hint: hint)
     }
     return value
+  }
+
+  /// `; did you mean 0.3? (seconds, without a unit)` for a time written
+  /// with its unit (`0.3s`, `300ms`, `0.3 sec`, as CSS and editors write
+  /// them) that is a number of seconds in `range` without it; else nothing.
+  static func secondsUnitHint(_ node: YAMLNode, in range: ClosedRange<Double>) -> String {
+    guard let text = node.text else { return "" }
+    let units: [(suffix: String, seconds: Double)] = [
+      ("ms", 0.001), ("s", 1), ("sec", 1), ("secs", 1), ("second", 1), ("seconds", 1),
+    ]
+    for unit in units where text.hasSuffix(unit.suffix) {
+      let digits = String(text.dropLast(unit.suffix.count)).trimmingSpaces
+      guard let number = YAMLNode.number(fromPlain: digits), number.isFinite else { continue }
+      let value = number * unit.seconds
+      // In milliseconds to the microsecond, as a time is written: 300ms is 0.3, not 0.30000000000000004.
+      let written = JobDecoder.format((value * 1e6).rounded() / 1e6)
+      guard range.contains(value) else { return "" }
+      return "; did you mean \(written)? (seconds, without a unit)"
+    }
+    return ""
   }
 
   /// `; did you mean 1.5?` for a number written with a decimal comma

@@ -178,6 +178,19 @@ let brokenJobs: [BrokenJob] = [
   BrokenJob(
     "fps of no NTSC rate: no hint", "canvas: { fps: 29.5 }\n",
     "job.cfg:1:16: error: canvas.fps: expected an integer from 1 to 120, or 23.976, 29.97, 59.94 or 119.88, got 29.5"),
+  // A time written with its unit, as CSS and editors write it, is suggested without it (it got the range alone).
+  BrokenJob(
+    "hold with its unit", job("hold: 0.3s"),
+    "job.cfg:9:11: error: timeline[0].hold: expected a number of seconds from 0 to 600, got \"0.3s\"; did you mean 0.3? (seconds, without a unit)"),
+  BrokenJob(
+    "duration in milliseconds", job("push: { to: detail, transition: circle-spread, duration: 300ms }"),
+    "job.cfg:9:62: error: timeline[0].push.duration: expected a number of seconds from 0 to 60, got \"300ms\"; did you mean 0.3? (seconds, without a unit)"),
+  BrokenJob(
+    "hold with its unit spelled out", job("hold: 2 seconds"),
+    "job.cfg:9:11: error: timeline[0].hold: expected a number of seconds from 0 to 600, got \"2 seconds\"; did you mean 2? (seconds, without a unit)"),
+  BrokenJob(
+    "hold with its unit, too long: no hint", job("hold: 700 s"),
+    "job.cfg:9:11: error: timeline[0].hold: expected a number of seconds from 0 to 600, got \"700 s\""),
   // A capital X is no size's: said, where it listed the forms alone.
   BrokenJob(
     "canvas size with a capital X", "canvas: { size: 390X844 }\n",
