@@ -228,6 +228,40 @@ struct SourceText: Sendable {
     return (SourceLocation(file: file, line: location.line, column: i + 1), key)
   }
 
+  /// The first line from 1-based `first` through `last` that starts with
+  /// a byte-order mark (U+FEFF) before text other than a comment, or nil.
+  /// libyaml skips a BOM at a line's start (YAML lets one start each
+  /// document), so what follows reads one column further in than it
+  /// shows: a second BOM at the file's start, or one a file joined to
+  /// another brings along, indents a key.
+  func lineStartingWithBOM(from first: Int, through last: Int) -> Int? {
+    var line = 1
+    // Where the current line's BOM is, while the line is read after it.
+    var bomLine: Int?
+    var atStart = true
+    var previous: Unicode.Scalar?
+    for scalar in String(decoding: bytes, as: UTF8.self).unicodeScalars {
+      defer { previous = scalar }
+      if previous == "\r" && scalar != "\n" || previous == "\n" {
+        line += 1
+        atStart = true
+        bomLine = nil
+      }
+      if line > last { return nil }
+      if scalar == "\n" || scalar == "\r" { continue }
+      if atStart {
+        atStart = false
+        if scalar == "\u{FEFF}", line >= first { bomLine = line }
+        continue
+      }
+      if let found = bomLine, scalar != " ", scalar != "\t" {
+        if scalar != "#" { return found }
+        bomLine = nil
+      }
+    }
+    return nil
+  }
+
   /// The Unicode scalars of 1-based line `number`, without its line end.
   func scalars(ofLine number: Int) -> [Unicode.Scalar] {
     var l = 1

@@ -373,6 +373,16 @@ enum YAMLReader {
       {
         return Diagnostic(blank.location, blank.message)
       }
+      // A line that starts with a byte-order mark, which shows as nothing
+      // and which libyaml skips, the line then one column further in: the
+      // line of the error or one since the block it was reading began.
+      let blockStart = context == nil ? 1 : place(parser.context_mark).line
+      if !json, let line = source.lineStartingWithBOM(from: blockStart, through: location.line) {
+        return Diagnostic(
+          SourceLocation(file: file, line: line, column: 1),
+          "invalid YAML: this line starts with a byte-order mark (U+FEFF), which shows as nothing; YAML skips it there "
+            + "and reads the line as indented one column further in: remove it")
+      }
       // A tab in a line's indentation, where YAML reads spaces only: libyaml
       // names the rule broken and the value before the line, not what to write.
       if !json, problem == "found a tab character that violates indentation"

@@ -114,6 +114,15 @@ let brokenJobs: [BrokenJob] = [
   BrokenJob(
     "no-break space after a step's colon", job("hold:\u{A0}1"),
     "job.cfg:9:5: error: timeline[0]: expected a step: hold, push, pop, present or dismiss, got \"hold:\\u{a0}1\"; YAML reads 'hold:\\u{a0}1' as one value, as its ':' is followed by a no-break space (U+00A0), which YAML does not read as a space: write 'hold: 1'"),
+  // A byte-order mark that starts a line, which libyaml skips there, the line then one column further in, is
+  // named: a second one at the file's start gave "did not find expected <document start>" at the next line, one
+  // a joined file brought along "did not find expected key" at the column after it.
+  BrokenJob(
+    "two byte-order marks", bytes: [0xEF, 0xBB, 0xBF, 0xEF, 0xBB, 0xBF] + Array("canvas: { fps: 30 }\nname: x\n".utf8),
+    "job.cfg:1:1: error: invalid YAML: this line starts with a byte-order mark (U+FEFF), which shows as nothing; YAML skips it there and reads the line as indented one column further in: remove it"),
+  BrokenJob(
+    "byte-order mark starting a later line", "canvas: { fps: 30 }\n\u{FEFF}name: x\n",
+    "job.cfg:2:1: error: invalid YAML: this line starts with a byte-order mark (U+FEFF), which shows as nothing; YAML skips it there and reads the line as indented one column further in: remove it"),
   BrokenJob(
     "unclosed flow sequence", "name: demo\ntimeline: [hold: 1\nscreens: {}\n",
     "job.cfg:3:8: error: invalid YAML: did not find expected ',' or ']' (while parsing a flow sequence at line 2, column 11)"),
