@@ -614,6 +614,7 @@ enum YAMLReader {
         let flowKey = !json && top.map { stack[$0].flow && stack[$0].kind == .mapping && stack[$0].key == nil } ?? false
         var at = location
         if style == .plain, text.isEmpty, let top, let missing = emptyValuePlace(in: stack[top]) { at = missing }
+        if flowKey, style == .plain, let top { try checkBracketlessList(key: text, keyEnd: place(event.end_mark), in: top) }
         try attach(YAMLNode(.scalar(text, style), at: at))
         if flowKey, let top { stack[top].keyEnd = place(event.end_mark) }
       case YAML_SEQUENCE_START_EVENT:
@@ -666,6 +667,31 @@ enum YAMLReader {
       }
       let opened = parentheses.reduce(0) { depth, p in p == "(" ? depth + 1 : max(0, depth - 1) }
       if stack[top].unclosed == nil, opened > 0 { stack[top].unclosed = (location, text) }
+    }
+
+    /// Throws where a list written without its brackets inside `{ … }`
+    /// (`{ frame: 0, 0, 10, 10 }`) is split by its commas: YAML ends the
+    /// value at the first and reads each number after it as a key without
+    /// a value, which the job then calls a duplicate ('10') or unknown
+    /// ('0') key. `key`, ending at `keyEnd`, is such a number when no colon
+    /// follows it and the pair before it in the mapping at `top` has a
+    /// plain number for its value; said at that value, with the list.
+    private func checkBracketlessList(key: String, keyEnd: SourceLocation, in top: Int) throws(Diagnostic) {
+      guard YAMLNode.number(fromPlain: key) != nil, let source, source.place(afterColonFrom: keyEnd) == nil,
+        let pair = stack[top].pairs.last, case .scalar(let value, .plain) = pair.value.content,
+        YAMLNode.number(fromPlain: value) != nil
+      else { return }
+      // The numbers from the value on, up to what ends the mapping or is no number.
+      let line = source.scalars(ofLine: pair.value.location.line)
+      var rest = ""
+      rest.unicodeScalars.append(contentsOf: line[min(line.count, pair.value.location.column - 1)...])
+      let items = rest.prefix { !["}", "]", "#"].contains($0) }.split(separator: ",", omittingEmptySubsequences: false)
+      let numbers = items.map { String($0).trimmingSpaces }.prefix { YAMLNode.number(fromPlain: $0) != nil }
+      let list = numbers.count > 1 ? numbers.joined(separator: ", ") : "\(value), …"
+      throw Diagnostic(
+        pair.value.location,
+        "invalid YAML: inside { … } a comma ends this value, so YAML reads \(YAMLNode.singleQuoted(key)) after it as a key "
+          + "of its own; write the list in brackets: '\(YAMLNode.singleQuoted(pair.key).dropFirst().dropLast()): [\(list)]'")
     }
 
     private func checkProperties(

@@ -123,6 +123,17 @@ let brokenJobs: [BrokenJob] = [
   BrokenJob(
     "byte-order mark starting a later line", "canvas: { fps: 30 }\n\u{FEFF}name: x\n",
     "job.cfg:2:1: error: invalid YAML: this line starts with a byte-order mark (U+FEFF), which shows as nothing; YAML skips it there and reads the line as indented one column further in: remove it"),
+  // A list written without its brackets inside { … } says so at its first number: the comma ends the value there,
+  // and the numbers after it were named as keys, "duplicate key '10'" or "unknown key '0'".
+  BrokenJob(
+    "frame without brackets inside braces", "screens:\n  a: { views: [ { id: v, frame: 0,0,10,10 } ] }\n",
+    "job.cfg:2:33: error: invalid YAML: inside { … } a comma ends this value, so YAML reads '0' after it as a key of its own; write the list in brackets: 'frame: [0, 0, 10, 10]'"),
+  BrokenJob(
+    "point without brackets inside braces", job("push: { to: detail, transition: circle-spread, tap: 10, 20 }"),
+    "job.cfg:9:57: error: invalid YAML: inside { … } a comma ends this value, so YAML reads '20' after it as a key of its own; write the list in brackets: 'tap: [10, 20]'"),
+  BrokenJob(
+    "size without brackets inside braces", "canvas: { size: 200,300, scale: 1 }\n",
+    "job.cfg:1:17: error: invalid YAML: inside { … } a comma ends this value, so YAML reads '300' after it as a key of its own; write the list in brackets: 'size: [200, 300]'"),
   BrokenJob(
     "unclosed flow sequence", "name: demo\ntimeline: [hold: 1\nscreens: {}\n",
     "job.cfg:3:8: error: invalid YAML: did not find expected ',' or ']' (while parsing a flow sequence at line 2, column 11)"),
