@@ -186,14 +186,25 @@ extension JobDecoder {
     return Size(width: width, height: height)
   }
 
-  /// `; did you mean '390x844'?` for a size written with a capital `X` or
-  /// a multiplication sign (`390X844`, `390×844`) that reads as a size with
-  /// `x`; else nothing.
+  /// `; did you mean '390x844'?` for a size written with a capital `X`, a
+  /// multiplication sign or a comma (`390X844`, `390×844`, `390, 844`, as
+  /// a list without its brackets), or with its unit, points (`390x844pt`),
+  /// that reads as a size with `x`; else nothing. Pixels (`px`) are no
+  /// points, and get nothing.
   static func sizeHint(_ node: YAMLNode) -> String {
-    guard let text = node.text, text.contains("X") || text.contains("×") else { return "" }
-    let written = text.replacingAll("X", with: "x").replacingAll("×", with: "x")
-    let sides = JobDecoder.sides(ofSize: written)
-    guard sides.count == 2, sides.allSatisfy({ $0.map { $0.isFinite && $0 > 0 } ?? false }) else { return "" }
+    guard let text = node.text else { return "" }
+    var separated = text.replacingAll("X", with: "x").replacingAll("×", with: "x")
+    if !separated.contains("x") { separated = separated.replacingAll(",", with: "x") }
+    let sides = separated.split(separator: "x", omittingEmptySubsequences: false).map { side in
+      let trimmed = String(side).trimmingSpaces
+      return trimmed.hasSuffix("pt") ? String(trimmed.dropLast(2)).trimmingSpaces : trimmed
+    }
+    guard sides.count == 2, sides.allSatisfy({ YAMLNode.number(fromPlain: $0).map { $0.isFinite && $0 > 0 } ?? false }) else {
+      return ""
+    }
+    let written = sides.joined(separator: "x")
+    // Spaces around the `x` are a size's own (`390 x 844` is one): no hint for them.
+    guard written != text.filter({ $0 != " " }) else { return "" }
     return "; did you mean \(YAMLNode.singleQuoted(written))?"
   }
 

@@ -218,6 +218,16 @@ let brokenJobs: [BrokenJob] = [
   BrokenJob(
     "stage size with a capital X", "stage: { size: 600X1000 }\n",
     "job.cfg:1:16: error: stage.size: expected a size in points: WIDTHxHEIGHT or [WIDTH, HEIGHT], got \"600X1000\"; did you mean '600x1000'?"),
+  // A size written as a list without its brackets, or with its unit, points, is suggested as one (it got the forms alone).
+  BrokenJob(
+    "canvas size written with a comma", "canvas:\n  size: 390, 844\n",
+    "job.cfg:2:9: error: canvas.size: expected a size in points: WIDTHxHEIGHT or [WIDTH, HEIGHT], each from 1 to 8192, got \"390, 844\"; did you mean '390x844'?"),
+  BrokenJob(
+    "stage size written with its unit", "stage: { size: 600x1000pt }\n",
+    "job.cfg:1:16: error: stage.size: expected a size in points: WIDTHxHEIGHT or [WIDTH, HEIGHT], got \"600x1000pt\"; did you mean '600x1000'?"),
+  BrokenJob(
+    "canvas size in pixels: no hint", "canvas: { size: 1179x2556px }\n",
+    "job.cfg:1:17: error: canvas.size: expected a size in points: WIDTHxHEIGHT or [WIDTH, HEIGHT], each from 1 to 8192, got \"1179x2556px\""),
   // A decimal comma is suggested as a point (it got the range alone).
   BrokenJob(
     "hold with a decimal comma", job("hold: 1,5"),
