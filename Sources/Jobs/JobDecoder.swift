@@ -200,7 +200,9 @@ struct JobDecoder {
 
   /// A list of exactly `count` finite plain numbers.
   func numbers(_ node: YAMLNode, _ path: KeyPath, count: Int, expected: String) throws(Diagnostic) -> [Double] {
-    guard let items = node.items, items.count == count else { throw mismatch(node, path, expected: expected) }
+    guard let items = node.items, items.count == count else {
+      throw mismatch(node, path, expected: expected, hint: JobDecoder.bracketlessListHint(node, count: count))
+    }
     var values: [Double] = []
     for (i, item) in items.enumerated() {
       guard let value = item.number, value.isFinite, abs(value) <= JobDecoder.maximumCoordinate else {
@@ -211,6 +213,16 @@ struct JobDecoder {
       values.append(value)
     }
     return values
+  }
+
+  /// `; did you mean [0, 0, 10, 10]? (a list is written in brackets)` for
+  /// text that is `count` numbers between commas (`frame: 0, 0, 10, 10`
+  /// outside braces, which YAML reads as one text); else nothing.
+  static func bracketlessListHint(_ node: YAMLNode, count: Int) -> String {
+    guard let text = node.text else { return "" }
+    let items = text.split(separator: ",", omittingEmptySubsequences: false).map { String($0).trimmingSpaces }
+    guard items.count == count, items.allSatisfy({ YAMLNode.number(fromPlain: $0)?.isFinite ?? false }) else { return "" }
+    return "; did you mean [\(items.joined(separator: ", "))]? (a list is written in brackets)"
   }
 
   /// Largest coordinate or length accepted, in points.

@@ -134,6 +134,13 @@ let brokenJobs: [BrokenJob] = [
   BrokenJob(
     "size without brackets inside braces", "canvas: { size: 200,300, scale: 1 }\n",
     "job.cfg:1:17: error: invalid YAML: inside { … } a comma ends this value, so YAML reads '300' after it as a key of its own; write the list in brackets: 'size: [200, 300]'"),
+  // Outside braces YAML reads such a list as one text: suggested with its brackets (it got the form alone).
+  BrokenJob(
+    "frame without brackets outside braces", "screens:\n  a:\n    views:\n      - frame: 0, 0, 10, 10\n",
+    "job.cfg:4:16: error: screens.a.views[0].frame: expected [x, y, width, height] in points, got \"0, 0, 10, 10\"; did you mean [0, 0, 10, 10]? (a list is written in brackets)"),
+  BrokenJob(
+    "frame of three numbers without brackets: no hint", "screens:\n  a:\n    views:\n      - frame: 0, 0, 10\n",
+    "job.cfg:4:16: error: screens.a.views[0].frame: expected [x, y, width, height] in points, got \"0, 0, 10\""),
   BrokenJob(
     "unclosed flow sequence", "name: demo\ntimeline: [hold: 1\nscreens: {}\n",
     "job.cfg:3:8: error: invalid YAML: did not find expected ',' or ']' (while parsing a flow sequence at line 2, column 11)"),
