@@ -91,8 +91,13 @@ extension JobDecoder {
     for (item, itemPath) in items {
       let name = try string(item, itemPath, expected: "a format name")
       guard let format = OutputFormat(rawValue: name) else {
-        throw Diagnostic(
-          item.location, "\(itemPath): unknown format \(YAMLNode.quoted(name))\(OutputFormat.hint(forUnknown: name))")
+        // `formats: gif, mp4`, as --format writes them: one text to YAML, a list in brackets meant.
+        let listed = name.split(separator: ",", omittingEmptySubsequences: false).map { String($0).trimmingSpaces }
+        let hint =
+          node.items == nil && listed.count > 1 && listed.allSatisfy({ OutputFormat(rawValue: $0) != nil })
+          ? "; did you mean [\(listed.joined(separator: ", "))]? (a list is written in brackets)"
+          : OutputFormat.hint(forUnknown: name)
+        throw Diagnostic(item.location, "\(itemPath): unknown format \(YAMLNode.quoted(name))\(hint)")
       }
       if formats.contains(format) { throw Diagnostic(item.location, "\(itemPath): '\(name)' is listed twice") }
       formats.append(format)

@@ -142,6 +142,9 @@ let brokenJobs: [BrokenJob] = [
     "frame of three numbers without brackets: no hint", "screens:\n  a:\n    views:\n      - frame: 0, 0, 10\n",
     "job.cfg:4:16: error: screens.a.views[0].frame: expected [x, y, width, height] in points, got \"0, 0, 10\""),
   BrokenJob(
+    "formats between commas without brackets", "output:\n  formats: gif, mp4\n",
+    "job.cfg:2:12: error: output.formats: unknown format \"gif, mp4\"; did you mean [gif, mp4]? (a list is written in brackets)"),
+  BrokenJob(
     "unclosed flow sequence", "name: demo\ntimeline: [hold: 1\nscreens: {}\n",
     "job.cfg:3:8: error: invalid YAML: did not find expected ',' or ']' (while parsing a flow sequence at line 2, column 11)"),
   BrokenJob(
