@@ -228,6 +228,54 @@ struct SourceText: Sendable {
     return (SourceLocation(file: file, line: location.line, column: i + 1), key)
   }
 
+  /// The quote that closes a quoted value on `location`'s line with only
+  /// blanks between it and `location`, where text that is no `:`, `,`,
+  /// `}`, `]` or `#` stands, or nil: text left over after a value its
+  /// own quote ended (`text: 'It's here'` ends at `'It'`). A quote opens a
+  /// value only after `,`, `[` or `{`, or `:`, `-` or `?` and a blank, on
+  /// the line (an apostrophe inside plain text, `It's`, opens none);
+  /// inside single quotes `''` is a quote, inside double quotes `\"`.
+  func closingQuote(before location: SourceLocation) -> Unicode.Scalar? {
+    let line = scalars(ofLine: location.line)
+    let end = location.column - 1
+    guard end < line.count, ![":", ",", "}", "]", "#"].contains(line[end]) else { return nil }
+    var quote: Unicode.Scalar?
+    // The last non-blank outside quotes, and the quote that closed just before, if nothing came since.
+    var previous: Unicode.Scalar?
+    var closed: Unicode.Scalar?
+    var i = 0
+    while i < end {
+      let c = line[i]
+      if let q = quote {
+        if q == "\"", c == "\\" {
+          i += 2
+          continue
+        }
+        if c == q {
+          if q == "'", i + 1 < end, line[i + 1] == "'" {
+            i += 2
+            continue
+          }
+          quote = nil
+          closed = q
+          previous = c
+        }
+      } else if c != " " && c != "\t" {
+        if c == "#", i > 0, line[i - 1] == " " || line[i - 1] == "\t" { return nil }
+        // After a flow indicator, or a block one and a blank (`key: 'v'`, `- 'v'`).
+        if c == "'" || c == "\"", let p = previous,
+          [",", "[", "{"].contains(p) || [":", "-", "?"].contains(p) && (line[i - 1] == " " || line[i - 1] == "\t")
+        {
+          quote = c
+        }
+        closed = nil
+        previous = c
+      }
+      i += 1
+    }
+    return quote == nil ? closed : nil
+  }
+
   /// The first line from 1-based `first` through `last` that starts with
   /// a byte-order mark (U+FEFF) before text other than a comment, or nil.
   /// libyaml skips a BOM at a line's start (YAML lets one start each

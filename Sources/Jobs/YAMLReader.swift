@@ -373,6 +373,16 @@ enum YAMLReader {
       {
         return Diagnostic(blank.location, blank.message)
       }
+      // `text: 'It's here'`: the apostrophe ends the quoted value, and
+      // libyaml names what it expected after it, at the text left over.
+      if !json, let quote = source.closingQuote(before: location) {
+        let inside =
+          quote == "'"
+          ? "inside single quotes an apostrophe is written twice ('It''s here'), or quote the value in double quotes"
+          : "inside double quotes a quote is written \\\" (\"Say \\\"hi\\\"\"), or quote the value in single quotes"
+        return Diagnostic(
+          location, "invalid YAML: this text is left over after the quoted value the \(quote) before it ends; \(inside)")
+      }
       // A line that starts with a byte-order mark, which shows as nothing
       // and which libyaml skips, the line then one column further in: the
       // line of the error or one since the block it was reading began.

@@ -144,6 +144,14 @@ let brokenJobs: [BrokenJob] = [
   BrokenJob(
     "formats between commas without brackets", "output:\n  formats: gif, mp4\n",
     "job.cfg:2:12: error: output.formats: unknown format \"gif, mp4\"; did you mean [gif, mp4]? (a list is written in brackets)"),
+  // Text left over after a value its own quote ended says how to write the quote inside: libyaml named the key
+  // or bracket it expected ("did not find expected key (while parsing a block mapping at line 4, column 9)").
+  BrokenJob(
+    "apostrophe inside single quotes", "screens:\n  a:\n    views:\n      - frame: [0, 0, 10, 10]\n        text: 'It's here'\n",
+    "job.cfg:5:19: error: invalid YAML: this text is left over after the quoted value the ' before it ends; inside single quotes an apostrophe is written twice ('It''s here'), or quote the value in double quotes"),
+  BrokenJob(
+    "quotes inside double quotes, in braces", "screens:\n  a: { views: [ { frame: [0, 0, 10, 10], text: \"Say \"hi\" now\" } ] }\n",
+    "job.cfg:2:54: error: invalid YAML: this text is left over after the quoted value the \" before it ends; inside double quotes a quote is written \\\" (\"Say \\\"hi\\\"\"), or quote the value in single quotes"),
   BrokenJob(
     "unclosed flow sequence", "name: demo\ntimeline: [hold: 1\nscreens: {}\n",
     "job.cfg:3:8: error: invalid YAML: did not find expected ',' or ']' (while parsing a flow sequence at line 2, column 11)"),
