@@ -156,6 +156,28 @@ struct SourceText: Sendable {
     return nil
   }
 
+  /// The unquoted value a `#` at `hash` stands inside of, after other
+  /// text of it on its line (`text: Price #1`, not `color: #FFFFFF`),
+  /// from after the `: `, `,`, `[` or `{` before it to the `,`, `}` or `]`
+  /// after it, without blanks at its ends; else nil.
+  func value(around hash: SourceLocation) -> String? {
+    let line = scalars(ofLine: hash.line)
+    var i = hash.column - 2
+    while i >= 0, line[i] == " " || line[i] == "\t" { i -= 1 }
+    guard i >= 0, hash.column - 1 < line.count, ![":", ",", "[", "{", "-", "\"", "'"].contains(line[i]) else { return nil }
+    var start = i
+    while start > 0 {
+      let before = line[start - 1]
+      if [",", "[", "{"].contains(before) || (before == " " || before == "\t") && start >= 2 && line[start - 2] == ":" { break }
+      start -= 1
+    }
+    var end = hash.column - 1
+    while end < line.count, ![",", "}", "]"].contains(line[end]) { end += 1 }
+    var text = ""
+    text.unicodeScalars.append(contentsOf: line[start..<end])
+    return text.trimmingSpaces
+  }
+
   /// Where the key starts whose colon is at `colon`, in a flow mapping
   /// (`{ "key": value }`, `{ key: value }`), or nil when `colon` holds no
   /// colon: back from it past blanks, to the quote opening a quoted key,

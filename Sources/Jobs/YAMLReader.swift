@@ -352,10 +352,12 @@ enum YAMLReader {
         let hash = source.comment(
           fromLine: place(opened).line, column: place(opened).column, toLine: location.line, column: location.column)
       {
+        // Inside text (`text: Price #1`), the text is what to quote; at a value's start, a colour.
+        let advice = source.value(around: hash).map { "quote the value it is in: \"\($0)\"" } ?? "quote a hex colour: \"#RRGGBB\""
         return Diagnostic(
           hash,
           "invalid YAML: this # starts a comment, which hides the rest of the line and the bracket that closes "
-            + "the { … } or [ … ] it is in; quote a hex colour: \"#RRGGBB\"")
+            + "the { … } or [ … ] it is in; \(advice)")
       }
       // `%YAML 1.3`: libyaml reads 1.1 and 1.2 documents only, and says
       // "found incompatible YAML document" at the directive's `%`.

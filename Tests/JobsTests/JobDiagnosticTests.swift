@@ -152,6 +152,11 @@ let brokenJobs: [BrokenJob] = [
   BrokenJob(
     "quotes inside double quotes, in braces", "screens:\n  a: { views: [ { frame: [0, 0, 10, 10], text: \"Say \"hi\" now\" } ] }\n",
     "job.cfg:2:54: error: invalid YAML: this text is left over after the quoted value the \" before it ends; inside double quotes a quote is written \\\" (\"Say \\\"hi\\\"\"), or quote the value in single quotes"),
+  // A # inside text in braces, where the comment it starts hides the closing bracket, says to quote the text: it said
+  // "quote a hex colour", as it does for a # that starts a value.
+  BrokenJob(
+    "number sign inside text in braces", "screens:\n  a: { views: [ { frame: [0, 0, 1, 1], text: Price #1 } ] }\n",
+    "job.cfg:2:52: error: invalid YAML: this # starts a comment, which hides the rest of the line and the bracket that closes the { … } or [ … ] it is in; quote the value it is in: \"Price #1\""),
   BrokenJob(
     "unclosed flow sequence", "name: demo\ntimeline: [hold: 1\nscreens: {}\n",
     "job.cfg:3:8: error: invalid YAML: did not find expected ',' or ']' (while parsing a flow sequence at line 2, column 11)"),
