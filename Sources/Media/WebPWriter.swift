@@ -21,6 +21,10 @@ import Raster
 /// state was 4 levels off on average at quality 80, 18 at 50, ghosts of the
 /// old screen showing).
 ///
+/// The file embeds the sRGB profile (`ColorProfile.sRGB`, an ICCP chunk),
+/// as the poster PNG and the APNG are tagged sRGB, so a browser that
+/// colour-manages only tagged images shows them alike.
+///
 /// Frames are straight RGBA with the edge colours spread into fully
 /// transparent pixels (`Alpha.bleed`: lossy WebP is 4:2:0 inside). A
 /// picture's duration is its frames' span in whole milliseconds, rounded
@@ -277,6 +281,11 @@ public final class WebPWriter: FrameSink {
     guard WebPMuxSetAnimationParams(mux, &params) == WEBP_MUX_OK,
       WebPMuxSetCanvasSize(mux, Int32(width), Int32(height)) == WEBP_MUX_OK
     else { throw MediaError("finish \(what)", "libwebpmux refused the animation's settings") }
+    let tagged = ColorProfile.sRGB.withUnsafeBufferPointer { profile in
+      var chunk = WebPData(bytes: profile.baseAddress, size: profile.count)
+      return profile.isEmpty || WebPMuxSetChunk(mux, "ICCP", &chunk, 1) == WEBP_MUX_OK
+    }
+    guard tagged else { throw MediaError("finish \(what)", "libwebpmux refused the sRGB profile") }
     var output = WebPData()
     guard WebPMuxAssemble(mux, &output) == WEBP_MUX_OK, let bytes = output.bytes else {
       throw MediaError("finish \(what)", "libwebpmux could not assemble the file")

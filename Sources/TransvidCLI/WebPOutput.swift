@@ -13,7 +13,8 @@ struct WebPOutput: FormatWriter {
   /// off are encoded again (`WebPDisplay`).
   /// `last-frame-refined`: and so are the last frame's, which no hold
   /// follows to take them.
-  var cacheKey: String { "libwebp-mux frames-counted bleed-vertical rests-refined last-frame-refined" }
+  /// `srgb-profile`: the file embeds the sRGB profile.
+  var cacheKey: String { "libwebp-mux frames-counted bleed-vertical rests-refined last-frame-refined srgb-profile" }
 
   func write(_ renderer: FrameRenderer, to path: String, onFrame: (Int) throws -> Void) throws -> OutputSummary {
     let (renderer, note) = AnimationRate.renderer(renderer, format: "webp")
