@@ -102,6 +102,11 @@ struct ImageHeader: Equatable {
       gifFirstImage = first
     } else if starts(tag("BM")) {
       guard d.count >= 26 else { throw fail("truncated BMP: the file ends inside the header") }
+      if le32(14) == 12 {
+        // OS/2 1.x's BITMAPCOREHEADER: unsigned 16-bit sides, rows bottom-up.
+        self.init(format: .bmp, width: le16(18), height: le16(20))
+        return
+      }
       let height = Int32(bitPattern: UInt32(le32(22)))
       self.init(format: .bmp, width: Int(Int32(bitPattern: UInt32(le32(18)))), height: Int(height.magnitude))
       // BITMAPINFOHEADER or later: 32 bits a pixel, compression 0 (BI_RGB).

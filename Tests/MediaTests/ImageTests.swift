@@ -297,6 +297,23 @@ func maxChannelDifference(_ a: Pixel, _ b: Pixel) -> Int {
     #expect(decoded[0, 0] == Pixel(r: 255, g: 149, b: 0, a: 255) && decoded[1, 0] == Pixel(r: 0, g: 0, b: 255, a: 255))
   }
 
+  /// An OS/2 1.x BMP (a 12-byte BITMAPCOREHEADER, whose sides are 16-bit
+  /// fields) decodes, as Chromium and Pillow draw it: its sides were read
+  /// as 32-bit fields running into the planes and bit count, 65538×1572865,
+  /// and refused as over the size limits.
+  @Test func anOS2BMPDecodes() throws {
+    func le32(_ v: Int) -> [UInt8] { [UInt8(v & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v >> 16 & 0xFF), UInt8(v >> 24 & 0xFF)] }
+    func le16(_ v: Int) -> [UInt8] { [UInt8(v & 0xFF), UInt8(v >> 8)] }
+    // Two pixels, one row of BGR (orange, blue), padded to four bytes.
+    let pixels: [UInt8] = [0, 149, 255, 255, 0, 0, 0, 0]
+    let core = le32(12) + le16(2) + le16(1) + le16(1) + le16(24)
+    let bmp = Array("BM".utf8) + le32(14 + core.count + pixels.count) + le32(0) + le32(14 + core.count) + core + pixels
+    #expect(try ImageDecoder.info(data: bmp, name: "os2.bmp") == .init(format: "BMP", width: 2, height: 1))
+    let decoded = try ImageDecoder.decode(data: bmp, name: "os2.bmp")
+    #expect(decoded.width == 2 && decoded.height == 1)
+    #expect(decoded[0, 0] == Pixel(r: 255, g: 149, b: 0, a: 255) && decoded[1, 0] == Pixel(r: 0, g: 0, b: 255, a: 255))
+  }
+
   /// A 16-bit BMP's 5-, 6- and 4-bit channels come to the nearest 8-bit
   /// levels, as Chromium draws them (Skia's `SkMasks` table): a white 555
   /// pixel is 255, not 248, and 20 of 31 is 165.
