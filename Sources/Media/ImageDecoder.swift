@@ -30,7 +30,7 @@ import Raster
 /// Colour: libavcodec's pixels are converted to RGBA with swscale (YUV
 /// WebP with its BT.601 matrix; a 16-bit PNG's samples scaled to 8 bits as
 /// libpng scales them, `SixteenBitSamples`) and then premultiplied. An embedded ICC profile (PNG's iCCP, JPEG's APP2, WebP's
-/// ICCP) is honoured: the pixels are converted to sRGB (`ColorProfile`:
+/// ICCP, a BMP's, `BMPEmbeddedProfile`) is honoured: the pixels are converted to sRGB (`ColorProfile`:
 /// Display P3 screenshots and photos show as a browser shows them); so are
 /// a PNG's cICP, gAMA and cHRM, in Chromium's order (`PNGColorChunks`);
 /// without any, pixel values are taken as sRGB. A
@@ -69,8 +69,9 @@ public enum ImageDecoder {
   /// 20: a JPEG libjpeg-turbo warns on without losing pixels decoded by it;
   /// 21: a 1-bit grey PNG's tRNS honoured; 22: an APNG whose first frame's
   /// control (after a default image) is damaged refused; 23: an APNG's
-  /// first frame smaller than the image drawn at its place.
-  public static let revision = 23
+  /// first frame smaller than the image drawn at its place; 24: a BMP's
+  /// embedded ICC profile honoured.
+  public static let revision = 24
 
   /// The largest image the decoder accepts.
   public struct Limits: Hashable, Sendable {
@@ -274,6 +275,9 @@ public enum ImageDecoder {
       case .hdr(let transfer): throw hdrRefusal(transfer, operation)
       }
     }
+    if header.format == .bmp, let icc = BMPEmbeddedProfile.profile(in: data), ColorProfile.isReadable(icc) {
+      profile = (icc, header.colorComponents)
+    }
     if header.format == .gif { data = GIFLogicalScreen.declaring(width: header.width, height: header.height, in: data) }
     try FFmpegLibrary.codec.require()
     guard let decoder = avcodec_find_decoder(header.format.codecID) else {
@@ -308,7 +312,8 @@ public enum ImageDecoder {
   /// Decodes `data` with `decoder` at 1/2^`lowres` of its size: RGBA,
   /// premultiplied; its colours converted by `profile` (a PNG's, inflated
   /// by `PNGAncillaryChunks`, or made of its colour chunks, `PNGColorChunks`;
-  /// for an image of that many colour components), else by the profile
+  /// a BMP's, `BMPEmbeddedProfile`; for an image of that many colour
+  /// components), else by the profile
   /// libavcodec found; upright
   /// by EXIF `orientation` (a PNG's), else by the one libavcodec exported;
   /// clear where a 1-bit grey PNG's sample is `transparentGrey`

@@ -100,6 +100,40 @@ import TestSupport
     Self.checkBlocks(try ImageDecoder.decode(data: png, name: "p3.png"), bound: 2, "PNG")
   }
 
+  /// A BMP whose BITMAPV5HEADER embeds a profile (colour space type
+  /// 'MBED') is converted by it, as Chromium converts it: a Display P3 BMP
+  /// of `colours` decodes to the matrices' sRGB; libavcodec reads no profile
+  /// from a BMP, and P3's red (234, 51, 35) was drawn as it is stored. The
+  /// same file whose colour space type says sRGB keeps its numbers, and so
+  /// does one whose profile lies past the file's end.
+  @Test func aBMPsEmbeddedProfileIsHonoured() throws {
+    func le32(_ v: Int) -> [UInt8] { [UInt8(v & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v >> 16 & 0xFF), UInt8(v >> 24 & 0xFF)] }
+    let icc = try Self.displayP3()
+    // One row of BGR, padded to four bytes.
+    var row = Self.colours.flatMap { [$0[2], $0[1], $0[0]] }
+    row += [UInt8](repeating: 0, count: (4 - row.count % 4) % 4)
+    func bmp(type: String, profileSize: Int) -> [UInt8] {
+      let header =
+        le32(124) + le32(Self.colours.count) + le32(1) + [1, 0, 24, 0] + le32(0) + le32(row.count) + le32(2835)
+        + le32(2835) + le32(0) + le32(0) + le32(0) + le32(0) + le32(0) + le32(0) + Array(type.utf8.reversed())
+        + [UInt8](repeating: 0, count: 48) + le32(4) + le32(124 + row.count) + le32(profileSize) + le32(0)
+      let size = 14 + header.count + row.count + icc.count
+      return Array("BM".utf8) + le32(size) + le32(0) + le32(14 + header.count) + header + row + icc
+    }
+    let decoded = try ImageDecoder.decode(data: bmp(type: "MBED", profileSize: icc.count), name: "p3.bmp")
+    for (k, colour) in Self.colours.enumerated() {
+      let expected = Self.srgb(fromP3: colour.map(Double.init))
+      let p = decoded[k, 0]
+      let off = zip([Double(p.r), Double(p.g), Double(p.b)], expected).map { abs($0 - $1) }.max()!
+      #expect(off <= 2, "P3 \(colour): \(p), expected \(expected.map { ($0 * 10).rounded() / 10 })")
+    }
+    for (type, size, label) in [("sRGB", icc.count, "sRGB"), ("MBED", icc.count + 1, "past the end")] {
+      let image = try ImageDecoder.decode(data: bmp(type: type, profileSize: size), name: "p3.bmp")
+      let stored = Self.colours.indices.map { k in [image[k, 0].r, image[k, 0].g, image[k, 0].b] }
+      #expect(stored == Self.colours, "\(label)")
+    }
+  }
+
   /// An RGB profile on a grey image is honoured, as Chromium honours it: a
   /// grey JPEG by `cjpeg -grayscale -icc` with P3's primaries and gamma
   /// 1.8, and a grey PNG FFmpeg writes from it, draw each grey djpeg or
