@@ -70,8 +70,8 @@ public enum ImageDecoder {
   /// 21: a 1-bit grey PNG's tRNS honoured; 22: an APNG whose first frame's
   /// control (after a default image) is damaged refused; 23: an APNG's
   /// first frame smaller than the image drawn at its place; 24: a BMP's
-  /// embedded ICC profile honoured.
-  public static let revision = 24
+  /// embedded ICC profile honoured; 25: a 16-bit BMP's alpha mask honoured.
+  public static let revision = 25
 
   /// The largest image the decoder accepts.
   public struct Limits: Hashable, Sendable {
@@ -275,8 +275,10 @@ public enum ImageDecoder {
       case .hdr(let transfer): throw hdrRefusal(transfer, operation)
       }
     }
-    if header.format == .bmp, let icc = BMPEmbeddedProfile.profile(in: data), ColorProfile.isReadable(icc) {
-      profile = (icc, header.colorComponents)
+    var alpha: [UInt8]?
+    if header.format == .bmp {
+      if let icc = BMPEmbeddedProfile.profile(in: data), ColorProfile.isReadable(icc) { profile = (icc, header.colorComponents) }
+      alpha = BMPAlphaMask.levels(in: data, width: header.width, height: header.height)
     }
     if header.format == .gif { data = GIFLogicalScreen.declaring(width: header.width, height: header.height, in: data) }
     try FFmpegLibrary.codec.require()
@@ -289,7 +291,7 @@ public enum ImageDecoder {
       // corrupt files, are decoded whole, with that attempt's outcome.
       if let bitmap = try? decode(
         data, decoded, decoder, limits: limits, lowres: lowres, profile: profile, orientation: orientation,
-        transparentGrey: transparentGrey, part: part, operation: operation)
+        transparentGrey: transparentGrey, alpha: alpha, part: part, operation: operation)
       {
         return bitmap
       }
@@ -297,7 +299,7 @@ public enum ImageDecoder {
     }
     return try decode(
       data, decoded, decoder, limits: limits, lowres: 0, profile: profile, orientation: orientation,
-      transparentGrey: transparentGrey, part: part, operation: operation)
+      transparentGrey: transparentGrey, alpha: alpha, part: part, operation: operation)
   }
 
   /// A decoder that could not get memory for the picture (libavcodec's
@@ -317,11 +319,12 @@ public enum ImageDecoder {
   /// libavcodec found; upright
   /// by EXIF `orientation` (a PNG's), else by the one libavcodec exported;
   /// clear where a 1-bit grey PNG's sample is `transparentGrey`
-  /// (`PNGGreyTransparency`); placed in its image when it is an APNG's
+  /// (`PNGGreyTransparency`); of straight `alpha` (a 16-bit BMP's,
+  /// `BMPAlphaMask`, which libavcodec drops), one level a pixel; placed in its image when it is an APNG's
   /// first frame that is `part` of it (`header` then gives the frame's size).
   private static func decode(
     _ data: [UInt8], _ header: ImageHeader, _ decoder: UnsafePointer<AVCodec>, limits: Limits, lowres: Int,
-    profile: (icc: [UInt8], components: Int)?, orientation: Int?, transparentGrey: UInt8?,
+    profile: (icc: [UInt8], components: Int)?, orientation: Int?, transparentGrey: UInt8?, alpha: [UInt8]?,
     part: APNGFirstFrame.Frame?, operation: String
   ) throws -> Bitmap {
     let kind = header.format.rawValue
@@ -397,6 +400,9 @@ public enum ImageDecoder {
     }
     if header.alphaIsReserved {
       for i in stride(from: 3, to: bitmap.bytes.count, by: 4) { bitmap.bytes[i] = 255 }
+    } else if let alpha, alpha.count == pixels {
+      for i in 0..<pixels { bitmap.bytes[4 * i + 3] = alpha[i] }
+      Alpha.premultiply(&bitmap.bytes)
     } else if hasAlpha(frame) {
       Alpha.premultiply(&bitmap.bytes)
     }

@@ -341,6 +341,32 @@ func maxChannelDifference(_ a: Pixel, _ b: Pixel) -> Int {
     #expect(rgb444[1, 0] == Pixel(r: 153, g: 34, b: 255, a: 255))
   }
 
+  /// A 16-bit BMP whose V5 header gives an alpha mask (GIMP's A1R5G5B5 and
+  /// A4R4G4B4) is transparent where its alpha bits say so, as Chromium
+  /// draws it: libavcodec decoded its colour and dropped the alpha, so a
+  /// cut-out drew opaque. Alpha 8 of 15 is level 136; a file whose alpha
+  /// bits are all 0 is opaque, as a 32-bit one is.
+  @Test func a16BitBMPsAlphaMaskIsHonoured() throws {
+    func le32(_ v: Int) -> [UInt8] { [UInt8(v & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v >> 16 & 0xFF), UInt8(v >> 24 & 0xFF)] }
+    func le16(_ v: Int) -> [UInt8] { [UInt8(v & 0xFF), UInt8(v >> 8)] }
+    /// Two pixels, one row, under a BITMAPV5HEADER with BI_BITFIELDS `masks` (red, green, blue, alpha).
+    func bmp(_ pixels: [Int], masks: [Int]) -> [UInt8] {
+      let data = pixels.flatMap(le16)
+      let info =
+        le32(124) + le32(2) + le32(1) + [1, 0, 16, 0] + le32(3) + le32(data.count) + le32(2835) + le32(2835) + le32(0)
+        + le32(0) + masks.flatMap(le32) + Array("BGRs".utf8) + [UInt8](repeating: 0, count: 48) + le32(4) + le32(0)
+        + le32(0) + le32(0)
+      return Array("BM".utf8) + le32(14 + info.count + data.count) + le32(0) + le32(14 + info.count) + info + data
+    }
+    let clear = Pixel(r: 0, g: 0, b: 0, a: 0)
+    let a1 = try ImageDecoder.decode(data: bmp([0xFFFF, 0x7C00], masks: [0x7C00, 0x03E0, 0x001F, 0x8000]), name: "1555.bmp")
+    #expect(a1[0, 0] == Pixel(r: 255, g: 255, b: 255, a: 255) && a1[1, 0] == clear)
+    let a4 = try ImageDecoder.decode(data: bmp([0x8FFF, 0x0F00], masks: [0x0F00, 0x00F0, 0x000F, 0xF000]), name: "4444.bmp")
+    #expect(a4[0, 0] == Pixel(r: 136, g: 136, b: 136, a: 136) && a4[1, 0] == clear)
+    let none = try ImageDecoder.decode(data: bmp([0x7FFF, 0x7C00], masks: [0x7C00, 0x03E0, 0x001F, 0x8000]), name: "0555.bmp")
+    #expect(none[0, 0] == Pixel(r: 255, g: 255, b: 255, a: 255) && none[1, 0] == Pixel(r: 255, g: 0, b: 0, a: 255))
+  }
+
   /// A GIF of a `screen` of background index 1 (red) of black, red, blue,
   /// green, whose first image is 2×1 pixels of blue at `x, y`.
   static func twoBluePixelsGIF(screen: (Int, Int), x: Int, y: Int) -> [UInt8] {
