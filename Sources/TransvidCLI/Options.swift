@@ -295,9 +295,6 @@ struct Options: Sendable {
       options.command = .watch(job: inputs[0])
       return options
     }
-    if options.cacheMaxBytes != nil && options.cache == nil {
-      throw UsageError(description: "--cache-max-bytes bounds the --cache store: give --cache DIR too")
-    }
     if isPlan || isCheck {
       // What a render writes: taken and dropped, a CI step would publish nothing and pass.
       let given = [("--report", options.report), ("--junit", options.junit), ("--gallery", options.gallery)]
@@ -306,9 +303,41 @@ struct Options: Sendable {
           description: "'\(isPlan ? "plan" : "check")' writes no \(name == "--gallery" ? "gallery" : "report"): "
             + "\(name) is for a render (transvid JOB.cfg|DIR \(name) ...)")
       }
+      // How a render runs its jobs: nothing of check or plan runs so, and taken and dropped they seemed to work.
+      let subcommand = isPlan ? "plan" : "check"
+      for option in named {
+        if let why = Options.renderOnly(option, in: subcommand) {
+          throw UsageError(description: "'\(subcommand)' takes no \(option): \(why)")
+        }
+      }
+    }
+    if options.cacheMaxBytes != nil && options.cache == nil {
+      throw UsageError(description: "--cache-max-bytes bounds the --cache store: give --cache DIR too")
     }
     options.command = isPlan ? .plan(inputs: inputs, json: json) : isCheck ? .check(inputs: inputs) : .render(inputs: inputs)
     return options
+  }
+
+  /// Why `check` or `plan` (`subcommand`) takes no `option`, a render's,
+  /// as its usage error ends, else nil: they render nothing, so no jobs run
+  /// at once (`-j`), none is stopped (`--job-timeout`), no progress is shown
+  /// (`--progress`); neither changes the `--cache` store
+  /// (`--cache-max-bytes`), and `check` reads nothing from it (a job in the
+  /// store is still written to its folder, which check checks); `plan`'s rows
+  /// are what it prints, so `-q` would leave nothing.
+  static func renderOnly(_ option: String, in subcommand: String) -> String? {
+    let render = "\(option) is for a render (transvid JOB.cfg|DIR \(option)"
+    switch option {
+    case "-j", "--jobs": return "it renders nothing, so no jobs run at once: \(render) N ...)"
+    case "--job-timeout": return "it renders nothing, so no job is stopped: \(render) SECONDS ...)"
+    case "--progress": return "it renders nothing, so it shows no progress: \(render) MODE ...)"
+    case "--cache-max-bytes": return "it leaves the --cache store as it is: \(render) N --cache DIR ...)"
+    case "--cache" where subcommand == "check":
+      return "it reads nothing from the store (which jobs the store holds: transvid plan JOB.cfg|DIR --cache DIR)"
+    case "-q" where subcommand == "plan", "--quiet" where subcommand == "plan":
+      return "the plan is what it prints (for a script: --json)"
+    default: return nil
+    }
   }
 
   /// `path`, unless it is empty (`-o ""`): a usage error naming the option.

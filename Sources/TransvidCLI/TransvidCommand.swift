@@ -33,6 +33,8 @@ public enum TransvidCommand {
     A directory stands for every *.cfg, *.yaml and *.yml file below it. Jobs whose
     outputs are up to date (same job, assets, formats and transvid version) are
     skipped. 'check' parses every job and renders nothing (exit 1 if one is broken).
+    'plan' and 'check' take a render's options but -j, --job-timeout, --progress,
+    --cache-max-bytes, --report, --junit, --gallery (and check --cache, plan -q).
     'gallery' merges the reports of shards (files, or folders holding them) into
     DIR/index.html and DIR/report.json. 'watch' renders again whenever the job or
     an image it uses changes (--draft: 1x, 15 fps), with a preview page that

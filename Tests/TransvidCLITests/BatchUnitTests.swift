@@ -227,6 +227,41 @@ import TestSupport
       #expect(capture.err == ["transvid: \(message)\nRun 'transvid --help' for usage."])
     }
   }
+
+  /// Nor do they run, time, show or store renders: `-j`, `--job-timeout`,
+  /// `--progress`, `--cache-max-bytes` (and check's `--cache`, plan's `-q`)
+  /// were taken and dropped, `check jobs --job-timeout 1` passing whatever
+  /// a job's render would take.
+  @Test func aRenderingOptionIsAUsageErrorOutsideARender() throws {
+    for (args, message) in [
+      (["check", "x.cfg", "-j", "2"],
+       "'check' takes no -j: it renders nothing, so no jobs run at once: -j is for a render (transvid JOB.cfg|DIR -j N ...)"),
+      (["plan", "x.cfg", "--jobs=2"],
+       "'plan' takes no --jobs: it renders nothing, so no jobs run at once: --jobs is for a render (transvid JOB.cfg|DIR --jobs N ...)"),
+      (["check", "-j2", "x.cfg"],
+       "'check' takes no -j: it renders nothing, so no jobs run at once: -j is for a render (transvid JOB.cfg|DIR -j N ...)"),
+      (["plan", "x.cfg", "--job-timeout", "1"],
+       "'plan' takes no --job-timeout: it renders nothing, so no job is stopped: --job-timeout is for a render (transvid JOB.cfg|DIR --job-timeout SECONDS ...)"),
+      (["check", "x.cfg", "--progress", "ndjson"],
+       "'check' takes no --progress: it renders nothing, so it shows no progress: --progress is for a render (transvid JOB.cfg|DIR --progress MODE ...)"),
+      // Said before --cache-max-bytes's own want of --cache, which would lead to another usage error.
+      (["check", "x.cfg", "--cache-max-bytes", "1GB"],
+       "'check' takes no --cache-max-bytes: it leaves the --cache store as it is: --cache-max-bytes is for a render (transvid JOB.cfg|DIR --cache-max-bytes N --cache DIR ...)"),
+      (["plan", "x.cfg", "--cache", "c", "--cache-max-bytes", "1GB"],
+       "'plan' takes no --cache-max-bytes: it leaves the --cache store as it is: --cache-max-bytes is for a render (transvid JOB.cfg|DIR --cache-max-bytes N --cache DIR ...)"),
+      (["check", "x.cfg", "--cache", "c"],
+       "'check' takes no --cache: it reads nothing from the store (which jobs the store holds: transvid plan JOB.cfg|DIR --cache DIR)"),
+      (["plan", "x.cfg", "-q"], "'plan' takes no -q: the plan is what it prints (for a script: --json)"),
+      (["plan", "x.cfg", "--json", "--quiet"], "'plan' takes no --quiet: the plan is what it prints (for a script: --json)"),
+    ] {
+      let capture = Capture()
+      #expect(TransvidCommand.run(args, console: capture.console, environment: [:]) == 2, "\(args)")
+      #expect(capture.err == ["transvid: \(message)\nRun 'transvid --help' for usage."])
+    }
+    // What they do use: plan's --cache (which jobs the store holds), check's -q (errors only).
+    #expect(try Options.parse(["plan", "x.cfg", "--cache", "c"]).cache == "c")
+    #expect(try Options.parse(["check", "x.cfg", "-q"]).quiet)
+  }
 }
 
 /// An option takes one value: a second, in any spelling, is a usage error
