@@ -126,8 +126,11 @@ enum GalleryCommand {
         problems.append(splits)
       } else {
         for (count, present) in shards.sorted(by: { $0.key < $1.key }) {
-          for index in 1...count where !present.contains(index) {
-            problems.append("no report of shard \(index)/\(count) among the inputs: its jobs are missing")
+          for gap in Self.missingShards(present, of: count) {
+            problems.append(
+              gap.lowerBound == gap.upperBound
+                ? "no report of shard \(gap.lowerBound)/\(count) among the inputs: its jobs are missing"
+                : "no reports of shards \(gap.lowerBound)/\(count) to \(gap.upperBound)/\(count) among the inputs: their jobs are missing")
           }
         }
       }
@@ -185,6 +188,23 @@ enum GalleryCommand {
     throw Options.UsageError(
       description: "\(shown) is a report of rendered jobs (from --report), which the merged "
         + "report would overwrite: give -o another folder than \(output)")
+  }
+
+  /// The runs of shard indices from 1 to `count` that `present` lacks, in
+  /// order: a report of `--shard 1/1000000000` (which a batch takes) lacks
+  /// one run, said in one line, where each index was a line of its own (a
+  /// billion of them, the merge writing for minutes).
+  static func missingShards(_ present: Set<Int>, of count: Int) -> [ClosedRange<Int>] {
+    var gaps: [ClosedRange<Int>] = []
+    // The first index not yet known present or missing (never past `count`: `Int.max` is a count).
+    var next = 1
+    for index in present.filter({ (1...count).contains($0) }).sorted() {
+      if index > next { gaps.append(next...(index - 1)) }
+      if index == count { return gaps }
+      next = index + 1
+    }
+    gaps.append(next...count)
+    return gaps
   }
 
   /// That the reports are of different shard splits (`--shard K/N` of more

@@ -568,3 +568,49 @@ import Testing
     #expect(names == ["locales.en", "locales.ar", "locales.ja", "locales.de"])
   }
 }
+
+/// The shards a merge lacks are said a run at a time: a report of
+/// `--shard 1/1000000` (a batch takes any N) made the merge say each of the
+/// 999 999 others on a line of its own, and one of `--shard
+/// 1/9223372036854775807` wrote lines until memory ran out.
+@Suite struct MissingShardsTests {
+  /// A report of a failed job (no outputs to find) of `shard`, at `dir/name`.
+  static func report(of shard: String, job: String, in dir: String) throws -> String {
+    try write(
+      """
+      {"version": "0.1.0", "shard": "\(shard)", "totals": {"jobs": 1, "rendered": 0, "cached": 0, "failed": 1, "stopped": 0, "bytes": 0},
+       "jobs": [{"job": "\(job)", "file": "jobs/\(job).cfg", "status": "failed", "outputs": [],
+                 "error": {"message": "jobs/\(job).cfg: error: broken", "file": "jobs/\(job).cfg"}}]}
+      """, to: "\(job).json", in: dir)
+  }
+
+  @Test func theShardsAMergeLacksAreSaidARunAtATime() throws {
+    let dir = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    for (shards, lines) in [
+      (["1/1000000"], ["no reports of shards 2/1000000 to 1000000/1000000 among the inputs: their jobs are missing"]),
+      (
+        ["2/7", "5/7"],
+        [
+          "no report of shard 1/7 among the inputs: its jobs are missing",
+          "no reports of shards 3/7 to 4/7 among the inputs: their jobs are missing",
+          "no reports of shards 6/7 to 7/7 among the inputs: their jobs are missing",
+        ]
+      ),
+      (["1/3", "3/3"], ["no report of shard 2/3 among the inputs: its jobs are missing"]),
+    ] {
+      let folder = path(dir, shards.joined(separator: "+").replacingOccurrences(of: "/", with: "of"))
+      try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+      let reports = try shards.enumerated().map { try MissingShardsTests.report(of: $1, job: "job\($0)", in: folder) }
+      let capture = Capture()
+      #expect(TransvidCommand.run(["gallery"] + reports + ["-o", path(folder, "site")], console: capture.console) == 1)
+      #expect(capture.err == lines.map { "transvid: error: " + $0 }, "\(shards)")
+    }
+    // The largest N a batch takes: its runs, without counting to it.
+    let all = Int.max
+    #expect(GalleryCommand.missingShards([1], of: all) == [2...all])
+    #expect(GalleryCommand.missingShards([all], of: all) == [1...(all - 1)])
+    #expect(GalleryCommand.missingShards([1, 3], of: 3) == [2...2])
+    #expect(GalleryCommand.missingShards([1, 2, 3], of: 3).isEmpty)
+  }
+}
