@@ -1,9 +1,12 @@
+import Media
+
 /// `transvid plan DIR|FILE... [--json]`: what a batch would do, without
 /// rendering — every job with its cache key, estimated cost, shard (of
 /// `--shard`'s N, `--shard-count`, or the environment's; 1 by default) and
 /// whether its outputs are up to date or, with `--cache`, in the store. Exit status 1 when a job is broken
 /// (its row is its shard, its file, `broken` and its `FILE:LINE:COL: error: …`; in JSON it has
-/// no frames, width, height or key, and an `error`) or no job is found.
+/// no frames, width, height or key, and an `error`) or no job is found; 2 for a usage error, and for a `--cache`
+/// that is no folder and cannot be made one, as the render it plans refuses them.
 enum PlanCommand {
   static func run(inputs: [String], json: Bool, options: Options, environment: [String: String], console: Console) -> Int32 {
     // The options first: a usage error comes before any file is looked for.
@@ -19,6 +22,15 @@ enum PlanCommand {
     } catch {
       console.error("transvid: \(error)\nRun 'transvid --help' for usage.")
       return 2
+    }
+    // A --cache that is no folder and cannot be made one (a file, a device): the render refuses it (exit 2, `SharedCache`).
+    if let store = options.cache {
+      do throws(MediaError) {
+        try Platform.checkDirectories(store)
+      } catch {
+        console.error("transvid: cannot use the cache '\(store)': \(error.message)")
+        return 2
+      }
     }
     let files: [String]
     switch CheckCommand.findJobs(inputs, console: console) {

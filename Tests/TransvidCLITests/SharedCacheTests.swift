@@ -11,6 +11,7 @@ import Glibc
 import Foundation
 import Media
 import Testing
+import TransvidCLI
 
 @Suite(.serialized) struct SharedCacheTests {
   /// Every entry of the store at `cache`: its key, and whether it is whole
@@ -104,6 +105,26 @@ import Testing
     #expect(refused.status == 2)
     #expect(refused.stderr == "transvid: cannot use the cache 'file': 'file' is a regular file\n")
     #expect(!FileManager.default.fileExists(atPath: path(dir, "two")))
+  }
+
+  /// `plan --cache` refuses a store the render it plans refuses (a file, a
+  /// file where one of its folders goes): it listed every job `to render`,
+  /// exit 0, where that render stops with exit 2.
+  @Test func planRefusesAStoreTheRenderRefuses() throws {
+    let dir = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    let job = try write(tinyJob(name: "a"), to: "a.cfg", in: dir)
+    let file = try write("", to: "file", in: dir)
+    for store in [file, path(file, "store")] {
+      let capture = Capture()
+      #expect(TransvidCommand.run(["plan", job, "--cache", store], console: capture.console, environment: [:]) == 2)
+      #expect(capture.err == ["transvid: cannot use the cache '\(store)': '\(file)' is a regular file"], "\(store)")
+      #expect(capture.out.isEmpty)
+    }
+    // A store still to be made is one: the render makes it.
+    let capture = Capture()
+    #expect(TransvidCommand.run(["plan", job, "--cache", path(dir, "new/store")], console: capture.console, environment: [:]) == 0)
+    #expect(!FileManager.default.fileExists(atPath: path(dir, "new")))
   }
 
   @Test func aJobInTheCacheIsCopiedNotRendered() throws {
