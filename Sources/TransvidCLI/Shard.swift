@@ -39,8 +39,16 @@ struct Shard: Hashable, Sendable, CustomStringConvertible {
       }
       return n
     }
+    // A count of 0 or less was said as the index being out of a range such as 0..<-3.
+    func shardCount(_ name: String) throws -> Int? {
+      guard let n = try number(name) else { return nil }
+      guard n >= 1 else {
+        throw Options.UsageError(description: "\(name)='\(environment[name] ?? "")' is not a shard count: it needs a whole number ≥ 1")
+      }
+      return n
+    }
     if let index = try number("JOB_COMPLETION_INDEX") {
-      guard let count = try explicitCount ?? number("TRANSVID_SHARD_COUNT") else {
+      guard let count = try explicitCount ?? shardCount("TRANSVID_SHARD_COUNT") else {
         throw Options.UsageError(
           description: "JOB_COMPLETION_INDEX is set but the shard count is not: pass --shard-count N or set TRANSVID_SHARD_COUNT")
       }
@@ -48,7 +56,7 @@ struct Shard: Hashable, Sendable, CustomStringConvertible {
     }
     if let id = try number("SLURM_ARRAY_TASK_ID") {
       // Without a count every task of the array would render the whole batch.
-      let tasks = try number("SLURM_ARRAY_TASK_COUNT")
+      let tasks = try shardCount("SLURM_ARRAY_TASK_COUNT")
       guard let count = explicitCount ?? tasks else {
         throw Options.UsageError(
           description: "SLURM_ARRAY_TASK_ID is set but SLURM_ARRAY_TASK_COUNT is not: pass --shard-count N")

@@ -42,6 +42,16 @@ import TestSupport
       description: "--shard-count 4 and SLURM_ARRAY_TASK_COUNT=3 disagree: the array must have one task per shard")) {
       try Shard.fromEnvironment(slurm, count: 4)
     }
+    // A count of no shards is named as such (it was "shard index 0 (0-based), not in 0..<-3").
+    for (environment, message) in [
+      (["JOB_COMPLETION_INDEX": "0", "TRANSVID_SHARD_COUNT": "0"], "TRANSVID_SHARD_COUNT='0' is not a shard count: it needs a whole number ≥ 1"),
+      (["JOB_COMPLETION_INDEX": "0", "TRANSVID_SHARD_COUNT": "-1"], "TRANSVID_SHARD_COUNT='-1' is not a shard count: it needs a whole number ≥ 1"),
+      (["SLURM_ARRAY_TASK_ID": "0", "SLURM_ARRAY_TASK_COUNT": "-3"], "SLURM_ARRAY_TASK_COUNT='-3' is not a shard count: it needs a whole number ≥ 1"),
+    ] {
+      #expect(throws: Options.UsageError(description: message)) { try Shard.fromEnvironment(environment, count: nil) }
+    }
+    // --shard-count takes the place of TRANSVID_SHARD_COUNT, which is then not read.
+    #expect(try Shard.fromEnvironment(["JOB_COMPLETION_INDEX": "0", "TRANSVID_SHARD_COUNT": "0"], count: 2) == Shard(index: 1, count: 2))
     // --array=0-6:2 (tasks 0, 2, 4, 6) would leave shards 2 and 4 to no task.
     #expect(throws: Options.UsageError(
       description: "the Slurm array is not contiguous (SLURM_ARRAY_TASK_MIN=0, SLURM_ARRAY_TASK_MAX=6, "
