@@ -158,11 +158,7 @@ struct Options: Sendable {
     var isWatch = false
     if rest.first == "list" {
       rest.removeFirst()
-      options.command = .list
-      if rest.first == "devices" {
-        rest.removeFirst()
-        options.command = .listDevices
-      }
+      return try parseList(rest)
     } else if rest.first == "plan" {
       rest.removeFirst()
       isPlan = true
@@ -273,14 +269,6 @@ struct Options: Sendable {
         inputs.append(arg)
       }
     }
-    if options.command == .list || options.command == .listDevices {
-      guard inputs.isEmpty else {
-        throw UsageError(
-          description: "'list' takes no arguments but 'devices' ('transvid list devices'), got '\(inputs[0])'"
-            + (options.command == .list ? Options.hint(for: inputs[0], among: ["devices"]) : ""))
-      }
-      return options
-    }
     guard !inputs.isEmpty else { throw UsageError(description: "no job files given") }
     if isWatch {
       let long = ["-o": "--output-dir", "-q": "--quiet", "-j": "--jobs"]
@@ -344,6 +332,34 @@ struct Options: Sendable {
   private static func nonEmpty(_ path: String, _ option: String) throws -> String {
     guard !path.isEmpty else { throw UsageError(description: "option \(option) needs a path, got an empty one") }
     return path
+  }
+
+  /// `list [devices]`: no options but `--help`. A render's were taken and
+  /// dropped (`list -o out --report r.json` printed the list), and an option
+  /// of another subcommand was said to be a render's (`list --json`: "a
+  /// render takes no --json").
+  private static func parseList(_ arguments: ArraySlice<String>) throws -> Options {
+    var words: [String] = []
+    var stream = ArgumentStream(arguments)
+    while let arg = try stream.next() {
+      switch arg {
+      case "-h", "--help": return Options(command: .help)
+      case "--": words += stream.remaining()
+      default:
+        if let misplaced = Subcommand.misplaced(arg, in: "list") { throw misplaced }
+        guard !arg.hasPrefix("-") || arg == "-" else {
+          throw UsageError(description: "'list' takes no options, got '\(stream.raw)' (transvid list [devices])")
+        }
+        words.append(arg)
+      }
+    }
+    let devices = words.first == "devices"
+    if let extra = words.dropFirst(devices ? 1 : 0).first {
+      throw UsageError(
+        description: "'list' takes no arguments but 'devices' ('transvid list devices'), got '\(extra)'"
+          + (devices ? "" : Options.hint(for: extra, among: ["devices"])))
+    }
+    return Options(command: devices ? .listDevices : .list)
   }
 
   /// `curve NAME|SPEC [--samples N] [--duration S]`.

@@ -71,6 +71,22 @@ import TestSupport
       description: "'list' takes no arguments but 'devices' ('transvid list devices'), got 'nope'")) {
       try Options.parse(["list", "nope"])
     }
+    // No options but --help: a render's were taken and dropped, and another subcommand's said to be a render's.
+    for (args, message) in [
+      (["list", "-j", "2"], "'list' takes no options, got '-j' (transvid list [devices])"),
+      (["list", "--report", "r.json"], "'list' takes no options, got '--report' (transvid list [devices])"),
+      (["list", "devices", "-o", "out"], "'list' takes no options, got '-o' (transvid list [devices])"),
+      (["list", "--force=yes"], "'list' takes no options, got '--force=yes' (transvid list [devices])"),
+      (["list", "--json"], "'list' takes no --json: it is plan's option (transvid plan JOB.cfg|DIR ... --json)"),
+      (["list", "-q", "devices"], "'list' takes no options, got '-q' (transvid list [devices])"),
+      (["list", "devices", "all"], "'list' takes no arguments but 'devices' ('transvid list devices'), got 'all'"),
+    ] {
+      #expect(throws: Options.UsageError(description: message), "\(args)") { try Options.parse(args) }
+    }
+    #expect(try Options.parse(["list"]).command == .list)
+    #expect(try Options.parse(["list", "devices"]).command == .listDevices)
+    #expect(try Options.parse(["list", "--", "devices"]).command == .listDevices)
+    #expect(try Options.parse(["list", "--help"]).command == .help)
   }
 
   @Test func batchShard() throws {
