@@ -65,7 +65,9 @@ extension JobSpec {
       let thumbnail = (sheetWidth - gap * (columns + 1)) / columns
       guard thumbnail >= 8 else {
         throw diagnostic(
-          at: key, "\(sheetWidth) pixels do not fit \(columns) columns (each needs 8 pixels and \(gap) between)")
+          at: key,
+          "\(sheetWidth) pixels do not fit \(columns) columns (each needs 8 pixels, with \(gap) between them and at "
+            + "both edges: \(columns * 8 + (columns + 1) * gap) pixels in all)")
       }
       let thumbnailHeight = Swift.max(1, Int((Double(thumbnail) * Double(height) / Double(width)).rounded()))
       let rows = (frames + columns - 1) / columns

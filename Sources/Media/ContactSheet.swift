@@ -71,7 +71,8 @@ public struct ContactSheet: Sendable {
     guard count > 0, columns > 0, thumbnailWidth >= 8, frameWidth > 0, frameHeight > 0 else {
       throw MediaError(
         "lay out contact sheet",
-        "\(columns) columns of \(count) frames do not fit in \(width) px (each needs 8 px and \(gap) px gaps)")
+        "\(columns) columns of \(count) frames do not fit in \(width) px (each needs 8 px, with \(gap) px between "
+          + "them and at both edges: \(max(columns, 1) * 8 + (max(columns, 1) + 1) * gap) px in all)")
     }
     let thumbnailHeight = max(1, Int((Double(thumbnailWidth) * Double(frameHeight) / Double(frameWidth)).rounded()))
     let labelSize = Double(min(max(thumbnailWidth / 12, 10), 40))

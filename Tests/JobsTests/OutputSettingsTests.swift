@@ -144,6 +144,28 @@ let brokenOutputJobs: [BrokenJob] = [
         + "at most 67108864 pixels (8192x8192) and 65535 per side (raise the limit with --max-side)")
   }
 
+  /// A sheet too narrow for its columns says what they need: 8 pixels
+  /// each and the 8-pixel gaps between and around them, 72 for the 4
+  /// default columns, so the 64 the key allows holds no more than 3 (the
+  /// outputs sweep: "each needs 8 pixels and 8 between" added up to 56).
+  @Test static func aSheetTooNarrowForItsColumnsSaysWhatTheyNeed() throws {
+    let head = "canvas: { size: 40x60, scale: 1, fps: 10 }\n"
+    func failure(_ sheet: String) -> String? {
+      do {
+        _ = try JobParser.parse(head + "output: { formats: [sheet], sheet: { \(sheet) } }\n" + job("hold: 1"), file: "job.cfg")
+        return nil
+      } catch {
+        return error.description
+      }
+    }
+    #expect(
+      failure("width: 64")
+        == "job.cfg:2:45: error: output.sheet.width: 64 pixels do not fit 4 columns (each needs 8 pixels, "
+        + "with 8 between them and at both edges: 72 pixels in all)")
+    #expect(failure("width: 72") == nil)
+    #expect(failure("width: 64, columns: 3") == nil)
+  }
+
   /// The `width:` keys go as far as the README's limits: the image's
   /// area within `--max-side`² and each side within its format's (16384
   /// for a video, 65535 for a GIF and the sheet), not the canvas's 8192.
