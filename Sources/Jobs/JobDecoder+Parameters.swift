@@ -86,6 +86,16 @@ extension JobDecoder {
       }
       values["duration"] = .number(own)
     }
+    // The iOS 17 form's `duration` is its pace, which Apple gives as about
+    // its settling duration, and UIKit runs such a spring until it settles:
+    // a step that writes no `duration` lasts that, as `transvid curve`
+    // samples it. One that settles in no step's length (an undamped one,
+    // `bounce: 1`) keeps the transition's, with a note.
+    if fields["duration"] == nil, case .curve(.spring(let spring))? = values["curve"], spring.perceptualDuration != nil,
+      spring.settlingDuration <= JobDecoder.maximumDuration
+    {
+      values["duration"] = .number(spring.settlingDuration)
+    }
     return TransitionParameters(values)
   }
 

@@ -87,16 +87,29 @@ extension Spring {
     response: Double, dampingRatio: Double, initialVelocity: Double = 0,
     allowsOverdamping: Bool = false
   ) {
+    self.init(
+      response: response, dampingRatio: dampingRatio, initialVelocity: initialVelocity,
+      allowsOverdamping: allowsOverdamping, perceptualDuration: nil)
+  }
+
+  init(
+    response: Double, dampingRatio: Double, initialVelocity: Double, allowsOverdamping: Bool,
+    perceptualDuration: Double?
+  ) {
     let omega = 2 * Double.pi / response
     self.init(
       mass: 1, stiffness: omega * omega, damping: 4 * Double.pi * dampingRatio / response,
-      initialVelocity: initialVelocity, allowsOverdamping: allowsOverdamping, duration: nil)
+      initialVelocity: initialVelocity, allowsOverdamping: allowsOverdamping, duration: nil,
+      perceptualDuration: perceptualDuration)
   }
 
   /// The iOS 17 spring `UISpringTimingParameters(duration:bounce:)`
   /// (SwiftUI `Spring(duration:bounce:)`): the ratio is 1 − bounce for
   /// bounce ≥ 0 and 1/(1 + bounce) below, `response` is the duration, and
-  /// overdamping is allowed.
+  /// overdamping is allowed. The spring keeps `duration` as its
+  /// `perceptualDuration`: Apple documents it as the spring's pace, "approximately
+  /// equal to the settling duration", so an animation on it lasts until it
+  /// settles (`settlingDuration`), not a length given elsewhere.
   ///
   /// - Precondition: bounce > −1.
   public init(duration: Double, bounce: Double, initialVelocity: Double = 0) {
@@ -104,7 +117,7 @@ extension Spring {
     let ratio = bounce >= 0 ? 1 - bounce : 1 / (1 + bounce)
     self.init(
       response: duration, dampingRatio: ratio, initialVelocity: initialVelocity,
-      allowsOverdamping: true)
+      allowsOverdamping: true, perceptualDuration: duration)
   }
 
   /// The iOS 17 bounce of this spring: 1 − ζ for ζ ≤ 1, else 1/ζ − 1.

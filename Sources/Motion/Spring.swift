@@ -42,6 +42,10 @@ public struct Spring: Hashable, Sendable {
   /// The animation's duration when the form that made the spring fixes one
   /// (UIKit's `animate(withDuration:usingSpringWithDamping:…)`), else nil.
   public let duration: Double?
+  /// The duration the iOS 17 form was given (`Spring(duration:bounce:)`,
+  /// CASpringAnimation's `perceptualDuration`): the spring's pace, which
+  /// Apple gives as about its settling duration; nil for the other forms.
+  public let perceptualDuration: Double?
 
   @usableFromInline enum Regime: Hashable, Sendable {
     case underdamped, critical, overdamped
@@ -72,7 +76,7 @@ public struct Spring: Hashable, Sendable {
 
   @usableFromInline init(
     mass: Double, stiffness: Double, damping: Double, initialVelocity: Double,
-    allowsOverdamping: Bool, duration: Double?
+    allowsOverdamping: Bool, duration: Double?, perceptualDuration: Double? = nil
   ) {
     precondition(mass > 0 && stiffness > 0 && damping >= 0, "invalid spring parameters")
     self.mass = mass
@@ -81,6 +85,7 @@ public struct Spring: Hashable, Sendable {
     self.initialVelocity = initialVelocity
     self.allowsOverdamping = allowsOverdamping
     self.duration = duration
+    self.perceptualDuration = perceptualDuration
 
     let omega0 = (stiffness / mass).squareRoot()
     let zeta = damping / (2 * (stiffness * mass).squareRoot())

@@ -101,11 +101,11 @@ import Transitions
     }
     let short = try JobParser.parse(Self.job(#"curve: "spring(damping: 0.9, velocity: 0, duration: 0.3)""#), file: "sp.cfg")
     #expect(Timeline(spec: short).duration == 0.3)
-    // A duration the step writes stays its length; so do the other forms' (none is the animation's).
+    // A duration the step writes stays its length; so do the CA and response forms' (none is the animation's).
     let written = #"duration: 0.4, curve: "spring(damping: 0.7, velocity: 0, duration: 1.2)""#
     #expect(Timeline(spec: try JobParser.parse(Self.job(written), file: "sp.cfg")).duration == 0.4)
-    let bounce = try JobParser.parse(Self.job(#"curve: "spring(duration: 1.2, bounce: 0)""#), file: "sp.cfg")
-    #expect(Timeline(spec: bounce).duration == 0.7)
+    let response = try JobParser.parse(Self.job(#"curve: "spring(response: 1.2, dampingRatio: 1)""#), file: "sp.cfg")
+    #expect(Timeline(spec: response).duration == 0.7)
     // The pop reuses the push's parameters, its length with them.
     let job = """
       name: sp
@@ -117,6 +117,56 @@ import Transitions
       """
     let pop = Timeline(spec: try JobParser.parse(job, file: "sp.cfg")).segments.map(\.duration)
     #expect(pop == [1.2, 1.2])
+  }
+
+  /// The iOS 17 form's `duration` is its pace, "approximately equal to the
+  /// settling duration" (Apple's Spring(duration:bounce:)), and UIKit runs
+  /// it until it settles: a step that writes no `duration` lasts its
+  /// settling duration, as `transvid curve` samples it (the spring sweep's
+  /// target). It lasted the transition's default, 0.7 s, where a 1.2 s
+  /// spring was 12 % short of its end and jumped there in one frame.
+  @Test func theBounceFormsStepLastsUntilItSettles() throws {
+    for written in [#"curve: "spring(duration: 1.2, bounce: 0)""#, "spring: { duration: 1.2, bounce: 0 }"] {
+      let spec = try JobParser.parse(Self.job(written), file: "sp.cfg")
+      let settling = Spring(duration: 1.2, bounce: 0).settlingDuration
+      let ok = abs(settling - 1.84) < 0.01
+      #expect(ok, "\(settling)")
+      #expect(Timeline(spec: spec).duration == settling, "\(written)")
+      let curve = try #require(Self.curve(of: spec, step: 0))
+      let end = curve.progress(atTime: settling.nextDown, duration: settling)
+      #expect(abs(1 - end) < 1e-3, "\(end)")
+      #expect(spec.notes.isEmpty, "\(spec.notes)")
+    }
+    // A bouncier one settles later, an overdamped one too; a quick one sooner.
+    for (spring, text) in [
+      (Spring(duration: 0.5, bounce: 0.3), "spring(duration: 0.5, bounce: 0.3)"),
+      (Spring(duration: 0.5, bounce: -0.5), "spring(duration: 0.5, bounce: -0.5)"),
+      (Spring(duration: 0.1, bounce: 0), "spring(duration: 0.1, bounce: 0)"),
+    ] {
+      let spec = try JobParser.parse(Self.job("curve: \"\(text)\""), file: "sp.cfg")
+      #expect(Timeline(spec: spec).duration == spring.settlingDuration, "\(text)")
+      #expect(spec.notes.isEmpty, "\(spec.notes)")
+    }
+    // A duration the step writes is its length; the pop inherits the push's.
+    let written = try JobParser.parse(Self.job(#"duration: 0.4, curve: "spring(duration: 1.2, bounce: 0)""#), file: "sp.cfg")
+    #expect(Timeline(spec: written).duration == 0.4)
+    let job = """
+      name: sp
+      canvas: { size: 40x60, scale: 1, fps: 30 }
+      screens: { a: {}, b: {} }
+      timeline:
+        - push: { to: b, transition: circle-spread, spring: { duration: 0.5, bounce: 0.3 } }
+        - pop: {}
+        - push: { to: b, transition: circle-spread, duration: 0.3 }
+        - pop: { curve: "spring(duration: 0.5, bounce: 0.3)" }
+      """
+    let settling = Spring(duration: 0.5, bounce: 0.3).settlingDuration
+    let steps = Timeline(spec: try JobParser.parse(job, file: "sp.cfg")).segments.map(\.duration)
+    #expect(steps == [settling, settling, 0.3, settling])
+    // One that never settles keeps the transition's length (and its note).
+    let undamped = try JobParser.parse(Self.job(#"curve: "spring(duration: 1, bounce: 1)""#), file: "sp.cfg")
+    #expect(Timeline(spec: undamped).duration == 0.7)
+    #expect(undamped.notes.count == 1)
   }
 
   /// A pop that writes its own duration times the push's UIKit spring by it
