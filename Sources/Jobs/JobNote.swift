@@ -183,12 +183,26 @@ extension JobDecoder {
       let short = 1 - spring.position(at: duration)
       guard abs(short) > 0.01 else { continue }
       let percent = Int((abs(short) * 100).rounded())
-      // An undamped spring oscillates for ever: no duration is long enough.
-      let advice =
-        spring.settlingDuration.isFinite
-        ? "it settles in about \(JobDecoder.format((spring.settlingDuration * 100).rounded() / 100)) s: give the step "
-          + "that duration, or a stiffer spring"
-        : "with no damping it never settles (it oscillates for ever, whatever the step's duration): give it damping above 0"
+      // The bounce form is damped by a bounce below 1, the others by damping.
+      let bounces = spring.perceptualDuration != nil
+      let settling = spring.settlingDuration
+      let advice: String
+      if !settling.isFinite {
+        // An undamped spring oscillates for ever: no duration is long enough.
+        advice =
+          "with no damping it never settles (it oscillates for ever, whatever the step's duration): give it "
+          + (bounces ? "a bounce below 1" : "damping above 0")
+      } else if settling > JobDecoder.maximumDuration {
+        // No step is that long: the spring itself must settle sooner.
+        advice =
+          "it settles in about \(JobDecoder.format(settling.rounded())) s, longer than a step lasts (at most "
+          + "\(JobDecoder.format(JobDecoder.maximumDuration)) s): give it "
+          + (bounces ? "a smaller bounce or a shorter duration" : "more damping or a stiffer spring")
+      } else {
+        advice =
+          "it settles in about \(JobDecoder.format((settling * 100).rounded() / 100)) s: give the step that duration, "
+          + "or a stiffer spring"
+      }
       notes.append(
         JobNote(
           step.location,

@@ -286,4 +286,32 @@ import Transitions
           + "(it oscillates for ever, whatever the step's duration): give it damping above 0"), "\(note)")
     #expect(!note.contains("inf"))
   }
+
+  /// The bounce form's undamped spring, `bounce: 1`, is told to bounce
+  /// less, as it takes no `damping` (the spring sweep): its note said "give
+  /// it damping above 0", which that form refuses ("'damping' cannot be
+  /// combined with 'bounce'"). A spring that settles, but in more than a
+  /// step may last (60 s), is told to settle sooner, where its note said
+  /// to give the step that duration, which the step refuses.
+  @Test func aSpringThatSettlesInNoStepIsToldToDampIt() throws {
+    for written in [#"curve: "spring(duration: 1, bounce: 1)""#, "spring: { duration: 1, bounce: 1 }"] {
+      let job = try JobParser.parse(Self.job(written), file: "sp.cfg")
+      let note = try #require(job.notes.first?.description)
+      #expect(
+        note.hasSuffix(
+          "with no damping it never settles (it oscillates for ever, whatever the step's duration): give it a bounce "
+            + "below 1"), "\(note)")
+    }
+    let slow = try JobParser.parse(Self.job(#"curve: "spring(duration: 1, bounce: 0.99)""#), file: "sp.cfg")
+    #expect(Spring(duration: 1, bounce: 0.99).settlingDuration.rounded() == 113)
+    #expect(
+      slow.notes.map(\.description) == [
+        "sp.cfg:5:5: note: timeline[0].push: its spring is still 31 % of its travel past its end when the step's "
+          + "0.7 s end, and jumps there in one frame (Core Animation ends a spring at its duration); it settles in about "
+          + "113 s, longer than a step lasts (at most 60 s): give it a smaller bounce or a shorter duration"
+      ])
+    let heavy = try JobParser.parse(Self.job(#"curve: "spring(mass: 1000, stiffness: 1, damping: 1)""#), file: "sp.cfg")
+    let note = try #require(heavy.notes.first?.description)
+    #expect(note.hasSuffix("longer than a step lasts (at most 60 s): give it more damping or a stiffer spring"), "\(note)")
+  }
 }
