@@ -172,7 +172,7 @@ extension JobSpec {
 extension JobDecoder {
   /// A step whose written spring has not come within 1 % of its end when
   /// the step's duration ends (an interactive step's completion is re-timed,
-  /// and so left out).
+  /// and so left out), and a gesture whose completion spring never settles.
   func unsettledSpringNotes(on spec: JobSpec) -> [JobNote] {
     var notes: [JobNote] = []
     for case (let i, .transition(let step)) in spec.timeline.enumerated() where step.gesture == nil {
@@ -209,6 +209,21 @@ extension JobDecoder {
           "timeline[\(i)].\(step.operation.rawValue): its spring is still \(percent) % of its travel "
             + (short > 0 ? "short of" : "past") + " its end when the step's \(JobDecoder.format(duration)) s end, "
             + "and jumps there in one frame (Core Animation ends a spring at its duration); " + advice))
+    }
+    // A gesture's rest is as long as the finger leaves it, but an undamped
+    // completion spring settles in none: the rest swings about its end and
+    // jumps there when it is over.
+    for case (let i, .transition(let step)) in spec.timeline.enumerated() {
+      guard let gesture = step.gesture, case .spring(let spring) = gesture.completionCurve.curve(restDuration: 1),
+        !spring.settlingDuration.isFinite
+      else { continue }
+      notes.append(
+        JobNote(
+          step.location,
+          "timeline[\(i)].\(step.operation.rawValue).gesture.completionCurve: its spring has no damping, so it never "
+            + "settles: the rest of the step swings about its end and jumps there in one frame when it is over "
+            + "(Core Animation ends a spring at its duration); give it "
+            + (spring.perceptualDuration != nil ? "a bounce below 1" : "damping above 0")))
     }
     return notes
   }

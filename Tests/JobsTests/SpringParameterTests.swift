@@ -169,6 +169,30 @@ import Transitions
     #expect(undamped.notes.count == 1)
   }
 
+  /// A gesture's completion spring with no damping never settles: the rest
+  /// swings about its end and jumps there when it is over, and a note now
+  /// says so (the spring sweep's target): the job got no word, as the
+  /// note on unsettled springs leaves interactive steps out.
+  @Test(arguments: [
+    (#"completionCurve: "spring(duration: 1, bounce: 1)""#, "a bounce below 1"),
+    (#"completionCurve: "spring(mass: 1, stiffness: 100, damping: 0)""#, "damping above 0"),
+  ])
+  func anUndampedCompletionSpringIsNoted(curve: String, advice: String) throws {
+    let job = try JobParser.parse(
+      Self.job("gesture: { progress: [0, 0.6], release: finish, \(curve) }"), file: "sp.cfg")
+    #expect(
+      job.notes.map(\.description) == [
+        "sp.cfg:5:5: note: timeline[0].push.gesture.completionCurve: its spring has no damping, so it never settles: "
+          + "the rest of the step swings about its end and jumps there in one frame when it is over (Core Animation "
+          + "ends a spring at its duration); give it \(advice)"
+      ])
+    // A damped one, and UIKit's form that takes the rest's duration, say nothing.
+    for damped in [#"completionCurve: "spring(duration: 1, bounce: 0.5)""#, #"completionCurve: "spring(damping: 0.5, velocity: 0)""#] {
+      let spec = try JobParser.parse(Self.job("gesture: { progress: [0, 0.6], release: finish, \(damped) }"), file: "sp.cfg")
+      #expect(spec.notes.isEmpty, "\(spec.notes)")
+    }
+  }
+
   /// A pop that writes its own duration times the push's UIKit spring by it
   /// (the spring is the animation's): it played the push's 1 s spring,
   /// cut off at its 0.4 s end.
