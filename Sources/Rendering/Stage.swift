@@ -231,15 +231,20 @@ struct Stage: Sendable {
     bitmap.contentTag = token << 32 | state
   }
 
-  /// `canvas` scaled to fit the screen, letterboxed in black.
+  /// `canvas` scaled to fit the screen, letterboxed in black. A canvas
+  /// shrunk by more than a quarter is first reduced to about the pixels it
+  /// covers by area average, as a screen's images are
+  /// (`ImageDownsampling.fitted`): the compositor samples bilinearly, which
+  /// past a halving skips rows and columns, so fine lines and text shimmered.
   private func drawFitted(_ canvas: Bitmap, into bitmap: inout Bitmap) {
     RowBlend.fill(Color.black.premultipliedPixel, into: &bitmap, area: screen)
     var layer = Layer(
       frame: Rect(
         x: layout.canvas.minX - layout.screen.minX, y: layout.canvas.minY - layout.screen.minY,
         width: layout.canvas.width, height: layout.canvas.height))
-    layer.contents = canvas
-    layer.contentsScale = Double(canvas.width) / layout.canvas.width
+    let shown = ImageDownsampling.fitted(canvas, gravity: .resize, in: layout.canvas.size, scale: compositor.scale)
+    layer.contents = shown
+    layer.contentsScale = Double(shown.width) / layout.canvas.width
     compositor.render(layer, into: &bitmap, at: (screen.x, screen.y), size: (screen.width, screen.height))
   }
 

@@ -308,6 +308,36 @@ import Testing
     #expect(frame[Int(layout.screen.minX) + 20, Int(layout.screen.midY)] == Pixel(r: 0, g: 0, b: 0, a: 255))
   }
 
+  /// A canvas four times the screen's size is averaged down to it, as an
+  /// area-average resize (Pillow's BOX) makes it: rows of four, black,
+  /// white, white, black, are grey. The compositor's bilinear sample of
+  /// each fourth row pair read the two white rows alone, so the screen
+  /// showed white (and other canvases moiré stripes).
+  @Test func aCanvasShrunkToFitIsAveragedNotSampled() throws {
+    let job = """
+      name: s
+      canvas: { size: 1500x2668, scale: 1, fps: 10 }
+      stage: { background: "#00A050", padding: 20, device: iphone-se }
+      screens:
+        rows: { image: rows.png }
+      timeline:
+        - hold: 0.1
+      """
+    let spec = try JobParser.parse(job, file: "jobs/s.cfg")
+    var rows = Bitmap(width: 1500, height: 2668, fill: Pixel(r: 255, g: 255, b: 255, a: 255))
+    for y in 0..<rows.height where y % 4 == 0 || y % 4 == 3 {
+      for x in 0..<rows.width { rows[x, y] = Pixel(r: 0, g: 0, b: 0, a: 255) }
+    }
+    let layout = StageLayout(stage: try #require(spec.stage), canvas: spec.canvas)
+    #expect(layout.canvas.size == Size(width: 375, height: 667))
+    let frame = FrameRenderer(spec: spec, assets: ["jobs/rows.png": rows])
+      .frame(0, width: spec.framePixelWidth, height: spec.framePixelHeight)
+    let (x0, y0) = (Int(layout.canvas.minX), Int(layout.canvas.minY))
+    let off = (100..<560).flatMap { y in stride(from: 20, to: 355, by: 15).map { (x0 + $0, y0 + y) } }
+      .filter { let p = frame[$0.0, $0.1]; return abs(Int(p.r) - 128) > 1 || p.g != p.r || p.b != p.r }
+    #expect(off.isEmpty, "\(off.count) pixels not grey, first \(off.prefix(3).map { "\($0): \(frame[$0.0, $0.1])" })")
+  }
+
   /// `job` parsed, its captions checked to fit, and its renderer with the system's fonts.
   static func captioned(_ job: String) throws -> (JobSpec, FrameRenderer) {
     let spec = try JobParser.parse(job, file: "c.cfg")
