@@ -79,6 +79,8 @@ extension JobSpec {
     // Copies of screens kept for the steps that show them: flipped, and without the status bar's strip.
     let rightToLeft = (localization?.locales ?? locale.map { [$0] } ?? []).contains(where: Localization.isRightToLeft)
     let stripped = self.canvas.shownStatusBar.map { !$0.isDrawn && $0.height > 0 } ?? false
+    // A screen shown in a card narrower than the screen has no strip to take off.
+    let inCard = Set(screens.filter { $0.cardWidth != nil }.map(\.name))
     var copied: Set<String> = []
     for (i, item) in timeline.enumerated() {
       switch item {
@@ -90,7 +92,7 @@ extension JobSpec {
         var copies = 0.0
         for name in [step.from, step.to] {
           if mirrored && copied.insert("mirrored \(name)").inserted { copies += 1 }
-          if stripped && copied.insert("stripped \(mirrored) \(name)").inserted { copies += 1 }
+          if stripped && !inCard.contains(name) && copied.insert("stripped \(mirrored) \(name)").inserted { copies += 1 }
         }
         // A cancelled step leaves the display as it was and draws nothing of its own.
         guard !step.isCancelled else {

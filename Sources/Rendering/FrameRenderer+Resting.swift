@@ -121,6 +121,8 @@ final class RestingImages: Sendable {
   private let spec: JobSpec
   private let compositor: Compositor
   private let statusBar: StatusBar?
+  /// Whose strips the screenshots' own status bar shows at each step's ends.
+  let strips: StatusBarStrips
   /// The drawn overlays whose ink follows the screens.
   private let followers: [Overlay: Follower]
   private let progress = Mutex(Progress())
@@ -129,7 +131,7 @@ final class RestingImages: Sendable {
 
   init(
     timeline: Timeline, transitions: [(any Transition)?], screens: ScreenSnapshots, spec: JobSpec,
-    compositor: Compositor, statusBar: StatusBar?, followers: [Overlay: Follower] = [:]
+    compositor: Compositor, statusBar: StatusBar?, strips: StatusBarStrips, followers: [Overlay: Follower] = [:]
   ) {
     self.timeline = timeline
     self.transitions = transitions
@@ -137,6 +139,7 @@ final class RestingImages: Sendable {
     self.spec = spec
     self.compositor = compositor
     self.statusBar = statusBar
+    self.strips = strips
     self.followers = followers
   }
 
@@ -292,8 +295,10 @@ final class RestingImages: Sendable {
       func lastFrame() -> Bitmap {
         let layers = transition.layers(in: context, at: transition.totalDuration)
         var image = canvasImage(FrameRenderer.shown(layers, for: step, inside: host, size: spec.canvas.size))
-        if let statusBar, statusBar.drawn == nil, let plainFrom = screens[step.from] {
-          statusBar.apply(to: &image, area: PixelArea(whole: image), transition: (plainFrom.image, plainTo.image, 1))
+        if let statusBar, statusBar.drawn == nil, let ends = strips.ends[index], let from = screens[ends.from],
+          let to = screens[ends.to]
+        {
+          statusBar.apply(to: &image, area: PixelArea(whole: image), transition: (from.image, to.image, 1))
           image.updateOpacityHint()
         }
         return image

@@ -105,7 +105,7 @@ public struct FrameRenderer: Sendable {
     }
     resting = RestingImages(
       timeline: timeline, transitions: transitions, screens: screens, spec: spec, compositor: compositor,
-      statusBar: statusBar, followers: followers)
+      statusBar: statusBar, strips: StatusBarStrips(spec: spec, timeline: timeline), followers: followers)
   }
 
   /// The number of frames in the video.
@@ -299,9 +299,8 @@ public struct FrameRenderer: Sendable {
     guard statusBar != nil || homeIndicator != nil else { return }
     var strips: (Bitmap, Bitmap, Double)?
     var progress = 0.0
-    if case .transition(let index, let time) = timeline.content(ofFrame: n),
-      case .transition(_, let step) = timeline.segments[index].content, let transition = transitions[index],
-      let from = screens[step.from], let to = screens[step.to]
+    if case .transition(let index, let time) = timeline.content(ofFrame: n), let transition = transitions[index],
+      let ends = resting.strips.ends[index], let from = screens[ends.from], let to = screens[ends.to]
     {
       progress = transition.animationProgress(atTime: time)
       strips = (from.image, to.image, progress)

@@ -49,8 +49,11 @@ final class ScreenSnapshots: Sendable {
     mirroredSlots = mirrored
     let bar = spec.canvas.shownStatusBar
     stripRows = bar.map { $0.isDrawn ? 0 : Int(($0.height * Double(spec.canvas.scale)).rounded()) } ?? 0
-    strippedSlots = stripRows > 0 ? slots.mapValues { _ in Slot(nil) } : [:]
-    strippedMirroredSlots = stripRows > 0 ? mirrored.mapValues { _ in Slot(nil) } : [:]
+    // A screen shown in a card narrower than the screen is the card's
+    // picture, with no status bar to take off (`StatusBarStrips`).
+    let whole = slots.filter { $0.value.screen?.cardWidth == nil }
+    strippedSlots = stripRows > 0 ? whole.mapValues { _ in Slot(nil) } : [:]
+    strippedMirroredSlots = stripRows > 0 ? mirrored.filter { whole[$0.key] != nil }.mapValues { _ in Slot(nil) } : [:]
   }
 
   /// The snapshot of the screen `name`, made now if no thread has made it
@@ -70,7 +73,8 @@ final class ScreenSnapshots: Sendable {
   /// row below it repeated: on a device the bar's glyphs are the system's,
   /// not the view's, so a presented screen slides up, a receding one
   /// shrinks and a card turns without them; the frame's fixed strip is drawn
-  /// over the top rows afterwards (`StatusBar.apply`).
+  /// over the top rows afterwards (`StatusBar.apply`). A screen shown in a
+  /// card narrower than the screen keeps its top rows: they are the card's.
   func transitioning(_ name: String, mirrored: Bool) -> ScreenSnapshot? {
     guard stripRows > 0, let slot = (mirrored ? strippedMirroredSlots : strippedSlots)[name] else {
       return mirrored ? self.mirrored(name) : self[name]

@@ -434,6 +434,48 @@ import Testing
     #expect(Set((0..<100).map { "\(slid[$0, 10])" }).count > 1)
   }
 
+  /// An iPad's form sheet holds no status bar: its picture is the card's.
+  /// The screenshots' own strip stays the presenting screen's (red) while
+  /// the card comes up, rests and pushes inside it, and the card keeps its
+  /// own top rows (blue). The strip showed the card screen's top rows, its
+  /// blue and the green beyond it, and the card's top 24 pt were its 25th
+  /// row repeated (black), as for a screen whose top is a status bar.
+  @Test func aFormSheetKeepsThePresentingScreensStrip() throws {
+    let job = """
+      name: p
+      canvas: { device: ipad-mini, scale: 1, fps: 10, statusBar: 24 }
+      screens:
+        a:
+          background: "#FFFFFF"
+          views: [{ frame: [0, 0, 744, 24], color: "#FF0000" }]
+        s:
+          background: "#00FF00"
+          views: [{ frame: [0, 0, 580, 24], color: "#0000FF" }, { frame: [0, 24, 580, 6], color: "#000000" }]
+        d:
+          background: "#FFFF00"
+          views: [{ frame: [0, 0, 580, 24], color: "#FF00FF" }]
+      timeline:
+        - present: { to: s, transition: sheet, duration: 0.5 }
+        - hold: 0.3
+        - push: { to: d, transition: push, curve: linear, duration: 1 }
+        - hold: 0.3
+      """
+    let spec = try JobParser.parse(job, file: "p.cfg")
+    let renderer = FrameRenderer(spec: spec)
+    let red = Pixel(r: 255, g: 0, b: 0, a: 255)
+    // 0.3 s into the present, resting (0.6 s), mid-push in the card (1.3 s), after it (2.0 s).
+    for n in [3, 6, 13, 20] {
+      let frame = renderer.frame(n, width: 744, height: 1133)
+      let strip = [10, 300, 700].map { frame[$0, 12] }
+      #expect(strip.allSatisfy { $0 == red }, "frame \(n): \(strip)")
+    }
+    // The 580 × 640 card rests centred, 82 pt from the left, 246.5 from the top.
+    let resting = renderer.frame(6, width: 744, height: 1133)
+    #expect(resting[372, 258] == Pixel(r: 0, g: 0, b: 255, a: 255), "\(resting[372, 258])")
+    let pushed = renderer.frame(20, width: 744, height: 1133)
+    #expect(pushed[372, 258] == Pixel(r: 255, g: 0, b: 255, a: 255), "\(pushed[372, 258])")
+  }
+
   /// A screenshot's own status bar does not ride on a screen that slides
   /// up, shrinks or turns: on a device the glyphs are the system's. The
   /// strip's colour (red, black) appears nowhere below the fixed strip, the
