@@ -65,19 +65,28 @@ public struct Localization: Hashable, Sendable {
   /// `zh-HK`); the language in its script, written or likely (`zh-TW` →
   /// `zh-Hant`, `zh-CN` → `zh-Hans`: Foundation's likely subtags), and
   /// the Chinese tables after it (`chineseParents`); the language (`pt`
-  /// for `pt-BR`). A locale that writes its script reads
+  /// for `pt-BR`); last, for Chinese, the tables iOS falls back to when
+  /// none of those is there (`chineseBackups`: `zh-TW` → `zh-HK`). A
+  /// locale that writes its script reads
   /// no table in another: a tag without a script is in its likely one
   /// (`sr-Latn` does not read `sr`, Cyrillic; `zh-Hant` not `zh`,
   /// Simplified; `pa-Arab` not `pa`, Gurmukhi; `sr-Latn-ME` does read
   /// `sr-ME`, Latin), so a key missing in its script takes the source
-  /// language's string with the usual note.
+  /// language's string with the usual note. A Chinese locale is in its
+  /// likely script though it writes none, as Apple reads `zh` as
+  /// `zh-Hans` and `zh-TW` as `zh-Hant-TW` (`zh-TW` never reads `zh`).
   static func fallbacks(of locale: String) -> [String] {
     let parts = locale.split(separator: "-").map(String.init)
     guard let language = parts.first else { return [locale] }
     let region = parts.dropFirst().first { ($0.count == 2 && $0.allSatisfy(\.isLetter)) || ($0.count == 3 && $0.allSatisfy(\.isNumber)) }
-    let written = parts.dropFirst().first { $0.count == 4 && $0.allSatisfy(\.isLetter) }
+    // Apple's ICU reads a Chinese tag as in its likely script (`zh-TW` is
+    // `zh-Hant-TW`, `zh` `zh-Hans`: `ualoc_normalize`), so its script counts as written.
+    let written =
+      parts.dropFirst().first { $0.count == 4 && $0.allSatisfy(\.isLetter) }
+      ?? (language == "zh" ? script(of: locale) : nil)
     var result = [locale]
-    // A variant (`1996`, `rozaj`, `valencia`) refines its language and region: their table serves it.
+    // A variant (`1996`, `rozaj`, `valencia`) refines its language and
+    // region: their table serves it; and `zh-TW`'s table is `zh-Hant-TW`'s.
     let plain = ([language] + [written, region].compactMap { $0 }).joined(separator: "-")
     if plain != locale, plain != language { result.append(plain) }
     if let region, written != nil { result.append("\(language)-\(region)") }
@@ -95,6 +104,7 @@ public struct Localization: Hashable, Sendable {
       result += chineseParents(language: language, script: script)
     }
     result.append(language)
+    if language == "zh", let written { result += chineseBackups(script: written) }
     var seen = Set<String>()
     return result.filter { tag in
       guard seen.insert(tag).inserted else { return false }
@@ -114,22 +124,6 @@ public struct Localization: Hashable, Sendable {
 
   /// The regions whose Portuguese is Portugal's, `pt-PT` their CLDR parent; any other's is `pt`.
   static let europeanPortuguese: Set<String> = ["AO", "CH", "CV", "GQ", "GW", "LU", "MO", "MZ", "ST", "TL"]
-
-  /// The Chinese tables Apple's parents add after a Traditional Chinese or
-  /// a Cantonese locale's own (`ualoc_getParent` in Apple's ICU): Traditional
-  /// Chinese then reads Taiwan's (`zh-HK` → `zh-Hant` → `zh-TW`), Cantonese
-  /// Hong Kong's Chinese and so Taiwan's (`yue` → `yue-Hant` → `yue-HK` →
-  /// `zh-Hant-HK` → `zh-HK` → `zh-Hant` → `zh-TW`), and Cantonese in its
-  /// Simplified script mainland China's (`yue-Hans`, `yue-CN` → `zh-Hans`),
-  /// as an iPhone set to Cantonese shows an app's Hong Kong Chinese.
-  static func chineseParents(language: String, script: String) -> [String] {
-    switch (language, script) {
-    case ("zh", "Hant"): ["zh-TW"]
-    case ("yue", "Hans"): ["zh-Hans"]
-    case ("yue", _): ["yue-HK", "zh-Hant-HK", "zh-HK", "zh-Hant", "zh-TW"]
-    default: []
-    }
-  }
 
   /// The script `tag` writes (`sr-Latn-ME`: Latn), else its likely one
   /// (Foundation's likely subtags, CLDR's: `sr` Cyrl, `sr-ME` Latn, `pa`

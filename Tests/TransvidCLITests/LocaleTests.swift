@@ -327,8 +327,9 @@ import TransvidCLI
   /// Gurmukhi, `az-Cyrl` Latin `az`, `zh-Hant` a Simplified `zh`. A table
   /// without a script is in its likely one (CLDR's): `sr-ME` is Latin, so
   /// `sr-Latn-ME` reads it; `pa-Guru` reads `pa`; `zh-Hans-MO` reads `zh`,
-  /// not Macau's parent `zh-HK` (Traditional). Without a table in its
-  /// script a key takes the source language's string, with the note.
+  /// not Macau's parent `zh-HK` (Traditional); `zh-Hant` reads `zh-HK`, as
+  /// iOS falls back to it. Without a table in its script a key takes the
+  /// source language's string, with the note.
   @Test func aLocaleWithAScriptReadsNoTableInAnother() throws {
     let inline = """
       { en: { greet: Settings, items: x }, sr: { greet: "Подешавања" }, sr-ME: { greet: "Podešavanja" },
@@ -342,13 +343,37 @@ import TransvidCLI
     let greetings = jobs.map { $0.screens[0].views[0].text ?? "" }
     #expect(
       greetings == [
-        "Settings", "Settings", "Settings", "Settings", "Podešavanja", "Подешавања", "ਸੈਟਿੰਗਾਂ", "设置", "Подешавања", "设置", "設定",
+        "Settings", "Settings", "Settings", "設定", "Podešavanja", "Подешавања", "ਸੈਟਿੰਗਾਂ", "设置", "Подешавања", "设置", "設定",
       ])
     #expect(
       jobs[0].notes.first?.description
         == "j.cfg:9:48: note: screens.home.views[0].text.key: key 'greet' has no 'sr-Latn' string in the inline strings; "
         + "using the source language 'en'")
     #expect(jobs[4...].allSatisfy { !$0.notes.contains { $0.message.contains("'greet'") } })
+  }
+
+  /// A Chinese locale reads the table an iPhone would show (Apple's ICU,
+  /// `ualoc_localizationsToUse`, takes `zh` for Simplified, `zh-TW` for
+  /// `zh-Hant-TW`, and falls back to a table whose parent is the locale's
+  /// script's: `zh-HK`'s is `zh-Hant`, `zh-CN`'s `zh-Hans`): `zh-TW` drew
+  /// the Simplified `zh` table beside a `zh-HK` one, `zh-Hant` the English
+  /// source, `zh-TW` and `zh-HK` a `zh`-only app's Simplified strings,
+  /// `zh-SG` English beside a `zh-CN` table, and `zh-TW` English beside a
+  /// table written `zh-Hant-TW`.
+  @Test func chineseLocalesReadTheTableAnIPhoneShows() throws {
+    func greetings(_ locales: [String], _ tables: String) throws -> [String] {
+      let inline = "{ en: { greet: Settings, items: x }, \(tables) }"
+      let spec = try JobParser.parse(Self.job(locales: "[\(locales.joined(separator: ", "))]", strings: inline), file: "j.cfg")
+      return spec.localizedJobs().map { $0.screens[0].views[0].text ?? "" }
+    }
+    let hongKong = try greetings(
+      ["zh-TW", "zh-Hant", "zh-Hant-TW", "zh-HK", "zh-SG", "zh"], #"zh: { greet: "设置" }, zh-HK: { greet: "設定 HK" }"#)
+    #expect(hongKong == ["設定 HK", "設定 HK", "設定 HK", "設定 HK", "设置", "设置"])
+    let simplifiedOnly = try greetings(["zh-TW", "zh-HK", "zh-MO", "zh-Hant"], #"zh: { greet: "设置" }"#)
+    #expect(simplifiedOnly == ["Settings", "Settings", "Settings", "Settings"])
+    let regional = try greetings(
+      ["zh-SG", "zh-Hans", "zh", "zh-TW", "zh-HK"], #"zh-CN: { greet: "设置 CN" }, zh-Hant-TW: { greet: "設定 TW" }"#)
+    #expect(regional == ["设置 CN", "设置 CN", "设置 CN", "設定 TW", "設定 TW"])
   }
 
   /// Captions take the job's strings too (`text: { key }` on the stage's,
