@@ -1,5 +1,6 @@
 #include "cicu.h"
 #include <unicode/ubrk.h>
+#include <unicode/unumsys.h>
 #include <unicode/upluralrules.h>
 #include <unicode/ustring.h>
 
@@ -27,4 +28,13 @@ int32_t cicu_plural_category(const char *locale, double number, char *category, 
   u_UCharsToChars(keyword, category, length);
   category[length] = 0;
   return length;
+}
+
+int32_t cicu_is_decimal_numbering_system(const char *name) {
+  UErrorCode status = U_ZERO_ERROR;
+  UNumberingSystem *system = unumsys_openByName(name, &status);
+  if (U_FAILURE(status) || system == NULL) return 0;
+  int32_t decimal = !unumsys_isAlgorithmic(system) && unumsys_getRadix(system) == 10;
+  unumsys_close(system);
+  return decimal;
 }

@@ -27,7 +27,7 @@ extension JobDecoder {
       }
       for (i, item) in items.enumerated() {
         let written = try string(item, path.appending(index: i), expected: "a locale code such as en, ar, pt-BR")
-        if let problem = Localization.problem(with: written) {
+        if let problem = Localization.problem(with: written, extensions: true) {
           throw Diagnostic(item.location, "\(path.appending(index: i)): unknown locale code \(YAMLNode.quoted(written)): \(problem)")
         }
         // BCP 47 tags match in any case: AR is ar (right to left, the ar table, one output name).

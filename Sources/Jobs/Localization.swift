@@ -50,7 +50,7 @@ public struct Localization: Hashable, Sendable {
   /// takes.
   public func string(_ key: String, locale: String) -> (value: LocalizedString, fellBack: Bool, language: String)? {
     for table in Localization.fallbacks(of: locale) {
-      if let value = tables[table]?[key] { return (value, false, locale) }
+      if let value = tables[table]?[key] { return (value, false, Localization.baseTag(locale)) }
     }
     if let value = tables[sourceLanguage]?[key] { return (value, true, sourceLanguage) }
     return nil
@@ -75,7 +75,9 @@ public struct Localization: Hashable, Sendable {
   /// language's string with the usual note. A Chinese locale is in its
   /// likely script though it writes none, as Apple reads `zh` as
   /// `zh-Hans` and `zh-TW` as `zh-Hant-TW` (`zh-TW` never reads `zh`).
-  static func fallbacks(of locale: String) -> [String] {
+  static func fallbacks(of tag: String) -> [String] {
+    // Its `-u-` keywords (`ar-u-nu-latn`) pick no table.
+    let locale = baseTag(tag)
     let parts = locale.split(separator: "-").map(String.init)
     guard let language = parts.first else { return [locale] }
     let region = parts.dropFirst().first { ($0.count == 2 && $0.allSatisfy(\.isLetter)) || ($0.count == 3 && $0.allSatisfy(\.isNumber)) }
@@ -154,7 +156,7 @@ public struct Localization: Hashable, Sendable {
   /// Urdu, …): its language's direction, or its script's (`az-Arab`, whose
   /// language Foundation gives as left to right).
   public static func isRightToLeft(_ locale: String) -> Bool {
-    let language = Locale.Language(identifier: locale)
+    let language = Locale.Language(identifier: baseTag(locale))
     return language.characterDirection == .rightToLeft || language.script.map { rightToLeftScripts.contains($0.identifier) } == true
   }
 
@@ -165,10 +167,14 @@ public struct Localization: Hashable, Sendable {
 
   /// `tag` in BCP 47's canonical case (RFC 5646 §2.1.1): the language and
   /// variants lower case, a script title case, a region upper case
-  /// (`AR` → `ar`, `zh-hant-tw` → `zh-Hant-TW`). Tags match in any case;
-  /// the tables, the mirroring and the output names take this one.
+  /// (`AR` → `ar`, `zh-hant-tw` → `zh-Hant-TW`), an extension lower case
+  /// (`ar-u-nu-latn`). Tags match in any case; the tables, the mirroring
+  /// and the output names take this one.
   public static func canonical(_ tag: String) -> String {
-    tag.split(separator: "-", omittingEmptySubsequences: false).enumerated().map { i, part in
+    var inExtension = false
+    return tag.split(separator: "-", omittingEmptySubsequences: false).enumerated().map { i, part in
+      if i > 0, part.count == 1 { inExtension = true }
+      if inExtension { return part.lowercased() }
       if i > 0, part.count == 4, part.allSatisfy(\.isLetter) { return part.prefix(1).uppercased() + part.dropFirst().lowercased() }
       if i > 0, (part.count == 2 && part.allSatisfy(\.isLetter)) || (part.count == 3 && part.allSatisfy(\.isNumber)) {
         return part.uppercased()
@@ -177,9 +183,11 @@ public struct Localization: Hashable, Sendable {
     }.joined(separator: "-")
   }
 
-  /// Why `tag` is not a BCP 47 locale code of a known language, or nil.
-  static func problem(with tag: String) -> String? {
-    if tag.contains("_"), problem(with: tag.replacingOccurrences(of: "_", with: "-")) == nil {
+  /// Why `tag` is not a BCP 47 locale code of a known language, or nil; a
+  /// locale's (`extensions`) may end in a `-u-` extension
+  /// (`extensionProblem`), a table's language not.
+  static func problem(with tag: String, extensions: Bool = false) -> String? {
+    if tag.contains("_"), problem(with: tag.replacingOccurrences(of: "_", with: "-"), extensions: extensions) == nil {
       return "BCP 47 joins its parts with '-': write \(YAMLNode.singleQuoted(tag.replacingOccurrences(of: "_", with: "-")))"
     }
     let parts = tag.split(separator: "-", omittingEmptySubsequences: false).map(String.init)
@@ -191,7 +199,13 @@ public struct Localization: Hashable, Sendable {
     }
     guard knownLanguages.contains(language.lowercased()) else { return "no ISO 639 language '\(language)'" }
     var variants: Set<String> = []
-    for part in parts.dropFirst() {
+    for (i, part) in parts.enumerated().dropFirst() {
+      if part.count == 1 {
+        guard extensions else {
+          return "a table's language takes no extension: write \(YAMLNode.singleQuoted(parts[..<i].joined(separator: "-")))"
+        }
+        return extensionProblem(parts[i...])
+      }
       if part.count == 4, part.allSatisfy(\.isLetter) {
         guard Locale.Script(part.prefix(1).uppercased() + part.dropFirst().lowercased()).isISOScript else {
           return "no ISO 15924 script '\(part)'"
@@ -221,9 +235,10 @@ public struct Localization: Hashable, Sendable {
 extension Localization {
   /// `text` with its ASCII digits in `locale`'s own, as Foundation formats
   /// the job's numbers for it (`StringFormat`): ١٢ in ar-EG, ۱۲ in fa,
-  /// १२ in ne; unchanged where the locale writes 0–9.
+  /// १२ in ne, ๑๒ in th-u-nu-thai; unchanged where the locale writes 0–9
+  /// (ar-EG-u-nu-latn too).
   public static func localDigits(_ text: String, locale: String) -> String {
-    let own = Locale(identifier: locale)
+    let own = formattingLocale(locale)
     let digits = (0...9).map { String(format: "%lld", locale: own, Int64($0)) }
     guard digits.allSatisfy({ $0.count == 1 }) else { return text }
     return text.map { c in c.isASCII && c.isNumber ? digits[Int(c.asciiValue! - 48)] : String(c) }.joined()

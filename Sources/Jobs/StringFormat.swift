@@ -84,7 +84,8 @@ public enum StringFormat {
   ) throws(Problem) -> String {
     var work = Work()
     return try format(
-      text, args, locale: Locale(identifier: locale), language: language ?? locale, substitutions: substitutions,
+      text, args, locale: Localization.formattingLocale(locale), language: language ?? Localization.baseTag(locale),
+      substitutions: substitutions,
       depth: 0, work: &work)
   }
 

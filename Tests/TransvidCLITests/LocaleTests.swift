@@ -376,6 +376,28 @@ import TransvidCLI
     #expect(regional == ["设置 CN", "设置 CN", "设置 CN", "設定 TW", "設定 TW"])
   }
 
+  /// A locale may end in Unicode's `-u-` keywords (BCP 47, RFC 6067), as
+  /// iOS's Number Format setting writes Arabic with Latin digits (the text
+  /// sweep): `ar-u-nu-latn` was an error, "'u' is not a script, region or
+  /// variant subtag". It reads its language's table and lays out right to
+  /// left, and its numbers and status bar clock take the digits `nu` names
+  /// (Thai's own in `th-u-nu-thai`, which Foundation's formatter crashed on
+  /// in BCP 47's form); a keyword that changes nothing drawn (`hc-h23`) is
+  /// read past, and the tag is written in lower case.
+  @Test func aLocaleTakesUnicodeKeywords() throws {
+    let inline = #"{ en: { greet: "%lld items", items: x }, ar: { greet: "%lld عناصر" }, th: { greet: "%lld รายการ" } }"#
+    let locales = ["ar-u-nu-latn", "ar-EG", "AR-EG-U-NU-LATN", "th-u-nu-thai", "en-u-hc-h23"]
+    let spec = try JobParser.parse(
+      Self.job(locales: "[\(locales.joined(separator: ", "))]", strings: inline, key: "greet, args: [12]"), file: "j.cfg")
+    let jobs = spec.localizedJobs()
+    #expect(jobs.map(\.name) == ["j.ar-u-nu-latn", "j.ar-EG", "j.ar-EG-u-nu-latn", "j.th-u-nu-thai", "j.en-u-hc-h23"])
+    #expect(jobs.map { $0.screens[0].views[0].text ?? "" } == ["12 عناصر", "١٢ عناصر", "12 عناصر", "๑๒ รายการ", "12 items"])
+    #expect(jobs.allSatisfy { !$0.notes.contains { $0.message.contains("'greet'") } }, "\(jobs.map(\.notes))")
+    #expect(Localization.isRightToLeft("ar-u-nu-latn") && !Localization.isRightToLeft("en-u-nu-arab"))
+    let clocks = ["ar-EG", "ar-EG-u-nu-latn", "th-u-nu-thai", "en-u-nu-arab"].map { Localization.localDigits("9:41", locale: $0) }
+    #expect(clocks == ["٩:٤١", "9:41", "๙:๔๑", "٩:٤١"])
+  }
+
   /// Captions take the job's strings too (`text: { key }` on the stage's,
   /// `caption: { key }` beside a step), each locale its own, shaped in its
   /// language; and a localized job keeps its stage's background image (it
@@ -465,6 +487,22 @@ import TransvidCLI
     // A code that would reorder the terminal's line is echoed escaped.
     ("[en, \"ar-\u{202E}x\"]", "App.xcstrings", "greet",
      "j.cfg:3:15: error: locales[1]: unknown locale code \"ar-\\u{202e}x\": '\\u{202e}x' is not a script, region or variant subtag"),
+    // A `-u-` extension takes Unicode's keywords, a numbering system of ten digits; no other extension.
+    ("[en, ar-u-nu-roman]", "App.xcstrings", "greet",
+     "j.cfg:3:15: error: locales[1]: unknown locale code \"ar-u-nu-roman\": no numbering system 'roman' of ten digits for '-u-nu-' "
+       + "(latn, arab, arabext, deva, beng, thai, …)"),
+    ("[en, ar-x-mine]", "App.xcstrings", "greet",
+     "j.cfg:3:15: error: locales[1]: unknown locale code \"ar-x-mine\": the '-x-' extension is not taken "
+       + "(a locale may end in Unicode's '-u-' keywords: ar-u-nu-latn)"),
+    ("[en, ar-u-nu]", "App.xcstrings", "greet",
+     "j.cfg:3:15: error: locales[1]: unknown locale code \"ar-u-nu\": '-u-nu-' names no numbering system "
+       + "(latn, arab, arabext, deva, beng, thai, …)"),
+    ("[en, ar-u]", "App.xcstrings", "greet",
+     "j.cfg:3:15: error: locales[1]: unknown locale code \"ar-u\": '-u-' names no keyword (ar-u-nu-latn: Latin digits)"),
+    ("[ar]", "{ en: { greet: Hi, items: x }, ar-u-nu-latn: { greet: y } }", "greet",
+     "j.cfg:4:41: error: strings.ar-u-nu-latn: unknown locale code \"ar-u-nu-latn\": a table's language takes no extension: write 'ar'"),
+    ("[en, ar-u-nu-latn, AR-U-NU-LATN]", "App.xcstrings", "greet",
+     "j.cfg:3:29: error: locales[2]: locale 'AR-U-NU-LATN' is already listed at j.cfg:3:15"),
     ("[en, en]", "App.xcstrings", "greet", "j.cfg:3:15: error: locales[1]: locale 'en' is already listed at j.cfg:3:11"),
     // Codes match in any case, as BCP 47's do (and en, EN would name one file on macOS).
     ("[en, EN]", "App.xcstrings", "greet", "j.cfg:3:15: error: locales[1]: locale 'EN' is already listed at j.cfg:3:11"),

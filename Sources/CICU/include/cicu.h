@@ -3,7 +3,8 @@
 // closing 。, breaks between ideographs and kana, and dictionary breaks for
 // Thai, Lao, Khmer and Burmese, which write words without spaces. And
 // ICU's plural rules, for Jobs' String Catalogs: CLDR's category of a
-// number in a language (`one`, `few`, …).
+// number in a language (`one`, `few`, …); and its numbering systems, for a
+// locale's `-u-nu-` digits.
 //
 // This header names no ICU type: Foundation carries its own copy of ICU's
 // headers (_FoundationICU), and a Swift module that saw both would have
@@ -26,4 +27,9 @@ int32_t cicu_line_breaks(
 /// NUL-terminated to `category` (at least 8 bytes). Returns its length, or
 /// -1 when ICU has no cardinal rules for it.
 int32_t cicu_plural_category(const char *locale, double number, char *category, int32_t capacity);
+
+/// Whether ICU has a numbering system `name` (CLDR's: "latn", "arab",
+/// "deva") of ten digits, as `-u-nu-` names one: 1 for one, 0 for an
+/// algorithmic one ("roman", "hans") or none of that name.
+int32_t cicu_is_decimal_numbering_system(const char *name);
 #endif
