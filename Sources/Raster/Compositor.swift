@@ -55,7 +55,7 @@ public struct Compositor: Sendable {
   /// gives it to draw, moves any pixel of any frame (by a rounding step or
   /// more), so output caches keyed on it (`OutputCache`) do not keep pixels
   /// an earlier build drew.
-  public static let revision = 90
+  public static let revision = 91
 
   /// Pixels per point.
   public var scale: Double

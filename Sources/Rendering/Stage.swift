@@ -109,7 +109,7 @@ struct Stage: Sendable {
       return CaptionTrack(
         caption: Caption(style: style, frame: layout.caption, scale: scale, fonts: fonts), first: caption.text,
         changes: stage.captionChanges, timeline: timeline, base: base, compositor: compositor,
-        reach: StageLayout.captionGap(caption))
+        reach: CaptionTrack.reach(caption, area: layout.caption, stageHeight: Double(base.height) / scale))
     }
     token = Self.tokens.wrappingAdd(1, ordering: .relaxed).oldValue
   }
@@ -314,10 +314,12 @@ struct PixelArea: Sendable, Equatable {
 /// shorter) — short, so two lines of text overlap only briefly.
 ///
 /// Each caption is drawn once onto its strip of the stage (the rows of the
-/// caption area and the gap's worth of rows on either side, where marks
-/// and tails that pass the line box go — Arabic's dots below, Thai's tone
-/// marks above — background included; the gap keeps the strip off the
-/// screen); a frame copies its strip, or blends two while they cross-fade.
+/// caption area, the gap's worth of rows on the device's side and every
+/// row to the stage's edge on the other, where marks and tails that pass
+/// the line box go — Arabic's dots below, Thai's tone marks above,
+/// Tibetan's stacks far below — background included; the gap keeps the
+/// strip off the screen); a frame copies its strip, or blends two while
+/// they cross-fade.
 struct CaptionTrack: Sendable {
   struct Entry: Sendable {
     var start: Double
@@ -331,19 +333,32 @@ struct CaptionTrack: Sendable {
 
   static let fade = 0.35
 
+  /// How far a caption's strip reaches past its `area` (stage points):
+  /// the gap toward the device, and to the stage's edge away from it,
+  /// where the padding has room for ink. A Tibetan stack under a caption
+  /// at the bottom was cut flat a gap below the line, padding to spare.
+  static func reach(_ caption: CaptionSpec, area: Rect, stageHeight: Double) -> (above: Double, below: Double) {
+    let gap = StageLayout.captionGap(caption)
+    switch caption.position {
+    case .top: return (Swift.max(gap, area.minY), gap)
+    case .bottom: return (gap, Swift.max(gap, stageHeight - area.maxY))
+    }
+  }
+
   init(
     caption: Caption, first: String, changes: [CaptionChange], timeline: Timeline, base: Bitmap, compositor: Compositor,
-    reach: Double
+    reach: (above: Double, below: Double)
   ) {
     let scale = caption.scale
-    let top = Swift.max(0, Swift.min(base.height - 1, Int(((caption.frame.minY - reach) * scale).rounded(.up))))
-    let bottom = Swift.max(top + 1, Swift.min(base.height, Int(((caption.frame.maxY + reach) * scale).rounded(.down))))
+    let top = Swift.max(0, Swift.min(base.height - 1, Int(((caption.frame.minY - reach.above) * scale).rounded(.up))))
+    let bottom = Swift.max(
+      top + 1, Swift.min(base.height, Int(((caption.frame.maxY + reach.below) * scale).rounded(.down))))
     let rows = Array(base.bytes[(top * base.stride)..<(bottom * base.stride)])
     var cache: [String: Bitmap] = [:]
     func strip(_ text: String) -> Bitmap {
       if let cached = cache[text] { return cached }
       var strip = Bitmap(width: base.width, height: bottom - top, bytes: rows)!
-      var layer = caption.layer(text, reach: reach)
+      var layer = caption.layer(text, reach: Swift.max(reach.above, reach.below))
       layer.position.y -= Double(top) / scale
       compositor.render(layer, into: &strip)
       cache[text] = strip

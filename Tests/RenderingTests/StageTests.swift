@@ -635,6 +635,35 @@ import Testing
     #expect(abs(caption - whole) <= 1, "\(caption) ink rows in the caption, \(whole) drawn alone")
   }
 
+  /// A caption's ink reaches past the gap into the padding on the side
+  /// away from the device (the text sweep): Tibetan's stacks hang far
+  /// below the line, and "ཀྵྨྱཱཾ" in a caption at the bottom was cut flat a
+  /// gap (12 pt) below its caption's rows, with 28 pt of white padding
+  /// still under the cut. Its ink rows are those of the same text drawn
+  /// alone in a frame ten times its size, to a row.
+  @Test(arguments: ["བསྒྲུབས་ཀྵྨྱཱཾ", "ཧཱུྃ་ཨཱཿ"])
+  func aCaptionsInkReachesIntoThePadding(text: String) throws {
+    let fonts = try FontLibrary.system.get()
+    let job = """
+      name: c
+      canvas: { size: 300x200, scale: 2 }
+      stage: { device: none, background: "#FFFFFF", padding: 40, caption: { text: "\(text)", position: bottom, font: 20, lines: 1 } }
+      screens:
+        a: { background: "#FFFFFF" }
+      timeline:
+        - hold: 0.1
+      """
+    let spec = try JobParser.parse(job, file: "c.cfg")
+    let frame = FrameRenderer(spec: spec, fonts: fonts).frame(0, width: spec.framePixelWidth, height: spec.framePixelHeight)
+    func inkRows(_ b: Bitmap) -> Int {
+      (0..<b.height).filter { y in (0..<b.width).contains { b[$0, y].r < 128 && b[$0, y].a > 0 } }.count
+    }
+    let alone = Label(text, style: TextStyle(size: 20, color: Color(red: 0, green: 0, blue: 0, alpha: 1)))
+      .render(size: Size(width: 300, height: 200), scale: 2, fonts: fonts)
+    let (caption, whole) = (inkRows(frame), inkRows(alone))
+    #expect(abs(caption - whole) <= 1, "\(caption) ink rows in the caption, \(whole) drawn alone")
+  }
+
   /// An Urdu caption draws all of its Nastaliq: a word climbs from its end
   /// up to its start, higher than the font's ascender, and the top of
   /// "دیکھنے"'s first letter was cut flat where its line's label began,
