@@ -1,3 +1,4 @@
+import Foundation
 import Jobs
 import Motion
 import Testing
@@ -129,7 +130,11 @@ import Transitions
     for written in [#"curve: "spring(duration: 1.2, bounce: 0)""#, "spring: { duration: 1.2, bounce: 0 }"] {
       let spec = try JobParser.parse(Self.job(written), file: "sp.cfg")
       let settling = Spring(duration: 1.2, bounce: 0).settlingDuration
-      let ok = abs(settling - 1.84) < 0.01
+      // Critically damped at ω = 2π/1.2: settled where its envelope (1 + ωt)e^(−ωt) falls to
+      // TIMING.md §2's ε, 1.80 s.
+      let omega = 2 * Double.pi / 1.2
+      let envelope = (1 + omega * settling) * exp(-omega * settling)
+      let ok = abs(envelope - 8.311246790282645e-4) < 1e-9 && abs(settling - 1.80) < 0.01
       #expect(ok, "\(settling)")
       #expect(Timeline(spec: spec).duration == settling, "\(written)")
       let curve = try #require(Self.curve(of: spec, step: 0))
